@@ -1,0 +1,90 @@
+/* linkscope: measure and explain a GPU machine's interconnect. */
+#include "commands.h"
+#include "util/log.h"
+#include "version.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const ls_command_t table[] = {
+    {"run", cmd_run, "measure this machine end to end; write the run document and report", usage_run},
+    {"inventory", cmd_inventory, "GPUs, clocks, memory, PCIe, NVLink, power (NVML, CUDA)", usage_inventory},
+    {"topo", cmd_topo, "link type per GPU and NIC pair, as nvidia-smi topo -m", usage_topo},
+    {"p2p", cmd_p2p, "P2P bandwidth for every ordered GPU pair", usage_p2p},
+    {"latency", cmd_latency, "GPU-to-GPU and host latency", usage_latency},
+    {"hbm", cmd_hbm, "device-local memory bandwidth per GPU", usage_hbm},
+    {"host", cmd_host, "host <-> device copy bandwidth per GPU and NUMA node", usage_host},
+    {"nccl", cmd_nccl, "NCCL collectives with validation, transports and variants", usage_nccl},
+    {"report", cmd_report, "render a run document: terminal, Markdown, HTML, CSV", usage_report},
+    {"plan", cmd_plan, "findings, islands and the GPU groups to use", usage_plan},
+    {"compare", cmd_compare, "two run documents side by side with ratios", usage_compare},
+    {"check", cmd_check, "check a run document against a baseline (exit 1 on violation)", usage_check},
+    {"baseline", cmd_baseline, "make a baseline file from a good run", usage_baseline},
+    {"import", cmd_import, "nccl-tests, p2pBandwidthLatencyTest, nvidia-smi topo -m text into a run document", usage_import},
+    {"tp", cmd_tp, "tensor-parallel communication time estimate", usage_tp},
+    {"help", cmd_help, "list the commands, or show one command's help", usage_help},
+    {"version", cmd_version, "print the version and git commit", usage_version},
+};
+
+const ls_command_t *ls_commands(int *count)
+{
+    *count = (int)(sizeof table / sizeof table[0]);
+    return table;
+}
+
+const ls_command_t *ls_find_command(const char *name)
+{
+    int n;
+    const ls_command_t *cmds = ls_commands(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(cmds[i].name, name) == 0)
+            return &cmds[i];
+    return NULL;
+}
+
+int ls_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "linkscope %s: ", command);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (see 'linkscope %s --help')\n", command);
+    va_end(ap);
+    return LS_EXIT_USAGE;
+}
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (strcmp(argv[i], "--help") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* CUDA numbers GPUs in PCI bus order, the same numbers nvidia-smi shows. */
+    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 0);
+    if (argc < 2)
+        return cmd_help(1, (char *[]){"help", NULL});
+    const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
+        name = "version";
+    else if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
+        name = "help";
+    const ls_command_t *cmd = ls_find_command(name);
+    if (!cmd) {
+        fprintf(stderr, "linkscope: '%s' is not a linkscope command (see 'linkscope help')\n", name);
+        return LS_EXIT_USAGE;
+    }
+    if (wants_help(argc - 1, argv + 1)) {
+        fputs(cmd->usage, stdout);
+        return LS_EXIT_OK;
+    }
+    return cmd->fn(argc - 1, argv + 1);
+}

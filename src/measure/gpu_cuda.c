@@ -1,0 +1,23 @@
+#include "gpu.h"
+#include "util/log.h"
+
+#include <cuda_runtime_api.h>
+
+int ls_built_with_cuda(void) { return 1; }
+
+int ls_gpu_count(char *err, size_t errlen)
+{
+    int count = 0;
+    cudaError_t rc = cudaGetDeviceCount(&count);
+    if (rc == cudaErrorInsufficientDriver || rc == cudaErrorNoDevice || rc != cudaSuccess) {
+        const char *why = rc == cudaErrorNoDevice ? "no CUDA-capable GPU was found"
+                          : rc == cudaErrorInsufficientDriver
+                              ? "no NVIDIA driver, or one older than this CUDA runtime"
+                              : cudaGetErrorString(rc);
+        ls_seterr(err, errlen, "no usable GPU: %s", why);
+        return 0;
+    }
+    if (count == 0)
+        ls_seterr(err, errlen, "no usable GPU: the driver reports no CUDA device");
+    return count;
+}

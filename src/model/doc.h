@@ -1,0 +1,44 @@
+/* The run document (schema linkscope.run/1): a jansson tree, written and read
+   losslessly, validated on read. docs/schema.md describes every field. */
+#ifndef LS_MODEL_DOC_H
+#define LS_MODEL_DOC_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define LS_SCHEMA "linkscope.run/1"
+#define LS_SCHEMA_NAME "linkscope.run"
+#define LS_SCHEMA_VERSION 1
+
+/* A new document: schema, created (UTC, ISO 8601), empty host, software, gpus, links,
+   nics, gpu_nic_links, env, measurements. */
+json_t *ls_doc_new(void);
+
+/* Canonical serialization: two-space indent, keys in insertion order, reals with
+   17 significant digits, trailing newline. Caller frees. */
+char *ls_doc_dumps(const json_t *doc);
+
+/* Atomic write ("-" = stdout). 0, or -1 with err naming the file. */
+int ls_doc_write(const json_t *doc, const char *path, char *err, size_t errlen);
+
+/* Reads and validates. NULL with err = "FILE: FIELD: what is wrong" on failure. */
+json_t *ls_doc_read(const char *path, char *err, size_t errlen);
+json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errlen);
+
+/* Checks the structure: schema name and version, required sections and their types,
+   each measurement's common fields. 0, or -1 with err = "FIELD: problem". */
+int ls_doc_validate(const json_t *doc, char *err, size_t errlen);
+
+/* Appends a measurement entry (reference stolen). Sets "id" to FAMILY-N if absent. */
+void ls_doc_add_measurement(json_t *doc, json_t *entry);
+
+/* Convenience getters that tolerate missing keys. */
+const char *ls_json_str(const json_t *obj, const char *key, const char *fallback);
+double ls_json_num(const json_t *obj, const char *key, double fallback);
+long long ls_json_int(const json_t *obj, const char *key, long long fallback);
+
+/* Iterates measurements of one family ("p2p", "latency", "hbm", "host", "nccl", ...);
+   family NULL matches all. Returns the next index >= start whose entry matches, or -1. */
+long ls_doc_next_measurement(const json_t *doc, const char *family, long start);
+
+#endif

@@ -1,0 +1,21 @@
+/* One measurement entry of the run document: common fields and samples.
+   Every figure linkscope reports is one entry; see docs/schema.md. */
+#ifndef LS_MODEL_ENTRY_H
+#define LS_MODEL_ENTRY_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* family: "p2p" | "latency" | "hbm" | "host" | "nccl" | "tp"
+   metric: what the value is, e.g. "bandwidth", "latency", "busbw"
+   unit:   "GB/s" (1e9 bytes/s) | "us" | "TB/s" is never used: HBM is GB/s too */
+json_t *ls_entry_new(const char *family, const char *metric, const char *unit);
+
+/* Sets "samples" (all kept) and "stats" {n, median, min, max, mean, stddev, cv},
+   and "value" = median. */
+void ls_entry_set_samples(json_t *entry, const double *samples, size_t n);
+
+/* Marks the entry failed (status "failed" or "timeout", error line). */
+void ls_entry_fail(json_t *entry, const char *status, const char *error);
+
+#endif

@@ -1,0 +1,30 @@
+/* Diagnostics: one line to stderr, prefixed with "linkscope: ". */
+#ifndef LS_UTIL_LOG_H
+#define LS_UTIL_LOG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Exit codes shared by every command (DESIGN.md, "Behaviour at the edges"). */
+enum ls_exit {
+    LS_EXIT_OK = 0,
+    LS_EXIT_CHECK = 1,   /* a check failed: baseline violated, finding over threshold */
+    LS_EXIT_USAGE = 2,   /* usage or input error */
+    LS_EXIT_NOGPU = 3    /* no usable GPU or driver where one is needed */
+};
+
+void ls_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ls_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ls_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Silence warnings (tests). */
+void ls_log_quiet(int quiet);
+
+/* Progress on stderr, shown only when stderr is a terminal. */
+void ls_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ls_progress_done(void);
+
+/* Formats into err (if non-NULL) like snprintf; returns -1 for convenience. */
+int ls_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,138 @@
+/* The run document: lossless round trip, validation errors that name the field. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "model/doc.h"
+#include "model/entry.h"
+#include "model/topo.h"
+#include "util/fileio.h"
+
+static json_t *sample_doc(void)
+{
+    json_t *doc = ls_doc_new();
+    json_object_set_new(json_object_get(doc, "host"), "hostname", json_string("node1"));
+    json_t *e = ls_entry_new("p2p", "bandwidth", "GB/s");
+    double s[] = {391.7, 392.25, 390.1, 0.1 + 0.2};
+    ls_entry_set_samples(e, s, 4);
+    ls_doc_add_measurement(doc, e);
+    return doc;
+}
+
+static void round_trip_is_byte_identical(void **state)
+{
+    (void)state;
+    json_t *doc = sample_doc();
+    const char *path = ls_tmp_path("rt.json");
+    char err[512];
+    assert_int_equal(ls_doc_write(doc, path, err, sizeof err), 0);
+    char *first = ls_read_file(path, NULL, err, sizeof err);
+    json_t *back = ls_doc_read(path, err, sizeof err);
+    assert_non_null(back);
+    char *second = ls_doc_dumps(back);
+    assert_string_equal(first, second);
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(back, "measurements"), 0), "id", ""),
+                        "p2p-0");
+    free(first);
+    free(second);
+    json_decref(doc);
+    json_decref(back);
+}
+
+static void stats_are_stored(void **state)
+{
+    (void)state;
+    json_t *doc = sample_doc();
+    json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    json_t *stats = json_object_get(e, "stats");
+    assert_int_equal(ls_json_int(stats, "n", 0), 4);
+    assert_float_equal(ls_json_num(stats, "median", 0), (390.1 + 391.7) / 2, 1e-9);
+    assert_float_equal(ls_json_num(e, "value", 0), (390.1 + 391.7) / 2, 1e-9);
+    json_decref(doc);
+}
+
+static void expect_error(const char *text, const char *needle)
+{
+    char err[512] = "";
+    json_t *doc = ls_doc_parse(text, "run.json", err, sizeof err);
+    assert_null(doc);
+    if (!strstr(err, needle))
+        fail_msg("error '%s' does not mention '%s'", err, needle);
+    assert_non_null(strstr(err, "run.json"));
+}
+
+static void rejects_bad_documents(void **state)
+{
+    (void)state;
+    expect_error("{\"schema\": \"linkscope.run/1\", \"created\": \"x\", \"host\": {}", "JSON");
+    expect_error("{\"hello\": 1}", "schema");
+    expect_error("{\"schema\": \"other/1\"}", "schema");
+    expect_error("{\"schema\": \"linkscope.run/9\"}", "newer");
+    expect_error("{\"schema\": \"linkscope.run/1\", \"created\": \"x\", \"host\": {}}", "software");
+    json_t *doc = sample_doc();
+    json_object_set_new(json_array_get(json_object_get(doc, "measurements"), 0), "family",
+                        json_integer(3));
+    char *text = ls_doc_dumps(doc);
+    expect_error(text, "measurements[0].family");
+    free(text);
+    json_decref(doc);
+}
+
+static void missing_file_is_named(void **state)
+{
+    (void)state;
+    char err[512];
+    assert_null(ls_doc_read("/nonexistent/run.json", err, sizeof err));
+    assert_non_null(strstr(err, "/nonexistent/run.json"));
+}
+
+static void topo_round_trip(void **state)
+{
+    (void)state;
+    ls_topo_t *t = calloc(1, sizeof *t), *u = calloc(1, sizeof *u);
+    t->ngpus = 2;
+    t->nnics = 1;
+    for (int g = 0; g < 2; g++) {
+        snprintf(t->gpu_label[g], 16, "GPU%d", g);
+        strcpy(t->cpu_affinity[g], "0-31");
+        strcpy(t->numa_affinity[g], "0");
+        t->gpu_gpu[g][g].type = LS_LINK_X;
+        t->gpu_nic[g][0].type = LS_LINK_PIX;
+    }
+    strcpy(t->nic_name[0], "mlx5_0");
+    strcpy(t->nic_label[0], "NIC0");
+    t->gpu_gpu[0][1] = t->gpu_gpu[1][0] = (ls_link_t){LS_LINK_NV, 18};
+    json_t *doc = ls_doc_new();
+    ls_topo_to_doc(t, doc);
+    assert_int_equal(ls_topo_from_doc(doc, u), 0);
+    assert_int_equal(u->ngpus, 2);
+    assert_int_equal(u->gpu_gpu[0][1].type, LS_LINK_NV);
+    assert_int_equal(u->gpu_gpu[0][1].nvlinks, 18);
+    assert_int_equal(u->gpu_nic[1][0].type, LS_LINK_PIX);
+    assert_string_equal(u->nic_name[0], "mlx5_0");
+    ls_link_t l;
+    assert_int_equal(ls_link_parse("NV4", &l), 0);
+    assert_int_equal(l.nvlinks, 4);
+    assert_int_equal(ls_link_parse("NVX", &l), -1);
+    assert_int_equal(ls_link_parse("SYS", &l), 0);
+    assert_int_equal(l.type, LS_LINK_SYS);
+    json_decref(doc);
+    free(t);
+    free(u);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip_is_byte_identical), cmocka_unit_test(stats_are_stored),
+        cmocka_unit_test(rejects_bad_documents), cmocka_unit_test(missing_file_is_named),
+        cmocka_unit_test(topo_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
