@@ -5,12 +5,7 @@
 # bundled real run document from a 2 x H200 machine, labelled as such.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  missing=$(for p in $(cat scripts/packages.txt); do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
-  if [ -n "$missing" ]; then
-    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null
-  fi
-fi
+bash scripts/install-deps.sh || exit 2
 build=${LS_BUILD_DIR:-build}
 cmake -S . -B "$build" -DLINKSCOPE_TESTS=OFF ${LS_CMAKE_ARGS:-} >/dev/null || exit 2
 cmake --build "$build" -j"$(nproc)" >/dev/null || exit 2
