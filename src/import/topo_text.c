@@ -245,12 +245,21 @@ static int add_affinity(header_t *h, int col, int lineno, char *err, size_t errl
     return 0;
 }
 
+/* Device names carry a number: GPU0, NIC3, mlx5_0, hfi1_0. */
+static int is_device_name(tok_t t)
+{
+    for (size_t i = 0; i < t.len; i++)
+        if (isdigit((unsigned char)t.s[i]))
+            return 1;
+    return 0;
+}
+
 /* Devices up to the first affinity phrase, then only affinity phrases. */
 static int parse_header(const tok_t *toks, int n, header_t *h, int lineno, char *err, size_t errlen)
 {
     memset(h, 0, sizeof *h);
     int i = 0;
-    for (; i < n && aff_phrase_at(toks, n, i) < 0; i++)
+    for (; i < n && aff_phrase_at(toks, n, i) < 0 && is_device_name(toks[i]); i++)
         if (add_device(h, toks[i], lineno, err, errlen) != 0)
             return -1;
     while (i < n) {
