@@ -153,7 +153,7 @@ static void matrix_row(FILE *out, const ls_topo_t *topo, int d, int width, int c
         ls_link_t link = ls_topo_device_link(topo, d, e);
         char word[16];
         link_word(link, word, sizeof word);
-        /* the last NIC row ends without padding, as nvidia-smi's does */
+        /* NIC rows end at their last cell, as nvidia-smi's do */
         if (d >= topo->ngpus && e == ndevices(topo) - 1)
             width = (int)strlen(word);
         cell(out, word, width, color ? link_color(link.type) : NULL);
