@@ -1,13 +1,262 @@
-/* Placeholder until the issue that builds 'linkscope topo' lands. */
+/* linkscope topo: the link type between every pair of GPUs and NICs, as nvidia-smi
+   topo -m, from this machine (discovery) or from saved nvidia-smi text (--from). */
 #include "commands.h"
+#include "discover/discover.h"
+#include "import/topo_text.h"
+#include "model/doc.h"
+#include "model/topo.h"
+#include "render/topo_render.h"
+#include "util/fileio.h"
 #include "util/log.h"
 
-const char usage_topo[] = "usage: linkscope topo\n\nNot built yet.\n";
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char usage_topo[] =
+    "usage: linkscope topo [--from FILE] [--p2p-read FILE] [--p2p-write FILE]\n"
+    "                      [--json | --csv] [-o FILE] [--color WHEN] [--sysfs-root DIR]\n"
+    "\n"
+    "The link type between every pair of GPUs and NICs in the words of nvidia-smi topo -m\n"
+    "(X, NV#, PIX, PXB, PHB, NODE, SYS) with CPU and NUMA affinity, then the P2P read and\n"
+    "write status matrices (OK, CNS, GNS, TNS, NS, U). GPUs are numbered in PCI bus order.\n"
+    "\n"
+    "  --from FILE       read saved `nvidia-smi topo -m` output (tabs or spaces, ANSI escapes,\n"
+    "                    NIC rows) or a linkscope run document, instead of this machine;\n"
+    "                    '-' reads stdin\n"
+    "  --p2p-read FILE   with --from: saved `nvidia-smi topo -p2p r` output\n"
+    "  --p2p-write FILE  with --from: saved `nvidia-smi topo -p2p w` output\n"
+    "  --json            write the run document (schema linkscope.run/1)\n"
+    "  --csv             write the link matrix as CSV\n"
+    "  -o FILE           write to FILE (atomically) instead of stdout\n"
+    "  --color WHEN      auto (on a terminal unless NO_COLOR is set), always or never\n"
+    "  --sysfs-root DIR  discover from a copy of /sys and /proc under DIR (tests)\n"
+    "\n"
+    "Exit codes: 0 ok, 2 usage error or unreadable or malformed input, 3 no GPU or driver.\n"
+    "See docs/topology.md.\n";
+
+typedef struct {
+    const char *from, *p2p_read, *p2p_write, *output, *sysfs_root, *color;
+    int json, csv;
+} topo_opts_t;
+
+/* Matches "--name VALUE" and "--name=VALUE"; 1 when matched, -1 when VALUE is missing. */
+static int option_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) != 0)
+        return 0;
+    if (argv[*i][len] == '=') {
+        *value = argv[*i] + len + 1;
+        return 1;
+    }
+    if (argv[*i][len] != '\0')
+        return 0;
+    if (*i + 1 >= argc)
+        return -1;
+    *value = argv[++*i];
+    return 1;
+}
+
+static int parse_option(int argc, char **argv, int *i, topo_opts_t *o)
+{
+    static const char *names[] = {"--from", "--p2p-read", "--p2p-write", "-o", "--sysfs-root", "--color"};
+    const char **slots[] = {&o->from, &o->p2p_read, &o->p2p_write, &o->output, &o->sysfs_root, &o->color};
+    if (strcmp(argv[*i], "--json") == 0)
+        return o->json = 1, 0;
+    if (strcmp(argv[*i], "--csv") == 0)
+        return o->csv = 1, 0;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        int got = option_value(argc, argv, i, names[k], slots[k]);
+        if (got < 0)
+            return ls_usage_error("topo", "%s needs a value", names[k]);
+        if (got > 0)
+            return 0;
+    }
+    return ls_usage_error("topo", "unknown option '%s'", argv[*i]);
+}
+
+static int check_options(const topo_opts_t *o)
+{
+    if (o->json && o->csv)
+        return ls_usage_error("topo", "--json and --csv exclude each other");
+    if ((o->p2p_read || o->p2p_write) && !o->from)
+        return ls_usage_error("topo", "--p2p-read and --p2p-write need --from");
+    if (o->sysfs_root && o->from)
+        return ls_usage_error("topo", "--sysfs-root is for discovery, not with --from");
+    if (o->color && strcmp(o->color, "auto") && strcmp(o->color, "always") && strcmp(o->color, "never"))
+        return ls_usage_error("topo", "--color takes auto, always or never, not '%s'", o->color);
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, topo_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++)
+        if (parse_option(argc, argv, &i, o) != 0)
+            return LS_EXIT_USAGE;
+    return check_options(o);
+}
+
+/* ---- input ------------------------------------------------------------------------ */
+
+static int is_json_text(const char *text)
+{
+    while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
+        text++;
+    return *text == '{';
+}
+
+/* A run document given to --from: its topology, and the document itself for --json. */
+static int load_doc(const char *path, const char *text, ls_topo_t *topo, json_t **doc)
+{
+    char err[512];
+    *doc = ls_doc_parse(text, path, err, sizeof err);
+    if (!*doc) {
+        ls_error("%s", err);
+        return LS_EXIT_USAGE;
+    }
+    if (ls_topo_from_doc(*doc, topo) != 0) {
+        ls_error("%s: gpus: empty; the run document holds no topology", path);
+        return LS_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int load_topo_text(const char *path, const char *text, ls_topo_t *topo, json_t **doc)
+{
+    char err[512];
+    if (ls_topo_parse_text(text, topo, err, sizeof err) != 0) {
+        ls_error("%s: %s", path, err);
+        return LS_EXIT_USAGE;
+    }
+    *doc = ls_doc_new();
+    json_object_set_new(*doc, "source", json_string("import"));
+    ls_topo_to_doc(topo, *doc);
+    return 0;
+}
+
+static int load_p2p(const char *path, int write, ls_topo_t *topo)
+{
+    char err[512];
+    char *text = ls_read_file(path, NULL, err, sizeof err);
+    if (!text) {
+        ls_error("%s", err);
+        return LS_EXIT_USAGE;
+    }
+    int rc = ls_topo_parse_p2p_text(text, write, topo, err, sizeof err);
+    free(text);
+    if (rc != 0) {
+        ls_error("%s: %s", path, err);
+        return LS_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int load_from_files(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
+{
+    char err[512];
+    char *text = ls_read_file(o->from, NULL, err, sizeof err);
+    if (!text) {
+        ls_error("%s", err);
+        return LS_EXIT_USAGE;
+    }
+    int rc = is_json_text(text) ? load_doc(o->from, text, topo, doc) : load_topo_text(o->from, text, topo, doc);
+    free(text);
+    if (rc == 0 && o->p2p_read)
+        rc = load_p2p(o->p2p_read, 0, topo);
+    if (rc == 0 && o->p2p_write)
+        rc = load_p2p(o->p2p_write, 1, topo);
+    if (rc == 0 && (o->p2p_read || o->p2p_write))
+        ls_topo_to_doc(topo, *doc);
+    return rc;
+}
+
+/* Discovery runs quietly; its warnings are in software.warnings and are shown after,
+   so that "no GPU" stays one line. */
+static int discover_topo(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
+{
+    ls_discover_opts_t dopts = {o->sysfs_root, 1, 1};
+    *doc = ls_doc_new();
+    ls_log_quiet(1);
+    int ngpus = ls_discover(*doc, &dopts);
+    ls_log_quiet(0);
+    json_t *warnings = json_object_get(json_object_get(*doc, "software"), "warnings");
+    if (ngpus <= 0 || ls_topo_from_doc(*doc, topo) != 0) {
+        const char *why = json_string_value(json_array_get(warnings, 0));
+        ls_error("topo: no NVIDIA GPU or driver found%s%s%s; use --from FILE to read saved "
+                 "nvidia-smi topo -m output",
+                 why ? " (" : "", why ? why : "", why ? ")" : "");
+        return LS_EXIT_NOGPU;
+    }
+    size_t i;
+    json_t *w;
+    json_array_foreach(warnings, i, w) ls_warn("%s", json_string_value(w));
+    return 0;
+}
+
+/* ---- output ----------------------------------------------------------------------- */
+
+static int use_color(const topo_opts_t *o)
+{
+    if (o->color && strcmp(o->color, "auto") != 0)
+        return strcmp(o->color, "always") == 0;
+    const char *term = getenv("TERM");
+    int to_stdout = !o->output || strcmp(o->output, "-") == 0;
+    return to_stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
+}
+
+static int emit_text(const topo_opts_t *o, const ls_topo_t *topo, const char *path)
+{
+    char *buf = NULL, err[512];
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) {
+        ls_error("out of memory");
+        return LS_EXIT_USAGE;
+    }
+    if (o->csv)
+        ls_topo_render_csv(mem, topo);
+    else
+        ls_topo_render_text(mem, topo, use_color(o));
+    fclose(mem);
+    int rc = ls_write_file_atomic(path, buf, len, err, sizeof err);
+    free(buf);
+    if (rc != 0)
+        ls_error("%s", err);
+    return rc != 0 ? LS_EXIT_USAGE : 0;
+}
+
+static int emit(const topo_opts_t *o, const ls_topo_t *topo, const json_t *doc)
+{
+    const char *path = o->output ? o->output : "-";
+    if (!o->json)
+        return emit_text(o, topo, path);
+    char err[512];
+    if (ls_doc_write(doc, path, err, sizeof err) != 0) {
+        ls_error("%s", err);
+        return LS_EXIT_USAGE;
+    }
+    return 0;
+}
 
 int cmd_topo(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    ls_error("'topo' is not built yet");
-    return LS_EXIT_USAGE;
+    topo_opts_t o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc != 0)
+        return rc;
+    ls_topo_t *topo = calloc(1, sizeof *topo);
+    json_t *doc = NULL;
+    if (!topo) {
+        ls_error("out of memory");
+        return LS_EXIT_USAGE;
+    }
+    rc = o.from ? load_from_files(&o, topo, &doc) : discover_topo(&o, topo, &doc);
+    if (rc == 0)
+        rc = emit(&o, topo, doc);
+    json_decref(doc);
+    free(topo);
+    return rc;
 }

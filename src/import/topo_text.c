@@ -1,20 +1,665 @@
-/* Placeholder until the topo text parser lands. */
+/* Reader of saved `nvidia-smi topo -m` and `nvidia-smi topo -p2p r|w` output.
+
+   The text is a matrix: a header row naming the devices (GPU0.., NIC0.. or, from older
+   drivers, NIC names such as mlx5_0) followed by the affinity columns ("CPU Affinity",
+   "NUMA Affinity", "GPU NUMA ID"), then one row per device. Cells are separated by tabs
+   (as nvidia-smi writes them) or by runs of spaces (as a terminal copy has them); the
+   header carries ANSI underline escapes. A legend follows, and on machines with RDMA
+   devices a "NIC Legend:" with lines "NIC0: mlx5_0". */
 #include "topo_text.h"
 #include "util/log.h"
 
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEVS (LS_MAX_GPUS + LS_MAX_NICS)
+#define MAX_TOKENS (MAX_DEVS + 16)
+#define MAX_AFF 3
+
+/* ---- lines and tokens ---------------------------------------------------------- */
+
+typedef struct {
+    const char *pos; /* start of the next line in the text */
+    char *line;      /* current line: ANSI escapes and CR removed */
+    int lineno;      /* 1-based number of the current line */
+} reader_t;
+
+typedef struct {
+    const char *s;
+    size_t len;
+    size_t end; /* offset just past the token in the line */
+} tok_t;
+
+/* Length of the escape sequence starting at s (s[0] == ESC). */
+static size_t escape_length(const char *s, size_t left)
+{
+    size_t i = 1;
+    if (left > 1 && s[1] == '[') { /* CSI: parameters, then a final byte @..~ */
+        for (i = 2; i < left && !(s[i] >= 0x40 && s[i] <= 0x7e); i++)
+            ;
+        return i < left ? i + 1 : left;
+    }
+    if (left > 2 && (s[1] == '(' || s[1] == ')')) /* character set selection */
+        return 3;
+    return left > 1 ? 2 : 1;
+}
+
+static void copy_visible(const char *src, size_t len, char *dst)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)src[i];
+        if (c == 0x1b) {
+            i += escape_length(src + i, len - i);
+            continue;
+        }
+        if (c >= 0x20 || c == '\t')
+            dst[o++] = (char)c;
+        i++;
+    }
+    dst[o] = '\0';
+}
+
+static int reader_init(reader_t *r, const char *text)
+{
+    r->pos = text;
+    r->lineno = 0;
+    r->line = malloc(strlen(text) + 1);
+    return r->line ? 0 : -1;
+}
+
+/* Advances to the next line; 0 at the end of the text. */
+static int reader_next(reader_t *r)
+{
+    if (!*r->pos)
+        return 0;
+    const char *nl = strchr(r->pos, '\n');
+    size_t len = nl ? (size_t)(nl - r->pos) : strlen(r->pos);
+    copy_visible(r->pos, len, r->line);
+    r->pos += nl ? len + 1 : len;
+    r->lineno++;
+    return 1;
+}
+
+/* Splits a line at tabs and spaces. Returns the count, or max + 1 when there are more. */
+static int tokenize(const char *line, tok_t *toks, int max)
+{
+    int n = 0;
+    const char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            return n;
+        if (n == max)
+            return max + 1;
+        const char *start = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        toks[n++] = (tok_t){start, (size_t)(p - start), (size_t)(p - line)};
+    }
+}
+
+static int tok_eq(tok_t t, const char *word)
+{
+    return strlen(word) == t.len && memcmp(t.s, word, t.len) == 0;
+}
+
+static int tok_copy(tok_t t, char *buf, size_t buflen)
+{
+    if (t.len >= buflen)
+        return -1;
+    memcpy(buf, t.s, t.len);
+    buf[t.len] = '\0';
+    return 0;
+}
+
+static int is_blank(const char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return *s == '\0';
+}
+
+/* "GPU" followed by decimal digits only. */
+static int is_gpu_label(tok_t t)
+{
+    if (t.len < 4 || memcmp(t.s, "GPU", 3) != 0)
+        return 0;
+    for (size_t i = 3; i < t.len; i++)
+        if (!isdigit((unsigned char)t.s[i]))
+            return 0;
+    return 1;
+}
+
+static int parse_link_tok(tok_t t, ls_link_t *link)
+{
+    char word[16];
+    if (tok_copy(t, word, sizeof word) != 0)
+        return -1;
+    /* Drivers before the NODE class existed printed SOC for what is now SYS. */
+    if (strcmp(word, "SOC") == 0) {
+        *link = (ls_link_t){LS_LINK_SYS, 0};
+        return 0;
+    }
+    return ls_link_parse(word, link);
+}
+
+static int parse_p2p_tok(tok_t t, enum ls_p2p_status *status)
+{
+    char word[16];
+    if (tok_copy(t, word, sizeof word) != 0)
+        return -1;
+    return ls_p2p_parse(word, status);
+}
+
+/* The matrix ends at a blank line or at the legend. */
+static int ends_matrix(const tok_t *toks, int n)
+{
+    return n == 0 || tok_eq(toks[0], "Legend:");
+}
+
+/* ---- the topo -m header ------------------------------------------------------- */
+
+enum aff_col { AFF_CPU, AFF_NUMA, AFF_GPU_NUMA };
+
+static const struct {
+    const char *words[3];
+    int nwords;
+    const char *name;
+} aff_phrases[MAX_AFF] = {
+    {{"CPU", "Affinity"}, 2, "CPU Affinity"},
+    {{"NUMA", "Affinity"}, 2, "NUMA Affinity"},
+    {{"GPU", "NUMA", "ID"}, 3, "GPU NUMA ID"},
+};
+
+typedef struct {
+    int ndev, ngpus, nnics;
+    int is_nic[MAX_DEVS];
+    int index[MAX_DEVS]; /* index among GPUs or among NICs */
+    char label[MAX_DEVS][32];
+    int has_row[MAX_DEVS];
+    int naff;
+    enum aff_col aff[MAX_AFF];
+} header_t;
+
+/* Which affinity column starts at toks[i], or -1. */
+static int aff_phrase_at(const tok_t *toks, int n, int i)
+{
+    for (int c = 0; c < MAX_AFF; c++) {
+        int w = 0;
+        while (w < aff_phrases[c].nwords && i + w < n && tok_eq(toks[i + w], aff_phrases[c].words[w]))
+            w++;
+        if (w == aff_phrases[c].nwords)
+            return c;
+    }
+    return -1;
+}
+
+/* A header row: GPU0 first, and next to it no link word (a device or an affinity column). */
+static int looks_like_header(const tok_t *toks, int n)
+{
+    ls_link_t link;
+    return n >= 1 && is_gpu_label(toks[0]) && (n == 1 || parse_link_tok(toks[1], &link) != 0);
+}
+
+static int looks_like_row(const tok_t *toks, int n)
+{
+    ls_link_t link;
+    return n >= 2 && parse_link_tok(toks[1], &link) == 0;
+}
+
+static int find_device(const header_t *h, tok_t t)
+{
+    for (int d = 0; d < h->ndev; d++)
+        if (tok_eq(t, h->label[d]))
+            return d;
+    return -1;
+}
+
+static int add_device(header_t *h, tok_t t, int lineno, char *err, size_t errlen)
+{
+    int d = h->ndev, nic = !is_gpu_label(t);
+    if (find_device(h, t) >= 0)
+        return ls_seterr(err, errlen, "line %d: column '%.*s' appears twice", lineno, (int)t.len, t.s);
+    if (tok_copy(t, h->label[d], sizeof h->label[d]) != 0)
+        return ls_seterr(err, errlen, "line %d: column name '%.*s' is too long", lineno, (int)t.len, t.s);
+    if (nic ? h->nnics >= LS_MAX_NICS : h->ngpus >= LS_MAX_GPUS)
+        return ls_seterr(err, errlen, "line %d: more than %d %s columns", lineno,
+                         nic ? LS_MAX_NICS : LS_MAX_GPUS, nic ? "NIC" : "GPU");
+    h->is_nic[d] = nic;
+    h->index[d] = nic ? h->nnics++ : h->ngpus++;
+    h->ndev++;
+    return 0;
+}
+
+static int add_affinity(header_t *h, int col, int lineno, char *err, size_t errlen)
+{
+    for (int i = 0; i < h->naff; i++)
+        if (h->aff[i] == (enum aff_col)col)
+            return ls_seterr(err, errlen, "line %d: column '%s' appears twice", lineno,
+                             aff_phrases[col].name);
+    h->aff[h->naff++] = (enum aff_col)col;
+    return 0;
+}
+
+/* Device names carry a number: GPU0, NIC3, mlx5_0, hfi1_0. */
+static int is_device_name(tok_t t)
+{
+    for (size_t i = 0; i < t.len; i++)
+        if (isdigit((unsigned char)t.s[i]))
+            return 1;
+    return 0;
+}
+
+/* Devices up to the first affinity phrase, then only affinity phrases. */
+static int parse_header(const tok_t *toks, int n, header_t *h, int lineno, char *err, size_t errlen)
+{
+    memset(h, 0, sizeof *h);
+    int i = 0;
+    for (; i < n && aff_phrase_at(toks, n, i) < 0 && is_device_name(toks[i]); i++)
+        if (add_device(h, toks[i], lineno, err, errlen) != 0)
+            return -1;
+    while (i < n) {
+        int col = aff_phrase_at(toks, n, i);
+        if (col < 0)
+            return ls_seterr(err, errlen,
+                             "line %d: unknown header column at '%.*s' (expected CPU Affinity, "
+                             "NUMA Affinity or GPU NUMA ID)",
+                             lineno, (int)toks[i].len, toks[i].s);
+        if (add_affinity(h, col, lineno, err, errlen) != 0)
+            return -1;
+        i += aff_phrases[col].nwords;
+    }
+    return 0;
+}
+
+/* ---- the topo -m rows ------------------------------------------------------------ */
+
+typedef struct {
+    reader_t rd;
+    header_t hdr;
+    tok_t toks[MAX_TOKENS];
+    int ntok;
+} parser_t;
+
+static void store_link(const header_t *h, int row, int col, ls_link_t link, ls_topo_t *topo)
+{
+    int r = h->index[row], c = h->index[col];
+    if (!h->is_nic[row] && !h->is_nic[col])
+        topo->gpu_gpu[r][c] = link;
+    else if (!h->is_nic[row])
+        topo->gpu_nic[r][c] = link;
+    else if (!h->is_nic[col]) {
+        if (topo->gpu_nic[c][r].type == LS_LINK_NONE) /* GPU rows come first and win */
+            topo->gpu_nic[c][r] = link;
+    } else
+        topo->nic_nic[r][c] = link;
+}
+
+static int parse_cells(parser_t *p, int row, ls_topo_t *topo, char *err, size_t errlen)
+{
+    const header_t *h = &p->hdr;
+    for (int c = 0; c < h->ndev; c++) {
+        tok_t t = p->toks[1 + c];
+        ls_link_t link;
+        if (parse_link_tok(t, &link) != 0)
+            return ls_seterr(err, errlen,
+                             "line %d: row %s, column %s: '%.*s' is not a link type (expected X, "
+                             "NV#, PIX, PXB, PHB, NODE or SYS)",
+                             p->rd.lineno, h->label[row], h->label[c], (int)t.len, t.s);
+        if ((link.type == LS_LINK_X) != (c == row))
+            return ls_seterr(err, errlen, "line %d: row %s, column %s: '%.*s' %s", p->rd.lineno,
+                             h->label[row], h->label[c], (int)t.len, t.s,
+                             c == row ? "where X (self) was expected" : "is X (self) off the diagonal");
+        store_link(h, row, c, link, topo);
+    }
+    return 0;
+}
+
+/* Splits the text after the link cells into affinity values. With tabs, empty values
+   count, except that nvidia-smi writes one tab too many before "GPU NUMA ID": extra
+   empty fields are dropped from the right. Without tabs, values are space-separated. */
+static int split_values(char *rest, char **vals, int max)
+{
+    while (*rest == ' ')
+        rest++;
+    if (*rest == '\t')
+        rest++;
+    int n = 0, tabs = strchr(rest, '\t') != NULL;
+    char *save = NULL;
+    if (!tabs) {
+        for (char *v = strtok_r(rest, " ", &save); v; v = strtok_r(NULL, " ", &save))
+            if (n < max + 1)
+                vals[n++] = v;
+        return n;
+    }
+    for (char *v = rest; v && n < max + 1; n++) {
+        char *tab = strchr(v, '\t');
+        if (tab)
+            *tab = '\0';
+        vals[n] = v;
+        v = tab ? tab + 1 : NULL;
+    }
+    return n;
+}
+
+static void trim(char *s)
+{
+    size_t len = strlen(s), start = 0;
+    while (len && s[len - 1] == ' ')
+        s[--len] = '\0';
+    while (s[start] == ' ')
+        start++;
+    memmove(s, s + start, len - start + 1);
+}
+
+/* Drops trailing empty values, then empty ones from the right while too many remain. */
+static int drop_empty(char **vals, int n, int want)
+{
+    while (n > 0 && !*vals[n - 1])
+        n--;
+    for (int i = n - 1; i >= 0 && n > want; i--)
+        if (!*vals[i]) {
+            memmove(vals + i, vals + i + 1, (size_t)(n - i - 1) * sizeof *vals);
+            n--;
+        }
+    return n;
+}
+
+static int store_value(const header_t *h, int g, int col, const char *v, ls_topo_t *topo)
+{
+    char *dst = topo->cpu_affinity[g];
+    size_t size = sizeof topo->cpu_affinity[g];
+    if (h->aff[col] == AFF_NUMA)
+        dst = topo->numa_affinity[g], size = sizeof topo->numa_affinity[g];
+    else if (h->aff[col] == AFF_GPU_NUMA)
+        dst = topo->gpu_numa_id[g], size = sizeof topo->gpu_numa_id[g];
+    if (strlen(v) >= size)
+        return -1;
+    strcpy(dst, v);
+    return 0;
+}
+
+static int parse_values(parser_t *p, int row, ls_topo_t *topo, char *err, size_t errlen)
+{
+    const header_t *h = &p->hdr;
+    char *vals[MAX_AFF + 2];
+    char *rest = p->rd.line + p->toks[h->ndev].end;
+    int n = split_values(rest, vals, MAX_AFF + 1);
+    for (int i = 0; i < n; i++)
+        trim(vals[i]);
+    n = drop_empty(vals, n, h->naff);
+    int allowed = h->is_nic[row] ? 0 : h->naff;
+    if (n > allowed)
+        return ls_seterr(err, errlen, "line %d: row %s has %d more cells than the header has columns",
+                         p->rd.lineno, h->label[row], n - allowed);
+    for (int i = 0; i < n; i++)
+        if (store_value(h, h->index[row], i, vals[i], topo) != 0)
+            return ls_seterr(err, errlen, "line %d: row %s: %s value '%s' is too long", p->rd.lineno,
+                             h->label[row], aff_phrases[h->aff[i]].name, vals[i]);
+    return 0;
+}
+
+static int parse_row(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
+{
+    header_t *h = &p->hdr;
+    tok_t first = p->toks[0];
+    int row = find_device(h, first);
+    if (row < 0)
+        return ls_seterr(err, errlen, "line %d: row '%.*s' is not a column of the header", p->rd.lineno,
+                         (int)first.len, first.s);
+    if (h->has_row[row])
+        return ls_seterr(err, errlen, "line %d: second row for %s", p->rd.lineno, h->label[row]);
+    if (p->ntok > MAX_TOKENS || p->ntok - 1 < h->ndev)
+        return ls_seterr(err, errlen, "line %d: row %s has %d cells, the header names %d devices",
+                         p->rd.lineno, h->label[row], p->ntok - 1, h->ndev);
+    h->has_row[row] = 1;
+    if (parse_cells(p, row, topo, err, errlen) != 0)
+        return -1;
+    return parse_values(p, row, topo, err, errlen);
+}
+
+static int next_tokens(parser_t *p)
+{
+    if (!reader_next(&p->rd))
+        return 0;
+    p->ntok = tokenize(p->rd.line, p->toks, MAX_TOKENS);
+    return 1;
+}
+
+static int find_header(parser_t *p, char *err, size_t errlen)
+{
+    while (next_tokens(p)) {
+        if (p->ntok > MAX_TOKENS)
+            continue;
+        if (looks_like_header(p->toks, p->ntok))
+            return parse_header(p->toks, p->ntok, &p->hdr, p->rd.lineno, err, errlen);
+        if (looks_like_row(p->toks, p->ntok) && is_gpu_label(p->toks[0]))
+            return ls_seterr(err, errlen, "line %d: matrix row before any header row", p->rd.lineno);
+    }
+    return ls_seterr(err, errlen,
+                     "line %d: no header row (expected a line like 'GPU0 GPU1 ... CPU Affinity')",
+                     p->rd.lineno);
+}
+
+static int read_rows(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
+{
+    while (next_tokens(p) && !ends_matrix(p->toks, p->ntok))
+        if (parse_row(p, topo, err, errlen) != 0)
+            return -1;
+    for (int d = 0; d < p->hdr.ndev; d++)
+        if (!p->hdr.has_row[d])
+            return ls_seterr(err, errlen, "line %d: the matrix ends without a row for %s",
+                             p->rd.lineno, p->hdr.label[d]);
+    return 0;
+}
+
+static void fill_labels(const header_t *h, ls_topo_t *topo)
+{
+    topo->ngpus = h->ngpus;
+    topo->nnics = h->nnics;
+    for (int d = 0; d < h->ndev; d++) {
+        int i = h->index[d];
+        if (!h->is_nic[d]) {
+            snprintf(topo->gpu_label[i], sizeof topo->gpu_label[i], "%s", h->label[d]);
+            continue;
+        }
+        snprintf(topo->nic_label[i], sizeof topo->nic_label[i], "NIC%d", i);
+        if (strcmp(h->label[d], topo->nic_label[i]) != 0) /* older drivers: "mlx5_0" */
+            snprintf(topo->nic_name[i], sizeof topo->nic_name[i], "%s", h->label[d]);
+    }
+    for (int g = 0; g < h->ngpus; g++)
+        topo->p2p_read[g][g] = topo->p2p_write[g][g] = LS_P2P_SELF;
+}
+
+/* "NIC0: mlx5_0" lines of the NIC legend, anywhere after the matrix. */
+static void read_nic_legend(parser_t *p, ls_topo_t *topo)
+{
+    while (next_tokens(p)) {
+        if (p->ntok != 2 || p->toks[0].len < 2 || p->toks[0].s[p->toks[0].len - 1] != ':')
+            continue;
+        tok_t label = p->toks[0];
+        label.len--;
+        for (int n = 0; n < topo->nnics; n++)
+            if (tok_eq(label, topo->nic_label[n]))
+                tok_copy(p->toks[1], topo->nic_name[n], sizeof topo->nic_name[n]);
+    }
+}
+
 int ls_topo_parse_text(const char *text, ls_topo_t *topo, char *err, size_t errlen)
 {
-    (void)text;
-    (void)topo;
-    return ls_seterr(err, errlen, "topo text parser not built yet");
+    memset(topo, 0, sizeof *topo);
+    if (is_blank(text))
+        return ls_seterr(err, errlen, "line 1: empty input (expected nvidia-smi topo -m output)");
+    parser_t *p = calloc(1, sizeof *p);
+    if (!p || reader_init(&p->rd, text) != 0) {
+        free(p);
+        return ls_seterr(err, errlen, "out of memory");
+    }
+    int rc = find_header(p, err, errlen);
+    if (rc == 0)
+        rc = read_rows(p, topo, err, errlen);
+    if (rc == 0) {
+        fill_labels(&p->hdr, topo);
+        read_nic_legend(p, topo);
+    }
+    free(p->rd.line);
+    free(p);
+    return rc;
+}
+
+/* ---- topo -p2p r|w ----------------------------------------------------------------- */
+
+typedef enum ls_p2p_status p2p_matrix_t[LS_MAX_GPUS][LS_MAX_GPUS];
+
+static int all_gpu_labels(const tok_t *toks, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!is_gpu_label(toks[i]))
+            return 0;
+    return n >= 1;
+}
+
+static int topo_gpu_index(const ls_topo_t *topo, tok_t t)
+{
+    for (int g = 0; g < topo->ngpus; g++)
+        if (tok_eq(t, topo->gpu_label[g]))
+            return g;
+    return -1;
+}
+
+static int is_p2p_header(const parser_t *p)
+{
+    return p->ntok <= LS_MAX_GPUS && all_gpu_labels(p->toks, p->ntok);
+}
+
+/* Header of GPU labels; cols[i] = topology index of column i. Returns the count. */
+static int p2p_header(parser_t *p, const ls_topo_t *topo, int *cols, char *err, size_t errlen)
+{
+    int found = 0;
+    while (!found && next_tokens(p))
+        found = is_p2p_header(p);
+    if (!found)
+        return ls_seterr(err, errlen, "line %d: no header row (expected a line like 'GPU0 GPU1')",
+                         p->rd.lineno);
+    if (p->ntok != topo->ngpus)
+        return ls_seterr(err, errlen, "line %d: the P2P header names %d GPUs, the topology has %d",
+                         p->rd.lineno, p->ntok, topo->ngpus);
+    for (int i = 0; i < p->ntok; i++)
+        if ((cols[i] = topo_gpu_index(topo, p->toks[i])) < 0)
+            return ls_seterr(err, errlen, "line %d: column %.*s is not a GPU of the topology",
+                             p->rd.lineno, (int)p->toks[i].len, p->toks[i].s);
+    return p->ntok;
+}
+
+static int p2p_cells(parser_t *p, const ls_topo_t *topo, int row, const int *cols, int n,
+                     p2p_matrix_t m, char *err, size_t errlen)
+{
+    for (int c = 0; c < n; c++) {
+        enum ls_p2p_status s;
+        tok_t t = p->toks[1 + c];
+        if (parse_p2p_tok(t, &s) != 0 || (s == LS_P2P_SELF) != (cols[c] == row))
+            return ls_seterr(err, errlen,
+                             "line %d: row %s, column %s: '%.*s' is not a P2P status here "
+                             "(expected X on the diagonal, else OK, CNS, GNS, TNS, NS or U)",
+                             p->rd.lineno, topo->gpu_label[row], topo->gpu_label[cols[c]],
+                             (int)t.len, t.s);
+        m[row][cols[c]] = s;
+    }
+    return 0;
+}
+
+static int p2p_row(parser_t *p, const ls_topo_t *topo, const int *cols, int n, int *seen,
+                   p2p_matrix_t m, char *err, size_t errlen)
+{
+    int line = p->rd.lineno, row = topo_gpu_index(topo, p->toks[0]);
+    if (row < 0)
+        return ls_seterr(err, errlen, "line %d: row '%.*s' is not a GPU of the topology", line,
+                         (int)p->toks[0].len, p->toks[0].s);
+    if (seen[row]++)
+        return ls_seterr(err, errlen, "line %d: second row for %s", line, topo->gpu_label[row]);
+    if (p->ntok - 1 != n)
+        return ls_seterr(err, errlen, "line %d: row %s has %s%d cells, the header names %d GPUs",
+                         line, topo->gpu_label[row], p->ntok > MAX_TOKENS ? "over " : "",
+                         p->ntok - 1, n);
+    return p2p_cells(p, topo, row, cols, n, m, err, errlen);
+}
+
+static int p2p_rows(parser_t *p, const ls_topo_t *topo, p2p_matrix_t m, char *err, size_t errlen)
+{
+    int cols[LS_MAX_GPUS], seen[LS_MAX_GPUS] = {0}, rows = 0;
+    int n = p2p_header(p, topo, cols, err, errlen);
+    if (n < 0)
+        return -1;
+    while (next_tokens(p) && !ends_matrix(p->toks, p->ntok)) {
+        if (p2p_row(p, topo, cols, n, seen, m, err, errlen) != 0)
+            return -1;
+        rows++;
+    }
+    if (rows != n)
+        return ls_seterr(err, errlen, "line %d: the matrix has %d rows, the header names %d GPUs",
+                         p->rd.lineno, rows, n);
+    return 0;
 }
 
 int ls_topo_parse_p2p_text(const char *text, int write, ls_topo_t *topo, char *err, size_t errlen)
 {
-    (void)text;
-    (void)write;
-    (void)topo;
-    return ls_seterr(err, errlen, "topo text parser not built yet");
+    if (is_blank(text))
+        return ls_seterr(err, errlen, "line 1: empty input (expected nvidia-smi topo -p2p %c output)",
+                         write ? 'w' : 'r');
+    parser_t *p = calloc(1, sizeof *p);
+    enum ls_p2p_status(*m)[LS_MAX_GPUS] = calloc(LS_MAX_GPUS, sizeof *m);
+    if (!p || !m || reader_init(&p->rd, text) != 0) {
+        free(p);
+        free(m);
+        return ls_seterr(err, errlen, "out of memory");
+    }
+    int rc = p2p_rows(p, topo, m, err, errlen);
+    if (rc == 0) {
+        memcpy(write ? topo->p2p_write : topo->p2p_read, m, sizeof topo->p2p_read);
+        topo->has_p2p = 1;
+    }
+    free(p->rd.line);
+    free(p);
+    free(m);
+    return rc;
 }
 
-int ls_topo_text_detect(const char *text) { (void)text; return 0; }
+/* ---- format detection ---------------------------------------------------------- */
+
+/* 1 when the line after a header row is a row whose cells are all words of kind
+   (0 = link types, 1 = P2P status). */
+static int detect(const char *text, int p2p)
+{
+    parser_t *p = calloc(1, sizeof *p);
+    int found = 0;
+    if (!p || reader_init(&p->rd, text) != 0) {
+        free(p);
+        return 0;
+    }
+    while (!found && next_tokens(p)) {
+        if (p->ntok > MAX_TOKENS || !looks_like_header(p->toks, p->ntok))
+            continue;
+        char err[8];
+        int ndev = p2p ? (all_gpu_labels(p->toks, p->ntok) ? p->ntok : -1)
+                       : (parse_header(p->toks, p->ntok, &p->hdr, 0, err, sizeof err) == 0 ? p->hdr.ndev : -1);
+        if (ndev < 1 || !next_tokens(p) || p->ntok > MAX_TOKENS || p->ntok < ndev + 1)
+            continue;
+        found = 1;
+        for (int c = 1; c <= ndev && found; c++) {
+            ls_link_t link;
+            enum ls_p2p_status s;
+            found = p2p ? parse_p2p_tok(p->toks[c], &s) == 0 : parse_link_tok(p->toks[c], &link) == 0;
+        }
+    }
+    free(p->rd.line);
+    free(p);
+    return found;
+}
+
+int ls_topo_text_detect(const char *text) { return detect(text, 0); }
+
+int ls_topo_p2p_text_detect(const char *text) { return detect(text, 1); }

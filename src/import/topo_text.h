@@ -6,14 +6,22 @@
 #include "model/topo.h"
 #include <stddef.h>
 
-/* 0, or -1 with err = "LINE N: what was expected". The topo is fully overwritten. */
+/* 0, or -1 with err = "line N: what was expected". The topo is fully overwritten.
+   Also accepted: lines before the header (a shell prompt, "NVIDIA Topology:"), the header
+   without its leading tab, SOC (older drivers) for SYS, NIC columns named like mlx5_0
+   (older drivers; labelled NIC0.. with that name). */
 int ls_topo_parse_text(const char *text, ls_topo_t *topo, char *err, size_t errlen);
 
 /* Fills topo->p2p_read (write = 0) or p2p_write (write = 1) from `topo -p2p r|w` text;
-   the GPU count must match. 0 or -1 with err. */
+   the GPU count and labels must match the topology's. Sets has_p2p (the other matrix
+   stays U where it was not read). 0 or -1 with err (topo unchanged). */
 int ls_topo_parse_p2p_text(const char *text, int write, ls_topo_t *topo, char *err, size_t errlen);
 
 /* 1 when text looks like `nvidia-smi topo -m` output (for import's format detection). */
 int ls_topo_text_detect(const char *text);
+
+/* 1 when text looks like `nvidia-smi topo -p2p r|w` output (a header of GPU labels, then
+   rows of P2P status words). A one-GPU matrix satisfies both detectors. */
+int ls_topo_p2p_text_detect(const char *text);
 
 #endif

@@ -88,6 +88,17 @@ static json_t *link_json(const char *ka, int a, const char *kb, int b, ls_link_t
     return obj;
 }
 
+/* Ordered NIC pairs (a != b), as the NIC rows of nvidia-smi topo -m. */
+static json_t *nic_nic_json(const ls_topo_t *topo)
+{
+    json_t *list = json_array();
+    for (int a = 0; a < topo->nnics; a++)
+        for (int b = 0; b < topo->nnics; b++)
+            if (a != b)
+                json_array_append_new(list, link_json("a", a, "b", b, topo->nic_nic[a][b]));
+    return list;
+}
+
 void ls_topo_to_doc(const ls_topo_t *topo, json_t *doc)
 {
     json_t *gpus = json_object_get(doc, "gpus");
@@ -96,6 +107,7 @@ void ls_topo_to_doc(const ls_topo_t *topo, json_t *doc)
         json_object_set_new(gpu, "label", json_string(topo->gpu_label[g]));
         json_object_set_new(gpu, "cpu_affinity", json_string(topo->cpu_affinity[g]));
         json_object_set_new(gpu, "numa_affinity", json_string(topo->numa_affinity[g]));
+        json_object_set_new(gpu, "gpu_numa_id", json_string(topo->gpu_numa_id[g]));
     }
     json_t *links = json_array();
     for (int a = 0; a < topo->ngpus; a++)
@@ -127,12 +139,28 @@ void ls_topo_to_doc(const ls_topo_t *topo, json_t *doc)
         for (int n = 0; n < topo->nnics; n++)
             json_array_append_new(gnl, link_json("gpu", g, "nic", n, topo->gpu_nic[g][n]));
     json_object_set_new(doc, "gpu_nic_links", gnl);
+    if (topo->nnics > 0)
+        json_object_set_new(doc, "nic_nic_links", nic_nic_json(topo));
 }
 
 static void read_link(const json_t *obj, ls_link_t *link)
 {
     if (ls_link_parse(ls_json_str(obj, "type", "?"), link) != 0)
         link->type = LS_LINK_NONE;
+}
+
+static void read_nic_nic(const json_t *doc, ls_topo_t *topo)
+{
+    size_t i;
+    const json_t *v;
+    for (int n = 0; n < topo->nnics; n++)
+        topo->nic_nic[n][n].type = LS_LINK_X;
+    json_array_foreach(json_object_get(doc, "nic_nic_links"), i, v)
+    {
+        long long a = ls_json_int(v, "a", -1), b = ls_json_int(v, "b", -1);
+        if (a >= 0 && b >= 0 && a < topo->nnics && b < topo->nnics)
+            read_link(v, &topo->nic_nic[a][b]);
+    }
 }
 
 int ls_topo_from_doc(const json_t *doc, ls_topo_t *topo)
@@ -155,6 +183,8 @@ int ls_topo_from_doc(const json_t *doc, ls_topo_t *topo)
                  ls_json_str(v, "cpu_affinity", ""));
         snprintf(topo->numa_affinity[g], sizeof topo->numa_affinity[g], "%s",
                  ls_json_str(v, "numa_affinity", ""));
+        snprintf(topo->gpu_numa_id[g], sizeof topo->gpu_numa_id[g], "%s",
+                 ls_json_str(v, "gpu_numa_id", ""));
     }
     for (int g = 0; g < topo->ngpus; g++)
         topo->gpu_gpu[g][g].type = LS_LINK_X, topo->p2p_read[g][g] = topo->p2p_write[g][g] = LS_P2P_SELF;
@@ -187,5 +217,6 @@ int ls_topo_from_doc(const json_t *doc, ls_topo_t *topo)
         if (g >= 0 && n >= 0 && g < topo->ngpus && n < topo->nnics)
             read_link(v, &topo->gpu_nic[g][n]);
     }
+    read_nic_nic(doc, topo);
     return topo->ngpus > 0 ? 0 : -1;
 }

@@ -41,8 +41,9 @@ typedef struct {
 typedef struct {
     int ngpus, nnics;
     char gpu_label[LS_MAX_GPUS][16];   /* "GPU0" */
-    char cpu_affinity[LS_MAX_GPUS][64];/* "0-31", "" if unknown */
+    char cpu_affinity[LS_MAX_GPUS][256];/* "0-31", "" if unknown (long lists exist) */
     char numa_affinity[LS_MAX_GPUS][16];/* "0", "N/A", "" */
+    char gpu_numa_id[LS_MAX_GPUS][16]; /* nvidia-smi's "GPU NUMA ID": "N/A", "" */
     char nic_name[LS_MAX_NICS][32];    /* "mlx5_0" */
     char nic_label[LS_MAX_NICS][16];   /* "NIC0" */
     ls_link_t gpu_gpu[LS_MAX_GPUS][LS_MAX_GPUS];
@@ -63,7 +64,8 @@ const char *ls_link_class(enum ls_link_type type);
 int ls_p2p_parse(const char *word, enum ls_p2p_status *status);
 const char *ls_p2p_word(enum ls_p2p_status status);
 
-/* Writes the topology into doc's "gpus" (index, label, cpu_affinity, numa_affinity
+/* Writes the topology into doc's "gpus" (index, label, cpu_affinity, numa_affinity,
+   gpu_numa_id
    merged into existing GPU objects by index), "links", "nics" and "gpu_nic_links". */
 void ls_topo_to_doc(const ls_topo_t *topo, json_t *doc);
 /* Reads it back; returns 0, or -1 when the document has no topology. */
