@@ -16,7 +16,7 @@
 const char usage_tp[] =
     "usage: linkscope tp (--model NAME | --hidden H --layers L) [--bytes B] --tp N\n"
     "                    --prompt T[,T...] [--output N] [--batch B[,B...]]\n"
-    "                    [--run RUN.json [--gpus LIST] [--variant V]]...\n"
+    "                    [--run RUN.json [--gpus LIST] [--variant V] [--name N]]...\n"
     "                    [--link [name=NAME,]bw=GB/s,(lat=us|rtt=us)]...\n"
     "                    [--measure --gpus LIST]\n"
     "                    [--compute-ms MS] [--prefill-compute-ms MS[,MS...]]\n"
@@ -38,7 +38,9 @@ const char usage_tp[] =
     "  --measure       runs all_reduce at exactly the sizes needed on --gpus (count = --tp)\n"
     "                  and shows the measured times beside the other sources (needs NCCL and\n"
     "                  GPUs; exit 3 when it cannot run).\n"
-    "Two or more sources are compared with the first: difference and ratio.\n"
+    "--name N after a source names its column (default: the file name[:variant], the\n"
+    "link's name=, \"measured\"). Two or more sources are compared with the first:\n"
+    "difference (first - other) and ratio (first / other).\n"
     "\n"
     "options:\n"
     "  --model NAME           a preset (see below); --hidden/--layers override it\n"
@@ -68,7 +70,7 @@ const char usage_tp[] =
 #define MAX_GPUS 64
 
 typedef struct {
-    const char *path, *variant;
+    const char *path, *variant, *name;
     int gpus[MAX_GPUS], ngpus;
 } run_arg_t;
 
@@ -82,8 +84,10 @@ typedef struct {
     int nprefill_compute;
     run_arg_t runs[MAX_SOURCES];
     int nruns;
-    const char *links[MAX_SOURCES];
+    const char *links[MAX_SOURCES], *link_names[MAX_SOURCES];
     int nlinks;
+    int last_source; /* 'r' --run, 'l' --link, 'm' --measure, 0 none yet */
+    const char *measure_name;
     int measure, measure_gpus[MAX_GPUS], nmeasure_gpus;
     const char *measure_variant;
     int json;
@@ -151,6 +155,21 @@ static int attach_gpus(tp_args_t *a, const char *text, int last_is_run)
     return 0;
 }
 
+static int name_last_source(tp_args_t *a, const char *name)
+{
+    if (!*name || strlen(name) > 40)
+        return ls_usage_error("tp", "--name: expected 1 to 40 characters, got '%s'", name);
+    if (a->last_source == 'r')
+        a->runs[a->nruns - 1].name = name;
+    else if (a->last_source == 'l')
+        a->link_names[a->nlinks - 1] = name;
+    else if (a->last_source == 'm')
+        a->measure_name = name;
+    else
+        return ls_usage_error("tp", "--name: give it after --run, --link or --measure");
+    return 0;
+}
+
 static int parse_number_opt(const char *opt, const char *text, long min, long max, long *v)
 {
     if (ls_parse_long(text, min, max, v) != 0)
@@ -205,14 +224,18 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
             return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
         a->runs[a->nruns++] = (run_arg_t){.path = val};
         *last_is_run = 1;
+        a->last_source = 'r';
         return 0;
     }
     if (strcmp(opt, "--link") == 0) {
         if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
             return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
         a->links[a->nlinks++] = val;
+        a->last_source = 'l';
         return 0;
     }
+    if (strcmp(opt, "--name") == 0)
+        return name_last_source(a, val);
     if (strcmp(opt, "--gpus") == 0) {
         if (*last_is_run < 0)
             return ls_usage_error("tp", "--gpus: give it after --run FILE or --measure");
@@ -260,13 +283,14 @@ static int parse_args(int argc, char **argv, tp_args_t *a)
                 return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
             a->measure = 1;
             last_is_run = 0;
+            a->last_source = 'm';
             continue;
         }
         if (!val) {
             if (i + 1 >= argc) {
                 static const char *valued[] = {"--model", "--hidden", "--layers", "--bytes", "--tp",
                     "--output", "--prompt", "--batch", "--compute-ms", "--prefill-compute-ms", "--run",
-                    "--link", "--gpus", "--variant", "-o", "--into"};
+                    "--link", "--gpus", "--variant", "-o", "--into", "--name"};
                 for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
                     if (strcmp(opt, valued[k]) == 0)
                         return ls_usage_error("tp", "%s needs a value", opt);
@@ -359,6 +383,12 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+static int stem_length(const char *name)
+{
+    size_t n = strlen(name);
+    return (int)(n > 5 && strcmp(name + n - 5, ".json") == 0 ? n - 5 : n);
+}
+
 static int load_run(const run_arg_t *r, long tp, ls_tp_source_t *src)
 {
     char err[600];
@@ -385,8 +415,12 @@ static int load_run(const run_arg_t *r, long tp, ls_tp_source_t *src)
         format_gpus(list, n, gpus, sizeof gpus);
         const char *variant = ls_json_str(entry, "variant", "default");
         src->kind = LS_TP_SRC_CURVE;
-        snprintf(src->name, sizeof src->name, "%s%s%s", base_name(r->path),
-                 strcmp(variant, "default") ? ":" : "", strcmp(variant, "default") ? variant : "");
+        if (r->name)
+            snprintf(src->name, sizeof src->name, "%s", r->name);
+        else
+            snprintf(src->name, sizeof src->name, "%.*s%s%s", stem_length(base_name(r->path)),
+                     base_name(r->path), strcmp(variant, "default") ? ":" : "",
+                     strcmp(variant, "default") ? variant : "");
         snprintf(src->origin, sizeof src->origin,
                  "%s: nccl all_reduce '%s', GPUs %s, variant %s, out-of-place times%s", r->path,
                  ls_json_str(entry, "id", "?"), gpus, variant, skipped ? " (rows with #wrong > 0 left out)" : "");
@@ -456,12 +490,16 @@ static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_s
     for (int i = 0; i < a->nlinks; i++) {
         if (parse_link(a->links[i], &srcs[*nsrcs], i + 1))
             return LS_EXIT_USAGE;
+        if (a->link_names[i])
+            snprintf(srcs[*nsrcs].name, sizeof srcs[*nsrcs].name, "%s", a->link_names[i]);
         (*nsrcs)++;
     }
     if (a->measure) {
         int rc = measure_source(a, req, &srcs[*nsrcs], measured);
         if (rc)
             return rc;
+        if (a->measure_name)
+            snprintf(srcs[*nsrcs].name, sizeof srcs[*nsrcs].name, "%s", a->measure_name);
         (*nsrcs)++;
     }
     return 0;

@@ -49,24 +49,24 @@ static void print_header(FILE *out, const json_t *est)
 static void print_source(FILE *out, const json_t *s, long long nranks)
 {
     const char *name = ls_json_str(s, "name", "?");
-    fprintf(out, "  %-12s %s\n", name, ls_json_str(s, "origin", ""));
+    fprintf(out, "  %s: %s\n", name, ls_json_str(s, "origin", ""));
     if (strcmp(ls_json_str(s, "kind", ""), "link") == 0) {
         double bw = ls_json_num(s, "bw_gbps", 0), lat = ls_json_num(s, "lat_us", 0);
         double steps = 2.0 * (double)(nranks - 1);
-        fprintf(out, "  %-12s lat %g us per step; over %lld ranks t = 2(n-1) lat + 2(n-1)/n S/bw "
+        fprintf(out, "    lat %g us per step; over %lld ranks t = 2(n-1) lat + 2(n-1)/n S/bw "
                      "= %.2f us + S / %.2f GB/s\n",
-                "", lat, nranks, steps * lat, bw * (double)nranks / steps);
+                lat, nranks, steps * lat, bw * (double)nranks / steps);
         return;
     }
     char lo[32], hi[32];
     fmt_decimal_size(ls_json_num(s, "min_bytes", 0), lo, sizeof lo);
     fmt_decimal_size(ls_json_num(s, "max_bytes", 0), hi, sizeof hi);
     const json_t *fit = json_object_get(s, "fit");
-    fprintf(out, "  %-12s %lld sizes measured, %s .. %s", "", ls_json_int(s, "points", 0), lo, hi);
+    fprintf(out, "    %lld sizes measured, %s .. %s", ls_json_int(s, "points", 0), lo, hi);
     if (fit)
-        fprintf(out, "; outside them the fit t = %.2f us + S / %.1f GB/s\n  %-12s (least squares on "
+        fprintf(out, "; outside them the fit t = %.2f us + S / %.1f GB/s\n    (least squares on "
                      "relative residuals over all points: max %.1f %%, rms %.1f %%)\n",
-                ls_json_num(fit, "alpha_us", 0), ls_json_num(fit, "bw_gbps", 0), "",
+                ls_json_num(fit, "alpha_us", 0), ls_json_num(fit, "bw_gbps", 0),
                 100 * ls_json_num(fit, "max_rel_residual", 0),
                 100 * ls_json_num(fit, "rms_rel_residual", 0));
     else
@@ -84,13 +84,19 @@ static char how_mark(const char *how)
     return ' ';
 }
 
+static int size_col_width(const json_t *srcs, size_t i)
+{
+    int n = (int)strlen(ls_json_str(json_array_get(srcs, i), "name", ""));
+    return n > 14 ? n : 14;
+}
+
 static void print_sizes(FILE *out, const json_t *est)
 {
     const json_t *srcs = json_object_get(est, "sources");
     fprintf(out, "\nTime of one all-reduce (us), by size [m measured size, i interpolated, f the fit; "
                  "links: formula]\n  %-26s", "size (bytes)");
     for (size_t i = 0; i < json_array_size(srcs); i++)
-        fprintf(out, " %14s", ls_json_str(json_array_get(srcs, i), "name", "?"));
+        fprintf(out, " %*s", size_col_width(srcs, i), ls_json_str(json_array_get(srcs, i), "name", "?"));
     fputc('\n', out);
     size_t k;
     const json_t *row;
@@ -104,7 +110,8 @@ static void print_sizes(FILE *out, const json_t *est)
         for (size_t i = 0; i < json_array_size(srcs); i++) {
             char num[32];
             fmt_num(json_number_value(nth(row, "time_us", i)), num, sizeof num);
-            fprintf(out, " %12s %c", num, how_mark(json_string_value(nth(row, "how", i))));
+            fprintf(out, " %*s %c", size_col_width(srcs, i) - 2, num,
+                    how_mark(json_string_value(nth(row, "how", i))));
         }
         fputc('\n', out);
     }
@@ -114,15 +121,28 @@ static void print_sizes(FILE *out, const json_t *est)
 typedef struct {
     const json_t *phase[3];
     int with_compute[3];
+    int label_width; /* first column: source names and "A - B" labels */
 } columns_t;
+
+static int label_width(const json_t *srcs)
+{
+    size_t first = strlen(ls_json_str(json_array_get(srcs, 0), "name", "")), width = 22;
+    for (size_t i = 0; i < json_array_size(srcs); i++) {
+        size_t n = strlen(ls_json_str(json_array_get(srcs, i), "name", ""));
+        width = n > width ? n : width;
+        if (i > 0 && first + 3 + n > width)
+            width = first + 3 + n;
+    }
+    return (int)width;
+}
 
 static void print_scenario_header(FILE *out, const columns_t *c)
 {
     static const char *titles[] = {"prefill", "decode step", "request"};
-    fprintf(out, "  %-22s", "time (ms)");
+    fprintf(out, "  %-*s", c->label_width, "time (ms)");
     for (int p = 0; p < 3; p++)
         fprintf(out, " | %-*s", p == 2 ? 0 : c->with_compute[p] ? 33 : 11, titles[p]);
-    fprintf(out, "\n  %-22s", "source");
+    fprintf(out, "\n  %-*s", c->label_width, "source");
     for (int p = 0; p < 3; p++)
         fprintf(out, c->with_compute[p] ? " | %11s %11s %9s" : " | %11s", "comm", "total", "comm %");
     fputc('\n', out);
@@ -130,7 +150,7 @@ static void print_scenario_header(FILE *out, const columns_t *c)
 
 static void print_source_row(FILE *out, const columns_t *c, size_t i, const char *name)
 {
-    fprintf(out, "  %-22s", name);
+    fprintf(out, "  %-*s", c->label_width, name);
     for (int p = 0; p < 3; p++) {
         const json_t *s = nth(c->phase[p], "sources", i);
         char comm[32], total[32];
@@ -149,10 +169,10 @@ static void print_source_row(FILE *out, const columns_t *c, size_t i, const char
 static void print_compare_rows(FILE *out, const columns_t *c, size_t i, const char *first,
                                const char *other)
 {
-    char label[64];
+    char label[160];
     for (int kind = 0; kind < 2; kind++) {
-        snprintf(label, sizeof label, "%.10s %s %.10s", first, kind ? "/" : "-", other);
-        fprintf(out, "  %-22s", label);
+        snprintf(label, sizeof label, "%s %s %s", first, kind ? "/" : "-", other);
+        fprintf(out, "  %-*s", c->label_width, label);
         for (int p = 0; p < 3; p++) {
             const json_t *a = nth(c->phase[p], "sources", 0), *b = nth(c->phase[p], "sources", i);
             for (int col = 0; col < (c->with_compute[p] ? 2 : 1); col++) {
@@ -178,7 +198,8 @@ static void print_scenario(FILE *out, const json_t *sc, const json_t *srcs)
     const json_t *req = json_object_get(sc, "request");
     columns_t c = {{pre, dec, req},
                    {json_object_get(pre, "compute_ms") != NULL, json_object_get(dec, "compute_ms") != NULL,
-                    json_object_get(req, "compute_ms") != NULL}};
+                    json_object_get(req, "compute_ms") != NULL},
+                   label_width(srcs)};
     char pb[32], db[32];
     fmt_decimal_size(ls_json_num(pre, "bytes_each", 0), pb, sizeof pb);
     fmt_decimal_size(ls_json_num(dec, "bytes_each", 0), db, sizeof db);
