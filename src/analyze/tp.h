@@ -124,7 +124,7 @@ typedef struct {
     const uint64_t *prompts; int nprompts;
     const uint64_t *batches; int nbatches;
     uint64_t output;        /* output tokens per request (>= 1) */
-    double decode_compute_ms;        /* < 0 = not given */
+    const double *decode_compute_ms;  /* one per prompt (decode step after it), or NULL */
     const double *prefill_compute_ms; /* one per prompt for batch 1, or NULL */
 } ls_tp_request_t;
 

@@ -140,7 +140,8 @@ static json_t *scenario_json(const ls_tp_request_t *req, const ls_tp_source_t *s
     uint64_t batch = req->batches[b];
     double pc = req->prefill_compute_ms ? req->prefill_compute_ms[p] * (double)batch : -1;
     json_t *prefill = phase_json(req, sources, nsources, batch * req->prompts[p], pc);
-    json_t *decode = phase_json(req, sources, nsources, batch, req->decode_compute_ms);
+    double dc = req->decode_compute_ms ? req->decode_compute_ms[p] : -1;
+    json_t *decode = phase_json(req, sources, nsources, batch, dc);
     json_t *request = request_json(req, prefill, decode, nsources);
     return json_pack("{s:I, s:I, s:o, s:o, s:o}", "prompt", (json_int_t)req->prompts[p], "batch",
                      (json_int_t)batch, "prefill", prefill, "decode_step", decode, "request",

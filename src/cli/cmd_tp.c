@@ -49,7 +49,8 @@ const char usage_tp[] =
     "  --output N             output tokens per request (default 256): the prefill yields\n"
     "                         the first, then N-1 decode steps\n"
     "  --batch LIST           requests processed together (default 1)\n"
-    "  --compute-ms MS        compute time of one decode step without communication (ms)\n"
+    "  --compute-ms MS[,MS..] compute time of one decode step without communication (ms):\n"
+    "                         one value for every prompt, or one per --prompt\n"
     "  --prefill-compute-ms L compute time of each prefill (one per --prompt, batch 1, ms;\n"
     "                         scaled by the batch); with these, totals and shares are shown\n"
     "  --json                 the estimate as JSON on stdout instead of the report\n"
@@ -79,7 +80,8 @@ typedef struct {
     long hidden, layers, bytes, tp, output;
     uint64_t prompts[MAX_LIST], batches[MAX_LIST];
     int nprompts, nbatches;
-    double decode_compute_ms;
+    double decode_compute_ms[MAX_LIST];
+    int ndecode_compute;
     double prefill_compute_ms[MAX_LIST];
     int nprefill_compute;
     run_arg_t runs[MAX_SOURCES];
@@ -210,9 +212,9 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
                : ls_usage_error("tp", "--batch: expected batch sizes like 1,8, got '%s'", val);
     }
     if (strcmp(opt, "--compute-ms") == 0) {
-        if (ls_parse_double(val, &a->decode_compute_ms) != 0 || a->decode_compute_ms < 0)
-            return ls_usage_error("tp", "--compute-ms: expected milliseconds >= 0, got '%s'", val);
-        return 0;
+        a->ndecode_compute = parse_double_list(val, a->decode_compute_ms, MAX_LIST);
+        return a->ndecode_compute > 0 ? 0
+               : ls_usage_error("tp", "--compute-ms: expected milliseconds like 34.2 or 34.2,46.7, got '%s'", val);
     }
     if (strcmp(opt, "--prefill-compute-ms") == 0) {
         a->nprefill_compute = parse_double_list(val, a->prefill_compute_ms, MAX_LIST);
@@ -321,6 +323,12 @@ static int check_args(tp_args_t *a)
         return ls_usage_error("tp", "--prompt LIST (prompt lengths in tokens) is required");
     if (a->nruns + a->nlinks + a->measure == 0)
         return ls_usage_error("tp", "give at least one source: --run FILE, --link SPEC or --measure");
+    if (a->ndecode_compute == 1)
+        for (int p = 1; p < a->nprompts; p++)
+            a->decode_compute_ms[p] = a->decode_compute_ms[0];
+    else if (a->ndecode_compute && a->ndecode_compute != a->nprompts)
+        return ls_usage_error("tp", "--compute-ms: expected 1 or %d values (one per --prompt), got %d",
+                              a->nprompts, a->ndecode_compute);
     if (a->nprefill_compute && a->nprefill_compute != a->nprompts)
         return ls_usage_error("tp", "--prefill-compute-ms: expected %d values (one per --prompt), got %d",
                               a->nprompts, a->nprefill_compute);
@@ -569,7 +577,7 @@ static int emit(const tp_args_t *a, json_t *estimate, json_t *measured)
 
 int cmd_tp(int argc, char **argv)
 {
-    tp_args_t a = {.bytes = 2, .output = 256, .decode_compute_ms = -1};
+    tp_args_t a = {.bytes = 2, .output = 256};
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;
@@ -583,7 +591,7 @@ int cmd_tp(int argc, char **argv)
                           ? a.preset->name : NULL,
         .tp = (int)a.tp,
         .prompts = a.prompts, .nprompts = a.nprompts, .batches = a.batches, .nbatches = a.nbatches,
-        .output = (uint64_t)a.output, .decode_compute_ms = a.decode_compute_ms,
+        .output = (uint64_t)a.output, .decode_compute_ms = a.ndecode_compute ? a.decode_compute_ms : NULL,
         .prefill_compute_ms = a.nprefill_compute ? a.prefill_compute_ms : NULL};
     ls_tp_source_t srcs[MAX_SOURCES];
     memset(srcs, 0, sizeof srcs);

@@ -104,16 +104,22 @@ static void print_sizes(FILE *out, const json_t *est)
     {
         char dec[32], cell[64];
         double bytes = ls_json_num(row, "bytes", 0);
+        char line[1024];
+        size_t used = 0;
         fmt_decimal_size(bytes, dec, sizeof dec);
         snprintf(cell, sizeof cell, "%.0f (%s)", bytes, dec);
-        fprintf(out, "  %-26s", cell);
-        for (size_t i = 0; i < json_array_size(srcs); i++) {
+        used += (size_t)snprintf(line, sizeof line, "  %-26s", cell);
+        for (size_t i = 0; i < json_array_size(srcs) && used < sizeof line; i++) {
             char num[32];
             fmt_num(json_number_value(nth(row, "time_us", i)), num, sizeof num);
-            fprintf(out, " %*s %c", size_col_width(srcs, i) - 2, num,
-                    how_mark(json_string_value(nth(row, "how", i))));
+            used += (size_t)snprintf(line + used, sizeof line - used, " %*s %c",
+                                     size_col_width(srcs, i) - 2, num,
+                                     how_mark(json_string_value(nth(row, "how", i))));
         }
-        fputc('\n', out);
+        used = used < sizeof line ? used : sizeof line - 1;
+        while (used > 0 && line[used - 1] == ' ')
+            line[--used] = '\0';
+        fprintf(out, "%s\n", line);
     }
 }
 

@@ -271,10 +271,10 @@ static void estimate_adds_up(void **state)
 {
     (void)state;
     uint64_t prompts[] = {3200, 51400}, batches[] = {1, 8};
-    double prefill_ms[] = {3900, 200000};
+    double prefill_ms[] = {3900, 200000}, decode_ms[] = {34.0, 95.0};
     ls_tp_request_t req = {.shape = {8192, 80, 2}, .model_name = "llama3.3-70b", .tp = 2,
                            .prompts = prompts, .nprompts = 2, .batches = batches, .nbatches = 2,
-                           .output = 256, .decode_compute_ms = 34.0,
+                           .output = 256, .decode_compute_ms = decode_ms,
                            .prefill_compute_ms = prefill_ms};
     ls_tp_source_t src[2];
     memset(src, 0, sizeof src);
@@ -307,6 +307,11 @@ static void estimate_adds_up(void **state)
     assert_int_equal(ls_json_int(json_object_get(s2, "prefill"), "bytes_each", 0), 8 * 52428800);
     assert_rel(ls_json_num(json_object_get(s2, "prefill"), "compute_ms", 0), 8 * 3900, 1e-12);
     assert_int_equal(ls_json_int(json_object_get(s2, "decode_step"), "bytes_each", 0), 8 * 16384);
+    /* the decode compute follows the prompt (longer context, slower step), not the batch */
+    const json_t *s3 = json_array_get(scen, 3);
+    assert_rel(ls_json_num(json_object_get(s3, "decode_step"), "compute_ms", 0), 95.0, 1e-12);
+    assert_rel(ls_json_num(json_object_get(json_array_get(scen, 1), "request"), "compute_ms", 0),
+               200000 + 255 * 95.0, 1e-12);
     json_decref(est);
 
     uint64_t sizes[16];
