@@ -109,6 +109,7 @@ typedef struct {
     char origin[512];    /* one line: where the figures come from */
     double bw_gbps, lat_us; /* LINK */
     ls_tp_curve_t curve;    /* CURVE (measured curve, or the --measure results) */
+    int measured;           /* 1 for the --measure results: compared with the others */
 } ls_tp_source_t;
 
 /* Time of one all-reduce of `bytes` over nranks on this source. */

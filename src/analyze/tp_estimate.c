@@ -36,8 +36,9 @@ int ls_tp_request_sizes(const ls_tp_request_t *req, uint64_t *sizes, int max)
 
 static json_t *source_json(const ls_tp_source_t *s)
 {
-    json_t *o = json_pack("{s:s, s:s, s:s}", "name", s->name, "kind",
-                          s->kind == LS_TP_SRC_LINK ? "link" : "curve", "origin", s->origin);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "name", s->name, "kind",
+                          s->kind == LS_TP_SRC_LINK ? "link" : "curve", "origin", s->origin,
+                          "measured_here", s->measured);
     if (s->kind == LS_TP_SRC_LINK) {
         json_object_set_new(o, "bw_gbps", json_real(s->bw_gbps));
         json_object_set_new(o, "lat_us", json_real(s->lat_us));

@@ -475,6 +475,7 @@ static int measure_source(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_
         char gpus[128];
         format_gpus(a->measure_gpus, a->nmeasure_gpus, gpus, sizeof gpus);
         src->kind = LS_TP_SRC_CURVE;
+        src->measured = 1;
         snprintf(src->name, sizeof src->name, "measured");
         snprintf(src->origin, sizeof src->origin,
                  "--measure: all_reduce (%s, sum) at the %d sizes below on GPUs %s, %d iterations, "

@@ -227,6 +227,31 @@ static void print_scenario(FILE *out, const json_t *sc, const json_t *srcs)
                            ls_json_str(json_array_get(srcs, i), "name", "?"));
 }
 
+/* --measure beside each other source: the ratio estimate / measured per size. */
+static void print_agreement(FILE *out, const json_t *est)
+{
+    const json_t *srcs = json_object_get(est, "sources"), *sizes = json_object_get(est, "allreduce_sizes");
+    for (size_t m = 0; m < json_array_size(srcs); m++) {
+        if (!json_is_true(json_object_get(json_array_get(srcs, m), "measured_here")))
+            continue;
+        for (size_t i = 0; i < json_array_size(srcs); i++) {
+            if (i == m)
+                continue;
+            double lo = INFINITY, hi = -INFINITY;
+            for (size_t k = 0; k < json_array_size(sizes); k++) {
+                const json_t *row = json_array_get(sizes, k);
+                double r = json_number_value(nth(row, "time_us", i)) / json_number_value(nth(row, "time_us", m));
+                lo = fmin(lo, r), hi = fmax(hi, r);
+            }
+            double worst = fmax(fabs(lo - 1), fabs(hi - 1));
+            fprintf(out, "  %s / %s, time per all-reduce: %.3f .. %.3f over %zu sizes (%s within 10 %%)\n",
+                    ls_json_str(json_array_get(srcs, i), "name", "?"),
+                    ls_json_str(json_array_get(srcs, m), "name", "?"), lo, hi,
+                    json_array_size(sizes), worst <= 0.10 ? "all" : "NOT all");
+        }
+    }
+}
+
 void ls_tp_render_text(FILE *out, const json_t *est)
 {
     print_header(out, est);
@@ -235,6 +260,7 @@ void ls_tp_render_text(FILE *out, const json_t *est)
     for (size_t i = 0; i < json_array_size(srcs); i++)
         print_source(out, json_array_get(srcs, i), ls_json_int(est, "tp", 2));
     print_sizes(out, est);
+    print_agreement(out, est);
     size_t k;
     const json_t *sc;
     json_array_foreach(json_object_get(est, "scenarios"), k, sc) print_scenario(out, sc, srcs);

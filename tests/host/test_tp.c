@@ -13,6 +13,8 @@
 #include "analyze/tp.h"
 #include "helpers.h"
 #include "model/doc.h"
+#include "render/tp_report.h"
+#include "util/fileio.h"
 
 static void assert_rel(double got, double want, double tol)
 {
@@ -322,6 +324,41 @@ static void estimate_adds_up(void **state)
     assert_int_equal(sizes[5], 8ull * 51400 * 16384);
 }
 
+/* The report: a --measure column beside a link is compared size by size. */
+static void report_compares_measured_with_estimate(void **state)
+{
+    (void)state;
+    uint64_t prompts[] = {3200}, batches[] = {1};
+    ls_tp_request_t req = {.shape = {8192, 80, 2}, .tp = 2, .prompts = prompts, .nprompts = 1,
+                           .batches = batches, .nbatches = 1, .output = 256};
+    ls_tp_source_t src[2];
+    memset(src, 0, sizeof src);
+    src[0] = (ls_tp_source_t){.kind = LS_TP_SRC_LINK, .name = "NVLink", .bw_gbps = 122.7, .lat_us = 17.5};
+    /* "measured" 5 % slower than the link formula at both sizes */
+    double b[] = {16384, 52428800}, t[2];
+    for (int i = 0; i < 2; i++)
+        t[i] = 1.05 * ls_tp_ring_allreduce_us(122.7, 17.5, 2, b[i]);
+    src[1].kind = LS_TP_SRC_CURVE;
+    src[1].measured = 1;
+    strcpy(src[1].name, "measured");
+    assert_int_equal(ls_tp_curve_init(&src[1].curve, b, t, 2, NULL, 0), 0);
+    json_t *est = ls_tp_estimate(&req, src, 2);
+    const char *path = ls_tmp_path("tp-report.txt");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    ls_tp_render_text(f, est);
+    fclose(f);
+    char *text = ls_read_file(path, NULL, NULL, 0);
+    assert_non_null(text);
+    if (!strstr(text, "NVLink / measured, time per all-reduce: 0.952 .. 0.952 over 2 sizes (all within 10 %)"))
+        fail_msg("no agreement line in:\n%s", text);
+    assert_non_null(strstr(text, "prefill 160 all-reduces of 52428800 B (52.4 MB)"));
+    assert_non_null(strstr(text, "NVLink / measured"));
+    free(text);
+    json_decref(est);
+    ls_tp_curve_free(&src[1].curve);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +374,7 @@ int main(void)
         cmocka_unit_test(variants_are_chosen_by_name),
         cmocka_unit_test(rows_with_wrong_results_are_left_out),
         cmocka_unit_test(estimate_adds_up),
+        cmocka_unit_test(report_compares_measured_with_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
