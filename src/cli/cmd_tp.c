@@ -338,7 +338,8 @@ static int check_args(tp_args_t *a)
         return ls_usage_error("tp", "give -o or --into, not both");
     for (int p = 0; p < a->nprompts; p++)
         for (int b = 0; b < a->nbatches; b++)
-            if (a->prompts[p] * a->batches[b] * (uint64_t)a->hidden * (uint64_t)a->bytes > (1ull << 50))
+            if ((double)a->prompts[p] * (double)a->batches[b] * (double)a->hidden * (double)a->bytes >
+                0x1p50) /* in double: the product of the limits overflows 64 bits */
                 return ls_usage_error("tp", "--prompt x --batch: an all-reduce of more than 1 PiB");
     return 0;
 }

@@ -114,6 +114,9 @@ expect_usage "no such variant" "variant NCCL_ALGO=Tree" --model llama3-8b --tp 2
 expect_usage "no such gpus" "the GPUs asked" --model llama3-8b --tp 2 --prompt 1 --run "$run" --gpus 2,3
 echo '{"schema": "linkscope.run/1"' >"$tmp/trunc.json"
 expect_usage "truncated run" "trunc.json" --model llama3-8b --tp 2 --prompt 1 --run "$tmp/trunc.json"
+expect_usage "too large" "more than 1 PiB" --hidden 1048576 --layers 1 --bytes 4 --tp 2 \
+    --prompt 100000000 --batch 100000000 --link bw=1,lat=1
+"$bin" tp --help | grep -q "^usage: linkscope tp" || fail "--help"
 expect_usage "-o and --into" "not both" --model llama3-8b --tp 2 --prompt 1 --link bw=1,lat=1 -o a --into b
 
 [ "$fails" -eq 0 ] && echo "test_tp.sh: all passed"
