@@ -105,7 +105,10 @@ static void free_all(char **texts, int n)
     free(texts);
 }
 
-static int import_one(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts)
+/* Imports one file; the line saying what it held is kept in note and printed only
+   once every file has been read, so that a failure leaves one line alone. */
+static int import_one(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
+                      char *note, size_t notelen)
 {
     char err[512];
     enum ls_import_format fmt;
@@ -115,9 +118,27 @@ static int import_one(json_t *doc, const char *text, const char *name, const ls_
         return -1;
     }
     if (fmt == LS_FMT_TOPO)
-        ls_info("%s: %s, topology", name, ls_import_format_name(fmt));
+        snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
     else
-        ls_info("%s: %s, %d entr%s", name, ls_import_format_name(fmt), n, n == 1 ? "y" : "ies");
+        snprintf(note, notelen, "%s: %s, %d entr%s", name, ls_import_format_name(fmt), n,
+                 n == 1 ? "y" : "ies");
+    return 0;
+}
+
+/* Every format is recognized before anything is imported. */
+static int check_formats(const import_args_t *a, char **texts)
+{
+    for (int i = 0; i < a->nfiles; i++) {
+        if (ls_import_detect(texts[i]) != LS_FMT_UNKNOWN &&
+            ls_import_detect(texts[i]) != LS_FMT_TOPO_P2P)
+            continue;
+        char err[512];
+        json_t *scratch = ls_import_doc_new();
+        ls_import_text(scratch, texts[i], a->files[i], &a->opts, NULL, err, sizeof err);
+        json_decref(scratch);
+        ls_error("%s", err);
+        return -1;
+    }
     return 0;
 }
 
@@ -137,12 +158,15 @@ static int import_p2p_status(json_t *doc, const char *path, int write)
 }
 
 /* Topology first (P2P status and link types hang off it), then the figures. */
-static int import_files(json_t *doc, const import_args_t *a, char **texts)
+static int import_files(json_t *doc, const import_args_t *a, char **texts, char (*notes)[640])
 {
+    if (check_formats(a, texts) != 0)
+        return -1;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < a->nfiles; i++) {
             int is_topo = ls_import_detect(texts[i]) == LS_FMT_TOPO;
-            if (is_topo == (pass == 0) && import_one(doc, texts[i], a->files[i], &a->opts) != 0)
+            if (is_topo == (pass == 0) &&
+                import_one(doc, texts[i], a->files[i], &a->opts, notes[i], sizeof notes[i]) != 0)
                 return -1;
         }
     if (a->p2p_read && import_p2p_status(doc, a->p2p_read, 0) != 0)
@@ -169,14 +193,19 @@ int cmd_import(int argc, char **argv)
         doc = ls_import_doc_new();
     }
     char **texts = read_all(&a);
+    char(*notes)[640] = calloc((size_t)a.nfiles + 1, sizeof *notes);
     int rc = LS_EXIT_USAGE;
-    if (texts && import_files(doc, &a, texts) == 0) {
+    if (texts && notes && import_files(doc, &a, texts, notes) == 0) {
         const char *out = a.out ? a.out : (a.into ? a.into : "-");
-        if (ls_doc_write(doc, out, err, sizeof err) == 0)
+        if (ls_doc_write(doc, out, err, sizeof err) == 0) {
             rc = LS_EXIT_OK;
-        else
+            for (int i = 0; i < a.nfiles; i++)
+                ls_info("%s", notes[i]);
+        } else {
             ls_error("%s", err);
+        }
     }
+    free(notes);
     free_all(texts, a.nfiles);
     json_decref(doc);
     return rc;
