@@ -35,6 +35,27 @@ int ls_next_line(const char **pos, ls_line_t *line)
     return 1;
 }
 
+char *ls_strip_launcher_prefix(char *text)
+{
+    char *p = text;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '[') {
+        char *tag = strstr(p, "]<stdout>:");
+        if (!tag)
+            tag = strstr(p, "]<stderr>:");
+        if (tag)
+            return tag + strlen("]<stdout>:");
+        return text;
+    }
+    char *q = p;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (q > p && *q == ':' && (q[1] == ' ' || q[1] == '\t'))
+        return q + 1;
+    return text;
+}
+
 void ls_tokenize(ls_line_t *line)
 {
     line->ntok = 0;

@@ -19,6 +19,10 @@ typedef struct {
    removed), advances *pos past it. Returns 0 at the end of text. */
 int ls_next_line(const char **pos, ls_line_t *line);
 
+/* Removes what a launcher puts before each output line: Open MPI's --tag-output
+   "[1,0]<stdout>:" and Slurm's srun -l "3: ". Returns the start of the tool's text. */
+char *ls_strip_launcher_prefix(char *text);
+
 /* Splits line->buf into blank-separated tokens (in place). */
 void ls_tokenize(ls_line_t *line);
 

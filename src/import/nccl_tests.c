@@ -628,6 +628,9 @@ typedef struct {
 static int handle_line(parser_t *p, ls_line_t *line, char *err, size_t errlen)
 {
     block_t *b = &p->block;
+    char *start = ls_strip_launcher_prefix(line->buf);
+    if (start != line->buf)
+        memmove(line->buf, start, strlen(start) + 1);
     const char *raw = line->buf;
     while (*raw == ' ' || *raw == '\t')
         raw++;

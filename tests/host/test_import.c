@@ -300,6 +300,38 @@ static void nccl_types_concatenation_and_failures(void **state)
     json_decref(doc);
 }
 
+/* mpirun --tag-output and srun -l put a tag before every line. */
+static void nccl_launcher_prefixes(void **state)
+{
+    (void)state;
+    char *text = fixture_text("h200x2/nccl-tests-all_gather.txt");
+    static const char *prefixes[] = {"[1,0]<stdout>:", "0: "};
+    for (size_t k = 0; k < 2; k++) {
+        size_t len = strlen(text), plen = strlen(prefixes[k]);
+        char *tagged = malloc(len * (plen + 1) + 1), *out = tagged;
+        for (const char *line = text; *line;) {
+            const char *nl = strchr(line, '\n');
+            size_t n = nl ? (size_t)(nl - line + 1) : strlen(line);
+            memcpy(out, prefixes[k], plen);
+            memcpy(out + plen, line, n);
+            out += plen + n;
+            line += n;
+        }
+        *out = '\0';
+        json_t *doc = ls_import_doc_new();
+        char err[512] = "";
+        if (ls_import_nccl_tests(doc, tagged, "tagged.log", NULL, NULL, err, sizeof err) != 1)
+            fail_msg("%s: %s", prefixes[k], err);
+        json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+        assert_string_equal(ls_json_str(e, "collective", ""), "all_gather");
+        assert_int_equal(json_array_size(json_object_get(e, "rows")), 7);
+        assert_float_equal(ls_json_num(e, "value", 0), 292.04, 1e-9);
+        json_decref(doc);
+        free(tagged);
+    }
+    free(text);
+}
+
 static void nccl_collective_from_name(void **state)
 {
     (void)state;
@@ -460,6 +492,7 @@ int main(void)
         cmocka_unit_test(nccl_old_layout_on_two_hosts),
         cmocka_unit_test(nccl_without_collective_name_fails),
         cmocka_unit_test(nccl_types_concatenation_and_failures),
+        cmocka_unit_test(nccl_launcher_prefixes),
         cmocka_unit_test(nccl_collective_from_name),
         cmocka_unit_test(p2p_sample_fixture),
         cmocka_unit_test(p2p_sample_read_mode_and_no_access),
