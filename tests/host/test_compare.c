@@ -236,6 +236,51 @@ static void context_shows_inventory_differences(void **state)
     json_decref(b);
 }
 
+/* Seed 002: the same 2 x 8 GPU all_reduce before and after a NIC firmware upgrade. */
+static void firmware_upgrade_before_after(void **state)
+{
+    (void)state;
+    json_t *docs[2];
+    const char *fw[2] = {"28.43.3608", "28.49.1014"};
+    double busbw[2] = {20.4, 30.6};
+    for (int k = 0; k < 2; k++) {
+        docs[k] = ls_import_doc_new();
+        json_array_append_new(json_object_get(docs[k], "nics"),
+                              json_pack("{s:i, s:s, s:s}", "index", 0, "name", "mlx5_0",
+                                        "firmware", fw[k]));
+        json_t *e = ls_entry_new("nccl", "busbw", "GB/s");
+        json_object_set_new(e, "collective", json_string("all_reduce"));
+        json_object_set_new(e, "gpus", json_pack("[i,i,i,i,i,i,i,i]", 0, 1, 2, 3, 4, 5, 6, 7));
+        json_object_set_new(e, "nranks", json_integer(16));
+        json_object_set_new(e, "dtype", json_string("float"));
+        json_object_set_new(e, "redop", json_string("sum"));
+        json_object_set_new(e, "rows", json_pack("[{s:I, s:{s:f}}]", "bytes",
+                                                 (json_int_t)8589934592LL, "oop", "busbw",
+                                                 busbw[k]));
+        ls_doc_add_measurement(docs[k], e);
+    }
+    ls_compare_opts_t opts = {.threshold_pct = 5.0};
+    char err[256];
+    json_t *r = ls_compare_docs(docs[0], docs[1], &opts, err, sizeof err);
+    assert_non_null(r);
+    assert_string_equal(verdict(r, "all_reduce 8 GiB busbw"), "gain");
+    int seen = 0;
+    size_t i;
+    const json_t *c;
+    json_array_foreach(json_object_get(r, "context"), i, c)
+    {
+        if (strcmp(ls_json_str(c, "what", ""), "NIC firmware") == 0) {
+            seen = 1;
+            assert_true(json_is_true(json_object_get(c, "differs")));
+            assert_string_equal(ls_json_str(c, "b", ""), "mlx5_0 28.49.1014");
+        }
+    }
+    assert_true(seen);
+    json_decref(r);
+    json_decref(docs[0]);
+    json_decref(docs[1]);
+}
+
 static void nothing_in_common_is_an_error(void **state)
 {
     (void)state;
@@ -403,6 +448,7 @@ int main(void)
         cmocka_unit_test(imported_figures_use_the_threshold),
         cmocka_unit_test(variants_within_one_document),
         cmocka_unit_test(context_shows_inventory_differences),
+        cmocka_unit_test(firmware_upgrade_before_after),
         cmocka_unit_test(nothing_in_common_is_an_error),
         cmocka_unit_test(baseline_from_good_run),
         cmocka_unit_test(hand_written_acceptance_baseline),
