@@ -292,8 +292,12 @@ static double noise_pct(const ls_figure_t *a, const ls_figure_t *b)
     return 3.0 * sqrt(sum) * 100.0;
 }
 
-static json_t *compare_row(const ls_figure_t *a, const ls_figure_t *b, double threshold)
+static json_t *compare_row(const ls_figure_t *a, const ls_figure_t *b,
+                           const ls_compare_opts_t *opts)
 {
+    double threshold = opts->threshold_pct;
+    if (!a->higher_is_better && opts->latency_threshold_pct > 0)
+        threshold = opts->latency_threshold_pct;
     double limit = fmax(threshold, noise_pct(a, b));
     json_t *row = json_pack("{s:s, s:s, s:s, s:f, s:f}", "key", a->key, "label", a->label, "unit",
                             a->unit, "a", a->value, "b", b->value);
@@ -333,7 +337,7 @@ static json_t *compare_figures(const ls_figures_t *fa, const ls_figures_t *fb,
         const ls_figure_t *b = find_key(fb, a->key);
         if (!b || find_key(fa, a->key) != a) /* a repeated identity: first one counts */
             continue;
-        json_t *row = compare_row(a, b, opts->threshold_pct);
+        json_t *row = compare_row(a, b, opts);
         const char *v = ls_json_str(row, "verdict", "");
         regressions += strcmp(v, "regression") == 0;
         gains += strcmp(v, "gain") == 0;

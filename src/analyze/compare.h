@@ -37,6 +37,9 @@ int ls_figure_matches(const ls_figure_t *fig, const json_t *match);
 
 typedef struct {
     double threshold_pct; /* smallest change flagged, in percent (default 5) */
+    /* the same for figures in us (latencies, small-message times, which jitter more);
+       0 = threshold_pct */
+    double latency_threshold_pct;
 } ls_compare_opts_t;
 
 /* Compares b against a. Returns {"rows": [{key, label, unit, a, b, ratio, change_pct,

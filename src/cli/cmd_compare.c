@@ -23,6 +23,8 @@ const char usage_compare[] =
     "\n"
     "Options:\n"
     "  --threshold PCT       smallest change flagged, percent (default 5)\n"
+    "  --latency-threshold PCT  the same for figures in us: latencies and small-message\n"
+    "                        times, which jitter more (default 10)\n"
     "  --variants            compare the NCCL variants within one document against\n"
     "                        --base (default \"default\"), e.g. NCCL_P2P_LEVEL=PHB\n"
     "  --markdown            Markdown tables instead of the terminal table\n"
@@ -47,18 +49,19 @@ static int parse_args(int argc, char **argv, compare_args_t *a)
     memset(a, 0, sizeof *a);
     a->base = "default";
     a->opts.threshold_pct = 5.0;
+    a->opts.latency_threshold_pct = 10.0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--threshold") == 0 || strcmp(arg, "--base") == 0) {
+        if (strcmp(arg, "--threshold") == 0 || strcmp(arg, "--latency-threshold") == 0 ||
+            strcmp(arg, "--base") == 0) {
             if (i + 1 >= argc)
                 return ls_usage_error("compare", "%s needs a value", arg);
             const char *val = argv[++i];
+            double *pct = arg[2] == 't' ? &a->opts.threshold_pct : &a->opts.latency_threshold_pct;
             if (arg[2] == 'b') {
                 a->base = val;
-            } else if (ls_parse_double(val, &a->opts.threshold_pct) != 0 ||
-                       a->opts.threshold_pct < 0 || a->opts.threshold_pct > 1000) {
-                return ls_usage_error("compare", "--threshold '%s': expected a percentage 0-1000",
-                                      val);
+            } else if (ls_parse_double(val, pct) != 0 || *pct < 0 || *pct > 1000) {
+                return ls_usage_error("compare", "%s '%s': expected a percentage 0-1000", arg, val);
             }
         } else if (strcmp(arg, "--variants") == 0) {
             a->variants = 1;
@@ -151,9 +154,9 @@ static void print_rows(const json_t *block, const compare_args_t *a, const char 
     }
     long long total = (long long)json_array_size(json_object_get(block, "rows"));
     long long reg = ls_json_int(block, "regressions", 0), gain = ls_json_int(block, "gains", 0);
-    printf("%s%lld figures in common: %lld regression%s, %lld gain%s, %lld within noise or "
+    printf("%s%lld figure%s in common: %lld regression%s, %lld gain%s, %lld within noise or "
            "threshold; only in A: %lld, only in B: %lld\n",
-           a->markdown ? "\n" : "", total, reg, reg == 1 ? "" : "s", gain, gain == 1 ? "" : "s",
+           a->markdown ? "\n" : "", total, total == 1 ? "" : "s", reg, reg == 1 ? "" : "s", gain, gain == 1 ? "" : "s",
            total - reg - gain, ls_json_int(block, "only_a", 0), ls_json_int(block, "only_b", 0));
 }
 
@@ -192,8 +195,8 @@ static void print_result(const json_t *result, const compare_args_t *a)
         }
         return;
     }
-    printf("%slinkscope compare: A = %s, B = %s (threshold %.1f%%)\n\n", h, a->files[0],
-           a->files[1], a->opts.threshold_pct);
+    printf("%slinkscope compare: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
+           a->files[0], a->files[1], a->opts.threshold_pct, a->opts.latency_threshold_pct);
     print_context(json_object_get(result, "context"), a->markdown);
     print_rows(result, a, "A", "B");
 }

@@ -124,6 +124,13 @@ static void regression_flagged_small_noise_not(void **state)
     assert_int_equal(ls_json_int(r, "gains", 0), 0);
     assert_int_equal(ls_json_int(r, "only_a", -1), 0);
     json_decref(r);
+    /* a separate, wider threshold for figures in us */
+    opts.latency_threshold_pct = 30.0;
+    r = ls_compare_docs(a, b, &opts, err, sizeof err);
+    assert_string_equal(verdict(r, "latency gpu_pingpong GPU0->GPU1"), "same");
+    assert_string_equal(verdict(r, "GPU0->GPU1"), "regression");
+    json_decref(r);
+    opts.latency_threshold_pct = 0;
     /* the other way round the same changes are gains */
     r = ls_compare_docs(b, a, &opts, err, sizeof err);
     assert_int_equal(ls_json_int(r, "gains", 0), 3);
