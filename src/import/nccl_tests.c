@@ -502,6 +502,9 @@ static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, c
                                                    b->ranks[i].device));
         json_object_set_new(e, "ranks", hosts);
     }
+    /* no footer ("# Out of bounds values", "# Avg bus bandwidth"): the log was cut */
+    if (nrows > 0 && !b->has_avg && !b->has_oob)
+        json_object_set_new(e, "flags", json_pack("[s]", "incomplete"));
     add_rank_inventory(doc, b, nhosts);
     set_group_status(e, b, first, nrows);
     return e;

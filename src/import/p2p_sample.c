@@ -108,8 +108,10 @@ static int parse_column_line(matrix_t *m, ls_line_t *line)
     m->ncols = 0;
     for (int i = 1; i < line->ntok && m->ncols < LS_MAX_GPUS; i++) {
         long long c;
-        if (ls_tok_long(line->tok[i], &c) != 0 || c < 0 || c >= LS_MAX_GPUS)
+        if (ls_tok_long(line->tok[i], &c) != 0 || c < 0 || c >= LS_MAX_GPUS) {
+            m->ncols = 0; /* not a usable header: no row is read against it */
             return 0;
+        }
         m->cols[m->ncols++] = (int)c;
     }
     return 1;

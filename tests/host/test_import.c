@@ -332,6 +332,26 @@ static void nccl_launcher_prefixes(void **state)
     free(text);
 }
 
+static void nccl_cut_log_is_marked_incomplete(void **state)
+{
+    (void)state;
+    char *text = fixture_text("h200x2/nccl-tests-all_reduce.txt");
+    char *cut = strstr(text, "  1073741824");
+    assert_non_null(cut);
+    *cut = '\0';
+    json_t *doc = ls_import_doc_new();
+    char err[512] = "";
+    assert_int_equal(ls_import_nccl_tests(doc, text, "cut.txt", NULL, NULL, err, sizeof err), 1);
+    json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    assert_int_equal(json_array_size(json_object_get(e, "rows")), 27);
+    assert_float_equal(ls_json_num(e, "value", 0), 310.57, 1e-9);
+    const json_t *flags = json_object_get(e, "flags");
+    assert_string_equal(json_string_value(json_array_get(flags, 0)), "imported");
+    assert_string_equal(json_string_value(json_array_get(flags, 1)), "incomplete");
+    json_decref(doc);
+    free(text);
+}
+
 static void nccl_collective_from_name(void **state)
 {
     (void)state;
@@ -493,6 +513,7 @@ int main(void)
         cmocka_unit_test(nccl_without_collective_name_fails),
         cmocka_unit_test(nccl_types_concatenation_and_failures),
         cmocka_unit_test(nccl_launcher_prefixes),
+        cmocka_unit_test(nccl_cut_log_is_marked_incomplete),
         cmocka_unit_test(nccl_collective_from_name),
         cmocka_unit_test(p2p_sample_fixture),
         cmocka_unit_test(p2p_sample_read_mode_and_no_access),
