@@ -430,22 +430,21 @@ static void set_group_status(json_t *e, const block_t *b, const row_t *first, si
         ls_entry_fail(e, "failed", b->failure);
 }
 
-static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, const char *variant,
-                           json_t *doc)
+/* Who ran: GPUs, ranks, hosts, processes, and the sweep's settings. */
+static void set_run_fields(json_t *e, const block_t *b, const row_t *first, const char *variant,
+                           int *nhosts)
 {
-    json_t *e = ls_import_entry("nccl", "busbw", "GB/s", 0);
-    json_object_del(e, "value");
     json_object_set_new(e, "collective", json_string(b->collective));
     json_t *gpus = json_array();
-    int nhosts, nprocs;
-    block_gpus(b, gpus, &nhosts, &nprocs);
+    int nprocs;
+    block_gpus(b, gpus, nhosts, &nprocs);
     json_object_set_new(e, "gpus", gpus);
     long long nranks = b->nranks;
     if (nranks == 0 && b->nthread > 0 && b->ngpus > 0)
         nranks = b->nthread * b->ngpus;
     json_object_set_new(e, "nranks", json_integer(nranks));
-    if (nhosts > 1)
-        json_object_set_new(e, "nodes", json_integer(nhosts));
+    if (*nhosts > 1)
+        json_object_set_new(e, "nodes", json_integer(*nhosts));
     json_object_set_new(e, "mode", json_string(nprocs > 1 ? "mpi" : "threads"));
     json_object_set_new(e, "variant", json_string(variant ? variant : "default"));
     json_object_set_new(e, "dtype", json_string(first->type));
@@ -457,8 +456,14 @@ static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, c
         json_object_set_new(e, "iters", json_integer(b->iters));
     if (b->warmup >= 0)
         json_object_set_new(e, "warmup", json_integer(b->warmup));
+}
+
+/* rows[], and value / bytes / small_time_us from the largest and smallest sizes. */
+static void set_rows(json_t *e, const block_t *b, const row_t *first, size_t nrows)
+{
     json_t *rows = json_array();
     int all_checked = nrows > 0;
+    const row_t *largest = first, *smallest = first;
     for (size_t i = 0; i < nrows; i++) {
         const row_t *r = first + i;
         json_t *row = json_pack("{s:I, s:I}", "bytes", (json_int_t)r->bytes, "count",
@@ -469,16 +474,13 @@ static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, c
             json_object_set_new(row, "ip", result_json(&r->ip));
         all_checked &= main_result(r)->has_wrong;
         json_array_append_new(rows, row);
+        if (r->bytes >= largest->bytes)
+            largest = r;
+        if (r->bytes < smallest->bytes)
+            smallest = r;
     }
     json_object_set_new(e, "rows", rows);
     if (nrows > 0) {
-        const row_t *largest = first, *smallest = first;
-        for (size_t i = 1; i < nrows; i++) {
-            if (first[i].bytes >= largest->bytes)
-                largest = first + i;
-            if (first[i].bytes < smallest->bytes)
-                smallest = first + i;
-        }
         json_object_set_new(e, "bytes", json_integer(largest->bytes));
         if (main_result(largest)->has_busbw)
             json_object_set_new(e, "value", json_real(main_result(largest)->busbw));
@@ -486,6 +488,11 @@ static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, c
             json_object_set_new(e, "small_time_us", json_real(main_result(smallest)->time_us));
     }
     json_object_set_new(e, "verified", json_boolean(b->validation != 0 && all_checked));
+}
+
+/* The footer, versions, and the rank table of a run over several hosts. */
+static void set_footer_fields(json_t *e, const block_t *b, size_t nrows, int nhosts)
+{
     if (b->has_avg)
         json_object_set_new(e, "avg_busbw", json_real(b->avg_busbw));
     if (b->has_oob)
@@ -495,16 +502,27 @@ static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, c
     if (b->tests_version[0])
         json_object_set_new(e, "tool_version", json_string(b->tests_version));
     if (nhosts > 1) {
-        json_t *hosts = json_array();
+        json_t *ranks = json_array();
         for (int i = 0; i < b->nranks; i++)
-            json_array_append_new(hosts, json_pack("{s:i, s:s, s:i}", "rank", b->ranks[i].rank,
+            json_array_append_new(ranks, json_pack("{s:i, s:s, s:i}", "rank", b->ranks[i].rank,
                                                    "host", b->ranks[i].host, "device",
                                                    b->ranks[i].device));
-        json_object_set_new(e, "ranks", hosts);
+        json_object_set_new(e, "ranks", ranks);
     }
     /* no footer ("# Out of bounds values", "# Avg bus bandwidth"): the log was cut */
     if (nrows > 0 && !b->has_avg && !b->has_oob)
         json_object_set_new(e, "flags", json_pack("[s]", "incomplete"));
+}
+
+static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, const char *variant,
+                           json_t *doc)
+{
+    json_t *e = ls_import_entry("nccl", "busbw", "GB/s", 0);
+    json_object_del(e, "value");
+    int nhosts;
+    set_run_fields(e, b, first, variant, &nhosts);
+    set_rows(e, b, first, nrows);
+    set_footer_fields(e, b, nrows, nhosts);
     add_rank_inventory(doc, b, nhosts);
     set_group_status(e, b, first, nrows);
     return e;
