@@ -1,13 +1,78 @@
-/* Placeholder until the issue that builds 'linkscope check' lands. */
+/* linkscope check: a run document against a baseline. */
 #include "commands.h"
+#include "analyze/baseline.h"
+#include "model/doc.h"
 #include "util/log.h"
 
-const char usage_check[] = "usage: linkscope check\n\nNot built yet.\n";
+#include <stdio.h>
+#include <string.h>
+
+const char usage_check[] =
+    "usage: linkscope check RUN.json --baseline FILE [--quiet]\n"
+    "\n"
+    "Checks every expectation of the baseline (made by 'linkscope baseline' or written\n"
+    "by hand, docs/compare-check.md) against the run's figures. Each violation is one\n"
+    "line on stdout: a figure below its minimum or above its maximum after the\n"
+    "tolerance, or an expectation that no figure matches (a missing measurement).\n"
+    "\n"
+    "Options:\n"
+    "  --baseline FILE   the baseline (schema linkscope.baseline/1)\n"
+    "  --quiet           print the violations only, no summary line\n"
+    "\n"
+    "Exit codes: 0 all expectations met; 1 at least one violation; 2 unreadable or\n"
+    "malformed run or baseline.\n";
 
 int cmd_check(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    ls_error("'check' is not built yet");
-    return LS_EXIT_USAGE;
+    const char *run = NULL, *baseline_path = NULL;
+    int quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--baseline") == 0 || strcmp(arg, "-b") == 0) {
+            if (i + 1 >= argc)
+                return ls_usage_error("check", "%s needs a value", arg);
+            baseline_path = argv[++i];
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            quiet = 1;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return ls_usage_error("check", "unknown option '%s'", arg);
+        } else if (run) {
+            return ls_usage_error("check", "one RUN.json only ('%s')", arg);
+        } else {
+            run = arg;
+        }
+    }
+    if (!run || !baseline_path)
+        return ls_usage_error("check", "needs RUN.json and --baseline FILE");
+    char err[512];
+    json_t *doc = ls_doc_read(run, err, sizeof err);
+    if (!doc) {
+        ls_error("%s", err);
+        return LS_EXIT_USAGE;
+    }
+    json_t *baseline = ls_baseline_read(baseline_path, err, sizeof err);
+    if (!baseline) {
+        ls_error("%s", err);
+        json_decref(doc);
+        return LS_EXIT_USAGE;
+    }
+    int checked = 0;
+    json_t *violations = ls_baseline_check(baseline, doc, &checked);
+    size_t i;
+    const json_t *v;
+    json_array_foreach(violations, i, v) printf("%s\n", ls_json_str(v, "line", ""));
+    size_t nexp = json_array_size(json_object_get(baseline, "expectations"));
+    size_t nviol = json_array_size(violations);
+    if (!quiet) {
+        if (nviol == 0)
+            printf("check: all %zu expectations met (%d figure comparisons) in %s\n", nexp, checked,
+                   run);
+        else
+            printf("check: %zu violation%s of %zu expectations (%d figure comparisons) in %s\n",
+                   nviol, nviol == 1 ? "" : "s", nexp, checked, run);
+    }
+    json_decref(violations);
+    json_decref(baseline);
+    json_decref(doc);
+    return nviol ? LS_EXIT_CHECK : LS_EXIT_OK;
 }

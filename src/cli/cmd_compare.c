@@ -1,13 +1,237 @@
-/* Placeholder until the issue that builds 'linkscope compare' lands. */
+/* linkscope compare: two run documents (or the variants of one) side by side. */
 #include "commands.h"
+#include "analyze/compare.h"
+#include "model/doc.h"
 #include "util/log.h"
+#include "util/parse.h"
 
-const char usage_compare[] = "usage: linkscope compare\n\nNot built yet.\n";
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char usage_compare[] =
+    "usage: linkscope compare A.json B.json [--threshold PCT] [--markdown | --json]\n"
+    "                         [--changes-only] [--fail-on-regression]\n"
+    "       linkscope compare --variants RUN.json [--base VARIANT] [same options]\n"
+    "\n"
+    "Matches the figures of two run documents by what they measured (family, method,\n"
+    "direction, GPUs, collective, variant, size, ...) and shows A, B, B/A and the change.\n"
+    "A change is flagged as a regression or a gain when it exceeds both the threshold\n"
+    "and three times the samples' combined coefficient of variation; figures without\n"
+    "samples (imported) use the threshold alone. Inventory differences (GPU names,\n"
+    "driver, CUDA, NCCL, NIC firmware) are shown first as context.\n"
+    "\n"
+    "Options:\n"
+    "  --threshold PCT       smallest change flagged, percent (default 5)\n"
+    "  --latency-threshold PCT  the same for figures in us: latencies and small-message\n"
+    "                        times, which jitter more (default 10)\n"
+    "  --variants            compare the NCCL variants within one document against\n"
+    "                        --base (default \"default\"), e.g. NCCL_P2P_LEVEL=PHB\n"
+    "  --markdown            Markdown tables instead of the terminal table\n"
+    "  --json                the comparison as JSON on stdout\n"
+    "  --changes-only        list only flagged figures\n"
+    "  --fail-on-regression  exit 1 when any regression is flagged\n"
+    "\n"
+    "Exit codes: 0 compared; 1 a regression with --fail-on-regression; 2 unreadable or\n"
+    "mismatched inputs (different schema, nothing in common). Details:\n"
+    "docs/compare-check.md.\n";
+
+typedef struct {
+    const char *files[2];
+    int nfiles;
+    int variants, markdown, json, changes_only, fail_on_regression;
+    const char *base;
+    ls_compare_opts_t opts;
+} compare_args_t;
+
+static int parse_args(int argc, char **argv, compare_args_t *a)
+{
+    memset(a, 0, sizeof *a);
+    a->base = "default";
+    a->opts.threshold_pct = 5.0;
+    a->opts.latency_threshold_pct = 10.0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--threshold") == 0 || strcmp(arg, "--latency-threshold") == 0 ||
+            strcmp(arg, "--base") == 0) {
+            if (i + 1 >= argc)
+                return ls_usage_error("compare", "%s needs a value", arg);
+            const char *val = argv[++i];
+            double *pct = arg[2] == 't' ? &a->opts.threshold_pct : &a->opts.latency_threshold_pct;
+            if (arg[2] == 'b') {
+                a->base = val;
+            } else if (ls_parse_double(val, pct) != 0 || *pct < 0 || *pct > 1000) {
+                return ls_usage_error("compare", "%s '%s': expected a percentage 0-1000", arg, val);
+            }
+        } else if (strcmp(arg, "--variants") == 0) {
+            a->variants = 1;
+        } else if (strcmp(arg, "--markdown") == 0) {
+            a->markdown = 1;
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = 1;
+        } else if (strcmp(arg, "--changes-only") == 0) {
+            a->changes_only = 1;
+        } else if (strcmp(arg, "--fail-on-regression") == 0) {
+            a->fail_on_regression = 1;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return ls_usage_error("compare", "unknown option '%s'", arg);
+        } else {
+            if (a->nfiles == 2)
+                return ls_usage_error("compare", "too many files ('%s')", arg);
+            a->files[a->nfiles++] = arg;
+        }
+    }
+    int want = a->variants ? 1 : 2;
+    if (a->nfiles != want)
+        return ls_usage_error("compare", a->variants ? "--variants takes one RUN.json"
+                                                     : "needs two run documents, A.json B.json");
+    return 0;
+}
+
+static void fmt_value(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, v != 0 && v < 10 && v > -10 ? "%.3f" : "%.2f", v);
+}
+
+static void print_context(const json_t *context, int markdown)
+{
+    size_t i;
+    const json_t *c;
+    if (json_array_size(context) == 0)
+        return;
+    if (markdown)
+        printf("| context | A | B |\n| --- | --- | --- |\n");
+    else
+        printf("context:\n");
+    json_array_foreach(context, i, c)
+    {
+        const char *what = ls_json_str(c, "what", ""), *va = ls_json_str(c, "a", ""),
+                   *vb = ls_json_str(c, "b", "");
+        int differs = json_is_true(json_object_get(c, "differs"));
+        if (markdown)
+            printf("| %s | %s | %s%s |\n", what, va, vb, differs ? " (differs)" : "");
+        else
+            printf("  %-13s %-32s %s%s\n", what, va, vb, differs ? "   (differs)" : "");
+    }
+    printf("\n");
+}
+
+static void print_rows(const json_t *block, const compare_args_t *a, const char *a_name,
+                       const char *b_name)
+{
+    if (a->markdown)
+        printf("| figure | unit | %s | %s | B/A | change | verdict |\n"
+               "| --- | --- | ---: | ---: | ---: | ---: | --- |\n",
+               a_name, b_name);
+    else
+        printf("%-52s %-5s %11s %11s %7s %8s  %s\n", "figure", "unit", "A", "B", "B/A", "change",
+               "verdict");
+    size_t i;
+    const json_t *row;
+    json_array_foreach(json_object_get(block, "rows"), i, row)
+    {
+        const char *verdict = ls_json_str(row, "verdict", "");
+        int flagged = strcmp(verdict, "regression") == 0 || strcmp(verdict, "gain") == 0;
+        if (a->changes_only && !flagged)
+            continue;
+        char va[32], vb[32], ratio[32] = "-", change[32] = "-", why[64] = "";
+        fmt_value(ls_json_num(row, "a", 0), va, sizeof va);
+        fmt_value(ls_json_num(row, "b", 0), vb, sizeof vb);
+        if (json_object_get(row, "ratio")) {
+            snprintf(ratio, sizeof ratio, "%.3f", ls_json_num(row, "ratio", 0));
+            snprintf(change, sizeof change, "%+.1f%%", ls_json_num(row, "change_pct", 0));
+        }
+        if (flagged)
+            snprintf(why, sizeof why, " (beyond %.1f%%)", ls_json_num(row, "limit_pct", 0));
+        const char *label = ls_json_str(row, "label", "");
+        const char *unit = ls_json_str(row, "unit", "");
+        if (a->markdown)
+            printf("| %s | %s | %s | %s | %s | %s | %s%s |\n", label, unit, va, vb, ratio, change,
+                   flagged ? "**" : "", verdict);
+        else
+            printf("%-52s %-5s %11s %11s %7s %8s  %s%s\n", label, unit, va, vb, ratio, change,
+                   verdict, why);
+    }
+    long long total = (long long)json_array_size(json_object_get(block, "rows"));
+    long long reg = ls_json_int(block, "regressions", 0), gain = ls_json_int(block, "gains", 0);
+    printf("%s%lld figure%s in common: %lld regression%s, %lld gain%s, %lld within noise or "
+           "threshold; only in A: %lld, only in B: %lld\n",
+           a->markdown ? "\n" : "", total, total == 1 ? "" : "s", reg, reg == 1 ? "" : "s", gain, gain == 1 ? "" : "s",
+           total - reg - gain, ls_json_int(block, "only_a", 0), ls_json_int(block, "only_b", 0));
+}
+
+static int total_regressions(const json_t *result)
+{
+    const json_t *blocks = json_object_get(result, "variants");
+    if (!blocks)
+        return (int)ls_json_int(result, "regressions", 0);
+    int n = 0;
+    size_t i;
+    const json_t *b;
+    json_array_foreach(blocks, i, b) n += (int)ls_json_int(b, "regressions", 0);
+    return n;
+}
+
+static void print_result(const json_t *result, const compare_args_t *a)
+{
+    if (a->json) {
+        char *text = json_dumps(result, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+        if (text)
+            printf("%s\n", text);
+        free(text);
+        return;
+    }
+    const char *h = a->markdown ? "## " : "";
+    if (a->variants) {
+        size_t i;
+        const json_t *block;
+        json_array_foreach(json_object_get(result, "variants"), i, block)
+        {
+            const char *v = ls_json_str(block, "variant", "");
+            printf("%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%)\n\n", h, a->files[0],
+                   a->base, v, a->opts.threshold_pct);
+            print_rows(block, a, a->base, v);
+            printf("\n");
+        }
+        return;
+    }
+    printf("%slinkscope compare: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
+           a->files[0], a->files[1], a->opts.threshold_pct, a->opts.latency_threshold_pct);
+    print_context(json_object_get(result, "context"), a->markdown);
+    print_rows(result, a, "A", "B");
+}
 
 int cmd_compare(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    ls_error("'compare' is not built yet");
-    return LS_EXIT_USAGE;
+    compare_args_t a;
+    if (parse_args(argc, argv, &a) != 0)
+        return LS_EXIT_USAGE;
+    char err[512];
+    json_t *docs[2] = {NULL, NULL};
+    for (int i = 0; i < a.nfiles; i++) {
+        docs[i] = ls_doc_read(a.files[i], err, sizeof err);
+        if (!docs[i]) {
+            ls_error("%s", err);
+            json_decref(docs[0]);
+            return LS_EXIT_USAGE;
+        }
+    }
+    json_t *result = a.variants ? ls_compare_variants(docs[0], a.base, &a.opts, err, sizeof err)
+                                : ls_compare_docs(docs[0], docs[1], &a.opts, err, sizeof err);
+    int rc = LS_EXIT_OK;
+    if (!result) {
+        if (a.variants)
+            ls_error("%s: %s", a.files[0], err);
+        else
+            ls_error("%s vs %s: %s", a.files[0], a.files[1], err);
+        rc = LS_EXIT_USAGE;
+    } else {
+        print_result(result, &a);
+        if (a.fail_on_regression && total_regressions(result) > 0)
+            rc = LS_EXIT_CHECK;
+    }
+    json_decref(result);
+    json_decref(docs[0]);
+    json_decref(docs[1]);
+    return rc;
 }

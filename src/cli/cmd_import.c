@@ -1,13 +1,212 @@
-/* Placeholder until the issue that builds 'linkscope import' lands. */
+/* linkscope import: other tools' saved output into one run document. */
 #include "commands.h"
+#include "import/import.h"
+#include "model/doc.h"
+#include "util/fileio.h"
 #include "util/log.h"
 
-const char usage_import[] = "usage: linkscope import\n\nNot built yet.\n";
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char usage_import[] =
+    "usage: linkscope import FILE... [-o OUT.json] [--into DOC.json] [--variant NAME]\n"
+    "                        [--collective NAME] [--p2p-read FILE] [--p2p-write FILE]\n"
+    "\n"
+    "Reads saved output of other tools into one run document (\"source\": \"import\"),\n"
+    "so that reports, plan, compare and check work on logs people already have.\n"
+    "Each FILE's format is recognized from its text:\n"
+    "  nccl-tests                 all_reduce_perf, all_gather_perf, ... (any 2.x version,\n"
+    "                             several ranks, -d all, NCCL_DEBUG=INFO lines mixed in)\n"
+    "  p2pBandwidthLatencyTest    cuda-samples: P2P bandwidth and latency matrices\n"
+    "  nvbandwidth                the JSON of nvbandwidth -j\n"
+    "  nvidia-smi topo -m         the topology matrix\n"
+    "\n"
+    "Options:\n"
+    "  -o FILE             write the document to FILE (default: stdout, or DOC with --into)\n"
+    "  --into DOC          add to an existing run document (rewritten atomically)\n"
+    "  --variant NAME      label nccl-tests results, e.g. NCCL_P2P_LEVEL=PHB (default\n"
+    "                      \"default\"); compare --variants sets variants side by side\n"
+    "  --collective NAME   the collective, when the log names none (all_reduce, ...)\n"
+    "  --p2p-read FILE     nvidia-smi topo -p2p r output (after a topo -m FILE)\n"
+    "  --p2p-write FILE    nvidia-smi topo -p2p w output\n"
+    "\n"
+    "A file that is unreadable or in no known format gives one line naming it and exit\n"
+    "code 2; nothing is written then. Details: docs/import.md.\n";
+
+#define MAX_FILES 256
+
+typedef struct {
+    const char *files[MAX_FILES];
+    int nfiles;
+    const char *out, *into, *p2p_read, *p2p_write;
+    ls_import_opts_t opts;
+} import_args_t;
+
+static int parse_args(int argc, char **argv, import_args_t *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char **slot = NULL;
+        if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
+            slot = &a->out;
+        else if (strcmp(arg, "--into") == 0)
+            slot = &a->into;
+        else if (strcmp(arg, "--variant") == 0)
+            slot = &a->opts.variant;
+        else if (strcmp(arg, "--collective") == 0)
+            slot = &a->opts.collective;
+        else if (strcmp(arg, "--p2p-read") == 0)
+            slot = &a->p2p_read;
+        else if (strcmp(arg, "--p2p-write") == 0)
+            slot = &a->p2p_write;
+        if (slot) {
+            if (i + 1 >= argc)
+                return ls_usage_error("import", "%s needs a value", arg);
+            *slot = argv[++i];
+            continue;
+        }
+        if (arg[0] == '-' && arg[1] != '\0')
+            return ls_usage_error("import", "unknown option '%s'", arg);
+        if (a->nfiles == MAX_FILES)
+            return ls_usage_error("import", "at most %d files at once", MAX_FILES);
+        a->files[a->nfiles++] = arg;
+    }
+    if (a->nfiles == 0 && !a->p2p_read && !a->p2p_write)
+        return ls_usage_error("import", "no FILE given");
+    return 0;
+}
+
+/* Reads every input first, so that an unreadable file stops everything. */
+static char **read_all(const import_args_t *a)
+{
+    char **texts = calloc((size_t)a->nfiles + 1, sizeof *texts);
+    if (!texts)
+        return NULL;
+    char err[512];
+    for (int i = 0; i < a->nfiles; i++) {
+        texts[i] = ls_read_file(a->files[i], NULL, err, sizeof err);
+        if (!texts[i]) {
+            ls_error("%s", err);
+            for (int k = 0; k < i; k++)
+                free(texts[k]);
+            free(texts);
+            return NULL;
+        }
+    }
+    return texts;
+}
+
+static void free_all(char **texts, int n)
+{
+    for (int i = 0; texts && i < n; i++)
+        free(texts[i]);
+    free(texts);
+}
+
+/* Imports one file; the line saying what it held is kept in note and printed only
+   once every file has been read, so that a failure leaves one line alone. */
+static int import_one(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
+                      char *note, size_t notelen)
+{
+    char err[512];
+    enum ls_import_format fmt;
+    int n = ls_import_text(doc, text, name, opts, &fmt, err, sizeof err);
+    if (n < 0) {
+        ls_error("%s", err);
+        return -1;
+    }
+    if (fmt == LS_FMT_TOPO)
+        snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
+    else
+        snprintf(note, notelen, "%s: %s, %d entr%s", name, ls_import_format_name(fmt), n,
+                 n == 1 ? "y" : "ies");
+    return 0;
+}
+
+/* Every format is recognized before anything is imported. */
+static int check_formats(const import_args_t *a, char **texts)
+{
+    for (int i = 0; i < a->nfiles; i++) {
+        if (ls_import_detect(texts[i]) != LS_FMT_UNKNOWN &&
+            ls_import_detect(texts[i]) != LS_FMT_TOPO_P2P)
+            continue;
+        char err[512];
+        json_t *scratch = ls_import_doc_new();
+        ls_import_text(scratch, texts[i], a->files[i], &a->opts, NULL, err, sizeof err);
+        json_decref(scratch);
+        ls_error("%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int import_p2p_status(json_t *doc, const char *path, int write)
+{
+    char err[512];
+    char *text = ls_read_file(path, NULL, err, sizeof err);
+    if (!text) {
+        ls_error("%s", err);
+        return -1;
+    }
+    int rc = ls_import_topo_p2p(doc, text, path, write, err, sizeof err);
+    free(text);
+    if (rc != 0)
+        ls_error("%s", err);
+    return rc;
+}
+
+/* Topology first (P2P status and link types hang off it), then the figures. */
+static int import_files(json_t *doc, const import_args_t *a, char **texts, char (*notes)[640])
+{
+    if (check_formats(a, texts) != 0)
+        return -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < a->nfiles; i++) {
+            int is_topo = ls_import_detect(texts[i]) == LS_FMT_TOPO;
+            if (is_topo == (pass == 0) &&
+                import_one(doc, texts[i], a->files[i], &a->opts, notes[i], sizeof notes[i]) != 0)
+                return -1;
+        }
+    if (a->p2p_read && import_p2p_status(doc, a->p2p_read, 0) != 0)
+        return -1;
+    if (a->p2p_write && import_p2p_status(doc, a->p2p_write, 1) != 0)
+        return -1;
+    return 0;
+}
 
 int cmd_import(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    ls_error("'import' is not built yet");
-    return LS_EXIT_USAGE;
+    import_args_t a;
+    if (parse_args(argc, argv, &a) != 0)
+        return LS_EXIT_USAGE;
+    char err[512];
+    json_t *doc;
+    if (a.into) {
+        doc = ls_doc_read(a.into, err, sizeof err);
+        if (!doc) {
+            ls_error("%s", err);
+            return LS_EXIT_USAGE;
+        }
+    } else {
+        doc = ls_import_doc_new();
+    }
+    char **texts = read_all(&a);
+    char(*notes)[640] = calloc((size_t)a.nfiles + 1, sizeof *notes);
+    int rc = LS_EXIT_USAGE;
+    if (texts && notes && import_files(doc, &a, texts, notes) == 0) {
+        const char *out = a.out ? a.out : (a.into ? a.into : "-");
+        if (ls_doc_write(doc, out, err, sizeof err) == 0) {
+            rc = LS_EXIT_OK;
+            for (int i = 0; i < a.nfiles; i++)
+                ls_info("%s", notes[i]);
+        } else {
+            ls_error("%s", err);
+        }
+    }
+    free(notes);
+    free_all(texts, a.nfiles);
+    json_decref(doc);
+    return rc;
 }

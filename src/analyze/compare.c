@@ -1,0 +1,558 @@
+/* Figures, their identities, and two documents side by side. A change counts when
+   it is larger than both the threshold and what the samples' spread explains: three
+   times the combined coefficient of variation sqrt(cv_a^2 + cv_b^2). An imported
+   figure or a single sample has no spread; the threshold alone decides. */
+#include "compare.h"
+#include "model/doc.h"
+#include "util/log.h"
+#include "util/parse.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Below this size nccl-tests' busbw (two decimals) is too coarse to compare: the
+   figure is the time instead. */
+#define NCCL_BUSBW_FROM_BYTES (1024LL * 1024)
+
+static void copy_str(json_t *dst, const json_t *src, const char *key)
+{
+    const json_t *v = json_object_get(src, key);
+    if (json_is_string(v))
+        json_object_set_new(dst, key, json_string(json_string_value(v)));
+}
+
+static void copy_int(json_t *dst, const json_t *src, const char *key)
+{
+    const json_t *v = json_object_get(src, key);
+    if (json_is_integer(v))
+        json_object_set_new(dst, key, json_integer(json_integer_value(v)));
+}
+
+static void copy_any(json_t *dst, const json_t *src, const char *key)
+{
+    json_t *v = json_object_get(src, key);
+    if (v)
+        json_object_set_new(dst, key, json_deep_copy(v));
+}
+
+/* The attributes that name what an entry measured, per family (docs/schema.md). */
+static json_t *entry_identity(const json_t *e)
+{
+    const char *family = ls_json_str(e, "family", "");
+    json_t *m = json_pack("{s:s}", "family", family);
+    if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0) {
+        copy_str(m, e, "method");
+        copy_str(m, e, "mode");
+        copy_str(m, e, "direction");
+        copy_int(m, e, "src");
+        copy_int(m, e, "dst");
+        copy_any(m, e, "p2p");
+        copy_str(m, e, "under");
+    } else if (strcmp(family, "hbm") == 0) {
+        copy_str(m, e, "method");
+        copy_int(m, e, "gpu");
+    } else if (strcmp(family, "host") == 0) {
+        copy_str(m, e, "method");
+        copy_str(m, e, "direction");
+        copy_int(m, e, "gpu");
+        copy_int(m, e, "numa_node");
+        copy_str(m, e, "memory");
+        copy_str(m, e, "under");
+    } else {
+        copy_str(m, e, "method");
+        copy_str(m, e, "id");
+    }
+    return m;
+}
+
+static json_t *nccl_identity(const json_t *e, int without_variant)
+{
+    json_t *m = json_pack("{s:s}", "family", "nccl");
+    copy_str(m, e, "collective");
+    if (!without_variant)
+        json_object_set_new(m, "variant", json_string(ls_json_str(e, "variant", "default")));
+    copy_str(m, e, "dtype");
+    copy_str(m, e, "redop");
+    if (ls_json_int(e, "root", -1) >= 0)
+        copy_int(m, e, "root");
+    copy_any(m, e, "gpus");
+    copy_int(m, e, "nranks");
+    return m;
+}
+
+static void gpus_text(const json_t *gpus, char *buf, size_t len)
+{
+    size_t used = 0, i;
+    const json_t *g;
+    buf[0] = '\0';
+    json_array_foreach(gpus, i, g)
+    {
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? "," : "",
+                                     (long long)json_integer_value(g));
+    }
+}
+
+static void label_of(const json_t *m, char *buf, size_t len)
+{
+    const char *family = ls_json_str(m, "family", "?");
+    const char *method = ls_json_str(m, "method", "");
+    const char *under = ls_json_str(m, "under", NULL);
+    char extra[64] = "";
+    if (under)
+        snprintf(extra, sizeof extra, " (under %s)", under);
+    if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0) {
+        const json_t *p2p = json_object_get(m, "p2p");
+        long long dst = ls_json_int(m, "dst", -1);
+        char dsttext[32];
+        if (dst < 0)
+            snprintf(dsttext, sizeof dsttext, "host");
+        else
+            snprintf(dsttext, sizeof dsttext, "GPU%lld", dst);
+        const char *mode = ls_json_str(m, "mode", NULL);
+        const char *direction = ls_json_str(m, "direction", NULL);
+        snprintf(buf, len, "%s %s%s%s%s%s GPU%lld->%s%s%s", family, method, mode ? "-" : "",
+                 mode ? mode : "", direction ? " " : "", direction ? direction : "",
+                 ls_json_int(m, "src", -1), dsttext, json_is_false(p2p) ? " (no P2P)" : "",
+                 extra);
+    } else if (strcmp(family, "hbm") == 0) {
+        snprintf(buf, len, "hbm %s GPU%lld", method, ls_json_int(m, "gpu", -1));
+    } else if (strcmp(family, "host") == 0) {
+        long long node = ls_json_int(m, "numa_node", -1);
+        char nodetext[24] = "";
+        if (json_object_get(m, "numa_node"))
+            snprintf(nodetext, sizeof nodetext, " node%lld", node);
+        snprintf(buf, len, "host %s %s GPU%lld%s %s%s", method, ls_json_str(m, "direction", ""),
+                 ls_json_int(m, "gpu", -1), nodetext, ls_json_str(m, "memory", ""), extra);
+    } else if (strcmp(family, "nccl") == 0) {
+        char gpus[128], size[32];
+        gpus_text(json_object_get(m, "gpus"), gpus, sizeof gpus);
+        ls_format_size((uint64_t)ls_json_int(m, "bytes", 0), size, sizeof size);
+        const char *variant = ls_json_str(m, "variant", "default");
+        char vtext[96] = "";
+        if (strcmp(variant, "default") != 0)
+            snprintf(vtext, sizeof vtext, " [%s]", variant);
+        snprintf(buf, len, "%s %s %s GPUs %s%s %s", ls_json_str(m, "collective", "?"), size,
+                 ls_json_str(m, "metric", ""), gpus, vtext,
+                 strcmp(ls_json_str(m, "dtype", "float"), "float") ? ls_json_str(m, "dtype", "")
+                                                                     : "");
+    } else {
+        snprintf(buf, len, "%s %s %s", family, method, ls_json_str(m, "id", ""));
+    }
+    size_t n = strlen(buf);
+    while (n && buf[n - 1] == ' ')
+        buf[--n] = '\0';
+}
+
+static ls_figure_t *push(ls_figures_t *figs)
+{
+    if (figs->n == figs->cap) {
+        size_t cap = figs->cap ? figs->cap * 2 : 64;
+        ls_figure_t *grown = realloc(figs->items, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        figs->items = grown;
+        figs->cap = cap;
+    }
+    ls_figure_t *f = &figs->items[figs->n++];
+    memset(f, 0, sizeof *f);
+    return f;
+}
+
+/* Takes match (reference stolen) and fills key and label. */
+static int add_figure(ls_figures_t *figs, json_t *match, double value, const char *unit, double cv,
+                      int n, const char *entry_id)
+{
+    ls_figure_t *f = push(figs);
+    if (!f) {
+        json_decref(match);
+        return -1;
+    }
+    f->match = match;
+    char *key = json_dumps(match, JSON_COMPACT | JSON_SORT_KEYS);
+    snprintf(f->key, sizeof f->key, "%s", key ? key : "");
+    free(key);
+    label_of(match, f->label, sizeof f->label);
+    f->value = value;
+    snprintf(f->unit, sizeof f->unit, "%s", unit);
+    f->higher_is_better = strcmp(unit, "GB/s") == 0;
+    f->cv = cv;
+    f->n = n;
+    snprintf(f->entry_id, sizeof f->entry_id, "%s", entry_id);
+    return 0;
+}
+
+static int collect_nccl(const json_t *e, int without_variant, ls_figures_t *figs)
+{
+    size_t i;
+    const json_t *row;
+    json_array_foreach(json_object_get(e, "rows"), i, row)
+    {
+        long long bytes = ls_json_int(row, "bytes", -1);
+        const json_t *res = json_object_get(row, "oop");
+        if (!json_is_object(res))
+            res = json_object_get(row, "ip");
+        int bw = bytes >= NCCL_BUSBW_FROM_BYTES;
+        const json_t *v = json_object_get(res, bw ? "busbw" : "time_us");
+        if (bytes < 0 || !json_is_number(v))
+            continue;
+        json_t *m = nccl_identity(e, without_variant);
+        json_object_set_new(m, "bytes", json_integer(bytes));
+        json_object_set_new(m, "metric", json_string(bw ? "busbw" : "time"));
+        if (add_figure(figs, m, json_number_value(v), bw ? "GB/s" : "us", 0, 0,
+                       ls_json_str(e, "id", "")) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int ls_figures_collect(const json_t *doc, int without_variant, ls_figures_t *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (strcmp(ls_json_str(e, "status", ""), "ok") != 0)
+            continue;
+        const char *family = ls_json_str(e, "family", "");
+        if (strcmp(family, "nccl") == 0) {
+            if (collect_nccl(e, without_variant, out) != 0)
+                return -1;
+            continue;
+        }
+        const json_t *value = json_object_get(e, "value");
+        if (!json_is_number(value))
+            continue;
+        const json_t *stats = json_object_get(e, "stats");
+        int n = (int)ls_json_int(stats, "n", 0);
+        double cv = n >= 2 ? ls_json_num(stats, "cv", 0) : 0;
+        json_t *m = entry_identity(e);
+        json_object_set_new(m, "metric", json_string(ls_json_str(e, "metric", "")));
+        if (add_figure(out, m, json_number_value(value), ls_json_str(e, "unit", ""), cv, n,
+                       ls_json_str(e, "id", "")) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+void ls_figures_free(ls_figures_t *figs)
+{
+    for (size_t i = 0; i < figs->n; i++)
+        json_decref(figs->items[i].match);
+    free(figs->items);
+    memset(figs, 0, sizeof *figs);
+}
+
+static int value_equal(const char *key, const json_t *want, const json_t *have)
+{
+    if (strcmp(key, "bytes") == 0 && json_is_string(want)) {
+        uint64_t bytes;
+        return ls_parse_size(json_string_value(want), &bytes) == 0 && json_is_integer(have) &&
+               (uint64_t)json_integer_value(have) == bytes;
+    }
+    if (json_is_number(want) && json_is_number(have))
+        return json_number_value(want) == json_number_value(have);
+    return json_equal(want, have);
+}
+
+int ls_figure_matches(const ls_figure_t *fig, const json_t *match)
+{
+    const char *key;
+    const json_t *want;
+    json_object_foreach((json_t *)match, key, want)
+    {
+        const json_t *have = json_object_get(fig->match, key);
+        if (!have || !value_equal(key, want, have))
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- comparing ---------------------------------------------------------- */
+
+static const ls_figure_t *find_key(const ls_figures_t *figs, const char *key)
+{
+    for (size_t i = 0; i < figs->n; i++)
+        if (strcmp(figs->items[i].key, key) == 0)
+            return &figs->items[i];
+    return NULL;
+}
+
+static double noise_pct(const ls_figure_t *a, const ls_figure_t *b)
+{
+    double sum = 0;
+    if (a->n >= 2)
+        sum += a->cv * a->cv;
+    if (b->n >= 2)
+        sum += b->cv * b->cv;
+    return 3.0 * sqrt(sum) * 100.0;
+}
+
+static json_t *compare_row(const ls_figure_t *a, const ls_figure_t *b,
+                           const ls_compare_opts_t *opts)
+{
+    double threshold = opts->threshold_pct;
+    if (!a->higher_is_better && opts->latency_threshold_pct > 0)
+        threshold = opts->latency_threshold_pct;
+    double limit = fmax(threshold, noise_pct(a, b));
+    json_t *row = json_pack("{s:s, s:s, s:s, s:f, s:f}", "key", a->key, "label", a->label, "unit",
+                            a->unit, "a", a->value, "b", b->value);
+    const char *verdict = "same";
+    if (a->value > 0 && b->value >= 0) {
+        double ratio = b->value / a->value;
+        double change = (ratio - 1.0) * 100.0;
+        json_object_set_new(row, "ratio", json_real(ratio));
+        json_object_set_new(row, "change_pct", json_real(change));
+        if (fabs(change) > limit)
+            verdict = ((change > 0) == (a->higher_is_better != 0)) ? "gain" : "regression";
+    } else if (a->value != b->value) {
+        verdict = "n/a";
+    }
+    json_object_set_new(row, "limit_pct", json_real(limit));
+    json_object_set_new(row, "verdict", json_string(verdict));
+    json_object_set_new(row, "match", json_deep_copy(a->match));
+    return row;
+}
+
+static int count_only(const ls_figures_t *in, const ls_figures_t *other)
+{
+    int n = 0;
+    for (size_t i = 0; i < in->n; i++)
+        n += find_key(other, in->items[i].key) == NULL;
+    return n;
+}
+
+/* Rows for every key present in both; NULL when none is. */
+static json_t *compare_figures(const ls_figures_t *fa, const ls_figures_t *fb,
+                               const ls_compare_opts_t *opts)
+{
+    json_t *rows = json_array();
+    int regressions = 0, gains = 0;
+    for (size_t i = 0; i < fa->n; i++) {
+        const ls_figure_t *a = &fa->items[i];
+        const ls_figure_t *b = find_key(fb, a->key);
+        if (!b || find_key(fa, a->key) != a) /* a repeated identity: first one counts */
+            continue;
+        json_t *row = compare_row(a, b, opts);
+        const char *v = ls_json_str(row, "verdict", "");
+        regressions += strcmp(v, "regression") == 0;
+        gains += strcmp(v, "gain") == 0;
+        json_array_append_new(rows, row);
+    }
+    if (json_array_size(rows) == 0) {
+        json_decref(rows);
+        return NULL;
+    }
+    return json_pack("{s:o, s:i, s:i, s:i, s:i}", "rows", rows, "only_a", count_only(fa, fb),
+                     "only_b", count_only(fb, fa), "regressions", regressions, "gains", gains);
+}
+
+/* "2 x NVIDIA H200" (or "NVIDIA H100 NVL, NVIDIA H100 80GB HBM3" when mixed). */
+static void gpu_summary(const json_t *doc, char *buf, size_t len)
+{
+    const json_t *gpus = json_object_get(doc, "gpus");
+    buf[0] = '\0';
+    size_t used = 0, i;
+    const json_t *g;
+    const char *first = NULL;
+    int same = 1, count = 0;
+    json_array_foreach(gpus, i, g)
+    {
+        const char *name = ls_json_str(g, "name", "?");
+        if (!first)
+            first = name;
+        same &= strcmp(first, name) == 0;
+        count++;
+    }
+    if (count == 0)
+        return;
+    if (same) {
+        snprintf(buf, len, "%d x %s", count, first);
+        return;
+    }
+    json_array_foreach(gpus, i, g)
+    {
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+                                     ls_json_str(g, "name", "?"));
+    }
+}
+
+static void nic_firmware(const json_t *doc, char *buf, size_t len)
+{
+    size_t used = 0, i;
+    const json_t *nic;
+    buf[0] = '\0';
+    json_array_foreach(json_object_get(doc, "nics"), i, nic)
+    {
+        const char *fw = ls_json_str(nic, "firmware", NULL);
+        if (fw && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "",
+                                     ls_json_str(nic, "name", "?"), fw);
+    }
+}
+
+static void add_context(json_t *list, const char *what, const char *a, const char *b)
+{
+    if ((!a || !*a) && (!b || !*b))
+        return;
+    /* unknown on one side is not a difference: imported documents know less */
+    int differs = a && *a && b && *b && strcmp(a, b) != 0;
+    a = a && *a ? a : "-";
+    b = b && *b ? b : "-";
+    json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:b}", "what", what, "a", a, "b", b,
+                                          "differs", differs));
+}
+
+static json_t *context_lines(const json_t *a, const json_t *b)
+{
+    json_t *list = json_array();
+    char ga[512], gb[512];
+    gpu_summary(a, ga, sizeof ga);
+    gpu_summary(b, gb, sizeof gb);
+    add_context(list, "GPUs", ga, gb);
+    const json_t *sa = json_object_get(a, "software"), *sb = json_object_get(b, "software");
+    add_context(list, "driver", ls_json_str(sa, "driver", NULL), ls_json_str(sb, "driver", NULL));
+    add_context(list, "CUDA driver", ls_json_str(sa, "cuda_driver", NULL),
+                ls_json_str(sb, "cuda_driver", NULL));
+    add_context(list, "CUDA runtime", ls_json_str(sa, "cuda_runtime", NULL),
+                ls_json_str(sb, "cuda_runtime", NULL));
+    add_context(list, "NCCL", ls_json_str(sa, "nccl", NULL), ls_json_str(sb, "nccl", NULL));
+    char fa[512], fb[512];
+    nic_firmware(a, fa, sizeof fa);
+    nic_firmware(b, fb, sizeof fb);
+    add_context(list, "NIC firmware", fa, fb);
+    const json_t *ha = json_object_get(a, "host"), *hb = json_object_get(b, "host");
+    add_context(list, "host", ls_json_str(ha, "hostname", NULL), ls_json_str(hb, "hostname", NULL));
+    add_context(list, "created", ls_json_str(a, "created", NULL), ls_json_str(b, "created", NULL));
+    add_context(list, "source", ls_json_str(a, "source", "linkscope"),
+                ls_json_str(b, "source", "linkscope"));
+    return list;
+}
+
+static void families_text(const ls_figures_t *figs, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < figs->n; i++) {
+        const char *fam = ls_json_str(figs->items[i].match, "family", "?");
+        int seen = 0;
+        for (size_t k = 0; k < i; k++)
+            seen |= strcmp(ls_json_str(figs->items[k].match, "family", ""), fam) == 0;
+        if (!seen && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fam);
+    }
+    if (!buf[0])
+        snprintf(buf, len, "none");
+}
+
+json_t *ls_compare_docs(const json_t *a, const json_t *b, const ls_compare_opts_t *opts,
+                        char *err, size_t errlen)
+{
+    ls_figures_t fa, fb;
+    json_t *result = NULL;
+    if (ls_figures_collect(a, 0, &fa) == 0 && ls_figures_collect(b, 0, &fb) == 0) {
+        result = compare_figures(&fa, &fb, opts);
+        if (!result) {
+            char famA[128], famB[128];
+            families_text(&fa, famA, sizeof famA);
+            families_text(&fb, famB, sizeof famB);
+            ls_seterr(err, errlen,
+                      "no figure in common (first has %zu: %s; second has %zu: %s): nothing "
+                      "to compare",
+                      fa.n, famA, fb.n, famB);
+        } else {
+            json_object_set_new(result, "context", context_lines(a, b));
+        }
+        ls_figures_free(&fb);
+    } else {
+        ls_seterr(err, errlen, "out of memory");
+    }
+    ls_figures_free(&fa);
+    return result;
+}
+
+/* Figures of one variant only, with the variant left out of the identity. */
+static int collect_variant(const json_t *doc, const char *variant, ls_figures_t *out)
+{
+    json_t *copy = json_pack("{s:[]}", "measurements");
+    json_t *list = json_object_get(copy, "measurements");
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (strcmp(ls_json_str(e, "family", ""), "nccl") == 0 &&
+            strcmp(ls_json_str(e, "variant", "default"), variant) == 0)
+            json_array_append(list, (json_t *)e);
+    }
+    int rc = ls_figures_collect(copy, 1, out);
+    json_decref(copy);
+    return rc;
+}
+
+static json_t *variant_names(const json_t *doc)
+{
+    json_t *names = json_array();
+    size_t i, k;
+    const json_t *e, *n;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (strcmp(ls_json_str(e, "family", ""), "nccl") != 0)
+            continue;
+        const char *v = ls_json_str(e, "variant", "default");
+        int seen = 0;
+        json_array_foreach(names, k, n) seen |= strcmp(json_string_value(n), v) == 0;
+        if (!seen)
+            json_array_append_new(names, json_string(v));
+    }
+    return names;
+}
+
+json_t *ls_compare_variants(const json_t *doc, const char *base, const ls_compare_opts_t *opts,
+                            char *err, size_t errlen)
+{
+    json_t *names = variant_names(doc);
+    int has_base = 0;
+    size_t i;
+    const json_t *n;
+    json_array_foreach(names, i, n) has_base |= strcmp(json_string_value(n), base) == 0;
+    if (json_array_size(names) < 2 || !has_base) {
+        ls_seterr(err, errlen,
+                  "the document has %zu nccl variant%s%s; --variants needs \"%s\" and at least "
+                  "one other",
+                  json_array_size(names), json_array_size(names) == 1 ? "" : "s",
+                  has_base ? "" : " and none named the base", base);
+        json_decref(names);
+        return NULL;
+    }
+    ls_figures_t fbase;
+    collect_variant(doc, base, &fbase);
+    json_t *blocks = json_array();
+    json_array_foreach(names, i, n)
+    {
+        const char *v = json_string_value(n);
+        if (strcmp(v, base) == 0)
+            continue;
+        ls_figures_t fv;
+        collect_variant(doc, v, &fv);
+        json_t *block = compare_figures(&fbase, &fv, opts);
+        if (block) {
+            json_object_set_new(block, "variant", json_string(v));
+            json_array_append_new(blocks, block);
+        }
+        ls_figures_free(&fv);
+    }
+    ls_figures_free(&fbase);
+    json_decref(names);
+    if (json_array_size(blocks) == 0) {
+        json_decref(blocks);
+        ls_seterr(err, errlen, "no variant shares a collective, GPU set and size with \"%s\"",
+                  base);
+        return NULL;
+    }
+    return json_pack("{s:s, s:o}", "base", base, "variants", blocks);
+}

@@ -1,0 +1,179 @@
+#include "import_util.h"
+#include "model/doc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Copies one line, dropping ANSI escape sequences (nvidia-smi underlines its
+   header row with ESC[4m ... ESC[0m) and carriage returns. */
+int ls_next_line(const char **pos, ls_line_t *line)
+{
+    const char *p = *pos;
+    if (!p || !*p)
+        return 0;
+    size_t n = 0;
+    while (*p && *p != '\n') {
+        if (*p == '\033' && p[1] == '[') {
+            p += 2;
+            while (*p && *p != '\n' && !isalpha((unsigned char)*p))
+                p++;
+            if (*p && *p != '\n')
+                p++;
+            continue;
+        }
+        if (*p != '\r' && n + 1 < sizeof line->buf)
+            line->buf[n++] = *p;
+        p++;
+    }
+    line->buf[n] = '\0';
+    line->ntok = 0;
+    *pos = *p ? p + 1 : p;
+    return 1;
+}
+
+char *ls_strip_launcher_prefix(char *text)
+{
+    char *p = text;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '[') {
+        char *tag = strstr(p, "]<stdout>:");
+        if (!tag)
+            tag = strstr(p, "]<stderr>:");
+        if (tag)
+            return tag + strlen("]<stdout>:");
+        return text;
+    }
+    char *q = p;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (q > p && *q == ':' && (q[1] == ' ' || q[1] == '\t'))
+        return q + 1;
+    return text;
+}
+
+void ls_tokenize(ls_line_t *line)
+{
+    line->ntok = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line->buf, " \t", &save); t && line->ntok < LS_IMPORT_MAX_TOKENS;
+         t = strtok_r(NULL, " \t", &save))
+        line->tok[line->ntok++] = t;
+}
+
+int ls_tok_double(const char *tok, double *out)
+{
+    if (!tok || !*tok)
+        return -1;
+    errno = 0;
+    char *end;
+    double v = strtod(tok, &end);
+    if (*end || errno || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int ls_tok_long(const char *tok, long long *out)
+{
+    if (!tok || !*tok)
+        return -1;
+    errno = 0;
+    char *end;
+    long long v = strtoll(tok, &end, 10);
+    if (*end || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+void ls_pci_bus_id(unsigned domain, unsigned bus, unsigned device, unsigned function,
+                   char *buf, size_t buflen)
+{
+    snprintf(buf, buflen, "%08x:%02x:%02x.%x", domain, bus & 0xffu, device & 0xffu,
+             function & 0xfu);
+}
+
+int ls_pci_bus_id_parse(const char *text, char *buf, size_t buflen)
+{
+    unsigned domain, bus, device, function = 0;
+    int used = 0;
+    if (sscanf(text, "%x:%x:%x.%x%n", &domain, &bus, &device, &function, &used) == 4 &&
+        text[used] == '\0') {
+    } else if (sscanf(text, "%x:%x:%x%n", &domain, &bus, &device, &used) == 3 &&
+               text[used] == '\0') {
+        function = 0;
+    } else {
+        return -1;
+    }
+    ls_pci_bus_id(domain, bus, device, function, buf, buflen);
+    return 0;
+}
+
+json_t *ls_import_gpu(json_t *doc, int index)
+{
+    json_t *gpus = json_object_get(doc, "gpus");
+    size_t i;
+    json_t *gpu;
+    size_t insert_at = json_array_size(gpus);
+    json_array_foreach(gpus, i, gpu)
+    {
+        long long have = ls_json_int(gpu, "index", -1);
+        if (have == index)
+            return gpu;
+        if (have > index && insert_at == json_array_size(gpus))
+            insert_at = i;
+    }
+    gpu = json_pack("{s:i}", "index", index);
+    json_array_insert_new(gpus, insert_at, gpu);
+    return gpu;
+}
+
+void ls_set_if_absent(json_t *obj, const char *key, const char *value)
+{
+    if (value && *value && !json_object_get(obj, key))
+        json_object_set_new(obj, key, json_string(value));
+}
+
+static int id_taken(const json_t *doc, const char *id)
+{
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(doc, "measurements"), i, m)
+    {
+        if (strcmp(ls_json_str(m, "id", ""), id) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *base_id)
+{
+    char id[160];
+    snprintf(id, sizeof id, "%s", base_id);
+    for (int n = 2; id_taken(doc, id); n++)
+        snprintf(id, sizeof id, "%s-%d", base_id, n);
+    json_object_set_new(entry, "id", json_string(id));
+    json_object_set_new(entry, "source", json_string(source));
+    json_t *flags = json_object_get(entry, "flags");
+    if (!json_is_array(flags)) {
+        flags = json_array();
+        json_object_set_new(entry, "flags", flags);
+    }
+    json_array_insert_new(flags, 0, json_string("imported"));
+    ls_doc_add_measurement(doc, entry);
+}
+
+json_t *ls_import_entry(const char *family, const char *metric, const char *unit,
+                        double value)
+{
+    /* "id" first so that it leads the entry when written; ls_import_add fills it. */
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", "", "family", family, "metric",
+                          metric, "unit", unit, "status", "ok");
+    json_object_set_new(e, "value", json_real(value));
+    return e;
+}

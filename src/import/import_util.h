@@ -1,0 +1,53 @@
+/* Helpers shared by the importers of other tools' output: line splitting, number
+   tokens, GPU inventory merged by index, unique entry ids. */
+#ifndef LS_IMPORT_UTIL_H
+#define LS_IMPORT_UTIL_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define LS_IMPORT_MAX_TOKENS 64
+
+/* A writable copy of one line of text, and its tokens (split on blanks). */
+typedef struct {
+    char buf[1024];
+    char *tok[LS_IMPORT_MAX_TOKENS];
+    int ntok;
+} ls_line_t;
+
+/* Copies the line starting at *pos into line (without the newline, ANSI escapes
+   removed), advances *pos past it. Returns 0 at the end of text. */
+int ls_next_line(const char **pos, ls_line_t *line);
+
+/* Removes what a launcher puts before each output line: Open MPI's --tag-output
+   "[1,0]<stdout>:" and Slurm's srun -l "3: ". Returns the start of the tool's text. */
+char *ls_strip_launcher_prefix(char *text);
+
+/* Splits line->buf into blank-separated tokens (in place). */
+void ls_tokenize(ls_line_t *line);
+
+/* Whole-token number parsing: 0 and *out, or -1. */
+int ls_tok_double(const char *tok, double *out);
+int ls_tok_long(const char *tok, long long *out);
+
+/* "0000:00:06", "00000000:00:06.0" or bus/device/domain numbers into the canonical
+   "00000000:00:06.0" (lower-case hex, 8-digit domain). */
+void ls_pci_bus_id(unsigned domain, unsigned bus, unsigned device, unsigned function,
+                   char *buf, size_t buflen);
+/* Parses "DDDD:BB:DD[.F]" or "DDDDDDDD:BB:DD.F"; 0 or -1. */
+int ls_pci_bus_id_parse(const char *text, char *buf, size_t buflen);
+
+/* The GPU object with this index in doc's "gpus" (created, kept sorted by index). */
+json_t *ls_import_gpu(json_t *doc, int index);
+/* Sets key to a string value unless the object already has it. */
+void ls_set_if_absent(json_t *obj, const char *key, const char *value);
+
+/* Appends an imported entry: sets "source", adds "imported" to flags and makes "id"
+   (base) unique in the document with a -2, -3, ... suffix. Steals entry. */
+void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *base_id);
+
+/* Entry with a single reported figure (no samples: the tool printed one number). */
+json_t *ls_import_entry(const char *family, const char *metric, const char *unit,
+                        double value);
+
+#endif

@@ -1,0 +1,751 @@
+/* nccl-tests text output into `nccl` entries. The layout is taken from the column
+   header ("size count type redop root time algbw busbw #wrong ..."), so older
+   versions without the root column, the "error" column of 2.0-era builds and the
+   per-iteration columns of -I are all read the same way. */
+#include "nccl_tests.h"
+#include "import_util.h"
+#include "model/doc.h"
+#include "model/entry.h"
+#include "util/log.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RANKS 4096
+#define MAX_GROUPS 2
+
+typedef struct {
+    double time_us, algbw, busbw, wrong;
+    int has_time, has_algbw, has_busbw, has_wrong;
+} result_t;
+
+typedef struct {
+    long long bytes, count;
+    char type[24], redop[24];
+    long long root;
+    result_t oop, ip;
+    int has_oop, has_ip;
+} row_t;
+
+typedef struct {
+    int rank, device, pid;
+    char host[64], bus[32], name[96];
+} rank_t;
+
+/* Column positions taken from the header row; -1 = absent. */
+typedef struct {
+    int known;
+    int type_col, redop_col, root_col;
+    int group_start[MAX_GROUPS]; /* index of the "time" column of each group */
+    int group_is_ip[MAX_GROUPS];
+    int ngroups;
+} layout_t;
+
+typedef struct {
+    char collective[64];
+    char tests_version[32], nccl_library[32];
+    int started; /* saw a header line of this block */
+    long long nthread, ngpus, iters, warmup, validation, graph;
+    rank_t *ranks;
+    int nranks;
+    layout_t layout;
+    int title_oop, title_ip; /* the line above the column header */
+    row_t *rows;
+    size_t nrows, caprows;
+    double avg_busbw;
+    int has_avg;
+    long long oob;
+    int has_oob;
+    char failure[256];
+} block_t;
+
+typedef struct {
+    json_t *transports;
+    char nccl_version[32];
+    json_t *env;
+} debug_t;
+
+int ls_nccl_collective_from_name(const char *text, char *out, size_t outlen)
+{
+    const char *perf = NULL;
+    for (const char *p = strstr(text, "_perf"); p; p = strstr(p + 1, "_perf"))
+        perf = p;
+    if (!perf)
+        return -1;
+    const char *start = perf;
+    while (start > text && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+        start--;
+    size_t n = (size_t)(perf - start);
+    if (n == 0 || n >= outlen)
+        return -1;
+    memcpy(out, start, n);
+    out[n] = '\0';
+    return 0;
+}
+
+int ls_nccl_tests_detect(const char *text)
+{
+    return strstr(text, "Collective test starting") != NULL ||
+           (strstr(text, "# nThread") != NULL && strstr(text, "nGpus") != NULL);
+}
+
+static void block_reset(block_t *b)
+{
+    rank_t *ranks = b->ranks;
+    row_t *rows = b->rows;
+    size_t cap = b->caprows;
+    memset(b, 0, sizeof *b);
+    b->ranks = ranks;
+    b->rows = rows;
+    b->caprows = cap;
+    b->validation = -1;
+    b->graph = -1;
+    b->iters = -1;
+    b->warmup = -1;
+}
+
+static int block_has_content(const block_t *b)
+{
+    return b->started || b->nrows > 0;
+}
+
+/* "key value" pairs of the "# nThread 1 nGpus 2 minBytes ... iters: 20 ..." line. */
+static long long header_value(const ls_line_t *line, const char *key)
+{
+    for (int i = 0; i + 1 < line->ntok; i++)
+        if (strcmp(line->tok[i], key) == 0) {
+            long long v;
+            if (ls_tok_long(line->tok[i + 1], &v) == 0)
+                return v;
+        }
+    return -1;
+}
+
+static void parse_nthread_line(block_t *b, const ls_line_t *line)
+{
+    b->nthread = header_value(line, "nThread");
+    b->ngpus = header_value(line, "nGpus");
+    /* "warmup iters: 1 iters: 20 agg iters: 1": the plain "iters:" follows "warmup" */
+    for (int i = 0; i + 1 < line->ntok; i++) {
+        long long v;
+        if (strcmp(line->tok[i], "iters:") != 0 || ls_tok_long(line->tok[i + 1], &v) != 0)
+            continue;
+        const char *before = i > 0 ? line->tok[i - 1] : "";
+        if (strcmp(before, "warmup") == 0)
+            b->warmup = v;
+        else if (strcmp(before, "agg") != 0)
+            b->iters = v;
+    }
+    b->validation = header_value(line, "validation:");
+    b->graph = header_value(line, "graph:");
+}
+
+/* "#  Rank  0 Group  0 Pid    785 on         vm device  0 [0000:00:06] NVIDIA H200"
+   (older builds: no Group, bus id "[0x06]"). */
+static void parse_rank_line(block_t *b, const char *text)
+{
+    if (b->nranks >= MAX_RANKS)
+        return;
+    ls_line_t line;
+    snprintf(line.buf, sizeof line.buf, "%s", text);
+    ls_tokenize(&line);
+    rank_t r = {.rank = -1, .device = -1, .pid = -1};
+    int name_from = -1;
+    for (int i = 0; i + 1 < line.ntok; i++) {
+        long long v;
+        const char *k = line.tok[i], *val = line.tok[i + 1];
+        if (strcmp(k, "Rank") == 0 && ls_tok_long(val, &v) == 0)
+            r.rank = (int)v;
+        else if (strcmp(k, "Pid") == 0 && ls_tok_long(val, &v) == 0)
+            r.pid = (int)v;
+        else if (strcmp(k, "on") == 0)
+            snprintf(r.host, sizeof r.host, "%s", val);
+        else if (strcmp(k, "device") == 0 && ls_tok_long(val, &v) == 0) {
+            r.device = (int)v;
+            name_from = i + 2;
+        }
+    }
+    if (r.rank < 0 || r.device < 0)
+        return;
+    if (name_from >= 0 && name_from < line.ntok && line.tok[name_from][0] == '[') {
+        char bus[32];
+        snprintf(bus, sizeof bus, "%s", line.tok[name_from] + 1);
+        char *close = strchr(bus, ']');
+        if (close)
+            *close = '\0';
+        if (ls_pci_bus_id_parse(bus, r.bus, sizeof r.bus) != 0)
+            r.bus[0] = '\0';
+        name_from++;
+    }
+    size_t used = 0;
+    for (int i = name_from; i >= 0 && i < line.ntok; i++)
+        used += (size_t)snprintf(r.name + used, used < sizeof r.name ? sizeof r.name - used : 0,
+                                 "%s%s", used ? " " : "", line.tok[i]);
+    b->ranks[b->nranks++] = r;
+}
+
+/* The column header row, without its leading '#'. */
+static void parse_column_header(block_t *b, const ls_line_t *line)
+{
+    layout_t *lay = &b->layout;
+    memset(lay, 0, sizeof *lay);
+    lay->type_col = lay->redop_col = lay->root_col = -1;
+    for (int i = 0; i < line->ntok; i++) {
+        const char *t = line->tok[i];
+        if (strcmp(t, "type") == 0)
+            lay->type_col = i;
+        else if (strcmp(t, "redop") == 0)
+            lay->redop_col = i;
+        else if (strcmp(t, "root") == 0)
+            lay->root_col = i;
+        else if ((strcmp(t, "time") == 0 || strcmp(t, "cputime") == 0) &&
+                 lay->ngroups < MAX_GROUPS)
+            lay->group_start[lay->ngroups++] = i;
+    }
+    if (lay->type_col < 0 || lay->ngroups == 0)
+        return;
+    lay->known = 1;
+    if (lay->ngroups == 1)
+        lay->group_is_ip[0] = b->title_ip && !b->title_oop;
+    else
+        lay->group_is_ip[1] = 1;
+}
+
+/* Without a header: nccl-tests rows have 4 (no root) or 5 preamble columns, then
+   groups of time, algbw, busbw, #wrong. */
+static void guess_layout(layout_t *lay, int ntok)
+{
+    memset(lay, 0, sizeof *lay);
+    lay->type_col = 2;
+    lay->redop_col = 3;
+    int preamble = (ntok == 9 || ntok == 13) ? 5 : 4;
+    lay->root_col = preamble == 5 ? 4 : -1;
+    lay->group_start[0] = preamble;
+    lay->ngroups = ntok >= preamble + 8 ? 2 : 1;
+    lay->group_start[1] = preamble + 4;
+    lay->group_is_ip[1] = 1;
+}
+
+static int read_cell(const ls_line_t *line, int col, double *out)
+{
+    if (col < 0 || col >= line->ntok)
+        return 0;
+    return ls_tok_double(line->tok[col], out) == 0;
+}
+
+static int read_group(const ls_line_t *line, int start, result_t *res)
+{
+    memset(res, 0, sizeof *res);
+    res->has_time = read_cell(line, start, &res->time_us);
+    res->has_algbw = read_cell(line, start + 1, &res->algbw);
+    res->has_busbw = read_cell(line, start + 2, &res->busbw);
+    res->has_wrong = read_cell(line, start + 3, &res->wrong);
+    return res->has_time || res->has_busbw;
+}
+
+/* A data row: two whole numbers (size, count) then a type name. */
+static int is_data_row(const ls_line_t *line)
+{
+    long long v;
+    return line->ntok >= 8 && ls_tok_long(line->tok[0], &v) == 0 && v >= 0 &&
+           ls_tok_long(line->tok[1], &v) == 0 && isalpha((unsigned char)line->tok[2][0]);
+}
+
+static int add_row(block_t *b, const ls_line_t *line)
+{
+    layout_t lay = b->layout;
+    if (!lay.known)
+        guess_layout(&lay, line->ntok);
+    row_t r;
+    memset(&r, 0, sizeof r);
+    ls_tok_long(line->tok[0], &r.bytes);
+    ls_tok_long(line->tok[1], &r.count);
+    snprintf(r.type, sizeof r.type, "%s",
+             lay.type_col < line->ntok ? line->tok[lay.type_col] : "?");
+    snprintf(r.redop, sizeof r.redop, "%s",
+             lay.redop_col >= 0 && lay.redop_col < line->ntok ? line->tok[lay.redop_col] : "none");
+    r.root = -1;
+    if (lay.root_col >= 0 && lay.root_col < line->ntok)
+        ls_tok_long(line->tok[lay.root_col], &r.root);
+    for (int g = 0; g < lay.ngroups; g++) {
+        result_t res;
+        if (!read_group(line, lay.group_start[g], &res))
+            continue;
+        if (lay.group_is_ip[g]) {
+            r.ip = res;
+            r.has_ip = 1;
+        } else {
+            r.oop = res;
+            r.has_oop = 1;
+        }
+    }
+    if (!r.has_oop && !r.has_ip)
+        return 0;
+    if (b->nrows == b->caprows) {
+        size_t cap = b->caprows ? b->caprows * 2 : 64;
+        row_t *grown = realloc(b->rows, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        b->rows = grown;
+        b->caprows = cap;
+    }
+    b->rows[b->nrows++] = r;
+    return 0;
+}
+
+/* "22803" -> "2.28.3" (NCCL_VERSION_CODE: x*10000+y*100+z since 2.9, x*1000+y*100+z before). */
+static void nccl_code_to_version(const char *code, char *out, size_t outlen)
+{
+    long long c;
+    if (ls_tok_long(code, &c) != 0 || c <= 0) {
+        out[0] = '\0';
+        return;
+    }
+    if (c >= 10000)
+        snprintf(out, outlen, "%lld.%lld.%lld", c / 10000, (c % 10000) / 100, c % 100);
+    else
+        snprintf(out, outlen, "%lld.%lld.%lld", c / 1000, (c % 1000) / 100, c % 100);
+}
+
+static void parse_version_line(block_t *b, const ls_line_t *line)
+{
+    for (int i = 0; i < line->ntok; i++) {
+        if (strcmp(line->tok[i], "version") == 0 && i + 1 < line->ntok)
+            snprintf(b->tests_version, sizeof b->tests_version, "%s", line->tok[i + 1]);
+        if (strncmp(line->tok[i], "nccl-library=", 13) == 0)
+            nccl_code_to_version(line->tok[i] + 13, b->nccl_library, sizeof b->nccl_library);
+    }
+}
+
+/* "host:pid:tid [dev] NCCL INFO ..." lines of NCCL_DEBUG=INFO. */
+static void parse_debug_line(debug_t *dbg, const char *text)
+{
+    const char *info = strstr(text, "NCCL INFO ");
+    if (!info)
+        return;
+    info += strlen("NCCL INFO ");
+    char word[64], value[128];
+    if (sscanf(info, "NCCL version %31[^+ ]", dbg->nccl_version) == 1)
+        return;
+    if (sscanf(info, "%63[A-Z0-9_] set by environment to %127[^\n]", word, value) == 2 &&
+        strncmp(word, "NCCL_", 5) == 0) {
+        size_t n = strlen(value);
+        if (n && value[n - 1] == '.')
+            value[n - 1] = '\0';
+        json_object_set_new(dbg->env, word, json_string(value));
+        return;
+    }
+    int channel, from, to, from_dev, to_dev, used = 0;
+    if (sscanf(info, "Channel %d/%*d : %d[%d] -> %d[%d] via %n", &channel, &from, &from_dev, &to,
+               &to_dev, &used) == 5 &&
+        used > 0) {
+        json_array_append_new(dbg->transports,
+                              json_pack("{s:i, s:i, s:i, s:s}", "channel", channel, "from",
+                                        from_dev, "to", to_dev, "transport", info + used));
+    }
+}
+
+static int block_gpus(const block_t *b, json_t *gpus, int *nhosts, int *nprocs)
+{
+    int count = 0;
+    *nhosts = 0;
+    *nprocs = 0;
+    for (int i = 0; i < b->nranks; i++) {
+        int host_seen = 0, pid_seen = 0, dev_seen = 0;
+        for (int j = 0; j < i; j++) {
+            int same_host = strcmp(b->ranks[j].host, b->ranks[i].host) == 0;
+            host_seen |= same_host;
+            pid_seen |= same_host && b->ranks[j].pid == b->ranks[i].pid;
+            dev_seen |= b->ranks[j].device == b->ranks[i].device;
+        }
+        *nhosts += !host_seen;
+        *nprocs += !pid_seen;
+        if (!dev_seen) {
+            json_array_append_new(gpus, json_integer(b->ranks[i].device));
+            count++;
+        }
+    }
+    return count;
+}
+
+static json_t *result_json(const result_t *r)
+{
+    json_t *o = json_object();
+    if (r->has_time)
+        json_object_set_new(o, "time_us", json_real(r->time_us));
+    if (r->has_algbw)
+        json_object_set_new(o, "algbw", json_real(r->algbw));
+    if (r->has_busbw)
+        json_object_set_new(o, "busbw", json_real(r->busbw));
+    /* "N/A" (not checked, e.g. alltoall in-place) stays null; a count stays whole */
+    json_t *wrong = json_null();
+    if (r->has_wrong)
+        wrong = r->wrong == (double)(long long)r->wrong ? json_integer((long long)r->wrong)
+                                                        : json_real(r->wrong);
+    json_object_set_new(o, "wrong", wrong);
+    return o;
+}
+
+static int same_group(const row_t *a, const row_t *b)
+{
+    return strcmp(a->type, b->type) == 0 && strcmp(a->redop, b->redop) == 0 && a->root == b->root;
+}
+
+/* The reported figure of a row: out-of-place, else in-place. */
+static const result_t *main_result(const row_t *r)
+{
+    return r->has_oop ? &r->oop : &r->ip;
+}
+
+static void add_rank_inventory(json_t *doc, const block_t *b, int nhosts)
+{
+    if (nhosts > 1)
+        return; /* GPU indices repeat per host: the inventory describes one machine */
+    for (int i = 0; i < b->nranks; i++) {
+        json_t *gpu = ls_import_gpu(doc, b->ranks[i].device);
+        ls_set_if_absent(gpu, "name", b->ranks[i].name);
+        ls_set_if_absent(gpu, "pci_bus_id", b->ranks[i].bus);
+    }
+    if (b->nranks > 0)
+        ls_set_if_absent(json_object_get(doc, "host"), "hostname", b->ranks[0].host);
+}
+
+static void set_group_status(json_t *e, const block_t *b, const row_t *first, size_t nrows)
+{
+    for (size_t i = 0; i < nrows; i++) {
+        const row_t *r = first + i;
+        double wrong = (r->has_oop && r->oop.has_wrong ? r->oop.wrong : 0) +
+                       (r->has_ip && r->ip.has_wrong ? r->ip.wrong : 0);
+        if (wrong > 0) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "nccl-tests found %.0f wrong elements at %lld bytes", wrong,
+                     r->bytes);
+            ls_entry_fail(e, "failed", msg);
+            return;
+        }
+    }
+    if (b->failure[0])
+        ls_entry_fail(e, "failed", b->failure);
+}
+
+/* Who ran: GPUs, ranks, hosts, processes, and the sweep's settings. */
+static void set_run_fields(json_t *e, const block_t *b, const row_t *first, const char *variant,
+                           int *nhosts)
+{
+    json_object_set_new(e, "collective", json_string(b->collective));
+    json_t *gpus = json_array();
+    int nprocs;
+    block_gpus(b, gpus, nhosts, &nprocs);
+    json_object_set_new(e, "gpus", gpus);
+    long long nranks = b->nranks;
+    if (nranks == 0 && b->nthread > 0 && b->ngpus > 0)
+        nranks = b->nthread * b->ngpus;
+    json_object_set_new(e, "nranks", json_integer(nranks));
+    if (*nhosts > 1)
+        json_object_set_new(e, "nodes", json_integer(*nhosts));
+    json_object_set_new(e, "mode", json_string(nprocs > 1 ? "mpi" : "threads"));
+    json_object_set_new(e, "variant", json_string(variant ? variant : "default"));
+    json_object_set_new(e, "dtype", json_string(first->type));
+    json_object_set_new(e, "redop", json_string(first->redop));
+    json_object_set_new(e, "root", json_integer(first->root));
+    if (b->graph >= 0)
+        json_object_set_new(e, "graph", json_boolean(b->graph > 0));
+    if (b->iters >= 0)
+        json_object_set_new(e, "iters", json_integer(b->iters));
+    if (b->warmup >= 0)
+        json_object_set_new(e, "warmup", json_integer(b->warmup));
+}
+
+/* rows[], and value / bytes / small_time_us from the largest and smallest sizes. */
+static void set_rows(json_t *e, const block_t *b, const row_t *first, size_t nrows)
+{
+    json_t *rows = json_array();
+    int all_checked = nrows > 0;
+    const row_t *largest = first, *smallest = first;
+    for (size_t i = 0; i < nrows; i++) {
+        const row_t *r = first + i;
+        json_t *row = json_pack("{s:I, s:I}", "bytes", (json_int_t)r->bytes, "count",
+                                (json_int_t)r->count);
+        if (r->has_oop)
+            json_object_set_new(row, "oop", result_json(&r->oop));
+        if (r->has_ip)
+            json_object_set_new(row, "ip", result_json(&r->ip));
+        all_checked &= main_result(r)->has_wrong;
+        json_array_append_new(rows, row);
+        if (r->bytes >= largest->bytes)
+            largest = r;
+        if (r->bytes < smallest->bytes)
+            smallest = r;
+    }
+    json_object_set_new(e, "rows", rows);
+    if (nrows > 0) {
+        json_object_set_new(e, "bytes", json_integer(largest->bytes));
+        if (main_result(largest)->has_busbw)
+            json_object_set_new(e, "value", json_real(main_result(largest)->busbw));
+        if (main_result(smallest)->has_time)
+            json_object_set_new(e, "small_time_us", json_real(main_result(smallest)->time_us));
+    }
+    json_object_set_new(e, "verified", json_boolean(b->validation != 0 && all_checked));
+}
+
+/* The footer, versions, and the rank table of a run over several hosts. */
+static void set_footer_fields(json_t *e, const block_t *b, size_t nrows, int nhosts)
+{
+    if (b->has_avg)
+        json_object_set_new(e, "avg_busbw", json_real(b->avg_busbw));
+    if (b->has_oob)
+        json_object_set_new(e, "out_of_bounds", json_integer(b->oob));
+    if (b->nccl_library[0])
+        json_object_set_new(e, "nccl_version", json_string(b->nccl_library));
+    if (b->tests_version[0])
+        json_object_set_new(e, "tool_version", json_string(b->tests_version));
+    if (nhosts > 1) {
+        json_t *ranks = json_array();
+        for (int i = 0; i < b->nranks; i++)
+            json_array_append_new(ranks, json_pack("{s:i, s:s, s:i}", "rank", b->ranks[i].rank,
+                                                   "host", b->ranks[i].host, "device",
+                                                   b->ranks[i].device));
+        json_object_set_new(e, "ranks", ranks);
+    }
+    /* no footer ("# Out of bounds values", "# Avg bus bandwidth"): the log was cut */
+    if (nrows > 0 && !b->has_avg && !b->has_oob)
+        json_object_set_new(e, "flags", json_pack("[s]", "incomplete"));
+}
+
+static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, const char *variant,
+                           json_t *doc)
+{
+    json_t *e = ls_import_entry("nccl", "busbw", "GB/s", 0);
+    json_object_del(e, "value");
+    int nhosts;
+    set_run_fields(e, b, first, variant, &nhosts);
+    set_rows(e, b, first, nrows);
+    set_footer_fields(e, b, nrows, nhosts);
+    add_rank_inventory(doc, b, nhosts);
+    set_group_status(e, b, first, nrows);
+    return e;
+}
+
+static void entry_id(const json_t *e, char *id, size_t idlen)
+{
+    size_t used = (size_t)snprintf(id, idlen, "nccl-%s", ls_json_str(e, "collective", "x"));
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(e, "gpus"), i, g)
+    {
+        if (used < idlen)
+            used += (size_t)snprintf(id + used, idlen - used, "-%lld",
+                                     (long long)json_integer_value(g));
+    }
+}
+
+/* Emits the entries of a finished block; returns how many, or -1 with err. */
+static int flush_block(block_t *b, json_t *doc, const char *name, const char *variant,
+                       const char *collective, const debug_t *dbg, char *err, size_t errlen)
+{
+    if (!block_has_content(b))
+        return 0;
+    if (collective)
+        snprintf(b->collective, sizeof b->collective, "%s", collective);
+    if (!b->collective[0] &&
+        ls_nccl_collective_from_name(name, b->collective, sizeof b->collective) != 0)
+        return ls_seterr(err, errlen,
+                         "%s: cannot tell which collective this nccl-tests output is (no "
+                         "'Collective test starting' line, no *_perf in the file name); pass "
+                         "--collective NAME",
+                         name);
+    if (!b->nccl_library[0] && dbg->nccl_version[0])
+        snprintf(b->nccl_library, sizeof b->nccl_library, "%s", dbg->nccl_version);
+    ls_set_if_absent(json_object_get(doc, "software"), "nccl", b->nccl_library);
+    int added = 0;
+    size_t start = 0;
+    while (start < b->nrows || (b->nrows == 0 && added == 0)) {
+        size_t end = start;
+        while (end < b->nrows && same_group(&b->rows[start], &b->rows[end]))
+            end++;
+        /* rows of other groups interleaved later (-d all loops sizes inside types) are
+           taken in order: each contiguous run is one entry */
+        row_t empty;
+        memset(&empty, 0, sizeof empty);
+        snprintf(empty.type, sizeof empty.type, "unknown");
+        snprintf(empty.redop, sizeof empty.redop, "none");
+        empty.root = -1;
+        const row_t *first = b->nrows ? &b->rows[start] : &empty;
+        json_t *e = group_entry(b, first, end - start, variant, doc);
+        if (b->nrows == 0 && !b->failure[0])
+            ls_entry_fail(e, "failed", "nccl-tests printed no result rows (the run stopped early?)");
+        if (json_array_size(dbg->transports) > 0)
+            json_object_set(e, "transports", dbg->transports);
+        char id[128];
+        entry_id(e, id, sizeof id);
+        ls_import_add(doc, e, "nccl-tests", id);
+        added++;
+        if (b->nrows == 0)
+            break;
+        start = end;
+    }
+    block_reset(b);
+    return added;
+}
+
+static void parse_comment(block_t *b, ls_line_t *line, const char *raw)
+{
+    const char *body = raw + 1;
+    char name[64];
+    if (strstr(body, "Collective test starting:")) {
+        const char *colon = strstr(body, "starting:") + strlen("starting:");
+        if (sscanf(colon, "%63s", name) == 1)
+            ls_nccl_collective_from_name(name, b->collective, sizeof b->collective);
+        b->started = 1;
+        return;
+    }
+    if (strstr(body, "nccl-tests version")) {
+        ls_tokenize(line);
+        parse_version_line(b, line);
+        return;
+    }
+    if (strstr(body, " Rank ") && strstr(body, " device ")) {
+        parse_rank_line(b, body);
+        return;
+    }
+    if (strstr(body, "Avg bus bandwidth")) {
+        const char *colon = strchr(body, ':');
+        b->has_avg = colon && sscanf(colon + 1, "%lf", &b->avg_busbw) == 1;
+        return;
+    }
+    if (strstr(body, "Out of bounds values")) {
+        const char *colon = strchr(body, ':');
+        b->has_oob = colon && sscanf(colon + 1, "%lld", &b->oob) == 1;
+        return;
+    }
+    if (strstr(body, "out-of-place") || strstr(body, "in-place")) {
+        b->title_oop = strstr(body, "out-of-place") != NULL;
+        b->title_ip = strstr(body, "in-place") != NULL; /* not a part of "out-of-place" */
+        return;
+    }
+    ls_line_t cols;
+    snprintf(cols.buf, sizeof cols.buf, "%s", body);
+    ls_tokenize(&cols);
+    if (cols.ntok >= 4 && strcmp(cols.tok[0], "size") == 0 && strcmp(cols.tok[1], "count") == 0)
+        parse_column_header(b, &cols);
+}
+
+static int is_failure_line(const char *text)
+{
+    return strstr(text, "Test NCCL failure") || strstr(text, "Test CUDA failure") ||
+           strstr(text, "Test failure");
+}
+
+typedef struct {
+    json_t *doc;
+    const char *name, *variant, *collective;
+    debug_t dbg;
+    block_t block;
+    int added;
+} parser_t;
+
+static int handle_line(parser_t *p, ls_line_t *line, char *err, size_t errlen)
+{
+    block_t *b = &p->block;
+    char *start = ls_strip_launcher_prefix(line->buf);
+    if (start != line->buf)
+        memmove(line->buf, start, strlen(start) + 1);
+    const char *raw = line->buf;
+    while (*raw == ' ' || *raw == '\t')
+        raw++;
+    char rawcopy[sizeof line->buf];
+    snprintf(rawcopy, sizeof rawcopy, "%s", raw);
+    if (rawcopy[0] == '#') {
+        int starts_block = strstr(rawcopy, "Collective test starting:") != NULL ||
+                           strstr(rawcopy, "nccl-tests version") != NULL;
+        int nthread = strncmp(rawcopy, "# nThread", 9) == 0;
+        if ((starts_block && (b->nrows > 0 || b->nthread > 0)) || (nthread && b->nthread > 0)) {
+            int n = flush_block(b, p->doc, p->name, p->variant, p->collective, &p->dbg, err, errlen);
+            if (n < 0)
+                return -1;
+            p->added += n;
+        }
+        if (nthread) {
+            ls_tokenize(line);
+            parse_nthread_line(b, line);
+            b->started = 1;
+            return 0;
+        }
+        parse_comment(b, line, rawcopy);
+        if (strstr(rawcopy, "Collective test concluded")) {
+            int n = flush_block(b, p->doc, p->name, p->variant, p->collective, &p->dbg, err, errlen);
+            if (n < 0)
+                return -1;
+            p->added += n;
+        }
+        return 0;
+    }
+    if (strstr(rawcopy, "NCCL INFO ")) {
+        parse_debug_line(&p->dbg, rawcopy);
+        return 0;
+    }
+    if (is_failure_line(rawcopy) && block_has_content(b)) {
+        size_t n = strlen(rawcopy);
+        if (n >= sizeof b->failure)
+            n = sizeof b->failure - 1;
+        memcpy(b->failure, rawcopy, n);
+        b->failure[n] = '\0';
+        return 0;
+    }
+    ls_tokenize(line);
+    if (block_has_content(b) && is_data_row(line) && add_row(b, line) != 0)
+        return ls_seterr(err, errlen, "%s: out of memory", p->name);
+    return 0;
+}
+
+static void apply_debug(json_t *doc, const debug_t *dbg)
+{
+    const char *key;
+    json_t *value;
+    json_t *env = json_object_get(doc, "env");
+    json_object_foreach(dbg->env, key, value)
+    {
+        if (!json_object_get(env, key))
+            json_object_set(env, key, value);
+    }
+}
+
+int ls_import_nccl_tests(json_t *doc, const char *text, const char *name, const char *variant,
+                         const char *collective, char *err, size_t errlen)
+{
+    parser_t p;
+    memset(&p, 0, sizeof p);
+    p.doc = doc;
+    p.name = name;
+    p.variant = variant;
+    p.collective = collective;
+    p.dbg.transports = json_array();
+    p.dbg.env = json_object();
+    p.block.ranks = calloc(MAX_RANKS, sizeof *p.block.ranks);
+    int rc = p.block.ranks ? 0 : ls_seterr(err, errlen, "%s: out of memory", name);
+    block_reset(&p.block);
+    ls_line_t line;
+    const char *pos = text;
+    while (rc == 0 && ls_next_line(&pos, &line))
+        rc = handle_line(&p, &line, err, errlen);
+    if (rc == 0) {
+        int n = flush_block(&p.block, doc, name, variant, collective, &p.dbg, err, errlen);
+        rc = n < 0 ? -1 : 0;
+        p.added += n > 0 ? n : 0;
+    }
+    if (rc == 0 && p.added == 0)
+        rc = ls_seterr(err, errlen, "%s: no nccl-tests results found (expected a '# nThread ...' "
+                                    "header and result rows)", name);
+    if (rc == 0) {
+        apply_debug(doc, &p.dbg);
+        const char *version = p.dbg.nccl_version;
+        ls_set_if_absent(json_object_get(doc, "software"), "nccl", version[0] ? version : NULL);
+    }
+    free(p.block.ranks);
+    free(p.block.rows);
+    json_decref(p.dbg.transports);
+    json_decref(p.dbg.env);
+    return rc < 0 ? -1 : p.added;
+}

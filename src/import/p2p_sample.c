@@ -1,0 +1,246 @@
+/* p2pBandwidthLatencyTest output. Facts from the sample's source that decide what a
+   figure means:
+   - each matrix cell [i][j] is timed on GPU i's stream; with P2P writes (default) the
+     data goes i -> j, with --p2p_read it goes j -> i (GPU i pulls);
+   - the diagonal copies within one GPU and counts the bytes twice (read + write), so
+     it is HBM traffic, recorded as an `hbm` "copy" entry, not as P2P;
+   - bidirectional cells count the bytes of both directions (the sum);
+   - latency is 100 back-to-back 16-byte (one int4) copies: the GPU matrix is timed by
+     events on the device, the CPU matrix by a stopwatch around issuing the copies;
+   - "P2P=Enabled" falls back to a copy through the host where peer access is
+     unavailable ("Device=i CANNOT Access Peer Device=j"). */
+#include "p2p_sample.h"
+#include "import_util.h"
+#include "model/doc.h"
+#include "model/entry.h"
+#include "model/topo.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum section { SEC_NONE, SEC_CONNECTIVITY, SEC_UNI, SEC_BIDIR, SEC_LATENCY };
+
+typedef struct {
+    enum section section;
+    int p2p_enabled, read_mode;
+    int cpu_timed; /* latency: the "CPU" sub-matrix */
+    int cols[LS_MAX_GPUS], ncols;
+} matrix_t;
+
+typedef struct {
+    json_t *doc;
+    const char *name;
+    int access[LS_MAX_GPUS][LS_MAX_GPUS]; /* 1 CAN, 0 CANNOT, -1 not said */
+    double diag[LS_MAX_GPUS][4];          /* local-copy samples per GPU (HBM traffic) */
+    int ndiag[LS_MAX_GPUS];
+    int ngpus_seen;
+    int added;
+    matrix_t m;
+} p2p_parser_t;
+
+int ls_p2p_sample_detect(const char *text)
+{
+    return strstr(text, "P2P (Peer-to-Peer) GPU Bandwidth Latency Test") != NULL ||
+           strstr(text, "Unidirectional P2P=") != NULL ||
+           strstr(text, "P2P=Enabled Latency") != NULL;
+}
+
+/* "Device: 0, NVIDIA H200, pciBusID: 0, pciDeviceID: 6, pciDomainID:0" (hex). */
+static void parse_device_line(p2p_parser_t *p, const char *text)
+{
+    int index;
+    char name[128];
+    unsigned bus, dev, dom;
+    if (sscanf(text, "Device: %d, %127[^,], pciBusID: %x, pciDeviceID: %x, pciDomainID:%x",
+               &index, name, &bus, &dev, &dom) != 5 ||
+        index < 0 || index >= LS_MAX_GPUS)
+        return;
+    char bus_id[32];
+    ls_pci_bus_id(dom, bus, dev, 0, bus_id, sizeof bus_id);
+    json_t *gpu = ls_import_gpu(p->doc, index);
+    ls_set_if_absent(gpu, "name", name);
+    ls_set_if_absent(gpu, "pci_bus_id", bus_id);
+    if (index + 1 > p->ngpus_seen)
+        p->ngpus_seen = index + 1;
+}
+
+static void parse_access_line(p2p_parser_t *p, const char *text)
+{
+    int a, b;
+    char word[16];
+    if (sscanf(text, "Device=%d %15s Access Peer Device=%d", &a, word, &b) == 3 && a >= 0 &&
+        b >= 0 && a < LS_MAX_GPUS && b < LS_MAX_GPUS)
+        p->access[a][b] = strcmp(word, "CAN") == 0;
+}
+
+/* Section titles, as printed by the sample's main(). */
+static int parse_title(matrix_t *m, const char *text)
+{
+    enum section s = SEC_NONE;
+    if (strstr(text, "P2P Connectivity Matrix"))
+        s = SEC_CONNECTIVITY;
+    else if (strstr(text, "Unidirectional P2P=") && strstr(text, "Bandwidth"))
+        s = SEC_UNI;
+    else if (strstr(text, "Bidirectional P2P=") && strstr(text, "Bandwidth"))
+        s = SEC_BIDIR;
+    else if (strstr(text, "P2P=") && strstr(text, "Latency") && strstr(text, "Matrix"))
+        s = SEC_LATENCY;
+    if (s == SEC_NONE)
+        return 0;
+    memset(m, 0, sizeof *m);
+    m->section = s;
+    m->p2p_enabled = strstr(text, "P2P=Enabled") != NULL;
+    m->read_mode = strstr(text, "P2P Reads") != NULL;
+    return 1;
+}
+
+/* "D\D 0 1", "GPU 0 1", "CPU 0 1": the column indices of the matrix that follows. */
+static int parse_column_line(matrix_t *m, ls_line_t *line)
+{
+    if (line->ntok < 2)
+        return 0;
+    const char *head = line->tok[0];
+    if (strcmp(head, "D\\D") != 0 && strcmp(head, "GPU") != 0 && strcmp(head, "CPU") != 0)
+        return 0;
+    m->cpu_timed = strcmp(head, "CPU") == 0;
+    m->ncols = 0;
+    for (int i = 1; i < line->ntok && m->ncols < LS_MAX_GPUS; i++) {
+        long long c;
+        if (ls_tok_long(line->tok[i], &c) != 0 || c < 0 || c >= LS_MAX_GPUS) {
+            m->ncols = 0; /* not a usable header: no row is read against it */
+            return 0;
+        }
+        m->cols[m->ncols++] = (int)c;
+    }
+    return 1;
+}
+
+static int pair_has_p2p(const p2p_parser_t *p, int i, int j)
+{
+    return p->m.p2p_enabled && p->access[i][j] != 0;
+}
+
+static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
+{
+    const matrix_t *m = &p->m;
+    int p2p = pair_has_p2p(p, row, col);
+    /* write: GPU row pushes to col; read: GPU row pulls from col */
+    int src = m->read_mode ? col : row, dst = m->read_mode ? row : col;
+    int latency = m->section == SEC_LATENCY;
+    json_t *e = latency ? ls_import_entry("latency", "latency", "us", value)
+                        : ls_import_entry("p2p", "bandwidth", "GB/s", value);
+    const char *method = latency ? (m->cpu_timed ? "cpu_copy" : "gpu_copy") : "ce";
+    json_object_set_new(e, "method", json_string(method));
+    if (m->read_mode)
+        json_object_set_new(e, "mode", json_string("read"));
+    json_object_set_new(e, "gpus", json_pack("[i, i]", src, dst));
+    json_object_set_new(e, "src", json_integer(src));
+    json_object_set_new(e, "dst", json_integer(dst));
+    if (!latency)
+        json_object_set_new(e, "direction",
+                            json_string(m->section == SEC_BIDIR ? "bidir" : "uni"));
+    else
+        json_object_set_new(e, "bytes", json_integer(16)); /* one int4 per copy */
+    json_object_set_new(e, "p2p", json_boolean(p2p));
+    json_object_set_new(e, "verified", json_false()); /* the sample checks no data */
+    json_object_set_new(e, "flags", p2p ? json_array() : json_pack("[s]", "through_host"));
+    char id[96];
+    if (latency)
+        snprintf(id, sizeof id, "latency-%s%s-%d-%d%s", method, m->read_mode ? "-read" : "", src,
+                 dst, p2p ? "" : "-nop2p");
+    else
+        snprintf(id, sizeof id, "p2p-ce%s-%s-%d-%d%s", m->read_mode ? "-read" : "",
+                 m->section == SEC_BIDIR ? "bidir" : "uni", src, dst, p2p ? "" : "-nop2p");
+    ls_import_add(p->doc, e, "p2pBandwidthLatencyTest", id);
+    p->added++;
+}
+
+static void parse_matrix_row(p2p_parser_t *p, ls_line_t *line)
+{
+    matrix_t *m = &p->m;
+    long long row;
+    if (m->ncols == 0 || line->ntok != m->ncols + 1 || ls_tok_long(line->tok[0], &row) != 0 ||
+        row < 0 || row >= LS_MAX_GPUS)
+        return;
+    for (int c = 0; c < m->ncols; c++) {
+        double v;
+        if (ls_tok_double(line->tok[c + 1], &v) != 0)
+            return;
+        int col = m->cols[c];
+        if (m->section == SEC_CONNECTIVITY) {
+            if (row != col && p->access[row][col] < 0)
+                p->access[row][col] = v != 0;
+        } else if (row == col) {
+            /* local copies of the unidirectional matrices: HBM read + write */
+            if (m->section == SEC_UNI && !m->read_mode && p->ndiag[row] < 4)
+                p->diag[row][p->ndiag[row]++] = v;
+        } else {
+            add_pair_entry(p, (int)row, col, v);
+        }
+    }
+}
+
+static void add_hbm_entries(p2p_parser_t *p)
+{
+    for (int g = 0; g < LS_MAX_GPUS; g++) {
+        if (p->ndiag[g] == 0)
+            continue;
+        json_t *e = ls_import_entry("hbm", "bandwidth", "GB/s", 0);
+        /* several matrices time the same local copy: keep each as a sample */
+        ls_entry_set_samples(e, p->diag[g], (size_t)p->ndiag[g]);
+        json_object_set_new(e, "method", json_string("copy"));
+        json_object_set_new(e, "gpus", json_pack("[i]", g));
+        json_object_set_new(e, "gpu", json_integer(g));
+        json_object_set_new(e, "copied_gbps", json_real(ls_json_num(e, "value", 0) / 2));
+        json_object_set_new(e, "verified", json_false());
+        /* the sample's buffers are cudaMemset to zero before copying */
+        json_object_set_new(e, "flags", json_pack("[s]", "zero_filled"));
+        char id[48];
+        snprintf(id, sizeof id, "hbm-copy-%d", g);
+        ls_import_add(p->doc, e, "p2pBandwidthLatencyTest", id);
+        p->added++;
+    }
+}
+
+int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *err,
+                         size_t errlen)
+{
+    p2p_parser_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return ls_seterr(err, errlen, "%s: out of memory", name);
+    p->doc = doc;
+    p->name = name;
+    memset(p->access, 0xff, sizeof p->access); /* -1: not said */
+    ls_line_t line;
+    const char *pos = text;
+    while (ls_next_line(&pos, &line)) {
+        const char *t = line.buf;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (strncmp(t, "Device:", 7) == 0) {
+            parse_device_line(p, t);
+            continue;
+        }
+        if (strncmp(t, "Device=", 7) == 0) {
+            parse_access_line(p, t);
+            continue;
+        }
+        if (parse_title(&p->m, t))
+            continue;
+        ls_tokenize(&line);
+        if (p->m.section == SEC_NONE || parse_column_line(&p->m, &line))
+            continue;
+        parse_matrix_row(p, &line);
+    }
+    add_hbm_entries(p);
+    int added = p->added;
+    free(p);
+    if (added == 0)
+        return ls_seterr(err, errlen,
+                         "%s: no p2pBandwidthLatencyTest matrix found (expected lines such as "
+                         "'Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s)')",
+                         name);
+    return added;
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# import, compare, baseline and check from the command line: exit codes, one-line
+# errors, nothing written on failure. Arguments: linkscope binary, fixtures dir.
+set -u
+ls_bin=$1
+fx=$2/h200x2
+tmp=$(mktemp -d /tmp/linkscope-cli-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# expect CODE LINES NEEDLE -- command...: exit code, number of stderr lines, text in stderr
+expect() {
+    local code=$1 lines=$2 needle=$3
+    shift 4
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    local n
+    n=$(wc -l <"$tmp/err")
+    [ "$rc" -eq "$code" ] || fail "'$*': exit $rc, expected $code ($(head -c 300 "$tmp/err"))"
+    [ "$lines" = "-" ] || [ "$n" -eq "$lines" ] || fail "'$*': $n stderr lines, expected $lines: $(cat "$tmp/err")"
+    [ -z "$needle" ] || grep -qF -- "$needle" "$tmp/err" || fail "'$*': stderr lacks '$needle': $(cat "$tmp/err")"
+}
+
+# --- import ---------------------------------------------------------------
+expect 0 - "" -- "$ls_bin" import "$fx/nccl-tests-all_reduce.txt" "$fx/p2pBandwidthLatencyTest.txt" -o "$tmp/run.json"
+grep -q '"schema": "linkscope.run/1"' "$tmp/run.json" || fail "import wrote no run document"
+grep -q '"source": "import"' "$tmp/run.json" || fail "import: no source import"
+grep -q '"id": "p2p-ce-uni-0-1"' "$tmp/run.json" || fail "import: no p2p entry"
+
+expect 2 1 "$tmp/nope.txt" -- "$ls_bin" import "$fx/nccl-tests-all_reduce.txt" "$tmp/nope.txt" -o "$tmp/x.json"
+[ ! -e "$tmp/x.json" ] || fail "import wrote a document although a file was missing"
+
+expect 2 1 "unknown format" -- "$ls_bin" import "$fx/nccl-tests-all_reduce.txt" "$fx/nvidia-smi-q-gpu0.txt" -o "$tmp/x.json"
+[ ! -e "$tmp/x.json" ] || fail "import wrote a document although a file was unknown"
+grep -qF "nvidia-smi-q-gpu0.txt" "$tmp/err" || fail "unknown-format error does not name the file"
+
+expect 2 1 "--p2p-read" -- "$ls_bin" import "$fx/nvidia-smi-topo-p2p-r.txt" -o "$tmp/x.json"
+expect 2 1 "unknown option" -- "$ls_bin" import --bogus "$fx/nccl-tests-all_reduce.txt"
+expect 2 1 "no FILE" -- "$ls_bin" import
+
+# --into adds to an existing document; --variant labels nccl-tests results
+cp "$tmp/run.json" "$tmp/into.json"
+expect 0 - "" -- "$ls_bin" import --into "$tmp/into.json" --variant NCCL_ALGO=Tree "$fx/nccl-debug-info-all_reduce.txt"
+grep -q '"variant": "NCCL_ALGO=Tree"' "$tmp/into.json" || fail "--into/--variant: variant not recorded"
+grep -q '"id": "p2p-ce-uni-0-1"' "$tmp/into.json" || fail "--into lost the entries already there"
+expect 2 1 "schema" -- "$ls_bin" import --into "$fx/nvbandwidth.json" "$fx/nccl-tests-all_reduce.txt"
+
+# default output is the document on stdout
+"$ls_bin" import "$fx/nccl-tests-alltoall.txt" 2>/dev/null | grep -q '"collective": "alltoall"' ||
+    fail "import without -o did not write the document to stdout"
+
+# --- compare --------------------------------------------------------------
+expect 0 0 "" -- "$ls_bin" compare "$tmp/run.json" "$tmp/into.json"
+grep -q "figures in common" "$tmp/out" || fail "compare printed no summary"
+expect 0 0 "" -- "$ls_bin" compare --markdown "$tmp/run.json" "$tmp/run.json"
+grep -q "^| figure | unit |" "$tmp/out" || fail "compare --markdown printed no table"
+expect 0 0 "" -- "$ls_bin" compare --variants "$tmp/into.json"
+grep -q "NCCL_ALGO=Tree" "$tmp/out" || fail "compare --variants did not show the variant"
+
+"$ls_bin" import "$fx/nvbandwidth.json" -o "$tmp/nvb.json" 2>/dev/null
+"$ls_bin" import "$fx/p2pBandwidthLatencyTest.txt" -o "$tmp/p2p.json" 2>/dev/null
+expect 0 0 "" -- "$ls_bin" compare "$tmp/p2p.json" "$tmp/nvb.json" --changes-only
+grep -q "p2p ce uni GPU0->GPU1 .*gain" "$tmp/out" || fail "compare: 359.78 -> 396.2 not flagged as a gain"
+expect 1 0 "" -- "$ls_bin" compare "$tmp/nvb.json" "$tmp/p2p.json" --fail-on-regression
+
+echo '{"hello": 1}' >"$tmp/foreign.json"
+expect 2 1 "schema" -- "$ls_bin" compare "$tmp/run.json" "$tmp/foreign.json"
+expect 2 1 "no figure in common" -- "$ls_bin" compare "$tmp/p2p.json" \
+    <("$ls_bin" import "$fx/nccl-tests-all_gather.txt" 2>/dev/null)
+expect 2 1 "missing.json" -- "$ls_bin" compare "$tmp/run.json" "$tmp/missing.json"
+head -c 200 "$tmp/run.json" >"$tmp/truncated.json"
+expect 2 1 "truncated.json" -- "$ls_bin" compare "$tmp/truncated.json" "$tmp/run.json"
+expect 2 1 "needs two" -- "$ls_bin" compare "$tmp/run.json"
+expect 2 1 "variant" -- "$ls_bin" compare --variants "$tmp/run.json"
+
+# --- baseline and check ---------------------------------------------------
+expect 0 1 "expectations" -- "$ls_bin" baseline "$tmp/nvb.json" -o "$tmp/base.json"
+grep -q '"schema": "linkscope.baseline/1"' "$tmp/base.json" || fail "baseline: wrong schema"
+expect 0 0 "" -- "$ls_bin" check "$tmp/nvb.json" --baseline "$tmp/base.json"
+grep -q "all .* expectations met" "$tmp/out" || fail "check: no pass summary"
+
+# a degraded copy: GPU0->GPU1 CE write at 300 instead of 396.2
+sed -E 's/"value": 396\.21[0-9]*/"value": 300.0/' "$tmp/nvb.json" >"$tmp/degraded.json"
+expect 1 0 "" -- "$ls_bin" check "$tmp/degraded.json" --baseline "$tmp/base.json"
+[ "$(grep -c '^FAIL' "$tmp/out")" -eq 1 ] || fail "check: expected exactly one violation line: $(cat "$tmp/out")"
+grep -q "^FAIL p2p ce uni GPU0->GPU1: 300.00 GB/s" "$tmp/out" || fail "check: violation line: $(cat "$tmp/out")"
+
+expect 2 1 "schema" -- "$ls_bin" check "$tmp/nvb.json" --baseline "$tmp/run.json"
+expect 2 1 "schema" -- "$ls_bin" check "$tmp/foreign.json" --baseline "$tmp/base.json"
+expect 2 1 "needs RUN.json" -- "$ls_bin" check "$tmp/nvb.json"
+expect 2 1 "schema" -- "$ls_bin" baseline "$tmp/foreign.json"
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
+echo "import/compare/check CLI: all passed"
