@@ -59,7 +59,7 @@ enum { NVML_TEMPERATURE_GPU = 0 };                               /* nvmlTemperat
 enum { NVML_MEMORY_ERROR_CORRECTED = 0, NVML_MEMORY_ERROR_UNCORRECTED = 1 };
 enum { NVML_VOLATILE_ECC = 0 };                                  /* nvmlEccCounterType_t */
 enum { NVML_PCIE_UTIL_TX_BYTES = 0, NVML_PCIE_UTIL_RX_BYTES = 1 };
-enum { NVML_P2P_CAPS_INDEX_READ = 0, NVML_P2P_CAPS_INDEX_WRITE = 1 };
+enum { NVML_P2P_CAPS_INDEX_READ = 0, NVML_P2P_CAPS_INDEX_WRITE = 1, NVML_P2P_CAPS_INDEX_NVLINK = 2 };
 enum { /* nvmlIntNvLinkDeviceType_t */
     NVML_NVLINK_DEVICE_TYPE_GPU = 0,
     NVML_NVLINK_DEVICE_TYPE_IBMNPU = 1,
@@ -741,6 +741,17 @@ const char *ls_nvml_p2p_status(int a, int b, int write)
     case 5: return "NS";  /* not supported */
     default: return "U";
     }
+}
+
+int ls_nvml_p2p_nvlink(int a, int b)
+{
+    nvml_dev_t da = device(a), db = device(b);
+    int status = -1;
+    if (!da || !db || !nv.p2p_status || a == b)
+        return -1;
+    if (nv.p2p_status(da, db, NVML_P2P_CAPS_INDEX_NVLINK, &status) != NVML_SUCCESS)
+        return -1;
+    return status == 0;
 }
 
 const char *ls_nvml_topology_word(int a, int b)

@@ -56,6 +56,9 @@ int ls_nvml_describe(int index, json_t *gpu);
    write = 1 for write status, 0 for read. NULL when unavailable. */
 const char *ls_nvml_p2p_status(int a, int b, int write);
 
+/* 1 when NVML says the pair can do P2P over NVLink, 0 when not, -1 when unknown. */
+int ls_nvml_p2p_nvlink(int a, int b);
+
 /* Common ancestor in the PCI tree as nvidia-smi's word ("PIX", "PXB", "PHB", "NODE",
    "SYS"), or NULL; NVLink is reported separately (ls_nvml_describe's nvlinks). */
 const char *ls_nvml_topology_word(int a, int b);
