@@ -305,10 +305,9 @@ static char *inventory_csv(const json_t *gpus)
         memory_mib(mem, sizeof mem, g);
         if (strcmp(mem, "-") == 0)
             mem[0] = '\0';
-        const json_t *numa_v = json_object_get(g, "numa_node");
-        snprintf(numa, sizeof numa, "%s",
-                 json_is_integer(numa_v) && json_integer_value(numa_v) >= 0 ? ls_json_str(g, "numa_affinity", "")
-                                                                            : "");
+        /* nvidia-smi's NUMA affinity (the GPU's node, or the only node); empty if unknown */
+        const char *aff = ls_json_str(g, "numa_affinity", "");
+        snprintf(numa, sizeof numa, "%s", aff[0] >= '0' && aff[0] <= '9' ? aff : "");
         used += (size_t)snprintf(
             out + used, cap - used, "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", ls_json_int(g, "index", -1), board, mem,
             cell(app, sizeof app, get2(g, "clocks", "sm_app_mhz"), "%.0f"),

@@ -54,7 +54,7 @@ typedef struct { /* nvmlFieldValue_t */
     nvml_value_t value;
 } nvml_field_value_t;
 
-enum { NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 };                 /* nvmlClockType_t */
+enum { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 }; /* nvmlClockType_t */
 enum { NVML_TEMPERATURE_GPU = 0 };                               /* nvmlTemperatureSensors_t */
 enum { NVML_MEMORY_ERROR_CORRECTED = 0, NVML_MEMORY_ERROR_UNCORRECTED = 1 };
 enum { NVML_VOLATILE_ECC = 0 };                                  /* nvmlEccCounterType_t */
@@ -77,7 +77,8 @@ enum {
     NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON = 90, /* common speed of the active links, MBps */
     NVML_FI_DEV_NVLINK_SPEED_MBPS_L6 = 132,    /* ... L11 = 137 */
     NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138, /* KiB, cumulative; scopeId = link */
-    NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139
+    NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139,
+    NVML_FI_DEV_NVLINK_GET_SPEED = 164 /* MBps, scopeId = link */
 };
 /* NVLink links a GPU can have: 18 on Hopper and Blackwell (NVML_NVLINK_MAX_LINKS); we
    probe further and stop at the first link NVML calls invalid. */
@@ -324,6 +325,8 @@ int ls_nvml_live(int index, ls_nvml_live_t *out)
     out->sm_mhz = clock_of(nv.clock_info, d, NVML_CLOCK_SM);
     out->mem_mhz = clock_of(nv.clock_info, d, NVML_CLOCK_MEM);
     out->sm_app_mhz = clock_of(nv.app_clock, d, NVML_CLOCK_SM);
+    if (!out->sm_app_mhz)
+        out->sm_app_mhz = clock_of(nv.app_clock, d, NVML_CLOCK_GRAPHICS);
     out->mem_app_mhz = clock_of(nv.app_clock, d, NVML_CLOCK_MEM);
     unsigned mw = 0, temp = 0;
     if (nv.power_usage && nv.power_usage(d, &mw) == NVML_SUCCESS)
@@ -480,25 +483,28 @@ int ls_nvml_nvlink_bytes(int index, unsigned long long *tx_bytes, unsigned long 
 }
 
 /* NVLink speed of one link in GB/s per direction from the field values API: the
-   per-link field where NVML has one (links 0-11), else the common speed. 0 if none. */
+   per-link speed field (scopeId = link, drivers since R520), else the legacy per-link
+   fields (links 0-11), else the common speed of the active links. 0 if none answers. */
 static double nvlink_speed_gbps(nvml_dev_t d, unsigned link)
 {
     if (!nv.field_values)
         return 0;
-    nvml_field_value_t f[2];
+    nvml_field_value_t f[3];
     memset(f, 0, sizeof f);
-    f[0].field_id = NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON;
+    f[0].field_id = NVML_FI_DEV_NVLINK_GET_SPEED;
+    f[0].scope_id = link;
     f[1].field_id = link < 6    ? NVML_FI_DEV_NVLINK_SPEED_MBPS_L0 + link
                     : link < 12 ? NVML_FI_DEV_NVLINK_SPEED_MBPS_L6 + (link - 6)
                                 : NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON;
-    if (nv.field_values(d, 2, f) != NVML_SUCCESS)
+    f[2].field_id = NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON;
+    if (nv.field_values(d, 3, f) != NVML_SUCCESS)
         return 0;
-    unsigned long long mbps = 0;
-    if (f[1].ret == NVML_SUCCESS)
-        mbps = field_as_ull(&f[1]);
-    if (mbps == 0 && f[0].ret == NVML_SUCCESS)
-        mbps = field_as_ull(&f[0]);
-    return mbps / 1000.0; /* MBps -> GB/s: H100/H200 report 26562 */
+    for (int i = 0; i < 3; i++) {
+        unsigned long long mbps = f[i].ret == NVML_SUCCESS ? field_as_ull(&f[i]) : 0;
+        if (mbps > 0)
+            return mbps / 1000.0; /* MBps (1e6 B/s) -> GB/s: H100/H200 report 26562 */
+    }
+    return 0;
 }
 
 static const char *remote_name(int type)
@@ -518,8 +524,9 @@ static double describe_link(nvml_dev_t d, unsigned link, json_t *links)
     int active = link_active(d, link);
     json_t *o = json_pack("{s:i, s:b}", "link", (int)link, "active", active);
     unsigned version = 0;
-    if (nv.nvlink_version && nv.nvlink_version(d, link, &version) == NVML_SUCCESS)
-        json_object_set_new(o, "version", json_integer(version));
+    if (nv.nvlink_version && nv.nvlink_version(d, link, &version) == NVML_SUCCESS &&
+        ls_nvlink_generation(version) > 0)
+        json_object_set_new(o, "version", json_integer(ls_nvlink_generation(version)));
     double gbps = 0;
     if (active) {
         int type = -1;
@@ -533,7 +540,7 @@ static double describe_link(nvml_dev_t d, unsigned link, json_t *links)
             json_object_set_new(o, "remote_pci_bus_id", json_string(bus));
         gbps = nvlink_speed_gbps(d, link);
         if (gbps <= 0)
-            gbps = ls_nvlink_rate_by_version(version);
+            gbps = ls_nvlink_rate_by_version(ls_nvlink_generation(version));
         if (gbps > 0)
             json_object_set_new(o, "gbps", json_real(gbps));
     }
@@ -613,6 +620,10 @@ static void describe_memory_and_clocks(nvml_dev_t d, json_t *gpu)
     };
     for (size_t i = 0; i < sizeof clocks / sizeof clocks[0]; i++) {
         unsigned mhz = clock_of(clocks[i].fn, d, clocks[i].type);
+        /* Some boards answer application and max clocks for the graphics domain only;
+           on NVIDIA data-center GPUs the graphics and SM clocks are the same clock. */
+        if (!mhz && clocks[i].type == NVML_CLOCK_SM)
+            mhz = clock_of(clocks[i].fn, d, NVML_CLOCK_GRAPHICS);
         if (mhz)
             json_object_set_new(c, clocks[i].key, json_integer(mhz));
     }

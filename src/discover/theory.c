@@ -36,13 +36,23 @@ double ls_pcie_theoretical_gbps(int gen, int width)
     return ls_pcie_lane_gts(gen) * (double)width * ls_pcie_encoding(gen) / 8.0;
 }
 
-double ls_nvlink_rate_by_version(unsigned version)
+int ls_nvlink_generation(unsigned nvml_version)
 {
-    /* Per link, per direction (data rate): NVLink 1 (P100) 20 GB/s, NVLink 2 (V100) 25,
-       NVLink 3 (A100) 25, NVLink 4 (H100/H200) 25 of data on 26.5625 GB/s of signalling
-       (2 lanes x 106.25 Gb/s; NVML reports 26.562), NVLink 5 (B200) 50. */
-    static const double rate[] = {0, 20.0, 25.0, 25.0, 26.5625, 50.0};
-    if (version < 1 || version > 5)
+    static const int generation[] = {0, 1, 2, 2, 3, 3, 4, 5};
+    if (nvml_version >= sizeof generation / sizeof generation[0])
         return 0;
-    return rate[version];
+    return generation[nvml_version];
+}
+
+double ls_nvlink_rate_by_version(unsigned generation)
+{
+    /* Per link, per direction, the signalling rate nvidia-smi nvlink -s reports:
+       NVLink 1 (P100) 8 lanes x 20 Gb/s = 20 GB/s; NVLink 2 (V100) 8 x 25.78125 Gb/s =
+       25.781 GB/s; NVLink 3 (A100) 4 x 50 Gb/s = 25 GB/s; NVLink 4 (H100/H200) 2 x
+       106.25 Gb/s = 26.5625 GB/s (25 GB/s of data; 18 links: 478 GB/s); NVLink 5 (B200)
+       2 x 212.5 Gb/s = 53.125 GB/s. */
+    static const double rate[] = {0, 20.0, 25.78125, 25.0, 26.5625, 53.125};
+    if (generation < 1 || generation > 5)
+        return 0;
+    return rate[generation];
 }

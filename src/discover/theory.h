@@ -17,8 +17,13 @@ double ls_pcie_encoding(int gen);
 /* gen's lane rate x width x encoding / 8 bits; 0 if unknown. */
 double ls_pcie_theoretical_gbps(int gen, int width);
 
-/* Per-link, per-direction NVLink rate by NVLink generation (1..5), used only when NVML
-   cannot report the link speed; 0 if unknown. */
-double ls_nvlink_rate_by_version(unsigned version);
+/* NVLink generation (1..5) from the code nvmlDeviceGetNvLinkVersion returns
+   (nvmlNvlinkVersion_t: 1 = 1.0, 2 = 2.0, 3 = 2.2, 4 = 3.0, 5 = 3.1, 6 = 4.0, 7 = 5.0);
+   0 if unknown. H100/H200 report 6, NVLink 4. */
+int ls_nvlink_generation(unsigned nvml_version);
+
+/* Per-link, per-direction NVLink rate by NVLink generation (1..5) as nvidia-smi nvlink -s
+   shows it, used only when NVML cannot report the link speed; 0 if unknown. */
+double ls_nvlink_rate_by_version(unsigned generation);
 
 #endif

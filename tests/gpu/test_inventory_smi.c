@@ -165,6 +165,8 @@ static void compare_matrix(const char *cmd, const char *key)
             tok[n++] = t;
         if (n < 2 || strncmp(tok[0], "GPU", 3) != 0 || !isdigit((unsigned char)tok[0][3]))
             continue;
+        if (strncmp(tok[1], "GPU", 3) == 0 || strncmp(tok[1], "NIC", 3) == 0)
+            continue; /* the header row: GPU0 GPU1 ... CPU Affinity ... */
         int a = atoi(tok[0] + 3);
         for (int b = 0; b < ngpus && b + 1 < n; b++) {
             if (a == b)

@@ -265,6 +265,9 @@ static void theoretical_peaks(void **state)
     assert_float_equal(ls_pcie_theoretical_gbps(2, 8), 4.0, 1e-9);
     assert_float_equal(ls_pcie_theoretical_gbps(0, 16), 0.0, 0);
     assert_float_equal(ls_nvlink_rate_by_version(4) * 18, 478.125, 1e-3);
+    assert_int_equal(ls_nvlink_generation(6), 4); /* what H200 reports */
+    assert_int_equal(ls_nvlink_generation(7), 5);
+    assert_int_equal(ls_nvlink_generation(99), 0);
 }
 
 static void classify_edge_cases(void **state)
