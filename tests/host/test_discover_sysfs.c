@@ -290,6 +290,30 @@ static void classify_edge_cases(void **state)
     assert_int_equal(ls_pci_split_path("/sys/devices/platform/foo", &b), -1);
 }
 
+/* The document linkscope inventory --json wrote on the 2 x H200 machine reads back
+   with its inventory and topology (tests/fixtures/discover/h200x2-inventory.json). */
+static void real_h200_document_reads_back(void **state)
+{
+    (void)state;
+    char err[512];
+    json_t *doc = ls_doc_read(ls_fixture("discover/h200x2-inventory.json"), err, sizeof err);
+    if (!doc)
+        fail_msg("%s", err);
+    ls_topo_t *topo = malloc(sizeof *topo);
+    assert_non_null(topo);
+    assert_int_equal(ls_topo_from_doc(doc, topo), 0);
+    assert_int_equal(topo->ngpus, 2);
+    assert_int_equal(topo->gpu_gpu[0][1].type, LS_LINK_NV);
+    assert_int_equal(topo->gpu_gpu[0][1].nvlinks, 18);
+    assert_int_equal(topo->p2p_read[1][0], LS_P2P_OK);
+    json_t *g1 = json_array_get(json_object_get(doc, "gpus"), 1);
+    assert_float_equal(ls_json_num(g1, "nvlink_theoretical_gbps", 0), 478.116, 1e-3);
+    assert_float_equal(ls_json_num(json_object_get(g1, "pcie"), "theoretical_gbps", 0), 63.015, 1e-3);
+    assert_int_equal(json_array_size(json_object_get(g1, "nvlinks")), 18);
+    free(topo);
+    json_decref(doc);
+}
+
 int main(void)
 {
     ls_log_quiet(1);
@@ -306,6 +330,7 @@ int main(void)
         cmocka_unit_test(cpulists_and_bus_ids),
         cmocka_unit_test(theoretical_peaks),
         cmocka_unit_test(classify_edge_cases),
+        cmocka_unit_test(real_h200_document_reads_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
