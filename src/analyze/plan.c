@@ -25,6 +25,7 @@ typedef struct {
     double *dp;
     signed char *parent;
     uint64_t pool, kept;
+    int order[LS_MAX_GPUS][LS_MAX_GPUS]; /* growth order from each GPU (large machines) */
 } plan_ctx_t;
 
 typedef struct {
@@ -167,9 +168,35 @@ static int admissible(const plan_ctx_t *c, uint64_t mask, int k)
     return k <= pool ? (mask & ~c->pool) == 0 : (mask & c->pool) == c->pool;
 }
 
+/* From GPU s, the order in which a set grows when it always adds the GPU whose slowest
+   link to the set is fastest (pool GPUs before kept-out ones, ties to the lower index). */
+static void grow_order(const plan_ctx_t *c, int s, int *order)
+{
+    int n = c->m->ngpus, pool = ls_popcount64(c->pool);
+    double worst[LS_MAX_GPUS];
+    uint64_t set = 1ULL << s;
+    for (int t = 0; t < n; t++)
+        worst[t] = fmin(c->bw[t][s], c->bw[s][t]);
+    order[0] = s;
+    for (int size = 1; size < n; size++) {
+        int best = -1;
+        double best_v = -INFINITY;
+        for (int t = 0; t < n; t++) {
+            if (set >> t & 1)
+                continue;
+            double v = worst[t] - (!(c->pool >> t & 1) && size < pool ? 1e9 : 0);
+            if (v > best_v)
+                best_v = v, best = t;
+        }
+        set |= 1ULL << best;
+        order[size] = best;
+        for (int t = 0; t < n; t++)
+            worst[t] = fmin(worst[t], fmin(c->bw[t][best], c->bw[best][t]));
+    }
+}
+
 /* Candidate sets of size k: every admissible subset on small machines; on larger ones,
-   one set grown greedily from each GPU (add the GPU whose slowest link to the set is
-   fastest, pool GPUs before kept-out ones). */
+   the first k GPUs of the growth order from each GPU. */
 static int candidates(plan_ctx_t *c, int k, uint64_t *out, int max)
 {
     int n = c->m->ngpus, count = 0;
@@ -180,27 +207,11 @@ static int candidates(plan_ctx_t *c, int k, uint64_t *out, int max)
         return count;
     }
     for (int s = 0; s < n && count < max; s++) {
-        uint64_t set = 1ULL << s;
-        if (!admissible(c, set, 1) && ls_popcount64(c->pool) >= k)
-            continue;
-        for (int size = 1; size < k; size++) {
-            int best = -1;
-            double best_v = -1;
-            for (int t = 0; t < n; t++) {
-                if (set >> t & 1)
-                    continue;
-                double worst = INFINITY;
-                for (int u = 0; u < n; u++)
-                    if (set >> u & 1)
-                        worst = fmin(worst, fmin(c->bw[t][u], c->bw[u][t]));
-                if (!(c->pool >> t & 1) && size < ls_popcount64(c->pool))
-                    worst -= 1e6; /* kept-out GPUs only once the pool is used up */
-                if (worst > best_v)
-                    best_v = worst, best = t;
-            }
-            set |= 1ULL << best;
-        }
-        out[count++] = set;
+        uint64_t set = 0;
+        for (int i = 0; i < k; i++)
+            set |= 1ULL << c->order[s][i];
+        if (admissible(c, set, k))
+            out[count++] = set;
     }
     return count;
 }
@@ -288,6 +299,9 @@ static json_t *group_json(plan_ctx_t *c, int k, uint64_t mask, const ring_t *r)
 static json_t *groups(plan_ctx_t *c)
 {
     json_t *list = json_array();
+    if (c->m->ngpus > EXHAUSTIVE_SETS_MAX)
+        for (int s = 0; s < c->m->ngpus; s++)
+            grow_order(c, s, c->order[s]);
     for (int k = 2; k <= c->m->ngpus; k++) {
         ring_t r;
         uint64_t mask = best_set(c, k, &r);
@@ -460,7 +474,7 @@ static json_t *best_pairs(const plan_ctx_t *c, int *in_band)
     return list;
 }
 
-static json_t *best_hbm(const ls_machine_t *m)
+static json_t *best_hbm(const ls_machine_t *m, int *in_band)
 {
     int measured = 0;
     double top = 0;
@@ -471,7 +485,10 @@ static json_t *best_hbm(const ls_machine_t *m)
         top = fmax(top, v[g]);
     json_t *list = json_array();
     int used[LS_MAX_GPUS] = {0};
-    for (;;) {
+    *in_band = 0;
+    for (int g = 0; g < m->ngpus; g++)
+        *in_band += v[g] > 0 && v[g] >= HBM_BAND * top;
+    while ((int)json_array_size(list) < MAX_PAIRS_LISTED) {
         int best = -1;
         for (int g = 0; g < m->ngpus; g++)
             if (!used[g] && v[g] > 0 && v[g] >= HBM_BAND * top) {
@@ -712,7 +729,9 @@ json_t *ls_plan(const json_t *doc)
     int equal_pairs;
     json_object_set_new(plan, "best_pairs", best_pairs(c, &equal_pairs));
     json_object_set_new(plan, "equal_best_pairs", json_integer(equal_pairs));
-    json_object_set_new(plan, "best_hbm_gpus", best_hbm(m));
+    int equal_hbm;
+    json_object_set_new(plan, "best_hbm_gpus", best_hbm(m, &equal_hbm));
+    json_object_set_new(plan, "equal_best_hbm_gpus", json_integer(equal_hbm));
     json_object_set_new(plan, "keep_out", kept);
     json_object_set_new(plan, "summary", summary(c, plan));
     free(c->dp);

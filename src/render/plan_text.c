@@ -2,19 +2,18 @@
 #include "render.h"
 #include "strbuf.h"
 #include "analyze/analyze.h"
+#include "analyze/machine.h"
 #include "model/doc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Compact GPU set: "0-4,7,9". */
 static void gpu_list(ls_buf_t *b, const json_t *gpus)
 {
-    size_t i;
-    const json_t *g;
-    json_array_foreach(gpus, i, g)
-    {
-        ls_buf_printf(b, "%s%lld", i ? "," : "", (long long)json_integer_value(g));
-    }
+    char set[256];
+    ls_format_gpu_mask(ls_gpu_mask_of(gpus), set, sizeof set);
+    ls_buf_puts(b, set);
 }
 
 static void findings_text(ls_buf_t *b, const json_t *findings)
@@ -94,7 +93,8 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
 
 static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
 {
-    ls_buf_puts(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s)\n");
+    ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pairs within 5%% of the fastest)\n",
+                  ls_json_int(plan, "equal_best_pairs", 0));
     size_t i;
     const json_t *p;
     json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
@@ -107,7 +107,8 @@ static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
                       ls_json_str(p, "link", "?"), v, ls_json_str(p, "from", ""),
                       ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
     }
-    ls_buf_puts(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s)\n");
+    ls_buf_printf(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)\n",
+                  ls_json_int(plan, "equal_best_hbm_gpus", 0));
     json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, p)
     {
         char v[32];
