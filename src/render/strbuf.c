@@ -93,6 +93,7 @@ void ls_buf_csv(ls_buf_t *b, const char *s)
 char *ls_buf_take(ls_buf_t *b)
 {
     reserve(b, 0);
+    b->data[b->len] = '\0'; /* an empty buffer was never written */
     char *s = b->data;
     b->data = NULL, b->len = b->cap = 0;
     return s;

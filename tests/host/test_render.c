@@ -49,6 +49,10 @@ static void text_is_escaped(void **state)
     char *s = ls_buf_take(&b);
     assert_string_equal(s, "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;|\"0,1,\"\"2\"\"\"|a\\|b");
     free(s);
+    ls_buf_t empty = {0}; /* a buffer never written to still gives a string */
+    s = ls_buf_take(&empty);
+    assert_string_equal(s, "");
+    free(s);
 }
 
 static int count(const char *text, const char *needle)
