@@ -114,15 +114,15 @@ static int plan_section(ls_buf_t *b, const json_t *findings, const json_t *plan)
     return 0;
 }
 
-static int topology_section(ls_buf_t *b, const json_t *doc)
+static int topology_section(ls_buf_t *b, const json_t *doc, const json_t *findings)
 {
     int svgs = 0;
     section_open(b, "topology", "Topology");
     ls_buf_puts(b, "<div class=\"figs\">\n<figure>");
-    if (ls_svg_topology(b, doc)) {
+    if (ls_svg_topology(b, doc, findings)) {
         svgs++;
         figure_caption(b, "GPUs as nodes, filled by NUMA node; lines coloured by link class (thicker: more NVLinks; "
-                          "dashed: across the SMP interconnect).");
+                          "dashed: across the SMP interconnect; red: a pair far below its class).");
     } else {
         ls_buf_puts(b, "<p class=\"none\">No GPUs in the document.</p></figure>\n");
     }
@@ -181,7 +181,7 @@ char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *pl
     html_table(&body, ls_table_host_summary(doc), 0);
     ls_buf_puts(&body, "</section>\n");
     svgs += plan_section(&body, findings, plan);
-    svgs += topology_section(&body, doc);
+    svgs += topology_section(&body, doc, findings);
     svgs += matrices_section(&body, doc);
     section_open(&body, "memory", "Memory and host copies");
     html_table(&body, ls_table_hbm(doc), 0);

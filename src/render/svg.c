@@ -174,7 +174,27 @@ static int gpu_numa(const json_t *doc, int g)
     return -1;
 }
 
-int ls_svg_topology(ls_buf_t *b, const json_t *doc)
+/* Pairs named by degraded_link findings ("GPU0<->GPU4", "GPU5->GPU6"), drawn over the links. */
+static void degraded_overlay(ls_buf_t *b, const json_t *findings, const double *x, const double *y, int n)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        int a, c;
+        if (strcmp(ls_json_str(f, "rule", ""), "degraded_link") ||
+            (sscanf(ls_json_str(f, "subject", ""), "GPU%d<->GPU%d", &a, &c) != 2 &&
+             sscanf(ls_json_str(f, "subject", ""), "GPU%d->GPU%d", &a, &c) != 2) ||
+            a < 0 || c < 0 || a >= n || c >= n)
+            continue;
+        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d50000\" stroke-width=\"5\" "
+                         "stroke-dasharray=\"8 5\"/>", x[a], y[a], x[c], y[c]);
+        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#d50000\" text-anchor=\"middle\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" "
+                         "font-weight=\"bold\">degraded</text>", (x[a] + x[c]) / 2, (y[a] + y[c]) / 2 - 6);
+    }
+}
+
+int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
 {
     static const char *numa_fill[] = {"#e3f2fd", "#fff3e0", "#f3e5f5", "#e8f5e9"};
     int n = ls_doc_ngpus(doc);
@@ -201,6 +221,7 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc)
                               x[a], y[a], x[c], y[c], ls_svg_class_colour(classes[k]), sw,
                               k == 5 ? " stroke-dasharray=\"4 4\" stroke-opacity=\"0.45\"" : k >= 3 ? " stroke-opacity=\"0.7\"" : "");
             }
+    degraded_overlay(b, findings, x, y, n);
     for (int g = 0; g < n; g++) {
         int node = gpu_numa(doc, g);
         ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"22\" fill=\"%s\" stroke=\"#333333\" stroke-width=\"1.5\"/>",

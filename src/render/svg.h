@@ -13,8 +13,9 @@
 void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m);
 /* The link-type matrix, coloured by link class. 0 when the document has no links. */
 int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc);
-/* GPUs as nodes (filled by NUMA node), links as lines coloured by class. 0 when no GPUs. */
-int ls_svg_topology(ls_buf_t *b, const json_t *doc);
+/* GPUs as nodes (filled by NUMA node), links as lines coloured by class, pairs of
+   degraded_link findings marked in red. 0 when no GPUs. */
+int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings);
 /* One chart of busbw against size (log x axis) per collective and variant; returns the
    number of charts drawn. */
 int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc);
