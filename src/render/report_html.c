@@ -17,7 +17,7 @@ static const char css[] =
     "header p{margin:4px 0 0;font-size:13px;opacity:.85}"
     "nav{padding:8px 24px;background:#eef4fb;font-size:13px}nav a{margin-right:14px;color:#12406e}"
     "main{padding:0 24px 32px}section{margin-top:22px}h2{font-size:17px;border-bottom:2px solid #12406e;padding-bottom:3px}"
-    "table{border-collapse:collapse;margin:8px 0 18px;font-size:12px}caption{text-align:left;font-weight:600;padding:4px 0}"
+    "table{border-collapse:collapse;margin:2px 0 18px;font-size:12px}p.tt{font-weight:600;font-size:13px;margin:14px 0 4px}"
     "th,td{border:1px solid #d0d7de;padding:3px 7px;vertical-align:top}th{background:#f3f6f9}"
     "td.n{text-align:right;font-variant-numeric:tabular-nums}"
     "tr.error td:first-child{background:#fdecea;color:#b71c1c;font-weight:600}"
@@ -40,9 +40,15 @@ static void html_table(ls_buf_t *b, ls_table_t *t, int severity_rows)
 {
     if (!t)
         return;
-    ls_buf_puts(b, "<table><caption>");
+    int right[128];
+    for (int c = 0; c < t->ncols && c < 128; c++) {
+        right[c] = t->nrows > 0;
+        for (int r = 1; r <= t->nrows; r++)
+            right[c] &= numeric(ls_table_cell(t, r, c)); /* a column of numbers is right-aligned */
+    }
+    ls_buf_puts(b, "<p class=\"tt\">");
     ls_buf_html(b, t->title);
-    ls_buf_puts(b, "</caption>\n<tr>");
+    ls_buf_puts(b, "</p>\n<table>\n<tr>");
     for (int c = 0; c < t->ncols; c++) {
         ls_buf_puts(b, "<th>");
         ls_buf_html(b, ls_table_cell(t, 0, c));
@@ -59,7 +65,7 @@ static void html_table(ls_buf_t *b, ls_table_t *t, int severity_rows)
         }
         for (int c = 0; c < t->ncols; c++) {
             const char *cell = ls_table_cell(t, r, c);
-            ls_buf_puts(b, numeric(cell) ? "<td class=\"n\">" : "<td>");
+            ls_buf_puts(b, c < 128 && right[c] ? "<td class=\"n\">" : "<td>");
             ls_buf_html(b, cell);
             ls_buf_puts(b, "</td>");
         }

@@ -56,6 +56,8 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
 {
     int n = m->n, cell = cell_size(n), left = 48, top = 24;
     int w = left + n * cell + 8, h = top + n * cell + 30;
+    if (w < 340)
+        w = 340; /* room for the legend */
     double lo = INFINITY, hi = -INFINITY;
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++)
@@ -64,6 +66,12 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
     /* figures spanning more than 4x (NVLink beside PCIe) are coloured on a log scale, so
        that the slower classes still show their differences */
     int logscale = lo > 0 && hi / lo > 4;
+    /* otherwise the scale runs from half the best figure (light) to the best (dark), so
+       that noise between equal links does not look like a difference */
+    if (!logscale && isfinite(lo) && m->higher_better)
+        lo = fmin(lo, hi / 2);
+    else if (!logscale && isfinite(lo))
+        hi = fmax(hi, 2 * lo);
     ls_buf_printf(b, SVG_OPEN, "heatmap", w, h, w, h);
     ls_buf_puts(b, "<title>");
     ls_buf_html(b, m->title);
@@ -77,6 +85,7 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
             double t = 0;
             if (isfinite(v)) {
                 t = hi > lo ? (logscale ? log(v / lo) / log(hi / lo) : (v - lo) / (hi - lo)) : 1;
+                t = t < 0 ? 0 : t > 1 ? 1 : t;
                 if (!m->higher_better)
                     t = 1 - t;
                 scale_colour(0.15 + 0.85 * t, fill, sizeof fill);
@@ -200,7 +209,7 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
     int n = ls_doc_ngpus(doc);
     if (!n)
         return 0;
-    int w = 560, h = 470, cx = 280, cy = 220, radius = n <= 2 ? 150 : 175;
+    int w = 560, h = n <= 2 ? 150 : 470, cx = 280, cy = n <= 2 ? 60 : 220, radius = n <= 2 ? 150 : 175;
     double x[LS_MAX_GPUS], y[LS_MAX_GPUS];
     for (int g = 0; g < n; g++) {
         double angle = n <= 2 ? M_PI * g : -M_PI / 2 + 2 * M_PI * g / n;
