@@ -25,6 +25,7 @@ sections="summary findings plan topology matrices memory collectives inventory"
 run_browser() {
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
         --user-data-dir="$out/profile" --disable-extensions --disable-background-networking \
+        --disable-component-update --disable-sync --disable-default-apps --no-pings \
         --host-resolver-rules="MAP * ~NOTFOUND" --proxy-server=127.0.0.1:9 \
         --window-size=1280,2400 "$@" 2>>"$out/chromium.log"
 }
@@ -42,8 +43,17 @@ check() {
     fi
     grep -q '<script' "$html" && fail "$name: the report carries a script"
     grep -qi '<link ' "$html" && fail "$name: the report links an external resource"
-    run_browser --dump-dom "file://$html" >"$out/$name.dom" || fail "$name: chromium could not load the page"
+    run_browser --log-net-log="$out/$name.netlog.json" --dump-dom "file://$html" >"$out/$name.dom" ||
+        fail "$name: chromium could not load the page"
     [ -s "$out/$name.dom" ] || fail "$name: empty DOM"
+    # every request of the load is in the net log; the browser's own services (Google
+    # hosts, which it contacts whatever the page) aside, there must be none
+    if [ -s "$out/$name.netlog.json" ]; then
+        local requests
+        requests=$(grep -oE '"url":"[a-z]+://[^/"]+' "$out/$name.netlog.json" | sed 's/"url":"//' |
+            grep -vE '^https?://([a-z0-9-]+\.)*(google\.com|googleapis\.com|gvt1\.com|gstatic\.com)$' | sort -u || true)
+        [ -z "$requests" ] || fail "$name: the page made network requests: $requests"
+    fi
     for id in $sections; do
         grep -q "<section id=\"$id\">" "$out/$name.dom" || fail "$name: section '$id' missing from the DOM"
     done
