@@ -168,6 +168,29 @@ static void each_rule_fires_on_one_change(void **state)
     json_decref(doc);
 }
 
+/* Without P2P measurements the plan falls back on the link class: NV18 at 80% of
+   18 x 26.562 GB/s. */
+static void unmeasured_links_are_estimated_by_class(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json"), *kept = json_array();
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (strcmp(ls_json_str(e, "family", ""), "p2p"))
+            json_array_append(kept, e);
+    }
+    json_object_set_new(doc, "measurements", kept);
+    json_t *plan = ls_plan(doc);
+    const json_t *g2 = json_array_get(json_object_get(plan, "groups"), 0);
+    assert_string_equal(ls_json_str(g2, "expected_from", ""), "link_class");
+    assert_float_equal(ls_json_num(g2, "expected_busbw_gbps", 0), 382.49, 0.01);
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(plan, "best_pairs"), 0), "from", ""), "link_class");
+    json_decref(plan);
+    json_decref(doc);
+}
+
 static void severity_names_round_trip(void **state)
 {
     (void)state;
@@ -196,6 +219,7 @@ int main(void)
         cmocka_unit_test(h200x2_has_no_broken_link),
         cmocka_unit_test(even_box_gives_no_finding_and_one_island),
         cmocka_unit_test(each_rule_fires_on_one_change),
+        cmocka_unit_test(unmeasured_links_are_estimated_by_class),
         cmocka_unit_test(severity_names_round_trip),
         cmocka_unit_test(empty_document_gives_empty_analysis),
     };
