@@ -1,13 +1,138 @@
-/* Placeholder until the issue that builds 'linkscope report' lands. */
+/* linkscope report RUN.json: the run document rendered for a terminal, as Markdown, as
+   one self-contained HTML file, or as CSV exports. */
 #include "commands.h"
+#include "analyze/analyze.h"
+#include "model/doc.h"
+#include "render/render.h"
+#include "util/fileio.h"
 #include "util/log.h"
 
-const char usage_report[] = "usage: linkscope report\n\nNot built yet.\n";
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char usage_report[] =
+    "usage: linkscope report RUN.json [--format term|md|html|csv] [-o FILE|DIR]\n"
+    "\n"
+    "Renders a run document with its findings and plan (computed from the document, offline).\n"
+    "\n"
+    "  --format term   plain text tables (default; the format of FILE's extension .md/.html\n"
+    "                  when -o names one)\n"
+    "  --format md     Markdown\n"
+    "  --format html   one self-contained HTML file: inline CSS and SVG heatmaps of every\n"
+    "                  matrix, topology picture, bus bandwidth against size; no script, no\n"
+    "                  network access needed\n"
+    "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv into DIR (created\n"
+    "                  if missing), or all three to stdout, each after a '# NAME.csv' line\n"
+    "  -o FILE|DIR     write there (atomically) instead of stdout; '-' is stdout\n"
+    "\n"
+    "The same document always gives the same bytes. Formats: docs/reports.md.\n";
+
+enum format { FMT_TERM, FMT_MD, FMT_HTML, FMT_CSV, FMT_NONE };
+
+static enum format parse_format(const char *s)
+{
+    static const char *names[] = {"term", "md", "html", "csv"};
+    for (int f = FMT_TERM; f <= FMT_CSV; f++)
+        if (!strcmp(s, names[f]))
+            return (enum format)f;
+    return FMT_NONE;
+}
+
+static enum format format_of_path(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (dot && (!strcmp(dot, ".html") || !strcmp(dot, ".htm")))
+        return FMT_HTML;
+    if (dot && !strcmp(dot, ".md"))
+        return FMT_MD;
+    return FMT_TERM;
+}
+
+static int write_out(const char *path, const char *text)
+{
+    char err[512];
+    if (!path || !strcmp(path, "-")) {
+        fputs(text, stdout);
+        return fflush(stdout) ? LS_EXIT_USAGE : LS_EXIT_OK;
+    }
+    if (ls_write_file_atomic(path, text, strlen(text), err, sizeof err)) {
+        ls_error("%s", err);
+        return LS_EXIT_USAGE;
+    }
+    return LS_EXIT_OK;
+}
+
+static int write_csv(const json_t *doc, const char *dir)
+{
+    int to_stdout = !dir || !strcmp(dir, "-");
+    if (!to_stdout && mkdir(dir, 0777) && errno != EEXIST) {
+        ls_error("%s: cannot create the directory (%s)", dir, strerror(errno));
+        return LS_EXIT_USAGE;
+    }
+    for (int i = 0; i < 3; i++) {
+        char *text = ls_report_csv(doc, ls_csv_names[i]), path[4096];
+        int rc;
+        if (to_stdout) {
+            printf("%s# %s.csv\n", i ? "\n" : "", ls_csv_names[i]);
+            rc = write_out(NULL, text);
+        } else {
+            snprintf(path, sizeof path, "%s/%s.csv", dir, ls_csv_names[i]);
+            rc = write_out(path, text);
+        }
+        free(text);
+        if (rc)
+            return rc;
+    }
+    return LS_EXIT_OK;
+}
 
 int cmd_report(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    ls_error("'report' is not built yet");
-    return LS_EXIT_USAGE;
+    const char *path = NULL, *out = NULL;
+    enum format fmt = FMT_NONE;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "-f")) {
+            if (i + 1 >= argc || (fmt = parse_format(argv[i + 1])) == FMT_NONE)
+                return ls_usage_error("report", "--format needs term, md, html or csv");
+            i++;
+        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+            if (i + 1 >= argc)
+                return ls_usage_error("report", "-o needs a file or directory");
+            out = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return ls_usage_error("report", "unknown option '%s'", argv[i]);
+        } else if (path) {
+            return ls_usage_error("report", "one run document expected, got '%s' and '%s'", path, argv[i]);
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path)
+        return ls_usage_error("report", "a run document (RUN.json) is required");
+    if (fmt == FMT_NONE)
+        fmt = format_of_path(out);
+    char err[512];
+    json_t *doc = ls_doc_read(path, err, sizeof err);
+    if (!doc) {
+        ls_error("%s", err);
+        return LS_EXIT_USAGE;
+    }
+    int rc;
+    if (fmt == FMT_CSV) {
+        rc = write_csv(doc, out);
+    } else {
+        json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
+        char *text = fmt == FMT_HTML ? ls_report_html(doc, findings, plan)
+                     : fmt == FMT_MD ? ls_report_md(doc, findings, plan)
+                                     : ls_report_term(doc, findings, plan);
+        rc = write_out(out, text);
+        free(text);
+        json_decref(findings);
+        json_decref(plan);
+    }
+    json_decref(doc);
+    return rc;
 }

@@ -1,0 +1,118 @@
+/* Findings: runs every rule group over the condensed machine and orders the result. */
+#include "rules.h"
+#include "model/doc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *severity_names[] = {"info", "warning", "error"};
+
+const char *ls_severity_name(enum ls_severity sev)
+{
+    return (unsigned)sev <= LS_SEV_ERROR ? severity_names[sev] : "info";
+}
+
+int ls_severity_parse(const char *name, enum ls_severity *sev)
+{
+    for (int s = LS_SEV_INFO; s <= LS_SEV_ERROR; s++)
+        if (strcmp(name, severity_names[s]) == 0) {
+            *sev = (enum ls_severity)s;
+            return 0;
+        }
+    return -1;
+}
+
+enum ls_severity ls_finding_severity(const json_t *finding)
+{
+    enum ls_severity sev = LS_SEV_INFO;
+    ls_severity_parse(ls_json_str(finding, "severity", "info"), &sev);
+    return sev;
+}
+
+int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
+{
+    int n = 0;
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        if (ls_finding_severity(f) >= sev)
+            n++;
+    }
+    return n;
+}
+
+void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const char *subject,
+                    json_t *evidence, const char *fmt, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:o}", "rule", rule, "severity",
+                                          ls_severity_name(sev), "subject", subject, "message",
+                                          message, "evidence", evidence ? evidence : json_array()));
+}
+
+const json_t *ls_measurement(const ls_machine_t *m, size_t i)
+{
+    return json_array_get(json_object_get(m->doc, "measurements"), i);
+}
+
+int ls_numa_majority(const ls_machine_t *m, int *count)
+{
+    int counts[LS_MAX_GPUS] = {0}, best = -1, best_count = 0;
+    for (int g = 0; g < m->ngpus; g++)
+        if (m->numa[g] >= 0 && m->numa[g] < LS_MAX_GPUS)
+            counts[m->numa[g]]++;
+    for (int n = 0; n < LS_MAX_GPUS; n++)
+        if (counts[n] > best_count)
+            best = n, best_count = counts[n];
+    if (count)
+        *count = best_count;
+    return best;
+}
+
+int ls_numa_minority(const ls_machine_t *m, int g)
+{
+    int largest;
+    if (m->ngpus < 3 || m->numa[g] < 0 || ls_numa_majority(m, &largest) < 0)
+        return 0;
+    int here = 0;
+    for (int o = 0; o < m->ngpus; o++)
+        here += m->numa[o] == m->numa[g];
+    return here < LS_NUMA_MINORITY * largest;
+}
+
+/* Stable order: errors, warnings, infos; within one severity the order the rules ran. */
+static json_t *by_severity(json_t *found)
+{
+    json_t *sorted = json_array();
+    for (int s = LS_SEV_ERROR; s >= LS_SEV_INFO; s--) {
+        size_t i;
+        json_t *f;
+        json_array_foreach(found, i, f)
+        {
+            if ((int)ls_finding_severity(f) == s)
+                json_array_append(sorted, f);
+        }
+    }
+    json_decref(found);
+    return sorted;
+}
+
+json_t *ls_findings(const json_t *doc)
+{
+    json_t *found = json_array();
+    ls_machine_t *m = ls_machine_new(doc);
+    if (!m)
+        return found;
+    ls_rules_links(m, found);
+    ls_rules_gpus(m, found);
+    ls_rules_placement(m, found);
+    ls_machine_free(m);
+    return by_severity(found);
+}

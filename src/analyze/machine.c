@@ -1,0 +1,262 @@
+#include "machine.h"
+#include "model/doc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ls_popcount64(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double ls_median(const double *values, int n)
+{
+    if (n <= 0)
+        return 0;
+    double *s = malloc((size_t)n * sizeof *s);
+    if (!s)
+        return 0;
+    memcpy(s, values, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    double med = (n % 2) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    free(s);
+    return med;
+}
+
+static int entry_ok(const json_t *e)
+{
+    return strcmp(ls_json_str(e, "status", ""), "ok") == 0 && ls_json_num(e, "value", 0) > 0;
+}
+
+/* Direct P2P beats staged; among equals the higher median wins. */
+static void keep_better(ls_pair_bw_t *slot, const json_t *e)
+{
+    const json_t *p2p = json_object_get(e, "p2p");
+    int direct = p2p ? json_is_true(p2p) : strcmp(ls_json_str(e, "method", ""), "staged") != 0;
+    double v = ls_json_num(e, "value", 0);
+    if (slot->value > 0 && (slot->direct > direct || (slot->direct == direct && slot->value >= v)))
+        return;
+    const json_t *st = json_object_get(e, "stats");
+    slot->value = v;
+    slot->min = ls_json_num(st, "min", v);
+    slot->max = ls_json_num(st, "max", v);
+    slot->stddev = ls_json_num(st, "stddev", 0);
+    slot->n = (int)ls_json_int(st, "n", 1);
+    slot->direct = direct;
+    slot->id = ls_json_str(e, "id", "");
+}
+
+static void load_p2p(ls_machine_t *m)
+{
+    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+        const json_t *e = json_array_get(json_object_get(m->doc, "measurements"), (size_t)i);
+        long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+        if (!entry_ok(e) || a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b)
+            continue;
+        if (strcmp(ls_json_str(e, "direction", "uni"), "bidir") == 0)
+            keep_better(&m->bidir[a < b ? a : b][a < b ? b : a], e);
+        else
+            keep_better(&m->uni[a][b], e);
+    }
+}
+
+static void load_hbm(ls_machine_t *m)
+{
+    for (long i = ls_doc_next_measurement(m->doc, "hbm", 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, "hbm", i + 1)) {
+        const json_t *e = json_array_get(json_object_get(m->doc, "measurements"), (size_t)i);
+        long long g = ls_json_int(e, "gpu", -1);
+        if (g < 0) {
+            const json_t *gs = json_object_get(e, "gpus");
+            g = json_is_integer(json_array_get(gs, 0)) ? json_integer_value(json_array_get(gs, 0)) : -1;
+        }
+        if (!entry_ok(e) || g < 0 || g >= m->ngpus)
+            continue;
+        double v = ls_json_num(e, "value", 0);
+        if (v > m->hbm[g]) {
+            m->hbm[g] = v;
+            m->hbm_id[g] = ls_json_str(e, "id", "");
+            double th = ls_json_num(e, "theoretical", 0);
+            if (th > 0)
+                m->hbm_theoretical[g] = th;
+        }
+    }
+}
+
+static void load_gpus(ls_machine_t *m)
+{
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(m->doc, "gpus"), i, g)
+    {
+        long long idx = ls_json_int(g, "index", -1);
+        if (idx < 0 || idx >= LS_MAX_GPUS)
+            continue;
+        if (idx + 1 > m->ngpus)
+            m->ngpus = (int)idx + 1;
+        m->gpu[idx] = g;
+        m->numa[idx] = (int)ls_json_int(g, "numa_node", -1);
+        m->memory[idx] = ls_json_int(g, "memory_total_bytes", 0);
+        m->hbm_theoretical[idx] = ls_json_num(g, "hbm_theoretical_gbps", 0);
+    }
+}
+
+ls_machine_t *ls_machine_new(const json_t *doc)
+{
+    ls_machine_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->topo = calloc(1, sizeof *m->topo);
+    if (!m->topo) {
+        free(m);
+        return NULL;
+    }
+    m->doc = doc;
+    for (int g = 0; g < LS_MAX_GPUS; g++)
+        m->numa[g] = -1;
+    load_gpus(m);
+    m->has_topo = ls_topo_from_doc(doc, m->topo) == 0 && json_array_size(json_object_get(doc, "links")) > 0;
+    load_p2p(m);
+    load_hbm(m);
+    return m;
+}
+
+void ls_machine_free(ls_machine_t *m)
+{
+    if (!m)
+        return;
+    free(m->topo);
+    free(m);
+}
+
+const char *ls_machine_gpu_name(const ls_machine_t *m, int g)
+{
+    return ls_json_str(m->gpu[g], "name", "");
+}
+
+static int type_rank(enum ls_link_type t)
+{
+    switch (t) {
+    case LS_LINK_NV: return 1;
+    case LS_LINK_PIX: return 2;
+    case LS_LINK_PXB: return 3;
+    case LS_LINK_PHB: return 4;
+    case LS_LINK_NODE: return 5;
+    case LS_LINK_SYS: return 6;
+    default: return 7;
+    }
+}
+
+int ls_machine_p2p_ok(const ls_machine_t *m, int a, int b)
+{
+    if (m->has_topo && m->topo->has_p2p)
+        return m->topo->p2p_read[a][b] == LS_P2P_OK && m->topo->p2p_write[a][b] == LS_P2P_OK &&
+               m->topo->p2p_read[b][a] == LS_P2P_OK && m->topo->p2p_write[b][a] == LS_P2P_OK;
+    if (m->uni[a][b].value > 0 || m->uni[b][a].value > 0)
+        return m->uni[a][b].direct || m->uni[b][a].direct;
+    return 1; /* nothing says otherwise */
+}
+
+int ls_machine_rank(const ls_machine_t *m, int a, int b)
+{
+    if (!m->has_topo)
+        return 7;
+    int r1 = type_rank(m->topo->gpu_gpu[a][b].type), r2 = type_rank(m->topo->gpu_gpu[b][a].type);
+    int r = r1 > r2 ? r1 : r2;
+    if (r < 6 && !ls_machine_p2p_ok(m, a, b))
+        r = 6; /* no direct path: traffic goes through host memory */
+    return r;
+}
+
+const char *ls_machine_link_word(const ls_machine_t *m, int a, int b, char *buf, size_t len)
+{
+    if (!m->has_topo || m->topo->gpu_gpu[a][b].type == LS_LINK_NONE) {
+        snprintf(buf, len, "?");
+        return buf;
+    }
+    ls_link_format(m->topo->gpu_gpu[a][b], buf, len);
+    return buf;
+}
+
+/* One direction of a GPU's PCIe link after encoding, GB/s; Gen3 x16 (8 GT/s x 16 x
+   128/130 / 8 = 15.75) when unknown. */
+static double pcie_gbps(const ls_machine_t *m, int g)
+{
+    double v = ls_json_num(json_object_get(m->gpu[g], "pcie"), "theoretical_gbps", 0);
+    return v > 0 ? v : 15.75;
+}
+
+/* NVLink per direction for a bonded set of n links between a and b. */
+static double nvlink_gbps(const ls_machine_t *m, int a, int nlinks)
+{
+    const json_t *links = json_object_get(m->gpu[a], "nvlinks");
+    double per_link = ls_json_num(json_array_get(links, 0), "gbps", 0);
+    /* About 80% of the signalling rate is reached by copies (NVLink 2-4); NCCL's own
+       model uses 20 GB/s per link for sm70-sm90. */
+    return nlinks * (per_link > 0 ? 0.8 * per_link : 20.0);
+}
+
+double ls_machine_pair_gbps(const ls_machine_t *m, int a, int b, int *measured)
+{
+    if (m->uni[a][b].value > 0) {
+        *measured = 1;
+        return m->uni[a][b].value;
+    }
+    *measured = 0;
+    double pcie = 0.8 * (pcie_gbps(m, a) < pcie_gbps(m, b) ? pcie_gbps(m, a) : pcie_gbps(m, b));
+    int rank = ls_machine_rank(m, a, b);
+    switch (rank) {
+    case 1: return nvlink_gbps(m, a, m->topo->gpu_gpu[a][b].nvlinks);
+    case 2:
+    case 3: return pcie;
+    case 4: return 0.75 * pcie; /* through the CPU's root complex */
+    case 5: return 0.6 * pcie;
+    default: return 0.5 * pcie; /* across sockets or staged through host memory */
+    }
+}
+
+void ls_format_gpu_mask(uint64_t mask, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int g = 0; g < 64 && used < len; g++) {
+        if (!(mask >> g & 1))
+            continue;
+        int end = g;
+        while (end + 1 < 64 && (mask >> (end + 1) & 1))
+            end++;
+        int w;
+        if (end >= g + 2)
+            w = snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", g, end);
+        else if (end == g + 1)
+            w = snprintf(buf + used, len - used, "%s%d,%d", used ? "," : "", g, end);
+        else
+            w = snprintf(buf + used, len - used, "%s%d", used ? "," : "", g);
+        used += w > 0 ? (size_t)w : 0;
+        g = end;
+    }
+}
+
+uint64_t ls_gpu_mask_of(const json_t *gpus)
+{
+    uint64_t mask = 0;
+    size_t i;
+    const json_t *v;
+    json_array_foreach(gpus, i, v)
+    {
+        if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < 64)
+            mask |= 1ULL << json_integer_value(v);
+    }
+    return mask;
+}

@@ -1,0 +1,65 @@
+/* The machine as the analysis sees it: a run document condensed into per-GPU and
+   per-pair figures (best measured P2P bandwidth, HBM, NUMA node, memory, link class).
+   Built once from the document; every rule and the planner read it. */
+#ifndef LS_ANALYZE_MACHINE_H
+#define LS_ANALYZE_MACHINE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "model/topo.h"
+
+/* One measured figure of a GPU pair: the entry it came from and its spread. */
+typedef struct {
+    double value;      /* median GB/s; 0 when nothing was measured */
+    double min, max, stddev;
+    int n;             /* samples */
+    int direct;        /* 1: peer access (P2P), 0: staged through host memory */
+    const char *id;    /* measurement id (owned by the document) */
+} ls_pair_bw_t;
+
+typedef struct {
+    const json_t *doc;
+    int ngpus;
+    const json_t *gpu[LS_MAX_GPUS];  /* gpus[] object by index, NULL when absent */
+    ls_topo_t *topo;                 /* link types and P2P status */
+    int has_topo;
+    ls_pair_bw_t uni[LS_MAX_GPUS][LS_MAX_GPUS];   /* best one-direction P2P, src -> dst */
+    ls_pair_bw_t bidir[LS_MAX_GPUS][LS_MAX_GPUS]; /* both directions, a < b */
+    double hbm[LS_MAX_GPUS];         /* best measured HBM traffic GB/s, 0 = none */
+    double hbm_theoretical[LS_MAX_GPUS];
+    const char *hbm_id[LS_MAX_GPUS];
+    int numa[LS_MAX_GPUS];           /* -1 unknown */
+    long long memory[LS_MAX_GPUS];   /* bytes, 0 unknown */
+} ls_machine_t;
+
+/* Condenses doc (which must outlive the machine). NULL only when out of memory. */
+ls_machine_t *ls_machine_new(const json_t *doc);
+void ls_machine_free(ls_machine_t *m);
+
+/* Link class rank of an ordered pair: 1 NV, 2 PIX, 3 PXB, 4 PHB, 5 NODE, 6 SYS, 7 unknown.
+   A pair whose P2P status is known and not OK both ways counts as SYS (no direct path). */
+int ls_machine_rank(const ls_machine_t *m, int a, int b);
+/* Link word of a pair ("NV4", "PIX", ...), "?" when unknown. */
+const char *ls_machine_link_word(const ls_machine_t *m, int a, int b, char *buf, size_t len);
+/* 1 when P2P status is OK both ways (or unknown and CUDA peer access said yes). */
+int ls_machine_p2p_ok(const ls_machine_t *m, int a, int b);
+
+/* One-direction bandwidth a -> b for planning: the measured figure when there is one,
+   else an estimate from the link class (docs/analysis.md). *measured set to 1/0. */
+double ls_machine_pair_gbps(const ls_machine_t *m, int a, int b, int *measured);
+
+/* GPU's board name ("" when unknown). */
+const char *ls_machine_gpu_name(const ls_machine_t *m, int g);
+
+/* Number of set bits, lowest set index. */
+int ls_popcount64(uint64_t x);
+
+/* "0-4,7,9" for a set of GPU indices; ls_gpu_mask_of reads a JSON array of indices. */
+void ls_format_gpu_mask(uint64_t mask, char *buf, size_t len);
+uint64_t ls_gpu_mask_of(const json_t *gpus);
+
+/* Median of n values (sorted copy; 0 for n == 0). */
+double ls_median(const double *values, int n);
+
+#endif

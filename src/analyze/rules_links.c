@@ -1,0 +1,215 @@
+/* Link rules: a pair far below the others of its link class, asymmetry beyond the
+   samples' spread, PCIe links trained below their capability, NVLinks down. */
+#include "rules.h"
+#include "model/doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Ratio of a -> b to the median of the other pairs of the same link word and path
+   (direct or staged); 0 when there are too few others to compare. */
+static double class_ratio(const ls_machine_t *m, int a, int b, double *median, int *peers)
+{
+    char wa[16], wc[16];
+    const ls_pair_bw_t *ab = &m->uni[a][b];
+    ls_machine_link_word(m, a, b, wa, sizeof wa);
+    double *vals = malloc((size_t)m->ngpus * (size_t)m->ngpus * sizeof *vals);
+    int n = 0;
+    for (int c = 0; vals && c < m->ngpus; c++)
+        for (int d = 0; d < m->ngpus; d++) {
+            const ls_pair_bw_t *cd = &m->uni[c][d];
+            if (c == d || cd->value <= 0 || cd->direct != ab->direct || (c == a && d == b) ||
+                (c == b && d == a))
+                continue;
+            if (strcmp(ls_machine_link_word(m, c, d, wc, sizeof wc), wa) == 0)
+                vals[n++] = cd->value;
+        }
+    *peers = n;
+    *median = ls_median(vals, n);
+    free(vals);
+    return n >= LS_DEGRADED_MIN_PEERS && *median > 0 ? ab->value / *median : 0;
+}
+
+static void degraded_pair(const ls_machine_t *m, int a, int b, json_t *out)
+{
+    double med[2] = {0, 0}, ratio[2] = {0, 0};
+    int peers[2] = {0, 0}, dirs[2][2] = {{a, b}, {b, a}}, flagged = 0;
+    double worst = 1;
+    json_t *evidence = json_array();
+    for (int k = 0; k < 2; k++) {
+        int s = dirs[k][0], d = dirs[k][1];
+        if (m->uni[s][d].value <= 0)
+            continue;
+        ratio[k] = class_ratio(m, s, d, &med[k], &peers[k]);
+        if (ratio[k] > 0 && ratio[k] < LS_DEGRADED_RATIO) {
+            flagged++;
+            json_array_append_new(evidence, json_string(m->uni[s][d].id));
+            if (ratio[k] < worst)
+                worst = ratio[k];
+        }
+    }
+    if (!flagged) {
+        json_decref(evidence);
+        return;
+    }
+    char word[16], subject[48];
+    ls_machine_link_word(m, a, b, word, sizeof word);
+    int k = ratio[0] > 0 && ratio[0] < LS_DEGRADED_RATIO ? 0 : 1;
+    int s = dirs[k][0], d = dirs[k][1];
+    snprintf(subject, sizeof subject, flagged == 2 ? "GPU%d<->GPU%d" : "GPU%d->GPU%d", s, d);
+    const char *hint = strncmp(word, "NV", 2) == 0 ? "NVLink partly down? compare nvidia-smi nvlink -s"
+                                                    : "downtrained or shared PCIe path?";
+    ls_finding_add(out, "degraded_link", worst < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING,
+                   subject, evidence,
+                   "GPU%d->GPU%d %.1f GB/s is %.0f%% of the median %.1f GB/s of the other %d %s %s pairs (%s)",
+                   s, d, m->uni[s][d].value, 100 * ratio[k], med[k], peers[k], word,
+                   m->uni[s][d].direct ? "P2P" : "staged", hint);
+}
+
+static void degraded_pairs(const ls_machine_t *m, json_t *out)
+{
+    for (int a = 0; a < m->ngpus; a++)
+        for (int b = a + 1; b < m->ngpus; b++)
+            degraded_pair(m, a, b, out);
+}
+
+/* The uni p2p entry b -> a measured by the same tool and method as e, or NULL. */
+static const json_t *reverse_entry(const ls_machine_t *m, const json_t *e)
+{
+    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+        const json_t *r = ls_measurement(m, (size_t)i);
+        if (ls_json_int(r, "src", -1) == b && ls_json_int(r, "dst", -1) == a &&
+            strcmp(ls_json_str(r, "direction", "uni"), "uni") == 0 &&
+            strcmp(ls_json_str(r, "status", ""), "ok") == 0 &&
+            strcmp(ls_json_str(r, "method", ""), ls_json_str(e, "method", "")) == 0 &&
+            strcmp(ls_json_str(r, "source", ""), ls_json_str(e, "source", "")) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static double stat_of(const json_t *e, const char *key)
+{
+    return ls_json_num(json_object_get(e, "stats"), key, 0);
+}
+
+/* 1 when the two directions differ by more than the samples' spread explains. */
+static int asymmetric(const json_t *e, const json_t *r, int need_samples)
+{
+    double va = ls_json_num(e, "value", 0), vb = ls_json_num(r, "value", 0);
+    double hi = va > vb ? va : vb, diff = fabs(va - vb);
+    if (need_samples && (stat_of(e, "n") < 2 || stat_of(r, "n") < 2))
+        return 0;
+    double spread = LS_ASYM_SPREAD_FACTOR * (stat_of(e, "stddev") + stat_of(r, "stddev"));
+    return hi > 0 && diff >= LS_ASYM_MIN_FRACTION * hi && diff > spread;
+}
+
+/* Another tool or method on the same pair that finds both directions alike. */
+static const json_t *symmetric_witness(const ls_machine_t *m, const json_t *e)
+{
+    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+        const json_t *o = ls_measurement(m, (size_t)i);
+        if (o == e || ls_json_int(o, "src", -1) != a || ls_json_int(o, "dst", -1) != b ||
+            strcmp(ls_json_str(o, "direction", "uni"), "uni") != 0 ||
+            strcmp(ls_json_str(o, "method", ""), "staged") == 0)
+            continue;
+        if (strcmp(ls_json_str(o, "method", ""), ls_json_str(e, "method", "")) == 0 &&
+            strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", "")) == 0)
+            continue;
+        const json_t *r = reverse_entry(m, o);
+        if (r && strcmp(ls_json_str(o, "status", ""), "ok") == 0 && !asymmetric(o, r, 0))
+            return o;
+    }
+    return NULL;
+}
+
+static void asymmetry(const ls_machine_t *m, json_t *out)
+{
+    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+        if (a < 0 || b <= a || strcmp(ls_json_str(e, "direction", "uni"), "uni") != 0 ||
+            strcmp(ls_json_str(e, "status", ""), "ok") != 0)
+            continue;
+        const json_t *r = reverse_entry(m, e);
+        if (!r || !asymmetric(e, r, 1))
+            continue;
+        double va = ls_json_num(e, "value", 0), vb = ls_json_num(r, "value", 0);
+        double pct = 100 * fabs(va - vb) / (va > vb ? va : vb);
+        const json_t *w = symmetric_witness(m, e);
+        char subject[64], tail[200] = "";
+        snprintf(subject, sizeof subject, "GPU%lld<->GPU%lld", a, b);
+        json_t *evidence = json_pack("[s, s]", ls_json_str(e, "id", ""), ls_json_str(r, "id", ""));
+        if (w) {
+            json_array_append_new(evidence, json_string(ls_json_str(w, "id", "")));
+            snprintf(tail, sizeof tail, "; %s %s finds both directions alike: the method, not the link",
+                     ls_json_str(w, "source", "?"), ls_json_str(w, "method", "?"));
+        }
+        ls_finding_add(out, "asymmetry", w ? LS_SEV_INFO : LS_SEV_WARNING, subject, evidence,
+                       "GPU%lld->GPU%lld %.1f GB/s vs GPU%lld->GPU%lld %.1f GB/s (%s %s, %d and %d samples): "
+                       "%.0f%% apart, beyond the samples' spread%s",
+                       a, b, va, b, a, vb, ls_json_str(e, "source", "?"), ls_json_str(e, "method", "?"),
+                       (int)stat_of(e, "n"), (int)stat_of(r, "n"), pct, tail);
+    }
+}
+
+static void pcie_training(const ls_machine_t *m, json_t *out)
+{
+    for (int g = 0; g < m->ngpus; g++) {
+        const json_t *p = json_object_get(m->gpu[g], "pcie");
+        long long gc = ls_json_int(p, "gen_current", 0), gm = ls_json_int(p, "gen_max", 0);
+        long long wc = ls_json_int(p, "width_current", 0), wm = ls_json_int(p, "width_max", 0);
+        char subject[16], path[48];
+        snprintf(subject, sizeof subject, "GPU%d", g);
+        snprintf(path, sizeof path, "gpus[%d].pcie", g);
+        if (wc > 0 && wm > 0 && wc < wm)
+            ls_finding_add(out, "pcie_downtrained", LS_SEV_WARNING, subject, json_pack("[s]", path),
+                           "GPU%d PCIe link trained at x%lld of x%lld lanes: reseat the card or check the slot",
+                           g, wc, wm);
+        if (gc > 0 && gm > 0 && gc < gm)
+            ls_finding_add(out, "pcie_downtrained", LS_SEV_INFO, subject, json_pack("[s]", path),
+                           "GPU%d PCIe at Gen%lld of Gen%lld (an idle GPU lowers its link speed to save "
+                           "power; read it again under load)", g, gc, gm);
+    }
+}
+
+static void nvlinks_inactive(const ls_machine_t *m, json_t *out)
+{
+    for (int g = 0; g < m->ngpus; g++) {
+        const json_t *links = json_object_get(m->gpu[g], "nvlinks");
+        size_t i, down = 0;
+        const json_t *l;
+        char list[128] = "";
+        json_array_foreach(links, i, l)
+        {
+            if (json_is_false(json_object_get(l, "active"))) {
+                size_t len = strlen(list);
+                snprintf(list + len, sizeof list - len, "%s%lld", down ? "," : "",
+                         ls_json_int(l, "link", (long long)i));
+                down++;
+            }
+        }
+        if (!down || down == json_array_size(links))
+            continue;
+        char subject[16], path[48];
+        snprintf(subject, sizeof subject, "GPU%d", g);
+        snprintf(path, sizeof path, "gpus[%d].nvlinks", g);
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
+                       "GPU%d: %zu of %zu NVLinks inactive (links %s)", g, down, json_array_size(links), list);
+    }
+}
+
+void ls_rules_links(const ls_machine_t *m, json_t *out)
+{
+    degraded_pairs(m, out);
+    asymmetry(m, out);
+    pcie_training(m, out);
+    nvlinks_inactive(m, out);
+}

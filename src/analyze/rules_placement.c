@@ -1,0 +1,184 @@
+/* Placement rules: GPUs and NICs on a NUMA node away from their peers, GPUs whose
+   nearest NIC is across the SMP interconnect, and P2P that NCCL could use but did not. */
+#include "rules.h"
+#include "model/doc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void numa_gpus(const ls_machine_t *m, json_t *out)
+{
+    int largest, major = ls_numa_majority(m, &largest);
+    for (int g = 0; g < m->ngpus; g++) {
+        if (!ls_numa_minority(m, g))
+            continue;
+        char subject[16], path[48];
+        snprintf(subject, sizeof subject, "GPU%d", g);
+        snprintf(path, sizeof path, "gpus[%d].numa_node", g);
+        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, subject, json_pack("[s]", path),
+                       "GPU%d sits on NUMA node %d while %d of the %d GPUs are on node %d: "
+                       "its traffic to them crosses the SMP interconnect",
+                       g, m->numa[g], largest, m->ngpus, major);
+    }
+}
+
+static void numa_nics(const ls_machine_t *m, json_t *out)
+{
+    size_t i;
+    const json_t *nic;
+    json_array_foreach(json_object_get(m->doc, "nics"), i, nic)
+    {
+        long long node = ls_json_int(nic, "numa_node", -1);
+        int gpus_here = 0, known = 0;
+        for (int g = 0; g < m->ngpus; g++)
+            gpus_here += m->numa[g] == node, known += m->numa[g] >= 0;
+        if (node < 0 || !known || gpus_here)
+            continue;
+        char path[48];
+        snprintf(path, sizeof path, "nics[%zu].numa_node", i);
+        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, ls_json_str(nic, "name", "NIC"),
+                       json_pack("[s]", path), "NIC %s sits on NUMA node %lld where no GPU is",
+                       ls_json_str(nic, "name", "?"), node);
+    }
+}
+
+/* Rank of the nearest NIC of GPU g (6 = SYS), its index in *nic; 0 when none known. */
+static int nearest_nic(const ls_machine_t *m, int g, int *nic)
+{
+    int best = 0;
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(m->doc, "gpu_nic_links"), i, l)
+    {
+        ls_link_t link;
+        if (ls_json_int(l, "gpu", -1) != g || ls_link_parse(ls_json_str(l, "type", "?"), &link))
+            continue;
+        int r = link.type == LS_LINK_SYS ? 6 : link.type == LS_LINK_NODE ? 5 : link.type == LS_LINK_PHB ? 4 : 2;
+        if (!best || r < best)
+            best = r, *nic = (int)ls_json_int(l, "nic", -1);
+    }
+    return best;
+}
+
+static void nic_distance(const ls_machine_t *m, json_t *out)
+{
+    for (int g = 0; g < m->ngpus; g++) {
+        int nic = -1;
+        if (nearest_nic(m, g, &nic) != 6)
+            continue;
+        const json_t *n = json_array_get(json_object_get(m->doc, "nics"), (size_t)(nic < 0 ? 0 : nic));
+        char subject[16];
+        snprintf(subject, sizeof subject, "GPU%d", g);
+        ls_finding_add(out, "nic_distance", LS_SEV_WARNING, subject, json_pack("[s]", "gpu_nic_links"),
+                       "GPU%d's nearest NIC (%s) is at SYS distance: network traffic crosses the SMP "
+                       "interconnect and GPUDirect RDMA is off by default", g, ls_json_str(n, "name", "?"));
+    }
+}
+
+static int same_set(const json_t *x, const json_t *y)
+{
+    const json_t *gx = json_object_get(x, "gpus"), *gy = json_object_get(y, "gpus");
+    if (json_array_size(gx) != json_array_size(gy))
+        return 0;
+    return ls_gpu_mask_of(gx) == ls_gpu_mask_of(gy) && !strcmp(ls_json_str(x, "collective", ""), ls_json_str(y, "collective", ""));
+}
+
+static int is_default(const json_t *e)
+{
+    return !strcmp(ls_json_str(e, "variant", "default"), "default");
+}
+
+/* Median busbw of the ok nccl entries matching e's set and collective whose variant is
+   default (want_default) or names NCCL_P2P_LEVEL; adds their ids to ids. */
+static double set_median(const ls_machine_t *m, const json_t *e, int want_default, json_t *ids, char *variant,
+                         size_t vlen)
+{
+    double vals[64];
+    int n = 0;
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < 64;
+         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+        const json_t *o = ls_measurement(m, (size_t)i);
+        if (!same_set(e, o) || strcmp(ls_json_str(o, "status", ""), "ok"))
+            continue;
+        if (want_default ? !is_default(o) : !strstr(ls_json_str(o, "variant", ""), "NCCL_P2P_LEVEL"))
+            continue;
+        vals[n++] = ls_json_num(o, "value", 0);
+        if (!want_default && variant)
+            snprintf(variant, vlen, "%s", ls_json_str(o, "variant", ""));
+        if (ids)
+            json_array_append_new(ids, json_string(ls_json_str(o, "id", "")));
+    }
+    return ls_median(vals, n);
+}
+
+/* Edges of e's transports that went through SHM or NET where P2P is OK: "4->5, 5->0". */
+static int unused_p2p_edges(const ls_machine_t *m, const json_t *e, char *list, size_t len)
+{
+    int n = 0;
+    size_t i;
+    const json_t *t;
+    list[0] = '\0';
+    json_array_foreach(json_object_get(e, "transports"), i, t)
+    {
+        long long a = ls_json_int(t, "from", -1), b = ls_json_int(t, "to", -1);
+        const char *tr = ls_json_str(t, "transport", "");
+        if (a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b || !m->has_topo ||
+            !m->topo->has_p2p || !ls_machine_p2p_ok(m, (int)a, (int)b))
+            continue;
+        if (strncmp(tr, "SHM", 3) && strncmp(tr, "NET", 3))
+            continue;
+        char edge[64];
+        snprintf(edge, sizeof edge, "GPU%lld->GPU%lld", a, b);
+        if (strstr(list, edge))
+            continue;
+        size_t used = strlen(list);
+        snprintf(list + used, len - used, "%s%s", n ? ", " : "", edge);
+        n++;
+    }
+    return n;
+}
+
+static void nccl_p2p_unused(const ls_machine_t *m, json_t *out)
+{
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        if (!is_default(e) || strcmp(ls_json_str(e, "status", ""), "ok"))
+            continue;
+        int seen = 0; /* report a set once, at its first default entry */
+        for (long j = ls_doc_next_measurement(m->doc, "nccl", 0); j >= 0 && j < i && !seen;
+             j = ls_doc_next_measurement(m->doc, "nccl", j + 1))
+            seen = is_default(ls_measurement(m, (size_t)j)) && same_set(e, ls_measurement(m, (size_t)j));
+        char edges[384];
+        if (seen || !unused_p2p_edges(m, e, edges, sizeof edges))
+            continue;
+        json_t *ids = json_array();
+        char variant[64] = "", subject[64], tail[200];
+        double def = set_median(m, e, 1, ids, NULL, 0);
+        double alt = set_median(m, e, 0, ids, variant, sizeof variant);
+        enum ls_severity sev = LS_SEV_INFO;
+        if (alt > 0 && def > 0) {
+            double gain = alt / def - 1;
+            sev = gain >= LS_NCCL_VARIANT_GAIN ? LS_SEV_WARNING : LS_SEV_INFO;
+            snprintf(tail, sizeof tail, "; %s measured %.2f vs %.2f GB/s (%+.0f%%)%s", variant, alt, def,
+                     100 * gain, gain >= LS_NCCL_VARIANT_GAIN ? ": worth setting for this job" : ": keep the default");
+        } else {
+            snprintf(tail, sizeof tail, "; try NCCL_P2P_LEVEL=PHB for this job and compare");
+        }
+        char set[48];
+        ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(e, "gpus")), set, sizeof set);
+        snprintf(subject, sizeof subject, "%s on GPUs %s", ls_json_str(e, "collective", "?"), set);
+        ls_finding_add(out, "nccl_p2p_unused", sev, subject, ids,
+                       "%s: NCCL used SHM/NET on %s where P2P is supported (default P2P level stops at PXB)%s",
+                       subject, edges, tail);
+    }
+}
+
+void ls_rules_placement(const ls_machine_t *m, json_t *out)
+{
+    numa_gpus(m, out);
+    numa_nics(m, out);
+    nic_distance(m, out);
+    nccl_p2p_unused(m, out);
+}

@@ -1,0 +1,165 @@
+/* Findings and plan as plain text, for `linkscope plan` and the terminal report. */
+#include "render.h"
+#include "strbuf.h"
+#include "analyze/analyze.h"
+#include "analyze/machine.h"
+#include "model/doc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Compact GPU set: "0-4,7,9". */
+static void gpu_list(ls_buf_t *b, const json_t *gpus)
+{
+    char set[256];
+    ls_format_gpu_mask(ls_gpu_mask_of(gpus), set, sizeof set);
+    ls_buf_puts(b, set);
+}
+
+static void findings_text(ls_buf_t *b, const json_t *findings)
+{
+    ls_buf_printf(b, "Findings (%zu)\n", json_array_size(findings));
+    if (!json_array_size(findings))
+        ls_buf_puts(b, "  none: every rule passed\n");
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        ls_buf_printf(b, "  %-7s %-16s %s\n", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"),
+                      ls_json_str(f, "message", ""));
+        size_t k;
+        const json_t *e;
+        ls_buf_puts(b, "          evidence:");
+        json_array_foreach(json_object_get(f, "evidence"), k, e)
+        {
+            if (k >= 6) {
+                ls_buf_printf(b, " (+%zu more)", json_array_size(json_object_get(f, "evidence")) - 6);
+                break;
+            }
+            ls_buf_printf(b, " %s", json_string_value(e));
+        }
+        ls_buf_puts(b, "\n");
+    }
+}
+
+static void islands_text(ls_buf_t *b, const json_t *plan)
+{
+    ls_buf_puts(b, "\nIslands (groups whose every pair is joined by the class or better)\n");
+    size_t i;
+    const json_t *is;
+    json_array_foreach(json_object_get(plan, "islands"), i, is)
+    {
+        ls_buf_printf(b, "  %-4s %2lld GPUs: ", ls_json_str(is, "link_class", "?"), ls_json_int(is, "size", 0));
+        gpu_list(b, json_object_get(is, "gpus"));
+        ls_buf_puts(b, "\n");
+    }
+}
+
+static void groups_text(ls_buf_t *b, const json_t *plan)
+{
+    ls_buf_puts(b, "\nBest GPU set per group size (all_reduce busbw, GB/s; expected = slowest link of the best ring)\n");
+    ls_buf_printf(b, "  %3s  %-24s %9s %9s  %s\n", "k", "GPUs", "expected", "measured", "from");
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(plan, "groups"), i, g)
+    {
+        ls_buf_t set = {0};
+        gpu_list(&set, json_object_get(g, "gpus"));
+        char *s = ls_buf_take(&set), exp[32], meas[32] = "-";
+        ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
+        if (json_object_get(g, "measured_busbw_gbps"))
+            ls_fmt_num(ls_json_num(g, "measured_busbw_gbps", 0), meas, sizeof meas);
+        ls_buf_printf(b, "  %3lld  %-24s %9s %9s  %s\n", ls_json_int(g, "k", 0), s, exp, meas,
+                      ls_json_str(g, "expected_from", ""));
+        free(s);
+    }
+    const json_t *mg = json_object_get(plan, "measured_groups");
+    if (!json_array_size(mg))
+        return;
+    ls_buf_puts(b, "\nMeasured all_reduce sets (busbw GB/s at the largest size, median over runs)\n");
+    ls_buf_printf(b, "  %-24s %-22s %9s %9s %6s\n", "GPUs", "variant", "measured", "expected", "ratio");
+    json_array_foreach(mg, i, g)
+    {
+        ls_buf_t set = {0};
+        gpu_list(&set, json_object_get(g, "gpus"));
+        char *s = ls_buf_take(&set), exp[32], meas[32], ratio[32];
+        ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
+        ls_fmt_num(ls_json_num(g, "measured_busbw_gbps", 0), meas, sizeof meas);
+        ls_fmt_num(ls_json_num(g, "ratio", 0), ratio, sizeof ratio);
+        ls_buf_printf(b, "  %-24s %-22s %9s %9s %6s\n", s, ls_json_str(g, "variant", ""), meas, exp, ratio);
+        free(s);
+    }
+}
+
+static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
+{
+    ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pairs within 5%% of the fastest)\n",
+                  ls_json_int(plan, "equal_best_pairs", 0));
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
+    {
+        char v[32];
+        ls_fmt_num(ls_json_num(p, "bidir_gbps", 0), v, sizeof v);
+        ls_buf_printf(b, "  GPU%lld + GPU%lld  %-5s %9s  %s, %.0f GiB together\n",
+                      (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 0)),
+                      (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 1)),
+                      ls_json_str(p, "link", "?"), v, ls_json_str(p, "from", ""),
+                      ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
+    }
+    ls_buf_printf(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)\n",
+                  ls_json_int(plan, "equal_best_hbm_gpus", 0));
+    json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, p)
+    {
+        char v[32];
+        ls_fmt_num(ls_json_num(p, "gbps", 0), v, sizeof v);
+        ls_buf_printf(b, "  GPU%lld  %-24s %9s  %s", ls_json_int(p, "gpu", -1), ls_json_str(p, "name", ""), v,
+                      ls_json_str(p, "from", ""));
+        if (json_object_get(p, "efficiency"))
+            ls_buf_printf(b, ", %.0f%% of theoretical", 100 * ls_json_num(p, "efficiency", 0));
+        ls_buf_puts(b, "\n");
+    }
+}
+
+static void keep_out_text(ls_buf_t *b, const json_t *plan)
+{
+    const json_t *ko = json_object_get(plan, "keep_out");
+    ls_buf_puts(b, "\nKeep out of synchronous groups\n");
+    if (!json_array_size(ko))
+        ls_buf_puts(b, "  none\n");
+    size_t i;
+    const json_t *k;
+    json_array_foreach(ko, i, k)
+    {
+        ls_buf_printf(b, "  GPU%lld %s:\n", ls_json_int(k, "gpu", -1), ls_json_str(k, "name", ""));
+        size_t j;
+        const json_t *r;
+        json_array_foreach(json_object_get(k, "reasons"), j, r)
+        {
+            ls_buf_printf(b, "    - %s\n", json_string_value(r));
+        }
+    }
+}
+
+static void summary_text(ls_buf_t *b, const json_t *plan)
+{
+    ls_buf_puts(b, "\nPlan\n");
+    size_t i;
+    const json_t *s;
+    json_array_foreach(json_object_get(plan, "summary"), i, s)
+    {
+        ls_buf_printf(b, "  * %s\n", json_string_value(s));
+    }
+}
+
+char *ls_render_plan_text(const json_t *findings, const json_t *plan)
+{
+    ls_buf_t b = {0};
+    findings_text(&b, findings);
+    summary_text(&b, plan);
+    islands_text(&b, plan);
+    groups_text(&b, plan);
+    pairs_hbm_text(&b, plan);
+    keep_out_text(&b, plan);
+    return ls_buf_take(&b);
+}

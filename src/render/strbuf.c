@@ -1,0 +1,132 @@
+#include "strbuf.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void reserve(ls_buf_t *b, size_t more)
+{
+    if (b->len + more + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + more + 1)
+        cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p) {
+        fputs("linkscope: out of memory while rendering\n", stderr);
+        abort();
+    }
+    b->data = p, b->cap = cap;
+}
+
+void ls_buf_puts(ls_buf_t *b, const char *s)
+{
+    size_t n = strlen(s);
+    reserve(b, n);
+    memcpy(b->data + b->len, s, n + 1);
+    b->len += n;
+}
+
+void ls_buf_printf(ls_buf_t *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n <= 0)
+        return;
+    reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void ls_buf_html(ls_buf_t *b, const char *s)
+{
+    char one[2] = {0, 0};
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': ls_buf_puts(b, "&amp;"); break;
+        case '<': ls_buf_puts(b, "&lt;"); break;
+        case '>': ls_buf_puts(b, "&gt;"); break;
+        case '"': ls_buf_puts(b, "&quot;"); break;
+        default: one[0] = *s; ls_buf_puts(b, one);
+        }
+    }
+}
+
+void ls_buf_md(ls_buf_t *b, const char *s)
+{
+    char one[2] = {0, 0};
+    for (; s && *s; s++) {
+        if (*s == '|')
+            ls_buf_puts(b, "\\|");
+        else if (*s == '\n')
+            ls_buf_puts(b, " ");
+        else
+            one[0] = *s, ls_buf_puts(b, one);
+    }
+}
+
+void ls_buf_csv(ls_buf_t *b, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\n\r")) {
+        ls_buf_puts(b, s);
+        return;
+    }
+    char one[2] = {0, 0};
+    ls_buf_puts(b, "\"");
+    for (; *s; s++) {
+        if (*s == '"')
+            ls_buf_puts(b, "\"\"");
+        else
+            one[0] = *s, ls_buf_puts(b, one);
+    }
+    ls_buf_puts(b, "\"");
+}
+
+char *ls_buf_take(ls_buf_t *b)
+{
+    reserve(b, 0);
+    b->data[b->len] = '\0'; /* an empty buffer was never written */
+    char *s = b->data;
+    b->data = NULL, b->len = b->cap = 0;
+    return s;
+}
+
+void ls_fmt_num(double v, char *buf, size_t len)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    double a = fabs(v);
+    const char *fmt = a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f";
+    snprintf(buf, len, fmt, v);
+    if (!strcmp(buf, "-0") || !strcmp(buf, "-0.000"))
+        snprintf(buf, len, fmt, 0.0);
+}
+
+void ls_buf_num(ls_buf_t *b, double v)
+{
+    char s[48];
+    ls_fmt_num(v, s, sizeof s);
+    ls_buf_puts(b, s);
+}
+
+void ls_fmt_bytes(double bytes, char *buf, size_t len)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4)
+        bytes /= 1024, u++;
+    if (bytes == floor(bytes))
+        snprintf(buf, len, "%.0f %s", bytes, units[u]);
+    else
+        snprintf(buf, len, "%.1f %s", bytes, units[u]);
+}

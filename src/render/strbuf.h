@@ -1,0 +1,32 @@
+/* A growing text buffer for the renderers. Out of memory aborts the program: a report
+   is never written half-way. */
+#ifndef LS_RENDER_STRBUF_H
+#define LS_RENDER_STRBUF_H
+
+#include <stddef.h>
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+} ls_buf_t;
+
+void ls_buf_puts(ls_buf_t *b, const char *s);
+void ls_buf_printf(ls_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Text with &, <, >, " escaped for HTML and SVG. */
+void ls_buf_html(ls_buf_t *b, const char *s);
+/* Text with | and newlines escaped for a Markdown table cell. */
+void ls_buf_md(ls_buf_t *b, const char *s);
+/* A CSV field, quoted when it holds a comma, quote or newline. */
+void ls_buf_csv(ls_buf_t *b, const char *s);
+/* Hands the text over (never NULL; "" when empty) and resets the buffer. */
+char *ls_buf_take(ls_buf_t *b);
+
+/* Deterministic number formatting (C locale, no exponent): 3 significant decimals
+   below 1, 2 decimals below 100, 1 below 1000, none above; "-" for NaN or infinite. */
+void ls_fmt_num(double v, char *buf, size_t len);
+/* Same into the buffer. */
+void ls_buf_num(ls_buf_t *b, double v);
+/* Bytes as "8 B", "1 MiB", "4 GiB", "1.5 GiB". */
+void ls_fmt_bytes(double bytes, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,390 @@
+#include "svg.h"
+#include "model/doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SVG_OPEN "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" class=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
+
+static const char *palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+
+const char *ls_svg_class_colour(const char *cls)
+{
+    static const struct {
+        const char *cls, *colour;
+    } map[] = {{"NV", "#2e7d32"}, {"PIX", "#1565c0"}, {"PXB", "#42a5f5"}, {"PHB", "#f9a825"},
+               {"NODE", "#ef6c00"}, {"SYS", "#c62828"}, {"X", "#9e9e9e"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(cls, map[i].cls))
+            return map[i].colour;
+    return "#bdbdbd";
+}
+
+/* Mixes #eef4fb (t = 0) into #12406e (t = 1). */
+static void scale_colour(double t, char *buf, size_t len)
+{
+    if (t < 0)
+        t = 0;
+    if (t > 1)
+        t = 1;
+    int r = (int)lround(0xee + t * (0x12 - 0xee)), g = (int)lround(0xf4 + t * (0x40 - 0xf4)),
+        bl = (int)lround(0xfb + t * (0x6e - 0xfb));
+    snprintf(buf, len, "#%02x%02x%02x", r, g, bl);
+}
+
+static int cell_size(int n)
+{
+    int c = n > 0 ? 560 / n : 48;
+    return c > 48 ? 48 : c < 16 ? 16 : c;
+}
+
+static void axis_labels(ls_buf_t *b, int n, int cell, int left, int top)
+{
+    int fs = cell >= 30 ? 11 : 8;
+    for (int i = 0; i < n; i++) {
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\">GPU%d</text>", left - 4,
+                      top + i * cell + cell / 2 + fs / 3, fs, i);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">GPU%d</text>",
+                      left + i * cell + cell / 2, top - 6, fs, i);
+    }
+}
+
+void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
+{
+    int n = m->n, cell = cell_size(n), left = 48, top = 24;
+    int w = left + n * cell + 8, h = top + n * cell + 30;
+    if (w < 340)
+        w = 340; /* room for the legend */
+    double lo = INFINITY, hi = -INFINITY;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            if (r != c && isfinite(m->v[r][c]))
+                lo = fmin(lo, m->v[r][c]), hi = fmax(hi, m->v[r][c]);
+    /* figures spanning more than 4x (NVLink beside PCIe) are coloured on a log scale, so
+       that the slower classes still show their differences */
+    int logscale = lo > 0 && hi / lo > 4;
+    /* otherwise the scale runs from half the best figure (light) to the best (dark), so
+       that noise between equal links does not look like a difference */
+    if (!logscale && isfinite(lo) && m->higher_better)
+        lo = fmin(lo, hi / 2);
+    else if (!logscale && isfinite(lo))
+        hi = fmax(hi, 2 * lo);
+    ls_buf_printf(b, SVG_OPEN, "heatmap", w, h, w, h);
+    ls_buf_puts(b, "<title>");
+    ls_buf_html(b, m->title);
+    ls_buf_puts(b, "</title>");
+    axis_labels(b, n, cell, left, top);
+    int fs = cell >= 40 ? 10 : cell >= 28 ? 8 : 6;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            double v = m->v[r][c];
+            char fill[16] = "#f5f5f5", text[24] = "";
+            double t = 0;
+            if (isfinite(v)) {
+                t = hi > lo ? (logscale ? log(v / lo) / log(hi / lo) : (v - lo) / (hi - lo)) : 1;
+                t = t < 0 ? 0 : t > 1 ? 1 : t;
+                if (!m->higher_better)
+                    t = 1 - t;
+                scale_colour(0.15 + 0.85 * t, fill, sizeof fill);
+                ls_fmt_num(v, text, sizeof text);
+            }
+            ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"/>",
+                          left + c * cell, top + r * cell, cell, cell, r == c && !isfinite(v) ? "#e0e0e0" : fill);
+            if (text[0] && cell >= 22)
+                ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\">%s</text>",
+                              left + c * cell + cell / 2, top + r * cell + cell / 2 + fs / 3, fs,
+                              0.15 + 0.85 * t > 0.55 ? "#ffffff" : "#111111", text);
+        }
+    char slo[24], shi[24];
+    ls_fmt_num(lo, slo, sizeof slo);
+    ls_fmt_num(hi, shi, sizeof shi);
+    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">%s %s (light) to %s %s (dark)%s%s</text>", left,
+                  top + n * cell + 18, m->higher_better ? "low" : "high", m->higher_better ? slo : shi,
+                  m->higher_better ? shi : slo, m->unit, m->higher_better ? "" : ", lower is darker",
+                  logscale ? ", log colour scale" : "");
+    ls_buf_puts(b, "</svg>\n");
+}
+
+static const json_t *link_of(const json_t *doc, int a, int c)
+{
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(doc, "links"), i, l)
+    {
+        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == c)
+            return l;
+    }
+    return NULL;
+}
+
+static const char *classes[] = {"NV", "PIX", "PXB", "PHB", "NODE", "SYS"};
+
+static void class_legend(ls_buf_t *b, const json_t *doc, int x, int y)
+{
+    for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++) {
+        int present = 0;
+        size_t i;
+        const json_t *l;
+        json_array_foreach(json_object_get(doc, "links"), i, l)
+        {
+            present |= !strcmp(ls_json_str(l, "class", ""), classes[k]);
+        }
+        if (!present)
+            continue;
+        ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>", x, y - 9,
+                      ls_svg_class_colour(classes[k]));
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", x + 18, y, classes[k]);
+        x += 70;
+    }
+}
+
+int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc)
+{
+    int n = ls_doc_ngpus(doc);
+    if (!n || !json_array_size(json_object_get(doc, "links")))
+        return 0;
+    int cell = cell_size(n), left = 48, top = 24, w = left + n * cell + 8, h = top + n * cell + 30;
+    if (w < 440)
+        w = 440;
+    ls_buf_printf(b, SVG_OPEN, "heatmap links", w, h, w, h);
+    ls_buf_puts(b, "<title>Link types, GPU(row) -> GPU(column)</title>");
+    axis_labels(b, n, cell, left, top);
+    int fs = cell >= 40 ? 10 : cell >= 28 ? 8 : 6;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            const json_t *l = link_of(doc, r, c);
+            const char *cls = r == c ? "X" : ls_json_str(l, "class", "?");
+            ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"/>",
+                          left + c * cell, top + r * cell, cell, cell, ls_svg_class_colour(cls));
+            if (cell >= 22) {
+                ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#ffffff\">",
+                              left + c * cell + cell / 2, top + r * cell + cell / 2 + fs / 3, fs);
+                ls_buf_html(b, r == c ? "X" : ls_json_str(l, "type", "?"));
+                ls_buf_puts(b, "</text>");
+            }
+        }
+    class_legend(b, doc, left, top + n * cell + 20);
+    ls_buf_puts(b, "</svg>\n");
+    return 1;
+}
+
+static int gpu_numa(const json_t *doc, int g)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(json_object_get(doc, "gpus"), i, v)
+    {
+        if (ls_json_int(v, "index", -1) == g)
+            return (int)ls_json_int(v, "numa_node", -1);
+    }
+    return -1;
+}
+
+/* Pairs named by degraded_link findings ("GPU0<->GPU4", "GPU5->GPU6"), drawn over the links. */
+static void degraded_overlay(ls_buf_t *b, const json_t *findings, const double *x, const double *y, int n)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        int a, c;
+        if (strcmp(ls_json_str(f, "rule", ""), "degraded_link") ||
+            (sscanf(ls_json_str(f, "subject", ""), "GPU%d<->GPU%d", &a, &c) != 2 &&
+             sscanf(ls_json_str(f, "subject", ""), "GPU%d->GPU%d", &a, &c) != 2) ||
+            a < 0 || c < 0 || a >= n || c >= n)
+            continue;
+        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d50000\" stroke-width=\"5\" "
+                         "stroke-dasharray=\"8 5\"/>", x[a], y[a], x[c], y[c]);
+        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#d50000\" text-anchor=\"middle\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" "
+                         "font-weight=\"bold\">degraded</text>", (x[a] + x[c]) / 2, (y[a] + y[c]) / 2 - 6);
+    }
+}
+
+int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
+{
+    static const char *numa_fill[] = {"#e3f2fd", "#fff3e0", "#f3e5f5", "#e8f5e9"};
+    int n = ls_doc_ngpus(doc);
+    if (!n)
+        return 0;
+    int w = 560, h = n <= 2 ? 150 : 470, cx = 280, cy = n <= 2 ? 60 : 220, radius = n <= 2 ? 150 : 175;
+    double x[LS_MAX_GPUS], y[LS_MAX_GPUS];
+    for (int g = 0; g < n; g++) {
+        double angle = n <= 2 ? M_PI * g : -M_PI / 2 + 2 * M_PI * g / n;
+        x[g] = cx + radius * (n <= 2 ? -cos(angle) : cos(angle));
+        y[g] = cy + (n <= 2 ? 0 : radius * sin(angle));
+    }
+    ls_buf_printf(b, SVG_OPEN, "topology", w, h, w, h);
+    ls_buf_puts(b, "<title>Topology: GPUs as nodes (filled by NUMA node), links coloured by class</title>");
+    /* slowest classes first, so that fast links are drawn on top */
+    for (int k = (int)(sizeof classes / sizeof classes[0]) - 1; k >= 0; k--)
+        for (int a = 0; a < n; a++)
+            for (int c = a + 1; c < n; c++) {
+                const json_t *l = link_of(doc, a, c);
+                if (!l || strcmp(ls_json_str(l, "class", ""), classes[k]))
+                    continue;
+                double sw = k == 0 ? 3 + ls_json_num(l, "nvlinks", 0) / 6 : k <= 2 ? 2.5 : 1.2;
+                ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>",
+                              x[a], y[a], x[c], y[c], ls_svg_class_colour(classes[k]), sw,
+                              k == 5 ? " stroke-dasharray=\"4 4\" stroke-opacity=\"0.45\"" : k >= 3 ? " stroke-opacity=\"0.7\"" : "");
+            }
+    degraded_overlay(b, findings, x, y, n);
+    for (int g = 0; g < n; g++) {
+        int node = gpu_numa(doc, g);
+        ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"22\" fill=\"%s\" stroke=\"#333333\" stroke-width=\"1.5\"/>",
+                      x[g], y[g], node >= 0 ? numa_fill[node % 4] : "#ffffff");
+        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" font-weight=\"bold\">GPU%d</text>",
+                      x[g], y[g] + 4, g);
+        if (node >= 0)
+            ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">NUMA %d</text>", x[g],
+                          y[g] + 34, node);
+    }
+    class_legend(b, doc, 20, h - 14);
+    ls_buf_puts(b, "</svg>\n");
+    return 1;
+}
+
+/* 1, 2 or 5 times a power of ten, at least x. */
+static double nice_ceil(double x)
+{
+    if (x <= 0)
+        return 1;
+    double p = pow(10, floor(log10(x)));
+    for (int i = 0; i < 3; i++) {
+        double f = (double[]){1, 2, 5}[i] * p;
+        if (f >= x)
+            return f;
+    }
+    return 10 * p;
+}
+
+static void series_label(const json_t *e, char *buf, size_t len)
+{
+    ls_buf_t b = {0};
+    ls_buf_puts(&b, "GPUs ");
+    ls_buf_gpus(&b, json_object_get(e, "gpus"));
+    char *g = ls_buf_take(&b);
+    snprintf(buf, len, "%s (%s)", g, ls_json_str(e, "id", ""));
+    free(g);
+}
+
+static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const char *variant)
+{
+    const json_t *list = json_object_get(doc, "measurements");
+    double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
+    int nseries = 0;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(list, i, e)
+    {
+        if (strcmp(ls_json_str(e, "family", ""), "nccl") || strcmp(ls_json_str(e, "collective", ""), collective) ||
+            strcmp(ls_json_str(e, "variant", "default"), variant))
+            continue;
+        nseries++;
+        size_t k;
+        const json_t *r;
+        json_array_foreach(json_object_get(e, "rows"), k, r)
+        {
+            double bytes = ls_json_num(r, "bytes", 0);
+            if (bytes <= 0)
+                continue;
+            xmin = fmin(xmin, log2(bytes)), xmax = fmax(xmax, log2(bytes));
+            ymax = fmax(ymax, ls_json_num(json_object_get(r, "oop"), "busbw", 0));
+        }
+    }
+    if (!isfinite(xmin))
+        xmin = 0, xmax = 1;
+    if (xmax - xmin < 2)
+        xmin -= 1, xmax += 1;
+    ymax = nice_ceil(ymax * 1.05);
+    int left = 64, top = 30, pw = 500, ph = 240, w = left + pw + 24, h = top + ph + 56 + 16 * nseries;
+    ls_buf_printf(b, SVG_OPEN, "chart", w, h, w, h);
+    ls_buf_printf(b, "<title>%s, %s: busbw (GB/s, out-of-place) against message size</title>", collective, variant);
+    ls_buf_printf(b, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", left);
+    ls_buf_html(b, collective);
+    ls_buf_puts(b, ", ");
+    ls_buf_html(b, variant);
+    ls_buf_puts(b, "</text>");
+    ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" stroke=\"#999999\"/>", left, top, pw, ph);
+    for (int t = 0; t <= 5; t++) {
+        double v = ymax * t / 5, yy = top + ph - ph * t / 5.0, step = ymax / 5;
+        char s[24];
+        snprintf(s, sizeof s, "%.*f", step >= 1 ? 0 : step >= 0.1 ? 1 : 2, v);
+        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>", left, yy, left + pw, yy);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>", left - 4, yy + 3, s);
+    }
+    int step = (int)ceil((xmax - xmin) / 8);
+    for (int p = (int)ceil(xmin); p <= (int)floor(xmax); p++) {
+        if ((p - (int)ceil(xmin)) % (step < 1 ? 1 : step))
+            continue;
+        double xx = left + pw * (p - xmin) / (xmax - xmin);
+        char s[32];
+        ls_fmt_bytes(ldexp(1, p), s, sizeof s);
+        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e0e0e0\"/>", xx, top, xx, top + ph);
+        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%s</text>", xx, top + ph + 14, s);
+    }
+    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">message size (log scale)</text>",
+                  left + pw / 2, top + ph + 32);
+    ls_buf_printf(b, "<text x=\"14\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">busbw GB/s</text>",
+                  top + ph / 2, top + ph / 2);
+    int s = 0;
+    json_array_foreach(list, i, e)
+    {
+        if (strcmp(ls_json_str(e, "family", ""), "nccl") || strcmp(ls_json_str(e, "collective", ""), collective) ||
+            strcmp(ls_json_str(e, "variant", "default"), variant))
+            continue;
+        const char *colour = palette[s % 10];
+        ls_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" points=\"", colour);
+        size_t k;
+        const json_t *r;
+        json_array_foreach(json_object_get(e, "rows"), k, r)
+        {
+            double bytes = ls_json_num(r, "bytes", 0), bw = ls_json_num(json_object_get(r, "oop"), "busbw", 0);
+            if (bytes > 0)
+                ls_buf_printf(b, "%.1f,%.1f ", left + pw * (log2(bytes) - xmin) / (xmax - xmin), top + ph - ph * bw / ymax);
+        }
+        ls_buf_puts(b, "\"/>");
+        json_array_foreach(json_object_get(e, "rows"), k, r)
+        {
+            double bytes = ls_json_num(r, "bytes", 0), bw = ls_json_num(json_object_get(r, "oop"), "busbw", 0);
+            if (bytes > 0)
+                ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>",
+                              left + pw * (log2(bytes) - xmin) / (xmax - xmin), top + ph - ph * bw / ymax, colour);
+        }
+        char label[160];
+        series_label(e, label, sizeof label);
+        int ly = top + ph + 50 + 16 * s;
+        ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>", left, ly - 5, colour);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", left + 20, ly);
+        ls_buf_html(b, label);
+        ls_buf_puts(b, "</text>");
+        s++;
+    }
+    ls_buf_puts(b, "</svg>\n");
+}
+
+int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc)
+{
+    /* (collective, variant) pairs in the order they first appear */
+    const char *seen[128][2];
+    int n = 0;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (strcmp(ls_json_str(e, "family", ""), "nccl") || !json_array_size(json_object_get(e, "rows")))
+            continue;
+        const char *c = ls_json_str(e, "collective", "?"), *v = ls_json_str(e, "variant", "default");
+        int k = 0;
+        while (k < n && (strcmp(seen[k][0], c) || strcmp(seen[k][1], v)))
+            k++;
+        if (k < n || n == 128)
+            continue;
+        seen[n][0] = c, seen[n][1] = v;
+        n++;
+        chart(b, doc, c, v);
+    }
+    return n;
+}

@@ -1,0 +1,26 @@
+/* Inline SVG pictures for the HTML report: heatmaps, the topology, bus bandwidth
+   against message size. Pure functions of their input; no scripts, no external
+   references (the only URL is the SVG namespace). */
+#ifndef LS_RENDER_SVG_H
+#define LS_RENDER_SVG_H
+
+#include <jansson.h>
+
+#include "strbuf.h"
+#include "table.h"
+
+/* A numeric GPU x GPU matrix, coloured by value (darker = better). */
+void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m);
+/* The link-type matrix, coloured by link class. 0 when the document has no links. */
+int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc);
+/* GPUs as nodes (filled by NUMA node), links as lines coloured by class, pairs of
+   degraded_link findings marked in red. 0 when no GPUs. */
+int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings);
+/* One chart of busbw against size (log x axis) per collective and variant; returns the
+   number of charts drawn. */
+int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc);
+
+/* Colour of a link class ("NV", "PIX", ...), as #rrggbb. */
+const char *ls_svg_class_colour(const char *cls);
+
+#endif

@@ -1,0 +1,599 @@
+/* The report's tables, built from the run document and its analysis. */
+#include "table.h"
+#include "model/doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header)
+{
+    ls_table_t *t = calloc(1, sizeof *t);
+    if (!t)
+        abort();
+    t->title = strdup(title ? title : "");
+    t->ncols = ncols;
+    t->cells = calloc((size_t)ncols, sizeof *t->cells);
+    if (!t->title || !t->cells)
+        abort();
+    for (int c = 0; c < ncols; c++)
+        t->cells[c] = strdup(header[c] ? header[c] : "");
+    return t;
+}
+
+void ls_table_row(ls_table_t *t, const char *const *cells)
+{
+    char **grown = realloc(t->cells, (size_t)(t->nrows + 2) * (size_t)t->ncols * sizeof *grown);
+    if (!grown)
+        abort();
+    t->cells = grown;
+    t->nrows++;
+    for (int c = 0; c < t->ncols; c++)
+        t->cells[t->nrows * t->ncols + c] = strdup(cells[c] ? cells[c] : "");
+}
+
+const char *ls_table_cell(const ls_table_t *t, int row, int col)
+{
+    return t->cells[row * t->ncols + col];
+}
+
+void ls_table_free(ls_table_t *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < (t->nrows + 1) * t->ncols; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    free(t->title);
+    free(t);
+}
+
+void ls_buf_gpus(ls_buf_t *b, const json_t *gpus)
+{
+    size_t i;
+    const json_t *g;
+    json_array_foreach(gpus, i, g)
+    {
+        ls_buf_printf(b, "%s%lld", i ? "," : "", (long long)json_integer_value(g));
+    }
+}
+
+static char *gpus_str(const json_t *gpus)
+{
+    ls_buf_t b = {0};
+    ls_buf_gpus(&b, gpus);
+    return ls_buf_take(&b);
+}
+
+int ls_doc_ngpus(const json_t *doc)
+{
+    int n = 0;
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(doc, "gpus"), i, g)
+    {
+        long long idx = ls_json_int(g, "index", -1);
+        if (idx >= 0 && idx < LS_MAX_GPUS && idx + 1 > n)
+            n = (int)idx + 1;
+    }
+    return n;
+}
+
+/* Formats a number field of obj ("-" when absent). */
+static const char *num(char *buf, size_t len, const json_t *obj, const char *key)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!json_is_number(v))
+        snprintf(buf, len, "-");
+    else
+        ls_fmt_num(json_number_value(v), buf, len);
+    return buf;
+}
+
+static const char *intstr(char *buf, size_t len, const json_t *obj, const char *key)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (json_is_number(v))
+        snprintf(buf, len, "%lld", ls_json_int(obj, key, 0));
+    else
+        snprintf(buf, len, "-");
+    return buf;
+}
+
+/* ---- matrices ---------------------------------------------------------------------- */
+
+static void matrix_key(const json_t *e, char *key, size_t len)
+{
+    snprintf(key, len, "%s|%s|%s|%s", ls_json_str(e, "family", ""), ls_json_str(e, "direction", "uni"),
+             ls_json_str(e, "method", ""), ls_json_str(e, "source", "linkscope"));
+}
+
+static void matrix_title(const json_t *e, ls_matrix_t *m)
+{
+    const char *fam = ls_json_str(e, "family", "");
+    const char *dir = ls_json_str(e, "direction", "uni");
+    if (!strcmp(fam, "latency")) {
+        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %s (%s)",
+                 ls_json_str(e, "method", "?"), ls_json_str(e, "source", "linkscope"));
+        snprintf(m->unit, sizeof m->unit, "us");
+        m->higher_better = 0;
+    } else {
+        snprintf(m->title, sizeof m->title, "P2P bandwidth, GB/s, %s, GPU(row) -> GPU(column): %s (%s)",
+                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", ls_json_str(e, "method", "?"),
+                 ls_json_str(e, "source", "linkscope"));
+        snprintf(m->unit, sizeof m->unit, "GB/s");
+        m->higher_better = 1;
+    }
+}
+
+int ls_doc_matrices(const json_t *doc, ls_matrix_t **out)
+{
+    int n = 0, ngpus = ls_doc_ngpus(doc);
+    char keys[64][160];
+    ls_matrix_t *list = NULL;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        const char *fam = ls_json_str(e, "family", "");
+        long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+        if ((strcmp(fam, "p2p") && strcmp(fam, "latency")) || a < 0 || b < 0 || a >= LS_MAX_GPUS ||
+            b >= LS_MAX_GPUS || strcmp(ls_json_str(e, "status", ""), "ok"))
+            continue;
+        char key[160];
+        matrix_key(e, key, sizeof key);
+        int k = 0;
+        while (k < n && strcmp(keys[k], key))
+            k++;
+        if (k == n) {
+            if (n == 64)
+                continue;
+            ls_matrix_t *grown = realloc(list, (size_t)(n + 1) * sizeof *grown);
+            if (!grown)
+                abort();
+            list = grown;
+            memset(&list[n], 0, sizeof list[n]);
+            snprintf(keys[n], sizeof keys[n], "%s", key);
+            matrix_title(e, &list[n]);
+            list[n].n = ngpus > a && ngpus > b ? ngpus : (int)(a > b ? a : b) + 1;
+            for (int r = 0; r < LS_MAX_GPUS; r++)
+                for (int c = 0; c < LS_MAX_GPUS; c++)
+                    list[n].v[r][c] = NAN;
+            n++;
+        }
+        double v = ls_json_num(e, "value", NAN);
+        list[k].v[a][b] = v;
+        if (!strcmp(ls_json_str(e, "direction", "uni"), "bidir"))
+            list[k].v[b][a] = v;
+    }
+    *out = list;
+    return n;
+}
+
+ls_table_t *ls_matrix_table(const ls_matrix_t *m)
+{
+    const char *header[LS_MAX_GPUS + 1];
+    char names[LS_MAX_GPUS + 1][16];
+    snprintf(names[0], sizeof names[0], "row->col");
+    header[0] = names[0];
+    for (int c = 0; c < m->n; c++) {
+        snprintf(names[c + 1], sizeof names[c + 1], "GPU%d", c);
+        header[c + 1] = names[c + 1];
+    }
+    ls_table_t *t = ls_table_new(m->title, m->n + 1, header);
+    for (int r = 0; r < m->n; r++) {
+        char cells[LS_MAX_GPUS + 1][24];
+        const char *row[LS_MAX_GPUS + 1];
+        snprintf(cells[0], sizeof cells[0], "GPU%d", r);
+        for (int c = 0; c < m->n; c++)
+            ls_fmt_num(m->v[r][c], cells[c + 1], sizeof cells[c + 1]);
+        for (int c = 0; c <= m->n; c++)
+            row[c] = cells[c];
+        ls_table_row(t, row);
+    }
+    return t;
+}
+
+/* ---- document tables ---------------------------------------------------------------- */
+
+ls_table_t *ls_table_host_summary(const json_t *doc)
+{
+    static const char *header[] = {"field", "value"};
+    ls_table_t *t = ls_table_new("Run", 2, header);
+    const json_t *host = json_object_get(doc, "host"), *sw = json_object_get(doc, "software");
+    char buf[64];
+    const char *rows[][2] = {
+        {"host", ls_json_str(host, "hostname", "-")},
+        {"created (UTC)", ls_json_str(doc, "created", "-")},
+        {"source", ls_json_str(doc, "source", "linkscope")},
+        {"linkscope", ls_json_str(json_object_get(doc, "tool"), "version", "-")},
+        {"driver", ls_json_str(sw, "driver", "-")},
+        {"CUDA driver / runtime", NULL},
+        {"NCCL", ls_json_str(sw, "nccl", "-")},
+        {"CPU", ls_json_str(host, "cpu_model", "-")},
+        {"NUMA nodes", intstr(buf, sizeof buf, host, "numa_nodes")},
+        {"GPU numbering", "PCI bus order (CUDA_DEVICE_ORDER=PCI_BUS_ID), as nvidia-smi"},
+    };
+    char cuda[96];
+    snprintf(cuda, sizeof cuda, "%s / %s", ls_json_str(sw, "cuda_driver", "-"), ls_json_str(sw, "cuda_runtime", "-"));
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *row[2] = {rows[i][0], rows[i][1] ? rows[i][1] : cuda};
+        if (!row[1][0])
+            row[1] = "-";
+        ls_table_row(t, row);
+    }
+    return t;
+}
+
+ls_table_t *ls_table_inventory(const json_t *doc)
+{
+    static const char *header[] = {"GPU", "name", "PCI bus id", "memory GiB", "SM MHz app/max",
+                                   "mem MHz", "HBM theoretical GB/s", "PCIe gen/width (max)",
+                                   "power limit/default W", "NUMA", "NVLinks active"};
+    ls_table_t *t = ls_table_new("Boards and clocks (NVML; theoretical HBM = memory clock x 2 x bus width / 8)", 11, header);
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(doc, "gpus"), i, g)
+    {
+        const json_t *clk = json_object_get(g, "clocks"), *p = json_object_get(g, "pcie"),
+                     *pw = json_object_get(g, "power");
+        char idx[16], mem[32], sm[48], mm[24], hbm[24], pcie[48], power[48], numa[16], nvl[24];
+        snprintf(idx, sizeof idx, "%lld", ls_json_int(g, "index", -1));
+        ls_fmt_num(ls_json_num(g, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
+        snprintf(sm, sizeof sm, "%lld/%lld", ls_json_int(clk, "sm_app_mhz", 0), ls_json_int(clk, "sm_max_mhz", 0));
+        snprintf(mm, sizeof mm, "%lld", ls_json_int(clk, "mem_max_mhz", ls_json_int(clk, "mem_mhz", 0)));
+        num(hbm, sizeof hbm, g, "hbm_theoretical_gbps");
+        snprintf(pcie, sizeof pcie, "Gen%lld x%lld (Gen%lld x%lld)", ls_json_int(p, "gen_current", 0),
+                 ls_json_int(p, "width_current", 0), ls_json_int(p, "gen_max", 0), ls_json_int(p, "width_max", 0));
+        snprintf(power, sizeof power, "%.0f/%.0f", ls_json_num(pw, "limit_w", 0), ls_json_num(pw, "default_limit_w", 0));
+        intstr(numa, sizeof numa, g, "numa_node");
+        size_t k, active = 0;
+        const json_t *l;
+        json_array_foreach(json_object_get(g, "nvlinks"), k, l)
+        {
+            active += json_is_true(json_object_get(l, "active"));
+        }
+        if (json_array_size(json_object_get(g, "nvlinks")))
+            snprintf(nvl, sizeof nvl, "%zu/%zu", active, json_array_size(json_object_get(g, "nvlinks")));
+        else
+            snprintf(nvl, sizeof nvl, "-");
+        const char *row[] = {idx, ls_json_str(g, "name", "-"), ls_json_str(g, "pci_bus_id", "-"), mem, sm, mm, hbm,
+                             p ? pcie : "-", pw ? power : "-", numa, nvl};
+        ls_table_row(t, row);
+    }
+    return t;
+}
+
+static const json_t *link_of(const json_t *doc, int a, int b)
+{
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(doc, "links"), i, l)
+    {
+        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
+            return l;
+    }
+    return NULL;
+}
+
+ls_table_t *ls_table_topology(const json_t *doc)
+{
+    int n = ls_doc_ngpus(doc);
+    const char *header[LS_MAX_GPUS + 1];
+    char names[LS_MAX_GPUS + 1][16];
+    snprintf(names[0], sizeof names[0], "row->col");
+    header[0] = names[0];
+    for (int c = 0; c < n; c++) {
+        snprintf(names[c + 1], sizeof names[c + 1], "GPU%d", c);
+        header[c + 1] = names[c + 1];
+    }
+    ls_table_t *t = ls_table_new("Link types as nvidia-smi topo -m, with P2P read/write status where not OK", n + 1, header);
+    for (int r = 0; r < n; r++) {
+        char cells[LS_MAX_GPUS + 1][32];
+        const char *row[LS_MAX_GPUS + 1];
+        snprintf(cells[0], sizeof cells[0], "GPU%d", r);
+        for (int c = 0; c < n; c++) {
+            const json_t *l = link_of(doc, r, c);
+            const char *rd = ls_json_str(l, "p2p_read", "OK"), *wr = ls_json_str(l, "p2p_write", "OK");
+            if (r == c)
+                snprintf(cells[c + 1], sizeof cells[c + 1], "X");
+            else if (!l)
+                snprintf(cells[c + 1], sizeof cells[c + 1], "?");
+            else if (strcmp(rd, "OK") || strcmp(wr, "OK"))
+                snprintf(cells[c + 1], sizeof cells[c + 1], "%s %s/%s", ls_json_str(l, "type", "?"), rd, wr);
+            else
+                snprintf(cells[c + 1], sizeof cells[c + 1], "%s", ls_json_str(l, "type", "?"));
+        }
+        for (int c = 0; c <= n; c++)
+            row[c] = cells[c];
+        ls_table_row(t, row);
+    }
+    return t;
+}
+
+/* Value of the first ok entry of family for the ordered pair with this direction;
+   id and method written out. */
+static double pair_value(const json_t *doc, const char *family, const char *direction, int a, int b,
+                         const char **label)
+{
+    double best = NAN;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
+        int match = (s == a && d == b) || (direction && !strcmp(direction, "bidir") && s == b && d == a);
+        if (!match || strcmp(ls_json_str(e, "family", ""), family) || strcmp(ls_json_str(e, "status", ""), "ok") ||
+            (direction && strcmp(ls_json_str(e, "direction", "uni"), direction) && strcmp(family, "latency")))
+            continue;
+        double v = ls_json_num(e, "value", NAN);
+        int better = isnan(best) || (!strcmp(family, "latency") ? v < best : v > best);
+        if (better) {
+            best = v;
+            if (label)
+                *label = ls_json_str(e, "id", "");
+        }
+    }
+    return best;
+}
+
+ls_table_t *ls_table_p2p_paths(const json_t *doc)
+{
+    static const char *header[] = {"src", "dst", "link", "class", "p2p_read", "p2p_write",
+                                   "uni_gbps", "uni_entry", "bidir_gbps", "latency_us"};
+    ls_table_t *t = ls_table_new("P2P paths: best one-direction and bidirectional bandwidth (GB/s) and lowest latency (us) per ordered pair",
+                                 10, header);
+    int n = ls_doc_ngpus(doc);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            if (a == b)
+                continue;
+            const json_t *l = link_of(doc, a, b);
+            const char *uid = "";
+            char sa[16], sb[16], uni[24], bid[24], lat[24];
+            snprintf(sa, sizeof sa, "%d", a);
+            snprintf(sb, sizeof sb, "%d", b);
+            ls_fmt_num(pair_value(doc, "p2p", "uni", a, b, &uid), uni, sizeof uni);
+            ls_fmt_num(pair_value(doc, "p2p", "bidir", a, b, NULL), bid, sizeof bid);
+            ls_fmt_num(pair_value(doc, "latency", NULL, a, b, NULL), lat, sizeof lat);
+            const char *row[] = {sa, sb, ls_json_str(l, "type", "?"), ls_json_str(l, "class", "?"),
+                                 ls_json_str(l, "p2p_read", "-"), ls_json_str(l, "p2p_write", "-"), uni, uid, bid, lat};
+            ls_table_row(t, row);
+        }
+    return t;
+}
+
+ls_table_t *ls_table_hbm(const json_t *doc)
+{
+    static const char *header[] = {"GPU", "method", "HBM traffic GB/s (median)", "min", "max", "cv %",
+                                   "theoretical GB/s", "efficiency %", "samples", "source", "entry"};
+    ls_table_t *t = ls_table_new("Device memory bandwidth, counted as HBM traffic (bytes read + bytes written) per second", 11, header);
+    for (long i = ls_doc_next_measurement(doc, "hbm", 0); i >= 0; i = ls_doc_next_measurement(doc, "hbm", i + 1)) {
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i), *st = json_object_get(e, "stats");
+        char g[16], v[24], mn[24], mx[24], cv[24], th[24], eff[24], n[16];
+        snprintf(g, sizeof g, "%lld", ls_json_int(e, "gpu", json_integer_value(json_array_get(json_object_get(e, "gpus"), 0))));
+        num(v, sizeof v, e, "value");
+        num(mn, sizeof mn, st, "min");
+        num(mx, sizeof mx, st, "max");
+        ls_fmt_num(100 * ls_json_num(st, "cv", 0), cv, sizeof cv);
+        num(th, sizeof th, e, "theoretical");
+        double the = ls_json_num(e, "theoretical", 0);
+        ls_fmt_num(the > 0 ? 100 * ls_json_num(e, "value", 0) / the : NAN, eff, sizeof eff);
+        intstr(n, sizeof n, st, "n");
+        const char *row[] = {g, ls_json_str(e, "method", "?"), v, mn, mx, cv, th, eff, n,
+                             ls_json_str(e, "source", "linkscope"), ls_json_str(e, "id", "")};
+        ls_table_row(t, row);
+    }
+    return t;
+}
+
+ls_table_t *ls_table_host_copies(const json_t *doc)
+{
+    if (ls_doc_next_measurement(doc, "host", 0) < 0)
+        return NULL;
+    static const char *header[] = {"GPU", "NUMA node", "direction", "memory", "GB/s (median)", "theoretical GB/s", "source", "entry"};
+    ls_table_t *t = ls_table_new("Host <-> device copies, GB/s (bytes copied per second)", 8, header);
+    for (long i = ls_doc_next_measurement(doc, "host", 0); i >= 0; i = ls_doc_next_measurement(doc, "host", i + 1)) {
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+        char g[16], node[16], v[24], th[24];
+        intstr(g, sizeof g, e, "gpu");
+        intstr(node, sizeof node, e, "numa_node");
+        num(v, sizeof v, e, "value");
+        num(th, sizeof th, e, "theoretical");
+        const char *row[] = {g, node, ls_json_str(e, "direction", "?"), ls_json_str(e, "memory", "?"), v, th,
+                             ls_json_str(e, "source", "linkscope"), ls_json_str(e, "id", "")};
+        ls_table_row(t, row);
+    }
+    return t;
+}
+
+ls_table_t *ls_table_collectives(const json_t *doc)
+{
+    static const char *header[] = {"entry", "collective", "variant", "GPUs", "nranks", "bytes", "size",
+                                   "oop time us", "oop algbw GB/s", "oop busbw GB/s", "oop wrong",
+                                   "ip time us", "ip algbw GB/s", "ip busbw GB/s", "ip wrong"};
+    ls_table_t *t = ls_table_new("Collectives as nccl-tests counts them: time per call (us), algbw = bytes / time, busbw = algbw x the collective's factor (GB/s)",
+                                 15, header);
+    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+        char *gpus = gpus_str(json_object_get(e, "gpus"));
+        char nr[16];
+        snprintf(nr, sizeof nr, "%zu", json_array_size(json_object_get(e, "gpus")));
+        size_t k;
+        const json_t *r;
+        json_array_foreach(json_object_get(e, "rows"), k, r)
+        {
+            const json_t *o = json_object_get(r, "oop"), *p = json_object_get(r, "ip");
+            char bytes[32], size[32], c[8][24];
+            snprintf(bytes, sizeof bytes, "%lld", ls_json_int(r, "bytes", 0));
+            ls_fmt_bytes(ls_json_num(r, "bytes", 0), size, sizeof size);
+            num(c[0], sizeof c[0], o, "time_us");
+            num(c[1], sizeof c[1], o, "algbw");
+            num(c[2], sizeof c[2], o, "busbw");
+            intstr(c[3], sizeof c[3], o, "wrong");
+            num(c[4], sizeof c[4], p, "time_us");
+            num(c[5], sizeof c[5], p, "algbw");
+            num(c[6], sizeof c[6], p, "busbw");
+            intstr(c[7], sizeof c[7], p, "wrong");
+            const char *row[] = {ls_json_str(e, "id", ""), ls_json_str(e, "collective", "?"),
+                                 ls_json_str(e, "variant", "default"), gpus, nr, bytes, size,
+                                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+            ls_table_row(t, row);
+        }
+        free(gpus);
+    }
+    return t;
+}
+
+/* ---- analysis tables ---------------------------------------------------------------- */
+
+static char *evidence_str(const json_t *ev)
+{
+    ls_buf_t b = {0};
+    size_t i;
+    const json_t *v;
+    json_array_foreach(ev, i, v)
+    {
+        ls_buf_printf(&b, "%s%s", i ? " " : "", json_string_value(v));
+    }
+    return ls_buf_take(&b);
+}
+
+ls_table_t *ls_table_findings(const json_t *findings)
+{
+    static const char *header[] = {"severity", "rule", "subject", "finding", "evidence"};
+    ls_table_t *t = ls_table_new("Findings (docs/analysis.md explains each rule)", 5, header);
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        char *ev = evidence_str(json_object_get(f, "evidence"));
+        const char *row[] = {ls_json_str(f, "severity", ""), ls_json_str(f, "rule", ""), ls_json_str(f, "subject", ""),
+                             ls_json_str(f, "message", ""), ev};
+        ls_table_row(t, row);
+        free(ev);
+    }
+    return t;
+}
+
+ls_table_t *ls_table_islands(const json_t *plan)
+{
+    static const char *header[] = {"link class", "GPUs", "size"};
+    ls_table_t *t = ls_table_new("Islands: largest groups whose every pair is joined by the class or a faster one", 3, header);
+    size_t i;
+    const json_t *is;
+    json_array_foreach(json_object_get(plan, "islands"), i, is)
+    {
+        char *g = gpus_str(json_object_get(is, "gpus")), size[16];
+        intstr(size, sizeof size, is, "size");
+        const char *row[] = {ls_json_str(is, "link_class", "?"), g, size};
+        ls_table_row(t, row);
+        free(g);
+    }
+    return t;
+}
+
+ls_table_t *ls_table_groups(const json_t *plan)
+{
+    static const char *header[] = {"k", "GPUs", "ring", "expected busbw GB/s", "measured busbw GB/s", "expected from"};
+    ls_table_t *t = ls_table_new("Best GPU set per group size: all_reduce bus bandwidth expected (slowest link of the best ring, an upper bound) and measured (median of runs)",
+                                 6, header);
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(plan, "groups"), i, g)
+    {
+        char k[16], exp[24], meas[24];
+        char *set = gpus_str(json_object_get(g, "gpus")), *ring = gpus_str(json_object_get(g, "ring"));
+        intstr(k, sizeof k, g, "k");
+        num(exp, sizeof exp, g, "expected_busbw_gbps");
+        num(meas, sizeof meas, g, "measured_busbw_gbps");
+        const char *row[] = {k, set, ring, exp, meas, ls_json_str(g, "expected_from", "")};
+        ls_table_row(t, row);
+        free(set);
+        free(ring);
+    }
+    return t;
+}
+
+ls_table_t *ls_table_measured_groups(const json_t *plan)
+{
+    static const char *header[] = {"GPUs", "variant", "measured busbw GB/s", "expected busbw GB/s", "measured/expected", "entries"};
+    ls_table_t *t = ls_table_new("Measured all_reduce sets beside what their links predict", 6, header);
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(plan, "measured_groups"), i, g)
+    {
+        char exp[24], meas[24], ratio[24];
+        char *set = gpus_str(json_object_get(g, "gpus")), *ids = evidence_str(json_object_get(g, "entries"));
+        num(exp, sizeof exp, g, "expected_busbw_gbps");
+        num(meas, sizeof meas, g, "measured_busbw_gbps");
+        num(ratio, sizeof ratio, g, "ratio");
+        const char *row[] = {set, ls_json_str(g, "variant", ""), meas, exp, ratio, ids};
+        ls_table_row(t, row);
+        free(set);
+        free(ids);
+    }
+    return t;
+}
+
+ls_table_t *ls_table_pairs(const json_t *plan)
+{
+    static const char *header[] = {"GPUs", "link", "both directions GB/s", "from", "memory GiB together"};
+    ls_table_t *t = ls_table_new("Best pairs for two-GPU model parallelism", 5, header);
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
+    {
+        char bw[24], mem[24];
+        char *set = gpus_str(json_object_get(p, "gpus"));
+        num(bw, sizeof bw, p, "bidir_gbps");
+        ls_fmt_num(ls_json_num(p, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
+        const char *row[] = {set, ls_json_str(p, "link", "?"), bw, ls_json_str(p, "from", ""), mem};
+        ls_table_row(t, row);
+        free(set);
+    }
+    return t;
+}
+
+ls_table_t *ls_table_best_hbm(const json_t *plan)
+{
+    static const char *header[] = {"GPU", "name", "HBM GB/s", "efficiency %", "from"};
+    ls_table_t *t = ls_table_new("Best single GPUs for memory-bound work (within 5% of the fastest)", 5, header);
+    size_t i;
+    const json_t *h;
+    json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, h)
+    {
+        char g[16], bw[24], eff[24];
+        intstr(g, sizeof g, h, "gpu");
+        num(bw, sizeof bw, h, "gbps");
+        ls_fmt_num(json_object_get(h, "efficiency") ? 100 * ls_json_num(h, "efficiency", 0) : NAN, eff, sizeof eff);
+        const char *row[] = {g, ls_json_str(h, "name", ""), bw, eff, ls_json_str(h, "from", "")};
+        ls_table_row(t, row);
+    }
+    return t;
+}
+
+ls_table_t *ls_table_keep_out(const json_t *plan)
+{
+    static const char *header[] = {"GPU", "name", "why"};
+    ls_table_t *t = ls_table_new("GPUs to keep out of synchronous groups", 3, header);
+    size_t i;
+    const json_t *k;
+    json_array_foreach(json_object_get(plan, "keep_out"), i, k)
+    {
+        ls_buf_t b = {0};
+        size_t j;
+        const json_t *r;
+        json_array_foreach(json_object_get(k, "reasons"), j, r)
+        {
+            ls_buf_printf(&b, "%s%s", j ? "; " : "", json_string_value(r));
+        }
+        char g[16], *why = ls_buf_take(&b);
+        intstr(g, sizeof g, k, "gpu");
+        const char *row[] = {g, ls_json_str(k, "name", ""), why};
+        ls_table_row(t, row);
+        free(why);
+    }
+    return t;
+}

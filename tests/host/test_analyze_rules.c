@@ -1,0 +1,227 @@
+/* Findings on the seed 004 box, the 2 x H200 machine, an even 8 x H200 box, and each
+   rule triggered by changing one thing in the even box. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "analyze/machine.h"
+#include "helpers.h"
+#include "model/doc.h"
+
+static json_t *load(const char *name)
+{
+    char err[512];
+    json_t *doc = ls_doc_read(ls_fixture(name), err, sizeof err);
+    if (!doc)
+        fail_msg("%s", err);
+    return doc;
+}
+
+static int count_rule(const json_t *findings, const char *rule, const char *subject)
+{
+    int n = 0;
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        if (!strcmp(ls_json_str(f, "rule", ""), rule) && (!subject || !strcmp(ls_json_str(f, "subject", ""), subject)))
+            n++;
+    }
+    return n;
+}
+
+static int broken_link_findings(const json_t *findings)
+{
+    return count_rule(findings, "degraded_link", NULL) + count_rule(findings, "nvlink_inactive", NULL) +
+           count_rule(findings, "pcie_downtrained", NULL) + count_rule(findings, "nvlink_errors", NULL);
+}
+
+static int ls_gpu_pair_is(const json_t *pair, int a, int b)
+{
+    return ls_gpu_mask_of(json_object_get(pair, "gpus")) == ((1ULL << a) | (1ULL << b));
+}
+
+static void seed004_degraded_pair_found(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/seed004-nvlink8-degraded.json"), *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "degraded_link", NULL), 1);
+    const json_t *d = json_array_get(f, 0);
+    assert_string_equal(ls_json_str(d, "subject", ""), "GPU0<->GPU4");
+    assert_string_equal(ls_json_str(d, "severity", ""), "error");
+    assert_int_equal(json_array_size(json_object_get(d, "evidence")), 2);
+    assert_non_null(strstr(ls_json_str(d, "message", ""), "NV12"));
+    json_t *plan = ls_plan(doc);
+    assert_int_equal(json_array_size(json_object_get(plan, "islands")), 1);
+    /* the degraded pair is not proposed for model parallelism */
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
+    {
+        assert_false(ls_gpu_pair_is(p, 0, 4));
+    }
+    json_decref(plan);
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void h200x2_has_no_broken_link(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/h200x2-anchors.json"), *f = ls_findings(doc);
+    assert_int_equal(broken_link_findings(f), 0);
+    assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 0);
+    /* p2pBandwidthLatencyTest's 0->1 / 1->0 asymmetry is told apart from the link:
+       nvbandwidth measures both directions alike */
+    assert_int_equal(count_rule(f, "asymmetry", "GPU0<->GPU1"), 1);
+    assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "info");
+    json_t *plan = ls_plan(doc);
+    const json_t *g = json_array_get(json_object_get(plan, "groups"), 0);
+    assert_float_equal(ls_json_num(g, "expected_busbw_gbps", 0), 396.1, 1e-9);
+    assert_float_equal(ls_json_num(g, "measured_busbw_gbps", 0), 344.29, 1e-9);
+    assert_int_equal(json_array_size(json_object_get(plan, "keep_out")), 0);
+    json_decref(plan);
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void even_box_gives_no_finding_and_one_island(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json"), *f = ls_findings(doc), *plan = ls_plan(doc);
+    assert_int_equal(json_array_size(f), 0);
+    const json_t *islands = json_object_get(plan, "islands");
+    assert_int_equal(json_array_size(islands), 1);
+    assert_int_equal(ls_json_int(json_array_get(islands, 0), "size", 0), 8);
+    assert_int_equal(json_array_size(json_object_get(plan, "keep_out")), 0);
+    /* equal links: the 4-GPU group stays on one NUMA node */
+    const json_t *g4 = json_array_get(json_object_get(plan, "groups"), 2);
+    assert_int_equal(ls_json_int(g4, "k", 0), 4);
+    assert_int_equal(ls_gpu_mask_of(json_object_get(g4, "gpus")), 0x0f);
+    json_decref(plan);
+    json_decref(f);
+    json_decref(doc);
+}
+
+static json_t *gpu_of(json_t *doc, int g) { return json_array_get(json_object_get(doc, "gpus"), (size_t)g); }
+
+static json_t *measurement(json_t *doc, const char *id)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (!strcmp(ls_json_str(e, "id", ""), id))
+            return e;
+    }
+    fail_msg("no measurement %s", id);
+    return NULL;
+}
+
+/* Each rule, triggered by one change to the even box. */
+static void each_rule_fires_on_one_change(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    json_object_set_new(json_object_get(gpu_of(doc, 1), "power"), "limit_w", json_real(500));
+    json_object_set_new(json_object_get(gpu_of(doc, 2), "ecc"), "volatile_uncorrected", json_integer(3));
+    json_object_set_new(json_object_get(gpu_of(doc, 3), "pcie"), "width_current", json_integer(8));
+    json_object_set_new(json_array_get(json_object_get(gpu_of(doc, 4), "nvlinks"), 5), "active", json_false());
+    json_t *e = measurement(doc, "p2p-ce-uni-5-6");
+    json_object_set_new(e, "value", json_real(150.0));
+    json_t *tele = json_deep_copy(json_object_get(e, "telemetry"));
+    json_array_append_new(json_object_get(tele, "throttle_reasons"), json_string("hw_thermal_slowdown"));
+    json_object_set_new(json_object_get(json_object_get(tele, "nvlink_errors_after"), "6"), "replay", json_integer(12));
+    json_object_set_new(e, "telemetry", tele);
+    json_object_set_new(measurement(doc, "hbm-copy-7"), "value", json_real(2500.0));
+    json_t *gnl = json_object_get(doc, "gpu_nic_links");
+    size_t i;
+    json_t *l;
+    json_array_foreach(gnl, i, l)
+    {
+        if (ls_json_int(l, "gpu", -1) == 0)
+            json_object_set_new(l, "type", json_string("SYS"));
+    }
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "power_limit", "GPU1"), 1);
+    assert_int_equal(count_rule(f, "ecc", "GPU2"), 1);
+    assert_int_equal(count_rule(f, "pcie_downtrained", "GPU3"), 1);
+    assert_int_equal(count_rule(f, "nvlink_inactive", "GPU4"), 1);
+    assert_int_equal(count_rule(f, "degraded_link", "GPU5->GPU6"), 1);
+    assert_int_equal(count_rule(f, "throttling", NULL), 1);
+    assert_int_equal(count_rule(f, "nvlink_errors", "GPU6"), 1);
+    assert_int_equal(count_rule(f, "hbm_efficiency", "GPU7"), 1);
+    assert_int_equal(count_rule(f, "nic_distance", "GPU0"), 1);
+    assert_int_equal(count_rule(f, "asymmetry", "GPU5<->GPU6"), 1); /* one direction only */
+    assert_int_equal(json_array_size(f), 10);
+    /* errors first */
+    assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "error");
+    assert_int_equal(ls_findings_count_at_least(f, LS_SEV_ERROR), 3);
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* Without P2P measurements the plan falls back on the link class: NV18 at 80% of
+   18 x 26.562 GB/s. */
+static void unmeasured_links_are_estimated_by_class(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json"), *kept = json_array();
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (strcmp(ls_json_str(e, "family", ""), "p2p"))
+            json_array_append(kept, e);
+    }
+    json_object_set_new(doc, "measurements", kept);
+    json_t *plan = ls_plan(doc);
+    const json_t *g2 = json_array_get(json_object_get(plan, "groups"), 0);
+    assert_string_equal(ls_json_str(g2, "expected_from", ""), "link_class");
+    assert_float_equal(ls_json_num(g2, "expected_busbw_gbps", 0), 382.49, 0.01);
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(plan, "best_pairs"), 0), "from", ""), "link_class");
+    json_decref(plan);
+    json_decref(doc);
+}
+
+static void severity_names_round_trip(void **state)
+{
+    (void)state;
+    enum ls_severity s;
+    assert_int_equal(ls_severity_parse("warning", &s), 0);
+    assert_int_equal(s, LS_SEV_WARNING);
+    assert_string_equal(ls_severity_name(LS_SEV_ERROR), "error");
+    assert_int_equal(ls_severity_parse("fatal", &s), -1);
+}
+
+static void empty_document_gives_empty_analysis(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new(), *f = ls_findings(doc), *plan = ls_plan(doc);
+    assert_int_equal(json_array_size(f), 0);
+    assert_int_equal(json_array_size(json_object_get(plan, "groups")), 0);
+    json_decref(plan);
+    json_decref(f);
+    json_decref(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(seed004_degraded_pair_found),
+        cmocka_unit_test(h200x2_has_no_broken_link),
+        cmocka_unit_test(even_box_gives_no_finding_and_one_island),
+        cmocka_unit_test(each_rule_fires_on_one_change),
+        cmocka_unit_test(unmeasured_links_are_estimated_by_class),
+        cmocka_unit_test(severity_names_round_trip),
+        cmocka_unit_test(empty_document_gives_empty_analysis),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,118 @@
+/* Renderers: deterministic number formatting, escaping, the HTML report's sections and
+   SVGs, CSV quoting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "helpers.h"
+#include "model/doc.h"
+#include "render/render.h"
+#include "render/strbuf.h"
+
+static void numbers_are_formatted_deterministically(void **state)
+{
+    (void)state;
+    const struct {
+        double v;
+        const char *s;
+    } cases[] = {{0.1 + 0.2, "0.300"}, {13.2, "13.20"}, {96.846, "96.85"}, {96.844, "96.84"}, {193.51, "193.5"},
+                 {4160.4, "4160"},     {-0.0001, "0.000"}, {NAN, "-"},      {INFINITY, "-"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[32];
+        ls_fmt_num(cases[i].v, buf, sizeof buf);
+        assert_string_equal(buf, cases[i].s);
+    }
+    char buf[32];
+    ls_fmt_bytes(1073741824.0, buf, sizeof buf);
+    assert_string_equal(buf, "1 GiB");
+    ls_fmt_bytes(1536.0, buf, sizeof buf);
+    assert_string_equal(buf, "1.5 KiB");
+}
+
+static void text_is_escaped(void **state)
+{
+    (void)state;
+    ls_buf_t b = {0};
+    ls_buf_html(&b, "<a href=\"x\">&</a>");
+    ls_buf_puts(&b, "|");
+    ls_buf_csv(&b, "0,1,\"2\"");
+    ls_buf_puts(&b, "|");
+    ls_buf_md(&b, "a|b");
+    char *s = ls_buf_take(&b);
+    assert_string_equal(s, "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;|\"0,1,\"\"2\"\"\"|a\\|b");
+    free(s);
+    ls_buf_t empty = {0}; /* a buffer never written to still gives a string */
+    s = ls_buf_take(&empty);
+    assert_string_equal(s, "");
+    free(s);
+}
+
+static int count(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static void html_has_every_section_and_no_network(void **state)
+{
+    (void)state;
+    char err[512];
+    json_t *doc = ls_doc_read(ls_fixture("analyze/seed000-gv100x11.json"), err, sizeof err);
+    assert_non_null(doc);
+    json_t *f = ls_findings(doc), *plan = ls_plan(doc);
+    char *html = ls_report_html(doc, f, plan), *again = ls_report_html(doc, f, plan);
+    assert_string_equal(html, again);
+    for (int i = 0; ls_html_sections[i]; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "<section id=\"%s\">", ls_html_sections[i]);
+        assert_int_equal(count(html, id), 1);
+    }
+    /* topology, link types, 4 measured matrices, 2 collective charts */
+    assert_int_equal(count(html, "<svg "), 8);
+    assert_int_equal(count(html, "</svg>"), 8);
+    assert_non_null(strstr(html, "<meta name=\"linkscope-svg-count\" content=\"8\">"));
+    assert_int_equal(count(html, "http"), count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_null(strstr(html, "<script"));
+    /* the findings are in the page */
+    assert_non_null(strstr(html, "GPU7 Quadro GV100: HBM 590.6 of 870.4 GB/s"));
+    free(html);
+    free(again);
+    json_decref(f);
+    json_decref(plan);
+    json_decref(doc);
+}
+
+static void csv_has_one_row_per_pair(void **state)
+{
+    (void)state;
+    char err[512];
+    json_t *doc = ls_doc_read(ls_fixture("analyze/h200x2-anchors.json"), err, sizeof err);
+    assert_non_null(doc);
+    char *csv = ls_report_csv(doc, "p2p_paths");
+    assert_int_equal(count(csv, "\n"), 3); /* header, 0->1, 1->0 */
+    assert_non_null(strstr(csv, "\n0,1,NV18,NV,OK,OK,396.2,p2p-nvbw-ce-uni-0-1,783.5,0.830\n"));
+    free(csv);
+    assert_null(ls_report_csv(doc, "nonsense"));
+    json_decref(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(numbers_are_formatted_deterministically),
+        cmocka_unit_test(text_is_escaped),
+        cmocka_unit_test(html_has_every_section_and_no_network),
+        cmocka_unit_test(csv_has_one_row_per_pair),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
