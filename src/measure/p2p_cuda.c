@@ -256,6 +256,19 @@ static int enable_peer(int a, int b)
 
 static const char *const methods[] = {"ce", "sm_write", "sm_read", "staged"};
 
+/* LS_P2P_METHODS=sm_write,sm_read limits the methods (a tuning knob). */
+static int method_wanted(const char *method)
+{
+    const char *only = getenv("LS_P2P_METHODS");
+    if (!only || !*only)
+        return 1;
+    size_t len = strlen(method);
+    for (const char *p = strstr(only, method); p; p = strstr(p + 1, method))
+        if ((p == only || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    return 0;
+}
+
 int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
     size_t size = ls_round16(o->size ? o->size : LS_P2P_DEFAULT_SIZE);
@@ -282,10 +295,12 @@ int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
                 }
             } else {
                 for (int m = 0; m < 4; m++)
-                    measure_one(doc, j, methods[m], 0, both, samples);
+                    if (method_wanted(methods[m]))
+                        measure_one(doc, j, methods[m], 0, both, samples);
                 if (a < b) /* both directions once per unordered pair */
                     for (int m = 0; m < 4; m++)
-                        measure_one(doc, j, methods[m], 1, both, samples);
+                        if (method_wanted(methods[m]))
+                            measure_one(doc, j, methods[m], 1, both, samples);
             }
             if (j)
                 job_free(j);
