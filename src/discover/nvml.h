@@ -56,11 +56,24 @@ int ls_nvml_describe(int index, json_t *gpu);
    write = 1 for write status, 0 for read. NULL when unavailable. */
 const char *ls_nvml_p2p_status(int a, int b, int write);
 
+/* 1 when NVML says the pair can do P2P over NVLink, 0 when not, -1 when unknown. */
+int ls_nvml_p2p_nvlink(int a, int b);
+
 /* Common ancestor in the PCI tree as nvidia-smi's word ("PIX", "PXB", "PHB", "NODE",
    "SYS"), or NULL; NVLink is reported separately (ls_nvml_describe's nvlinks). */
 const char *ls_nvml_topology_word(int a, int b);
 
-/* Driver version string and CUDA driver version ("13.0"). */
+/* Driver version string ("580.159.04"). */
 int ls_nvml_driver_version(char *buf, size_t buflen);
+/* CUDA version the driver supports ("13.0"). */
+int ls_nvml_cuda_driver_version(char *buf, size_t buflen);
+
+/* PCI bus id of an NVML device in the stored form ("00000000:00:06.0"), or NULL. */
+const char *ls_nvml_bus_id(int index);
+
+/* NVLink counts of one GPU: active links, active links whose far end is an NVSwitch, and
+   active links straight to each other GPU (peer_links has LS_MAX_GPUS entries, indexed by
+   NVML index). 0, or -1 when the GPU has no NVLink. */
+int ls_nvml_nvlink_summary(int index, int *active, int *to_switch, int *peer_links);
 
 #endif

@@ -1,0 +1,162 @@
+/* RDMA NIC backend: /sys/class/infiniband/<dev>/{device, fw_ver, ports/N/...}. */
+#include "nics.h"
+#include "busid.h"
+#include "util/fileio.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const ls_nic_t *)a)->name, ((const ls_nic_t *)b)->name);
+}
+
+static int by_port(const void *a, const void *b)
+{
+    return ((const ls_nic_port_t *)a)->port - ((const ls_nic_port_t *)b)->port;
+}
+
+static void read_port(const char *root, const char *nic, int port, ls_nic_port_t *p)
+{
+    char path[256], buf[128];
+    memset(p, 0, sizeof *p);
+    p->port = port;
+    snprintf(path, sizeof path, "/sys/class/infiniband/%s/ports/%d/state", nic, port);
+    if (ls_read_text(root, path, buf, sizeof buf) == 0) {
+        /* "4: ACTIVE" -> "ACTIVE" */
+        const char *colon = strchr(buf, ':');
+        const char *s = colon ? colon + 1 : buf;
+        while (*s == ' ')
+            s++;
+        snprintf(p->state, sizeof p->state, "%.31s", s);
+    }
+    snprintf(path, sizeof path, "/sys/class/infiniband/%s/ports/%d/rate", nic, port);
+    if (ls_read_text(root, path, buf, sizeof buf) == 0)
+        p->rate_gbps = strtod(buf, NULL); /* "400 Gb/sec (4X NDR)" */
+    snprintf(path, sizeof path, "/sys/class/infiniband/%s/ports/%d/link_layer", nic, port);
+    if (ls_read_text(root, path, p->link_layer, sizeof p->link_layer) != 0)
+        p->link_layer[0] = '\0';
+}
+
+static void read_ports(const char *root, ls_nic_t *nic)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/sys/class/infiniband/%s/ports", root ? root : "", nic->name);
+    DIR *d = opendir(dir);
+    nic->nports = 0;
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) && nic->nports < LS_NIC_MAX_PORTS) {
+        char *end;
+        long port = strtol(e->d_name, &end, 10);
+        if (e->d_name[0] == '.' || *end || port <= 0)
+            continue;
+        read_port(root, nic->name, (int)port, &nic->ports[nic->nports++]);
+    }
+    closedir(d);
+    qsort(nic->ports, (size_t)nic->nports, sizeof nic->ports[0], by_port);
+}
+
+static void read_nic(const char *root, const char *name, ls_nic_t *nic)
+{
+    char path[256], resolved[PATH_MAX];
+    memset(nic, 0, sizeof *nic);
+    snprintf(nic->name, sizeof nic->name, "%.31s", name);
+    snprintf(path, sizeof path, "/sys/class/infiniband/%.31s/fw_ver", name);
+    if (ls_read_text(root, path, nic->firmware, sizeof nic->firmware) != 0)
+        nic->firmware[0] = '\0';
+    /* device -> the PCI function; its last path component is the bus id. */
+    snprintf(path, sizeof path, "/sys/class/infiniband/%.31s/device", name);
+    if (ls_sysfs_resolve(root, path, resolved, sizeof resolved) == 0) {
+        const char *slash = strrchr(resolved, '/');
+        ls_busid_t id;
+        if (slash && ls_busid_parse(slash + 1, &id) == 0 &&
+            ls_sysfs_pci_device(root, slash + 1, &nic->pci) == 0)
+            nic->has_pci = 1;
+        else if (slash && ls_busid_parse(slash + 1, &id) == 0) {
+            /* No /sys/bus/pci entry: use the resolved path itself. */
+            nic->pci.numa_node = -1;
+            ls_busid_format_sysfs(&id, nic->pci.bus_id, sizeof nic->pci.bus_id);
+            nic->has_pci = ls_pci_split_path(resolved, &nic->pci) == 0;
+        }
+    }
+    read_ports(root, nic);
+}
+
+int ls_nics_list(const char *root, ls_nic_t *out, int max)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/sys/class/infiniband", root ? root : "");
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof out[0].name)
+            continue;
+        read_nic(root, e->d_name, &out[n++]);
+    }
+    closedir(d);
+    qsort(out, (size_t)n, sizeof out[0], by_name);
+    return n;
+}
+
+json_t *ls_nic_to_json(const ls_nic_t *nic, int index)
+{
+    char label[16], bus[32];
+    snprintf(label, sizeof label, "NIC%d", index);
+    json_t *o = json_pack("{s:i, s:s, s:s}", "index", index, "label", label, "name", nic->name);
+    if (nic->has_pci && ls_busid_normalize(nic->pci.bus_id, bus, sizeof bus) == 0)
+        json_object_set_new(o, "pci_bus_id", json_string(bus));
+    json_object_set_new(o, "numa_node", json_integer(nic->has_pci ? nic->pci.numa_node : -1));
+    if (nic->firmware[0])
+        json_object_set_new(o, "firmware", json_string(nic->firmware));
+    json_t *ports = json_array();
+    for (int p = 0; p < nic->nports; p++) {
+        const ls_nic_port_t *port = &nic->ports[p];
+        json_array_append_new(ports, json_pack("{s:i, s:s, s:f, s:s}", "port", port->port, "state",
+                                               port->state, "rate_gbps", port->rate_gbps,
+                                               "link_layer", port->link_layer));
+    }
+    json_object_set_new(o, "ports", ports);
+    json_t *path = json_array();
+    for (int i = 0; nic->has_pci && i < nic->pci.depth; i++)
+        json_array_append_new(path, json_string(nic->pci.path[i]));
+    json_object_set_new(o, "pci_path", path);
+    return o;
+}
+
+const char *ls_gpudirect_module(const char *root)
+{
+    static const char *modules[] = {"nvidia_peermem", "nv_peer_mem"};
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/proc/modules", root ? root : "");
+    FILE *f = fopen(path, "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f)) {
+            for (size_t m = 0; m < 2; m++) {
+                size_t len = strlen(modules[m]);
+                if (strncmp(line, modules[m], len) == 0 && line[len] == ' ') {
+                    fclose(f);
+                    return modules[m];
+                }
+            }
+        }
+        fclose(f);
+    }
+    /* Built into the kernel or /proc/modules hidden: the module directory. */
+    for (size_t m = 0; m < 2; m++) {
+        struct stat st;
+        snprintf(path, sizeof path, "%s/sys/module/%s", root ? root : "", modules[m]);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            return modules[m];
+    }
+    return NULL;
+}
