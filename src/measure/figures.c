@@ -46,14 +46,6 @@ double ls_per_access_us(double elapsed_ns, int accesses)
     return accesses > 0 ? elapsed_ns / accesses / 1000.0 : 0;
 }
 
-double ls_hbm_theoretical_gbps(double mem_clock_khz, int bus_width_bits)
-{
-    if (mem_clock_khz <= 0 || bus_width_bits <= 0)
-        return 0;
-    /* HBM transfers on both clock edges. */
-    return mem_clock_khz * 1e3 * 2.0 * bus_width_bits / 8.0 / 1e9;
-}
-
 int ls_pick_loops(double one_ms, double target_ms, int max_loops)
 {
     if (max_loops < 1)

@@ -29,10 +29,6 @@ double ls_pingpong_one_way_us(double elapsed_ns, int round_trips);
 /* latency: time per dependent access in us. */
 double ls_per_access_us(double elapsed_ns, int accesses);
 
-/* Theoretical HBM bandwidth in GB/s: memory clock (kHz, as CUDA reports it) x 2 (DDR)
-   x bus width / 8. 0 when either is unknown. */
-double ls_hbm_theoretical_gbps(double mem_clock_khz, int bus_width_bits);
-
 /* How many operations one timed sample repeats so that it lasts about target_ms,
    given one operation took one_ms; clamped to [1, max_loops]. */
 int ls_pick_loops(double one_ms, double target_ms, int max_loops);

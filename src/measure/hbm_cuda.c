@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "kernels.h"
 #include "measure.h"
+#include "discover/theory.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -56,7 +57,7 @@ static double theoretical_gbps(const json_t *doc, int dev)
         cudaGetLastError();
         return 0;
     }
-    return ls_hbm_theoretical_gbps(khz, bits);
+    return ls_hbm_theoretical_gbps((unsigned)(khz / 1000), (unsigned)bits); /* CUDA gives kHz */
 }
 
 /* Checks what the method left: read's XOR against the buffer's, write's and copy's

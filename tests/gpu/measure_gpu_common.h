@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "discover/theory.h"
 #include "measure/figures.h"
 #include "measure/gpu.h"
 #include "measure/measure.h"
@@ -18,7 +19,7 @@ static inline double hbm_peak(int dev)
     int khz = 0, bits = 0;
     cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev);
     cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev);
-    return ls_hbm_theoretical_gbps(khz, bits);
+    return ls_hbm_theoretical_gbps((unsigned)(khz / 1000), (unsigned)bits);
 }
 
 static inline int gpus_or_skip(void)
