@@ -161,8 +161,10 @@ int ls_measure_command(const ls_family_cmd_t *fam, int argc, char **argv)
         return rc;
     if (a.size && !fam->default_size)
         return ls_usage_error(fam->name, "--size does not apply to %s", fam->name);
-    json_t *doc = open_document(&a);
-    if (!doc)
+    /* Order: the input document, then the machine, then discovery for a new document,
+       so that every refusal is one line and comes before any work. */
+    json_t *doc = a.into ? open_document(&a) : NULL;
+    if (a.into && !doc)
         return LS_EXIT_USAGE;
     char err[512] = "";
     int count = ls_gpu_count(err, sizeof err);
@@ -180,6 +182,8 @@ int ls_measure_command(const ls_family_cmd_t *fam, int argc, char **argv)
         json_decref(doc);
         return rc;
     }
+    if (!doc)
+        doc = open_document(&a);
     if (fam->needs_pairs && o.ngpus < 2)
         fprintf(stderr, "linkscope %s: P2P needs two GPUs; this machine has %d%s\n", fam->name, count,
                 strcmp(fam->name, "latency") == 0 ? " (measuring GPU to host only)" : "");
