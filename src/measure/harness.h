@@ -17,6 +17,7 @@
 #define LS_SAMPLE_TARGET_MS 10.0 /* each timed sample lasts about this long */
 
 typedef struct {
+    double target_ms;                 /* a timed sample lasts about this long */
     int nstreams;
     int device[LS_MAX_STREAMS];
     cudaStream_t stream[LS_MAX_STREAMS];
@@ -61,7 +62,11 @@ long long ls_count_wrong(int dev, const void *buf, size_t bytes, unsigned seed, 
 void ls_entry_cuda_fail(json_t *entry, const char *what, cudaError_t rc);
 
 /* Tuning knobs for the copy kernels, from the environment (LS_SM_BLOCKS_PER_SM,
-   LS_SM_THREADS): grid = SMs x blocks per SM. */
+   LS_SM_THREADS): grid = SMs x blocks per SM; LS_COPY_UNROLL, LS_COPY_STREAMING set the
+   kernel variant (ls_k_set_variant). */
 void ls_sm_grid(int dev, int *grid, int *block);
+
+/* An integer tuning knob from the environment, fallback when unset or out of range. */
+int ls_env_int(const char *name, int fallback, int lo, int hi);
 
 #endif

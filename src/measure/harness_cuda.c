@@ -21,6 +21,7 @@
 cudaError_t ls_timer_init(ls_timer_t *t, const int *devices, int n)
 {
     memset(t, 0, sizeof *t);
+    t->target_ms = ls_env_int("LS_SAMPLE_MS", (int)LS_SAMPLE_TARGET_MS, 1, 10000);
     t->nstreams = n;
     for (int i = 0; i < n; i++) {
         t->device[i] = devices[i];
@@ -100,7 +101,7 @@ int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int 
     double one = 0;
     int late = 0;
     cudaError_t rc = ls_timer_sample(t, fn, arg, 1, &one, &late);
-    int loops = ls_pick_loops(one, LS_SAMPLE_TARGET_MS, max_loops);
+    int loops = ls_pick_loops(one, t->target_ms, max_loops);
     double warm;
     if (rc == cudaSuccess && !late)
         rc = ls_timer_sample(t, fn, arg, loops, &warm, &late);
@@ -199,7 +200,7 @@ void ls_entry_cuda_fail(json_t *entry, const char *what, cudaError_t rc)
     cudaGetLastError();
 }
 
-static int env_int(const char *name, int fallback, int lo, int hi)
+int ls_env_int(const char *name, int fallback, int lo, int hi)
 {
     const char *v = getenv(name);
     if (!v || !*v)
@@ -211,6 +212,7 @@ static int env_int(const char *name, int fallback, int lo, int hi)
 void ls_sm_grid(int dev, int *grid, int *block)
 {
     /* 4 blocks of 512 threads fill an SM's 2048 thread slots on Hopper. */
-    *block = env_int("LS_SM_THREADS", 512, 32, 1024);
-    *grid = ls_sms(dev) * env_int("LS_SM_BLOCKS_PER_SM", 4, 1, 64);
+    *block = ls_env_int("LS_SM_THREADS", 512, 32, 1024);
+    *grid = ls_sms(dev) * ls_env_int("LS_SM_BLOCKS_PER_SM", 4, 1, 64);
+    ls_k_set_variant(ls_env_int("LS_COPY_UNROLL", 4, 2, 12), ls_env_int("LS_COPY_STREAMING", 1, 0, 1));
 }

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #define HOST_MAX_LOOPS 32
+#define HOST_SAMPLE_MS 40
 #define SEED_HOST 0x40570u
 #define SEED_DEV 0xDE7u
 
@@ -102,7 +103,7 @@ static int run_pageable(host_job_t *j, int n, double *ms, int *loops_out, char *
 {
     double one = 0, warm = 0;
     cudaError_t rc = pageable_sample(j, 1, &one);
-    int loops = ls_pick_loops(one, LS_SAMPLE_TARGET_MS, HOST_MAX_LOOPS);
+    int loops = ls_pick_loops(one, getenv("LS_SAMPLE_MS") ? ls_env_int("LS_SAMPLE_MS", 10, 1, 10000) : HOST_SAMPLE_MS, HOST_MAX_LOOPS);
     if (rc == cudaSuccess)
         rc = pageable_sample(j, loops, &warm);
     for (int i = 0; i < n && rc == cudaSuccess; i++)
@@ -154,6 +155,10 @@ static void measure_case(json_t *doc, host_job_t *j, int node, int local, int bo
         snprintf(err, sizeof err, "out of memory");
     } else if (pinned) {
         cudaError_t rc = ls_timer_init(&t, devs, 2);
+        /* PCIe copies of both directions vary more from sample to sample than NVLink
+           ones: longer samples (unless LS_SAMPLE_MS says otherwise). */
+        if (!getenv("LS_SAMPLE_MS"))
+            t.target_ms = HOST_SAMPLE_MS;
         if (rc == cudaSuccess)
             st = ls_timer_run(&t, enqueue_host, j, HOST_MAX_LOOPS, n, ms, &loops, err, sizeof err);
         else
@@ -198,8 +203,41 @@ static void fail_node(json_t *doc, int dev, int node, int local, size_t size, co
         }
 }
 
+/* Tuning comparison (LS_HOST_ALLOC=1): pinned buffers from cudaHostAlloc, not bound to
+   a node; pageable figures are left out. */
+static void measure_node_cudahost(json_t *doc, int dev, int node, int local, size_t size, int n)
+{
+    static const char *const dirs[] = {"h2d", "d2h", "bidir"};
+    host_job_t j;
+    memset(&j, 0, sizeof j);
+    j.dev = dev;
+    j.size = size;
+    char line[256] = "";
+    if (cudaHostAlloc((void **)&j.host_src, size, cudaHostAllocPortable) == cudaSuccess &&
+        cudaHostAlloc((void **)&j.host_dst, size, cudaHostAllocPortable) == cudaSuccess &&
+        (j.dev_src = ls_dev_alloc(dev, size, line, sizeof line)) &&
+        (j.dev_dst = ls_dev_alloc(dev, size, line, sizeof line)) &&
+        ls_fill(dev, j.dev_src, size, SEED_DEV) == cudaSuccess) {
+        fill_host(j.host_src, size, SEED_HOST);
+        for (int d = 0; d < 3; d++)
+            measure_case(doc, &j, node, local, 0, dirs[d], 1, n);
+    } else {
+        fail_node(doc, dev, node, local, size, line[0] ? line : "cannot allocate");
+    }
+    if (j.host_src)
+        cudaFreeHost(j.host_src);
+    if (j.host_dst)
+        cudaFreeHost(j.host_dst);
+    ls_dev_free(dev, j.dev_src);
+    ls_dev_free(dev, j.dev_dst);
+}
+
 static void measure_node(json_t *doc, int dev, int node, int local, size_t size, int n)
 {
+    if (ls_env_int("LS_HOST_ALLOC", 0, 0, 1)) {
+        measure_node_cudahost(doc, dev, node, local, size, n);
+        return;
+    }
     static const char *const dirs[] = {"h2d", "d2h", "bidir"};
     host_job_t j;
     memset(&j, 0, sizeof j);

@@ -66,74 +66,134 @@ cudaError_t ls_k_verify(const void *buf, size_t bytes, unsigned seed, unsigned l
     return cudaGetLastError();
 }
 
-/* Four independent 16-byte loads in flight per thread before the first store: enough
-   bytes in flight to cover NVLink and HBM latency with a grid of a few blocks per SM. */
+/* Tuning of the streaming kernels (ls_k_set_variant): loads in flight per thread before
+   the first store, and whether loads and stores carry the evict-first (.cs) hint. */
+static int copy_unroll = 4;
+static int copy_streaming = 1;
+
+void ls_k_set_variant(int unroll, int streaming)
+{
+    copy_unroll = unroll == 2 || unroll == 8 || unroll == 12 ? unroll : 4;
+    copy_streaming = streaming != 0;
+}
+
+template <bool CS>
+static __device__ __forceinline__ uint4 load16(const uint4 *p)
+{
+    return CS ? __ldcs(p) : *p;
+}
+
+template <bool CS>
+static __device__ __forceinline__ void store16(uint4 *p, uint4 v)
+{
+    if (CS)
+        __stcs(p, v);
+    else
+        *p = v;
+}
+
+/* U independent 16-byte loads in flight per thread before the stores: enough bytes in
+   flight to cover NVLink and HBM latency with a grid of a few blocks per SM. */
+template <int U, bool CS>
 static __global__ void copy_kernel(uint4 *__restrict__ dst, const uint4 *__restrict__ src, size_t n)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (; i + 3 * stride < n; i += 4 * stride) {
-        uint4 a = __ldcs(src + i);
-        uint4 b = __ldcs(src + i + stride);
-        uint4 c = __ldcs(src + i + 2 * stride);
-        uint4 d = __ldcs(src + i + 3 * stride);
-        __stcs(dst + i, a);
-        __stcs(dst + i + stride, b);
-        __stcs(dst + i + 2 * stride, c);
-        __stcs(dst + i + 3 * stride, d);
+    for (; i + (U - 1) * stride < n; i += U * stride) {
+        uint4 v[U];
+#pragma unroll
+        for (int k = 0; k < U; k++)
+            v[k] = load16<CS>(src + i + k * stride);
+#pragma unroll
+        for (int k = 0; k < U; k++)
+            store16<CS>(dst + i + k * stride, v[k]);
     }
     for (; i < n; i += stride)
-        __stcs(dst + i, __ldcs(src + i));
+        store16<CS>(dst + i, load16<CS>(src + i));
+}
+
+template <bool CS>
+static void launch_copy(uint4 *dst, const uint4 *src, size_t n, int grid, int block, cudaStream_t s)
+{
+    switch (copy_unroll) {
+    case 2: copy_kernel<2, CS><<<grid, block, 0, s>>>(dst, src, n); break;
+    case 8: copy_kernel<8, CS><<<grid, block, 0, s>>>(dst, src, n); break;
+    case 12: copy_kernel<12, CS><<<grid, block, 0, s>>>(dst, src, n); break;
+    default: copy_kernel<4, CS><<<grid, block, 0, s>>>(dst, src, n); break;
+    }
 }
 
 cudaError_t ls_k_copy(void *dst, const void *src, size_t bytes, int grid, int block,
                       cudaStream_t stream)
 {
-    copy_kernel<<<grid, block, 0, stream>>>((uint4 *)dst, (const uint4 *)src, bytes / 16);
+    if (copy_streaming)
+        launch_copy<true>((uint4 *)dst, (const uint4 *)src, bytes / 16, grid, block, stream);
+    else
+        launch_copy<false>((uint4 *)dst, (const uint4 *)src, bytes / 16, grid, block, stream);
     return cudaGetLastError();
 }
 
+template <int U, bool CS>
 static __global__ void read_kernel(const uint4 *__restrict__ src, size_t n, unsigned *xor_out)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned acc = 0;
-    for (; i + 3 * stride < n; i += 4 * stride) {
-        uint4 a = __ldcs(src + i);
-        uint4 b = __ldcs(src + i + stride);
-        uint4 c = __ldcs(src + i + 2 * stride);
-        uint4 d = __ldcs(src + i + 3 * stride);
-        acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w;
-        acc ^= c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
+    for (; i + (U - 1) * stride < n; i += U * stride) {
+        uint4 v[U];
+#pragma unroll
+        for (int k = 0; k < U; k++)
+            v[k] = load16<CS>(src + i + k * stride);
+#pragma unroll
+        for (int k = 0; k < U; k++)
+            acc ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;
     }
     for (; i < n; i += stride) {
-        uint4 a = __ldcs(src + i);
+        uint4 a = load16<CS>(src + i);
         acc ^= a.x ^ a.y ^ a.z ^ a.w;
     }
     atomicXor(xor_out, acc);
 }
 
+template <bool CS>
+static void launch_read(const uint4 *src, size_t n, unsigned *x, int grid, int block, cudaStream_t s)
+{
+    switch (copy_unroll) {
+    case 2: read_kernel<2, CS><<<grid, block, 0, s>>>(src, n, x); break;
+    case 8: read_kernel<8, CS><<<grid, block, 0, s>>>(src, n, x); break;
+    case 12: read_kernel<12, CS><<<grid, block, 0, s>>>(src, n, x); break;
+    default: read_kernel<4, CS><<<grid, block, 0, s>>>(src, n, x); break;
+    }
+}
+
 cudaError_t ls_k_read(const void *src, size_t bytes, unsigned *xor_out, int grid, int block,
                       cudaStream_t stream)
 {
-    read_kernel<<<grid, block, 0, stream>>>((const uint4 *)src, bytes / 16, xor_out);
+    if (copy_streaming)
+        launch_read<true>((const uint4 *)src, bytes / 16, xor_out, grid, block, stream);
+    else
+        launch_read<false>((const uint4 *)src, bytes / 16, xor_out, grid, block, stream);
     return cudaGetLastError();
 }
 
+template <bool CS>
 static __global__ void write_kernel(uint4 *__restrict__ dst, size_t n, unsigned seed)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         unsigned long long w = (unsigned long long)i * 4;
-        __stcs(dst + i, make_uint4(ls_pattern(seed, w), ls_pattern(seed, w + 1),
-                                   ls_pattern(seed, w + 2), ls_pattern(seed, w + 3)));
+        store16<CS>(dst + i, make_uint4(ls_pattern(seed, w), ls_pattern(seed, w + 1),
+                                        ls_pattern(seed, w + 2), ls_pattern(seed, w + 3)));
     }
 }
 
 cudaError_t ls_k_write(void *dst, size_t bytes, unsigned seed, int grid, int block,
                        cudaStream_t stream)
 {
-    write_kernel<<<grid, block, 0, stream>>>((uint4 *)dst, bytes / 16, seed);
+    if (copy_streaming)
+        write_kernel<true><<<grid, block, 0, stream>>>((uint4 *)dst, bytes / 16, seed);
+    else
+        write_kernel<false><<<grid, block, 0, stream>>>((uint4 *)dst, bytes / 16, seed);
     return cudaGetLastError();
 }
 
@@ -180,25 +240,43 @@ cudaError_t ls_k_pingpong(volatile int *mine, volatile int *peer, int iters, int
     return cudaGetLastError();
 }
 
-static __global__ void chase_kernel(const unsigned long long *chain, int steps,
+/* How the chase loads: 0 = ld.volatile (never cached in L1), 1 = ld.global.cg (cached
+   in L2 only), 2 = ld.global.ca (default caching; the chain is far larger than L1 and
+   visited in random order). */
+template <int MODE>
+static __device__ __forceinline__ unsigned long long chase_load(const unsigned long long *p)
+{
+    if (MODE == 0)
+        return *(const volatile unsigned long long *)p;
+    if (MODE == 1)
+        return __ldcg(p);
+    return *p;
+}
+
+template <int MODE>
+static __global__ void chase_kernel(const unsigned long long *chain, int steps, int target,
                                     unsigned long long *result)
 {
-    /* Volatile loads (ld.volatile) are not cached in L1: each step waits for the full
-       trip to the memory that holds the chain. */
-    const volatile unsigned long long *c = chain;
+    if (blockIdx.x != target) /* the chasing block lands on one SM of the grid's choice */
+        return;
     unsigned long long idx = 0;
     for (int i = 0; i < 64; i++) /* warm the TLB */
-        idx = c[idx];
+        idx = chase_load<MODE>(chain + idx);
     unsigned long long t0 = global_ns();
     for (int i = 0; i < steps; i++)
-        idx = c[idx];
+        idx = chase_load<MODE>(chain + idx);
     result[0] = global_ns() - t0;
     result[1] = idx;
 }
 
-cudaError_t ls_k_chase(const unsigned long long *chain, int steps, unsigned long long *result,
-                       cudaStream_t stream)
+cudaError_t ls_k_chase(const unsigned long long *chain, int steps, int mode, int blocks,
+                       int target, unsigned long long *result, cudaStream_t stream)
 {
-    chase_kernel<<<1, 1, 0, stream>>>(chain, steps, result);
+    if (mode == 1)
+        chase_kernel<1><<<blocks, 1, 0, stream>>>(chain, steps, target, result);
+    else if (mode == 2)
+        chase_kernel<2><<<blocks, 1, 0, stream>>>(chain, steps, target, result);
+    else
+        chase_kernel<0><<<blocks, 1, 0, stream>>>(chain, steps, target, result);
     return cudaGetLastError();
 }

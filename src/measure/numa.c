@@ -57,6 +57,9 @@ void *ls_numa_alloc(size_t len, int node, int *bound)
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
+    /* Transparent huge pages where the kernel offers them: fewer, larger pages for the
+       DMA engines (and the IOMMU) to translate. Advice only: failure changes nothing. */
+    madvise(p, len, MADV_HUGEPAGE);
     if (node >= 0 && node < LS_MAX_NODES) {
         unsigned long mask = 1ul << node;
         /* maxnode counts bits; the kernel reads maxnode - 1 of them. */

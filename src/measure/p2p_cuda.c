@@ -71,8 +71,11 @@ static cudaError_t enqueue_direction(p2p_job_t *j, const ls_timer_t *t, int d, i
     int a = j->dev[d], b = j->dev[1 - d];
     void *src = j->src[d], *dst = j->dst[1 - d];
     if (strcmp(j->method, "ce") == 0) {
-        /* Issued on the source's stream: the copy engine pushes (writes) to the peer. */
+        /* Issued on the source's stream: the copy engine pushes (writes) to the peer.
+           LS_CE_API=1 uses cudaMemcpyAsync on the unified address space instead. */
         cudaSetDevice(a);
+        if (ls_env_int("LS_CE_API", 0, 0, 1))
+            return cudaMemcpyAsync(dst, src, j->size, cudaMemcpyDefault, t->stream[src_stream(d)]);
         return cudaMemcpyPeerAsync(dst, b, src, a, j->size, t->stream[src_stream(d)]);
     }
     if (strcmp(j->method, "sm_write") == 0) {
