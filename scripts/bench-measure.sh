@@ -55,15 +55,21 @@ for a in gpus:
             row(f"P2P {a}<->{b} both directions (best)", m, f"{2*nvl:g}", 783)
             m = pick("p2p", lambda m: m["method"] == "staged" and m["direction"] == "uni" and m["src"] == a)
             row(f"P2P {a}->{b} staged through host", m, f"{pcie:g}", 37.8)
-lat = lambda meth, th=False: pick("latency", lambda m: m["method"] == meth and m["dst"] >= 0 and
-                                  ("through_host" in m["flags"]) == th, lower=True)
-row("latency pointer chase (read)", lat("pointer_chase"), "-", 0.83, True, "us")
-row("latency ping-pong one-way (GPU-timed write)", lat("gpu_pingpong"), "-", 2.3, True, "us")
-row("latency gpu_copy 4 B (p2pBandwidthLatencyTest GPU)", lat("gpu_copy"), "-", 2.3, True, "us")
-row("latency ping-pong through host", lat("gpu_pingpong", True), "-", 15.6, True, "us")
-row("latency pointer chase of host memory", pick("latency", lambda m: m["dst"] == -1, True), "-", 1.19, True, "us")
+def lat(meth, a, b, th=False):
+    return pick("latency", lambda m: m["method"] == meth and m["src"] == a and m["dst"] == b and
+                ("through_host" in m["flags"]) == th, lower=True)
+lgpus = sorted({m["src"] for m in ms if m["family"] == "latency"})
+for a in lgpus:
+    for b in lgpus:
+        if a == b: continue
+        row(f"latency {a}->{b} pointer chase (read)", lat("pointer_chase", a, b), "-", 0.83, True, "us")
+        row(f"latency {a}->{b} ping-pong one-way (write)", lat("gpu_pingpong", a, b), "-", 2.3, True, "us")
+        row(f"latency {a}->{b} gpu_copy 4 B (p2pBwLatTest GPU)", lat("gpu_copy", a, b), "-", 2.3, True, "us")
+        row(f"latency {a}->{b} ping-pong through host", lat("gpu_pingpong", a, b, True), "-", 15.6, True, "us")
+for a in lgpus:
+    row(f"latency {a}->host pointer chase", lat("pointer_chase", a, -1, True), "-", 1.19, True, "us")
 for g in sorted({m["gpu"] for m in ms if m["family"] == "hbm"}):
-    for meth in ("read", "write", "copy"):
+    for meth in ("read", "write", "copy", "copy_ce"):
         m = pick("hbm", lambda m: m["gpu"] == g and m["method"] == meth)
         th = m.get("theoretical", 0) if m else 0
         row(f"HBM GPU{g} {meth} (traffic)", m, f"{th:.0f}", 4400)

@@ -116,7 +116,7 @@ void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double co
 void ls_hbm_finish(json_t *entry)
 {
     double value = ls_json_num(entry, "value", 0);
-    if (strcmp(ls_json_str(entry, "method", ""), "copy") == 0)
+    if (strncmp(ls_json_str(entry, "method", ""), "copy", 4) == 0)
         json_object_set_new(entry, "copied_gbps", json_real(value / 2));
     double theo = ls_json_num(entry, "theoretical", 0);
     if (theo > 0)

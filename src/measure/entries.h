@@ -19,7 +19,7 @@ json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method
 json_t *ls_latency_entry(int src, int dst, const char *method, int p2p, int through_host,
                          uint64_t bytes);
 
-/* hbm: method "read" | "write" | "copy"; theoretical <= 0 leaves it out. */
+/* hbm: method "read" | "write" | "copy" | "copy_ce"; theoretical <= 0 leaves it out. */
 json_t *ls_hbm_entry(int gpu, const char *method, uint64_t size, double theoretical);
 
 /* host: direction "h2d" | "d2h" | "bidir"; memory "pinned" | "pageable";
@@ -31,7 +31,7 @@ json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char 
    stores them with their statistics (ls_entry_set_samples). */
 void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double counted_bytes);
 
-/* hbm: adds copied_gbps (copy only) and efficiency = value / theoretical. */
+/* hbm: adds copied_gbps (copy and copy_ce) and efficiency = value / theoretical. */
 void ls_hbm_finish(json_t *entry);
 
 /* Adds a flag (once) to the entry's "flags" array. */

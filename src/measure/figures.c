@@ -21,7 +21,7 @@ uint64_t ls_p2p_counted_bytes(const char *direction, uint64_t size, int loops)
 uint64_t ls_hbm_traffic_bytes(const char *method, uint64_t size, int loops)
 {
     uint64_t one = size * (uint64_t)loops;
-    if (strcmp(method, "copy") == 0)
+    if (strcmp(method, "copy") == 0 || strcmp(method, "copy_ce") == 0)
         return 2 * one; /* each byte read once and written once */
     if (strcmp(method, "read") == 0 || strcmp(method, "write") == 0)
         return one;

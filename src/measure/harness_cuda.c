@@ -211,8 +211,9 @@ int ls_env_int(const char *name, int fallback, int lo, int hi)
 
 void ls_sm_grid(int dev, int *grid, int *block)
 {
-    /* 4 blocks of 512 threads fill an SM's 2048 thread slots on Hopper. */
-    *block = ls_env_int("LS_SM_THREADS", 512, 32, 1024);
+    /* 4 blocks of 256 threads per SM: measured best on H200 for the HBM write and read
+       kernels and the peer-reading copy (docs/benchmarks.md, sweep). */
+    *block = ls_env_int("LS_SM_THREADS", 256, 32, 1024);
     *grid = ls_sms(dev) * ls_env_int("LS_SM_BLOCKS_PER_SM", 4, 1, 64);
     ls_k_set_variant(ls_env_int("LS_COPY_UNROLL", 4, 2, 12), ls_env_int("LS_COPY_STREAMING", 1, 0, 1));
 }

@@ -36,6 +36,8 @@ static cudaError_t enqueue_hbm(void *arg, const ls_timer_t *t, int loops)
             rc = ls_k_read(j->a, j->size, j->xor_dev, j->grid, j->block, t->stream[0]);
         else if (strcmp(j->method, "write") == 0)
             rc = ls_k_write(j->b, j->size, SEED_W, j->grid, j->block, t->stream[0]);
+        else if (strcmp(j->method, "copy_ce") == 0) /* the copy engine, as nvbandwidth's device_local_copy */
+            rc = cudaMemcpyAsync(j->b, j->a, j->size, cudaMemcpyDeviceToDevice, t->stream[0]);
         else
             rc = ls_k_copy(j->b, j->a, j->size, j->grid, j->block, t->stream[0]);
     }
@@ -141,7 +143,7 @@ static void measure_method(json_t *doc, int dev, hbm_job_t *j, const char *metho
 
 int ls_measure_hbm(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
-    static const char *const methods[] = {"read", "write", "copy"};
+    static const char *const methods[] = {"read", "write", "copy", "copy_ce"};
     size_t size = ls_round16(o->size ? o->size : LS_HBM_DEFAULT_SIZE);
     int n = o->samples > 0 ? o->samples : LS_DEFAULT_SAMPLES;
     for (int x = 0; x < o->ngpus; x++) {
@@ -159,7 +161,7 @@ int ls_measure_hbm(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
         if (j.b && rc == cudaSuccess)
             rc = ls_fill(dev, j.a, size, SEED_A);
         ls_sm_grid(dev, &j.grid, &j.block);
-        for (int m = 0; m < 3; m++) {
+        for (int m = 0; m < 4; m++) {
             if (!j.b || rc != cudaSuccess) {
                 json_t *e = ls_hbm_entry(dev, methods[m], size, theo);
                 if (!j.b)

@@ -173,7 +173,7 @@ static const char *chase(int a, int b, const unsigned long long *chain_host, int
        LS_CHASE_SPREAD=1 sample i runs on block i of a grid of one block per SM, so the
        samples cover SMs at different distances from the links. */
     int mode = ls_env_int("LS_CHASE_LOAD", 0, 0, 2);
-    int spread = ls_env_int("LS_CHASE_SPREAD", 0, 0, 1);
+    int spread = ls_env_int("LS_CHASE_SPREAD", 1, 0, 1);
     int blocks = spread ? ls_sms(a) : 1;
     for (int i = -1; i < n && rc == cudaSuccess; i++) {
         rc = ls_k_chase(chain, LS_LATENCY_CHASE_STEPS, mode, blocks, spread && i >= 0 ? i % blocks : 0,

@@ -12,9 +12,10 @@
 #include "model/topo.h"
 
 #define LS_DEFAULT_SAMPLES 20
-#define LS_P2P_DEFAULT_SIZE (256ull << 20)  /* bandwidth-bound: ~0.6 ms a copy on NVLink 4 */
+#define LS_P2P_DEFAULT_SIZE (2ull << 30)    /* 2 GiB: a copy lasts ~5.4 ms on NVLink 4, so the
+                                               copy engine's ~4 us start per copy is < 0.1% */
 #define LS_HBM_DEFAULT_SIZE (1ull << 30)    /* 1 GiB: 17x the H200's 60 MB L2 */
-#define LS_HOST_DEFAULT_SIZE (256ull << 20)
+#define LS_HOST_DEFAULT_SIZE (512ull << 20)
 #define LS_LATENCY_ROUND_TRIPS 2000         /* per ping-pong sample */
 #define LS_LATENCY_CHASE_STEPS 10000        /* per pointer-chase sample */
 #define LS_LATENCY_COPIES 100               /* per gpu_copy sample, as p2pBandwidthLatencyTest */

@@ -13,22 +13,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STAGE_CHUNK (8ull << 20) /* staged copies move 8 MiB pieces, D2H and H2D overlapped */
-#define STAGE_MAX_CHUNKS 512
+/* Staged copies move pieces of 1/64 of the copy (at least 8 MiB) through a ring of
+   pinned host slots, D2H of one piece overlapping H2D of the previous ones. */
+#define STAGE_MIN_CHUNK (8ull << 20)
+#define STAGE_PIECES 64
+#define STAGE_SLOTS 8
 #define STAGE_MAX_LOOPS 4        /* keeps the queued operations well inside the queue */
 #define COPY_MAX_LOOPS 64
 
 typedef struct {
     int dev[2];          /* [0] = a (source of direction 0), [1] = b */
     void *src[2], *dst[2];
-    void *host[2][2];    /* staging buffers per direction, double-buffered */
+    void *ring[2][STAGE_SLOTS]; /* pinned host slots per direction */
     size_t size;
     const char *method;
     int bidir;
     int grid[2], block[2];
+    size_t chunk;
     int nchunks;
-    cudaEvent_t chunk_ev[2][STAGE_MAX_CHUNKS];
-    cudaEvent_t done_ev[2][2];
+    long long piece[2];                    /* pieces queued in this sample, per direction */
+    cudaEvent_t d2h_ev[2][STAGE_SLOTS];    /* slot filled (source side) */
+    cudaEvent_t h2d_ev[2][STAGE_SLOTS];    /* slot drained (destination side) */
 } p2p_job_t;
 
 /* Timer streams: 0 on a, 1 on b, 2 on b, 3 on a. Direction 0 (a -> b) uses stream 0 on
@@ -36,37 +41,38 @@ typedef struct {
 static int src_stream(int d) { return d == 0 ? 0 : 2; }
 static int dst_stream(int d) { return d == 0 ? 1 : 3; }
 
-static cudaError_t enqueue_staged(p2p_job_t *j, const ls_timer_t *t, int d, int iter)
+static cudaError_t enqueue_staged(p2p_job_t *j, const ls_timer_t *t, int d)
 {
     int s_src = src_stream(d), s_dst = dst_stream(d);
     int sdev = j->dev[d], ddev = j->dev[1 - d];
-    char *host = j->host[d][iter % 2];
     cudaError_t rc = cudaSuccess;
-    cudaSetDevice(sdev);
-    if (iter >= 2) /* the host buffer of two iterations ago must be drained first */
-        rc = cudaStreamWaitEvent(t->stream[s_src], j->done_ev[d][iter % 2], 0);
     for (int k = 0; k < j->nchunks && rc == cudaSuccess; k++) {
-        size_t off = (size_t)k * STAGE_CHUNK;
-        size_t len = j->size - off < STAGE_CHUNK ? j->size - off : STAGE_CHUNK;
+        size_t off = (size_t)k * j->chunk;
+        size_t len = j->size - off < j->chunk ? j->size - off : j->chunk;
+        long long c = j->piece[d]++;
+        int slot = (int)(c % STAGE_SLOTS);
+        char *host = j->ring[d][slot];
         cudaSetDevice(sdev);
-        rc = cudaMemcpyAsync(host + off, (char *)j->src[d] + off, len, cudaMemcpyDeviceToHost,
-                             t->stream[s_src]);
+        if (c >= STAGE_SLOTS) /* the slot's previous piece must have left for the GPU */
+            rc = cudaStreamWaitEvent(t->stream[s_src], j->h2d_ev[d][slot], 0);
         if (rc == cudaSuccess)
-            rc = cudaEventRecord(j->chunk_ev[d][k], t->stream[s_src]);
+            rc = cudaMemcpyAsync(host, (char *)j->src[d] + off, len, cudaMemcpyDeviceToHost,
+                                 t->stream[s_src]);
+        if (rc == cudaSuccess)
+            rc = cudaEventRecord(j->d2h_ev[d][slot], t->stream[s_src]);
         cudaSetDevice(ddev);
         if (rc == cudaSuccess)
-            rc = cudaStreamWaitEvent(t->stream[s_dst], j->chunk_ev[d][k], 0);
+            rc = cudaStreamWaitEvent(t->stream[s_dst], j->d2h_ev[d][slot], 0);
         if (rc == cudaSuccess)
-            rc = cudaMemcpyAsync((char *)j->dst[1 - d] + off, host + off, len,
-                                 cudaMemcpyHostToDevice, t->stream[s_dst]);
+            rc = cudaMemcpyAsync((char *)j->dst[1 - d] + off, host, len, cudaMemcpyHostToDevice,
+                                 t->stream[s_dst]);
+        if (rc == cudaSuccess)
+            rc = cudaEventRecord(j->h2d_ev[d][slot], t->stream[s_dst]);
     }
-    cudaSetDevice(ddev);
-    if (rc == cudaSuccess)
-        rc = cudaEventRecord(j->done_ev[d][iter % 2], t->stream[s_dst]);
     return rc;
 }
 
-static cudaError_t enqueue_direction(p2p_job_t *j, const ls_timer_t *t, int d, int iter)
+static cudaError_t enqueue_direction(p2p_job_t *j, const ls_timer_t *t, int d)
 {
     int a = j->dev[d], b = j->dev[1 - d];
     void *src = j->src[d], *dst = j->dst[1 - d];
@@ -87,17 +93,18 @@ static cudaError_t enqueue_direction(p2p_job_t *j, const ls_timer_t *t, int d, i
         return ls_k_copy(dst, src, j->size, j->grid[1 - d], j->block[1 - d],
                          t->stream[dst_stream(d)]);
     }
-    return enqueue_staged(j, t, d, iter);
+    return enqueue_staged(j, t, d);
 }
 
 static cudaError_t enqueue_p2p(void *arg, const ls_timer_t *t, int loops)
 {
     p2p_job_t *j = arg;
     cudaError_t rc = cudaSuccess;
+    j->piece[0] = j->piece[1] = 0; /* the last sample has drained every slot */
     for (int i = 0; i < loops && rc == cudaSuccess; i++) {
-        rc = enqueue_direction(j, t, 0, i);
+        rc = enqueue_direction(j, t, 0);
         if (rc == cudaSuccess && j->bidir)
-            rc = enqueue_direction(j, t, 1, i);
+            rc = enqueue_direction(j, t, 1);
     }
     return rc;
 }
@@ -107,17 +114,17 @@ static void job_free(p2p_job_t *j)
     for (int s = 0; s < 2; s++) {
         ls_dev_free(j->dev[s], j->src[s]);
         ls_dev_free(j->dev[s], j->dst[s]);
-        for (int k = 0; k < 2; k++)
-            if (j->host[s][k])
-                cudaFreeHost(j->host[s][k]);
+        for (int k = 0; k < STAGE_SLOTS; k++)
+            if (j->ring[s][k])
+                cudaFreeHost(j->ring[s][k]);
     }
     for (int d = 0; d < 2; d++) {
-        for (int k = 0; k < j->nchunks; k++)
-            if (j->chunk_ev[d][k])
-                cudaEventDestroy(j->chunk_ev[d][k]);
-        for (int k = 0; k < 2; k++)
-            if (j->done_ev[d][k])
-                cudaEventDestroy(j->done_ev[d][k]);
+        for (int k = 0; k < STAGE_SLOTS; k++) {
+            if (j->d2h_ev[d][k])
+                cudaEventDestroy(j->d2h_ev[d][k]);
+            if (j->h2d_ev[d][k])
+                cudaEventDestroy(j->h2d_ev[d][k]);
+        }
     }
 }
 
@@ -128,9 +135,9 @@ static int job_alloc(p2p_job_t *j, int a, int b, size_t size, char *err, size_t 
     j->dev[0] = a;
     j->dev[1] = b;
     j->size = size;
-    j->nchunks = (int)((size + STAGE_CHUNK - 1) / STAGE_CHUNK);
-    if (j->nchunks > STAGE_MAX_CHUNKS)
-        return ls_seterr(err, errlen, "size too large for staged copies");
+    j->chunk = ls_round16(size / STAGE_PIECES) > STAGE_MIN_CHUNK ? ls_round16(size / STAGE_PIECES)
+                                                                  : STAGE_MIN_CHUNK;
+    j->nchunks = (int)((size + j->chunk - 1) / j->chunk);
     for (int s = 0; s < 2; s++) {
         j->src[s] = ls_dev_alloc(j->dev[s], size, err, errlen);
         j->dst[s] = j->src[s] ? ls_dev_alloc(j->dev[s], size, err, errlen) : NULL;
@@ -146,21 +153,19 @@ static int job_alloc(p2p_job_t *j, int a, int b, size_t size, char *err, size_t 
 
 static int job_stage_init(p2p_job_t *j, char *err, size_t errlen)
 {
-    if (j->host[0][0])
+    if (j->ring[0][0])
         return 0;
-    for (int d = 0; d < 2; d++) {
-        for (int k = 0; k < 2; k++)
-            if (cudaHostAlloc(&j->host[d][k], j->size, cudaHostAllocPortable) != cudaSuccess)
-                return ls_seterr(err, errlen, "cannot pin %zu bytes of host memory", j->size);
-        cudaSetDevice(j->dev[d]);
-        for (int k = 0; k < j->nchunks; k++)
-            if (cudaEventCreateWithFlags(&j->chunk_ev[d][k], cudaEventDisableTiming) != cudaSuccess)
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < STAGE_SLOTS; k++) {
+            if (cudaHostAlloc(&j->ring[d][k], j->chunk, cudaHostAllocPortable) != cudaSuccess)
+                return ls_seterr(err, errlen, "cannot pin %zu bytes of host memory", j->chunk);
+            cudaSetDevice(j->dev[d]);
+            if (cudaEventCreateWithFlags(&j->d2h_ev[d][k], cudaEventDisableTiming) != cudaSuccess)
                 return ls_seterr(err, errlen, "cannot create events");
-        cudaSetDevice(j->dev[1 - d]);
-        for (int k = 0; k < 2; k++)
-            if (cudaEventCreateWithFlags(&j->done_ev[d][k], cudaEventDisableTiming) != cudaSuccess)
+            cudaSetDevice(j->dev[1 - d]);
+            if (cudaEventCreateWithFlags(&j->h2d_ev[d][k], cudaEventDisableTiming) != cudaSuccess)
                 return ls_seterr(err, errlen, "cannot create events");
-    }
+        }
     return 0;
 }
 

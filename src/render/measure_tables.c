@@ -82,19 +82,21 @@ int ls_hbm_table(FILE *f, const json_t *doc)
         return 0;
     fprintf(f, "HBM bandwidth per GPU: traffic = bytes read + bytes written per second "
                "(GB/s = 1e9 B/s), median; copy also as bytes copied\n");
-    fprintf(f, "%4s %9s %9s %9s %12s %12s %9s %7s\n", "GPU", "read", "write", "copy",
-            "copy(copied)", "theoretical", "best/th.", "spread");
+    fprintf(f, "%4s %9s %9s %9s %12s %9s %12s %9s %7s\n", "GPU", "read", "write", "copy SM",
+            "copy(copied)", "copy CE", "theoretical", "best/th.", "spread");
     for (int i = 0; i < n; i++) {
-        const json_t *e[3] = {find(doc, "hbm", gpus[i], "read", -1, NULL, NULL),
+        const json_t *e[4] = {find(doc, "hbm", gpus[i], "read", -1, NULL, NULL),
                               find(doc, "hbm", gpus[i], "write", -1, NULL, NULL),
-                              find(doc, "hbm", gpus[i], "copy", -1, NULL, NULL)};
-        char r[16], w[16], c[16], cc[16], th[16], eff[16];
+                              find(doc, "hbm", gpus[i], "copy", -1, NULL, NULL),
+                              find(doc, "hbm", gpus[i], "copy_ce", -1, NULL, NULL)};
+        char r[16], w[16], c[16], cc[16], ce[16], th[16], eff[16];
         cell(r, sizeof r, e[0], "value", 1);
         cell(w, sizeof w, e[1], "value", 1);
         cell(c, sizeof c, e[2], "value", 1);
         cell(cc, sizeof cc, e[2], "copied_gbps", 1);
+        cell(ce, sizeof ce, e[3], "value", 1);
         double theo = 0, best = 0;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             if (e[k]) {
                 theo = fmax(theo, ls_json_num(e[k], "theoretical", 0));
                 if (strcmp(ls_json_str(e[k], "status", ""), "ok") == 0)
@@ -107,8 +109,8 @@ int ls_hbm_table(FILE *f, const json_t *doc)
             snprintf(th, sizeof th, "-");
             snprintf(eff, sizeof eff, "-");
         }
-        fprintf(f, "%4lld %9s %9s %9s %12s %12s %9s %6.2f%%\n", gpus[i], r, w, c, cc, th, eff,
-                100 * max_cv(e, 3));
+        fprintf(f, "%4lld %9s %9s %9s %12s %9s %12s %9s %6.2f%%\n", gpus[i], r, w, c, cc, ce, th, eff,
+                100 * max_cv(e, 4));
     }
     fputc('\n', f);
     return n;

@@ -19,7 +19,7 @@ static void hbm_verified_below_peak(void **state)
     assert_int_equal(ls_measure_hbm(doc, &o, err, sizeof err), 0);
     double peak = hbm_peak(0);
     assert_true(peak > 0);
-    assert_int_equal(check_entries(doc, "hbm", 0, peak), 3);
+    assert_int_equal(check_entries(doc, "hbm", 0, peak), 4);
     long i = ls_doc_next_measurement(doc, "hbm", 0);
     const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
     assert_true(ls_json_num(e, "efficiency", 0) > 0 && ls_json_num(e, "efficiency", 0) < 1);
