@@ -44,7 +44,8 @@ static unsigned long long *build_chain(void)
     for (size_t i = 0; i < nodes; i++)
         order[i] = i;
     unsigned long long rng = 0x9E3779B97F4A7C15ull;
-    for (size_t i = nodes - 1; i > 0; i--) {
+    int sequential = ls_env_int("LS_CHASE_ORDER", 0, 0, 1); /* tuning: 1 = node i -> i + 1 */
+    for (size_t i = nodes - 1; i > 0 && !sequential; i--) {
         rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
         size_t k = (size_t)(rng % i);
         size_t tmp = order[i];
