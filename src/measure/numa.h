@@ -12,8 +12,9 @@
 
 #define LS_MAX_NODES 64
 
-/* Online NUMA nodes (from root/sys/devices/system/node/online; root NULL = "/").
-   Returns the count (at least 1: node 0 when sysfs says nothing). */
+/* Online NUMA nodes (from root/sys/devices/system/node/online, else its nodeN
+   folders; root NULL = "/"). Returns the count (at least 1: node 0 when sysfs says
+   nothing). */
 int ls_numa_nodes(const char *root, int *nodes, int max);
 
 /* CPUs of a node into set. 0, or -1 when sysfs has no cpulist for it. */
