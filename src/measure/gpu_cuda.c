@@ -1,6 +1,7 @@
 #include "gpu.h"
 #include "util/log.h"
 
+#include <ctype.h>
 #include <cuda_runtime_api.h>
 
 int ls_built_with_cuda(void) { return 1; }
@@ -9,7 +10,7 @@ int ls_gpu_count(char *err, size_t errlen)
 {
     int count = 0;
     cudaError_t rc = cudaGetDeviceCount(&count);
-    if (rc == cudaErrorInsufficientDriver || rc == cudaErrorNoDevice || rc != cudaSuccess) {
+    if (rc != cudaSuccess) {
         const char *why = rc == cudaErrorNoDevice ? "no CUDA-capable GPU was found"
                           : rc == cudaErrorInsufficientDriver
                               ? "no NVIDIA driver, or one older than this CUDA runtime"
@@ -20,4 +21,21 @@ int ls_gpu_count(char *err, size_t errlen)
     if (count == 0)
         ls_seterr(err, errlen, "no usable GPU: the driver reports no CUDA device");
     return count;
+}
+
+uint64_t ls_gpu_memory_bytes(int dev)
+{
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess)
+        return 0;
+    return (uint64_t)prop.totalGlobalMem;
+}
+
+int ls_gpu_bus_id(int dev, char *buf, size_t buflen)
+{
+    if (cudaDeviceGetPCIBusId(buf, (int)buflen, dev) != cudaSuccess)
+        return -1;
+    for (char *p = buf; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return 0;
 }

@@ -9,3 +9,15 @@ int ls_gpu_count(char *err, size_t errlen)
                            "CUDA toolkit and rebuild to measure)");
     return 0;
 }
+
+uint64_t ls_gpu_memory_bytes(int dev)
+{
+    (void)dev;
+    return 0;
+}
+
+int ls_gpu_bus_id(int dev, char *buf, size_t buflen)
+{
+    (void)dev, (void)buf, (void)buflen;
+    return -1;
+}

@@ -1,0 +1,150 @@
+#include "entries.h"
+#include "figures.h"
+#include "model/doc.h"
+#include "model/entry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_common(json_t *e, const char *id, const char *method, json_t *gpus, uint64_t bytes)
+{
+    json_object_set_new(e, "id", json_string(id));
+    json_object_set_new(e, "method", json_string(method));
+    json_object_set_new(e, "gpus", gpus);
+    json_object_set_new(e, "bytes", json_integer((json_int_t)bytes));
+    json_object_set_new(e, "flags", json_array());
+    json_object_set_new(e, "source", json_string("linkscope"));
+}
+
+void ls_entry_flag(json_t *entry, const char *flag)
+{
+    json_t *flags = json_object_get(entry, "flags");
+    if (!flags) {
+        flags = json_array();
+        json_object_set_new(entry, "flags", flags);
+    }
+    size_t i;
+    json_t *f;
+    json_array_foreach(flags, i, f)
+        if (strcmp(json_string_value(f), flag) == 0)
+            return;
+    json_array_append_new(flags, json_string(flag));
+}
+
+json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method, int p2p,
+                     uint64_t size)
+{
+    char id[96];
+    snprintf(id, sizeof id, "p2p-%s-%s-%d-%d", method, direction, src, dst);
+    json_t *e = ls_entry_new("p2p", "bandwidth", "GB/s");
+    set_common(e, id, method, json_pack("[i,i]", src, dst), size);
+    json_object_set_new(e, "src", json_integer(src));
+    json_object_set_new(e, "dst", json_integer(dst));
+    json_object_set_new(e, "direction", json_string(direction));
+    json_object_set_new(e, "p2p", json_boolean(p2p));
+    int staged = strcmp(method, "staged") == 0;
+    if (!p2p && !staged)
+        ls_entry_flag(e, "no_p2p"); /* the pair has no peer access: the driver stages */
+    if (staged || !p2p)
+        ls_entry_flag(e, "through_host");
+    return e;
+}
+
+json_t *ls_latency_entry(int src, int dst, const char *method, int p2p, int through_host,
+                         uint64_t bytes)
+{
+    char id[96], dsts[16];
+    if (dst == LS_HOST_SIDE)
+        snprintf(dsts, sizeof dsts, "host");
+    else
+        snprintf(dsts, sizeof dsts, "%d", dst);
+    snprintf(id, sizeof id, "latency-%s%s-%d-%s", method, through_host && dst != LS_HOST_SIDE
+                                                              ? "-host" : "", src, dsts);
+    json_t *e = ls_entry_new("latency", "latency", "us");
+    json_t *gpus = dst == LS_HOST_SIDE ? json_pack("[i]", src) : json_pack("[i,i]", src, dst);
+    set_common(e, id, method, gpus, bytes);
+    json_object_set_new(e, "src", json_integer(src));
+    json_object_set_new(e, "dst", json_integer(dst));
+    json_object_set_new(e, "p2p", json_boolean(p2p));
+    if (through_host)
+        ls_entry_flag(e, "through_host");
+    if (!p2p && dst != LS_HOST_SIDE)
+        ls_entry_flag(e, "no_p2p");
+    return e;
+}
+
+json_t *ls_hbm_entry(int gpu, const char *method, uint64_t size, double theoretical)
+{
+    char id[64];
+    snprintf(id, sizeof id, "hbm-%s-%d", method, gpu);
+    json_t *e = ls_entry_new("hbm", "bandwidth", "GB/s");
+    set_common(e, id, method, json_pack("[i]", gpu), size);
+    if (theoretical > 0)
+        json_object_set_new(e, "theoretical", json_real(theoretical));
+    json_object_set_new(e, "gpu", json_integer(gpu));
+    return e;
+}
+
+json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char *memory,
+                      int local, uint64_t size)
+{
+    char id[96];
+    snprintf(id, sizeof id, "host-%s-%s-%d-node%d", direction, memory, gpu, numa_node);
+    json_t *e = ls_entry_new("host", "bandwidth", "GB/s");
+    set_common(e, id, direction, json_pack("[i]", gpu), size);
+    json_object_set_new(e, "gpu", json_integer(gpu));
+    json_object_set_new(e, "numa_node", json_integer(numa_node));
+    json_object_set_new(e, "direction", json_string(direction));
+    json_object_set_new(e, "memory", json_string(memory));
+    if (local >= 0)
+        json_object_set_new(e, "local", json_boolean(local));
+    return e;
+}
+
+void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double counted_bytes)
+{
+    double *gbps = malloc((n ? n : 1) * sizeof *gbps);
+    if (!gbps)
+        return;
+    for (size_t i = 0; i < n; i++)
+        gbps[i] = ls_gbps(counted_bytes, ms[i]);
+    ls_entry_set_samples(entry, gbps, n);
+    free(gbps);
+}
+
+void ls_hbm_finish(json_t *entry)
+{
+    double value = ls_json_num(entry, "value", 0);
+    if (strncmp(ls_json_str(entry, "method", ""), "copy", 4) == 0)
+        json_object_set_new(entry, "copied_gbps", json_real(value / 2));
+    double theo = ls_json_num(entry, "theoretical", 0);
+    if (theo > 0)
+        json_object_set_new(entry, "efficiency", json_real(value / theo));
+}
+
+static int id_taken(const json_t *doc, const char *id)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(doc, "measurements"), i, m)
+        if (strcmp(ls_json_str(m, "id", ""), id) == 0)
+            return 1;
+    return 0;
+}
+
+void ls_doc_add_unique(json_t *doc, json_t *entry)
+{
+    const char *id = ls_json_str(entry, "id", NULL);
+    if (id && id_taken(doc, id)) {
+        char base[128], next[160];
+        snprintf(base, sizeof base, "%s", id);
+        for (int k = 2;; k++) {
+            snprintf(next, sizeof next, "%s-%d", base, k);
+            if (!id_taken(doc, next))
+                break;
+        }
+        json_object_set_new(entry, "id", json_string(next));
+    }
+    ls_doc_add_measurement(doc, entry);
+}

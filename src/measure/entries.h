@@ -1,0 +1,44 @@
+/* Builders of the measurement entries of the families p2p, latency, hbm and host
+   (docs/schema.md). Pure jansson, no CUDA: the measuring code fills samples in. */
+#ifndef LS_MEASURE_ENTRIES_H
+#define LS_MEASURE_ENTRIES_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+/* "host" in src/dst of a latency entry. */
+#define LS_HOST_SIDE (-1)
+
+/* p2p: direction "uni" | "bidir"; method "ce" | "sm_read" | "sm_write" | "staged".
+   id "p2p-METHOD-DIRECTION-SRC-DST". bytes = bytes per copy (size). */
+json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method, int p2p,
+                     uint64_t size);
+
+/* latency: method "gpu_pingpong" | "pointer_chase" | "gpu_copy" | "cpu_copy"; dst may be
+   LS_HOST_SIDE. through_host adds the flag. */
+json_t *ls_latency_entry(int src, int dst, const char *method, int p2p, int through_host,
+                         uint64_t bytes);
+
+/* hbm: method "read" | "write" | "copy" | "copy_ce"; theoretical <= 0 leaves it out. */
+json_t *ls_hbm_entry(int gpu, const char *method, uint64_t size, double theoretical);
+
+/* host: direction "h2d" | "d2h" | "bidir"; memory "pinned" | "pageable";
+   local 1 / 0, or -1 when unknown (left out). */
+json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char *memory,
+                      int local, uint64_t size);
+
+/* Converts per-sample times (ms) into GB/s samples for counted bytes per sample and
+   stores them with their statistics (ls_entry_set_samples). */
+void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double counted_bytes);
+
+/* hbm: adds copied_gbps (copy and copy_ce) and efficiency = value / theoretical. */
+void ls_hbm_finish(json_t *entry);
+
+/* Adds a flag (once) to the entry's "flags" array. */
+void ls_entry_flag(json_t *entry, const char *flag);
+
+/* Appends entry to doc, making its id unique within the document ("-2", "-3" ... when
+   the document already holds it, e.g. a second run --into the same file). */
+void ls_doc_add_unique(json_t *doc, json_t *entry);
+
+#endif

@@ -1,0 +1,59 @@
+#include "figures.h"
+
+#include <math.h>
+#include <string.h>
+
+double ls_gbps(double bytes, double ms)
+{
+    if (ms <= 0)
+        return 0;
+    return bytes / (ms * 1e-3) / 1e9;
+}
+
+uint64_t ls_round16(uint64_t bytes) { return bytes & ~(uint64_t)15; }
+
+uint64_t ls_p2p_counted_bytes(const char *direction, uint64_t size, int loops)
+{
+    uint64_t one = size * (uint64_t)loops;
+    return strcmp(direction, "bidir") == 0 ? 2 * one : one;
+}
+
+uint64_t ls_hbm_traffic_bytes(const char *method, uint64_t size, int loops)
+{
+    uint64_t one = size * (uint64_t)loops;
+    if (strcmp(method, "copy") == 0 || strcmp(method, "copy_ce") == 0)
+        return 2 * one; /* each byte read once and written once */
+    if (strcmp(method, "read") == 0 || strcmp(method, "write") == 0)
+        return one;
+    return 0;
+}
+
+uint64_t ls_hbm_copied_bytes(uint64_t size, int loops) { return size * (uint64_t)loops; }
+
+uint64_t ls_host_counted_bytes(const char *direction, uint64_t size, int loops)
+{
+    uint64_t one = size * (uint64_t)loops;
+    return strcmp(direction, "bidir") == 0 ? 2 * one : one;
+}
+
+double ls_pingpong_one_way_us(double elapsed_ns, int round_trips)
+{
+    return round_trips > 0 ? elapsed_ns / (2.0 * round_trips) / 1000.0 : 0;
+}
+
+double ls_per_access_us(double elapsed_ns, int accesses)
+{
+    return accesses > 0 ? elapsed_ns / accesses / 1000.0 : 0;
+}
+
+int ls_pick_loops(double one_ms, double target_ms, int max_loops)
+{
+    if (max_loops < 1)
+        max_loops = 1;
+    if (!(one_ms > 0))
+        return 1;
+    double want = ceil(target_ms / one_ms);
+    if (want < 1)
+        return 1;
+    return want > max_loops ? max_loops : (int)want;
+}

@@ -1,0 +1,36 @@
+/* What each figure counts: the bytes per sample and the conversions from timings to
+   the reported units (docs/methods.md gives the formulas). Pure functions, no CUDA. */
+#ifndef LS_MEASURE_FIGURES_H
+#define LS_MEASURE_FIGURES_H
+
+#include <stdint.h>
+
+/* GB/s (1e9 bytes per second) for bytes moved in ms milliseconds; 0 when ms <= 0. */
+double ls_gbps(double bytes, double ms);
+
+/* Rounds a buffer size down to a multiple of 16 bytes (the kernels' vector width). */
+uint64_t ls_round16(uint64_t bytes);
+
+/* p2p: bytes counted in one sample of loops copies of size bytes. "uni" counts one
+   direction; "bidir" counts both directions (the value is their sum). */
+uint64_t ls_p2p_counted_bytes(const char *direction, uint64_t size, int loops);
+
+/* hbm: bytes of HBM traffic (read + written) in one sample. "read" reads size,
+   "write" writes size, "copy" and "copy_ce" (copy engine) read size and write size. 0 for an unknown method. */
+uint64_t ls_hbm_traffic_bytes(const char *method, uint64_t size, int loops);
+/* hbm copy: bytes copied (half the traffic), as nvbandwidth's device_local_copy. */
+uint64_t ls_hbm_copied_bytes(uint64_t size, int loops);
+
+/* host: "h2d" and "d2h" count size per copy; "bidir" counts both directions. */
+uint64_t ls_host_counted_bytes(const char *direction, uint64_t size, int loops);
+
+/* latency: one-way time in us from a ping-pong of round_trips round trips. */
+double ls_pingpong_one_way_us(double elapsed_ns, int round_trips);
+/* latency: time per dependent access in us. */
+double ls_per_access_us(double elapsed_ns, int accesses);
+
+/* How many operations one timed sample repeats so that it lasts about target_ms,
+   given one operation took one_ms; clamped to [1, max_loops]. */
+int ls_pick_loops(double one_ms, double target_ms, int max_loops);
+
+#endif

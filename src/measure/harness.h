@@ -1,0 +1,72 @@
+/* The timing harness shared by the measuring families (CUDA host code only).
+   Method (nvbandwidth's): a gate kernel spins on a host-mapped flag; the start event,
+   the operations and the stop event are queued behind it on one or more streams (the
+   other streams wait on the start event), then the host releases the flag, so that
+   launch and queueing costs stay out of the timed span. */
+#ifndef LS_MEASURE_HARNESS_H
+#define LS_MEASURE_HARNESS_H
+
+#include <cuda_runtime_api.h>
+#include <jansson.h>
+#include <stddef.h>
+
+#include "telemetry.h"
+
+#define LS_MAX_STREAMS 4
+#define LS_GATE_TIMEOUT_MS 20000u
+#define LS_SAMPLE_TARGET_MS 10.0 /* each timed sample lasts about this long */
+
+typedef struct {
+    double target_ms;                 /* a timed sample lasts about this long */
+    int nstreams;
+    int device[LS_MAX_STREAMS];
+    cudaStream_t stream[LS_MAX_STREAMS];
+    cudaEvent_t start, stop;          /* on device[0] */
+    cudaEvent_t done[LS_MAX_STREAMS]; /* end of each other stream */
+    volatile int *ctl;                /* host-mapped: [0] release, [1] gate timed out */
+} ls_timer_t;
+
+/* Enqueues loops operations on the timer's streams; returns a CUDA status. */
+typedef cudaError_t (*ls_enqueue_fn)(void *arg, const ls_timer_t *t, int loops);
+
+/* Creates streams on the given devices (stream 0 carries the gate and the events). */
+cudaError_t ls_timer_init(ls_timer_t *t, const int *devices, int n);
+void ls_timer_free(ls_timer_t *t);
+
+/* One gated sample: ms = time from the start event to the last stream's end.
+   Returns cudaSuccess, or an error; *timed_out = 1 when the gate gave up waiting. */
+cudaError_t ls_timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loops, double *ms,
+                            int *timed_out);
+
+/* Warm-up (two gated samples: one operation, then the loop count picked so a sample
+   lasts about LS_SAMPLE_TARGET_MS, at most max_loops), then n timed samples into
+   ms[n]. *loops_out gets the loop count used. On failure fills err and returns -1,
+   or -2 for a gate time-out. */
+int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int n, double *ms,
+                 int *loops_out, char *err, size_t errlen);
+
+/* Telemetry over CUDA devices: maps each to its NVML index by PCI bus id. */
+ls_telemetry_t *ls_telemetry_for(const int *devices, int n);
+
+/* Device buffers and checking. */
+void *ls_dev_alloc(int dev, size_t bytes, char *err, size_t errlen);
+void ls_dev_free(int dev, void *p);
+int ls_sms(int dev);
+/* Fills buf (on dev) with the pattern of seed; synchronizes. */
+cudaError_t ls_fill(int dev, void *buf, size_t bytes, unsigned seed);
+/* Wrong words of buf (on dev, or readable from dev) against the pattern of seed, and the
+   XOR of all its words; -1 on a CUDA error. */
+long long ls_count_wrong(int dev, const void *buf, size_t bytes, unsigned seed, unsigned *xor_out);
+
+/* Records a CUDA failure in entry: status failed, error "WHAT: cuda message". */
+void ls_entry_cuda_fail(json_t *entry, const char *what, cudaError_t rc);
+
+/* Tuning knobs for the copy kernels, from the environment (LS_SM_BLOCKS_PER_SM,
+   LS_SM_THREADS): grid = SMs x blocks per SM; LS_COPY_UNROLL, LS_COPY_STREAMING set the
+   kernel variant (ls_k_set_variant). */
+void ls_sm_grid(int dev, int *grid, int *block);
+
+/* An integer tuning knob from the environment, fallback when unset or out of range. */
+int ls_env_int(const char *name, int fallback, int lo, int hi);
+
+#endif

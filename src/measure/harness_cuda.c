@@ -1,0 +1,219 @@
+#include "harness.h"
+#include "figures.h"
+#include "gpu.h"
+#include "kernels.h"
+#include "discover/nvml.h"
+#include "model/entry.h"
+#include "model/topo.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t rc_ = (call);                                                                  \
+        if (rc_ != cudaSuccess)                                                                    \
+            return rc_;                                                                            \
+    } while (0)
+
+cudaError_t ls_timer_init(ls_timer_t *t, const int *devices, int n)
+{
+    memset(t, 0, sizeof *t);
+    t->target_ms = ls_env_int("LS_SAMPLE_MS", (int)LS_SAMPLE_TARGET_MS, 1, 10000);
+    t->nstreams = n;
+    for (int i = 0; i < n; i++) {
+        t->device[i] = devices[i];
+        CHECK(cudaSetDevice(devices[i]));
+        CHECK(cudaStreamCreateWithFlags(&t->stream[i], cudaStreamNonBlocking));
+        CHECK(cudaEventCreate(&t->done[i]));
+    }
+    CHECK(cudaSetDevice(devices[0]));
+    CHECK(cudaEventCreate(&t->start));
+    CHECK(cudaEventCreate(&t->stop));
+    void *ctl = NULL;
+    CHECK(cudaHostAlloc(&ctl, 64, cudaHostAllocMapped | cudaHostAllocPortable));
+    t->ctl = ctl;
+    t->ctl[0] = t->ctl[1] = 0;
+    return cudaSuccess;
+}
+
+void ls_timer_free(ls_timer_t *t)
+{
+    for (int i = 0; i < t->nstreams; i++) {
+        cudaSetDevice(t->device[i]);
+        if (t->stream[i])
+            cudaStreamDestroy(t->stream[i]);
+        if (t->done[i])
+            cudaEventDestroy(t->done[i]);
+    }
+    if (t->nstreams)
+        cudaSetDevice(t->device[0]);
+    if (t->start)
+        cudaEventDestroy(t->start);
+    if (t->stop)
+        cudaEventDestroy(t->stop);
+    if (t->ctl)
+        cudaFreeHost((void *)t->ctl);
+    memset(t, 0, sizeof *t);
+}
+
+cudaError_t ls_timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loops, double *ms,
+                            int *timed_out)
+{
+    t->ctl[0] = 0;
+    t->ctl[1] = 0;
+    *timed_out = 0;
+    CHECK(cudaSetDevice(t->device[0]));
+    CHECK(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->stream[0]));
+    CHECK(cudaEventRecord(t->start, t->stream[0]));
+    for (int i = 1; i < t->nstreams; i++)
+        CHECK(cudaStreamWaitEvent(t->stream[i], t->start, 0));
+    cudaError_t rc = fn(arg, t, loops);
+    for (int i = 1; i < t->nstreams && rc == cudaSuccess; i++) {
+        cudaSetDevice(t->device[i]);
+        rc = cudaEventRecord(t->done[i], t->stream[i]);
+        if (rc == cudaSuccess)
+            rc = cudaStreamWaitEvent(t->stream[0], t->done[i], 0);
+    }
+    cudaSetDevice(t->device[0]);
+    if (rc == cudaSuccess)
+        rc = cudaEventRecord(t->stop, t->stream[0]);
+    __atomic_store_n(&t->ctl[0], 1, __ATOMIC_SEQ_CST); /* release the gate, whatever happened */
+    for (int i = 0; i < t->nstreams; i++) {
+        cudaError_t s = cudaStreamSynchronize(t->stream[i]);
+        if (rc == cudaSuccess)
+            rc = s;
+    }
+    if (rc != cudaSuccess)
+        return rc;
+    *timed_out = t->ctl[1] != 0;
+    float elapsed = 0;
+    CHECK(cudaEventElapsedTime(&elapsed, t->start, t->stop));
+    *ms = elapsed;
+    return cudaSuccess;
+}
+
+int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int n, double *ms,
+                 int *loops_out, char *err, size_t errlen)
+{
+    double one = 0;
+    int late = 0;
+    cudaError_t rc = ls_timer_sample(t, fn, arg, 1, &one, &late);
+    int loops = ls_pick_loops(one, t->target_ms, max_loops);
+    double warm;
+    if (rc == cudaSuccess && !late)
+        rc = ls_timer_sample(t, fn, arg, loops, &warm, &late);
+    for (int i = 0; i < n && rc == cudaSuccess && !late; i++)
+        rc = ls_timer_sample(t, fn, arg, loops, &ms[i], &late);
+    *loops_out = loops;
+    if (rc != cudaSuccess) {
+        ls_seterr(err, errlen, "%s", cudaGetErrorString(rc));
+        return -1;
+    }
+    if (late) {
+        ls_seterr(err, errlen, "the gate kernel timed out after %u ms while work was queued "
+                               "(queue full or GPU stalled)", LS_GATE_TIMEOUT_MS);
+        return -2;
+    }
+    return 0;
+}
+
+ls_telemetry_t *ls_telemetry_for(const int *devices, int n)
+{
+    int nvml[LS_MAX_GPUS];
+    if (n > LS_MAX_GPUS)
+        n = LS_MAX_GPUS;
+    int have = ls_telemetry_available(NULL, 0);
+    for (int i = 0; i < n; i++) {
+        char bus[32];
+        nvml[i] = have && ls_gpu_bus_id(devices[i], bus, sizeof bus) == 0
+                      ? ls_nvml_index_by_bus_id(bus) : -1;
+    }
+    return ls_telemetry_start(devices, nvml, n, LS_TELEMETRY_PERIOD_MS);
+}
+
+void *ls_dev_alloc(int dev, size_t bytes, char *err, size_t errlen)
+{
+    void *p = NULL;
+    cudaError_t rc = cudaSetDevice(dev);
+    if (rc == cudaSuccess)
+        rc = cudaMalloc(&p, bytes);
+    if (rc != cudaSuccess) {
+        ls_seterr(err, errlen, "GPU %d: cannot allocate %zu bytes: %s", dev, bytes,
+                  cudaGetErrorString(rc));
+        cudaGetLastError(); /* clear a non-sticky allocation error */
+        return NULL;
+    }
+    return p;
+}
+
+void ls_dev_free(int dev, void *p)
+{
+    if (!p)
+        return;
+    cudaSetDevice(dev);
+    cudaFree(p);
+}
+
+int ls_sms(int dev)
+{
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1)
+        sms = 1;
+    return sms;
+}
+
+cudaError_t ls_fill(int dev, void *buf, size_t bytes, unsigned seed)
+{
+    CHECK(cudaSetDevice(dev));
+    CHECK(ls_k_fill(buf, bytes, seed, ls_sms(dev) * 4, 0));
+    return cudaDeviceSynchronize();
+}
+
+long long ls_count_wrong(int dev, const void *buf, size_t bytes, unsigned seed, unsigned *xor_out)
+{
+    /* Counters in device memory: atomics on mapped host memory are not dependable
+       over PCIe. */
+    static unsigned long long *counters[LS_MAX_GPUS];
+    if (dev < 0 || dev >= LS_MAX_GPUS || cudaSetDevice(dev) != cudaSuccess)
+        return -1;
+    if (!counters[dev] && cudaMalloc((void **)&counters[dev], 16) != cudaSuccess)
+        return -1;
+    unsigned long long host[2] = {0, 0};
+    if (cudaMemset(counters[dev], 0, 16) != cudaSuccess ||
+        ls_k_verify(buf, bytes, seed, counters[dev], (unsigned *)(counters[dev] + 1),
+                    ls_sms(dev) * 4, 0) != cudaSuccess ||
+        cudaMemcpy(host, counters[dev], 16, cudaMemcpyDeviceToHost) != cudaSuccess)
+        return -1;
+    if (xor_out)
+        *xor_out = (unsigned)host[1];
+    return (long long)host[0];
+}
+
+void ls_entry_cuda_fail(json_t *entry, const char *what, cudaError_t rc)
+{
+    char line[256];
+    snprintf(line, sizeof line, "%s: %s", what, cudaGetErrorString(rc));
+    ls_entry_fail(entry, "failed", line);
+    cudaGetLastError();
+}
+
+int ls_env_int(const char *name, int fallback, int lo, int hi)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return fallback;
+    int x = atoi(v);
+    return x < lo || x > hi ? fallback : x;
+}
+
+void ls_sm_grid(int dev, int *grid, int *block)
+{
+    /* 4 blocks of 256 threads per SM: measured best on H200 for the HBM write and read
+       kernels and the peer-reading copy (docs/benchmarks.md, sweep). */
+    *block = ls_env_int("LS_SM_THREADS", 256, 32, 1024);
+    *grid = ls_sms(dev) * ls_env_int("LS_SM_BLOCKS_PER_SM", 4, 1, 64);
+    ls_k_set_variant(ls_env_int("LS_COPY_UNROLL", 4, 2, 12), ls_env_int("LS_COPY_STREAMING", 1, 0, 1));
+}

@@ -1,0 +1,235 @@
+#include "telemetry.h"
+#include "entries.h"
+#include "discover/nvml.h"
+#include "model/topo.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    double min, max;
+    int seen;
+} range_t;
+
+typedef struct {
+    int gpu, nvml;
+    range_t sm, mem, power, temp, pcie_tx, pcie_rx;
+    unsigned sm_app;
+    int errors_ok;
+    ls_nvlink_errors_t errors_before, errors_after;
+    int bytes_ok;
+    unsigned long long tx0, rx0, tx1, rx1;
+} gpu_track_t;
+
+struct ls_telemetry {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int running, stop, period_ms, n, samples;
+    unsigned long long throttle_union;
+    int throttled;
+    struct timespec t0, t1;
+    char why[160];
+    gpu_track_t g[LS_MAX_GPUS];
+};
+
+static int nvml_state = 0; /* 0 unknown, 1 open, -1 unavailable */
+static char nvml_why[160];
+static pthread_mutex_t nvml_once = PTHREAD_MUTEX_INITIALIZER;
+
+int ls_telemetry_available(char *err, size_t errlen)
+{
+    pthread_mutex_lock(&nvml_once);
+    if (nvml_state == 0)
+        nvml_state = ls_nvml_open(nvml_why, sizeof nvml_why) == 0 ? 1 : -1;
+    pthread_mutex_unlock(&nvml_once);
+    if (nvml_state < 0 && err && errlen)
+        snprintf(err, errlen, "%s", nvml_why[0] ? nvml_why : "NVML unavailable");
+    return nvml_state > 0;
+}
+
+static void widen(range_t *r, double v)
+{
+    if (!r->seen || v < r->min)
+        r->min = v;
+    if (!r->seen || v > r->max)
+        r->max = v;
+    r->seen = 1;
+}
+
+static void sample_once(ls_telemetry_t *t)
+{
+    for (int i = 0; i < t->n; i++) {
+        gpu_track_t *g = &t->g[i];
+        ls_nvml_live_t live;
+        memset(&live, 0, sizeof live);
+        if (g->nvml < 0 || ls_nvml_live(g->nvml, &live) != 0)
+            continue;
+        if (live.sm_mhz)
+            widen(&g->sm, live.sm_mhz);
+        if (live.mem_mhz)
+            widen(&g->mem, live.mem_mhz);
+        if (live.power_w > 0)
+            widen(&g->power, live.power_w);
+        if (live.temp_c > 0)
+            widen(&g->temp, live.temp_c);
+        if (live.sm_app_mhz)
+            g->sm_app = live.sm_app_mhz;
+        t->throttle_union |= live.throttle_mask;
+        if (ls_nvml_is_throttling(live.throttle_mask))
+            t->throttled = 1;
+        double tx, rx;
+        if (ls_nvml_pcie_throughput(g->nvml, &tx, &rx) == 0) {
+            widen(&g->pcie_tx, tx);
+            widen(&g->pcie_rx, rx);
+        }
+    }
+    t->samples++;
+}
+
+static void *sampler(void *arg)
+{
+    ls_telemetry_t *t = arg;
+    pthread_mutex_lock(&t->lock);
+    while (!t->stop) {
+        pthread_mutex_unlock(&t->lock);
+        sample_once(t);
+        pthread_mutex_lock(&t->lock);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)t->period_ms * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        while (!t->stop && pthread_cond_timedwait(&t->wake, &t->lock, &until) == 0)
+            ;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return NULL;
+}
+
+ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms)
+{
+    ls_telemetry_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->n = n > LS_MAX_GPUS ? LS_MAX_GPUS : n;
+    t->period_ms = period_ms > 0 ? period_ms : LS_TELEMETRY_PERIOD_MS;
+    clock_gettime(CLOCK_MONOTONIC, &t->t0);
+    if (!ls_telemetry_available(t->why, sizeof t->why))
+        return t;
+    for (int i = 0; i < t->n; i++) {
+        gpu_track_t *g = &t->g[i];
+        g->gpu = gpus[i];
+        g->nvml = nvml ? nvml[i] : -1;
+        if (g->nvml < 0)
+            continue;
+        g->errors_ok = ls_nvml_nvlink_errors(g->nvml, &g->errors_before) == 0;
+        g->bytes_ok = ls_nvml_nvlink_bytes(g->nvml, &g->tx0, &g->rx0) == 0;
+    }
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->wake, NULL);
+    if (pthread_create(&t->thread, NULL, sampler, t) == 0)
+        t->running = 1;
+    return t;
+}
+
+static json_t *range_json(const range_t *r)
+{
+    return json_pack("{s:f, s:f}", "min", r->min, "max", r->max);
+}
+
+static void put_range(json_t *tele, const char *key, const gpu_track_t *g, const range_t *r)
+{
+    if (!r->seen)
+        return;
+    json_t *per = json_object_get(tele, key);
+    if (!per) {
+        per = json_object();
+        json_object_set_new(tele, key, per);
+    }
+    char idx[16];
+    snprintf(idx, sizeof idx, "%d", g->gpu);
+    json_object_set_new(per, idx, range_json(r));
+}
+
+static json_t *errors_json(const ls_nvlink_errors_t *e)
+{
+    return json_pack("{s:I, s:I, s:I, s:I}", "crc_flit", (json_int_t)e->crc_flit, "crc_data",
+                     (json_int_t)e->crc_data, "replay", (json_int_t)e->replay, "recovery",
+                     (json_int_t)e->recovery);
+}
+
+static void put_per_gpu(json_t *tele, const char *key, int gpu, json_t *value)
+{
+    json_t *per = json_object_get(tele, key);
+    if (!per) {
+        per = json_object();
+        json_object_set_new(tele, key, per);
+    }
+    char idx[16];
+    snprintf(idx, sizeof idx, "%d", gpu);
+    json_object_set_new(per, idx, value);
+}
+
+static void finish_gpu(ls_telemetry_t *t, gpu_track_t *g, json_t *tele, json_t *entry)
+{
+    double seconds = (double)(t->t1.tv_sec - t->t0.tv_sec) + (t->t1.tv_nsec - t->t0.tv_nsec) * 1e-9;
+    put_range(tele, "sm_mhz", g, &g->sm);
+    put_range(tele, "mem_mhz", g, &g->mem);
+    put_range(tele, "power_w", g, &g->power);
+    put_range(tele, "temp_c", g, &g->temp);
+    put_range(tele, "pcie_tx_gbps", g, &g->pcie_tx);
+    put_range(tele, "pcie_rx_gbps", g, &g->pcie_rx);
+    if (g->errors_ok && ls_nvml_nvlink_errors(g->nvml, &g->errors_after) == 0) {
+        put_per_gpu(tele, "nvlink_errors_before", g->gpu, errors_json(&g->errors_before));
+        put_per_gpu(tele, "nvlink_errors_after", g->gpu, errors_json(&g->errors_after));
+    }
+    if (g->bytes_ok && seconds > 0 && ls_nvml_nvlink_bytes(g->nvml, &g->tx1, &g->rx1) == 0) {
+        /* Average over the whole measurement, from NVML's cumulative byte counters. */
+        put_per_gpu(tele, "nvlink_tx_gbps", g->gpu, json_real((double)(g->tx1 - g->tx0) / seconds / 1e9));
+        put_per_gpu(tele, "nvlink_rx_gbps", g->gpu, json_real((double)(g->rx1 - g->rx0) / seconds / 1e9));
+    }
+    /* Below application clocks: the SM clock never reached the application clock
+       while the measurement ran (1% tolerance for clock granularity). */
+    if (g->sm.seen && g->sm_app && g->sm.max < 0.99 * g->sm_app)
+        ls_entry_flag(entry, "below_app_clocks");
+}
+
+void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry)
+{
+    if (!t)
+        return;
+    json_t *tele = json_object();
+    if (!t->running) {
+        json_object_set_new(tele, "samples", json_integer(0));
+        json_object_set_new(tele, "available", json_false());
+        json_object_set_new(tele, "error", json_string(t->why[0] ? t->why : "sampler not started"));
+        json_object_set_new(entry, "telemetry", tele);
+        free(t);
+        return;
+    }
+    pthread_mutex_lock(&t->lock);
+    t->stop = 1;
+    pthread_cond_signal(&t->wake);
+    pthread_mutex_unlock(&t->lock);
+    pthread_join(t->thread, NULL);
+    sample_once(t); /* one reading at the end: short measurements get at least two */
+    clock_gettime(CLOCK_MONOTONIC, &t->t1);
+    json_object_set_new(tele, "samples", json_integer(t->samples));
+    json_object_set_new(tele, "available", json_true());
+    json_t *reasons = json_array();
+    ls_nvml_throttle_names(t->throttle_union, reasons);
+    for (int i = 0; i < t->n; i++)
+        if (t->g[i].nvml >= 0)
+            finish_gpu(t, &t->g[i], tele, entry);
+    json_object_set_new(tele, "throttle_reasons", reasons);
+    if (t->throttled)
+        ls_entry_flag(entry, "throttled");
+    json_object_set_new(entry, "telemetry", tele);
+    pthread_mutex_destroy(&t->lock);
+    pthread_cond_destroy(&t->wake);
+    free(t);
+}

@@ -1,0 +1,24 @@
+/* Telemetry: a thread that samples NVML every period while one measurement runs and
+   writes what it saw into the entry's "telemetry" object, flagging the entry
+   "throttled" or "below_app_clocks" (docs/schema.md). Degrades to
+   {"samples": 0, "available": false, "error": ...} when NVML is not there. */
+#ifndef LS_MEASURE_TELEMETRY_H
+#define LS_MEASURE_TELEMETRY_H
+
+#include <jansson.h>
+
+#define LS_TELEMETRY_PERIOD_MS 50
+
+typedef struct ls_telemetry ls_telemetry_t;
+
+/* Starts sampling the GPUs gpus[0..n) (document indices); nvml[i] is the NVML index of
+   gpus[i], or -1 when unknown. Never returns NULL except when out of memory. */
+ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms);
+
+/* Stops the thread, sets entry.telemetry and the flags, frees t. */
+void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry);
+
+/* Whether NVML could be opened (cached after the first call); why not in err. */
+int ls_telemetry_available(char *err, size_t errlen);
+
+#endif

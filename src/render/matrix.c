@@ -1,0 +1,342 @@
+#include "matrix.h"
+#include "model/doc.h"
+#include "util/fileio.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *method_words(const char *family, const char *method)
+{
+    static const char *const words[][3] = {
+        {"p2p", "ce", "copy engine (cudaMemcpyPeerAsync)"},
+        {"p2p", "sm_write", "SM kernel on the source writing into the peer"},
+        {"p2p", "sm_read", "SM kernel on the destination reading the peer"},
+        {"p2p", "staged", "P2P disabled: staged through pinned host memory"},
+        {"latency", "gpu_pingpong", "one-way trip: flag written into the peer's memory, ping-pong / 2"},
+        {"latency", "pointer_chase", "per dependent 8-byte read; row reads column's memory"},
+        {"latency", "gpu_copy", "GPU-timed 4 B cudaMemcpyPeerAsync, per copy (p2pBandwidthLatencyTest GPU)"},
+        {"latency", "cpu_copy", "CPU time per 4 B cudaMemcpyPeerAsync call (p2pBandwidthLatencyTest CPU)"},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(words[i][0], family) == 0 && strcmp(words[i][1], method) == 0)
+            return words[i][2];
+    return method;
+}
+
+static int has_flag(const json_t *e, const char *flag)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(e, "flags"), i, f)
+        if (json_is_string(f) && strcmp(json_string_value(f), flag) == 0)
+            return 1;
+    return 0;
+}
+
+static int slot(ls_matrix_t *m, int gpu)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->index[i] == gpu)
+            return i;
+    if (m->n >= LS_MAX_GPUS)
+        return -1;
+    int i = m->n++;
+    /* keep the GPUs sorted */
+    while (i > 0 && m->index[i - 1] > gpu) {
+        m->index[i] = m->index[i - 1];
+        i--;
+    }
+    m->index[i] = gpu;
+    return i;
+}
+
+static void set_cell(ls_matrix_t *m, int a, int b, const json_t *e)
+{
+    int i = slot(m, a), j = slot(m, b);
+    if (i < 0 || j < 0)
+        return;
+    int ok = strcmp(ls_json_str(e, "status", ""), "ok") == 0;
+    m->cell[i][j] = ok ? LS_CELL_VALUE : LS_CELL_FAILED;
+    m->v[i][j] = ls_json_num(e, "value", 0);
+    m->cv[i][j] = ls_json_num(json_object_get(e, "stats"), "cv", 0);
+    long long n = ls_json_int(json_object_get(e, "stats"), "n", 0);
+    if (n > m->samples)
+        m->samples = (int)n;
+}
+
+/* slot() inserts sorted, which moves rows already filled: collect GPUs first. */
+static int matches(const json_t *e, const char *family, const char *method, const char *direction,
+                   int through_host)
+{
+    if (strcmp(ls_json_str(e, "family", ""), family) != 0 ||
+        strcmp(ls_json_str(e, "method", ""), method) != 0)
+        return 0;
+    if (direction && strcmp(ls_json_str(e, "direction", ""), direction) != 0)
+        return 0;
+    if (!direction && has_flag(e, "through_host") != !!through_host)
+        return 0;
+    return ls_json_int(e, "src", -1) >= 0 && ls_json_int(e, "dst", -1) >= 0;
+}
+
+int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method,
+                       const char *direction, int through_host, ls_matrix_t *m)
+{
+    memset(m, 0, sizeof *m);
+    int p2p = strcmp(family, "p2p") == 0;
+    int bidir = direction && strcmp(direction, "bidir") == 0;
+    snprintf(m->corner, sizeof m->corner, bidir ? "GPU(row) <-> GPU(column)" : "GPU(row) -> GPU(column)");
+    snprintf(m->unit, sizeof m->unit, "%s", p2p ? "GB/s" : "us");
+    m->lower_is_better = !p2p;
+    if (p2p)
+        snprintf(m->title, sizeof m->title, "P2P bandwidth, %s, %s", method_words(family, method),
+                 bidir ? "both directions at once (sum of the two)" : "one direction (bytes copied / time)");
+    else
+        snprintf(m->title, sizeof m->title, "Latency%s, %s", through_host ? " through host memory" : "",
+                 method_words(family, method));
+    snprintf(m->name, sizeof m->name, "%s-%s-%s", family, method,
+             p2p ? direction : through_host ? "host" : "p2p");
+    const json_t *list = json_object_get(doc, "measurements");
+    size_t k;
+    json_t *e;
+    json_array_foreach(list, k, e)
+        if (matches(e, family, method, direction, through_host)) {
+            slot(m, (int)ls_json_int(e, "src", 0));
+            slot(m, (int)ls_json_int(e, "dst", 0));
+        }
+    int filled = 0;
+    json_array_foreach(list, k, e)
+        if (matches(e, family, method, direction, through_host)) {
+            int a = (int)ls_json_int(e, "src", 0), b = (int)ls_json_int(e, "dst", 0);
+            set_cell(m, a, b, e);
+            if (bidir)
+                set_cell(m, b, a, e);
+            filled++;
+        }
+    return filled;
+}
+
+const char *ls_heat_escape(double frac)
+{
+    /* xterm-256 colours from red (196) through yellow (226) to green (46). */
+    static const char *const ramp[] = {"\033[30;48;5;196m", "\033[30;48;5;202m", "\033[30;48;5;208m",
+                                       "\033[30;48;5;214m", "\033[30;48;5;220m", "\033[30;48;5;226m",
+                                       "\033[30;48;5;190m", "\033[30;48;5;154m", "\033[30;48;5;118m",
+                                       "\033[30;48;5;82m",  "\033[30;48;5;46m"};
+    if (!(frac >= 0))
+        frac = 0;
+    if (frac > 1)
+        frac = 1;
+    return ramp[(int)lround(frac * 10)];
+}
+
+int ls_use_color(FILE *f)
+{
+    const char *no = getenv("NO_COLOR");
+    return isatty(fileno(f)) && !(no && *no);
+}
+
+static void best_worst(const ls_matrix_t *m, double *best, double *worst)
+{
+    *best = *worst = NAN;
+    for (int i = 0; i < m->n; i++)
+        for (int j = 0; j < m->n; j++)
+            if (m->cell[i][j] == LS_CELL_VALUE) {
+                double v = m->v[i][j];
+                if (isnan(*best) || (m->lower_is_better ? v < *best : v > *best))
+                    *best = v;
+                if (isnan(*worst) || (m->lower_is_better ? v > *worst : v < *worst))
+                    *worst = v;
+            }
+}
+
+static double goodness(const ls_matrix_t *m, double v, double best)
+{
+    if (!(best > 0) || !(v > 0))
+        return 0;
+    return m->lower_is_better ? best / v : v / best;
+}
+
+void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color)
+{
+    double best, worst, max_cv = 0;
+    best_worst(m, &best, &worst);
+    fprintf(f, "%s: %s, median of %d samples\n", m->title, m->unit, m->samples);
+    fprintf(f, "%-24s", m->corner);
+    for (int j = 0; j < m->n; j++)
+        fprintf(f, " %9d", m->index[j]);
+    fputc('\n', f);
+    for (int i = 0; i < m->n; i++) {
+        fprintf(f, "%24d", m->index[i]);
+        for (int j = 0; j < m->n; j++) {
+            if (i == j || m->cell[i][j] == LS_CELL_EMPTY) {
+                fprintf(f, " %9s", i == j ? "-" : "n/a");
+            } else if (m->cell[i][j] == LS_CELL_FAILED) {
+                fprintf(f, " %9s", "failed");
+            } else {
+                if (m->cv[i][j] > max_cv)
+                    max_cv = m->cv[i][j];
+                if (color)
+                    fprintf(f, " %s%9.2f\033[0m", ls_heat_escape(goodness(m, m->v[i][j], best)), m->v[i][j]);
+                else
+                    fprintf(f, " %9.2f", m->v[i][j]);
+            }
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "largest spread (coefficient of variation) over the cells: %.2f%%\n\n", max_cv * 100);
+}
+
+char *ls_matrix_csv(const ls_matrix_t *m)
+{
+    size_t cap = 64 + (size_t)(m->n + 1) * (size_t)(m->n + 1) * 24, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    len += (size_t)snprintf(out + len, cap - len, "\"%s (%s)\"", m->corner, m->unit);
+    for (int j = 0; j < m->n; j++)
+        len += (size_t)snprintf(out + len, cap - len, ",%d", m->index[j]);
+    len += (size_t)snprintf(out + len, cap - len, "\n");
+    for (int i = 0; i < m->n; i++) {
+        len += (size_t)snprintf(out + len, cap - len, "%d", m->index[i]);
+        for (int j = 0; j < m->n; j++) {
+            if (m->cell[i][j] == LS_CELL_VALUE && i != j)
+                len += (size_t)snprintf(out + len, cap - len, ",%.17g", m->v[i][j]);
+            else if (m->cell[i][j] == LS_CELL_FAILED)
+                len += (size_t)snprintf(out + len, cap - len, ",failed");
+            else
+                len += (size_t)snprintf(out + len, cap - len, ",");
+        }
+        len += (size_t)snprintf(out + len, cap - len, "\n");
+    }
+    return out;
+}
+
+int ls_matrix_write_csv(const ls_matrix_t *m, const char *dir, char *err, size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.csv", dir, m->name);
+    char *csv = ls_matrix_csv(m);
+    if (!csv) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = ls_write_file_atomic(path, csv, strlen(csv), err, errlen);
+    free(csv);
+    return rc;
+}
+
+/* Path table -------------------------------------------------------------------- */
+
+typedef struct {
+    int a, b;
+    double ab, ba, both, write_us, read_us;
+    char link[16];
+} path_row_t;
+
+static double best_value(const json_t *doc, const char *family, const char *direction,
+                         const char *method, int a, int b, int through_host)
+{
+    double best = NAN;
+    size_t k;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
+        if (strcmp(ls_json_str(e, "family", ""), family) != 0 ||
+            strcmp(ls_json_str(e, "status", ""), "ok") != 0)
+            continue;
+        if (direction && strcmp(ls_json_str(e, "direction", ""), direction) != 0)
+            continue;
+        if (method && strcmp(ls_json_str(e, "method", ""), method) != 0)
+            continue;
+        if (!method && strcmp(ls_json_str(e, "method", ""), "staged") == 0)
+            continue; /* the path's own figure, not the detour through host */
+        if (has_flag(e, "through_host") != through_host)
+            continue;
+        int s = (int)ls_json_int(e, "src", -9), d = (int)ls_json_int(e, "dst", -9);
+        int bidir = direction && strcmp(direction, "bidir") == 0;
+        if (!((s == a && d == b) || (bidir && s == b && d == a)))
+            continue;
+        double v = ls_json_num(e, "value", NAN);
+        int lower = strcmp(family, "latency") == 0;
+        if (isnan(best) || (lower ? v < best : v > best))
+            best = v;
+    }
+    return best;
+}
+
+static void link_word(const json_t *doc, int a, int b, char *buf, size_t len)
+{
+    size_t k;
+    json_t *l;
+    json_array_foreach(json_object_get(doc, "links"), k, l)
+        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b) {
+            snprintf(buf, len, "%s", ls_json_str(l, "type", "?"));
+            return;
+        }
+    snprintf(buf, len, "?");
+}
+
+static void fmt(char *buf, size_t len, double v, const char *f)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, f, v);
+}
+
+int ls_p2p_path_table(FILE *f, const json_t *doc)
+{
+    ls_matrix_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return 0;
+    /* GPUs that have any P2P figure. */
+    if (ls_matrix_from_doc(doc, "p2p", "ce", "uni", 0, m) == 0 &&
+        ls_matrix_from_doc(doc, "p2p", "staged", "uni", 0, m) == 0) {
+        free(m);
+        return 0;
+    }
+    int rows = 0;
+    path_row_t *r = calloc((size_t)m->n * (size_t)m->n, sizeof *r);
+    for (int i = 0; r && i < m->n; i++)
+        for (int j = i + 1; j < m->n; j++) {
+            path_row_t *p = &r[rows++];
+            p->a = m->index[i];
+            p->b = m->index[j];
+            p->ab = best_value(doc, "p2p", "uni", NULL, p->a, p->b, 0);
+            p->ba = best_value(doc, "p2p", "uni", NULL, p->b, p->a, 0);
+            p->both = best_value(doc, "p2p", "bidir", NULL, p->a, p->b, 0);
+            p->write_us = best_value(doc, "latency", NULL, "gpu_pingpong", p->a, p->b, 0);
+            p->read_us = best_value(doc, "latency", NULL, "pointer_chase", p->a, p->b, 0);
+            link_word(doc, p->a, p->b, p->link, sizeof p->link);
+            if (isnan(p->ab) && isnan(p->ba))
+                snprintf(p->link + strlen(p->link), sizeof p->link - strlen(p->link), " no P2P");
+        }
+    double fastest = 0;
+    for (int k = 0; k < rows; k++) {
+        double one = fmax(isnan(r[k].ab) ? 0 : r[k].ab, isnan(r[k].ba) ? 0 : r[k].ba);
+        fastest = fmax(fastest, one);
+    }
+    fprintf(f, "P2P paths (GB/s = 1e9 B/s; one direction = best of ce, sm_read, sm_write; "
+               "latency in us: write = ping-pong one-way trip, read = pointer chase)\n");
+    fprintf(f, "%-10s %-10s %17s %12s %9s %9s %8s\n", "pair", "link", "one dir a->b / b->a",
+            "both dirs", "write us", "read us", "ratio");
+    for (int k = 0; k < rows; k++) {
+        char pair[32], one[40], both[24], w[16], rd[16], ratio[16];
+        snprintf(pair, sizeof pair, "%d <-> %d", r[k].a, r[k].b);
+        char x[16], y[16];
+        fmt(x, sizeof x, r[k].ab, "%.1f");
+        fmt(y, sizeof y, r[k].ba, "%.1f");
+        snprintf(one, sizeof one, "%s / %s", x, y);
+        fmt(both, sizeof both, r[k].both, "%.1f");
+        fmt(w, sizeof w, r[k].write_us, "%.2f");
+        fmt(rd, sizeof rd, r[k].read_us, "%.2f");
+        double mine = fmax(isnan(r[k].ab) ? 0 : r[k].ab, isnan(r[k].ba) ? 0 : r[k].ba);
+        fmt(ratio, sizeof ratio, fastest > 0 && mine > 0 ? mine / fastest : NAN, "%.2fx");
+        fprintf(f, "%-10s %-10s %19s %12s %9s %9s %8s\n", pair, r[k].link, one, both, w, rd, ratio);
+    }
+    fputc('\n', f);
+    free(r);
+    free(m);
+    return rows;
+}

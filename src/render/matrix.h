@@ -1,0 +1,57 @@
+/* Matrices of measured paths (GPU x GPU) from the run document: terminal tables with
+   the direction in the header and an optional colour heatmap, CSV per matrix, and the
+   P2P path table (one row per GPU pair, by link type). */
+#ifndef LS_RENDER_MATRIX_H
+#define LS_RENDER_MATRIX_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "model/topo.h"
+
+enum { LS_CELL_EMPTY = 0, LS_CELL_VALUE, LS_CELL_FAILED };
+
+typedef struct {
+    int n;
+    int index[LS_MAX_GPUS];                        /* GPU index of row/column i */
+    double v[LS_MAX_GPUS][LS_MAX_GPUS];            /* median */
+    double cv[LS_MAX_GPUS][LS_MAX_GPUS];           /* coefficient of variation */
+    unsigned char cell[LS_MAX_GPUS][LS_MAX_GPUS];  /* LS_CELL_* */
+    char title[160];  /* what was measured and how it was counted */
+    char corner[40];  /* "GPU(row) -> GPU(column)" */
+    char unit[16];
+    char name[64];    /* file name stem for CSV: "p2p-ce-uni" */
+    int lower_is_better;
+    int samples;      /* samples per cell (largest seen) */
+} ls_matrix_t;
+
+/* Selects entries: family "p2p" or "latency"; method; direction ("uni", "bidir") for
+   p2p, NULL for latency; through_host selects latency entries with or without the
+   "through_host" flag. Bidirectional entries fill both (a,b) and (b,a). Entries to or
+   from the host are left out. Returns the number of cells filled (0: nothing to show). */
+int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method,
+                       const char *direction, int through_host, ls_matrix_t *m);
+
+/* Prints the matrix; color = 1 for a heatmap (ANSI 256-colour backgrounds). */
+void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color);
+
+/* CSV: first row "GPU(row) -> GPU(column)",<column GPUs>; one row per source GPU;
+   empty cells for no value, "failed" for a failed entry. Caller frees. */
+char *ls_matrix_csv(const ls_matrix_t *m);
+/* Writes DIR/NAME.csv atomically. 0, or -1 with err. */
+int ls_matrix_write_csv(const ls_matrix_t *m, const char *dir, char *err, size_t errlen);
+
+/* ANSI background colour escape for a cell whose goodness is frac in [0,1]
+   (1 = best in the matrix): red through yellow to green. */
+const char *ls_heat_escape(double frac);
+
+/* Whether to colour stdout: a terminal and NO_COLOR unset. */
+int ls_use_color(FILE *f);
+
+/* The P2P path table: pair, link type (document links[] when present), one
+   direction each way, both directions, latency by both definitions, ratio of the
+   pair's one-direction bandwidth to the fastest link class's. Nothing printed (0)
+   when the document has no P2P entries; else the number of rows. */
+int ls_p2p_path_table(FILE *f, const json_t *doc);
+
+#endif

@@ -1,0 +1,230 @@
+#include "measure_tables.h"
+#include "model/doc.h"
+#include "util/fileio.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The entry of a family matching the filters, or NULL. memory/direction may be NULL. */
+static const json_t *find(const json_t *doc, const char *family, long long gpu, const char *method,
+                          long long node, const char *memory, const char *direction)
+{
+    size_t k;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
+        if (strcmp(ls_json_str(e, "family", ""), family) != 0 || ls_json_int(e, "gpu", -9) != gpu)
+            continue;
+        if (method && strcmp(ls_json_str(e, "method", ""), method) != 0)
+            continue;
+        if (node >= 0 && ls_json_int(e, "numa_node", -9) != node)
+            continue;
+        if (memory && strcmp(ls_json_str(e, "memory", ""), memory) != 0)
+            continue;
+        if (direction && strcmp(ls_json_str(e, "direction", ""), direction) != 0)
+            continue;
+        return e;
+    }
+    return NULL;
+}
+
+static void cell(char *buf, size_t len, const json_t *e, const char *key, double scale)
+{
+    if (!e)
+        snprintf(buf, len, "-");
+    else if (strcmp(ls_json_str(e, "status", ""), "ok") != 0)
+        snprintf(buf, len, "%s", ls_json_str(e, "status", "?"));
+    else
+        snprintf(buf, len, "%.1f", ls_json_num(e, key, NAN) * scale);
+}
+
+/* Distinct values of an integer key among a family's entries, sorted. */
+static int distinct(const json_t *doc, const char *family, const char *key, long long *out, int max)
+{
+    int n = 0;
+    size_t k;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
+        if (strcmp(ls_json_str(e, "family", ""), family) != 0)
+            continue;
+        long long v = ls_json_int(e, key, -9);
+        if (v == -9)
+            continue;
+        int seen = 0;
+        for (int i = 0; i < n; i++)
+            seen |= out[i] == v;
+        if (!seen && n < max) {
+            int i = n++;
+            while (i > 0 && out[i - 1] > v) {
+                out[i] = out[i - 1];
+                i--;
+            }
+            out[i] = v;
+        }
+    }
+    return n;
+}
+
+static double max_cv(const json_t *const *es, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++)
+        if (es[i] && strcmp(ls_json_str(es[i], "status", ""), "ok") == 0)
+            m = fmax(m, ls_json_num(json_object_get(es[i], "stats"), "cv", 0));
+    return m;
+}
+
+int ls_hbm_table(FILE *f, const json_t *doc)
+{
+    long long gpus[256];
+    int n = distinct(doc, "hbm", "gpu", gpus, 256);
+    if (!n)
+        return 0;
+    fprintf(f, "HBM bandwidth per GPU: traffic = bytes read + bytes written per second "
+               "(GB/s = 1e9 B/s), median; copy also as bytes copied\n");
+    fprintf(f, "%4s %9s %9s %9s %12s %9s %12s %9s %7s\n", "GPU", "read", "write", "copy SM",
+            "copy(copied)", "copy CE", "theoretical", "best/th.", "spread");
+    for (int i = 0; i < n; i++) {
+        const json_t *e[4] = {find(doc, "hbm", gpus[i], "read", -1, NULL, NULL),
+                              find(doc, "hbm", gpus[i], "write", -1, NULL, NULL),
+                              find(doc, "hbm", gpus[i], "copy", -1, NULL, NULL),
+                              find(doc, "hbm", gpus[i], "copy_ce", -1, NULL, NULL)};
+        char r[16], w[16], c[16], cc[16], ce[16], th[16], eff[16];
+        cell(r, sizeof r, e[0], "value", 1);
+        cell(w, sizeof w, e[1], "value", 1);
+        cell(c, sizeof c, e[2], "value", 1);
+        cell(cc, sizeof cc, e[2], "copied_gbps", 1);
+        cell(ce, sizeof ce, e[3], "value", 1);
+        double theo = 0, best = 0;
+        for (int k = 0; k < 4; k++)
+            if (e[k]) {
+                theo = fmax(theo, ls_json_num(e[k], "theoretical", 0));
+                if (strcmp(ls_json_str(e[k], "status", ""), "ok") == 0)
+                    best = fmax(best, ls_json_num(e[k], "value", 0));
+            }
+        if (theo > 0) {
+            snprintf(th, sizeof th, "%.1f", theo);
+            snprintf(eff, sizeof eff, "%.1f%%", 100 * best / theo);
+        } else {
+            snprintf(th, sizeof th, "-");
+            snprintf(eff, sizeof eff, "-");
+        }
+        fprintf(f, "%4lld %9s %9s %9s %12s %9s %12s %9s %6.2f%%\n", gpus[i], r, w, c, cc, ce, th, eff,
+                100 * max_cv(e, 4));
+    }
+    fputc('\n', f);
+    return n;
+}
+
+int ls_host_table(FILE *f, const json_t *doc)
+{
+    long long gpus[256], nodes[64];
+    int ng = distinct(doc, "host", "gpu", gpus, 256), nn = distinct(doc, "host", "numa_node", nodes, 64);
+    if (!ng)
+        return 0;
+    fprintf(f, "Host <-> GPU copies (GB/s = 1e9 B/s, bytes copied / time, median; bidir = sum of "
+               "both directions); host memory bound to the NUMA node\n");
+    fprintf(f, "%4s %5s %6s %9s %9s %9s %9s %9s %9s %7s\n", "GPU", "node", "local", "h2d pin",
+            "d2h pin", "bidir pin", "h2d page", "d2h page", "bidir pg", "spread");
+    int rows = 0;
+    for (int i = 0; i < ng; i++)
+        for (int k = 0; k < nn; k++) {
+            const char *dirs[3] = {"h2d", "d2h", "bidir"};
+            const json_t *e[6];
+            char c[6][16];
+            for (int m = 0; m < 6; m++) {
+                e[m] = find(doc, "host", gpus[i], NULL, nodes[k], m < 3 ? "pinned" : "pageable", dirs[m % 3]);
+                cell(c[m], sizeof c[m], e[m], "value", 1);
+            }
+            const json_t *any = e[0] ? e[0] : e[3];
+            if (!any)
+                continue;
+            const json_t *local = json_object_get(any, "local");
+            fprintf(f, "%4lld %5lld %6s %9s %9s %9s %9s %9s %9s %6.2f%%\n", gpus[i], nodes[k],
+                    !local ? "?" : json_is_true(local) ? "yes" : "remote", c[0], c[1], c[2], c[3],
+                    c[4], c[5], 100 * max_cv(e, 6));
+            rows++;
+        }
+    fputc('\n', f);
+    return rows;
+}
+
+int ls_latency_host_table(FILE *f, const json_t *doc)
+{
+    int rows = 0;
+    size_t k;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
+        if (strcmp(ls_json_str(e, "family", ""), "latency") != 0 || ls_json_int(e, "dst", 0) != -1)
+            continue;
+        if (!rows++)
+            fprintf(f, "GPU reading pinned host memory: pointer chase, us per dependent 8-byte read\n"
+                       "%4s %9s %9s %9s %7s\n", "GPU", "median", "min", "max", "spread");
+        const json_t *s = json_object_get(e, "stats");
+        if (strcmp(ls_json_str(e, "status", ""), "ok") != 0)
+            fprintf(f, "%4lld %9s  %s\n", ls_json_int(e, "src", -1), ls_json_str(e, "status", "?"),
+                    ls_json_str(e, "error", ""));
+        else
+            fprintf(f, "%4lld %9.3f %9.3f %9.3f %6.2f%%\n", ls_json_int(e, "src", -1),
+                    ls_json_num(e, "value", 0), ls_json_num(s, "min", 0), ls_json_num(s, "max", 0),
+                    100 * ls_json_num(s, "cv", 0));
+    }
+    if (rows)
+        fputc('\n', f);
+    return rows;
+}
+
+static int write_csv(const char *dir, const char *name, const char *text, char *err, size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return ls_write_file_atomic(path, text, strlen(text), err, errlen);
+}
+
+/* CSV rows: one per entry of the family, with the fields that identify it. */
+static int family_csv(const json_t *doc, const char *family, const char *dir, const char *name,
+                      char *err, size_t errlen)
+{
+    size_t cap = 4096, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return -1;
+    len += (size_t)snprintf(out, cap, "gpu,numa_node,method,direction,memory,status,value_gbps,"
+                                      "min,max,cv,theoretical_gbps\n");
+    size_t k;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
+        if (strcmp(ls_json_str(e, "family", ""), family) != 0)
+            continue;
+        if (cap - len < 512) {
+            cap *= 2;
+            char *bigger = realloc(out, cap);
+            if (!bigger) {
+                free(out);
+                return -1;
+            }
+            out = bigger;
+        }
+        const json_t *s = json_object_get(e, "stats");
+        len += (size_t)snprintf(out + len, cap - len, "%lld,%lld,%s,%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+                                ls_json_int(e, "gpu", -1), ls_json_int(e, "numa_node", -1),
+                                ls_json_str(e, "method", ""), ls_json_str(e, "direction", ""),
+                                ls_json_str(e, "memory", ""), ls_json_str(e, "status", ""),
+                                ls_json_num(e, "value", 0), ls_json_num(s, "min", 0),
+                                ls_json_num(s, "max", 0), ls_json_num(s, "cv", 0),
+                                ls_json_num(e, "theoretical", 0));
+    }
+    int rc = write_csv(dir, name, out, err, errlen);
+    free(out);
+    return rc;
+}
+
+int ls_hbm_csv(const json_t *doc, const char *dir, char *err, size_t errlen)
+{
+    return family_csv(doc, "hbm", dir, "hbm.csv", err, errlen);
+}
+
+int ls_host_csv(const json_t *doc, const char *dir, char *err, size_t errlen)
+{
+    return family_csv(doc, "host", dir, "host.csv", err, errlen);
+}

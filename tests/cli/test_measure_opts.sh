@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Option errors of the measuring commands: one line on stderr, exit 2, nothing written.
+# Args: linkscope binary, fixtures dir.
+set -u
+ls_bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+expect() { # expect CODE ARGS...: exit code and a one-line message naming the problem
+    local want=$1
+    shift
+    "$ls_bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    local lines=$(wc -l <"$tmp/err")
+    if [ "$got" != "$want" ]; then
+        echo "FAIL: linkscope $* -> exit $got, expected $want: $(cat "$tmp/err")"
+        fail=1
+    elif [ "$want" = 2 ] && [ "$lines" != 1 ]; then
+        echo "FAIL: linkscope $* -> $lines lines on stderr, expected 1"
+        cat "$tmp/err"
+        fail=1
+    fi
+}
+
+for cmd in p2p latency hbm host; do
+    expect 2 $cmd --samples abc
+    expect 2 $cmd --samples 0
+    expect 2 $cmd --samples 5x
+    expect 2 $cmd --gpus x
+    expect 2 $cmd --gpus 0,-1
+    expect 2 $cmd --bogus
+    expect 2 $cmd --samples
+    expect 2 $cmd -o "$tmp/a.json" --into "$tmp/b.json"
+    expect 2 $cmd --into "$tmp/missing.json"
+    echo '{"schema": "other.thing/1"}' >"$tmp/foreign.json"
+    expect 2 $cmd --into "$tmp/foreign.json"
+    grep -q "$tmp/foreign.json" "$tmp/err" || { echo "FAIL: $cmd: error does not name the file"; fail=1; }
+    "$ls_bin" $cmd --help | grep -q "^usage: linkscope $cmd" || { echo "FAIL: $cmd --help"; fail=1; }
+done
+for cmd in p2p hbm host; do
+    expect 2 $cmd --size 0
+    expect 2 $cmd --size 12Q
+    expect 2 $cmd --size -5M
+done
+expect 2 latency --size 1M
+grep -q "does not apply" "$tmp/err" || { echo "FAIL: latency --size message"; fail=1; }
+
+# Where no GPU can be used (no driver, or built without CUDA): exit 3, one line, and
+# -o writes nothing. Where GPUs are: an unknown GPU and a size beyond memory are exit 2.
+if "$ls_bin" hbm --gpus 0 --samples 1 --size 64M >"$tmp/out" 2>"$tmp/err"; then
+    have_gpu=1
+else
+    have_gpu=0
+fi
+if [ "$have_gpu" = 0 ]; then
+    expect 3 hbm -o "$tmp/new.json"
+    [ -e "$tmp/new.json" ] && { echo "FAIL: hbm -o wrote a file without a GPU"; fail=1; }
+    expect 3 p2p
+    grep -q -i "GPU\|CUDA" "$tmp/err" || { echo "FAIL: no-GPU message"; fail=1; }
+else
+    expect 2 hbm --gpus 63
+    grep -q "GPU 63 does not exist" "$tmp/err" || { echo "FAIL: unknown GPU message"; fail=1; }
+    expect 2 hbm --size 1T
+    expect 2 p2p --gpus 0
+fi
+exit $fail

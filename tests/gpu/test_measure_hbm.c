@@ -1,0 +1,36 @@
+/* HBM on each GPU: verified, above zero, below the theoretical peak. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "helpers.h"
+#include "measure_gpu_common.h"
+
+static int ngpus;
+
+static void hbm_verified_below_peak(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new();
+    ls_measure_opts_t o = {.gpus = {0}, .ngpus = 1, .samples = 5, .size = 512ull << 20};
+    char err[256];
+    assert_int_equal(ls_measure_hbm(doc, &o, err, sizeof err), 0);
+    double peak = hbm_peak(0);
+    assert_true(peak > 0);
+    assert_int_equal(check_entries(doc, "hbm", 0, peak), 4);
+    long i = ls_doc_next_measurement(doc, "hbm", 0);
+    const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+    assert_true(ls_json_num(e, "efficiency", 0) > 0 && ls_json_num(e, "efficiency", 0) < 1);
+    json_decref(doc);
+}
+
+int main(void)
+{
+    ngpus = gpus_or_skip();
+    if (ngpus <= 0)
+        return LS_TEST_SKIP;
+    const struct CMUnitTest tests[] = {cmocka_unit_test(hbm_verified_below_peak)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

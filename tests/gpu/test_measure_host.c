@@ -1,0 +1,30 @@
+/* Host copies on GPU 0: verified, above zero, below a PCIe 6.0 x16 link (121 GB/s a
+   direction, so 242 for both). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "helpers.h"
+#include "measure_gpu_common.h"
+
+static void host_copies_verified(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new();
+    ls_measure_opts_t o = {.gpus = {0}, .ngpus = 1, .samples = 3, .size = 64ull << 20};
+    char err[256];
+    assert_int_equal(ls_measure_host(doc, &o, err, sizeof err), 0);
+    int n = check_entries(doc, "host", 0, 242);
+    assert_true(n >= 6 && n % 6 == 0); /* 3 directions x pinned, pageable per node */
+    json_decref(doc);
+}
+
+int main(void)
+{
+    if (gpus_or_skip() <= 0)
+        return LS_TEST_SKIP;
+    const struct CMUnitTest tests[] = {cmocka_unit_test(host_copies_verified)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,195 @@
+/* Matrices from the run document: direction in the header, values and failures in
+   their cells, heatmap colours, CSV, the P2P path table, the HBM and host tables. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "measure/entries.h"
+#include "model/doc.h"
+#include "model/entry.h"
+#include "render/matrix.h"
+#include "render/measure_tables.h"
+#include "util/fileio.h"
+
+static void add(json_t *doc, json_t *e, double value)
+{
+    double s[] = {value * 0.99, value, value * 1.01};
+    ls_entry_set_samples(e, s, 3);
+    ls_doc_add_unique(doc, e);
+}
+
+static json_t *two_gpu_doc(void)
+{
+    json_t *doc = ls_doc_new();
+    json_array_append_new(json_object_get(doc, "links"), json_pack("{s:i, s:i, s:s}", "a", 0, "b", 1, "type", "NV18"));
+    json_array_append_new(json_object_get(doc, "links"), json_pack("{s:i, s:i, s:s}", "a", 1, "b", 0, "type", "NV18"));
+    add(doc, ls_p2p_entry(0, 1, "uni", "ce", 1, 1 << 28), 396.25);
+    add(doc, ls_p2p_entry(1, 0, "uni", "ce", 1, 1 << 28), 391.5);
+    add(doc, ls_p2p_entry(0, 1, "uni", "sm_write", 1, 1 << 28), 380);
+    add(doc, ls_p2p_entry(0, 1, "bidir", "ce", 1, 1 << 28), 783.5);
+    add(doc, ls_p2p_entry(0, 1, "uni", "staged", 0, 1 << 28), 37.75);
+    add(doc, ls_latency_entry(0, 1, "gpu_pingpong", 1, 0, 4), 0.95);
+    add(doc, ls_latency_entry(0, 1, "pointer_chase", 1, 0, 8), 0.8125);
+    json_t *failed = ls_p2p_entry(1, 0, "uni", "sm_write", 1, 1 << 28);
+    ls_entry_fail(failed, "failed", "GPU 1 fell off the bus");
+    ls_doc_add_unique(doc, failed);
+    return doc;
+}
+
+static char *render(const ls_matrix_t *m, int color)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ls_matrix_print(f, m, color);
+    fclose(f);
+    return buf;
+}
+
+static void matrix_has_direction_values_and_failures(void **state)
+{
+    (void)state;
+    json_t *doc = two_gpu_doc();
+    ls_matrix_t *m = malloc(sizeof *m);
+    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "ce", "uni", 0, m), 2);
+    assert_int_equal(m->n, 2);
+    assert_float_equal(m->v[0][1], 396.25, 1e-9);
+    assert_float_equal(m->v[1][0], 391.5, 1e-9);
+    char *text = render(m, 0);
+    assert_non_null(strstr(text, "GPU(row) -> GPU(column)"));
+    assert_non_null(strstr(text, "copy engine (cudaMemcpyPeerAsync)"));
+    assert_non_null(strstr(text, "GB/s"));
+    assert_non_null(strstr(text, "396.25"));
+    assert_non_null(strstr(text, "391.50"));
+    assert_null(strstr(text, "\033[")); /* no colour when not asked */
+    free(text);
+    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "sm_write", "uni", 0, m), 2);
+    text = render(m, 0);
+    assert_non_null(strstr(text, "failed"));
+    free(text);
+    /* bidir fills both cells, says <-> */
+    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "ce", "bidir", 0, m), 1);
+    assert_float_equal(m->v[1][0], 783.5, 1e-9);
+    text = render(m, 0);
+    assert_non_null(strstr(text, "GPU(row) <-> GPU(column)"));
+    free(text);
+    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "sm_read", "uni", 0, m), 0);
+    free(m);
+    json_decref(doc);
+}
+
+static void heatmap_colours_best_green_worst_red(void **state)
+{
+    (void)state;
+    assert_string_equal(ls_heat_escape(1.0), "\033[30;48;5;46m");
+    assert_string_equal(ls_heat_escape(0.0), "\033[30;48;5;196m");
+    assert_string_equal(ls_heat_escape(-3), ls_heat_escape(0));
+    assert_string_equal(ls_heat_escape(7), ls_heat_escape(1));
+    json_t *doc = two_gpu_doc();
+    ls_matrix_t *m = malloc(sizeof *m);
+    ls_matrix_from_doc(doc, "p2p", "ce", "uni", 0, m);
+    char *text = render(m, 1);
+    /* the best cell is green; the other (98.8% of it) is also at the green end */
+    assert_non_null(strstr(text, "\033[30;48;5;46m   396.25\033[0m"));
+    free(text);
+    /* latency: lower is better */
+    ls_matrix_from_doc(doc, "latency", "pointer_chase", NULL, 0, m);
+    assert_true(m->lower_is_better);
+    assert_string_equal(m->unit, "us");
+    free(m);
+    json_decref(doc);
+}
+
+static void csv_per_matrix(void **state)
+{
+    (void)state;
+    json_t *doc = two_gpu_doc();
+    ls_matrix_t *m = malloc(sizeof *m);
+    ls_matrix_from_doc(doc, "p2p", "sm_write", "uni", 0, m);
+    char *csv = ls_matrix_csv(m);
+    assert_string_equal(csv, "\"GPU(row) -> GPU(column) (GB/s)\",0,1\n0,,380\n1,failed,\n");
+    free(csv);
+    char err[256];
+    const char *dir = ls_tmp_path("csvdir");
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(ls_matrix_write_csv(m, dir, err, sizeof err), 0);
+    char path[600];
+    snprintf(path, sizeof path, "%s/p2p-sm_write-uni.csv", dir);
+    char *back = ls_read_file(path, NULL, err, sizeof err);
+    assert_non_null(back);
+    assert_non_null(strstr(back, "0,,380\n"));
+    free(back);
+    free(m);
+    json_decref(doc);
+}
+
+static void path_table_by_link(void **state)
+{
+    (void)state;
+    json_t *doc = two_gpu_doc();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(ls_p2p_path_table(f, doc), 1);
+    fclose(f);
+    assert_non_null(strstr(buf, "0 <-> 1"));
+    assert_non_null(strstr(buf, "NV18"));
+    assert_non_null(strstr(buf, "396.2 / 391.5")); /* best of the methods, not staged */
+    assert_non_null(strstr(buf, "783.5"));
+    assert_non_null(strstr(buf, "0.95"));
+    assert_non_null(strstr(buf, "0.81"));
+    assert_non_null(strstr(buf, "1.00x"));
+    free(buf);
+    json_t *empty = ls_doc_new();
+    assert_int_equal(ls_p2p_path_table(stdout, empty), 0);
+    json_decref(empty);
+    json_decref(doc);
+}
+
+static void hbm_and_host_tables(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new();
+    json_t *c = ls_hbm_entry(0, "copy", 1 << 30, 4916.736);
+    double s[] = {4200};
+    ls_entry_set_samples(c, s, 1);
+    ls_hbm_finish(c);
+    ls_doc_add_unique(doc, c);
+    add(doc, ls_host_entry(0, 0, "h2d", "pinned", 1, 1 << 28), 55.5);
+    add(doc, ls_host_entry(0, 1, "h2d", "pinned", 0, 1 << 28), 41.25);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(ls_hbm_table(f, doc), 1);
+    assert_int_equal(ls_host_table(f, doc), 2);
+    fclose(f);
+    assert_non_null(strstr(buf, "bytes read + bytes written"));
+    assert_non_null(strstr(buf, "4200.0"));
+    assert_non_null(strstr(buf, "2100.0")); /* copied */
+    assert_non_null(strstr(buf, "85.4%"));  /* 4200 / 4916.7 */
+    assert_non_null(strstr(buf, "remote"));
+    assert_non_null(strstr(buf, "41.2"));
+    free(buf);
+    json_decref(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(matrix_has_direction_values_and_failures),
+        cmocka_unit_test(heatmap_colours_best_green_worst_red),
+        cmocka_unit_test(csv_per_matrix),
+        cmocka_unit_test(path_table_by_link),
+        cmocka_unit_test(hbm_and_host_tables),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
