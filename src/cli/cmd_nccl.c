@@ -335,6 +335,12 @@ static void unique_id(json_t *doc, json_t *entry)
     json_object_set_new(entry, "id", json_string(id));
 }
 
+static void add_entry(json_t *doc, json_t *entry)
+{
+    unique_id(doc, entry);
+    ls_doc_add_measurement(doc, entry);
+}
+
 static void annotate(json_t *doc, json_t *entry)
 {
     ls_nccl_annotate_links(json_object_get(entry, "transports"), json_object_get(doc, "links"));
@@ -513,10 +519,8 @@ static int run_variants(opts_t *o, json_t *doc)
         }
         if (!o->json)
             ls_nccl_print_variants(stdout, row, nset);
-        for (int v = 0; v < nset; v++) {
-            unique_id(doc, got[v][c]);
-            ls_doc_add_measurement(doc, got[v][c]);
-        }
+        for (int v = 0; v < nset; v++)
+            add_entry(doc, got[v][c]);
     }
     return rc;
 }
@@ -552,8 +556,7 @@ static int run_here(opts_t *o, json_t *doc, int writer)
                                                                     : "wrong results (#wrong > 0)");
             rc = erc;
         }
-        unique_id(doc, e);
-        ls_doc_add_measurement(doc, e);
+        add_entry(doc, e);
     }
     ls_nccl_sweep_finish();
     return rc;
@@ -596,12 +599,12 @@ int cmd_nccl(int argc, char **argv)
     if (!o.nvariants && ls_nccl_probe(version, sizeof version, err, sizeof err) != 0) {
         ls_error("nccl: %s", err); /* the one line: what is missing and how to install it */
         for (int c = 0; c < o.ncolls; c++)
-            ls_doc_add_measurement(doc, skipped_entry(o.colls[c], NULL, err));
+            add_entry(doc, skipped_entry(o.colls[c], NULL, err));
         rc = LS_EXIT_NOGPU;
     } else if (!o.nvariants && ls_gpu_count(err, sizeof err) <= 0) {
         ls_error("nccl: %s", err);
         for (int c = 0; c < o.ncolls; c++)
-            ls_doc_add_measurement(doc, skipped_entry(o.colls[c], NULL, err));
+            add_entry(doc, skipped_entry(o.colls[c], NULL, err));
         rc = LS_EXIT_NOGPU;
     } else {
         if (version[0])

@@ -51,7 +51,10 @@ int ls_coll_sweep_sizes(uint64_t min_bytes, uint64_t max_bytes, double factor, u
         if (out && n < max_out)
             out[n] = size;
         n++;
-        uint64_t next = factor > 1.0 ? (uint64_t)((double)size * factor) : size + step;
+        double grown = (double)size * factor;
+        if (factor > 1.0 && grown >= 18446744073709551615.0)
+            break; /* the next size would not fit in 64 bits */
+        uint64_t next = factor > 1.0 ? (uint64_t)grown : size + step;
         if (next <= size) /* overflow or a factor too close to 1 to move */
             break;
         size = next;

@@ -82,6 +82,8 @@ static int resolve(void)
     SYM(Send, "ncclSend", 1);
     SYM(Recv, "ncclRecv", 1);
     SYM(AlltoAll, "ncclAlltoAll", 0);
+    SYM(MemAlloc, "ncclMemAlloc", 0);
+    SYM(MemFree, "ncclMemFree", 0);
     SYM(GroupStart, "ncclGroupStart", 1);
     SYM(GroupEnd, "ncclGroupEnd", 1);
     return 0;

@@ -33,6 +33,10 @@ typedef struct {
     /* Optional: NCCL >= 2.28. Without it alltoall is grouped send/recv. */
     ncclResult_t (*AlltoAll)(const void *, void *, size_t, ncclDataType_t, ncclComm_t,
                              cudaStream_t);
+    /* Optional: NCCL >= 2.19. Buffers NCCL can map for P2P without copies (nccl-tests
+       allocates with it); without it, cudaMalloc. */
+    ncclResult_t (*MemAlloc)(void **, size_t);
+    ncclResult_t (*MemFree)(void *);
     ncclResult_t (*GroupStart)(void);
     ncclResult_t (*GroupEnd)(void);
 } ls_nccl_lib_t;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 
 #define LS_NCCL_MAX_LOCAL 64
@@ -98,6 +99,16 @@ static void ctx_release(int abort)
         ctx.stream[i] = NULL;
     }
     ctx.valid = 0;
+}
+
+static void abort_comms(void)
+{
+    const ls_nccl_lib_t *lib = ls_nccl_lib(NULL, 0);
+    for (int i = 0; i < ctx.n; i++) {
+        if (ctx.comm[i] && lib)
+            lib->CommAbort(ctx.comm[i]);
+        ctx.comm[i] = NULL;
+    }
 }
 
 void ls_nccl_sweep_finish(void)
@@ -251,7 +262,8 @@ static int wait_all(const run_t *r, char *err, size_t errlen)
         }
         if (!pending)
             return WAIT_OK;
-        if (spin % 64 == 0) {
+        sched_yield(); /* as nccl-tests: let NCCL's own threads run while we poll */
+        if (spin % 16 == 0) {
             for (int i = 0; i < ctx.n; i++) {
                 ncclResult_t a = ncclSuccess;
                 r->lib->CommGetAsyncError(ctx.comm[i], &a);
@@ -400,11 +412,6 @@ static int run_case(run_t *r, case_t *out, char *err, size_t errlen)
         return ls_seterr(err, errlen, "%s: data init failed: %s", r->coll->name,
                          cudaGetErrorString(cudaGetLastError()));
     int rc = 0;
-    for (int w = 0; w < r->opts->warmup && rc == 0; w++) {
-        rc = launch(r, err, errlen);
-        if (rc == 0)
-            rc = wait_all(r, err, errlen);
-    }
     const char *fault = getenv("LINKSCOPE_NCCL_FAULT"); /* test hook: "hang" */
     if (rc == 0 && fault && strcmp(fault, "hang") == 0 &&
         (ctx.n > 1 || (ctx.mpi && ctx.rank0 == ctx.nranks - 1)))
@@ -462,6 +469,27 @@ static json_t *case_json(const case_t *c, uint64_t bytes, double factor)
     return o;
 }
 
+/* nccl-tests' warmup: `warmup` launches of every size, out-of-place and in-place,
+   before any timing (first-use costs such as lazy connection setup stay out). */
+static int warmup_all(run_t *r, const uint64_t *sizes, int nsizes, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (int s = 0; s < nsizes && rc == 0 && r->opts->warmup > 0; s++) {
+        r->coll->counts(sizes[s], r->dtype->size, ctx.nranks, &r->send_count, &r->recv_count,
+                        &r->count);
+        if (r->count == 0)
+            continue;
+        for (int w = 0; w < r->opts->warmup && rc == 0; w++)
+            for (int ip = 0; ip < 2 && rc == 0; ip++) {
+                r->in_place = ip;
+                rc = launch(r, err, errlen);
+            }
+        if (rc == 0)
+            rc = wait_all(r, err, errlen);
+    }
+    return rc;
+}
+
 /* Per-GPU bytes for a size: both buffers are as large as the larger of the two. */
 static uint64_t bytes_per_gpu(const ls_coll_t *coll, const ls_dtype_t *dt, uint64_t size, int n)
 {
@@ -507,14 +535,48 @@ static int fit_sizes(const run_t *r, uint64_t *sizes, int nsizes, json_t *notes)
     return keep;
 }
 
+/* 1 when every stream is idle within limit_s (after an abort the kernels should leave;
+   if they do not, freeing their buffers would block: they are left allocated). */
+static int streams_drain(double limit_s)
+{
+    double start = now_s();
+    for (;;) {
+        int busy = 0;
+        for (int i = 0; i < ctx.n; i++)
+            busy += ctx.stream[i] && cudaStreamQuery(ctx.stream[i]) == cudaErrorNotReady;
+        if (!busy)
+            return 1;
+        if (now_s() - start > limit_s)
+            return 0;
+        sched_yield();
+    }
+}
+
+/* ncclMemAlloc where the library has it, as nccl-tests (buffers NCCL can register and
+   reach from the peer without staging); cudaMalloc otherwise. */
+static int dev_alloc(const run_t *r, void **p, size_t bytes)
+{
+    if (r->lib->MemAlloc)
+        return r->lib->MemAlloc(p, bytes) == ncclSuccess ? 0 : -1;
+    return cudaMalloc(p, bytes) == cudaSuccess ? 0 : -1;
+}
+
+static void dev_free(const run_t *r, void *p)
+{
+    if (!p)
+        return;
+    if (r->lib->MemFree)
+        r->lib->MemFree(p);
+    else
+        cudaFree(p);
+}
+
 static void free_buffers(run_t *r)
 {
     for (int i = 0; i < ctx.n; i++) {
         cudaSetDevice(ctx.dev[i]);
-        if (r->send[i])
-            cudaFree(r->send[i]);
-        if (r->recv[i])
-            cudaFree(r->recv[i]);
+        dev_free(r, r->send[i]);
+        dev_free(r, r->recv[i]);
         r->send[i] = r->recv[i] = NULL;
     }
 }
@@ -524,8 +586,8 @@ static int alloc_buffers(run_t *r, uint64_t max_size, char *err, size_t errlen)
     size_t half = (size_t)(bytes_per_gpu(r->coll, r->dtype, max_size, ctx.nranks) / 2);
     for (int i = 0; i < ctx.n; i++) {
         cudaSetDevice(ctx.dev[i]);
-        if (cudaMalloc(&r->send[i], half ? half : 1) != cudaSuccess ||
-            cudaMalloc(&r->recv[i], half ? half : 1) != cudaSuccess) {
+        if (dev_alloc(r, &r->send[i], half ? half : 1) != 0 ||
+            dev_alloc(r, &r->recv[i], half ? half : 1) != 0) {
             free_buffers(r);
             return ls_seterr(err, errlen, "GPU %d: cannot allocate 2 x %zu B", ctx.dev[i], half);
         }
@@ -598,6 +660,7 @@ static json_t *new_entry(const run_t *r, const int *gpus_all)
     json_object_set_new(e, "check", json_boolean(o->check));
     json_object_set_new(e, "timing", json_string("host timer around iters launches and one wait, divided by iters (nccl-tests)"));
     json_object_set_new(e, "nccl_version", json_string(r->lib->version_str));
+    json_object_set_new(e, "buffers", json_string(r->lib->MemAlloc ? "ncclMemAlloc" : "cudaMalloc"));
     json_object_set_new(e, "rows", json_array());
     json_object_set_new(e, "notes", json_array());
     return e;
@@ -723,6 +786,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     double factor = r.coll->busbw_factor(ctx.nranks);
     int all_ok = o->check, status = 0;
     char why[512] = "";
+    status = warmup_all(&r, sizes, nsizes, why, sizeof why);
     for (int s = 0; s < nsizes && status == 0; s++) {
         r.coll->counts(sizes[s], r.dtype->size, ctx.nranks, &r.send_count, &r.recv_count, &r.count);
         if (r.count == 0)
@@ -746,14 +810,16 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         else
             json_decref(row);
     }
-    if (status == WAIT_TIMEOUT) {
+    if (status == WAIT_TIMEOUT)
         ls_entry_fail(entry, "timeout", why);
-        ctx_release(1); /* ncclCommAbort: the next sweep makes new communicators */
-    } else if (status != 0) {
+    else if (status != 0)
         ls_entry_fail(entry, "failed", why);
-        ctx_release(1);
-    }
-    free_buffers(&r); /* after an abort: the aborted kernels have left */
+    if (status != 0)
+        abort_comms(); /* ncclCommAbort: the next sweep makes new communicators */
+    if (status == 0 || streams_drain(5.0))
+        free_buffers(&r); /* after an abort only once the aborted kernels have left */
+    if (status != 0)
+        ctx_release(0);
     add_transports(entry);
     finish_entry(entry, &r, all_ok && status == 0);
     free(sizes);

@@ -143,12 +143,30 @@ static void parse_ring_order(const char *msg, json_t *out)
     json_array_append_new(rings, json_pack("{s:i, s:o}", "channel", ch, "ranks", order));
 }
 
+static void add_tree(json_t *out, int ch, int up, int me, int d0, int d1, int d2);
+
 /* "Tree 0 : -1 -> 0 -> 1/-1/-1": channel, parent -> rank -> children. */
 static void parse_tree(const char *msg, json_t *out)
 {
     int ch, up, me, d0, d1, d2;
-    if (sscanf(msg, "Tree %d : %d -> %d -> %d/%d/%d", &ch, &up, &me, &d0, &d1, &d2) != 6)
-        return;
+    if (sscanf(msg, "Tree %d : %d -> %d -> %d/%d/%d", &ch, &up, &me, &d0, &d1, &d2) == 6)
+        add_tree(out, ch, up, me, d0, d1, d2);
+}
+
+/* "Trees [0] 1/-1/-1->0->-1 [1] ...": per channel, children -> rank -> parent. */
+static void parse_trees(const char *msg, json_t *out)
+{
+    const char *p = msg;
+    while ((p = strchr(p, '[')) != NULL) {
+        int ch, d0, d1, d2, me, up, used = 0;
+        if (sscanf(p, "[%d] %d/%d/%d->%d->%d%n", &ch, &d0, &d1, &d2, &me, &up, &used) == 6 && used)
+            add_tree(out, ch, up, me, d0, d1, d2);
+        p++;
+    }
+}
+
+static void add_tree(json_t *out, int ch, int up, int me, int d0, int d1, int d2)
+{
     json_t *trees = json_object_get(out, "trees");
     size_t i;
     json_t *t;
@@ -167,17 +185,26 @@ static void parse_tree(const char *msg, json_t *out)
                                            "up", up, "down", down));
 }
 
-/* "... rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 70 ... Init START" */
+/* "... rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 70 ... Init START" (2.28), or
+   "comm 0x.. rank 0 nranks 2 cudaDev 0 busId 60 - Init COMPLETE" (older). */
+static int keyword_int(const char *msg, const char *key, int *value)
+{
+    const char *p = strstr(msg, key);
+    return p && sscanf(p + strlen(key), "%d", value) == 1 ? 0 : -1;
+}
+
 static void parse_rank(const char *msg, json_t *out)
 {
-    const char *p = strstr(msg, " rank ");
-    if (!strstr(msg, "Init START") || !p)
+    if (!strstr(msg, "Init START") && !strstr(msg, "Init COMPLETE"))
         return;
-    int rank, nranks, cuda_dev, nvml_dev = -1;
+    int rank, cuda_dev, nvml_dev = -1;
+    if (keyword_int(msg, " rank ", &rank) || keyword_int(msg, " cudaDev ", &cuda_dev))
+        return;
+    keyword_int(msg, " nvmlDev ", &nvml_dev);
     char bus[32] = "";
-    if (sscanf(p, " rank %d nranks %d cudaDev %d nvmlDev %d busId %31s", &rank, &nranks,
-               &cuda_dev, &nvml_dev, bus) < 3)
-        return;
+    const char *b = strstr(msg, " busId ");
+    if (b)
+        sscanf(b + 7, "%31[0-9a-fA-F]", bus);
     json_t *ranks = json_object_get(out, "ranks");
     size_t i;
     json_t *r;
@@ -215,8 +242,8 @@ static void parse_message(const char *msg, json_t *out)
         json_t *e;
         json_array_foreach(env, i, e) if (strcmp(json_string_value(e), line) == 0) return;
         json_array_append_new(env, json_string(line));
-    } else {
-        parse_rank(msg, out);
+    } else if (strncmp(msg, "Trees ", 6) == 0) {
+        parse_trees(msg, out);
     }
 }
 
@@ -226,17 +253,24 @@ json_t *ls_nccl_parse_log(const char *text)
                             "rings", "trees", "transports", "nccl_env");
     if (!text)
         return out;
-    const char *line = text;
-    char buf[1024];
-    while (*line) {
-        size_t n = strcspn(line, "\n");
-        size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
-        memcpy(buf, line, keep);
-        buf[keep] = '\0';
-        const char *msg = info_message(buf);
-        if (msg)
-            parse_message(msg, out);
-        line += n + (line[n] == '\n');
+    /* Two passes: the rank table first (old versions print it after the channels). */
+    for (int pass = 0; pass < 2; pass++) {
+        const char *line = text;
+        char buf[2048];
+        while (*line) {
+            size_t n = strcspn(line, "\n");
+            size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
+            memcpy(buf, line, keep);
+            buf[keep] = '\0';
+            const char *msg = info_message(buf);
+            if (msg) {
+                if (pass == 0)
+                    parse_rank(msg, out);
+                else
+                    parse_message(msg, out);
+            }
+            line += n + (line[n] == '\n');
+        }
     }
     return out;
 }
@@ -287,6 +321,7 @@ int ls_nccl_annotate_links(json_t *transports, const json_t *doc_links)
 /* Ordered pairs with their transports, in order of first appearance. */
 typedef struct {
     int from, to, count;
+    int net, from_rank, to_rank; /* across hosts GPU numbers repeat: ranks tell apart */
     char transport[64], link[32];
     int p2p_ok;
 } pair_t;
@@ -305,14 +340,18 @@ static int collect_pairs(const json_t *transports, pair_t *pairs, int max)
         const char *cls = json_string_value(json_object_get(t, "transport"));
         char name[64];
         snprintf(name, sizeof name, "%s%s", cls, json_is_true(json_object_get(t, "gdrdma")) ? "/GDRDMA" : "");
+        int net = strncmp(cls, "NET", 3) == 0;
+        int fr = (int)json_integer_value(json_object_get(t, "from_rank"));
+        int tr = (int)json_integer_value(json_object_get(t, "to_rank"));
         int k = 0;
         while (k < n && !(pairs[k].from == from && pairs[k].to == to &&
+                          (!net || (pairs[k].from_rank == fr && pairs[k].to_rank == tr)) &&
                           strcmp(pairs[k].transport, name) == 0))
             k++;
         if (k == n) {
             if (n == max)
                 continue;
-            pairs[n] = (pair_t){from, to, 0, "", "", -1};
+            pairs[n] = (pair_t){from, to, 0, net, fr, tr, "", "", -1};
             snprintf(pairs[n].transport, sizeof pairs[n].transport, "%s", name);
             const char *lt = json_string_value(json_object_get(t, "link_type"));
             snprintf(pairs[n].link, sizeof pairs[n].link, "%s", lt ? lt : "");
@@ -348,8 +387,10 @@ int ls_nccl_transport_summary(const json_t *transports, json_t *lines)
     pair_t pairs[256];
     int n = collect_pairs(transports, pairs, 256);
     for (int i = 0; i < n; i++) {
-        char line[200];
-        snprintf(line, sizeof line, "GPU%d -> GPU%d: %s x%d channels%s%s%s", pairs[i].from,
+        char line[200], ranks[64] = "";
+        if (pairs[i].net)
+            snprintf(ranks, sizeof ranks, "rank %d -> rank %d, ", pairs[i].from_rank, pairs[i].to_rank);
+        snprintf(line, sizeof line, "%sGPU%d -> GPU%d: %s x%d channels%s%s%s", ranks, pairs[i].from,
                  pairs[i].to, pairs[i].transport, pairs[i].count,
                  pairs[i].link[0] ? " (link " : "", pairs[i].link, pairs[i].link[0] ? ")" : "");
         json_array_append_new(lines, json_string(line));
