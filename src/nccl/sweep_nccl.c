@@ -6,6 +6,7 @@
 #include "capture.h"
 #include "check.h"
 #include "coll.h"
+#include "hangguard.h"
 #include "mpirt.h"
 #include "nccl_lib.h"
 #include "sweep.h"
@@ -51,6 +52,19 @@ typedef struct {
 } run_t;
 
 enum { WAIT_OK = 0, WAIT_ERROR = -1, WAIT_TIMEOUT = -2 };
+
+/* The last-resort guard (hangguard.h) fires after the collective watchdog's bound plus
+   this margin without progress. */
+#define LS_HANG_MARGIN_S 30.0
+
+static void heartbeat(const char *what) { ls_hang_guard_beat(what); }
+
+static void heartbeat_start(double timeout_s, const char *what)
+{
+    ls_hang_guard_arm((timeout_s > 0 ? timeout_s : 300.0) + LS_HANG_MARGIN_S, what);
+}
+
+static void heartbeat_stop(void) { ls_hang_guard_disarm(); }
 
 static double now_s(void)
 {
@@ -224,6 +238,7 @@ static void buffers(const run_t *r, int i, void **s, void **d)
 static int launch(run_t *r, char *err, size_t errlen)
 {
     int n = ctx.n;
+    heartbeat(r->coll->name);
     if (r->hang_once) {
         n--; /* the missing participant makes the others wait: a hang for the watchdog */
         r->hang_once = 0;
@@ -249,6 +264,7 @@ static int launch(run_t *r, char *err, size_t errlen)
 static int wait_all(const run_t *r, char *err, size_t errlen)
 {
     double start = now_s(), limit = r->opts->timeout_s > 0 ? r->opts->timeout_s : 300.0;
+    heartbeat(r->coll->name);
     for (unsigned spin = 0;; spin++) {
         int pending = 0;
         for (int i = 0; i < ctx.n; i++) {
@@ -354,38 +370,50 @@ static int timed_graph(run_t *r, double *elapsed, char *err, size_t errlen)
 {
     cudaGraph_t graph[LS_NCCL_MAX_LOCAL];
     cudaGraphExec_t exec[LS_NCCL_MAX_LOCAL];
-    int iters = r->opts->iters, launches = r->opts->graph;
-    for (int i = 0; i < ctx.n; i++)
+    int iters = r->opts->iters, launches = r->opts->graph, rc = 0, captured = 0;
+    /* Thread-local capture, as nccl-tests: NCCL may allocate while it connects. */
+    for (int i = 0; i < ctx.n && rc == 0; i++, captured++) {
+        cudaSetDevice(ctx.dev[i]);
         if (cudaStreamBeginCapture(ctx.stream[i], cudaStreamCaptureModeThreadLocal))
-            return ls_seterr(err, errlen, "CUDA graph capture could not start");
-    int rc = 0;
+            rc = ls_seterr(err, errlen, "CUDA graph capture could not start");
+    }
     for (int it = 0; it < iters && rc == 0; it++)
         rc = launch(r, err, errlen);
-    for (int i = 0; i < ctx.n; i++) {
-        if (cudaStreamEndCapture(ctx.stream[i], &graph[i]) ||
-            cudaGraphInstantiate(&exec[i], graph[i], 0))
-            return ls_seterr(err, errlen, "CUDA graph capture of %s failed", r->coll->name);
+    int made = 0;
+    for (int i = 0; i < captured; i++) {
+        cudaSetDevice(ctx.dev[i]);
+        cudaError_t e = cudaStreamEndCapture(ctx.stream[i], &graph[i]);
+        if (e == cudaSuccess && rc == 0 && cudaGraphInstantiate(&exec[i], graph[i], 0) == cudaSuccess)
+            made++;
+        else if (rc == 0)
+            rc = ls_seterr(err, errlen, "CUDA graph capture of %s failed: %s", r->coll->name,
+                           cudaGetErrorString(e ? e : cudaGetLastError()));
     }
-    if (rc)
-        return rc;
-    for (int i = 0; i < ctx.n; i++) /* one untimed replay: first-launch costs out */
-        cudaGraphLaunch(exec[i], ctx.stream[i]);
-    rc = wait_all(r, err, errlen);
-    barrier();
-    double t0 = now_s();
-    for (int l = 0; l < launches && rc == 0; l++) {
-        for (int i = 0; i < ctx.n; i++)
+    if (rc == 0) {
+        for (int i = 0; i < ctx.n; i++) { /* one untimed replay: first-launch costs out */
+            cudaSetDevice(ctx.dev[i]);
             cudaGraphLaunch(exec[i], ctx.stream[i]);
-        if (r->opts->blocking)
-            rc = wait_all(r, err, errlen);
-    }
-    if (rc == 0)
+        }
         rc = wait_all(r, err, errlen);
-    *elapsed = (now_s() - t0) / ((double)iters * launches);
-    for (int i = 0; i < ctx.n; i++) {
-        cudaGraphExecDestroy(exec[i]);
-        cudaGraphDestroy(graph[i]);
     }
+    if (rc == 0) {
+        barrier();
+        double t0 = now_s();
+        for (int l = 0; l < launches && rc == 0; l++) {
+            for (int i = 0; i < ctx.n; i++)
+                cudaGraphLaunch(exec[i], ctx.stream[i]);
+            if (r->opts->blocking)
+                rc = wait_all(r, err, errlen);
+        }
+        if (rc == 0)
+            rc = wait_all(r, err, errlen);
+        *elapsed = (now_s() - t0) / ((double)iters * launches);
+    }
+    if (rc != WAIT_TIMEOUT) /* after a hang the graphs stay: destroying them would wait */
+        for (int i = 0; i < made; i++) {
+            cudaGraphExecDestroy(exec[i]);
+            cudaGraphDestroy(graph[i]);
+        }
     return rc;
 }
 
@@ -738,13 +766,17 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     int n = local_devices(o, dev, err, errlen);
     if (n <= 0)
         return NULL;
+    heartbeat_start(o->timeout_s, r.coll->name);
     if (!same_gpus(dev, n, o->mpi)) {
         if (ctx.valid)
             ctx_release(0);
-        if (make_comms(r.lib, dev, n, o->mpi, err, errlen) != 0)
+        if (make_comms(r.lib, dev, n, o->mpi, err, errlen) != 0) {
+            heartbeat_stop();
             return NULL;
+        }
     }
     if (r.coll->has_root && (o->root < 0 || o->root >= ctx.nranks)) {
+        heartbeat_stop();
         ls_seterr(err, errlen, "root %d is not a rank (0-%d)", o->root, ctx.nranks - 1);
         return NULL;
     }
@@ -763,6 +795,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     } else {
         nsizes = ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes, NULL, 0);
         if (nsizes <= 0) {
+            heartbeat_stop();
             ls_seterr(err, errlen, "no sizes between -b and -e");
             return NULL;
         }
@@ -781,6 +814,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         ls_entry_fail(entry, "failed", err);
         free(sizes);
         add_transports(entry);
+        heartbeat_stop();
         return entry;
     }
     double factor = r.coll->busbw_factor(ctx.nranks);
@@ -823,5 +857,6 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     add_transports(entry);
     finish_entry(entry, &r, all_ok && status == 0);
     free(sizes);
+    heartbeat_stop();
     return entry;
 }
