@@ -49,6 +49,8 @@ typedef struct {
     uint64_t count, send_count, recv_count;
     int in_place;
     int hang_once; /* test hook: leave the last GPU out of one launch */
+    size_t alloc_bytes; /* each buffer's size (the largest size's need) */
+    int iter;           /* iteration: picks the buffer offset (see buffers()) */
 } run_t;
 
 enum { WAIT_OK = 0, WAIT_ERROR = -1, WAIT_TIMEOUT = -2 };
@@ -218,21 +220,27 @@ static ncclResult_t launch_one(const run_t *r, int i, const void *s, void *d)
 
 /* Where rank i reads and writes: out-of-place uses two buffers; in-place puts the send
    block inside the receive buffer where NCCL expects it (all_gather: at rank x count;
-   reduce_scatter: the result at rank x count of the input). */
+   reduce_scatter: the result at rank x count of the input). As nccl-tests, each
+   iteration moves to the next free stretch of the buffers (iteration k at k x the bytes
+   one call touches, modulo what fits), so that a small size is not served from the L2
+   cache the previous iteration warmed; data init and the check use offset 0. */
 static void buffers(const run_t *r, int i, void **s, void **d)
 {
     size_t block = r->count * r->dtype->size;
     int rank = ctx.rank0 + i;
+    size_t touched = (r->send_count > r->recv_count ? r->send_count : r->recv_count) * r->dtype->size;
+    size_t steps = touched ? r->alloc_bytes / touched : 1;
+    size_t shift = steps > 1 ? touched * ((size_t)r->iter % steps) : 0;
     if (!r->in_place) {
-        *s = r->send[i];
-        *d = r->recv[i];
+        *s = (char *)r->send[i] + shift;
+        *d = (char *)r->recv[i] + shift;
         return;
     }
-    *s = *d = r->recv[i];
+    *s = *d = (char *)r->recv[i] + shift;
     if (r->coll->layout == LS_LAYOUT_ALL_GATHER)
-        *s = (char *)r->recv[i] + block * (size_t)rank;
+        *s = (char *)*d + block * (size_t)rank;
     else if (r->coll->layout == LS_LAYOUT_REDUCE_SCATTER)
-        *d = (char *)r->recv[i] + block * (size_t)rank;
+        *d = (char *)*s + block * (size_t)rank;
 }
 
 static int launch(run_t *r, char *err, size_t errlen)
@@ -317,8 +325,9 @@ static ls_check_t check_params(const run_t *r, int i)
     return c;
 }
 
-static int init_data(const run_t *r)
+static int init_data(run_t *r)
 {
+    r->iter = 0;
     for (int i = 0; i < ctx.n; i++) {
         cudaSetDevice(ctx.dev[i]);
         ls_check_t c = check_params(r, i);
@@ -337,8 +346,9 @@ static int init_data(const run_t *r)
 }
 
 /* Counts wrong elements of every local receive buffer; -1 on a CUDA error. */
-static long long verify(const run_t *r)
+static long long verify(run_t *r)
 {
+    r->iter = 0;
     unsigned long long total = 0;
     for (int i = 0; i < ctx.n; i++) {
         cudaSetDevice(ctx.dev[i]);
@@ -377,8 +387,11 @@ static int timed_graph(run_t *r, double *elapsed, char *err, size_t errlen)
         if (cudaStreamBeginCapture(ctx.stream[i], cudaStreamCaptureModeThreadLocal))
             rc = ls_seterr(err, errlen, "CUDA graph capture could not start");
     }
-    for (int it = 0; it < iters && rc == 0; it++)
+    for (int it = 0; it < iters && rc == 0; it++) {
+        r->iter = it;
         rc = launch(r, err, errlen);
+    }
+    r->iter = 0;
     int made = 0;
     for (int i = 0; i < captured; i++) {
         cudaSetDevice(ctx.dev[i]);
@@ -423,6 +436,7 @@ static int timed_loop(run_t *r, double *elapsed, char *err, size_t errlen)
     barrier();
     double t0 = now_s();
     for (int it = 0; it < r->opts->iters && rc == 0; it++) {
+        r->iter = it;
         rc = launch(r, err, errlen);
         if (rc == 0 && r->opts->blocking)
             rc = wait_all(r, err, errlen);
@@ -430,6 +444,7 @@ static int timed_loop(run_t *r, double *elapsed, char *err, size_t errlen)
     if (rc == 0)
         rc = wait_all(r, err, errlen);
     *elapsed = (now_s() - t0) / r->opts->iters;
+    r->iter = 0;
     return rc;
 }
 
@@ -510,8 +525,10 @@ static int warmup_all(run_t *r, const uint64_t *sizes, int nsizes, char *err, si
         for (int w = 0; w < r->opts->warmup && rc == 0; w++)
             for (int ip = 0; ip < 2 && rc == 0; ip++) {
                 r->in_place = ip;
+                r->iter = w;
                 rc = launch(r, err, errlen);
             }
+        r->iter = 0;
         if (rc == 0)
             rc = wait_all(r, err, errlen);
     }
@@ -619,6 +636,14 @@ static int alloc_buffers(run_t *r, uint64_t max_size, char *err, size_t errlen)
             free_buffers(r);
             return ls_seterr(err, errlen, "GPU %d: cannot allocate 2 x %zu B", ctx.dev[i], half);
         }
+        /* as nccl-tests: never time uninitialised memory (NaN patterns and all) */
+        cudaMemset(r->send[i], 0, half ? half : 1);
+        cudaMemset(r->recv[i], 0, half ? half : 1);
+    }
+    r->alloc_bytes = half;
+    for (int i = 0; i < ctx.n; i++) {
+        cudaSetDevice(ctx.dev[i]);
+        cudaDeviceSynchronize();
     }
     return 0;
 }
@@ -686,7 +711,7 @@ static json_t *new_entry(const run_t *r, const int *gpus_all)
     json_object_set_new(e, "warmup", json_integer(o->warmup));
     json_object_set_new(e, "blocking", json_boolean(o->blocking));
     json_object_set_new(e, "check", json_boolean(o->check));
-    json_object_set_new(e, "timing", json_string("host timer around iters launches and one wait, divided by iters (nccl-tests)"));
+    json_object_set_new(e, "timing", json_string("host timer around iters back-to-back launches and one wait, divided by iters; buffer offset moves each iteration (nccl-tests)"));
     json_object_set_new(e, "nccl_version", json_string(r->lib->version_str));
     json_object_set_new(e, "buffers", json_string(r->lib->MemAlloc ? "ncclMemAlloc" : "cudaMalloc"));
     json_object_set_new(e, "rows", json_array());
