@@ -62,6 +62,14 @@ int ls_coll_sweep_sizes(uint64_t min_bytes, uint64_t max_bytes, double factor, u
     return n;
 }
 
+size_t ls_coll_iter_offset(size_t touched, size_t alloc_bytes, int iter)
+{
+    if (touched == 0 || touched > alloc_bytes || iter <= 0)
+        return 0;
+    size_t steps = alloc_bytes / touched;
+    return touched * ((size_t)iter % steps);
+}
+
 /* Exactness bounds: integers up to 2^mantissa_bits are exact in a float type; integer
    types are bounded by their largest positive value. */
 static const ls_dtype_t dtypes[] = {

@@ -54,6 +54,12 @@ double ls_coll_algbw(uint64_t bytes, double time_us);
 int ls_coll_sweep_sizes(uint64_t min_bytes, uint64_t max_bytes, double factor, uint64_t step,
                         uint64_t *out, int max_out);
 
+/* Offset of iteration `iter` in buffers of alloc_bytes when one call touches `touched`
+   bytes: nccl-tests moves each iteration to the next free stretch (touched x (iter mod
+   alloc/touched)) so that small sizes are not served from a warm L2. Always
+   offset + touched <= alloc_bytes when touched <= alloc_bytes. */
+size_t ls_coll_iter_offset(size_t touched, size_t alloc_bytes, int iter);
+
 /* Data types and reduction operators, nccl-tests' names. */
 typedef struct {
     const char *name;   /* "float" */

@@ -229,8 +229,7 @@ static void buffers(const run_t *r, int i, void **s, void **d)
     size_t block = r->count * r->dtype->size;
     int rank = ctx.rank0 + i;
     size_t touched = (r->send_count > r->recv_count ? r->send_count : r->recv_count) * r->dtype->size;
-    size_t steps = touched ? r->alloc_bytes / touched : 1;
-    size_t shift = steps > 1 ? touched * ((size_t)r->iter % steps) : 0;
+    size_t shift = ls_coll_iter_offset(touched, r->alloc_bytes, r->iter);
     if (!r->in_place) {
         *s = (char *)r->send[i] + shift;
         *d = (char *)r->recv[i] + shift;

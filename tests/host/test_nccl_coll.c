@@ -151,12 +151,32 @@ static void pattern_is_exact_and_distinct(void **s)
     }
 }
 
+/* nccl-tests' rotation of buffer offsets: stays inside the buffer, wraps, 0 for the
+   largest size and for iteration 0 (data init and check). */
+static void iteration_offsets(void **s)
+{
+    (void)s;
+    size_t alloc = 8ull << 30;
+    assert_int_equal(ls_coll_iter_offset(8, alloc, 0), 0);
+    assert_int_equal(ls_coll_iter_offset(8, alloc, 1), 8);
+    assert_int_equal(ls_coll_iter_offset(8, alloc, 19), 152);
+    assert_int_equal(ls_coll_iter_offset(alloc, alloc, 5), 0);
+    assert_int_equal(ls_coll_iter_offset(3ull << 30, alloc, 1), 3ull << 30);
+    assert_int_equal(ls_coll_iter_offset(3ull << 30, alloc, 2), 0); /* only 2 fit */
+    assert_int_equal(ls_coll_iter_offset(0, alloc, 3), 0);
+    assert_int_equal(ls_coll_iter_offset(alloc + 1, alloc, 3), 0);
+    for (size_t touched = 1000; touched < (1u << 20); touched = touched * 3 + 7)
+        for (int it = 0; it < 100; it++)
+            assert_true(ls_coll_iter_offset(touched, 1u << 20, it) + touched <= (1u << 20));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(factors_match_nccl_tests), cmocka_unit_test(algbw_reproduces_the_fixture),
         cmocka_unit_test(counts_per_rank),          cmocka_unit_test(size_sweep_like_nccl_tests),
         cmocka_unit_test(names),                    cmocka_unit_test(pattern_is_exact_and_distinct),
+        cmocka_unit_test(iteration_offsets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
