@@ -307,6 +307,26 @@ static int wait_all(const run_t *r, char *err, size_t errlen)
 
 static int barrier(void) { return ctx.mpi ? ls_mpi_barrier() : 0; }
 
+/* Under MPI: 0 when every rank's `ok` is true; else -1 with err naming the first rank
+   that failed (its own message stays on that rank's stderr). */
+static int mpi_all_ok(int ok, char *err, size_t errlen)
+{
+    int n = ls_mpi_size();
+    int *all = calloc((size_t)n, sizeof(int));
+    int rc = 0;
+    if (!all || ls_mpi_allgather(&ok, sizeof ok, all) != 0) {
+        free(all);
+        return ls_seterr(err, errlen, "MPI: gathering the ranks' state failed");
+    }
+    for (int k = 0; k < n && rc == 0; k++)
+        if (!all[k] && ok)
+            rc = ls_seterr(err, errlen, "rank %d could not start (see its message)", k);
+        else if (!all[k])
+            rc = -1;
+    free(all);
+    return rc;
+}
+
 /* Data init and check ----------------------------------------------------------------- */
 
 static ls_check_t check_params(const run_t *r, int i)
@@ -788,6 +808,8 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         return NULL;
     int dev[LS_NCCL_MAX_LOCAL];
     int n = local_devices(o, dev, err, errlen);
+    if (o->mpi && mpi_all_ok(n > 0, err, errlen) != 0)
+        return NULL; /* every rank stops together: none waits in a collective alone */
     if (n <= 0)
         return NULL;
     heartbeat_start(o->timeout_s, r.coll->name);
