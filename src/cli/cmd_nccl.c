@@ -82,6 +82,13 @@ typedef struct {
     int nraw;
 } opts_t;
 
+/* stdout carries the document instead of the tables (--json, -o -, or a child). */
+static int tables_off(const opts_t *o)
+{
+    return o->json || o->child_out || (o->output && strcmp(o->output, "-") == 0) ||
+           (o->into && strcmp(o->into, "-") == 0);
+}
+
 static int bad(const char *fmt, const char *a, const char *b)
 {
     char line[512];
@@ -517,7 +524,7 @@ static int run_variants(opts_t *o, json_t *doc)
             annotate(doc, got[v][c]);
             row[v] = got[v][c];
         }
-        if (!o->json)
+        if (!tables_off(o))
             ls_nccl_print_variants(stdout, row, nset);
         for (int v = 0; v < nset; v++)
             add_entry(doc, got[v][c]);
@@ -544,7 +551,7 @@ static int run_here(opts_t *o, json_t *doc, int writer)
             continue;
         }
         annotate(doc, e);
-        if (!o->json && !o->child_out) {
+        if (!tables_off(o)) {
             ls_nccl_print_table(stdout, e);
             fputc('\n', stdout);
             fflush(stdout);
