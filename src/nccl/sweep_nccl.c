@@ -17,6 +17,7 @@
 
 #include <cuda_runtime.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,6 +396,62 @@ typedef struct {
     long long wrong; /* -1: not checked (N/A) */
 } case_t;
 
+/* Graph launches, one thread per GPU. NCCL's documentation: with several GPUs per
+   process, cudaGraphLaunch may block until the other GPUs' graphs are launched, so one
+   thread launching them in turn can deadlock (it did here, on 2 x H200). Each thread
+   launches its GPU's graph `launches` times (waiting after each when blocking); *t0 is
+   taken when all threads are released together. Returns once all launches are queued. */
+typedef struct {
+    int i, launches, blocking, failed;
+    cudaGraphExec_t exec;
+    volatile int *go; /* 1: start; -1: give up (another thread could not start) */
+} graph_launcher_t;
+
+static void *graph_launcher(void *arg)
+{
+    graph_launcher_t *l = arg;
+    cudaSetDevice(ctx.dev[l->i]);
+    while (__atomic_load_n(l->go, __ATOMIC_ACQUIRE) == 0)
+        sched_yield();
+    if (__atomic_load_n(l->go, __ATOMIC_ACQUIRE) < 0)
+        return NULL;
+    for (int k = 0; k < l->launches && !l->failed; k++) {
+        heartbeat(NULL);
+        if (cudaGraphLaunch(l->exec, ctx.stream[l->i]) != cudaSuccess ||
+            (l->blocking && cudaStreamSynchronize(ctx.stream[l->i]) != cudaSuccess))
+            l->failed = 1;
+    }
+    return NULL;
+}
+
+static int launch_graphs(cudaGraphExec_t *exec, int launches, int blocking, double *t0,
+                         char *err, size_t errlen)
+{
+    volatile int go = 0;
+    graph_launcher_t l[LS_NCCL_MAX_LOCAL];
+    pthread_t th[LS_NCCL_MAX_LOCAL];
+    int started = 0;
+    for (int i = 0; i < ctx.n; i++) {
+        l[i] = (graph_launcher_t){i, launches, blocking, 0, exec[i], &go};
+        if (pthread_create(&th[i], NULL, graph_launcher, &l[i]) != 0)
+            break;
+        started++;
+    }
+    if (t0)
+        *t0 = now_s();
+    __atomic_store_n(&go, started == ctx.n ? 1 : -1, __ATOMIC_RELEASE);
+    int failed = started < ctx.n;
+    for (int i = 0; i < started; i++) {
+        pthread_join(th[i], NULL);
+        failed |= l[i].failed;
+    }
+    if (started < ctx.n)
+        return ls_seterr(err, errlen, "cannot start the graph launch threads");
+    if (failed)
+        return ls_seterr(err, errlen, "cudaGraphLaunch failed: %s", cudaGetErrorString(cudaGetLastError()));
+    return 0;
+}
+
 static int timed_graph(run_t *r, double *elapsed, char *err, size_t errlen)
 {
     cudaGraph_t graph[LS_NCCL_MAX_LOCAL];
@@ -421,22 +478,15 @@ static int timed_graph(run_t *r, double *elapsed, char *err, size_t errlen)
             rc = ls_seterr(err, errlen, "CUDA graph capture of %s failed: %s", r->coll->name,
                            cudaGetErrorString(e ? e : cudaGetLastError()));
     }
-    if (rc == 0) {
-        for (int i = 0; i < ctx.n; i++) { /* one untimed replay: first-launch costs out */
-            cudaSetDevice(ctx.dev[i]);
-            cudaGraphLaunch(exec[i], ctx.stream[i]);
-        }
-        rc = wait_all(r, err, errlen);
+    if (rc == 0) { /* one untimed replay: first-launch costs out */
+        rc = launch_graphs(exec, 1, 0, NULL, err, errlen);
+        if (rc == 0)
+            rc = wait_all(r, err, errlen);
     }
     if (rc == 0) {
         barrier();
         double t0 = now_s();
-        for (int l = 0; l < launches && rc == 0; l++) {
-            for (int i = 0; i < ctx.n; i++)
-                cudaGraphLaunch(exec[i], ctx.stream[i]);
-            if (r->opts->blocking)
-                rc = wait_all(r, err, errlen);
-        }
+        rc = launch_graphs(exec, launches, r->opts->blocking, &t0, err, errlen);
         if (rc == 0)
             rc = wait_all(r, err, errlen);
         *elapsed = (now_s() - t0) / ((double)iters * launches);

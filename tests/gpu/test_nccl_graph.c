@@ -1,7 +1,8 @@
 /* CUDA graph mode (-G): the iterations captured in a graph and replayed, results checked.
-   On the 2 x H200 machine in one process this hung (see docs/nccl.md, "Known issues"):
-   the last-resort guard then ends the process with one line and exit 1 within
-   timeout + 30 s, which this test reports as a failure rather than hanging CI. */
+   On the 2 x H200 machine in one process an earlier build hung here (graphs launched in
+   turn from one thread; docs/nccl.md, "Known issues"); each GPU's graph is now launched
+   from its own thread. Should it hang again, the last-resort guard ends the process with
+   one line and exit 1 within timeout + 30 s: a failure, not a hung CI. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
