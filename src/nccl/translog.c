@@ -1,0 +1,399 @@
+#include "translog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The message after "NCCL INFO ", or NULL. */
+static const char *info_message(const char *line)
+{
+    const char *p = strstr(line, "NCCL INFO ");
+    return p ? p + strlen("NCCL INFO ") : NULL;
+}
+
+static int same_int(const json_t *a, const json_t *b, const char *key)
+{
+    return json_integer_value(json_object_get(a, key)) ==
+           json_integer_value(json_object_get(b, key));
+}
+
+static int has_transport(const json_t *list, const json_t *t)
+{
+    size_t i;
+    const json_t *o;
+    json_array_foreach(list, i, o)
+    {
+        if (same_int(o, t, "channel") && same_int(o, t, "conn") && same_int(o, t, "from_rank") &&
+            same_int(o, t, "to_rank") &&
+            strcmp(json_string_value(json_object_get(o, "side")),
+                   json_string_value(json_object_get(t, "side"))) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+void ls_nccl_transport_class(const char *via, char *out, size_t outlen)
+{
+    static const char *const prefixes[] = {"P2P/direct pointer", "P2P/CUMEM", "P2P/MNNVL",
+                                           "P2P/IPC", "P2P/indirect", "SHM"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(via, prefixes[i], strlen(prefixes[i])) == 0) {
+            snprintf(out, outlen, "%s", prefixes[i]);
+            return;
+        }
+    if (strncmp(via, "NET/", 4) == 0) {
+        size_t n = strcspn(via + 4, "/ ");
+        snprintf(out, outlen, "NET/%.*s", (int)n, via + 4);
+        return;
+    }
+    if (strncmp(via, "CollNet", 7) == 0 || strncmp(via, "COLLNET", 7) == 0) {
+        snprintf(out, outlen, "COLLNET");
+        return;
+    }
+    size_t n = strcspn(via, "/ ");
+    snprintf(out, outlen, "%.*s", (int)n, via);
+}
+
+/* "[12]" holds the GPU (nvmlDev) in NCCL >= 2.12; older versions print the bus id in
+   hex ("[60]"): then the rank table maps it. */
+static int bracket_gpu(const char *text, const json_t *ranks, int rank)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    size_t i;
+    const json_t *r;
+    json_array_foreach(ranks, i, r)
+    {
+        if (json_integer_value(json_object_get(r, "rank")) == rank &&
+            json_is_integer(json_object_get(r, "gpu"))) {
+            const char *bus = json_string_value(json_object_get(r, "bus_id"));
+            if (bus && strcmp(bus, text) == 0)
+                return (int)json_integer_value(json_object_get(r, "gpu"));
+        }
+    }
+    return *end == '\0' ? (int)v : -1;
+}
+
+static void parse_connection(const char *msg, json_t *out)
+{
+    int ch, conn = 0, from, to, used = 0;
+    char fb[32], tb[32];
+    if (sscanf(msg, "Channel %d/%d : %d[%31[^]]] -> %d[%31[^]]] %n", &ch, &conn, &from, fb, &to,
+               tb, &used) < 6 || !used) {
+        conn = 0;
+        used = 0;
+        if (sscanf(msg, "Channel %d : %d[%31[^]]] -> %d[%31[^]]] %n", &ch, &from, fb, &to, tb,
+                   &used) < 5 || !used)
+            return;
+    }
+    const char *rest = msg + used;
+    const char *side = "both";
+    if (strncmp(rest, "[send] ", 7) == 0) {
+        side = "send";
+        rest += 7;
+    } else if (strncmp(rest, "[receive] ", 10) == 0) {
+        side = "receive";
+        rest += 10;
+    }
+    if (strncmp(rest, "via ", 4) != 0)
+        return;
+    char via[128];
+    snprintf(via, sizeof via, "%s", rest + 4);
+    via[strcspn(via, "\r\n")] = '\0';
+    char cls[64];
+    ls_nccl_transport_class(via, cls, sizeof cls);
+    const json_t *ranks = json_object_get(out, "ranks");
+    json_t *t = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}", "channel", ch,
+                          "conn", conn, "from_rank", from, "to_rank", to, "from",
+                          bracket_gpu(fb, ranks, from), "to", bracket_gpu(tb, ranks, to),
+                          "transport", cls, "via", via, "gdrdma", strstr(via, "GDRDMA") != NULL,
+                          "read", strstr(via, "/read") != NULL, "side", side);
+    json_t *list = json_object_get(out, "transports");
+    if (has_transport(list, t))
+        json_decref(t);
+    else
+        json_array_append_new(list, t);
+}
+
+/* "Channel 00/24 : 0 1 2 3": the ring order of one channel, printed by rank 0. */
+static void parse_ring_order(const char *msg, json_t *out)
+{
+    int ch, nch, used = 0;
+    if (sscanf(msg, "Channel %d/%d :%n", &ch, &nch, &used) < 2 || !used)
+        return;
+    const char *p = msg + used;
+    if (strchr(p, '[') || strstr(p, "via"))
+        return;
+    json_t *order = json_array();
+    char *end;
+    for (long v = strtol(p, &end, 10); end != p; v = strtol(p, &end, 10)) {
+        json_array_append_new(order, json_integer(v));
+        p = end;
+    }
+    json_t *rings = json_object_get(out, "rings");
+    size_t i;
+    json_t *r;
+    json_array_foreach(rings, i, r)
+    {
+        if (json_integer_value(json_object_get(r, "channel")) == ch) {
+            json_decref(order);
+            return;
+        }
+    }
+    json_array_append_new(rings, json_pack("{s:i, s:o}", "channel", ch, "ranks", order));
+}
+
+static void add_tree(json_t *out, int ch, int up, int me, int d0, int d1, int d2);
+
+/* "Tree 0 : -1 -> 0 -> 1/-1/-1": channel, parent -> rank -> children. */
+static void parse_tree(const char *msg, json_t *out)
+{
+    int ch, up, me, d0, d1, d2;
+    if (sscanf(msg, "Tree %d : %d -> %d -> %d/%d/%d", &ch, &up, &me, &d0, &d1, &d2) == 6)
+        add_tree(out, ch, up, me, d0, d1, d2);
+}
+
+/* "Trees [0] 1/-1/-1->0->-1 [1] ...": per channel, children -> rank -> parent. */
+static void parse_trees(const char *msg, json_t *out)
+{
+    const char *p = msg;
+    while ((p = strchr(p, '[')) != NULL) {
+        int ch, d0, d1, d2, me, up, used = 0;
+        if (sscanf(p, "[%d] %d/%d/%d->%d->%d%n", &ch, &d0, &d1, &d2, &me, &up, &used) == 6 && used)
+            add_tree(out, ch, up, me, d0, d1, d2);
+        p++;
+    }
+}
+
+static void add_tree(json_t *out, int ch, int up, int me, int d0, int d1, int d2)
+{
+    json_t *trees = json_object_get(out, "trees");
+    size_t i;
+    json_t *t;
+    json_array_foreach(trees, i, t)
+    {
+        if (json_integer_value(json_object_get(t, "channel")) == ch &&
+            json_integer_value(json_object_get(t, "rank")) == me)
+            return;
+    }
+    json_t *down = json_array();
+    int kids[3] = {d0, d1, d2};
+    for (int k = 0; k < 3; k++)
+        if (kids[k] >= 0)
+            json_array_append_new(down, json_integer(kids[k]));
+    json_array_append_new(trees, json_pack("{s:i, s:i, s:i, s:o}", "channel", ch, "rank", me,
+                                           "up", up, "down", down));
+}
+
+/* "... rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 70 ... Init START" (2.28), or
+   "comm 0x.. rank 0 nranks 2 cudaDev 0 busId 60 - Init COMPLETE" (older). */
+static int keyword_int(const char *msg, const char *key, int *value)
+{
+    const char *p = strstr(msg, key);
+    return p && sscanf(p + strlen(key), "%d", value) == 1 ? 0 : -1;
+}
+
+static void parse_rank(const char *msg, json_t *out)
+{
+    if (!strstr(msg, "Init START") && !strstr(msg, "Init COMPLETE"))
+        return;
+    int rank, cuda_dev, nvml_dev = -1;
+    if (keyword_int(msg, " rank ", &rank) || keyword_int(msg, " cudaDev ", &cuda_dev))
+        return;
+    keyword_int(msg, " nvmlDev ", &nvml_dev);
+    char bus[32] = "";
+    const char *b = strstr(msg, " busId ");
+    if (b)
+        sscanf(b + 7, "%31[0-9a-fA-F]", bus);
+    json_t *ranks = json_object_get(out, "ranks");
+    size_t i;
+    json_t *r;
+    json_array_foreach(ranks, i, r)
+    {
+        if (json_integer_value(json_object_get(r, "rank")) == rank)
+            return;
+    }
+    json_array_append_new(ranks, json_pack("{s:i, s:i, s:s}", "rank", rank, "gpu",
+                                           nvml_dev >= 0 ? nvml_dev : cuda_dev, "bus_id", bus));
+}
+
+static void parse_message(const char *msg, json_t *out)
+{
+    if (strncmp(msg, "NCCL version ", 13) == 0) {
+        char v[32];
+        if (sscanf(msg + 13, "%31[0-9.]", v) == 1)
+            json_object_set_new(out, "nccl_version", json_string(v));
+    } else if (strncmp(msg, "Channel ", 8) == 0) {
+        if (strstr(msg, " via "))
+            parse_connection(msg, out);
+        else
+            parse_ring_order(msg, out);
+    } else if (strncmp(msg, "Tree ", 5) == 0) {
+        parse_tree(msg, out);
+    } else if (strstr(msg, "set by environment to")) {
+        char line[160];
+        snprintf(line, sizeof line, "%s", msg);
+        line[strcspn(line, "\r\n")] = '\0';
+        size_t n = strlen(line);
+        if (n && line[n - 1] == '.')
+            line[n - 1] = '\0';
+        json_t *env = json_object_get(out, "nccl_env");
+        size_t i;
+        json_t *e;
+        json_array_foreach(env, i, e) if (strcmp(json_string_value(e), line) == 0) return;
+        json_array_append_new(env, json_string(line));
+    } else if (strncmp(msg, "Trees ", 6) == 0) {
+        parse_trees(msg, out);
+    }
+}
+
+json_t *ls_nccl_parse_log(const char *text)
+{
+    json_t *out = json_pack("{s:n, s:[], s:[], s:[], s:[], s:[]}", "nccl_version", "ranks",
+                            "rings", "trees", "transports", "nccl_env");
+    if (!text)
+        return out;
+    /* Two passes: the rank table first (old versions print it after the channels). */
+    for (int pass = 0; pass < 2; pass++) {
+        const char *line = text;
+        char buf[2048];
+        while (*line) {
+            size_t n = strcspn(line, "\n");
+            size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
+            memcpy(buf, line, keep);
+            buf[keep] = '\0';
+            const char *msg = info_message(buf);
+            if (msg) {
+                if (pass == 0)
+                    parse_rank(msg, out);
+                else
+                    parse_message(msg, out);
+            }
+            line += n + (line[n] == '\n');
+        }
+    }
+    return out;
+}
+
+static const json_t *find_link(const json_t *links, int a, int b)
+{
+    size_t i;
+    const json_t *l;
+    json_array_foreach(links, i, l)
+    {
+        if (json_integer_value(json_object_get(l, "a")) == a &&
+            json_integer_value(json_object_get(l, "b")) == b)
+            return l;
+    }
+    return NULL;
+}
+
+static int link_p2p_ok(const json_t *link)
+{
+    const char *r = json_string_value(json_object_get(link, "p2p_read"));
+    const char *w = json_string_value(json_object_get(link, "p2p_write"));
+    if (r || w)
+        return r && w && strcmp(r, "OK") == 0 && strcmp(w, "OK") == 0;
+    return json_is_true(json_object_get(link, "cuda_peer_access"));
+}
+
+int ls_nccl_annotate_links(json_t *transports, const json_t *doc_links)
+{
+    int n = 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(transports, i, t)
+    {
+        const char *cls = json_string_value(json_object_get(t, "transport"));
+        if (cls && strncmp(cls, "NET", 3) == 0)
+            continue; /* across hosts the GPU numbers are not one topology's */
+        const json_t *l = find_link(doc_links, (int)json_integer_value(json_object_get(t, "from")),
+                                    (int)json_integer_value(json_object_get(t, "to")));
+        if (!l)
+            continue;
+        json_object_set_new(t, "link_type", json_string(json_string_value(json_object_get(l, "type"))));
+        json_object_set_new(t, "p2p_ok", json_boolean(link_p2p_ok(l)));
+        n++;
+    }
+    return n;
+}
+
+/* Ordered pairs with their transports, in order of first appearance. */
+typedef struct {
+    int from, to, count;
+    int net, from_rank, to_rank; /* across hosts GPU numbers repeat: ranks tell apart */
+    char transport[64], link[32];
+    int p2p_ok;
+} pair_t;
+
+static int collect_pairs(const json_t *transports, pair_t *pairs, int max)
+{
+    int n = 0;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(transports, i, t)
+    {
+        if (strcmp(json_string_value(json_object_get(t, "side")), "receive") == 0)
+            continue; /* NET edges print both sides: count the sender's */
+        int from = (int)json_integer_value(json_object_get(t, "from"));
+        int to = (int)json_integer_value(json_object_get(t, "to"));
+        const char *cls = json_string_value(json_object_get(t, "transport"));
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", cls, json_is_true(json_object_get(t, "gdrdma")) ? "/GDRDMA" : "");
+        int net = strncmp(cls, "NET", 3) == 0;
+        int fr = (int)json_integer_value(json_object_get(t, "from_rank"));
+        int tr = (int)json_integer_value(json_object_get(t, "to_rank"));
+        int k = 0;
+        while (k < n && !(pairs[k].from == from && pairs[k].to == to &&
+                          (!net || (pairs[k].from_rank == fr && pairs[k].to_rank == tr)) &&
+                          strcmp(pairs[k].transport, name) == 0))
+            k++;
+        if (k == n) {
+            if (n == max)
+                continue;
+            pairs[n] = (pair_t){from, to, 0, net, fr, tr, "", "", -1};
+            snprintf(pairs[n].transport, sizeof pairs[n].transport, "%s", name);
+            const char *lt = json_string_value(json_object_get(t, "link_type"));
+            snprintf(pairs[n].link, sizeof pairs[n].link, "%s", lt ? lt : "");
+            const json_t *ok = json_object_get(t, "p2p_ok");
+            pairs[n].p2p_ok = ok ? json_is_true(ok) : -1;
+            n++;
+        }
+        pairs[k].count++;
+    }
+    return n;
+}
+
+int ls_nccl_transport_findings(const json_t *transports, json_t *lines)
+{
+    pair_t pairs[256];
+    int n = collect_pairs(transports, pairs, 256), added = 0;
+    for (int i = 0; i < n; i++) {
+        if (pairs[i].p2p_ok != 1 || strncmp(pairs[i].transport, "P2P", 3) == 0)
+            continue;
+        char line[160];
+        snprintf(line, sizeof line, "P2P is OK but NCCL used %.*s on %d -> %d%s%s%s",
+                 (int)strcspn(pairs[i].transport, "/"), pairs[i].transport, pairs[i].from,
+                 pairs[i].to, pairs[i].link[0] ? " (link " : "", pairs[i].link,
+                 pairs[i].link[0] ? ")" : "");
+        json_array_append_new(lines, json_string(line));
+        added++;
+    }
+    return added;
+}
+
+int ls_nccl_transport_summary(const json_t *transports, json_t *lines)
+{
+    pair_t pairs[256];
+    int n = collect_pairs(transports, pairs, 256);
+    for (int i = 0; i < n; i++) {
+        char line[200], ranks[64] = "";
+        if (pairs[i].net)
+            snprintf(ranks, sizeof ranks, "rank %d -> rank %d, ", pairs[i].from_rank, pairs[i].to_rank);
+        snprintf(line, sizeof line, "%sGPU%d -> GPU%d: %s x%d channels%s%s%s", ranks, pairs[i].from,
+                 pairs[i].to, pairs[i].transport, pairs[i].count,
+                 pairs[i].link[0] ? " (link " : "", pairs[i].link, pairs[i].link[0] ? ")" : "");
+        json_array_append_new(lines, json_string(line));
+    }
+    return n;
+}
