@@ -311,8 +311,12 @@ static json_t *open_document(const opts_t *o, json_t *env, int discover)
     } else {
         doc = ls_doc_new();
         if (discover) {
+            /* Discovery's warnings stay in software.warnings: the one line about
+               NCCL itself, if any, is what the user needs here. */
             ls_discover_opts_t d = {NULL, 1, 1};
+            ls_log_quiet(1);
             ls_discover(doc, &d);
+            ls_log_quiet(0);
         }
     }
     json_t *denv = json_object_get(doc, "env");
