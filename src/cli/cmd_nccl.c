@@ -11,6 +11,7 @@
 #include "nccl/sweep.h"
 #include "nccl/table.h"
 #include "nccl/translog.h"
+#include "nccl/annotate.h"
 #include "nccl/variant.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -324,57 +325,6 @@ static json_t *open_document(const opts_t *o, json_t *env, int discover)
     return doc;
 }
 
-/* An id not yet in the document: "nccl-all_reduce-default", then "-2", "-3". */
-static void unique_id(json_t *doc, json_t *entry)
-{
-    const char *base = ls_json_str(entry, "id", "nccl");
-    char id[256];
-    snprintf(id, sizeof id, "%s", base);
-    for (int k = 2;; k++) {
-        int clash = 0;
-        size_t i;
-        json_t *m;
-        json_array_foreach(json_object_get(doc, "measurements"), i, m)
-        {
-            if (strcmp(ls_json_str(m, "id", ""), id) == 0)
-                clash = 1;
-        }
-        if (!clash)
-            break;
-        snprintf(id, sizeof id, "%s-%d", base, k);
-    }
-    json_object_set_new(entry, "id", json_string(id));
-}
-
-static void add_entry(json_t *doc, json_t *entry)
-{
-    unique_id(doc, entry);
-    ls_doc_add_measurement(doc, entry);
-}
-
-static void annotate(json_t *doc, json_t *entry)
-{
-    ls_nccl_annotate_links(json_object_get(entry, "transports"), json_object_get(doc, "links"));
-    json_t *findings = json_array();
-    ls_nccl_transport_findings(json_object_get(entry, "transports"), findings);
-    json_object_set_new(entry, "transport_findings", findings);
-    /* theoretical: the smallest NVLink one-direction peak among its GPUs, when known */
-    double peak = 0;
-    size_t i, j;
-    json_t *g, *gi;
-    json_array_foreach(json_object_get(entry, "gpus"), i, g)
-    {
-        json_array_foreach(json_object_get(doc, "gpus"), j, gi)
-        {
-            double v = ls_json_num(gi, "nvlink_theoretical_gbps", 0);
-            if (ls_json_int(gi, "index", -1) == json_integer_value(g) && v > 0 &&
-                (peak == 0 || v < peak))
-                peak = v;
-        }
-    }
-    if (peak > 0 && strcmp(ls_json_str(entry, "mode", ""), "mpi") != 0)
-        json_object_set_new(entry, "theoretical", json_real(peak));
-}
 
 static json_t *skipped_entry(const char *coll, const char *variant, const char *why)
 {
@@ -525,13 +475,13 @@ static int run_variants(opts_t *o, json_t *doc)
     for (int c = 0; c < o->ncolls; c++) {
         json_t *row[MAX_VARIANTS + 1];
         for (int v = 0; v < nset; v++) {
-            annotate(doc, got[v][c]);
+            ls_nccl_annotate_entry(doc, got[v][c]);
             row[v] = got[v][c];
         }
         if (!tables_off(o))
             ls_nccl_print_variants(stdout, row, nset);
         for (int v = 0; v < nset; v++)
-            add_entry(doc, got[v][c]);
+            ls_nccl_add_entry(doc, got[v][c]);
     }
     return rc;
 }
@@ -554,7 +504,7 @@ static int run_here(opts_t *o, json_t *doc, int writer)
             json_decref(e);
             continue;
         }
-        annotate(doc, e);
+        ls_nccl_annotate_entry(doc, e);
         if (!tables_off(o)) {
             ls_nccl_print_table(stdout, e);
             fputc('\n', stdout);
@@ -567,7 +517,7 @@ static int run_here(opts_t *o, json_t *doc, int writer)
                                                                     : "wrong results (#wrong > 0)");
             rc = erc;
         }
-        add_entry(doc, e);
+        ls_nccl_add_entry(doc, e);
     }
     ls_nccl_sweep_finish();
     return rc;
@@ -610,12 +560,12 @@ int cmd_nccl(int argc, char **argv)
     if (!o.nvariants && ls_nccl_probe(version, sizeof version, err, sizeof err) != 0) {
         ls_error("nccl: %s", err); /* the one line: what is missing and how to install it */
         for (int c = 0; c < o.ncolls; c++)
-            add_entry(doc, skipped_entry(o.colls[c], NULL, err));
+            ls_nccl_add_entry(doc, skipped_entry(o.colls[c], NULL, err));
         rc = LS_EXIT_NOGPU;
     } else if (!o.nvariants && ls_gpu_count(err, sizeof err) <= 0) {
         ls_error("nccl: %s", err);
         for (int c = 0; c < o.ncolls; c++)
-            add_entry(doc, skipped_entry(o.colls[c], NULL, err));
+            ls_nccl_add_entry(doc, skipped_entry(o.colls[c], NULL, err));
         rc = LS_EXIT_NOGPU;
     } else {
         if (version[0])

@@ -1,13 +1,345 @@
-/* Placeholder until the issue that builds 'linkscope run' lands. */
+/* linkscope run: the full characterization of this machine in one command. */
 #include "commands.h"
+#include "analyze/analyze.h"
+#include "discover/discover.h"
+#include "measure/gpu.h"
+#include "measure/measure.h"
+#include "model/doc.h"
+#include "nccl/annotate.h"
+#include "nccl/sweep.h"
+#include "render/render.h"
+#include "util/fileio.h"
 #include "util/log.h"
+#include "util/parse.h"
 
-const char usage_run[] = "usage: linkscope run\n\nNot built yet.\n";
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char usage_run[] =
+    "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
+    "                     [-o FILE] [--no-nccl] [--no-report]\n"
+    "\n"
+    "Characterizes this machine end to end: inventory and topology, P2P bandwidth and\n"
+    "latency for every GPU pair, HBM and host copies per GPU, the four main NCCL\n"
+    "collectives on all GPUs and all_reduce on each group the plan proposes; then the\n"
+    "findings and the plan. Writes the run document (default linkscope-HOST-DATE.json)\n"
+    "and the HTML report beside it (same name, .html), and prints findings and plan.\n"
+    "\n"
+    "  --level L      quick (default): collectives up to 1 GiB, 10 samples per figure;\n"
+    "                 thorough: collectives up to 8 GiB, 20 samples, P2P of 1 GiB\n"
+    "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough):\n"
+    "                 steps that would start past it are skipped and recorded as such\n"
+    "  --gpus LIST    GPUs to use, e.g. 0,1 or 0-3 (default all)\n"
+    "  -o FILE        the run document's path (the HTML report goes to FILE minus .json\n"
+    "                 plus .html)\n"
+    "  --no-nccl      skip the collectives\n"
+    "  --no-report    do not write the HTML report\n"
+    "\n"
+    "exit: 0 done (findings do not change it), 2 usage, 3 no usable GPU or driver\n";
+
+typedef struct {
+    int thorough;
+    double budget_s;
+    int gpus[LS_MAX_GPUS], ngpus;
+    const char *out;
+    int no_nccl, no_report;
+} run_args_t;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int parse_args(int argc, char **argv, run_args_t *a)
+{
+    static const struct option opts[] = {{"level", required_argument, 0, 'l'},
+                                         {"budget", required_argument, 0, 'b'},
+                                         {"gpus", required_argument, 0, 'g'},
+                                         {"no-nccl", no_argument, 0, 'N'},
+                                         {"no-report", no_argument, 0, 'R'},
+                                         {0, 0, 0, 0}};
+    memset(a, 0, sizeof *a);
+    a->budget_s = -1;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'l':
+            if (strcmp(optarg, "quick") && strcmp(optarg, "thorough"))
+                return ls_usage_error("run", "--level: expected quick or thorough, got '%s'", optarg);
+            a->thorough = strcmp(optarg, "thorough") == 0;
+            break;
+        case 'b':
+            if (ls_parse_double(optarg, &a->budget_s) || a->budget_s <= 0)
+                return ls_usage_error("run", "--budget: expected a positive number of seconds, got '%s'", optarg);
+            break;
+        case 'g':
+            a->ngpus = ls_parse_index_list(optarg, a->gpus, LS_MAX_GPUS);
+            if (a->ngpus <= 0)
+                return ls_usage_error("run", "--gpus: expected a list like 0,1 or 0-3, got '%s'", optarg);
+            break;
+        case 'o': a->out = optarg; break;
+        case 'N': a->no_nccl = 1; break;
+        case 'R': a->no_report = 1; break;
+        case ':': return ls_usage_error("run", "option '%s' needs a value", argv[optind - 1]);
+        default: return ls_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return ls_usage_error("run", "unexpected argument '%s'", argv[optind]);
+    if (a->budget_s < 0)
+        a->budget_s = a->thorough ? 600 : 120;
+    return 0;
+}
+
+/* One step of the run, with its wall time recorded in the document's "run" object. */
+typedef struct {
+    json_t *steps;
+    double start, budget_s;
+} run_log_t;
+
+static int step_allowed(run_log_t *log, const char *name)
+{
+    if (now_s() - log->start < log->budget_s)
+        return 1;
+    json_array_append_new(log->steps, json_pack("{s:s, s:s, s:f}", "step", name, "status",
+                                                "skipped: over the time budget", "seconds", 0.0));
+    ls_warn("%s skipped: the run is over its %.0f s budget", name, log->budget_s);
+    return 0;
+}
+
+static void step_done(run_log_t *log, const char *name, double t0, int rc, const char *err)
+{
+    json_t *s = json_pack("{s:s, s:s, s:f}", "step", name, "status", rc == 0 ? "ok" : "failed",
+                          "seconds", now_s() - t0);
+    if (rc != 0 && err && *err)
+        json_object_set_new(s, "error", json_string(err));
+    json_array_append_new(log->steps, s);
+    if (rc != 0)
+        ls_warn("%s: %s", name, err && *err ? err : "failed");
+}
+
+typedef int (*family_fn)(json_t *, const ls_measure_opts_t *, char *, size_t);
+
+static void run_family(run_log_t *log, json_t *doc, const char *name, family_fn fn,
+                       const ls_measure_opts_t *mo)
+{
+    if (!step_allowed(log, name))
+        return;
+    ls_progress("measuring %s ...", name);
+    char err[512] = "";
+    double t0 = now_s();
+    int rc = fn(doc, mo, err, sizeof err);
+    ls_progress_done();
+    step_done(log, name, t0, rc, err);
+}
+
+static void run_sweep(run_log_t *log, json_t *doc, const char *collective, const int *gpus,
+                      int ngpus, uint64_t min_b, uint64_t max_b, double factor)
+{
+    char name[96];
+    snprintf(name, sizeof name, "nccl %s on %d GPUs", collective, ngpus);
+    if (!step_allowed(log, name))
+        return;
+    ls_nccl_sweep_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.collective = collective;
+    o.gpus = gpus;
+    o.ngpus = ngpus;
+    o.min_bytes = min_b;
+    o.max_bytes = max_b;
+    o.step_factor = factor;
+    o.iters = 20;
+    o.warmup = 5;
+    o.check = 1;
+    o.dtype = "float";
+    o.redop = "sum";
+    o.in_place = 2;
+    o.timeout_s = 60;
+    o.variant = "default";
+    ls_progress("%s ...", name);
+    char err[512] = "";
+    double t0 = now_s();
+    json_t *entry = ls_nccl_sweep(&o, err, sizeof err);
+    ls_progress_done();
+    if (entry) {
+        int ok = strcmp(ls_json_str(entry, "status", "failed"), "ok") == 0;
+        if (!ok)
+            snprintf(err, sizeof err, "%s", ls_json_str(entry, "error", "failed"));
+        ls_nccl_annotate_entry(doc, entry);
+        ls_nccl_add_entry(doc, entry);
+        step_done(log, name, t0, ok ? 0 : -1, err);
+    } else {
+        step_done(log, name, t0, -1, err);
+    }
+}
+
+static int all_gpus(const run_args_t *a, int count, int *gpus)
+{
+    if (a->ngpus == 0) {
+        for (int i = 0; i < count && i < LS_MAX_GPUS; i++)
+            gpus[i] = i;
+        return count < LS_MAX_GPUS ? count : LS_MAX_GPUS;
+    }
+    for (int i = 0; i < a->ngpus; i++)
+        gpus[i] = a->gpus[i];
+    return a->ngpus;
+}
+
+static int same_set(const json_t *list, const int *gpus, int n)
+{
+    if ((int)json_array_size(list) != n)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (json_integer_value(json_array_get(list, (size_t)i)) != gpus[i])
+            return 0;
+    return 1;
+}
+
+/* all_reduce on every group the plan proposes that is not the whole set measured. */
+static void run_plan_groups(run_log_t *log, json_t *doc, const int *gpus, int ngpus, uint64_t max_b)
+{
+    json_t *plan = ls_plan(doc);
+    size_t i;
+    json_t *group;
+    json_array_foreach(json_object_get(plan, "groups"), i, group)
+    {
+        const json_t *list = json_object_get(group, "gpus");
+        int n = (int)json_array_size(list);
+        if (n < 2 || n > LS_MAX_GPUS || same_set(list, gpus, ngpus))
+            continue;
+        int set[LS_MAX_GPUS];
+        for (int k = 0; k < n; k++)
+            set[k] = (int)json_integer_value(json_array_get(list, (size_t)k));
+        run_sweep(log, doc, "all_reduce", set, n, 1 << 20, max_b, 4);
+    }
+    json_decref(plan);
+}
+
+static void default_path(char *buf, size_t len, const json_t *doc)
+{
+    char host[128] = "host", date[32];
+    gethostname(host, sizeof host - 1);
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(date, sizeof date, "%Y%m%d-%H%M%S", &tm);
+    (void)doc;
+    snprintf(buf, len, "linkscope-%s-%s.json", host, date);
+}
+
+static int write_outputs(json_t *doc, const json_t *findings, const json_t *plan, const char *path,
+                         int report)
+{
+    char err[512];
+    if (ls_doc_write(doc, path, err, sizeof err) != 0) {
+        ls_error("%s", err);
+        return LS_EXIT_USAGE;
+    }
+    fprintf(stderr, "linkscope: run document written to %s\n", path);
+    if (!report)
+        return 0;
+    size_t n = strlen(path);
+    char *html = malloc(n + 6);
+    if (!html)
+        return LS_EXIT_USAGE;
+    if (n > 5 && strcmp(path + n - 5, ".json") == 0)
+        n -= 5;
+    memcpy(html, path, n);
+    memcpy(html + n, ".html", 6);
+    char *text = ls_report_html(doc, findings, plan);
+    if (!text || ls_write_file_atomic(html, text, strlen(text), err, sizeof err) != 0) {
+        ls_error("%s", text ? err : "cannot render the HTML report");
+        free(text);
+        free(html);
+        return LS_EXIT_USAGE;
+    }
+    free(text);
+    fprintf(stderr, "linkscope: HTML report written to %s\n", html);
+    free(html);
+    return 0;
+}
+
+static void measure_all(run_log_t *log, json_t *doc, const run_args_t *a, const int *gpus, int ngpus)
+{
+    ls_measure_opts_t mo;
+    memset(&mo, 0, sizeof mo);
+    memcpy(mo.gpus, gpus, sizeof(int) * (size_t)ngpus);
+    mo.ngpus = ngpus;
+    mo.samples = a->thorough ? 20 : 10;
+    mo.doc = doc;
+    if (ngpus >= 2) {
+        if (a->thorough)
+            mo.size = 1ull << 30;
+        run_family(log, doc, "p2p", ls_measure_p2p, &mo);
+        mo.size = 0;
+        run_family(log, doc, "latency", ls_measure_latency, &mo);
+    }
+    run_family(log, doc, "hbm", ls_measure_hbm, &mo);
+    run_family(log, doc, "host", ls_measure_host, &mo);
+    if (a->no_nccl || ngpus < 2)
+        return;
+    uint64_t max_b = a->thorough ? 8ull << 30 : 1ull << 30;
+    run_sweep(log, doc, "all_reduce", gpus, ngpus, 8, max_b, 2);
+    static const char *others[] = {"all_gather", "reduce_scatter", "alltoall"};
+    for (int i = 0; i < 3; i++)
+        run_sweep(log, doc, others[i], gpus, ngpus, 8, max_b, a->thorough ? 2 : 4);
+    run_plan_groups(log, doc, gpus, ngpus, max_b);
+    ls_nccl_sweep_finish();
+}
 
 int cmd_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    ls_error("'run' is not built yet");
-    return LS_EXIT_USAGE;
+    run_args_t a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc;
+    char err[512];
+    int count = ls_gpu_count(err, sizeof err);
+    if (count <= 0) {
+        ls_error("%s", err);
+        return LS_EXIT_NOGPU;
+    }
+    for (int i = 0; i < a.ngpus; i++)
+        if (a.gpus[i] >= count) {
+            ls_error("--gpus: GPU %d does not exist (this machine has %d)", a.gpus[i], count);
+            return LS_EXIT_USAGE;
+        }
+    json_t *doc = ls_doc_new();
+    ls_discover_opts_t dopts = {.sysfs_root = "", .use_nvml = 1, .use_cuda = 1};
+    run_log_t log = {json_array(), now_s(), a.budget_s};
+    ls_progress("discovering ...");
+    ls_discover(doc, &dopts);
+    ls_progress_done();
+    int gpus[LS_MAX_GPUS];
+    int ngpus = all_gpus(&a, count, gpus);
+    measure_all(&log, doc, &a, gpus, ngpus);
+    json_object_set_new(doc, "run", json_pack("{s:s, s:f, s:f, s:o}", "level",
+                                              a.thorough ? "thorough" : "quick", "budget_s",
+                                              a.budget_s, "elapsed_s", now_s() - log.start,
+                                              "steps", log.steps));
+    json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
+    json_object_set(doc, "findings", findings);
+    json_object_set(doc, "plan", plan);
+    char path[4096];
+    if (a.out)
+        snprintf(path, sizeof path, "%s", a.out);
+    else
+        default_path(path, sizeof path, doc);
+    rc = write_outputs(doc, findings, plan, path, !a.no_report);
+    char *text = ls_report_term(doc, findings, plan);
+    if (text)
+        fputs(text, stdout);
+    free(text);
+    json_decref(findings);
+    json_decref(plan);
+    json_decref(doc);
+    return rc;
 }

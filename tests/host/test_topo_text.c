@@ -65,8 +65,12 @@ static void expect_link(ls_link_t got, enum ls_link_type type, int nvlinks, cons
 
 static char *render(const ls_topo_t *topo, int kind, int color)
 {
-    char *buf = NULL;
-    size_t len = 0;
+    /* static: open_memstream keeps the addresses until fclose, and GCC 12's
+       -Wdangling-pointer misreads locals whose address a stream holds */
+    static char *buf;
+    static size_t len;
+    buf = NULL;
+    len = 0;
     FILE *mem = open_memstream(&buf, &len);
     assert_non_null(mem);
     if (kind == 0)
