@@ -478,6 +478,16 @@ static int timed_graph(run_t *r, double *elapsed, char *err, size_t errlen)
             rc = ls_seterr(err, errlen, "CUDA graph capture of %s failed: %s", r->coll->name,
                            cudaGetErrorString(e ? e : cudaGetLastError()));
     }
+    /* Upload every graph before any launch: a first launch that uploads could have to
+       map memory while the other GPU's NCCL kernel already spins waiting for it (one
+       process, several GPUs: NCCL's launch-order deadlock). */
+    for (int i = 0; i < made && rc == 0; i++) {
+        cudaSetDevice(ctx.dev[i]);
+        if (cudaGraphUpload(exec[i], ctx.stream[i]) != cudaSuccess ||
+            cudaStreamSynchronize(ctx.stream[i]) != cudaSuccess)
+            rc = ls_seterr(err, errlen, "CUDA graph upload of %s failed: %s", r->coll->name,
+                           cudaGetErrorString(cudaGetLastError()));
+    }
     if (rc == 0) { /* one untimed replay: first-launch costs out */
         rc = launch_graphs(exec, 1, 0, NULL, err, errlen);
         if (rc == 0)

@@ -103,10 +103,24 @@ static const char *intstr(char *buf, size_t len, const json_t *obj, const char *
 
 /* ---- matrices ---------------------------------------------------------------------- */
 
+/* 1 when the figure went through host memory (P2P off or unavailable): such a figure
+   gets a matrix of its own, never a cell of the direct one. */
+static int through_host(const json_t *e)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(json_object_get(e, "flags"), i, f)
+    {
+        if (json_is_string(f) && !strcmp(json_string_value(f), "through_host"))
+            return 1;
+    }
+    return 0;
+}
+
 static void matrix_key(const json_t *e, char *key, size_t len)
 {
-    snprintf(key, len, "%s|%s|%s|%s", ls_json_str(e, "family", ""), ls_json_str(e, "direction", "uni"),
-             ls_json_str(e, "method", ""), ls_json_str(e, "source", "linkscope"));
+    snprintf(key, len, "%s|%s|%s|%s|%d", ls_json_str(e, "family", ""), ls_json_str(e, "direction", "uni"),
+             ls_json_str(e, "method", ""), ls_json_str(e, "source", "linkscope"), through_host(e));
 }
 
 static void matrix_title(const json_t *e, ls_matrix_t *m)
@@ -114,8 +128,9 @@ static void matrix_title(const json_t *e, ls_matrix_t *m)
     const char *fam = ls_json_str(e, "family", "");
     const char *dir = ls_json_str(e, "direction", "uni");
     if (!strcmp(fam, "latency")) {
-        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %s (%s)",
-                 ls_json_str(e, "method", "?"), ls_json_str(e, "source", "linkscope"));
+        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %s%s (%s)",
+                 ls_json_str(e, "method", "?"), through_host(e) ? ", through host memory" : "",
+                 ls_json_str(e, "source", "linkscope"));
         snprintf(m->unit, sizeof m->unit, "us");
         m->higher_better = 0;
     } else {

@@ -125,6 +125,39 @@ static json_t *measurement(json_t *doc, const char *id)
     return NULL;
 }
 
+/* NVLink counters: a replay is a warning; CRC counts alone (corrected in the link layer,
+   as seen on the 2 x H200 machine under load) are information only. */
+static const char *nvlink_severity(const char *counter, int rise)
+{
+    static char sev[16];
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    json_t *e = measurement(doc, "p2p-ce-uni-5-6");
+    json_t *tele = json_deep_copy(json_object_get(e, "telemetry"));
+    json_t *after = json_object_get(json_object_get(tele, "nvlink_errors_after"), "6");
+    json_object_set_new(after, counter, json_integer(json_integer_value(json_object_get(after, counter)) + rise));
+    json_object_set_new(e, "telemetry", tele);
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nvlink_errors", "GPU6"), 1);
+    size_t i;
+    json_t *x;
+    json_array_foreach(f, i, x)
+    {
+        if (!strcmp(ls_json_str(x, "rule", ""), "nvlink_errors"))
+            snprintf(sev, sizeof sev, "%s", ls_json_str(x, "severity", ""));
+    }
+    json_decref(f);
+    json_decref(doc);
+    return sev;
+}
+
+static void nvlink_counters_graded(void **state)
+{
+    (void)state;
+    assert_string_equal(nvlink_severity("crc_data", 665), "info");
+    assert_string_equal(nvlink_severity("replay", 3), "warning");
+    assert_string_equal(nvlink_severity("recovery", 1), "error");
+}
+
 /* Each rule, triggered by one change to the even box. */
 static void each_rule_fires_on_one_change(void **state)
 {
@@ -219,6 +252,7 @@ int main(void)
         cmocka_unit_test(h200x2_has_no_broken_link),
         cmocka_unit_test(even_box_gives_no_finding_and_one_island),
         cmocka_unit_test(each_rule_fires_on_one_change),
+        cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(unmeasured_links_are_estimated_by_class),
         cmocka_unit_test(severity_names_round_trip),
         cmocka_unit_test(empty_document_gives_empty_analysis),
