@@ -137,8 +137,27 @@ static size_t merge_duplicates(point_t *pts, size_t n)
     return out;
 }
 
+/* Fits the points [from, to) of the curve; 0 or -1. */
+static int fit_span(const ls_tp_curve_t *c, size_t from, size_t to, double *alpha, double *bw)
+{
+    return ls_tp_fit_alpha_beta(c->bytes + from, c->time_us + from, to - from, alpha, bw);
+}
+
+static void fit_ends(ls_tp_curve_t *c)
+{
+    size_t lo_end = 2, hi_start = c->n - 2;
+    while (lo_end < c->n && c->bytes[lo_end] <= c->bytes[0] * LS_TP_END_SPAN)
+        lo_end++;
+    while (hi_start > 0 && c->bytes[hi_start - 1] >= c->bytes[c->n - 1] / LS_TP_END_SPAN)
+        hi_start--;
+    c->have_low_fit = fit_span(c, 0, lo_end, &c->low_alpha_us, &c->low_bw_gbps) == 0;
+    c->have_high_fit = fit_span(c, hi_start, c->n, &c->high_alpha_us, &c->high_bw_gbps) == 0;
+}
+
 static void fit_curve(ls_tp_curve_t *c)
 {
+    if (c->n >= 2)
+        fit_ends(c);
     c->have_fit = ls_tp_fit_alpha_beta(c->bytes, c->time_us, c->n, &c->alpha_us, &c->bw_gbps) == 0;
     if (!c->have_fit)
         return;
@@ -207,6 +226,10 @@ double ls_tp_curve_time_us(const ls_tp_curve_t *c, double bytes, enum ls_tp_how 
     if (bytes < c->bytes[0] || bytes > c->bytes[c->n - 1]) {
         int below = bytes < c->bytes[0];
         *how = below ? LS_TP_FIT_BELOW : LS_TP_FIT_ABOVE;
+        if (below && c->have_low_fit)
+            return c->low_alpha_us + bytes / (c->low_bw_gbps * 1e3);
+        if (!below && c->have_high_fit)
+            return c->high_alpha_us + bytes / (c->high_bw_gbps * 1e3);
         if (c->have_fit)
             return fit_time(c, bytes);
         return below ? c->time_us[0] : c->time_us[c->n - 1]; /* one point: nothing better */

@@ -60,7 +60,16 @@ typedef struct {
     int have_fit;
     double alpha_us, bw_gbps;             /* the fit used outside the measured range */
     double fit_max_rel, fit_rms_rel;      /* |fit - measured| / measured over the points */
+    /* Outside the range the curve continues with a fit of its nearest end: one fit over
+       every size bends towards the middle sizes and misses the ends (on 2 x H200 it gave
+       291 GB/s where the top sizes run at 330). Each end fit uses the points within a
+       factor LS_TP_END_SPAN of that end (at least two). */
+    int have_low_fit, have_high_fit;
+    double low_alpha_us, low_bw_gbps;     /* used below the smallest size */
+    double high_alpha_us, high_bw_gbps;   /* used above the largest size */
 } ls_tp_curve_t;
+
+#define LS_TP_END_SPAN 32.0
 
 enum ls_tp_how {
     LS_TP_EXACT = 0,  /* a measured size */
@@ -80,7 +89,8 @@ void ls_tp_curve_free(ls_tp_curve_t *curve);
 /* Time for `bytes`: exact at measured sizes; between two, interpolated linearly in
    log(size) and log(time) (a power law through both points: exact for a constant and for
    a proportional curve, monotone between the points); outside, the fit. A curve with one
-   point and no fit answers that point's time. */
+   point and no fit answers that point's time. Below and above the range the end fits
+   answer, when there are any (else the fit over all points). */
 double ls_tp_curve_time_us(const ls_tp_curve_t *curve, double bytes, enum ls_tp_how *how);
 
 /* ---- Reading curves from a run document --------------------------------------- */

@@ -53,6 +53,14 @@ static json_t *source_json(const ls_tp_source_t *s)
                             json_pack("{s:f, s:f, s:f, s:f}", "alpha_us", c->alpha_us, "bw_gbps",
                                       c->bw_gbps, "max_rel_residual", c->fit_max_rel,
                                       "rms_rel_residual", c->fit_rms_rel));
+    if (c->have_low_fit)
+        json_object_set_new(o, "fit_below", json_pack("{s:f, s:f, s:f}", "alpha_us", c->low_alpha_us,
+                                                      "bw_gbps", c->low_bw_gbps, "span",
+                                                      LS_TP_END_SPAN));
+    if (c->have_high_fit)
+        json_object_set_new(o, "fit_above", json_pack("{s:f, s:f, s:f}", "alpha_us", c->high_alpha_us,
+                                                      "bw_gbps", c->high_bw_gbps, "span",
+                                                      LS_TP_END_SPAN));
     return o;
 }
 

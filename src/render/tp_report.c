@@ -63,13 +63,22 @@ static void print_source(FILE *out, const json_t *s, long long nranks)
     fmt_decimal_size(ls_json_num(s, "max_bytes", 0), hi, sizeof hi);
     const json_t *fit = json_object_get(s, "fit");
     fprintf(out, "    %lld sizes measured, %s .. %s", ls_json_int(s, "points", 0), lo, hi);
+    const json_t *below = json_object_get(s, "fit_below"), *above = json_object_get(s, "fit_above");
     if (fit)
-        fprintf(out, "; outside them the fit t = %.2f us + S / %.1f GB/s\n    (least squares on "
-                     "relative residuals over all points: max %.1f %%, rms %.1f %%)\n",
+        fprintf(out, "; the fit over all of them t = %.2f us + S / %.1f GB/s\n    (least squares on "
+                     "relative residuals: max %.1f %%, rms %.1f %%)\n",
                 ls_json_num(fit, "alpha_us", 0), ls_json_num(fit, "bw_gbps", 0),
                 100 * ls_json_num(fit, "max_rel_residual", 0),
                 100 * ls_json_num(fit, "rms_rel_residual", 0));
-    else
+    if (below)
+        fprintf(out, "    below them, the fit of the sizes within x%.0f of the smallest: t = %.2f us + "
+                     "S / %.1f GB/s\n", ls_json_num(below, "span", 0),
+                ls_json_num(below, "alpha_us", 0), ls_json_num(below, "bw_gbps", 0));
+    if (above)
+        fprintf(out, "    above them, the fit of the sizes within x%.0f of the largest: t = %.2f us + "
+                     "S / %.1f GB/s\n", ls_json_num(above, "span", 0),
+                ls_json_num(above, "alpha_us", 0), ls_json_num(above, "bw_gbps", 0));
+    if (!fit)
         fprintf(out, "; no fit (fewer than 2 sizes): outside, the nearest point\n");
 }
 

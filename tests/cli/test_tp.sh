@@ -55,7 +55,8 @@ syn=$fx/tp/synthetic-variants.json
 grep -q "nccl all_reduce 'nccl-all_reduce-0-1'" "$tmp/run.txt" || fail "run: curve origin"
 grep -q "nccl-all_reduce-0-1-p2p-off" "$tmp/run.txt" || fail "run: variant entry"
 grep -q "H200 / p2p-off" "$tmp/run.txt" || fail "run: ratio row"
-grep -q "outside them the fit t = " "$tmp/run.txt" || fail "run: the fit is shown"
+grep -q "the fit over all of them t = " "$tmp/run.txt" || fail "run: the fit is shown"
+grep -q "above them, the fit of the sizes within x32 of the largest" "$tmp/run.txt" || fail "run: the end fit is shown"
 # llama3-8b decode at batch 1: 4096 x 2 B = 8192 B, measured in the curve (14.19 us)
 grep -qE "^  8192 \(8\.2 kB\) +14\.19 m" "$tmp/run.txt" || fail "run: 8192 B read from the curve"
 

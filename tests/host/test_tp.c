@@ -183,6 +183,26 @@ static void outside_the_range_uses_the_fit(void **state)
     ls_tp_curve_free(&c);
 }
 
+/* A curve whose middle runs slower than its top (protocol changes, as NCCL's): above the
+   range the fit of the top sizes answers, not the fit over all sizes. */
+static void above_the_range_the_top_sizes_answer(void **state)
+{
+    (void)state;
+    double b[] = {8, 1e3, 1e5, 1e6, 1e7, 1e8, 4e8, 1e9}, t[8];
+    for (int i = 0; i < 8; i++)
+        t[i] = b[i] < 1e7 ? 14 + b[i] / 100e3 : 40 + b[i] / 330e3;
+    ls_tp_curve_t c;
+    assert_int_equal(ls_tp_curve_init(&c, b, t, 8, NULL, 0), 0);
+    assert_true(c.have_high_fit);
+    assert_rel(c.high_bw_gbps, 330, 1e-6);
+    enum ls_tp_how how;
+    assert_rel(ls_tp_curve_time_us(&c, 8e9, &how), 40 + 8e9 / 330e3, 1e-6);
+    assert_int_equal(how, LS_TP_FIT_ABOVE);
+    /* the fit over all sizes is pulled towards the middle: it would miss by far more */
+    assert_true(fabs(c.alpha_us + 8e9 / (c.bw_gbps * 1e3) - (40 + 8e9 / 330e3)) > 0.02 * (40 + 8e9 / 330e3));
+    ls_tp_curve_free(&c);
+}
+
 static json_t *read_fixture(const char *name)
 {
     char err[512];
@@ -370,6 +390,7 @@ int main(void)
         cmocka_unit_test(curve_sorts_merges_and_drops_bad_points),
         cmocka_unit_test(fit_recovers_alpha_and_bandwidth),
         cmocka_unit_test(outside_the_range_uses_the_fit),
+        cmocka_unit_test(above_the_range_the_top_sizes_answer),
         cmocka_unit_test(curve_from_the_h200_run_document),
         cmocka_unit_test(variants_are_chosen_by_name),
         cmocka_unit_test(rows_with_wrong_results_are_left_out),
