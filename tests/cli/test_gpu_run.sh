@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# gpu: `linkscope run` end to end on this machine (skipped, 77, without a GPU): the
+# document is valid and re-readable, every copy verified, every collective row right,
+# figures above zero and below their theoretical peak, findings and plan present, the
+# HTML report beside it. Args: linkscope binary, fixtures dir.
+ls_bin=$1
+nvidia-smi -L >/dev/null 2>&1 || { echo "skipped: no GPU"; exit 77; }
+command -v python3 >/dev/null || { echo "skipped: needs python3 to read the document"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export NCCL_NVLS_ENABLE=0
+"$ls_bin" run -o "$tmp/run.json" >"$tmp/out" 2>"$tmp/err" || { echo "FAIL: run exit $?"; cat "$tmp/err"; exit 1; }
+[ -s "$tmp/run.html" ] || { echo "FAIL: no HTML report"; exit 1; }
+"$ls_bin" report "$tmp/run.json" >/dev/null || { echo "FAIL: the document does not read back"; exit 1; }
+python3 - "$tmp/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+fails, checks = [], 0
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        fails.append(what)
+ngpus = len(d["gpus"])
+fams = {m["family"] for m in d["measurements"]}
+check({"hbm", "host"} <= fams, "hbm and host measured")
+if ngpus >= 2:
+    check({"p2p", "latency", "nccl"} <= fams, "p2p, latency and nccl measured")
+for m in d["measurements"]:
+    if m["status"] != "ok":
+        fails.append("%s: %s %s" % (m["id"], m["status"], m.get("error", "")))
+        continue
+    if m["family"] in ("p2p", "hbm", "host"):
+        check(m.get("verified") is True, m["id"] + " verified")
+        check(m["value"] > 0, m["id"] + " above zero")
+        if m.get("theoretical"):
+            limit = m["theoretical"] * (2 if m.get("direction") == "bidir" else 1)
+            check(m["value"] < limit, m["id"] + " below its theoretical peak")
+    if m["family"] == "nccl":
+        for r in m["rows"]:
+            for side in ("oop", "ip"):
+                if side in r and r[side].get("wrong") is not None:
+                    check(r[side]["wrong"] == 0, "%s %d %s wrong == 0" % (m["id"], r["bytes"], side))
+        check(m["value"] > 0, m["id"] + " busbw above zero")
+check("findings" in d and "plan" in d, "findings and plan stored")
+for f in fails:
+    print("FAIL:", f)
+print("%d passed, %d failed" % (checks - len(fails), len(fails)))
+sys.exit(1 if fails else 0)
+PY
