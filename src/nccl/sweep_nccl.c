@@ -4,6 +4,7 @@
    `iters` back-to-back launches and one wait, then a separate run whose result is
    checked on the device. A watchdog aborts a collective that does not finish. */
 #include "capture.h"
+#include "measure/harness.h"
 #include "check.h"
 #include "coll.h"
 #include "hangguard.h"
@@ -926,6 +927,8 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     double factor = r.coll->busbw_factor(ctx.nranks);
     int all_ok = o->check, status = 0;
     char why[512] = "";
+    /* NVML telemetry over the whole sweep, as for every measurement (this process's GPUs) */
+    ls_telemetry_t *tele = ls_telemetry_for(ctx.dev, ctx.n);
     status = warmup_all(&r, sizes, nsizes, why, sizeof why);
     for (int s = 0; s < nsizes && status == 0; s++) {
         r.coll->counts(sizes[s], r.dtype->size, ctx.nranks, &r.send_count, &r.recv_count, &r.count);
@@ -950,6 +953,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         else
             json_decref(row);
     }
+    ls_telemetry_stop(tele, entry);
     if (status == WAIT_TIMEOUT)
         ls_entry_fail(entry, "timeout", why);
     else if (status != 0)
