@@ -677,11 +677,18 @@ static int streams_drain(double limit_s)
     }
 }
 
-/* ncclMemAlloc where the library has it, as nccl-tests (buffers NCCL can register and
-   reach from the peer without staging); cudaMalloc otherwise. */
+/* 1 when buffers come from ncclMemAlloc: where the library has it, as nccl-tests
+   (buffers NCCL can register and reach from the peer without staging), unless
+   LINKSCOPE_NCCL_BUFFERS=cudaMalloc asks for plain allocations (to compare the two). */
+static int use_nccl_alloc(const run_t *r)
+{
+    const char *want = getenv("LINKSCOPE_NCCL_BUFFERS");
+    return r->lib->MemAlloc && !(want && strcmp(want, "cudaMalloc") == 0);
+}
+
 static int dev_alloc(const run_t *r, void **p, size_t bytes)
 {
-    if (r->lib->MemAlloc)
+    if (use_nccl_alloc(r))
         return r->lib->MemAlloc(p, bytes) == ncclSuccess ? 0 : -1;
     return cudaMalloc(p, bytes) == cudaSuccess ? 0 : -1;
 }
@@ -690,7 +697,7 @@ static void dev_free(const run_t *r, void *p)
 {
     if (!p)
         return;
-    if (r->lib->MemFree)
+    if (use_nccl_alloc(r) && r->lib->MemFree)
         r->lib->MemFree(p);
     else
         cudaFree(p);
@@ -793,7 +800,7 @@ static json_t *new_entry(const run_t *r, const int *gpus_all)
     json_object_set_new(e, "check", json_boolean(o->check));
     json_object_set_new(e, "timing", json_string("host timer around iters back-to-back launches and one wait, divided by iters; buffer offset moves each iteration (nccl-tests)"));
     json_object_set_new(e, "nccl_version", json_string(r->lib->version_str));
-    json_object_set_new(e, "buffers", json_string(r->lib->MemAlloc ? "ncclMemAlloc" : "cudaMalloc"));
+    json_object_set_new(e, "buffers", json_string(use_nccl_alloc(r) ? "ncclMemAlloc" : "cudaMalloc"));
     json_object_set_new(e, "rows", json_array());
     json_object_set_new(e, "notes", json_array());
     return e;
@@ -869,6 +876,15 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         return NULL;
     int dev[LS_NCCL_MAX_LOCAL];
     int n = local_devices(o, dev, err, errlen);
+    /* CUDA graphs of several GPUs in one process hung inside NCCL on the 2 x H200 machine
+       (NCCL 2.28.3), whatever the launch order, buffer allocation or NCCL_GRAPH_REGISTER /
+       NCCL_GRAPH_MIXING_SUPPORT setting; one process per GPU, NCCL's recommended setup for
+       graphs, ran and validated (docs/nccl.md, Known issues). */
+    if (n > 1 && o->graph > 0 && !o->mpi) {
+        ls_seterr(err, errlen, "-G with %d GPUs in one process hangs in NCCL; run one process "
+                               "per GPU: mpirun -np %d linkscope nccl ... -G %d", n, n, o->graph);
+        return NULL;
+    }
     if (o->mpi && mpi_all_ok(n > 0, err, errlen) != 0)
         return NULL; /* every rank stops together: none waits in a collective alone */
     if (n <= 0)
