@@ -151,7 +151,7 @@ static void counter_rise(const json_t *before, const json_t *after, nvlink_rise_
 
 /* A link recovery is an error; a replay a warning. CRC counts with no replay and no
    recovery were corrected in the link layer: on the 2 x H200 machine the data-CRC
-   counter rose by about 20 per second under full NVLink load while replays and
+   counter rose by 20 to 50 per second under full NVLink load while replays and
    recoveries stayed at 0, so that alone is information, not a fault. */
 static void nvlink_error_finding(int g, const nvlink_rise_t *r, json_t *evidence, json_t *out)
 {
