@@ -51,7 +51,7 @@ json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method
     return e;
 }
 
-json_t *ls_latency_entry(int src, int dst, const char *method, int p2p, int through_host,
+json_t *ls_latency_entry(int src, int dst, const char *method, int pair_p2p, int through_host,
                          uint64_t bytes)
 {
     char id[96], dsts[16];
@@ -66,12 +66,23 @@ json_t *ls_latency_entry(int src, int dst, const char *method, int p2p, int thro
     set_common(e, id, method, gpus, bytes);
     json_object_set_new(e, "src", json_integer(src));
     json_object_set_new(e, "dst", json_integer(dst));
-    json_object_set_new(e, "p2p", json_boolean(p2p));
+    int gpu_pair = dst != LS_HOST_SIDE;
+    json_object_set_new(e, "p2p", json_boolean(gpu_pair && pair_p2p && !through_host));
     if (through_host)
         ls_entry_flag(e, "through_host");
-    if (!p2p && dst != LS_HOST_SIDE)
+    if (gpu_pair && !pair_p2p)
         ls_entry_flag(e, "no_p2p");
     return e;
+}
+
+void ls_entry_share_telemetry(json_t *copy, const json_t *from)
+{
+    json_object_set_new(copy, "telemetry", json_deep_copy(json_object_get(from, "telemetry")));
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(from, "flags"), i, f)
+        if (json_is_string(f))
+            ls_entry_flag(copy, json_string_value(f));
 }
 
 json_t *ls_hbm_entry(int gpu, const char *method, uint64_t size, double theoretical)

@@ -15,9 +15,16 @@ json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method
                      uint64_t size);
 
 /* latency: method "gpu_pingpong" | "pointer_chase" | "gpu_copy" | "cpu_copy"; dst may be
-   LS_HOST_SIDE. through_host adds the flag. */
-json_t *ls_latency_entry(int src, int dst, const char *method, int p2p, int through_host,
+   LS_HOST_SIDE. pair_p2p: the two GPUs have peer access (0 for the host side).
+   through_host: this figure went through host memory (flag "through_host"); the
+   entry's "p2p" is pair_p2p && !through_host (peer access used). The flag "no_p2p" marks
+   a GPU pair without peer access, not a P2P pair measured through host memory. */
+json_t *ls_latency_entry(int src, int dst, const char *method, int pair_p2p, int through_host,
                          uint64_t bytes);
+
+/* Gives copy the telemetry object of from and every flag of from (telemetry sets
+   "throttled", "below_app_clocks"): two figures taken from one run. */
+void ls_entry_share_telemetry(json_t *copy, const json_t *from);
 
 /* hbm: method "read" | "write" | "copy" | "copy_ce"; theoretical <= 0 leaves it out. */
 json_t *ls_hbm_entry(int gpu, const char *method, uint64_t size, double theoretical);

@@ -264,17 +264,19 @@ static int set_peer(int a, int b, int on)
     return rc == cudaSuccess;
 }
 
-static void measure_small(json_t *doc, int a, int b, int p2p, int n, double *g, double *c)
+/* Small copies a -> b with peer access enabled (through_host 0) or disabled (1). */
+static void measure_small(json_t *doc, int a, int b, int pair_p2p, int through_host, int n,
+                          double *g, double *c)
 {
     char buf[256];
     int devs[2] = {a, b};
-    json_t *eg = ls_latency_entry(a, b, "gpu_copy", p2p, !p2p, 4);
-    json_t *ec = ls_latency_entry(a, b, "cpu_copy", p2p, !p2p, 4);
-    ls_progress("latency: small copies GPU%d -> GPU%d (%s)", a, b, p2p ? "P2P" : "P2P disabled");
+    json_t *eg = ls_latency_entry(a, b, "gpu_copy", pair_p2p, through_host, 4);
+    json_t *ec = ls_latency_entry(a, b, "cpu_copy", pair_p2p, through_host, 4);
+    ls_progress("latency: small copies GPU%d -> GPU%d (%s)", a, b, through_host ? "P2P disabled" : "P2P");
     ls_telemetry_t *tele = ls_telemetry_for(devs, 2);
     const char *fail = small_copies(a, b, n, g, c, buf, sizeof buf);
     ls_telemetry_stop(tele, eg);
-    json_object_set_new(ec, "telemetry", json_deep_copy(json_object_get(eg, "telemetry")));
+    ls_entry_share_telemetry(ec, eg);
     finish_entry(doc, eg, g, n, fail);
     finish_entry(doc, ec, c, n, fail);
 }
@@ -287,7 +289,7 @@ static void measure_pair(json_t *doc, int a, int b, int p2p, int n, double *us, 
     for (int through_host = 0; through_host < 2; through_host++) {
         if (!through_host && !p2p)
             continue;
-        json_t *e = ls_latency_entry(a, b, "gpu_pingpong", !through_host, through_host, 4);
+        json_t *e = ls_latency_entry(a, b, "gpu_pingpong", p2p, through_host, 4);
         ls_progress("latency: ping-pong GPU%d <-> GPU%d%s", a, b, through_host ? " through host" : "");
         ls_telemetry_t *tele = ls_telemetry_for(devs, 2);
         const char *fail = pingpong(a, b, through_host, n, us, buf, sizeof buf);
@@ -301,14 +303,14 @@ static void measure_pair(json_t *doc, int a, int b, int p2p, int n, double *us, 
         const char *fail = chase(a, b, chain, n, us, buf, sizeof buf);
         ls_telemetry_stop(tele, e);
         finish_entry(doc, e, us, n, fail);
-        measure_small(doc, a, b, 1, n, us, us2);
+        measure_small(doc, a, b, 1, 0, n, us, us2);
     }
     /* P2P disabled: the driver stages the small copies through host memory. */
     if (p2p) {
         set_peer(a, b, 0);
         set_peer(b, a, 0);
     }
-    measure_small(doc, a, b, 0, n, us, us2);
+    measure_small(doc, a, b, p2p, 1, n, us, us2);
     if (p2p) {
         set_peer(a, b, 1);
         set_peer(b, a, 1);

@@ -129,6 +129,36 @@ static void flags_say_how_it_went(void **state)
     json_decref(host);
 }
 
+static void latency_no_p2p_only_for_pairs_without_peer_access(void **state)
+{
+    (void)state;
+    /* A P2P pair measured through host memory: through_host, not no_p2p. */
+    json_t *via_host = ls_latency_entry(0, 1, "gpu_pingpong", 1, 1, 4);
+    assert_true(has_flag(via_host, "through_host"));
+    assert_false(has_flag(via_host, "no_p2p"));
+    assert_true(json_is_false(json_object_get(via_host, "p2p")));
+    assert_string_equal(ls_json_str(via_host, "id", ""), "latency-gpu_pingpong-host-0-1");
+    json_t *direct = ls_latency_entry(0, 1, "gpu_copy", 1, 0, 4);
+    assert_true(json_is_true(json_object_get(direct, "p2p")));
+    assert_int_equal(json_array_size(json_object_get(direct, "flags")), 0);
+    /* A pair without peer access: every figure goes through host and says no_p2p. */
+    json_t *none = ls_latency_entry(0, 1, "cpu_copy", 0, 1, 4);
+    assert_true(has_flag(none, "through_host") && has_flag(none, "no_p2p"));
+    assert_true(json_is_false(json_object_get(none, "p2p")));
+    /* cpu_copy shares gpu_copy's telemetry and the flags it set. */
+    json_object_set_new(direct, "telemetry", json_pack("{s:i, s:b}", "samples", 3, "available", 1));
+    ls_entry_flag(direct, "throttled");
+    json_t *cpu = ls_latency_entry(0, 1, "cpu_copy", 1, 0, 4);
+    ls_entry_share_telemetry(cpu, direct);
+    assert_true(has_flag(cpu, "throttled"));
+    assert_int_equal(json_array_size(json_object_get(cpu, "flags")), 1);
+    assert_int_equal(ls_json_int(json_object_get(cpu, "telemetry"), "samples", 0), 3);
+    json_decref(via_host);
+    json_decref(direct);
+    json_decref(none);
+    json_decref(cpu);
+}
+
 static void hbm_efficiency_and_copied(void **state)
 {
     (void)state;
@@ -196,6 +226,7 @@ int main(void)
         cmocka_unit_test(stats_median_spread),
         cmocka_unit_test(bandwidth_entry_from_times),
         cmocka_unit_test(flags_say_how_it_went),
+        cmocka_unit_test(latency_no_p2p_only_for_pairs_without_peer_access),
         cmocka_unit_test(hbm_efficiency_and_copied),
         cmocka_unit_test(entries_round_trip_through_the_document),
     };
