@@ -1,4 +1,5 @@
 #include "matrix.h"
+#include "strbuf.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 
@@ -190,27 +191,24 @@ void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color)
 
 char *ls_matrix_csv(const ls_matrix_t *m)
 {
-    size_t cap = 64 + (size_t)(m->n + 1) * (size_t)(m->n + 1) * 24, len = 0;
-    char *out = malloc(cap);
-    if (!out)
-        return NULL;
-    len += (size_t)snprintf(out + len, cap - len, "\"%s (%s)\"", m->corner, m->unit);
+    ls_buf_t b = {0};
+    ls_buf_printf(&b, "\"%s (%s)\"", m->corner, m->unit);
     for (int j = 0; j < m->n; j++)
-        len += (size_t)snprintf(out + len, cap - len, ",%d", m->index[j]);
-    len += (size_t)snprintf(out + len, cap - len, "\n");
+        ls_buf_printf(&b, ",%d", m->index[j]);
+    ls_buf_puts(&b, "\n");
     for (int i = 0; i < m->n; i++) {
-        len += (size_t)snprintf(out + len, cap - len, "%d", m->index[i]);
+        ls_buf_printf(&b, "%d", m->index[i]);
         for (int j = 0; j < m->n; j++) {
             if (m->cell[i][j] == LS_CELL_VALUE && i != j)
-                len += (size_t)snprintf(out + len, cap - len, ",%.17g", m->v[i][j]);
+                ls_buf_printf(&b, ",%.17g", m->v[i][j]);
             else if (m->cell[i][j] == LS_CELL_FAILED)
-                len += (size_t)snprintf(out + len, cap - len, ",failed");
+                ls_buf_puts(&b, ",failed");
             else
-                len += (size_t)snprintf(out + len, cap - len, ",");
+                ls_buf_puts(&b, ",");
         }
-        len += (size_t)snprintf(out + len, cap - len, "\n");
+        ls_buf_puts(&b, "\n");
     }
-    return out;
+    return ls_buf_take(&b);
 }
 
 int ls_matrix_write_csv(const ls_matrix_t *m, const char *dir, char *err, size_t errlen)

@@ -1,4 +1,5 @@
 #include "measure_tables.h"
+#include "strbuf.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 
@@ -185,35 +186,27 @@ static int write_csv(const char *dir, const char *name, const char *text, char *
 static int family_csv(const json_t *doc, const char *family, const char *dir, const char *name,
                       char *err, size_t errlen)
 {
-    size_t cap = 4096, len = 0;
-    char *out = malloc(cap);
-    if (!out)
-        return -1;
-    len += (size_t)snprintf(out, cap, "gpu,numa_node,method,direction,memory,status,value_gbps,"
-                                      "min,max,cv,theoretical_gbps\n");
+    ls_buf_t b = {0};
+    ls_buf_puts(&b, "gpu,numa_node,method,direction,memory,status,value_gbps,min,max,cv,"
+                    "theoretical_gbps\n");
     size_t k;
     json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), k, e) {
         if (strcmp(ls_json_str(e, "family", ""), family) != 0)
             continue;
-        if (cap - len < 512) {
-            cap *= 2;
-            char *bigger = realloc(out, cap);
-            if (!bigger) {
-                free(out);
-                return -1;
-            }
-            out = bigger;
-        }
         const json_t *s = json_object_get(e, "stats");
-        len += (size_t)snprintf(out + len, cap - len, "%lld,%lld,%s,%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n",
-                                ls_json_int(e, "gpu", -1), ls_json_int(e, "numa_node", -1),
-                                ls_json_str(e, "method", ""), ls_json_str(e, "direction", ""),
-                                ls_json_str(e, "memory", ""), ls_json_str(e, "status", ""),
-                                ls_json_num(e, "value", 0), ls_json_num(s, "min", 0),
-                                ls_json_num(s, "max", 0), ls_json_num(s, "cv", 0),
-                                ls_json_num(e, "theoretical", 0));
+        ls_buf_printf(&b, "%lld,%lld,", ls_json_int(e, "gpu", -1), ls_json_int(e, "numa_node", -1));
+        const char *words[] = {ls_json_str(e, "method", ""), ls_json_str(e, "direction", ""),
+                               ls_json_str(e, "memory", ""), ls_json_str(e, "status", "")};
+        for (int w = 0; w < 4; w++) {
+            ls_buf_csv(&b, words[w]);
+            ls_buf_puts(&b, ",");
+        }
+        ls_buf_printf(&b, "%.17g,%.17g,%.17g,%.17g,%.17g\n", ls_json_num(e, "value", 0),
+                      ls_json_num(s, "min", 0), ls_json_num(s, "max", 0), ls_json_num(s, "cv", 0),
+                      ls_json_num(e, "theoretical", 0));
     }
+    char *out = ls_buf_take(&b);
     int rc = write_csv(dir, name, out, err, errlen);
     free(out);
     return rc;

@@ -132,6 +132,70 @@ static void csv_per_matrix(void **state)
     json_decref(doc);
 }
 
+/* The CSV grows with what it holds: 64 GPUs of 24-character numbers (more than a
+   fixed 24 bytes per cell) come out whole. */
+static void csv_of_a_full_matrix_with_long_numbers(void **state)
+{
+    (void)state;
+    ls_matrix_t *m = calloc(1, sizeof *m);
+    m->n = LS_MAX_GPUS;
+    snprintf(m->corner, sizeof m->corner, "GPU(row) -> GPU(column)");
+    snprintf(m->unit, sizeof m->unit, "us");
+    for (int i = 0; i < m->n; i++) {
+        m->index[i] = 1000 + i;
+        for (int j = 0; j < m->n; j++) {
+            m->cell[i][j] = LS_CELL_VALUE;
+            m->v[i][j] = -1.2345678901234568e-300; /* "%.17g" prints 24 characters */
+        }
+    }
+    char *csv = ls_matrix_csv(m);
+    assert_non_null(csv);
+    size_t rows = 0;
+    for (const char *p = csv; *p; p++)
+        rows += *p == '\n';
+    assert_int_equal(rows, 1 + LS_MAX_GPUS);
+    /* the last row ends with its last value and the empty diagonal, intact */
+    const char *last = strstr(csv, "\n1063,");
+    assert_non_null(last);
+    assert_non_null(strstr(last, ",-1.2345678901234568e-300,\n"));
+    size_t header = strlen("\"GPU(row) -> GPU(column) (us)\"") + 64 * strlen(",1000") + 1;
+    size_t row = strlen("1000") + 63 * strlen(",-1.2345678901234568e-300") + strlen(",") + 1;
+    assert_int_equal(strlen(csv), header + 64 * row);
+    free(csv);
+    free(m);
+}
+
+/* hbm.csv / host.csv: one row per entry; a field with a comma is quoted, and a long
+   field (an imported document can hold anything) does not overrun the buffer. */
+static void family_csv_quotes_and_grows(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new();
+    json_t *e = ls_hbm_entry(0, "copy", 1 << 30, 4916.736);
+    double s[] = {4200};
+    ls_entry_set_samples(e, s, 1);
+    char method[2001];
+    memset(method, 'x', sizeof method - 1);
+    method[sizeof method - 1] = '\0';
+    method[3] = ',';
+    json_object_set_new(e, "method", json_string(method));
+    ls_doc_add_unique(doc, e);
+    add(doc, ls_hbm_entry(1, "read", 1 << 30, 0), 4500);
+    const char *dir = ls_tmp_path("csvfam");
+    char cmd[600], err[256], path[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(ls_hbm_csv(doc, dir, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/hbm.csv", dir);
+    char *back = ls_read_file(path, NULL, err, sizeof err);
+    assert_non_null(back);
+    assert_non_null(strstr(back, "0,-1,\"xxx,xxxx"));
+    assert_non_null(strstr(back, "xxx\",,,ok,4200,4200,4200,0,4916.7359999999999\n"));
+    assert_non_null(strstr(back, "\n1,-1,read,,,ok,4500,"));
+    free(back);
+    json_decref(doc);
+}
+
 static void path_table_by_link(void **state)
 {
     (void)state;
@@ -188,6 +252,8 @@ int main(void)
         cmocka_unit_test(matrix_has_direction_values_and_failures),
         cmocka_unit_test(heatmap_colours_best_green_worst_red),
         cmocka_unit_test(csv_per_matrix),
+        cmocka_unit_test(csv_of_a_full_matrix_with_long_numbers),
+        cmocka_unit_test(family_csv_quotes_and_grows),
         cmocka_unit_test(path_table_by_link),
         cmocka_unit_test(hbm_and_host_tables),
     };
