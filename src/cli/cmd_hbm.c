@@ -16,7 +16,7 @@ const char usage_hbm[] =
     "and the efficiency. GB/s = 1e9 bytes/s.\n"
     "\n"
     LS_MEASURE_OPTIONS_HELP
-    "  --size SIZE    bytes per buffer (default 1G; two buffers per GPU)\n"
+    "  --size SIZE    bytes per buffer (default " LS_HBM_DEFAULT_SIZE_TEXT "; two buffers per GPU)\n"
     "\n"
     "Exit codes: 0 ok, 2 bad option or input file, 3 no usable GPU or built without CUDA.\n";
 

@@ -15,7 +15,7 @@ const char usage_host[] =
     "Every copy is verified. GB/s = 1e9 bytes/s; both directions = sum.\n"
     "\n"
     LS_MEASURE_OPTIONS_HELP
-    "  --size SIZE    bytes per copy (default 256M)\n"
+    "  --size SIZE    bytes per copy (default " LS_HOST_DEFAULT_SIZE_TEXT "; K/M/G are binary)\n"
     "\n"
     "Exit codes: 0 ok, 2 bad option or input file, 3 no usable GPU or built without CUDA.\n";
 

@@ -18,7 +18,7 @@ const char usage_p2p[] =
     "marked and measured through the host. GB/s = 1e9 bytes/s; both directions = sum.\n"
     "\n"
     LS_MEASURE_OPTIONS_HELP
-    "  --size SIZE    bytes per copy (default 256M; K/M/G are binary)\n"
+    "  --size SIZE    bytes per copy (default " LS_P2P_DEFAULT_SIZE_TEXT "; K/M/G are binary)\n"
     "\n"
     "One GPU: says that P2P needs two GPUs and exits 0; --gpus naming fewer than two: exit 2.\n"
     "Exit codes: 0 ok, 2 bad option or input file, 3 no usable GPU or built without CUDA.\n";

@@ -134,10 +134,12 @@ static int report_failures(const json_t *doc, const char *family, size_t first)
 
 static int finish(const ls_family_cmd_t *fam, const ls_measure_args_t *a, json_t *doc)
 {
-    fam->print(stdout, doc, ls_use_color(stdout));
-    fflush(stdout);
     char err[512] = "";
     const char *path = a->out ? a->out : a->into;
+    if (!path || strcmp(path, "-") != 0) { /* -o -: stdout holds the document alone */
+        fam->print(stdout, doc, ls_use_color(stdout));
+        fflush(stdout);
+    }
     if (path && ls_doc_write(doc, path, err, sizeof err) != 0) {
         ls_error("%s", err);
         return LS_EXIT_USAGE;

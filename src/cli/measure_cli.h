@@ -37,7 +37,8 @@ int ls_measure_command(const ls_family_cmd_t *fam, int argc, char **argv);
 
 /* The options every measuring command takes, for its usage text. */
 #define LS_MEASURE_OPTIONS_HELP                                                                   \
-    "  -o FILE        write a new run document (discovery first, so the GPUs are recorded)\n"   \
+    "  -o FILE        write a new run document (discovery first, so the GPUs are recorded);\n" \
+    "                 - writes it to stdout, without the tables\n"                               \
     "  --into FILE    add the entries to an existing run document (validated first)\n"         \
     "  --gpus LIST    GPUs to measure, e.g. 0,1 or 0-3 (nvidia-smi / PCI bus order); default all\n" \
     "  --samples N    timed samples per figure, all kept (default 20; median reported)\n"       \

@@ -16,6 +16,10 @@
                                                copy engine's ~4 us start per copy is < 0.1% */
 #define LS_HBM_DEFAULT_SIZE (1ull << 30)    /* 1 GiB: 17x the H200's 60 MB L2 */
 #define LS_HOST_DEFAULT_SIZE (512ull << 20)
+/* The same defaults as the usage texts write them (keep each beside its number). */
+#define LS_P2P_DEFAULT_SIZE_TEXT "2G"
+#define LS_HBM_DEFAULT_SIZE_TEXT "1G"
+#define LS_HOST_DEFAULT_SIZE_TEXT "512M"
 #define LS_LATENCY_ROUND_TRIPS 2000         /* per ping-pong sample */
 #define LS_LATENCY_CHASE_STEPS 10000        /* per pointer-chase sample */
 #define LS_LATENCY_COPIES 100               /* per gpu_copy sample, as p2pBandwidthLatencyTest */

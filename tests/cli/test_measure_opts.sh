@@ -38,6 +38,10 @@ for cmd in p2p latency hbm host; do
     grep -q "$tmp/foreign.json" "$tmp/err" || { echo "FAIL: $cmd: error does not name the file"; fail=1; }
     "$ls_bin" $cmd --help | grep -q "^usage: linkscope $cmd" || { echo "FAIL: $cmd --help"; fail=1; }
 done
+# The usage texts state the defaults the code uses (src/measure/measure.h, docs/methods.md).
+"$ls_bin" p2p --help | grep -q "default 2G;" || { echo "FAIL: p2p --help default size"; fail=1; }
+"$ls_bin" hbm --help | grep -q "default 1G;" || { echo "FAIL: hbm --help default size"; fail=1; }
+"$ls_bin" host --help | grep -q "default 512M;" || { echo "FAIL: host --help default size"; fail=1; }
 for cmd in p2p hbm host; do
     expect 2 $cmd --size 0
     expect 2 $cmd --size 12Q
@@ -63,5 +67,9 @@ else
     grep -q "GPU 63 does not exist" "$tmp/err" || { echo "FAIL: unknown GPU message"; fail=1; }
     expect 2 hbm --size 1T
     expect 2 p2p --gpus 0
+    # -o -: stdout is the run document alone (the tables would break the JSON)
+    "$ls_bin" hbm --gpus 0 --samples 1 --size 64M -o - >"$tmp/doc.json" 2>"$tmp/err"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(m["family"]=="hbm" for m in d["measurements"])' \
+        "$tmp/doc.json" || { echo "FAIL: hbm -o - is not a run document alone"; fail=1; }
 fi
 exit $fail
