@@ -32,7 +32,7 @@ void ls_entry_flag(json_t *entry, const char *flag)
     json_array_append_new(flags, json_string(flag));
 }
 
-json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method, int p2p,
+json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method, int pair_p2p,
                      uint64_t size)
 {
     char id[96];
@@ -42,11 +42,11 @@ json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method
     json_object_set_new(e, "src", json_integer(src));
     json_object_set_new(e, "dst", json_integer(dst));
     json_object_set_new(e, "direction", json_string(direction));
-    json_object_set_new(e, "p2p", json_boolean(p2p));
     int staged = strcmp(method, "staged") == 0;
-    if (!p2p && !staged)
+    json_object_set_new(e, "p2p", json_boolean(pair_p2p && !staged));
+    if (!pair_p2p)
         ls_entry_flag(e, "no_p2p"); /* the pair has no peer access: the driver stages */
-    if (staged || !p2p)
+    if (staged || !pair_p2p)
         ls_entry_flag(e, "through_host");
     return e;
 }

@@ -10,8 +10,11 @@
 #define LS_HOST_SIDE (-1)
 
 /* p2p: direction "uni" | "bidir"; method "ce" | "sm_read" | "sm_write" | "staged".
-   id "p2p-METHOD-DIRECTION-SRC-DST". bytes = bytes per copy (size). */
-json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method, int p2p,
+   id "p2p-METHOD-DIRECTION-SRC-DST". bytes = bytes per copy (size). pair_p2p: the two
+   GPUs have peer access; the entry's "p2p" is pair_p2p, false for staged (which does
+   not use it). A pair without peer access gets "no_p2p" and "through_host" on every
+   method; staged gets "through_host" always. */
+json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method, int pair_p2p,
                      uint64_t size);
 
 /* latency: method "gpu_pingpong" | "pointer_chase" | "gpu_copy" | "cpu_copy"; dst may be

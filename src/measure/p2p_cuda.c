@@ -198,7 +198,7 @@ static void measure_one(json_t *doc, p2p_job_t *j, const char *method, int bidir
 {
     int a = j->dev[0], b = j->dev[1];
     int staged = strcmp(method, "staged") == 0;
-    json_t *e = ls_p2p_entry(a, b, bidir ? "bidir" : "uni", method, staged ? 0 : p2p, j->size);
+    json_t *e = ls_p2p_entry(a, b, bidir ? "bidir" : "uni", method, p2p, j->size);
     ls_progress("p2p: %s %s GPU%d %s GPU%d", method, bidir ? "bidir" : "uni", a,
                 bidir ? "<->" : "->", b);
     if (!p2p && (strcmp(method, "sm_read") == 0 || strcmp(method, "sm_write") == 0)) {
@@ -296,11 +296,15 @@ int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
             p2p_job_t *j = calloc(1, sizeof *j);
             char line[256];
             if (!j || job_alloc(j, a, b, size, line, sizeof line) != 0) {
-                for (int m = 0; m < 4; m++) {
-                    json_t *e = ls_p2p_entry(a, b, "uni", methods[m], both, size);
-                    ls_entry_fail(e, "failed", j ? line : "out of memory");
-                    ls_doc_add_unique(doc, e);
-                }
+                /* every figure the pair would have had, failed */
+                for (int bidir = 0; bidir < (a < b ? 2 : 1); bidir++)
+                    for (int m = 0; m < 4; m++) {
+                        if (!method_wanted(methods[m]))
+                            continue;
+                        json_t *e = ls_p2p_entry(a, b, bidir ? "bidir" : "uni", methods[m], both, size);
+                        ls_entry_fail(e, "failed", j ? line : "out of memory");
+                        ls_doc_add_unique(doc, e);
+                    }
             } else {
                 for (int m = 0; m < 4; m++)
                     if (method_wanted(methods[m]))

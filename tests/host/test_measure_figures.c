@@ -111,11 +111,16 @@ static int has_flag(const json_t *e, const char *flag)
 static void flags_say_how_it_went(void **state)
 {
     (void)state;
-    json_t *staged = ls_p2p_entry(0, 1, "uni", "staged", 0, 16);
+    json_t *staged = ls_p2p_entry(0, 1, "uni", "staged", 1, 16);
     assert_true(has_flag(staged, "through_host"));
-    assert_false(has_flag(staged, "no_p2p")); /* the pair may have P2P: staged is a method */
+    assert_false(has_flag(staged, "no_p2p")); /* the pair has P2P: staged is a method */
+    assert_true(json_is_false(json_object_get(staged, "p2p"))); /* ... that does not use it */
+    json_t *staged_none = ls_p2p_entry(0, 1, "uni", "staged", 0, 16);
+    assert_true(has_flag(staged_none, "through_host") && has_flag(staged_none, "no_p2p"));
+    json_decref(staged_none);
     json_t *nop2p = ls_p2p_entry(0, 1, "uni", "ce", 0, 16);
     assert_true(has_flag(nop2p, "through_host") && has_flag(nop2p, "no_p2p"));
+    assert_true(json_is_false(json_object_get(nop2p, "p2p")));
     ls_entry_flag(nop2p, "throttled");
     ls_entry_flag(nop2p, "throttled");
     assert_int_equal(json_array_size(json_object_get(nop2p, "flags")), 3);

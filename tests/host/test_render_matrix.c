@@ -34,7 +34,7 @@ static json_t *two_gpu_doc(void)
     add(doc, ls_p2p_entry(1, 0, "uni", "ce", 1, 1 << 28), 391.5);
     add(doc, ls_p2p_entry(0, 1, "uni", "sm_write", 1, 1 << 28), 380);
     add(doc, ls_p2p_entry(0, 1, "bidir", "ce", 1, 1 << 28), 783.5);
-    add(doc, ls_p2p_entry(0, 1, "uni", "staged", 0, 1 << 28), 37.75);
+    add(doc, ls_p2p_entry(0, 1, "uni", "staged", 1, 1 << 28), 37.75);
     add(doc, ls_latency_entry(0, 1, "gpu_pingpong", 1, 0, 4), 0.95);
     add(doc, ls_latency_entry(0, 1, "pointer_chase", 1, 0, 8), 0.8125);
     json_t *failed = ls_p2p_entry(1, 0, "uni", "sm_write", 1, 1 << 28);
