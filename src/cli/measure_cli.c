@@ -8,9 +8,11 @@
 #include "util/parse.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int need_value(const char *cmd, int i, int argc, char **argv)
 {
@@ -93,6 +95,30 @@ static int check_machine(const ls_family_cmd_t *fam, const ls_measure_args_t *a,
     return 0;
 }
 
+/* Where -o, --into and --csv will write must be usable before any work, so that a typo
+   does not cost a whole measurement: a file goes into an existing, writable folder (by a
+   temporary file and a rename); the CSV folder exists and is writable, or is created
+   later in an existing, writable one. */
+static int check_writable(const char *cmd, const char *opt, const char *path, int is_dir)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (is_dir != !!S_ISDIR(st.st_mode))
+            return ls_usage_error(cmd, "%s %s: expected %s", opt, path, is_dir ? "a folder" : "a file, not a folder");
+        if (is_dir)
+            return access(path, W_OK) == 0 ? 0 : ls_usage_error(cmd, "%s %s: cannot write into it: %s", opt, path, strerror(errno));
+    }
+    char parent[4096];
+    if (snprintf(parent, sizeof parent, "%s", path) >= (int)sizeof parent)
+        return ls_usage_error(cmd, "%s: the path is too long", opt);
+    const char *folder = dirname(parent);
+    if (access(folder, W_OK) != 0)
+        return ls_usage_error(cmd, "%s %s: cannot write into the folder %s: %s", opt, path, folder, strerror(errno));
+    return 0;
+}
+
 static json_t *open_document(const ls_measure_args_t *a)
 {
     if (a->into) {
@@ -163,6 +189,11 @@ int ls_measure_command(const ls_family_cmd_t *fam, int argc, char **argv)
         return rc;
     if (a.size && !fam->default_size)
         return ls_usage_error(fam->name, "--size does not apply to %s", fam->name);
+    rc = check_writable(fam->name, a.out ? "-o" : "--into", a.out ? a.out : a.into, 0);
+    if (!rc)
+        rc = check_writable(fam->name, "--csv", a.csv_dir, 1);
+    if (rc)
+        return rc;
     /* Order: the input document, then the machine, then discovery for a new document,
        so that every refusal is one line and comes before any work. */
     json_t *doc = a.into ? open_document(&a) : NULL;

@@ -33,6 +33,13 @@ for cmd in p2p latency hbm host; do
     expect 2 $cmd --samples
     expect 2 $cmd -o "$tmp/a.json" --into "$tmp/b.json"
     expect 2 $cmd --into "$tmp/missing.json"
+    # where the results go is checked before any work (no GPU needed to see it)
+    expect 2 $cmd -o "$tmp/no/such/folder/run.json"
+    grep -q "no/such/folder" "$tmp/err" || { echo "FAIL: $cmd -o: error does not name the path"; fail=1; }
+    expect 2 $cmd -o "$tmp"
+    : >"$tmp/plain"
+    expect 2 $cmd --csv "$tmp/plain"
+    expect 2 $cmd --csv "$tmp/no/such/folder"
     echo '{"schema": "other.thing/1"}' >"$tmp/foreign.json"
     expect 2 $cmd --into "$tmp/foreign.json"
     grep -q "$tmp/foreign.json" "$tmp/err" || { echo "FAIL: $cmd: error does not name the file"; fail=1; }
