@@ -60,6 +60,7 @@ static void set_cell(ls_matrix_t *m, int a, int b, const json_t *e)
         return;
     int ok = strcmp(ls_json_str(e, "status", ""), "ok") == 0;
     m->cell[i][j] = ok ? LS_CELL_VALUE : LS_CELL_FAILED;
+    m->no_p2p[i][j] = (unsigned char)has_flag(e, "no_p2p");
     m->v[i][j] = ls_json_num(e, "value", 0);
     m->cv[i][j] = ls_json_num(json_object_get(e, "stats"), "cv", 0);
     long long n = ls_json_int(json_object_get(e, "stats"), "n", 0);
@@ -162,6 +163,7 @@ static double goodness(const ls_matrix_t *m, double v, double best)
 void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color)
 {
     double best, worst, max_cv = 0;
+    int marked = 0;
     best_worst(m, &best, &worst);
     fprintf(f, "%s: %s, median of %d samples\n", m->title, m->unit, m->samples);
     fprintf(f, "%-24s", m->corner);
@@ -178,14 +180,19 @@ void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color)
             } else {
                 if (m->cv[i][j] > max_cv)
                     max_cv = m->cv[i][j];
+                char text[32];
+                snprintf(text, sizeof text, m->no_p2p[i][j] ? "%.2f*" : "%.2f", m->v[i][j]);
+                marked |= m->no_p2p[i][j];
                 if (color)
-                    fprintf(f, " %s%9.2f\033[0m", ls_heat_escape(goodness(m, m->v[i][j], best)), m->v[i][j]);
+                    fprintf(f, " %s%9s\033[0m", ls_heat_escape(goodness(m, m->v[i][j], best)), text);
                 else
-                    fprintf(f, " %9.2f", m->v[i][j]);
+                    fprintf(f, " %9s", text);
             }
         }
         fputc('\n', f);
     }
+    if (marked)
+        fprintf(f, "* no P2P between the pair: measured through host memory\n");
     fprintf(f, "largest spread (coefficient of variation) over the cells: %.2f%%\n\n", max_cv * 100);
 }
 

@@ -17,6 +17,7 @@ typedef struct {
     double v[LS_MAX_GPUS][LS_MAX_GPUS];            /* median */
     double cv[LS_MAX_GPUS][LS_MAX_GPUS];           /* coefficient of variation */
     unsigned char cell[LS_MAX_GPUS][LS_MAX_GPUS];  /* LS_CELL_* */
+    unsigned char no_p2p[LS_MAX_GPUS][LS_MAX_GPUS]; /* the pair has no peer access (flag no_p2p) */
     char title[160];  /* what was measured and how it was counted */
     char corner[40];  /* "GPU(row) -> GPU(column)" */
     char unit[16];
@@ -32,7 +33,8 @@ typedef struct {
 int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method,
                        const char *direction, int through_host, ls_matrix_t *m);
 
-/* Prints the matrix; color = 1 for a heatmap (ANSI 256-colour backgrounds). */
+/* Prints the matrix; color = 1 for a heatmap (ANSI 256-colour backgrounds). A value of
+   a pair without peer access is marked '*' and explained under the matrix. */
 void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color);
 
 /* CSV: first row "GPU(row) -> GPU(column)",<column GPUs>; one row per source GPU;

@@ -79,8 +79,28 @@ static void matrix_has_direction_values_and_failures(void **state)
     assert_float_equal(m->v[1][0], 783.5, 1e-9);
     text = render(m, 0);
     assert_non_null(strstr(text, "GPU(row) <-> GPU(column)"));
+    assert_null(strstr(text, "*")); /* every pair has P2P */
     free(text);
     assert_int_equal(ls_matrix_from_doc(doc, "p2p", "sm_read", "uni", 0, m), 0);
+    free(m);
+    json_decref(doc);
+}
+
+static void pairs_without_p2p_are_marked(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new();
+    add(doc, ls_p2p_entry(0, 1, "uni", "ce", 0, 1 << 28), 9.25); /* no peer access: staged by the driver */
+    add(doc, ls_p2p_entry(1, 0, "uni", "ce", 0, 1 << 28), 9.5);
+    ls_matrix_t *m = malloc(sizeof *m);
+    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "ce", "uni", 0, m), 2);
+    char *text = render(m, 0);
+    assert_non_null(strstr(text, "    9.25*"));
+    assert_non_null(strstr(text, "* no P2P between the pair: measured through host memory"));
+    free(text);
+    text = render(m, 1);
+    assert_non_null(strstr(text, "    9.50*\033[0m"));
+    free(text);
     free(m);
     json_decref(doc);
 }
@@ -250,6 +270,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(matrix_has_direction_values_and_failures),
+        cmocka_unit_test(pairs_without_p2p_are_marked),
         cmocka_unit_test(heatmap_colours_best_green_worst_red),
         cmocka_unit_test(csv_per_matrix),
         cmocka_unit_test(csv_of_a_full_matrix_with_long_numbers),
