@@ -28,6 +28,6 @@ static void print_hbm(FILE *f, const json_t *doc, int color)
 
 int cmd_hbm(int argc, char **argv)
 {
-    static const ls_family_cmd_t fam = {"hbm", 0, 2, LS_HBM_DEFAULT_SIZE, ls_measure_hbm, print_hbm, ls_hbm_csv};
+    static const ls_family_cmd_t fam = {"hbm", 0, 2, LS_HBM_DEFAULT_SIZE, ls_measure_hbm, print_hbm, ls_hbm_csv, 0};
     return ls_measure_command(&fam, argc, argv);
 }

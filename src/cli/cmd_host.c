@@ -27,6 +27,6 @@ static void print_host(FILE *f, const json_t *doc, int color)
 
 int cmd_host(int argc, char **argv)
 {
-    static const ls_family_cmd_t fam = {"host", 0, 2, LS_HOST_DEFAULT_SIZE, ls_measure_host, print_host, ls_host_csv};
+    static const ls_family_cmd_t fam = {"host", 0, 2, LS_HOST_DEFAULT_SIZE, ls_measure_host, print_host, ls_host_csv, 2};
     return ls_measure_command(&fam, argc, argv);
 }

@@ -56,6 +56,6 @@ static int csv_latency(const json_t *doc, const char *dir, char *err, size_t err
 
 int cmd_latency(int argc, char **argv)
 {
-    static const ls_family_cmd_t fam = {"latency", 1, 0, 0, ls_measure_latency, print_latency, csv_latency};
+    static const ls_family_cmd_t fam = {"latency", 1, 0, 0, ls_measure_latency, print_latency, csv_latency, 0};
     return ls_measure_command(&fam, argc, argv);
 }

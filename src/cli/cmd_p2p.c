@@ -52,6 +52,6 @@ static int csv_p2p(const json_t *doc, const char *dir, char *err, size_t errlen)
 
 int cmd_p2p(int argc, char **argv)
 {
-    static const ls_family_cmd_t fam = {"p2p", 1, 2, LS_P2P_DEFAULT_SIZE, ls_measure_p2p, print_p2p, csv_p2p};
+    static const ls_family_cmd_t fam = {"p2p", 1, 2, LS_P2P_DEFAULT_SIZE, ls_measure_p2p, print_p2p, csv_p2p, 0};
     return ls_measure_command(&fam, argc, argv);
 }

@@ -119,6 +119,23 @@ static int check_writable(const char *cmd, const char *opt, const char *path, in
     return 0;
 }
 
+/* host: its buffers of --size must fit in the machine's memory (touching more than that
+   would end in the kernel's out-of-memory killer, not in a message). */
+static int check_host_memory(const ls_family_cmd_t *fam, uint64_t size)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (!size || !fam->host_buffers || pages <= 0 || page <= 0)
+        return 0;
+    uint64_t mem = (uint64_t)pages * (uint64_t)page;
+    if (size <= mem / (uint64_t)fam->host_buffers)
+        return 0;
+    char want[32], have[32];
+    ls_format_size(size, want, sizeof want);
+    ls_format_size(mem, have, sizeof have);
+    return ls_usage_error(fam->name, "--size %s: %d buffers of it do not fit in this machine's %s of memory",
+                          want, fam->host_buffers, have);
+}
+
 static json_t *open_document(const ls_measure_args_t *a)
 {
     if (a->into) {
@@ -192,6 +209,8 @@ int ls_measure_command(const ls_family_cmd_t *fam, int argc, char **argv)
     rc = check_writable(fam->name, a.out ? "-o" : "--into", a.out ? a.out : a.into, 0);
     if (!rc)
         rc = check_writable(fam->name, "--csv", a.csv_dir, 1);
+    if (!rc)
+        rc = check_host_memory(fam, a.size);
     if (rc)
         return rc;
     /* Order: the input document, then the machine, then discovery for a new document,

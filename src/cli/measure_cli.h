@@ -18,6 +18,7 @@ typedef struct {
     int (*measure)(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
     void (*print)(FILE *f, const json_t *doc, int color);
     int (*csv)(const json_t *doc, const char *dir, char *err, size_t errlen);
+    int host_buffers;      /* host buffers of --size bytes held at once (host: 2) */
 } ls_family_cmd_t;
 
 /* Parsed options (exposed for the tests). */

@@ -54,6 +54,8 @@ for cmd in p2p hbm host; do
     expect 2 $cmd --size 12Q
     expect 2 $cmd --size -5M
 done
+expect 2 host --size 64T
+grep -q "memory" "$tmp/err" || { echo "FAIL: host --size beyond host memory: message"; fail=1; }
 expect 2 latency --size 1M
 grep -q "does not apply" "$tmp/err" || { echo "FAIL: latency --size message"; fail=1; }
 
