@@ -28,8 +28,6 @@ uint64_t ls_hbm_traffic_bytes(const char *method, uint64_t size, int loops)
     return 0;
 }
 
-uint64_t ls_hbm_copied_bytes(uint64_t size, int loops) { return size * (uint64_t)loops; }
-
 uint64_t ls_host_counted_bytes(const char *direction, uint64_t size, int loops)
 {
     uint64_t one = size * (uint64_t)loops;

@@ -18,8 +18,6 @@ uint64_t ls_p2p_counted_bytes(const char *direction, uint64_t size, int loops);
 /* hbm: bytes of HBM traffic (read + written) in one sample. "read" reads size,
    "write" writes size, "copy" and "copy_ce" (copy engine) read size and write size. 0 for an unknown method. */
 uint64_t ls_hbm_traffic_bytes(const char *method, uint64_t size, int loops);
-/* hbm copy: bytes copied (half the traffic), as nvbandwidth's device_local_copy. */
-uint64_t ls_hbm_copied_bytes(uint64_t size, int loops);
 
 /* host: "h2d" and "d2h" count size per copy; "bidir" counts both directions. */
 uint64_t ls_host_counted_bytes(const char *direction, uint64_t size, int loops);

@@ -139,18 +139,18 @@ int ls_use_color(FILE *f)
     return isatty(fileno(f)) && !(no && *no);
 }
 
-static void best_worst(const ls_matrix_t *m, double *best, double *worst)
+/* The best value of the matrix (highest bandwidth, lowest latency), NaN when none. */
+static double best_of(const ls_matrix_t *m)
 {
-    *best = *worst = NAN;
+    double best = NAN;
     for (int i = 0; i < m->n; i++)
         for (int j = 0; j < m->n; j++)
             if (m->cell[i][j] == LS_CELL_VALUE) {
                 double v = m->v[i][j];
-                if (isnan(*best) || (m->lower_is_better ? v < *best : v > *best))
-                    *best = v;
-                if (isnan(*worst) || (m->lower_is_better ? v > *worst : v < *worst))
-                    *worst = v;
+                if (isnan(best) || (m->lower_is_better ? v < best : v > best))
+                    best = v;
             }
+    return best;
 }
 
 static double goodness(const ls_matrix_t *m, double v, double best)
@@ -162,9 +162,8 @@ static double goodness(const ls_matrix_t *m, double v, double best)
 
 void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color)
 {
-    double best, worst, max_cv = 0;
+    double best = best_of(m), max_cv = 0;
     int marked = 0;
-    best_worst(m, &best, &worst);
     fprintf(f, "%s: %s, median of %d samples\n", m->title, m->unit, m->samples);
     fprintf(f, "%-24s", m->corner);
     for (int j = 0; j < m->n; j++)

@@ -36,7 +36,6 @@ static void bytes_counted_per_figure(void **state)
     assert_int_equal(ls_hbm_traffic_bytes("write", 1000, 3), 3000);
     assert_int_equal(ls_hbm_traffic_bytes("copy", 1000, 3), 6000); /* read + write */
     assert_int_equal(ls_hbm_traffic_bytes("copy_ce", 1000, 3), 6000);
-    assert_int_equal(ls_hbm_copied_bytes(1000, 3), 3000);
     assert_int_equal(ls_hbm_traffic_bytes("bogus", 1000, 3), 0);
     assert_int_equal(ls_host_counted_bytes("h2d", 10, 2), 20);
     assert_int_equal(ls_host_counted_bytes("d2h", 10, 2), 20);
