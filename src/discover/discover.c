@@ -290,7 +290,7 @@ static void build_topo(ctx_t *c)
     for (int g = 0; g < c->ngpus; g++) {
         const gpu_src_t *s = &c->gpu[g];
         snprintf(t->gpu_label[g], sizeof t->gpu_label[g], "GPU%d", g);
-        snprintf(t->cpu_affinity[g], sizeof t->cpu_affinity[g], "%.63s", s->has_pci ? s->pci.cpulist : "");
+        snprintf(t->cpu_affinity[g], sizeof t->cpu_affinity[g], "%s", s->has_pci ? s->pci.cpulist : "");
         ls_sysfs_numa_affinity(c->root, s->has_pci ? &s->pci : NULL, t->numa_affinity[g],
                                sizeof t->numa_affinity[g]);
         if (s->nvml >= 0)

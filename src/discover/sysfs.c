@@ -154,6 +154,10 @@ enum ls_link_type ls_pci_classify(const ls_pci_dev_t *a, const ls_pci_dev_t *b)
     return below_a + below_b + 1 <= 3 ? LS_LINK_PIX : LS_LINK_PXB;
 }
 
+/* Linux's NR_CPUS tops out at 8192 today; a bound far above it keeps the count from
+   overflowing on a malformed list. */
+#define CPULIST_MAX_CPU (1L << 20)
+
 int ls_cpulist_count(const char *list)
 {
     int count = 0;
@@ -170,7 +174,11 @@ int ls_cpulist_count(const char *list)
                 return -1;
             p = end;
         }
+        if (hi >= CPULIST_MAX_CPU)
+            return -1;
         count += (int)(hi - lo + 1);
+        if (count > CPULIST_MAX_CPU)
+            return -1;
         if (*p == ',')
             p++;
         else if (*p && !isspace((unsigned char)*p))

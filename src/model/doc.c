@@ -3,6 +3,8 @@
 #include "../util/log.h"
 #include "version.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +89,11 @@ static int check_schema(const json_t *doc, char *err, size_t errlen)
     size_t nlen = strlen(LS_SCHEMA_NAME);
     if (strncmp(s, LS_SCHEMA_NAME "/", nlen + 1) != 0)
         return ls_seterr(err, errlen, "schema: \"%s\" is not %s", s, LS_SCHEMA);
-    int version = atoi(s + nlen + 1);
+    char *end = NULL;
+    const char *digits = s + nlen + 1;
+    long version = isdigit((unsigned char)*digits) ? strtol(digits, &end, 10) : 0;
+    if (version > 0 && *end)
+        version = 0; /* "linkscope.run/1x": not a version */
     if (version > LS_SCHEMA_VERSION)
         return ls_seterr(err, errlen,
                          "schema: \"%s\" is newer than this linkscope reads (%s); upgrade linkscope",
@@ -203,7 +209,9 @@ long long ls_json_int(const json_t *obj, const char *key, long long fallback)
     const json_t *v = json_object_get(obj, key);
     if (json_is_integer(v))
         return json_integer_value(v);
-    if (json_is_real(v))
+    /* A real outside long long's range (1e300 in a hand-edited file) has no integer
+       value: converting it would be undefined behaviour. */
+    if (json_is_real(v) && fabs(json_real_value(v)) < 9.2e18)
         return (long long)json_real_value(v);
     return fallback;
 }

@@ -74,6 +74,8 @@ static void rejects_bad_documents(void **state)
     expect_error("{\"hello\": 1}", "schema");
     expect_error("{\"schema\": \"other/1\"}", "schema");
     expect_error("{\"schema\": \"linkscope.run/9\"}", "newer");
+    expect_error("{\"schema\": \"linkscope.run/1x\"}", "no valid version");
+    expect_error("{\"schema\": \"linkscope.run/ 1\"}", "no valid version");
     expect_error("{\"schema\": \"linkscope.run/1\", \"created\": \"x\", \"host\": {}}", "software");
     json_t *doc = sample_doc();
     json_object_set_new(json_array_get(json_object_get(doc, "measurements"), 0), "family",
@@ -127,12 +129,27 @@ static void topo_round_trip(void **state)
     free(u);
 }
 
+/* Reals stand in for integers when a file was edited by hand; one too large for a long
+   long has no integer value and gives the fallback (no undefined conversion). */
+static void json_int_of_reals(void **state)
+{
+    (void)state;
+    json_t *o = json_pack("{s:f, s:f, s:f, s:I}", "half", 3.5, "huge", 1e300, "neg", -1e19,
+                          "int", (json_int_t)7);
+    assert_int_equal(ls_json_int(o, "half", -1), 3);
+    assert_int_equal(ls_json_int(o, "huge", -1), -1);
+    assert_int_equal(ls_json_int(o, "neg", -1), -1);
+    assert_int_equal(ls_json_int(o, "int", -1), 7);
+    assert_int_equal(ls_json_int(o, "absent", -2), -2);
+    json_decref(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_is_byte_identical), cmocka_unit_test(stats_are_stored),
         cmocka_unit_test(rejects_bad_documents), cmocka_unit_test(missing_file_is_named),
-        cmocka_unit_test(topo_round_trip),
+        cmocka_unit_test(topo_round_trip), cmocka_unit_test(json_int_of_reals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
