@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,12 +145,28 @@ static void json_int_of_reals(void **state)
     json_decref(o);
 }
 
+/* A NaN or infinite sample (a zero time) cannot be written in JSON: it is left out, and
+   stats and value still describe the finite samples. */
+static void non_finite_samples_left_out(void **state)
+{
+    (void)state;
+    json_t *e = ls_entry_new("p2p", "bandwidth", "GB/s");
+    const double samples[] = {10.0, NAN, 30.0, INFINITY, 20.0};
+    ls_entry_set_samples(e, samples, 5);
+    assert_int_equal(json_array_size(json_object_get(e, "samples")), 3);
+    assert_int_equal(ls_json_int(json_object_get(e, "stats"), "n", 0), 3);
+    assert_float_equal(ls_json_num(json_object_get(e, "stats"), "max", 0), 30.0, 1e-12);
+    assert_float_equal(ls_json_num(e, "value", 0), 20.0, 1e-12);
+    json_decref(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_is_byte_identical), cmocka_unit_test(stats_are_stored),
         cmocka_unit_test(rejects_bad_documents), cmocka_unit_test(missing_file_is_named),
         cmocka_unit_test(topo_round_trip), cmocka_unit_test(json_int_of_reals),
+        cmocka_unit_test(non_finite_samples_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
