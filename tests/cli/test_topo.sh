@@ -110,7 +110,7 @@ run 0 topo --from "$fx/topo/seed000-gv100x11.txt" --csv && {
 
 # --- bad input: one line naming the file, exit 2 -------------------------------------------
 run 2 topo --from "$tmp/does-not-exist.txt" && expect_one_error_line "$tmp/does-not-exist.txt"
-run 2 topo --from "$tmp" && expect_one_error_line "$tmp"
+run 2 topo --from "$tmp" && expect_one_error_line "$tmp: cannot read: Is a directory"
 for f in malformed-unknown-word malformed-columns malformed-no-header malformed-truncated empty; do
     run 2 topo --from "$fx/topo/$f.txt" && expect_one_error_line "$fx/topo/$f.txt: line "
 done
