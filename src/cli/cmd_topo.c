@@ -31,7 +31,8 @@ const char usage_topo[] =
     "  --csv             write the link matrix as CSV\n"
     "  -o FILE           write to FILE (atomically) instead of stdout\n"
     "  --color WHEN      auto (on a terminal unless NO_COLOR is set), always or never\n"
-    "  --sysfs-root DIR  discover from a copy of /sys and /proc under DIR (tests)\n"
+    "  --sysfs-root DIR  discover from a copy of /sys and /proc under DIR, without NVML and\n"
+    "                    CUDA (testing on a saved or fake tree; no GPU needed)\n"
     "\n"
     "Exit codes: 0 ok, 2 usage error or unreadable or malformed input, 3 no GPU or driver.\n"
     "See docs/topology.md.\n";
@@ -177,7 +178,10 @@ static int load_from_files(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
    so that "no GPU" stays one line. */
 static int discover_topo(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
 {
-    ls_discover_opts_t dopts = {o->sysfs_root, 1, 1};
+    /* A copied or fake tree describes another machine: this one's NVML and CUDA GPUs
+       would not match it (inventory --sysfs-root does the same). */
+    int live = o->sysfs_root == NULL;
+    ls_discover_opts_t dopts = {o->sysfs_root, live, live};
     *doc = ls_doc_new();
     ls_log_quiet(1);
     int ngpus = ls_discover(*doc, &dopts);

@@ -108,6 +108,19 @@ run 0 topo --from "$fx/topo/seed000-gv100x11.txt" --csv && {
     expect_out '^GPU9,,PHB,PHB,PHB,PHB,PHB,PIX,PIX,NV4,PIX,X,SYS,"0-13,28-41",0,N/A$' csv
 }
 
+# --- discovery on the fake 2-socket tree: its six GPUs only (NVML and CUDA, which describe
+# the machine running the test, stay out of it), classes as nvidia-smi gives them -------------
+run 0 topo --sysfs-root "$fx/sysfs/two-socket" --color never && {
+    rows=$(grep -c '^GPU[0-9]' "$tmp/out")
+    [ "$rows" -eq 6 ] && ok || bad "sysfs-root: $rows GPU rows, expected the tree's 6"
+    expect_cell GPU0 2 PIX sysfs-root
+    expect_cell GPU0 3 PXB sysfs-root
+    expect_cell GPU0 4 NODE sysfs-root
+    expect_cell GPU0 5 SYS sysfs-root
+    expect_cell GPU4 6 PHB sysfs-root
+    expect_out "NIC0: mlx5_0" sysfs-root
+}
+
 # --- bad input: one line naming the file, exit 2 -------------------------------------------
 run 2 topo --from "$tmp/does-not-exist.txt" && expect_one_error_line "$tmp/does-not-exist.txt"
 run 2 topo --from "$tmp" && expect_one_error_line "$tmp: cannot read: Is a directory"
