@@ -25,11 +25,10 @@ int ls_sysfs_resolve(const char *root, const char *path, char *out, size_t outle
     if (root[0]) {
         if (!realpath(root, real_root))
             return -1;
-        skip = strlen(real_root);
+        /* A root of "/" (or a link to it) is the real tree: nothing to strip. */
+        skip = strcmp(real_root, "/") == 0 ? 0 : strlen(real_root);
         if (strncmp(real, real_root, skip) != 0 || (real[skip] != '/' && real[skip] != '\0'))
             return -1; /* the link leads out of the tree */
-        if (strcmp(real_root, "/") == 0)
-            skip = 0;
     }
     snprintf(out, outlen, "%s", real + skip);
     return 0;

@@ -359,6 +359,24 @@ static void long_cpu_affinity_kept_whole(void **state)
     json_decref(doc);
 }
 
+/* A root of "/" is the real tree: links resolve (here /proc/self -> /proc/PID). */
+static void root_slash_is_the_real_tree(void **state)
+{
+    (void)state;
+    char out[256], plain[256];
+    assert_int_equal(ls_sysfs_resolve("/", "/proc/self", out, sizeof out), 0);
+    assert_int_equal(strncmp(out, "/proc/", 6), 0);
+    assert_int_equal(ls_sysfs_resolve("", "/proc/self", plain, sizeof plain), 0);
+    assert_string_equal(out, plain);
+    /* a link out of a given tree is refused */
+    char link[256];
+    snprintf(link, sizeof link, "%s", ls_tmp_path("outlink"));
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/sys' && ln -sf /proc '%s/sys/out'", link, link);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(ls_sysfs_resolve(link, "/sys/out", out, sizeof out), -1);
+}
+
 int main(void)
 {
     ls_log_quiet(1);
@@ -377,6 +395,7 @@ int main(void)
         cmocka_unit_test(classify_edge_cases),
         cmocka_unit_test(real_h200_document_reads_back),
         cmocka_unit_test(long_cpu_affinity_kept_whole),
+        cmocka_unit_test(root_slash_is_the_real_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
