@@ -25,7 +25,8 @@ double ls_pcie_encoding(int gen)
     if (gen >= 3 && gen <= 5)
         return 128.0 / 130.0; /* 128b/130b line code: ~1.5% overhead */
     if (gen == 6)
-        return 242.0 / 256.0; /* PAM4 with 256-byte FLITs: 242 bytes carry TLP data */
+        return 242.0 / 256.0; /* 256-byte FLITs: 236 B TLP + 6 B DLP; 8 B CRC + 6 B FEC are
+                                 the coding overhead (as 128b/130b's 2 bits for Gen3-5) */
     return 0;
 }
 
