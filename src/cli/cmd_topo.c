@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char usage_topo[] =
@@ -86,6 +87,9 @@ static int check_options(const topo_opts_t *o)
         return ls_usage_error("topo", "--p2p-read and --p2p-write need --from");
     if (o->sysfs_root && o->from)
         return ls_usage_error("topo", "--sysfs-root is for discovery, not with --from");
+    struct stat st;
+    if (o->sysfs_root && (stat(o->sysfs_root, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return ls_usage_error("topo", "--sysfs-root %s: not a directory", o->sysfs_root);
     if (o->color && strcmp(o->color, "auto") && strcmp(o->color, "always") && strcmp(o->color, "never"))
         return ls_usage_error("topo", "--color takes auto, always or never, not '%s'", o->color);
     return 0;

@@ -138,6 +138,7 @@ run 2 topo --bogus && expect_one_error_line "unknown option '--bogus'"
 run 2 topo --from && expect_one_error_line "--from needs a value"
 run 2 topo --from "$fx/h200x2/nvidia-smi-topo.txt" --json --csv && expect_one_error_line "exclude"
 run 2 topo --p2p-read "$fx/h200x2/nvidia-smi-topo-p2p-r.txt" && expect_one_error_line "need --from"
+run 2 topo --sysfs-root "$tmp/no-such-root" && expect_one_error_line "--sysfs-root $tmp/no-such-root: not a directory"
 run 2 topo --from "$fx/h200x2/nvidia-smi-topo.txt" --color sometimes && expect_one_error_line "--color"
 run 0 topo --help && expect_out "^usage: linkscope topo" help
 
