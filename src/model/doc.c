@@ -128,10 +128,19 @@ static int check_gpus(const json_t *doc, char *err, size_t errlen)
 {
     size_t i;
     const json_t *gpu;
-    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
+    const json_t *gpus = json_object_get(doc, "gpus");
+    json_array_foreach(gpus, i, gpu)
     {
         if (!json_is_object(gpu) || !json_is_integer(json_object_get(gpu, "index")))
             return ls_seterr(err, errlen, "gpus[%zu].index: missing or not an integer", i);
+        json_int_t index = json_integer_value(json_object_get(gpu, "index"));
+        if (index < 0)
+            return ls_seterr(err, errlen, "gpus[%zu].index: %lld is negative", i, (long long)index);
+        /* Indices may skip GPUs (an import of a run on some of them), never repeat. */
+        for (size_t k = 0; k < i; k++)
+            if (json_integer_value(json_object_get(json_array_get(gpus, k), "index")) == index)
+                return ls_seterr(err, errlen, "gpus[%zu].index: %lld is also gpus[%zu]'s", i,
+                                 (long long)index, k);
     }
     const json_t *link;
     json_array_foreach(json_object_get(doc, "links"), i, link)

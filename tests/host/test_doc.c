@@ -76,6 +76,17 @@ static void rejects_bad_documents(void **state)
     expect_error("{\"schema\": \"other/1\"}", "schema");
     expect_error("{\"schema\": \"linkscope.run/9\"}", "newer");
     expect_error("{\"schema\": \"linkscope.run/1x\"}", "no valid version");
+    json_t *dup = sample_doc();
+    json_array_append_new(json_object_get(dup, "gpus"), json_pack("{s:i}", "index", 1));
+    json_array_append_new(json_object_get(dup, "gpus"), json_pack("{s:i}", "index", 1));
+    char *dup_text = ls_doc_dumps(dup);
+    expect_error(dup_text, "gpus[1].index: 1 is also gpus[0]'s");
+    free(dup_text);
+    json_integer_set(json_object_get(json_array_get(json_object_get(dup, "gpus"), 1), "index"), -3);
+    dup_text = ls_doc_dumps(dup);
+    expect_error(dup_text, "gpus[1].index: -3 is negative");
+    free(dup_text);
+    json_decref(dup);
     expect_error("{\"schema\": \"linkscope.run/ 1\"}", "no valid version");
     expect_error("{\"schema\": \"linkscope.run/1\", \"created\": \"x\", \"host\": {}}", "software");
     json_t *doc = sample_doc();
@@ -125,6 +136,16 @@ static void topo_round_trip(void **state)
     assert_int_equal(ls_link_parse("NVX", &l), -1);
     assert_int_equal(ls_link_parse("SYS", &l), 0);
     assert_int_equal(l.type, LS_LINK_SYS);
+    /* a document that skips GPU indices (an import of a run on GPUs 2 only): the skipped
+       ones keep a label, their links stay unknown */
+    json_t *sparse = ls_doc_new();
+    json_array_append_new(json_object_get(sparse, "gpus"), json_pack("{s:i, s:s}", "index", 2, "label", "GPU2"));
+    assert_int_equal(ls_topo_from_doc(sparse, u), 0);
+    assert_int_equal(u->ngpus, 3);
+    assert_string_equal(u->gpu_label[0], "GPU0");
+    assert_string_equal(u->gpu_label[2], "GPU2");
+    assert_int_equal(u->gpu_gpu[0][2].type, LS_LINK_NONE);
+    json_decref(sparse);
     json_decref(doc);
     free(t);
     free(u);
