@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char usage_topo[] =
@@ -31,7 +32,8 @@ const char usage_topo[] =
     "  --csv             write the link matrix as CSV\n"
     "  -o FILE           write to FILE (atomically) instead of stdout\n"
     "  --color WHEN      auto (on a terminal unless NO_COLOR is set), always or never\n"
-    "  --sysfs-root DIR  discover from a copy of /sys and /proc under DIR (tests)\n"
+    "  --sysfs-root DIR  discover from a copy of /sys and /proc under DIR, without NVML and\n"
+    "                    CUDA (testing on a saved or fake tree; no GPU needed)\n"
     "\n"
     "Exit codes: 0 ok, 2 usage error or unreadable or malformed input, 3 no GPU or driver.\n"
     "See docs/topology.md.\n";
@@ -85,6 +87,9 @@ static int check_options(const topo_opts_t *o)
         return ls_usage_error("topo", "--p2p-read and --p2p-write need --from");
     if (o->sysfs_root && o->from)
         return ls_usage_error("topo", "--sysfs-root is for discovery, not with --from");
+    struct stat st;
+    if (o->sysfs_root && (stat(o->sysfs_root, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return ls_usage_error("topo", "--sysfs-root %s: not a directory", o->sysfs_root);
     if (o->color && strcmp(o->color, "auto") && strcmp(o->color, "always") && strcmp(o->color, "never"))
         return ls_usage_error("topo", "--color takes auto, always or never, not '%s'", o->color);
     return 0;
@@ -177,7 +182,10 @@ static int load_from_files(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
    so that "no GPU" stays one line. */
 static int discover_topo(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
 {
-    ls_discover_opts_t dopts = {o->sysfs_root, 1, 1};
+    /* A copied or fake tree describes another machine: this one's NVML and CUDA GPUs
+       would not match it (inventory --sysfs-root does the same). */
+    int live = o->sysfs_root == NULL;
+    ls_discover_opts_t dopts = {o->sysfs_root, live, live};
     *doc = ls_doc_new();
     ls_log_quiet(1);
     int ngpus = ls_discover(*doc, &dopts);

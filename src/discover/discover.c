@@ -230,7 +230,7 @@ static int nvlinks_between(const ctx_t *c, const nvlink_sum_t *sum, int a, int b
         return min_switch;
     int min_active = sum[a].active < sum[b].active ? sum[a].active : sum[b].active;
     if (min_active > 0 && sum[a].to_switch == 0 && sum[b].to_switch == 0 &&
-        ls_nvml_p2p_nvlink(ga->nvml, gb->nvml) == 1 && sum[a].peer[gb->nvml] == 0) {
+        ls_nvml_p2p_nvlink(ga->nvml, gb->nvml) == 1) {
         /* remote ends unknown (remote type not reported) but NVLink P2P works */
         int known_peers = 0;
         for (int i = 0; i < LS_MAX_GPUS; i++)
@@ -290,7 +290,7 @@ static void build_topo(ctx_t *c)
     for (int g = 0; g < c->ngpus; g++) {
         const gpu_src_t *s = &c->gpu[g];
         snprintf(t->gpu_label[g], sizeof t->gpu_label[g], "GPU%d", g);
-        snprintf(t->cpu_affinity[g], sizeof t->cpu_affinity[g], "%.63s", s->has_pci ? s->pci.cpulist : "");
+        snprintf(t->cpu_affinity[g], sizeof t->cpu_affinity[g], "%s", s->has_pci ? s->pci.cpulist : "");
         ls_sysfs_numa_affinity(c->root, s->has_pci ? &s->pci : NULL, t->numa_affinity[g],
                                sizeof t->numa_affinity[g]);
         if (s->nvml >= 0)

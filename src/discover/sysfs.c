@@ -25,11 +25,10 @@ int ls_sysfs_resolve(const char *root, const char *path, char *out, size_t outle
     if (root[0]) {
         if (!realpath(root, real_root))
             return -1;
-        skip = strlen(real_root);
+        /* A root of "/" (or a link to it) is the real tree: nothing to strip. */
+        skip = strcmp(real_root, "/") == 0 ? 0 : strlen(real_root);
         if (strncmp(real, real_root, skip) != 0 || (real[skip] != '/' && real[skip] != '\0'))
             return -1; /* the link leads out of the tree */
-        if (strcmp(real_root, "/") == 0)
-            skip = 0;
     }
     snprintf(out, outlen, "%s", real + skip);
     return 0;
@@ -154,6 +153,10 @@ enum ls_link_type ls_pci_classify(const ls_pci_dev_t *a, const ls_pci_dev_t *b)
     return below_a + below_b + 1 <= 3 ? LS_LINK_PIX : LS_LINK_PXB;
 }
 
+/* Linux's NR_CPUS tops out at 8192 today; a bound far above it keeps the count from
+   overflowing on a malformed list. */
+#define CPULIST_MAX_CPU (1L << 20)
+
 int ls_cpulist_count(const char *list)
 {
     int count = 0;
@@ -170,7 +173,11 @@ int ls_cpulist_count(const char *list)
                 return -1;
             p = end;
         }
+        if (hi >= CPULIST_MAX_CPU)
+            return -1;
         count += (int)(hi - lo + 1);
+        if (count > CPULIST_MAX_CPU)
+            return -1;
         if (*p == ',')
             p++;
         else if (*p && !isspace((unsigned char)*p))

@@ -3,7 +3,8 @@
 double ls_hbm_theoretical_gbps(unsigned mem_mhz, unsigned bus_width_bits)
 {
     /* HBM and GDDR transfer on both clock edges: NVML's memory clock x 2 is the data rate
-       per pin in MT/s. H200: 3201 MHz x 2 x 6144 bit / 8 = 4916.7 GB/s (datasheet 4.8 TB/s);
+       per pin in MT/s. H200: 3201 MHz x 2 x 6016 bit (NVML's width: 47 of 48 HBM3e channels)
+       / 8 = 4814.3 GB/s (datasheet 4.8 TB/s);
        V100 PCIe: 877 MHz x 2 x 4096 / 8 = 898 GB/s (datasheet 900). */
     return (double)mem_mhz * 2.0 * (double)bus_width_bits / 8.0 / 1000.0;
 }
@@ -24,7 +25,8 @@ double ls_pcie_encoding(int gen)
     if (gen >= 3 && gen <= 5)
         return 128.0 / 130.0; /* 128b/130b line code: ~1.5% overhead */
     if (gen == 6)
-        return 242.0 / 256.0; /* PAM4 with 256-byte FLITs: 242 bytes carry TLP data */
+        return 242.0 / 256.0; /* 256-byte FLITs: 236 B TLP + 6 B DLP; 8 B CRC + 6 B FEC are
+                                 the coding overhead (as 128b/130b's 2 bits for Gen3-5) */
     return 0;
 }
 

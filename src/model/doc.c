@@ -3,6 +3,8 @@
 #include "../util/log.h"
 #include "version.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +89,11 @@ static int check_schema(const json_t *doc, char *err, size_t errlen)
     size_t nlen = strlen(LS_SCHEMA_NAME);
     if (strncmp(s, LS_SCHEMA_NAME "/", nlen + 1) != 0)
         return ls_seterr(err, errlen, "schema: \"%s\" is not %s", s, LS_SCHEMA);
-    int version = atoi(s + nlen + 1);
+    char *end = NULL;
+    const char *digits = s + nlen + 1;
+    long version = isdigit((unsigned char)*digits) ? strtol(digits, &end, 10) : 0;
+    if (version > 0 && *end)
+        version = 0; /* "linkscope.run/1x": not a version */
     if (version > LS_SCHEMA_VERSION)
         return ls_seterr(err, errlen,
                          "schema: \"%s\" is newer than this linkscope reads (%s); upgrade linkscope",
@@ -122,10 +128,19 @@ static int check_gpus(const json_t *doc, char *err, size_t errlen)
 {
     size_t i;
     const json_t *gpu;
-    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
+    const json_t *gpus = json_object_get(doc, "gpus");
+    json_array_foreach(gpus, i, gpu)
     {
         if (!json_is_object(gpu) || !json_is_integer(json_object_get(gpu, "index")))
             return ls_seterr(err, errlen, "gpus[%zu].index: missing or not an integer", i);
+        json_int_t index = json_integer_value(json_object_get(gpu, "index"));
+        if (index < 0)
+            return ls_seterr(err, errlen, "gpus[%zu].index: %lld is negative", i, (long long)index);
+        /* Indices may skip GPUs (an import of a run on some of them), never repeat. */
+        for (size_t k = 0; k < i; k++)
+            if (json_integer_value(json_object_get(json_array_get(gpus, k), "index")) == index)
+                return ls_seterr(err, errlen, "gpus[%zu].index: %lld is also gpus[%zu]'s", i,
+                                 (long long)index, k);
     }
     const json_t *link;
     json_array_foreach(json_object_get(doc, "links"), i, link)
@@ -203,7 +218,9 @@ long long ls_json_int(const json_t *obj, const char *key, long long fallback)
     const json_t *v = json_object_get(obj, key);
     if (json_is_integer(v))
         return json_integer_value(v);
-    if (json_is_real(v))
+    /* A real outside long long's range (1e300 in a hand-edited file) has no integer
+       value: converting it would be undefined behaviour. */
+    if (json_is_real(v) && fabs(json_real_value(v)) < 9.2e18)
         return (long long)json_real_value(v);
     return fallback;
 }

@@ -1,6 +1,9 @@
 #include "entry.h"
 #include "../util/stats.h"
 
+#include <math.h>
+#include <stdlib.h>
+
 json_t *ls_entry_new(const char *family, const char *metric, const char *unit)
 {
     return json_pack("{s:s, s:s, s:s, s:s}", "family", family, "metric", metric, "unit", unit,
@@ -9,10 +12,20 @@ json_t *ls_entry_new(const char *family, const char *metric, const char *unit)
 
 void ls_entry_set_samples(json_t *entry, const double *samples, size_t n)
 {
-    json_t *arr = json_array();
+    /* JSON has no NaN or infinity (json_real refuses them): such a sample would vanish
+       from "samples" and take "stats" and "value" with it. Keep the finite ones. */
+    double *finite = malloc((n ? n : 1) * sizeof *finite);
+    if (!finite)
+        return;
+    size_t kept = 0;
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(arr, json_real(samples[i]));
-    ls_stats_t s = ls_stats(samples, n);
+        if (isfinite(samples[i]))
+            finite[kept++] = samples[i];
+    json_t *arr = json_array();
+    for (size_t i = 0; i < kept; i++)
+        json_array_append_new(arr, json_real(finite[i]));
+    ls_stats_t s = ls_stats(finite, kept);
+    free(finite);
     json_object_set_new(entry, "samples", arr);
     json_object_set_new(entry, "stats",
                         json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s.n,

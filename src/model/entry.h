@@ -11,8 +11,9 @@
    unit:   "GB/s" (1e9 bytes/s) | "us" | "TB/s" is never used: HBM is GB/s too */
 json_t *ls_entry_new(const char *family, const char *metric, const char *unit);
 
-/* Sets "samples" (all kept) and "stats" {n, median, min, max, mean, stddev, cv},
-   and "value" = median. */
+/* Sets "samples" (all finite ones kept; NaN and infinity cannot be written in JSON and
+   are left out) and "stats" {n, median, min, max, mean, stddev, cv} over them, and
+   "value" = median. */
 void ls_entry_set_samples(json_t *entry, const double *samples, size_t n);
 
 /* Marks the entry failed (status "failed" or "timeout", error line). */

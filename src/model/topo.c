@@ -186,8 +186,11 @@ int ls_topo_from_doc(const json_t *doc, ls_topo_t *topo)
         snprintf(topo->gpu_numa_id[g], sizeof topo->gpu_numa_id[g], "%s",
                  ls_json_str(v, "gpu_numa_id", ""));
     }
-    for (int g = 0; g < topo->ngpus; g++)
+    for (int g = 0; g < topo->ngpus; g++) {
+        if (!topo->gpu_label[g][0]) /* an index the document skips: a GPU it says nothing of */
+            snprintf(topo->gpu_label[g], sizeof topo->gpu_label[g], "GPU%d", g);
         topo->gpu_gpu[g][g].type = LS_LINK_X, topo->p2p_read[g][g] = topo->p2p_write[g][g] = LS_P2P_SELF;
+    }
     json_array_foreach(json_object_get(doc, "links"), i, v)
     {
         long long a = ls_json_int(v, "a", -1), b = ls_json_int(v, "b", -1);

@@ -23,18 +23,18 @@ char *ls_read_file(const char *path, size_t *len, char *err, size_t errlen)
             break;
         cap *= 2;
         char *bigger = realloc(buf, cap);
-        if (!bigger) {
+        if (!bigger)
             free(buf);
-            buf = NULL;
-        }
         buf = bigger;
     }
     int failed = !buf || ferror(f);
+    int read_errno = errno; /* EISDIR for a directory */
     if (f != stdin)
         fclose(f);
     if (failed) {
+        ls_seterr(err, errlen, "%s: cannot read: %s", path,
+                  buf ? strerror(read_errno) : "out of memory");
         free(buf);
-        ls_seterr(err, errlen, "%s: cannot read", path);
         return NULL;
     }
     buf[used] = '\0';

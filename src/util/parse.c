@@ -126,6 +126,11 @@ void ls_format_size(uint64_t bytes, char *buf, size_t buflen)
         v /= 1024;
         u++;
     }
+    /* 1048575 B is 1023.999 KiB: one decimal would print "1024.0 KiB"; say "1.0 MiB". */
+    if (u < 4 && v != floor(v) && round(v * 10) >= 1024 * 10) {
+        v /= 1024;
+        u++;
+    }
     if (v == floor(v))
         snprintf(buf, buflen, "%.0f %s", v, units[u]);
     else

@@ -108,9 +108,22 @@ run 0 topo --from "$fx/topo/seed000-gv100x11.txt" --csv && {
     expect_out '^GPU9,,PHB,PHB,PHB,PHB,PHB,PIX,PIX,NV4,PIX,X,SYS,"0-13,28-41",0,N/A$' csv
 }
 
+# --- discovery on the fake 2-socket tree: its six GPUs only (NVML and CUDA, which describe
+# the machine running the test, stay out of it), classes as nvidia-smi gives them -------------
+run 0 topo --sysfs-root "$fx/sysfs/two-socket" --color never && {
+    rows=$(grep -c '^GPU[0-9]' "$tmp/out")
+    [ "$rows" -eq 6 ] && ok || bad "sysfs-root: $rows GPU rows, expected the tree's 6"
+    expect_cell GPU0 2 PIX sysfs-root
+    expect_cell GPU0 3 PXB sysfs-root
+    expect_cell GPU0 4 NODE sysfs-root
+    expect_cell GPU0 5 SYS sysfs-root
+    expect_cell GPU4 6 PHB sysfs-root
+    expect_out "NIC0: mlx5_0" sysfs-root
+}
+
 # --- bad input: one line naming the file, exit 2 -------------------------------------------
 run 2 topo --from "$tmp/does-not-exist.txt" && expect_one_error_line "$tmp/does-not-exist.txt"
-run 2 topo --from "$tmp" && expect_one_error_line "$tmp"
+run 2 topo --from "$tmp" && expect_one_error_line "$tmp: cannot read: Is a directory"
 for f in malformed-unknown-word malformed-columns malformed-no-header malformed-truncated empty; do
     run 2 topo --from "$fx/topo/$f.txt" && expect_one_error_line "$fx/topo/$f.txt: line "
 done
@@ -125,6 +138,7 @@ run 2 topo --bogus && expect_one_error_line "unknown option '--bogus'"
 run 2 topo --from && expect_one_error_line "--from needs a value"
 run 2 topo --from "$fx/h200x2/nvidia-smi-topo.txt" --json --csv && expect_one_error_line "exclude"
 run 2 topo --p2p-read "$fx/h200x2/nvidia-smi-topo-p2p-r.txt" && expect_one_error_line "need --from"
+run 2 topo --sysfs-root "$tmp/no-such-root" && expect_one_error_line "--sysfs-root $tmp/no-such-root: not a directory"
 run 2 topo --from "$fx/h200x2/nvidia-smi-topo.txt" --color sometimes && expect_one_error_line "--color"
 run 0 topo --help && expect_out "^usage: linkscope topo" help
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "discover/busid.h"
 #include "discover/discover.h"
@@ -241,6 +242,9 @@ static void cpulists_and_bus_ids(void **state)
     assert_int_equal(ls_cpulist_count("3"), 1);
     assert_int_equal(ls_cpulist_count("0-3,x"), -1);
     assert_int_equal(ls_cpulist_count("5-2"), -1);
+    /* out of any real range: refused, not an overflowing count */
+    assert_int_equal(ls_cpulist_count("0-99999999999999999999"), -1);
+    assert_int_equal(ls_cpulist_count("0-2147483647"), -1);
     char buf[32];
     assert_int_equal(ls_busid_normalize("00000000:3B:00.0", buf, sizeof buf), 0);
     assert_string_equal(buf, "00000000:3b:00.0");
@@ -314,6 +318,65 @@ static void real_h200_document_reads_back(void **state)
     json_decref(doc);
 }
 
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A GPU whose local_cpulist is longer than 63 characters (a 4-socket box with
+   hyperthreads lists many ranges): cpu_affinity keeps all of it. */
+static void long_cpu_affinity_kept_whole(void **state)
+{
+    (void)state;
+    const char *cpus = "0-3,8-11,16-19,24-27,32-35,40-43,48-51,56-59,64-67,72-75,80-83,88-91,"
+                       "96-99,104-107,112-115,120-123";
+    char root[256], dev[512], path[640];
+    snprintf(root, sizeof root, "%s", ls_tmp_path("longcpus"));
+    snprintf(dev, sizeof dev, "%s/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0", root);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' '%s/sys/bus/pci/devices'", dev, root);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/class", dev);
+    write_text(path, "0x030200\n");
+    snprintf(path, sizeof path, "%s/vendor", dev);
+    write_text(path, "0x10de\n");
+    snprintf(path, sizeof path, "%s/numa_node", dev);
+    write_text(path, "0\n");
+    snprintf(path, sizeof path, "%s/local_cpulist", dev);
+    write_text(path, cpus);
+    snprintf(path, sizeof path, "%s/sys/bus/pci/devices/0000:01:00.0", root);
+    assert_int_equal(symlink("../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0", path), 0);
+    ls_log_quiet(1);
+    json_t *doc = discover_fake(root);
+    ls_log_quiet(0);
+    const json_t *g0 = json_array_get(json_object_get(doc, "gpus"), 0);
+    assert_non_null(g0);
+    assert_true(strlen(cpus) > 63);
+    assert_string_equal(ls_json_str(g0, "cpu_affinity", ""), cpus);
+    json_decref(doc);
+}
+
+/* A root of "/" is the real tree: links resolve (here /proc/self -> /proc/PID). */
+static void root_slash_is_the_real_tree(void **state)
+{
+    (void)state;
+    char out[256], plain[256];
+    assert_int_equal(ls_sysfs_resolve("/", "/proc/self", out, sizeof out), 0);
+    assert_int_equal(strncmp(out, "/proc/", 6), 0);
+    assert_int_equal(ls_sysfs_resolve("", "/proc/self", plain, sizeof plain), 0);
+    assert_string_equal(out, plain);
+    /* a link out of a given tree is refused */
+    char link[256];
+    snprintf(link, sizeof link, "%s", ls_tmp_path("outlink"));
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/sys' && ln -sf /proc '%s/sys/out'", link, link);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(ls_sysfs_resolve(link, "/sys/out", out, sizeof out), -1);
+}
+
 int main(void)
 {
     ls_log_quiet(1);
@@ -331,6 +394,8 @@ int main(void)
         cmocka_unit_test(theoretical_peaks),
         cmocka_unit_test(classify_edge_cases),
         cmocka_unit_test(real_h200_document_reads_back),
+        cmocka_unit_test(long_cpu_affinity_kept_whole),
+        cmocka_unit_test(root_slash_is_the_real_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

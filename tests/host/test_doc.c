@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,19 @@ static void rejects_bad_documents(void **state)
     expect_error("{\"hello\": 1}", "schema");
     expect_error("{\"schema\": \"other/1\"}", "schema");
     expect_error("{\"schema\": \"linkscope.run/9\"}", "newer");
+    expect_error("{\"schema\": \"linkscope.run/1x\"}", "no valid version");
+    json_t *dup = sample_doc();
+    json_array_append_new(json_object_get(dup, "gpus"), json_pack("{s:i}", "index", 1));
+    json_array_append_new(json_object_get(dup, "gpus"), json_pack("{s:i}", "index", 1));
+    char *dup_text = ls_doc_dumps(dup);
+    expect_error(dup_text, "gpus[1].index: 1 is also gpus[0]'s");
+    free(dup_text);
+    json_integer_set(json_object_get(json_array_get(json_object_get(dup, "gpus"), 1), "index"), -3);
+    dup_text = ls_doc_dumps(dup);
+    expect_error(dup_text, "gpus[1].index: -3 is negative");
+    free(dup_text);
+    json_decref(dup);
+    expect_error("{\"schema\": \"linkscope.run/ 1\"}", "no valid version");
     expect_error("{\"schema\": \"linkscope.run/1\", \"created\": \"x\", \"host\": {}}", "software");
     json_t *doc = sample_doc();
     json_object_set_new(json_array_get(json_object_get(doc, "measurements"), 0), "family",
@@ -122,9 +136,49 @@ static void topo_round_trip(void **state)
     assert_int_equal(ls_link_parse("NVX", &l), -1);
     assert_int_equal(ls_link_parse("SYS", &l), 0);
     assert_int_equal(l.type, LS_LINK_SYS);
+    /* a document that skips GPU indices (an import of a run on GPUs 2 only): the skipped
+       ones keep a label, their links stay unknown */
+    json_t *sparse = ls_doc_new();
+    json_array_append_new(json_object_get(sparse, "gpus"), json_pack("{s:i, s:s}", "index", 2, "label", "GPU2"));
+    assert_int_equal(ls_topo_from_doc(sparse, u), 0);
+    assert_int_equal(u->ngpus, 3);
+    assert_string_equal(u->gpu_label[0], "GPU0");
+    assert_string_equal(u->gpu_label[2], "GPU2");
+    assert_int_equal(u->gpu_gpu[0][2].type, LS_LINK_NONE);
+    json_decref(sparse);
     json_decref(doc);
     free(t);
     free(u);
+}
+
+/* Reals stand in for integers when a file was edited by hand; one too large for a long
+   long has no integer value and gives the fallback (no undefined conversion). */
+static void json_int_of_reals(void **state)
+{
+    (void)state;
+    json_t *o = json_pack("{s:f, s:f, s:f, s:I}", "half", 3.5, "huge", 1e300, "neg", -1e19,
+                          "int", (json_int_t)7);
+    assert_int_equal(ls_json_int(o, "half", -1), 3);
+    assert_int_equal(ls_json_int(o, "huge", -1), -1);
+    assert_int_equal(ls_json_int(o, "neg", -1), -1);
+    assert_int_equal(ls_json_int(o, "int", -1), 7);
+    assert_int_equal(ls_json_int(o, "absent", -2), -2);
+    json_decref(o);
+}
+
+/* A NaN or infinite sample (a zero time) cannot be written in JSON: it is left out, and
+   stats and value still describe the finite samples. */
+static void non_finite_samples_left_out(void **state)
+{
+    (void)state;
+    json_t *e = ls_entry_new("p2p", "bandwidth", "GB/s");
+    const double samples[] = {10.0, NAN, 30.0, INFINITY, 20.0};
+    ls_entry_set_samples(e, samples, 5);
+    assert_int_equal(json_array_size(json_object_get(e, "samples")), 3);
+    assert_int_equal(ls_json_int(json_object_get(e, "stats"), "n", 0), 3);
+    assert_float_equal(ls_json_num(json_object_get(e, "stats"), "max", 0), 30.0, 1e-12);
+    assert_float_equal(ls_json_num(e, "value", 0), 20.0, 1e-12);
+    json_decref(e);
 }
 
 int main(void)
@@ -132,7 +186,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_is_byte_identical), cmocka_unit_test(stats_are_stored),
         cmocka_unit_test(rejects_bad_documents), cmocka_unit_test(missing_file_is_named),
-        cmocka_unit_test(topo_round_trip),
+        cmocka_unit_test(topo_round_trip), cmocka_unit_test(json_int_of_reals),
+        cmocka_unit_test(non_finite_samples_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

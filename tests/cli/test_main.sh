@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# linkscope's command table (src/cli/main.c): help, --help per command, --version, and
+# the one-line errors for an unknown command.
+# usage: test_main.sh LINKSCOPE FIXTURES_DIR
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+main_c=$here/../../src/cli/main.c
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+}
+
+# run EXPECTED_RC ARGS...: runs linkscope, keeps stdout/stderr in $tmp/out, $tmp/err
+run() {
+    local want=$1
+    shift
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        bad "linkscope $* exited $rc, expected $want; stderr: $(head -c 300 "$tmp/err")"
+        return 1
+    fi
+    ok
+}
+
+# one_line FILE WHAT: FILE holds exactly one line
+one_line() {
+    local n
+    n=$(wc -l <"$1")
+    if [ "$n" -eq 1 ]; then ok; else bad "$2: $n lines, expected one: $(head -c 300 "$1")"; fi
+}
+
+# The command names, from the table itself: {"name", cmd_name, ...
+mapfile -t commands < <(sed -n 's/^ *{"\([a-z0-9]*\)", cmd_\1,.*/\1/p' "$main_c")
+if [ "${#commands[@]}" -ge 10 ]; then ok; else bad "read only ${#commands[@]} commands from $main_c"; fi
+
+# Unknown command: one line on stderr naming it, nothing on stdout, exit 2.
+if run 2 nosuch; then
+    one_line "$tmp/err" "linkscope nosuch"
+    grep -q "'nosuch' is not a linkscope command" "$tmp/err" && ok || bad "unknown command: $(cat "$tmp/err")"
+    [ ! -s "$tmp/out" ] && ok || bad "unknown command wrote to stdout"
+fi
+if run 2 --nosuch; then one_line "$tmp/err" "linkscope --nosuch"; fi
+
+# --version, -V and version: version and git commit.
+for v in --version -V version; do
+    if run 0 "$v"; then
+        grep -Eq '^linkscope [0-9]+\.[0-9]+\.[0-9]+ \(commit [0-9a-zA-Z]+, schema linkscope\.run/1\)$' "$tmp/out" &&
+            ok || bad "linkscope $v printed: $(cat "$tmp/out")"
+        one_line "$tmp/out" "linkscope $v"
+    fi
+done
+if run 2 version extra; then one_line "$tmp/err" "linkscope version extra"; fi
+
+# help (and no command, -h, --help) lists every command of the table.
+for h in help -h --help ""; do
+    if [ -n "$h" ]; then run 0 "$h" || continue; else run 0 || continue; fi
+    for c in "${commands[@]}"; do
+        grep -Eq "^  $c +[^ ]" "$tmp/out" && ok || bad "linkscope $h does not list '$c'"
+    done
+    grep -q "exit codes: 0 ok, 1 check failed, 2 usage or input error, 3 no usable GPU" "$tmp/out" &&
+        ok || bad "linkscope $h: no exit codes line"
+done
+
+# COMMAND --help and help COMMAND: exit 0, its usage on stdout, nothing on stderr; the
+# usage must not run the command (no GPU is needed for any of them).
+for c in "${commands[@]}"; do
+    if run 0 "$c" --help; then
+        head -1 "$tmp/out" | grep -q "^usage: linkscope $c" && ok ||
+            bad "linkscope $c --help: first line is '$(head -1 "$tmp/out")'"
+        [ ! -s "$tmp/err" ] && ok || bad "linkscope $c --help wrote to stderr: $(head -c 200 "$tmp/err")"
+        cp "$tmp/out" "$tmp/usage"
+        if run 0 help "$c"; then
+            cmp -s "$tmp/out" "$tmp/usage" && ok || bad "linkscope help $c differs from $c --help"
+        fi
+    fi
+done
+# --help after other options, but not after "--".
+if run 0 topo --json --help; then head -1 "$tmp/out" | grep -q "^usage: linkscope topo" && ok || bad "topo --json --help"; fi
+
+# help with a bad name or too many names: one line, exit 2.
+if run 2 help nosuch; then
+    one_line "$tmp/err" "linkscope help nosuch"
+    grep -q "'nosuch' is not a linkscope command" "$tmp/err" && ok || bad "help nosuch: $(cat "$tmp/err")"
+fi
+if run 2 help topo inventory; then one_line "$tmp/err" "linkscope help topo inventory"; fi
+
+echo "test_main: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
