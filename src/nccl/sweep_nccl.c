@@ -11,6 +11,7 @@
 #include "mpirt.h"
 #include "nccl_lib.h"
 #include "sweep.h"
+#include "table.h"
 #include "translog.h"
 #include "model/doc.h"
 #include "model/entry.h"
@@ -154,11 +155,23 @@ static int make_comms(const ls_nccl_lib_t *lib, const int *dev, int n, int mpi, 
     memcpy(ctx.dev, dev, sizeof(int) * (size_t)n);
     ncclResult_t rc;
     if (mpi) {
-        ncclUniqueId id;
-        if (ls_mpi_rank() == 0 && (rc = lib->GetUniqueId(&id)) != ncclSuccess)
-            return ls_seterr(err, errlen, "ncclGetUniqueId: %s", lib->GetErrorString(rc));
-        if (ls_mpi_bcast(&id, sizeof id, 0) != 0)
+        /* The id travels with rank 0's success, so that a rank 0 that could not make one
+           does not leave the other ranks waiting in the broadcast. */
+        struct {
+            ncclUniqueId id;
+            int ok;
+        } msg;
+        memset(&msg, 0, sizeof msg);
+        rc = ncclSuccess;
+        if (ls_mpi_rank() == 0)
+            msg.ok = (rc = lib->GetUniqueId(&msg.id)) == ncclSuccess;
+        if (ls_mpi_bcast(&msg, sizeof msg, 0) != 0)
             return ls_seterr(err, errlen, "MPI: broadcasting the NCCL unique id failed");
+        if (!msg.ok)
+            return ls_seterr(err, errlen, "ncclGetUniqueId failed on rank 0%s%s",
+                             rc != ncclSuccess ? ": " : "",
+                             rc != ncclSuccess ? lib->GetErrorString(rc) : "");
+        ncclUniqueId id = msg.id;
         ctx.nranks = ls_mpi_size();
         ctx.rank0 = ls_mpi_rank();
         if (cudaSetDevice(dev[0]) != cudaSuccess)
@@ -806,11 +819,11 @@ static json_t *new_entry(const run_t *r, const int *gpus_all)
     return e;
 }
 
-static void finish_entry(json_t *e, const run_t *r, int all_ok_checked)
+static void finish_entry(json_t *e, const run_t *r, int ok)
 {
     json_t *rows = json_object_get(e, "rows");
     size_t nrows = json_array_size(rows);
-    json_object_set_new(e, "verified", json_boolean(all_ok_checked && nrows > 0));
+    json_object_set_new(e, "verified", json_boolean(ok && ls_nccl_rows_verified(rows)));
     if (nrows == 0)
         return;
     const json_t *last = json_array_get(rows, nrows - 1), *first = json_array_get(rows, 0);
@@ -866,6 +879,12 @@ static int local_devices(const ls_nccl_sweep_opts_t *o, int *dev, char *err, siz
     return n;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
 {
     run_t r;
@@ -903,8 +922,9 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         ls_seterr(err, errlen, "root %d is not a rank (0-%d)", o->root, ctx.nranks - 1);
         return NULL;
     }
-    int gpus_all[LS_NCCL_MAX_LOCAL * 4] = {0};
-    if (o->mpi && ctx.nranks <= LS_NCCL_MAX_LOCAL * 4)
+    /* The GPU of every rank, rank order: under MPI gathered, whatever the rank count. */
+    int *gpus_all = calloc((size_t)ctx.nranks, sizeof(int));
+    if (o->mpi)
         ls_mpi_allgather(&dev[0], sizeof(int), gpus_all);
     else
         memcpy(gpus_all, dev, sizeof(int) * (size_t)n);
@@ -915,10 +935,13 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         sizes = malloc(sizeof(uint64_t) * (size_t)o->nsizes);
         memcpy(sizes, o->sizes, sizeof(uint64_t) * (size_t)o->nsizes);
         nsizes = o->nsizes;
+        /* ascending: the buffers and the memory fit are sized by the last size */
+        qsort(sizes, (size_t)nsizes, sizeof *sizes, cmp_size);
     } else {
         nsizes = ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes, NULL, 0);
         if (nsizes <= 0) {
             heartbeat_stop();
+            free(gpus_all);
             ls_seterr(err, errlen, "no sizes between -b and -e");
             return NULL;
         }
@@ -926,6 +949,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes, sizes, nsizes);
     }
     json_t *entry = new_entry(&r, gpus_all);
+    free(gpus_all);
     char id[160];
     snprintf(id, sizeof id, "nccl-%s-%s", r.coll->name, o->variant ? o->variant : "default");
     json_object_set_new(entry, "id", json_string(id));
@@ -941,7 +965,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         return entry;
     }
     double factor = r.coll->busbw_factor(ctx.nranks);
-    int all_ok = o->check, status = 0;
+    int status = 0;
     char why[512] = "";
     /* NVML telemetry over the whole sweep, as for every measurement (this process's GPUs) */
     ls_telemetry_t *tele = ls_telemetry_for(ctx.dev, ctx.n);
@@ -958,11 +982,8 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
             r.in_place = ip;
             case_t c;
             status = run_case(&r, &c, why, sizeof why);
-            if (status == 0) {
+            if (status == 0)
                 json_object_set_new(row, ip ? "ip" : "oop", case_json(&c, bytes, factor));
-                if (c.wrong > 0)
-                    all_ok = 0;
-            }
         }
         if (status == 0)
             json_array_append_new(json_object_get(entry, "rows"), row);
@@ -981,7 +1002,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     if (status != 0)
         ctx_release(0);
     add_transports(entry);
-    finish_entry(entry, &r, all_ok && status == 0);
+    finish_entry(entry, &r, status == 0);
     free(sizes);
     heartbeat_stop();
     return entry;
