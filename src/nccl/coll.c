@@ -132,7 +132,9 @@ uint32_t ls_pattern_modulus(const ls_dtype_t *dtype, int nranks)
     double exact = ldexp(1.0, dtype->mantissa_bits) - 1.0;
     double bound = exact / (nranks > 0 ? nranks : 1);
     uint32_t m = bound > 65521.0 ? 65521u : (uint32_t)bound;
-    while (m > 2 && !is_prime(m))
+    /* not 3 or 7, the pattern's multipliers: m = 7 would give every element one value,
+       m = 3 every rank (bfloat16 on 24 or 64 ranks, half on 256) */
+    while (m > 2 && (!is_prime(m) || m == 3 || m == 7))
         m--;
     return m < 2 ? 2 : m;
 }

@@ -349,8 +349,10 @@ static ls_check_t check_params(const run_t *r, int i)
     ls_check_t c = {0};
     c.layout = (int)r->coll->layout;
     c.dtype = r->dtype->code;
-    c.op = r->op;
-    c.int_prod = !r->dtype->is_float && r->op == LS_OP_PROD;
+    /* the operator shapes the data only where the collective reduces: all_gather with
+       -o prod must still get rank-distinct data */
+    c.op = r->coll->has_redop ? r->op : LS_OP_SUM;
+    c.int_prod = !r->dtype->is_float && c.op == LS_OP_PROD;
     c.modulus = ls_pattern_modulus(r->dtype, ctx.nranks);
     c.rank = ctx.rank0 + i;
     c.nranks = ctx.nranks;
