@@ -766,14 +766,8 @@ static void add_transports(json_t *entry)
                 if (text)
                     memcpy(mine, text, len);
                 if (ls_mpi_allgather(mine, maxlen, all) == 0) {
-                    for (int k = 1; k < n; k++) /* joined: rank 0's text, then the others' */
-                        all[k * maxlen - 1] = '\n';
-                    free(text);
-                    text = malloc((size_t)n * maxlen);
-                    if (text) {
-                        memcpy(text, all, (size_t)n * maxlen);
-                        text[(size_t)n * maxlen - 1] = '\0';
-                    }
+                    free(text); /* joined: rank 0's text, then the others' */
+                    text = ls_nccl_join_logs(all, n, (size_t)maxlen);
                 }
             }
             free(mine);
