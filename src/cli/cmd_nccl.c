@@ -280,6 +280,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
                    "broadcast, reduce, sendrecv or all)%s%s", "", "");
     if (s->min_bytes > s->max_bytes)
         return bad("-b is larger than -e%s%s", "", "");
+    if (ls_coll_sweep_sizes(s->min_bytes, s->max_bytes, s->step_factor, s->step_bytes, NULL, 0) >
+        LS_COLL_MAX_SIZES)
+        return bad("-b, -e, -f and -i give more than %s sizes%s", "100000", ": take a larger -i or -f");
     if (o->ngpus_flag && !s->ngpus) {
         for (int k = 0; k < o->ngpus_flag; k++)
             o->gpus[k] = k;

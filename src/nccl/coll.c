@@ -50,7 +50,8 @@ int ls_coll_sweep_sizes(uint64_t min_bytes, uint64_t max_bytes, double factor, u
     for (uint64_t size = min_bytes; size <= max_bytes;) {
         if (out && n < max_out)
             out[n] = size;
-        n++;
+        if (++n > LS_COLL_MAX_SIZES)
+            break;
         double grown = (double)size * factor;
         if (factor > 1.0 && grown >= 18446744073709551615.0)
             break; /* the next size would not fit in 64 bits */

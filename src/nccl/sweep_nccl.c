@@ -935,10 +935,11 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         qsort(sizes, (size_t)nsizes, sizeof *sizes, cmp_size);
     } else {
         nsizes = ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes, NULL, 0);
-        if (nsizes <= 0) {
+        if (nsizes <= 0 || nsizes > LS_COLL_MAX_SIZES) {
             heartbeat_stop();
             free(gpus_all);
-            ls_seterr(err, errlen, "no sizes between -b and -e");
+            ls_seterr(err, errlen, nsizes > 0 ? "more than 100000 sizes between -b and -e"
+                                              : "no sizes between -b and -e");
             return NULL;
         }
         sizes = malloc(sizeof(uint64_t) * (size_t)nsizes);

@@ -89,6 +89,9 @@ static void size_sweep_like_nccl_tests(void **s)
     assert_int_equal(ls_coll_sweep_sizes(16, 8, 2, 0, sizes, 64), -1);
     assert_int_equal(ls_coll_sweep_sizes(8, 16, 1, 0, sizes, 64), -1);
     assert_int_equal(ls_coll_sweep_sizes(0, 16, 2, 0, sizes, 64), -1);
+    /* counting stops just past the cap: -b 1 -e 1T -i 1 is refused, not counted */
+    assert_int_equal(ls_coll_sweep_sizes(1, 1ull << 40, 1, 1, NULL, 0), LS_COLL_MAX_SIZES + 1);
+    assert_int_equal(ls_coll_sweep_sizes(1, LS_COLL_MAX_SIZES, 1, 1, NULL, 0), LS_COLL_MAX_SIZES);
     /* a huge factor stops at the overflow */
     assert_int_equal(ls_coll_sweep_sizes(1ull << 62, UINT64_MAX, 4, 0, sizes, 64), 1);
 }
