@@ -280,6 +280,13 @@ static int parse_args(int argc, char **argv, opts_t *o)
                    "broadcast, reduce, sendrecv or all)%s%s", "", "");
     if (s->min_bytes > s->max_bytes)
         return bad("-b is larger than -e%s%s", "", "");
+    if (s->step_factor > 1.0 && s->min_bytes < s->max_bytes &&
+        (double)s->min_bytes * s->step_factor < (double)s->min_bytes + 1.0) {
+        char line[160];
+        snprintf(line, sizeof line, "-f %g does not grow -b %llu B (the sweep would stop there)",
+                 s->step_factor, (unsigned long long)s->min_bytes);
+        return bad("%s%s", line, "");
+    }
     if (ls_coll_sweep_sizes(s->min_bytes, s->max_bytes, s->step_factor, s->step_bytes, NULL, 0) >
         LS_COLL_MAX_SIZES)
         return bad("-b, -e, -f and -i give more than %s sizes%s", "100000", ": take a larger -i or -f");

@@ -33,6 +33,7 @@ expect 2 "-b: '12Q' is not a size" nccl all_reduce -b 12Q
 expect 2 "-e: '-5' is not a size" nccl all_reduce -e -5
 expect 2 "-b is larger than -e" nccl all_reduce -b 1G -e 1M
 expect 2 "give more than 100000 sizes" nccl all_reduce -b 1 -e 1T -i 1
+expect 2 "-f 1.01 does not grow -b 8 B" nccl all_reduce -b 8 -e 1M -f 1.01
 expect 2 "-f: '0.5' is not a factor" nccl all_reduce -f 0.5
 expect 2 "-n: expected a whole number" nccl all_reduce -n 0
 expect 2 "-c: expected a whole number 0-1" nccl all_reduce -c 2
