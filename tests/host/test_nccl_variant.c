@@ -176,6 +176,13 @@ static void side_by_side_with_ratios(void **s)
     assert_non_null(strstr(buf, "Avg bus bandwidth    : 180 GB/s"));
     free(buf);
     assert_float_equal(ls_nccl_avg_busbw(e[1]), 18.0, 1e-9);
+    /* a default without rows (failed at once) still shows the other setting's figures,
+       with no ratio to divide by */
+    json_array_clear(json_object_get(e[0], "rows"));
+    text = render(ls_nccl_print_variants, e, 2);
+    assert_non_null(strstr(text, "26.00 (x -)"));
+    assert_null(strstr(text, "(x0.00)"));
+    free(text);
     json_decref(e[0]);
     json_decref(e[1]);
 }
