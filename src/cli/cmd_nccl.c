@@ -187,20 +187,28 @@ static int parse_sweep_flag(opts_t *o, const char *f, const char *v)
     return rc ? rc : keep_raw(o, f, v);
 }
 
+/* Each collective once, in the order first named ("all all_reduce" is the four): a
+   repeat would add nothing but a second sweep, and at most seven names fit. */
+static void add_unique(opts_t *o, const char *name)
+{
+    for (int k = 0; k < o->ncolls; k++)
+        if (strcmp(o->colls[k], name) == 0)
+            return;
+    o->colls[o->ncolls++] = name;
+}
+
 static int add_collective(opts_t *o, const char *name)
 {
     if (strcmp(name, "all") == 0) {
         static const char *four[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall"};
         for (int k = 0; k < 4; k++)
-            o->colls[o->ncolls++] = four[k];
+            add_unique(o, four[k]);
         return 0;
     }
     if (!ls_coll_find(name))
         return bad("unknown collective '%s' (expected all_reduce, all_gather, reduce_scatter, "
                    "alltoall, broadcast, reduce, sendrecv or all)%s", name, "");
-    if (o->ncolls >= 7)
-        return bad("too many collectives%s%s", "", "");
-    o->colls[o->ncolls++] = name;
+    add_unique(o, name);
     return 0;
 }
 
@@ -272,6 +280,16 @@ static int parse_args(int argc, char **argv, opts_t *o)
                    "broadcast, reduce, sendrecv or all)%s%s", "", "");
     if (s->min_bytes > s->max_bytes)
         return bad("-b is larger than -e%s%s", "", "");
+    if (s->step_factor > 1.0 && s->min_bytes < s->max_bytes &&
+        (double)s->min_bytes * s->step_factor < (double)s->min_bytes + 1.0) {
+        char line[160];
+        snprintf(line, sizeof line, "-f %g does not grow -b %llu B (the sweep would stop there)",
+                 s->step_factor, (unsigned long long)s->min_bytes);
+        return bad("%s%s", line, "");
+    }
+    if (ls_coll_sweep_sizes(s->min_bytes, s->max_bytes, s->step_factor, s->step_bytes, NULL, 0) >
+        LS_COLL_MAX_SIZES)
+        return bad("-b, -e, -f and -i give more than %s sizes%s", "100000", ": take a larger -i or -f");
     if (o->ngpus_flag && !s->ngpus) {
         for (int k = 0; k < o->ngpus_flag; k++)
             o->gpus[k] = k;
@@ -540,7 +558,7 @@ int cmd_nccl(int argc, char **argv)
             json_decref(env);
             return bad("--variant cannot run under MPI (each setting needs its own mpirun)%s%s", "", "");
         }
-        if (o.ngpus_flag > 1 && !o.sweep.ngpus) {
+        if (o.ngpus_flag > 1) { /* parse_args has turned -g into a GPU list by now */
             json_decref(env);
             return bad("under MPI each rank drives one GPU: -g must be 1%s%s", "", "");
         }

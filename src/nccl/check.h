@@ -18,14 +18,16 @@ enum ls_dtype_code {
 };
 
 /* Rank r's send element i: sum/max/min/avg use 1 + ((7 i + 3 r + 1) mod m), distinct
-   per rank (m prime > nranks) and per element (period m, prime, so no power-of-two
-   offset aliases), with nranks x m exact in the type; prod uses 2^e, e in {-1,0,1}
-   (exact products). The op code is enum ls_redop (coll.h): 1 = prod. */
+   per rank (m prime > nranks, m != 3) and per element (period m, prime, m != 7, so no
+   power-of-two offset aliases), with nranks x m exact in the type; prod uses 2^e,
+   e = ((i mod m) + r + 1) mod 3 - 1 in {-1,0,1}: exact products, and neighbouring
+   ranks differ at every element. The op code is enum ls_redop (coll.h): 1 = prod. */
 static inline LS_HD double ls_pattern_value_dev(int op, uint32_t modulus, int rank, uint64_t i)
 {
     uint64_t k = (i % modulus) * 7u + (uint64_t)rank * 3u + 1u;
     if (op == 1) {
-        int e = (int)(k % 3u) - 1;
+        /* k + r, not k: 3r vanishes mod 3, which gave every rank the same factor */
+        int e = (int)((k + (uint64_t)rank) % 3u) - 1;
         return e < 0 ? 0.5 : e > 0 ? 2.0 : 1.0;
     }
     return (double)(1u + k % modulus);

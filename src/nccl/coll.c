@@ -50,7 +50,8 @@ int ls_coll_sweep_sizes(uint64_t min_bytes, uint64_t max_bytes, double factor, u
     for (uint64_t size = min_bytes; size <= max_bytes;) {
         if (out && n < max_out)
             out[n] = size;
-        n++;
+        if (++n > LS_COLL_MAX_SIZES)
+            break;
         double grown = (double)size * factor;
         if (factor > 1.0 && grown >= 18446744073709551615.0)
             break; /* the next size would not fit in 64 bits */
@@ -132,7 +133,9 @@ uint32_t ls_pattern_modulus(const ls_dtype_t *dtype, int nranks)
     double exact = ldexp(1.0, dtype->mantissa_bits) - 1.0;
     double bound = exact / (nranks > 0 ? nranks : 1);
     uint32_t m = bound > 65521.0 ? 65521u : (uint32_t)bound;
-    while (m > 2 && !is_prime(m))
+    /* not 3 or 7, the pattern's multipliers: m = 7 would give every element one value,
+       m = 3 every rank (bfloat16 on 24 or 64 ranks, half on 256) */
+    while (m > 2 && (!is_prime(m) || m == 3 || m == 7))
         m--;
     return m < 2 ? 2 : m;
 }

@@ -50,7 +50,10 @@ double ls_coll_algbw(uint64_t bytes, double time_us);
 
 /* The size sweep, nccl-tests' way: min, then x factor (factor > 1) or + step, up to
    max inclusive. Returns how many sizes (at most max_out are stored; call with NULL to
-   count), or -1 when the arguments make no sweep (min > max, factor <= 1 with step 0). */
+   count), or -1 when the arguments make no sweep (min > max, factor <= 1 with step 0).
+   Counting stops at LS_COLL_MAX_SIZES + 1: a larger result means "too many" (-b 1
+   -e 1T -i 1 would count for minutes and overflow the int). */
+#define LS_COLL_MAX_SIZES 100000
 int ls_coll_sweep_sizes(uint64_t min_bytes, uint64_t max_bytes, double factor, uint64_t step,
                         uint64_t *out, int max_out);
 

@@ -11,6 +11,7 @@
 #include "mpirt.h"
 #include "nccl_lib.h"
 #include "sweep.h"
+#include "table.h"
 #include "translog.h"
 #include "model/doc.h"
 #include "model/entry.h"
@@ -154,11 +155,23 @@ static int make_comms(const ls_nccl_lib_t *lib, const int *dev, int n, int mpi, 
     memcpy(ctx.dev, dev, sizeof(int) * (size_t)n);
     ncclResult_t rc;
     if (mpi) {
-        ncclUniqueId id;
-        if (ls_mpi_rank() == 0 && (rc = lib->GetUniqueId(&id)) != ncclSuccess)
-            return ls_seterr(err, errlen, "ncclGetUniqueId: %s", lib->GetErrorString(rc));
-        if (ls_mpi_bcast(&id, sizeof id, 0) != 0)
+        /* The id travels with rank 0's success, so that a rank 0 that could not make one
+           does not leave the other ranks waiting in the broadcast. */
+        struct {
+            ncclUniqueId id;
+            int ok;
+        } msg;
+        memset(&msg, 0, sizeof msg);
+        rc = ncclSuccess;
+        if (ls_mpi_rank() == 0)
+            msg.ok = (rc = lib->GetUniqueId(&msg.id)) == ncclSuccess;
+        if (ls_mpi_bcast(&msg, sizeof msg, 0) != 0)
             return ls_seterr(err, errlen, "MPI: broadcasting the NCCL unique id failed");
+        if (!msg.ok)
+            return ls_seterr(err, errlen, "ncclGetUniqueId failed on rank 0%s%s",
+                             rc != ncclSuccess ? ": " : "",
+                             rc != ncclSuccess ? lib->GetErrorString(rc) : "");
+        ncclUniqueId id = msg.id;
         ctx.nranks = ls_mpi_size();
         ctx.rank0 = ls_mpi_rank();
         if (cudaSetDevice(dev[0]) != cudaSuccess)
@@ -336,8 +349,10 @@ static ls_check_t check_params(const run_t *r, int i)
     ls_check_t c = {0};
     c.layout = (int)r->coll->layout;
     c.dtype = r->dtype->code;
-    c.op = r->op;
-    c.int_prod = !r->dtype->is_float && r->op == LS_OP_PROD;
+    /* the operator shapes the data only where the collective reduces: all_gather with
+       -o prod must still get rank-distinct data */
+    c.op = r->coll->has_redop ? r->op : LS_OP_SUM;
+    c.int_prod = !r->dtype->is_float && c.op == LS_OP_PROD;
     c.modulus = ls_pattern_modulus(r->dtype, ctx.nranks);
     c.rank = ctx.rank0 + i;
     c.nranks = ctx.nranks;
@@ -751,14 +766,8 @@ static void add_transports(json_t *entry)
                 if (text)
                     memcpy(mine, text, len);
                 if (ls_mpi_allgather(mine, maxlen, all) == 0) {
-                    for (int k = 1; k < n; k++) /* joined: rank 0's text, then the others' */
-                        all[k * maxlen - 1] = '\n';
-                    free(text);
-                    text = malloc((size_t)n * maxlen);
-                    if (text) {
-                        memcpy(text, all, (size_t)n * maxlen);
-                        text[(size_t)n * maxlen - 1] = '\0';
-                    }
+                    free(text); /* joined: rank 0's text, then the others' */
+                    text = ls_nccl_join_logs(all, n, (size_t)maxlen);
                 }
             }
             free(mine);
@@ -806,11 +815,11 @@ static json_t *new_entry(const run_t *r, const int *gpus_all)
     return e;
 }
 
-static void finish_entry(json_t *e, const run_t *r, int all_ok_checked)
+static void finish_entry(json_t *e, const run_t *r, int ok)
 {
     json_t *rows = json_object_get(e, "rows");
     size_t nrows = json_array_size(rows);
-    json_object_set_new(e, "verified", json_boolean(all_ok_checked && nrows > 0));
+    json_object_set_new(e, "verified", json_boolean(ok && ls_nccl_rows_verified(rows)));
     if (nrows == 0)
         return;
     const json_t *last = json_array_get(rows, nrows - 1), *first = json_array_get(rows, 0);
@@ -866,6 +875,12 @@ static int local_devices(const ls_nccl_sweep_opts_t *o, int *dev, char *err, siz
     return n;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
 {
     run_t r;
@@ -903,8 +918,9 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         ls_seterr(err, errlen, "root %d is not a rank (0-%d)", o->root, ctx.nranks - 1);
         return NULL;
     }
-    int gpus_all[LS_NCCL_MAX_LOCAL * 4] = {0};
-    if (o->mpi && ctx.nranks <= LS_NCCL_MAX_LOCAL * 4)
+    /* The GPU of every rank, rank order: under MPI gathered, whatever the rank count. */
+    int *gpus_all = calloc((size_t)ctx.nranks, sizeof(int));
+    if (o->mpi)
         ls_mpi_allgather(&dev[0], sizeof(int), gpus_all);
     else
         memcpy(gpus_all, dev, sizeof(int) * (size_t)n);
@@ -915,17 +931,22 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         sizes = malloc(sizeof(uint64_t) * (size_t)o->nsizes);
         memcpy(sizes, o->sizes, sizeof(uint64_t) * (size_t)o->nsizes);
         nsizes = o->nsizes;
+        /* ascending: the buffers and the memory fit are sized by the last size */
+        qsort(sizes, (size_t)nsizes, sizeof *sizes, cmp_size);
     } else {
         nsizes = ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes, NULL, 0);
-        if (nsizes <= 0) {
+        if (nsizes <= 0 || nsizes > LS_COLL_MAX_SIZES) {
             heartbeat_stop();
-            ls_seterr(err, errlen, "no sizes between -b and -e");
+            free(gpus_all);
+            ls_seterr(err, errlen, nsizes > 0 ? "more than 100000 sizes between -b and -e"
+                                              : "no sizes between -b and -e");
             return NULL;
         }
         sizes = malloc(sizeof(uint64_t) * (size_t)nsizes);
         ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes, sizes, nsizes);
     }
     json_t *entry = new_entry(&r, gpus_all);
+    free(gpus_all);
     char id[160];
     snprintf(id, sizeof id, "nccl-%s-%s", r.coll->name, o->variant ? o->variant : "default");
     json_object_set_new(entry, "id", json_string(id));
@@ -941,7 +962,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         return entry;
     }
     double factor = r.coll->busbw_factor(ctx.nranks);
-    int all_ok = o->check, status = 0;
+    int status = 0;
     char why[512] = "";
     /* NVML telemetry over the whole sweep, as for every measurement (this process's GPUs) */
     ls_telemetry_t *tele = ls_telemetry_for(ctx.dev, ctx.n);
@@ -958,11 +979,8 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
             r.in_place = ip;
             case_t c;
             status = run_case(&r, &c, why, sizeof why);
-            if (status == 0) {
+            if (status == 0)
                 json_object_set_new(row, ip ? "ip" : "oop", case_json(&c, bytes, factor));
-                if (c.wrong > 0)
-                    all_ok = 0;
-            }
         }
         if (status == 0)
             json_array_append_new(json_object_get(entry, "rows"), row);
@@ -981,7 +999,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     if (status != 0)
         ctx_release(0);
     add_transports(entry);
-    finish_entry(entry, &r, all_ok && status == 0);
+    finish_entry(entry, &r, status == 0);
     free(sizes);
     heartbeat_stop();
     return entry;

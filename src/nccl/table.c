@@ -47,6 +47,26 @@ double ls_nccl_avg_busbw(const json_t *entry)
     return n ? sum / n : 0.0;
 }
 
+int ls_nccl_rows_verified(const json_t *rows)
+{
+    int checked = 0;
+    size_t i;
+    const json_t *row;
+    json_array_foreach(rows, i, row)
+    {
+        const char *modes[] = {"oop", "ip"};
+        for (int m = 0; m < 2; m++) {
+            const json_t *w = json_object_get(json_object_get(row, modes[m]), "wrong");
+            if (!json_is_integer(w))
+                continue;
+            if (json_integer_value(w) != 0)
+                return 0;
+            checked++;
+        }
+    }
+    return checked > 0;
+}
+
 static void print_lines(FILE *out, const char *title, const json_t *lines)
 {
     size_t i;
@@ -139,12 +159,19 @@ void ls_nccl_print_variants(FILE *out, json_t *const *entries, int n)
     for (int k = 0; k < n; k++)
         fprintf(out, "  %26.26s", entries[k] ? ls_json_str(entries[k], "variant", "?") : "?");
     fputc('\n', out);
+    /* Sizes from the first setting that has rows: a default that failed or was skipped
+       must not hide the others' figures (their ratio is then "-"). */
+    const json_t *sizes = NULL;
+    for (int k = 0; k < n && !sizes; k++)
+        if (entries[k] && json_array_size(json_object_get(entries[k], "rows")) > 0)
+            sizes = entries[k];
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(entries[0], "rows"), i, row)
+    json_array_foreach(json_object_get(sizes, "rows"), i, row)
     {
         long long bytes = ls_json_int(row, "bytes", 0);
-        double base = ls_json_num(json_object_get(row, "oop"), "busbw", 0);
+        const json_t *base_row = row_for(entries[0], bytes);
+        double base = ls_json_num(json_object_get(base_row, "oop"), "busbw", 0);
         fprintf(out, "%12lld", bytes);
         for (int k = 0; k < n; k++) {
             const json_t *r = entries[k] ? row_for(entries[k], bytes) : NULL;
@@ -156,8 +183,10 @@ void ls_nccl_print_variants(FILE *out, json_t *const *entries, int n)
             char cell[48];
             if (k == 0)
                 snprintf(cell, sizeof cell, "%.2f", v);
-            else
-                snprintf(cell, sizeof cell, "%.2f (x%.2f)", v, base > 0 ? v / base : 0.0);
+            else if (base > 0)
+                snprintf(cell, sizeof cell, "%.2f (x%.2f)", v, v / base);
+            else /* no default figure to divide by (failed, or 0 on one rank) */
+                snprintf(cell, sizeof cell, "%.2f (x -)", v);
             fprintf(out, "  %26s", cell);
         }
         fputc('\n', out);

@@ -16,4 +16,9 @@ void ls_nccl_print_variants(FILE *out, json_t *const *entries, int n);
 /* nccl-tests' "Avg bus bandwidth": mean busbw over every printed row and both modes. */
 double ls_nccl_avg_busbw(const json_t *entry);
 
+/* 1 when the rows hold at least one checked result (`wrong` a number) and every checked
+   result has wrong 0; 0 when any is wrong or none was checked (-c 0, or only in-place
+   alltoall/sendrecv, which NCCL leaves undefined). */
+int ls_nccl_rows_verified(const json_t *rows);
+
 #endif

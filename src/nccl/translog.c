@@ -275,6 +275,31 @@ json_t *ls_nccl_parse_log(const char *text)
     return out;
 }
 
+static size_t block_text_length(const char *block, size_t width)
+{
+    const char *end = memchr(block, '\0', width);
+    return end ? (size_t)(end - block) : width;
+}
+
+char *ls_nccl_join_logs(const char *blocks, int n, size_t width)
+{
+    size_t total = 1;
+    for (int k = 0; k < n; k++)
+        total += block_text_length(blocks + (size_t)k * width, width) + 1;
+    char *out = malloc(total), *p = out;
+    if (!out)
+        return NULL;
+    for (int k = 0; k < n; k++) {
+        const char *block = blocks + (size_t)k * width;
+        size_t len = block_text_length(block, width);
+        memcpy(p, block, len);
+        p += len;
+        *p++ = '\n';
+    }
+    *p = '\0';
+    return out;
+}
+
 static const json_t *find_link(const json_t *links, int a, int b)
 {
     size_t i;

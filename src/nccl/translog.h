@@ -13,6 +13,11 @@
    communicators in one log) are kept once. Never NULL. */
 json_t *ls_nccl_parse_log(const char *text);
 
+/* Under MPI each rank's log arrives as one block of `width` bytes: its text, then NULs.
+   Returns the n texts joined in block order, each ended by '\n' (caller frees), or NULL
+   when out of memory. */
+char *ls_nccl_join_logs(const char *blocks, int n, size_t width);
+
 /* The short transport name of a `via` string: "P2P/direct pointer", "P2P/CUMEM",
    "P2P/IPC", "P2P/indirect", "SHM", "NET/IB", "NET/Socket", "NET/<name>", "COLLNET". */
 void ls_nccl_transport_class(const char *via, char *out, size_t outlen);

@@ -32,6 +32,8 @@ expect 2 "unknown collective 'foo'" nccl all_reduce foo
 expect 2 "-b: '12Q' is not a size" nccl all_reduce -b 12Q
 expect 2 "-e: '-5' is not a size" nccl all_reduce -e -5
 expect 2 "-b is larger than -e" nccl all_reduce -b 1G -e 1M
+expect 2 "give more than 100000 sizes" nccl all_reduce -b 1 -e 1T -i 1
+expect 2 "-f 1.01 does not grow -b 8 B" nccl all_reduce -b 8 -e 1M -f 1.01
 expect 2 "-f: '0.5' is not a factor" nccl all_reduce -f 0.5
 expect 2 "-n: expected a whole number" nccl all_reduce -n 0
 expect 2 "-c: expected a whole number 0-1" nccl all_reduce -c 2
@@ -47,6 +49,11 @@ expect 2 "-b needs a value" nccl all_reduce -b
 expect 2 "exclude each other" nccl all_reduce -o "$tmp/a.json" --into "$tmp/b.json"
 expect 2 "not started by mpirun" nccl --mpi-selftest
 expect 0 "nccl-tests flags" nccl --help
+# Under an MPI launcher (seen from its variables, checked before MPI is opened) each
+# rank drives one GPU and variants need one mpirun each.
+OMPI_COMM_WORLD_SIZE=2 expect 2 "under MPI each rank drives one GPU: -g must be 1" nccl all_reduce -g 2
+OMPI_COMM_WORLD_SIZE=2 expect 2 "under MPI each rank drives one GPU: -g must be 1" nccl all_reduce -g 2 --gpus 0,1
+OMPI_COMM_WORLD_SIZE=2 expect 2 "--variant cannot run under MPI" nccl all_reduce --variant NCCL_ALGO=Tree
 
 # No NCCL: one line saying how to install it, exit 3, a valid document with the
 # collectives marked skipped.
@@ -62,6 +69,13 @@ LINKSCOPE_NCCL=/nonexistent/libnccl.so.2 expect 3 "LINKSCOPE_NCCL\\|built withou
 LINKSCOPE_NCCL=/nonexistent/libnccl.so.2 expect 3 "LINKSCOPE_NCCL\\|built without nccl.h" nccl sendrecv --into "$tmp/doc.json"
 grep -q '"id": "nccl-sendrecv-default-2"' "$tmp/doc.json" || { echo "FAIL: ids not unique"; fails=$((fails + 1)); }
 [ "$(grep -c '"family": "nccl"' "$tmp/doc.json")" -eq 6 ] || { echo "FAIL: want 6 entries"; fails=$((fails + 1)); }
+# A collective named twice ("all" and again by name, "all" thrice) runs once: four
+# entries, no overflow of the list of collectives.
+LINKSCOPE_NCCL=/nonexistent/libnccl.so.2 expect 3 "LINKSCOPE_NCCL\\|built without nccl.h" nccl all all_reduce all all -o "$tmp/dup.json"
+[ "$(grep -c '"family": "nccl"' "$tmp/dup.json")" -eq 4 ] || { echo "FAIL: want 4 entries for 'all all_reduce all all'"; fails=$((fails + 1)); }
+grep -q '"id": "nccl-all_reduce-default-2"' "$tmp/dup.json" && { echo "FAIL: all_reduce ran twice"; fails=$((fails + 1)); }
+LINKSCOPE_NCCL=/nonexistent/libnccl.so.2 expect 3 "LINKSCOPE_NCCL\\|built without nccl.h" nccl sendrecv reduce broadcast all sendrecv -o "$tmp/seven.json"
+[ "$(grep -c '"family": "nccl"' "$tmp/seven.json")" -eq 7 ] || { echo "FAIL: want 7 entries"; fails=$((fails + 1)); }
 # A broken document is refused, one line, exit 2, and left as it was.
 echo '{"schema": "linkscope.run/1"' >"$tmp/broken.json"
 expect 2 "broken.json" nccl all_reduce --into "$tmp/broken.json"

@@ -89,6 +89,9 @@ static void size_sweep_like_nccl_tests(void **s)
     assert_int_equal(ls_coll_sweep_sizes(16, 8, 2, 0, sizes, 64), -1);
     assert_int_equal(ls_coll_sweep_sizes(8, 16, 1, 0, sizes, 64), -1);
     assert_int_equal(ls_coll_sweep_sizes(0, 16, 2, 0, sizes, 64), -1);
+    /* counting stops just past the cap: -b 1 -e 1T -i 1 is refused, not counted */
+    assert_int_equal(ls_coll_sweep_sizes(1, 1ull << 40, 1, 1, NULL, 0), LS_COLL_MAX_SIZES + 1);
+    assert_int_equal(ls_coll_sweep_sizes(1, LS_COLL_MAX_SIZES, 1, 1, NULL, 0), LS_COLL_MAX_SIZES);
     /* a huge factor stops at the overflow */
     assert_int_equal(ls_coll_sweep_sizes(1ull << 62, UINT64_MAX, 4, 0, sizes, 64), 1);
 }
@@ -151,6 +154,33 @@ static void pattern_is_exact_and_distinct(void **s)
     }
 }
 
+/* On many ranks the small types get a small modulus; it must never be 3 (every rank the
+   same value) or 7 (every element the same value): bfloat16 on 24 ranks gave 7, on 64
+   ranks 3, half on 256 ranks 7. And prod must tell neighbouring ranks apart (its
+   exponent used to drop the rank: 3r mod 3 = 0). */
+static void pattern_never_degenerates(void **s)
+{
+    (void)s;
+    const char *types[] = {"int8", "uint8", "half", "bfloat16", "float", "int32", "double"};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        const ls_dtype_t *dt = ls_dtype_find(types[t]);
+        for (int n = 2; n <= 1024; n++) {
+            uint32_t m = ls_pattern_modulus(dt, n);
+            assert_true(m != 3 && m != 7);
+            assert_true(ls_pattern_value(LS_OP_SUM, m, 0, 0) != ls_pattern_value(LS_OP_SUM, m, 0, 1));
+            assert_true(ls_pattern_value(LS_OP_SUM, m, 0, 5) != ls_pattern_value(LS_OP_SUM, m, 1, 5));
+        }
+    }
+    assert_int_equal(ls_pattern_modulus(ls_dtype_find("bfloat16"), 24), 5);
+    assert_int_equal(ls_pattern_modulus(ls_dtype_find("bfloat16"), 64), 2);
+    uint32_t m = ls_pattern_modulus(ls_dtype_find("float"), 8);
+    for (uint64_t i = 0; i < 1000; i++)
+        for (int r = 0; r < 7; r++) {
+            double a = ls_pattern_value(LS_OP_PROD, m, r, i), b = ls_pattern_value(LS_OP_PROD, m, r + 1, i);
+            assert_true(a != b);
+        }
+}
+
 /* nccl-tests' rotation of buffer offsets: stays inside the buffer, wraps, 0 for the
    largest size and for iteration 0 (data init and check). */
 static void iteration_offsets(void **s)
@@ -176,7 +206,7 @@ int main(void)
         cmocka_unit_test(factors_match_nccl_tests), cmocka_unit_test(algbw_reproduces_the_fixture),
         cmocka_unit_test(counts_per_rank),          cmocka_unit_test(size_sweep_like_nccl_tests),
         cmocka_unit_test(names),                    cmocka_unit_test(pattern_is_exact_and_distinct),
-        cmocka_unit_test(iteration_offsets),
+        cmocka_unit_test(iteration_offsets),        cmocka_unit_test(pattern_never_degenerates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,6 +211,40 @@ static void junk_and_classes(void **s)
     assert_string_equal(cls, "P2P/indirect");
 }
 
+/* MPI: every rank's log, in blocks as wide as the longest, joined before parsing. A
+   shorter rank 0 used to cut the text at its own end, losing the other ranks' edges. */
+static void ranks_logs_joined(void **s)
+{
+    (void)s;
+    const char *logs[3] = {
+        "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\n",
+        "h:2:2 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] via P2P/CUMEM/read\n"
+        "h:2:2 [1] NCCL INFO Channel 01/0 : 1[1] -> 2[2] via P2P/CUMEM/read\n",
+        "h:3:3 [2] NCCL INFO Channel 00/0 : 2[2] -> 0[0] via SHM/direct/direct"};
+    size_t width = 0;
+    for (int k = 0; k < 3; k++)
+        width = strlen(logs[k]) + 1 > width ? strlen(logs[k]) + 1 : width;
+    char *blocks = calloc(3, width);
+    for (int k = 0; k < 3; k++)
+        memcpy(blocks + (size_t)k * width, logs[k], strlen(logs[k]) + 1);
+    char *text = ls_nccl_join_logs(blocks, 3, width);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "1[1] -> 2[2]"));
+    assert_non_null(strstr(text, "2[2] -> 0[0] via SHM"));
+    assert_int_equal(strlen(text), strlen(logs[0]) + strlen(logs[1]) + strlen(logs[2]) + 3);
+    json_t *out = ls_nccl_parse_log(text);
+    assert_int_equal(json_array_size(json_object_get(out, "transports")), 4);
+    assert_int_equal(count_transport(out, "SHM", 2, 0, NULL), 1);
+    json_decref(out);
+    free(text);
+    free(blocks);
+    /* an empty rank and a block filled to the brim (no NUL) */
+    char two[8] = {'a', 'b', 'c', 'd', '\0', 0, 0, 0};
+    text = ls_nccl_join_logs(two, 2, 4);
+    assert_string_equal(text, "abcd\n\n");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +254,7 @@ int main(void)
         cmocka_unit_test(net_ib_with_and_without_gdrdma),
         cmocka_unit_test(old_format_with_bus_ids),
         cmocka_unit_test(junk_and_classes),
+        cmocka_unit_test(ranks_logs_joined),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -176,8 +176,40 @@ static void side_by_side_with_ratios(void **s)
     assert_non_null(strstr(buf, "Avg bus bandwidth    : 180 GB/s"));
     free(buf);
     assert_float_equal(ls_nccl_avg_busbw(e[1]), 18.0, 1e-9);
+    /* a default without rows (failed at once) still shows the other setting's figures,
+       with no ratio to divide by */
+    json_array_clear(json_object_get(e[0], "rows"));
+    text = render(ls_nccl_print_variants, e, 2);
+    assert_non_null(strstr(text, "26.00 (x -)"));
+    assert_null(strstr(text, "(x0.00)"));
+    free(text);
     json_decref(e[0]);
     json_decref(e[1]);
+}
+
+/* verified: some result checked and none wrong. Nothing checked (-c 0, or in-place
+   alltoall only) is not verified; a wrong in-place half is not. */
+static void verified_needs_a_checked_result(void **s)
+{
+    (void)s;
+    json_t *e = entry_with("default", 40.0, 320.0);
+    json_t *rows = json_object_get(e, "rows");
+    assert_true(ls_nccl_rows_verified(rows));
+    json_t *ip = json_object_get(json_array_get(rows, 1), "ip");
+    json_object_set_new(ip, "wrong", json_integer(3));
+    assert_false(ls_nccl_rows_verified(rows));
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row)
+    {
+        json_object_set_new(json_object_get(row, "oop"), "wrong", json_null());
+        json_object_del(row, "ip");
+    }
+    assert_false(ls_nccl_rows_verified(rows)); /* nothing checked */
+    json_object_set_new(json_object_get(json_array_get(rows, 0), "oop"), "wrong", json_integer(0));
+    assert_true(ls_nccl_rows_verified(rows));
+    assert_false(ls_nccl_rows_verified(NULL));
+    json_decref(e);
 }
 
 int main(void)
@@ -187,6 +219,7 @@ int main(void)
         cmocka_unit_test(child_argv),
         cmocka_unit_test(fork_runs_each_setting_in_its_own_process),
         cmocka_unit_test(side_by_side_with_ratios),
+        cmocka_unit_test(verified_needs_a_checked_result),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
