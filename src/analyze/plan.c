@@ -320,7 +320,8 @@ static json_t *measured_groups(plan_ctx_t *c)
         const json_t *e = ls_measurement(m, (size_t)i);
         uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
         const char *variant = ls_json_str(e, "variant", "default");
-        if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") || !mask || mask >> m->ngpus ||
+        if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") || !mask ||
+            (m->ngpus < 64 && mask >> m->ngpus) ||
             strcmp(ls_json_str(e, "status", ""), "ok"))
             continue;
         int seen = 0;

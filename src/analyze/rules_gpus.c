@@ -125,7 +125,6 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
     }
 }
 
-/* Sum over counters of after - before for GPU key g; sets *recovery for that counter. */
 /* Rise of one GPU's NVLink error counters over one measurement, by kind. */
 typedef struct {
     double crc, replay, recovery;

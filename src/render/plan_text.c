@@ -101,11 +101,14 @@ static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
     {
         char v[32];
         ls_fmt_num(ls_json_num(p, "bidir_gbps", 0), v, sizeof v);
-        ls_buf_printf(b, "  GPU%lld + GPU%lld  %-5s %9s  %s, %.0f GiB together\n",
+        ls_buf_printf(b, "  GPU%lld + GPU%lld  %-5s %9s  %s",
                       (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 0)),
                       (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 1)),
-                      ls_json_str(p, "link", "?"), v, ls_json_str(p, "from", ""),
-                      ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
+                      ls_json_str(p, "link", "?"), v, ls_json_str(p, "from", ""));
+        /* imported documents often know no memory size: say nothing rather than "0 GiB" */
+        if (ls_json_num(p, "memory_total_bytes", 0) > 0)
+            ls_buf_printf(b, ", %.0f GiB together", ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
+        ls_buf_puts(b, "\n");
     }
     ls_buf_printf(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)\n",
                   ls_json_int(plan, "equal_best_hbm_gpus", 0));

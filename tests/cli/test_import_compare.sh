@@ -68,6 +68,12 @@ expect 0 0 "" -- "$ls_bin" compare "$tmp/p2p.json" "$tmp/nvb.json" --changes-onl
 grep -q "p2p ce uni GPU0->GPU1 .*gain" "$tmp/out" || fail "compare: 359.78 -> 396.2 not flagged as a gain"
 expect 1 0 "" -- "$ls_bin" compare "$tmp/nvb.json" "$tmp/p2p.json" --fail-on-regression
 
+# an imported document knows no memory size, clocks or NUMA node: "-", never 0
+expect 0 - "" -- "$ls_bin" plan "$tmp/nvb.json"
+! grep -q "0 GiB together" "$tmp/out" || fail "plan of an import prints 0 GiB for an unknown memory size"
+expect 0 - "" -- "$ls_bin" report "$tmp/nvb.json"
+! grep -qE "^ +0 NVIDIA H200 .* 0\.000 0/0 " "$tmp/out" || fail "report of an import prints 0 for unknown memory and clocks"
+
 echo '{"hello": 1}' >"$tmp/foreign.json"
 expect 2 1 "schema" -- "$ls_bin" compare "$tmp/run.json" "$tmp/foreign.json"
 expect 2 1 "no figure in common" -- "$ls_bin" compare "$tmp/p2p.json" \

@@ -201,6 +201,57 @@ static void each_rule_fires_on_one_change(void **state)
     json_decref(doc);
 }
 
+/* All NVLinks of one GPU down on an NVLink machine is an error too (it was skipped as
+   "no NVLink board"); a machine where no GPU has an active NVLink gives nothing. */
+static void all_nvlinks_down_is_an_error(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(gpu_of(doc, 3), "nvlinks"), i, l)
+    {
+        json_object_set_new(l, "active", json_false());
+    }
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nvlink_inactive", "GPU3"), 1);
+    assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "error");
+    json_decref(f);
+    for (int g = 0; g < 8; g++)
+        json_array_foreach(json_object_get(gpu_of(doc, g), "nvlinks"), i, l)
+        {
+            json_object_set_new(l, "active", json_false());
+        }
+    f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nvlink_inactive", NULL), 0);
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* A 64-GPU document (the most the model holds) with an all_reduce on every GPU:
+   the plan runs without undefined shifts (UBSan) and lists the measured set. */
+static void plan_of_64_gpus(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new(), *gpus = json_array();
+    for (int g = 0; g < 64; g++)
+        json_array_append_new(gpus, json_pack("{s:i, s:s}", "index", g, "name", "X"));
+    json_object_set_new(doc, "gpus", gpus);
+    json_t *all = json_array();
+    for (int g = 0; g < 64; g++)
+        json_array_append_new(all, json_integer(g));
+    json_array_append_new(json_object_get(doc, "measurements"),
+                          json_pack("{s:s, s:s, s:s, s:s, s:f, s:s, s:o}", "id", "nccl-all", "family", "nccl",
+                                    "collective", "all_reduce", "status", "ok", "value", 100.0, "unit", "GB/s",
+                                    "gpus", all));
+    json_t *plan = ls_plan(doc);
+    const json_t *mg = json_object_get(plan, "measured_groups");
+    assert_int_equal(json_array_size(mg), 1);
+    assert_int_equal(json_array_size(json_object_get(json_array_get(mg, 0), "gpus")), 64);
+    json_decref(plan);
+    json_decref(doc);
+}
+
 /* Without P2P measurements the plan falls back on the link class: NV18 at 80% of
    18 x 26.562 GB/s. */
 static void unmeasured_links_are_estimated_by_class(void **state)
@@ -254,6 +305,8 @@ int main(void)
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(unmeasured_links_are_estimated_by_class),
+        cmocka_unit_test(all_nvlinks_down_is_an_error),
+        cmocka_unit_test(plan_of_64_gpus),
         cmocka_unit_test(severity_names_round_trip),
         cmocka_unit_test(empty_document_gives_empty_analysis),
     };
