@@ -311,6 +311,13 @@ static json_t *groups(plan_ctx_t *c)
     return list;
 }
 
+/* A variant that turns peer access off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=LOC): its
+   traffic goes through host memory, so the P2P links predict nothing about it. */
+static int variant_without_p2p(const char *variant)
+{
+    return strstr(variant, "NCCL_P2P_DISABLE=1") || strstr(variant, "NCCL_P2P_LEVEL=LOC");
+}
+
 /* Every all_reduce set and variant that was measured, beside what its links predict. */
 static json_t *measured_groups(plan_ctx_t *c)
 {
@@ -338,6 +345,12 @@ static json_t *measured_groups(plan_ctx_t *c)
         ring_of(c, mask, &r);
         json_t *ids = json_array();
         double measured = measured_busbw(m, mask, variant, ids);
+        if (variant_without_p2p(variant)) {
+            json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:s, s:o}", "gpus", mask_array(mask), "variant",
+                                                  variant, "measured_busbw_gbps", round2(measured), "expected_from",
+                                                  "p2p_off", "entries", ids));
+            continue;
+        }
         json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:f, s:s, s:f, s:o}", "gpus", mask_array(mask),
                                               "variant", variant, "measured_busbw_gbps", round2(measured),
                                               "expected_busbw_gbps", round2(r.bottleneck), "expected_from",

@@ -82,10 +82,13 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
     {
         ls_buf_t set = {0};
         gpu_list(&set, json_object_get(g, "gpus"));
-        char *s = ls_buf_take(&set), exp[32], meas[32], ratio[32];
-        ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
+        char *s = ls_buf_take(&set), exp[32] = "-", meas[32], ratio[32] = "-";
+        /* absent for a variant with P2P off: the links predict nothing about it */
+        if (json_object_get(g, "expected_busbw_gbps"))
+            ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
         ls_fmt_num(ls_json_num(g, "measured_busbw_gbps", 0), meas, sizeof meas);
-        ls_fmt_num(ls_json_num(g, "ratio", 0), ratio, sizeof ratio);
+        if (json_object_get(g, "ratio"))
+            ls_fmt_num(ls_json_num(g, "ratio", 0), ratio, sizeof ratio);
         ls_buf_printf(b, "  %-24s %-22s %9s %9s %6s\n", s, ls_json_str(g, "variant", ""), meas, exp, ratio);
         free(s);
     }

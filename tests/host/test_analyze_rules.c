@@ -87,6 +87,20 @@ static void h200x2_has_no_broken_link(void **state)
     assert_float_equal(ls_json_num(g, "expected_busbw_gbps", 0), 396.1, 1e-9);
     assert_float_equal(ls_json_num(g, "measured_busbw_gbps", 0), 344.29, 1e-9);
     assert_int_equal(json_array_size(json_object_get(plan, "keep_out")), 0);
+    /* NCCL_P2P_DISABLE=1 (26 GB/s through host memory) is not held against the 396 GB/s
+       NVLink figure: no expectation, no ratio */
+    size_t i;
+    const json_t *mg, *off = NULL;
+    json_array_foreach(json_object_get(plan, "measured_groups"), i, mg)
+    {
+        if (!strcmp(ls_json_str(mg, "variant", ""), "NCCL_P2P_DISABLE=1"))
+            off = mg;
+    }
+    assert_non_null(off);
+    assert_string_equal(ls_json_str(off, "expected_from", ""), "p2p_off");
+    assert_null(json_object_get(off, "expected_busbw_gbps"));
+    assert_null(json_object_get(off, "ratio"));
+    assert_float_equal(ls_json_num(off, "measured_busbw_gbps", 0), 26.0, 0.01);
     json_decref(plan);
     json_decref(f);
     json_decref(doc);
