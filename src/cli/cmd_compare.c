@@ -146,8 +146,8 @@ static void print_rows(const json_t *block, const compare_args_t *a, const char 
         const char *label = ls_json_str(row, "label", "");
         const char *unit = ls_json_str(row, "unit", "");
         if (a->markdown)
-            printf("| %s | %s | %s | %s | %s | %s | %s%s |\n", label, unit, va, vb, ratio, change,
-                   flagged ? "**" : "", verdict);
+            printf("| %s | %s | %s | %s | %s | %s | %s%s%s%s |\n", label, unit, va, vb, ratio, change,
+                   flagged ? "**" : "", verdict, flagged ? "**" : "", why);
         else
             printf("%-52s %-5s %11s %11s %7s %8s  %s%s\n", label, unit, va, vb, ratio, change,
                    verdict, why);
@@ -188,8 +188,8 @@ static void print_result(const json_t *result, const compare_args_t *a)
         json_array_foreach(json_object_get(result, "variants"), i, block)
         {
             const char *v = ls_json_str(block, "variant", "");
-            printf("%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%)\n\n", h, a->files[0],
-                   a->base, v, a->opts.threshold_pct);
+            printf("%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
+                   a->files[0], a->base, v, a->opts.threshold_pct, a->opts.latency_threshold_pct);
             print_rows(block, a, a->base, v);
             printf("\n");
         }

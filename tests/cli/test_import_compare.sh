@@ -67,6 +67,9 @@ grep -q "NCCL_ALGO=Tree" "$tmp/out" || fail "compare --variants did not show the
 expect 0 0 "" -- "$ls_bin" compare "$tmp/p2p.json" "$tmp/nvb.json" --changes-only
 grep -q "p2p ce uni GPU0->GPU1 .*gain" "$tmp/out" || fail "compare: 359.78 -> 396.2 not flagged as a gain"
 expect 1 0 "" -- "$ls_bin" compare "$tmp/nvb.json" "$tmp/p2p.json" --fail-on-regression
+# Markdown: a flagged verdict is bold and closed, with its limit
+expect 0 0 "" -- "$ls_bin" compare --markdown "$tmp/p2p.json" "$tmp/nvb.json" --changes-only
+grep -q "| \*\*gain\*\* (beyond 5.0%) |$" "$tmp/out" || fail "compare --markdown: flagged verdict not bold or bold left open"
 
 # an imported document knows no memory size, clocks or NUMA node: "-", never 0
 expect 0 - "" -- "$ls_bin" plan "$tmp/nvb.json"
