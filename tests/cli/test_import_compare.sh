@@ -77,6 +77,12 @@ expect 0 - "" -- "$ls_bin" plan "$tmp/nvb.json"
 expect 0 - "" -- "$ls_bin" report "$tmp/nvb.json"
 ! grep -qE "^ +0 NVIDIA H200 .* 0\.000 0/0 " "$tmp/out" || fail "report of an import prints 0 for unknown memory and clocks"
 
+# a --variant with markup is escaped everywhere in the HTML report, chart titles included
+"$ls_bin" import --variant 'A<b>&' "$fx/nccl-tests-all_reduce.txt" -o "$tmp/markup.json" 2>/dev/null
+expect 0 0 "" -- "$ls_bin" report --format html "$tmp/markup.json"
+! grep -qF 'A<b>&' "$tmp/out" || fail "report html: a variant's markup is not escaped"
+grep -qF 'A&lt;b&gt;&amp;' "$tmp/out" || fail "report html: the escaped variant is missing"
+
 echo '{"hello": 1}' >"$tmp/foreign.json"
 expect 2 1 "schema" -- "$ls_bin" compare "$tmp/run.json" "$tmp/foreign.json"
 expect 2 1 "no figure in common" -- "$ls_bin" compare "$tmp/p2p.json" \
