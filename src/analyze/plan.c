@@ -689,7 +689,12 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     }
     summary_steps(json_object_get(plan, "groups"), out);
     const json_t *pairs = json_object_get(plan, "best_pairs"), *p0 = json_array_get(pairs, 0);
-    if (p0 && ls_json_int(plan, "equal_best_pairs", 0) == 1)
+    if (p0 && c->m->ngpus == 2) /* "the only one of its speed" says nothing with one pair */
+        summary_line(out, "The pair: GPUs %lld and %lld (%s, %.1f GB/s both directions)",
+                     (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
+                     (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),
+                     ls_json_str(p0, "link", "?"), ls_json_num(p0, "bidir_gbps", 0));
+    else if (p0 && ls_json_int(plan, "equal_best_pairs", 0) == 1)
         summary_line(out, "Fastest pair: GPUs %lld and %lld (%s, %.1f GB/s both directions), the only one of its speed",
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),

@@ -96,8 +96,9 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
 
 static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
 {
-    ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pairs within 5%% of the fastest)\n",
-                  ls_json_int(plan, "equal_best_pairs", 0));
+    long long equal = ls_json_int(plan, "equal_best_pairs", 0);
+    ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pair%s within 5%% of the fastest)\n",
+                  equal, equal == 1 ? "" : "s");
     size_t i;
     const json_t *p;
     json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
