@@ -3,6 +3,7 @@
 #include "rules.h"
 #include "model/doc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,27 +126,65 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
     }
 }
 
-/* Rise of one GPU's NVLink error counters over one measurement, by kind. */
+/* Rise of one GPU's NVLink error counters during the measurements, by kind. */
 typedef struct {
     double crc, replay, recovery;
 } nvlink_rise_t;
 
-static void counter_rise(const json_t *before, const json_t *after, nvlink_rise_t *rise)
+typedef struct {
+    double from, to;
+} span_t;
+
+static int by_from(const void *a, const void *b)
 {
+    double x = ((const span_t *)a)->from, y = ((const span_t *)b)->from;
+    return (x > y) - (x < y);
+}
+
+/* How far counter `name` of GPU key `g` rose while measurements ran. Entries measured
+   together share one window (the GPU- and CPU-timed copy latencies have the same
+   before/after): the counter is monotonic, so the rise is the length of the union of
+   the [before, after] spans, not their sum. */
+static double counter_rise(const ls_machine_t *m, const char *g, const char *name)
+{
+    size_t n = 0, cap = json_array_size(json_object_get(m->doc, "measurements"));
+    span_t *spans = malloc((cap ? cap : 1) * sizeof *spans);
+    if (!spans)
+        return 0;
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0 && n < cap;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *t = json_object_get(ls_measurement(m, (size_t)i), "telemetry");
+        const json_t *b = json_object_get(json_object_get(json_object_get(t, "nvlink_errors_before"), g), name);
+        const json_t *a = json_object_get(json_object_get(json_object_get(t, "nvlink_errors_after"), g), name);
+        if (json_is_number(a) && json_is_number(b) && json_number_value(a) > json_number_value(b))
+            spans[n++] = (span_t){json_number_value(b), json_number_value(a)};
+    }
+    qsort(spans, n, sizeof *spans, by_from);
+    double rise = 0, end = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        if (spans[i].to <= end)
+            continue;
+        rise += spans[i].to - (spans[i].from > end ? spans[i].from : end);
+        end = spans[i].to;
+    }
+    free(spans);
+    return rise;
+}
+
+/* 1 when any counter of GPU key g rose over measurement e. */
+static int rose_in(const json_t *e, const char *g)
+{
+    const json_t *t = json_object_get(e, "telemetry");
+    const json_t *before = json_object_get(json_object_get(t, "nvlink_errors_before"), g);
     const char *key;
     const json_t *v;
-    json_object_foreach((json_t *)after, key, v)
+    json_object_foreach(json_object_get(json_object_get(t, "nvlink_errors_after"), g), key, v)
     {
-        double d = json_number_value(v) - ls_json_num(before, key, json_number_value(v));
-        if (!json_is_number(v) || d <= 0)
-            continue;
-        if (!strcmp(key, "recovery"))
-            rise->recovery += d;
-        else if (!strcmp(key, "replay"))
-            rise->replay += d;
-        else
-            rise->crc += d; /* crc_flit, crc_data */
+        const json_t *b = json_object_get(before, key);
+        if (json_is_number(v) && json_is_number(b) && json_number_value(v) > json_number_value(b))
+            return 1;
     }
+    return 0;
 }
 
 /* A link recovery is an error; a replay a warning. CRC counts with no replay and no
@@ -171,33 +210,25 @@ static void nvlink_error_finding(int g, const nvlink_rise_t *r, json_t *evidence
 
 static void nvlink_errors(const ls_machine_t *m, json_t *out)
 {
-    nvlink_rise_t rise[LS_MAX_GPUS];
-    memset(rise, 0, sizeof rise);
-    json_t *evidence[LS_MAX_GPUS] = {0};
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i), *t = json_object_get(e, "telemetry");
-        const json_t *before = json_object_get(t, "nvlink_errors_before");
-        const char *key;
-        const json_t *after;
-        json_object_foreach((json_t *)json_object_get(t, "nvlink_errors_after"), key, after)
-        {
-            int g = atoi(key);
-            if (g < 0 || g >= LS_MAX_GPUS)
+    for (int g = 0; g < LS_MAX_GPUS; g++) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", g); /* telemetry is keyed by GPU index */
+        json_t *evidence = NULL;
+        for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+             i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+            const json_t *e = ls_measurement(m, (size_t)i);
+            if (!rose_in(e, key))
                 continue;
-            nvlink_rise_t r = {0, 0, 0};
-            counter_rise(json_object_get(before, key), after, &r);
-            if (r.crc + r.replay + r.recovery <= 0)
-                continue;
-            rise[g].crc += r.crc, rise[g].replay += r.replay, rise[g].recovery += r.recovery;
-            if (!evidence[g])
-                evidence[g] = json_array();
-            json_array_append_new(evidence[g], json_string(ls_json_str(e, "id", "")));
+            if (!evidence)
+                evidence = json_array();
+            json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
         }
+        if (!evidence)
+            continue;
+        nvlink_rise_t r = {counter_rise(m, key, "crc_flit") + counter_rise(m, key, "crc_data"),
+                           counter_rise(m, key, "replay"), counter_rise(m, key, "recovery")};
+        nvlink_error_finding(g, &r, evidence, out);
     }
-    for (int g = 0; g < LS_MAX_GPUS; g++)
-        if (evidence[g])
-            nvlink_error_finding(g, &rise[g], evidence[g], out);
 }
 
 void ls_rules_gpus(const ls_machine_t *m, json_t *out)

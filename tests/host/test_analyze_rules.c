@@ -172,6 +172,30 @@ static void nvlink_counters_graded(void **state)
     assert_string_equal(nvlink_severity("recovery", 1), "error");
 }
 
+/* Two entries measured together share one counter window (the GPU- and CPU-timed copy
+   latencies): the rise is counted once, not once per entry. */
+static void nvlink_shared_window_counted_once(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    const char *ids[] = {"p2p-ce-uni-5-6", "p2p-ce-uni-6-5"};
+    for (int k = 0; k < 2; k++) {
+        json_t *e = measurement(doc, ids[k]);
+        json_t *tele = json_pack("{s:{s:{s:i, s:i, s:i, s:i}}, s:{s:{s:i, s:i, s:i, s:i}}}",
+                                 "nvlink_errors_before", "6", "crc_flit", 0, "crc_data", 100, "replay", 2, "recovery", 0,
+                                 "nvlink_errors_after", "6", "crc_flit", 0, "crc_data", 140, "replay", 5, "recovery", 0);
+        json_object_set_new(e, "telemetry", tele);
+    }
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nvlink_errors", "GPU6"), 1);
+    const json_t *x = json_array_get(f, 0);
+    assert_string_equal(ls_json_str(x, "severity", ""), "warning");
+    assert_non_null(strstr(ls_json_str(x, "message", ""), "0 recoveries, 3 replays, 40 CRC"));
+    assert_int_equal(json_array_size(json_object_get(x, "evidence")), 2);
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* Each rule, triggered by one change to the even box. */
 static void each_rule_fires_on_one_change(void **state)
 {
@@ -318,6 +342,7 @@ int main(void)
         cmocka_unit_test(even_box_gives_no_finding_and_one_island),
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
+        cmocka_unit_test(nvlink_shared_window_counted_once),
         cmocka_unit_test(unmeasured_links_are_estimated_by_class),
         cmocka_unit_test(all_nvlinks_down_is_an_error),
         cmocka_unit_test(plan_of_64_gpus),
