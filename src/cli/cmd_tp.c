@@ -406,7 +406,11 @@ static int load_run(const run_arg_t *r, long tp, ls_tp_source_t *src)
         ls_error("%s", err);
         return LS_EXIT_USAGE;
     }
-    const json_t *entry = ls_tp_find_allreduce(doc, r->gpus, r->ngpus, r->variant, err, sizeof err);
+    /* without --gpus, an entry on --tp ranks first (seed 000's document holds 2-, 5-, 6-,
+       10- and 11-GPU all_reduces); else the usual choice, refused below with its rank count */
+    const json_t *entry = ls_tp_find_allreduce_ranks(doc, r->gpus, r->ngpus, r->variant, (int)tp, err, sizeof err);
+    if (!entry)
+        entry = ls_tp_find_allreduce(doc, r->gpus, r->ngpus, r->variant, err, sizeof err);
     int skipped = 0, rc = LS_EXIT_USAGE;
     if (!entry) {
         ls_error("%s: %s", r->path, err);
