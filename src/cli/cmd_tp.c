@@ -91,7 +91,6 @@ typedef struct {
     int last_source; /* 'r' --run, 'l' --link, 'm' --measure, 0 none yet */
     const char *measure_name;
     int measure, measure_gpus[MAX_GPUS], nmeasure_gpus;
-    const char *measure_variant;
     int json;
     const char *out_path, *into_path;
 } tp_args_t;
@@ -246,10 +245,11 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
     if (strcmp(opt, "--variant") == 0) {
         if (*last_is_run < 0)
             return ls_usage_error("tp", "--variant: give it after --run FILE or --measure");
-        if (*last_is_run)
-            a->runs[a->nruns - 1].variant = val;
-        else
-            a->measure_variant = val;
+        if (!*last_is_run) /* it was accepted and silently ignored: the sweep runs as set */
+            return ls_usage_error("tp", "--variant after --measure: the measurement runs with this "
+                                        "process's NCCL settings; set the variable instead, e.g. "
+                                        "NCCL_P2P_DISABLE=1 linkscope tp ... --measure");
+        a->runs[a->nruns - 1].variant = val;
         return 0;
     }
     if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output-file") == 0) {
