@@ -196,6 +196,25 @@ static void nvlink_shared_window_counted_once(void **state)
     json_decref(doc);
 }
 
+/* A short all_reduce sweep on the same GPUs (tp --measure up to a prompt's 52 MB) does
+   not pull the 2-GPU group's measured busbw (its 8 GiB sweep's) down. */
+static void short_sweep_does_not_dilute_measured_busbw(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/h200x2-anchors.json");
+    json_array_append_new(json_object_get(doc, "measurements"),
+                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:[i,i], s:i, s:I, s:f, s:s, s:s}", "id", "nccl-tp-short",
+                                    "family", "nccl", "collective", "all_reduce", "status", "ok", "variant", "default",
+                                    "gpus", 0, 1, "nranks", 2, "bytes", (json_int_t)52428800, "value", 200.0,
+                                    "unit", "GB/s", "metric", "busbw"));
+    json_t *plan = ls_plan(doc);
+    const json_t *g = json_array_get(json_object_get(plan, "groups"), 0);
+    assert_float_equal(ls_json_num(g, "measured_busbw_gbps", 0), 344.29, 1e-9);
+    assert_int_equal(json_array_size(json_object_get(g, "measured_entries")), 1);
+    json_decref(plan);
+    json_decref(doc);
+}
+
 /* Each rule, triggered by one change to the even box. */
 static void each_rule_fires_on_one_change(void **state)
 {
@@ -343,6 +362,7 @@ int main(void)
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(nvlink_shared_window_counted_once),
+        cmocka_unit_test(short_sweep_does_not_dilute_measured_busbw),
         cmocka_unit_test(unmeasured_links_are_estimated_by_class),
         cmocka_unit_test(all_nvlinks_down_is_an_error),
         cmocka_unit_test(plan_of_64_gpus),
