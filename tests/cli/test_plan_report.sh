@@ -55,6 +55,8 @@ echo '{"hello": 1}' >"$tmp/foreign.json"
 expect 2 "$bin" report "$tmp/foreign.json"; one_line_error
 expect 2 "$bin" plan "$fx/seed000-gv100x11.json" --fail-on fatal; one_line_error
 expect 2 "$bin" report "$fx/seed000-gv100x11.json" --format pdf; one_line_error
+expect 2 "$bin" report "$fx/seed000-gv100x11.json" -o "$tmp/x.csv"; one_line_error
+[ ! -e "$tmp/x.csv" ] || fail "report -o x.csv wrote a terminal report into a .csv file"
 expect 2 "$bin" report "$fx/seed000-gv100x11.json" --colour; one_line_error
 expect 2 "$bin" report; one_line_error
 expect 2 "$bin" report "$fx/seed000-gv100x11.json" -o "$tmp/no/such/dir/r.html"; one_line_error
