@@ -118,6 +118,7 @@ static int unused_p2p_edges(const ls_machine_t *m, const json_t *e, char *list, 
     int n = 0;
     size_t i;
     const json_t *t;
+    uint64_t seen[LS_MAX_GPUS] = {0}; /* edges listed, by source GPU */
     list[0] = '\0';
     json_array_foreach(json_object_get(e, "transports"), i, t)
     {
@@ -128,10 +129,11 @@ static int unused_p2p_edges(const ls_machine_t *m, const json_t *e, char *list, 
             continue;
         if (strncmp(tr, "SHM", 3) && strncmp(tr, "NET", 3))
             continue;
+        if (seen[a] >> b & 1) /* not strstr: "GPU1->GPU2" is inside "GPU1->GPU21" */
+            continue;
+        seen[a] |= 1ULL << b;
         char edge[64];
         snprintf(edge, sizeof edge, "GPU%lld->GPU%lld", a, b);
-        if (strstr(list, edge))
-            continue;
         size_t used = strlen(list);
         snprintf(list + used, len - used, "%s%s", n ? ", " : "", edge);
         n++;

@@ -215,6 +215,34 @@ static void short_sweep_does_not_dilute_measured_busbw(void **state)
     json_decref(doc);
 }
 
+/* 22 GPUs on one PCIe switch: NCCL's SHM edges GPU1->GPU21 and GPU1->GPU2 are both
+   named (a text search took "GPU1->GPU2" for already listed inside "GPU1->GPU21"). */
+static void unused_p2p_edges_with_two_digit_gpus(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new(), *gpus = json_array(), *links = json_array();
+    for (int g = 0; g < 22; g++) {
+        json_array_append_new(gpus, json_pack("{s:i, s:s}", "index", g, "name", "X"));
+        for (int o = 0; o < 22; o++)
+            if (o != g)
+                json_array_append_new(links, json_pack("{s:i, s:i, s:s, s:s, s:s, s:s}", "a", g, "b", o, "type",
+                                                       "PIX", "class", "PIX", "p2p_read", "OK", "p2p_write", "OK"));
+    }
+    json_object_set_new(doc, "gpus", gpus);
+    json_object_set_new(doc, "links", links);
+    json_array_append_new(json_object_get(doc, "measurements"),
+                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:[i,i,i], s:[{s:i, s:i, s:s}, {s:i, s:i, s:s}]}",
+                                    "id", "nccl-x", "family", "nccl", "collective", "all_reduce", "status", "ok",
+                                    "variant", "default", "value", 10.0, "gpus", 1, 2, 21, "transports", "from", 1,
+                                    "to", 21, "transport", "SHM/direct", "from", 1, "to", 2, "transport", "SHM/direct"));
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nccl_p2p_unused", NULL), 1);
+    const char *msg = ls_json_str(json_array_get(f, 0), "message", "");
+    assert_non_null(strstr(msg, "GPU1->GPU21, GPU1->GPU2 "));
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* Each rule, triggered by one change to the even box. */
 static void each_rule_fires_on_one_change(void **state)
 {
@@ -362,6 +390,7 @@ int main(void)
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(nvlink_shared_window_counted_once),
+        cmocka_unit_test(unused_p2p_edges_with_two_digit_gpus),
         cmocka_unit_test(short_sweep_does_not_dilute_measured_busbw),
         cmocka_unit_test(unmeasured_links_are_estimated_by_class),
         cmocka_unit_test(all_nvlinks_down_is_an_error),
