@@ -263,19 +263,6 @@ static int is_allreduce_on(const json_t *e, uint64_t mask, const char *variant)
            !strcmp(ls_json_str(e, "variant", "default"), variant) && ls_gpu_mask_of(json_object_get(e, "gpus")) == mask;
 }
 
-/* The largest size an nccl entry reached: its `bytes`, else its last row's; 0 unknown. */
-static double largest_bytes(const json_t *e)
-{
-    double b = ls_json_num(e, "bytes", 0);
-    size_t i;
-    const json_t *row;
-    json_array_foreach(json_object_get(e, "rows"), i, row)
-    {
-        b = fmax(b, ls_json_num(row, "bytes", 0));
-    }
-    return b;
-}
-
 /* Median busbw of the ok all_reduce entries on exactly this set with this variant.
    An entry's value is its busbw at its largest size, so only the entries that reached
    the largest size of them all count: a short sweep (tp --measure at a prompt's few
@@ -286,11 +273,11 @@ static double measured_busbw(const ls_machine_t *m, uint64_t mask, const char *v
     int n = 0;
     for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1))
         if (is_allreduce_on(ls_measurement(m, (size_t)i), mask, variant))
-            largest = fmax(largest, largest_bytes(ls_measurement(m, (size_t)i)));
+            largest = fmax(largest, ls_nccl_largest_bytes(ls_measurement(m, (size_t)i)));
     for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < 64;
          i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
-        double size = largest_bytes(e); /* unknown (0): kept, nothing to compare */
+        double size = ls_nccl_largest_bytes(e); /* unknown (0): kept, nothing to compare */
         if (!is_allreduce_on(e, mask, variant) || (size > 0 && size < largest))
             continue;
         vals[n++] = ls_json_num(e, "value", 0);

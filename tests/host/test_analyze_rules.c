@@ -243,6 +243,35 @@ static void unused_p2p_edges_with_two_digit_gpus(void **state)
     json_decref(doc);
 }
 
+/* The default sweep of GPUs 0,5 goes on to 2 GiB (busbw 20 there) while the PHB variant
+   stopped at 1 GiB: the two are compared at 1 GiB (6.99 vs 7.78, +11%), not each at its
+   own largest size (20 vs 7.78, which read as "keep the default"). */
+static void nccl_variant_compared_at_a_common_size(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/seed000-gv100x11.json");
+    json_t *e = measurement(doc, "nccl-all_reduce-1");
+    json_array_append_new(json_object_get(e, "rows"),
+                          json_pack("{s:I, s:{s:f, s:f, s:f, s:i}}", "bytes", (json_int_t)2147483648LL, "oop",
+                                    "time_us", 107374.0, "algbw", 20.0, "busbw", 20.0, "wrong", 0));
+    json_object_set_new(e, "value", json_real(20.0));
+    json_object_set_new(e, "bytes", json_integer(2147483648LL));
+    json_t *f = ls_findings(doc);
+    const json_t *x = NULL;
+    size_t i;
+    const json_t *y;
+    json_array_foreach(f, i, y)
+    {
+        if (!strcmp(ls_json_str(y, "subject", ""), "all_reduce on GPUs 0,5"))
+            x = y;
+    }
+    assert_non_null(x);
+    assert_string_equal(ls_json_str(x, "severity", ""), "warning");
+    assert_non_null(strstr(ls_json_str(x, "message", ""), "busbw at 1 GiB 7.78 vs 6.99 GB/s (+11%)"));
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* Each rule, triggered by one change to the even box. */
 static void each_rule_fires_on_one_change(void **state)
 {
@@ -390,6 +419,7 @@ int main(void)
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(nvlink_shared_window_counted_once),
+        cmocka_unit_test(nccl_variant_compared_at_a_common_size),
         cmocka_unit_test(unused_p2p_edges_with_two_digit_gpus),
         cmocka_unit_test(short_sweep_does_not_dilute_measured_busbw),
         cmocka_unit_test(unmeasured_links_are_estimated_by_class),
