@@ -48,11 +48,12 @@ static void power_limits(const ls_machine_t *m, json_t *out)
     }
 }
 
-/* Clock-event reasons that are not throttling. */
+/* Clock-event reasons that are not throttling (as src/discover/nvml.c marks them: they
+   do not lower the clocks; sync_boost holds GPUs of a sync-boost group at one clock). */
 static int benign_reason(const char *r)
 {
     return !strcmp(r, "gpu_idle") || !strcmp(r, "applications_clocks_setting") ||
-           !strcmp(r, "display_clock_setting") || !strcmp(r, "none");
+           !strcmp(r, "display_clock_setting") || !strcmp(r, "sync_boost") || !strcmp(r, "none");
 }
 
 static void add_unique(json_t *array, const char *s)

@@ -272,6 +272,21 @@ static void nccl_variant_compared_at_a_common_size(void **state)
     json_decref(doc);
 }
 
+/* Clock-event reasons that do not lower the clocks are not throttling. */
+static void sync_boost_is_not_throttling(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    json_t *e = measurement(doc, "p2p-ce-uni-5-6");
+    json_t *tele = json_deep_copy(json_object_get(e, "telemetry"));
+    json_object_set_new(tele, "throttle_reasons", json_pack("[s, s]", "sync_boost", "gpu_idle"));
+    json_object_set_new(e, "telemetry", tele);
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "throttling", NULL), 0);
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* Each rule, triggered by one change to the even box. */
 static void each_rule_fires_on_one_change(void **state)
 {
@@ -419,6 +434,7 @@ int main(void)
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(nvlink_shared_window_counted_once),
+        cmocka_unit_test(sync_boost_is_not_throttling),
         cmocka_unit_test(nccl_variant_compared_at_a_common_size),
         cmocka_unit_test(unused_p2p_edges_with_two_digit_gpus),
         cmocka_unit_test(short_sweep_does_not_dilute_measured_busbw),
