@@ -5,6 +5,7 @@
 #include "util/log.h"
 #include "util/parse.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +140,12 @@ static void print_rows(const json_t *block, const compare_args_t *a, const char 
         fmt_value(ls_json_num(row, "b", 0), vb, sizeof vb);
         if (json_object_get(row, "ratio")) {
             snprintf(ratio, sizeof ratio, "%.3f", ls_json_num(row, "ratio", 0));
-            snprintf(change, sizeof change, "%+.1f%%", ls_json_num(row, "change_pct", 0));
+            double pct = ls_json_num(row, "change_pct", 0), lim = ls_json_num(row, "limit_pct", 0);
+            char a1[32], b1[32];
+            snprintf(a1, sizeof a1, "%.1f", fabs(pct));
+            snprintf(b1, sizeof b1, "%.1f", lim);
+            /* +5.02% (a gain beyond 5%) and +4.97% (same) both read "+5.0%": two decimals */
+            snprintf(change, sizeof change, strcmp(a1, b1) ? "%+.1f%%" : "%+.2f%%", pct);
         }
         if (flagged)
             snprintf(why, sizeof why, " (beyond %.1f%%)", ls_json_num(row, "limit_pct", 0));

@@ -122,6 +122,8 @@ static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
         ls_fmt_num(ls_json_num(p, "gbps", 0), v, sizeof v);
         ls_buf_printf(b, "  GPU%lld  %-24s %9s  %s", ls_json_int(p, "gpu", -1), ls_json_str(p, "name", ""), v,
                       ls_json_str(p, "from", ""));
+        if (json_object_get(p, "entry")) /* which method gave the figure: read, copy, ... */
+            ls_buf_printf(b, " (%s)", ls_json_str(p, "entry", ""));
         if (json_object_get(p, "efficiency"))
             ls_buf_printf(b, ", %.0f%% of theoretical", 100 * ls_json_num(p, "efficiency", 0));
         ls_buf_puts(b, "\n");

@@ -67,6 +67,10 @@ grep -q "NCCL_ALGO=Tree" "$tmp/out" || fail "compare --variants did not show the
 expect 0 0 "" -- "$ls_bin" compare "$tmp/p2p.json" "$tmp/nvb.json" --changes-only
 grep -q "p2p ce uni GPU0->GPU1 .*gain" "$tmp/out" || fail "compare: 359.78 -> 396.2 not flagged as a gain"
 expect 1 0 "" -- "$ls_bin" compare "$tmp/nvb.json" "$tmp/p2p.json" --fail-on-regression
+# a change that rounds to the limit is printed with two decimals (+0.99% same, not +1.0% same
+# beside a +1.0% regression)
+expect 0 0 "" -- "$ls_bin" compare "$tmp/p2p.json" "$tmp/nvb.json" --threshold 1
+grep -qE "^p2p ce uni GPU1->GPU0 .* \+0\.99%  same$" "$tmp/out" || fail "compare: a change at the limit not shown with two decimals"
 # Markdown: a flagged verdict is bold and closed, with its limit
 expect 0 0 "" -- "$ls_bin" compare --markdown "$tmp/p2p.json" "$tmp/nvb.json" --changes-only
 grep -q "| \*\*gain\*\* (beyond 5.0%) |$" "$tmp/out" || fail "compare --markdown: flagged verdict not bold or bold left open"
