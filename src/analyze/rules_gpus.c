@@ -8,27 +8,87 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define HBM_METHODS 8
+
+/* Best HBM figure of one GPU by one method. */
+typedef struct {
+    double value, theoretical;
+    const char *id;
+} hbm_best_t;
+
+/* Efficiency (measured / theoretical) per method and GPU: a GPU is compared with the
+   others by the same method, never its copy with their read (read > write > copy). */
+static int hbm_by_method(const ls_machine_t *m, const char **methods, hbm_best_t (*best)[LS_MAX_GPUS])
+{
+    int nmethods = 0;
+    for (long i = ls_doc_next_measurement(m->doc, "hbm", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "hbm", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        long long g = ls_json_int(e, "gpu", -1);
+        if (g < 0 && json_is_integer(json_array_get(json_object_get(e, "gpus"), 0)))
+            g = json_integer_value(json_array_get(json_object_get(e, "gpus"), 0));
+        double v = ls_json_num(e, "value", 0);
+        if (g < 0 || g >= m->ngpus || v <= 0 || strcmp(ls_json_str(e, "status", ""), "ok"))
+            continue;
+        const char *method = ls_json_str(e, "method", "");
+        int k = 0;
+        while (k < nmethods && strcmp(methods[k], method))
+            k++;
+        if (k == nmethods) {
+            if (nmethods == HBM_METHODS)
+                continue;
+            methods[nmethods++] = method;
+        }
+        double th = ls_json_num(e, "theoretical", 0);
+        if (v > best[k][g].value)
+            best[k][g] = (hbm_best_t){v, th > 0 ? th : ls_json_num(m->gpu[g], "hbm_theoretical_gbps", 0),
+                                      ls_json_str(e, "id", "")};
+    }
+    return nmethods;
+}
+
 static void hbm_outliers(const ls_machine_t *m, json_t *out)
 {
-    double eff[LS_MAX_GPUS], vals[LS_MAX_GPUS];
-    int n = 0;
-    for (int g = 0; g < m->ngpus; g++) {
-        eff[g] = m->hbm[g] > 0 && m->hbm_theoretical[g] > 0 ? m->hbm[g] / m->hbm_theoretical[g] : 0;
-        if (eff[g] > 0)
-            vals[n++] = eff[g];
-    }
-    if (n < LS_HBM_MIN_GPUS)
-        return;
-    double med = ls_median(vals, n);
-    for (int g = 0; g < m->ngpus; g++) {
-        if (eff[g] <= 0 || eff[g] >= LS_HBM_OUTLIER_RATIO * med)
+    const char *methods[HBM_METHODS];
+    hbm_best_t best[HBM_METHODS][LS_MAX_GPUS];
+    memset(best, 0, sizeof best);
+    int nmethods = hbm_by_method(m, methods, best);
+    int worst_k[LS_MAX_GPUS];
+    double worst_ratio[LS_MAX_GPUS], median[HBM_METHODS] = {0};
+    json_t *evidence[LS_MAX_GPUS] = {0};
+    for (int g = 0; g < m->ngpus; g++)
+        worst_k[g] = -1, worst_ratio[g] = 1;
+    for (int k = 0; k < nmethods; k++) {
+        double eff[LS_MAX_GPUS], vals[LS_MAX_GPUS];
+        int n = 0;
+        for (int g = 0; g < m->ngpus; g++) {
+            eff[g] = best[k][g].value > 0 && best[k][g].theoretical > 0 ? best[k][g].value / best[k][g].theoretical : 0;
+            if (eff[g] > 0)
+                vals[n++] = eff[g];
+        }
+        if (n < LS_HBM_MIN_GPUS)
             continue;
+        median[k] = ls_median(vals, n);
+        for (int g = 0; g < m->ngpus; g++) {
+            if (eff[g] <= 0 || eff[g] >= LS_HBM_OUTLIER_RATIO * median[k])
+                continue;
+            if (!evidence[g])
+                evidence[g] = json_array();
+            json_array_append_new(evidence[g], json_string(best[k][g].id));
+            if (eff[g] / median[k] < worst_ratio[g])
+                worst_ratio[g] = eff[g] / median[k], worst_k[g] = k;
+        }
+    }
+    for (int g = 0; g < m->ngpus; g++) {
+        if (!evidence[g])
+            continue;
+        int k = worst_k[g];
         char subject[16];
         snprintf(subject, sizeof subject, "GPU%d", g);
-        ls_finding_add(out, "hbm_efficiency", LS_SEV_WARNING, subject, json_pack("[s]", m->hbm_id[g]),
-                       "GPU%d %s: HBM %.1f of %.1f GB/s theoretical (%.0f%%), while the GPUs' median is %.0f%%",
-                       g, ls_machine_gpu_name(m, g), m->hbm[g], m->hbm_theoretical[g], 100 * eff[g],
-                       100 * med);
+        ls_finding_add(out, "hbm_efficiency", LS_SEV_WARNING, subject, evidence[g],
+                       "GPU%d %s: HBM %s %.1f of %.1f GB/s theoretical (%.0f%%), while the GPUs' median by that "
+                       "method is %.0f%%",
+                       g, ls_machine_gpu_name(m, g), methods[k], best[k][g].value, best[k][g].theoretical,
+                       100 * best[k][g].value / best[k][g].theoretical, 100 * median[k]);
     }
 }
 

@@ -287,6 +287,32 @@ static void sync_boost_is_not_throttling(void **state)
     json_decref(doc);
 }
 
+/* GPUs 0-6 also measured with the read kernel (4900 GB/s), GPU 7 only with the copy
+   (4150, like the others' copies): GPU 7 is compared with their copies, not their reads. */
+static void hbm_compared_by_method(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    for (int g = 0; g < 7; g++) {
+        char id[32];
+        snprintf(id, sizeof id, "hbm-read-%d", g);
+        json_array_append_new(json_object_get(doc, "measurements"),
+                              json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:[i], s:f, s:s}", "id", id, "family", "hbm",
+                                        "method", "read", "status", "ok", "metric", "bandwidth", "gpu", g, "gpus", g,
+                                        "value", 4900.0, "unit", "GB/s"));
+    }
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "hbm_efficiency", NULL), 0);
+    json_decref(f);
+    /* a real outlier by one method is still found, named with its method */
+    json_object_set_new(measurement(doc, "hbm-read-3"), "value", json_real(3000.0));
+    f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "hbm_efficiency", "GPU3"), 1);
+    assert_non_null(strstr(ls_json_str(json_array_get(f, 0), "message", ""), "HBM read 3000.0 of"));
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* Each rule, triggered by one change to the even box. */
 static void each_rule_fires_on_one_change(void **state)
 {
@@ -434,6 +460,7 @@ int main(void)
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(nvlink_shared_window_counted_once),
+        cmocka_unit_test(hbm_compared_by_method),
         cmocka_unit_test(sync_boost_is_not_throttling),
         cmocka_unit_test(nccl_variant_compared_at_a_common_size),
         cmocka_unit_test(unused_p2p_edges_with_two_digit_gpus),
