@@ -1,6 +1,7 @@
 #include "machine.h"
 #include "model/doc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,35 @@ void ls_format_gpu_mask(uint64_t mask, char *buf, size_t len)
         used += w > 0 ? (size_t)w : 0;
         g = end;
     }
+}
+
+double ls_nccl_largest_bytes(const json_t *e)
+{
+    double b = ls_json_num(e, "bytes", 0);
+    size_t i;
+    const json_t *row;
+    json_array_foreach(json_object_get(e, "rows"), i, row)
+    {
+        b = fmax(b, ls_json_num(row, "bytes", 0));
+    }
+    return b;
+}
+
+double ls_nccl_busbw_at(const json_t *e, double bytes)
+{
+    size_t i;
+    const json_t *row;
+    json_array_foreach(json_object_get(e, "rows"), i, row)
+    {
+        if (ls_json_num(row, "bytes", -1) != bytes)
+            continue;
+        const json_t *side = json_object_get(row, "oop");
+        double v = ls_json_num(json_is_object(side) ? side : json_object_get(row, "ip"), "busbw", -1);
+        if (v >= 0)
+            return v;
+    }
+    double largest = ls_nccl_largest_bytes(e);
+    return largest == bytes || largest <= 0 || bytes <= 0 ? ls_json_num(e, "value", 0) : NAN;
 }
 
 uint64_t ls_gpu_mask_of(const json_t *gpus)

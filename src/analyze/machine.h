@@ -59,6 +59,12 @@ int ls_popcount64(uint64_t x);
 void ls_format_gpu_mask(uint64_t mask, char *buf, size_t len);
 uint64_t ls_gpu_mask_of(const json_t *gpus);
 
+/* The largest size an nccl entry reached (its `bytes`, else its last row's; 0 unknown),
+   and its bus bandwidth at `bytes` (the row of that size; its value when it reached
+   exactly that size or its sizes are unknown; NAN when it has no such row). */
+double ls_nccl_largest_bytes(const json_t *entry);
+double ls_nccl_busbw_at(const json_t *entry, double bytes);
+
 /* Median of n values (sorted copy; 0 for n == 0). */
 double ls_median(const double *values, int n);
 

@@ -257,17 +257,28 @@ static json_t *mask_array(uint64_t mask)
     return int_array(idx, k);
 }
 
-/* Median busbw of the ok all_reduce entries on exactly this set with this variant. */
+static int is_allreduce_on(const json_t *e, uint64_t mask, const char *variant)
+{
+    return !strcmp(ls_json_str(e, "collective", ""), "all_reduce") && !strcmp(ls_json_str(e, "status", ""), "ok") &&
+           !strcmp(ls_json_str(e, "variant", "default"), variant) && ls_gpu_mask_of(json_object_get(e, "gpus")) == mask;
+}
+
+/* Median busbw of the ok all_reduce entries on exactly this set with this variant.
+   An entry's value is its busbw at its largest size, so only the entries that reached
+   the largest size of them all count: a short sweep (tp --measure at a prompt's few
+   MB) beside an 8 GiB one would pull the median down to a figure of another size. */
 static double measured_busbw(const ls_machine_t *m, uint64_t mask, const char *variant, json_t *ids)
 {
-    double vals[64];
+    double vals[64], largest = 0;
     int n = 0;
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1))
+        if (is_allreduce_on(ls_measurement(m, (size_t)i), mask, variant))
+            largest = fmax(largest, ls_nccl_largest_bytes(ls_measurement(m, (size_t)i)));
     for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < 64;
          i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
-        if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") || strcmp(ls_json_str(e, "status", ""), "ok") ||
-            strcmp(ls_json_str(e, "variant", "default"), variant) ||
-            ls_gpu_mask_of(json_object_get(e, "gpus")) != mask)
+        double size = ls_nccl_largest_bytes(e); /* unknown (0): kept, nothing to compare */
+        if (!is_allreduce_on(e, mask, variant) || (size > 0 && size < largest))
             continue;
         vals[n++] = ls_json_num(e, "value", 0);
         json_array_append_new(ids, json_string(ls_json_str(e, "id", "")));
@@ -311,6 +322,13 @@ static json_t *groups(plan_ctx_t *c)
     return list;
 }
 
+/* A variant that turns peer access off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=LOC): its
+   traffic goes through host memory, so the P2P links predict nothing about it. */
+static int variant_without_p2p(const char *variant)
+{
+    return strstr(variant, "NCCL_P2P_DISABLE=1") || strstr(variant, "NCCL_P2P_LEVEL=LOC");
+}
+
 /* Every all_reduce set and variant that was measured, beside what its links predict. */
 static json_t *measured_groups(plan_ctx_t *c)
 {
@@ -320,7 +338,8 @@ static json_t *measured_groups(plan_ctx_t *c)
         const json_t *e = ls_measurement(m, (size_t)i);
         uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
         const char *variant = ls_json_str(e, "variant", "default");
-        if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") || !mask || mask >> m->ngpus ||
+        if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") || !mask ||
+            (m->ngpus < 64 && mask >> m->ngpus) ||
             strcmp(ls_json_str(e, "status", ""), "ok"))
             continue;
         int seen = 0;
@@ -337,6 +356,12 @@ static json_t *measured_groups(plan_ctx_t *c)
         ring_of(c, mask, &r);
         json_t *ids = json_array();
         double measured = measured_busbw(m, mask, variant, ids);
+        if (variant_without_p2p(variant)) {
+            json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:s, s:o}", "gpus", mask_array(mask), "variant",
+                                                  variant, "measured_busbw_gbps", round2(measured), "expected_from",
+                                                  "p2p_off", "entries", ids));
+            continue;
+        }
         json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:f, s:s, s:f, s:o}", "gpus", mask_array(mask),
                                               "variant", variant, "measured_busbw_gbps", round2(measured),
                                               "expected_busbw_gbps", round2(r.bottleneck), "expected_from",
@@ -675,7 +700,12 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     }
     summary_steps(json_object_get(plan, "groups"), out);
     const json_t *pairs = json_object_get(plan, "best_pairs"), *p0 = json_array_get(pairs, 0);
-    if (p0 && ls_json_int(plan, "equal_best_pairs", 0) == 1)
+    if (p0 && c->m->ngpus == 2) /* "the only one of its speed" says nothing with one pair */
+        summary_line(out, "The pair: GPUs %lld and %lld (%s, %.1f GB/s both directions)",
+                     (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
+                     (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),
+                     ls_json_str(p0, "link", "?"), ls_json_num(p0, "bidir_gbps", 0));
+    else if (p0 && ls_json_int(plan, "equal_best_pairs", 0) == 1)
         summary_line(out, "Fastest pair: GPUs %lld and %lld (%s, %.1f GB/s both directions), the only one of its speed",
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),

@@ -3,31 +3,92 @@
 #include "rules.h"
 #include "model/doc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define HBM_METHODS 8
+
+/* Best HBM figure of one GPU by one method. */
+typedef struct {
+    double value, theoretical;
+    const char *id;
+} hbm_best_t;
+
+/* Efficiency (measured / theoretical) per method and GPU: a GPU is compared with the
+   others by the same method, never its copy with their read (read > write > copy). */
+static int hbm_by_method(const ls_machine_t *m, const char **methods, hbm_best_t (*best)[LS_MAX_GPUS])
+{
+    int nmethods = 0;
+    for (long i = ls_doc_next_measurement(m->doc, "hbm", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "hbm", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        long long g = ls_json_int(e, "gpu", -1);
+        if (g < 0 && json_is_integer(json_array_get(json_object_get(e, "gpus"), 0)))
+            g = json_integer_value(json_array_get(json_object_get(e, "gpus"), 0));
+        double v = ls_json_num(e, "value", 0);
+        if (g < 0 || g >= m->ngpus || v <= 0 || strcmp(ls_json_str(e, "status", ""), "ok"))
+            continue;
+        const char *method = ls_json_str(e, "method", "");
+        int k = 0;
+        while (k < nmethods && strcmp(methods[k], method))
+            k++;
+        if (k == nmethods) {
+            if (nmethods == HBM_METHODS)
+                continue;
+            methods[nmethods++] = method;
+        }
+        double th = ls_json_num(e, "theoretical", 0);
+        if (v > best[k][g].value)
+            best[k][g] = (hbm_best_t){v, th > 0 ? th : ls_json_num(m->gpu[g], "hbm_theoretical_gbps", 0),
+                                      ls_json_str(e, "id", "")};
+    }
+    return nmethods;
+}
+
 static void hbm_outliers(const ls_machine_t *m, json_t *out)
 {
-    double eff[LS_MAX_GPUS], vals[LS_MAX_GPUS];
-    int n = 0;
-    for (int g = 0; g < m->ngpus; g++) {
-        eff[g] = m->hbm[g] > 0 && m->hbm_theoretical[g] > 0 ? m->hbm[g] / m->hbm_theoretical[g] : 0;
-        if (eff[g] > 0)
-            vals[n++] = eff[g];
-    }
-    if (n < LS_HBM_MIN_GPUS)
-        return;
-    double med = ls_median(vals, n);
-    for (int g = 0; g < m->ngpus; g++) {
-        if (eff[g] <= 0 || eff[g] >= LS_HBM_OUTLIER_RATIO * med)
+    const char *methods[HBM_METHODS];
+    hbm_best_t best[HBM_METHODS][LS_MAX_GPUS];
+    memset(best, 0, sizeof best);
+    int nmethods = hbm_by_method(m, methods, best);
+    int worst_k[LS_MAX_GPUS];
+    double worst_ratio[LS_MAX_GPUS], median[HBM_METHODS] = {0};
+    json_t *evidence[LS_MAX_GPUS] = {0};
+    for (int g = 0; g < m->ngpus; g++)
+        worst_k[g] = -1, worst_ratio[g] = 1;
+    for (int k = 0; k < nmethods; k++) {
+        double eff[LS_MAX_GPUS], vals[LS_MAX_GPUS];
+        int n = 0;
+        for (int g = 0; g < m->ngpus; g++) {
+            eff[g] = best[k][g].value > 0 && best[k][g].theoretical > 0 ? best[k][g].value / best[k][g].theoretical : 0;
+            if (eff[g] > 0)
+                vals[n++] = eff[g];
+        }
+        if (n < LS_HBM_MIN_GPUS)
             continue;
+        median[k] = ls_median(vals, n);
+        for (int g = 0; g < m->ngpus; g++) {
+            if (eff[g] <= 0 || eff[g] >= LS_HBM_OUTLIER_RATIO * median[k])
+                continue;
+            if (!evidence[g])
+                evidence[g] = json_array();
+            json_array_append_new(evidence[g], json_string(best[k][g].id));
+            if (eff[g] / median[k] < worst_ratio[g])
+                worst_ratio[g] = eff[g] / median[k], worst_k[g] = k;
+        }
+    }
+    for (int g = 0; g < m->ngpus; g++) {
+        if (!evidence[g])
+            continue;
+        int k = worst_k[g];
         char subject[16];
         snprintf(subject, sizeof subject, "GPU%d", g);
-        ls_finding_add(out, "hbm_efficiency", LS_SEV_WARNING, subject, json_pack("[s]", m->hbm_id[g]),
-                       "GPU%d %s: HBM %.1f of %.1f GB/s theoretical (%.0f%%), while the GPUs' median is %.0f%%",
-                       g, ls_machine_gpu_name(m, g), m->hbm[g], m->hbm_theoretical[g], 100 * eff[g],
-                       100 * med);
+        ls_finding_add(out, "hbm_efficiency", LS_SEV_WARNING, subject, evidence[g],
+                       "GPU%d %s: HBM %s %.1f of %.1f GB/s theoretical (%.0f%%), while the GPUs' median by that "
+                       "method is %.0f%%",
+                       g, ls_machine_gpu_name(m, g), methods[k], best[k][g].value, best[k][g].theoretical,
+                       100 * best[k][g].value / best[k][g].theoretical, 100 * median[k]);
     }
 }
 
@@ -47,11 +108,12 @@ static void power_limits(const ls_machine_t *m, json_t *out)
     }
 }
 
-/* Clock-event reasons that are not throttling. */
+/* Clock-event reasons that are not throttling (as src/discover/nvml.c marks them: they
+   do not lower the clocks; sync_boost holds GPUs of a sync-boost group at one clock). */
 static int benign_reason(const char *r)
 {
     return !strcmp(r, "gpu_idle") || !strcmp(r, "applications_clocks_setting") ||
-           !strcmp(r, "display_clock_setting") || !strcmp(r, "none");
+           !strcmp(r, "display_clock_setting") || !strcmp(r, "sync_boost") || !strcmp(r, "none");
 }
 
 static void add_unique(json_t *array, const char *s)
@@ -125,28 +187,65 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
     }
 }
 
-/* Sum over counters of after - before for GPU key g; sets *recovery for that counter. */
-/* Rise of one GPU's NVLink error counters over one measurement, by kind. */
+/* Rise of one GPU's NVLink error counters during the measurements, by kind. */
 typedef struct {
     double crc, replay, recovery;
 } nvlink_rise_t;
 
-static void counter_rise(const json_t *before, const json_t *after, nvlink_rise_t *rise)
+typedef struct {
+    double from, to;
+} span_t;
+
+static int by_from(const void *a, const void *b)
 {
+    double x = ((const span_t *)a)->from, y = ((const span_t *)b)->from;
+    return (x > y) - (x < y);
+}
+
+/* How far counter `name` of GPU key `g` rose while measurements ran. Entries measured
+   together share one window (the GPU- and CPU-timed copy latencies have the same
+   before/after): the counter is monotonic, so the rise is the length of the union of
+   the [before, after] spans, not their sum. */
+static double counter_rise(const ls_machine_t *m, const char *g, const char *name)
+{
+    size_t n = 0, cap = json_array_size(json_object_get(m->doc, "measurements"));
+    span_t *spans = malloc((cap ? cap : 1) * sizeof *spans);
+    if (!spans)
+        return 0;
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0 && n < cap;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *t = json_object_get(ls_measurement(m, (size_t)i), "telemetry");
+        const json_t *b = json_object_get(json_object_get(json_object_get(t, "nvlink_errors_before"), g), name);
+        const json_t *a = json_object_get(json_object_get(json_object_get(t, "nvlink_errors_after"), g), name);
+        if (json_is_number(a) && json_is_number(b) && json_number_value(a) > json_number_value(b))
+            spans[n++] = (span_t){json_number_value(b), json_number_value(a)};
+    }
+    qsort(spans, n, sizeof *spans, by_from);
+    double rise = 0, end = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        if (spans[i].to <= end)
+            continue;
+        rise += spans[i].to - (spans[i].from > end ? spans[i].from : end);
+        end = spans[i].to;
+    }
+    free(spans);
+    return rise;
+}
+
+/* 1 when any counter of GPU key g rose over measurement e. */
+static int rose_in(const json_t *e, const char *g)
+{
+    const json_t *t = json_object_get(e, "telemetry");
+    const json_t *before = json_object_get(json_object_get(t, "nvlink_errors_before"), g);
     const char *key;
     const json_t *v;
-    json_object_foreach((json_t *)after, key, v)
+    json_object_foreach(json_object_get(json_object_get(t, "nvlink_errors_after"), g), key, v)
     {
-        double d = json_number_value(v) - ls_json_num(before, key, json_number_value(v));
-        if (!json_is_number(v) || d <= 0)
-            continue;
-        if (!strcmp(key, "recovery"))
-            rise->recovery += d;
-        else if (!strcmp(key, "replay"))
-            rise->replay += d;
-        else
-            rise->crc += d; /* crc_flit, crc_data */
+        const json_t *b = json_object_get(before, key);
+        if (json_is_number(v) && json_is_number(b) && json_number_value(v) > json_number_value(b))
+            return 1;
     }
+    return 0;
 }
 
 /* A link recovery is an error; a replay a warning. CRC counts with no replay and no
@@ -172,33 +271,25 @@ static void nvlink_error_finding(int g, const nvlink_rise_t *r, json_t *evidence
 
 static void nvlink_errors(const ls_machine_t *m, json_t *out)
 {
-    nvlink_rise_t rise[LS_MAX_GPUS];
-    memset(rise, 0, sizeof rise);
-    json_t *evidence[LS_MAX_GPUS] = {0};
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i), *t = json_object_get(e, "telemetry");
-        const json_t *before = json_object_get(t, "nvlink_errors_before");
-        const char *key;
-        const json_t *after;
-        json_object_foreach((json_t *)json_object_get(t, "nvlink_errors_after"), key, after)
-        {
-            int g = atoi(key);
-            if (g < 0 || g >= LS_MAX_GPUS)
+    for (int g = 0; g < LS_MAX_GPUS; g++) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", g); /* telemetry is keyed by GPU index */
+        json_t *evidence = NULL;
+        for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+             i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+            const json_t *e = ls_measurement(m, (size_t)i);
+            if (!rose_in(e, key))
                 continue;
-            nvlink_rise_t r = {0, 0, 0};
-            counter_rise(json_object_get(before, key), after, &r);
-            if (r.crc + r.replay + r.recovery <= 0)
-                continue;
-            rise[g].crc += r.crc, rise[g].replay += r.replay, rise[g].recovery += r.recovery;
-            if (!evidence[g])
-                evidence[g] = json_array();
-            json_array_append_new(evidence[g], json_string(ls_json_str(e, "id", "")));
+            if (!evidence)
+                evidence = json_array();
+            json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
         }
+        if (!evidence)
+            continue;
+        nvlink_rise_t r = {counter_rise(m, key, "crc_flit") + counter_rise(m, key, "crc_data"),
+                           counter_rise(m, key, "replay"), counter_rise(m, key, "recovery")};
+        nvlink_error_finding(g, &r, evidence, out);
     }
-    for (int g = 0; g < LS_MAX_GPUS; g++)
-        if (evidence[g])
-            nvlink_error_finding(g, &rise[g], evidence[g], out);
 }
 
 void ls_rules_gpus(const ls_machine_t *m, json_t *out)

@@ -63,7 +63,7 @@ static void degraded_pair(const ls_machine_t *m, int a, int b, json_t *out)
                                                     : "downtrained or shared PCIe path?";
     ls_finding_add(out, "degraded_link", worst < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING,
                    subject, evidence,
-                   "GPU%d->GPU%d %.1f GB/s is %.0f%% of the median %.1f GB/s of the other %d %s %s pairs (%s)",
+                   "GPU%d->GPU%d %.1f GB/s is %.0f%% of the median %.1f GB/s of %d other %s %s pair directions (%s)",
                    s, d, m->uni[s][d].value, 100 * ratio[k], med[k], peers[k], word,
                    m->uni[s][d].direct ? "P2P" : "staged", hint);
 }
@@ -180,6 +180,20 @@ static void pcie_training(const ls_machine_t *m, json_t *out)
     }
 }
 
+static size_t active_nvlinks(const json_t *gpu)
+{
+    size_t i, active = 0;
+    const json_t *l;
+    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l)
+    {
+        active += json_is_true(json_object_get(l, "active"));
+    }
+    return active;
+}
+
+/* Some links of a GPU down; or all of them while another GPU has active NVLinks (a
+   board whose links are all down on an NVLink machine is the worst case, not a PCIe
+   card: its traffic falls back to PCIe or host memory). */
 static void nvlinks_inactive(const ls_machine_t *m, json_t *out)
 {
     for (int g = 0; g < m->ngpus; g++) {
@@ -196,7 +210,10 @@ static void nvlinks_inactive(const ls_machine_t *m, json_t *out)
                 down++;
             }
         }
-        if (!down || down == json_array_size(links))
+        int others_active = 0;
+        for (int o = 0; o < m->ngpus; o++)
+            others_active |= o != g && active_nvlinks(m->gpu[o]) > 0;
+        if (!down || (down == json_array_size(links) && !others_active))
             continue;
         char subject[16], path[48];
         snprintf(subject, sizeof subject, "GPU%d", g);

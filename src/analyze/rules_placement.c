@@ -2,7 +2,9 @@
    nearest NIC is across the SMP interconnect, and P2P that NCCL could use but did not. */
 #include "rules.h"
 #include "model/doc.h"
+#include "util/parse.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,21 +91,38 @@ static int is_default(const json_t *e)
     return !strcmp(ls_json_str(e, "variant", "default"), "default");
 }
 
-/* Median busbw of the ok nccl entries matching e's set and collective whose variant is
-   default (want_default) or names NCCL_P2P_LEVEL; adds their ids to ids. */
-static double set_median(const ls_machine_t *m, const json_t *e, int want_default, json_t *ids, char *variant,
-                         size_t vlen)
+/* An ok nccl entry on e's set and collective whose variant is default (want_default)
+   or names NCCL_P2P_LEVEL. */
+static int set_entry(const json_t *e, const json_t *o, int want_default)
+{
+    if (!same_set(e, o) || strcmp(ls_json_str(o, "status", ""), "ok"))
+        return 0;
+    return want_default ? is_default(o) : strstr(ls_json_str(o, "variant", ""), "NCCL_P2P_LEVEL") != NULL;
+}
+
+/* The largest size the entries of set_entry reached (0 unknown). */
+static double set_largest(const ls_machine_t *m, const json_t *e, int want_default)
+{
+    double largest = 0;
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1))
+        if (set_entry(e, ls_measurement(m, (size_t)i), want_default))
+            largest = fmax(largest, ls_nccl_largest_bytes(ls_measurement(m, (size_t)i)));
+    return largest;
+}
+
+/* Median busbw at `at` bytes (0: each entry's value) of the entries of set_entry; adds
+   their ids to ids. */
+static double set_median(const ls_machine_t *m, const json_t *e, int want_default, double at, json_t *ids,
+                         char *variant, size_t vlen)
 {
     double vals[64];
     int n = 0;
     for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < 64;
          i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
         const json_t *o = ls_measurement(m, (size_t)i);
-        if (!same_set(e, o) || strcmp(ls_json_str(o, "status", ""), "ok"))
+        if (!set_entry(e, o, want_default) || !isfinite(ls_nccl_busbw_at(o, at)))
             continue;
-        if (want_default ? !is_default(o) : !strstr(ls_json_str(o, "variant", ""), "NCCL_P2P_LEVEL"))
-            continue;
-        vals[n++] = ls_json_num(o, "value", 0);
+        vals[n++] = ls_nccl_busbw_at(o, at);
         if (!want_default && variant)
             snprintf(variant, vlen, "%s", ls_json_str(o, "variant", ""));
         if (ids)
@@ -118,6 +137,7 @@ static int unused_p2p_edges(const ls_machine_t *m, const json_t *e, char *list, 
     int n = 0;
     size_t i;
     const json_t *t;
+    uint64_t seen[LS_MAX_GPUS] = {0}; /* edges listed, by source GPU */
     list[0] = '\0';
     json_array_foreach(json_object_get(e, "transports"), i, t)
     {
@@ -128,10 +148,11 @@ static int unused_p2p_edges(const ls_machine_t *m, const json_t *e, char *list, 
             continue;
         if (strncmp(tr, "SHM", 3) && strncmp(tr, "NET", 3))
             continue;
+        if (seen[a] >> b & 1) /* not strstr: "GPU1->GPU2" is inside "GPU1->GPU21" */
+            continue;
+        seen[a] |= 1ULL << b;
         char edge[64];
         snprintf(edge, sizeof edge, "GPU%lld->GPU%lld", a, b);
-        if (strstr(list, edge))
-            continue;
         size_t used = strlen(list);
         snprintf(list + used, len - used, "%s%s", n ? ", " : "", edge);
         n++;
@@ -154,14 +175,22 @@ static void nccl_p2p_unused(const ls_machine_t *m, json_t *out)
         if (seen || !unused_p2p_edges(m, e, edges, sizeof edges))
             continue;
         json_t *ids = json_array();
-        char variant[64] = "", subject[64], tail[200];
-        double def = set_median(m, e, 1, ids, NULL, 0);
-        double alt = set_median(m, e, 0, ids, variant, sizeof variant);
+        char variant[64] = "", subject[64], tail[240], size[48] = "";
+        /* default and variant compared at one size: the largest both reached */
+        double top_def = set_largest(m, e, 1), top_alt = set_largest(m, e, 0);
+        double at = top_def > 0 && top_alt > 0 ? fmin(top_def, top_alt) : 0;
+        if (at > 0) {
+            char s[32];
+            ls_format_size((uint64_t)at, s, sizeof s);
+            snprintf(size, sizeof size, " busbw at %s", s);
+        }
+        double def = set_median(m, e, 1, at, ids, NULL, 0);
+        double alt = set_median(m, e, 0, at, ids, variant, sizeof variant);
         enum ls_severity sev = LS_SEV_INFO;
         if (alt > 0 && def > 0) {
             double gain = alt / def - 1;
             sev = gain >= LS_NCCL_VARIANT_GAIN ? LS_SEV_WARNING : LS_SEV_INFO;
-            snprintf(tail, sizeof tail, "; %s measured %.2f vs %.2f GB/s (%+.0f%%)%s", variant, alt, def,
+            snprintf(tail, sizeof tail, "; %s measured%s %.2f vs %.2f GB/s (%+.0f%%)%s", variant, size, alt, def,
                      100 * gain, gain >= LS_NCCL_VARIANT_GAIN ? ": worth setting for this job" : ": keep the default");
         } else {
             snprintf(tail, sizeof tail, "; try NCCL_P2P_LEVEL=PHB for this job and compare");

@@ -311,6 +311,12 @@ static void describe_candidates(const json_t *doc, char *buf, size_t len)
 const json_t *ls_tp_find_allreduce(const json_t *doc, const int *gpus, int ngpus,
                                    const char *variant, char *err, size_t errlen)
 {
+    return ls_tp_find_allreduce_ranks(doc, gpus, ngpus, variant, 0, err, errlen);
+}
+
+const json_t *ls_tp_find_allreduce_ranks(const json_t *doc, const int *gpus, int ngpus,
+                                         const char *variant, int nranks, char *err, size_t errlen)
+{
     const json_t *list = json_object_get(doc, "measurements");
     const json_t *first = NULL, *preferred = NULL;
     int matches = 0;
@@ -319,7 +325,8 @@ const json_t *ls_tp_find_allreduce(const json_t *doc, const int *gpus, int ngpus
         const json_t *m = json_array_get(list, (size_t)i);
         const char *v = ls_json_str(m, "variant", "default");
         if (strcmp(ls_json_str(m, "collective", ""), "all_reduce") != 0 ||
-            !json_is_array(json_object_get(m, "rows")) || !same_gpu_set(m, gpus, ngpus))
+            !json_is_array(json_object_get(m, "rows")) || !same_gpu_set(m, gpus, ngpus) ||
+            (nranks > 0 && ls_tp_entry_nranks(m) != nranks))
             continue;
         if (variant && strcmp(v, variant) != 0)
             continue;

@@ -100,6 +100,9 @@ double ls_tp_curve_time_us(const ls_tp_curve_t *curve, double bytes, enum ls_tp_
    err naming what was looked for and what the document has. */
 const json_t *ls_tp_find_allreduce(const json_t *doc, const int *gpus, int ngpus,
                                    const char *variant, char *err, size_t errlen);
+/* The same among the entries that ran on nranks ranks (0 = any). */
+const json_t *ls_tp_find_allreduce_ranks(const json_t *doc, const int *gpus, int ngpus,
+                                         const char *variant, int nranks, char *err, size_t errlen);
 
 /* Curve from an nccl entry's rows: out-of-place time_us (in-place when a row has no
    out-of-place), rows with wrong > 0 skipped (counted in *skipped). */

@@ -5,6 +5,7 @@
 #include "util/log.h"
 #include "util/parse.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,15 +140,20 @@ static void print_rows(const json_t *block, const compare_args_t *a, const char 
         fmt_value(ls_json_num(row, "b", 0), vb, sizeof vb);
         if (json_object_get(row, "ratio")) {
             snprintf(ratio, sizeof ratio, "%.3f", ls_json_num(row, "ratio", 0));
-            snprintf(change, sizeof change, "%+.1f%%", ls_json_num(row, "change_pct", 0));
+            double pct = ls_json_num(row, "change_pct", 0), lim = ls_json_num(row, "limit_pct", 0);
+            char a1[32], b1[32];
+            snprintf(a1, sizeof a1, "%.1f", fabs(pct));
+            snprintf(b1, sizeof b1, "%.1f", lim);
+            /* +5.02% (a gain beyond 5%) and +4.97% (same) both read "+5.0%": two decimals */
+            snprintf(change, sizeof change, strcmp(a1, b1) ? "%+.1f%%" : "%+.2f%%", pct);
         }
         if (flagged)
             snprintf(why, sizeof why, " (beyond %.1f%%)", ls_json_num(row, "limit_pct", 0));
         const char *label = ls_json_str(row, "label", "");
         const char *unit = ls_json_str(row, "unit", "");
         if (a->markdown)
-            printf("| %s | %s | %s | %s | %s | %s | %s%s |\n", label, unit, va, vb, ratio, change,
-                   flagged ? "**" : "", verdict);
+            printf("| %s | %s | %s | %s | %s | %s | %s%s%s%s |\n", label, unit, va, vb, ratio, change,
+                   flagged ? "**" : "", verdict, flagged ? "**" : "", why);
         else
             printf("%-52s %-5s %11s %11s %7s %8s  %s%s\n", label, unit, va, vb, ratio, change,
                    verdict, why);
@@ -188,8 +194,8 @@ static void print_result(const json_t *result, const compare_args_t *a)
         json_array_foreach(json_object_get(result, "variants"), i, block)
         {
             const char *v = ls_json_str(block, "variant", "");
-            printf("%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%)\n\n", h, a->files[0],
-                   a->base, v, a->opts.threshold_pct);
+            printf("%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
+                   a->files[0], a->base, v, a->opts.threshold_pct, a->opts.latency_threshold_pct);
             print_rows(block, a, a->base, v);
             printf("\n");
         }

@@ -112,6 +112,8 @@ int cmd_report(int argc, char **argv)
     }
     if (!path)
         return ls_usage_error("report", "a run document (RUN.json) is required");
+    if (fmt == FMT_NONE && out && strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv"))
+        return ls_usage_error("report", "-o %s: CSV is three files; give --format csv -o DIR", out);
     if (fmt == FMT_NONE)
         fmt = format_of_path(out);
     char err[512];

@@ -91,7 +91,6 @@ typedef struct {
     int last_source; /* 'r' --run, 'l' --link, 'm' --measure, 0 none yet */
     const char *measure_name;
     int measure, measure_gpus[MAX_GPUS], nmeasure_gpus;
-    const char *measure_variant;
     int json;
     const char *out_path, *into_path;
 } tp_args_t;
@@ -246,10 +245,11 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
     if (strcmp(opt, "--variant") == 0) {
         if (*last_is_run < 0)
             return ls_usage_error("tp", "--variant: give it after --run FILE or --measure");
-        if (*last_is_run)
-            a->runs[a->nruns - 1].variant = val;
-        else
-            a->measure_variant = val;
+        if (!*last_is_run) /* it was accepted and silently ignored: the sweep runs as set */
+            return ls_usage_error("tp", "--variant after --measure: the measurement runs with this "
+                                        "process's NCCL settings; set the variable instead, e.g. "
+                                        "NCCL_P2P_DISABLE=1 linkscope tp ... --measure");
+        a->runs[a->nruns - 1].variant = val;
         return 0;
     }
     if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output-file") == 0) {
@@ -406,7 +406,11 @@ static int load_run(const run_arg_t *r, long tp, ls_tp_source_t *src)
         ls_error("%s", err);
         return LS_EXIT_USAGE;
     }
-    const json_t *entry = ls_tp_find_allreduce(doc, r->gpus, r->ngpus, r->variant, err, sizeof err);
+    /* without --gpus, an entry on --tp ranks first (seed 000's document holds 2-, 5-, 6-,
+       10- and 11-GPU all_reduces); else the usual choice, refused below with its rank count */
+    const json_t *entry = ls_tp_find_allreduce_ranks(doc, r->gpus, r->ngpus, r->variant, (int)tp, err, sizeof err);
+    if (!entry)
+        entry = ls_tp_find_allreduce(doc, r->gpus, r->ngpus, r->variant, err, sizeof err);
     int skipped = 0, rc = LS_EXIT_USAGE;
     if (!entry) {
         ls_error("%s: %s", r->path, err);

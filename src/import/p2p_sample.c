@@ -3,7 +3,7 @@
    - each matrix cell [i][j] is timed on GPU i's stream; with P2P writes (default) the
      data goes i -> j, with --p2p_read it goes j -> i (GPU i pulls);
    - the diagonal copies within one GPU and counts the bytes twice (read + write), so
-     it is HBM traffic, recorded as an `hbm` "copy" entry, not as P2P;
+     it is HBM traffic, recorded as an `hbm` "copy_ce" entry, not as P2P;
    - bidirectional cells count the bytes of both directions (the sum);
    - latency is 100 back-to-back 16-byte (one int4) copies: the GPU matrix is timed by
      events on the device, the CPU matrix by a stopwatch around issuing the copies;
@@ -190,7 +190,8 @@ static void add_hbm_entries(p2p_parser_t *p)
         json_t *e = ls_import_entry("hbm", "bandwidth", "GB/s", 0);
         /* several matrices time the same local copy: keep each as a sample */
         ls_entry_set_samples(e, p->diag[g], (size_t)p->ndiag[g]);
-        json_object_set_new(e, "method", json_string("copy"));
+        /* cudaMemcpyPeerAsync within one GPU: the copy engine (the default mechanism) */
+        json_object_set_new(e, "method", json_string("copy_ce"));
         json_object_set_new(e, "gpus", json_pack("[i]", g));
         json_object_set_new(e, "gpu", json_integer(g));
         json_object_set_new(e, "copied_gbps", json_real(ls_json_num(e, "value", 0) / 2));
@@ -198,7 +199,7 @@ static void add_hbm_entries(p2p_parser_t *p)
         /* the sample's buffers are cudaMemset to zero before copying */
         json_object_set_new(e, "flags", json_pack("[s]", "zero_filled"));
         char id[48];
-        snprintf(id, sizeof id, "hbm-copy-%d", g);
+        snprintf(id, sizeof id, "hbm-copy_ce-%d", g);
         ls_import_add(p->doc, e, "p2pBandwidthLatencyTest", id);
         p->added++;
     }

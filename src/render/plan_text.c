@@ -82,10 +82,13 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
     {
         ls_buf_t set = {0};
         gpu_list(&set, json_object_get(g, "gpus"));
-        char *s = ls_buf_take(&set), exp[32], meas[32], ratio[32];
-        ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
+        char *s = ls_buf_take(&set), exp[32] = "-", meas[32], ratio[32] = "-";
+        /* absent for a variant with P2P off: the links predict nothing about it */
+        if (json_object_get(g, "expected_busbw_gbps"))
+            ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
         ls_fmt_num(ls_json_num(g, "measured_busbw_gbps", 0), meas, sizeof meas);
-        ls_fmt_num(ls_json_num(g, "ratio", 0), ratio, sizeof ratio);
+        if (json_object_get(g, "ratio"))
+            ls_fmt_num(ls_json_num(g, "ratio", 0), ratio, sizeof ratio);
         ls_buf_printf(b, "  %-24s %-22s %9s %9s %6s\n", s, ls_json_str(g, "variant", ""), meas, exp, ratio);
         free(s);
     }
@@ -93,19 +96,23 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
 
 static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
 {
-    ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pairs within 5%% of the fastest)\n",
-                  ls_json_int(plan, "equal_best_pairs", 0));
+    long long equal = ls_json_int(plan, "equal_best_pairs", 0);
+    ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pair%s within 5%% of the fastest)\n",
+                  equal, equal == 1 ? "" : "s");
     size_t i;
     const json_t *p;
     json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
     {
         char v[32];
         ls_fmt_num(ls_json_num(p, "bidir_gbps", 0), v, sizeof v);
-        ls_buf_printf(b, "  GPU%lld + GPU%lld  %-5s %9s  %s, %.0f GiB together\n",
+        ls_buf_printf(b, "  GPU%lld + GPU%lld  %-5s %9s  %s",
                       (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 0)),
                       (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 1)),
-                      ls_json_str(p, "link", "?"), v, ls_json_str(p, "from", ""),
-                      ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
+                      ls_json_str(p, "link", "?"), v, ls_json_str(p, "from", ""));
+        /* imported documents often know no memory size: say nothing rather than "0 GiB" */
+        if (ls_json_num(p, "memory_total_bytes", 0) > 0)
+            ls_buf_printf(b, ", %.0f GiB together", ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
+        ls_buf_puts(b, "\n");
     }
     ls_buf_printf(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)\n",
                   ls_json_int(plan, "equal_best_hbm_gpus", 0));
@@ -115,6 +122,8 @@ static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
         ls_fmt_num(ls_json_num(p, "gbps", 0), v, sizeof v);
         ls_buf_printf(b, "  GPU%lld  %-24s %9s  %s", ls_json_int(p, "gpu", -1), ls_json_str(p, "name", ""), v,
                       ls_json_str(p, "from", ""));
+        if (json_object_get(p, "entry")) /* which method gave the figure: read, copy, ... */
+            ls_buf_printf(b, " (%s)", ls_json_str(p, "entry", ""));
         if (json_object_get(p, "efficiency"))
             ls_buf_printf(b, ", %.0f%% of theoretical", 100 * ls_json_num(p, "efficiency", 0));
         ls_buf_puts(b, "\n");

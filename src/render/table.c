@@ -255,14 +255,27 @@ ls_table_t *ls_table_inventory(const json_t *doc)
                      *pw = json_object_get(g, "power");
         char idx[16], mem[32], sm[48], mm[24], hbm[24], pcie[48], power[48], numa[16], nvl[24];
         snprintf(idx, sizeof idx, "%lld", ls_json_int(g, "index", -1));
-        ls_fmt_num(ls_json_num(g, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
-        snprintf(sm, sizeof sm, "%lld/%lld", ls_json_int(clk, "sm_app_mhz", 0), ls_json_int(clk, "sm_max_mhz", 0));
-        snprintf(mm, sizeof mm, "%lld", ls_json_int(clk, "mem_max_mhz", ls_json_int(clk, "mem_mhz", 0)));
+        /* unknown (imported documents, -1 NUMA node) reads "-", never 0 */
+        if (ls_json_num(g, "memory_total_bytes", 0) > 0)
+            ls_fmt_num(ls_json_num(g, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
+        else
+            snprintf(mem, sizeof mem, "-");
+        if (ls_json_int(clk, "sm_max_mhz", 0) > 0)
+            snprintf(sm, sizeof sm, "%lld/%lld", ls_json_int(clk, "sm_app_mhz", 0), ls_json_int(clk, "sm_max_mhz", 0));
+        else
+            snprintf(sm, sizeof sm, "-");
+        long long mem_mhz = ls_json_int(clk, "mem_max_mhz", ls_json_int(clk, "mem_mhz", 0));
+        if (mem_mhz > 0)
+            snprintf(mm, sizeof mm, "%lld", mem_mhz);
+        else
+            snprintf(mm, sizeof mm, "-");
         num(hbm, sizeof hbm, g, "hbm_theoretical_gbps");
         snprintf(pcie, sizeof pcie, "Gen%lld x%lld (Gen%lld x%lld)", ls_json_int(p, "gen_current", 0),
                  ls_json_int(p, "width_current", 0), ls_json_int(p, "gen_max", 0), ls_json_int(p, "width_max", 0));
         snprintf(power, sizeof power, "%.0f/%.0f", ls_json_num(pw, "limit_w", 0), ls_json_num(pw, "default_limit_w", 0));
         intstr(numa, sizeof numa, g, "numa_node");
+        if (ls_json_int(g, "numa_node", -1) < 0)
+            snprintf(numa, sizeof numa, "-");
         size_t k, active = 0;
         const json_t *l;
         json_array_foreach(json_object_get(g, "nvlinks"), k, l)
@@ -563,7 +576,10 @@ ls_table_t *ls_table_pairs(const json_t *plan)
         char bw[24], mem[24];
         char *set = gpus_str(json_object_get(p, "gpus"));
         num(bw, sizeof bw, p, "bidir_gbps");
-        ls_fmt_num(ls_json_num(p, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
+        if (ls_json_num(p, "memory_total_bytes", 0) > 0)
+            ls_fmt_num(ls_json_num(p, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
+        else
+            snprintf(mem, sizeof mem, "-");
         const char *row[] = {set, ls_json_str(p, "link", "?"), bw, ls_json_str(p, "from", ""), mem};
         ls_table_row(t, row);
         free(set);

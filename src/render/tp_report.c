@@ -62,7 +62,8 @@ static void print_source(FILE *out, const json_t *s, long long nranks)
     fmt_decimal_size(ls_json_num(s, "min_bytes", 0), lo, sizeof lo);
     fmt_decimal_size(ls_json_num(s, "max_bytes", 0), hi, sizeof hi);
     const json_t *fit = json_object_get(s, "fit");
-    fprintf(out, "    %lld sizes measured, %s .. %s", ls_json_int(s, "points", 0), lo, hi);
+    fprintf(out, "    %lld size%s measured, %s .. %s", ls_json_int(s, "points", 0),
+            ls_json_int(s, "points", 0) == 1 ? "" : "s", lo, hi);
     const json_t *below = json_object_get(s, "fit_below"), *above = json_object_get(s, "fit_above");
     if (fit)
         fprintf(out, "; the fit over all of them t = %.2f us + S / %.1f GB/s\n    (least squares on "

@@ -67,6 +67,25 @@ grep -q "NCCL_ALGO=Tree" "$tmp/out" || fail "compare --variants did not show the
 expect 0 0 "" -- "$ls_bin" compare "$tmp/p2p.json" "$tmp/nvb.json" --changes-only
 grep -q "p2p ce uni GPU0->GPU1 .*gain" "$tmp/out" || fail "compare: 359.78 -> 396.2 not flagged as a gain"
 expect 1 0 "" -- "$ls_bin" compare "$tmp/nvb.json" "$tmp/p2p.json" --fail-on-regression
+# a change that rounds to the limit is printed with two decimals (+0.99% same, not +1.0% same
+# beside a +1.0% regression)
+expect 0 0 "" -- "$ls_bin" compare "$tmp/p2p.json" "$tmp/nvb.json" --threshold 1
+grep -qE "^p2p ce uni GPU1->GPU0 .* \+0\.99%  same$" "$tmp/out" || fail "compare: a change at the limit not shown with two decimals"
+# Markdown: a flagged verdict is bold and closed, with its limit
+expect 0 0 "" -- "$ls_bin" compare --markdown "$tmp/p2p.json" "$tmp/nvb.json" --changes-only
+grep -q "| \*\*gain\*\* (beyond 5.0%) |$" "$tmp/out" || fail "compare --markdown: flagged verdict not bold or bold left open"
+
+# an imported document knows no memory size, clocks or NUMA node: "-", never 0
+expect 0 - "" -- "$ls_bin" plan "$tmp/nvb.json"
+! grep -q "0 GiB together" "$tmp/out" || fail "plan of an import prints 0 GiB for an unknown memory size"
+expect 0 - "" -- "$ls_bin" report "$tmp/nvb.json"
+! grep -qE "^ +0 NVIDIA H200 .* 0\.000 0/0 " "$tmp/out" || fail "report of an import prints 0 for unknown memory and clocks"
+
+# a --variant with markup is escaped everywhere in the HTML report, chart titles included
+"$ls_bin" import --variant 'A<b>&' "$fx/nccl-tests-all_reduce.txt" -o "$tmp/markup.json" 2>/dev/null
+expect 0 0 "" -- "$ls_bin" report --format html "$tmp/markup.json"
+! grep -qF 'A<b>&' "$tmp/out" || fail "report html: a variant's markup is not escaped"
+grep -qF 'A&lt;b&gt;&amp;' "$tmp/out" || fail "report html: the escaped variant is missing"
 
 echo '{"hello": 1}' >"$tmp/foreign.json"
 expect 2 1 "schema" -- "$ls_bin" compare "$tmp/run.json" "$tmp/foreign.json"

@@ -37,6 +37,9 @@ grep -q "degraded_link" "$tmp/out" || fail "seed 004: degraded link not printed"
 expect 0 "$bin" plan "$fx/hgx-h200x8-even.json" --fail-on info
 grep -q "none: every rule passed" "$tmp/out" || fail "even box: findings printed"
 expect 0 "$bin" plan "$fx/h200x2-anchors.json" --fail-on warning
+grep -q "The pair: GPUs 0 and 1 (NV18" "$tmp/out" || fail "2 GPUs: the one pair not named as such"
+! grep -q "only one of its speed" "$tmp/out" || fail "2 GPUs: 'the only one of its speed' said of the only pair"
+grep -q "(both directions, GB/s; 1 pair within" "$tmp/out" || fail "2 GPUs: '1 pairs'"
 
 # --json is the analysis as JSON
 expect 0 "$bin" plan --json "$fx/seed004-nvlink8-degraded.json"
@@ -52,6 +55,8 @@ echo '{"hello": 1}' >"$tmp/foreign.json"
 expect 2 "$bin" report "$tmp/foreign.json"; one_line_error
 expect 2 "$bin" plan "$fx/seed000-gv100x11.json" --fail-on fatal; one_line_error
 expect 2 "$bin" report "$fx/seed000-gv100x11.json" --format pdf; one_line_error
+expect 2 "$bin" report "$fx/seed000-gv100x11.json" -o "$tmp/x.csv"; one_line_error
+[ ! -e "$tmp/x.csv" ] || fail "report -o x.csv wrote a terminal report into a .csv file"
 expect 2 "$bin" report "$fx/seed000-gv100x11.json" --colour; one_line_error
 expect 2 "$bin" report; one_line_error
 expect 2 "$bin" report "$fx/seed000-gv100x11.json" -o "$tmp/no/such/dir/r.html"; one_line_error

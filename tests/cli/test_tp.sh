@@ -108,6 +108,7 @@ expect_usage "value missing" "--run needs a value" --model llama3-8b --tp 2 --pr
 expect_usage "prefill compute count" "expected 2 values" --model llama3-8b --tp 2 --prompt 1,2 \
     --prefill-compute-ms 5 --link bw=1,lat=1
 expect_usage "measure gpus" "--measure needs --gpus" --model llama3-8b --tp 2 --prompt 1 --measure --gpus 0
+expect_usage "measure variant" "--variant after --measure" --model llama3-8b --tp 2 --prompt 1 --measure --gpus 0,1 --variant NCCL_P2P_DISABLE=1
 expect_usage "missing run file" "nope.json" --model llama3-8b --tp 2 --prompt 1 --run "$tmp/nope.json"
 expect_usage "ranks differ" "ran on 2 ranks but --tp is 4" --model llama3-8b --tp 4 --prompt 1 --run "$run"
 expect_usage "no such variant" "variant NCCL_ALGO=Tree" --model llama3-8b --tp 2 --prompt 1 --run "$run" \

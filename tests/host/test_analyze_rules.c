@@ -87,6 +87,20 @@ static void h200x2_has_no_broken_link(void **state)
     assert_float_equal(ls_json_num(g, "expected_busbw_gbps", 0), 396.1, 1e-9);
     assert_float_equal(ls_json_num(g, "measured_busbw_gbps", 0), 344.29, 1e-9);
     assert_int_equal(json_array_size(json_object_get(plan, "keep_out")), 0);
+    /* NCCL_P2P_DISABLE=1 (26 GB/s through host memory) is not held against the 396 GB/s
+       NVLink figure: no expectation, no ratio */
+    size_t i;
+    const json_t *mg, *off = NULL;
+    json_array_foreach(json_object_get(plan, "measured_groups"), i, mg)
+    {
+        if (!strcmp(ls_json_str(mg, "variant", ""), "NCCL_P2P_DISABLE=1"))
+            off = mg;
+    }
+    assert_non_null(off);
+    assert_string_equal(ls_json_str(off, "expected_from", ""), "p2p_off");
+    assert_null(json_object_get(off, "expected_busbw_gbps"));
+    assert_null(json_object_get(off, "ratio"));
+    assert_float_equal(ls_json_num(off, "measured_busbw_gbps", 0), 26.0, 0.01);
     json_decref(plan);
     json_decref(f);
     json_decref(doc);
@@ -158,6 +172,147 @@ static void nvlink_counters_graded(void **state)
     assert_string_equal(nvlink_severity("recovery", 1), "error");
 }
 
+/* Two entries measured together share one counter window (the GPU- and CPU-timed copy
+   latencies): the rise is counted once, not once per entry. */
+static void nvlink_shared_window_counted_once(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    const char *ids[] = {"p2p-ce-uni-5-6", "p2p-ce-uni-6-5"};
+    for (int k = 0; k < 2; k++) {
+        json_t *e = measurement(doc, ids[k]);
+        json_t *tele = json_pack("{s:{s:{s:i, s:i, s:i, s:i}}, s:{s:{s:i, s:i, s:i, s:i}}}",
+                                 "nvlink_errors_before", "6", "crc_flit", 0, "crc_data", 100, "replay", 2, "recovery", 0,
+                                 "nvlink_errors_after", "6", "crc_flit", 0, "crc_data", 140, "replay", 5, "recovery", 0);
+        json_object_set_new(e, "telemetry", tele);
+    }
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nvlink_errors", "GPU6"), 1);
+    const json_t *x = json_array_get(f, 0);
+    assert_string_equal(ls_json_str(x, "severity", ""), "warning");
+    assert_non_null(strstr(ls_json_str(x, "message", ""), "0 recoveries, 3 replays, 40 CRC"));
+    assert_int_equal(json_array_size(json_object_get(x, "evidence")), 2);
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* A short all_reduce sweep on the same GPUs (tp --measure up to a prompt's 52 MB) does
+   not pull the 2-GPU group's measured busbw (its 8 GiB sweep's) down. */
+static void short_sweep_does_not_dilute_measured_busbw(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/h200x2-anchors.json");
+    json_array_append_new(json_object_get(doc, "measurements"),
+                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:[i,i], s:i, s:I, s:f, s:s, s:s}", "id", "nccl-tp-short",
+                                    "family", "nccl", "collective", "all_reduce", "status", "ok", "variant", "default",
+                                    "gpus", 0, 1, "nranks", 2, "bytes", (json_int_t)52428800, "value", 200.0,
+                                    "unit", "GB/s", "metric", "busbw"));
+    json_t *plan = ls_plan(doc);
+    const json_t *g = json_array_get(json_object_get(plan, "groups"), 0);
+    assert_float_equal(ls_json_num(g, "measured_busbw_gbps", 0), 344.29, 1e-9);
+    assert_int_equal(json_array_size(json_object_get(g, "measured_entries")), 1);
+    json_decref(plan);
+    json_decref(doc);
+}
+
+/* 22 GPUs on one PCIe switch: NCCL's SHM edges GPU1->GPU21 and GPU1->GPU2 are both
+   named (a text search took "GPU1->GPU2" for already listed inside "GPU1->GPU21"). */
+static void unused_p2p_edges_with_two_digit_gpus(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new(), *gpus = json_array(), *links = json_array();
+    for (int g = 0; g < 22; g++) {
+        json_array_append_new(gpus, json_pack("{s:i, s:s}", "index", g, "name", "X"));
+        for (int o = 0; o < 22; o++)
+            if (o != g)
+                json_array_append_new(links, json_pack("{s:i, s:i, s:s, s:s, s:s, s:s}", "a", g, "b", o, "type",
+                                                       "PIX", "class", "PIX", "p2p_read", "OK", "p2p_write", "OK"));
+    }
+    json_object_set_new(doc, "gpus", gpus);
+    json_object_set_new(doc, "links", links);
+    json_array_append_new(json_object_get(doc, "measurements"),
+                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:[i,i,i], s:[{s:i, s:i, s:s}, {s:i, s:i, s:s}]}",
+                                    "id", "nccl-x", "family", "nccl", "collective", "all_reduce", "status", "ok",
+                                    "variant", "default", "value", 10.0, "gpus", 1, 2, 21, "transports", "from", 1,
+                                    "to", 21, "transport", "SHM/direct", "from", 1, "to", 2, "transport", "SHM/direct"));
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nccl_p2p_unused", NULL), 1);
+    const char *msg = ls_json_str(json_array_get(f, 0), "message", "");
+    assert_non_null(strstr(msg, "GPU1->GPU21, GPU1->GPU2 "));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* The default sweep of GPUs 0,5 goes on to 2 GiB (busbw 20 there) while the PHB variant
+   stopped at 1 GiB: the two are compared at 1 GiB (6.99 vs 7.78, +11%), not each at its
+   own largest size (20 vs 7.78, which read as "keep the default"). */
+static void nccl_variant_compared_at_a_common_size(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/seed000-gv100x11.json");
+    json_t *e = measurement(doc, "nccl-all_reduce-1");
+    json_array_append_new(json_object_get(e, "rows"),
+                          json_pack("{s:I, s:{s:f, s:f, s:f, s:i}}", "bytes", (json_int_t)2147483648LL, "oop",
+                                    "time_us", 107374.0, "algbw", 20.0, "busbw", 20.0, "wrong", 0));
+    json_object_set_new(e, "value", json_real(20.0));
+    json_object_set_new(e, "bytes", json_integer(2147483648LL));
+    json_t *f = ls_findings(doc);
+    const json_t *x = NULL;
+    size_t i;
+    const json_t *y;
+    json_array_foreach(f, i, y)
+    {
+        if (!strcmp(ls_json_str(y, "subject", ""), "all_reduce on GPUs 0,5"))
+            x = y;
+    }
+    assert_non_null(x);
+    assert_string_equal(ls_json_str(x, "severity", ""), "warning");
+    assert_non_null(strstr(ls_json_str(x, "message", ""), "busbw at 1 GiB 7.78 vs 6.99 GB/s (+11%)"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* Clock-event reasons that do not lower the clocks are not throttling. */
+static void sync_boost_is_not_throttling(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    json_t *e = measurement(doc, "p2p-ce-uni-5-6");
+    json_t *tele = json_deep_copy(json_object_get(e, "telemetry"));
+    json_object_set_new(tele, "throttle_reasons", json_pack("[s, s]", "sync_boost", "gpu_idle"));
+    json_object_set_new(e, "telemetry", tele);
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "throttling", NULL), 0);
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* GPUs 0-6 also measured with the read kernel (4900 GB/s), GPU 7 only with the copy
+   (4150, like the others' copies): GPU 7 is compared with their copies, not their reads. */
+static void hbm_compared_by_method(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    for (int g = 0; g < 7; g++) {
+        char id[32];
+        snprintf(id, sizeof id, "hbm-read-%d", g);
+        json_array_append_new(json_object_get(doc, "measurements"),
+                              json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:[i], s:f, s:s}", "id", id, "family", "hbm",
+                                        "method", "read", "status", "ok", "metric", "bandwidth", "gpu", g, "gpus", g,
+                                        "value", 4900.0, "unit", "GB/s"));
+    }
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "hbm_efficiency", NULL), 0);
+    json_decref(f);
+    /* a real outlier by one method is still found, named with its method */
+    json_object_set_new(measurement(doc, "hbm-read-3"), "value", json_real(3000.0));
+    f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "hbm_efficiency", "GPU3"), 1);
+    assert_non_null(strstr(ls_json_str(json_array_get(f, 0), "message", ""), "HBM read 3000.0 of"));
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* Each rule, triggered by one change to the even box. */
 static void each_rule_fires_on_one_change(void **state)
 {
@@ -198,6 +353,57 @@ static void each_rule_fires_on_one_change(void **state)
     assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "error");
     assert_int_equal(ls_findings_count_at_least(f, LS_SEV_ERROR), 3);
     json_decref(f);
+    json_decref(doc);
+}
+
+/* All NVLinks of one GPU down on an NVLink machine is an error too (it was skipped as
+   "no NVLink board"); a machine where no GPU has an active NVLink gives nothing. */
+static void all_nvlinks_down_is_an_error(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(gpu_of(doc, 3), "nvlinks"), i, l)
+    {
+        json_object_set_new(l, "active", json_false());
+    }
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nvlink_inactive", "GPU3"), 1);
+    assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "error");
+    json_decref(f);
+    for (int g = 0; g < 8; g++)
+        json_array_foreach(json_object_get(gpu_of(doc, g), "nvlinks"), i, l)
+        {
+            json_object_set_new(l, "active", json_false());
+        }
+    f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nvlink_inactive", NULL), 0);
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* A 64-GPU document (the most the model holds) with an all_reduce on every GPU:
+   the plan runs without undefined shifts (UBSan) and lists the measured set. */
+static void plan_of_64_gpus(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new(), *gpus = json_array();
+    for (int g = 0; g < 64; g++)
+        json_array_append_new(gpus, json_pack("{s:i, s:s}", "index", g, "name", "X"));
+    json_object_set_new(doc, "gpus", gpus);
+    json_t *all = json_array();
+    for (int g = 0; g < 64; g++)
+        json_array_append_new(all, json_integer(g));
+    json_array_append_new(json_object_get(doc, "measurements"),
+                          json_pack("{s:s, s:s, s:s, s:s, s:f, s:s, s:o}", "id", "nccl-all", "family", "nccl",
+                                    "collective", "all_reduce", "status", "ok", "value", 100.0, "unit", "GB/s",
+                                    "gpus", all));
+    json_t *plan = ls_plan(doc);
+    const json_t *mg = json_object_get(plan, "measured_groups");
+    assert_int_equal(json_array_size(mg), 1);
+    assert_int_equal(json_array_size(json_object_get(json_array_get(mg, 0), "gpus")), 64);
+    json_decref(plan);
     json_decref(doc);
 }
 
@@ -253,7 +459,15 @@ int main(void)
         cmocka_unit_test(even_box_gives_no_finding_and_one_island),
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
+        cmocka_unit_test(nvlink_shared_window_counted_once),
+        cmocka_unit_test(hbm_compared_by_method),
+        cmocka_unit_test(sync_boost_is_not_throttling),
+        cmocka_unit_test(nccl_variant_compared_at_a_common_size),
+        cmocka_unit_test(unused_p2p_edges_with_two_digit_gpus),
+        cmocka_unit_test(short_sweep_does_not_dilute_measured_busbw),
         cmocka_unit_test(unmeasured_links_are_estimated_by_class),
+        cmocka_unit_test(all_nvlinks_down_is_an_error),
+        cmocka_unit_test(plan_of_64_gpus),
         cmocka_unit_test(severity_names_round_trip),
         cmocka_unit_test(empty_document_gives_empty_analysis),
     };

@@ -391,8 +391,9 @@ static void p2p_sample_fixture(void **state)
     assert_float_equal(ls_json_num(entry_by_id(doc, "latency-cpu_copy-0-1"), "value", 0), 3.64, 1e-9);
     assert_float_equal(ls_json_num(entry_by_id(doc, "latency-gpu_copy-0-1-nop2p"), "value", 0), 15.59, 1e-9);
     /* the diagonal is a local copy counted read + write: HBM traffic, two samples */
-    json_t *hbm = entry_by_id(doc, "hbm-copy-0");
+    json_t *hbm = entry_by_id(doc, "hbm-copy_ce-0");
     assert_string_equal(ls_json_str(hbm, "family", ""), "hbm");
+    assert_string_equal(ls_json_str(hbm, "method", ""), "copy_ce"); /* copy engine, like linkscope's copy_ce */
     assert_int_equal(json_array_size(json_object_get(hbm, "samples")), 2);
     assert_float_equal(ls_json_num(hbm, "value", 0), (3902.59 + 3937.63) / 2, 1e-9);
     assert_float_equal(ls_json_num(hbm, "copied_gbps", 0), (3902.59 + 3937.63) / 4, 1e-9);
@@ -452,7 +453,8 @@ static void nvbandwidth_fixture(void **state)
     assert_string_equal(ls_json_str(entry_by_id(doc, "host-ce-d2h-1-all_gpus"), "under", ""), "all_gpus");
     assert_float_equal(ls_json_num(entry_by_id(doc, "latency-pointer_chase-0-1"), "value", 0), 0.829179, 1e-9);
     assert_int_equal(ls_json_int(entry_by_id(doc, "latency-pointer_chase-1-host"), "dst", 0), -1);
-    json_t *hbm = entry_by_id(doc, "hbm-copy-1");
+    json_t *hbm = entry_by_id(doc, "hbm-copy_ce-1");
+    assert_string_equal(ls_json_str(hbm, "method", ""), "copy_ce");
     assert_float_equal(ls_json_num(hbm, "value", 0), 2 * 2079.89, 1e-9);
     assert_float_equal(ls_json_num(hbm, "copied_gbps", 0), 2079.89, 1e-9);
     const json_t *sw = json_object_get(doc, "software");

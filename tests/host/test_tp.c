@@ -248,6 +248,21 @@ static void curve_from_the_h200_run_document(void **state)
     json_decref(doc);
 }
 
+/* Without --gpus the entry on --tp ranks is taken: seed 000's document starts with
+   2-GPU all_reduces and also holds 0-4. */
+static void entry_chosen_by_rank_count(void **state)
+{
+    (void)state;
+    json_t *doc = read_fixture("analyze/seed000-gv100x11.json");
+    char err[512];
+    const json_t *e = ls_tp_find_allreduce_ranks(doc, NULL, 0, NULL, 5, err, sizeof err);
+    assert_non_null(e);
+    assert_int_equal(ls_tp_entry_nranks(e), 5);
+    assert_int_equal(json_array_size(json_object_get(e, "gpus")), 5);
+    assert_null(ls_tp_find_allreduce_ranks(doc, NULL, 0, NULL, 4, err, sizeof err));
+    json_decref(doc);
+}
+
 static void variants_are_chosen_by_name(void **state)
 {
     (void)state;
@@ -393,6 +408,7 @@ int main(void)
         cmocka_unit_test(above_the_range_the_top_sizes_answer),
         cmocka_unit_test(curve_from_the_h200_run_document),
         cmocka_unit_test(variants_are_chosen_by_name),
+        cmocka_unit_test(entry_chosen_by_rank_count),
         cmocka_unit_test(rows_with_wrong_results_are_left_out),
         cmocka_unit_test(estimate_adds_up),
         cmocka_unit_test(report_compares_measured_with_estimate),
