@@ -21,7 +21,7 @@
 
 const char usage_run[] =
     "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
-    "                     [-o FILE] [--no-nccl] [--no-report]\n"
+    "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
     "\n"
     "Characterizes this machine end to end: inventory and topology, P2P bandwidth and\n"
     "latency for every GPU pair, HBM and host copies per GPU, the four main NCCL\n"
@@ -39,8 +39,12 @@ const char usage_run[] =
     "                 plus .html)\n"
     "  --no-nccl      skip the collectives\n"
     "  --no-report    do not write the HTML report\n"
+    "  --fail-on L    exit 1 when a finding at or above info, warning or error exists\n"
+    "                 (acceptance tests, fleet gates); without it findings do not\n"
+    "                 change the exit code\n"
     "\n"
-    "exit: 0 done (findings do not change it), 2 usage, 3 no usable GPU or driver\n";
+    "The full report of the document: linkscope report FILE (or the HTML beside it).\n"
+    "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or driver\n";
 
 typedef struct {
     int thorough;
@@ -48,6 +52,8 @@ typedef struct {
     int gpus[LS_MAX_GPUS], ngpus;
     const char *out;
     int no_nccl, no_report;
+    int fail_set;
+    enum ls_severity fail_on;
 } run_args_t;
 
 static double now_s(void)
@@ -64,6 +70,7 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                                          {"gpus", required_argument, 0, 'g'},
                                          {"no-nccl", no_argument, 0, 'N'},
                                          {"no-report", no_argument, 0, 'R'},
+                                         {"fail-on", required_argument, 0, 'F'},
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->budget_s = -1;
@@ -89,6 +96,11 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         case 'o': a->out = optarg; break;
         case 'N': a->no_nccl = 1; break;
         case 'R': a->no_report = 1; break;
+        case 'F':
+            if (ls_severity_parse(optarg, &a->fail_on))
+                return ls_usage_error("run", "--fail-on: expected info, warning or error, got '%s'", optarg);
+            a->fail_set = 1;
+            break;
         case ':': return ls_usage_error("run", "option '%s' needs a value", argv[optind - 1]);
         default: return ls_usage_error("run", "unknown option '%s'", argv[optind - 1]);
         }
@@ -335,10 +347,13 @@ int cmd_run(int argc, char **argv)
     else
         default_path(path, sizeof path, doc);
     rc = write_outputs(doc, findings, plan, path, !a.no_report);
-    char *text = ls_report_term(doc, findings, plan);
+    char *text = ls_render_plan_text(findings, plan);
     if (text)
         fputs(text, stdout);
     free(text);
+    printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv)\n", path);
+    if (rc == 0 && a.fail_set && ls_findings_count_at_least(findings, a.fail_on) > 0)
+        rc = LS_EXIT_CHECK;
     json_decref(findings);
     json_decref(plan);
     json_decref(doc);
