@@ -68,8 +68,14 @@ static int wants_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    /* CUDA numbers GPUs in PCI bus order, the same numbers nvidia-smi shows. */
-    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 0);
+    /* CUDA numbers GPUs in PCI bus order, the same numbers nvidia-smi shows and the run
+       document uses: forced, since FASTEST_FIRST would make CUDA's numbers disagree with
+       NVML's and the topology's. */
+    const char *order = getenv("CUDA_DEVICE_ORDER");
+    if (order && strcmp(order, "PCI_BUS_ID") != 0)
+        ls_warn("CUDA_DEVICE_ORDER=%s ignored: linkscope numbers GPUs in PCI bus order, as nvidia-smi",
+                order);
+    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
     if (argc < 2)
         return cmd_help(1, (char *[]){"help", NULL});
     const char *name = argv[1];
