@@ -347,9 +347,9 @@ int cmd_run(int argc, char **argv)
     else
         default_path(path, sizeof path, doc);
     rc = write_outputs(doc, findings, plan, path, !a.no_report);
-    char *text = ls_render_plan_text(findings, plan);
-    if (text)
-        fputs(text, stdout);
+    char *head = ls_render_headline(doc), *text = ls_render_plan_text(findings, plan);
+    printf("%s\n%s", head, text);
+    free(head);
     free(text);
     printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv)\n", path);
     if (rc == 0 && a.fail_set && ls_findings_count_at_least(findings, a.fail_on) > 0)

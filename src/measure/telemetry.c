@@ -110,13 +110,25 @@ static void *sampler(void *arg)
     return NULL;
 }
 
+/* The sampling period: LINKSCOPE_TELEMETRY_MS overrides the caller's; 0 there means one
+   reading at the start and one at the end only (no polling while the figure is timed). */
+static int telemetry_period(int period_ms)
+{
+    const char *env = getenv("LINKSCOPE_TELEMETRY_MS");
+    char *end;
+    long v = env && *env ? strtol(env, &end, 10) : -1;
+    if (env && *env && !*end && v >= 0)
+        return v == 0 ? 24 * 3600 * 1000 : (int)(v > 3600000 ? 3600000 : v);
+    return period_ms > 0 ? period_ms : LS_TELEMETRY_PERIOD_MS;
+}
+
 ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms)
 {
     ls_telemetry_t *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
     t->n = n > LS_MAX_GPUS ? LS_MAX_GPUS : n;
-    t->period_ms = period_ms > 0 ? period_ms : LS_TELEMETRY_PERIOD_MS;
+    t->period_ms = telemetry_period(period_ms);
     clock_gettime(CLOCK_MONOTONIC, &t->t0);
     if (!ls_telemetry_available(t->why, sizeof t->why))
         return t;

@@ -10,6 +10,10 @@
 /* Findings and plan as plain text (what `linkscope plan` prints). Caller frees. */
 char *ls_render_plan_text(const json_t *findings, const json_t *plan);
 
+/* The headline figures, one line per kind (range over GPUs or pairs, unit, peak), as
+   `linkscope run` prints them. Caller frees. */
+char *ls_render_headline(const json_t *doc);
+
 /* Whole reports. Caller frees. */
 char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *plan);
 char *ls_report_md(const json_t *doc, const json_t *findings, const json_t *plan);

@@ -100,6 +100,10 @@ char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *pl
     ls_buf_printf(&b, "linkscope report: %s, %s\n\n", ls_json_str(json_object_get(doc, "host"), "hostname", "?"),
                   ls_json_str(doc, "created", "?"));
     emit(&b, ls_table_host_summary(doc));
+    char *head = ls_render_headline(doc);
+    ls_buf_puts(&b, head);
+    ls_buf_puts(&b, "\n");
+    free(head);
     heading(&b, "Findings and plan");
     char *plan_text = ls_render_plan_text(findings, plan);
     ls_buf_puts(&b, plan_text);
