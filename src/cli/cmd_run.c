@@ -314,6 +314,8 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;
+    if (ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
+        return LS_EXIT_USAGE;
     char err[512];
     int count = ls_gpu_count(err, sizeof err);
     if (count <= 0) {

@@ -35,6 +35,11 @@ LS_DECLARE_COMMAND(tp)
 LS_DECLARE_COMMAND(help)
 LS_DECLARE_COMMAND(version)
 
+/* An output path (a file, or a folder with is_dir) that can be written, checked before
+   any work: 0, or one usage line naming opt and path and LS_EXIT_USAGE. "-" and NULL
+   pass. */
+int ls_check_writable(const char *cmd, const char *opt, const char *path, int is_dir);
+
 /* Shared by commands: "unknown option" line, exit 2. */
 int ls_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -99,26 +99,6 @@ static int check_machine(const ls_family_cmd_t *fam, const ls_measure_args_t *a,
    does not cost a whole measurement: a file goes into an existing, writable folder (by a
    temporary file and a rename); the CSV folder exists and is writable, or is created
    later in an existing, writable one. */
-static int check_writable(const char *cmd, const char *opt, const char *path, int is_dir)
-{
-    if (!path || strcmp(path, "-") == 0)
-        return 0;
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        if (is_dir != !!S_ISDIR(st.st_mode))
-            return ls_usage_error(cmd, "%s %s: expected %s", opt, path, is_dir ? "a folder" : "a file, not a folder");
-        if (is_dir)
-            return access(path, W_OK) == 0 ? 0 : ls_usage_error(cmd, "%s %s: cannot write into it: %s", opt, path, strerror(errno));
-    }
-    char parent[4096];
-    if (snprintf(parent, sizeof parent, "%s", path) >= (int)sizeof parent)
-        return ls_usage_error(cmd, "%s: the path is too long", opt);
-    const char *folder = dirname(parent);
-    if (access(folder, W_OK) != 0)
-        return ls_usage_error(cmd, "%s %s: cannot write into the folder %s: %s", opt, path, folder, strerror(errno));
-    return 0;
-}
-
 /* host: its buffers of --size must fit in the machine's memory (touching more than that
    would end in the kernel's out-of-memory killer, not in a message). */
 static int check_host_memory(const ls_family_cmd_t *fam, uint64_t size)
@@ -206,9 +186,9 @@ int ls_measure_command(const ls_family_cmd_t *fam, int argc, char **argv)
         return rc;
     if (a.size && !fam->default_size)
         return ls_usage_error(fam->name, "--size does not apply to %s", fam->name);
-    rc = check_writable(fam->name, a.out ? "-o" : "--into", a.out ? a.out : a.into, 0);
+    rc = ls_check_writable(fam->name, a.out ? "-o" : "--into", a.out ? a.out : a.into, 0);
     if (!rc)
-        rc = check_writable(fam->name, "--csv", a.csv_dir, 1);
+        rc = ls_check_writable(fam->name, "--csv", a.csv_dir, 1);
     if (!rc)
         rc = check_host_memory(fam, a.size);
     if (rc)
