@@ -122,8 +122,9 @@ static int step_allowed(run_log_t *log, const char *name)
 {
     if (now_s() - log->start < log->budget_s)
         return 1;
-    json_array_append_new(log->steps, json_pack("{s:s, s:s, s:f}", "step", name, "status",
-                                                "skipped: over the time budget", "seconds", 0.0));
+    json_array_append_new(log->steps, json_pack("{s:s, s:s, s:s, s:f}", "step", name, "status",
+                                                "skipped", "error", "over the time budget",
+                                                "seconds", 0.0));
     ls_warn("%s skipped: the run is over its %.0f s budget", name, log->budget_s);
     return 0;
 }
@@ -296,6 +297,14 @@ static void measure_all(run_log_t *log, json_t *doc, const run_args_t *a, const 
     run_family(log, doc, "host", ls_measure_host, &mo);
     if (a->no_nccl || ngpus < 2)
         return;
+    char why[512];
+    if (ls_nccl_probe(NULL, 0, why, sizeof why) != 0) { /* once, not once per collective */
+        json_array_append_new(log->steps, json_pack("{s:s, s:s, s:s, s:f}", "step", "nccl",
+                                                    "status", "skipped", "error", why,
+                                                    "seconds", 0.0));
+        ls_warn("collectives skipped: %s", why);
+        return;
+    }
     /* all_reduce to 8 GiB at every level: tensor-parallel prefills of long prompts move
        all-reduces of several GB (linkscope tp reads this curve); sizes that do not fit in
        GPU memory are dropped by the harness with a note. */
