@@ -4,29 +4,7 @@
 set -u
 bin=$1
 fx=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*"
-}
-
-# run EXPECTED_RC ARGS...: runs linkscope, keeps stdout/stderr in $tmp/out, $tmp/err
-run() {
-    local want=$1
-    shift
-    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    if [ "$rc" -ne "$want" ]; then
-        bad "linkscope $* exited $rc, expected $want; stderr: $(head -c 300 "$tmp/err")"
-        return 1
-    fi
-    ok
-}
+. "$(dirname "$0")/lib.sh"
 
 expect_out() { grep -qE -- "$1" "$tmp/out" && ok || bad "$2: stdout lacks /$1/"; }
 expect_one_error_line() { # $1 = text the line must contain
