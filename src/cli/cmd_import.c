@@ -184,7 +184,7 @@ int cmd_import(int argc, char **argv)
     char err[512];
     json_t *doc;
     if (a.into) {
-        doc = ls_doc_read(a.into, err, sizeof err);
+        doc = ls_doc_read_into(a.into, err, sizeof err);
         if (!doc) {
             ls_error("%s", err);
             return LS_EXIT_USAGE;
@@ -205,6 +205,7 @@ int cmd_import(int argc, char **argv)
             ls_error("%s", err);
         }
     }
+    ls_doc_unlock_into();
     free(notes);
     free_all(texts, a.nfiles);
     json_decref(doc);

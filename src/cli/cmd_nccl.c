@@ -322,7 +322,7 @@ static json_t *open_document(const opts_t *o, json_t *env, int discover)
     char err[512];
     json_t *doc;
     if (o->into) {
-        doc = ls_doc_read(o->into, err, sizeof err);
+        doc = ls_doc_read_into(o->into, err, sizeof err);
         if (!doc) {
             ls_error("%s", err);
             return NULL;

@@ -547,7 +547,7 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
 {
     const char *path = a->into_path ? a->into_path : a->out_path;
     char err[600];
-    json_t *doc = a->into_path ? ls_doc_read(path, err, sizeof err) : ls_doc_new();
+    json_t *doc = a->into_path ? ls_doc_read_into(path, err, sizeof err) : ls_doc_new();
     if (!doc) {
         ls_error("%s", err);
         return LS_EXIT_USAGE;

@@ -1,5 +1,6 @@
 /* linkscope: measure and explain a GPU machine's interconnect. */
 #include "commands.h"
+#include "util/fileio.h"
 #include "util/log.h"
 #include "version.h"
 
@@ -66,7 +67,19 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
+static int run_command(int argc, char **argv);
+
+/* Every byte meant for stdout reached it, or exit 2: a full disk or /dev/full must not
+   pass for a report written. */
 int main(int argc, char **argv)
+{
+    int rc = run_command(argc, argv);
+    if (ls_stdout_close() != 0)
+        return LS_EXIT_USAGE;
+    return rc;
+}
+
+static int run_command(int argc, char **argv)
 {
     /* CUDA numbers GPUs in PCI bus order, the same numbers nvidia-smi shows and the run
        document uses: forced, since FASTEST_FIRST would make CUDA's numbers disagree with

@@ -120,7 +120,7 @@ static json_t *open_document(const ls_measure_args_t *a)
 {
     if (a->into) {
         char err[512];
-        json_t *doc = ls_doc_read(a->into, err, sizeof err);
+        json_t *doc = ls_doc_read_into(a->into, err, sizeof err);
         if (!doc)
             ls_error("%s", err);
         return doc;

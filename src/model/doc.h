@@ -18,12 +18,20 @@ json_t *ls_doc_new(void);
    17 significant digits, trailing newline. Caller frees. */
 char *ls_doc_dumps(const json_t *doc);
 
-/* Atomic write ("-" = stdout). 0, or -1 with err naming the file. */
+/* Atomic write ("-" = stdout) through ls_write_file_atomic. A document the reader
+   would reject (ls_doc_validate, the input size limit) is not written. 0, or -1 with
+   err naming the file. */
 int ls_doc_write(const json_t *doc, const char *path, char *err, size_t errlen);
 
 /* Reads and validates. NULL with err = "FILE: FIELD: what is wrong" on failure. */
 json_t *ls_doc_read(const char *path, char *err, size_t errlen);
 json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errlen);
+
+/* Reads the document an --into option names, after taking an exclusive flock on it
+   that is held until ls_doc_unlock_into or the process exits, and lets it be written
+   back (an input is otherwise never overwritten). NULL with err on failure. */
+json_t *ls_doc_read_into(const char *path, char *err, size_t errlen);
+void ls_doc_unlock_into(void);
 
 /* Checks the structure: schema name and version, required sections and their types,
    each measurement's common fields. 0, or -1 with err = "FIELD: problem". */

@@ -2,10 +2,97 @@
 #include "log.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* Inputs read by this process (device and inode), so that an output that is one of
+   them is refused instead of overwritten (report RUN.json -o RUN.json). */
+#define MAX_INPUTS 512
+static struct {
+    dev_t dev;
+    ino_t ino;
+} inputs[MAX_INPUTS];
+static int ninputs;
+
+/* A failed write to stdout was already reported in one line. */
+static int stdout_reported;
+
+static void remember_input(int fd)
+{
+    struct stat st;
+    if (ninputs < MAX_INPUTS && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        inputs[ninputs].dev = st.st_dev;
+        inputs[ninputs].ino = st.st_ino;
+        ninputs++;
+    }
+}
+
+void ls_inputs_forget(const char *path)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0)
+        return;
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+            inputs[i] = inputs[--ninputs], i--;
+}
+
+static int is_input(const struct stat *st)
+{
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+            return 1;
+    return 0;
+}
+
+size_t ls_max_input_bytes(void)
+{
+    const char *env = getenv("LINKSCOPE_MAX_INPUT_MB");
+    char *end = NULL;
+    long long mb = env && *env ? strtoll(env, &end, 10) : 0;
+    if (mb > 0 && end && !*end && mb <= (long long)(SIZE_MAX >> 21))
+        return (size_t)mb << 20;
+    return (size_t)LS_MAX_INPUT_MB << 20;
+}
+
+/* Reads f to its end into a NUL-terminated buffer, at most limit bytes; *too_big is set
+   past the limit. NULL on a read error or out of memory. */
+static char *slurp(FILE *f, size_t limit, size_t *len, int *too_big)
+{
+    size_t cap = 65536, used = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + used, 1, cap - used - 1, f);
+        used += got;
+        if (used + 1 < cap)
+            break;
+        if (used > limit) {
+            *too_big = 1;
+            break;
+        }
+        cap *= 2;
+        char *bigger = realloc(buf, cap);
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+    }
+    if (buf && used > limit)
+        *too_big = 1;
+    if (buf)
+        buf[used] = '\0';
+    *len = used;
+    return buf;
+}
 
 char *ls_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
@@ -14,63 +101,264 @@ char *ls_read_file(const char *path, size_t *len, char *err, size_t errlen)
         ls_seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 65536, used = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + used, 1, cap - used - 1, f);
-        used += got;
-        if (used + 1 < cap)
-            break;
-        cap *= 2;
-        char *bigger = realloc(buf, cap);
-        if (!bigger)
-            free(buf);
-        buf = bigger;
-    }
+    if (f != stdin)
+        remember_input(fileno(f));
+    size_t used = 0, limit = ls_max_input_bytes();
+    int too_big = 0;
+    char *buf = slurp(f, limit, &used, &too_big);
     int failed = !buf || ferror(f);
     int read_errno = errno; /* EISDIR for a directory */
     if (f != stdin)
         fclose(f);
-    if (failed) {
-        ls_seterr(err, errlen, "%s: cannot read: %s", path,
-                  buf ? strerror(read_errno) : "out of memory");
+    if (failed || too_big) {
+        if (too_big)
+            ls_seterr(err, errlen, "%s: larger than the %zu MiB input limit (set "
+                      "LINKSCOPE_MAX_INPUT_MB to raise it)", path, limit >> 20);
+        else
+            ls_seterr(err, errlen, "%s: cannot read: %s", path,
+                      buf ? strerror(read_errno) : "out of memory");
         free(buf);
         return NULL;
     }
-    buf[used] = '\0';
     if (len)
         *len = used;
     return buf;
 }
 
+/* Writes all of data to fd, through short writes and interruptions. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
+            return -1;
+        }
+        data += n, len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* The temporary file being written, removed by the signal handler if the process is
+   interrupted (SIGINT, SIGTERM, SIGHUP) before the rename. unlink is async-signal-safe. */
+static char pending_tmp[PATH_MAX + 64];
+static volatile sig_atomic_t pending_active;
+
+static void on_signal(int sig)
+{
+    if (pending_active)
+        unlink(pending_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_cleanup(void)
+{
+    static int installed;
+    if (installed)
+        return;
+    installed = 1;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        /* A handler someone else installed (or an ignored signal) is left alone. */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* Creates dir/.base.XXXXXX exclusively (never through a planted symlink) with mode 0600;
+   fills pending_tmp. Returns the descriptor or -1. */
+static int create_temp(const char *target)
+{
+    char dirbuf[PATH_MAX], basebuf[PATH_MAX];
+    snprintf(dirbuf, sizeof dirbuf, "%s", target);
+    snprintf(basebuf, sizeof basebuf, "%s", target);
+    const char *dir = dirname(dirbuf), *base = basename(basebuf);
+    unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL) ^ (unsigned)(size_t)&seed;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        seed = seed * 1103515245u + 12345u;
+        if (snprintf(pending_tmp, sizeof pending_tmp, "%s/.%s.tmp.%ld.%06x", dir, base,
+                     (long)getpid(), (seed >> 8) & 0xffffffu) >= (int)sizeof pending_tmp) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        sigset_t block, old;
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT), sigaddset(&block, SIGTERM), sigaddset(&block, SIGHUP);
+        sigprocmask(SIG_BLOCK, &block, &old); /* created and registered as one step */
+        int fd = open(pending_tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        pending_active = fd >= 0;
+        int saved = errno;
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        errno = saved;
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
+static void drop_temp(void)
+{
+    if (pending_active)
+        unlink(pending_tmp);
+    pending_active = 0;
+}
+
+/* The mode a new file gets: 0666 less the umask, as fopen would give. */
+static mode_t new_file_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+/* Replaces the regular file (or creates the file) target through a temporary file in
+   its folder: same mode and, where allowed, owner as the old file; data on disk before
+   the rename; the folder synced after it. */
+static int replace_regular(const char *target, const struct stat *old, const char *data,
+                           size_t len, char *err, size_t errlen)
+{
+    install_cleanup();
+    int fd = create_temp(target);
+    if (fd < 0)
+        return ls_seterr(err, errlen, "%s: cannot write: no temporary file beside it: %s",
+                         target, strerror(errno));
+    int bad = fchmod(fd, old ? (old->st_mode & 07777) : new_file_mode()) != 0;
+    if (old && !bad && (old->st_uid != geteuid() || old->st_gid != getegid()))
+        (void)!fchown(fd, old->st_uid, old->st_gid); /* only root may; best effort */
+    bad = bad || write_all(fd, data, len) != 0 || fsync(fd) != 0;
+    int saved = errno;
+    bad |= close(fd) != 0;
+    if (!bad && rename(pending_tmp, target) != 0)
+        bad = 1, saved = errno;
+    else if (bad && !saved)
+        saved = errno;
+    if (bad) {
+        drop_temp();
+        return ls_seterr(err, errlen, "%s: cannot write: %s", target, strerror(saved));
+    }
+    pending_active = 0;
+    char dirbuf[PATH_MAX];
+    snprintf(dirbuf, sizeof dirbuf, "%s", target);
+    int dfd = open(dirname(dirbuf), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd); /* the rename itself on disk; some file systems refuse: harmless */
+        close(dfd);
+    }
+    return 0;
+}
+
+/* A device, FIFO or other special file is written through, never replaced. */
+static int write_through(const char *path, const char *data, size_t len, char *err, size_t errlen)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return ls_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+    int bad = write_all(fd, data, len) != 0;
+    int saved = errno;
+    bad |= close(fd) != 0;
+    if (bad)
+        return ls_seterr(err, errlen, "%s: cannot write: %s", path, strerror(saved ? saved : errno));
+    return 0;
+}
+
+int ls_resolve_output(const char *path, char *target, size_t targetlen, char *err, size_t errlen)
+{
+    struct stat lst;
+    if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode)) {
+        if (snprintf(target, targetlen, "%s", path) >= (int)targetlen)
+            return ls_seterr(err, errlen, "%s: the path is too long", path);
+        return 0;
+    }
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return ls_seterr(err, errlen, "%s: a symbolic link to nothing that exists (%s); "
+                         "not written", path, strerror(errno));
+    if (snprintf(target, targetlen, "%s", real) >= (int)targetlen)
+        return ls_seterr(err, errlen, "%s: the path is too long", path);
+    return 0;
+}
+
 int ls_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
 {
     if (strcmp(path, "-") == 0) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-            return ls_seterr(err, errlen, "stdout: write failed");
+        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
+            stdout_reported = 1;
+            return ls_seterr(err, errlen, "stdout: write failed: %s", strerror(errno));
+        }
         return 0;
     }
-    size_t tmplen = strlen(path) + 32;
-    char *tmp = malloc(tmplen);
-    if (!tmp)
-        return ls_seterr(err, errlen, "%s: out of memory", path);
-    snprintf(tmp, tmplen, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        ls_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        free(tmp);
+    char target[PATH_MAX];
+    if (ls_resolve_output(path, target, sizeof target, err, errlen) != 0)
         return -1;
+    struct stat st;
+    if (stat(target, &st) != 0) {
+        if (errno != ENOENT)
+            return ls_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return replace_regular(target, NULL, data, len, err, errlen);
     }
-    int bad = fwrite(data, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        ls_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
+    if (is_input(&st))
+        return ls_seterr(err, errlen, "%s: is one of the inputs; refusing to overwrite it "
+                         "(give another output path)", path);
+    if (S_ISDIR(st.st_mode))
+        return ls_seterr(err, errlen, "%s: is a folder; expected a file", path);
+    if (!S_ISREG(st.st_mode))
+        return write_through(target, data, len, err, errlen);
+    return replace_regular(target, &st, data, len, err, errlen);
+}
+
+int ls_stdout_close(void)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int saved = errno;
+    bad |= ferror(stdout) != 0;
+    if (fclose(stdout) != 0 && !bad)
+        bad = 1, saved = errno;
+    if (bad && !stdout_reported)
+        ls_error("stdout: write failed: %s", saved ? strerror(saved) : "output error");
+    stdout_reported = 1;
+    return bad ? -1 : 0;
+}
+
+int ls_lock_file(const char *path, char *err, size_t errlen)
+{
+    char target[PATH_MAX];
+    if (ls_resolve_output(path, target, sizeof target, err, errlen) != 0)
         return -1;
+    for (;;) {
+        int fd = open(target, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return ls_seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        int rc;
+        while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+            ;
+        if (rc != 0) {
+            int saved = errno;
+            close(fd);
+            return ls_seterr(err, errlen, "%s: cannot lock: %s", path, strerror(saved));
+        }
+        /* The holder before us replaced the file (rename): lock the new one instead, or
+           two writers would each hold a lock on a different inode. */
+        struct stat held, now;
+        if (fstat(fd, &held) == 0 && stat(target, &now) == 0 && held.st_dev == now.st_dev &&
+            held.st_ino == now.st_ino)
+            return fd;
+        close(fd);
     }
-    free(tmp);
-    return 0;
+}
+
+void ls_unlock_file(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* closing the descriptor releases the flock */
 }
 
 int ls_read_text(const char *root, const char *path, char *buf, size_t buflen)
