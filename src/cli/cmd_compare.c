@@ -3,6 +3,7 @@
 #include "analyze/compare.h"
 #include "model/doc.h"
 #include "util/log.h"
+#include "util/sanitize.h"
 #include "util/parse.h"
 
 #include <math.h>
@@ -109,8 +110,10 @@ static void print_context(const json_t *context, int markdown)
         const char *what = ls_json_str(c, "what", ""), *va = ls_json_str(c, "a", ""),
                    *vb = ls_json_str(c, "b", "");
         int differs = json_is_true(json_object_get(c, "differs"));
+        char ew[256], ea[512], eb[512];
         if (markdown)
-            printf("| %s | %s | %s%s |\n", what, va, vb, differs ? " (differs)" : "");
+            printf("| %s | %s | %s%s |\n", ls_md_escape(what, ew, sizeof ew), ls_md_escape(va, ea, sizeof ea),
+                   ls_md_escape(vb, eb, sizeof eb), differs ? " (differs)" : "");
         else
             printf("  %-13s %-32s %s%s\n", what, va, vb, differs ? "   (differs)" : "");
     }
@@ -120,10 +123,11 @@ static void print_context(const json_t *context, int markdown)
 static void print_rows(const json_t *block, const compare_args_t *a, const char *a_name,
                        const char *b_name)
 {
+    char ea[256], eb[256], el[512], eu[64];
     if (a->markdown)
         printf("| figure | unit | %s | %s | B/A | change | verdict |\n"
                "| --- | --- | ---: | ---: | ---: | ---: | --- |\n",
-               a_name, b_name);
+               ls_md_escape(a_name, ea, sizeof ea), ls_md_escape(b_name, eb, sizeof eb));
     else
         printf("%-52s %-5s %11s %11s %7s %8s  %s\n", "figure", "unit", "A", "B", "B/A", "change",
                "verdict");
@@ -152,7 +156,8 @@ static void print_rows(const json_t *block, const compare_args_t *a, const char 
         const char *label = ls_json_str(row, "label", "");
         const char *unit = ls_json_str(row, "unit", "");
         if (a->markdown)
-            printf("| %s | %s | %s | %s | %s | %s | %s%s%s%s |\n", label, unit, va, vb, ratio, change,
+            printf("| %s | %s | %s | %s | %s | %s | %s%s%s%s |\n", ls_md_escape(label, el, sizeof el),
+                   ls_md_escape(unit, eu, sizeof eu), va, vb, ratio, change,
                    flagged ? "**" : "", verdict, flagged ? "**" : "", why);
         else
             printf("%-52s %-5s %11s %11s %7s %8s  %s%s\n", label, unit, va, vb, ratio, change,

@@ -80,14 +80,30 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
         ls_seterr(err, errlen, "%s: nvidia-smi topo -p2p %c text: %s", name, write ? 'w' : 'r', why);
     else {
         ls_topo_to_doc(topo, doc);
+        ls_doc_sanitize(doc);
         rc = 0;
     }
     free(topo);
     return rc;
 }
 
+static int import_by_format(json_t *doc, const char *text, const char *name,
+                            const ls_import_opts_t *opts, enum ls_import_format *fmt_out,
+                            char *err, size_t errlen);
+
+/* The import boundary: whatever a log held (GPU names, hostnames, variants), the
+   document gets it without terminal escapes or control characters. */
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
                    enum ls_import_format *fmt_out, char *err, size_t errlen)
+{
+    int rc = import_by_format(doc, text, name, opts, fmt_out, err, errlen);
+    ls_doc_sanitize(doc);
+    return rc;
+}
+
+static int import_by_format(json_t *doc, const char *text, const char *name,
+                            const ls_import_opts_t *opts, enum ls_import_format *fmt_out,
+                            char *err, size_t errlen)
 {
     enum ls_import_format fmt = ls_import_detect(text);
     if (fmt_out)

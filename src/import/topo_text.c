@@ -7,6 +7,7 @@
    header carries ANSI underline escapes. A legend follows, and on machines with RDMA
    devices a "NIC Legend:" with lines "NIC0: mlx5_0". */
 #include "topo_text.h"
+#include "util/sanitize.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -78,6 +79,7 @@ static int reader_next(reader_t *r)
     const char *nl = strchr(r->pos, '\n');
     size_t len = nl ? (size_t)(nl - r->pos) : strlen(r->pos);
     copy_visible(r->pos, len, r->line);
+    ls_sanitize_text(r->line); /* C1 controls and broken UTF-8 too */
     r->pos += nl ? len + 1 : len;
     r->lineno++;
     return 1;

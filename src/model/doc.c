@@ -77,6 +77,7 @@ json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errle
         json_decref(doc);
         return NULL;
     }
+    ls_doc_sanitize(doc); /* a document is untrusted input too (docs/safety.md) */
     return doc;
 }
 

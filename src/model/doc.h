@@ -37,6 +37,10 @@ void ls_doc_unlock_into(void);
    each measurement's common fields. 0, or -1 with err = "FIELD: problem". */
 int ls_doc_validate(const json_t *doc, char *err, size_t errlen);
 
+/* Every string value and key of the tree made harmless (ls_sanitize_text: no terminal
+   escape, control character or invalid UTF-8). Applied by ls_doc_parse and import. */
+void ls_doc_sanitize(json_t *doc);
+
 /* Appends a measurement entry (reference stolen). Sets "id" to FAMILY-N if absent. */
 void ls_doc_add_measurement(json_t *doc, json_t *entry);
 

@@ -1,4 +1,5 @@
 #include "strbuf.h"
+#include "util/sanitize.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -60,21 +61,36 @@ void ls_buf_html(ls_buf_t *b, const char *s)
 
 void ls_buf_md(ls_buf_t *b, const char *s)
 {
-    char one[2] = {0, 0};
-    for (; s && *s; s++) {
-        if (*s == '|')
-            ls_buf_puts(b, "\\|");
-        else if (*s == '\n')
-            ls_buf_puts(b, " ");
-        else
-            one[0] = *s, ls_buf_puts(b, one);
+    size_t cap = (s ? strlen(s) : 0) * 5 + 1; /* "&amp;" is the longest replacement */
+    char *out = malloc(cap);
+    if (!out) {
+        fputs("linkscope: out of memory while rendering\n", stderr);
+        abort();
     }
+    ls_buf_puts(b, ls_md_escape(s, out, cap));
+    free(out);
 }
+
+static void ls_buf_csv_quoted(ls_buf_t *b, const char *s);
 
 void ls_buf_csv(ls_buf_t *b, const char *s)
 {
     if (!s)
         return;
+    if (ls_csv_is_formula(s)) { /* OWASP: a leading quote makes the cell text */
+        ls_buf_t guarded = {0};
+        ls_buf_puts(&guarded, "'");
+        ls_buf_puts(&guarded, s);
+        char *text = ls_buf_take(&guarded);
+        ls_buf_csv_quoted(b, text);
+        free(text);
+        return;
+    }
+    ls_buf_csv_quoted(b, s);
+}
+
+static void ls_buf_csv_quoted(ls_buf_t *b, const char *s)
+{
     if (!strpbrk(s, ",\"\n\r")) {
         ls_buf_puts(b, s);
         return;

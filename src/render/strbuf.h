@@ -14,9 +14,10 @@ void ls_buf_puts(ls_buf_t *b, const char *s);
 void ls_buf_printf(ls_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Text with &, <, >, " escaped for HTML and SVG. */
 void ls_buf_html(ls_buf_t *b, const char *s);
-/* Text with | and newlines escaped for a Markdown table cell. */
+/* Text for a Markdown table cell: &, <, > HTML-escaped, | as \|, newlines as spaces. */
 void ls_buf_md(ls_buf_t *b, const char *s);
-/* A CSV field, quoted when it holds a comma, quote or newline. */
+/* A CSV field, quoted when it holds a comma, quote or newline; a formula (=, +, -, @,
+   tab, CR first) prefixed with a single quote. */
 void ls_buf_csv(ls_buf_t *b, const char *s);
 /* Hands the text over (never NULL; "" when empty) and resets the buffer. */
 char *ls_buf_take(ls_buf_t *b);

@@ -1,11 +1,24 @@
 /* The report's tables, built from the run document and its analysis. */
 #include "table.h"
 #include "model/doc.h"
+#include "util/sanitize.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A cell's own copy, every control character shown as \xNN: the lowest point all
+   formats share, so no cell carries a terminal escape (docs/safety.md). */
+static char *cell_copy(const char *s)
+{
+    s = s ? s : "";
+    size_t cap = strlen(s) * 4 + 1;
+    char *out = malloc(cap);
+    if (!out)
+        abort();
+    return ls_term_escape(s, out, cap);
+}
 
 ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header)
 {
@@ -18,7 +31,7 @@ ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header
     if (!t->title || !t->cells)
         abort();
     for (int c = 0; c < ncols; c++)
-        t->cells[c] = strdup(header[c] ? header[c] : "");
+        t->cells[c] = cell_copy(header[c]);
     return t;
 }
 
@@ -30,7 +43,7 @@ void ls_table_row(ls_table_t *t, const char *const *cells)
     t->cells = grown;
     t->nrows++;
     for (int c = 0; c < t->ncols; c++)
-        t->cells[t->nrows * t->ncols + c] = strdup(cells[c] ? cells[c] : "");
+        t->cells[t->nrows * t->ncols + c] = cell_copy(cells[c]);
 }
 
 const char *ls_table_cell(const ls_table_t *t, int row, int col)

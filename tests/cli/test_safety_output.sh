@@ -32,7 +32,7 @@ run 2 report "$tmp/run.json" -o "$tmp/dangling.md" && [ "$(wc -l <"$tmp/err")" -
 
 # a FIFO: written through, not replaced
 mkfifo "$tmp/fifo"
-cat "$tmp/fifo" >"$tmp/fifo.out" &
+timeout 20 cat "$tmp/fifo" >"$tmp/fifo.out" &
 reader=$!
 run 0 report "$tmp/run.json" -o "$tmp/fifo"
 wait "$reader"

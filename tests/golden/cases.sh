@@ -40,8 +40,8 @@ golden_run() {
         a=${a//@F/$fx}
         args+=("${a//@E/$ex}")
     done
-    # an import records when and where it ran: those two fields are masked
+    # an import records when, where and by which build it ran: those fields are masked
     "$bin" "${args[@]}" | sed -e 's/"created": "[^"]*"/"created": "T"/' \
-        -e 's/"hostname": "[^"]*"/"hostname": "H"/'
+        -e 's/"hostname": "[^"]*"/"hostname": "H"/' -e 's/"commit": "[^"]*"/"commit": "C"/'
     return "${PIPESTATUS[0]}"
 }
