@@ -79,7 +79,7 @@ static int reader_next(reader_t *r)
     const char *nl = strchr(r->pos, '\n');
     size_t len = nl ? (size_t)(nl - r->pos) : strlen(r->pos);
     copy_visible(r->pos, len, r->line);
-    ls_sanitize_text(r->line); /* C1 controls and broken UTF-8 too */
+    ls_sanitize_line(r->line); /* C1 controls and broken UTF-8 too */
     r->pos += nl ? len + 1 : len;
     r->lineno++;
     return 1;

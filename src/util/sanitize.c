@@ -53,11 +53,15 @@ static size_t utf8_length(const unsigned char *s, unsigned *cp)
 
 /* What to do with the text at s: returns how many bytes it spans and sets *keep to the
    number of them to copy (0: drop) and *space when it becomes one space. */
-static size_t classify(const unsigned char *s, size_t *keep, int *space)
+static size_t classify(const unsigned char *s, size_t *keep, int *space, int keep_tabs)
 {
     *keep = 0, *space = 0;
     if (s[0] == ESC)
         return escape_length(s);
+    if (s[0] == '\t' && keep_tabs) {
+        *keep = 1;
+        return 1;
+    }
     if (s[0] == '\t' || s[0] == '\n' || s[0] == '\r') {
         *space = 1;
         return 1;
@@ -78,7 +82,7 @@ static size_t classify(const unsigned char *s, size_t *keep, int *space)
     return n;
 }
 
-size_t ls_sanitize_text(char *s)
+static size_t sanitize(char *s, int keep_tabs)
 {
     if (!s)
         return 0;
@@ -86,7 +90,7 @@ size_t ls_sanitize_text(char *s)
     while (*in) {
         size_t keep;
         int space;
-        size_t n = classify(in, &keep, &space);
+        size_t n = classify(in, &keep, &space, keep_tabs);
         if (space)
             *out++ = ' ';
         memmove(out, in, keep);
@@ -97,13 +101,23 @@ size_t ls_sanitize_text(char *s)
     return (size_t)(out - (unsigned char *)s);
 }
 
+size_t ls_sanitize_text(char *s)
+{
+    return sanitize(s, 0);
+}
+
+size_t ls_sanitize_line(char *s)
+{
+    return sanitize(s, 1);
+}
+
 int ls_text_needs_sanitize(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (p && *p) {
         size_t keep;
         int space;
-        size_t n = classify(p, &keep, &space);
+        size_t n = classify(p, &keep, &space, 0);
         if (keep != n)
             return 1;
         p += n;

@@ -12,6 +12,9 @@
    not valid UTF-8. Returns the new length. */
 size_t ls_sanitize_text(char *s);
 
+/* The same for a line of a table whose columns are tab-separated: tabs kept. */
+size_t ls_sanitize_line(char *s);
+
 /* 1 when ls_sanitize_text would change s. */
 int ls_text_needs_sanitize(const char *s);
 
