@@ -125,6 +125,11 @@ static void add_connection(json_t *facts, json_t *t)
     json_t *o;
     json_array_foreach(list, i, o) if (same_connection(o, t))
     {
+        /* read by the shared parser too: keep its entry, with the bus ids */
+        static const char *const keys[] = {"from_bus", "to_bus", "from", "to"};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (json_object_get(t, keys[k]) && (k >= 2 ? json_object_get(t, keys[k - 2]) != NULL : 1))
+                json_object_set(o, keys[k], json_object_get(t, keys[k]));
         json_decref(t);
         return;
     }
