@@ -499,8 +499,10 @@ static void set_rows(json_t *e, const block_t *b, const row_t *first, size_t nro
         json_object_set_new(e, "bytes", json_integer(largest->bytes));
         if (main_result(largest)->has_busbw)
             json_object_set_new(e, "value", json_real(main_result(largest)->busbw));
-        if (main_result(smallest)->has_time)
+        if (main_result(smallest)->has_time) {
             json_object_set_new(e, "small_time_us", json_real(main_result(smallest)->time_us));
+            json_object_set_new(e, "small_bytes", json_integer(smallest->bytes));
+        }
     }
     json_object_set_new(e, "verified", json_boolean(b->validation != 0 && all_checked));
 }
