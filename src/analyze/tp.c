@@ -299,12 +299,17 @@ static void describe_candidates(const json_t *doc, char *buf, size_t len)
         char gpus[64] = "";
         size_t k, g = 0;
         const json_t *v;
-        json_array_foreach(json_object_get(m, "gpus"), k, v) g += (size_t)snprintf(
-            gpus + g, g < sizeof gpus ? sizeof gpus - g : 0, "%s%lld", k ? "," : "",
-            (long long)json_integer_value(v));
+        json_array_foreach(json_object_get(m, "gpus"), k, v)
+        {
+            if (g + 1 >= sizeof gpus) /* gpus + g must stay inside the buffer */
+                break;
+            int w = snprintf(gpus + g, sizeof gpus - g, "%s%lld", k ? "," : "",
+                             (long long)json_integer_value(v));
+            g = w < 0 ? g : g + (size_t)w < sizeof gpus ? g + (size_t)w : sizeof gpus - 1;
+        }
         int w = snprintf(buf + used, len - used, "%s[gpus %s, variant %s]", used ? " " : "", gpus,
                          ls_json_str(m, "variant", "default"));
-        used += w > 0 ? (size_t)w : 0;
+        used = w < 0 ? used : used + (size_t)w < len ? used + (size_t)w : len;
     }
 }
 

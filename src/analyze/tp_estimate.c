@@ -34,6 +34,15 @@ int ls_tp_request_sizes(const ls_tp_request_t *req, uint64_t *sizes, int max)
     return n;
 }
 
+/* A byte count as an integer where it has one; 1e300 (a hand-edited document) stays a
+   real: converting it to an integer would be undefined behaviour. */
+static json_t *bytes_json(double bytes)
+{
+    if (fabs(bytes) < 9.2e18 && bytes == floor(bytes))
+        return json_integer((json_int_t)bytes);
+    return json_real(bytes);
+}
+
 static json_t *source_json(const ls_tp_source_t *s)
 {
     json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "name", s->name, "kind",
@@ -46,8 +55,8 @@ static json_t *source_json(const ls_tp_source_t *s)
     }
     const ls_tp_curve_t *c = &s->curve;
     json_object_set_new(o, "points", json_integer((json_int_t)c->n));
-    json_object_set_new(o, "min_bytes", json_integer((json_int_t)c->bytes[0]));
-    json_object_set_new(o, "max_bytes", json_integer((json_int_t)c->bytes[c->n - 1]));
+    json_object_set_new(o, "min_bytes", bytes_json(c->bytes[0]));
+    json_object_set_new(o, "max_bytes", bytes_json(c->bytes[c->n - 1]));
     if (c->have_fit)
         json_object_set_new(o, "fit",
                             json_pack("{s:f, s:f, s:f, s:f}", "alpha_us", c->alpha_us, "bw_gbps",

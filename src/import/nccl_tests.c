@@ -10,6 +10,7 @@
 #include "util/log.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,9 +182,11 @@ static void parse_rank_line(block_t *b, const char *text)
         name_from++;
     }
     size_t used = 0;
-    for (int i = name_from; i >= 0 && i < line.ntok; i++)
-        used += (size_t)snprintf(r.name + used, used < sizeof r.name ? sizeof r.name - used : 0,
-                                 "%s%s", used ? " " : "", line.tok[i]);
+    /* stops at a full buffer: r.name + used must never point past it */
+    for (int i = name_from; i >= 0 && i < line.ntok && used + 1 < sizeof r.name; i++) {
+        int w = snprintf(r.name + used, sizeof r.name - used, "%s%s", used ? " " : "", line.tok[i]);
+        used = w < 0 ? used : used + (size_t)w < sizeof r.name ? used + (size_t)w : sizeof r.name - 1;
+    }
     b->ranks[b->nranks++] = r;
 }
 
@@ -394,8 +397,11 @@ static json_t *result_json(const result_t *r)
     /* "N/A" (not checked, e.g. alltoall in-place) stays null; a count stays whole */
     json_t *wrong = json_null();
     if (r->has_wrong)
-        wrong = r->wrong == (double)(long long)r->wrong ? json_integer((long long)r->wrong)
-                                                        : json_real(r->wrong);
+        /* a count past long long's range (a hostile 1e300) has no integer value:
+           converting it would be undefined behaviour; it stays a real */
+        wrong = fabs(r->wrong) < 9.2e18 && r->wrong == (double)(long long)r->wrong
+                    ? json_integer((long long)r->wrong)
+                    : json_real(r->wrong);
     json_object_set_new(o, "wrong", wrong);
     if (r->has_error)
         json_object_set_new(o, "error", json_real(r->error));

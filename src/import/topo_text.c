@@ -226,11 +226,12 @@ static int add_device(header_t *h, tok_t t, int lineno, char *err, size_t errlen
     int d = h->ndev, nic = !is_gpu_label(t);
     if (find_device(h, t) >= 0)
         return ls_seterr(err, errlen, "line %d: column '%.*s' appears twice", lineno, (int)t.len, t.s);
-    if (tok_copy(t, h->label[d], sizeof h->label[d]) != 0)
-        return ls_seterr(err, errlen, "line %d: column name '%.*s' is too long", lineno, (int)t.len, t.s);
+    /* the limit first: the label is written into h->label[d] */
     if (nic ? h->nnics >= LS_MAX_NICS : h->ngpus >= LS_MAX_GPUS)
         return ls_seterr(err, errlen, "line %d: more than %d %s columns", lineno,
                          nic ? LS_MAX_NICS : LS_MAX_GPUS, nic ? "NIC" : "GPU");
+    if (tok_copy(t, h->label[d], sizeof h->label[d]) != 0)
+        return ls_seterr(err, errlen, "line %d: column name '%.*s' is too long", lineno, (int)t.len, t.s);
     h->is_nic[d] = nic;
     h->index[d] = nic ? h->nnics++ : h->ngpus++;
     h->ndev++;
@@ -435,6 +436,10 @@ static int next_tokens(parser_t *p)
 static int find_header(parser_t *p, char *err, size_t errlen)
 {
     while (next_tokens(p)) {
+        if (p->ntok > MAX_TOKENS && looks_like_header(p->toks, MAX_TOKENS))
+            return ls_seterr(err, errlen, "line %d: a header of more than %d columns; at most %d GPU and "
+                             "%d NIC columns are read", p->rd.lineno, MAX_TOKENS, LS_MAX_GPUS,
+                             LS_MAX_NICS);
         if (p->ntok > MAX_TOKENS)
             continue;
         if (looks_like_header(p->toks, p->ntok))
@@ -643,11 +648,19 @@ static int detect(const char *text, int p2p)
         return 0;
     }
     while (!found && next_tokens(p)) {
+        if (!p2p && p->ntok > MAX_TOKENS && looks_like_header(p->toks, MAX_TOKENS)) {
+            found = 1; /* too wide: the parser says so, naming the limit */
+            break;
+        }
         if (p->ntok > MAX_TOKENS || !looks_like_header(p->toks, p->ntok))
             continue;
-        char err[8];
+        char err[256];
         int ndev = p2p ? (all_gpu_labels(p->toks, p->ntok) ? p->ntok : -1)
                        : (parse_header(p->toks, p->ntok, &p->hdr, 0, err, sizeof err) == 0 ? p->hdr.ndev : -1);
+        if (!p2p && ndev < 0 && strstr(err, "more than")) {
+            found = 1; /* too many GPU or NIC columns: the parser names the limit */
+            break;
+        }
         if (ndev < 1 || !next_tokens(p) || p->ntok > MAX_TOKENS || p->ntok < ndev + 1)
             continue;
         found = 1;
