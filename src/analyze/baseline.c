@@ -2,6 +2,7 @@
 #include "compare.h"
 #include "model/doc.h"
 #include "util/fileio.h"
+#include "util/strindex.h"
 #include "util/log.h"
 
 #include <math.h>
@@ -147,9 +148,24 @@ static json_t *missing(size_t index, const json_t *exp)
                      ls_json_str(exp, "label", ""), "kind", "missing", "line", line);
 }
 
+/* The next figure at or after i that the expectation matches: an exact one through the
+   hash index (what 'baseline' writes: linear in figures overall), a partial one by a
+   scan. LS_STRINDEX_NONE at the end. */
+static size_t next_match(const ls_figures_t *figs, const ls_strindex_t *ix, const char *key,
+                         const json_t *match, size_t i, int first)
+{
+    if (key)
+        return first ? ls_strindex_first(ix, key)
+                     : i == LS_STRINDEX_NONE ? i : ls_strindex_next(ix, i);
+    for (i = first ? 0 : i + 1; i < figs->n; i++)
+        if (ls_figure_matches(&figs->items[i], match))
+            return i;
+    return LS_STRINDEX_NONE;
+}
+
 /* Applies one expectation to every matching figure. */
 static void check_one(const json_t *exp, size_t index, double default_tol, const ls_figures_t *figs,
-                      json_t *violations, int *checked)
+                      const ls_strindex_t *ix, json_t *violations, int *checked)
 {
     const json_t *match = json_object_get(exp, "match");
     double tol = ls_json_num(exp, "tolerance_pct", default_tol);
@@ -157,10 +173,9 @@ static void check_one(const json_t *exp, size_t index, double default_tol, const
     int exact = json_is_true(json_object_get(exp, "exact"));
     char *key = exact ? json_dumps(match, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     int matched = 0;
-    for (size_t i = 0; i < figs->n; i++) {
+    for (size_t i = exact && !key ? LS_STRINDEX_NONE : next_match(figs, ix, key, match, 0, 1);
+         i != LS_STRINDEX_NONE; i = next_match(figs, ix, key, match, i, 0)) {
         const ls_figure_t *f = &figs->items[i];
-        if (exact ? (!key || strcmp(key, f->key) != 0) : !ls_figure_matches(f, match))
-            continue;
         matched++;
         (*checked)++;
         if (min) {
@@ -189,10 +204,21 @@ json_t *ls_baseline_check(const json_t *baseline, const json_t *doc, int *checke
     if (ls_figures_collect(doc, 0, &figs) != 0)
         return violations;
     double default_tol = ls_json_num(baseline, "tolerance_pct", 0);
+    const char **keys = malloc((figs.n ? figs.n : 1) * sizeof *keys);
+    ls_strindex_t ix;
+    for (size_t k = 0; keys && k < figs.n; k++)
+        keys[k] = figs.items[k].key;
+    if (!keys || ls_strindex_build(&ix, keys, figs.n) != 0) {
+        free(keys);
+        ls_figures_free(&figs);
+        return violations;
+    }
     size_t i;
     const json_t *exp;
     json_array_foreach(json_object_get(baseline, "expectations"), i, exp)
-        check_one(exp, i, default_tol, &figs, violations, checked);
+        check_one(exp, i, default_tol, &figs, &ix, violations, checked);
+    ls_strindex_free(&ix);
+    free(keys);
     ls_figures_free(&figs);
     return violations;
 }

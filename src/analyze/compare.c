@@ -6,6 +6,7 @@
 #include "model/doc.h"
 #include "util/log.h"
 #include "util/parse.h"
+#include "util/strindex.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -274,12 +275,38 @@ int ls_figure_matches(const ls_figure_t *fig, const json_t *match)
 
 /* ---- comparing ---------------------------------------------------------- */
 
-static const ls_figure_t *find_key(const ls_figures_t *figs, const char *key)
+/* The figures' keys, hash-indexed: matching is linear in figures, not quadratic. */
+typedef struct {
+    const ls_figures_t *figs;
+    const char **keys;
+    ls_strindex_t ix;
+} figure_index_t;
+
+static int index_figures(figure_index_t *fi, const ls_figures_t *figs)
 {
+    fi->figs = figs;
+    fi->keys = malloc((figs->n ? figs->n : 1) * sizeof *fi->keys);
+    if (!fi->keys)
+        return -1;
     for (size_t i = 0; i < figs->n; i++)
-        if (strcmp(figs->items[i].key, key) == 0)
-            return &figs->items[i];
-    return NULL;
+        fi->keys[i] = figs->items[i].key;
+    if (ls_strindex_build(&fi->ix, fi->keys, figs->n) != 0) {
+        free(fi->keys);
+        return -1;
+    }
+    return 0;
+}
+
+static void index_free(figure_index_t *fi)
+{
+    ls_strindex_free(&fi->ix);
+    free(fi->keys);
+}
+
+static const ls_figure_t *find_key(const figure_index_t *fi, const char *key)
+{
+    size_t i = ls_strindex_first(&fi->ix, key);
+    return i == LS_STRINDEX_NONE ? NULL : &fi->figs->items[i];
 }
 
 static double noise_pct(const ls_figure_t *a, const ls_figure_t *b)
@@ -318,7 +345,7 @@ static json_t *compare_row(const ls_figure_t *a, const ls_figure_t *b,
     return row;
 }
 
-static int count_only(const ls_figures_t *in, const ls_figures_t *other)
+static int count_only(const ls_figures_t *in, const figure_index_t *other)
 {
     int n = 0;
     for (size_t i = 0; i < in->n; i++)
@@ -330,12 +357,19 @@ static int count_only(const ls_figures_t *in, const ls_figures_t *other)
 static json_t *compare_figures(const ls_figures_t *fa, const ls_figures_t *fb,
                                const ls_compare_opts_t *opts)
 {
+    figure_index_t ia, ib;
+    if (index_figures(&ia, fa) != 0)
+        return NULL;
+    if (index_figures(&ib, fb) != 0) {
+        index_free(&ia);
+        return NULL;
+    }
     json_t *rows = json_array();
     int regressions = 0, gains = 0;
     for (size_t i = 0; i < fa->n; i++) {
         const ls_figure_t *a = &fa->items[i];
-        const ls_figure_t *b = find_key(fb, a->key);
-        if (!b || find_key(fa, a->key) != a) /* a repeated identity: first one counts */
+        const ls_figure_t *b = find_key(&ib, a->key);
+        if (!b || find_key(&ia, a->key) != a) /* a repeated identity: first one counts */
             continue;
         json_t *row = compare_row(a, b, opts);
         const char *v = ls_json_str(row, "verdict", "");
@@ -343,12 +377,15 @@ static json_t *compare_figures(const ls_figures_t *fa, const ls_figures_t *fb,
         gains += strcmp(v, "gain") == 0;
         json_array_append_new(rows, row);
     }
-    if (json_array_size(rows) == 0) {
+    json_t *result = NULL;
+    if (json_array_size(rows) == 0)
         json_decref(rows);
-        return NULL;
-    }
-    return json_pack("{s:o, s:i, s:i, s:i, s:i}", "rows", rows, "only_a", count_only(fa, fb),
-                     "only_b", count_only(fb, fa), "regressions", regressions, "gains", gains);
+    else
+        result = json_pack("{s:o, s:i, s:i, s:i, s:i}", "rows", rows, "only_a", count_only(fa, &ib),
+                           "only_b", count_only(fb, &ia), "regressions", regressions, "gains", gains);
+    index_free(&ia);
+    index_free(&ib);
+    return result;
 }
 
 /* "2 x NVIDIA H200" (or "NVIDIA H100 NVL, NVIDIA H100 80GB HBM3" when mixed). */
@@ -438,13 +475,21 @@ static void families_text(const ls_figures_t *figs, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
+    const char *seen[32]; /* the distinct families so far: a handful, not every figure */
+    size_t nseen = 0;
     for (size_t i = 0; i < figs->n; i++) {
         const char *fam = ls_json_str(figs->items[i].match, "family", "?");
-        int seen = 0;
-        for (size_t k = 0; k < i; k++)
-            seen |= strcmp(ls_json_str(figs->items[k].match, "family", ""), fam) == 0;
-        if (!seen && used < len)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fam);
+        size_t k = 0;
+        while (k < nseen && strcmp(seen[k], fam) != 0)
+            k++;
+        if (k < nseen)
+            continue;
+        if (nseen < sizeof seen / sizeof seen[0])
+            seen[nseen++] = fam;
+        if (used + 1 < len) {
+            int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fam);
+            used = w < 0 ? used : used + (size_t)w < len ? used + (size_t)w : len - 1;
+        }
     }
     if (!buf[0])
         snprintf(buf, len, "none");
