@@ -17,6 +17,14 @@ static int same_int(const json_t *a, const json_t *b, const char *key)
            json_integer_value(json_object_get(b, key));
 }
 
+/* A field missing on both sides (json_string refuses text that is not UTF-8) is equal. */
+static int same_str(const json_t *a, const json_t *b, const char *key)
+{
+    const char *x = json_string_value(json_object_get(a, key));
+    const char *y = json_string_value(json_object_get(b, key));
+    return x && y ? strcmp(x, y) == 0 : x == y;
+}
+
 static int has_transport(const json_t *list, const json_t *t)
 {
     size_t i;
@@ -25,8 +33,7 @@ static int has_transport(const json_t *list, const json_t *t)
     {
         if (same_int(o, t, "channel") && same_int(o, t, "conn") && same_int(o, t, "from_rank") &&
             same_int(o, t, "to_rank") &&
-            strcmp(json_string_value(json_object_get(o, "side")),
-                   json_string_value(json_object_get(t, "side"))) == 0)
+            same_str(o, t, "side"))
             return 1;
     }
     return 0;
