@@ -1,0 +1,96 @@
+/* The Markdown format: GitHub-flavoured tables under one heading per section. */
+#include "format.h"
+#include "model/doc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void table(ls_out_t *o, const ls_table_t *t, int flags)
+{
+    (void)flags;
+    ls_buf_t *b = &o->b;
+    ls_buf_puts(b, "**");
+    ls_buf_md(b, t->title);
+    ls_buf_puts(b, "**\n\n");
+    if (!t->nrows) {
+        ls_buf_puts(b, "(none)\n\n");
+        return;
+    }
+    for (int r = 0; r <= t->nrows; r++) {
+        ls_buf_puts(b, "|");
+        for (int c = 0; c < t->ncols; c++) {
+            ls_buf_puts(b, " ");
+            ls_buf_md(b, ls_table_cell(t, r, c));
+            ls_buf_puts(b, " |");
+        }
+        ls_buf_puts(b, "\n");
+        if (r == 0) {
+            ls_buf_puts(b, "|");
+            for (int c = 0; c < t->ncols; c++)
+                ls_buf_puts(b, " --- |");
+            ls_buf_puts(b, "\n");
+        }
+    }
+    ls_buf_puts(b, "\n");
+}
+
+static void begin(ls_out_t *o)
+{
+    ls_buf_puts(&o->b, "# linkscope report: ");
+    ls_buf_md(&o->b, ls_json_str(json_object_get(o->doc, "host"), "hostname", "?"));
+    ls_buf_puts(&o->b, ", ");
+    ls_buf_md(&o->b, ls_json_str(o->doc, "created", "?"));
+    ls_buf_puts(&o->b, "\n\n");
+}
+
+static void heading(ls_out_t *o, const ls_section_t *s)
+{
+    if (s->flags & LS_SEC_PREAMBLE)
+        return;
+    ls_buf_puts(&o->b, "## ");
+    ls_buf_md(&o->b, ls_section_short_title(o->fmt, s));
+    ls_buf_puts(&o->b, "\n\n");
+}
+
+static void section_end(ls_out_t *o)
+{
+    (void)o;
+}
+
+static void list(ls_out_t *o, const json_t *strings)
+{
+    size_t i;
+    const json_t *s;
+    json_array_foreach(strings, i, s)
+    {
+        ls_buf_puts(&o->b, "- ");
+        ls_buf_md(&o->b, json_string_value(s));
+        ls_buf_puts(&o->b, "\n");
+    }
+    ls_buf_puts(&o->b, "\n");
+}
+
+static int figures(ls_out_t *o, const ls_figure_t *f, int n)
+{
+    (void)o, (void)f, (void)n;
+    return 0; /* Markdown carries no inline pictures here: the tables say it */
+}
+
+static void note(ls_out_t *o, const char *sentence)
+{
+    (void)o, (void)sentence; /* an empty section stays empty under its heading */
+}
+
+static void text(ls_out_t *o, const char *s)
+{
+    ls_buf_puts(&o->b, "```\n");
+    ls_buf_puts(&o->b, s);
+    ls_buf_puts(&o->b, "```\n\n");
+}
+
+static char *end(ls_out_t *o)
+{
+    return ls_buf_take(&o->b);
+}
+
+const ls_format_t ls_format_md = {"md", 0, begin, heading, section_end, table, list, figures, note, text, end};
