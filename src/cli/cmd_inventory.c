@@ -7,6 +7,7 @@
 #include "discover/nvml.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
+#include "render/format.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
@@ -89,15 +90,6 @@ static const char *num(char *buf, size_t len, const json_t *v, const char *fmt)
         snprintf(buf, len, fmt, json_real_value(v));
     else
         snprintf(buf, len, "-");
-    return buf;
-}
-
-/* A number for CSV, empty when absent. */
-static const char *cell(char *buf, size_t len, const json_t *v, const char *fmt)
-{
-    num(buf, len, v, fmt);
-    if (strcmp(buf, "-") == 0)
-        buf[0] = '\0';
     return buf;
 }
 
@@ -270,59 +262,36 @@ static void print_software(const json_t *doc)
 
 /* ---- CSV ------------------------------------------------------------------------------- */
 
-static void csv_text(char *buf, size_t len, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        snprintf(buf, len, "%s", s);
-        return;
-    }
-    size_t o = 0;
-    buf[o++] = '"';
-    for (; *s && o + 3 < len; s++) {
-        if (*s == '"')
-            buf[o++] = '"';
-        buf[o++] = *s;
-    }
-    buf[o++] = '"';
-    buf[o] = '\0';
-}
-
 static char *inventory_csv(const json_t *gpus)
 {
-    size_t cap = 256 + json_array_size(gpus) * 512, used = 0;
-    char *out = malloc(cap);
-    if (!out)
-        return NULL;
-    used += (size_t)snprintf(out, cap, "gpu,board,memory_mib,sm_app_mhz,sm_max_mhz,mem_max_mhz,"
-                                       "hbm_theoretical_gbps,pcie_gen,pcie_width,pcie_theoretical_gbps,"
-                                       "numa_node\n");
+    static const char *header[] = {"gpu", "board", "memory_mib", "sm_app_mhz", "sm_max_mhz", "mem_max_mhz",
+                                   "hbm_theoretical_gbps", "pcie_gen", "pcie_width", "pcie_theoretical_gbps",
+                                   "numa_node"};
+    ls_table_t *t = ls_table_new("", 11, header);
     size_t i;
     const json_t *g;
     json_array_foreach(gpus, i, g)
     {
-        char board[300], mem[24], app[16], smax[16], mmax[16], hbm[24], gen[8], width[8], pcie[24], numa[8];
-        csv_text(board, sizeof board, ls_json_str(g, "name", ""));
+        char idx[24], mem[24], app[16], smax[16], mmax[16], hbm[24], gen[8], width[8], pcie[24], numa[8];
+        snprintf(idx, sizeof idx, "%lld", ls_json_int(g, "index", -1));
         memory_mib(mem, sizeof mem, g);
-        if (strcmp(mem, "-") == 0)
-            mem[0] = '\0';
         /* nvidia-smi's NUMA affinity (the GPU's node, or the only node); empty if unknown */
         const char *aff = ls_json_str(g, "numa_affinity", "");
         snprintf(numa, sizeof numa, "%s", aff[0] >= '0' && aff[0] <= '9' ? aff : "");
-        used += (size_t)snprintf(
-            out + used, cap - used, "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", ls_json_int(g, "index", -1), board, mem,
-            cell(app, sizeof app, get2(g, "clocks", "sm_app_mhz"), "%.0f"),
-            cell(smax, sizeof smax, get2(g, "clocks", "sm_max_mhz"), "%.0f"),
-            cell(mmax, sizeof mmax, get2(g, "clocks", "mem_max_mhz"), "%.0f"),
-            cell(hbm, sizeof hbm, json_object_get(g, "hbm_theoretical_gbps"), "%.1f"),
-            cell(gen, sizeof gen, get2(g, "pcie", "gen_max"), "%.0f"),
-            cell(width, sizeof width, get2(g, "pcie", "width_max"), "%.0f"),
-            cell(pcie, sizeof pcie, get2(g, "pcie", "theoretical_gbps"), "%.1f"), numa);
-        if (used >= cap) { /* cannot happen with 512 bytes a row; stay safe */
-            free(out);
-            return NULL;
-        }
+        /* "-" (unknown) is an empty CSV field */
+        const char *row[] = {idx, ls_json_str(g, "name", ""), mem,
+                             num(app, sizeof app, get2(g, "clocks", "sm_app_mhz"), "%.0f"),
+                             num(smax, sizeof smax, get2(g, "clocks", "sm_max_mhz"), "%.0f"),
+                             num(mmax, sizeof mmax, get2(g, "clocks", "mem_max_mhz"), "%.0f"),
+                             num(hbm, sizeof hbm, json_object_get(g, "hbm_theoretical_gbps"), "%.1f"),
+                             num(gen, sizeof gen, get2(g, "pcie", "gen_max"), "%.0f"),
+                             num(width, sizeof width, get2(g, "pcie", "width_max"), "%.0f"),
+                             num(pcie, sizeof pcie, get2(g, "pcie", "theoretical_gbps"), "%.1f"), numa};
+        ls_table_row(t, row);
     }
-    return out;
+    char *csv = ls_format_table(&ls_format_csv, t);
+    ls_table_free(t);
+    return csv;
 }
 
 /* ---- the command ------------------------------------------------------------------------- */
