@@ -2,6 +2,7 @@
    once for every format; a section asks the format's capabilities (format.h) where the
    formats differ in what they show, never in how. */
 #include "format.h"
+#include "matrix.h"
 #include "render.h"
 #include "svg.h"
 #include "model/doc.h"
