@@ -57,6 +57,7 @@ enum {
     LS_SEC_IN_PROSE = 2, /* said by the previous section's prose: a LS_FMT_PROSE format skips it */
 };
 
+/* Any operation but table may be NULL: the format writes nothing for it. */
 struct ls_format {
     const char *name; /* as --format names it */
     int caps;         /* LS_FMT_* */
@@ -91,5 +92,8 @@ char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t);
 /* Helpers the backends share. */
 int ls_text_width(const char *s);       /* display width of UTF-8 text (code points) */
 int ls_cell_numeric(const char *s);     /* a number or "-": right-aligned */
+/* Each string of a JSON array, escaped by esc, between before and after. */
+void ls_format_items(ls_buf_t *b, const json_t *strings, const char *before, const char *after,
+                     void (*esc)(ls_buf_t *, const char *));
 
 #endif

@@ -22,38 +22,8 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
     }
 }
 
-static void nothing(ls_out_t *o)
-{
-    (void)o;
-}
-
-static void heading(ls_out_t *o, const ls_section_t *s)
-{
-    (void)o, (void)s; /* rows only: a CSV file has no place for headings, lists or prose */
-}
-
-static void list(ls_out_t *o, const json_t *strings)
-{
-    (void)o, (void)strings;
-}
-
-static int figures(ls_out_t *o, const ls_figure_t *f, int n)
-{
-    (void)o, (void)f, (void)n;
-    return 0;
-}
-
-static void words(ls_out_t *o, const char *s)
-{
-    (void)o, (void)s;
-}
-
-static char *end(ls_out_t *o)
-{
-    return ls_buf_take(&o->b);
-}
-
-const ls_format_t ls_format_csv = {"csv", 0, nothing, heading, nothing, table, list, figures, words, words, end};
+/* Rows only: a CSV file has no place for headings, lists, pictures or prose. */
+const ls_format_t ls_format_csv = {"csv", 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL};
 
 char *ls_report_csv(const json_t *doc, const char *name)
 {

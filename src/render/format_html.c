@@ -60,11 +60,6 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
     ls_buf_puts(b, "</table>\n");
 }
 
-static void begin(ls_out_t *o)
-{
-    (void)o; /* the head counts the figures: written by end() */
-}
-
 static void heading(ls_out_t *o, const ls_section_t *s)
 {
     ls_buf_printf(&o->b, "<section id=\"%s\">\n<h2>", s->id);
@@ -80,14 +75,7 @@ static void section_end(ls_out_t *o)
 static void list(ls_out_t *o, const json_t *strings)
 {
     ls_buf_puts(&o->b, "<ul class=\"summary\">\n");
-    size_t i;
-    const json_t *s;
-    json_array_foreach(strings, i, s)
-    {
-        ls_buf_puts(&o->b, "<li>");
-        ls_buf_html(&o->b, json_string_value(s));
-        ls_buf_puts(&o->b, "</li>\n");
-    }
+    ls_format_items(&o->b, strings, "<li>", "</li>\n", ls_buf_html);
     ls_buf_puts(&o->b, "</ul>\n");
 }
 
@@ -170,5 +158,6 @@ static char *end(ls_out_t *o)
     return ls_buf_take(&b);
 }
 
-const ls_format_t ls_format_html = {"html", LS_FMT_FIGURES | LS_FMT_EMPTY_NOTE, begin, heading, section_end, table,
+/* No begin: the head counts the figures, so end() writes it. */
+const ls_format_t ls_format_html = {"html", LS_FMT_FIGURES | LS_FMT_EMPTY_NOTE, NULL, heading, section_end, table,
                                     list, figures, note, text, end};

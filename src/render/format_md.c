@@ -52,33 +52,10 @@ static void heading(ls_out_t *o, const ls_section_t *s)
     ls_buf_puts(&o->b, "\n\n");
 }
 
-static void section_end(ls_out_t *o)
-{
-    (void)o;
-}
-
 static void list(ls_out_t *o, const json_t *strings)
 {
-    size_t i;
-    const json_t *s;
-    json_array_foreach(strings, i, s)
-    {
-        ls_buf_puts(&o->b, "- ");
-        ls_buf_md(&o->b, json_string_value(s));
-        ls_buf_puts(&o->b, "\n");
-    }
+    ls_format_items(&o->b, strings, "- ", "\n", ls_buf_md);
     ls_buf_puts(&o->b, "\n");
-}
-
-static int figures(ls_out_t *o, const ls_figure_t *f, int n)
-{
-    (void)o, (void)f, (void)n;
-    return 0; /* Markdown carries no inline pictures here: the tables say it */
-}
-
-static void note(ls_out_t *o, const char *sentence)
-{
-    (void)o, (void)sentence; /* an empty section stays empty under its heading */
 }
 
 static void text(ls_out_t *o, const char *s)
@@ -88,9 +65,5 @@ static void text(ls_out_t *o, const char *s)
     ls_buf_puts(&o->b, "```\n\n");
 }
 
-static char *end(ls_out_t *o)
-{
-    return ls_buf_take(&o->b);
-}
-
-const ls_format_t ls_format_md = {"md", 0, begin, heading, section_end, table, list, figures, note, text, end};
+/* No inline pictures (the tables say it); an empty section stays empty under its heading. */
+const ls_format_t ls_format_md = {"md", 0, begin, heading, NULL, table, list, NULL, NULL, text, NULL};

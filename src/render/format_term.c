@@ -82,26 +82,10 @@ static void heading(ls_out_t *o, const ls_section_t *s)
     ls_buf_puts(&o->b, "\n\n");
 }
 
-static void section_end(ls_out_t *o)
-{
-    (void)o;
-}
-
 static void list(ls_out_t *o, const json_t *strings)
 {
-    size_t i;
-    const json_t *s;
-    json_array_foreach(strings, i, s)
-    {
-        ls_buf_printf(&o->b, "  * %s\n", json_string_value(s));
-    }
+    ls_format_items(&o->b, strings, "  * ", "\n", ls_buf_puts);
     ls_buf_puts(&o->b, "\n");
-}
-
-static int figures(ls_out_t *o, const ls_figure_t *f, int n)
-{
-    (void)o, (void)f, (void)n;
-    return 0; /* no pictures in plain text: the tables say it */
 }
 
 /* "No P2P measurements." reads "  (no P2P measurements)". */
@@ -122,10 +106,5 @@ static void text(ls_out_t *o, const char *s)
     ls_buf_puts(&o->b, "\n");
 }
 
-static char *end(ls_out_t *o)
-{
-    return ls_buf_take(&o->b);
-}
-
-const ls_format_t ls_format_term = {"term", LS_FMT_PROSE, begin, heading, section_end, table, list, figures,
-                                    note, text, end};
+/* No pictures in plain text (the tables say it), no section end. */
+const ls_format_t ls_format_term = {"term", LS_FMT_PROSE, begin, heading, NULL, table, list, NULL, note, text, NULL};

@@ -10,6 +10,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The format's operations; one it leaves NULL writes nothing. */
+static void list(ls_out_t *o, const json_t *strings)
+{
+    if (o->fmt->list)
+        o->fmt->list(o, strings);
+}
+
+static int figures(ls_out_t *o, const ls_figure_t *f, int n)
+{
+    return o->fmt->figures ? o->fmt->figures(o, f, n) : 0;
+}
+
+static void note(ls_out_t *o, const char *sentence)
+{
+    if (o->fmt->note)
+        o->fmt->note(o, sentence);
+}
+
+static void text(ls_out_t *o, const char *s)
+{
+    if (o->fmt->text)
+        o->fmt->text(o, s);
+}
+
 /* Shows a table and frees it; NULL (a table that does not apply) shows nothing. */
 static void show(ls_out_t *o, ls_table_t *t, int flags)
 {
@@ -23,7 +47,7 @@ static void summary(ls_out_t *o)
     show(o, ls_table_host_summary(o->doc), 0);
     if (o->fmt->caps & LS_FMT_PROSE) {
         char *head = ls_render_headline(o->doc);
-        o->fmt->text(o, head);
+        text(o, head);
         free(head);
     }
 }
@@ -31,11 +55,11 @@ static void summary(ls_out_t *o)
 static void findings(ls_out_t *o)
 {
     if (o->fmt->caps & LS_FMT_PROSE) { /* findings and plan in one text */
-        char *text = ls_render_plan_text(o->findings, o->plan);
-        o->fmt->text(o, text);
-        free(text);
+        char *both = ls_render_plan_text(o->findings, o->plan);
+        text(o, both);
+        free(both);
     } else if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !json_array_size(o->findings)) {
-        o->fmt->note(o, "No finding: every rule passed.");
+        note(o, "No finding: every rule passed.");
     } else {
         show(o, ls_table_findings(o->findings), LS_TABLE_SEVERITY_ROWS);
     }
@@ -43,7 +67,7 @@ static void findings(ls_out_t *o)
 
 static void plan(ls_out_t *o)
 {
-    o->fmt->list(o, json_object_get(o->plan, "summary"));
+    list(o, json_object_get(o->plan, "summary"));
     show(o, ls_table_islands(o->plan), 0);
     show(o, ls_table_groups(o->plan), 0);
     show(o, ls_table_measured_groups(o->plan), 0);
@@ -74,7 +98,7 @@ static void topology(ls_out_t *o)
         {draw_links, NULL, "Link types as nvidia-smi topo -m prints them, GPU(row) -> GPU(column).",
          "No link types recorded."},
     };
-    o->fmt->figures(o, figs, 2);
+    figures(o, figs, 2);
     show(o, ls_table_topology(o->doc), 0);
 }
 
@@ -90,14 +114,14 @@ static void matrices(ls_out_t *o)
     ls_matrix_t *mats;
     int n = ls_doc_matrices(o->doc, &mats);
     if (!n)
-        o->fmt->note(o, "No P2P or latency measurements.");
+        note(o, "No P2P or latency measurements.");
     if (o->fmt->caps & LS_FMT_FIGURES) {
         ls_figure_t *figs = calloc((size_t)n + 1, sizeof *figs);
         if (!figs)
             abort();
         for (int k = 0; k < n; k++)
             figs[k] = (ls_figure_t){draw_heatmap, &mats[k], mats[k].title, NULL};
-        o->fmt->figures(o, figs, n);
+        figures(o, figs, n);
         free(figs);
     } else {
         for (int k = 0; k < n; k++)
@@ -121,9 +145,9 @@ static int draw_collectives(ls_buf_t *b, const ls_out_t *o, const void *arg)
 static void collectives(ls_out_t *o)
 {
     static const ls_figure_t charts = {draw_collectives, NULL, NULL, NULL};
-    int n = o->fmt->figures(o, &charts, 1);
+    int n = figures(o, &charts, 1);
     if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !n)
-        o->fmt->note(o, "No collective measurements.");
+        note(o, "No collective measurements.");
     else
         show(o, ls_table_collectives(o->doc), 0);
 }
@@ -165,16 +189,19 @@ const ls_format_t *ls_format_find(const char *name)
 char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings, const json_t *plan)
 {
     ls_out_t o = {fmt, {0}, doc, findings, plan, 0};
-    fmt->begin(&o);
+    if (fmt->begin)
+        fmt->begin(&o);
     int prose = fmt->caps & LS_FMT_PROSE;
     for (const ls_section_t *s = ls_outline; s->id; s++) {
         if (prose && (s->flags & LS_SEC_IN_PROSE))
             continue;
-        fmt->heading(&o, s);
+        if (fmt->heading)
+            fmt->heading(&o, s);
         s->content(&o);
-        fmt->section_end(&o);
+        if (fmt->section_end)
+            fmt->section_end(&o);
     }
-    return fmt->end(&o);
+    return fmt->end ? fmt->end(&o) : ls_buf_take(&o.b);
 }
 
 char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t)
@@ -214,4 +241,17 @@ int ls_cell_numeric(const char *s)
     char *end;
     strtod(s, &end);
     return end != s && *end == '\0';
+}
+
+void ls_format_items(ls_buf_t *b, const json_t *strings, const char *before, const char *after,
+                     void (*esc)(ls_buf_t *, const char *))
+{
+    size_t i;
+    const json_t *s;
+    json_array_foreach(strings, i, s)
+    {
+        ls_buf_puts(b, before);
+        esc(b, json_string_value(s));
+        ls_buf_puts(b, after);
+    }
 }
