@@ -60,6 +60,7 @@ enum {
 /* Any operation but table may be NULL: the format writes nothing for it. */
 struct ls_format {
     const char *name; /* as --format names it */
+    const char *ext;  /* the file name ending that selects it (".md"), NULL: none */
     int caps;         /* LS_FMT_* */
     void (*begin)(ls_out_t *o);                               /* the document's title */
     void (*heading)(ls_out_t *o, const ls_section_t *s); /* opens a section */
@@ -77,6 +78,8 @@ extern const ls_format_t ls_format_term, ls_format_md, ls_format_html, ls_format
 /* Every format, NULL-terminated, and one by name (NULL when unknown). */
 extern const ls_format_t *const ls_formats[];
 const ls_format_t *ls_format_find(const char *name);
+/* The format whose ext ends path (".htm" reads as ".html"); NULL when none. */
+const ls_format_t *ls_format_of_path(const char *path);
 
 /* The outline, ended by a section with a NULL id. */
 extern const ls_section_t ls_outline[];

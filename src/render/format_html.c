@@ -159,5 +159,5 @@ static char *end(ls_out_t *o)
 }
 
 /* No begin: the head counts the figures, so end() writes it. */
-const ls_format_t ls_format_html = {"html", LS_FMT_FIGURES | LS_FMT_EMPTY_NOTE, NULL, heading, section_end, table,
+const ls_format_t ls_format_html = {"html", ".html", LS_FMT_FIGURES | LS_FMT_EMPTY_NOTE, NULL, heading, section_end, table,
                                     list, figures, note, text, end};

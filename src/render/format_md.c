@@ -66,4 +66,4 @@ static void text(ls_out_t *o, const char *s)
 }
 
 /* No inline pictures (the tables say it); an empty section stays empty under its heading. */
-const ls_format_t ls_format_md = {"md", 0, begin, heading, NULL, table, list, NULL, NULL, text, NULL};
+const ls_format_t ls_format_md = {"md", ".md", 0, begin, heading, NULL, table, list, NULL, NULL, text, NULL};

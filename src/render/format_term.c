@@ -107,4 +107,4 @@ static void text(ls_out_t *o, const char *s)
 }
 
 /* No pictures in plain text (the tables say it), no section end. */
-const ls_format_t ls_format_term = {"term", LS_FMT_PROSE, begin, heading, NULL, table, list, NULL, note, text, NULL};
+const ls_format_t ls_format_term = {"term", NULL, LS_FMT_PROSE, begin, heading, NULL, table, list, NULL, note, text, NULL};

@@ -186,6 +186,17 @@ const ls_format_t *ls_format_find(const char *name)
     return NULL;
 }
 
+const ls_format_t *ls_format_of_path(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (dot && !strcmp(dot, ".htm"))
+        dot = ".html";
+    for (int i = 0; dot && ls_formats[i]; i++)
+        if (ls_formats[i]->ext && !strcmp(ls_formats[i]->ext, dot))
+            return ls_formats[i];
+    return NULL;
+}
+
 char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings, const json_t *plan)
 {
     ls_out_t o = {fmt, {0}, doc, findings, plan, 0};
