@@ -91,6 +91,15 @@ static const char *num(char *buf, size_t len, const json_t *obj, const char *key
     return buf;
 }
 
+/* Bytes as GiB; "-" when absent or 0 (imported documents often know no memory size). */
+static void gib(char *buf, size_t len, const json_t *obj, const char *key)
+{
+    if (ls_json_num(obj, key, 0) > 0)
+        ls_fmt_num(ls_json_num(obj, key, 0) / (1 << 30), buf, len);
+    else
+        snprintf(buf, len, "-");
+}
+
 static const char *intstr(char *buf, size_t len, const json_t *obj, const char *key)
 {
     const json_t *v = json_object_get(obj, key);
@@ -186,10 +195,7 @@ ls_table_t *ls_table_inventory(const json_t *doc)
         char idx[16], mem[32], sm[48], mm[24], hbm[24], pcie[48], power[48], numa[16], nvl[24];
         snprintf(idx, sizeof idx, "%lld", ls_json_int(g, "index", -1));
         /* unknown (imported documents, -1 NUMA node) reads "-", never 0 */
-        if (ls_json_num(g, "memory_total_bytes", 0) > 0)
-            ls_fmt_num(ls_json_num(g, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
-        else
-            snprintf(mem, sizeof mem, "-");
+        gib(mem, sizeof mem, g, "memory_total_bytes");
         if (ls_json_int(clk, "sm_max_mhz", 0) > 0)
             snprintf(sm, sizeof sm, "%lld/%lld", ls_json_int(clk, "sm_app_mhz", 0), ls_json_int(clk, "sm_max_mhz", 0));
         else
@@ -483,10 +489,7 @@ ls_table_t *ls_table_pairs(const json_t *plan)
         char bw[24], mem[24];
         char *set = gpus_str(json_object_get(p, "gpus"));
         num(bw, sizeof bw, p, "bidir_gbps");
-        if (ls_json_num(p, "memory_total_bytes", 0) > 0)
-            ls_fmt_num(ls_json_num(p, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
-        else
-            snprintf(mem, sizeof mem, "-");
+        gib(mem, sizeof mem, p, "memory_total_bytes");
         const char *row[] = {set, ls_json_str(p, "link", "?"), bw, ls_json_str(p, "from", ""), mem};
         ls_table_row(t, row);
         free(set);
