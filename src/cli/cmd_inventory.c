@@ -186,18 +186,35 @@ static void throttle_text(char *buf, size_t len, const json_t *gpu)
 
 /* ---- the table ----------------------------------------------------------------------- */
 
+/* Prints the table through render's fixed-columns format. */
+static void print_columns(ls_table_t *t, const ls_column_t *cols)
+{
+    ls_table_columns(t, cols);
+    char *text = ls_format_table(&ls_format_columns, t);
+    fputs(text, stdout);
+    free(text);
+    ls_table_free(t);
+}
+
 static void print_gpu_table(const json_t *gpus)
 {
+    static const char *head1[] = {"GPU", "Name", "Mem MiB", "SM MHz cur/app/max", "Mem MHz", "HBM GB/s",
+                                  "PCIe cur / max", "PCIe GB/s", "NVLink x GB/s", "NUMA"};
+    static const ls_column_t cols1[] = {{3, 1, 0}, {24, 1, 1}, {9, 0, 0}, {18, 1, 0}, {7, 0, 0},
+                                        {8, 0, 0}, {19, 1, 0}, {9, 0, 0}, {14, 1, 0}, {4, 0, 0}};
+    static const char *head2[] = {"GPU", "Power W draw/limit/dflt", "Temp C", "ECC", "Persistence",
+                                  "Throttle reasons", "PCI bus id", "CC", "SMs"};
+    static const ls_column_t cols2[] = {{3, 1, 0}, {22, 1, 0}, {6, 0, 0}, {4, 1, 0}, {11, 1, 0},
+                                        {24, 1, 0}, {17, 1, 0}, {4, 1, 0}, {5, 0, 0}};
+    ls_table_t *t1 = ls_table_new("GPUs in PCI bus order (= nvidia-smi and CUDA numbering); bandwidths GB/s "
+                                  "(1e9 B/s), one direction, theoretical", 10, head1);
+    ls_table_t *t2 = ls_table_new("", 9, head2);
     size_t i;
     const json_t *g;
-    printf("GPUs in PCI bus order (= nvidia-smi and CUDA numbering); bandwidths GB/s "
-           "(1e9 B/s), one direction, theoretical\n");
-    printf("%-3s %-24s %9s %-18s %7s %8s %-19s %9s %-14s %4s\n", "GPU", "Name", "Mem MiB",
-           "SM MHz cur/app/max", "Mem MHz", "HBM GB/s", "PCIe cur / max", "PCIe GB/s",
-           "NVLink x GB/s", "NUMA");
     json_array_foreach(gpus, i, g)
     {
-        char mem[24], sm[48], memclk[16], hbm[24], pcie[48], pciebw[24], nvl[32], numa[16];
+        char idx[24], mem[24], sm[48], memclk[16], hbm[24], pcie[48], pciebw[24], nvl[32], numa[16];
+        snprintf(idx, sizeof idx, "%lld", ls_json_int(g, "index", -1));
         memory_mib(mem, sizeof mem, g);
         sm_clocks(sm, sizeof sm, g);
         num(memclk, sizeof memclk, get2(g, "clocks", "mem_max_mhz"), "%.0f");
@@ -206,22 +223,21 @@ static void print_gpu_table(const json_t *gpus)
         num(pciebw, sizeof pciebw, get2(g, "pcie", "theoretical_gbps"), "%.1f");
         nvlink_text(nvl, sizeof nvl, g);
         snprintf(numa, sizeof numa, "%s", ls_json_str(g, "numa_affinity", "-"));
-        printf("%-3lld %-24.24s %9s %-18s %7s %8s %-19s %9s %-14s %4s\n", ls_json_int(g, "index", -1),
-               ls_json_str(g, "name", "-"), mem, sm, memclk, hbm, pcie, pciebw, nvl, numa);
-    }
-    printf("\n%-3s %-22s %6s %-4s %-11s %-24s %-17s %-4s %5s\n", "GPU", "Power W draw/limit/dflt",
-           "Temp C", "ECC", "Persistence", "Throttle reasons", "PCI bus id", "CC", "SMs");
-    json_array_foreach(gpus, i, g)
-    {
+        const char *row1[] = {idx, ls_json_str(g, "name", "-"), mem, sm, memclk, hbm, pcie, pciebw, nvl, numa};
+        ls_table_row(t1, row1);
         char pw[48], temp[16], thr[256], sms[16];
         power_text(pw, sizeof pw, g);
         num(temp, sizeof temp, json_object_get(g, "temperature_c"), "%.0f");
         throttle_text(thr, sizeof thr, g);
         num(sms, sizeof sms, get2(g, "cuda", "sms"), "%.0f");
-        printf("%-3lld %-22s %6s %-4s %-11s %-24s %-17s %-4s %5s\n", ls_json_int(g, "index", -1), pw, temp,
-               onoff(get2(g, "ecc", "enabled")), onoff(json_object_get(g, "persistence_mode")), thr,
-               ls_json_str(g, "pci_bus_id", "-"), ls_json_str(json_object_get(g, "cuda"), "cc", "-"), sms);
+        const char *row2[] = {idx, pw, temp, onoff(get2(g, "ecc", "enabled")),
+                              onoff(json_object_get(g, "persistence_mode")), thr, ls_json_str(g, "pci_bus_id", "-"),
+                              ls_json_str(json_object_get(g, "cuda"), "cc", "-"), sms};
+        ls_table_row(t2, row2);
     }
+    print_columns(t1, cols1);
+    printf("\n");
+    print_columns(t2, cols2);
 }
 
 static void print_nics(const json_t *nics)

@@ -74,6 +74,8 @@ struct ls_format {
 };
 
 extern const ls_format_t ls_format_term, ls_format_md, ls_format_html, ls_format_csv;
+/* Fixed columns (table.h's ls_column_t), for a command's own tables; not a report format. */
+extern const ls_format_t ls_format_columns;
 
 /* Every format, NULL-terminated, and one by name (NULL when unknown). */
 extern const ls_format_t *const ls_formats[];

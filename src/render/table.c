@@ -45,8 +45,18 @@ void ls_table_free(ls_table_t *t)
     for (int i = 0; i < (t->nrows + 1) * t->ncols; i++)
         free(t->cells[i]);
     free(t->cells);
+    free(t->cols);
     free(t->title);
     free(t);
+}
+
+void ls_table_columns(ls_table_t *t, const ls_column_t *cols)
+{
+    free(t->cols);
+    t->cols = malloc((size_t)t->ncols * sizeof *t->cols);
+    if (!t->cols)
+        abort();
+    memcpy(t->cols, cols, (size_t)t->ncols * sizeof *t->cols);
 }
 
 void ls_buf_gpus(ls_buf_t *b, const json_t *gpus)

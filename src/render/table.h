@@ -8,10 +8,17 @@
 #include "model/topo.h"
 #include "strbuf.h"
 
+/* A fixed column (nvidia-smi's layout): width in bytes, left or right aligned, longer
+   text cut to the width or not. */
+typedef struct {
+    int width, left, cut;
+} ls_column_t;
+
 typedef struct {
     char *title;  /* says the unit and what was counted */
     int ncols, nrows;
     char **cells; /* (nrows + 1) x ncols, row 0 is the header */
+    ls_column_t *cols; /* fixed columns for ls_format_columns; NULL: none */
 } ls_table_t;
 
 ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header);
@@ -19,6 +26,8 @@ ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header
 void ls_table_row(ls_table_t *t, const char *const *cells);
 const char *ls_table_cell(const ls_table_t *t, int row, int col); /* row 0 = header */
 void ls_table_free(ls_table_t *t);
+/* Gives the table fixed columns (ncols of them, copied). */
+void ls_table_columns(ls_table_t *t, const ls_column_t *cols);
 
 /* Number of GPUs (highest index + 1). */
 int ls_doc_ngpus(const json_t *doc);

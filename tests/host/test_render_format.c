@@ -60,11 +60,28 @@ static void a_table_only_format_writes_every_table_in_outline_order(void **state
     json_decref(doc);
 }
 
+/* Fixed columns: padded left or right, cut where the column says, one space between. */
+static void fixed_columns_pad_and_cut(void **state)
+{
+    (void)state;
+    static const char *header[] = {"GPU", "Name", "MiB"};
+    static const ls_column_t cols[] = {{3, 1, 0}, {6, 1, 1}, {5, 0, 0}};
+    ls_table_t *t = ls_table_new("GPUs", 3, header);
+    const char *row[] = {"0", "NVIDIA H200", "143771"};
+    ls_table_row(t, row);
+    ls_table_columns(t, cols);
+    char *text = ls_format_table(&ls_format_columns, t);
+    assert_string_equal(text, "GPUs\nGPU Name     MiB\n0   NVIDIA 143771\n");
+    free(text);
+    ls_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats_are_found_by_name_and_ending),
         cmocka_unit_test(a_table_only_format_writes_every_table_in_outline_order),
+        cmocka_unit_test(fixed_columns_pad_and_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
