@@ -8,7 +8,9 @@
 #                                                    p2pBandwidthLatencyTest (2+ GPUs)
 #   P2P (2+ GPUs)       linkscope p2p (ce)           nvbandwidth device_to_device_*_ce
 #   collectives         linkscope nccl COLL          nccl-tests COLL_perf, same -b -e -f -g
-#                       linkscope run (2+ GPUs)      the same round's nccl-tests
+#                       linkscope run (2+ GPUs)      the same round's nccl-tests, and
+#                                                    nccl-tests -t N -g 1 (a thread per GPU,
+#                                                    as the run launches)
 # Then scripts/side-by-side-table.py turns OUT/raw into OUT/samples.json (every round's
 # figure of each side) and OUT/side-by-side.md (one ratio table per figure, with spreads).
 #
@@ -46,7 +48,9 @@ machine_json() {
     local name driver nccl
     name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
     driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
-    nccl=$(grep -ho 'NCCL version [0-9.]*' "$raw"/nt-*.txt 2>/dev/null | head -1 | awk '{print $3}')
+    # nccl-tests' header: "nccl-library=22803" is NCCL 2.28.3
+    nccl=$(grep -ho 'nccl-library=[0-9]*' "$raw"/nt-*.txt 2>/dev/null | head -1 |
+           awk -F= '{v=$2; printf "%d.%d.%d", v/10000, (v%10000)/100, v%100}')
     cat > "$raw/machine.json" <<EOF
 {"gpus": "$ngpus x $name", "driver": "$driver", "nccl": "${nccl:-unknown}",
  "cpus": $(nproc), "date": "$(date -u +%Y-%m-%d)", "rounds": $nrounds,
@@ -84,6 +88,10 @@ for r in $(seq 1 "$nrounds"); do
     fi
     if want run && [ "$ngpus" -ge 2 ]; then
         step "ls-run-$r" "$ls_bin" run --no-report -o "$raw/ls-run-$r.json"
+        # the run launches from one thread per GPU: nccl-tests' like-for-like is -t N -g 1
+        for c in all_reduce all_gather reduce_scatter alltoall; do
+            step "ntt-$c-$r" sh -c "$anchors/${c}_perf -b 8 -e $nccl_max -f 2 -t $g -g 1 > $raw/ntt-$c-$r.txt"
+        done
     fi
 done
 machine_json
