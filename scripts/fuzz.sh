@@ -2,8 +2,8 @@
 # Builds the libFuzzer targets (tests/fuzz) with clang, ASan and UBSan, and runs each for
 # a bounded time from its committed seed corpus (docs/safety.md, "Fuzzing").
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default 5 s, every target
-# Env: LS_FUZZ_BUILD (build folder, default build-fuzz), LS_FUZZ_RUNS (stop each target
-# after that many executions instead), LS_FUZZ_WORK (where new corpus entries and
+# Env: LS_FUZZ_BUILD (build folder, default build-fuzz), LS_FUZZ_RUNS (also stop each target
+# after that many executions), LS_FUZZ_WORK (where new corpus entries and
 # crash files go; default a temporary folder). Exit 0 (or LS_FUZZ_SKIP_RC) with
 # "skipped" when clang or libFuzzer is missing; 1 when a target crashed or a sanitizer
 # reported.
@@ -33,7 +33,7 @@ failed=0
 for t in "${targets[@]}"; do
     mkdir -p "$work/$t"
     limit=(-max_total_time="$secs")
-    [ -n "${LS_FUZZ_RUNS:-}" ] && limit=(-runs="$LS_FUZZ_RUNS")
+    [ -n "${LS_FUZZ_RUNS:-}" ] && limit+=(-runs="$LS_FUZZ_RUNS")
     ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/fuzz_$t" "${limit[@]}" -max_len=65536 \
         -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$work/$t/" -print_final_stats=1 \
         "$work/$t" "tests/fuzz/corpus/$t" >"$work/$t.log" 2>&1

@@ -135,42 +135,6 @@ static int check_types(const json_t *doc, char *err, size_t errlen)
     return 0;
 }
 
-typedef struct {
-    json_int_t index;
-    size_t pos;
-} index_pos_t;
-
-static int by_index(const void *a, const void *b)
-{
-    const index_pos_t *x = a, *y = b;
-    if (x->index != y->index)
-        return x->index < y->index ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* Indices may skip GPUs (an import of a run on some of them), never repeat: sorted, so
-   that 40,000 GPU entries cost n log n, not n^2. */
-static int check_unique_indices(const json_t *gpus, char *err, size_t errlen)
-{
-    size_t n = json_array_size(gpus);
-    if (n < 2)
-        return 0;
-    index_pos_t *v = malloc(n * sizeof *v);
-    if (!v)
-        return ls_seterr(err, errlen, "gpus: out of memory");
-    for (size_t i = 0; i < n; i++)
-        v[i].index = json_integer_value(json_object_get(json_array_get(gpus, i), "index")),
-        v[i].pos = i;
-    qsort(v, n, sizeof *v, by_index);
-    int rc = 0;
-    for (size_t i = 1; i < n && rc == 0; i++)
-        if (v[i].index == v[i - 1].index)
-            rc = ls_seterr(err, errlen, "gpus[%zu].index: %lld is also gpus[%zu]'s", v[i].pos,
-                           (long long)v[i].index, v[i - 1].pos);
-    free(v);
-    return rc;
-}
-
 static int check_gpus(const json_t *doc, char *err, size_t errlen)
 {
     size_t i;
@@ -183,9 +147,12 @@ static int check_gpus(const json_t *doc, char *err, size_t errlen)
         json_int_t index = json_integer_value(json_object_get(gpu, "index"));
         if (index < 0)
             return ls_seterr(err, errlen, "gpus[%zu].index: %lld is negative", i, (long long)index);
+        /* Indices may skip GPUs (an import of a run on some of them), never repeat. */
+        for (size_t k = 0; k < i; k++)
+            if (json_integer_value(json_object_get(json_array_get(gpus, k), "index")) == index)
+                return ls_seterr(err, errlen, "gpus[%zu].index: %lld is also gpus[%zu]'s", i,
+                                 (long long)index, k);
     }
-    if (check_unique_indices(gpus, err, errlen) != 0)
-        return -1;
     const json_t *link;
     json_array_foreach(json_object_get(doc, "links"), i, link)
     {
