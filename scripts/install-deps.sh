@@ -2,7 +2,8 @@
 # Installs the Debian packages that are missing (needs root): those of
 # scripts/packages.txt (build and run), and with --tests also those of
 # scripts/packages-test.txt (Chromium, for the HTML report check, which skips itself
-# where Chromium cannot be installed: on Ubuntu the package is a snap stub).
+# where Chromium cannot be installed: on Ubuntu the package is a snap stub; clang, for
+# the bounded libFuzzer run, which skips itself without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing() { for p in $(cat "$1"); do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done; }
