@@ -2,8 +2,9 @@
 """Offline cost benchmarks (docs/safety.md, "Cost"): import of concatenated nccl-tests
 runs, reading a document of many GPU entries, compare and check of many figures, each at
 1x, 10x and 100x a base size. Prints one line per case: size, seconds, peak memory.
-Not a test: figures depend on the machine. Usage: bench-offline.py LINKSCOPE [SCALES]
-(SCALES default "1,10,100"; a case that runs past 600 s is reported as such)."""
+Not a test: figures depend on the machine. Usage: bench-offline.py LINKSCOPE [SCALES
+[CASES]] (SCALES default "1,10,100"; CASES default "import,read,compare,check"; a case
+that runs past 600 s is reported as such)."""
 import json, os, subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,27 +42,43 @@ def doc(ngpus, nfigs):
 def main():
     bin_ = os.path.abspath(sys.argv[1])
     scales = [int(s) for s in (sys.argv[2] if len(sys.argv) > 2 else "1,10,100").split(",")]
+    cases = (sys.argv[3] if len(sys.argv) > 3 else "import,read,compare,check").split(",")
     tmp = tempfile.mkdtemp()
     print("case                     size        seconds  peak MiB")
     for s in scales:
         blocks = 20 * s
-        path = os.path.join(tmp, "blocks.log")
-        open(path, "w").write(LOG * blocks)
-        rc, sec, mem = run([bin_, "import", path, "-o", os.path.join(tmp, "imp.json")])
-        report("import nccl-tests", "%d runs" % blocks, rc, sec, mem)
-        ngpus = 400 * s
-        path = os.path.join(tmp, "gpus.json")
-        json.dump(doc(ngpus, 0), open(path, "w"))
-        rc, sec, mem = run([bin_, "report", path])
-        report("read (report)", "%d GPUs" % ngpus, rc, sec, mem)
-        nfigs = 320 * s
-        a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
-        json.dump(doc(2, nfigs), open(a, "w"))
-        json.dump(doc(2, nfigs), open(b, "w"))
+        if "import" in cases:
+            bench_import(bin_, tmp, blocks)
+        if "read" in cases:
+            bench_read(bin_, tmp, 400 * s)
+        if "compare" in cases or "check" in cases:
+            bench_compare(bin_, tmp, 320 * s, cases)
+
+
+def bench_import(bin_, tmp, blocks):
+    path = os.path.join(tmp, "blocks.log")
+    open(path, "w").write(LOG * blocks)
+    rc, sec, mem = run([bin_, "import", path, "-o", os.path.join(tmp, "imp.json")])
+    report("import nccl-tests", "%d runs" % blocks, rc, sec, mem)
+
+
+def bench_read(bin_, tmp, ngpus):
+    path = os.path.join(tmp, "gpus.json")
+    json.dump(doc(ngpus, 0), open(path, "w"))
+    rc, sec, mem = run([bin_, "report", path])
+    report("read (report)", "%d GPUs" % ngpus, rc, sec, mem)
+
+
+def bench_compare(bin_, tmp, nfigs, cases):
+    a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
+    json.dump(doc(2, nfigs), open(a, "w"))
+    json.dump(doc(2, nfigs), open(b, "w"))
+    if "compare" in cases:
         rc, sec, mem = run([bin_, "compare", a, b])
         report("compare", "%d figures" % nfigs, rc, sec, mem)
-        base = os.path.join(tmp, "base.json")
-        subprocess.run([bin_, "baseline", a, "-o", base], stderr=subprocess.DEVNULL)
+    base = os.path.join(tmp, "base.json")
+    subprocess.run([bin_, "baseline", a, "-o", base], stderr=subprocess.DEVNULL)
+    if "check" in cases:
         rc, sec, mem = run([bin_, "check", b, "--baseline", base])
         report("check", "%d figures" % nfigs, rc, sec, mem)
 

@@ -88,7 +88,7 @@ fi
 # two import --into at once on one document: both entries kept
 nlog=$fx/h200x2/nccl-tests-all_reduce.txt
 "$bin" import "$fx/h200x2/nvidia-smi-topo.txt" -o "$tmp/into.json" 2>/dev/null
-for trial in 1 2 3; do
+for trial in 1 2 3 4 5; do
     cp "$tmp/into.json" "$tmp/race.json"
     "$bin" import "$nlog" --into "$tmp/race.json" --variant a 2>/dev/null &
     p1=$!
