@@ -3,12 +3,12 @@
    the run document. A backend that fails adds one line to software.warnings and the
    others go on. */
 #include "discover.h"
-#include "busid.h"
+#include "model/busid.h"
 #include "cudadev.h"
 #include "nics.h"
 #include "nvml.h"
 #include "sysfs.h"
-#include "theory.h"
+#include "model/theory.h"
 #include "model/doc.h"
 #include "model/topo.h"
 #include "util/log.h"

@@ -1,6 +1,6 @@
 /* sysfs and procfs backend: PCI paths, NUMA nodes, CPU lists, host facts. */
 #include "sysfs.h"
-#include "busid.h"
+#include "model/busid.h"
 #include "util/fileio.h"
 
 #include <ctype.h>

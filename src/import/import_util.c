@@ -139,25 +139,9 @@ void ls_set_if_absent(json_t *obj, const char *key, const char *value)
         json_object_set_new(obj, key, json_string(value));
 }
 
-static int id_taken(const json_t *doc, const char *id)
-{
-    size_t i;
-    const json_t *m;
-    json_array_foreach(json_object_get(doc, "measurements"), i, m)
-    {
-        if (strcmp(ls_json_str(m, "id", ""), id) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *base_id)
 {
-    char id[160];
-    snprintf(id, sizeof id, "%s", base_id);
-    for (int n = 2; id_taken(doc, id); n++)
-        snprintf(id, sizeof id, "%s-%d", base_id, n);
-    json_object_set_new(entry, "id", json_string(id));
+    json_object_set_new(entry, "id", json_string(base_id));
     json_object_set_new(entry, "source", json_string(source));
     json_t *flags = json_object_get(entry, "flags");
     if (!json_is_array(flags)) {
@@ -165,7 +149,7 @@ void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *b
         json_object_set_new(entry, "flags", flags);
     }
     json_array_insert_new(flags, 0, json_string("imported"));
-    ls_doc_add_measurement(doc, entry);
+    ls_doc_add_unique(doc, entry);
 }
 
 json_t *ls_import_entry(const char *family, const char *metric, const char *unit,

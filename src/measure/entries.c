@@ -17,21 +17,6 @@ static void set_common(json_t *e, const char *id, const char *method, json_t *gp
     json_object_set_new(e, "source", json_string("linkscope"));
 }
 
-void ls_entry_flag(json_t *entry, const char *flag)
-{
-    json_t *flags = json_object_get(entry, "flags");
-    if (!flags) {
-        flags = json_array();
-        json_object_set_new(entry, "flags", flags);
-    }
-    size_t i;
-    json_t *f;
-    json_array_foreach(flags, i, f)
-        if (strcmp(json_string_value(f), flag) == 0)
-            return;
-    json_array_append_new(flags, json_string(flag));
-}
-
 json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method, int pair_p2p,
                      uint64_t size)
 {
@@ -132,30 +117,4 @@ void ls_hbm_finish(json_t *entry)
     double theo = ls_json_num(entry, "theoretical", 0);
     if (theo > 0)
         json_object_set_new(entry, "efficiency", json_real(value / theo));
-}
-
-static int id_taken(const json_t *doc, const char *id)
-{
-    size_t i;
-    json_t *m;
-    json_array_foreach(json_object_get(doc, "measurements"), i, m)
-        if (strcmp(ls_json_str(m, "id", ""), id) == 0)
-            return 1;
-    return 0;
-}
-
-void ls_doc_add_unique(json_t *doc, json_t *entry)
-{
-    const char *id = ls_json_str(entry, "id", NULL);
-    if (id && id_taken(doc, id)) {
-        char base[128], next[160];
-        snprintf(base, sizeof base, "%s", id);
-        for (int k = 2;; k++) {
-            snprintf(next, sizeof next, "%s-%d", base, k);
-            if (!id_taken(doc, next))
-                break;
-        }
-        json_object_set_new(entry, "id", json_string(next));
-    }
-    ls_doc_add_measurement(doc, entry);
 }

@@ -44,11 +44,4 @@ void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double co
 /* hbm: adds copied_gbps (copy and copy_ce) and efficiency = value / theoretical. */
 void ls_hbm_finish(json_t *entry);
 
-/* Adds a flag (once) to the entry's "flags" array. */
-void ls_entry_flag(json_t *entry, const char *flag);
-
-/* Appends entry to doc, making its id unique within the document ("-2", "-3" ... when
-   the document already holds it, e.g. a second run --into the same file). */
-void ls_doc_add_unique(json_t *doc, json_t *entry);
-
 #endif

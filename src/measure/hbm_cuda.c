@@ -7,7 +7,7 @@
 #include "harness.h"
 #include "kernels.h"
 #include "measure.h"
-#include "discover/theory.h"
+#include "model/theory.h"
 #include "model/doc.h"
 #include "util/log.h"
 

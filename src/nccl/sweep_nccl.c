@@ -4,7 +4,7 @@
    `iters` back-to-back launches and one wait, then a separate run whose result is
    checked on the device. A watchdog aborts a collective that does not finish. */
 #include "capture.h"
-#include "measure/harness.h"
+#include "sample/telemetry.h"
 #include "check.h"
 #include "coll.h"
 #include "hangguard.h"

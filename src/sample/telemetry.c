@@ -1,5 +1,5 @@
 #include "telemetry.h"
-#include "entries.h"
+#include "model/entry.h"
 #include "discover/nvml.h"
 #include "model/topo.h"
 

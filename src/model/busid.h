@@ -1,8 +1,8 @@
 /* PCI bus ids in the forms the sources write them: NVML "00000000:3B:00.0" (8-digit
    domain, upper case), CUDA and sysfs "0000:3b:00.0". linkscope stores the NVML form in
    lower case (docs/schema.md). */
-#ifndef LS_DISCOVER_BUSID_H
-#define LS_DISCOVER_BUSID_H
+#ifndef LS_MODEL_BUSID_H
+#define LS_MODEL_BUSID_H
 
 #include <stddef.h>
 
