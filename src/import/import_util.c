@@ -91,29 +91,6 @@ int ls_tok_long(const char *tok, long long *out)
     return 0;
 }
 
-void ls_pci_bus_id(unsigned domain, unsigned bus, unsigned device, unsigned function,
-                   char *buf, size_t buflen)
-{
-    snprintf(buf, buflen, "%08x:%02x:%02x.%x", domain, bus & 0xffu, device & 0xffu,
-             function & 0xfu);
-}
-
-int ls_pci_bus_id_parse(const char *text, char *buf, size_t buflen)
-{
-    unsigned domain, bus, device, function = 0;
-    int used = 0;
-    if (sscanf(text, "%x:%x:%x.%x%n", &domain, &bus, &device, &function, &used) == 4 &&
-        text[used] == '\0') {
-    } else if (sscanf(text, "%x:%x:%x%n", &domain, &bus, &device, &used) == 3 &&
-               text[used] == '\0') {
-        function = 0;
-    } else {
-        return -1;
-    }
-    ls_pci_bus_id(domain, bus, device, function, buf, buflen);
-    return 0;
-}
-
 json_t *ls_import_gpu(json_t *doc, int index)
 {
     json_t *gpus = json_object_get(doc, "gpus");

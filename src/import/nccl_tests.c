@@ -4,6 +4,7 @@
    per-iteration columns of -I are all read the same way. */
 #include "nccl_tests.h"
 #include "import_util.h"
+#include "model/busid.h"
 #include "model/doc.h"
 #include "model/nccl_log.h"
 #include "model/entry.h"
@@ -176,7 +177,7 @@ static void parse_rank_line(block_t *b, const char *text)
         char *close = strchr(bus, ']');
         if (close)
             *close = '\0';
-        if (ls_pci_bus_id_parse(bus, r.bus, sizeof r.bus) != 0)
+        if (ls_busid_normalize(bus, r.bus, sizeof r.bus) != 0)
             r.bus[0] = '\0';
         name_from++;
     }

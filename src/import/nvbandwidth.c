@@ -13,6 +13,7 @@
      reports bytes copied; HBM traffic is twice that. */
 #include "nvbandwidth.h"
 #include "import_util.h"
+#include "model/busid.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -174,7 +175,7 @@ static void add_inventory(json_t *doc, const json_t *nvb)
             name[--n] = '\0';
         json_t *gpu = ls_import_gpu(doc, index);
         ls_set_if_absent(gpu, "name", name);
-        if (ls_pci_bus_id_parse(bus, bus_id, sizeof bus_id) == 0)
+        if (ls_busid_normalize(bus, bus_id, sizeof bus_id) == 0)
             ls_set_if_absent(gpu, "pci_bus_id", bus_id);
     }
     json_t *sw = json_object_get(doc, "software");

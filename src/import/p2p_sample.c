@@ -11,6 +11,7 @@
      unavailable ("Device=i CANNOT Access Peer Device=j"). */
 #include "p2p_sample.h"
 #include "import_util.h"
+#include "model/busid.h"
 #include "model/doc.h"
 #include "model/entry.h"
 #include "model/topo.h"
@@ -57,8 +58,9 @@ static void parse_device_line(p2p_parser_t *p, const char *text)
                &index, name, &bus, &dev, &dom) != 5 ||
         index < 0 || index >= LS_MAX_GPUS)
         return;
-    char bus_id[32];
-    ls_pci_bus_id(dom, bus, dev, 0, bus_id, sizeof bus_id);
+    char bus_id[32] = "";
+    if (bus <= 0xff && dev <= 0x1f) /* PCI: 8-bit bus, 5-bit device */
+        ls_busid_format(&(ls_busid_t){dom, bus, dev, 0}, bus_id, sizeof bus_id);
     json_t *gpu = ls_import_gpu(p->doc, index);
     ls_set_if_absent(gpu, "name", name);
     ls_set_if_absent(gpu, "pci_bus_id", bus_id);

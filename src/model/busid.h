@@ -11,7 +11,8 @@ typedef struct {
 } ls_busid_t;
 
 /* "DDDD:BB:DD.F" or "DDDDDDDD:BB:DD.F" or "BB:DD.F" (domain 0), any case, optional
-   surrounding blanks. 0, or -1 if malformed. */
+   surrounding blanks; "DDDD:BB:DD" (nccl-tests, nvbandwidth) is function 0. 0, or -1 if
+   malformed. */
 int ls_busid_parse(const char *text, ls_busid_t *id);
 /* "00000000:3b:00.0" */
 void ls_busid_format(const ls_busid_t *id, char *buf, size_t buflen);
