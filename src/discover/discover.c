@@ -51,13 +51,12 @@ typedef struct {
 static void warn(ctx_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(ctx_t *c, const char *fmt, ...)
 {
-    char line[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    json_t *line = json_vsprintf(fmt, ap);
     va_end(ap);
-    json_array_append_new(c->warnings, json_string(line));
-    ls_warn("%s", line);
+    ls_warn("%s", json_string_value(line) ? json_string_value(line) : "(a warning that is not UTF-8)");
+    json_array_append_new(c->warnings, line);
 }
 
 /* ---- backends ------------------------------------------------------------------ */
