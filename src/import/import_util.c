@@ -1,4 +1,5 @@
 #include "import_util.h"
+#include "model/vocab.h"
 #include "model/doc.h"
 
 #include <ctype.h>
@@ -125,7 +126,7 @@ void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *b
         flags = json_array();
         json_object_set_new(entry, "flags", flags);
     }
-    json_array_insert_new(flags, 0, json_string("imported"));
+    json_array_insert_new(flags, 0, json_string(LS_FLAG_IMPORTED));
     ls_doc_add_unique(doc, entry);
 }
 
