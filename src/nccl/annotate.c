@@ -1,5 +1,5 @@
 #include "annotate.h"
-#include "translog.h"
+#include "model/translog.h"
 #include "model/doc.h"
 
 #include <stdio.h>

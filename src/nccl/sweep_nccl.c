@@ -12,7 +12,7 @@
 #include "nccl_lib.h"
 #include "sweep.h"
 #include "table.h"
-#include "translog.h"
+#include "model/translog.h"
 #include "model/doc.h"
 #include "model/entry.h"
 #include "util/log.h"

@@ -1,5 +1,5 @@
 #include "translog.h"
-#include "model/nccl_log.h"
+#include "nccl_log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
