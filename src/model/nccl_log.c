@@ -3,18 +3,46 @@
 #include <stdio.h>
 #include <string.h>
 
+/* "KW CH[/CONN] : FROM[B] -> TO[B] ": sets the numbers and returns the length read, or 0. */
+static int parse_ends(const char *msg, const char *kw, ls_nccl_channel_t *c)
+{
+    /* the four shapes, with and without "/CONN", with and without brackets */
+    static const struct { const char *fmt; int conn, brackets; } shapes[] = {
+        {"%d/%d : %d[%31[^]]] -> %d[%31[^]]] %n", 1, 1},
+        {"%d : %d[%31[^]]] -> %d[%31[^]]] %n", 0, 1},
+        {"%d : %d -> %d %n", 0, 0},
+        {"%d/%d : %d -> %d %n", 1, 0},
+    };
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        char fmt[80];
+        int used = 0, got;
+        snprintf(fmt, sizeof fmt, "%s %s", kw, shapes[k].fmt);
+        c->conn = 0;
+        c->from[0] = c->to[0] = '\0';
+        if (shapes[k].conn && shapes[k].brackets)
+            got = sscanf(msg, fmt, &c->channel, &c->conn, &c->from_rank, c->from, &c->to_rank, c->to, &used) == 6;
+        else if (shapes[k].brackets)
+            got = sscanf(msg, fmt, &c->channel, &c->from_rank, c->from, &c->to_rank, c->to, &used) == 5;
+        else if (shapes[k].conn)
+            got = sscanf(msg, fmt, &c->channel, &c->conn, &c->from_rank, &c->to_rank, &used) == 4;
+        else
+            got = sscanf(msg, fmt, &c->channel, &c->from_rank, &c->to_rank, &used) == 3;
+        if (got && used) {
+            c->has_conn = shapes[k].conn;
+            c->brackets = shapes[k].brackets;
+            return used;
+        }
+    }
+    return 0;
+}
+
 int ls_nccl_channel_parse(const char *msg, ls_nccl_channel_t *c)
 {
-    int used = 0;
     memset(c, 0, sizeof *c);
-    c->has_conn = 1;
-    if (sscanf(msg, "Channel %d/%d : %d[%31[^]]] -> %d[%31[^]]] %n", &c->channel, &c->conn,
-               &c->from_rank, c->from, &c->to_rank, c->to, &used) < 6 || !used) {
-        c->conn = c->has_conn = used = 0;
-        if (sscanf(msg, "Channel %d : %d[%31[^]]] -> %d[%31[^]]] %n", &c->channel, &c->from_rank,
-                   c->from, &c->to_rank, c->to, &used) < 5 || !used)
-            return -1;
-    }
+    c->ring = strncmp(msg, "Ring ", 5) == 0;
+    int used = parse_ends(msg, c->ring ? "Ring" : "Channel", c);
+    if (!used)
+        return -1;
     const char *rest = msg + used;
     c->side = "both";
     if (strncmp(rest, "[send] ", 7) == 0) {

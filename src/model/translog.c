@@ -78,8 +78,8 @@ static int bracket_gpu(const char *text, const json_t *ranks, int rank)
 static void parse_connection(const char *msg, json_t *out)
 {
     ls_nccl_channel_t c;
-    if (ls_nccl_channel_parse(msg, &c) != 0)
-        return;
+    if (ls_nccl_channel_parse(msg, &c) != 0 || c.ring || !c.brackets)
+        return; /* the shapes of NCCL < 2.7 and bracketless NET lines: import/nccl_log.c */
     const char *via = c.via;
     char cls[64];
     ls_nccl_transport_class(via, cls, sizeof cls);
