@@ -2,6 +2,7 @@
 #include "import_util.h"
 #include "model/nccl_log.h"
 #include "model/translog.h"
+#include "util/lines.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -204,12 +205,7 @@ static void parse_message(const char *msg, const char *host, json_t *facts)
 static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
-    for (const char *line = text; *line;) {
-        size_t n = strcspn(line, "\n");
-        size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
-        memcpy(buf, line, keep);
-        buf[keep] = '\0';
-        line += n + (line[n] == '\n');
+    for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
         char *s = buf;
         while (*s == ' ' || *s == '\t' || *s == '`')
             s++;
@@ -236,12 +232,7 @@ static void set_hosts(const char *text, json_t *facts)
 {
     json_t *map = json_object_get(facts, "rank_hosts");
     char buf[2048], host[128];
-    for (const char *line = text; *line;) {
-        size_t n = strcspn(line, "\n");
-        size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
-        memcpy(buf, line, keep);
-        buf[keep] = '\0';
-        line += n + (line[n] == '\n');
+    for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
         const char *info = strstr(buf, "NCCL INFO ");
         if (!info || line_host(buf, host, sizeof host) != 0 || !strstr(info, " via "))
             continue;

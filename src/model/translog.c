@@ -1,5 +1,6 @@
 #include "translog.h"
 #include "nccl_log.h"
+#include "util/lines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,11 +240,7 @@ json_t *ls_nccl_parse_log(const char *text)
     for (int pass = 0; pass < 2; pass++) {
         const char *line = text;
         char buf[2048];
-        while (*line) {
-            size_t n = strcspn(line, "\n");
-            size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
-            memcpy(buf, line, keep);
-            buf[keep] = '\0';
+        while (ls_text_line(&line, buf, sizeof buf)) {
             const char *msg = info_message(buf);
             if (msg) {
                 if (pass == 0)
@@ -251,7 +248,6 @@ json_t *ls_nccl_parse_log(const char *text)
                 else
                     parse_message(msg, out);
             }
-            line += n + (line[n] == '\n');
         }
     }
     return out;
