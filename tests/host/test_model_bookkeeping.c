@@ -58,6 +58,21 @@ static void ids_follow_entries_added_elsewhere(void **state)
     json_decref(doc);
 }
 
+/* A document freed and a new one made: the new one's ids start afresh, even where the
+   allocator hands out the same addresses. */
+static void ids_of_a_freed_document_are_forgotten(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 3; round++) {
+        json_t *doc = ls_doc_new();
+        ls_doc_add_unique(doc, entry_with_id("y"));
+        ls_doc_add_unique(doc, entry_with_id("y"));
+        assert_string_equal(id_at(doc, 0), "y");
+        assert_string_equal(id_at(doc, 1), "y-2");
+        json_decref(doc);
+    }
+}
+
 static void idset_grows_and_finds(void **state)
 {
     (void)state;
@@ -113,6 +128,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ids_get_the_first_free_suffix),
         cmocka_unit_test(ids_follow_entries_added_elsewhere),
+        cmocka_unit_test(ids_of_a_freed_document_are_forgotten),
         cmocka_unit_test(idset_grows_and_finds),
         cmocka_unit_test(bus_ids_in_every_printed_form),
         cmocka_unit_test(channel_lines),
