@@ -50,13 +50,13 @@ static void pick_id(const char *id, char *out, size_t outlen)
     snprintf(out, outlen, "%s", id);
     if (!base)
         return;
-    int k = base->next;
+    long long k = base->value;
     for (;; k++) {
-        snprintf(out, outlen, "%s-%d", id, k);
+        snprintf(out, outlen, "%s-%lld", id, k);
         if (!ls_idset_find(&cache.ids, out))
             break;
     }
-    base->next = k + 1;
+    base->value = k + 1;
 }
 
 void ls_doc_add_unique(json_t *doc, json_t *entry)

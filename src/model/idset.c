@@ -66,7 +66,7 @@ ls_idslot_t *ls_idset_add(ls_idset_t *s, const char *key)
     if (!e->key) {
         if (!(e->key = strdup(key)))
             return NULL;
-        e->next = 2;
+        e->value = 2;
         s->count++;
     }
     return e;

@@ -8,7 +8,7 @@
 
 typedef struct {
     char *key;
-    int next; /* for a base id: the suffix to try next ("-2" first) */
+    long long value; /* the user's: for a base id the suffix to try next, 2 when added */
 } ls_idslot_t;
 
 typedef struct {
