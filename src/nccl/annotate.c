@@ -1,6 +1,7 @@
 #include "annotate.h"
 #include "model/translog.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 void ls_nccl_add_entry(json_t *doc, json_t *entry)
 {
     if (!json_object_get(entry, "id"))
-        json_object_set_new(entry, "id", json_string("nccl"));
+        json_object_set_new(entry, "id", json_string(LS_FAMILY_NCCL));
     ls_doc_add_unique(doc, entry);
 }
 

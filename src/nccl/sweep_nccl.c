@@ -15,6 +15,7 @@
 #include "model/translog.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <cuda_runtime.h>
@@ -787,7 +788,7 @@ static void add_transports(json_t *entry)
 static json_t *new_entry(const run_t *r, const int *gpus_all)
 {
     const ls_nccl_sweep_opts_t *o = r->opts;
-    json_t *e = ls_entry_new("nccl", "busbw", "GB/s");
+    json_t *e = ls_entry_new(LS_FAMILY_NCCL, "busbw", "GB/s");
     json_t *gpus = json_array();
     for (int k = 0; k < ctx.nranks; k++)
         json_array_append_new(gpus, json_integer(gpus_all[k]));
