@@ -255,4 +255,3 @@ double ls_nccl_busbw_at(const json_t *e, double bytes)
     double largest = ls_nccl_largest_bytes(e);
     return largest == bytes || largest <= 0 || bytes <= 0 ? ls_json_num(e, "value", 0) : NAN;
 }
-

@@ -2,6 +2,19 @@
 
 #include <stdio.h>
 
+uint64_t ls_gpu_mask_of(const json_t *gpus)
+{
+    uint64_t mask = 0;
+    size_t i;
+    const json_t *v;
+    json_array_foreach(gpus, i, v)
+    {
+        if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < 64)
+            mask |= 1ULL << json_integer_value(v);
+    }
+    return mask;
+}
+
 void ls_format_gpu_mask(uint64_t mask, char *buf, size_t len)
 {
     size_t used = 0;
@@ -22,17 +35,4 @@ void ls_format_gpu_mask(uint64_t mask, char *buf, size_t len)
         used += w > 0 ? (size_t)w : 0;
         g = end;
     }
-}
-
-uint64_t ls_gpu_mask_of(const json_t *gpus)
-{
-    uint64_t mask = 0;
-    size_t i;
-    const json_t *v;
-    json_array_foreach(gpus, i, v)
-    {
-        if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < 64)
-            mask |= 1ULL << json_integer_value(v);
-    }
-    return mask;
 }
