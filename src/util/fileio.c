@@ -295,10 +295,14 @@ int ls_write_file_atomic(const char *path, const char *data, size_t len, char *e
         }
         return 0;
     }
+    struct stat st;
+    /* A device, FIFO or socket, also through a link (/dev/stdout -> /proc/self/fd/1 ->
+       pipe:[N], which names no path), is written through. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return write_through(path, data, len, err, errlen);
     char target[PATH_MAX];
     if (ls_resolve_output(path, target, sizeof target, err, errlen) != 0)
         return -1;
-    struct stat st;
     if (stat(target, &st) != 0) {
         if (errno != ENOENT)
             return ls_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));

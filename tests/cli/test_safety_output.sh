@@ -43,6 +43,10 @@ grep -q "GPU" "$tmp/fifo.out" && ok || bad "nothing came through the FIFO"
 run 0 report "$tmp/run.json" -o /dev/null
 [ -c /dev/null ] && ok || bad "/dev/null is no longer a device"
 
+# /dev/stdout into a pipe (a link to pipe:[N], no path): written through
+"$bin" report "$tmp/run.json" -o /dev/stdout 2>"$tmp/err" | cat >"$tmp/piped"
+grep -q "GPU" "$tmp/piped" && ok || bad "-o /dev/stdout into a pipe: $(cat "$tmp/err")"
+
 # a folder: refused
 mkdir "$tmp/dir.md"
 run 2 report "$tmp/run.json" -o "$tmp/dir.md" && ok
