@@ -14,6 +14,7 @@
 #include "helpers.h"
 #include "util/fileio.h"
 #include "util/sanitize.h"
+#include "util/strindex.h"
 
 static void clean(const char *in, const char *want)
 {
@@ -98,11 +99,34 @@ static void input_limit(void **state)
     free(data);
 }
 
+/* compare and check's hash index: every position of a key, in order, none for others */
+static void string_index(void **state)
+{
+    (void)state;
+    const char *keys[] = {"a", "b", "a", "c", "a", ""};
+    ls_strindex_t ix;
+    assert_int_equal(ls_strindex_build(&ix, keys, 6), 0);
+    size_t got[8], n = 0;
+    for (size_t i = ls_strindex_first(&ix, "a"); i != LS_STRINDEX_NONE; i = ls_strindex_next(&ix, i))
+        got[n++] = i;
+    assert_int_equal(n, 3);
+    assert_int_equal(got[0], 0);
+    assert_int_equal(got[1], 2);
+    assert_int_equal(got[2], 4);
+    assert_int_equal(ls_strindex_first(&ix, "c"), 3);
+    assert_int_equal(ls_strindex_first(&ix, ""), 5);
+    assert_int_equal(ls_strindex_first(&ix, "d"), LS_STRINDEX_NONE);
+    ls_strindex_free(&ix);
+    assert_int_equal(ls_strindex_build(&ix, keys, 0), 0);
+    assert_int_equal(ls_strindex_first(&ix, "a"), LS_STRINDEX_NONE);
+    ls_strindex_free(&ix);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(boundary), cmocka_unit_test(terminal),    cmocka_unit_test(csv),
-        cmocka_unit_test(markdown), cmocka_unit_test(input_limit),
+        cmocka_unit_test(markdown), cmocka_unit_test(input_limit), cmocka_unit_test(string_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
