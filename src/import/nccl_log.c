@@ -1,4 +1,5 @@
 #include "nccl_log.h"
+#include "model/nic_view.h"
 #include "import_util.h"
 #include "nccl/translog.h"
 #include "util/log.h"
@@ -177,6 +178,29 @@ static void parse_gdr(const char *msg, json_t *facts)
     json_array_append_new(list, o);
 }
 
+/* "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ib0:10.0.0.1<0>": the HCAs
+   NCCL uses (index, name, port, link layer) and whether it enabled PCIe relaxed
+   ordering for them ("[RO]"). */
+static void parse_net_using(const char *msg, json_t *facts)
+{
+    const char *p = strstr(msg, "NET/IB : Using");
+    if (!p)
+        return;
+    const char *end = strstr(p, "; OOB");
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    json_t *devs = json_array();
+    for (const char *q = strchr(p, '['); q && (size_t)(q - p) < len; q = strchr(q + 1, '[')) {
+        int index, port;
+        char name[64], layer[32];
+        if (sscanf(q, "[%d]%63[^:]:%d/%31[A-Za-z]", &index, name, &port, layer) == 4)
+            json_array_append_new(devs, json_pack("{s:i, s:s, s:i, s:s}", "index", index, "name",
+                                                  name, "port", port, "link_layer", layer));
+    }
+    json_object_set_new(facts, "net_devices", devs);
+    const char *ro = strstr(p, "[RO]");
+    json_object_set_new(facts, "relaxed_ordering", json_boolean(ro && (size_t)(ro - p) < len));
+}
+
 static void set_int_if(json_t *facts, const char *key, const char *msg, const char *word)
 {
     const char *p = strstr(msg, word);
@@ -218,6 +242,12 @@ static void parse_message(const char *msg, const char *host, json_t *facts)
     if (sscanf(msg, "Using network %31s", net) == 1)
         json_object_set_new(facts, "network", json_string(net));
     parse_gdr(msg, facts);
+    parse_net_using(msg, facts);
+    /* "Connected all rings, use ring PXN 0 GDR 1" (NCCL >= 2.19): GDR in use for the ring */
+    const char *gdr = strstr(msg, " GDR ");
+    int used;
+    if (gdr && strstr(msg, "use ring") && sscanf(gdr + 5, "%d", &used) == 1)
+        json_object_set_new(facts, "ring_gdr", json_boolean(used));
 }
 
 static void parse_lines(const char *text, json_t *facts)
@@ -321,7 +351,8 @@ json_t *ls_nccl_log_facts(const char *text)
 
 static int has_facts(const json_t *f)
 {
-    static const char *const arrays[] = {"ranks", "rings", "trees", "transports", "nccl_env", "gdr"};
+    static const char *const arrays[] = {"ranks", "rings", "trees", "transports", "nccl_env", "gdr",
+                                         "net_devices"};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (json_array_size(json_object_get(f, arrays[i])) > 0)
             return 1;
@@ -365,5 +396,6 @@ int ls_import_nccl_log(json_t *doc, const char *text, const char *name, char *er
         json_object_set_new(doc, "nccl_logs", logs);
     }
     json_array_append_new(logs, facts);
+    ls_nics_from_nccl(doc);
     return 0;
 }

@@ -1,0 +1,231 @@
+/* linkscope fleet: the run documents of many nodes together (docs/fleet.md). */
+#include "analyze/fleet.h"
+#include "commands.h"
+#include "model/doc.h"
+#include "render/fleet_report.h"
+#include "util/fileio.h"
+#include "util/log.h"
+#include "util/parse.h"
+
+#include <dirent.h>
+#include <getopt.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char usage_fleet[] =
+    "usage: linkscope fleet DOC|FOLDER|GLOB... [--json | --prom] [--html FILE]\n"
+    "                       [--score Z] [--min-change PCT]\n"
+    "\n"
+    "Reads the run documents of many nodes (e.g. from `srun --ntasks-per-node=1\n"
+    "linkscope run -o run-%N.json`), groups the nodes by hardware model and finds, per\n"
+    "figure, the nodes whose value is worse than the model's median by a robust score\n"
+    "(median absolute deviation) and a minimum change. Each outlier is named by node and\n"
+    "subject (a GPU, a GPU pair, a network port). A FOLDER means its *.json files; a\n"
+    "quoted GLOB is expanded here.\n"
+    "\n"
+    "Options:\n"
+    "  --score Z          robust score beyond which a figure is an outlier (default 3.5)\n"
+    "  --min-change PCT   and at least this much worse than the median, percent\n"
+    "                     (default 10)\n"
+    "  --json             the analysis as JSON on stdout\n"
+    "  --prom             Prometheus text on stdout: outliers per node, median per figure\n"
+    "  --html FILE        an HTML report, one row per node, outliers marked\n"
+    "\n"
+    "Exit codes: 0 no outlier; 1 at least one outlier (gate a node before a job);\n"
+    "2 bad usage or a document that cannot be read (one line naming the file).\n"
+    "Details: docs/fleet.md.\n";
+
+typedef struct {
+    ls_fleet_opts_t opts;
+    int json, prom;
+    const char *html;
+} fleet_args_t;
+
+static int parse_args(int argc, char **argv, fleet_args_t *a)
+{
+    static const struct option opts[] = {{"score", required_argument, 0, 's'},
+                                         {"min-change", required_argument, 0, 'm'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"prom", no_argument, 0, 'p'},
+                                         {"html", required_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    memset(a, 0, sizeof *a);
+    ls_fleet_opts_default(&a->opts);
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (ls_parse_double(optarg, &a->opts.score) || a->opts.score <= 0)
+                return ls_usage_error("fleet", "--score: expected a positive number, got '%s'", optarg);
+            break;
+        case 'm':
+            if (ls_parse_double(optarg, &a->opts.min_change_pct) || a->opts.min_change_pct < 0 ||
+                a->opts.min_change_pct > 1000)
+                return ls_usage_error("fleet", "--min-change: expected a percentage 0-1000, got '%s'",
+                                      optarg);
+            break;
+        case 'j': a->json = 1; break;
+        case 'p': a->prom = 1; break;
+        case 'h': a->html = optarg; break;
+        case ':': return ls_usage_error("fleet", "option '%s' needs a value", argv[optind - 1]);
+        default: return ls_usage_error("fleet", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (a->json && a->prom)
+        return ls_usage_error("fleet", "--json and --prom both write stdout: choose one");
+    if (optind >= argc)
+        return ls_usage_error("fleet", "needs run documents (files, a folder or a glob)");
+    return ls_check_writable("fleet", "--html", a->html, 0);
+}
+
+typedef struct {
+    char **items;
+    size_t n, cap;
+} paths_t;
+
+static void paths_add(paths_t *p, const char *path)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 64;
+        p->items = realloc(p->items, p->cap * sizeof *p->items);
+        if (!p->items)
+            abort(); /* out of memory: nothing sensible to report half-way */
+    }
+    p->items[p->n++] = strdup(path);
+}
+
+static void paths_free(paths_t *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->items[i]);
+    free(p->items);
+}
+
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static int ends_json(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".json") == 0;
+}
+
+/* A folder's *.json files, sorted by name. 0, or -1 when it cannot be read. */
+static int add_folder(paths_t *p, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    size_t first = p->n;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || !ends_json(e->d_name))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        paths_add(p, path);
+    }
+    closedir(d);
+    qsort(p->items + first, p->n - first, sizeof *p->items, by_name);
+    return 0;
+}
+
+/* Files, folders and globs into one list of documents; one line and -1 on a problem. */
+static int collect(paths_t *p, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        struct stat st;
+        if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (add_folder(p, argv[i]) != 0) {
+                fprintf(stderr, "linkscope fleet: %s: cannot read the folder\n", argv[i]);
+                return -1;
+            }
+        } else if (strpbrk(argv[i], "*?[") && stat(argv[i], &st) != 0) {
+            glob_t g;
+            if (glob(argv[i], 0, NULL, &g) != 0) {
+                fprintf(stderr, "linkscope fleet: %s: no document matches\n", argv[i]);
+                return -1;
+            }
+            for (size_t k = 0; k < g.gl_pathc; k++)
+                paths_add(p, g.gl_pathv[k]);
+            globfree(&g);
+        } else {
+            paths_add(p, argv[i]);
+        }
+    }
+    if (p->n == 0) {
+        fprintf(stderr, "linkscope fleet: no run documents in %s\n", argv[0]);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every document into the fleet; stops at the first one that cannot be read. */
+static int load(ls_fleet_t *fleet, const paths_t *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        char err[512];
+        json_t *doc = ls_doc_read(p->items[i], err, sizeof err);
+        if (!doc) {
+            fprintf(stderr, "linkscope fleet: %s\n", err);
+            return -1;
+        }
+        int rc = ls_fleet_add(fleet, doc, p->items[i]);
+        json_decref(doc);
+        if (rc != 0) {
+            fprintf(stderr, "linkscope fleet: %s: out of memory\n", p->items[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int write_outputs(const json_t *result, const fleet_args_t *a)
+{
+    char *text;
+    if (a->json)
+        text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    else if (a->prom)
+        text = ls_fleet_prom(result);
+    else
+        text = ls_fleet_term(result, a->opts.score, a->opts.min_change_pct);
+    fputs(text, stdout);
+    if (a->json)
+        fputs("\n", stdout);
+    free(text);
+    if (!a->html)
+        return 0;
+    char err[512];
+    text = ls_fleet_html(result, a->opts.score, a->opts.min_change_pct);
+    int rc = ls_write_file_atomic(a->html, text, strlen(text), err, sizeof err);
+    free(text);
+    if (rc != 0)
+        fprintf(stderr, "linkscope fleet: %s\n", err);
+    return rc;
+}
+
+int cmd_fleet(int argc, char **argv)
+{
+    fleet_args_t a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != 0)
+        return rc;
+    paths_t paths = {0};
+    ls_fleet_t *fleet = ls_fleet_new();
+    json_t *result = NULL;
+    rc = LS_EXIT_USAGE;
+    if (fleet && collect(&paths, argc - optind, argv + optind) == 0 && load(fleet, &paths) == 0 &&
+        (result = ls_fleet_analyze(fleet, &a.opts)) != NULL && write_outputs(result, &a) == 0)
+        rc = ls_json_int(result, "outlier_nodes", 0) > 0 ? LS_EXIT_CHECK : LS_EXIT_OK;
+    json_decref(result);
+    ls_fleet_free(fleet);
+    paths_free(&paths);
+    return rc;
+}
