@@ -1,7 +1,7 @@
 /* RDMA NIC backend: /sys/class/infiniband/<dev>/{device, fw_ver, ports/N/...}. */
 #include "nics.h"
-#include "busid.h"
-#include "theory.h"
+#include "model/busid.h"
+#include "model/theory.h"
 #include "util/fileio.h"
 
 #include <dirent.h>
