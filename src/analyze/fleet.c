@@ -76,8 +76,10 @@ static void subject_of(const json_t *m, char *buf, size_t len)
     const char *variant = ls_json_str(m, "variant", "");
     const char *hca = strstr(variant, "NCCL_IB_HCA=");
     long long src = ls_json_int(m, "src", -1), dst = ls_json_int(m, "dst", -1);
-    if (hca)
-        snprintf(buf, len, "port %s", hca + strlen("NCCL_IB_HCA="));
+    if (hca) { /* "NCCL_IB_HCA==mlx5_1:1" (--each-hca's exact match) reads "port mlx5_1:1" */
+        hca += strlen("NCCL_IB_HCA=");
+        snprintf(buf, len, "port %s", hca + (*hca == '='));
+    }
     else if ((strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0) && dst >= 0)
         snprintf(buf, len, "GPUs %lld-%lld", src < dst ? src : dst, src < dst ? dst : src);
     else if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)

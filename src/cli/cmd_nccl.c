@@ -1,6 +1,7 @@
 /* linkscope nccl: NCCL collectives swept nccl-tests' way, with validation, the
    transports NCCL used, settings variants and MPI. docs/nccl.md. */
 #include "commands.h"
+#include "nccl_ports.h"
 #include "discover/discover.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
@@ -59,6 +60,9 @@ const char usage_nccl[] =
     "                          (nccl-tests' -t 1, default); threads: one thread per GPU\n"
     "  --variant K=V           also run with the environment variable K=V, each setting\n"
     "                          in its own process; shown beside the default with ratios\n"
+    "  --each-hca              a variant per active RDMA port (NCCL_IB_HCA==mlx5_N:P)\n"
+    "                          and one with all of them; busbw per port beside the\n"
+    "                          port's line rate, with findings (docs/nccl.md)\n"
     "  -o, --output FILE       write a new run document (- = stdout)\n"
     "  --into FILE             add the entries to an existing run document\n"
     "  --timeout S             watchdog: abort a collective not done in S s (default 60)\n"
@@ -79,6 +83,7 @@ typedef struct {
     int gpus[LS_MAX_GPUS];
     const char *variants[MAX_VARIANTS];
     int nvariants;
+    const json_t *hca_plan; /* --each-hca: the settings (nccl_ports.c keeps them) */
     const char *output, *into, *child_out;
     int json, selftest, ngpus_flag;
     char *raw[64]; /* the sweep's flags, re-issued to variant children */
@@ -218,6 +223,25 @@ static int add_collective(opts_t *o, const char *name)
     return 0;
 }
 
+/* --each-hca: one variant per active port and one with all (analyze/ports.c). */
+static int add_each_hca(opts_t *o)
+{
+    if (o->hca_plan)
+        return 0;
+    o->hca_plan = ls_each_hca_plan("");
+    if (json_array_size(o->hca_plan) == 0)
+        return bad("--each-hca: no active RDMA port in /sys/class/infiniband%s%s", "", "");
+    size_t i;
+    const json_t *p;
+    json_array_foreach(o->hca_plan, i, p)
+    {
+        if (o->nvariants == MAX_VARIANTS)
+            return bad("--each-hca: more active ports than %s variants%s", "16", "");
+        o->variants[o->nvariants++] = json_string_value(json_object_get(p, "setting"));
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, opts_t *o)
 {
     ls_nccl_sweep_opts_t *s = &o->sweep;
@@ -241,6 +265,12 @@ static int parse_args(int argc, char **argv, opts_t *o)
         }
         if (!strcmp(a, "--json")) {
             o->json = 1;
+            continue;
+        }
+        if (!strcmp(a, "--each-hca")) {
+            int rc = add_each_hca(o);
+            if (rc)
+                return rc;
             continue;
         }
         if (!strcmp(a, "--mpi-selftest")) {
@@ -507,6 +537,8 @@ static int run_variants(opts_t *o, json_t *doc)
         for (int v = 0; v < nset; v++)
             ls_nccl_add_entry(doc, got[v][c]);
     }
+    if (o->hca_plan && !tables_off(o))
+        ls_each_hca_print(stdout, doc);
     return rc;
 }
 
