@@ -10,10 +10,12 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <glob.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char usage_fleet[] =
     "usage: linkscope fleet DOC|FOLDER|GLOB... [--json | --prom] [--html FILE]\n"
@@ -167,24 +169,99 @@ static int collect(paths_t *p, int argc, char **argv)
     return 0;
 }
 
-/* Every document into the fleet; stops at the first one that cannot be read. */
-static int load(ls_fleet_t *fleet, const paths_t *p)
+/* Reading is the cost (JSON parsing: 1,000 documents of 220 KB are 9 s of one core), so
+   worker threads parse the documents while this thread adds them to the fleet in their
+   order; at most WINDOW documents wait parsed. */
+#define WINDOW 64
+
+typedef struct {
+    const paths_t *paths;
+    json_t **docs;     /* parsed document per path, until added */
+    char (*errs)[512]; /* or why it could not be read */
+    int *done;
+    size_t next, added; /* next path to parse; documents added so far */
+    int stop;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+} loader_t;
+
+static void *parse_worker(void *arg)
 {
-    for (size_t i = 0; i < p->n; i++) {
-        char err[512];
-        json_t *doc = ls_doc_read(p->items[i], err, sizeof err);
-        if (!doc) {
-            fprintf(stderr, "linkscope fleet: %s\n", err);
-            return -1;
-        }
-        int rc = ls_fleet_add(fleet, doc, p->items[i]);
+    loader_t *l = arg;
+    pthread_mutex_lock(&l->lock);
+    for (;;) {
+        while (!l->stop && l->next < l->paths->n && l->next >= l->added + WINDOW)
+            pthread_cond_wait(&l->cond, &l->lock);
+        if (l->stop || l->next >= l->paths->n)
+            break;
+        size_t i = l->next++;
+        pthread_mutex_unlock(&l->lock);
+        json_t *doc = ls_doc_read(l->paths->items[i], l->errs[i], sizeof l->errs[i]);
+        pthread_mutex_lock(&l->lock);
+        l->docs[i] = doc;
+        l->done[i] = 1;
+        pthread_cond_broadcast(&l->cond);
+    }
+    pthread_mutex_unlock(&l->lock);
+    return NULL;
+}
+
+/* Adds the documents in order; stops at the first that cannot be read. */
+static int add_in_order(ls_fleet_t *fleet, loader_t *l)
+{
+    for (size_t i = 0; i < l->paths->n; i++) {
+        pthread_mutex_lock(&l->lock);
+        while (!l->done[i])
+            pthread_cond_wait(&l->cond, &l->lock);
+        json_t *doc = l->docs[i];
+        l->docs[i] = NULL;
+        pthread_mutex_unlock(&l->lock);
+        int rc = doc ? ls_fleet_add(fleet, doc, l->paths->items[i]) : -1;
         json_decref(doc);
         if (rc != 0) {
-            fprintf(stderr, "linkscope fleet: %s: out of memory\n", p->items[i]);
+            if (doc)
+                fprintf(stderr, "linkscope fleet: %s: out of memory\n", l->paths->items[i]);
+            else
+                fprintf(stderr, "linkscope fleet: %s\n", l->errs[i]);
             return -1;
         }
+        pthread_mutex_lock(&l->lock);
+        l->added = i + 1;
+        pthread_cond_broadcast(&l->cond);
+        pthread_mutex_unlock(&l->lock);
     }
     return 0;
+}
+
+static int load(ls_fleet_t *fleet, const paths_t *p)
+{
+    loader_t l = {p, calloc(p->n, sizeof(json_t *)), calloc(p->n, sizeof *l.errs),
+                  calloc(p->n, sizeof(int)), 0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    if (!l.docs || !l.errs || !l.done) {
+        fprintf(stderr, "linkscope fleet: out of memory for %zu documents\n", p->n);
+        free(l.docs), free(l.errs), free(l.done);
+        return -1;
+    }
+    json_object_seed(0); /* jansson: seed its hash before threads create objects */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int nthreads = cpus < 1 ? 1 : cpus > 16 ? 16 : (int)cpus;
+    pthread_t threads[16];
+    int started = 0;
+    while (started < nthreads && pthread_create(&threads[started], NULL, parse_worker, &l) == 0)
+        started++;
+    int rc = started ? add_in_order(fleet, &l) : -1;
+    if (!started)
+        fprintf(stderr, "linkscope fleet: cannot start a thread to read the documents\n");
+    pthread_mutex_lock(&l.lock);
+    l.stop = 1;
+    pthread_cond_broadcast(&l.cond);
+    pthread_mutex_unlock(&l.lock);
+    for (int t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    for (size_t i = 0; i < p->n; i++)
+        json_decref(l.docs[i]);
+    free(l.docs), free(l.errs), free(l.done);
+    return rc;
 }
 
 static int write_outputs(const json_t *result, const fleet_args_t *a)
