@@ -1,6 +1,7 @@
 /* linkscope nccl: NCCL collectives swept nccl-tests' way, with validation, the
    transports NCCL used, settings variants and MPI. docs/nccl.md. */
 #include "commands.h"
+#include "nccl_nodes.h"
 #include "nccl_ports.h"
 #include "discover/discover.h"
 #include "measure/gpu.h"
@@ -588,7 +589,7 @@ int cmd_nccl(int argc, char **argv)
         return rc;
     if (o.selftest)
         return run_selftest();
-    json_t *env = env_snapshot();
+    json_t *env = env_snapshot(), *nodes = NULL;
     int mpi = ls_mpi_launched() && !o.child_out;
     char err[600];
     if (mpi) {
@@ -606,6 +607,7 @@ int cmd_nccl(int argc, char **argv)
             return LS_EXIT_NOGPU;
         }
         o.sweep.mpi = 1;
+        nodes = ls_nodes_gather(); /* every node's inventory, to rank 0 */
     }
     int writer = ls_nccl_is_writer();
     json_t *doc = writer ? open_document(&o, env, !o.child_out) : json_object();
@@ -628,6 +630,9 @@ int cmd_nccl(int argc, char **argv)
             json_object_set_new(json_object_get(doc, "software"), "nccl", json_string(version));
         rc = o.nvariants ? run_variants(&o, doc) : run_here(&o, doc, writer);
     }
+    if (writer)
+        ls_nodes_annotate(doc, nodes);
+    json_decref(nodes);
     if (writer && (o.output || o.into || o.json || o.child_out)) {
         int wrc = write_outputs(&o, doc);
         if (wrc)
