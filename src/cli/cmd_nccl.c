@@ -1,6 +1,7 @@
 /* linkscope nccl: NCCL collectives swept nccl-tests' way, with validation, the
    transports NCCL used, settings variants and MPI. docs/nccl.md. */
 #include "commands.h"
+#include "options.h"
 #include "discover/discover.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
@@ -178,9 +179,9 @@ static int parse_sweep_flag(opts_t *o, const char *f, const char *v)
         int t;
         rc = parse_int_opt(f, v, 1, 1, &t);
     } else if (!strcmp(f, "--gpus")) {
-        int n = ls_parse_index_list(v, o->gpus, LS_MAX_GPUS);
-        if (n <= 0)
-            return bad("--gpus: '%s' is not a GPU list (expected e.g. 0,1 or 0-3)%s", v, "");
+        int n;
+        if (ls_opt_gpus("nccl", v, o->gpus, LS_MAX_GPUS, &n))
+            return LS_EXIT_USAGE;
         s->ngpus = n;
     } else
         return 1;
@@ -550,6 +551,10 @@ int cmd_nccl(int argc, char **argv)
         return rc;
     if (o.selftest)
         return run_selftest();
+    /* the outputs before any work: a sweep lasts minutes */
+    if (ls_check_writable("nccl", "-o", o.output, 0) || ls_check_writable("nccl", "--into", o.into, 0) ||
+        ls_check_writable("nccl", "--child-out", o.child_out, 0))
+        return LS_EXIT_USAGE;
     json_t *env = env_snapshot();
     int mpi = ls_mpi_launched() && !o.child_out;
     char err[600];

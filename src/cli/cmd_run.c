@@ -1,9 +1,10 @@
 /* linkscope run: the full characterization of this machine in one command. */
 #include "commands.h"
+#include "options.h"
 #include "analyze/analyze.h"
 #include "discover/discover.h"
 #include "measure/gpu.h"
-#include "measure/measure.h"
+#include "measure/family.h"
 #include "model/doc.h"
 #include "nccl/annotate.h"
 #include "nccl/sweep.h"
@@ -89,9 +90,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                 return ls_usage_error("run", "--budget: expected a positive number of seconds, got '%s'", optarg);
             break;
         case 'g':
-            a->ngpus = ls_parse_index_list(optarg, a->gpus, LS_MAX_GPUS);
-            if (a->ngpus <= 0)
-                return ls_usage_error("run", "--gpus: expected a list like 0,1 or 0-3, got '%s'", optarg);
+            if (ls_opt_gpus("run", optarg, a->gpus, LS_MAX_GPUS, &a->ngpus))
+                return LS_EXIT_USAGE;
             break;
         case 'o': a->out = optarg; break;
         case 'N': a->no_nccl = 1; break;
@@ -140,17 +140,16 @@ static void step_done(run_log_t *log, const char *name, double t0, int rc, const
         ls_warn("%s: %s", name, err && *err ? err : "failed");
 }
 
-typedef int (*family_fn)(json_t *, const ls_measure_opts_t *, char *, size_t);
-
-static void run_family(run_log_t *log, json_t *doc, const char *name, family_fn fn,
+static void run_family(run_log_t *log, json_t *doc, const ls_family_t *fam,
                        const ls_measure_opts_t *mo)
 {
+    const char *name = fam->name;
     if (!step_allowed(log, name))
         return;
     ls_progress("measuring %s ...", name);
     char err[512] = "";
     double t0 = now_s();
-    int rc = fn(doc, mo, err, sizeof err);
+    int rc = ls_family_measure(fam, doc, mo, err, sizeof err);
     ls_progress_done();
     step_done(log, name, t0, rc, err);
 }
@@ -289,12 +288,11 @@ static void measure_all(run_log_t *log, json_t *doc, const run_args_t *a, const 
     mo.ngpus = ngpus;
     mo.samples = a->thorough ? 20 : 10;
     mo.doc = doc;
-    if (ngpus >= 2) {
-        run_family(log, doc, "p2p", ls_measure_p2p, &mo);
-        run_family(log, doc, "latency", ls_measure_latency, &mo);
-    }
-    run_family(log, doc, "hbm", ls_measure_hbm, &mo);
-    run_family(log, doc, "host", ls_measure_host, &mo);
+    int nfam;
+    const ls_family_t *fams = ls_families(&nfam);
+    for (int i = 0; i < nfam; i++)
+        if (!fams[i].pairs || ngpus >= 2)
+            run_family(log, doc, &fams[i], &mo);
     if (a->no_nccl || ngpus < 2)
         return;
     char why[512];
@@ -331,11 +329,8 @@ int cmd_run(int argc, char **argv)
         ls_error("%s", err);
         return LS_EXIT_NOGPU;
     }
-    for (int i = 0; i < a.ngpus; i++)
-        if (a.gpus[i] >= count) {
-            ls_error("--gpus: GPU %d does not exist (this machine has %d)", a.gpus[i], count);
-            return LS_EXIT_USAGE;
-        }
+    if (ls_opt_gpus_exist("run", a.gpus, a.ngpus, count))
+        return LS_EXIT_USAGE;
     json_t *doc = ls_doc_new();
     ls_discover_opts_t dopts = {.sysfs_root = "", .use_nvml = 1, .use_cuda = 1};
     run_log_t log = {json_array(), now_s(), a.budget_s};
