@@ -1,10 +1,12 @@
 /* linkscope import: other tools' saved output into one run document. */
 #include "commands.h"
+#include "options.h"
 #include "import/import.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,37 +47,33 @@ typedef struct {
 
 static int parse_args(int argc, char **argv, import_args_t *a)
 {
+    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
+                                         {"into", required_argument, 0, 'i'},
+                                         {"variant", required_argument, 0, 'v'},
+                                         {"collective", required_argument, 0, 'c'},
+                                         {"p2p-read", required_argument, 0, 'r'},
+                                         {"p2p-write", required_argument, 0, 'w'},
+                                         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char **slot = NULL;
-        if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
-            slot = &a->out;
-        else if (strcmp(arg, "--into") == 0)
-            slot = &a->into;
-        else if (strcmp(arg, "--variant") == 0)
-            slot = &a->opts.variant;
-        else if (strcmp(arg, "--collective") == 0)
-            slot = &a->opts.collective;
-        else if (strcmp(arg, "--p2p-read") == 0)
-            slot = &a->p2p_read;
-        else if (strcmp(arg, "--p2p-write") == 0)
-            slot = &a->p2p_write;
-        if (slot) {
-            if (i + 1 >= argc)
-                return ls_usage_error("import", "%s needs a value", arg);
-            *slot = argv[++i];
-            continue;
-        }
-        if (arg[0] == '-' && arg[1] != '\0')
-            return ls_usage_error("import", "unknown option '%s'", arg);
-        if (a->nfiles == MAX_FILES)
-            return ls_usage_error("import", "at most %d files at once", MAX_FILES);
-        a->files[a->nfiles++] = arg;
+    const char **slots[128] = {['o'] = &a->out, ['i'] = &a->into, ['v'] = &a->opts.variant,
+                               ['c'] = &a->opts.collective, ['r'] = &a->p2p_read, ['w'] = &a->p2p_write};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        if (c == ':')
+            return ls_opt_missing("import", argv);
+        if (c == '?')
+            return ls_opt_unknown("import", argv);
+        *slots[c] = optarg;
     }
+    if (argc - optind > MAX_FILES)
+        return ls_usage_error("import", "at most %d files at once", MAX_FILES);
+    for (; optind < argc; optind++)
+        a->files[a->nfiles++] = argv[optind];
     if (a->nfiles == 0 && !a->p2p_read && !a->p2p_write)
         return ls_usage_error("import", "no FILE given");
-    return 0;
+    return ls_check_writable("import", a->out ? "-o" : "--into", a->out ? a->out : a->into, 0);
 }
 
 /* Reads every input first, so that an unreadable file stops everything. */
@@ -184,11 +182,9 @@ int cmd_import(int argc, char **argv)
     char err[512];
     json_t *doc;
     if (a.into) {
-        doc = ls_doc_read(a.into, err, sizeof err);
-        if (!doc) {
-            ls_error("%s", err);
+        doc = ls_read_document(a.into);
+        if (!doc)
             return LS_EXIT_USAGE;
-        }
     } else {
         doc = ls_import_doc_new();
     }
