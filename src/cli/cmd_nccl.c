@@ -14,6 +14,7 @@
 #include "nccl/translog.h"
 #include "nccl/annotate.h"
 #include "nccl/variant.h"
+#include "nccl/variants.h"
 #include "util/log.h"
 #include "util/parse.h"
 
@@ -21,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-extern char **environ;
 
 const char usage_nccl[] =
     "usage: linkscope nccl COLLECTIVE|all [nccl-tests flags] [--gpus 0,1] [--variant K=V]...\n"
@@ -69,7 +68,7 @@ const char usage_nccl[] =
     "Exit: 0 ok; 1 a result was wrong or a collective timed out or failed; 2 usage;\n"
     "3 no NCCL or no GPU (the document, when asked for, is still written and valid).\n";
 
-#define MAX_VARIANTS 16
+#define MAX_VARIANTS LS_NCCL_MAX_VARIANTS
 
 typedef struct {
     ls_nccl_sweep_opts_t sweep;
@@ -301,23 +300,6 @@ static int parse_args(int argc, char **argv, opts_t *o)
     return 0;
 }
 
-/* Every NCCL_* and CUDA_* variable as the user set it (before linkscope adds its own). */
-static json_t *env_snapshot(void)
-{
-    json_t *env = json_object();
-    for (char **e = environ; e && *e; e++) {
-        if (strncmp(*e, "NCCL_", 5) && strncmp(*e, "CUDA_", 5))
-            continue;
-        const char *eq = strchr(*e, '=');
-        if (!eq)
-            continue;
-        char key[256];
-        snprintf(key, sizeof key, "%.*s", (int)(eq - *e), *e);
-        json_object_set_new(env, key, json_string(eq + 1));
-    }
-    return env;
-}
-
 static json_t *open_document(const opts_t *o, json_t *env, int discover)
 {
     char err[512];
@@ -344,19 +326,6 @@ static json_t *open_document(const opts_t *o, json_t *env, int discover)
     return doc;
 }
 
-
-static json_t *skipped_entry(const char *coll, const char *variant, const char *why)
-{
-    json_t *e = ls_entry_new("nccl", "busbw", "GB/s");
-    char id[160];
-    snprintf(id, sizeof id, "nccl-%s-%s", coll, variant ? variant : "default");
-    json_object_set_new(e, "id", json_string(id));
-    json_object_set_new(e, "collective", json_string(coll));
-    json_object_set_new(e, "variant", json_string(variant ? variant : "default"));
-    json_object_set_new(e, "source", json_string("linkscope"));
-    ls_entry_fail(e, "skipped", why);
-    return e;
-}
 
 static int entry_exit(const json_t *e)
 {
@@ -387,122 +356,11 @@ static int write_outputs(const opts_t *o, json_t *doc)
     return 0;
 }
 
-static int run_selftest(void)
+static int run_variants(const opts_t *o, json_t *doc)
 {
-    char err[512];
-    if (!ls_mpi_launched()) {
-        ls_error("nccl --mpi-selftest: not started by mpirun (no OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK)");
-        return LS_EXIT_USAGE;
-    }
-    if (ls_mpi_init(err, sizeof err) != 0) {
-        ls_error("%s", err);
-        return LS_EXIT_NOGPU;
-    }
-    int rank = ls_mpi_rank(), size = ls_mpi_size();
-    unsigned char id[128]; /* the size of ncclUniqueId */
-    for (int k = 0; k < 128; k++)
-        id[k] = rank == 0 ? (unsigned char)(k * 37 + 11) : 0;
-    int ok = ls_mpi_bcast(id, sizeof id, 0) == 0;
-    for (int k = 0; k < 128; k++)
-        ok = ok && id[k] == (unsigned char)(k * 37 + 11);
-    struct {
-        int rank, local_rank, ok, pad;
-        double value;
-    } mine = {rank, ls_mpi_local_rank(), ok, 0, 1.5 * rank}, *all = calloc((size_t)size, sizeof mine);
-    int gathered = all && ls_mpi_gather(&mine, sizeof mine, all, 0) == 0;
-    int rc = LS_EXIT_OK;
-    if (rank == 0) {
-        int good = gathered;
-        for (int r = 0; r < size && gathered; r++) {
-            printf("rank %d: node-local rank %d, unique id broadcast %s, value %.1f\n", all[r].rank,
-                   all[r].local_rank, all[r].ok ? "ok" : "WRONG", all[r].value);
-            good = good && all[r].ok && all[r].rank == r && all[r].value == 1.5 * r;
-        }
-        printf("mpi self-test: %d ranks through %s: %s\n", size, ls_mpi_library(),
-               good ? "broadcast and gather ok" : "FAILED");
-        rc = good ? LS_EXIT_OK : LS_EXIT_CHECK;
-    }
-    free(all);
-    ls_mpi_barrier();
-    ls_mpi_finalize();
-    return rc;
-}
-
-/* Each setting in its own process; entries[v][c] for setting v, collective c. */
-static int run_variants(opts_t *o, json_t *doc)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        ls_error("cannot find this program (/proc/self/exe) to run the variants");
-        return LS_EXIT_USAGE;
-    }
-    exe[n] = '\0';
-    char dir[] = "/tmp/linkscope-variant-XXXXXX";
-    if (!mkdtemp(dir)) {
-        ls_error("cannot make a temporary directory for the variants");
-        return LS_EXIT_USAGE;
-    }
-    char *args[80];
-    int nargs = 0;
-    args[nargs++] = "nccl";
-    for (int c = 0; c < o->ncolls; c++)
-        args[nargs++] = (char *)o->colls[c];
-    for (int k = 0; k < o->nraw; k++)
-        args[nargs++] = o->raw[k];
-    const char *settings[MAX_VARIANTS + 1];
-    settings[0] = "default";
-    for (int v = 0; v < o->nvariants; v++)
-        settings[v + 1] = o->variants[v];
-    int nset = o->nvariants + 1, rc = LS_EXIT_OK;
-    json_t *got[MAX_VARIANTS + 1][8] = {{0}};
-    for (int v = 0; v < nset; v++) {
-        char out[128], err[600];
-        snprintf(out, sizeof out, "%s/setting-%d.json", dir, v);
-        char **argv = ls_variant_argv(exe, args, nargs, out);
-        int code = 0;
-        setenv("LINKSCOPE_NCCL_VARIANT", settings[v], 1);
-        double limit = o->sweep.timeout_s * 20 + 120;
-        json_t *child = ls_variant_run(argv, settings[v], out, limit, &code, err, sizeof err);
-        free(argv);
-        for (int c = 0; c < o->ncolls; c++) {
-            json_t *e = NULL;
-            size_t i;
-            json_t *m;
-            json_array_foreach(json_object_get(child, "measurements"), i, m)
-            {
-                if (!e && strcmp(ls_json_str(m, "collective", ""), o->colls[c]) == 0)
-                    e = json_incref(m);
-            }
-            if (!e)
-                e = skipped_entry(o->colls[c], settings[v], child ? "the child wrote no entry" : err);
-            json_object_set_new(e, "variant", json_string(settings[v]));
-            char id[200];
-            snprintf(id, sizeof id, "nccl-%s-%s", o->colls[c], settings[v]);
-            json_object_set_new(e, "id", json_string(id));
-            got[v][c] = e;
-        }
-        const char *nv = json_string_value(json_object_get(json_object_get(child, "software"), "nccl"));
-        if (nv)
-            json_object_set_new(json_object_get(doc, "software"), "nccl", json_string(nv));
-        if (code != 0 && rc == LS_EXIT_OK)
-            rc = code == LS_EXIT_NOGPU ? LS_EXIT_NOGPU : LS_EXIT_CHECK;
-        json_decref(child);
-    }
-    unsetenv("LINKSCOPE_NCCL_VARIANT");
-    rmdir(dir);
-    for (int c = 0; c < o->ncolls; c++) {
-        json_t *row[MAX_VARIANTS + 1];
-        for (int v = 0; v < nset; v++) {
-            ls_nccl_annotate_entry(doc, got[v][c]);
-            row[v] = got[v][c];
-        }
-        if (!tables_off(o))
-            ls_nccl_print_variants(stdout, row, nset);
-        for (int v = 0; v < nset; v++)
-            ls_nccl_add_entry(doc, got[v][c]);
-    }
-    return rc;
+    ls_nccl_variants_t v = {o->colls, o->ncolls, o->raw, o->nraw, o->variants, o->nvariants,
+                            o->sweep.timeout_s};
+    return ls_nccl_run_variants(&v, doc, tables_off(o) ? NULL : stdout);
 }
 
 static int run_here(opts_t *o, json_t *doc, int writer)
@@ -550,12 +408,12 @@ int cmd_nccl(int argc, char **argv)
     if (rc)
         return rc;
     if (o.selftest)
-        return run_selftest();
+        return ls_nccl_mpi_selftest();
     /* the outputs before any work: a sweep lasts minutes */
     if (ls_check_writable("nccl", "-o", o.output, 0) || ls_check_writable("nccl", "--into", o.into, 0) ||
         ls_check_writable("nccl", "--child-out", o.child_out, 0))
         return LS_EXIT_USAGE;
-    json_t *env = env_snapshot();
+    json_t *env = ls_nccl_env_snapshot();
     int mpi = ls_mpi_launched() && !o.child_out;
     char err[600];
     if (mpi) {
@@ -583,12 +441,12 @@ int cmd_nccl(int argc, char **argv)
     if (!o.nvariants && ls_nccl_probe(version, sizeof version, err, sizeof err) != 0) {
         ls_error("nccl: %s", err); /* the one line: what is missing and how to install it */
         for (int c = 0; c < o.ncolls; c++)
-            ls_nccl_add_entry(doc, skipped_entry(o.colls[c], NULL, err));
+            ls_nccl_add_entry(doc, ls_nccl_skipped_entry(o.colls[c], NULL, err));
         rc = LS_EXIT_NOGPU;
     } else if (!o.nvariants && ls_gpu_count(err, sizeof err) <= 0) {
         ls_error("nccl: %s", err);
         for (int c = 0; c < o.ncolls; c++)
-            ls_nccl_add_entry(doc, skipped_entry(o.colls[c], NULL, err));
+            ls_nccl_add_entry(doc, ls_nccl_skipped_entry(o.colls[c], NULL, err));
         rc = LS_EXIT_NOGPU;
     } else {
         if (version[0])
