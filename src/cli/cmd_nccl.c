@@ -18,6 +18,7 @@
 #include "util/log.h"
 #include "util/parse.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,14 +96,6 @@ static int bad(const char *fmt, const char *a, const char *b)
     char line[512];
     snprintf(line, sizeof line, fmt, a, b);
     return ls_usage_error("nccl", "%s", line);
-}
-
-static int want_value(int argc, char **argv, int *i, const char **value)
-{
-    if (*i + 1 >= argc)
-        return bad("%s needs a value%s", argv[*i], "");
-    *value = argv[++*i];
-    return 0;
 }
 
 static int keep_raw(opts_t *o, const char *flag, const char *value)
@@ -212,7 +205,43 @@ static int add_collective(opts_t *o, const char *name)
     return 0;
 }
 
-static int parse_args(int argc, char **argv, opts_t *o)
+/* nccl-tests' flags in both spellings, then linkscope's own (long only). */
+typedef struct {
+    const char *s, *l;
+    int val, has_arg;
+} flag_t;
+
+static const flag_t flags[] = {
+    {"-b", "--minbytes", 'b', 1},  {"-e", "--maxbytes", 'e', 1},    {"-i", "--stepbytes", 'i', 1},
+    {"-f", "--stepfactor", 'f', 1}, {"-n", "--iters", 'n', 1},      {"-w", "--warmup_iters", 'w', 1},
+    {"-c", "--check", 'c', 1},     {"-z", "--blocking", 'z', 1},    {"-G", "--cudagraph", 'G', 1},
+    {"-r", "--root", 'r', 1},      {"-d", "--datatype", 'd', 1},    {"-g", "--ngpus", 'g', 1},
+    {"-t", "--nthreads", 't', 1},  {"-o", "--output", 'o', 1},      {NULL, "--in-place", 'P', 1},
+    {NULL, "--op", 'O', 1},        {NULL, "--timeout", 'T', 1},     {NULL, "--gpus", 'U', 1},
+    {NULL, "--into", 'I', 1},      {NULL, "--child-out", 'C', 1},   {NULL, "--variant", 'V', 1},
+    {NULL, "--json", 'J', 0},      {NULL, "--mpi-selftest", 'M', 0},
+};
+#define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
+
+static const struct option *long_options(void)
+{
+    static struct option opts[NFLAGS + 1];
+    for (int j = 0; j < NFLAGS && !opts[NFLAGS - 1].name; j++)
+        opts[j] = (struct option){flags[j].l + 2, flags[j].has_arg ? required_argument : no_argument, 0,
+                                  flags[j].val};
+    return opts;
+}
+
+/* The flag as given: its long spelling when given long (index >= 0), else its short. */
+static const char *spelling(int val, int index)
+{
+    for (int k = 0; k < NFLAGS; k++)
+        if (flags[k].val == val && (index >= 0 || flags[k].s))
+            return index >= 0 ? flags[index].l : flags[k].s;
+    return "?";
+}
+
+static void sweep_defaults(opts_t *o)
 {
     ls_nccl_sweep_opts_t *s = &o->sweep;
     s->min_bytes = s->max_bytes = 32ull << 20; /* nccl-tests' defaults */
@@ -226,55 +255,64 @@ static int parse_args(int argc, char **argv, opts_t *o)
     s->in_place = 2;
     s->timeout_s = 60;
     s->gpus = o->gpus;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (a[0] != '-' || strcmp(a, "-") == 0) {
-            if (add_collective(o, a))
-                return LS_EXIT_USAGE;
-            continue;
-        }
-        if (!strcmp(a, "--json")) {
-            o->json = 1;
-            continue;
-        }
-        if (!strcmp(a, "--mpi-selftest")) {
-            o->selftest = 1;
-            continue;
-        }
-        if (want_value(argc, argv, &i, &v))
-            return LS_EXIT_USAGE;
-        if (!strcmp(a, "-o")) { /* nccl-tests' -o is the operator; any other word a file */
-            if (ls_redop_find(v) >= 0 || !strcmp(v, "all")) {
-                if (!strcmp(v, "all"))
-                    return bad("-o all is not supported: give one operator%s%s", "", "");
-                a = "--op";
-            } else {
-                o->output = v;
-                continue;
-            }
-        }
-        if (!strcmp(a, "--output"))
-            o->output = v;
-        else if (!strcmp(a, "--into"))
-            o->into = v;
-        else if (!strcmp(a, "--child-out"))
-            o->child_out = v;
-        else if (!strcmp(a, "--variant")) {
-            char key[256];
-            const char *val;
-            if (ls_variant_parse(v, key, sizeof key, &val) != 0)
-                return bad("--variant: '%s' is not NAME=VALUE%s", v, "");
-            if (o->nvariants == MAX_VARIANTS)
-                return bad("at most 16 --variant settings%s%s", "", "");
-            o->variants[o->nvariants++] = v;
-        } else {
-            int rc = parse_sweep_flag(o, a, v);
-            if (rc == 1)
-                return bad("unknown option '%s'%s", a, "");
-            if (rc)
-                return LS_EXIT_USAGE;
-        }
+}
+
+/* One option (not a sweep flag); 1 = a sweep flag. */
+static int parse_own(opts_t *o, int c, const char *f, const char *v)
+{
+    switch (c) {
+    case 'J': o->json = 1; return 0;
+    case 'M': o->selftest = 1; return 0;
+    case 'I': o->into = v; return 0;
+    case 'C': o->child_out = v; return 0;
+    case 'V': {
+        char key[256];
+        const char *val;
+        if (ls_variant_parse(v, key, sizeof key, &val) != 0)
+            return bad("--variant: '%s' is not NAME=VALUE%s", v, "");
+        if (o->nvariants == MAX_VARIANTS)
+            return bad("at most 16 --variant settings%s%s", "", "");
+        o->variants[o->nvariants++] = v;
+        return 0;
     }
+    case 'o':
+        /* nccl-tests' -o is the operator; any other word (and --output) a file */
+        if (!strcmp(f, "-o") && !strcmp(v, "all"))
+            return bad("-o all is not supported: give one operator%s%s", "", "");
+        if (strcmp(f, "-o") || ls_redop_find(v) < 0) {
+            o->output = v;
+            return 0;
+        }
+        return parse_sweep_flag(o, "--op", v);
+    default: return 1;
+    }
+}
+
+static int parse_args(int argc, char **argv, opts_t *o)
+{
+    ls_nccl_sweep_opts_t *s = &o->sweep;
+    sweep_defaults(o);
+    optind = 1;
+    opterr = 0;
+    int c, index = -1;
+    while ((c = getopt_long(argc, argv, ":b:e:i:f:n:w:c:z:G:r:d:g:t:o:", long_options(), &index)) != -1) {
+        if (c == ':')
+            return bad("%s needs a value%s", argv[optind - 1], "");
+        if (c == '?')
+            return bad("unknown option '%s'%s", argv[optind - 1], "");
+        const char *f = spelling(c, index);
+        index = -1;
+        int rc = parse_own(o, c, f, optarg);
+        if (rc == 1)
+            rc = parse_sweep_flag(o, f, optarg);
+        if (rc == 1)
+            return bad("unknown option '%s'%s", f, "");
+        if (rc)
+            return LS_EXIT_USAGE;
+    }
+    for (; optind < argc; optind++)
+        if (add_collective(o, argv[optind]))
+            return LS_EXIT_USAGE;
     if (!o->selftest && o->ncolls == 0)
         return bad("which collective? (all_reduce, all_gather, reduce_scatter, alltoall, "
                    "broadcast, reduce, sendrecv or all)%s%s", "", "");
