@@ -1,6 +1,8 @@
 /* linkscope tp: tensor-parallel communication estimate (docs/tp.md). */
 #include "analyze/tp.h"
+#include "analyze/tp_sources.h"
 #include "commands.h"
+#include "options.h"
 #include "model/doc.h"
 #include "model/entry.h"
 #include "nccl/sweep.h"
@@ -68,12 +70,9 @@ const char usage_tp[] =
 
 #define MAX_SOURCES 8
 #define MAX_LIST 32
-#define MAX_GPUS 64
+#define MAX_GPUS LS_TP_MAX_GPUS
 
-typedef struct {
-    const char *path, *variant, *name;
-    int gpus[MAX_GPUS], ngpus;
-} run_arg_t;
+typedef ls_tp_run_t run_arg_t;
 
 typedef struct {
     const ls_tp_preset_t *preset;
@@ -346,103 +345,22 @@ static int check_args(tp_args_t *a)
 
 /* ---- Sources ------------------------------------------------------------------------ */
 
-/* "name=PCIe,bw=5.2,lat=22.1" (or rtt=44.2 for a round trip, used as lat = rtt/2). */
-static int parse_link(const char *spec, ls_tp_source_t *src, int number)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", spec);
-    snprintf(src->name, sizeof src->name, "link%d", number);
-    double bw = -1, lat = -1, rtt = -1;
-    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(item, '=');
-        if (!eq)
-            return ls_usage_error("tp", "--link '%s': expected key=value items (name, bw, lat or rtt)", spec);
-        *eq = '\0';
-        const char *key = item, *val = eq + 1;
-        double *dst = strcmp(key, "bw") == 0 ? &bw : strcmp(key, "lat") == 0 ? &lat
-                      : strcmp(key, "rtt") == 0 ? &rtt : NULL;
-        if (strcmp(key, "name") == 0 && *val) {
-            snprintf(src->name, sizeof src->name, "%s", val);
-        } else if (!dst || ls_parse_double(val, dst) != 0 || *dst < 0) {
-            return ls_usage_error("tp", "--link '%s': '%s=%s' is not name=TEXT, bw=GB/s, lat=us or rtt=us",
-                                  spec, key, val);
-        }
-    }
-    if (!(bw > 0) || (lat < 0) == (rtt < 0))
-        return ls_usage_error("tp", "--link '%s': needs bw=GB/s (> 0) and one of lat=us or rtt=us", spec);
-    src->kind = LS_TP_SRC_LINK;
-    src->bw_gbps = bw;
-    src->lat_us = lat >= 0 ? lat : rtt / 2;
-    snprintf(src->origin, sizeof src->origin, "--link bw %g GB/s, %s: ring all-reduce formula",
-             bw, lat >= 0 ? "lat per step given" : "lat = rtt/2");
-    return 0;
-}
-
-static void format_gpus(const int *gpus, int n, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", gpus[i]);
-}
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-static int stem_length(const char *name)
-{
-    size_t n = strlen(name);
-    return (int)(n > 5 && strcmp(name + n - 5, ".json") == 0 ? n - 5 : n);
-}
-
+/* A --run source: the document read, its entry chosen (analyze/tp_sources.c). */
 static int load_run(const run_arg_t *r, long tp, ls_tp_source_t *src)
 {
-    char err[600];
-    json_t *doc = ls_doc_read(r->path, err, sizeof err);
-    if (!doc) {
+    json_t *doc = ls_read_document(r->path);
+    if (!doc)
+        return LS_EXIT_USAGE;
+    char err[700];
+    int skipped = 0, rc = ls_tp_source_from_run(doc, r, tp, src, &skipped, err, sizeof err);
+    json_decref(doc);
+    if (rc) {
         ls_error("%s", err);
         return LS_EXIT_USAGE;
     }
-    /* without --gpus, an entry on --tp ranks first (seed 000's document holds 2-, 5-, 6-,
-       10- and 11-GPU all_reduces); else the usual choice, refused below with its rank count */
-    const json_t *entry = ls_tp_find_allreduce_ranks(doc, r->gpus, r->ngpus, r->variant, (int)tp, err, sizeof err);
-    if (!entry)
-        entry = ls_tp_find_allreduce(doc, r->gpus, r->ngpus, r->variant, err, sizeof err);
-    int skipped = 0, rc = LS_EXIT_USAGE;
-    if (!entry) {
-        ls_error("%s: %s", r->path, err);
-    } else if (ls_tp_entry_nranks(entry) != tp) {
-        ls_error("%s: the all_reduce entry '%s' ran on %d ranks but --tp is %ld", r->path,
-                 ls_json_str(entry, "id", "?"), ls_tp_entry_nranks(entry), tp);
-    } else if (ls_tp_curve_from_entry(&src->curve, entry, &skipped, err, sizeof err) != 0) {
-        ls_error("%s: entry '%s': %s", r->path, ls_json_str(entry, "id", "?"), err);
-    } else {
-        char gpus[128];
-        const json_t *g;
-        size_t k;
-        int list[MAX_GPUS], n = 0;
-        json_array_foreach(json_object_get(entry, "gpus"), k, g) if (n < MAX_GPUS) list[n++] = (int)json_integer_value(g);
-        format_gpus(list, n, gpus, sizeof gpus);
-        const char *variant = ls_json_str(entry, "variant", "default");
-        src->kind = LS_TP_SRC_CURVE;
-        if (r->name)
-            snprintf(src->name, sizeof src->name, "%s", r->name);
-        else
-            snprintf(src->name, sizeof src->name, "%.*s%s%s", stem_length(base_name(r->path)),
-                     base_name(r->path), strcmp(variant, "default") ? ":" : "",
-                     strcmp(variant, "default") ? variant : "");
-        snprintf(src->origin, sizeof src->origin,
-                 "%s: nccl all_reduce '%s', GPUs %s, variant %s, out-of-place times%s", r->path,
-                 ls_json_str(entry, "id", "?"), gpus, variant, skipped ? " (rows with #wrong > 0 left out)" : "");
-        if (skipped)
-            ls_warn("%s: %d all_reduce rows left out (#wrong > 0 or no time)", r->path, skipped);
-        rc = 0;
-    }
-    json_decref(doc);
-    return rc;
+    if (skipped)
+        ls_warn("%s: %d all_reduce rows left out (#wrong > 0 or no time)", r->path, skipped);
+    return 0;
 }
 
 static const char *dtype_for(long bytes)
@@ -478,7 +396,7 @@ static int measure_source(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_
         ls_error("--measure: all_reduce gave wrong results or no time at %d of %d sizes", skipped, n);
     } else {
         char gpus[128];
-        format_gpus(a->measure_gpus, a->nmeasure_gpus, gpus, sizeof gpus);
+        ls_tp_format_gpus(a->measure_gpus, a->nmeasure_gpus, gpus, sizeof gpus);
         src->kind = LS_TP_SRC_CURVE;
         src->measured = 1;
         snprintf(src->name, sizeof src->name, "measured");
@@ -502,8 +420,9 @@ static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_s
         (*nsrcs)++;
     }
     for (int i = 0; i < a->nlinks; i++) {
-        if (parse_link(a->links[i], &srcs[*nsrcs], i + 1))
-            return LS_EXIT_USAGE;
+        char err[512];
+        if (ls_tp_source_from_link(a->links[i], i + 1, &srcs[*nsrcs], err, sizeof err))
+            return ls_usage_error("tp", "%s", err);
         if (a->link_names[i])
             snprintf(srcs[*nsrcs].name, sizeof srcs[*nsrcs].name, "%s", a->link_names[i]);
         (*nsrcs)++;
@@ -521,28 +440,6 @@ static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_s
 
 /* ---- Output -------------------------------------------------------------------------- */
 
-static json_t *tp_entry(const tp_args_t *a, json_t *estimate)
-{
-    json_t *e = ls_entry_new("tp", "time", "us");
-    char id[128];
-    snprintf(id, sizeof id, "tp-%s-tp%ld", a->preset ? a->preset->name : "custom", a->tp);
-    json_object_set_new(e, "id", json_string(id));
-    json_object_set_new(e, "method", json_string("megatron_allreduce"));
-    if (a->measure) {
-        json_t *g = json_array();
-        for (int i = 0; i < a->nmeasure_gpus; i++)
-            json_array_append_new(g, json_integer(a->measure_gpus[i]));
-        json_object_set_new(e, "gpus", g);
-    }
-    /* value: the whole first request's communication time on the first source */
-    const json_t *req = json_object_get(json_array_get(json_object_get(estimate, "scenarios"), 0), "request");
-    double ms = ls_json_num(json_array_get(json_object_get(req, "sources"), 0), "comm_ms", 0);
-    json_object_set_new(e, "value", json_real(ms * 1e3));
-    json_object_set_new(e, "source", json_string("linkscope"));
-    json_object_set_new(e, "estimate", json_incref(estimate));
-    return e;
-}
-
 static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
 {
     const char *path = a->into_path ? a->into_path : a->out_path;
@@ -554,7 +451,8 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
     }
     if (measured)
         ls_doc_add_measurement(doc, json_incref(measured));
-    ls_doc_add_measurement(doc, tp_entry(a, estimate));
+    ls_doc_add_measurement(doc, ls_tp_doc_entry(estimate, a->preset ? a->preset->name : NULL, a->tp,
+                                                 a->measure_gpus, a->measure ? a->nmeasure_gpus : 0));
     int rc = ls_doc_write(doc, path, err, sizeof err);
     json_decref(doc);
     if (rc) {
