@@ -10,6 +10,7 @@
 #include "util/log.h"
 #include "util/parse.h"
 
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,9 +146,9 @@ static int parse_double_list(const char *text, double *out, int max)
 static int attach_gpus(tp_args_t *a, const char *text, int last_is_run)
 {
     int *dst = last_is_run ? a->runs[a->nruns - 1].gpus : a->measure_gpus;
-    int n = ls_parse_index_list(text, dst, MAX_GPUS);
-    if (n <= 0)
-        return ls_usage_error("tp", "--gpus: expected GPU indices like 0,1 or 0-3, got '%s'", text);
+    int n;
+    if (ls_opt_gpus("tp", text, dst, MAX_GPUS, &n))
+        return LS_EXIT_USAGE;
     if (last_is_run)
         a->runs[a->nruns - 1].ngpus = n;
     else
@@ -259,52 +260,48 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
         a->into_path = val;
         return 0;
     }
-    return -1; /* not an option with a value */
+    return ls_usage_error("tp", "unknown option '%s'", opt);
 }
 
 static int parse_args(int argc, char **argv, tp_args_t *a)
 {
+    static const char *const valued[] = {"model", "hidden", "layers", "bytes", "tp", "output", "prompt",
+        "batch", "compute-ms", "prefill-compute-ms", "run", "link", "gpus", "variant", "into", "name",
+        "output-file"};
+    enum { NV = sizeof valued / sizeof valued[0] };
+    static struct option opts[NV + 3];
+    for (int k = 0; k < NV && !opts[NV - 1].name; k++)
+        opts[k] = (struct option){valued[k], required_argument, 0, 'v'};
+    opts[NV] = (struct option){"json", no_argument, 0, 'j'};
+    opts[NV + 1] = (struct option){"measure", no_argument, 0, 'm'};
     int last_is_run = -1; /* -1 none yet, 1 --run, 0 --measure */
-    for (int i = 1; i < argc; i++) {
+    int c, index = -1;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:", opts, &index)) != -1) {
+        if (c == ':')
+            return ls_opt_missing("tp", argv);
+        if (c == '?')
+            return ls_opt_unknown("tp", argv);
         char opt[64];
-        const char *arg = argv[i], *val = NULL, *eq = strchr(arg, '=');
-        if (strncmp(arg, "--", 2) == 0 && eq && (size_t)(eq - arg) < sizeof opt) {
-            memcpy(opt, arg, (size_t)(eq - arg));
-            opt[eq - arg] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(opt, sizeof opt, "%s", arg);
-        }
-        if (strcmp(opt, "--json") == 0 && !val) {
+        snprintf(opt, sizeof opt, "%s%s", c == 'o' ? "-o" : "--", c == 'o' ? "" : opts[index].name);
+        index = -1;
+        if (c == 'j') {
             a->json = 1;
-            continue;
-        }
-        if (strcmp(opt, "--measure") == 0 && !val) {
+        } else if (c == 'm') {
             if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
                 return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
             a->measure = 1;
             last_is_run = 0;
             a->last_source = 'm';
-            continue;
+        } else {
+            int rc = parse_valued(a, opt, optarg, &last_is_run);
+            if (rc)
+                return rc;
         }
-        if (!val) {
-            if (i + 1 >= argc) {
-                static const char *valued[] = {"--model", "--hidden", "--layers", "--bytes", "--tp",
-                    "--output", "--prompt", "--batch", "--compute-ms", "--prefill-compute-ms", "--run",
-                    "--link", "--gpus", "--variant", "-o", "--into", "--name"};
-                for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-                    if (strcmp(opt, valued[k]) == 0)
-                        return ls_usage_error("tp", "%s needs a value", opt);
-                return ls_usage_error("tp", "unknown option '%s'", arg);
-            }
-            val = argv[++i];
-        }
-        int rc = parse_valued(a, opt, val, &last_is_run);
-        if (rc < 0)
-            return ls_usage_error("tp", "unknown option '%s'", opt);
-        if (rc)
-            return rc;
     }
+    if (optind < argc)
+        return ls_usage_error("tp", "unknown option '%s'", argv[optind]);
     return 0;
 }
 
@@ -335,6 +332,9 @@ static int check_args(tp_args_t *a)
         return ls_usage_error("tp", "--measure needs --gpus with %ld GPUs (= --tp)", a->tp);
     if (a->out_path && a->into_path)
         return ls_usage_error("tp", "give -o or --into, not both");
+    /* before any work: --measure runs NCCL */
+    if (ls_check_writable("tp", a->into_path ? "--into" : "-o", a->into_path ? a->into_path : a->out_path, 0))
+        return LS_EXIT_USAGE;
     for (int p = 0; p < a->nprompts; p++)
         for (int b = 0; b < a->nbatches; b++)
             if ((double)a->prompts[p] * (double)a->batches[b] * (double)a->hidden * (double)a->bytes >
