@@ -21,6 +21,17 @@ typedef struct {
     const char *collective; /* nccl-tests: override the collective's name */
 } ls_import_opts_t;
 
+/* One reader per format, in import.c's table: what it is called, whether a text is in
+   its format, and how it adds what the text holds to a document (the number of entries
+   added, or -1 with err = one line naming name). */
+typedef struct {
+    enum ls_import_format fmt;
+    const char *name;
+    int (*detect)(const char *text);
+    int (*read)(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts, char *err,
+                size_t errlen);
+} ls_importer_t;
+
 enum ls_import_format ls_import_detect(const char *text);
 const char *ls_import_format_name(enum ls_import_format fmt);
 
