@@ -28,44 +28,6 @@ typedef struct {
     uint64_t size;        /* 0: default */
 } measure_args_t;
 
-/* The options every measuring command takes, for its usage text. */
-static const char options_help[] =
-    "  -o FILE        write a new run document (discovery first, so the GPUs are recorded);\n"
-    "                 - writes it to stdout, without the tables\n"
-    "  --into FILE    add the entries to an existing run document (validated first)\n"
-    "  --gpus LIST    GPUs to measure, e.g. 0,1 or 0-3 (nvidia-smi / PCI bus order); default all\n"
-    "  --samples N    timed samples per figure, all kept (default 20; median reported)\n"
-    "  --csv DIR      also write each table as CSV into DIR (created if missing)\n";
-
-static void build_usage(const ls_family_t *f, char *buf, size_t len)
-{
-    int head = (int)strlen("usage: linkscope  ") + (int)strlen(f->name);
-    int n = snprintf(buf, len, "usage: linkscope %s [-o FILE | --into FILE] [--gpus LIST] [--samples N]%s\n",
-                     f->name, f->default_size ? " [--size SIZE]" : " [--csv DIR]");
-    if (f->default_size)
-        n += snprintf(buf + n, len - (size_t)n, "%*s[--csv DIR]\n", head, "");
-    n += snprintf(buf + n, len - (size_t)n, "\n%s\n%s", f->about, options_help);
-    if (f->default_size)
-        n += snprintf(buf + n, len - (size_t)n, "  --size SIZE    %s (default %s; %s)\n", f->size_what,
-                      f->default_size_text, f->size_note);
-    snprintf(buf + n, len - (size_t)n, "\n%sExit codes: 0 ok, 2 bad option or input file, 3 no usable "
-             "GPU or built without CUDA.\n", f->notes);
-}
-
-const char *ls_measure_usage(const char *family)
-{
-    static char text[8][4096];
-    int count;
-    const ls_family_t *fams = ls_families(&count);
-    for (int i = 0; i < count && i < 8; i++)
-        if (strcmp(fams[i].name, family) == 0) {
-            if (!text[i][0])
-                build_usage(&fams[i], text[i], sizeof text[i]);
-            return text[i];
-        }
-    return "";
-}
-
 static int parse_value(const char *cmd, int c, const char *v, measure_args_t *a)
 {
     switch (c) {
@@ -115,22 +77,6 @@ static int parse_args(const char *cmd, int argc, char **argv, measure_args_t *a)
     return 0;
 }
 
-/* --size against each chosen GPU's memory: the family's buffers must fit. */
-static int check_gpu_memory(const ls_family_t *fam, const ls_measure_opts_t *o)
-{
-    for (int i = 0; o->size && fam->buffers_per_gpu && i < o->ngpus; i++) {
-        uint64_t mem = ls_gpu_memory_bytes(o->gpus[i]);
-        if (mem && o->size > mem / (uint64_t)fam->buffers_per_gpu) {
-            char want[32], have[32];
-            ls_format_size(o->size, want, sizeof want);
-            ls_format_size(mem, have, sizeof have);
-            return ls_usage_error(fam->name, "--size %s: %d buffers of it do not fit in GPU %d's %s",
-                                  want, fam->buffers_per_gpu, o->gpus[i], have);
-        }
-    }
-    return 0;
-}
-
 /* Checks --gpus and --size against the machine; fills the measuring options. */
 static int check_machine(const ls_family_t *fam, const measure_args_t *a, int count,
                          ls_measure_opts_t *o)
@@ -147,24 +93,8 @@ static int check_machine(const ls_family_t *fam, const measure_args_t *a, int co
     }
     o->samples = (int)a->samples;
     o->size = a->size;
-    return check_gpu_memory(fam, o);
-}
-
-/* host: its buffers of --size must fit in the machine's memory (touching more than that
-   would end in the kernel's out-of-memory killer, not in a message). */
-static int check_host_memory(const ls_family_t *fam, uint64_t size)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (!size || !fam->host_buffers || pages <= 0 || page <= 0)
-        return 0;
-    uint64_t mem = (uint64_t)pages * (uint64_t)page;
-    if (size <= mem / (uint64_t)fam->host_buffers)
-        return 0;
-    char want[32], have[32];
-    ls_format_size(size, want, sizeof want);
-    ls_format_size(mem, have, sizeof have);
-    return ls_usage_error(fam->name, "--size %s: %d buffers of it do not fit in this machine's %s of memory",
-                          want, fam->host_buffers, have);
+    char err[256];
+    return ls_family_check_gpu_memory(fam, o, err, sizeof err) ? ls_usage_error(fam->name, "%s", err) : 0;
 }
 
 static json_t *open_document(const measure_args_t *a)
@@ -233,7 +163,8 @@ static int check_args(const ls_family_t *fam, const measure_args_t *a)
     if (ls_check_writable(fam->name, a->out ? "-o" : "--into", a->out ? a->out : a->into, 0) ||
         ls_check_writable(fam->name, "--csv", a->csv_dir, 1))
         return LS_EXIT_USAGE;
-    return check_host_memory(fam, a->size);
+    char err[256];
+    return ls_family_check_host_memory(fam, a->size, err, sizeof err) ? ls_usage_error(fam->name, "%s", err) : 0;
 }
 
 /* Measures into doc and writes the outputs; takes doc. */

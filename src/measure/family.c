@@ -3,8 +3,12 @@
    in render/family_tables.c (docs/design.md). */
 #include "family.h"
 #include "figures.h"
+#include "gpu.h"
+#include "util/log.h"
+#include "util/parse.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -99,4 +103,36 @@ int ls_family_measure(const ls_family_t *f, json_t *doc, const ls_measure_opts_t
     ls_measure_opts_t r = *o;
     ls_family_resolve(f, &r);
     return f->measure(doc, &r, err, errlen);
+}
+
+int ls_family_check_gpu_memory(const ls_family_t *f, const ls_measure_opts_t *o, char *err, size_t errlen)
+{
+    for (int i = 0; o->size && f->buffers_per_gpu && i < o->ngpus; i++) {
+        uint64_t mem = ls_gpu_memory_bytes(o->gpus[i]);
+        if (mem && o->size > mem / (uint64_t)f->buffers_per_gpu) {
+            char want[32], have[32];
+            ls_format_size(o->size, want, sizeof want);
+            ls_format_size(mem, have, sizeof have);
+            return ls_seterr(err, errlen, "--size %s: %d buffers of it do not fit in GPU %d's %s", want,
+                             f->buffers_per_gpu, o->gpus[i], have);
+        }
+    }
+    return 0;
+}
+
+/* Touching more host memory than there is would end in the kernel's out-of-memory
+   killer, not in a message. */
+int ls_family_check_host_memory(const ls_family_t *f, uint64_t size, char *err, size_t errlen)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (!size || !f->host_buffers || pages <= 0 || page <= 0)
+        return 0;
+    uint64_t mem = (uint64_t)pages * (uint64_t)page;
+    if (size <= mem / (uint64_t)f->host_buffers)
+        return 0;
+    char want[32], have[32];
+    ls_format_size(size, want, sizeof want);
+    ls_format_size(mem, have, sizeof have);
+    return ls_seterr(err, errlen, "--size %s: %d buffers of it do not fit in this machine's %s of memory",
+                     want, f->host_buffers, have);
 }
