@@ -2,6 +2,7 @@
 #include "variants.h"
 #include "annotate.h"
 #include "mpirt.h"
+#include "sweep.h"
 #include "table.h"
 #include "variant.h"
 #include "model/doc.h"
@@ -119,5 +120,59 @@ int ls_nccl_run_variants(const ls_nccl_variants_t *o, json_t *doc, FILE *print)
         for (int v = 0; v < nset; v++)
             ls_nccl_add_entry(doc, got[v][c]);
     }
+    return rc;
+}
+
+static int entry_exit(const json_t *e)
+{
+    if (strcmp(ls_json_str(e, "status", "ok"), "ok") != 0)
+        return LS_EXIT_CHECK;
+    size_t i;
+    const json_t *row;
+    json_array_foreach(json_object_get(e, "rows"), i, row)
+    {
+        const char *m[] = {"oop", "ip"};
+        for (int k = 0; k < 2; k++)
+            if (ls_json_int(json_object_get(row, m[k]), "wrong", 0) > 0)
+                return LS_EXIT_CHECK;
+    }
+    return LS_EXIT_OK;
+}
+
+int ls_nccl_run_collectives(ls_nccl_sweep_opts_t *sweep, const char *const *colls, int ncolls, json_t *doc,
+                            int writer, FILE *print)
+{
+    int rc = LS_EXIT_OK;
+    const char *label = getenv("LINKSCOPE_NCCL_VARIANT");
+    sweep->variant = label && *label ? label : "default";
+    for (int c = 0; c < ncolls; c++) {
+        sweep->collective = colls[c];
+        char err[600];
+        json_t *e = ls_nccl_sweep(sweep, err, sizeof err);
+        if (!e) {
+            ls_error("nccl %s: %s", colls[c], err);
+            ls_nccl_sweep_finish();
+            return strstr(err, "no usable GPU") ? LS_EXIT_NOGPU : LS_EXIT_USAGE;
+        }
+        if (!writer) {
+            json_decref(e);
+            continue;
+        }
+        ls_nccl_annotate_entry(doc, e);
+        if (print) {
+            ls_nccl_print_table(print, e);
+            fputc('\n', print);
+            fflush(print);
+        }
+        int erc = entry_exit(e);
+        if (erc != LS_EXIT_OK) {
+            ls_error("nccl %s: %s", colls[c],
+                     strcmp(ls_json_str(e, "status", "ok"), "ok") ? ls_json_str(e, "error", "failed")
+                                                                    : "wrong results (#wrong > 0)");
+            rc = erc;
+        }
+        ls_nccl_add_entry(doc, e);
+    }
+    ls_nccl_sweep_finish();
     return rc;
 }

@@ -8,6 +8,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "sweep.h"
+
 #define LS_NCCL_MAX_VARIANTS 16
 
 typedef struct {
@@ -24,6 +26,13 @@ typedef struct {
    table of each collective on out (NULL: none). Exit code: 0, LS_EXIT_CHECK when a
    child failed, LS_EXIT_NOGPU when one had no GPU, LS_EXIT_USAGE when none could run. */
 int ls_nccl_run_variants(const ls_nccl_variants_t *v, json_t *doc, FILE *out);
+
+/* Each collective swept here, in order, with s (its collective field set for each);
+   the writer (rank 0, or the only process) annotates each entry, prints its table on
+   print (NULL: none) and adds it to doc. Exit code: 0; LS_EXIT_CHECK when one failed or
+   gave wrong results; LS_EXIT_NOGPU or LS_EXIT_USAGE when a sweep could not start. */
+int ls_nccl_run_collectives(ls_nccl_sweep_opts_t *s, const char *const *colls, int ncolls, json_t *doc,
+                            int writer, FILE *print);
 
 /* A "skipped" entry for a collective and setting (NULL: default) that did not run. */
 json_t *ls_nccl_skipped_entry(const char *coll, const char *variant, const char *why);
