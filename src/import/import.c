@@ -1,5 +1,6 @@
 #include "import.h"
 #include "import_util.h"
+#include "nccl_log.h"
 #include "nccl_tests.h"
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
@@ -62,8 +63,19 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
 static int read_nccl_tests(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
                            char *err, size_t errlen)
 {
-    return ls_import_nccl_tests(doc, text, name, o ? o->variant : NULL, o ? o->collective : NULL, err,
-                                errlen);
+    int n = ls_import_nccl_tests(doc, text, name, o ? o->variant : NULL, o ? o->collective : NULL, err,
+                                 errlen);
+    char ignored[8]; /* NCCL INFO lines mixed in: their facts too, when there are any */
+    if (n >= 0 && ls_nccl_log_detect(text))
+        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+    return n;
+}
+
+static int read_nccl_log(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
+                         char *err, size_t errlen)
+{
+    (void)o;
+    return ls_import_nccl_log(doc, text, name, err, errlen);
 }
 
 static int read_p2p_sample(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
@@ -102,6 +114,7 @@ static const ls_importer_t readers[] = {
     {LS_FMT_NVBANDWIDTH, "nvbandwidth", ls_nvbandwidth_detect, read_nvbandwidth},
     {LS_FMT_P2P_SAMPLE, "p2pBandwidthLatencyTest", ls_p2p_sample_detect, read_p2p_sample},
     {LS_FMT_NCCL_TESTS, "nccl-tests", ls_nccl_tests_detect, read_nccl_tests},
+    {LS_FMT_NCCL_LOG, "NCCL INFO log", ls_nccl_log_detect, read_nccl_log},
     {LS_FMT_TOPO_P2P, "nvidia-smi topo -p2p", looks_like_topo_p2p, refuse_topo_p2p},
     {LS_FMT_TOPO, "nvidia-smi topo -m", ls_topo_text_detect, read_topo},
 };
@@ -139,7 +152,7 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
     if (r)
         return r->read(doc, text, name, opts, err, errlen);
     return ls_seterr(err, errlen,
-                     "%s: unknown format (expected nccl-tests output, "
+                     "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
                      "p2pBandwidthLatencyTest output, nvbandwidth -j JSON or "
                      "nvidia-smi topo -m text)", name);
 }
