@@ -12,7 +12,6 @@
 
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -95,76 +94,15 @@ static int parse_args(int argc, char **argv, topo_opts_t *o)
 
 /* ---- input ------------------------------------------------------------------------ */
 
-static int is_json_text(const char *text)
+static int load_from_files(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
 {
-    while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
-        text++;
-    return *text == '{';
-}
-
-/* A run document given to --from: its topology, and the document itself for --json. */
-static int load_doc(const char *path, const char *text, ls_topo_t *topo, json_t **doc)
-{
-    char err[512];
-    *doc = ls_doc_parse(text, path, err, sizeof err);
+    char err[700];
+    *doc = ls_topo_load_files(o->from, o->p2p_read, o->p2p_write, topo, err, sizeof err);
     if (!*doc) {
         ls_error("%s", err);
         return LS_EXIT_USAGE;
     }
-    if (ls_topo_from_doc(*doc, topo) != 0) {
-        ls_error("%s: gpus: empty; the run document holds no topology", path);
-        return LS_EXIT_USAGE;
-    }
     return 0;
-}
-
-static int load_topo_text(const char *path, const char *text, ls_topo_t *topo, json_t **doc)
-{
-    char err[512];
-    if (ls_topo_parse_text(text, topo, err, sizeof err) != 0) {
-        ls_error("%s: %s", path, err);
-        return LS_EXIT_USAGE;
-    }
-    *doc = ls_doc_new();
-    json_object_set_new(*doc, "source", json_string("import"));
-    ls_topo_to_doc(topo, *doc);
-    return 0;
-}
-
-static int load_p2p(const char *path, int write, ls_topo_t *topo)
-{
-    char err[512];
-    char *text = ls_read_file(path, NULL, err, sizeof err);
-    if (!text) {
-        ls_error("%s", err);
-        return LS_EXIT_USAGE;
-    }
-    int rc = ls_topo_parse_p2p_text(text, write, topo, err, sizeof err);
-    free(text);
-    if (rc != 0) {
-        ls_error("%s: %s", path, err);
-        return LS_EXIT_USAGE;
-    }
-    return 0;
-}
-
-static int load_from_files(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
-{
-    char err[512];
-    char *text = ls_read_file(o->from, NULL, err, sizeof err);
-    if (!text) {
-        ls_error("%s", err);
-        return LS_EXIT_USAGE;
-    }
-    int rc = is_json_text(text) ? load_doc(o->from, text, topo, doc) : load_topo_text(o->from, text, topo, doc);
-    free(text);
-    if (rc == 0 && o->p2p_read)
-        rc = load_p2p(o->p2p_read, 0, topo);
-    if (rc == 0 && o->p2p_write)
-        rc = load_p2p(o->p2p_write, 1, topo);
-    if (rc == 0 && (o->p2p_read || o->p2p_write))
-        ls_topo_to_doc(topo, *doc);
-    return rc;
 }
 
 /* Discovery runs quietly; its warnings are in software.warnings and are shown after,
