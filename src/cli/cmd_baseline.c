@@ -44,14 +44,11 @@ static int parse_args(int argc, char **argv, baseline_args_t *a)
                                          {"latency-tolerance", required_argument, 0, 'l'},
                                          {0, 0, 0, 0}};
     *a = (baseline_args_t){NULL, "-", 10.0, 25.0};
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     int c;
     while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (c == ':')
-            return ls_opt_missing("baseline", argv);
-        if (c == '?')
-            return ls_opt_unknown("baseline", argv);
+        if (ls_opt_refused("baseline", c, argv))
+            return LS_EXIT_USAGE;
         if (c == 'o')
             a->out = optarg;
         else if (parse_pct(c == 't' ? "--tolerance" : "--latency-tolerance", optarg,

@@ -31,13 +31,10 @@ int cmd_check(int argc, char **argv)
                                          {0, 0, 0, 0}};
     const char *run = NULL, *baseline_path = NULL;
     int quiet = 0, c;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":b:q", opts, NULL)) != -1) {
-        if (c == ':')
-            return ls_opt_missing("check", argv);
-        if (c == '?')
-            return ls_opt_unknown("check", argv);
+        if (ls_opt_refused("check", c, argv))
+            return LS_EXIT_USAGE;
         if (c == 'b')
             baseline_path = optarg;
         else

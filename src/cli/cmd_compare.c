@@ -65,13 +65,10 @@ static int parse_args(int argc, char **argv, compare_args_t *a)
     int *flag[128] = {['v'] = &a->variants, ['m'] = &a->markdown, ['j'] = &a->json,
                       ['c'] = &a->changes_only, ['f'] = &a->fail_on_regression};
     int c;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (c == ':')
-            return ls_opt_missing("compare", argv);
-        if (c == '?')
-            return ls_opt_unknown("compare", argv);
+        if (ls_opt_refused("compare", c, argv))
+            return LS_EXIT_USAGE;
         if (c == 'b') {
             a->base = optarg;
         } else if (c == 't' || c == 'l') {

@@ -61,13 +61,10 @@ static int parse_args(int argc, char **argv, import_args_t *a)
     const char **slots[128] = {['o'] = &a->out, ['i'] = &a->into, ['v'] = &a->opts.variant,
                                ['c'] = &a->opts.collective, ['r'] = &a->p2p_read, ['w'] = &a->p2p_write};
     int c;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (c == ':')
-            return ls_opt_missing("import", argv);
-        if (c == '?')
-            return ls_opt_unknown("import", argv);
+        if (ls_opt_refused("import", c, argv))
+            return LS_EXIT_USAGE;
         *slots[c] = optarg;
     }
     if (argc - optind > MAX_FILES)

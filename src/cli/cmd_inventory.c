@@ -55,8 +55,7 @@ static int parse_args(int argc, char **argv, inv_opts_t *o)
                                          {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     int c;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
         if (c == ':' && optopt == 's')
             return ls_usage_error("inventory", "--sysfs-root needs a directory");

@@ -58,14 +58,11 @@ static int parse_args(const char *cmd, int argc, char **argv, measure_args_t *a)
                                          {"csv", required_argument, 0, 'c'},
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     int c, rc = 0;
     while (!rc && (c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (c == ':')
-            return ls_opt_missing(cmd, argv);
-        if (c == '?')
-            return ls_opt_unknown(cmd, argv);
+        if (ls_opt_refused(cmd, c, argv))
+            return LS_EXIT_USAGE;
         rc = parse_value(cmd, c, optarg, a);
     }
     if (rc)

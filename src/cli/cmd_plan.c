@@ -35,8 +35,7 @@ int cmd_plan(int argc, char **argv)
                                          {"fail-on", required_argument, 0, 'F'},
                                          {0, 0, 0, 0}};
     int c;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         if (c == ':' || (c == 'F' && ls_severity_parse(optarg, &fail_on)))
             return ls_usage_error("plan", "--fail-on needs info, warning or error");

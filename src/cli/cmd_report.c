@@ -97,8 +97,7 @@ static int parse_args(int argc, char **argv, const char **path, const char **out
                                          {"output", required_argument, 0, 'o'},
                                          {0, 0, 0, 0}};
     int c;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":f:o:", opts, NULL)) != -1) {
         if ((c == ':' && optopt == 'f') || (c == 'f' && (*fmt = parse_format(optarg)) == FMT_NONE))
             return ls_usage_error("report", "--format needs term, md, html or csv");

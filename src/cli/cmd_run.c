@@ -65,8 +65,7 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->budget_s = -1;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     int c;
     while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
         switch (c) {

@@ -74,13 +74,10 @@ static int parse_args(int argc, char **argv, topo_opts_t *o)
     const char **slots[128] = {['f'] = &o->from, ['r'] = &o->p2p_read, ['w'] = &o->p2p_write,
                                ['o'] = &o->output, ['s'] = &o->sysfs_root, ['c'] = &o->color};
     int c;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (c == ':')
-            return ls_opt_missing("topo", argv);
-        if (c == '?')
-            return ls_opt_unknown("topo", argv);
+        if (ls_opt_refused("topo", c, argv))
+            return LS_EXIT_USAGE;
         if (c == 'j' || c == 'v')
             *(c == 'j' ? &o->json : &o->csv) = 1;
         else

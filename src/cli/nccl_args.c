@@ -212,8 +212,7 @@ int ls_nccl_parse_args(int argc, char **argv, opts_t *o)
 {
     ls_nccl_sweep_opts_t *s = &o->sweep;
     sweep_defaults(o);
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     int c, index = -1;
     while ((c = getopt_long(argc, argv, ":b:e:i:f:n:w:c:z:G:r:d:g:t:o:", long_options(), &index)) != -1) {
         if (c == ':')

@@ -68,3 +68,18 @@ int ls_opt_unknown(const char *cmd, char **argv)
 {
     return ls_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
+
+void ls_opt_begin(void)
+{
+    optind = 1;
+    opterr = 0;
+}
+
+int ls_opt_refused(const char *cmd, int c, char **argv)
+{
+    if (c == ':')
+        return ls_opt_missing(cmd, argv);
+    if (c == '?')
+        return ls_opt_unknown(cmd, argv);
+    return 0;
+}

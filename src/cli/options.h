@@ -20,6 +20,13 @@ int ls_check_writable(const char *cmd, const char *opt, const char *path, int is
 /* A run document read and validated; NULL after one error line naming the file. */
 json_t *ls_read_document(const char *path);
 
+/* Before a command's getopt_long loop: from argv[1], with the refusals left to it. */
+void ls_opt_begin(void);
+
+/* In the loop, for what getopt_long returned: 0 for an option, else (':' a missing
+   value, '?' an unknown option) one usage line and LS_EXIT_USAGE. */
+int ls_opt_refused(const char *cmd, int c, char **argv);
+
 /* getopt_long's two refusals (':' and '?', with ":" leading the short options and
    opterr 0), as the commands word them: "-o needs a value", "unknown option '-x'". */
 int ls_opt_missing(const char *cmd, char **argv);

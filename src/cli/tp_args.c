@@ -190,13 +190,10 @@ int ls_tp_parse_args(int argc, char **argv, tp_args_t *a)
     opts[NV + 1] = (struct option){"measure", no_argument, 0, 'm'};
     int last_is_run = -1; /* -1 none yet, 1 --run, 0 --measure */
     int c, index = -1;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":o:", opts, &index)) != -1) {
-        if (c == ':')
-            return ls_opt_missing("tp", argv);
-        if (c == '?')
-            return ls_opt_unknown("tp", argv);
+        if (ls_opt_refused("tp", c, argv))
+            return LS_EXIT_USAGE;
         char opt[64];
         snprintf(opt, sizeof opt, "%s%s", c == 'o' ? "-o" : "--", c == 'o' ? "" : opts[index].name);
         index = -1;

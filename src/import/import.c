@@ -71,38 +71,9 @@ static int read_nccl_tests(json_t *doc, const char *text, const char *name, cons
     return n;
 }
 
-static int read_nccl_log(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
-                         char *err, size_t errlen)
+static int refuse_topo_p2p(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
-    (void)o;
-    return ls_import_nccl_log(doc, text, name, err, errlen);
-}
-
-static int read_p2p_sample(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
-                           char *err, size_t errlen)
-{
-    (void)o;
-    return ls_import_p2p_sample(doc, text, name, err, errlen);
-}
-
-static int read_nvbandwidth(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
-                            char *err, size_t errlen)
-{
-    (void)o;
-    return ls_import_nvbandwidth(doc, text, name, err, errlen);
-}
-
-static int read_topo(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
-                     char *err, size_t errlen)
-{
-    (void)o;
-    return import_topo(doc, text, name, err, errlen);
-}
-
-static int refuse_topo_p2p(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
-                           char *err, size_t errlen)
-{
-    (void)doc, (void)text, (void)o;
+    (void)doc, (void)text;
     return ls_seterr(err, errlen,
                      "%s: looks like 'nvidia-smi topo -p2p' output, which does not say "
                      "whether it is r or w; pass it with --p2p-read or --p2p-write", name);
@@ -111,12 +82,12 @@ static int refuse_topo_p2p(json_t *doc, const char *text, const char *name, cons
 /* The readers, in the order they are tried: the first whose detect says yes reads the
    text (a more specific format before one whose signature it also carries). */
 static const ls_importer_t readers[] = {
-    {LS_FMT_NVBANDWIDTH, "nvbandwidth", ls_nvbandwidth_detect, read_nvbandwidth},
-    {LS_FMT_P2P_SAMPLE, "p2pBandwidthLatencyTest", ls_p2p_sample_detect, read_p2p_sample},
-    {LS_FMT_NCCL_TESTS, "nccl-tests", ls_nccl_tests_detect, read_nccl_tests},
-    {LS_FMT_NCCL_LOG, "NCCL INFO log", ls_nccl_log_detect, read_nccl_log},
-    {LS_FMT_TOPO_P2P, "nvidia-smi topo -p2p", looks_like_topo_p2p, refuse_topo_p2p},
-    {LS_FMT_TOPO, "nvidia-smi topo -m", ls_topo_text_detect, read_topo},
+    {LS_FMT_NVBANDWIDTH, "nvbandwidth", ls_nvbandwidth_detect, NULL, ls_import_nvbandwidth},
+    {LS_FMT_P2P_SAMPLE, "p2pBandwidthLatencyTest", ls_p2p_sample_detect, NULL, ls_import_p2p_sample},
+    {LS_FMT_NCCL_TESTS, "nccl-tests", ls_nccl_tests_detect, read_nccl_tests, NULL},
+    {LS_FMT_NCCL_LOG, "NCCL INFO log", ls_nccl_log_detect, NULL, ls_import_nccl_log},
+    {LS_FMT_TOPO_P2P, "nvidia-smi topo -p2p", looks_like_topo_p2p, NULL, refuse_topo_p2p},
+    {LS_FMT_TOPO, "nvidia-smi topo -m", ls_topo_text_detect, NULL, import_topo},
 };
 
 #define NREADERS (sizeof readers / sizeof readers[0])
@@ -150,7 +121,7 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
     if (fmt_out)
         *fmt_out = r ? r->fmt : LS_FMT_UNKNOWN;
     if (r)
-        return r->read(doc, text, name, opts, err, errlen);
+        return r->read ? r->read(doc, text, name, opts, err, errlen) : r->read_text(doc, text, name, err, errlen);
     return ls_seterr(err, errlen,
                      "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
                      "p2pBandwidthLatencyTest output, nvbandwidth -j JSON or "

@@ -24,13 +24,15 @@ typedef struct {
 
 /* One reader per format, in import.c's table: what it is called, whether a text is in
    its format, and how it adds what the text holds to a document (the number of entries
-   added, or -1 with err = one line naming name). */
+   added, or -1 with err = one line naming name): read when it takes the options,
+   read_text when it does not (the other NULL). */
 typedef struct {
     enum ls_import_format fmt;
     const char *name;
     int (*detect)(const char *text);
     int (*read)(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts, char *err,
                 size_t errlen);
+    int (*read_text)(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
 } ls_importer_t;
 
 enum ls_import_format ls_import_detect(const char *text);
