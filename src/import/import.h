@@ -47,9 +47,23 @@ json_t *ls_import_doc_new(void);
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
                    enum ls_import_format *fmt_out, char *err, size_t errlen);
 
+/* The line that says what the file name held, once imported into doc (n entries of
+   format fmt, those from index before on): "NAME: nccl-tests, 2 entries", with the NCCL
+   version, ranks and hosts of a log; warn gets the first note of an entry flagged
+   incomplete (a partial paste), or stays as it was. */
+void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
+                    char *note, size_t notelen, char *warn, size_t warnlen);
+
 /* nvidia-smi topo -p2p r (write = 0) or w (write = 1) text into the document's links;
    needs the topology (topo -m) imported first. 0 or -1 with err. */
 int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int write, char *err,
                        size_t errlen);
+
+/* The line that says what the file name held, once imported into doc (n entries of
+   format fmt, those from index before on): "NAME: nccl-tests, 2 entries", with the NCCL
+   version, ranks and hosts of a log; warn gets the first note of an entry flagged
+   incomplete (a partial paste), or stays as it was. */
+void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
+                    char *note, size_t notelen, char *warn, size_t warnlen);
 
 #endif
