@@ -32,8 +32,9 @@ const ls_family_t *ls_families(int *count);
 /* NULL when no family has that name. */
 const ls_family_t *ls_family_find(const char *name);
 
-/* The one place defaults are resolved: size 0 becomes the family's default size (rounded
-   to 16 bytes, the copy kernels' access), samples <= 0 LS_DEFAULT_SAMPLES. */
+/* The one place defaults are resolved: size 0 becomes the family's default size, and the
+   size is rounded down to a multiple of 16 bytes (the copy kernels' access; --size is at
+   least 16); samples <= 0 become LS_DEFAULT_SAMPLES. */
 void ls_family_resolve(const ls_family_t *f, ls_measure_opts_t *o);
 
 /* --size (o->size, 0: none given) against the memory of each GPU of o and of the host:

@@ -262,8 +262,6 @@ static int enable_peer(int a, int b)
     return rc == cudaSuccess;
 }
 
-
-
 /* LS_P2P_METHODS=sm_write,sm_read limits the methods (a tuning knob). */
 static int method_wanted(const char *method)
 {
