@@ -1,15 +1,14 @@
 /* linkscope tp: tensor-parallel communication estimate (docs/tp.md). */
 #include "analyze/tp.h"
 #include "commands.h"
+#include "pipeline/tp_measure.h"
 #include "tp_args.h"
 #include "options.h"
 #include "model/doc.h"
-#include "nccl/sweep.h"
 #include "render/tp_report.h"
 #include "util/log.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 const char usage_tp[] =
@@ -85,53 +84,6 @@ static int load_run(const run_arg_t *r, long tp, ls_tp_source_t *src)
     return 0;
 }
 
-static const char *dtype_for(long bytes)
-{
-    return bytes == 1 ? "int8" : bytes == 4 ? "float" : "bfloat16";
-}
-
-/* Runs all_reduce at exactly the sizes the estimate needs; *entry_out keeps the nccl
-   entry for -o/--into. */
-static int measure_source(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_source_t *src,
-                          json_t **entry_out)
-{
-    uint64_t sizes[512];
-    int n = ls_tp_request_sizes(req, sizes, 512);
-    ls_nccl_sweep_opts_t opts = {.collective = "all_reduce", .gpus = a->measure_gpus,
-                                 .ngpus = a->nmeasure_gpus, .sizes = sizes, .nsizes = n,
-                                 .min_bytes = sizes[0], .max_bytes = sizes[n - 1], .iters = 20,
-                                 .warmup = 5, .check = 1, .dtype = dtype_for(a->bytes),
-                                 .redop = "sum", .root = 0, .in_place = 0, .timeout_s = 120};
-    char err[512] = "";
-    json_t *entry = ls_nccl_sweep(&opts, err, sizeof err);
-    if (!entry) {
-        ls_error("--measure: %s", err[0] ? err : "all_reduce could not run");
-        return LS_EXIT_NOGPU;
-    }
-    int skipped = 0;
-    if (strcmp(ls_json_str(entry, "status", "failed"), "ok") != 0) {
-        ls_error("--measure: all_reduce %s: %s", ls_json_str(entry, "status", "failed"),
-                 ls_json_str(entry, "error", "no reason given"));
-    } else if (ls_tp_curve_from_entry(&src->curve, entry, &skipped, err, sizeof err) != 0) {
-        ls_error("--measure: %s", err);
-    } else if (skipped) {
-        ls_error("--measure: all_reduce gave wrong results or no time at %d of %d sizes", skipped, n);
-    } else {
-        char gpus[128];
-        ls_tp_format_gpus(a->measure_gpus, a->nmeasure_gpus, gpus, sizeof gpus);
-        src->kind = LS_TP_SRC_CURVE;
-        src->measured = 1;
-        snprintf(src->name, sizeof src->name, "measured");
-        snprintf(src->origin, sizeof src->origin,
-                 "--measure: all_reduce (%s, sum) at the %d sizes below on GPUs %s, %d iterations, "
-                 "data checked", opts.dtype, n, gpus, opts.iters);
-        *entry_out = entry;
-        return 0;
-    }
-    json_decref(entry);
-    return LS_EXIT_NOGPU;
-}
-
 static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_source_t *srcs,
                          int *nsrcs, json_t **measured)
 {
@@ -150,7 +102,7 @@ static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_s
         (*nsrcs)++;
     }
     if (a->measure) {
-        int rc = measure_source(a, req, &srcs[*nsrcs], measured);
+        int rc = ls_tp_measure_source(a->measure_gpus, a->nmeasure_gpus, a->bytes, req, &srcs[*nsrcs], measured);
         if (rc)
             return rc;
         if (a->measure_name)
