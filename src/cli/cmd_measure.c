@@ -134,7 +134,7 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
     const char *path = a->out ? a->out : a->into;
     const ls_family_tables_t *t = ls_family_tables(fam->name);
     if (t && (!path || strcmp(path, "-") != 0)) { /* -o -: stdout holds the document alone */
-        t->print(stdout, doc, fam->methods, fam->nmethods, ls_use_color(stdout));
+        t->print(stdout, doc, fam->methods, ls_use_color(stdout));
         fflush(stdout);
     }
     if (path && ls_doc_write(doc, path, err, sizeof err) != 0) {
@@ -144,7 +144,7 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
     if (a->csv_dir && t) {
         if (make_dir(a->csv_dir) != 0)
             return LS_EXIT_USAGE;
-        if (t->csv(doc, fam->methods, fam->nmethods, a->csv_dir, err, sizeof err) != 0) {
+        if (t->csv(doc, fam->methods, a->csv_dir, err, sizeof err) != 0) {
             ls_error("%s", err);
             return LS_EXIT_USAGE;
         }

@@ -48,6 +48,8 @@ const char usage_nccl[] =
     "linkscope options:\n"
     "  --gpus LIST             GPUs to use, e.g. 0,1,4 (PCI bus order, as nvidia-smi)\n"
     "  --in-place 0|1|2        0 out-of-place only, 1 in-place only, 2 both (default)\n"
+    "  --launch group|threads  group: one thread launches for every GPU in group calls\n"
+    "                          (nccl-tests' -t 1, default); threads: one thread per GPU\n"
     "  --variant K=V           also run with the environment variable K=V, each setting\n"
     "                          in its own process; shown beside the default with ratios\n"
     "  -o, --output FILE       write a new run document (- = stdout)\n"

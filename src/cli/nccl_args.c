@@ -90,6 +90,10 @@ static int parse_sweep_flag(opts_t *o, const char *f, const char *v)
     } else if (!strcmp(f, "-t") || !strcmp(f, "--nthreads")) {
         int t;
         rc = parse_int_opt(f, v, 1, 1, &t);
+    } else if (!strcmp(f, "--launch")) {
+        if (strcmp(v, "group") != 0 && strcmp(v, "threads") != 0)
+            return bad("--launch: '%s' is not group or threads%s", v, "");
+        s->threads = strcmp(v, "threads") == 0;
     } else if (!strcmp(f, "--gpus")) {
         int n;
         if (ls_opt_gpus("nccl", v, o->gpus, LS_MAX_GPUS, &n))
@@ -139,7 +143,7 @@ static const flag_t flags[] = {
     {"-t", "--nthreads", 't', 1},  {"-o", "--output", 'o', 1},      {NULL, "--in-place", 'P', 1},
     {NULL, "--op", 'O', 1},        {NULL, "--timeout", 'T', 1},     {NULL, "--gpus", 'U', 1},
     {NULL, "--into", 'I', 1},      {NULL, "--child-out", 'C', 1},   {NULL, "--variant", 'V', 1},
-    {NULL, "--json", 'J', 0},      {NULL, "--mpi-selftest", 'M', 0},
+    {NULL, "--launch", 'L', 1},    {NULL, "--json", 'J', 0},      {NULL, "--mpi-selftest", 'M', 0},
 };
 #define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
 

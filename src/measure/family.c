@@ -4,6 +4,7 @@
 #include "family.h"
 #include "figures.h"
 #include "gpu.h"
+#include "model/vocab.h"
 #include "util/log.h"
 #include "util/parse.h"
 
@@ -12,13 +13,11 @@
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-const char *const ls_p2p_methods[] = {"ce", "sm_write", "sm_read", "staged"};
-const char *const ls_latency_methods[] = {"gpu_pingpong", "pointer_chase", "gpu_copy", "cpu_copy"};
-const char *const ls_hbm_methods[] = {"read", "write", "copy", "copy_ce"};
-const char *const ls_host_methods[] = {"pinned", "pageable"};
+/* p2p, latency and hbm methods are model's lists (model/vocab.c); host's are its memories. */
+static const char *const host_methods[] = {LS_MEM_PINNED, LS_MEM_PAGEABLE, NULL};
 
 static const ls_family_t families[] = {
-    {.name = "p2p",
+    {.name = LS_FAMILY_P2P,
      .summary = "P2P bandwidth for every ordered GPU pair",
      .about = "P2P bandwidth for every ordered pair of GPUs, one direction and both directions at\n"
               "once, by four methods: ce (copy engine, cudaMemcpyPeerAsync), sm_write (copy kernel\n"
@@ -27,13 +26,13 @@ static const ls_family_t families[] = {
               "behind a gate kernel, timed with events, and verified after. Pairs without P2P are\n"
               "marked and measured through the host. GB/s = 1e9 bytes/s; both directions = sum.\n",
      .notes = "One GPU: says that P2P needs two GPUs and exits 0; --gpus naming fewer than two: exit 2.\n",
-     .methods = ls_p2p_methods, .nmethods = COUNT(ls_p2p_methods),
+     .methods = ls_p2p_methods,
      .pairs = 1, .one_gpu = "",
      /* 2 GiB: a copy lasts ~5.4 ms on NVLink 4, so the copy engine's ~4 us start per copy
         is < 0.1% */
      .default_size = 2ull << 30, .default_size_text = "2G", .size_what = "bytes per copy",
      .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 0, .measure = ls_measure_p2p},
-    {.name = "latency",
+    {.name = LS_FAMILY_LATENCY,
      .summary = "GPU-to-GPU and host latency",
      .about = "Latency between every ordered pair of GPUs, in us, by four definitions, each labelled:\n"
               "  gpu_pingpong   a flag written into the peer's memory and polled there, 2000 round\n"
@@ -46,10 +45,10 @@ static const ls_family_t families[] = {
               "  cpu_copy       CPU time per cudaMemcpyPeerAsync call of that loop (its CPU matrix)\n",
      .notes = "One GPU: measures GPU to host only and says that P2P needs two GPUs (exit 0); --gpus\n"
               "naming fewer than two GPUs: exit 2.\n",
-     .methods = ls_latency_methods, .nmethods = COUNT(ls_latency_methods),
+     .methods = ls_latency_methods,
      .pairs = 1, .one_gpu = " (measuring GPU to host only)",
      .measure = ls_measure_latency},
-    {.name = "hbm",
+    {.name = LS_FAMILY_HBM,
      .summary = "device-local memory bandwidth per GPU",
      .about = "Device-local memory bandwidth per GPU: read, write and copy kernels (16-byte accesses,\n"
               "non-zero pseudo-random data, buffers far larger than L2) and a copy-engine copy\n"
@@ -58,11 +57,11 @@ static const ls_family_t families[] = {
               "per second are shown too), beside the theoretical peak (memory clock x 2 x bus width)\n"
               "and the efficiency. GB/s = 1e9 bytes/s.\n",
      .notes = "",
-     .methods = ls_hbm_methods, .nmethods = COUNT(ls_hbm_methods),
+     .methods = ls_hbm_methods,
      /* 1 GiB: 17x the H200's 60 MB L2 */
      .default_size = 1ull << 30, .default_size_text = "1G",
      .size_what = "bytes per buffer", .size_note = "two buffers per GPU", .buffers_per_gpu = 2, .measure = ls_measure_hbm},
-    {.name = "host",
+    {.name = LS_FAMILY_HOST,
      .summary = "host <-> device copy bandwidth per GPU and NUMA node",
      .about = "Host-to-device, device-to-host and both at once, per GPU, with pinned and pageable host\n"
               "memory bound to each NUMA node in turn (mbind) and the measuring thread on that node's\n"
@@ -70,7 +69,7 @@ static const ls_family_t families[] = {
               "behind a gate kernel and timed with events; pageable copies are timed on the CPU.\n"
               "Every copy is verified. GB/s = 1e9 bytes/s; both directions = sum.\n",
      .notes = "",
-     .methods = ls_host_methods, .nmethods = COUNT(ls_host_methods),
+     .methods = host_methods,
      .default_size = 512ull << 20, .default_size_text = "512M", .size_what = "bytes per copy",
      .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 2, .measure = ls_measure_host},
 };

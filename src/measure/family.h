@@ -14,8 +14,7 @@ typedef struct {
     const char *summary;           /* one line for `linkscope help` */
     const char *about;             /* its usage text between the usage line and the options */
     const char *notes;             /* its usage text after the options (before the exit codes) */
-    const char *const *methods;    /* in table order */
-    int nmethods;
+    const char *const *methods;    /* in table order, NULL-terminated (model/vocab.h) */
     int pairs;                     /* 1: ordered GPU pairs (P2P needs two GPUs); 0: per GPU */
     const char *one_gpu;           /* with pairs: what it still does on one GPU, or "" */
     uint64_t default_size;         /* bytes; 0 when --size does not apply */

@@ -26,12 +26,6 @@ typedef struct {
 
 typedef void (*ls_measure_progress_fn)(const char *what);
 
-/* Each family's methods, in table order (the registry's lists, family.c). */
-extern const char *const ls_p2p_methods[4];
-extern const char *const ls_latency_methods[4];
-extern const char *const ls_hbm_methods[4];
-extern const char *const ls_host_methods[2];
-
 /* o's size and samples are resolved (ls_family_resolve); call through ls_family_measure. */
 int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);

@@ -1,8 +1,11 @@
 #include "numa.h"
 #include "util/fileio.h"
 #include "util/parse.h"
+#include "util/sysdir.h"
 
+#include <ctype.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,34 +16,6 @@
 #define LS_MPOL_BIND 2      /* linux/mempolicy.h */
 #define LS_MPOL_MF_MOVE (1 << 1)
 
-/* Without the "online" list: the nodeN folders, sorted. */
-static int scan_node_dirs(const char *root, int *nodes, int max)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/sys/devices/system/node", root ? root : "");
-    DIR *dir = opendir(path);
-    if (!dir)
-        return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(dir)) && n < max) {
-        char *end;
-        if (strncmp(e->d_name, "node", 4) != 0 || !e->d_name[4])
-            continue;
-        long v = strtol(e->d_name + 4, &end, 10);
-        if (*end || v < 0 || v >= LS_MAX_NODES)
-            continue;
-        int i = n++;
-        while (i > 0 && nodes[i - 1] > v) {
-            nodes[i] = nodes[i - 1];
-            i--;
-        }
-        nodes[i] = (int)v;
-    }
-    closedir(dir);
-    return n;
-}
-
 int ls_numa_nodes(const char *root, int *nodes, int max)
 {
     char text[256];
@@ -48,7 +23,7 @@ int ls_numa_nodes(const char *root, int *nodes, int max)
     if (ls_read_text(root, "/sys/devices/system/node/online", text, sizeof text) == 0)
         n = ls_parse_index_list(text, nodes, max);
     if (n <= 0)
-        n = scan_node_dirs(root, nodes, max);
+        n = ls_list_numbered(root, "/sys/devices/system/node", "node", nodes, max, LS_MAX_NODES);
     if (n <= 0) {
         nodes[0] = 0;
         n = 1;
@@ -106,4 +81,64 @@ void ls_numa_free(void *p, size_t len)
 {
     if (p)
         munmap(p, len);
+}
+
+/* A mapping's header line is "START-END perms ...", START in hex without 0x; its fields
+   follow, one "Name:  value kB" per line, until the next header. */
+static int smaps_header(const char *line)
+{
+    const char *p = line;
+    while (isxdigit((unsigned char)*p))
+        p++;
+    return p > line && *p == '-';
+}
+
+static const char *next_line(const char *line)
+{
+    const char *nl = strchr(line, '\n');
+    return nl && nl[1] ? nl + 1 : NULL;
+}
+
+double ls_smaps_huge_share(const char *smaps, const void *addr)
+{
+    unsigned long a = (unsigned long)(uintptr_t)addr;
+    for (const char *line = smaps; line && *line; line = next_line(line)) {
+        char *end;
+        unsigned long lo = strtoul(line, &end, 16), hi;
+        if (!smaps_header(line) || *end != '-' || (hi = strtoul(end + 1, NULL, 16)) <= lo ||
+            a < lo || a >= hi)
+            continue;
+        for (const char *f = next_line(line); f && !smaps_header(f); f = next_line(f))
+            if (strncmp(f, "AnonHugePages:", 14) == 0)
+                return (double)strtol(f + 14, NULL, 10) * 1024.0 / (double)(hi - lo);
+        return 0;
+    }
+    return -1;
+}
+
+double ls_numa_huge_share(const void *addr)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    size_t cap = 1 << 20, n = 0;
+    char *text = malloc(cap);
+    for (size_t got; text && (got = fread(text + n, 1, cap - 1 - n, f)) > 0;) {
+        n += got;
+        if (n + 1 >= cap) {
+            char *bigger = realloc(text, cap *= 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+            }
+            text = bigger;
+        }
+    }
+    fclose(f);
+    if (!text)
+        return -1;
+    text[n] = '\0';
+    double share = ls_smaps_huge_share(text, addr);
+    free(text);
+    return share;
 }

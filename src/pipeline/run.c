@@ -94,7 +94,9 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
     ls_nccl_sweep_opts_t o = {.collective = collective, .gpus = gpus, .ngpus = ngpus,
                               .min_bytes = min_b, .max_bytes = max_b, .step_factor = factor,
                               .iters = 20, .warmup = 5, .check = 1, .dtype = "float",
-                              .redop = "sum", .in_place = 2, .timeout_s = 60, .variant = "default"};
+                              .redop = "sum", .in_place = 2, .timeout_s = 60, .variant = "default",
+                              .threads = 1}; /* one launching thread per GPU, as frameworks
+                                                drive them (docs/nccl.md) */
     ls_progress("%s ...", name);
     char err[512] = "";
     double t0 = now_s();

@@ -11,13 +11,12 @@
    then through host. */
 static const char *p2p_direction(int pass) { return pass ? "bidir" : "uni"; }
 
-static int matrices(const json_t *doc, const char *family, const char *const *methods, int n,
-                    FILE *f, int color, const char *dir, char *err, size_t errlen)
+static int matrices(const json_t *doc, const char *family, const char *const *methods, FILE *f, int color, const char *dir, char *err, size_t errlen)
 {
     ls_matrix_t *m = malloc(sizeof *m);
     int rc = m ? 0 : -1, p2p = strcmp(family, "p2p") == 0;
     for (int pass = 0; pass < 2 && !rc; pass++)
-        for (int k = 0; k < n && !rc; k++) {
+        for (int k = 0; methods[k] && !rc; k++) {
             if (!ls_matrix_from_doc(doc, family, methods[k], p2p ? p2p_direction(pass) : NULL,
                                     p2p ? 0 : pass, m))
                 continue;
@@ -30,54 +29,54 @@ static int matrices(const json_t *doc, const char *family, const char *const *me
     return rc;
 }
 
-static void print_p2p(FILE *f, const json_t *doc, const char *const *methods, int n, int color)
+static void print_p2p(FILE *f, const json_t *doc, const char *const *methods, int color)
 {
-    matrices(doc, "p2p", methods, n, f, color, NULL, NULL, 0);
+    matrices(doc, "p2p", methods, f, color, NULL, NULL, 0);
     ls_p2p_path_table(f, doc);
 }
 
-static int csv_p2p(const json_t *doc, const char *const *methods, int n, const char *dir,
+static int csv_p2p(const json_t *doc, const char *const *methods, const char *dir,
                    char *err, size_t errlen)
 {
-    return matrices(doc, "p2p", methods, n, NULL, 0, dir, err, errlen);
+    return matrices(doc, "p2p", methods, NULL, 0, dir, err, errlen);
 }
 
-static void print_latency(FILE *f, const json_t *doc, const char *const *methods, int n, int color)
+static void print_latency(FILE *f, const json_t *doc, const char *const *methods, int color)
 {
-    matrices(doc, "latency", methods, n, f, color, NULL, NULL, 0);
+    matrices(doc, "latency", methods, f, color, NULL, NULL, 0);
     ls_latency_host_table(f, doc);
     ls_p2p_path_table(f, doc);
 }
 
-static int csv_latency(const json_t *doc, const char *const *methods, int n, const char *dir,
+static int csv_latency(const json_t *doc, const char *const *methods, const char *dir,
                        char *err, size_t errlen)
 {
-    return matrices(doc, "latency", methods, n, NULL, 0, dir, err, errlen);
+    return matrices(doc, "latency", methods, NULL, 0, dir, err, errlen);
 }
 
-static void print_hbm(FILE *f, const json_t *doc, const char *const *methods, int n, int color)
+static void print_hbm(FILE *f, const json_t *doc, const char *const *methods, int color)
 {
-    (void)methods, (void)n, (void)color;
+    (void)methods, (void)color;
     ls_hbm_table(f, doc);
 }
 
-static int csv_hbm(const json_t *doc, const char *const *methods, int n, const char *dir, char *err,
+static int csv_hbm(const json_t *doc, const char *const *methods, const char *dir, char *err,
                    size_t errlen)
 {
-    (void)methods, (void)n;
+    (void)methods;
     return ls_hbm_csv(doc, dir, err, errlen);
 }
 
-static void print_host(FILE *f, const json_t *doc, const char *const *methods, int n, int color)
+static void print_host(FILE *f, const json_t *doc, const char *const *methods, int color)
 {
-    (void)methods, (void)n, (void)color;
+    (void)methods, (void)color;
     ls_host_table(f, doc);
 }
 
-static int csv_host(const json_t *doc, const char *const *methods, int n, const char *dir,
+static int csv_host(const json_t *doc, const char *const *methods, const char *dir,
                     char *err, size_t errlen)
 {
-    (void)methods, (void)n;
+    (void)methods;
     return ls_host_csv(doc, dir, err, errlen);
 }
 
