@@ -13,6 +13,13 @@
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* Built without CUDA, every family is measured by the function that says so. */
+#ifdef LS_HAVE_CUDA
+#define MEASURE(fn) fn
+#else
+#define MEASURE(fn) ls_measure_without_cuda
+#endif
+
 /* p2p, latency and hbm methods are model's lists (model/vocab.c); host's are its memories. */
 static const char *const host_methods[] = {LS_MEM_PINNED, LS_MEM_PAGEABLE, NULL};
 
@@ -31,7 +38,7 @@ static const ls_family_t families[] = {
      /* 2 GiB: a copy lasts ~5.4 ms on NVLink 4, so the copy engine's ~4 us start per copy
         is < 0.1% */
      .default_size = 2ull << 30, .default_size_text = "2G", .size_what = "bytes per copy",
-     .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 0, .measure = ls_measure_p2p},
+     .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 0, .measure = MEASURE(ls_measure_p2p)},
     {.name = LS_FAMILY_LATENCY,
      .summary = "GPU-to-GPU and host latency",
      .about = "Latency between every ordered pair of GPUs, in us, by four definitions, each labelled:\n"
@@ -47,7 +54,7 @@ static const ls_family_t families[] = {
               "naming fewer than two GPUs: exit 2.\n",
      .methods = ls_latency_methods,
      .pairs = 1, .one_gpu = " (measuring GPU to host only)",
-     .measure = ls_measure_latency},
+     .measure = MEASURE(ls_measure_latency)},
     {.name = LS_FAMILY_HBM,
      .summary = "device-local memory bandwidth per GPU",
      .about = "Device-local memory bandwidth per GPU: read, write and copy kernels (16-byte accesses,\n"
@@ -60,7 +67,7 @@ static const ls_family_t families[] = {
      .methods = ls_hbm_methods,
      /* 1 GiB: 17x the H200's 60 MB L2 */
      .default_size = 1ull << 30, .default_size_text = "1G",
-     .size_what = "bytes per buffer", .size_note = "two buffers per GPU", .buffers_per_gpu = 2, .measure = ls_measure_hbm},
+     .size_what = "bytes per buffer", .size_note = "two buffers per GPU", .buffers_per_gpu = 2, .measure = MEASURE(ls_measure_hbm)},
     {.name = LS_FAMILY_HOST,
      .summary = "host <-> device copy bandwidth per GPU and NUMA node",
      .about = "Host-to-device, device-to-host and both at once, per GPU, with pinned and pageable host\n"
@@ -71,7 +78,7 @@ static const ls_family_t families[] = {
      .notes = "",
      .methods = host_methods,
      .default_size = 512ull << 20, .default_size_text = "512M", .size_what = "bytes per copy",
-     .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 2, .measure = ls_measure_host},
+     .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 2, .measure = MEASURE(ls_measure_host)},
 };
 
 const ls_family_t *ls_families(int *count)

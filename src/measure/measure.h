@@ -26,10 +26,13 @@ typedef struct {
 
 typedef void (*ls_measure_progress_fn)(const char *what);
 
-/* o's size and samples are resolved (ls_family_resolve); call through ls_family_measure. */
+/* o's size and samples are resolved (ls_family_resolve); call through ls_family_measure.
+   Each is defined in its *_cuda.c file; built without CUDA, the registry names
+   ls_measure_without_cuda instead (measure_nocuda.c). */
 int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_hbm(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_host(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
+int ls_measure_without_cuda(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 
 #endif
