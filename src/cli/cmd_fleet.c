@@ -1,6 +1,7 @@
 /* linkscope fleet: the run documents of many nodes together (docs/fleet.md). */
 #include "analyze/fleet.h"
 #include "commands.h"
+#include "options.h"
 #include "model/doc.h"
 #include "render/fleet_report.h"
 #include "util/fileio.h"
@@ -56,10 +57,11 @@ static int parse_args(int argc, char **argv, fleet_args_t *a)
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     ls_fleet_opts_default(&a->opts);
-    optind = 1;
-    opterr = 0;
     int c;
+    ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        if (ls_opt_refused("fleet", c, argv))
+            return LS_EXIT_USAGE;
         switch (c) {
         case 's':
             if (ls_parse_double(optarg, &a->opts.score) || a->opts.score <= 0)
@@ -74,8 +76,6 @@ static int parse_args(int argc, char **argv, fleet_args_t *a)
         case 'j': a->json = 1; break;
         case 'p': a->prom = 1; break;
         case 'h': a->html = optarg; break;
-        case ':': return ls_usage_error("fleet", "option '%s' needs a value", argv[optind - 1]);
-        default: return ls_usage_error("fleet", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (a->json && a->prom)
