@@ -6,15 +6,12 @@
 
 #include <jansson.h>
 
+#include "nccl/nodes.h" /* ls_nodes_annotate: the entries placed on the nodes */
+
 /* Collective: every rank calls it once after MPI is up. The first rank of each host
    discovers it; rank 0 gets [{hostname, ranks: [..], host, software, gpus, links, nics,
    gpu_nic_links, nic_nic_links}] in node order of first rank, other ranks NULL (also
    NULL when the exchange failed: the document is then single-node as before). */
 json_t *ls_nodes_gather(void);
-
-/* Rank 0: doc["nodes"] = nodes, and on each MPI collective entry "rank_hosts" (the host
-   of each rank) and "nodes" [{hostname, ranks, gpus, transports: {class: connections
-   sent from the node}}]. nodes is not stolen. */
-void ls_nodes_annotate(json_t *doc, const json_t *nodes);
 
 #endif
