@@ -266,14 +266,16 @@ static void nic_gpus_text(const json_t *by, char *buf, size_t len)
 {
     const char *word;
     const json_t *list, *g;
-    size_t used = 0, i;
-    buf[0] = '\0';
+    size_t i;
+    ls_buf_t b = {0};
     json_object_foreach((json_t *)by, word, list)
     {
-        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s ", used ? "; " : "", word);
-        json_array_foreach(list, i, g) used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
-                                                                "%s%lld", i ? "," : "", (long long)json_integer_value(g));
+        ls_buf_printf(&b, "%s%s ", b.len ? "; " : "", word);
+        json_array_foreach(list, i, g) ls_buf_printf(&b, "%s%lld", i ? "," : "", (long long)json_integer_value(g));
     }
+    char *text = ls_buf_take(&b);
+    snprintf(buf, len, "%s", text);
+    free(text);
 }
 
 static void print_nic_nccl(const json_t *v)
