@@ -8,6 +8,7 @@
 #include "discover/discover.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
+#include "model/nic_view.h"
 #include "nccl/mpirt.h"
 #include "nccl/sweep.h"
 #include "nccl/annotate.h"
@@ -189,8 +190,10 @@ int cmd_nccl(int argc, char **argv)
                          : ls_nccl_run_collectives(&o.sweep, o.colls, o.ncolls, doc, writer,
                                                    tables_off(&o) ? NULL : stdout);
     }
-    if (writer)
+    if (writer) {
         ls_nodes_annotate(doc, nodes);
+        ls_nics_from_nccl(doc); /* what NCCL said of each NIC it used */
+    }
     json_decref(nodes);
     if (writer && (o.output || o.into || o.json || o.child_out)) {
         int wrc = write_outputs(&o, doc);

@@ -160,29 +160,6 @@ static void parse_gdr(const char *msg, json_t *facts)
     json_array_append_new(list, o);
 }
 
-/* "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ib0:10.0.0.1<0>": the HCAs
-   NCCL uses (index, name, port, link layer) and whether it enabled PCIe relaxed
-   ordering for them ("[RO]"). */
-static void parse_net_using(const char *msg, json_t *facts)
-{
-    const char *p = strstr(msg, "NET/IB : Using");
-    if (!p)
-        return;
-    const char *end = strstr(p, "; OOB");
-    size_t len = end ? (size_t)(end - p) : strlen(p);
-    json_t *devs = json_array();
-    for (const char *q = strchr(p, '['); q && (size_t)(q - p) < len; q = strchr(q + 1, '[')) {
-        int index, port;
-        char name[64], layer[32];
-        if (sscanf(q, "[%d]%63[^:]:%d/%31[A-Za-z]", &index, name, &port, layer) == 4)
-            json_array_append_new(devs, json_pack("{s:i, s:s, s:i, s:s}", "index", index, "name",
-                                                  name, "port", port, "link_layer", layer));
-    }
-    json_object_set_new(facts, "net_devices", devs);
-    const char *ro = strstr(p, "[RO]");
-    json_object_set_new(facts, "relaxed_ordering", json_boolean(ro && (size_t)(ro - p) < len));
-}
-
 static void set_int_if(json_t *facts, const char *key, const char *msg, const char *word)
 {
     const char *p = strstr(msg, word);
@@ -224,12 +201,7 @@ static void parse_message(const char *msg, const char *host, json_t *facts)
     if (sscanf(msg, "Using network %31s", net) == 1)
         json_object_set_new(facts, "network", json_string(net));
     parse_gdr(msg, facts);
-    parse_net_using(msg, facts);
-    /* "Connected all rings, use ring PXN 0 GDR 1" (NCCL >= 2.19): GDR in use for the ring */
-    const char *gdr = strstr(msg, " GDR ");
-    int used;
-    if (gdr && strstr(msg, "use ring") && sscanf(gdr + 5, "%d", &used) == 1)
-        json_object_set_new(facts, "ring_gdr", json_boolean(used));
+    ls_nccl_net_line(msg, facts);
 }
 
 static void parse_lines(const char *text, json_t *facts)

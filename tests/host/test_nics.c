@@ -17,6 +17,7 @@
 #include "helpers.h"
 #include "import/nccl_log.h"
 #include "model/doc.h"
+#include "model/nic_view.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
@@ -189,6 +190,28 @@ static void nccl_view_of_the_nics(void **state)
     json_decref(doc);
 }
 
+/* A collective linkscope ran: its captured log's facts on the entry (nccl/sweep_nccl.c
+   calls ls_nccl_net_text), GDRDMA connections over HCA 0. */
+static void nccl_view_from_a_measured_entry(void **state)
+{
+    (void)state;
+    json_t *doc = discover_tree();
+    json_t *e = json_pack("{s:s, s:s, s:[{s:s, s:b}]}", "family", "nccl", "id", "nccl-all_reduce-default",
+                          "transports", "via", "NET/IB/0/GDRDMA", "gdrdma", 1);
+    ls_nccl_net_text("h:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_2:1/IB [RO]; OOB ib0:10.0.0.1<0>\n"
+                     "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n",
+                     e);
+    ls_doc_add_measurement(doc, e);
+    ls_nics_from_nccl(doc);
+    const json_t *v = json_object_get(nic(doc, 2), "nccl");
+    assert_non_null(v);
+    assert_true(json_is_true(json_object_get(v, "gdr")));
+    assert_true(json_is_true(json_object_get(v, "relaxed_ordering")));
+    assert_string_equal(ls_json_str(v, "log", ""), "nccl-all_reduce-default");
+    assert_null(json_object_get(nic(doc, 0), "nccl"));
+    json_decref(doc);
+}
+
 int main(void)
 {
     ls_log_quiet(1);
@@ -198,6 +221,7 @@ int main(void)
         cmocka_unit_test(gpus_grouped_by_link_word),
         cmocka_unit_test(gpudirect_readiness),
         cmocka_unit_test(nccl_view_of_the_nics),
+        cmocka_unit_test(nccl_view_from_a_measured_entry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
