@@ -112,22 +112,6 @@ static int make_dir(const char *dir)
     return -1;
 }
 
-static int report_failures(const json_t *doc, const char *family, size_t first)
-{
-    int failed = 0;
-    const json_t *list = json_object_get(doc, "measurements");
-    for (size_t i = first; i < json_array_size(list); i++) {
-        const json_t *e = json_array_get(list, i);
-        const char *status = ls_json_str(e, "status", "ok");
-        if (strcmp(ls_json_str(e, "family", ""), family) == 0 && strcmp(status, "ok") != 0 &&
-            strcmp(status, "skipped") != 0) {
-            ls_warn("%s: %s: %s", ls_json_str(e, "id", "?"), status, ls_json_str(e, "error", ""));
-            failed++;
-        }
-    }
-    return failed;
-}
-
 static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
 {
     char err[512] = "";
@@ -180,9 +164,7 @@ static int measure(const ls_family_t *fam, const measure_args_t *a, json_t *doc,
         json_decref(doc);
         return rc;
     }
-    int failed = report_failures(doc, fam->name, first);
-    if (failed)
-        ls_warn("%d %s figure%s failed; the others are recorded", failed, fam->name, failed == 1 ? "" : "s");
+    ls_family_warn_failures(fam, doc, first);
     rc = finish(fam, a, doc);
     json_decref(doc);
     return rc;

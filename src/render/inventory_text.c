@@ -121,13 +121,6 @@ static void throttle_text(char *buf, size_t len, const json_t *gpu)
 
 /* ---- the table ----------------------------------------------------------------------- */
 
-static void put_columns(ls_buf_t *b, ls_table_t *t, const ls_column_t *cols, int flags)
-{
-    ls_table_columns(t, cols);
-    ls_format_table_to(b, &ls_format_columns, t, flags);
-    ls_table_free(t);
-}
-
 static void put_gpu_tables(ls_buf_t *b, const json_t *gpus)
 {
     static const char *head1[] = {"GPU", "Name", "Mem MiB", "SM MHz cur/app/max", "Mem MHz", "HBM GB/s",
@@ -167,9 +160,9 @@ static void put_gpu_tables(ls_buf_t *b, const json_t *gpus)
                               ls_json_str(json_object_get(g, "cuda"), "cc", "-"), sms};
         ls_table_row(t2, row2);
     }
-    put_columns(b, t1, cols1, 0);
+    ls_columns_put(b, t1, cols1, 0);
     ls_buf_puts(b, "\n");
-    put_columns(b, t2, cols2, 0);
+    ls_columns_put(b, t2, cols2, 0);
 }
 
 /* label, name, bus id, NUMA n, fw version and the ports, as "  port N STATE RATE LAYER" */
@@ -201,7 +194,7 @@ static void put_nics(ls_buf_t *b, const json_t *nics)
         free(fw_ports);
     }
     ls_buf_puts(b, "\n");
-    put_columns(b, t, cols, LS_TABLE_NO_HEADER);
+    ls_columns_put(b, t, cols, LS_TABLE_NO_HEADER);
 }
 
 static void put_software(ls_buf_t *b, const json_t *doc)

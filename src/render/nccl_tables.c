@@ -113,9 +113,7 @@ static void put_rows(ls_buf_t *b, const json_t *entry)
                                  n[4], h[0][0], h[0][1], h[0][2], h[0][3], h[1][0], h[1][1], h[1][2], h[1][3]};
         ls_table_row(t, cells);
     }
-    ls_table_columns(t, sweep_cols);
-    ls_format_table_to(b, &ls_format_columns, t, 0);
-    ls_table_free(t);
+    ls_columns_put(b, t, sweep_cols, 0);
 }
 
 static void put_footer(ls_buf_t *b, const json_t *entry)
@@ -211,9 +209,7 @@ static void put_variant_rows(ls_buf_t *b, json_t *const *entries, int n)
         }
         ls_table_row(t, p);
     }
-    ls_table_columns(t, cols);
-    ls_format_table_to(b, &ls_format_columns, t, 0);
-    ls_table_free(t);
+    ls_columns_put(b, t, cols, 0);
 }
 
 /* Each setting's transports, findings and status, under its name. */

@@ -45,12 +45,7 @@ static json_t *two_gpu_doc(void)
 
 static char *render(const ls_matrix_t *m, int color)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ls_matrix_print(f, m, color);
-    fclose(f);
-    return buf;
+    return ls_matrix_text(m, color);
 }
 
 static void matrix_has_direction_values_and_failures(void **state)
