@@ -42,13 +42,19 @@ static void memory_mib(char *buf, size_t len, const json_t *gpu)
         snprintf(buf, len, "-");
 }
 
+/* Three figures of one object as "a/b/c" ("-" each unknown). */
+static void slashed(char *buf, size_t len, const json_t *o, const char *const keys[3], const char *const fmts[3])
+{
+    char v[3][16];
+    for (int k = 0; k < 3; k++)
+        num(v[k], sizeof v[k], json_object_get(o, keys[k]), fmts[k]);
+    snprintf(buf, len, "%s/%s/%s", v[0], v[1], v[2]);
+}
+
 static void sm_clocks(char *buf, size_t len, const json_t *gpu)
 {
-    char c[16], a[16], m[16];
-    const json_t *clk = json_object_get(gpu, "clocks");
-    snprintf(buf, len, "%s/%s/%s", num(c, sizeof c, json_object_get(clk, "sm_mhz"), "%.0f"),
-             num(a, sizeof a, json_object_get(clk, "sm_app_mhz"), "%.0f"),
-             num(m, sizeof m, json_object_get(clk, "sm_max_mhz"), "%.0f"));
+    static const char *const keys[3] = {"sm_mhz", "sm_app_mhz", "sm_max_mhz"}, *const fmts[3] = {"%.0f", "%.0f", "%.0f"};
+    slashed(buf, len, json_object_get(gpu, "clocks"), keys, fmts);
 }
 
 static void pcie_text(char *buf, size_t len, const json_t *gpu)
@@ -93,11 +99,8 @@ static void nvlink_text(char *buf, size_t len, const json_t *gpu)
 
 static void power_text(char *buf, size_t len, const json_t *gpu)
 {
-    char d[16], l[16], f[16];
-    const json_t *p = json_object_get(gpu, "power");
-    snprintf(buf, len, "%s/%s/%s", num(d, sizeof d, json_object_get(p, "draw_w"), "%.1f"),
-             num(l, sizeof l, json_object_get(p, "limit_w"), "%.0f"),
-             num(f, sizeof f, json_object_get(p, "default_limit_w"), "%.0f"));
+    static const char *const keys[3] = {"draw_w", "limit_w", "default_limit_w"}, *const fmts[3] = {"%.1f", "%.0f", "%.0f"};
+    slashed(buf, len, json_object_get(gpu, "power"), keys, fmts);
 }
 
 static void throttle_text(char *buf, size_t len, const json_t *gpu)
