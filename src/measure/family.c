@@ -1,6 +1,6 @@
 /* The registry of measurement families (family.h). Adding one: its measure function in
-   a *_cuda.c file (and its stub in measure_nocuda.c), its descriptor here, its tables
-   in render/family_tables.c (docs/design.md). */
+   a *_cuda.c file (built without CUDA, MEASURE names measure_nocuda.c's one function),
+   its descriptor here, its tables in render/family_tables.c (docs/design.md). */
 #include "family.h"
 #include "figures.h"
 #include "gpu.h"
