@@ -23,8 +23,6 @@ enum {
 
 /* Table flags. */
 enum { LS_TABLE_SEVERITY_ROWS = 1 }; /* column 0 is a severity: rows styled by it */
-/* The header row is not printed (fixed columns); a format that needs it prints it. */
-enum { LS_TABLE_NO_HEADER = 1 << 8 };
 
 typedef struct ls_out ls_out_t;
 typedef struct ls_format ls_format_t;
@@ -96,6 +94,9 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
 
 /* One table alone through a format (a command's table, a CSV export). Caller frees. */
 char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t);
+/* A command's table flag: the header row is not printed (fixed columns); a format that
+   needs a header prints it. */
+enum { LS_TABLE_NO_HEADER = 1 << 8 };
 /* The same appended to b, with table flags (LS_TABLE_*). */
 void ls_format_table_to(ls_buf_t *b, const ls_format_t *fmt, const ls_table_t *t, int flags);
 /* A command's table in fixed columns (cols: t->ncols of them), appended to b or printed

@@ -8,6 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+void ls_columns_print(FILE *f, ls_table_t *t, const ls_column_t *cols, int flags)
+{
+    ls_buf_t b = {0};
+    ls_columns_put(&b, t, cols, flags);
+    char *text = ls_buf_take(&b);
+    fputs(text, f);
+    free(text);
+}
+
+void ls_columns_put(ls_buf_t *b, ls_table_t *t, const ls_column_t *cols, int flags)
+{
+    ls_table_columns(t, cols);
+    ls_format_table_to(b, &ls_format_columns, t, flags);
+    ls_table_free(t);
+}
+
 static void table(ls_out_t *o, const ls_table_t *t, int flags)
 {
     if (t->title[0])
@@ -25,19 +41,3 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
 }
 
 const ls_format_t ls_format_columns = {"columns", NULL, 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL};
-
-void ls_columns_print(FILE *f, ls_table_t *t, const ls_column_t *cols, int flags)
-{
-    ls_buf_t b = {0};
-    ls_columns_put(&b, t, cols, flags);
-    char *text = ls_buf_take(&b);
-    fputs(text, f);
-    free(text);
-}
-
-void ls_columns_put(ls_buf_t *b, ls_table_t *t, const ls_column_t *cols, int flags)
-{
-    ls_table_columns(t, cols);
-    ls_format_table_to(b, &ls_format_columns, t, flags);
-    ls_table_free(t);
-}
