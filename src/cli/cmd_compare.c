@@ -1,12 +1,13 @@
 /* linkscope compare: two run documents (or the variants of one) side by side. */
 #include "commands.h"
+#include "options.h"
 #include "analyze/compare.h"
 #include "model/doc.h"
+#include "render/compare_text.h"
 #include "util/log.h"
-#include "util/sanitize.h"
 #include "util/parse.h"
 
-#include <math.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,123 +53,43 @@ static int parse_args(int argc, char **argv, compare_args_t *a)
     a->base = "default";
     a->opts.threshold_pct = 5.0;
     a->opts.latency_threshold_pct = 10.0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--threshold") == 0 || strcmp(arg, "--latency-threshold") == 0 ||
-            strcmp(arg, "--base") == 0) {
-            if (i + 1 >= argc)
-                return ls_usage_error("compare", "%s needs a value", arg);
-            const char *val = argv[++i];
-            double *pct = arg[2] == 't' ? &a->opts.threshold_pct : &a->opts.latency_threshold_pct;
-            if (arg[2] == 'b') {
-                a->base = val;
-            } else if (ls_parse_double(val, pct) != 0 || *pct < 0 || *pct > 1000) {
-                return ls_usage_error("compare", "%s '%s': expected a percentage 0-1000", arg, val);
-            }
-        } else if (strcmp(arg, "--variants") == 0) {
-            a->variants = 1;
-        } else if (strcmp(arg, "--markdown") == 0) {
-            a->markdown = 1;
-        } else if (strcmp(arg, "--json") == 0) {
-            a->json = 1;
-        } else if (strcmp(arg, "--changes-only") == 0) {
-            a->changes_only = 1;
-        } else if (strcmp(arg, "--fail-on-regression") == 0) {
-            a->fail_on_regression = 1;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return ls_usage_error("compare", "unknown option '%s'", arg);
+    static const struct option opts[] = {{"threshold", required_argument, 0, 't'},
+                                         {"latency-threshold", required_argument, 0, 'l'},
+                                         {"base", required_argument, 0, 'b'},
+                                         {"variants", no_argument, 0, 'v'},
+                                         {"markdown", no_argument, 0, 'm'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"changes-only", no_argument, 0, 'c'},
+                                         {"fail-on-regression", no_argument, 0, 'f'},
+                                         {0, 0, 0, 0}};
+    int *flag[128] = {['v'] = &a->variants, ['m'] = &a->markdown, ['j'] = &a->json,
+                      ['c'] = &a->changes_only, ['f'] = &a->fail_on_regression};
+    int c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        if (ls_opt_refused("compare", c, argv))
+            return LS_EXIT_USAGE;
+        if (c == 'b') {
+            a->base = optarg;
+        } else if (c == 't' || c == 'l') {
+            double *pct = c == 't' ? &a->opts.threshold_pct : &a->opts.latency_threshold_pct;
+            if (ls_parse_double(optarg, pct) != 0 || *pct < 0 || *pct > 1000)
+                return ls_usage_error("compare", "%s '%s': expected a percentage 0-1000",
+                                      c == 't' ? "--threshold" : "--latency-threshold", optarg);
         } else {
-            if (a->nfiles == 2)
-                return ls_usage_error("compare", "too many files ('%s')", arg);
-            a->files[a->nfiles++] = arg;
+            *flag[c] = 1;
         }
+    }
+    for (; optind < argc; optind++) {
+        if (a->nfiles == 2)
+            return ls_usage_error("compare", "too many files ('%s')", argv[optind]);
+        a->files[a->nfiles++] = argv[optind];
     }
     int want = a->variants ? 1 : 2;
     if (a->nfiles != want)
         return ls_usage_error("compare", a->variants ? "--variants takes one RUN.json"
                                                      : "needs two run documents, A.json B.json");
     return 0;
-}
-
-static void fmt_value(double v, char *buf, size_t len)
-{
-    snprintf(buf, len, v != 0 && v < 10 && v > -10 ? "%.3f" : "%.2f", v);
-}
-
-static void print_context(const json_t *context, int markdown)
-{
-    size_t i;
-    const json_t *c;
-    if (json_array_size(context) == 0)
-        return;
-    if (markdown)
-        printf("| context | A | B |\n| --- | --- | --- |\n");
-    else
-        printf("context:\n");
-    json_array_foreach(context, i, c)
-    {
-        const char *what = ls_json_str(c, "what", ""), *va = ls_json_str(c, "a", ""),
-                   *vb = ls_json_str(c, "b", "");
-        int differs = json_is_true(json_object_get(c, "differs"));
-        char ew[256], ea[512], eb[512];
-        if (markdown)
-            printf("| %s | %s | %s%s |\n", ls_md_escape(what, ew, sizeof ew), ls_md_escape(va, ea, sizeof ea),
-                   ls_md_escape(vb, eb, sizeof eb), differs ? " (differs)" : "");
-        else
-            printf("  %-13s %-32s %s%s\n", what, va, vb, differs ? "   (differs)" : "");
-    }
-    printf("\n");
-}
-
-static void print_rows(const json_t *block, const compare_args_t *a, const char *a_name,
-                       const char *b_name)
-{
-    char ea[256], eb[256], el[512], eu[64];
-    if (a->markdown)
-        printf("| figure | unit | %s | %s | B/A | change | verdict |\n"
-               "| --- | --- | ---: | ---: | ---: | ---: | --- |\n",
-               ls_md_escape(a_name, ea, sizeof ea), ls_md_escape(b_name, eb, sizeof eb));
-    else
-        printf("%-52s %-5s %11s %11s %7s %8s  %s\n", "figure", "unit", "A", "B", "B/A", "change",
-               "verdict");
-    size_t i;
-    const json_t *row;
-    json_array_foreach(json_object_get(block, "rows"), i, row)
-    {
-        const char *verdict = ls_json_str(row, "verdict", "");
-        int flagged = strcmp(verdict, "regression") == 0 || strcmp(verdict, "gain") == 0;
-        if (a->changes_only && !flagged)
-            continue;
-        char va[32], vb[32], ratio[32] = "-", change[32] = "-", why[64] = "";
-        fmt_value(ls_json_num(row, "a", 0), va, sizeof va);
-        fmt_value(ls_json_num(row, "b", 0), vb, sizeof vb);
-        if (json_object_get(row, "ratio")) {
-            snprintf(ratio, sizeof ratio, "%.3f", ls_json_num(row, "ratio", 0));
-            double pct = ls_json_num(row, "change_pct", 0), lim = ls_json_num(row, "limit_pct", 0);
-            char a1[32], b1[32];
-            snprintf(a1, sizeof a1, "%.1f", fabs(pct));
-            snprintf(b1, sizeof b1, "%.1f", lim);
-            /* +5.02% (a gain beyond 5%) and +4.97% (same) both read "+5.0%": two decimals */
-            snprintf(change, sizeof change, strcmp(a1, b1) ? "%+.1f%%" : "%+.2f%%", pct);
-        }
-        if (flagged)
-            snprintf(why, sizeof why, " (beyond %.1f%%)", ls_json_num(row, "limit_pct", 0));
-        const char *label = ls_json_str(row, "label", "");
-        const char *unit = ls_json_str(row, "unit", "");
-        if (a->markdown)
-            printf("| %s | %s | %s | %s | %s | %s | %s%s%s%s |\n", ls_md_escape(label, el, sizeof el),
-                   ls_md_escape(unit, eu, sizeof eu), va, vb, ratio, change,
-                   flagged ? "**" : "", verdict, flagged ? "**" : "", why);
-        else
-            printf("%-52s %-5s %11s %11s %7s %8s  %s%s\n", label, unit, va, vb, ratio, change,
-                   verdict, why);
-    }
-    long long total = (long long)json_array_size(json_object_get(block, "rows"));
-    long long reg = ls_json_int(block, "regressions", 0), gain = ls_json_int(block, "gains", 0);
-    printf("%s%lld figure%s in common: %lld regression%s, %lld gain%s, %lld within noise or "
-           "threshold; only in A: %lld, only in B: %lld\n",
-           a->markdown ? "\n" : "", total, total == 1 ? "" : "s", reg, reg == 1 ? "" : "s", gain, gain == 1 ? "" : "s",
-           total - reg - gain, ls_json_int(block, "only_a", 0), ls_json_int(block, "only_b", 0));
 }
 
 static int total_regressions(const json_t *result)
@@ -192,24 +113,11 @@ static void print_result(const json_t *result, const compare_args_t *a)
         free(text);
         return;
     }
-    const char *h = a->markdown ? "## " : "";
-    if (a->variants) {
-        size_t i;
-        const json_t *block;
-        json_array_foreach(json_object_get(result, "variants"), i, block)
-        {
-            const char *v = ls_json_str(block, "variant", "");
-            printf("%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
-                   a->files[0], a->base, v, a->opts.threshold_pct, a->opts.latency_threshold_pct);
-            print_rows(block, a, a->base, v);
-            printf("\n");
-        }
-        return;
-    }
-    printf("%slinkscope compare: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
-           a->files[0], a->files[1], a->opts.threshold_pct, a->opts.latency_threshold_pct);
-    print_context(json_object_get(result, "context"), a->markdown);
-    print_rows(result, a, "A", "B");
+    ls_compare_view_t v = {a->files[0], a->variants ? NULL : a->files[1], a->base, a->opts.threshold_pct,
+                           a->opts.latency_threshold_pct, a->markdown, a->changes_only};
+    char *text = ls_compare_text(result, &v);
+    fputs(text, stdout);
+    free(text);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -220,9 +128,8 @@ int cmd_compare(int argc, char **argv)
     char err[512];
     json_t *docs[2] = {NULL, NULL};
     for (int i = 0; i < a.nfiles; i++) {
-        docs[i] = ls_doc_read(a.files[i], err, sizeof err);
+        docs[i] = ls_read_document(a.files[i]);
         if (!docs[i]) {
-            ls_error("%s", err);
             json_decref(docs[0]);
             return LS_EXIT_USAGE;
         }

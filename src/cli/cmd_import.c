@@ -1,10 +1,12 @@
 /* linkscope import: other tools' saved output into one run document. */
 #include "commands.h"
+#include "options.h"
 #include "import/import.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,37 +50,30 @@ typedef struct {
 
 static int parse_args(int argc, char **argv, import_args_t *a)
 {
+    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
+                                         {"into", required_argument, 0, 'i'},
+                                         {"variant", required_argument, 0, 'v'},
+                                         {"collective", required_argument, 0, 'c'},
+                                         {"p2p-read", required_argument, 0, 'r'},
+                                         {"p2p-write", required_argument, 0, 'w'},
+                                         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char **slot = NULL;
-        if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
-            slot = &a->out;
-        else if (strcmp(arg, "--into") == 0)
-            slot = &a->into;
-        else if (strcmp(arg, "--variant") == 0)
-            slot = &a->opts.variant;
-        else if (strcmp(arg, "--collective") == 0)
-            slot = &a->opts.collective;
-        else if (strcmp(arg, "--p2p-read") == 0)
-            slot = &a->p2p_read;
-        else if (strcmp(arg, "--p2p-write") == 0)
-            slot = &a->p2p_write;
-        if (slot) {
-            if (i + 1 >= argc)
-                return ls_usage_error("import", "%s needs a value", arg);
-            *slot = argv[++i];
-            continue;
-        }
-        if (arg[0] == '-' && arg[1] != '\0')
-            return ls_usage_error("import", "unknown option '%s'", arg);
-        if (a->nfiles == MAX_FILES)
-            return ls_usage_error("import", "at most %d files at once", MAX_FILES);
-        a->files[a->nfiles++] = arg;
+    const char **slots[128] = {['o'] = &a->out, ['i'] = &a->into, ['v'] = &a->opts.variant,
+                               ['c'] = &a->opts.collective, ['r'] = &a->p2p_read, ['w'] = &a->p2p_write};
+    int c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        if (ls_opt_refused("import", c, argv))
+            return LS_EXIT_USAGE;
+        *slots[c] = optarg;
     }
+    if (argc - optind > MAX_FILES)
+        return ls_usage_error("import", "at most %d files at once", MAX_FILES);
+    for (; optind < argc; optind++)
+        a->files[a->nfiles++] = argv[optind];
     if (a->nfiles == 0 && !a->p2p_read && !a->p2p_write)
         return ls_usage_error("import", "no FILE given");
-    return 0;
+    return ls_check_writable("import", a->out ? "-o" : "--into", a->out ? a->out : a->into, 0);
 }
 
 /* Reads every input first, so that an unreadable file stops everything. */
@@ -108,122 +103,6 @@ static void free_all(char **texts, int n)
     free(texts);
 }
 
-/* "NCCL 2.21.5, 16 ranks, hosts a b, 24 connections" of the log just imported. */
-static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
-{
-    const json_t *logs = json_object_get(doc, "nccl_logs");
-    const json_t *f = json_array_get(logs, json_array_size(logs) - 1);
-    const char *v = json_string_value(json_object_get(f, "nccl_version"));
-    size_t used = strlen(note);
-    used += (size_t)snprintf(note + used, notelen - used, ", NCCL %s", v ? v : "version unknown");
-    if (json_object_get(f, "nranks") && used < notelen)
-        used += (size_t)snprintf(note + used, notelen - used, ", %lld ranks",
-                                 (long long)json_integer_value(json_object_get(f, "nranks")));
-    if (used < notelen)
-        snprintf(note + used, notelen - used, ", %zu host(s) in the log, %zu connections",
-                 json_array_size(json_object_get(f, "hosts")),
-                 json_array_size(json_object_get(f, "transports")));
-}
-
-/* The first note of an entry added since `from` that is flagged incomplete. */
-static void incomplete_warning(const json_t *doc, size_t from, const char *name, char *warn,
-                               size_t warnlen)
-{
-    const json_t *ms = json_object_get(doc, "measurements");
-    for (size_t i = from; i < json_array_size(ms) && !warn[0]; i++) {
-        const json_t *e = json_array_get(ms, i);
-        size_t k;
-        const json_t *f;
-        json_array_foreach(json_object_get(e, "flags"), k, f)
-        {
-            if (strcmp(json_string_value(f), "incomplete") != 0)
-                continue;
-            const char *why = json_string_value(json_array_get(json_object_get(e, "notes"), 0));
-            snprintf(warn, warnlen, "%s: %s", name, why ? why : "incomplete paste");
-            break;
-        }
-    }
-}
-
-/* Imports one file; the line saying what it held (and one warning for a partial
-   paste) is kept in note / warn and printed only once every file has been read, so
-   that a failure leaves one line alone. */
-static int import_one(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
-                      char *note, size_t notelen, char *warn, size_t warnlen)
-{
-    char err[512];
-    enum ls_import_format fmt;
-    size_t before = json_array_size(json_object_get(doc, "measurements"));
-    int n = ls_import_text(doc, text, name, opts, &fmt, err, sizeof err);
-    if (n < 0) {
-        ls_error("%s", err);
-        return -1;
-    }
-    incomplete_warning(doc, before, name, warn, warnlen);
-    if (fmt == LS_FMT_NCCL_LOG) {
-        snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
-        nccl_log_note(doc, note, notelen);
-    } else if (fmt == LS_FMT_TOPO)
-        snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
-    else
-        snprintf(note, notelen, "%s: %s, %d entr%s", name, ls_import_format_name(fmt), n,
-                 n == 1 ? "y" : "ies");
-    return 0;
-}
-
-/* Every format is recognized before anything is imported. */
-static int check_formats(const import_args_t *a, char **texts)
-{
-    for (int i = 0; i < a->nfiles; i++) {
-        if (ls_import_detect(texts[i]) != LS_FMT_UNKNOWN &&
-            ls_import_detect(texts[i]) != LS_FMT_TOPO_P2P)
-            continue;
-        char err[512];
-        json_t *scratch = ls_import_doc_new();
-        ls_import_text(scratch, texts[i], a->files[i], &a->opts, NULL, err, sizeof err);
-        json_decref(scratch);
-        ls_error("%s", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int import_p2p_status(json_t *doc, const char *path, int write)
-{
-    char err[512];
-    char *text = ls_read_file(path, NULL, err, sizeof err);
-    if (!text) {
-        ls_error("%s", err);
-        return -1;
-    }
-    int rc = ls_import_topo_p2p(doc, text, path, write, err, sizeof err);
-    free(text);
-    if (rc != 0)
-        ls_error("%s", err);
-    return rc;
-}
-
-/* Topology first (P2P status and link types hang off it), then the figures. */
-static int import_files(json_t *doc, const import_args_t *a, char **texts, char (*notes)[640],
-                        char (*warns)[640])
-{
-    if (check_formats(a, texts) != 0)
-        return -1;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < a->nfiles; i++) {
-            int is_topo = ls_import_detect(texts[i]) == LS_FMT_TOPO;
-            if (is_topo == (pass == 0) &&
-                import_one(doc, texts[i], a->files[i], &a->opts, notes[i], sizeof notes[i], warns[i],
-                           sizeof warns[i]) != 0)
-                return -1;
-        }
-    if (a->p2p_read && import_p2p_status(doc, a->p2p_read, 0) != 0)
-        return -1;
-    if (a->p2p_write && import_p2p_status(doc, a->p2p_write, 1) != 0)
-        return -1;
-    return 0;
-}
-
 int cmd_import(int argc, char **argv)
 {
     import_args_t a;
@@ -232,11 +111,9 @@ int cmd_import(int argc, char **argv)
     char err[512];
     json_t *doc;
     if (a.into) {
-        doc = ls_doc_read_into(a.into, err, sizeof err);
-        if (!doc) {
-            ls_error("%s", err);
+        doc = ls_read_document_into(a.into);
+        if (!doc)
             return LS_EXIT_USAGE;
-        }
     } else {
         doc = ls_import_doc_new();
     }
@@ -244,7 +121,8 @@ int cmd_import(int argc, char **argv)
     char(*notes)[640] = calloc((size_t)a.nfiles + 1, sizeof *notes);
     char(*warns)[640] = calloc((size_t)a.nfiles + 1, sizeof *warns);
     int rc = LS_EXIT_USAGE;
-    if (texts && notes && warns && import_files(doc, &a, texts, notes, warns) == 0) {
+    ls_import_batch_t batch = {a.files, texts, a.nfiles, a.p2p_read, a.p2p_write, a.opts};
+    if (texts && notes && warns && ls_import_batch(doc, &batch, notes, warns) == 0) {
         const char *out = a.out ? a.out : (a.into ? a.into : "-");
         if (ls_doc_write(doc, out, err, sizeof err) == 0) {
             rc = LS_EXIT_OK;

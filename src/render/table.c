@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A cell's own copy, every control character shown as \xNN: the lowest point all
-   formats share, so no cell carries a terminal escape (docs/safety.md). */
+/* A cell's own copy, every control character but the heatmap's colours shown as \xNN:
+   the lowest point all formats share, so no cell carries another terminal escape
+   (docs/safety.md). */
 static char *cell_copy(const char *s)
 {
     s = s ? s : "";
@@ -17,7 +18,7 @@ static char *cell_copy(const char *s)
     char *out = malloc(cap);
     if (!out)
         abort();
-    return ls_term_escape(s, out, cap);
+    return ls_term_escape_keep_colour(s, out, cap);
 }
 
 ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header)

@@ -379,3 +379,8 @@ int ls_read_text(const char *root, const char *path, char *buf, size_t buflen)
         buf[--got] = '\0';
     return 0;
 }
+
+int ls_make_dir(const char *dir)
+{
+    return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}

@@ -135,13 +135,32 @@ static void put(char *out, size_t outlen, size_t *o, const char *text)
     *o += n;
 }
 
-char *ls_term_escape(const char *s, char *out, size_t outlen)
+/* Length of a colour sequence (SGR: ESC [ digits and semicolons m) at p, or 0. */
+static size_t sgr_length(const unsigned char *p)
+{
+    if (p[0] != ESC || p[1] != '[')
+        return 0;
+    size_t i = 2;
+    while ((p[i] >= '0' && p[i] <= '9') || p[i] == ';')
+        i++;
+    return p[i] == 'm' ? i + 1 : 0;
+}
+
+static char *term_escape(const char *s, char *out, size_t outlen, int keep_sgr)
 {
     size_t o = 0;
     if (!out || outlen == 0)
         return out;
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p && o + 1 < outlen) {
+        size_t sgr = keep_sgr ? sgr_length(p) : 0;
+        if (sgr) {
+            char seq[64] = {0};
+            memcpy(seq, p, sgr < sizeof seq ? sgr : sizeof seq - 1);
+            put(out, outlen, &o, seq);
+            p += sgr;
+            continue;
+        }
         unsigned cp = 0;
         size_t n = *p >= 0x80 ? utf8_length(p, &cp) : 1;
         if (*p < 0x20 || *p == 0x7f || n == 0 || (cp >= 0x80 && cp <= 0x9f)) {
@@ -158,6 +177,16 @@ char *ls_term_escape(const char *s, char *out, size_t outlen)
     }
     out[o] = '\0';
     return out;
+}
+
+char *ls_term_escape(const char *s, char *out, size_t outlen)
+{
+    return term_escape(s, out, outlen, 0);
+}
+
+char *ls_term_escape_keep_colour(const char *s, char *out, size_t outlen)
+{
+    return term_escape(s, out, outlen, 1);
 }
 
 int ls_csv_is_formula(const char *s)

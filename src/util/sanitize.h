@@ -22,6 +22,11 @@ int ls_text_needs_sanitize(const char *s);
    (always NUL-terminated, truncated to outlen). Returns out. */
 char *ls_term_escape(const char *s, char *out, size_t outlen);
 
+/* The same, colour sequences (SGR: ESC [ digits m) kept: for table cells, where the
+   heatmap puts its own colours; text from a log or document never carries one, the
+   boundary sanitizer having removed every escape. */
+char *ls_term_escape_keep_colour(const char *s, char *out, size_t outlen);
+
 /* CSV: 1 when a spreadsheet would read the cell as a formula (OWASP's rule: it starts
    with =, +, -, @, a tab or a carriage return); the writer then prefixes a single
    quote. A plain number ("-3.5") is data, not a formula, and is left alone. */

@@ -51,6 +51,11 @@ static void terminal(void **state)
     assert_string_equal(ls_term_escape("\xc2\x9b" "x", out, sizeof out), "\\x9bx");
     assert_string_equal(ls_term_escape("GPU0->GPU1 \xe2\x86\x92", out, sizeof out), "GPU0->GPU1 \xe2\x86\x92");
     assert_string_equal(ls_term_escape("abcdef", out, 4), "abc"); /* truncated, terminated */
+    /* table cells keep the heatmap's colours, nothing else */
+    assert_string_equal(ls_term_escape_keep_colour("\033[30;48;5;46m 1.0\033[0m", out, sizeof out),
+                        "\033[30;48;5;46m 1.0\033[0m");
+    assert_string_equal(ls_term_escape_keep_colour("\033]0;t\007\033[2J", out, sizeof out),
+                        "\\x1b]0;t\\x07\\x1b[2J");
 }
 
 static void csv(void **state)
