@@ -2,6 +2,7 @@
    through the terminal's fixed columns (ls_format_columns) or Markdown (ls_format_md). */
 #include "compare_text.h"
 #include "format.h"
+#include "util/sanitize.h"
 #include "model/doc.h"
 
 #include <math.h>
@@ -105,6 +106,12 @@ static void figures(ls_out_t *o, const json_t *block, const ls_compare_view_t *v
                   total - reg - gain, ls_json_int(block, "only_a", 0), ls_json_int(block, "only_b", 0));
 }
 
+/* s as it goes into a Markdown heading (HTML-escaped), or as it is on a terminal. */
+static const char *md_text(const ls_compare_view_t *v, const char *s, char *buf, size_t len)
+{
+    return v->markdown ? ls_md_escape(s, buf, len) : s;
+}
+
 char *ls_compare_text(const json_t *result, const ls_compare_view_t *v)
 {
     ls_out_t o = {v->markdown ? &ls_format_md : &ls_format_columns, {0}, NULL, NULL, NULL, 0};
@@ -115,15 +122,19 @@ char *ls_compare_text(const json_t *result, const ls_compare_view_t *v)
         json_array_foreach(json_object_get(result, "variants"), i, block)
         {
             const char *name = ls_json_str(block, "variant", "");
+            char ea[512], eb[256], en[256]; /* a heading is Markdown too: names escaped */
             ls_buf_printf(&o.b, "%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
-                          v->a, v->base, name, v->threshold_pct, v->latency_threshold_pct);
+                          md_text(v, v->a, ea, sizeof ea), md_text(v, v->base, eb, sizeof eb),
+                          md_text(v, name, en, sizeof en), v->threshold_pct, v->latency_threshold_pct);
             figures(&o, block, v, v->base, name);
             ls_buf_puts(&o.b, "\n");
         }
         return ls_buf_take(&o.b);
     }
-    ls_buf_printf(&o.b, "%slinkscope compare: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h, v->a,
-                  v->b, v->threshold_pct, v->latency_threshold_pct);
+    char ea[512], eb[512];
+    ls_buf_printf(&o.b, "%slinkscope compare: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
+                  md_text(v, v->a, ea, sizeof ea), md_text(v, v->b, eb, sizeof eb), v->threshold_pct,
+                  v->latency_threshold_pct);
     context(&o, json_object_get(result, "context"), v->markdown);
     figures(&o, result, v, "A", "B");
     return ls_buf_take(&o.b);

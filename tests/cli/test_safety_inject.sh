@@ -56,6 +56,14 @@ for d in "$tmp/evil.json" "$tmp/imported.json" "$tmp/imported2.json"; do
     run 0 check "$d" --baseline "$tmp/b.json"
     no_controls "$tmp/out" "check"
 done
+# a hostile variant name in compare --variants's Markdown heading and columns
+run 0 import "$fx/h200x2/nccl-tests-all_reduce.txt" --into "$tmp/imported2.json"
+run 0 compare "$tmp/imported2.json" --variants --markdown
+no_tags "$tmp/out" "compare --variants --markdown"
+no_controls "$tmp/out" "compare --variants --markdown"
+run 0 compare "$tmp/imported2.json" --variants
+no_controls "$tmp/out" "compare --variants"
+
 # the names are still there, only harmless
 run 0 report "$tmp/evil.json" --format md
 grep -q "&lt;img src=x onerror=alert(1)&gt;" "$tmp/out" && ok || bad "md: the tag is not shown escaped"
