@@ -21,7 +21,11 @@ enum {
 };
 
 /* Table flags. */
-enum { LS_TABLE_SEVERITY_ROWS = 1 }; /* column 0 is a severity: rows styled by it */
+enum {
+    LS_TABLE_SEVERITY_ROWS = 1, /* column 0 is a severity: rows styled by it */
+    LS_TABLE_EVIDENCE_LAST = 2, /* the last column is a space-separated list of entry ids: a
+                                   text format caps it, HTML collapses it (<details>) */
+};
 
 typedef struct ls_out ls_out_t;
 typedef struct ls_format ls_format_t;
@@ -71,6 +75,9 @@ struct ls_format {
     void (*note)(ls_out_t *o, const char *sentence);          /* "No ... measurements." */
     void (*text)(ls_out_t *o, const char *text);              /* preformatted lines */
     char *(*end)(ls_out_t *o);                                /* the whole output; caller frees */
+    /* The report's first line (render.h's ls_render_verdict); worst: 2 error, 1 warning,
+       0 healthy. NULL: said as text. */
+    void (*verdict)(ls_out_t *o, const char *line, int worst);
 };
 
 extern const ls_format_t ls_format_term, ls_format_md, ls_format_html, ls_format_csv;
@@ -95,6 +102,8 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
 char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t);
 
 /* Helpers the backends share. */
+/* The evidence cell cut to its first few ids and "and N more" (text formats). Caller frees. */
+char *ls_evidence_capped(const char *ids, int shown);
 int ls_text_width(const char *s);       /* display width of UTF-8 text (code points) */
 int ls_cell_numeric(const char *s);     /* a number or "-": right-aligned */
 /* Each string of a JSON array, escaped by esc, between before and after. */

@@ -23,7 +23,7 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
 }
 
 /* Rows only: a CSV file has no place for headings, lists, pictures or prose. */
-const ls_format_t ls_format_csv = {"csv", ".csv", 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL};
+const ls_format_t ls_format_csv = {"csv", ".csv", 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL, NULL};
 
 char *ls_report_csv(const json_t *doc, const char *name)
 {

@@ -42,14 +42,29 @@ static void show(ls_out_t *o, ls_table_t *t, int flags)
     ls_table_free(t);
 }
 
+/* Verdict first, then the headline figures; the run's metadata closes the report. */
 static void summary(ls_out_t *o)
 {
-    show(o, ls_table_host_summary(o->doc), 0);
+    int e, w, i;
+    char *v = ls_render_verdict(o->findings);
+    int worst = ls_verdict_counts(o->findings, &e, &w, &i);
+    if (o->fmt->verdict)
+        o->fmt->verdict(o, v, worst);
+    else
+        text(o, v);
+    free(v);
     if (o->fmt->caps & LS_FMT_PROSE) {
         char *head = ls_render_headline(o->doc);
         text(o, head);
         free(head);
+    } else {
+        show(o, ls_table_headline(o->doc), 0);
     }
+}
+
+static void metadata(ls_out_t *o)
+{
+    show(o, ls_table_host_summary(o->doc), 0);
 }
 
 static void findings(ls_out_t *o)
@@ -61,7 +76,7 @@ static void findings(ls_out_t *o)
     } else if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !json_array_size(o->findings)) {
         note(o, "No finding: every rule passed.");
     } else {
-        show(o, ls_table_findings(o->findings), LS_TABLE_SEVERITY_ROWS);
+        show(o, ls_table_findings(o->findings), LS_TABLE_SEVERITY_ROWS | LS_TABLE_EVIDENCE_LAST);
     }
 }
 
@@ -158,7 +173,7 @@ static void inventory(ls_out_t *o)
 }
 
 const ls_section_t ls_outline[] = {
-    {"summary", "Run", NULL, NULL, LS_SEC_PREAMBLE, summary},
+    {"summary", "Verdict and headline", NULL, NULL, LS_SEC_PREAMBLE, summary},
     {"findings", "Findings", NULL, "Findings and plan", 0, findings},
     {"plan", "Plan", NULL, NULL, LS_SEC_IN_PROSE, plan},
     {"topology", "Topology", NULL, NULL, 0, topology},
@@ -166,6 +181,7 @@ const ls_section_t ls_outline[] = {
     {"memory", "Memory and host copies", NULL, NULL, 0, memory},
     {"collectives", "Collectives", NULL, NULL, 0, collectives},
     {"inventory", "Inventory", NULL, NULL, 0, inventory},
+    {"run", "Run", NULL, NULL, 0, metadata},
     {NULL, NULL, NULL, NULL, 0, NULL},
 };
 
@@ -265,4 +281,27 @@ void ls_format_items(ls_buf_t *b, const json_t *strings, const char *before, con
         esc(b, json_string_value(s));
         ls_buf_puts(b, after);
     }
+}
+
+char *ls_evidence_capped(const char *ids, int shown)
+{
+    ls_buf_t b = {0};
+    int n = 0, total = 0;
+    for (const char *p = ids; *p;) {
+        size_t len = strcspn(p, " ");
+        if (len)
+            total++;
+        p += len + (p[len] == ' ');
+    }
+    for (const char *p = ids; *p && total;) {
+        size_t len = strcspn(p, " ");
+        if (len && n == shown && total > shown + 1) {
+            ls_buf_printf(&b, " and %d more", total - n);
+            break;
+        }
+        if (len)
+            ls_buf_printf(&b, "%s%.*s", n++ ? " " : "", (int)len, p);
+        p += len + (p[len] == ' ');
+    }
+    return ls_buf_take(&b);
 }

@@ -18,6 +18,9 @@ void ls_buf_html(ls_buf_t *b, const char *s);
 void ls_buf_md(ls_buf_t *b, const char *s);
 /* A CSV field, quoted when it holds a comma, quote or newline. */
 void ls_buf_csv(ls_buf_t *b, const char *s);
+/* Words of text, wrapped so that no line passes width columns: the first line starts
+   at column col (already written), later lines after indent spaces; ends with '\n'. */
+void ls_buf_wrap(ls_buf_t *b, const char *text, int col, int indent, int width);
 /* Hands the text over (never NULL; "" when empty) and resets the buffer. */
 char *ls_buf_take(ls_buf_t *b);
 

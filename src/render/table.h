@@ -41,6 +41,7 @@ ls_table_t *ls_table_hbm(const json_t *doc);
 ls_table_t *ls_table_host_copies(const json_t *doc); /* NULL when none */
 ls_table_t *ls_table_collectives(const json_t *doc); /* one row per size of each entry */
 ls_table_t *ls_table_findings(const json_t *findings);
+ls_table_t *ls_table_headline(const json_t *doc);  /* headline.c: one row per kind of figure */
 ls_table_t *ls_table_islands(const json_t *plan);
 ls_table_t *ls_table_groups(const json_t *plan);
 ls_table_t *ls_table_measured_groups(const json_t *plan);
