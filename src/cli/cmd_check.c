@@ -2,13 +2,16 @@
 #include "commands.h"
 #include "analyze/baseline.h"
 #include "model/doc.h"
+#include "render/render.h"
+#include "util/fileio.h"
 #include "util/log.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char usage_check[] =
-    "usage: linkscope check RUN.json --baseline FILE [--quiet]\n"
+    "usage: linkscope check RUN.json --baseline FILE [--quiet] [--junit FILE]\n"
     "\n"
     "Checks every expectation of the baseline (made by 'linkscope baseline' or written\n"
     "by hand, docs/compare-check.md) against the run's figures. Each violation is one\n"
@@ -18,13 +21,20 @@ const char usage_check[] =
     "Options:\n"
     "  --baseline FILE   the baseline (schema linkscope.baseline/1)\n"
     "  --quiet           print the violations only, no summary line\n"
+    "  --junit FILE      also write JUnit XML there: one testcase per expectation, a\n"
+    "                    failure per violation (for CI test reports)\n"
     "\n"
     "Exit codes: 0 all expectations met; 1 at least one violation; 2 unreadable or\n"
     "malformed run or baseline.\n";
 
+static int nviol_rc(const json_t *violations)
+{
+    return json_array_size(violations) ? LS_EXIT_CHECK : LS_EXIT_OK;
+}
+
 int cmd_check(int argc, char **argv)
 {
-    const char *run = NULL, *baseline_path = NULL;
+    const char *run = NULL, *baseline_path = NULL, *junit = NULL;
     int quiet = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -32,6 +42,10 @@ int cmd_check(int argc, char **argv)
             if (i + 1 >= argc)
                 return ls_usage_error("check", "%s needs a value", arg);
             baseline_path = argv[++i];
+        } else if (strcmp(arg, "--junit") == 0) {
+            if (i + 1 >= argc)
+                return ls_usage_error("check", "%s needs a file", arg);
+            junit = argv[++i];
         } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
             quiet = 1;
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -62,6 +76,15 @@ int cmd_check(int argc, char **argv)
     const json_t *v;
     json_array_foreach(violations, i, v) printf("%s\n", ls_json_str(v, "line", ""));
     size_t nexp = json_array_size(json_object_get(baseline, "expectations"));
+    int rc = nviol_rc(violations);
+    if (junit) {
+        char *xml = ls_render_junit(baseline, violations, run);
+        if (ls_write_file_atomic(junit, xml, strlen(xml), err, sizeof err)) {
+            ls_error("%s", err);
+            rc = LS_EXIT_USAGE;
+        }
+        free(xml);
+    }
     size_t nviol = json_array_size(violations);
     if (!quiet) {
         if (nviol == 0)
@@ -74,5 +97,5 @@ int cmd_check(int argc, char **argv)
     json_decref(violations);
     json_decref(baseline);
     json_decref(doc);
-    return nviol ? LS_EXIT_CHECK : LS_EXIT_OK;
+    return rc;
 }

@@ -3,7 +3,9 @@
 #include "commands.h"
 #include "analyze/analyze.h"
 #include "model/doc.h"
+#include "render/format.h"
 #include "render/render.h"
+#include "term_colour.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
@@ -14,7 +16,7 @@
 #include <sys/stat.h>
 
 const char usage_report[] =
-    "usage: linkscope report RUN.json [--format term|md|html|csv] [-o FILE|DIR]\n"
+    "usage: linkscope report RUN.json [--format term|md|html|csv|json|prom] [-o FILE|DIR] [--quiet]\n"
     "\n"
     "Renders a run document with its findings and plan (computed from the document, offline).\n"
     "\n"
@@ -26,29 +28,26 @@ const char usage_report[] =
     "                  network access needed\n"
     "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv into DIR (created\n"
     "                  if missing), or all three to stdout, each after a '# NAME.csv' line\n"
+    "  --format json   the verdict, headline, findings, plan and one flat object per figure,\n"
+    "                  full precision\n"
+    "  --format prom   Prometheus text for node_exporter's textfile collector\n"
     "  -o FILE|DIR     write there (atomically) instead of stdout; '-' is stdout\n"
+    "  --quiet         write nothing; exit 1 when a finding is an error, else 0\n"
     "\n"
-    "The same document always gives the same bytes. Formats: docs/reports.md.\n";
+    "The report opens with the verdict. On a terminal (and NO_COLOR unset) the verdict and\n"
+    "severities are coloured. The same document always gives the same bytes.\n"
+    "Formats: docs/reports.md.\n";
 
-enum format { FMT_TERM, FMT_MD, FMT_HTML, FMT_CSV, FMT_NONE };
-
-static enum format parse_format(const char *s)
+/* Formats by name from render's registry; CSV (three files) is written here. */
+static const ls_format_t *parse_format(const char *s)
 {
-    static const char *names[] = {"term", "md", "html", "csv"};
-    for (int f = FMT_TERM; f <= FMT_CSV; f++)
-        if (!strcmp(s, names[f]))
-            return (enum format)f;
-    return FMT_NONE;
+    return ls_format_find(s);
 }
 
-static enum format format_of_path(const char *path)
+static const ls_format_t *format_of_path(const char *path)
 {
-    const char *dot = path ? strrchr(path, '.') : NULL;
-    if (dot && (!strcmp(dot, ".html") || !strcmp(dot, ".htm")))
-        return FMT_HTML;
-    if (dot && !strcmp(dot, ".md"))
-        return FMT_MD;
-    return FMT_TERM;
+    const ls_format_t *f = ls_format_of_path(path);
+    return f && f != &ls_format_csv ? f : &ls_format_term;
 }
 
 static int write_out(const char *path, const char *text)
@@ -89,19 +88,32 @@ static int write_csv(const json_t *doc, const char *dir)
     return LS_EXIT_OK;
 }
 
+/* --quiet: the verdict as an exit code alone. */
+static int report_quiet(const json_t *doc)
+{
+    json_t *findings = ls_findings(doc);
+    int e, w, i;
+    int worst = ls_verdict_counts(findings, &e, &w, &i);
+    json_decref(findings);
+    return worst == 2 ? LS_EXIT_CHECK : LS_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
     const char *path = NULL, *out = NULL;
-    enum format fmt = FMT_NONE;
+    const ls_format_t *fmt = NULL;
+    int quiet = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "-f")) {
-            if (i + 1 >= argc || (fmt = parse_format(argv[i + 1])) == FMT_NONE)
-                return ls_usage_error("report", "--format needs term, md, html or csv");
+            if (i + 1 >= argc || !(fmt = parse_format(argv[i + 1])))
+                return ls_usage_error("report", "--format needs term, md, html, csv, json or prom");
             i++;
         } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
             if (i + 1 >= argc)
                 return ls_usage_error("report", "-o needs a file or directory");
             out = argv[++i];
+        } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+            quiet = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return ls_usage_error("report", "unknown option '%s'", argv[i]);
         } else if (path) {
@@ -112,9 +124,9 @@ int cmd_report(int argc, char **argv)
     }
     if (!path)
         return ls_usage_error("report", "a run document (RUN.json) is required");
-    if (fmt == FMT_NONE && out && strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv"))
+    if (!fmt && out && strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv"))
         return ls_usage_error("report", "-o %s: CSV is three files; give --format csv -o DIR", out);
-    if (fmt == FMT_NONE)
+    if (!fmt)
         fmt = format_of_path(out);
     char err[512];
     json_t *doc = ls_doc_read(path, err, sizeof err);
@@ -123,13 +135,15 @@ int cmd_report(int argc, char **argv)
         return LS_EXIT_USAGE;
     }
     int rc;
-    if (fmt == FMT_CSV) {
+    if (quiet) {
+        rc = report_quiet(doc);
+    } else if (fmt == &ls_format_csv) {
         rc = write_csv(doc, out);
     } else {
         json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
-        char *text = fmt == FMT_HTML ? ls_report_html(doc, findings, plan)
-                     : fmt == FMT_MD ? ls_report_md(doc, findings, plan)
-                                     : ls_report_term(doc, findings, plan);
+        char *text = ls_report(fmt, doc, findings, plan);
+        if (fmt == &ls_format_term && (!out || !strcmp(out, "-")))
+            text = ls_term_colour(text, stdout); /* a terminal only, NO_COLOR honoured */
         rc = write_out(out, text);
         free(text);
         json_decref(findings);

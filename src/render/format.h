@@ -81,6 +81,8 @@ struct ls_format {
 };
 
 extern const ls_format_t ls_format_term, ls_format_md, ls_format_html, ls_format_csv;
+/* Data formats (format_json.c, format_prom.c): the whole document at full precision. */
+extern const ls_format_t ls_format_json, ls_format_prom;
 /* Fixed columns (table.h's ls_column_t), for a command's own tables; not a report format. */
 extern const ls_format_t ls_format_columns;
 

@@ -27,6 +27,10 @@ char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *pl
 char *ls_report_md(const json_t *doc, const json_t *findings, const json_t *plan);
 char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *plan);
 
+/* JUnit XML of a baseline check (junit.c): one testcase per expectation, a failure per
+   violation (ls_baseline_check's list). Caller frees. */
+char *ls_render_junit(const json_t *baseline, const json_t *violations, const char *run);
+
 /* CSV exports: "boards_clocks", "p2p_paths", "collectives". NULL for an unknown name. */
 extern const char *const ls_csv_names[3];
 char *ls_report_csv(const json_t *doc, const char *name);
