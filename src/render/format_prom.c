@@ -84,8 +84,9 @@ static void sample(ls_buf_t *b, const char *host, const metric_t *m, const json_
     int_label(b, e, "gpu", &first);
     int_label(b, e, "nranks", &first);
     int_label(b, e, "bytes", &first);
-    /* %.17g: the document's double, unrounded */
-    ls_buf_printf(b, "} %.17g\n", ls_json_num(e, "value", NAN) * m->scale);
+    char v[40];
+    ls_fmt_full(ls_json_num(e, "value", NAN) * m->scale, v, sizeof v); /* unrounded */
+    ls_buf_printf(b, "} %s\n", v);
 }
 
 static int counts(const json_t *e, const metric_t *m)

@@ -160,3 +160,16 @@ void ls_buf_wrap(ls_buf_t *b, const char *text, int col, int indent, int width)
     }
     ls_buf_puts(b, "\n");
 }
+
+void ls_fmt_full(double v, char *buf, size_t len)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}

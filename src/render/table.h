@@ -57,6 +57,11 @@ const json_t *ls_doc_link(const json_t *doc, int a, int b);
 ls_table_t *ls_gpu_grid_table(const char *title, int n, const int *index,
                               void (*cell)(const void *arg, int r, int c, char *buf, size_t len), const void *arg);
 
+/* The best ok figure of family for the ordered pair a -> b (highest bandwidth, lowest
+   latency; "bidir" also matches b -> a); its entry id into *label when label. NAN: none. */
+double ls_doc_pair_value(const json_t *doc, const char *family, const char *direction, int a, int b,
+                         const char **label);
+
 /* "0,1,2" for a JSON array of GPU indices. */
 void ls_buf_gpus(ls_buf_t *b, const json_t *gpus);
 

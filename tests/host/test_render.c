@@ -101,7 +101,7 @@ static void csv_has_one_row_per_pair(void **state)
     assert_non_null(doc);
     char *csv = ls_report_csv(doc, "p2p_paths");
     assert_int_equal(count(csv, "\n"), 3); /* header, 0->1, 1->0 */
-    assert_non_null(strstr(csv, "\n0,1,NV18,NV,OK,OK,396.2,p2p-nvbw-ce-uni-0-1,783.5,0.830\n"));
+    assert_non_null(strstr(csv, "\n0,1,NV18,NV,OK,OK,396.2,p2p-nvbw-ce-uni-0-1,783.5,0.83\n"));
     free(csv);
     assert_null(ls_report_csv(doc, "nonsense"));
     json_decref(doc);
