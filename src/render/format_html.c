@@ -25,7 +25,7 @@ static const char css[] =
     "p.verdict.ok{background:#e9f7ef;border-color:#1e7e34;color:#14532d}"
     "p.verdict.warning{background:#fff4e5;border-color:#d97706;color:#8a4b00}"
     "p.verdict.error{background:#fdecea;border-color:#b71c1c;color:#b71c1c}"
-    "td{white-space:nowrap}td:nth-child(4){white-space:normal;min-width:260px}"
+    "td{white-space:nowrap}table.sev td:nth-child(4){white-space:normal;min-width:260px}"
     "details summary{cursor:pointer;color:#12406e}";
 
 /* Every id, collapsed behind a count when there are more than a few. */
@@ -54,7 +54,7 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
     }
     ls_buf_puts(b, "<p class=\"tt\">");
     ls_buf_html(b, t->title);
-    ls_buf_puts(b, "</p>\n<table>\n<tr>");
+    ls_buf_puts(b, flags & LS_TABLE_SEVERITY_ROWS ? "</p>\n<table class=\"sev\">\n<tr>" : "</p>\n<table>\n<tr>");
     for (int c = 0; c < t->ncols; c++) {
         ls_buf_puts(b, "<th>");
         ls_buf_html(b, ls_table_cell(t, 0, c));

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -110,6 +111,17 @@ static void measured_line(ls_buf_t *b, const row_t *r)
     ls_buf_printf(b, "  [%d]\n", r->n);
 }
 
+typedef struct {
+    char s[24];
+} num_t;
+
+static num_t ls_fmt_num_s(double v)
+{
+    num_t n;
+    ls_fmt_num(v, n.s, sizeof n.s);
+    return n;
+}
+
 static int is_collective(const json_t *e)
 {
     return !strcmp(ls_json_str(e, "family", ""), "nccl") && !strcmp(ls_json_str(e, "status", ""), "ok") &&
@@ -141,17 +153,27 @@ static void collective_lines(ls_buf_t *b, const json_t *doc)
         char label[96], bw[24], big[24], small_us[24], small[24];
         collective_label(e, label, sizeof label);
         ls_fmt_num(ls_json_num(e, "value", NAN), bw, sizeof bw);
-        ls_buf_printf(b, "  %-44s %14s GB/s busbw", label, bw);
+        ls_buf_t line = {0};
+        ls_buf_printf(&line, "  %-44s %14s GB/s busbw", label, bw);
         /* an import may know the figure but not the sizes: nothing said of them then */
         if (isfinite(ls_json_num(e, "bytes", NAN))) {
             ls_fmt_bytes(ls_json_num(e, "bytes", NAN), big, sizeof big);
-            ls_buf_printf(b, " at %s", big);
+            ls_buf_printf(&line, " at %s", big);
         }
         if (isfinite(ls_json_num(e, "small_time_us", NAN)) && isfinite(ls_json_num(e, "small_bytes", NAN))) {
             ls_fmt_num(ls_json_num(e, "small_time_us", NAN), small_us, sizeof small_us);
             ls_fmt_bytes(ls_json_num(e, "small_bytes", NAN), small, sizeof small);
-            ls_buf_printf(b, "; %s us at %s", small_us, small);
+            ls_buf_printf(&line, "; %s us at %s", small_us, small);
         }
+        char *text = ls_buf_take(&line), share[48] = "";
+        double th = ls_json_num(e, "theoretical", 0);
+        if (th > 0) /* the links' busbw ceiling where the run set one; said where the line has room */
+            snprintf(share, sizeof share, "; %.0f%% of %s", 100 * ls_json_num(e, "value", NAN) / th,
+                     ls_fmt_num_s(th).s);
+        ls_buf_puts(b, text);
+        if (strlen(text) + strlen(share) <= 100)
+            ls_buf_puts(b, share);
+        free(text);
         ls_buf_puts(b, "\n");
     }
 }
@@ -185,14 +207,20 @@ static void collective_rows(ls_table_t *t, const json_t *doc)
             snprintf(label, sizeof label, "%s busbw at %s", who, big);
         else
             snprintf(label, sizeof label, "%s busbw", who);
-        const char *r1[] = {label, bw, "GB/s", "", "", "1"};
+        char peak[24] = "-", share[16] = "-";
+        double th = ls_json_num(e, "theoretical", 0);
+        if (th > 0) {
+            ls_fmt_num(th, peak, sizeof peak);
+            snprintf(share, sizeof share, "%.0f%%", 100 * ls_json_num(e, "value", NAN) / th);
+        }
+        const char *r1[] = {label, bw, "GB/s", peak, share, "1"};
         ls_table_row(t, r1);
         if (!isfinite(ls_json_num(e, "small_time_us", NAN)) || !isfinite(ls_json_num(e, "small_bytes", NAN)))
             continue;
         ls_fmt_num(ls_json_num(e, "small_time_us", NAN), us, sizeof us);
         ls_fmt_bytes(ls_json_num(e, "small_bytes", NAN), small, sizeof small);
         snprintf(label, sizeof label, "%s time at %s", who, small);
-        const char *r2[] = {label, us, "us", "", "", "1"};
+        const char *r2[] = {label, us, "us", "-", "-", "1"};
         ls_table_row(t, r2);
     }
 }

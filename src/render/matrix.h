@@ -65,6 +65,13 @@ int ls_matrix_write_csv(const ls_matrix_t *m, const char *dir, char *err, size_t
 /* The report's table of a matrix: "row->col", then GPU<i> per column; "-" for nothing. */
 ls_table_t *ls_matrix_table(const ls_matrix_t *m);
 
+/* Up to this many GPUs a report shows pair tables, not a matrix per method. */
+enum { LS_PAIR_TABLE_MAX_GPUS = 4 };
+/* One table per kind of matrix (P2P one direction, both directions, latency...): a row
+   per GPU pair, a column per method (pair_tables.c). Writes up to max tables into out,
+   returns how many; the caller frees each. */
+int ls_pair_tables(const ls_matrix_t *mats, int n, ls_table_t **out, int max);
+
 /* ANSI background colour escape for a cell whose goodness is frac in [0,1]
    (1 = best in the matrix): red through yellow to green. */
 const char *ls_heat_escape(double frac);

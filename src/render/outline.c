@@ -107,7 +107,9 @@ static void topology(ls_out_t *o)
 {
     static const ls_figure_t figs[] = {
         {draw_topology, NULL,
-         "GPUs as nodes, filled by NUMA node; lines coloured by link class (thicker: more NVLinks; "
+         "GPUs as nodes (filled by NUMA node where the document knows it, white where not); lines "
+         "coloured by link class and labelled with the link word up to 8 GPUs, or one NVSwitch fabric "
+         "where every pair has the same NVLink (thicker: more NVLinks; "
          "dashed: across the SMP interconnect; red: a pair far below its class).",
          "No GPUs in the document."},
         {draw_links, NULL, "Link types as nvidia-smi topo -m prints them, GPU(row) -> GPU(column).",
@@ -130,7 +132,12 @@ static void matrices(ls_out_t *o)
     int n = ls_doc_matrices(o->doc, &mats);
     if (!n)
         note(o, "No P2P or latency measurements.");
-    if (o->fmt->caps & LS_FMT_FIGURES) {
+    if (n && ls_doc_ngpus(o->doc) <= LS_PAIR_TABLE_MAX_GPUS) { /* a few GPUs: a table per kind */
+        ls_table_t *tables[32];
+        int nt = ls_pair_tables(mats, n, tables, 32);
+        for (int k = 0; k < nt; k++)
+            show(o, tables[k], 0);
+    } else if (o->fmt->caps & LS_FMT_FIGURES) {
         ls_figure_t *figs = calloc((size_t)n + 1, sizeof *figs);
         if (!figs)
             abort();
