@@ -1,11 +1,13 @@
 /* linkscope check: a run document against a baseline. */
 #include "commands.h"
+#include "options.h"
 #include "analyze/baseline.h"
 #include "model/doc.h"
 #include "render/render.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,43 +29,36 @@ const char usage_check[] =
     "Exit codes: 0 all expectations met; 1 at least one violation; 2 unreadable or\n"
     "malformed run or baseline.\n";
 
-static int nviol_rc(const json_t *violations)
-{
-    return json_array_size(violations) ? LS_EXIT_CHECK : LS_EXIT_OK;
-}
-
 int cmd_check(int argc, char **argv)
 {
+    static const struct option opts[] = {{"baseline", required_argument, 0, 'b'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"junit", required_argument, 0, 'j'},
+                                         {0, 0, 0, 0}};
     const char *run = NULL, *baseline_path = NULL, *junit = NULL;
-    int quiet = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--baseline") == 0 || strcmp(arg, "-b") == 0) {
-            if (i + 1 >= argc)
-                return ls_usage_error("check", "%s needs a value", arg);
-            baseline_path = argv[++i];
-        } else if (strcmp(arg, "--junit") == 0) {
-            if (i + 1 >= argc)
-                return ls_usage_error("check", "%s needs a file", arg);
-            junit = argv[++i];
-        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+    int quiet = 0, c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":b:qj:", opts, NULL)) != -1) {
+        if (ls_opt_refused("check", c, argv))
+            return LS_EXIT_USAGE;
+        if (c == 'b')
+            baseline_path = optarg;
+        else if (c == 'j')
+            junit = optarg;
+        else
             quiet = 1;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return ls_usage_error("check", "unknown option '%s'", arg);
-        } else if (run) {
-            return ls_usage_error("check", "one RUN.json only ('%s')", arg);
-        } else {
-            run = arg;
-        }
     }
+    if (optind + 1 < argc)
+        return ls_usage_error("check", "one RUN.json only ('%s')", argv[optind + 1]);
+    run = optind < argc ? argv[optind] : NULL;
     if (!run || !baseline_path)
         return ls_usage_error("check", "needs RUN.json and --baseline FILE");
-    char err[512];
-    json_t *doc = ls_doc_read(run, err, sizeof err);
-    if (!doc) {
-        ls_error("%s", err);
+    if (junit && ls_check_writable("check", "--junit", junit, 0))
         return LS_EXIT_USAGE;
-    }
+    char err[512];
+    json_t *doc = ls_read_document(run);
+    if (!doc)
+        return LS_EXIT_USAGE;
     json_t *baseline = ls_baseline_read(baseline_path, err, sizeof err);
     if (!baseline) {
         ls_error("%s", err);
@@ -76,7 +71,8 @@ int cmd_check(int argc, char **argv)
     const json_t *v;
     json_array_foreach(violations, i, v) printf("%s\n", ls_json_str(v, "line", ""));
     size_t nexp = json_array_size(json_object_get(baseline, "expectations"));
-    int rc = nviol_rc(violations);
+    size_t nviol = json_array_size(violations);
+    int rc = nviol ? LS_EXIT_CHECK : LS_EXIT_OK;
     if (junit) {
         char *xml = ls_render_junit(baseline, violations, run);
         if (ls_write_file_atomic(junit, xml, strlen(xml), err, sizeof err)) {
@@ -85,7 +81,6 @@ int cmd_check(int argc, char **argv)
         }
         free(xml);
     }
-    size_t nviol = json_array_size(violations);
     if (!quiet) {
         if (nviol == 0)
             printf("check: all %zu expectations met (%d figure comparisons) in %s\n", nexp, checked,

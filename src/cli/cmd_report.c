@@ -1,6 +1,7 @@
 /* linkscope report RUN.json: the run document rendered for a terminal, as Markdown, as
    one self-contained HTML file, or as CSV exports. */
 #include "commands.h"
+#include "options.h"
 #include "analyze/analyze.h"
 #include "model/doc.h"
 #include "render/format.h"
@@ -10,6 +11,7 @@
 #include "util/log.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,11 +41,6 @@ const char usage_report[] =
     "Formats: docs/reports.md.\n";
 
 /* Formats by name from render's registry; CSV (three files) is written here. */
-static const ls_format_t *parse_format(const char *s)
-{
-    return ls_format_find(s);
-}
-
 static const ls_format_t *format_of_path(const char *path)
 {
     const ls_format_t *f = ls_format_of_path(path);
@@ -88,6 +85,42 @@ static int write_csv(const json_t *doc, const char *dir)
     return LS_EXIT_OK;
 }
 
+static int parse_args(int argc, char **argv, const char **path, const char **out, const ls_format_t **fmt,
+                      int *quiet)
+{
+    static const struct option opts[] = {{"format", required_argument, 0, 'f'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {0, 0, 0, 0}};
+    int c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":f:o:q", opts, NULL)) != -1) {
+        if ((c == ':' && optopt == 'f') || (c == 'f' && !(*fmt = ls_format_find(optarg))))
+            return ls_usage_error("report", "--format needs term, md, html, csv, json or prom");
+        if (c == 'q')
+            *quiet = 1;
+        if (c == ':')
+            return ls_usage_error("report", "-o needs a file or directory");
+        if (c == '?')
+            return ls_opt_unknown("report", argv);
+        if (c == 'o')
+            *out = optarg;
+    }
+    if (optind + 1 < argc)
+        return ls_usage_error("report", "one run document expected, got '%s' and '%s'", argv[optind],
+                              argv[optind + 1]);
+    if (optind >= argc)
+        return ls_usage_error("report", "a run document (RUN.json) is required");
+    *path = argv[optind];
+    const char *o = *out;
+    if (!*fmt && o && strlen(o) > 4 && !strcmp(o + strlen(o) - 4, ".csv"))
+        return ls_usage_error("report", "-o %s: CSV is three files; give --format csv -o DIR", o);
+    if (!*fmt)
+        *fmt = format_of_path(o);
+    /* CSV goes into a folder (created if missing), the others into a file */
+    return ls_check_writable("report", "-o", o, *fmt == &ls_format_csv);
+}
+
 /* --quiet: the verdict as an exit code alone. */
 static int report_quiet(const json_t *doc)
 {
@@ -103,38 +136,12 @@ int cmd_report(int argc, char **argv)
     const char *path = NULL, *out = NULL;
     const ls_format_t *fmt = NULL;
     int quiet = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "-f")) {
-            if (i + 1 >= argc || !(fmt = parse_format(argv[i + 1])))
-                return ls_usage_error("report", "--format needs term, md, html, csv, json or prom");
-            i++;
-        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-            if (i + 1 >= argc)
-                return ls_usage_error("report", "-o needs a file or directory");
-            out = argv[++i];
-        } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
-            quiet = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return ls_usage_error("report", "unknown option '%s'", argv[i]);
-        } else if (path) {
-            return ls_usage_error("report", "one run document expected, got '%s' and '%s'", path, argv[i]);
-        } else {
-            path = argv[i];
-        }
-    }
-    if (!path)
-        return ls_usage_error("report", "a run document (RUN.json) is required");
-    if (!fmt && out && strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv"))
-        return ls_usage_error("report", "-o %s: CSV is three files; give --format csv -o DIR", out);
-    if (!fmt)
-        fmt = format_of_path(out);
-    char err[512];
-    json_t *doc = ls_doc_read(path, err, sizeof err);
-    if (!doc) {
-        ls_error("%s", err);
+    int rc = parse_args(argc, argv, &path, &out, &fmt, &quiet);
+    if (rc)
+        return rc;
+    json_t *doc = ls_read_document(path);
+    if (!doc)
         return LS_EXIT_USAGE;
-    }
-    int rc;
     if (quiet) {
         rc = report_quiet(doc);
     } else if (fmt == &ls_format_csv) {
