@@ -184,6 +184,7 @@ static void (*const steps[])(run_t *) = {discover, families, collectives, analys
 json_t *ls_pipeline_run(const ls_run_opts_t *o)
 {
     run_t r = {ls_doc_new(), json_array(), o, now_s()};
+    ls_progress_clock(o->budget_s); /* the progress line shows the run against its budget */
     if (!r.doc || !r.steps) {
         json_decref(r.doc);
         json_decref(r.steps);
