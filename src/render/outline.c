@@ -138,6 +138,7 @@ static void matrices(ls_out_t *o)
         for (int k = 0; k < nt; k++)
             show(o, tables[k], 0);
     } else if (o->fmt->caps & LS_FMT_FIGURES) {
+        ls_matrix_family_scale(mats, n); /* heatmaps of one kind share one colour scale */
         ls_figure_t *figs = calloc((size_t)n + 1, sizeof *figs);
         if (!figs)
             abort();

@@ -34,9 +34,26 @@ static void column_name(const ls_matrix_t *m, char *buf, size_t len)
         memmove(host + 9, host + 21, strlen(host + 21) + 1), memcpy(host, " via host", 9);
 }
 
-static int same_kind(const ls_matrix_t *a, const ls_matrix_t *b)
+int ls_matrix_same_kind(const ls_matrix_t *a, const ls_matrix_t *b)
 {
     return kind_len(a) == kind_len(b) && !strncmp(a->title, b->title, kind_len(a));
+}
+
+void ls_matrix_family_scale(ls_matrix_t *mats, int n)
+{
+    for (int k = 0; k < n; k++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int j = 0; j < n; j++) {
+            if (!ls_matrix_same_kind(&mats[k], &mats[j]))
+                continue;
+            for (int r = 0; r < mats[j].n; r++)
+                for (int c = 0; c < mats[j].n; c++)
+                    if (r != c && isfinite(mats[j].v[r][c]))
+                        lo = fmin(lo, mats[j].v[r][c]), hi = fmax(hi, mats[j].v[r][c]);
+        }
+        mats[k].scale_lo = isfinite(lo) ? lo : NAN;
+        mats[k].scale_hi = isfinite(hi) ? hi : NAN;
+    }
 }
 
 static void value(const ls_matrix_t *m, int r, int c, char *buf, size_t len)
@@ -54,7 +71,7 @@ static ls_table_t *kind_table(const ls_matrix_t *mats, int n, int first, int *us
 {
     int cols[64] = {first}, nc = 0;
     for (int k = first; k < n && nc < 64; k++)
-        if (!used[k] && same_kind(&mats[first], &mats[k]))
+        if (!used[k] && ls_matrix_same_kind(&mats[first], &mats[k]))
             cols[nc++] = k, used[k] = 1;
     const ls_matrix_t *m0 = &mats[cols[0]];
     int bidir = strstr(m0->title, "both directions") != NULL;

@@ -55,7 +55,7 @@ static void axis_labels(ls_buf_t *b, int n, int cell, int left, int top)
 void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
 {
     int n = m->n, cell = cell_size(n), left = 48, top = 24;
-    int w = left + n * cell + 8, h = top + n * cell + 30;
+    int w = left + n * cell + 8, h = top + n * cell + (isfinite(m->ceiling) ? 42 : 30);
     if (w < 340)
         w = 340; /* room for the legend */
     double lo = INFINITY, hi = -INFINITY;
@@ -63,6 +63,8 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
         for (int c = 0; c < n; c++)
             if (r != c && isfinite(m->v[r][c]))
                 lo = fmin(lo, m->v[r][c]), hi = fmax(hi, m->v[r][c]);
+    if (isfinite(m->scale_lo) && isfinite(m->scale_hi)) /* one scale for the whole family */
+        lo = m->scale_lo, hi = m->scale_hi;
     /* figures spanning more than 4x (NVLink beside PCIe) are coloured on a log scale, so
        that the slower classes still show their differences */
     int logscale = lo > 0 && hi / lo > 4;
@@ -105,6 +107,12 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
                   top + n * cell + 18, !m->lower_is_better ? "low" : "high", !m->lower_is_better ? slo : shi,
                   !m->lower_is_better ? shi : slo, m->unit, !m->lower_is_better ? "" : ", lower is darker",
                   logscale ? ", log colour scale" : "");
+    if (isfinite(m->ceiling)) {
+        char sc[24];
+        ls_fmt_num(m->ceiling, sc, sizeof sc);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">ceiling %s %s</text>", left, top + n * cell + 30, sc,
+                      m->unit);
+    }
     ls_buf_puts(b, "</svg>\n");
 }
 
