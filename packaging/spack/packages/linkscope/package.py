@@ -21,7 +21,7 @@ class Linkscope(CMakePackage, CudaPackage):
     variant("tests", default=False, description="Build the host tests (cmocka)")
 
     depends_on("c", type="build")
-    depends_on("cmake@3.18:", type="build")
+    depends_on("cmake@3.24:", type="build")  # CMakeLists.txt cmake_minimum_required
     depends_on("jansson")
     depends_on("nccl", when="+nccl", type="build")
     depends_on("cmocka", when="+tests", type="build")
