@@ -242,3 +242,38 @@ ls_table_t *ls_table_headline(const json_t *doc)
     collective_rows(t, doc);
     return t;
 }
+
+json_t *ls_headline_json(const json_t *doc)
+{
+    json_t *out = json_array();
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        double lo, hi, peak;
+        int n;
+        if (!range(doc, &lines[i], &lo, &hi, &peak, &n))
+            continue;
+        json_t *h = json_pack("{s:s, s:f, s:f, s:s, s:i}", "figure", lines[i].label, "min", lo, "max", hi, "unit",
+                              lines[i].unit, "figures", n);
+        if (peak > 0) {
+            json_object_set_new(h, "theoretical", json_real(peak));
+            json_object_set_new(h, "share_of_theoretical", json_real(hi / peak));
+        }
+        json_array_append_new(out, h);
+    }
+    size_t k;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), k, e)
+    {
+        if (!is_collective(e))
+            continue;
+        char label[96];
+        collective_label(e, label, sizeof label);
+        json_t *h = json_pack("{s:s, s:s, s:O, s:s}", "figure", label, "entry", ls_json_str(e, "id", ""), "busbw",
+                              json_object_get(e, "value"), "unit", "GB/s");
+        const char *keys[] = {"bytes", "small_time_us", "small_bytes", "theoretical"};
+        for (int j = 0; j < 4; j++)
+            if (json_is_number(json_object_get(e, keys[j])))
+                json_object_set(h, keys[j], json_object_get(e, keys[j]));
+        json_array_append_new(out, h);
+    }
+    return out;
+}

@@ -14,6 +14,12 @@ char *ls_render_plan_text(const json_t *findings, const json_t *plan);
    `linkscope run` prints them. Caller frees. */
 char *ls_render_headline(const json_t *doc);
 
+/* The headline figures as data, full precision (the JSON report): one object per kind
+   of figure {figure, min, max, unit, figures, theoretical, share_of_theoretical} and per
+   collective {figure, entry, busbw, unit, bytes, small_time_us, small_bytes,
+   theoretical}. */
+json_t *ls_headline_json(const json_t *doc);
+
 /* The verdict line every report opens with: "Verdict: healthy (...)" or "Verdict: 1
    error, 2 warnings; worst: RULE (SUBJECT)". Caller frees. */
 char *ls_render_verdict(const json_t *findings);

@@ -58,6 +58,10 @@ for f in r["figures"]:
     if "median" in f:
         assert f["median"] == doc[f["id"]]["value"], f["id"]  # not rounded
 assert len(r["findings"][0]["evidence"]) > 30
+h = {x["figure"]: x for x in r["headline"]}
+hbm = h["HBM traffic (read + write), read kernel"]
+assert hbm["max"] == max(m["value"] for m in d["measurements"] if m["id"].startswith("hbm-read-"))
+assert 0.9 < hbm["share_of_theoretical"] < 1
 PY
 else
     grep -q '"median": 396.84319717845' "$tmp/out" && ok || bad "JSON median not at full precision"
