@@ -1,11 +1,13 @@
 /* linkscope run: the full characterization of this machine in one command. */
 #include "commands.h"
+#include "term_colour.h"
 #include "options.h"
 #include "analyze/analyze.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
+#include "render/strbuf.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -186,11 +188,18 @@ int cmd_run(int argc, char **argv)
     else
         default_path(path, sizeof path, doc);
     rc = write_outputs(doc, findings, plan, path, !a.no_report);
-    char *head = ls_render_headline(doc), *text = ls_render_plan_text(findings, plan);
-    printf("%s\n%s", head, text);
+    /* verdict first, as every report (colour on a terminal only, NO_COLOR honoured) */
+    char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc),
+         *text = ls_render_plan_text(findings, plan);
+    ls_buf_t b = {0};
+    ls_buf_printf(&b, "%s\n\n%s\n%s", verdict, head, text);
+    char *out = ls_term_colour(ls_buf_take(&b), stdout);
+    fputs(out, stdout);
+    free(out);
+    free(verdict);
     free(head);
     free(text);
-    printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv)\n", path);
+    printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv|json|prom)\n", path);
     if (rc == 0 && a.fail_set && ls_findings_count_at_least(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;
     json_decref(doc);
