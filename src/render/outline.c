@@ -276,6 +276,11 @@ int ls_cell_numeric(const char *s)
         return 1;
     char *end;
     strtod(s, &end);
+    if (end != s && !strncmp(end, " .. ", 4)) { /* a range "4492 .. 4499" aligns as a number */
+        const char *hi = end + 4;
+        strtod(hi, &end);
+        return end != hi && *end == '\0';
+    }
     return end != s && *end == '\0';
 }
 
