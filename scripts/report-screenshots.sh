@@ -33,7 +33,7 @@ h = open(sys.argv[1]).read()
 m = re.search(r'<svg[^>]*class="topology".*?</svg>', h, re.S)
 open(sys.argv[2], "w").write('<html><body style="margin:0;font-family:sans-serif">' + (m.group(0) if m else "") + "</body></html>")
 PY
-    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,480 \
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,640 \
         --screenshot="$out/topology-$1.png" "file://$tmp/$1-topo.html" >/dev/null 2>&1
 }
 shot 1gpu "$tmp/h200x1.json"

@@ -109,7 +109,8 @@ static void topology(ls_out_t *o)
         {draw_topology, NULL,
          "GPUs as nodes (filled by NUMA node where the document knows it, white where not); lines "
          "coloured by link class and labelled with the link word up to 8 GPUs, or one NVSwitch fabric "
-         "where every pair has the same NVLink (thicker: more NVLinks; "
+         "where every pair has the same NVLink, each GPU's own NIC (PIX/PXB) beside it; PCIe machines as "
+         "NUMA nodes, PCIe switches and NVLink arcs (thicker: more NVLinks; "
          "dashed: across the SMP interconnect; red: a pair far below its class).",
          "No GPUs in the document."},
         {draw_links, NULL, "Link types as nvidia-smi topo -m prints them, GPU(row) -> GPU(column).",

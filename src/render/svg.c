@@ -266,6 +266,48 @@ static void switch_fabric(ls_buf_t *b, const char *word, const double *x, const 
     ls_buf_puts(b, "</text>");
 }
 
+/* The NIC whose link to GPU g is PIX or PXB (behind the same PCIe switch: the NIC NCCL
+   and GPUDirect RDMA use for that GPU); its label into buf; 0 when none. */
+static int nic_of_gpu(const json_t *doc, int g, char *buf, size_t len)
+{
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(doc, "gpu_nic_links"), i, l)
+    {
+        const char *cls = ls_json_str(l, "class", "");
+        if (ls_json_int(l, "gpu", -1) != g || (strcmp(cls, "PIX") && strcmp(cls, "PXB")))
+            continue;
+        long long k = ls_json_int(l, "nic", -1);
+        const json_t *nic = json_array_get(json_object_get(doc, "nics"), (size_t)(k < 0 ? 0 : k));
+        snprintf(buf, len, "%s", ls_json_str(nic, "name", ls_json_str(nic, "label", "NIC")));
+        return 1;
+    }
+    return 0;
+}
+
+/* Each GPU's own NIC as a small box outside its node, joined by a PCIe line. */
+static void star_nics(ls_buf_t *b, const json_t *doc, const double *x, const double *y, int n, int cx, int cy, int r)
+{
+    if (n > 16)
+        return; /* no room at rack scale */
+    for (int g = 0; g < n; g++) {
+        char name[64];
+        if (!nic_of_gpu(doc, g, name, sizeof name))
+            continue;
+        double dx = x[g] - cx, dy = y[g] - cy, d = sqrt(dx * dx + dy * dy);
+        if (d <= 0)
+            continue;
+        double nx = x[g] + dx / d * (r + 34), ny = y[g] + dy / d * (r + 34);
+        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>",
+                      x[g] + dx / d * r, y[g] + dy / d * r, nx, ny, ls_svg_class_colour("PIX"));
+        ls_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"50\" height=\"16\" rx=\"3\" fill=\"#fff8e1\" stroke=\"#8d6e63\"/>",
+                      nx - 25, ny - 8);
+        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">", nx, ny + 3);
+        ls_buf_html(b, name);
+        ls_buf_puts(b, "</text>");
+    }
+}
+
 int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
 {
     static const char *numa_fill[] = {"#e3f2fd", "#fff3e0", "#f3e5f5", "#e8f5e9"};
@@ -275,8 +317,8 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
     /* nodes on a circle whose circumference leaves room for every node (72 GPUs too) */
     int r = n > 16 ? 13 : 22;
     double radius = n <= 2 ? 150 : fmax(175, n * (2 * r + 8) / (2 * M_PI));
-    int w = n <= 2 ? 560 : (int)(2 * radius + 160), cx = w / 2, cy = n <= 2 ? 60 : (int)radius + 50;
-    int h = n <= 2 ? 150 : (int)(2 * radius + 120);
+    int w = n <= 2 ? 560 : (int)(2 * radius + 220), cx = w / 2, cy = n <= 2 ? 60 : (int)radius + 80;
+    int h = n <= 2 ? 150 : (int)(2 * radius + 180);
     double x[LS_MAX_GPUS], y[LS_MAX_GPUS];
     const char *fabric = switched_word(doc, n);
     if (n > 2 && !fabric) { /* joined through PCIe and bridges: drawn as the tree it is */
@@ -295,6 +337,7 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
     ls_buf_puts(b, "<title>Topology: GPUs as nodes (filled by NUMA node), links coloured by class</title>");
     if (fabric) {
         switch_fabric(b, fabric, x, y, n, cx, cy);
+        star_nics(b, doc, x, y, n, cx, cy, r);
     } else {
         pair_lines(b, doc, x, y, n);
         link_labels(b, doc, x, y, n);
@@ -308,7 +351,9 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
                       x[g], y[g] + 4, n > 16 ? 9 : 11, n > 16 ? "" : "GPU", g);
         if (node >= 0 && n <= 16)
             ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\" stroke=\"#ffffff\" "
-                             "stroke-width=\"3\" paint-order=\"stroke\">NUMA %d</text>", x[g], y[g] + r + 12, node);
+                             "stroke-width=\"3\" paint-order=\"stroke\">NUMA %d</text>", x[g],
+                          /* on the inner side of the lower nodes: their NIC sits outside */
+                          n > 2 && y[g] > cy + 1 ? y[g] - r - 5 : y[g] + r + 12, node);
     }
     class_legend(b, doc, 20, h - 14);
     ls_buf_puts(b, "</svg>\n");
