@@ -290,7 +290,7 @@ int ls_cell_numeric(const char *s)
         strtod(hi, &end);
         return end != hi && *end == '\0';
     }
-    return end != s && *end == '\0';
+    return end != s && (*end == '\0' || !strcmp(end, "%")); /* "93%" too */
 }
 
 void ls_format_items(ls_buf_t *b, const json_t *strings, const char *before, const char *after,
