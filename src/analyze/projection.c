@@ -42,6 +42,7 @@ static ls_proj_step_t *add_step(ls_projection_t *p, const char *name, int figure
     snprintf(s->name, sizeof s->name, "%s", name);
     s->figures = figures;
     s->rounds = rounds;
+    s->cut_how = "half the samples";
     return s;
 }
 
@@ -82,6 +83,7 @@ static void collective_step(ls_projection_t *p, int n)
     double scale = 2.0 * (n - 1) / n;
     s->seconds = (nccl_all_reduce_s + 3 * nccl_other_s) * scale;
     s->min_seconds = 4 * nccl_other_s * scale;
+    s->cut_how = "all_reduce to 1 GiB, not 8 GiB";
 }
 
 static void per_gpu_steps(ls_projection_t *p, const int *numa, int n, double samples)

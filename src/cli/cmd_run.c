@@ -1,6 +1,7 @@
 /* linkscope run: the full characterization of this machine in one command. */
 #include "commands.h"
 #include "options.h"
+#include "run_dry.h"
 #include "analyze/analyze.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
@@ -20,6 +21,7 @@
 const char usage_run[] =
     "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
     "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
+    "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS]\n"
     "\n"
     "Characterizes this machine end to end: inventory and topology, P2P bandwidth and\n"
     "latency for every GPU pair, HBM and host copies per GPU, the four main NCCL\n"
@@ -37,6 +39,11 @@ const char usage_run[] =
     "                 plus .html)\n"
     "  --no-nccl      skip the collectives\n"
     "  --no-report    do not write the HTML report\n"
+    "  --dry-run      measure nothing: print the steps in the order they run, the pair\n"
+    "                 rounds, the projected seconds of each step and what the budget\n"
+    "                 would cut; the last line is 'projected: N s, rounds R, cut: ...'\n"
+    "  --from FILE    with --dry-run: plan the machine of FILE (saved `nvidia-smi topo -m`\n"
+    "                 text or a run document) instead of this one; no GPU needed\n"
     "  --fail-on L    exit 1 when a finding at or above info, warning or error exists\n"
     "                 (acceptance tests, fleet gates); without it findings do not\n"
     "                 change the exit code\n"
@@ -52,6 +59,8 @@ typedef struct {
     int no_nccl, no_report;
     int fail_set;
     enum ls_severity fail_on;
+    int dry_run;
+    const char *from;
 } run_args_t;
 
 static int parse_args(int argc, char **argv, run_args_t *a)
@@ -62,6 +71,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                                          {"no-nccl", no_argument, 0, 'N'},
                                          {"no-report", no_argument, 0, 'R'},
                                          {"fail-on", required_argument, 0, 'F'},
+                                         {"dry-run", no_argument, 0, 'D'},
+                                         {"from", required_argument, 0, 'f'},
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->budget_s = -1;
@@ -90,6 +101,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                 return ls_usage_error("run", "--fail-on: expected info, warning or error, got '%s'", optarg);
             a->fail_set = 1;
             break;
+        case 'D': a->dry_run = 1; break;
+        case 'f': a->from = optarg; break;
         case ':': return ls_usage_error("run", "option '%s' needs a value", argv[optind - 1]);
         default: return ls_usage_error("run", "unknown option '%s'", argv[optind - 1]);
         }
@@ -98,6 +111,10 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         return ls_usage_error("run", "unexpected argument '%s'", argv[optind]);
     if (a->budget_s < 0)
         a->budget_s = a->thorough ? 600 : 120;
+    if (a->from && !a->dry_run)
+        return ls_usage_error("run", "--from plans another machine: it needs --dry-run");
+    if (a->dry_run && a->ngpus)
+        return ls_usage_error("run", "--dry-run plans every GPU of the machine: --gpus does not apply");
     return 0;
 }
 
@@ -164,6 +181,8 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;
+    if (a.dry_run)
+        return ls_run_dry(a.from, a.thorough, a.budget_s);
     if (ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
         return LS_EXIT_USAGE;
     char err[512];
