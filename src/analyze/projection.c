@@ -113,6 +113,18 @@ static void deep_steps(ls_projection_t *p, int n, int pairs, double samples)
     timed(s, &cost_latency, 1, samples);
 }
 
+/* Thorough only: the fabric stress step, all_to_all then one_to_all and all_to_one from
+   each GPU, every pattern one timed figure. Not measured yet: a P2P copy-engine figure's
+   cost stands in (docs/schedule.md). */
+static void fabric_step(ls_projection_t *p, int n, double samples)
+{
+    if (n < 2)
+        return;
+    ls_proj_step_t *s = add_step(p, "fabric stress: all to all, one to all, all to one",
+                                 2 * n + 1, 2 * n + 1);
+    timed(s, &cost_p2p_ce, 1, samples);
+}
+
 /* Cuts steps down from the last (what answers least) until the total fits. */
 static void apply_budget(ls_projection_t *p)
 {
@@ -153,6 +165,8 @@ int ls_project_run(const ls_fabric_t *fabric, const int *numa, int thorough, dou
     collective_step(p, n);
     per_gpu_steps(p, numa, n, samples);
     deep_steps(p, n, pairs, samples);
+    if (thorough)
+        fabric_step(p, n, samples);
     apply_budget(p);
     return 0;
 }

@@ -43,6 +43,10 @@ int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
 int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_hbm(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_host(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
+/* The fabric stress step (not a family of the registry: the run's thorough level calls
+   it): all_to_all, then one_to_all and all_to_one for each GPU, entries of family
+   "fabric" (docs/schema.md). Needs P2P between every two GPUs. */
+int ls_measure_fabric(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_without_cuda(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 
 #endif

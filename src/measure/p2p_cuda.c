@@ -208,18 +208,6 @@ static ls_sample_rule_t sample_rule(const ls_measure_opts_t *o)
     return o->stop_rule ? ls_sample_rule_default(o->samples) : fixed;
 }
 
-/* The entry's record of how its samples stopped, so that figures stay comparable. */
-static void set_stop(json_t *e, const ls_sample_rule_t *r, int stop_rule, const ls_rtimer_result_t *res)
-{
-    json_t *st = stop_rule ? json_pack("{s:s, s:f, s:f, s:i, s:i}", "rule", "median_ci",
-                                       "confidence", r->confidence, "rel_width", r->rel_width,
-                                       "min", r->min_samples, "max", r->max_samples)
-                           : json_pack("{s:s}", "rule", "fixed");
-    json_object_set_new(st, "samples", json_integer(res->taken));
-    json_object_set_new(st, "stopped_by", json_string(ls_stop_name(res->why)));
-    json_object_set_new(e, "stop", st);
-}
-
 /* One round: its pairs' jobs, measured together (rtimer.h). */
 typedef struct {
     p2p_job_t *job[LS_RT_MAX_GROUPS];
@@ -269,15 +257,9 @@ static void telemetry_into(ls_telemetry_t *tele, phase_t *ph)
 {
     json_t *scratch = json_object();
     ls_telemetry_stop(tele, scratch);
-    for (int g = 0; g < ph->r->njobs; g++) {
-        if (!ph->entry[g])
-            continue;
-        json_object_set(ph->entry[g], "telemetry", json_object_get(scratch, "telemetry"));
-        size_t i;
-        json_t *flag;
-        json_array_foreach(json_object_get(scratch, "flags"), i, flag)
-            ls_entry_flag(ph->entry[g], json_string_value(flag));
-    }
+    for (int g = 0; g < ph->r->njobs; g++)
+        if (ph->entry[g])
+            ls_entry_share_telemetry(ph->entry[g], scratch);
     json_decref(scratch);
 }
 
@@ -296,7 +278,7 @@ static void group_result(json_t *e, p2p_job_t *j, const double *ms, const ls_rti
                            (double)ls_p2p_counted_bytes(phase_direction(j->phase), j->size, res->loops));
     json_object_set_new(e, "loops", json_integer(res->loops));
     json_object_set_new(e, "verified", json_true());
-    set_stop(e, rule, stop_rule, res);
+    ls_entry_set_stop(e, rule, stop_rule, res->taken, res->why);
 }
 
 /* The timed part of a phase: every active pair at once, one gate release. */

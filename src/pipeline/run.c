@@ -18,7 +18,8 @@
 
 /* The projection's steps, in its order (analyze/projection.c): the run measures them in
    that order and records each under the projection's name. */
-enum { P_INVENTORY, P_P2P_CE, P_NCCL, P_HBM, P_HOST, P_P2P_SM, P_P2P_STAGED, P_LATENCY, P_COUNT };
+enum { P_INVENTORY, P_P2P_CE, P_NCCL, P_HBM, P_HOST, P_P2P_SM, P_P2P_STAGED, P_LATENCY, P_FABRIC,
+       P_COUNT };
 
 typedef struct {
     json_t *doc, *steps;
@@ -84,7 +85,8 @@ static void discover(run_t *r)
 static const char *const step_names[P_COUNT] = {
     "inventory and topology", "p2p ce, one way and both ways", "nccl",
     "hbm read, write, copy, copy_ce", "host copies, pinned and pageable", "p2p sm_read, sm_write",
-    "p2p staged through host", "latency, every definition"};
+    "p2p staged through host", "latency, every definition",
+    "fabric stress: all to all, one to all, all to one"};
 
 /* The pair rounds from the discovered topology, and the projection of the run on it:
    which steps the budget cuts down. */
@@ -262,6 +264,22 @@ static void collectives(run_t *r)
     r->nccl_ok = 1;
 }
 
+/* Thorough: every GPU writing to every other at once, one to all, all to one. */
+static void fabric(run_t *r)
+{
+    if (!r->o->thorough || r->o->ngpus < 2)
+        return;
+    int cut = step_cut(r, P_FABRIC);
+    ls_measure_opts_t mo;
+    measure_opts(r, &mo, cut);
+    ls_progress("measuring %s ...", step_names[P_FABRIC]);
+    char err[512] = "";
+    double t0 = now_s();
+    int rc = ls_measure_fabric(r->doc, &mo, err, sizeof err);
+    ls_progress_done();
+    step_done(r, step_names[P_FABRIC], t0, rc, err, P_FABRIC, cut);
+}
+
 /* all_reduce on each group the plan proposes, from everything measured before it. */
 static void groups(run_t *r)
 {
@@ -283,8 +301,8 @@ static void analysis(run_t *r)
 }
 
 /* The step list, in the order they answer (docs/run.md): the projection's order. */
-static void (*const steps[])(run_t *) = {discover, plan, p2p_ce, collectives, hbm_host, deep,
-                                         groups, analysis};
+static void (*const steps[])(run_t *) = {discover, plan,   p2p_ce, collectives, hbm_host,
+                                         deep,     fabric, groups, analysis};
 
 json_t *ls_pipeline_run(const ls_run_opts_t *o)
 {
