@@ -4,6 +4,7 @@
 #include "format.h"
 #include "matrix.h"
 #include "render.h"
+#include "run_tables.h"
 #include "svg.h"
 #include "model/doc.h"
 
@@ -45,6 +46,7 @@ static void show(ls_out_t *o, ls_table_t *t, int flags)
 static void summary(ls_out_t *o)
 {
     show(o, ls_table_host_summary(o->doc), 0);
+    show(o, ls_table_run_cuts(o->doc), 0);
     if (o->fmt->caps & LS_FMT_PROSE) {
         char *head = ls_render_headline(o->doc);
         text(o, head);
@@ -128,6 +130,7 @@ static void matrices(ls_out_t *o)
             show(o, ls_matrix_table(&mats[k]), 0);
     }
     free(mats);
+    show(o, ls_table_fabric(o->doc), 0);
 }
 
 static void memory(ls_out_t *o)
