@@ -110,8 +110,10 @@ static cudaError_t enqueue_all(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *arg
 {
     for (int g = 0; g < t->ngroups; g++)
         CHECK(group_open(t, g));
-    for (int g = 0; g < t->ngroups; g++)
+    for (int g = 0; g < t->ngroups; g++) {
+        CHECK(cudaSetDevice(t->view[g].device[0])); /* as ls_timer_sample leaves it */
         CHECK(fn(arg, g, &t->view[g], loops));
+    }
     for (int g = 0; g < t->ngroups; g++)
         CHECK(group_close(t, g));
     return cudaSuccess;
