@@ -181,9 +181,9 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;
-    if (a.dry_run)
+    if (a.dry_run && a.from)
         return ls_run_dry(a.from, a.thorough, a.budget_s);
-    if (ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
+    if (!a.dry_run && ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
         return LS_EXIT_USAGE;
     char err[512];
     int count = ls_gpu_count(err, sizeof err);
@@ -191,6 +191,8 @@ int cmd_run(int argc, char **argv)
         ls_error("%s", err);
         return LS_EXIT_NOGPU;
     }
+    if (a.dry_run) /* this machine: its discovered topology */
+        return ls_run_dry(NULL, a.thorough, a.budget_s);
     if (ls_opt_gpus_exist("run", a.gpus, a.ngpus, count))
         return LS_EXIT_USAGE;
     ls_run_opts_t ro = {.thorough = a.thorough, .budget_s = a.budget_s, .no_nccl = a.no_nccl};

@@ -51,5 +51,11 @@ run 2 run --dry-run --from "$fx/topo/malformed-columns.txt"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed file: $(cat "$tmp/err")"
 run 2 run --dry-run --gpus 0,1 --from "$fx/topo/hgx-h100x8-nic8.txt"
 
+# This machine without a GPU: one line, exit 3.
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    run 3 run --dry-run
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "dry run without a GPU: $(cat "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
