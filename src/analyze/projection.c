@@ -65,11 +65,36 @@ static int most_per_node(const int *numa, int n)
     return unknown ? n : most; /* an unknown node: one GPU at a time */
 }
 
-static void pair_steps(ls_projection_t *p, int pairs, double samples)
+/* Link classes with a pair in a round of more than one: each gets one pair measured
+   again alone (the run's concurrency check, docs/schedule.md). */
+static int checked_classes(const ls_fabric_t *f, const ls_schedule_t *sched)
+{
+    int seen[LS_LINK_SYS + 1] = {0}, n = 0;
+    for (int i = 0; i < sched->nrounds; i++) {
+        if (sched->rounds[i].npairs < 2)
+            continue;
+        for (int k = 0; k < sched->rounds[i].npairs; k++) {
+            ls_pair_t q = sched->rounds[i].pairs[k];
+            int t = (int)f->type[q.a * f->n + q.b];
+            if (t >= 0 && t <= LS_LINK_SYS && !seen[t]++)
+                n++;
+        }
+    }
+    return n;
+}
+
+static void pair_steps(ls_projection_t *p, int pairs, int classes, double samples)
 {
     int r = p->pair_rounds;
     ls_proj_step_t *s = add_step(p, "p2p ce, one way and both ways", 3 * pairs, 3 * r);
     timed(s, &cost_p2p_ce, 1, samples);
+    if (classes == 0)
+        return;
+    /* a pair alone per class, one way, the other way, both: never cut (it checks the
+       figures just taken) */
+    s = add_step(p, "p2p ce: concurrent against alone", 3 * classes, 3 * classes);
+    timed(s, &cost_p2p_ce, 1, samples);
+    s->min_seconds = s->seconds;
 }
 
 static void collective_step(ls_projection_t *p, int n)
@@ -157,11 +182,12 @@ int ls_project_run(const ls_fabric_t *fabric, const int *numa, int thorough, dou
     p->ngpus = n;
     p->pair_rounds = sched.nrounds;
     p->budget_s = budget_s;
+    int classes = checked_classes(fabric, &sched);
     ls_schedule_free(&sched);
     ls_proj_step_t *s = add_step(p, "inventory and topology", 0, 1);
     s->seconds = s->min_seconds = cost_inventory.fixed_s;
     if (pairs > 0)
-        pair_steps(p, pairs, samples);
+        pair_steps(p, pairs, classes, samples);
     collective_step(p, n);
     per_gpu_steps(p, numa, n, samples);
     deep_steps(p, n, pairs, samples);
