@@ -9,9 +9,10 @@
 #include "strbuf.h"
 
 /* A fixed column (nvidia-smi's layout): width in bytes, left or right aligned, longer
-   text cut to the width or not. */
+   text cut to the width or not, and pad blanks before it beyond the one that separates
+   two columns (before the first column, the only ones). */
 typedef struct {
-    int width, left, cut;
+    int width, left, cut, pad;
 } ls_column_t;
 
 typedef struct {
