@@ -4,6 +4,7 @@
 #include "format.h"
 #include "matrix.h"
 #include "render.h"
+#include "run_tables.h"
 #include "svg.h"
 #include "model/doc.h"
 
@@ -60,6 +61,7 @@ static void summary(ls_out_t *o)
     } else {
         show(o, ls_table_headline(o->doc), 0);
     }
+    show(o, ls_table_run_cuts(o->doc), 0); /* steps the budget cut: they qualify the figures */
 }
 
 static void metadata(ls_out_t *o)
@@ -152,6 +154,7 @@ static void matrices(ls_out_t *o)
             show(o, ls_matrix_table(&mats[k]), 0);
     }
     free(mats);
+    show(o, ls_table_fabric(o->doc), 0);
 }
 
 static void memory(ls_out_t *o)
