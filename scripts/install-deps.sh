@@ -23,6 +23,9 @@ fi
 optional=()
 if [ "${1:-}" = "--tests" ]; then
     command -v "$cc" >/dev/null && ! has_header cmocka.h && { missing+=(cmocka); packages+=(libcmocka-dev); }
+    # MPI: optional (loaded at run time); its tests run where mpirun and mpi.h are
+    command -v mpirun >/dev/null || optional+=(openmpi-bin)
+    command -v "$cc" >/dev/null && ! has_header mpi.h && ! has_header openmpi/mpi.h && optional+=(libopenmpi-dev)
     for p in $(cat scripts/packages-test.txt); do
         tool=$p
         [ "$p" = prometheus ] && tool=promtool
