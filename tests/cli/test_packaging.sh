@@ -28,6 +28,15 @@ words=$(bash -c ". '$comp'; COMP_WORDS=(linkscope rep); COMP_CWORD=1; _linkscope
 words=$(bash -c ". '$comp'; COMP_WORDS=(linkscope report --fo); COMP_CWORD=2; _linkscope; echo \${COMPREPLY[*]}")
 [ "$words" = --format ] && ok || bad "completion of 'report --fo' gave '$words'"
 
+# cpack: a relocatable tarball with the binary, the man page and the completion
+if command -v cpack >/dev/null && [ -f "$build/CPackConfig.cmake" ]; then
+    (cd "$tmp" && cpack -G TGZ -B "$tmp/pk" --config "$build/CPackConfig.cmake" >"$tmp/cpack.log" 2>&1) && ok ||
+        bad "cpack -G TGZ: $(tail -3 "$tmp/cpack.log")"
+    tgz=$(ls "$tmp"/pk/linkscope-*.tar.gz 2>/dev/null | head -1)
+    for f in bin/linkscope share/man/man1/linkscope.1 share/bash-completion/completions/linkscope; do
+        tar tzf "$tgz" 2>/dev/null | grep -q "^linkscope-[^/]*/$f\$" && ok || bad "the tarball lacks $f"
+    done
+fi
 if command -v ldd >/dev/null; then
     ldd "$bin" >"$tmp/ldd" 2>&1
     grep -qE 'libmpi|libjansson' "$tmp/ldd" && bad "the binary links $(grep -oE 'libmpi[^ ]*|libjansson[^ ]*' "$tmp/ldd" | head -1)" || ok
