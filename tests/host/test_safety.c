@@ -7,9 +7,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "util/fileio.h"
@@ -127,11 +134,73 @@ static void string_index(void **state)
     ls_strindex_free(&ix);
 }
 
+/* 1 when dir holds a writer's temporary file (".NAME.tmp.PID.XXXXXX"). */
+static int temp_present(const char *dir, const char *base)
+{
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, ".%s.tmp.", base);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+    while (d && (e = readdir(d)))
+        found |= strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* SIGTERM while the temporary file exists (caught during the write or its fsync):
+   the process dies of the signal and the temporary file is gone; the target was never
+   created. Tries a few times: a write that ends before it is seen proves nothing. */
+static void temp_removed_on_sigterm(void **state)
+{
+    (void)state;
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s", ls_tmp_path("safety-sig"));
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    size_t len = 256u << 20;
+    int caught = 0;
+    for (int attempt = 0; attempt < 5 && !caught; attempt++) {
+        unlink(path);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            char *data = malloc(len), err[512];
+            if (!data)
+                _exit(3);
+            memset(data, 'x', len);
+            ls_write_file_atomic(path, data, len, err, sizeof err);
+            _exit(0);
+        }
+        struct timespec tick = {0, 200000}; /* 0.2 ms */
+        int status = 0;
+        while (waitpid(pid, &status, WNOHANG) == 0) {
+            if (temp_present(dir, "out.json")) {
+                kill(pid, SIGTERM);
+                waitpid(pid, &status, 0);
+                caught = WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM;
+                break;
+            }
+            nanosleep(&tick, NULL);
+        }
+        if (caught) {
+            assert_false(temp_present(dir, "out.json"));
+            assert_int_equal(access(path, F_OK), -1); /* no half-written target */
+        }
+    }
+    if (!caught)
+        print_message("the writes ended before a signal could reach them: nothing checked\n");
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(boundary), cmocka_unit_test(terminal),    cmocka_unit_test(csv),
         cmocka_unit_test(markdown), cmocka_unit_test(input_limit), cmocka_unit_test(string_index),
+        cmocka_unit_test(temp_removed_on_sigterm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
