@@ -124,7 +124,14 @@ int cmd_import(int argc, char **argv)
     ls_import_batch_t batch = {a.files, texts, a.nfiles, a.p2p_read, a.p2p_write, a.opts};
     if (texts && notes && warns && ls_import_batch(doc, &batch, notes, warns) == 0) {
         const char *out = a.out ? a.out : (a.into ? a.into : "-");
-        if (ls_doc_write(doc, out, err, sizeof err) == 0) {
+        char why[256];
+        /* range-checked as the reader checks: never a document report would refuse */
+        int valid = ls_doc_validate(doc, why, sizeof why) == 0;
+        if (!valid)
+            snprintf(err, sizeof err, "%s%s: what was read makes no valid run document (%s); "
+                     "nothing written", a.nfiles ? a.files[0] : a.p2p_read ? a.p2p_read : a.p2p_write,
+                     a.nfiles > 1 ? " and the other files" : "", why);
+        if (valid && ls_doc_write(doc, out, err, sizeof err) == 0) {
             rc = LS_EXIT_OK;
             for (int i = 0; i < a.nfiles; i++) {
                 ls_info("%s", notes[i]);
