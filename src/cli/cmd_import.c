@@ -122,6 +122,14 @@ static int import_one(json_t *doc, const char *text, const char *name, const ls_
     else
         snprintf(note, notelen, "%s: %s, %d entr%s", name, ls_import_format_name(fmt), n,
                  n == 1 ? "y" : "ies");
+    /* a partial paste: what was kept is in the document, what was cut is said once */
+    const json_t *imports = json_object_get(doc, "imports");
+    const json_t *last = json_array_get(imports, json_array_size(imports) - 1);
+    if (json_is_true(json_object_get(last, "incomplete"))) {
+        size_t used = strlen(note);
+        snprintf(note + used, notelen - used, "; warning: incomplete paste (%s)",
+                 ls_json_str(last, "missing", "?"));
+    }
     return 0;
 }
 

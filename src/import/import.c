@@ -1,4 +1,5 @@
 #include "import.h"
+#include "import_note.h"
 #include "import_util.h"
 #include "nccl_tests.h"
 #include "nvbandwidth.h"
@@ -86,12 +87,10 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
     return rc;
 }
 
-int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
-                   enum ls_import_format *fmt_out, char *err, size_t errlen)
+static int import_dispatch(json_t *doc, const char *text, const char *name,
+                           const ls_import_opts_t *opts, enum ls_import_format fmt, char *err,
+                           size_t errlen)
 {
-    enum ls_import_format fmt = ls_import_detect(text);
-    if (fmt_out)
-        *fmt_out = fmt;
     switch (fmt) {
     case LS_FMT_NCCL_TESTS:
         return ls_import_nccl_tests(doc, text, name, opts ? opts->variant : NULL,
@@ -112,4 +111,18 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
                          "p2pBandwidthLatencyTest output, nvbandwidth -j JSON or "
                          "nvidia-smi topo -m text)", name);
     }
+}
+
+int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
+                   enum ls_import_format *fmt_out, char *err, size_t errlen)
+{
+    enum ls_import_format fmt = ls_import_detect(text);
+    if (fmt_out)
+        *fmt_out = fmt;
+    size_t first = json_array_size(json_object_get(doc, "measurements"));
+    ls_import_note_reset();
+    int n = import_dispatch(doc, text, name, opts, fmt, err, errlen);
+    if (n >= 0)
+        ls_import_note_record(doc, name, ls_import_format_name(fmt), first, n);
+    return n;
 }
