@@ -1,6 +1,7 @@
 #include "import.h"
 #include "import_note.h"
 #include "import_util.h"
+#include "line_numbers.h"
 #include "nccl_tests.h"
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
@@ -17,7 +18,7 @@ static int looks_like_topo_p2p(const char *text)
            strstr(text, "NV#") == NULL;
 }
 
-enum ls_import_format ls_import_detect(const char *text)
+static enum ls_import_format detect_plain(const char *text)
 {
     if (ls_nvbandwidth_detect(text))
         return LS_FMT_NVBANDWIDTH;
@@ -30,6 +31,14 @@ enum ls_import_format ls_import_detect(const char *text)
     if (ls_topo_text_detect(text))
         return LS_FMT_TOPO;
     return LS_FMT_UNKNOWN;
+}
+
+enum ls_import_format ls_import_detect(const char *text)
+{
+    char *plain = ls_strip_line_numbers(text);
+    enum ls_import_format fmt = detect_plain(plain ? plain : text);
+    free(plain);
+    return fmt;
 }
 
 const char *ls_import_format_name(enum ls_import_format fmt)
@@ -121,7 +130,9 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
         *fmt_out = fmt;
     size_t first = json_array_size(json_object_get(doc, "measurements"));
     ls_import_note_reset();
-    int n = import_dispatch(doc, text, name, opts, fmt, err, errlen);
+    char *plain = ls_strip_line_numbers(text); /* pasted from an editor with numbers */
+    int n = import_dispatch(doc, plain ? plain : text, name, opts, fmt, err, errlen);
+    free(plain);
     if (n >= 0)
         ls_import_note_record(doc, name, ls_import_format_name(fmt), first, n);
     return n;
