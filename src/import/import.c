@@ -6,6 +6,7 @@
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
 #include "topo_text.h"
+#include "topo_p2p_block.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -65,12 +66,17 @@ static int import_topo(json_t *doc, const char *text, const char *name, char *er
     ls_topo_t *topo = calloc(1, sizeof *topo);
     if (!topo)
         return ls_seterr(err, errlen, "%s: out of memory", name);
-    char why[256];
-    int rc = ls_topo_parse_text(text, topo, why, sizeof why);
-    if (rc == 0)
+    char why[256], missing[512];
+    int rc = ls_topo_parse_text_partial(text, topo, missing, sizeof missing, why, sizeof why);
+    if (rc == 0) {
+        if (missing[0])
+            ls_import_note_missing("%s", missing);
+        ls_import_topo_p2p_block(topo, text); /* a topo -p2p block pasted under the matrix */
         ls_topo_to_doc(topo, doc);
-    else
+        ls_import_topo_p2p_unspecified(topo, text, doc);
+    } else {
         ls_seterr(err, errlen, "%s: nvidia-smi topo -m text: %s", name, why);
+    }
     free(topo);
     return rc;
 }
@@ -96,6 +102,27 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
     return rc;
 }
 
+/* topo -p2p output as a FILE: read or write when the pasted command line says which,
+   else kept as links[].p2p_status; needs the topology first. */
+static int import_topo_p2p(json_t *doc, const char *text, const char *name, char *err,
+                           size_t errlen)
+{
+    int kind = ls_topo_p2p_kind(text);
+    if (kind)
+        return ls_import_topo_p2p(doc, text, name, kind == 'w', err, errlen);
+    ls_topo_t *topo = calloc(1, sizeof *topo);
+    if (!topo)
+        return ls_seterr(err, errlen, "%s: out of memory", name);
+    int rc = 0;
+    if (ls_topo_from_doc(doc, topo) != 0 || json_array_size(json_object_get(doc, "links")) == 0)
+        rc = ls_seterr(err, errlen, "%s: nvidia-smi topo -p2p output needs the topology: import "
+                                    "the nvidia-smi topo -m text with it", name);
+    else
+        ls_import_topo_p2p_unspecified(topo, text, doc);
+    free(topo);
+    return rc;
+}
+
 static int import_dispatch(json_t *doc, const char *text, const char *name,
                            const ls_import_opts_t *opts, enum ls_import_format fmt, char *err,
                            size_t errlen)
@@ -111,9 +138,7 @@ static int import_dispatch(json_t *doc, const char *text, const char *name,
     case LS_FMT_TOPO:
         return import_topo(doc, text, name, err, errlen);
     case LS_FMT_TOPO_P2P:
-        return ls_seterr(err, errlen,
-                         "%s: looks like 'nvidia-smi topo -p2p' output, which does not say "
-                         "whether it is r or w; pass it with --p2p-read or --p2p-write", name);
+        return import_topo_p2p(doc, text, name, err, errlen);
     default:
         return ls_seterr(err, errlen,
                          "%s: unknown format (expected nccl-tests output, "
