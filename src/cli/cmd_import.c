@@ -117,8 +117,10 @@ static int import_one(json_t *doc, const char *text, const char *name, const ls_
         ls_error("%s", err);
         return -1;
     }
-    if (fmt == LS_FMT_TOPO)
+    if (fmt == LS_FMT_TOPO || fmt == LS_FMT_TOPO_P2P)
         snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
+    else if (fmt == LS_FMT_SMI_NVLINK || fmt == LS_FMT_SMI_QUERY)
+        snprintf(note, notelen, "%s: %s, GPU inventory", name, ls_import_format_name(fmt));
     else
         snprintf(note, notelen, "%s: %s, %d entr%s", name, ls_import_format_name(fmt), n,
                  n == 1 ? "y" : "ies");

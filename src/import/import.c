@@ -5,6 +5,7 @@
 #include "nccl_tests.h"
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
+#include "smi_text.h"
 #include "topo_text.h"
 #include "topo_p2p_block.h"
 #include "model/doc.h"
@@ -27,6 +28,10 @@ static enum ls_import_format detect_plain(const char *text)
         return LS_FMT_P2P_SAMPLE;
     if (ls_nccl_tests_detect(text))
         return LS_FMT_NCCL_TESTS;
+    if (ls_smi_query_detect(text))
+        return LS_FMT_SMI_QUERY;
+    if (ls_smi_nvlink_detect(text))
+        return LS_FMT_SMI_NVLINK;
     if (looks_like_topo_p2p(text))
         return LS_FMT_TOPO_P2P;
     if (ls_topo_text_detect(text))
@@ -50,6 +55,8 @@ const char *ls_import_format_name(enum ls_import_format fmt)
     case LS_FMT_NVBANDWIDTH: return "nvbandwidth";
     case LS_FMT_TOPO: return "nvidia-smi topo -m";
     case LS_FMT_TOPO_P2P: return "nvidia-smi topo -p2p";
+    case LS_FMT_SMI_NVLINK: return "nvidia-smi nvlink";
+    case LS_FMT_SMI_QUERY: return "nvidia-smi -q";
     default: return "unknown";
     }
 }
@@ -139,11 +146,16 @@ static int import_dispatch(json_t *doc, const char *text, const char *name,
         return import_topo(doc, text, name, err, errlen);
     case LS_FMT_TOPO_P2P:
         return import_topo_p2p(doc, text, name, err, errlen);
+    case LS_FMT_SMI_NVLINK:
+        return ls_import_smi_nvlink(doc, text, name, err, errlen);
+    case LS_FMT_SMI_QUERY:
+        return ls_import_smi_query(doc, text, name, err, errlen);
     default:
         return ls_seterr(err, errlen,
                          "%s: unknown format (expected nccl-tests output, "
-                         "p2pBandwidthLatencyTest output, nvbandwidth -j JSON or "
-                         "nvidia-smi topo -m text)", name);
+                         "p2pBandwidthLatencyTest output, nvbandwidth text or JSON, "
+                         "nvidia-smi topo -m, nvidia-smi nvlink -s/-e or nvidia-smi -q text)",
+                         name);
     }
 }
 

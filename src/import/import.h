@@ -13,7 +13,9 @@ enum ls_import_format {
     LS_FMT_P2P_SAMPLE,
     LS_FMT_NVBANDWIDTH,
     LS_FMT_TOPO,
-    LS_FMT_TOPO_P2P /* nvidia-smi topo -p2p r|w: the text does not say which */
+    LS_FMT_TOPO_P2P, /* nvidia-smi topo -p2p r|w: the text does not say which */
+    LS_FMT_SMI_NVLINK, /* nvidia-smi nvlink -s / -e: gpus[].nvlinks */
+    LS_FMT_SMI_QUERY   /* nvidia-smi -q: gpus[] names, bus ids, PCIe; software */
 };
 
 typedef struct {
