@@ -117,26 +117,42 @@ static int through_host(const json_t *e)
     return 0;
 }
 
+/* One matrix per family, direction, method, read or write, tool, path and, for an
+   imported figure, the tool's own matrix (p2pBandwidthLatencyTest prints P2P=Enabled
+   and P2P=Disabled matrices that must not share cells). */
 static void matrix_key(const json_t *e, char *key, size_t len)
 {
-    snprintf(key, len, "%s|%s|%s|%s|%d", ls_json_str(e, "family", ""), ls_json_str(e, "direction", "uni"),
-             ls_json_str(e, "method", ""), ls_json_str(e, "source", "linkscope"), through_host(e));
+    snprintf(key, len, "%s|%s|%s|%s|%s|%d|%s", ls_json_str(e, "family", ""),
+             ls_json_str(e, "direction", "uni"), ls_json_str(e, "method", ""),
+             ls_json_str(e, "mode", ""), ls_json_str(e, "source", "linkscope"), through_host(e),
+             ls_json_str(e, "matrix", ""));
+}
+
+/* "ce (p2pBandwidthLatencyTest: Unidirectional P2P=Disabled Bandwidth Matrix (GB/s))",
+   "ce reads (nvbandwidth)". */
+static void method_source(const json_t *e, const char *path, char *buf, size_t len)
+{
+    const char *mode = ls_json_str(e, "mode", NULL);
+    const char *matrix = ls_json_str(e, "matrix", NULL);
+    snprintf(buf, len, "%s%s%s%s (%s%s%s)", ls_json_str(e, "method", "?"), mode ? " " : "",
+             mode && !strcmp(mode, "read") ? "reads" : (mode ? mode : ""), path,
+             ls_json_str(e, "source", "linkscope"), matrix ? ": " : "", matrix ? matrix : "");
 }
 
 static void matrix_title(const json_t *e, ls_matrix_t *m)
 {
     const char *fam = ls_json_str(e, "family", "");
     const char *dir = ls_json_str(e, "direction", "uni");
+    char how[240];
     if (!strcmp(fam, "latency")) {
-        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %s%s (%s)",
-                 ls_json_str(e, "method", "?"), through_host(e) ? ", through host memory" : "",
-                 ls_json_str(e, "source", "linkscope"));
+        method_source(e, through_host(e) ? ", through host memory" : "", how, sizeof how);
+        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %s", how);
         snprintf(m->unit, sizeof m->unit, "us");
         m->higher_better = 0;
     } else {
-        snprintf(m->title, sizeof m->title, "P2P bandwidth, GB/s, %s, GPU(row) -> GPU(column): %s (%s)",
-                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", ls_json_str(e, "method", "?"),
-                 ls_json_str(e, "source", "linkscope"));
+        method_source(e, "", how, sizeof how);
+        snprintf(m->title, sizeof m->title, "P2P bandwidth, GB/s, %s, GPU(row) -> GPU(column): %s",
+                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", how);
         snprintf(m->unit, sizeof m->unit, "GB/s");
         m->higher_better = 1;
     }
@@ -178,9 +194,12 @@ int ls_doc_matrices(const json_t *doc, ls_matrix_t **out)
             n++;
         }
         double v = ls_json_num(e, "value", NAN);
-        list[k].v[a][b] = v;
-        if (!strcmp(ls_json_str(e, "direction", "uni"), "bidir"))
+        /* a bidirectional figure fills its mirror cell only where the tool gave no
+           figure of its own for it (p2pBandwidthLatencyTest prints both cells) */
+        if (!strcmp(ls_json_str(e, "direction", "uni"), "bidir") && !list[k].direct[b][a])
             list[k].v[b][a] = v;
+        list[k].v[a][b] = v;
+        list[k].direct[a][b] = 1;
     }
     *out = list;
     return n;

@@ -22,11 +22,12 @@ void ls_table_free(ls_table_t *t);
 
 /* One GPU x GPU matrix of a measurement kind (family, direction, method, source). */
 typedef struct {
-    char title[192];
+    char title[320];
     char unit[16];
     int higher_better;
     int n;
     double v[LS_MAX_GPUS][LS_MAX_GPUS]; /* NaN where nothing was measured */
+    unsigned char direct[LS_MAX_GPUS][LS_MAX_GPUS]; /* set by a figure of its own */
 } ls_matrix_t;
 
 /* Every matrix the document holds, in the order their first entries were taken.
