@@ -23,6 +23,7 @@
 #include <string.h>
 
 typedef struct {
+    int last_line;           /* the line being read is the last of the paste */
     json_t *nvb, *tc;        /* the object; the testcase being read */
     json_t *matrix;          /* its bandwidth_matrix (rows stacked over blocks) */
     int ncols, want_rows, rows; /* the block being read; ncols 0 = no block */
@@ -139,7 +140,7 @@ static int read_row(nvbt_t *s, const ls_line_t *text)
     int cells = line->ntok - 1;
     if (cells > s->ncols)
         return 0;
-    if (cells < s->ncols) {
+    if (cells < s->ncols || s->last_line) { /* the paste ends in this row: its end may be cut */
         ls_import_note_missing("%s: row %lld cut after %d of %d cells",
                                ls_json_str(s->tc, "name", "?"), r, cells - 1, s->ncols);
         cells--;
@@ -251,8 +252,13 @@ json_t *ls_nvbandwidth_text_parse(const char *text)
         return NULL;
     const char *p = text;
     ls_line_t line;
-    while (ls_next_line(&p, &line))
+    while (ls_next_line(&p, &line)) {
+        const char *rest = p;
+        while (*rest == ' ' || *rest == '\t' || *rest == '\n' || *rest == '\r')
+            rest++;
+        s.last_line = *rest == '\0';
         read_line(&s, &line);
+    }
     end_block(&s);
     size_t i;
     json_t *tc;

@@ -191,7 +191,9 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
         p->bandwidth++;
 }
 
-static void parse_matrix_row(p2p_parser_t *p, ls_line_t *line)
+/* last = the row is the last line of the paste: a figure at its end may be cut short
+   ("375.6" of 375.65) and cannot be told from a whole one, so it is dropped. */
+static void parse_matrix_row(p2p_parser_t *p, ls_line_t *line, int last)
 {
     matrix_t *m = &p->m;
     long long row;
@@ -200,7 +202,7 @@ static void parse_matrix_row(p2p_parser_t *p, ls_line_t *line)
         return;
     int cells = line->ntok - 1;
     m->rows++;
-    if (cells < m->ncols) { /* a row cut short: its last cell may be cut too */
+    if (cells < m->ncols || last) { /* a row cut short: its last cell may be cut too */
         ls_import_note_missing("'%s' row %lld cut after %d of %d cells", m->title, row,
                                cells - 1, m->ncols);
         cells--;
@@ -281,6 +283,13 @@ static void add_access_links(p2p_parser_t *p)
             }
 }
 
+static int only_blanks(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    return *p == '\0';
+}
+
 int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *err,
                          size_t errlen)
 {
@@ -309,7 +318,7 @@ int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *
         ls_tokenize(&line);
         if (p->m.section == SEC_NONE || parse_column_line(&p->m, &line))
             continue;
-        parse_matrix_row(p, &line);
+        parse_matrix_row(p, &line, only_blanks(pos));
     }
     end_matrix(&p->m);
     add_hbm_entries(p);
