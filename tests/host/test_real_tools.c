@@ -305,6 +305,25 @@ static void p2p_h100_cut_inside_the_write_matrix(void **state)
     json_decref(doc);
 }
 
+static void p2p_collapsed_whitespace_from_a_web_page(void **state)
+{
+    (void)state;
+    json_t *doc = import_case("p2p-rtx6kpro-6gpu-web-collapsed");
+    /* "3 50.97 50.97 50.97 1375.60 50.16 50.45" */
+    value_is(doc, "p2p-ce-uni-3-4", 50.16);
+    /* "2 111.39 111.39 1415.11 99.53 111.04 111.12" */
+    value_is(doc, "p2p-ce-bidir-2-5", 111.12);
+    /* the last line "3 99.42 99.59 99.53 1377.73 99.09 99": its "99" may be cut */
+    value_is(doc, "p2p-ce-bidir-3-4", 99.09);
+    assert_int_equal(count(doc, "p2p", "ok"), 30 + 3 * 5 + 4);
+    json_decref(doc);
+
+    doc = import_case("p2p-ginkgo164-4xv100-cut-title");
+    str_is(gpu(doc, 3), "name", "Tesla V100-SXM2-16GB");
+    assert_true(json_is_true(json_object_get(link_ab(doc, 3, 2), "cuda_peer_access")));
+    json_decref(doc);
+}
+
 static void p2p_line_numbered_latency_only(void **state)
 {
     (void)state;
@@ -447,6 +466,12 @@ static void topo_cut_rows_keep_every_whole_row(void **state)
     str_is(json_array_get(json_object_get(doc, "nics"), 17), "name", "mlx5_17");
     str_is(gpu(doc, 0), "cpu_affinity", "0-47,96-143");
     str_is(gpu(doc, 0), "gpu_numa_id", ""); /* no GPU NUMA ID column then */
+    json_decref(doc);
+
+    doc = import_case("topo-nccl933-8gpu-nv8-cut");
+    str_is(link_ab(doc, 7, 6), "type", "NV8"); /* from GPU6's row */
+    str_is(gpu(doc, 6), "numa_affinity", "1");
+    str_is(gpu(doc, 7), "numa_affinity", ""); /* its row is cut: unknown */
     json_decref(doc);
 
     doc = import_case("topo-k8s53497-8gpu-mlx4-2017");
@@ -645,6 +670,7 @@ int main(void)
         cmocka_unit_test(p2p_partial_six_gpus_keeps_whole_matrices_and_the_cut_row),
         cmocka_unit_test(p2p_two_4090s_both_bidirectional_cells),
         cmocka_unit_test(p2p_h100_cut_inside_the_write_matrix),
+        cmocka_unit_test(p2p_collapsed_whitespace_from_a_web_page),
         cmocka_unit_test(p2p_line_numbered_latency_only),
         cmocka_unit_test(p2p_access_lines_alone),
         cmocka_unit_test(nvbw_text_read_matrix_without_running_line),
