@@ -468,6 +468,13 @@ static void topo_cut_rows_keep_every_whole_row(void **state)
     str_is(gpu(doc, 0), "gpu_numa_id", ""); /* no GPU NUMA ID column then */
     json_decref(doc);
 
+    /* every GPU row whole, the paste stops inside the NIC rows ("NIC3    SYS") */
+    doc = import_case("topo-daskcuda1358-2gpu-nic-rows-cut");
+    str_is(link_ab(doc, 1, 0), "type", "NV12");
+    str_is(gpu(doc, 1), "cpu_affinity", "48-63,176-191");
+    str_is(json_array_get(json_object_get(doc, "gpu_nic_links"), 1), "type", "PXB"); /* GPU0-NIC1 */
+    json_decref(doc);
+
     doc = import_case("topo-nccl933-8gpu-nv8-cut");
     str_is(link_ab(doc, 7, 6), "type", "NV8"); /* from GPU6's row */
     str_is(gpu(doc, 6), "numa_affinity", "1");
