@@ -2,6 +2,7 @@
 #include "import_note.h"
 #include "import_util.h"
 #include "line_numbers.h"
+#include "nccl_log.h"
 #include "nccl_tests.h"
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
@@ -28,6 +29,8 @@ static enum ls_import_format detect_plain(const char *text)
         return LS_FMT_P2P_SAMPLE;
     if (ls_nccl_tests_detect(text))
         return LS_FMT_NCCL_TESTS;
+    if (ls_nccl_log_detect(text))
+        return LS_FMT_NCCL_LOG;
     if (ls_smi_query_detect(text))
         return LS_FMT_SMI_QUERY;
     if (ls_smi_nvlink_detect(text))
@@ -51,6 +54,7 @@ const char *ls_import_format_name(enum ls_import_format fmt)
 {
     switch (fmt) {
     case LS_FMT_NCCL_TESTS: return "nccl-tests";
+    case LS_FMT_NCCL_LOG: return "NCCL INFO log";
     case LS_FMT_P2P_SAMPLE: return "p2pBandwidthLatencyTest";
     case LS_FMT_NVBANDWIDTH: return "nvbandwidth";
     case LS_FMT_TOPO: return "nvidia-smi topo -m";
@@ -135,9 +139,16 @@ static int import_dispatch(json_t *doc, const char *text, const char *name,
                            size_t errlen)
 {
     switch (fmt) {
-    case LS_FMT_NCCL_TESTS:
-        return ls_import_nccl_tests(doc, text, name, opts ? opts->variant : NULL,
-                                    opts ? opts->collective : NULL, err, errlen);
+    case LS_FMT_NCCL_TESTS: {
+        int n = ls_import_nccl_tests(doc, text, name, opts ? opts->variant : NULL,
+                                     opts ? opts->collective : NULL, err, errlen);
+        char ignored[8]; /* NCCL INFO lines mixed in: their facts too, when there are any */
+        if (n >= 0 && ls_nccl_log_detect(text))
+            ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+        return n;
+    }
+    case LS_FMT_NCCL_LOG:
+        return ls_import_nccl_log(doc, text, name, err, errlen);
     case LS_FMT_P2P_SAMPLE:
         return ls_import_p2p_sample(doc, text, name, err, errlen);
     case LS_FMT_NVBANDWIDTH:
@@ -152,7 +163,7 @@ static int import_dispatch(json_t *doc, const char *text, const char *name,
         return ls_import_smi_query(doc, text, name, err, errlen);
     default:
         return ls_seterr(err, errlen,
-                         "%s: unknown format (expected nccl-tests output, "
+                         "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
                          "p2pBandwidthLatencyTest output, nvbandwidth text or JSON, "
                          "nvidia-smi topo -m, nvidia-smi nvlink -s/-e or nvidia-smi -q text)",
                          name);

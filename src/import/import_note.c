@@ -56,11 +56,28 @@ static void mark_entries(json_t *doc, const char *file, size_t first, int incomp
     }
 }
 
+/* An importer that flags its own entries "incomplete" with a note (nccl-tests) says
+   what was missing in the entry's notes[0]. */
+static const char *entry_note(const json_t *doc, size_t first)
+{
+    const json_t *list = json_object_get(doc, "measurements");
+    for (size_t i = first; i < json_array_size(list); i++) {
+        const json_t *e = json_array_get(list, i);
+        if (has_flag(json_object_get(e, "flags"), "incomplete")) {
+            const char *note = json_string_value(json_array_get(json_object_get(e, "notes"), 0));
+            return note ? note : "incomplete paste";
+        }
+    }
+    return NULL;
+}
+
 void ls_import_note_record(json_t *doc, const char *name, const char *format, size_t first,
                            int entries)
 {
     const char *file = base_name(name);
     const char *missing = ls_import_note_text();
+    if (!missing)
+        missing = entry_note(doc, first);
     mark_entries(doc, file, first, missing != NULL);
     json_t *list = json_object_get(doc, "imports");
     if (!json_is_array(list)) {

@@ -48,7 +48,8 @@ grep -q '"p2p_status": "OK"' "$tmp/x.json" || fail "topo -p2p FILE: no links[].p
 # a partial paste: one warning line naming what was cut, "incomplete" in the document
 real=$2/real
 expect 0 - "" -- "$ls_bin" import "$real/topo-sglang13973-8xh100-nv18-cut.txt" -o "$tmp/x.json"
-grep -q "warning: incomplete paste (row GPU6 cut after 6 of 17 cells" "$tmp/err" || fail "partial topo: no warning"
+grep -q "warning: .*topo-sglang13973-8xh100-nv18-cut.txt: incomplete paste: row GPU6 cut after 6 of 17 cells" "$tmp/err" || fail "partial topo: no warning"
+[ "$(grep -c warning "$tmp/err")" = 1 ] || fail "partial topo: not one warning line"
 grep -q '"incomplete": true' "$tmp/x.json" || fail "partial topo: document not marked incomplete"
 
 # compare: two imports of the same files in opposite orders give the same result
