@@ -122,7 +122,7 @@ static int read_header(nvbt_t *s, const ls_line_t *text)
        one_to_all tests one row of figures; device-to-device tests one row per GPU */
     const char *desc = ls_json_str(s->tc, "bandwidth_description", "");
     const char *name = ls_json_str(s->tc, "name", "");
-    int one_row = strstr(desc, "CPU(row)") || strstr(desc, "local") ||
+    int one_row = strstr(desc, "CPU(") || strstr(name, "host") || strstr(desc, "local") ||
                   strstr(name, "all_to_one") || strstr(name, "one_to_all");
     s->want_rows = one_row ? 1 : s->ncols;
     return s->ncols > 0;

@@ -59,7 +59,8 @@ int ls_smi_nvlink_detect(const char *text)
         char name[128], uuid[64];
         if (gpu_line(t, &index, name, sizeof name, uuid, sizeof uuid))
             gpu = 1;
-        else if (gpu && strncmp(t, "Link ", 5) == 0 && strchr(t, ':'))
+        else if (gpu && ((strncmp(t, "Link ", 5) == 0 && strchr(t, ':')) ||
+                         strstr(t, "Unable to retrieve NVLink information")))
             return 1;
     }
     return 0;
@@ -159,6 +160,10 @@ int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *
                 ls_set_if_absent(gpu, "uuid", uuid);
             elided_gpu = 0;
             gpus++;
+        } else if (gpu && strstr(t, "all links are inactive")) {
+            /* "NVML: Unable to retrieve NVLink information as all links are inactive" */
+            json_object_set_new(gpu, "nvlinks", json_array());
+            json_object_set_new(gpu, "nvlinks_all_inactive", json_true());
         } else if (strncmp(t, "...", 3) == 0) {
             elided++;
             elided_gpu = gpu != NULL;

@@ -420,6 +420,19 @@ static void nvbw_waived_and_failed_testcases(void **state)
     json_decref(doc);
 }
 
+/* v0.10: COEFFICIENT_OF_VARIATION lines, "GPU(row) -> CPU(column)" for device to host,
+   rows without a leading blank */
+static void nvbw_text_v010(void **state)
+{
+    (void)state;
+    json_t *doc = import_case("nvbw-azurehpc-v010-2gpu-cv");
+    value_is(doc, "host-ce-d2h-1", 26.00); /* "0     25.97     26.00" */
+    value_is(doc, "host-ce-h2d-0", 26.03);
+    value_is(doc, "p2p-ce-read-uni-0-1", 276.19); /* "1    276.19       N/A": GPU 1 reads GPU 0 */
+    assert_int_equal(json_array_size(json_object_get(doc, "measurements")), 6);
+    json_decref(doc);
+}
+
 static void nvbw_text_and_json_of_our_machine_give_the_same_entries(void **state)
 {
     (void)state;
@@ -570,6 +583,16 @@ static void smi_nvlink_speeds_inactive_links_and_errors(void **state)
     str_is(gpu(doc, 0), "name", "NVIDIA GB300");
     json_decref(doc);
 
+    doc = import_case("smi-azurehpc-a100-nvlink-s");
+    assert_int_equal(json_array_size(json_object_get(gpu(doc, 7), "nvlinks")), 12);
+    assert_true(ls_json_num(gpu(doc, 7), "nvlink_theoretical_gbps", 0) == 300); /* 12 x "25 GB/s" */
+    json_decref(doc);
+
+    doc = import_case("smi-azurehpc-a100-nvlink-all-inactive");
+    assert_true(json_is_true(json_object_get(gpu(doc, 6), "nvlinks_all_inactive")));
+    assert_int_equal(json_array_size(json_object_get(gpu(doc, 6), "nvlinks")), 0);
+    json_decref(doc);
+
     doc = import_case("h200x2-nvlink");
     assert_true(ls_json_num(json_array_get(json_object_get(gpu(doc, 1), "nvlinks"), 17), "gbps", 0) == 26.562);
     json_decref(doc);
@@ -684,6 +707,7 @@ int main(void)
         cmocka_unit_test(nvbw_text_v02_cut_inside_a_row),
         cmocka_unit_test(nvbw_text_quoted_sm_tests),
         cmocka_unit_test(nvbw_waived_and_failed_testcases),
+        cmocka_unit_test(nvbw_text_v010),
         cmocka_unit_test(nvbw_text_and_json_of_our_machine_give_the_same_entries),
         cmocka_unit_test(topo_cut_rows_keep_every_whole_row),
         cmocka_unit_test(topo_whole_matrices),
