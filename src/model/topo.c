@@ -43,11 +43,11 @@ void ls_link_format(ls_link_t link, char *buf, size_t buflen)
         snprintf(buf, buflen, "%s", ls_link_class(link.type));
 }
 
-static const char *p2p_words[] = {"U", "X", "OK", "CNS", "GNS", "TNS", "NS"};
+static const char *p2p_words[] = {"U", "X", "OK", "CNS", "GNS", "TNS", "NS", "DR"};
 
 int ls_p2p_parse(const char *word, enum ls_p2p_status *status)
 {
-    for (int s = 0; s <= LS_P2P_NS; s++) {
+    for (int s = 0; s <= LS_P2P_DR; s++) {
         if (strcmp(word, p2p_words[s]) == 0) {
             *status = (enum ls_p2p_status)s;
             return 0;
@@ -58,7 +58,7 @@ int ls_p2p_parse(const char *word, enum ls_p2p_status *status)
 
 const char *ls_p2p_word(enum ls_p2p_status status)
 {
-    if ((unsigned)status > LS_P2P_NS)
+    if ((unsigned)status > LS_P2P_DR)
         return "U";
     return p2p_words[status];
 }
