@@ -19,6 +19,7 @@
 #include "analyze/compare.h"
 #include "import/import.h"
 #include "model/doc.h"
+#include "render/matrix.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
@@ -356,6 +357,28 @@ static void p2p_access_lines_alone(void **state)
     str_is(gpu(doc, 4), "name", "NVIDIA RTX A6000");
     assert_true(json_is_true(json_object_get(link_ab(doc, 2, 3), "cuda_peer_access")));
     assert_true(json_is_false(json_object_get(link_ab(doc, 1, 5), "cuda_peer_access")));
+    json_decref(doc);
+}
+
+/* The report shows each of the sample's matrices under its own title, with both cells
+   of a bidirectional pair ("     0 4070.67 737.55" / "     1 770.05 4077.14"). */
+static void p2p_report_matrices_keep_titles_and_both_cells(void **state)
+{
+    (void)state;
+    json_t *doc = import_case("h200x2-p2p");
+    ls_matrix_t *mats = NULL;
+    int n = ls_doc_matrices(doc, &mats), found = 0;
+    for (int k = 0; k < n; k++) {
+        if (!strstr(mats[k].title, "Bidirectional P2P=Enabled Bandwidth Matrix"))
+            continue;
+        found++;
+        assert_true(fabs(mats[k].v[0][1] - 737.55) < 1e-9);
+        assert_true(fabs(mats[k].v[1][0] - 770.05) < 1e-9);
+    }
+    assert_int_equal(found, 1);
+    /* 4 bandwidth matrices, 2 P2P settings x GPU/CPU-timed latency */
+    assert_int_equal(n, 8);
+    free(mats);
     json_decref(doc);
 }
 
@@ -702,6 +725,7 @@ int main(void)
         cmocka_unit_test(p2p_h100_cut_inside_the_write_matrix),
         cmocka_unit_test(p2p_collapsed_whitespace_from_a_web_page),
         cmocka_unit_test(p2p_line_numbered_latency_only),
+        cmocka_unit_test(p2p_report_matrices_keep_titles_and_both_cells),
         cmocka_unit_test(p2p_access_lines_alone),
         cmocka_unit_test(nvbw_text_read_matrix_without_running_line),
         cmocka_unit_test(nvbw_text_v02_cut_inside_a_row),
