@@ -6,6 +6,7 @@
 #include "smi_text.h"
 #include "import_note.h"
 #include "import_util.h"
+#include "model/busid.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -68,14 +69,14 @@ static void set_pcie(query_t *q, const char *field, const char *value)
 static void open_gpu(query_t *q, const char *bus)
 {
     char bus_id[32];
-    if (ls_pci_bus_id_parse(bus, bus_id, sizeof bus_id) != 0)
+    if (ls_busid_normalize(bus, bus_id, sizeof bus_id) != 0)
         snprintf(bus_id, sizeof bus_id, "%.31s", bus);
     int index = q->ngpu_blocks == 1 && q->pinned_index >= 0 ? q->pinned_index : q->blocks;
     size_t i;
     json_t *g;
     json_array_foreach(json_object_get(q->doc, "gpus"), i, g)
     {
-        if (strcmp(ls_json_str(g, "pci_bus_id", ""), bus_id) == 0)
+        if (ls_busid_equal(ls_json_str(g, "pci_bus_id", ""), bus_id))
             index = (int)ls_json_int(g, "index", index);
     }
     q->gpu = ls_import_gpu(q->doc, index);
