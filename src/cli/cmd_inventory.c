@@ -246,6 +246,46 @@ static void print_gpu_table(const json_t *gpus)
     print_columns(t2, cols2);
 }
 
+/* "Gen5 x16" of a NIC's PCIe link, with "(of Gen5 x16)" when it trained below its best;
+   "-" unknown. */
+static void nic_pcie_text(const json_t *pcie, char *buf, size_t len)
+{
+    long long gen = ls_json_int(pcie, "gen", 0), width = ls_json_int(pcie, "width", 0);
+    long long gmax = ls_json_int(pcie, "gen_max", 0), wmax = ls_json_int(pcie, "width_max", 0);
+    if (!gen || !width) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    int n = snprintf(buf, len, "Gen%lld x%lld", gen, width);
+    if ((gmax && gmax != gen) || (wmax && wmax != width))
+        snprintf(buf + n, len - (size_t)n, " (of Gen%lld x%lld)", gmax ? gmax : gen, wmax ? wmax : width);
+}
+
+/* "PIX 0,1; PXB 2; SYS 4,5" from gpus_by_link. */
+static void nic_gpus_text(const json_t *by, char *buf, size_t len)
+{
+    const char *word;
+    const json_t *list, *g;
+    size_t i;
+    ls_buf_t b = {0};
+    json_object_foreach((json_t *)by, word, list)
+    {
+        ls_buf_printf(&b, "%s%s ", b.len ? "; " : "", word);
+        json_array_foreach(list, i, g) ls_buf_printf(&b, "%s%lld", i ? "," : "", (long long)json_integer_value(g));
+    }
+    char *text = ls_buf_take(&b);
+    snprintf(buf, len, "%s", text);
+    free(text);
+}
+
+static void print_nic_nccl(const json_t *v)
+{
+    const json_t *gdr = json_object_get(v, "gdr");
+    printf("      NCCL: port %lld %s, GDR %s%s\n", ls_json_int(v, "port", 0), ls_json_str(v, "link_layer", ""),
+           json_is_boolean(gdr) ? (json_is_true(gdr) ? "1" : "0") : "unknown",
+           json_is_true(json_object_get(v, "relaxed_ordering")) ? " [RO]" : "");
+}
+
 static void print_nics(const json_t *nics)
 {
     size_t i, p;
@@ -255,17 +295,40 @@ static void print_nics(const json_t *nics)
     printf("\nRDMA NICs (rate in Gb/s as the port reports it)\n");
     json_array_foreach(nics, i, n)
     {
-        char numa[16];
+        char numa[16], pcie[48], gpus[256];
         num(numa, sizeof numa, json_object_get(n, "numa_node"), "%.0f");
-        printf("%-5s %-10s %-17s NUMA %-3s fw %-12s", ls_json_str(n, "label", "-"), ls_json_str(n, "name", "-"),
-               ls_json_str(n, "pci_bus_id", "-"), numa, ls_json_str(n, "firmware", "-"));
+        nic_pcie_text(json_object_get(n, "pcie"), pcie, sizeof pcie);
+        printf("%-5s %-10s %-17s NUMA %-3s fw %-12s board %-14s PCIe %s", ls_json_str(n, "label", "-"),
+               ls_json_str(n, "name", "-"), ls_json_str(n, "pci_bus_id", "-"), numa,
+               ls_json_str(n, "firmware", "-"), ls_json_str(n, "board_id", "-"), pcie);
         json_array_foreach(json_object_get(n, "ports"), p, port)
         {
             printf("  port %lld %s %.0f %s", ls_json_int(port, "port", 0), ls_json_str(port, "state", "?"),
                    ls_json_num(port, "rate_gbps", 0), ls_json_str(port, "link_layer", ""));
         }
         printf("\n");
+        nic_gpus_text(json_object_get(n, "gpus_by_link"), gpus, sizeof gpus);
+        if (gpus[0])
+            printf("      GPUs: %s\n", gpus);
+        if (json_object_get(n, "nccl"))
+            print_nic_nccl(json_object_get(n, "nccl"));
     }
+}
+
+/* GPUDirect RDMA readiness in words (software.gpudirect_rdma; older documents carry
+   only module and possible). */
+static const char *gdr_text(const json_t *gdr)
+{
+    const char *ready = ls_json_str(gdr, "ready", NULL);
+    int possible = json_is_true(json_object_get(gdr, "possible"));
+    if (possible)
+        return ready && strcmp(ready, "dma-buf") == 0 ? "dma-buf (kernel >= 5.12, open NVIDIA module)"
+                                                      : ls_json_str(gdr, "module", "?");
+    if (json_is_string(json_object_get(gdr, "module")) || (ready && strcmp(ready, "dma-buf") == 0))
+        return "ready, no RDMA NIC";
+    if (ready && strcmp(ready, "unknown") == 0)
+        return "no nvidia_peermem / nv_peer_mem; dma-buf unknown";
+    return "no nvidia_peermem / nv_peer_mem, no dma-buf";
 }
 
 static void print_software(const json_t *doc)
@@ -275,11 +338,7 @@ static void print_software(const json_t *doc)
     printf("\nDriver %s, CUDA driver %s, CUDA runtime %s, NCCL %s, NVML %s; GPUDirect RDMA: %s\n",
            ls_json_str(sw, "driver", "-"), ls_json_str(sw, "cuda_driver", "-"),
            ls_json_str(sw, "cuda_runtime", "-"), ls_json_str(sw, "nccl", "not found"),
-           json_is_true(json_object_get(sw, "nvml")) ? "loaded" : "not loaded",
-           json_is_true(json_object_get(gdr, "possible"))
-               ? ls_json_str(gdr, "module", "?")
-               : (json_is_string(json_object_get(gdr, "module")) ? "module loaded, no RDMA NIC"
-                                                                 : "no nvidia_peermem / nv_peer_mem"));
+           json_is_true(json_object_get(sw, "nvml")) ? "loaded" : "not loaded", gdr_text(gdr));
 }
 
 /* ---- CSV ------------------------------------------------------------------------------- */

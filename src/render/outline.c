@@ -155,6 +155,7 @@ static void collectives(ls_out_t *o)
 static void inventory(ls_out_t *o)
 {
     show(o, ls_table_inventory(o->doc), 0);
+    show(o, ls_table_nics(o->doc), 0);
 }
 
 const ls_section_t ls_outline[] = {

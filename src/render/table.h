@@ -40,6 +40,7 @@ ls_table_t *ls_table_p2p_paths(const json_t *doc);   /* one row per ordered pair
 ls_table_t *ls_table_hbm(const json_t *doc);
 ls_table_t *ls_table_host_copies(const json_t *doc); /* NULL when none */
 ls_table_t *ls_table_collectives(const json_t *doc); /* one row per size of each entry */
+ls_table_t *ls_table_nics(const json_t *doc);        /* NULL when the document has no NIC */
 ls_table_t *ls_table_findings(const json_t *findings);
 ls_table_t *ls_table_islands(const json_t *plan);
 ls_table_t *ls_table_groups(const json_t *plan);
