@@ -215,6 +215,8 @@ double ls_machine_pair_gbps(const ls_machine_t *m, int a, int b, int *measured)
         return m->uni[a][b].value;
     }
     *measured = 0;
+    if (!m->has_topo || ls_machine_rank(m, a, b) == 7)
+        return 0; /* no link class: unknown, never a guessed class */
     double pcie = 0.8 * (pcie_gbps(m, a) < pcie_gbps(m, b) ? pcie_gbps(m, a) : pcie_gbps(m, b));
     int rank = ls_machine_rank(m, a, b);
     switch (rank) {

@@ -14,6 +14,10 @@ static double class_ratio(const ls_machine_t *m, int a, int b, double *median, i
 {
     char wa[16], wc[16];
     const ls_pair_bw_t *ab = &m->uni[a][b];
+    *peers = 0;
+    *median = 0;
+    if (!m->has_topo)
+        return 0; /* without link words, NVLink and PCIe pairs would be compared */
     ls_machine_link_word(m, a, b, wa, sizeof wa);
     double *vals = malloc((size_t)m->ngpus * (size_t)m->ngpus * sizeof *vals);
     int n = 0;
