@@ -750,19 +750,20 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     }
     summary_steps(json_object_get(plan, "groups"), out);
     const json_t *pairs = json_object_get(plan, "best_pairs"), *p0 = json_array_get(pairs, 0);
+    const char *link = p0 && strcmp(ls_json_str(p0, "link", "unknown"), "unknown") ? ls_json_str(p0, "link", "") : "link unknown";
     if (p0 && c->m->ngpus == 2) /* "the only one of its speed" says nothing with one pair */
         summary_line(out, "The pair: GPUs %lld and %lld (%s, %.1f GB/s both directions)",
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),
-                     ls_json_str(p0, "link", "?"), ls_json_num(p0, "bidir_gbps", 0));
+                     link, ls_json_num(p0, "bidir_gbps", 0));
     else if (p0 && ls_json_int(plan, "equal_best_pairs", 0) == 1)
         summary_line(out, "Fastest pair: GPUs %lld and %lld (%s, %.1f GB/s both directions), the only one of its speed",
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),
-                     ls_json_str(p0, "link", "?"), ls_json_num(p0, "bidir_gbps", 0));
+                     link, ls_json_num(p0, "bidir_gbps", 0));
     else if (p0)
         summary_line(out, "%lld pairs are equally fast (%s, about %.0f GB/s both directions)",
-                     ls_json_int(plan, "equal_best_pairs", 0), ls_json_str(p0, "link", "?"), ls_json_num(p0, "bidir_gbps", 0));
+                     ls_json_int(plan, "equal_best_pairs", 0), link, ls_json_num(p0, "bidir_gbps", 0));
     size_t i;
     const json_t *h;
     json_array_foreach(json_object_get(plan, "needs"), i, h)

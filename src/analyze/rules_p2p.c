@@ -302,25 +302,21 @@ static void cross_socket_slow(const ls_machine_t *m, json_t *out)
                    mc, nc, 100 * mc / ms, ms, ns);
 }
 
-/* 1 when every GPU is known to sit on one CPU socket (NUMA node or affinity). */
-static int one_socket(const ls_machine_t *m)
+/* 1 when GPUs a and b are known to sit on one CPU socket (NUMA node or affinity). */
+static int share_socket(const ls_machine_t *m, int a, int b)
 {
-    const json_t *host = json_object_get(m->doc, "host");
-    if (ls_json_int(host, "numa_nodes", 0) == 1)
+    if (ls_json_int(json_object_get(m->doc, "host"), "numa_nodes", 0) == 1)
         return 1;
-    int numa_known = 1, aff_known = 1;
-    for (int g = 0; g < m->ngpus; g++) {
-        numa_known &= m->numa[g] >= 0 && m->numa[g] == m->numa[0];
-        const char *na = m->topo->numa_affinity[g], *ca = m->topo->cpu_affinity[g];
-        aff_known &= ((*na && strcmp(na, "N/A") && !strcmp(na, m->topo->numa_affinity[0])) ||
-                      (*ca && strcmp(ca, "N/A") && !strcmp(ca, m->topo->cpu_affinity[0])));
-    }
-    return numa_known || aff_known;
+    if (m->numa[a] >= 0 && m->numa[a] == m->numa[b])
+        return 1;
+    const char *na = m->topo->numa_affinity[a], *ca = m->topo->cpu_affinity[a];
+    return (*na && strcmp(na, "N/A") && !strcmp(na, m->topo->numa_affinity[b])) ||
+           (*ca && strcmp(ca, "N/A") && !strcmp(ca, m->topo->cpu_affinity[b]));
 }
 
 static void all_pairs_host(const ls_machine_t *m, json_t *out)
 {
-    int worst = 0, pairs = 0;
+    int pairs = 0, sys_same = 0, phb_same = 0;
     if (!m->has_topo || m->ngpus < 2)
         return;
     for (int a = 0; a < m->ngpus; a++)
@@ -330,14 +326,16 @@ static void all_pairs_host(const ls_machine_t *m, json_t *out)
             enum ls_link_type t = m->topo->gpu_gpu[a][b].type;
             if (t != LS_LINK_PHB && t != LS_LINK_SYS)
                 return;
-            worst = (int)t > worst ? (int)t : worst;
             pairs++;
+            /* SYS means "across the SMP interconnect": between GPUs of one socket it is wrong */
+            sys_same += t == LS_LINK_SYS && share_socket(m, a, b);
+            phb_same += t == LS_LINK_PHB && share_socket(m, a, b);
         }
-    if (!pairs || !one_socket(m))
+    if (!pairs || (!sys_same && !phb_same))
         return;
-    int sys = worst == LS_LINK_SYS;
+    int sys = sys_same > 0;
     ls_finding_add(out, "all_pairs_host", sys ? LS_SEV_WARNING : LS_SEV_INFO, "all GPUs", json_pack("[s]", "links"),
-                   "Every GPU pair is at %s while the GPUs share one CPU socket: no PCIe switch joins any two "
+                   "Every GPU pair is at %s while GPUs share a CPU socket: no PCIe switch joins any two "
                    "GPUs, so P2P (where allowed) crosses the CPU's root complex; %s; next: `lspci -tv` for the "
                    "real tree, check ACS: `lspci -vvv | grep ACSCtl`",
                    sys ? "SYS" : "PHB or SYS",

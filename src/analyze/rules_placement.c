@@ -70,11 +70,18 @@ static void nic_distance(const ls_machine_t *m, json_t *out)
         if (nearest_nic(m, g, &nic) != 6)
             continue;
         const json_t *n = json_array_get(json_object_get(m->doc, "nics"), (size_t)(nic < 0 ? 0 : nic));
-        char subject[16];
+        const char *name = ls_json_str(n, "name", "");
+        if (!*name)
+            name = ls_json_str(n, "label", "");
+        char subject[16], fallback[16];
+        if (!*name) {
+            snprintf(fallback, sizeof fallback, "NIC%d", nic);
+            name = fallback;
+        }
         snprintf(subject, sizeof subject, "GPU%d", g);
         ls_finding_add(out, "nic_distance", LS_SEV_WARNING, subject, json_pack("[s]", "gpu_nic_links"),
                        "GPU%d's nearest NIC (%s) is at SYS distance: network traffic crosses the SMP "
-                       "interconnect and GPUDirect RDMA is off by default", g, ls_json_str(n, "name", "?"));
+                       "interconnect and GPUDirect RDMA is off by default", g, name);
     }
 }
 
