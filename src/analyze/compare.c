@@ -352,7 +352,7 @@ static json_t *compare_figures(const ls_figures_t *fa, const ls_figures_t *fb,
 }
 
 /* "2 x NVIDIA H200" (or "NVIDIA H100 NVL, NVIDIA H100 80GB HBM3" when mixed). */
-static void gpu_summary(const json_t *doc, char *buf, size_t len)
+void ls_gpu_summary(const json_t *doc, char *buf, size_t len)
 {
     const json_t *gpus = json_object_get(doc, "gpus");
     buf[0] = '\0';
@@ -412,8 +412,8 @@ static json_t *context_lines(const json_t *a, const json_t *b)
 {
     json_t *list = json_array();
     char ga[512], gb[512];
-    gpu_summary(a, ga, sizeof ga);
-    gpu_summary(b, gb, sizeof gb);
+    ls_gpu_summary(a, ga, sizeof ga);
+    ls_gpu_summary(b, gb, sizeof gb);
     add_context(list, "GPUs", ga, gb);
     const json_t *sa = json_object_get(a, "software"), *sb = json_object_get(b, "software");
     add_context(list, "driver", ls_json_str(sa, "driver", NULL), ls_json_str(sb, "driver", NULL));

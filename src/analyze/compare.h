@@ -31,6 +31,9 @@ typedef struct {
 int ls_figures_collect(const json_t *doc, int without_variant, ls_figures_t *out);
 void ls_figures_free(ls_figures_t *figs);
 
+/* "8 x NVIDIA H200" (or the names one by one when they differ); "" without GPUs. */
+void ls_gpu_summary(const json_t *doc, char *buf, size_t len);
+
 /* 1 when every attribute in match equals the figure's (missing = any). "bytes" may
    be a number or a size string ("1G"); "gpus" an array. Also matches "metric". */
 int ls_figure_matches(const ls_figure_t *fig, const json_t *match);

@@ -1,0 +1,303 @@
+/* Fleet analysis (docs/fleet.md). Each figure of each document (the identities of
+   compare: what was measured, where, how) becomes a record; records are sorted by
+   (model, figure) so each figure's values across the nodes of one hardware model sit
+   together: median, median absolute deviation (MAD), and per node the robust score
+   z = 0.6745 (x - median) / MAD (Iglewicz and Hoaglin; 0.6745 makes MAD comparable
+   to a standard deviation for normal data). A value is an outlier when it is worse
+   than the median (lower bandwidth, longer time) by at least min_change_pct and its
+   |z| is at least `score`. Sorting keeps the cost n log n in the number of figures. */
+#include "analyze/fleet.h"
+#include "analyze/compare.h"
+#include "model/doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int model, node;
+    char *key, *label, *subject;
+    char unit[16];
+    double value;
+    int higher_is_better;
+} record_t;
+
+typedef struct {
+    char **items;
+    int n, cap;
+} names_t;
+
+struct ls_fleet {
+    record_t *rec;
+    size_t n, cap;
+    names_t models, nodes, files;
+    int *node_model; /* per node */
+};
+
+void ls_fleet_opts_default(ls_fleet_opts_t *opts)
+{
+    opts->score = 3.5;
+    opts->min_change_pct = 10;
+    opts->min_nodes = 5;
+}
+
+ls_fleet_t *ls_fleet_new(void) { return calloc(1, sizeof(ls_fleet_t)); }
+
+static int names_add(names_t *names, const char *s)
+{
+    if (names->n == names->cap) {
+        int cap = names->cap ? names->cap * 2 : 16;
+        char **grown = realloc(names->items, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        names->items = grown;
+        names->cap = cap;
+    }
+    if (!(names->items[names->n] = strdup(s)))
+        return -1;
+    return names->n++;
+}
+
+/* Models are few: a linear search is enough. */
+static int model_index(ls_fleet_t *fleet, const char *model)
+{
+    for (int i = 0; i < fleet->models.n; i++)
+        if (strcmp(fleet->models.items[i], model) == 0)
+            return i;
+    return names_add(&fleet->models, model);
+}
+
+/* What a figure is about, for people: a GPU pair (either direction), a GPU, a
+   network port (a per-port sweep's NCCL_IB_HCA variant), or a collective. */
+static void subject_of(const json_t *m, char *buf, size_t len)
+{
+    const char *family = ls_json_str(m, "family", "");
+    const char *variant = ls_json_str(m, "variant", "");
+    const char *hca = strstr(variant, "NCCL_IB_HCA=");
+    long long src = ls_json_int(m, "src", -1), dst = ls_json_int(m, "dst", -1);
+    if (hca)
+        snprintf(buf, len, "port %s", hca + strlen("NCCL_IB_HCA="));
+    else if ((strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0) && dst >= 0)
+        snprintf(buf, len, "GPUs %lld-%lld", src < dst ? src : dst, src < dst ? dst : src);
+    else if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)
+        snprintf(buf, len, "GPU %lld", src);
+    else if (json_object_get(m, "gpu"))
+        snprintf(buf, len, "GPU %lld", ls_json_int(m, "gpu", -1));
+    else
+        snprintf(buf, len, "%s %s", family, ls_json_str(m, "collective", ""));
+}
+
+static record_t *push(ls_fleet_t *fleet)
+{
+    if (fleet->n == fleet->cap) {
+        size_t cap = fleet->cap ? fleet->cap * 2 : 1024;
+        record_t *grown = realloc(fleet->rec, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        fleet->rec = grown;
+        fleet->cap = cap;
+    }
+    record_t *r = &fleet->rec[fleet->n++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static int add_node(ls_fleet_t *fleet, const json_t *doc, const char *file)
+{
+    char model[256];
+    ls_gpu_summary(doc, model, sizeof model);
+    int m = model_index(fleet, model[0] ? model : "unknown hardware");
+    const char *host = ls_json_str(json_object_get(doc, "host"), "hostname", NULL);
+    int node = names_add(&fleet->nodes, host && host[0] ? host : file);
+    if (m < 0 || node < 0 || names_add(&fleet->files, file) < 0)
+        return -1;
+    int *grown = realloc(fleet->node_model, (size_t)(node + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    fleet->node_model = grown;
+    grown[node] = m;
+    return node;
+}
+
+int ls_fleet_add(ls_fleet_t *fleet, const json_t *doc, const char *file)
+{
+    int node = add_node(fleet, doc, file);
+    ls_figures_t figs;
+    if (node < 0 || ls_figures_collect(doc, 0, &figs) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < figs.n && rc == 0; i++) {
+        const ls_figure_t *f = &figs.items[i];
+        char subject[96];
+        subject_of(f->match, subject, sizeof subject);
+        record_t *r = push(fleet);
+        if (!r)
+            rc = -1;
+        else {
+            r->model = fleet->node_model[node];
+            r->node = node;
+            r->key = strdup(f->key);
+            r->label = strdup(f->label);
+            r->subject = strdup(subject);
+            snprintf(r->unit, sizeof r->unit, "%s", f->unit);
+            r->value = f->value;
+            r->higher_is_better = f->higher_is_better;
+            if (!r->key || !r->label || !r->subject)
+                rc = -1;
+        }
+    }
+    ls_figures_free(&figs);
+    return rc;
+}
+
+static int by_model_key(const void *x, const void *y)
+{
+    const record_t *a = x, *b = y;
+    if (a->model != b->model)
+        return a->model < b->model ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
+static int by_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, by_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Median and MAD of the values of records [from, to). */
+static void spread(const record_t *rec, size_t from, size_t to, double *scratch, double *median,
+                   double *mad)
+{
+    size_t n = to - from;
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = rec[from + i].value;
+    *median = median_of(scratch, n);
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = fabs(rec[from + i].value - *median);
+    *mad = median_of(scratch, n);
+}
+
+/* One group of records (one figure on the nodes of one model): outliers appended. */
+static void judge_group(const ls_fleet_t *fleet, size_t from, size_t to, double *scratch,
+                        const ls_fleet_opts_t *opts, json_t *outliers, int *per_node)
+{
+    if ((int)(to - from) < opts->min_nodes)
+        return;
+    double median, mad;
+    spread(fleet->rec, from, to, scratch, &median, &mad);
+    if (median == 0)
+        return;
+    for (size_t i = from; i < to; i++) {
+        const record_t *r = &fleet->rec[i];
+        double worse = r->higher_is_better ? median - r->value : r->value - median;
+        double change_pct = 100.0 * worse / fabs(median);
+        /* MAD 0 (most nodes identical): any deviation scores as far beyond the limit */
+        double z = mad > 0 ? 0.6745 * worse / mad : (worse > 0 ? INFINITY : 0);
+        if (change_pct < opts->min_change_pct || z < opts->score)
+            continue;
+        per_node[r->node]++;
+        json_array_append_new(
+            outliers,
+            json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f}", "node",
+                      fleet->nodes.items[r->node], "file", fleet->files.items[r->node], "model",
+                      fleet->models.items[r->model], "subject", r->subject, "label", r->label,
+                      "unit", r->unit, "value", r->value, "median", median, "mad", mad, "score",
+                      isinf(z) ? 1e9 : z, "worse_pct", change_pct));
+    }
+}
+
+/* Distinct subjects of one node's outliers, in the order met. */
+static json_t *node_subjects(const json_t *outliers, const char *node)
+{
+    json_t *subjects = json_array();
+    size_t i, j;
+    const json_t *o, *s;
+    json_array_foreach(outliers, i, o)
+    {
+        if (strcmp(ls_json_str(o, "node", ""), node) != 0)
+            continue;
+        const char *subject = ls_json_str(o, "subject", "");
+        int seen = 0;
+        json_array_foreach(subjects, j, s) seen |= strcmp(json_string_value(s), subject) == 0;
+        if (!seen)
+            json_array_append_new(subjects, json_string(subject));
+    }
+    return subjects;
+}
+
+static json_t *summary(const ls_fleet_t *fleet, json_t *outliers, const int *per_node)
+{
+    json_t *models = json_array(), *nodes = json_array();
+    int flagged = 0;
+    for (int m = 0; m < fleet->models.n; m++) {
+        int count = 0;
+        for (int n = 0; n < fleet->nodes.n; n++)
+            count += fleet->node_model[n] == m;
+        json_array_append_new(models, json_pack("{s:s, s:i}", "model", fleet->models.items[m],
+                                                "nodes", count));
+    }
+    for (int n = 0; n < fleet->nodes.n; n++) {
+        flagged += per_node[n] > 0;
+        json_array_append_new(
+            nodes, json_pack("{s:s, s:s, s:s, s:i, s:o}", "node", fleet->nodes.items[n], "file",
+                             fleet->files.items[n], "model",
+                             fleet->models.items[fleet->node_model[n]], "outliers", per_node[n],
+                             "subjects", node_subjects(outliers, fleet->nodes.items[n])));
+    }
+    return json_pack("{s:o, s:o, s:o, s:i}", "models", models, "nodes", nodes, "outliers",
+                     outliers, "outlier_nodes", flagged);
+}
+
+json_t *ls_fleet_analyze(ls_fleet_t *fleet, const ls_fleet_opts_t *opts)
+{
+    qsort(fleet->rec, fleet->n, sizeof *fleet->rec, by_model_key);
+    double *scratch = malloc((fleet->n ? fleet->n : 1) * sizeof *scratch);
+    int *per_node = calloc(fleet->nodes.n ? fleet->nodes.n : 1, sizeof *per_node);
+    json_t *outliers = json_array();
+    if (!scratch || !per_node || !outliers) {
+        free(scratch);
+        free(per_node);
+        json_decref(outliers);
+        return NULL;
+    }
+    for (size_t from = 0, to; from < fleet->n; from = to) {
+        for (to = from + 1; to < fleet->n && by_model_key(&fleet->rec[from], &fleet->rec[to]) == 0;)
+            to++;
+        judge_group(fleet, from, to, scratch, opts, outliers, per_node);
+    }
+    json_t *result = summary(fleet, outliers, per_node);
+    free(scratch);
+    free(per_node);
+    return result;
+}
+
+static void names_free(names_t *names)
+{
+    for (int i = 0; i < names->n; i++)
+        free(names->items[i]);
+    free(names->items);
+}
+
+void ls_fleet_free(ls_fleet_t *fleet)
+{
+    if (!fleet)
+        return;
+    for (size_t i = 0; i < fleet->n; i++) {
+        free(fleet->rec[i].key);
+        free(fleet->rec[i].label);
+        free(fleet->rec[i].subject);
+    }
+    free(fleet->rec);
+    names_free(&fleet->models);
+    names_free(&fleet->nodes);
+    names_free(&fleet->files);
+    free(fleet->node_model);
+    free(fleet);
+}

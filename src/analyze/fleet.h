@@ -1,0 +1,30 @@
+/* A fleet of run documents (one per node, from `srun --ntasks-per-node=1 linkscope run`):
+   nodes grouped by hardware model, every figure's median and spread across the nodes of
+   a model, and the outliers by a robust score (median absolute deviation), each named
+   by its node and subject (a GPU, a pair, a port). docs/fleet.md. */
+#ifndef LS_ANALYZE_FLEET_H
+#define LS_ANALYZE_FLEET_H
+
+#include <jansson.h>
+
+typedef struct {
+    double score;          /* robust z beyond which a figure is an outlier (default 3.5) */
+    double min_change_pct; /* and at least this much worse than the median (default 10) */
+    int min_nodes;         /* figures seen on fewer nodes of a model are not judged (5) */
+} ls_fleet_opts_t;
+
+void ls_fleet_opts_default(ls_fleet_opts_t *opts);
+
+typedef struct ls_fleet ls_fleet_t;
+
+ls_fleet_t *ls_fleet_new(void);
+/* Adds one node's document (file names it when the document has no hostname); the
+   document may be freed afterwards. 0, or -1 when out of memory. */
+int ls_fleet_add(ls_fleet_t *fleet, const json_t *doc, const char *file);
+/* {"models": [{model, nodes, figures}], "nodes": [{node, file, model, outliers,
+   subjects: [..]}], "outliers": [{node, file, model, subject, label, unit, value,
+   median, mad, score, worse_pct}], "outlier_nodes": N}. NULL when out of memory. */
+json_t *ls_fleet_analyze(ls_fleet_t *fleet, const ls_fleet_opts_t *opts);
+void ls_fleet_free(ls_fleet_t *fleet);
+
+#endif
