@@ -191,6 +191,8 @@ static void busy_gpu(const ls_machine_t *m, json_t *out)
         const char *g;
         const json_t *list;
         int here = 0;
+        if (!strcmp(ls_json_str(e, "mode", ""), "mpi"))
+            continue; /* under MPI the other ranks of the job are processes on the GPUs too */
         json_object_foreach(json_object_get(json_object_get(e, "telemetry"), "processes"), g, list)
         {
             size_t k;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct {
     double min, max;
@@ -204,6 +205,13 @@ static void finish_gpu(ls_telemetry_t *t, gpu_track_t *g, json_t *tele, json_t *
         put_per_gpu(tele, "nvlink_tx_gbps", g->gpu, json_real((double)(g->tx1 - g->tx0) / seconds / 1e9));
         put_per_gpu(tele, "nvlink_rx_gbps", g->gpu, json_real((double)(g->rx1 - g->rx0) / seconds / 1e9));
     }
+    /* Other processes on the GPU at the end of the measurement (NVML's running compute
+       processes, this one left out): they shared its memory and links. */
+    json_t *procs = json_array();
+    if (ls_nvml_compute_processes(g->nvml, (unsigned)getpid(), procs) == 0 && json_array_size(procs))
+        put_per_gpu(tele, "processes", g->gpu, procs);
+    else
+        json_decref(procs);
     /* Below application clocks: the SM clock never reached the application clock
        while the measurement ran (1% tolerance for clock granularity). */
     if (g->sm.seen && g->sm_app && g->sm.max < 0.99 * g->sm_app)
