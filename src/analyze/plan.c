@@ -1,6 +1,7 @@
 /* The plan: islands, the best GPU set for each group size with its expected and measured
    all_reduce bus bandwidth, the best pairs, the best GPUs for memory-bound work, and the
    GPUs to keep out of synchronous groups. docs/analysis.md explains the method. */
+#include "ceiling.h"
 #include "rules.h"
 #include "model/doc.h"
 
@@ -823,6 +824,27 @@ static void mark_errors(plan_ctx_t *c, const json_t *doc)
     json_decref(found);
 }
 
+/* Every bandwidth figure's hardware ceiling, by entry id: {ceiling_gbps, percent, path,
+   basis}; figures whose ceiling is unknown are absent (reports print "unknown"). */
+static json_t *ceilings(const ls_machine_t *m)
+{
+    json_t *out = json_object();
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        ls_ceiling_t c;
+        const char *id = ls_json_str(e, "id", "");
+        if (!*id || ls_ceiling_entry(m, e, &c) <= 0)
+            continue;
+        double v = ls_json_num(e, "value", 0);
+        json_t *o = json_pack("{s:f, s:s, s:s}", "ceiling_gbps", round2(c.gbps), "path", ls_path_name(c.path), "basis",
+                              c.basis);
+        if (v > 0 && !strcmp(ls_json_str(e, "status", ""), "ok"))
+            json_object_set_new(o, "percent", json_real(round(1000 * v / c.gbps) / 10));
+        json_object_set_new(out, id, o);
+    }
+    return out;
+}
+
 /* What the plan would need to say more: facts missing from the document. */
 static json_t *needs(const ls_machine_t *m)
 {
@@ -855,6 +877,7 @@ json_t *ls_plan(const json_t *doc)
     json_object_set_new(plan, "equal_best_hbm_gpus", json_integer(equal_hbm));
     json_object_set_new(plan, "keep_out", kept);
     json_object_set_new(plan, "needs", needs(m));
+    json_object_set_new(plan, "ceilings", ceilings(m));
     json_object_set_new(plan, "summary", summary(c, plan));
     free(c->dp);
     free(c->parent);
