@@ -66,6 +66,12 @@ static int status_blocks(enum ls_p2p_status s)
 /* 1 when something in the document says a and b have no peer access: topo -p2p words,
    cudaDeviceCanAccessPeer, or a figure flagged no_p2p (p2pBandwidthLatencyTest's
    "CANNOT Access Peer", linkscope's own check). */
+static int word_blocks(const char *w)
+{
+    enum ls_p2p_status s;
+    return w && !ls_p2p_parse(w, &s) && status_blocks(s);
+}
+
 static int no_peer_access(const ls_machine_t *m, int a, int b, const char **why)
 {
     if (m->has_topo && m->topo->has_p2p &&
@@ -78,8 +84,15 @@ static int no_peer_access(const ls_machine_t *m, int a, int b, const char **why)
     const json_t *l;
     json_array_foreach(json_object_get(m->doc, "links"), i, l)
     {
-        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b && json_is_false(json_object_get(l, "cuda_peer_access"))) {
+        if (ls_json_int(l, "a", -1) != a || ls_json_int(l, "b", -1) != b)
+            continue;
+        if (json_is_false(json_object_get(l, "cuda_peer_access"))) {
             *why = "cudaDeviceCanAccessPeer = 0";
+            return 1;
+        }
+        /* a topo -p2p word whose capability (read, write) the paste did not name */
+        if (word_blocks(ls_json_str(l, "p2p_status", NULL))) {
+            *why = ls_json_str(l, "p2p_status", "");
             return 1;
         }
     }
@@ -92,6 +105,25 @@ static int no_peer_access(const ls_machine_t *m, int a, int b, const char **why)
         }
     }
     return 0;
+}
+
+/* nvbandwidth waives its device-to-device testcases when no GPU pair has peer access
+   (its filter of accessible peer pairs finds none). */
+static void waived(const ls_machine_t *m, json_t *out)
+{
+    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)k);
+        const char *id = ls_json_str(e, "id", ""), *test = ls_json_str(e, "test", id);
+        if (strcmp(ls_json_str(e, "status", ""), "skipped") || strcmp(ls_json_str(e, "source", ""), "nvbandwidth") ||
+            !strstr(test, "device_to_device") || !strstr(ls_json_str(e, "error", ""), "waived"))
+            continue;
+        ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, "all GPUs", json_pack("[s]", id),
+                       "nvbandwidth waived %s: it does so when no GPU pair has peer access, so every copy between "
+                       "GPUs goes through host memory and NCCL uses SHM: likely consumer boards whose driver "
+                       "disables P2P, a VM, or ACS/IOMMU; next: `nvidia-smi topo -p2p r`, check ACS: "
+                       "`lspci -vvv | grep ACSCtl`", test);
+        return;
+    }
 }
 
 static void p2p_unavailable(const ls_machine_t *m, json_t *out)
@@ -114,8 +146,10 @@ static void p2p_unavailable(const ls_machine_t *m, json_t *out)
             if (m->uni[a][b].value > 0 && !m->uni[a][b].direct && nstaged < (int)(sizeof staged / sizeof *staged))
                 staged[nstaged++] = m->uni[a][b].value;
         }
-    if (!n)
+    if (!n) {
+        waived(m, out);
         return;
+    }
     list_tail(list, sizeof list, n);
     char set[96], subject[112], cost[128] = "";
     ls_format_gpu_mask(gpus, set, sizeof set);
@@ -324,6 +358,8 @@ static void all_pairs_host(const ls_machine_t *m, json_t *out)
             if (a == b)
                 continue;
             enum ls_link_type t = m->topo->gpu_gpu[a][b].type;
+            if (t == LS_LINK_NONE)
+                continue; /* a cut paste: judge the pairs it has */
             if (t != LS_LINK_PHB && t != LS_LINK_SYS)
                 return;
             pairs++;
