@@ -17,7 +17,10 @@ const char usage_import[] =
     "so that reports, plan, compare and check work on logs people already have.\n"
     "Each FILE's format is recognized from its text:\n"
     "  nccl-tests                 all_reduce_perf, all_gather_perf, ... (any 2.x version,\n"
-    "                             several ranks, -d all, NCCL_DEBUG=INFO lines mixed in)\n"
+    "                             several ranks, -d all, NCCL_DEBUG=INFO lines mixed in,\n"
+    "                             partial pastes: rows without header, launcher tags)\n"
+    "  NCCL INFO log              NCCL_DEBUG=INFO output alone: version, ranks, hosts,\n"
+    "                             the transport of every connection, GPUDirect RDMA\n"
     "  p2pBandwidthLatencyTest    cuda-samples: P2P bandwidth and latency matrices\n"
     "  nvbandwidth                the JSON of nvbandwidth -j\n"
     "  nvidia-smi topo -m         the topology matrix\n"
@@ -105,19 +108,62 @@ static void free_all(char **texts, int n)
     free(texts);
 }
 
-/* Imports one file; the line saying what it held is kept in note and printed only
-   once every file has been read, so that a failure leaves one line alone. */
+/* "NCCL 2.21.5, 16 ranks, hosts a b, 24 connections" of the log just imported. */
+static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
+{
+    const json_t *logs = json_object_get(doc, "nccl_logs");
+    const json_t *f = json_array_get(logs, json_array_size(logs) - 1);
+    const char *v = json_string_value(json_object_get(f, "nccl_version"));
+    size_t used = strlen(note);
+    used += (size_t)snprintf(note + used, notelen - used, ", NCCL %s", v ? v : "version unknown");
+    if (json_object_get(f, "nranks") && used < notelen)
+        used += (size_t)snprintf(note + used, notelen - used, ", %lld ranks",
+                                 (long long)json_integer_value(json_object_get(f, "nranks")));
+    if (used < notelen)
+        snprintf(note + used, notelen - used, ", %zu host(s) in the log, %zu connections",
+                 json_array_size(json_object_get(f, "hosts")),
+                 json_array_size(json_object_get(f, "transports")));
+}
+
+/* The first note of an entry added since `from` that is flagged incomplete. */
+static void incomplete_warning(const json_t *doc, size_t from, const char *name, char *warn,
+                               size_t warnlen)
+{
+    const json_t *ms = json_object_get(doc, "measurements");
+    for (size_t i = from; i < json_array_size(ms) && !warn[0]; i++) {
+        const json_t *e = json_array_get(ms, i);
+        size_t k;
+        const json_t *f;
+        json_array_foreach(json_object_get(e, "flags"), k, f)
+        {
+            if (strcmp(json_string_value(f), "incomplete") != 0)
+                continue;
+            const char *why = json_string_value(json_array_get(json_object_get(e, "notes"), 0));
+            snprintf(warn, warnlen, "%s: %s", name, why ? why : "incomplete paste");
+            break;
+        }
+    }
+}
+
+/* Imports one file; the line saying what it held (and one warning for a partial
+   paste) is kept in note / warn and printed only once every file has been read, so
+   that a failure leaves one line alone. */
 static int import_one(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
-                      char *note, size_t notelen)
+                      char *note, size_t notelen, char *warn, size_t warnlen)
 {
     char err[512];
     enum ls_import_format fmt;
+    size_t before = json_array_size(json_object_get(doc, "measurements"));
     int n = ls_import_text(doc, text, name, opts, &fmt, err, sizeof err);
     if (n < 0) {
         ls_error("%s", err);
         return -1;
     }
-    if (fmt == LS_FMT_TOPO)
+    incomplete_warning(doc, before, name, warn, warnlen);
+    if (fmt == LS_FMT_NCCL_LOG) {
+        snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
+        nccl_log_note(doc, note, notelen);
+    } else if (fmt == LS_FMT_TOPO)
         snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
     else
         snprintf(note, notelen, "%s: %s, %d entr%s", name, ls_import_format_name(fmt), n,
@@ -158,7 +204,8 @@ static int import_p2p_status(json_t *doc, const char *path, int write)
 }
 
 /* Topology first (P2P status and link types hang off it), then the figures. */
-static int import_files(json_t *doc, const import_args_t *a, char **texts, char (*notes)[640])
+static int import_files(json_t *doc, const import_args_t *a, char **texts, char (*notes)[640],
+                        char (*warns)[640])
 {
     if (check_formats(a, texts) != 0)
         return -1;
@@ -166,7 +213,8 @@ static int import_files(json_t *doc, const import_args_t *a, char **texts, char 
         for (int i = 0; i < a->nfiles; i++) {
             int is_topo = ls_import_detect(texts[i]) == LS_FMT_TOPO;
             if (is_topo == (pass == 0) &&
-                import_one(doc, texts[i], a->files[i], &a->opts, notes[i], sizeof notes[i]) != 0)
+                import_one(doc, texts[i], a->files[i], &a->opts, notes[i], sizeof notes[i], warns[i],
+                           sizeof warns[i]) != 0)
                 return -1;
         }
     if (a->p2p_read && import_p2p_status(doc, a->p2p_read, 0) != 0)
@@ -194,18 +242,23 @@ int cmd_import(int argc, char **argv)
     }
     char **texts = read_all(&a);
     char(*notes)[640] = calloc((size_t)a.nfiles + 1, sizeof *notes);
+    char(*warns)[640] = calloc((size_t)a.nfiles + 1, sizeof *warns);
     int rc = LS_EXIT_USAGE;
-    if (texts && notes && import_files(doc, &a, texts, notes) == 0) {
+    if (texts && notes && warns && import_files(doc, &a, texts, notes, warns) == 0) {
         const char *out = a.out ? a.out : (a.into ? a.into : "-");
         if (ls_doc_write(doc, out, err, sizeof err) == 0) {
             rc = LS_EXIT_OK;
-            for (int i = 0; i < a.nfiles; i++)
+            for (int i = 0; i < a.nfiles; i++) {
                 ls_info("%s", notes[i]);
+                if (warns[i][0])
+                    ls_warn("%s", warns[i]);
+            }
         } else {
             ls_error("%s", err);
         }
     }
     free(notes);
+    free(warns);
     free_all(texts, a.nfiles);
     json_decref(doc);
     return rc;

@@ -1,5 +1,6 @@
 #include "import.h"
 #include "import_util.h"
+#include "nccl_log.h"
 #include "nccl_tests.h"
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
@@ -24,6 +25,8 @@ enum ls_import_format ls_import_detect(const char *text)
         return LS_FMT_P2P_SAMPLE;
     if (ls_nccl_tests_detect(text))
         return LS_FMT_NCCL_TESTS;
+    if (ls_nccl_log_detect(text))
+        return LS_FMT_NCCL_LOG;
     if (looks_like_topo_p2p(text))
         return LS_FMT_TOPO_P2P;
     if (ls_topo_text_detect(text))
@@ -35,6 +38,7 @@ const char *ls_import_format_name(enum ls_import_format fmt)
 {
     switch (fmt) {
     case LS_FMT_NCCL_TESTS: return "nccl-tests";
+    case LS_FMT_NCCL_LOG: return "NCCL INFO log";
     case LS_FMT_P2P_SAMPLE: return "p2pBandwidthLatencyTest";
     case LS_FMT_NVBANDWIDTH: return "nvbandwidth";
     case LS_FMT_TOPO: return "nvidia-smi topo -m";
@@ -93,9 +97,16 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
     if (fmt_out)
         *fmt_out = fmt;
     switch (fmt) {
-    case LS_FMT_NCCL_TESTS:
-        return ls_import_nccl_tests(doc, text, name, opts ? opts->variant : NULL,
-                                    opts ? opts->collective : NULL, err, errlen);
+    case LS_FMT_NCCL_TESTS: {
+        int n = ls_import_nccl_tests(doc, text, name, opts ? opts->variant : NULL,
+                                     opts ? opts->collective : NULL, err, errlen);
+        char ignored[8]; /* NCCL INFO lines mixed in: their facts too, when there are any */
+        if (n >= 0 && ls_nccl_log_detect(text))
+            ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+        return n;
+    }
+    case LS_FMT_NCCL_LOG:
+        return ls_import_nccl_log(doc, text, name, err, errlen);
     case LS_FMT_P2P_SAMPLE:
         return ls_import_p2p_sample(doc, text, name, err, errlen);
     case LS_FMT_NVBANDWIDTH:
@@ -108,7 +119,7 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
                          "whether it is r or w; pass it with --p2p-read or --p2p-write", name);
     default:
         return ls_seterr(err, errlen,
-                         "%s: unknown format (expected nccl-tests output, "
+                         "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
                          "p2pBandwidthLatencyTest output, nvbandwidth -j JSON or "
                          "nvidia-smi topo -m text)", name);
     }

@@ -10,6 +10,7 @@
 enum ls_import_format {
     LS_FMT_UNKNOWN = 0,
     LS_FMT_NCCL_TESTS,
+    LS_FMT_NCCL_LOG, /* NCCL_DEBUG=INFO output alone */
     LS_FMT_P2P_SAMPLE,
     LS_FMT_NVBANDWIDTH,
     LS_FMT_TOPO,

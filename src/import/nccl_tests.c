@@ -4,6 +4,7 @@
    per-iteration columns of -I are all read the same way. */
 #include "nccl_tests.h"
 #include "import_util.h"
+#include "nccl_text.h"
 #include "model/doc.h"
 #include "model/entry.h"
 #include "util/log.h"
@@ -17,8 +18,8 @@
 #define MAX_GROUPS 2
 
 typedef struct {
-    double time_us, algbw, busbw, wrong;
-    int has_time, has_algbw, has_busbw, has_wrong;
+    double time_us, algbw, busbw, wrong, error;
+    int has_time, has_algbw, has_busbw, has_wrong, has_error;
 } result_t;
 
 typedef struct {
@@ -59,6 +60,7 @@ typedef struct {
     long long oob;
     int has_oob;
     char failure[256];
+    char missing[160]; /* what a partial paste lacked, for the entry's notes */
 } block_t;
 
 typedef struct {
@@ -87,8 +89,7 @@ int ls_nccl_collective_from_name(const char *text, char *out, size_t outlen)
 
 int ls_nccl_tests_detect(const char *text)
 {
-    return strstr(text, "Collective test starting") != NULL ||
-           (strstr(text, "# nThread") != NULL && strstr(text, "nGpus") != NULL);
+    return ls_nccl_text_detect(text);
 }
 
 static void block_reset(block_t *b)
@@ -213,14 +214,18 @@ static void parse_column_header(block_t *b, const ls_line_t *line)
         lay->group_is_ip[1] = 1;
 }
 
-/* Without a header: nccl-tests rows have 4 (no root) or 5 preamble columns, then
-   groups of time, algbw, busbw, #wrong. */
-static void guess_layout(layout_t *lay, int ntok)
+/* Without a header, from the row itself: size count type, then redop (a word) and
+   root (a whole number, since 2.x with root) when present, then groups of four cells
+   (time algbw busbw #wrong|error): 3, 4 or 5 leading columns. */
+static void guess_layout(layout_t *lay, const ls_line_t *line)
 {
     memset(lay, 0, sizeof *lay);
+    int ntok = line->ntok;
+    double v;
+    int has_redop = ntok > 3 && ls_tok_double(line->tok[3], &v) != 0;
+    int preamble = !has_redop ? 3 : ((ntok - 5) % 4 == 0 ? 5 : 4);
     lay->type_col = 2;
-    lay->redop_col = 3;
-    int preamble = (ntok == 9 || ntok == 13) ? 5 : 4;
+    lay->redop_col = has_redop ? 3 : -1;
     lay->root_col = preamble == 5 ? 4 : -1;
     lay->group_start[0] = preamble;
     lay->ngroups = ntok >= preamble + 8 ? 2 : 1;
@@ -241,23 +246,27 @@ static int read_group(const ls_line_t *line, int start, result_t *res)
     res->has_time = read_cell(line, start, &res->time_us);
     res->has_algbw = read_cell(line, start + 1, &res->algbw);
     res->has_busbw = read_cell(line, start + 2, &res->busbw);
-    res->has_wrong = read_cell(line, start + 3, &res->wrong);
+    /* "#wrong" is a count ("0", "12"); the 2.0-era "error" column a largest relative
+       error printed as "%7.0le" ("0e+00", "2e-07"): told apart by the cell's text */
+    double cell;
+    if (read_cell(line, start + 3, &cell)) {
+        const char *t = line->tok[start + 3];
+        if (strpbrk(t, "eE.")) {
+            res->error = cell;
+            res->has_error = 1;
+        } else {
+            res->wrong = cell;
+            res->has_wrong = 1;
+        }
+    }
     return res->has_time || res->has_busbw;
-}
-
-/* A data row: two whole numbers (size, count) then a type name. */
-static int is_data_row(const ls_line_t *line)
-{
-    long long v;
-    return line->ntok >= 8 && ls_tok_long(line->tok[0], &v) == 0 && v >= 0 &&
-           ls_tok_long(line->tok[1], &v) == 0 && isalpha((unsigned char)line->tok[2][0]);
 }
 
 static int add_row(block_t *b, const ls_line_t *line)
 {
     layout_t lay = b->layout;
     if (!lay.known)
-        guess_layout(&lay, line->ntok);
+        guess_layout(&lay, line);
     row_t r;
     memset(&r, 0, sizeof r);
     ls_tok_long(line->tok[0], &r.bytes);
@@ -323,9 +332,12 @@ static void parse_version_line(block_t *b, const ls_line_t *line)
 static void parse_debug_line(debug_t *dbg, const char *text)
 {
     const char *info = strstr(text, "NCCL INFO ");
-    if (!info)
+    if (!info && strncmp(text, "NCCL version ", 13) == 0)
+        info = text; /* NCCL <= 2.8 printed the version line bare */
+    else if (!info)
         return;
-    info += strlen("NCCL INFO ");
+    else
+        info += strlen("NCCL INFO ");
     char word[64], value[128];
     if (sscanf(info, "NCCL version %31[^+ ]", dbg->nccl_version) == 1)
         return;
@@ -385,6 +397,8 @@ static json_t *result_json(const result_t *r)
         wrong = r->wrong == (double)(long long)r->wrong ? json_integer((long long)r->wrong)
                                                         : json_real(r->wrong);
     json_object_set_new(o, "wrong", wrong);
+    if (r->has_error)
+        json_object_set_new(o, "error", json_real(r->error));
     return o;
 }
 
@@ -442,7 +456,8 @@ static void set_run_fields(json_t *e, const block_t *b, const row_t *first, cons
     long long nranks = b->nranks;
     if (nranks == 0 && b->nthread > 0 && b->ngpus > 0)
         nranks = b->nthread * b->ngpus;
-    json_object_set_new(e, "nranks", json_integer(nranks));
+    if (nranks > 0) /* a paste without rank lines or header says nothing of it */
+        json_object_set_new(e, "nranks", json_integer(nranks));
     if (*nhosts > 1)
         json_object_set_new(e, "nodes", json_integer(*nhosts));
     json_object_set_new(e, "mode", json_string(nprocs > 1 ? "mpi" : "threads"));
@@ -472,7 +487,7 @@ static void set_rows(json_t *e, const block_t *b, const row_t *first, size_t nro
             json_object_set_new(row, "oop", result_json(&r->oop));
         if (r->has_ip)
             json_object_set_new(row, "ip", result_json(&r->ip));
-        all_checked &= main_result(r)->has_wrong;
+        all_checked &= main_result(r)->has_wrong || main_result(r)->has_error;
         json_array_append_new(rows, row);
         if (r->bytes >= largest->bytes)
             largest = r;
@@ -484,8 +499,10 @@ static void set_rows(json_t *e, const block_t *b, const row_t *first, size_t nro
         json_object_set_new(e, "bytes", json_integer(largest->bytes));
         if (main_result(largest)->has_busbw)
             json_object_set_new(e, "value", json_real(main_result(largest)->busbw));
-        if (main_result(smallest)->has_time)
+        if (main_result(smallest)->has_time) {
             json_object_set_new(e, "small_time_us", json_real(main_result(smallest)->time_us));
+            json_object_set_new(e, "small_bytes", json_integer(smallest->bytes));
+        }
     }
     json_object_set_new(e, "verified", json_boolean(b->validation != 0 && all_checked));
 }
@@ -510,8 +527,16 @@ static void set_footer_fields(json_t *e, const block_t *b, size_t nrows, int nho
         json_object_set_new(e, "ranks", ranks);
     }
     /* no footer ("# Out of bounds values", "# Avg bus bandwidth"): the log was cut */
-    if (nrows > 0 && !b->has_avg && !b->has_oob)
+    int cut = !b->has_avg && !b->has_oob && !b->failure[0];
+    if (cut || b->missing[0]) {
         json_object_set_new(e, "flags", json_pack("[s]", "incomplete"));
+        char note[256];
+        snprintf(note, sizeof note, "incomplete paste: %s%s%s", b->missing,
+                 b->missing[0] && cut ? "; " : "",
+                 !cut ? "" : nrows ? "no footer (the text ends inside the table)"
+                                   : "no result row (the text ends before the table)");
+        json_object_set_new(e, "notes", json_pack("[s]", note));
+    }
 }
 
 static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, const char *variant,
@@ -541,21 +566,21 @@ static void entry_id(const json_t *e, char *id, size_t idlen)
     }
 }
 
-/* Emits the entries of a finished block; returns how many, or -1 with err. */
+/* Emits the entries of a finished block; returns how many. */
 static int flush_block(block_t *b, json_t *doc, const char *name, const char *variant,
-                       const char *collective, const debug_t *dbg, char *err, size_t errlen)
+                       const char *collective, const debug_t *dbg)
 {
     if (!block_has_content(b))
         return 0;
     if (collective)
         snprintf(b->collective, sizeof b->collective, "%s", collective);
     if (!b->collective[0] &&
-        ls_nccl_collective_from_name(name, b->collective, sizeof b->collective) != 0)
-        return ls_seterr(err, errlen,
-                         "%s: cannot tell which collective this nccl-tests output is (no "
-                         "'Collective test starting' line, no *_perf in the file name); pass "
-                         "--collective NAME",
-                         name);
+        ls_nccl_collective_from_name(name, b->collective, sizeof b->collective) != 0) {
+        /* the rows are intact: keep them under an unknown collective, never a guess */
+        snprintf(b->collective, sizeof b->collective, "unknown");
+        snprintf(b->missing, sizeof b->missing,
+                 "the text names no collective (no *_perf command or banner; pass --collective NAME)");
+    }
     if (!b->nccl_library[0] && dbg->nccl_version[0])
         snprintf(b->nccl_library, sizeof b->nccl_library, "%s", dbg->nccl_version);
     ls_set_if_absent(json_object_get(doc, "software"), "nccl", b->nccl_library);
@@ -574,7 +599,7 @@ static int flush_block(block_t *b, json_t *doc, const char *name, const char *va
         empty.root = -1;
         const row_t *first = b->nrows ? &b->rows[start] : &empty;
         json_t *e = group_entry(b, first, end - start, variant, doc);
-        if (b->nrows == 0 && !b->failure[0])
+        if (b->nrows == 0 && !b->failure[0] && (b->has_avg || b->has_oob))
             ls_entry_fail(e, "failed", "nccl-tests printed no result rows (the run stopped early?)");
         if (json_array_size(dbg->transports) > 0)
             json_object_set(e, "transports", dbg->transports);
@@ -646,43 +671,64 @@ typedef struct {
     int added;
 } parser_t;
 
+static void flush(parser_t *p)
+{
+    p->added += flush_block(&p->block, p->doc, p->name, p->variant, p->collective, &p->dbg);
+}
+
+static void handle_comment(parser_t *p, ls_line_t *line, const char *rawcopy)
+{
+    block_t *b = &p->block;
+    int starts_block = strstr(rawcopy, "Collective test starting:") != NULL ||
+                       strstr(rawcopy, "nccl-tests version") != NULL;
+    int nthread = strncmp(rawcopy, "# nThread", 9) == 0;
+    if ((starts_block && (b->nrows > 0 || b->nthread > 0)) || (nthread && b->nthread > 0))
+        flush(p);
+    if (nthread) {
+        ls_tokenize(line);
+        parse_nthread_line(b, line);
+        b->started = 1;
+        return;
+    }
+    parse_comment(b, line, rawcopy);
+    if (strstr(rawcopy, "Collective test concluded"))
+        flush(p);
+}
+
+/* "./build/all_reduce_perf -b 8 ..." (also after a '#' or a shell prompt): names the
+   collective of the test that follows; a second one starts a new test. 1 if it was one. */
+static int handle_command(parser_t *p, const char *rawcopy)
+{
+    char perf[64];
+    if (strstr(rawcopy, "NCCL INFO") || strstr(rawcopy, "Collective test") ||
+        ls_nccl_text_perf_name(rawcopy, perf, sizeof perf) != 0)
+        return 0;
+    if (p->block.nrows > 0 || p->block.nthread > 0)
+        flush(p);
+    snprintf(p->block.collective, sizeof p->block.collective, "%s", perf);
+    return 1;
+}
+
 static int handle_line(parser_t *p, ls_line_t *line, char *err, size_t errlen)
 {
     block_t *b = &p->block;
-    char *start = ls_strip_launcher_prefix(line->buf);
-    if (start != line->buf)
-        memmove(line->buf, start, strlen(start) + 1);
-    const char *raw = line->buf;
-    while (*raw == ' ' || *raw == '\t')
-        raw++;
+    ls_nccl_text_normalize(line->buf);
     char rawcopy[sizeof line->buf];
-    snprintf(rawcopy, sizeof rawcopy, "%s", raw);
+    /* a header line whose '#' a forum's Markdown ate reads as the header */
+    int hash = line->buf[0] != '#' && ls_nccl_text_headerish(line->buf);
+    size_t len = strlen(line->buf);
+    if (hash && len + 2 < sizeof line->buf) {
+        memmove(line->buf + 2, line->buf, len + 1);
+        memcpy(line->buf, "# ", 2);
+    }
+    memcpy(rawcopy, line->buf, sizeof rawcopy);
+    if (handle_command(p, rawcopy))
+        return 0;
     if (rawcopy[0] == '#') {
-        int starts_block = strstr(rawcopy, "Collective test starting:") != NULL ||
-                           strstr(rawcopy, "nccl-tests version") != NULL;
-        int nthread = strncmp(rawcopy, "# nThread", 9) == 0;
-        if ((starts_block && (b->nrows > 0 || b->nthread > 0)) || (nthread && b->nthread > 0)) {
-            int n = flush_block(b, p->doc, p->name, p->variant, p->collective, &p->dbg, err, errlen);
-            if (n < 0)
-                return -1;
-            p->added += n;
-        }
-        if (nthread) {
-            ls_tokenize(line);
-            parse_nthread_line(b, line);
-            b->started = 1;
-            return 0;
-        }
-        parse_comment(b, line, rawcopy);
-        if (strstr(rawcopy, "Collective test concluded")) {
-            int n = flush_block(b, p->doc, p->name, p->variant, p->collective, &p->dbg, err, errlen);
-            if (n < 0)
-                return -1;
-            p->added += n;
-        }
+        handle_comment(p, line, rawcopy);
         return 0;
     }
-    if (strstr(rawcopy, "NCCL INFO ")) {
+    if (strstr(rawcopy, "NCCL INFO ") || strncmp(rawcopy, "NCCL version ", 13) == 0) {
         parse_debug_line(&p->dbg, rawcopy);
         return 0;
     }
@@ -694,8 +740,11 @@ static int handle_line(parser_t *p, ls_line_t *line, char *err, size_t errlen)
         b->failure[n] = '\0';
         return 0;
     }
+    if (!ls_nccl_text_is_row(rawcopy))
+        return 0;
+    b->started = 1; /* rows pasted without any header still form a test */
     ls_tokenize(line);
-    if (block_has_content(b) && is_data_row(line) && add_row(b, line) != 0)
+    if (add_row(b, line) != 0)
         return ls_seterr(err, errlen, "%s: out of memory", p->name);
     return 0;
 }
@@ -731,9 +780,7 @@ int ls_import_nccl_tests(json_t *doc, const char *text, const char *name, const 
     while (rc == 0 && ls_next_line(&pos, &line))
         rc = handle_line(&p, &line, err, errlen);
     if (rc == 0) {
-        int n = flush_block(&p.block, doc, name, variant, collective, &p.dbg, err, errlen);
-        rc = n < 0 ? -1 : 0;
-        p.added += n > 0 ? n : 0;
+        p.added += flush_block(&p.block, doc, name, variant, collective, &p.dbg);
     }
     if (rc == 0 && p.added == 0)
         rc = ls_seterr(err, errlen, "%s: no nccl-tests results found (expected a '# nThread ...' "

@@ -99,11 +99,18 @@ static void collective_lines(ls_buf_t *b, const json_t *doc)
     const json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") || strcmp(ls_json_str(e, "status", ""), "ok"))
+        if (strcmp(ls_json_str(e, "family", ""), "nccl") || strcmp(ls_json_str(e, "status", ""), "ok") ||
+            !json_object_get(e, "value")) /* an imported paste cut before its first row */
             continue;
-        char label[96], bw[24], big[24], small_us[24], small[24];
-        snprintf(label, sizeof label, "NCCL %s busbw, %zu GPUs, %s", ls_json_str(e, "collective", "?"),
-                 json_array_size(json_object_get(e, "gpus")), ls_json_str(e, "variant", "default"));
+        char label[96], bw[24], big[24], small_us[24], small[24], who[48];
+        /* over several nodes GPU indices repeat: count ranks, not distinct indices */
+        long long nodes = ls_json_int(e, "nodes", 1);
+        if (nodes > 1)
+            snprintf(who, sizeof who, "%lld ranks on %lld nodes", ls_json_int(e, "nranks", 0), nodes);
+        else
+            snprintf(who, sizeof who, "%zu GPUs", json_array_size(json_object_get(e, "gpus")));
+        snprintf(label, sizeof label, "NCCL %s busbw, %s, %s", ls_json_str(e, "collective", "?"), who,
+                 ls_json_str(e, "variant", "default"));
         ls_fmt_num(ls_json_num(e, "value", NAN), bw, sizeof bw);
         ls_fmt_bytes(ls_json_num(e, "bytes", NAN), big, sizeof big);
         ls_fmt_num(ls_json_num(e, "small_time_us", NAN), small_us, sizeof small_us);

@@ -236,19 +236,24 @@ static void nccl_old_layout_on_two_hosts(void **state)
     json_decref(doc);
 }
 
-static void nccl_without_collective_name_fails(void **state)
+/* No name anywhere: the rows are kept under "unknown", flagged incomplete, with a note
+   that says to pass --collective; told explicitly, the name is used. */
+static void nccl_without_collective_name_is_unknown(void **state)
 {
     (void)state;
     json_t *doc = ls_import_doc_new();
     char err[512] = "";
-    assert_int_equal(ls_import_nccl_tests(doc, old_mpi_log, "run7.log", NULL, NULL, err, sizeof err), -1);
-    assert_non_null(strstr(err, "run7.log"));
-    assert_non_null(strstr(err, "--collective"));
-    /* told explicitly, it works, and the variant is recorded */
+    assert_int_equal(ls_import_nccl_tests(doc, old_mpi_log, "run7.log", NULL, NULL, err, sizeof err), 1);
+    json_t *u = json_array_get(json_object_get(doc, "measurements"), 0);
+    assert_string_equal(ls_json_str(u, "collective", ""), "unknown");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(u, "flags"), 1)), "incomplete");
+    assert_non_null(strstr(json_string_value(json_array_get(json_object_get(u, "notes"), 0)),
+                           "--collective"));
     assert_int_equal(ls_import_nccl_tests(doc, old_mpi_log, "run7.log", "NCCL_P2P_LEVEL=PHB",
                                           "all_reduce", err, sizeof err),
                      1);
-    json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    json_t *e = json_array_get(json_object_get(doc, "measurements"), 1);
+    assert_string_equal(ls_json_str(e, "collective", ""), "all_reduce");
     assert_string_equal(ls_json_str(e, "variant", ""), "NCCL_P2P_LEVEL=PHB");
     json_decref(doc);
 }
@@ -512,7 +517,7 @@ int main(void)
         cmocka_unit_test(nccl_alltoall_na_wrong_is_null),
         cmocka_unit_test(nccl_debug_log_gives_transports_and_env),
         cmocka_unit_test(nccl_old_layout_on_two_hosts),
-        cmocka_unit_test(nccl_without_collective_name_fails),
+        cmocka_unit_test(nccl_without_collective_name_is_unknown),
         cmocka_unit_test(nccl_types_concatenation_and_failures),
         cmocka_unit_test(nccl_launcher_prefixes),
         cmocka_unit_test(nccl_cut_log_is_marked_incomplete),

@@ -1,0 +1,13 @@
+# Writes IN (a text file) as a C string constant NAME into OUT: cmake -DIN= -DOUT= -DNAME= -P
+file(READ "${IN}" text)
+string(REPLACE "\\" "\\\\" text "${text}")
+string(REPLACE "\"" "\\\"" text "${text}")
+string(REPLACE "\t" "\\t" text "${text}")
+string(REPLACE "\n" "\\n\"\n\"" text "${text}")
+set(body "/* Made from ${IN} at build time; edit that file. */\nstatic const char ${NAME}[] =\n\"${text}\";\n")
+if(EXISTS "${OUT}")
+  file(READ "${OUT}" old)
+endif()
+if(NOT old STREQUAL body)
+  file(WRITE "${OUT}" "${body}")
+endif()

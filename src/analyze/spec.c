@@ -1,0 +1,291 @@
+/* GPUs against their datasheet (docs/acceptance.md). */
+#include "analyze/spec.h"
+#include "analyze/rules.h"
+#include "model/doc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define SPEC_COLUMNS 15
+
+/* Next tab- or newline-ended field of line (NUL-terminated in place). */
+static char *next_field(char **cursor)
+{
+    char *start = *cursor, *end = start + strcspn(start, "\t");
+    *cursor = *end ? end + 1 : end;
+    *end = '\0';
+    return start;
+}
+
+static double num_or_unknown(const char *s) { return *s ? atof(s) : -1; }
+static int int_or_unknown(const char *s) { return *s ? atoi(s) : -1; }
+
+static int parse_row(char *line, ls_spec_row_t *r)
+{
+    int tabs = 0;
+    for (const char *c = line; *c; c++)
+        tabs += *c == '\t';
+    if (tabs != SPEC_COLUMNS - 1)
+        return -1;
+    char *f[SPEC_COLUMNS], *cursor = line;
+    for (int n = 0; n < SPEC_COLUMNS; n++)
+        f[n] = next_field(&cursor);
+    if (!f[0][0] || !f[1][0])
+        return -1; /* a row needs its key and its NVML names */
+    memset(r, 0, sizeof *r);
+    snprintf(r->key, sizeof r->key, "%s", f[0]);
+    snprintf(r->names, sizeof r->names, "%s", f[1]);
+    snprintf(r->form, sizeof r->form, "%s", f[2]);
+    r->memory_gb = num_or_unknown(f[3]);
+    r->memory_gbps = num_or_unknown(f[5]);
+    r->nvlink_gen = int_or_unknown(f[6]);
+    r->nvlinks = int_or_unknown(f[7]);
+    r->nvlink_gbps = num_or_unknown(f[8]);
+    r->pcie_gen = int_or_unknown(f[9]);
+    r->pcie_width = int_or_unknown(f[10]);
+    r->power_w = num_or_unknown(f[11]);
+    r->sms = int_or_unknown(f[12]);
+    r->boost_mhz = int_or_unknown(f[13]);
+    snprintf(r->source, sizeof r->source, "%s", f[14]);
+    return 0;
+}
+
+int ls_datasheet_parse(const char *text, ls_datasheet_t *ds, char *err, size_t errlen)
+{
+    memset(ds, 0, sizeof *ds);
+    char *copy = strdup(text), *line, *save = NULL;
+    int lineno = 0, header = 0, cap = 0;
+    if (!copy)
+        return snprintf(err, errlen, "out of memory"), -1;
+    for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        if (!header++)
+            continue; /* the column names */
+        if (ds->n == cap) {
+            cap = cap ? cap * 2 : 64;
+            ls_spec_row_t *grown = realloc(ds->rows, (size_t)cap * sizeof *grown);
+            if (!grown)
+                break;
+            ds->rows = grown;
+        }
+        if (parse_row(line, &ds->rows[ds->n]) != 0) {
+            snprintf(err, errlen, "datasheet line %d: expected %d tab-separated columns",
+                     lineno, SPEC_COLUMNS);
+            free(copy);
+            ls_datasheet_free(ds);
+            return -1;
+        }
+        ds->n++;
+    }
+    free(copy);
+    return 0;
+}
+
+/* data/gpu-datasheet.tsv as a C string, made at build time (cmake/embed.cmake) */
+#include "datasheet_text.h"
+
+int ls_datasheet_builtin(ls_datasheet_t *ds, char *err, size_t errlen)
+{
+    return ls_datasheet_parse(ls_datasheet_tsv, ds, err, errlen);
+}
+
+void ls_datasheet_free(ls_datasheet_t *ds)
+{
+    free(ds->rows);
+    memset(ds, 0, sizeof *ds);
+}
+
+const ls_spec_row_t *ls_datasheet_find(const ls_datasheet_t *ds, const char *name)
+{
+    for (int i = 0; name && i < ds->n; i++) {
+        char names[256], *save = NULL;
+        snprintf(names, sizeof names, "%s", ds->rows[i].names);
+        for (char *n = strtok_r(names, ";", &save); n; n = strtok_r(NULL, ";", &save))
+            if (strcasecmp(n, name) == 0)
+                return &ds->rows[i];
+    }
+    return NULL;
+}
+
+static int active_nvlinks(const json_t *gpu)
+{
+    const json_t *links = json_object_get(gpu, "nvlinks"), *l;
+    size_t i;
+    int active = 0;
+    if (!json_is_array(links))
+        return -1; /* not recorded */
+    json_array_foreach(links, i, l) active += json_is_true(json_object_get(l, "active"));
+    return active;
+}
+
+/* The best measured HBM figure of GPU g (GB/s of traffic), 0 when none. */
+static double best_hbm(const json_t *doc, long long g, const char **id)
+{
+    double best = 0;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (strcmp(ls_json_str(e, "family", ""), "hbm") != 0 || ls_json_int(e, "gpu", -1) != g ||
+            strcmp(ls_json_str(e, "status", ""), "ok") != 0)
+            continue;
+        double v = ls_json_num(e, "value", 0);
+        if (v > best) {
+            best = v;
+            *id = ls_json_str(e, "id", "");
+        }
+    }
+    return best;
+}
+
+static int is_board_with_nvlink(const ls_spec_row_t *r)
+{
+    /* SXM modules and superchips reach the other GPUs only through NVLink (NVSwitch or
+       direct); PCIe cards take it from an optional bridge. */
+    return strncmp(r->form, "SXM", 3) == 0 || strcmp(r->form, "Superchip") == 0;
+}
+
+static void check_nvlink(const json_t *gpu, const ls_spec_row_t *r, const char *subject,
+                         json_t *checks, json_t *findings)
+{
+    int active = active_nvlinks(gpu);
+    if (active < 0 || r->nvlinks <= 0)
+        return;
+    const char *name = ls_json_str(gpu, "name", "");
+    const json_t *pcie = json_object_get(gpu, "pcie");
+    double pcie_gbps = ls_json_num(pcie, "theoretical_gbps", 0);
+    char pcie_text[64] = "PCIe";
+    if (pcie_gbps > 0)
+        snprintf(pcie_text, sizeof pcie_text, "PCIe Gen%lld x%lld at about %.0f GB/s",
+                 ls_json_int(pcie, "gen_current", 0), ls_json_int(pcie, "width_current", 0),
+                 pcie_gbps);
+    json_array_append_new(checks, json_pack("{s:s, s:i, s:i}", "check", "nvlinks", "spec",
+                                            r->nvlinks, "seen", active));
+    if (active == 0 && is_board_with_nvlink(r))
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_ERROR, subject, NULL,
+                       "%s reports \"%s\" (the %s part, %d NVLinks, %.0f GB/s) but has 0 active "
+                       "NVLinks: GPU-to-GPU traffic such as tensor parallelism goes over %s "
+                       "instead of %.0f GB/s each way. Check the part with the seller; "
+                       "nvidia-smi nvlink -s shows the links",
+                       subject, name, r->form, r->nvlinks, r->nvlink_gbps, pcie_text,
+                       r->nvlink_gbps / 2);
+    else if (active == 0)
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, subject, NULL,
+                       "%s: no NVLink bridge fitted (the part takes %d links, %.0f GB/s): "
+                       "GPU-to-GPU traffic goes over %s",
+                       subject, r->nvlinks, r->nvlink_gbps, pcie_text);
+    else if (active < r->nvlinks)
+        ls_finding_add(findings, "spec_nvlink", is_board_with_nvlink(r) ? LS_SEV_WARNING : LS_SEV_INFO,
+                       subject, NULL, "%s: %d of the part's %d NVLinks active", subject, active,
+                       r->nvlinks);
+}
+
+static void check_memory(const json_t *gpu, const ls_spec_row_t *r, const char *subject,
+                         json_t *checks, json_t *findings)
+{
+    double bytes = ls_json_num(gpu, "memory_total_bytes", 0);
+    if (bytes <= 0 || r->memory_gb <= 0)
+        return;
+    json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "memory_gb", "spec",
+                                            r->memory_gb, "seen", bytes / 1e9));
+    /* sold in GB (1e9) of usable memory; drivers show a little less or more */
+    if (bytes < 0.9 * r->memory_gb * 1e9)
+        ls_finding_add(findings, "spec_memory", LS_SEV_WARNING, subject, NULL,
+                       "%s: %.1f GB of memory, the part has %.0f GB", subject, bytes / 1e9,
+                       r->memory_gb);
+}
+
+static void check_pcie(const json_t *gpu, const ls_spec_row_t *r, const char *subject,
+                       json_t *checks, json_t *findings)
+{
+    const json_t *pcie = json_object_get(gpu, "pcie");
+    long long gen = ls_json_int(pcie, "gen_max", -1), width = ls_json_int(pcie, "width_max", -1);
+    if (gen <= 0 || width <= 0 || r->pcie_gen <= 0 || r->pcie_width <= 0)
+        return;
+    json_array_append_new(checks, json_pack("{s:s, s:i, s:i, s:I, s:I}", "check", "pcie", "spec_gen",
+                                            r->pcie_gen, "spec_width", r->pcie_width, "seen_gen",
+                                            (json_int_t)gen, "seen_width", (json_int_t)width));
+    if (gen < r->pcie_gen || width < r->pcie_width)
+        ls_finding_add(findings, "spec_pcie", LS_SEV_WARNING, subject, NULL,
+                       "%s: the PCIe link can reach Gen%lld x%lld at most, the part is Gen%d "
+                       "x%d (the slot, a riser or the BIOS setting limits it; "
+                       "`lspci -vv | grep LnkCap`)",
+                       subject, gen, width, r->pcie_gen, r->pcie_width);
+}
+
+static void check_power_sms(const json_t *gpu, const ls_spec_row_t *r, const char *subject,
+                            json_t *checks, json_t *findings)
+{
+    double limit = ls_json_num(json_object_get(gpu, "power"), "default_limit_w", 0);
+    if (limit > 0 && r->power_w > 0) {
+        json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "power_w", "spec",
+                                                r->power_w, "seen", limit));
+        if (limit < 0.95 * r->power_w)
+            ls_finding_add(findings, "spec_power", LS_SEV_WARNING, subject, NULL,
+                           "%s: default power limit %.0f W, the part is rated %.0f W: sustained "
+                           "clocks will be lower than the datasheet's",
+                           subject, limit, r->power_w);
+    }
+    long long sms = ls_json_int(json_object_get(gpu, "cuda"), "sms", -1);
+    if (sms > 0 && r->sms > 0) {
+        json_array_append_new(checks, json_pack("{s:s, s:i, s:I}", "check", "sms", "spec", r->sms,
+                                                "seen", (json_int_t)sms));
+        if (sms < r->sms)
+            ls_finding_add(findings, "spec_sms", LS_SEV_ERROR, subject, NULL,
+                           "%s: %lld SMs, the part has %d: a cut-down or mislabelled part",
+                           subject, sms, r->sms);
+    }
+}
+
+static void check_hbm(const json_t *doc, const json_t *gpu, const ls_spec_row_t *r,
+                      const char *subject, json_t *checks, json_t *findings)
+{
+    const char *id = NULL;
+    double best = best_hbm(doc, ls_json_int(gpu, "index", -1), &id);
+    if (best <= 0 || r->memory_gbps <= 0)
+        return;
+    json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "memory_gbps", "spec",
+                                            r->memory_gbps, "seen", best));
+    if (best < LS_SPEC_HBM_SHARE * r->memory_gbps)
+        ls_finding_add(findings, "spec_hbm", LS_SEV_WARNING, subject, json_pack("[s]", id),
+                       "%s: memory bandwidth %.0f GB/s measured, %.0f%% of the datasheet's "
+                       "%.0f GB/s (healthy parts reach 86-94%%)",
+                       subject, best, 100 * best / r->memory_gbps, r->memory_gbps);
+}
+
+json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findings)
+{
+    json_t *out = json_array();
+    size_t i;
+    const json_t *gpu;
+    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
+    {
+        char subject[32];
+        const char *name = ls_json_str(gpu, "name", "");
+        snprintf(subject, sizeof subject, "GPU %lld", ls_json_int(gpu, "index", (json_int_t)i));
+        const ls_spec_row_t *r = ls_datasheet_find(ds, name);
+        if (!r) {
+            ls_finding_add(findings, "spec_unknown", LS_SEV_INFO, subject, NULL,
+                           "%s: \"%s\" is not in linkscope's datasheet (data/gpu-datasheet.tsv): "
+                           "judged against clock-derived peaks only",
+                           subject, name[0] ? name : "unnamed GPU");
+            json_array_append_new(out, json_pack("{s:s, s:s, s:n}", "gpu", subject, "name", name,
+                                                 "part"));
+            continue;
+        }
+        json_t *checks = json_array();
+        check_nvlink(gpu, r, subject, checks, findings);
+        check_memory(gpu, r, subject, checks, findings);
+        check_pcie(gpu, r, subject, checks, findings);
+        check_power_sms(gpu, r, subject, checks, findings);
+        check_hbm(doc, gpu, r, subject, checks, findings);
+        json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:o}", "gpu", subject, "name",
+                                             name, "part", r->key, "source", r->source, "checks",
+                                             checks));
+    }
+    return json_pack("{s:o}", "gpus", out);
+}

@@ -1,0 +1,178 @@
+#include "nccl_text.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* nccl-tests' type names (src/common.cu test_typenames, all versions). */
+static const char *const type_names[] = {"int8",   "uint8",  "int32",  "uint32", "int64",
+                                         "uint64", "half",   "float",  "double", "bfloat16",
+                                         "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2", "char",
+                                         "int",    "uint",   "float16", "float32", "float64"};
+
+static int is_type_name(const char *tok, size_t n)
+{
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (strlen(type_names[i]) == n && strncmp(tok, type_names[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Length of a "[N]" or "[N,M]" tag at p (digits and commas), or 0. */
+static size_t tag_length(const char *p)
+{
+    if (*p != '[')
+        return 0;
+    size_t n = 1;
+    while (isdigit((unsigned char)p[n]) || p[n] == ',')
+        n++;
+    return n > 1 && p[n] == ']' ? n + 1 : 0;
+}
+
+static void strip_inner_tags(char *buf, const char *tag, size_t taglen)
+{
+    for (char *p = strstr(buf, tag); p; p = strstr(p, tag)) {
+        memset(p, ' ', taglen);
+        p += taglen;
+    }
+}
+
+void ls_nccl_text_normalize(char *buf)
+{
+    char *p = buf;
+    while (*p == ' ' || *p == '\t' || *p == '`')
+        p++;
+    size_t tag = tag_length(p);
+    char tagtext[32] = "";
+    if (tag && tag < sizeof tagtext) {
+        memcpy(tagtext, p, tag);
+        tagtext[tag] = '\0';
+        p += tag;
+        if (strncmp(p, "<stdout>:", 9) == 0 || strncmp(p, "<stderr>:", 9) == 0)
+            p += 9;
+    } else {
+        const char *q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q > p && *q == ':' && (q[1] == ' ' || q[1] == '\t')) /* srun -l: "3: " */
+            p = (char *)q + 1;
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    memmove(buf, p, strlen(p) + 1);
+    if (tagtext[0])
+        strip_inner_tags(buf, tagtext, strlen(tagtext));
+}
+
+static int starts_word(const char *s, const char *word)
+{
+    size_t n = strlen(word);
+    return strncmp(s, word, n) == 0 && (s[n] == '\0' || isspace((unsigned char)s[n]));
+}
+
+int ls_nccl_text_headerish(const char *line)
+{
+    const char *s = line;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (starts_word(s, "nThread") && strstr(s, "nGpus"))
+        return 1;
+    if (starts_word(s, "Rank") && strstr(s, " device "))
+        return 1;
+    if (starts_word(s, "size") && strstr(s, "count") && strstr(s, "time"))
+        return 1;
+    return starts_word(s, "Using devices") || starts_word(s, "(B)") ||
+           starts_word(s, "out-of-place") || strncmp(s, "Out of bounds values", 20) == 0 ||
+           strncmp(s, "Avg bus bandwidth", 17) == 0 || strncmp(s, "nccl-tests version", 18) == 0 ||
+           strncmp(s, "Collective test", 15) == 0;
+}
+
+int ls_nccl_text_perf_name(const char *line, char *out, size_t outlen)
+{
+    for (const char *p = strstr(line, "_perf"); p; p = strstr(p + 1, "_perf")) {
+        const char *end = p + 5;
+        if (strncmp(end, "_mpi", 4) == 0)
+            end += 4;
+        if (*end && !isspace((unsigned char)*end))
+            continue; /* "_performance", "all_reduce_perf.log" */
+        const char *start = p;
+        while (start > line && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+            start--;
+        size_t n = (size_t)(p - start);
+        if (n == 0 || n >= outlen)
+            continue;
+        memcpy(out, start, n);
+        out[n] = '\0';
+        return 0;
+    }
+    return -1;
+}
+
+static int whole_number(const char *tok, size_t n)
+{
+    size_t i = tok[0] == '-' ? 1 : 0;
+    if (i == n)
+        return 0;
+    for (; i < n; i++)
+        if (!isdigit((unsigned char)tok[i]))
+            return 0;
+    return 1;
+}
+
+/* A figure cell: a number, "N/A", or "0e+00". */
+static int figure(const char *tok, size_t n)
+{
+    if (n == 3 && strncmp(tok, "N/A", 3) == 0)
+        return 1;
+    char *end;
+    strtod(tok, &end);
+    return end == tok + n;
+}
+
+int ls_nccl_text_is_row(const char *line)
+{
+    const char *tok[16];
+    size_t len[16];
+    int ntok = 0;
+    for (const char *p = line; *p && ntok < 16;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        tok[ntok] = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        len[ntok] = (size_t)(p - tok[ntok]);
+        ntok++;
+    }
+    if (ntok < 7 || !whole_number(tok[0], len[0]) || tok[0][0] == '-' ||
+        !whole_number(tok[1], len[1]) || !is_type_name(tok[2], len[2]))
+        return 0;
+    int figures = 0;
+    for (int i = 3; i < ntok; i++)
+        figures += figure(tok[i], len[i]);
+    return figures >= 4;
+}
+
+int ls_nccl_text_detect(const char *text)
+{
+    if (strstr(text, "Collective test starting") ||
+        (strstr(text, "nThread") && strstr(text, "nGpus")))
+        return 1;
+    int rows = 0, header = 0, named = 0;
+    char buf[1024], name[64];
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
+        memcpy(buf, p, keep);
+        buf[keep] = '\0';
+        ls_nccl_text_normalize(buf);
+        const char *s = buf[0] == '#' ? buf + 1 : buf;
+        header |= ls_nccl_text_headerish(s) && strstr(s, "busbw") != NULL;
+        named |= !strstr(buf, "NCCL INFO") && ls_nccl_text_perf_name(buf, name, sizeof name) == 0;
+        rows += ls_nccl_text_is_row(buf);
+        p += n + (p[n] == '\n');
+    }
+    return header || rows >= 2 || (named && rows >= 1);
+}

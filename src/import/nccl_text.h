@@ -1,0 +1,31 @@
+/* The shapes of nccl-tests text as people paste it: launcher tags, header lines whose
+   '#' a forum ate, command lines naming the binary, result rows without any header.
+   Used by nccl_tests.c to recognize and read partial pastes (docs/import.md). */
+#ifndef LS_IMPORT_NCCL_TEXT_H
+#define LS_IMPORT_NCCL_TEXT_H
+
+#include <stddef.h>
+
+/* Rewrites one line in place: drops leading blanks and backticks, a launcher tag
+   (`[0] `, `[1,0]<stdout>:`, `3: `) and every later copy of a `[N]` tag inside the line
+   (MPI output glued into rows: "-1[0]    1626.5"). */
+void ls_nccl_text_normalize(char *buf);
+
+/* 1 when a line without its '#' is one of nccl-tests' header or footer lines
+   ("nThread 1 nGpus ...", "Using devices", "Rank 0 ... device 0", "size count type ...",
+   "(B) (elements)", "out-of-place in-place", "Out of bounds", "Avg bus bandwidth"). */
+int ls_nccl_text_headerish(const char *line);
+
+/* The collective named by a "*_perf" or "*_perf_mpi" word of a command line
+   ("./build/all_reduce_perf -b 8" -> "all_reduce"); 0, or -1 when none. */
+int ls_nccl_text_perf_name(const char *line, char *out, size_t outlen);
+
+/* 1 when a (normalized) line has the shape of a result row: size and count as whole
+   numbers, a data type name, then figures. */
+int ls_nccl_text_is_row(const char *line);
+
+/* 1 when text holds nccl-tests output: its banner or header, a column header, or
+   result rows (with or without a command line naming the binary). */
+int ls_nccl_text_detect(const char *text);
+
+#endif
