@@ -845,6 +845,16 @@ static json_t *ceilings(const ls_machine_t *m)
     return out;
 }
 
+/* Ids of the figures whose spread is above LS_NOISY_CV: reports mark them "noisy". */
+static json_t *noisy_entries(const ls_machine_t *m)
+{
+    json_t *out = json_array();
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1))
+        if (ls_entry_noisy(ls_measurement(m, (size_t)i)))
+            json_array_append_new(out, json_string(ls_json_str(ls_measurement(m, (size_t)i), "id", "")));
+    return out;
+}
+
 /* What the plan would need to say more: facts missing from the document. */
 static json_t *needs(const ls_machine_t *m)
 {
@@ -878,6 +888,7 @@ json_t *ls_plan(const json_t *doc)
     json_object_set_new(plan, "keep_out", kept);
     json_object_set_new(plan, "needs", needs(m));
     json_object_set_new(plan, "ceilings", ceilings(m));
+    json_object_set_new(plan, "noisy", noisy_entries(m));
     json_object_set_new(plan, "summary", summary(c, plan));
     free(c->dp);
     free(c->parent);
