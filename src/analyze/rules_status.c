@@ -50,11 +50,11 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
         subject_of(e, subject, sizeof subject);
         ls_format_size((uint64_t)first, size, sizeof size);
         ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, subject, json_pack("[s]", ls_json_str(e, "id", "")),
-                       "%s: %.0f wrong elements in %d sizes, first at %s: the collective returned wrong data (a "
+                       "%s: %.0f wrong elements in %d size%s, first at %s: the collective returned wrong data (a "
                        "faulty GPU, link or NIC, memory errors, or a library bug), so none of its figures counts; "
                        "next: `nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of "
                        "the GPUs to find the one",
-                       subject, total, rows, size);
+                       subject, total, rows, rows == 1 ? "" : "s", size);
     }
 }
 
@@ -67,8 +67,8 @@ static void one_status(const json_t *e, json_t *out)
     const char *why = ls_json_str(e, "error", "no reason recorded");
     if (!strcmp(status, "failed"))
         ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, ev,
-                       "%s failed: %s; its figure is missing from every table; next: rerun that step alone and "
-                       "read its error", ls_json_str(e, "id", "?"), why);
+                       "%s failed: %s; its figure counts for nothing (status column: failed); next: rerun that "
+                       "step alone and read its error", ls_json_str(e, "id", "?"), why);
     else if (!strcmp(status, "timeout"))
         ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, subject, ev,
                        "%s timed out: %s; a hang usually means a broken P2P or network path or a GPU stuck in "
