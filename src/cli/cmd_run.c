@@ -359,7 +359,7 @@ int cmd_run(int argc, char **argv)
     else
         default_path(path, sizeof path, doc);
     rc = write_outputs(doc, findings, plan, path, !a.no_report);
-    char *head = ls_render_headline(doc), *text = ls_render_plan_text(findings, plan);
+    char *head = ls_render_headline(doc, plan), *text = ls_render_plan_text(findings, plan);
     printf("%s\n%s", head, text);
     free(head);
     free(text);

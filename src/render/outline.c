@@ -37,7 +37,7 @@ static void text(ls_out_t *o, const char *s)
 /* Shows a table and frees it; NULL (a table that does not apply) shows nothing. */
 static void show(ls_out_t *o, ls_table_t *t, int flags)
 {
-    if (t)
+    if (t && t->nrows > 0) /* no heading over an empty table */
         o->fmt->table(o, t, flags);
     ls_table_free(t);
 }
@@ -46,7 +46,7 @@ static void summary(ls_out_t *o)
 {
     show(o, ls_table_host_summary(o->doc), 0);
     if (o->fmt->caps & LS_FMT_PROSE) {
-        char *head = ls_render_headline(o->doc);
+        char *head = ls_render_headline(o->doc, o->plan);
         text(o, head);
         free(head);
     }
@@ -132,8 +132,8 @@ static void matrices(ls_out_t *o)
 
 static void memory(ls_out_t *o)
 {
-    show(o, ls_table_hbm(o->doc), 0);
-    show(o, ls_table_host_copies(o->doc), 0);
+    show(o, ls_table_hbm(o->doc, o->plan), 0);
+    show(o, ls_table_host_copies(o->doc, o->plan), 0);
 }
 
 static int draw_collectives(ls_buf_t *b, const ls_out_t *o, const void *arg)
@@ -149,7 +149,7 @@ static void collectives(ls_out_t *o)
     if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !n)
         note(o, "No collective measurements.");
     else
-        show(o, ls_table_collectives(o->doc), 0);
+        show(o, ls_table_collectives(o->doc, o->plan), 0);
 }
 
 static void inventory(ls_out_t *o)

@@ -12,15 +12,16 @@ char *ls_render_plan_text(const json_t *findings, const json_t *plan);
 
 /* The headline figures, one line per kind (range over GPUs or pairs, unit, peak), as
    `linkscope run` prints them. Caller frees. */
-char *ls_render_headline(const json_t *doc);
+char *ls_render_headline(const json_t *doc, const json_t *plan);
 
 /* Whole reports: the outline (format.h) through one format. Caller frees. */
 char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *plan);
 char *ls_report_md(const json_t *doc, const json_t *findings, const json_t *plan);
 char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *plan);
 
-/* CSV exports: "boards_clocks", "p2p_paths", "collectives". NULL for an unknown name. */
+/* CSV exports: "boards_clocks", "p2p_paths", "collectives" (plan: its ceilings and noisy
+   ids fill the "% of peak" and status columns). NULL for an unknown name. */
 extern const char *const ls_csv_names[3];
-char *ls_report_csv(const json_t *doc, const char *name);
+char *ls_report_csv(const json_t *doc, const json_t *plan, const char *name);
 
 #endif
