@@ -71,9 +71,16 @@ check_case() {
             ok
         fi
     fi
-    # unknown is unknown: no "?", no "nan" in the plan's words
-    if jq -r '.plan.summary[]?, .findings[].message' "$tmp/$name.plan" | grep -qE '\(\?|[^a-z]nan[^a-z]|: \?'; then
-        bad "$name: the plan prints ? or nan: $(jq -r '.plan.summary[]?, .findings[].message' "$tmp/$name.plan" | grep -E '\(\?|nan|: \?' | head -n 1)"
+    # unknown is unknown: no "?" standing for a value, no "nan", in the plan or any report
+    local fmt bad_words='\(\?|: \?| \? |\| \? \||[^a-z]nan[^a-z]| \?$'
+    "$bin" plan "$tmp/$name.json" >"$tmp/$name.txt" 2>/dev/null
+    for fmt in term md; do
+        "$bin" report --format "$fmt" "$tmp/$name.json" >>"$tmp/$name.txt" 2>/dev/null
+    done
+    if grep -qE "$bad_words" "$tmp/$name.txt"; then
+        bad "$name: prints ? or nan: $(grep -E "$bad_words" "$tmp/$name.txt" | head -n 1)"
+    else
+        ok
     fi
 }
 
