@@ -1,6 +1,6 @@
 /* Hardware ceilings of measured figures (ceiling.h). */
 #include "ceiling.h"
-#include "discover/theory.h"
+#include "model/theory.h"
 #include "model/doc.h"
 
 #include <ctype.h>

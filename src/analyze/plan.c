@@ -713,12 +713,10 @@ static int bad_pairs(const plan_ctx_t *c)
 static void summary_line(json_t *summary, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void summary_line(json_t *summary, const char *fmt, ...)
 {
-    char line[320];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    json_array_append_new(summary, json_vsprintf(fmt, ap));
     va_end(ap);
-    json_array_append_new(summary, json_string(line));
 }
 
 /* Group sizes where the expected bus bandwidth falls by more than STEP_DROP. */
