@@ -27,6 +27,7 @@ typedef struct {
     double *dp;
     signed char *parent;
     uint64_t pool, kept;
+    uint64_t present; /* GPUs the document has (an import may skip indices) */
     int order[LS_MAX_GPUS][LS_MAX_GPUS]; /* growth order from each GPU (large machines) */
     uint64_t bad_gpus;                   /* GPUs named alone in an error finding */
     uint64_t bad_pair[LS_MAX_GPUS];      /* pairs named in an error finding, by GPU */
@@ -186,6 +187,8 @@ static int preferred(const ls_machine_t *m, uint64_t a, uint64_t b)
 static int admissible(const plan_ctx_t *c, uint64_t mask, int k)
 {
     int pool = ls_popcount64(c->pool);
+    if (mask & ~c->present)
+        return 0; /* never a GPU the document does not have */
     return k <= pool ? (mask & ~c->pool) == 0 : (mask & c->pool) == c->pool;
 }
 
@@ -344,11 +347,17 @@ static json_t *groups(plan_ctx_t *c)
     if (c->m->ngpus > EXHAUSTIVE_SETS_MAX)
         for (int s = 0; s < c->m->ngpus; s++)
             grow_order(c, s, c->order[s]);
-    for (int k = 2; k <= c->m->ngpus; k++) {
+    for (int k = 2; k <= ls_popcount64(c->present); k++) {
         ring_t r;
         uint64_t mask = best_set(c, k, &r);
-        if (mask)
-            json_array_append_new(list, group_json(c, k, mask, &r));
+        if (!mask)
+            continue;
+        json_t *g = group_json(c, k, mask, &r);
+        /* nothing expected (links unknown) and nothing measured: the row would say nothing */
+        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown") && !json_object_get(g, "measured_busbw_gbps"))
+            json_decref(g);
+        else
+            json_array_append_new(list, g);
     }
     return list;
 }
@@ -681,6 +690,10 @@ static plan_ctx_t *ctx_new(const ls_machine_t *m)
             if (a != b)
                 c->bw[a][b] = ls_machine_pair_gbps(m, a, b, &c->measured[a][b]);
     c->pool = m->ngpus >= 64 ? ~0ULL : (1ULL << m->ngpus) - 1;
+    for (int g = 0; g < m->ngpus; g++)
+        if (m->gpu[g])
+            c->present |= 1ULL << g;
+    c->pool &= c->present;
     return c;
 }
 
@@ -857,7 +870,10 @@ static json_t *noisy_entries(const ls_machine_t *m)
 static json_t *needs(const ls_machine_t *m)
 {
     json_t *list = json_array();
-    if (!m->has_topo && m->ngpus > 1)
+    int present = 0;
+    for (int g = 0; g < m->ngpus; g++)
+        present += m->gpu[g] != NULL;
+    if (!m->has_topo && present > 1)
         json_array_append_new(list, json_string("import `nvidia-smi topo -m` to judge links: without it no link "
                                                 "class, expected figure or island is given"));
     return list;

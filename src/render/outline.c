@@ -98,7 +98,9 @@ static void topology(ls_out_t *o)
         {draw_links, NULL, "Link types as nvidia-smi topo -m prints them, GPU(row) -> GPU(column).",
          "No link types recorded."},
     };
-    figures(o, figs, 2);
+    int drawn = figures(o, figs, 2);
+    if (!drawn && !json_array_size(json_object_get(o->doc, "links"))) /* no heading over nothing */
+        note(o, "No topology recorded: import `nvidia-smi topo -m` to judge links.");
     show(o, ls_table_topology(o->doc), 0);
 }
 
@@ -132,6 +134,8 @@ static void matrices(ls_out_t *o)
 
 static void memory(ls_out_t *o)
 {
+    if (ls_doc_next_measurement(o->doc, "hbm", 0) < 0 && ls_doc_next_measurement(o->doc, "host", 0) < 0)
+        note(o, "No device memory or host copy measurements.");
     show(o, ls_table_hbm(o->doc, o->plan), 0);
     show(o, ls_table_host_copies(o->doc, o->plan), 0);
 }
@@ -146,7 +150,7 @@ static void collectives(ls_out_t *o)
 {
     static const ls_figure_t charts = {draw_collectives, NULL, NULL, NULL};
     int n = figures(o, &charts, 1);
-    if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !n)
+    if (!n && ((o->fmt->caps & LS_FMT_EMPTY_NOTE) || ls_doc_next_measurement(o->doc, "nccl", 0) < 0))
         note(o, "No collective measurements.");
     else
         show(o, ls_table_collectives(o->doc, o->plan), 0);
