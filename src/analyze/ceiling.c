@@ -11,8 +11,8 @@
 const char *ls_path_name(enum ls_path path)
 {
     static const char *names[] = {"unknown", "NVLink", "PCIe P2P", "staged", "host", "pageable", "HBM",
-                                  "NCCL busbw"};
-    return (unsigned)path <= LS_PATH_NCCL ? names[path] : "unknown";
+                                  "NCCL busbw", "NCCL busbw through host memory"};
+    return (unsigned)path <= LS_PATH_NCCL_HOST ? names[path] : "unknown";
 }
 
 double ls_ceiling_pcie_gpu(const ls_machine_t *m, int g, char *basis, size_t len)
@@ -195,6 +195,13 @@ static double nccl_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t 
         for (size_t j = 0; j < k; j++)
             if (idx[i] != idx[j] && m->topo->gpu_gpu[idx[i]][idx[j]].type != LS_LINK_NV)
                 all_nv = 0;
+    /* a pair without P2P, or beyond NCCL's default P2P level (PXB), goes through host
+       memory (SHM): the PCIe link still bounds it, but host memory sets its pace */
+    for (size_t i = 0; i < k && !all_nv; i++)
+        for (size_t j = 0; j < k; j++)
+            if (idx[i] != idx[j] && (!ls_machine_p2p_ok(m, idx[i], idx[j]) ||
+                                     m->topo->gpu_gpu[idx[i]][idx[j]].type > LS_LINK_PXB))
+                c->path = LS_PATH_NCCL_HOST;
     double v = INFINITY;
     for (size_t i = 0; i < k; i++) {
         double g;

@@ -19,7 +19,8 @@ enum ls_path {
     LS_PATH_HOST,    /* host memory to or from a GPU, pinned */
     LS_PATH_PAGEABLE,/* host memory, pageable (CPU copies dominate: no rule) */
     LS_PATH_HBM,     /* device memory traffic */
-    LS_PATH_NCCL     /* a collective's bus bandwidth */
+    LS_PATH_NCCL,    /* a collective's bus bandwidth */
+    LS_PATH_NCCL_HOST /* ... of a set with a pair through host memory (SHM): not judged */
 };
 
 typedef struct {
@@ -46,7 +47,7 @@ double ls_ceiling_pair(const ls_machine_t *m, int a, int b, enum ls_path *path, 
    the family has none (latency). Writes the path type and basis. */
 double ls_ceiling_entry(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c);
 /* Name of a path type: "NVLink", "PCIe P2P", "staged", "host", "pageable", "HBM",
-   "NCCL busbw", "unknown". */
+   "NCCL busbw", "NCCL busbw through host memory", "unknown". */
 const char *ls_path_name(enum ls_path path);
 
 #endif
