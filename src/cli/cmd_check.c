@@ -1,9 +1,11 @@
 /* linkscope check: a run document against a baseline. */
 #include "commands.h"
+#include "options.h"
 #include "analyze/baseline.h"
 #include "model/doc.h"
 #include "util/log.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,32 +26,29 @@ const char usage_check[] =
 
 int cmd_check(int argc, char **argv)
 {
+    static const struct option opts[] = {{"baseline", required_argument, 0, 'b'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {0, 0, 0, 0}};
     const char *run = NULL, *baseline_path = NULL;
-    int quiet = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--baseline") == 0 || strcmp(arg, "-b") == 0) {
-            if (i + 1 >= argc)
-                return ls_usage_error("check", "%s needs a value", arg);
-            baseline_path = argv[++i];
-        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+    int quiet = 0, c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":b:q", opts, NULL)) != -1) {
+        if (ls_opt_refused("check", c, argv))
+            return LS_EXIT_USAGE;
+        if (c == 'b')
+            baseline_path = optarg;
+        else
             quiet = 1;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return ls_usage_error("check", "unknown option '%s'", arg);
-        } else if (run) {
-            return ls_usage_error("check", "one RUN.json only ('%s')", arg);
-        } else {
-            run = arg;
-        }
     }
+    if (optind + 1 < argc)
+        return ls_usage_error("check", "one RUN.json only ('%s')", argv[optind + 1]);
+    run = optind < argc ? argv[optind] : NULL;
     if (!run || !baseline_path)
         return ls_usage_error("check", "needs RUN.json and --baseline FILE");
     char err[512];
-    json_t *doc = ls_doc_read(run, err, sizeof err);
-    if (!doc) {
-        ls_error("%s", err);
+    json_t *doc = ls_read_document(run);
+    if (!doc)
         return LS_EXIT_USAGE;
-    }
     json_t *baseline = ls_baseline_read(baseline_path, err, sizeof err);
     if (!baseline) {
         ls_error("%s", err);
