@@ -7,7 +7,17 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* This many figures of one kind below their ceilings make one finding, not one each. */
+#define BELOW_GROUP 4
+
+typedef struct {
+    const json_t *e;
+    ls_ceiling_t c;
+    double ratio;
+} below_t;
 
 static double path_fraction(enum ls_path path)
 {
@@ -80,23 +90,93 @@ static const char *next_step(enum ls_path path)
     }
 }
 
-static void below(const ls_machine_t *m, const json_t *e, const ls_ceiling_t *c, json_t *out)
+static const char *label_of(const json_t *e)
 {
-    double v = ls_json_num(e, "value", 0), frac = path_fraction(c->path), r = v / c->gbps;
-    if (frac <= 0 || r >= frac)
-        return;
+    return !strcmp(ls_json_str(e, "family", ""), "nccl") ? ls_json_str(e, "collective", "nccl")
+                                                         : ls_json_str(e, "method", "unknown");
+}
+
+static void below_one(const below_t *b, json_t *out)
+{
+    double v = ls_json_num(b->e, "value", 0), frac = path_fraction(b->c.path);
     char subject[96];
-    entry_mask(e, subject, sizeof subject);
-    const char *label = !strcmp(ls_json_str(e, "family", ""), "nccl") ? ls_json_str(e, "collective", "nccl")
-                                                                         : ls_json_str(e, "method", "?");
-    (void)m;
-    ls_finding_add(out, "below_ceiling", r < frac / 2 ? LS_SEV_ERROR : LS_SEV_WARNING, subject,
-                   json_pack("[s]", ls_json_str(e, "id", "")),
+    entry_mask(b->e, subject, sizeof subject);
+    ls_finding_add(out, "below_ceiling", b->ratio < frac / 2 ? LS_SEV_ERROR : LS_SEV_WARNING, subject,
+                   json_pack("[s]", ls_json_str(b->e, "id", "")),
                    "%s %s %s %.1f GB/s is %.0f%% of its ceiling %.1f GB/s (%s; a healthy %s path reaches at "
                    "least %.0f%%): a link running at part speed, a downtrained or shared path, or clocks held "
                    "down; next: %s",
-                   subject, ls_path_name(c->path), label, v, 100 * r, c->gbps, c->basis, ls_path_name(c->path),
-                   100 * frac, next_step(c->path));
+                   subject, ls_path_name(b->c.path), label_of(b->e), v, 100 * b->ratio, b->c.gbps, b->c.basis,
+                   ls_path_name(b->c.path), 100 * frac, next_step(b->c.path));
+}
+
+/* Figures of one kind: same path, family, method or collective, direction and tool. */
+static int same_kind(const below_t *a, const below_t *b)
+{
+    return a->c.path == b->c.path && !strcmp(label_of(a->e), label_of(b->e)) &&
+           !strcmp(ls_json_str(a->e, "family", ""), ls_json_str(b->e, "family", "")) &&
+           !strcmp(ls_json_str(a->e, "direction", ""), ls_json_str(b->e, "direction", "")) &&
+           !strcmp(ls_json_str(a->e, "source", ""), ls_json_str(b->e, "source", ""));
+}
+
+/* Many figures of one kind below their ceilings (a whole box at half speed): one
+   finding with the median, the worst and every figure as evidence. */
+static void below_group(const below_t *list, int n, int first, const char *done, json_t *out)
+{
+    double ratios[LS_MAX_GPUS * LS_MAX_GPUS], worst = 2;
+    int count = 0, worst_i = first;
+    uint64_t gpus = 0;
+    json_t *evidence = json_array();
+    for (int i = first; i < n; i++) {
+        if (done[i] || !same_kind(&list[first], &list[i]))
+            continue;
+        char subject[96];
+        gpus |= entry_mask(list[i].e, subject, sizeof subject);
+        if (count < (int)(sizeof ratios / sizeof *ratios))
+            ratios[count] = list[i].ratio;
+        count++;
+        json_array_append_new(evidence, json_string(ls_json_str(list[i].e, "id", "")));
+        if (list[i].ratio < worst)
+            worst = list[i].ratio, worst_i = i;
+    }
+    const below_t *w = &list[worst_i];
+    double frac = path_fraction(w->c.path);
+    char set[96], subject[112], worst_subject[96];
+    ls_format_gpu_mask(gpus, set, sizeof set);
+    snprintf(subject, sizeof subject, "GPUs %s", set);
+    entry_mask(w->e, worst_subject, sizeof worst_subject);
+    ls_finding_add(out, "below_ceiling", worst < frac / 2 ? LS_SEV_ERROR : LS_SEV_WARNING, subject, evidence,
+                   "%d %s %s figures are below %.0f%% of their ceilings (median %.0f%%, worst %s %.1f of %.1f GB/s, "
+                   "%.0f%%; %s): the whole fabric runs at part speed (link speed, firmware, fabric manager) "
+                   "rather than one link; next: %s",
+                   count, ls_path_name(w->c.path), label_of(w->e), 100 * frac,
+                   100 * ls_median(ratios, count < (int)(sizeof ratios / sizeof *ratios) ? count : (int)(sizeof ratios / sizeof *ratios)),
+                   worst_subject, ls_json_num(w->e, "value", 0), w->c.gbps, 100 * worst, w->c.basis,
+                   next_step(w->c.path));
+}
+
+static void below_all(const below_t *list, int n, json_t *out)
+{
+    char *done = calloc((size_t)n + 1, 1);
+    if (!done)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        int kind = 0;
+        for (int j = i; j < n; j++)
+            kind += !done[j] && same_kind(&list[i], &list[j]);
+        if (kind >= BELOW_GROUP) {
+            below_group(list, n, i, done, out);
+            for (int j = n - 1; j >= i; j--)
+                if (same_kind(&list[i], &list[j]))
+                    done[j] = 1;
+        } else {
+            below_one(&list[i], out);
+            done[i] = 1;
+        }
+    }
+    free(done);
 }
 
 /* Largest busbw any row of an nccl entry reports (its value when it has no rows). */
@@ -141,6 +221,11 @@ static void above(const json_t *e, const ls_ceiling_t *c, json_t *out)
 
 void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
 {
+    size_t cap = json_array_size(json_object_get(m->doc, "measurements"));
+    below_t *list = calloc(cap ? cap : 1, sizeof *list);
+    int n = 0;
+    if (!list)
+        return;
     for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         if (strcmp(ls_json_str(e, "status", ""), "ok"))
@@ -155,7 +240,10 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
         if (ls_ceiling_entry(m, e, &c) <= 0)
             continue;
         above(e, &c, out);
-        if (judged(e))
-            below(m, e, &c, out);
+        double frac = path_fraction(c.path), r = ls_json_num(e, "value", 0) / c.gbps;
+        if (judged(e) && frac > 0 && r < frac && (size_t)n < cap)
+            list[n++] = (below_t){e, c, r};
     }
+    below_all(list, n, out);
+    free(list);
 }

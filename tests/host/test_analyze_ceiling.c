@@ -136,6 +136,24 @@ static void halved_nvlink_is_found(void **state)
     json_decref(doc);
 }
 
+/* Every NVLink of an even 8-GPU box at half speed: all pairs alike, so the peers see
+   nothing; the ceiling does. */
+static void halved_box_is_found(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    scale_nvlink_figures(doc, 0.5);
+    json_t *f = ls_findings(doc);
+    assert_null(rule_of(f, "degraded_link", NULL));
+    /* one finding for the 56 pair directions, not 56 */
+    const json_t *b = rule_of(f, "below_ceiling", "GPUs 0-7");
+    assert_non_null(b);
+    assert_non_null(strstr(ls_json_str(b, "message", ""), "56 NVLink ce figures are below 60% of their ceilings"));
+    assert_int_equal(json_array_size(json_object_get(b, "evidence")), 56);
+    json_decref(f);
+    json_decref(doc);
+}
+
 static void degraded_pair_below_its_ceiling(void **state)
 {
     (void)state;
@@ -299,6 +317,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bundled_run_stays_quiet),
         cmocka_unit_test(halved_nvlink_is_found),
+        cmocka_unit_test(halved_box_is_found),
         cmocka_unit_test(degraded_pair_below_its_ceiling),
         cmocka_unit_test(no_peer_access_is_found),
         cmocka_unit_test(no_topology_no_guess),
