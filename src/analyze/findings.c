@@ -1,4 +1,5 @@
 /* Findings: runs every rule group over the condensed machine and orders the result. */
+#include "ports.h"
 #include "rules.h"
 #include "model/doc.h"
 
@@ -185,6 +186,8 @@ json_t *ls_findings(const json_t *doc)
     ls_rules_p2p(m, found);
     ls_rules_gpus(m, found);
     ls_rules_placement(m, found);
+    ls_rules_shared_path(m, found);
+    ls_port_sweep_findings(doc, found);
     ls_rules_nccl_log(m, found);
     lower_noisy(m, found);
     ls_machine_free(m);

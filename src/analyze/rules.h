@@ -57,6 +57,8 @@ void ls_rules_p2p(const ls_machine_t *m, json_t *out);
 void ls_rules_status(const ls_machine_t *m, json_t *out);
 /* NCCL's own log: SHM or NET inside a node, GPUDirect RDMA off, NET/Socket. */
 void ls_rules_nccl_log(const ls_machine_t *m, json_t *out);
+/* P2P pairs slower measured together than alone (shared_path). */
+void ls_rules_shared_path(const ls_machine_t *m, json_t *out);
 
 /* 1 when entry e's spread is above LS_NOISY_CV (with enough samples to say). */
 int ls_entry_noisy(const json_t *e);

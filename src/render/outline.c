@@ -4,6 +4,7 @@
 #include "format.h"
 #include "matrix.h"
 #include "render.h"
+#include "run_tables.h"
 #include "svg.h"
 #include "model/doc.h"
 
@@ -45,6 +46,7 @@ static void show(ls_out_t *o, ls_table_t *t, int flags)
 static void summary(ls_out_t *o)
 {
     show(o, ls_table_host_summary(o->doc), 0);
+    show(o, ls_table_run_cuts(o->doc), 0);
     if (o->fmt->caps & LS_FMT_PROSE) {
         char *head = ls_render_headline(o->doc, o->plan);
         text(o, head);
@@ -130,6 +132,7 @@ static void matrices(ls_out_t *o)
             show(o, ls_matrix_table(&mats[k]), 0);
     }
     free(mats);
+    show(o, ls_table_fabric(o->doc), 0);
 }
 
 static void memory(ls_out_t *o)
@@ -159,6 +162,7 @@ static void collectives(ls_out_t *o)
 static void inventory(ls_out_t *o)
 {
     show(o, ls_table_inventory(o->doc), 0);
+    show(o, ls_table_nics(o->doc), 0);
 }
 
 const ls_section_t ls_outline[] = {
@@ -221,9 +225,16 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
 
 char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t)
 {
-    ls_out_t o = {fmt, {0}, NULL, NULL, NULL, 0};
-    fmt->table(&o, t, 0);
-    return ls_buf_take(&o.b);
+    ls_buf_t b = {0};
+    ls_format_table_to(&b, fmt, t, 0);
+    return ls_buf_take(&b);
+}
+
+void ls_format_table_to(ls_buf_t *b, const ls_format_t *fmt, const ls_table_t *t, int flags)
+{
+    ls_out_t o = {fmt, *b, NULL, NULL, NULL, 0};
+    fmt->table(&o, t, flags);
+    *b = o.b;
 }
 
 char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *plan)

@@ -43,6 +43,16 @@ for m in d["measurements"]:
                     check(r[side]["wrong"] == 0, "%s %d %s wrong == 0" % (m["id"], r["bytes"], side))
         check(m["value"] > 0, m["id"] + " busbw above zero")
 check("findings" in d and "plan" in d, "findings and plan stored")
+# issue 14: steps in the projection's order, none dropped; P2P in rounds with its stop rule
+steps = [s["step"] for s in d["run"]["steps"]]
+if ngpus >= 2:
+    check(steps[0] == "p2p ce, one way and both ways", "P2P copy engine is the first step: %s" % steps[:2])
+    check(all(s["status"] != "skipped" or s["step"] == "nccl" for s in d["run"]["steps"]), "no step dropped")
+    for m in d["measurements"]:
+        if m["family"] == "p2p" and m["status"] == "ok":
+            check("round" in m and m["round"]["pairs"] >= 1, m["id"] + " records its round")
+            check(m.get("stop", {}).get("rule") == "median_ci", m["id"] + " records its stop rule")
+            check(m["stop"]["samples"] == len(m["samples"]), m["id"] + " stop.samples = samples taken")
 for f in fails:
     print("FAIL:", f)
 print("%d passed, %d failed" % (checks - len(fails), len(fails)))
