@@ -1,5 +1,6 @@
 /* linkscope run: the full characterization of this machine in one command. */
 #include "commands.h"
+#include "term_colour.h"
 #include "options.h"
 #include "run_dry.h"
 #include "analyze/analyze.h"
@@ -7,6 +8,7 @@
 #include "model/doc.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
+#include "render/strbuf.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -33,8 +35,8 @@ const char usage_run[] =
     "prints findings and plan.\n"
     "\n"
     "  --level L      quick (default): all_reduce to 8 GiB, the other collectives to\n"
-    "                 1 GiB, 10 samples per figure; thorough: every collective to 8 GiB\n"
-    "                 in factor-2 steps, 20 samples per figure\n"
+    "                 512 MiB (x4 steps from 8 B), 10 samples per figure; thorough: every\n"
+    "                 collective to 8 GiB in factor-2 steps, 20 samples per figure\n"
     "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough):\n"
     "                 steps that would not fit are cut down (half the samples, the\n"
     "                 collectives to 1 GiB), never dropped; each cut is recorded\n"
@@ -217,11 +219,18 @@ int cmd_run(int argc, char **argv)
     else
         default_path(path, sizeof path, doc);
     rc = write_outputs(doc, findings, plan, path, !a.no_report);
-    char *head = ls_render_headline(doc, plan), *text = ls_render_plan_text(findings, plan);
-    printf("%s\n%s", head, text);
+    /* verdict first, as every report (colour on a terminal only, NO_COLOR honoured) */
+    char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc, plan),
+         *text = ls_render_plan_text(findings, plan);
+    ls_buf_t b = {0};
+    ls_buf_printf(&b, "%s\n\n%s\n%s", verdict, head, text);
+    char *out = ls_term_colour(ls_buf_take(&b), stdout);
+    fputs(out, stdout);
+    free(out);
+    free(verdict);
     free(head);
     free(text);
-    printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv)\n", path);
+    printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv|json|prom)\n", path);
     if (rc == 0 && a.fail_set && ls_findings_count_at_least(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;
     json_decref(doc);

@@ -328,6 +328,7 @@ static void (*const steps[])(run_t *) = {discover, plan,   p2p_ce, collectives, 
 json_t *ls_pipeline_run(const ls_run_opts_t *o)
 {
     run_t r = {.doc = ls_doc_new(), .steps = json_array(), .o = o, .start = now_s()};
+    ls_progress_clock(o->budget_s); /* the progress line shows the run against its budget */
     if (!r.doc || !r.steps) {
         json_decref(r.doc);
         json_decref(r.steps);

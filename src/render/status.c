@@ -60,3 +60,33 @@ void ls_peak_cell(const json_t *plan, const json_t *entry, double value, char *b
     else
         snprintf(buf, len, "%.0f%%", 100 * value / peak);
 }
+
+const json_t *ls_doc_entry_by_id(const json_t *doc, const char *id)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (id && *id && !strcmp(ls_json_str(e, "id", ""), id))
+            return e;
+    }
+    return NULL;
+}
+
+const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b, const json_t *chosen)
+{
+    size_t i;
+    const json_t *e;
+    int any = 0;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        const char *family = ls_json_str(e, "family", "");
+        if ((strcmp(family, "p2p") && strcmp(family, "latency")) || ls_json_int(e, "src", -1) != a ||
+            ls_json_int(e, "dst", -1) != b)
+            continue;
+        any = 1;
+        if (strcmp(ls_json_str(e, "status", "ok"), "ok"))
+            return ls_json_str(e, "status", "");
+    }
+    return chosen ? ls_status_word(plan, chosen) : any ? "ok" : "-";
+}

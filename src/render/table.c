@@ -271,8 +271,8 @@ ls_table_t *ls_table_topology(const json_t *doc)
 
 /* Value of the first ok entry of family for the ordered pair with this direction;
    id and method written out. */
-static double pair_value(const json_t *doc, const char *family, const char *direction, int a, int b,
-                         const char **label, const json_t **entry)
+double ls_doc_pair_value(const json_t *doc, const char *family, const char *direction, int a, int b,
+                         const char **label)
 {
     double best = NAN;
     size_t i;
@@ -290,31 +290,9 @@ static double pair_value(const json_t *doc, const char *family, const char *dire
             best = v;
             if (label)
                 *label = ls_json_str(e, "id", "");
-            if (entry)
-                *entry = e;
         }
     }
     return best;
-}
-
-/* Status of an ordered pair's figures: the first entry that did not end ok (failed,
-   timeout, skipped), else the chosen figure's own ("noisy" or "ok"); "-" without any. */
-static const char *pair_status(const json_t *doc, const json_t *plan, int a, int b, const json_t *chosen)
-{
-    size_t i;
-    const json_t *e;
-    int any = 0;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
-        const char *family = ls_json_str(e, "family", "");
-        if ((strcmp(family, "p2p") && strcmp(family, "latency")) || ls_json_int(e, "src", -1) != a ||
-            ls_json_int(e, "dst", -1) != b)
-            continue;
-        any = 1;
-        if (strcmp(ls_json_str(e, "status", "ok"), "ok"))
-            return ls_json_str(e, "status", "");
-    }
-    return chosen ? ls_status_word(plan, chosen) : any ? "ok" : "-";
 }
 
 ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
@@ -333,15 +311,16 @@ ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
             char sa[16], sb[16], uni[24], pct[24], bid[24], lat[24];
             snprintf(sa, sizeof sa, "%d", a);
             snprintf(sb, sizeof sb, "%d", b);
-            double u = pair_value(doc, "p2p", "uni", a, b, &uid, &ue);
+            double u = ls_doc_pair_value(doc, "p2p", "uni", a, b, &uid);
+            ue = ls_doc_entry_by_id(doc, uid);
             ls_fmt_num(u, uni, sizeof uni);
             ls_peak_cell(plan, ue, u, pct, sizeof pct);
-            ls_fmt_num(pair_value(doc, "p2p", "bidir", a, b, NULL, NULL), bid, sizeof bid);
-            ls_fmt_num(pair_value(doc, "latency", NULL, a, b, NULL, NULL), lat, sizeof lat);
+            ls_fmt_num(ls_doc_pair_value(doc, "p2p", "bidir", a, b, NULL), bid, sizeof bid);
+            ls_fmt_num(ls_doc_pair_value(doc, "latency", NULL, a, b, NULL), lat, sizeof lat);
             const char *type = ls_json_str(l, "type", "unknown"), *cls = ls_json_str(l, "class", "unknown");
             const char *row[] = {sa, sb, strcmp(type, "?") ? type : "unknown", strcmp(cls, "?") ? cls : "unknown",
                                  ls_json_str(l, "p2p_read", "-"), ls_json_str(l, "p2p_write", "-"), uni, pct, uid, bid, lat,
-                                 pair_status(doc, plan, a, b, ue)};
+                                 ls_pair_status(doc, plan, a, b, ue)};
             ls_table_row(t, row);
         }
     return t;

@@ -11,6 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 export NCCL_NVLS_ENABLE=0
 "$ls_bin" run -o "$tmp/run.json" >"$tmp/out" 2>"$tmp/err" || { echo "FAIL: run exit $?"; cat "$tmp/err"; exit 1; }
 [ -s "$tmp/run.html" ] || { echo "FAIL: no HTML report"; exit 1; }
+head -1 "$tmp/out" | grep -q '^Verdict: ' || { echo "FAIL: run's output does not open with the verdict"; exit 1; }
+grep -q $'\033' "$tmp/out" "$tmp/err" && { echo "FAIL: colour or progress escapes in a pipe"; exit 1; }
 "$ls_bin" report "$tmp/run.json" >/dev/null || { echo "FAIL: the document does not read back"; exit 1; }
 python3 - "$tmp/run.json" <<'PY'
 import json, sys
