@@ -9,6 +9,7 @@
 #include "analyze/fleet.h"
 #include "analyze/compare.h"
 #include "model/doc.h"
+#include "util/array.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -92,17 +93,7 @@ static void subject_of(const json_t *m, char *buf, size_t len)
 
 static record_t *push(ls_fleet_t *fleet)
 {
-    if (fleet->n == fleet->cap) {
-        size_t cap = fleet->cap ? fleet->cap * 2 : 1024;
-        record_t *grown = realloc(fleet->rec, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        fleet->rec = grown;
-        fleet->cap = cap;
-    }
-    record_t *r = &fleet->rec[fleet->n++];
-    memset(r, 0, sizeof *r);
-    return r;
+    return ls_array_push(&fleet->rec, &fleet->n, &fleet->cap, sizeof *fleet->rec, 1024);
 }
 
 static int add_node(ls_fleet_t *fleet, const json_t *doc, const char *file)
@@ -250,17 +241,13 @@ static void sort_outliers(json_t *outliers)
 static json_t *node_subjects(const json_t *outliers, const char *node)
 {
     json_t *subjects = json_array();
-    size_t i, j;
-    const json_t *o, *s;
+    size_t i;
+    const json_t *o;
     json_array_foreach(outliers, i, o)
     {
         if (strcmp(ls_json_str(o, "node", ""), node) != 0)
             continue;
-        const char *subject = ls_json_str(o, "subject", "");
-        int seen = 0;
-        json_array_foreach(subjects, j, s) seen |= strcmp(json_string_value(s), subject) == 0;
-        if (!seen)
-            json_array_append_new(subjects, json_string(subject));
+        ls_json_add_string_once(subjects, ls_json_str(o, "subject", ""));
     }
     return subjects;
 }

@@ -13,6 +13,7 @@
 #include "nccl/sweep.h"
 #include "nccl/annotate.h"
 #include "nccl/variants.h"
+#include "render/nccl_tables.h"
 #include "util/log.h"
 
 #include <stdio.h>
@@ -69,11 +70,15 @@ const char usage_nccl[] =
     "Exit: 0 ok; 1 a result was wrong or a collective timed out or failed; 2 usage;\n"
     "3 no NCCL or no GPU (the document, when asked for, is still written and valid).\n";
 
-/* stdout carries the document instead of the tables (--json, -o -, or a child). */
-static int tables_off(const opts_t *o)
+/* nccl-tests' tables on stdout (render's), unless stdout carries the document instead
+   (--json, -o -, or a child). */
+static const ls_nccl_show_t *tables(const opts_t *o)
 {
-    return o->json || o->child_out || (o->output && strcmp(o->output, "-") == 0) ||
-           (o->into && strcmp(o->into, "-") == 0);
+    static ls_nccl_show_t show = {NULL, ls_nccl_print_table, ls_nccl_print_variants};
+    show.out = stdout;
+    int off = o->json || o->child_out || (o->output && strcmp(o->output, "-") == 0) ||
+              (o->into && strcmp(o->into, "-") == 0);
+    return off ? NULL : &show;
 }
 
 static int bad(const char *fmt, const char *a, const char *b)
@@ -127,8 +132,8 @@ static int run_variants(const opts_t *o, json_t *doc)
 {
     ls_nccl_variants_t v = {o->colls, o->ncolls, o->raw, o->nraw, o->variants, o->nvariants,
                             o->sweep.timeout_s};
-    int rc = ls_nccl_run_variants(&v, doc, tables_off(o) ? NULL : stdout);
-    if (o->hca_plan && !tables_off(o))
+    int rc = ls_nccl_run_variants(&v, doc, tables(o));
+    if (o->hca_plan && tables(o))
         ls_each_hca_print(stdout, doc);
     return rc;
 }
@@ -188,7 +193,7 @@ int cmd_nccl(int argc, char **argv)
             json_object_set_new(json_object_get(doc, "software"), "nccl", json_string(version));
         rc = o.nvariants ? run_variants(&o, doc)
                          : ls_nccl_run_collectives(&o.sweep, o.colls, o.ncolls, doc, writer,
-                                                   tables_off(&o) ? NULL : stdout);
+                                                   tables(&o));
     }
     if (writer) {
         ls_nodes_annotate(doc, nodes);

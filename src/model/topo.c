@@ -94,8 +94,9 @@ static json_t *nic_gpus_json(const ls_topo_t *topo, int n)
 {
     json_t *by = json_object();
     for (int g = 0; g < topo->ngpus; g++) {
-        char word[16];
-        ls_link_format(topo->gpu_nic[g][n], word, sizeof word);
+        char word[16] = "unknown"; /* a partial paste: the GPU's row was cut */
+        if (topo->gpu_nic[g][n].type != LS_LINK_NONE)
+            ls_link_format(topo->gpu_nic[g][n], word, sizeof word);
         json_t *list = json_object_get(by, word);
         if (!list) {
             list = json_array();

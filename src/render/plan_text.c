@@ -15,6 +15,32 @@ static void gpu_list(ls_buf_t *b, const json_t *gpus)
     ls_buf_puts(b, set);
 }
 
+/* Evidence ids a text report shows of each finding; the rest are counted ("and N
+   more"); HTML and JSON carry them all. */
+enum { EVIDENCE_SHOWN = 3, TEXT_WIDTH = 100 };
+
+static void evidence_text(ls_buf_t *b, const json_t *ids)
+{
+    size_t k, n = json_array_size(ids);
+    const json_t *e;
+    if (!n)
+        return;
+    ls_buf_t line = {0};
+    ls_buf_puts(&line, "evidence:");
+    json_array_foreach(ids, k, e)
+    {
+        if (k >= EVIDENCE_SHOWN && n > EVIDENCE_SHOWN + 1) {
+            ls_buf_printf(&line, " and %zu more", n - k);
+            break;
+        }
+        ls_buf_printf(&line, " %s", json_string_value(e));
+    }
+    char *s = ls_buf_take(&line);
+    ls_buf_puts(b, "          ");
+    ls_buf_wrap(b, s, 10, 20, TEXT_WIDTH);
+    free(s);
+}
+
 static void findings_text(ls_buf_t *b, const json_t *findings)
 {
     ls_buf_printf(b, "Findings (%zu)\n", json_array_size(findings));
@@ -24,31 +50,24 @@ static void findings_text(ls_buf_t *b, const json_t *findings)
     const json_t *f;
     json_array_foreach(findings, i, f)
     {
-        ls_buf_printf(b, "  %-7s %-16s %s\n", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"),
-                      ls_json_str(f, "message", ""));
-        size_t k;
-        const json_t *e;
-        ls_buf_puts(b, "          evidence:");
-        json_array_foreach(json_object_get(f, "evidence"), k, e)
-        {
-            if (k >= 6) {
-                ls_buf_printf(b, " (+%zu more)", json_array_size(json_object_get(f, "evidence")) - 6);
-                break;
-            }
-            ls_buf_printf(b, " %s", json_string_value(e));
-        }
-        ls_buf_puts(b, "\n");
+        char head[64];
+        int col = snprintf(head, sizeof head, "  %-7s %-16s ", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"));
+        ls_buf_puts(b, head);
+        ls_buf_wrap(b, ls_json_str(f, "message", ""), col, 10, TEXT_WIDTH);
+        evidence_text(b, json_object_get(f, "evidence"));
     }
 }
 
 static void islands_text(ls_buf_t *b, const json_t *plan)
 {
+    if (!json_array_size(json_object_get(plan, "islands")))
+        return; /* no heading over nothing: the summary says what it would need */
     ls_buf_puts(b, "\nIslands (groups whose every pair is joined by the class or better)\n");
     size_t i;
     const json_t *is;
     json_array_foreach(json_object_get(plan, "islands"), i, is)
     {
-        ls_buf_printf(b, "  %-4s %2lld GPUs: ", ls_json_str(is, "link_class", "?"), ls_json_int(is, "size", 0));
+        ls_buf_printf(b, "  %-4s %2lld GPUs: ", ls_json_str(is, "link_class", "unknown"), ls_json_int(is, "size", 0));
         gpu_list(b, json_object_get(is, "gpus"));
         ls_buf_puts(b, "\n");
     }
@@ -56,6 +75,8 @@ static void islands_text(ls_buf_t *b, const json_t *plan)
 
 static void groups_text(ls_buf_t *b, const json_t *plan)
 {
+    if (!json_array_size(json_object_get(plan, "groups")))
+        return;
     ls_buf_puts(b, "\nBest GPU set per group size (all_reduce busbw, GB/s; expected = slowest link of the best ring)\n");
     ls_buf_printf(b, "  %3s  %-24s %9s %9s  %s\n", "k", "GPUs", "expected", "measured", "from");
     size_t i;
@@ -64,8 +85,9 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
     {
         ls_buf_t set = {0};
         gpu_list(&set, json_object_get(g, "gpus"));
-        char *s = ls_buf_take(&set), exp[32], meas[32] = "-";
-        ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
+        char *s = ls_buf_take(&set), exp[32] = "unknown", meas[32] = "-";
+        if (json_object_get(g, "expected_busbw_gbps")) /* absent: no link class to expect from */
+            ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
         if (json_object_get(g, "measured_busbw_gbps"))
             ls_fmt_num(ls_json_num(g, "measured_busbw_gbps", 0), meas, sizeof meas);
         ls_buf_printf(b, "  %3lld  %-24s %9s %9s  %s\n", ls_json_int(g, "k", 0), s, exp, meas,
@@ -81,7 +103,9 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
     {
         ls_buf_t set = {0};
         gpu_list(&set, json_object_get(g, "gpus"));
-        char *s = ls_buf_take(&set), exp[32] = "-", meas[32], ratio[32] = "-";
+        char *s = ls_buf_take(&set), exp[32] = "unknown", meas[32], ratio[32] = "-";
+        if (!strcmp(ls_json_str(g, "expected_from", ""), "p2p_off"))
+            snprintf(exp, sizeof exp, "-");
         /* absent for a variant with P2P off: the links predict nothing about it */
         if (json_object_get(g, "expected_busbw_gbps"))
             ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
@@ -96,7 +120,8 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
 static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
 {
     long long equal = ls_json_int(plan, "equal_best_pairs", 0);
-    ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pair%s within 5%% of the fastest)\n",
+    if (json_array_size(json_object_get(plan, "best_pairs")))
+        ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pair%s within 5%% of the fastest)\n",
                   equal, equal == 1 ? "" : "s");
     size_t i;
     const json_t *p;
@@ -107,14 +132,15 @@ static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
         ls_buf_printf(b, "  GPU%lld + GPU%lld  %-5s %9s  %s",
                       (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 0)),
                       (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 1)),
-                      ls_json_str(p, "link", "?"), v, ls_json_str(p, "from", ""));
+                      ls_json_str(p, "link", "unknown"), v, ls_json_str(p, "from", ""));
         /* imported documents often know no memory size: say nothing rather than "0 GiB" */
         if (ls_json_num(p, "memory_total_bytes", 0) > 0)
             ls_buf_printf(b, ", %.0f GiB together", ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
         ls_buf_puts(b, "\n");
     }
-    ls_buf_printf(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)\n",
-                  ls_json_int(plan, "equal_best_hbm_gpus", 0));
+    if (json_array_size(json_object_get(plan, "best_hbm_gpus")))
+        ls_buf_printf(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)\n",
+                      ls_json_int(plan, "equal_best_hbm_gpus", 0));
     json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, p)
     {
         char v[32];
@@ -144,7 +170,8 @@ static void keep_out_text(ls_buf_t *b, const json_t *plan)
         const json_t *r;
         json_array_foreach(json_object_get(k, "reasons"), j, r)
         {
-            ls_buf_printf(b, "    - %s\n", json_string_value(r));
+            ls_buf_puts(b, "    - ");
+            ls_buf_wrap(b, json_string_value(r), 6, 6, TEXT_WIDTH);
         }
     }
 }
@@ -156,7 +183,8 @@ static void summary_text(ls_buf_t *b, const json_t *plan)
     const json_t *s;
     json_array_foreach(json_object_get(plan, "summary"), i, s)
     {
-        ls_buf_printf(b, "  * %s\n", json_string_value(s));
+        ls_buf_puts(b, "  * ");
+        ls_buf_wrap(b, json_string_value(s), 4, 4, TEXT_WIDTH);
     }
 }
 

@@ -40,19 +40,20 @@ static void a_table_only_format_writes_every_table_in_outline_order(void **state
 {
     (void)state;
     static const ls_format_t titles = {"titles", NULL, 0, NULL, NULL, NULL, title_only,
-                                       NULL, NULL, NULL, NULL, NULL};
+                                       NULL, NULL, NULL, NULL, NULL, NULL};
     char err[512];
     json_t *doc = ls_doc_read(ls_fixture("analyze/seed000-gv100x11.json"), err, sizeof err);
     assert_non_null(doc);
     json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
     char *text = ls_report(&titles, doc, findings, plan);
-    const char *run = strstr(text, "Run\n"), *fnd = strstr(text, "Findings ("), *topo = strstr(text, "Link types"),
+    const char *head = strstr(text, "Headline figures"), *run = strstr(text, "Run\n"), *fnd = strstr(text, "Findings ("), *topo = strstr(text, "Link types"),
                *inv = strstr(text, "Boards and clocks");
+    assert_non_null(head);
     assert_non_null(run);
     assert_non_null(fnd);
     assert_non_null(topo);
     assert_non_null(inv);
-    assert_true(run < fnd && fnd < topo && topo < inv); /* the outline's order */
+    assert_true(head < fnd && fnd < topo && topo < inv && inv < run); /* the outline's order */
     assert_null(strchr(text, '<'));                     /* nothing but what the format wrote */
     free(text);
     json_decref(findings);
@@ -65,7 +66,7 @@ static void fixed_columns_pad_and_cut(void **state)
 {
     (void)state;
     static const char *header[] = {"GPU", "Name", "MiB"};
-    static const ls_column_t cols[] = {{3, 1, 0}, {6, 1, 1}, {5, 0, 0}};
+    static const ls_column_t cols[] = {{3, 1, 0, 0}, {6, 1, 1, 0}, {5, 0, 0, 0}};
     ls_table_t *t = ls_table_new("GPUs", 3, header);
     const char *row[] = {"0", "NVIDIA H200", "143771"};
     ls_table_row(t, row);
@@ -76,12 +77,38 @@ static void fixed_columns_pad_and_cut(void **state)
     ls_table_free(t);
 }
 
+/* A command's table: blanks before a column (pad), the header left out; in Markdown the
+   same columns say the alignment, and an untitled table keeps its header when empty. */
+static void command_tables_in_columns_and_markdown(void **state)
+{
+    (void)state;
+    static const char *header[] = {"what", "A"};
+    static const ls_column_t cols[] = {{4, 1, 0, 2}, {5, 0, 0, 1}};
+    ls_table_t *t = ls_table_new("context:", 2, header);
+    const char *row[] = {"GPUs", "2"};
+    ls_table_row(t, row);
+    ls_table_columns(t, cols);
+    ls_buf_t b = {0};
+    ls_format_table_to(&b, &ls_format_columns, t, LS_TABLE_NO_HEADER);
+    char *text = ls_buf_take(&b);
+    assert_string_equal(text, "context:\n  GPUs      2\n");
+    free(text);
+    ls_table_free(t);
+    t = ls_table_new("", 2, header);
+    ls_table_columns(t, cols);
+    text = ls_format_table(&ls_format_md, t);
+    assert_string_equal(text, "| what | A |\n| --- | ---: |\n\n");
+    free(text);
+    ls_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats_are_found_by_name_and_ending),
         cmocka_unit_test(a_table_only_format_writes_every_table_in_outline_order),
         cmocka_unit_test(fixed_columns_pad_and_cut),
+        cmocka_unit_test(command_tables_in_columns_and_markdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
