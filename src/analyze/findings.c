@@ -1,5 +1,7 @@
 /* Findings: runs every rule group over the condensed machine and orders the result. */
 #include "rules.h"
+#include "burn_rules.h"
+#include "spec.h"
 #include "model/doc.h"
 
 #include <stdarg.h>
@@ -114,5 +116,7 @@ json_t *ls_findings(const json_t *doc)
     ls_rules_gpus(m, found);
     ls_rules_placement(m, found);
     ls_machine_free(m);
+    ls_rules_burn(doc, found);
+    ls_spec_findings(doc, found);
     return by_severity(found);
 }

@@ -149,20 +149,66 @@ static int is_board_with_nvlink(const ls_spec_row_t *r)
     return strncmp(r->form, "SXM", 3) == 0 || strcmp(r->form, "Superchip") == 0;
 }
 
-static void check_nvlink(const json_t *gpu, const ls_spec_row_t *r, const char *subject,
-                         json_t *checks, json_t *findings)
+/* Active NVLinks from the topology links (nvidia-smi topo -m, or discovery) when the GPU
+   object does not list its links: 0 when every recorded link to another GPU is PCIe, the
+   links' count when they are NVLink, -1 when no link to another GPU is recorded. */
+static int nvlinks_from_topology(const json_t *doc, long long g)
 {
-    int active = active_nvlinks(gpu);
-    if (active < 0 || r->nvlinks <= 0)
-        return;
-    const char *name = ls_json_str(gpu, "name", "");
+    size_t i;
+    const json_t *l;
+    int seen = 0, links = 0;
+    json_array_foreach(json_object_get(doc, "links"), i, l)
+    {
+        if (ls_json_int(l, "a", -1) != g || ls_json_int(l, "b", -1) == g)
+            continue;
+        seen = 1;
+        if (strcmp(ls_json_str(l, "class", ""), "NV") == 0)
+            links += (int)ls_json_int(l, "nvlinks", 0);
+    }
+    return seen ? links : -1;
+}
+
+static void pcie_words(const json_t *gpu, char *text, size_t len)
+{
     const json_t *pcie = json_object_get(gpu, "pcie");
     double pcie_gbps = ls_json_num(pcie, "theoretical_gbps", 0);
-    char pcie_text[64] = "PCIe";
+    snprintf(text, len, "PCIe");
     if (pcie_gbps > 0)
-        snprintf(pcie_text, sizeof pcie_text, "PCIe Gen%lld x%lld at about %.0f GB/s",
-                 ls_json_int(pcie, "gen_current", 0), ls_json_int(pcie, "width_current", 0),
-                 pcie_gbps);
+        snprintf(text, len, "PCIe Gen%lld x%lld at about %.0f GB/s",
+                 ls_json_int(pcie, "gen_current", 0), ls_json_int(pcie, "width_current", 0), pcie_gbps);
+}
+
+/* An SXM module whose NVLinks the document does not record: it cannot be accepted as
+   the part until they are seen (seed 003's PCIe conversions carry the SXM name). */
+static void nvlink_unrecorded(const json_t *gpu, const ls_spec_row_t *r, const char *subject,
+                              json_t *checks, json_t *findings)
+{
+    json_array_append_new(checks, json_pack("{s:s, s:i, s:n}", "check", "nvlinks", "spec",
+                                            r->nvlinks, "seen"));
+    if (is_board_with_nvlink(r))
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_WARNING, subject, NULL,
+                       "%s reports \"%s\" (the %s part, %d NVLinks, %.0f GB/s) but the document "
+                       "does not record its NVLinks: import `nvidia-smi nvlink -s` or `nvidia-smi "
+                       "topo -m` of this machine, or run linkscope on it; a PCIe card under this "
+                       "name sends GPU-to-GPU traffic over PCIe",
+                       subject, ls_json_str(gpu, "name", ""), r->form, r->nvlinks, r->nvlink_gbps);
+}
+
+static void check_nvlink(const json_t *doc, const json_t *gpu, const ls_spec_row_t *r,
+                         const char *subject, json_t *checks, json_t *findings)
+{
+    int active = active_nvlinks(gpu);
+    if (active < 0)
+        active = nvlinks_from_topology(doc, ls_json_int(gpu, "index", -1));
+    if (r->nvlinks <= 0)
+        return;
+    if (active < 0) {
+        nvlink_unrecorded(gpu, r, subject, checks, findings);
+        return;
+    }
+    const char *name = ls_json_str(gpu, "name", "");
+    char pcie_text[64];
+    pcie_words(gpu, pcie_text, sizeof pcie_text);
     json_array_append_new(checks, json_pack("{s:s, s:i, s:i}", "check", "nvlinks", "spec",
                                             r->nvlinks, "seen", active));
     if (active == 0 && is_board_with_nvlink(r))
@@ -278,7 +324,7 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
             continue;
         }
         json_t *checks = json_array();
-        check_nvlink(gpu, r, subject, checks, findings);
+        check_nvlink(doc, gpu, r, subject, checks, findings);
         check_memory(gpu, r, subject, checks, findings);
         check_pcie(gpu, r, subject, checks, findings);
         check_power_sms(gpu, r, subject, checks, findings);
@@ -288,4 +334,14 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
                                              checks));
     }
     return json_pack("{s:o}", "gpus", out);
+}
+
+void ls_spec_findings(const json_t *doc, json_t *findings)
+{
+    ls_datasheet_t ds;
+    char err[160];
+    if (!json_is_object(json_object_get(doc, "spec")) || ls_datasheet_builtin(&ds, err, sizeof err) != 0)
+        return;
+    json_decref(ls_spec_check(doc, &ds, findings));
+    ls_datasheet_free(&ds);
 }

@@ -16,6 +16,7 @@ static const ls_command_t table[] = {
     {"latency", cmd_latency, "GPU-to-GPU and host latency", usage_latency},
     {"hbm", cmd_hbm, "device-local memory bandwidth per GPU", usage_hbm},
     {"host", cmd_host, "host <-> device copy bandwidth per GPU and NUMA node", usage_host},
+    {"burn", cmd_burn, "sustained load: throughput, clocks, power, temperature, throttling over time", usage_burn},
     {"nccl", cmd_nccl, "NCCL collectives with validation, transports and variants", usage_nccl},
     {"report", cmd_report, "render a run document: terminal, Markdown, HTML, CSV", usage_report},
     {"plan", cmd_plan, "findings, islands and the GPU groups to use", usage_plan},

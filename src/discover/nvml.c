@@ -705,8 +705,13 @@ static void describe_ecc_modes(nvml_dev_t d, json_t *gpu)
 static void describe_nvlinks(nvml_dev_t d, json_t *gpu)
 {
     int links = link_count(d);
-    if (links == 0)
+    if (links == 0) {
+        /* NVML answers for links and the GPU has none: recorded as no NVLink (an SXM
+           part on a PCIe adapter, seed 003), not left unknown */
+        if (nv.nvlink_state)
+            json_object_set_new(gpu, "nvlinks", json_array());
         return;
+    }
     json_t *arr = json_array();
     double total = 0;
     for (int l = 0; l < links; l++)

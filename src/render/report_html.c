@@ -2,6 +2,7 @@
    reference), readable offline and printable. */
 #include "render.h"
 #include "svg.h"
+#include "burn_render.h"
 #include "table.h"
 #include "model/doc.h"
 
@@ -194,6 +195,7 @@ char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *pl
     html_table(&body, ls_table_host_copies(doc), 0);
     ls_buf_puts(&body, "</section>\n");
     svgs += collectives_section(&body, doc);
+    svgs += ls_html_burn_section(&body, doc);
     section_open(&body, "inventory", "Inventory");
     html_table(&body, ls_table_inventory(doc), 0);
     ls_buf_puts(&body, "</section>\n");
