@@ -81,3 +81,18 @@ json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const ch
     json_object_set_new(out, "degrees", degrees);
     return out;
 }
+
+int ls_spec_record(json_t *doc, char *err, size_t errlen)
+{
+    ls_datasheet_t ds;
+    if (ls_datasheet_builtin(&ds, err, errlen) != 0)
+        return -1;
+    json_t *ignored = json_array(), *spec = ls_spec_check(doc, &ds, ignored);
+    char why[256];
+    json_t *tp = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, why, sizeof why);
+    json_object_set_new(spec, "tp", tp ? tp : json_pack("{s:s}", "error", why));
+    json_object_set_new(doc, "spec", spec);
+    json_decref(ignored);
+    ls_datasheet_free(&ds);
+    return 0;
+}

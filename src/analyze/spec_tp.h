@@ -19,4 +19,8 @@
 json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const char *model,
                            uint64_t tokens, char *err, size_t errlen);
 
+/* The run's spec step: doc.spec = {gpus: [...] (ls_spec_check), tp: the verdict or
+   {error}}; ls_findings then adds the spec findings. 0, or -1 with err. */
+int ls_spec_record(json_t *doc, char *err, size_t errlen);
+
 #endif

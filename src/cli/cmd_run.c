@@ -1,6 +1,8 @@
 /* linkscope run: the full characterization of this machine in one command. */
 #include "commands.h"
 #include "analyze/analyze.h"
+#include "analyze/spec_tp.h"
+#include "measure/burn.h"
 #include "discover/discover.h"
 #include "measure/gpu.h"
 #include "measure/measure.h"
@@ -25,13 +27,15 @@ const char usage_run[] =
     "\n"
     "Characterizes this machine end to end: inventory and topology, P2P bandwidth and\n"
     "latency for every GPU pair, HBM and host copies per GPU, the four main NCCL\n"
-    "collectives on all GPUs and all_reduce on each group the plan proposes; then the\n"
-    "findings and the plan. Writes the run document (default linkscope-HOST-DATE.json)\n"
-    "and the HTML report beside it (same name, .html), and prints findings and plan.\n"
+    "collectives on all GPUs and all_reduce on each group the plan proposes; each GPU\n"
+    "against its datasheet (as check --spec); then the findings and the plan. Writes the\n"
+    "run document (default linkscope-HOST-DATE.json) and the HTML report beside it (same\n"
+    "name, .html), and prints findings and plan.\n"
     "\n"
     "  --level L      quick (default): all_reduce to 8 GiB, the other collectives to\n"
     "                 1 GiB, 10 samples per figure; thorough: every collective to 8 GiB\n"
-    "                 in factor-2 steps, 20 samples per figure\n"
+    "                 in factor-2 steps, 20 samples per figure, then 60 s of sustained\n"
+    "                 load (linkscope burn)\n"
     "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough):\n"
     "                 steps that would start past it are skipped and recorded as such\n"
     "  --gpus LIST    GPUs to use, e.g. 0,1 or 0-3 (default all)\n"
@@ -317,6 +321,34 @@ static void measure_all(run_log_t *log, json_t *doc, const run_args_t *a, const 
     ls_nccl_sweep_finish();
 }
 
+/* thorough: the sustained-load family last, so that its heat stays out of the other
+   figures. */
+static void run_burn(run_log_t *log, json_t *doc, const int *gpus, int ngpus)
+{
+    if (!step_allowed(log, "burn"))
+        return;
+    ls_burn_opts_t o;
+    memset(&o, 0, sizeof o);
+    memcpy(o.gpus, gpus, sizeof(int) * (size_t)ngpus);
+    o.ngpus = ngpus;
+    o.seconds = LS_BURN_THOROUGH_SECONDS;
+    o.period_ms = LS_BURN_PERIOD_MS;
+    ls_progress("burn: %.0f s of sustained load ...", o.seconds);
+    char err[512] = "";
+    double t0 = now_s();
+    int rc = ls_measure_burn(doc, &o, err, sizeof err);
+    ls_progress_done();
+    step_done(log, "burn", t0, rc, err);
+}
+
+/* The GPUs against their datasheet (the findings join the run's through doc.spec). */
+static void run_spec(run_log_t *log, json_t *doc)
+{
+    char err[512] = "";
+    double t0 = now_s();
+    step_done(log, "spec", t0, ls_spec_record(doc, err, sizeof err), err);
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_args_t a;
@@ -345,6 +377,9 @@ int cmd_run(int argc, char **argv)
     int gpus[LS_MAX_GPUS];
     int ngpus = all_gpus(&a, count, gpus);
     measure_all(&log, doc, &a, gpus, ngpus);
+    if (a.thorough)
+        run_burn(&log, doc, gpus, ngpus);
+    run_spec(&log, doc);
     json_object_set_new(doc, "run", json_pack("{s:s, s:f, s:f, s:o}", "level",
                                               a.thorough ? "thorough" : "quick", "budget_s",
                                               a.budget_s, "elapsed_s", now_s() - log.start,

@@ -141,10 +141,15 @@ static cudaError_t feed_traffic(worker_t *w)
     return rc;
 }
 
-/* One op timed alone sets the window's op count; its output becomes the reference. */
+/* Three ops timed after a warm-up one (cuBLAS picks and loads its kernel at the first
+   call: tens of ms) set the window's op count; their output becomes the reference. */
 static cudaError_t calibrate(worker_t *w, cudaEvent_t s, cudaEvent_t e)
 {
-    cudaError_t rc = cudaEventRecord(s, w->sc);
+    cudaError_t rc = one_op(w);
+    if (rc == cudaSuccess)
+        rc = cudaStreamSynchronize(w->sc);
+    if (rc == cudaSuccess)
+        rc = cudaEventRecord(s, w->sc);
     for (int i = 0; i < 3 && rc == cudaSuccess; i++)
         rc = one_op(w);
     if (rc == cudaSuccess)

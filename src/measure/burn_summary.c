@@ -101,6 +101,7 @@ void ls_burn_summarize(json_t *entry)
     if (first.n == 0) /* a window longer than the first seconds: the first window */
         first = stats_between(wt, wv, 0, json_number_value(json_array_get(wt, 0)));
     ls_stats_t sustained = stats_between(wt, wv, end / 2, end);
+    json_object_set_new(b, "first_s", json_real(LS_BURN_FIRST_S));
     if (first.n && sustained.n) {
         json_object_set_new(b, "first_tflops", json_real(first.median));
         json_object_set_new(b, "sustained_tflops", json_real(sustained.median));

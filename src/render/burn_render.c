@@ -56,8 +56,14 @@ void ls_burn_table(FILE *f, const json_t *doc)
 {
     size_t i;
     const json_t *e;
-    fprintf(f, "Sustained load (TFLOP/s = 1e12 FLOP/s; first = windows of the first %g s, "
-               "sustained = median of the second half)\n", 5.0);
+    const json_t *any = NULL;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) if (is_burn(e) && !any) any = e;
+    double first_s = ls_json_num(json_object_get(any, "burn"), "first_s", -1);
+    char first[32] = "seconds";
+    if (first_s > 0) /* documents before first_s was recorded: the words alone */
+        snprintf(first, sizeof first, "%g s", first_s);
+    fprintf(f, "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the first "
+               "%s, sustained = median of the second half)\n", first);
     fprintf(f, "%-4s %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s  %s\n", "GPU", "method", "seconds",
             "first", "sustained", "ratio", "SM MHz", "power W", "max C", "HBM GB/s", "peer GB/s",
             "throttle reasons (first seen)");
@@ -210,4 +216,20 @@ int ls_html_burn_section(ls_buf_t *b, const json_t *doc)
     int n = ls_svg_burn_charts(b, doc);
     ls_buf_puts(b, "</div>\n</section>\n");
     return n;
+}
+
+void ls_burn_section_text(ls_buf_t *b, const json_t *doc)
+{
+    if (!ls_burn_count(doc))
+        return;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return;
+    ls_burn_table(mem, doc);
+    fclose(mem);
+    ls_buf_puts(b, text);
+    ls_buf_puts(b, "\n");
+    free(text);
 }

@@ -19,4 +19,7 @@ int ls_svg_burn_charts(ls_buf_t *b, const json_t *doc);
    returns the number of SVGs. */
 int ls_html_burn_section(ls_buf_t *b, const json_t *doc);
 
+/* The table for the terminal report, nothing without burn entries. */
+void ls_burn_section_text(ls_buf_t *b, const json_t *doc);
+
 #endif

@@ -1,5 +1,6 @@
 /* The terminal report: plain text tables, no colour (the same bytes on a terminal, in a
    pipe or in a file). */
+#include "burn_render.h"
 #include "render.h"
 #include "table.h"
 #include "model/doc.h"
@@ -124,6 +125,10 @@ char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *pl
     emit(&b, ls_table_host_copies(doc));
     heading(&b, "Collectives");
     emit(&b, ls_table_collectives(doc));
+    if (ls_burn_count(doc)) {
+        heading(&b, "Sustained load");
+        ls_burn_section_text(&b, doc);
+    }
     heading(&b, "Inventory");
     emit(&b, ls_table_inventory(doc));
     return ls_buf_take(&b);
