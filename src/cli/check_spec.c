@@ -14,6 +14,8 @@ static void print_check(const json_t *c)
     if (strcmp(what, "pcie") == 0)
         printf(" pcie Gen%lld x%lld (part Gen%lld x%lld);", ls_json_int(c, "seen_gen", 0),
                ls_json_int(c, "seen_width", 0), ls_json_int(c, "spec_gen", 0), ls_json_int(c, "spec_width", 0));
+    else if (json_is_null(json_object_get(c, "seen")))
+        printf(" %s unknown (part %.4g);", what, ls_json_num(c, "spec", 0));
     else
         printf(" %s %.4g (part %.4g);", what, ls_json_num(c, "seen", 0), ls_json_num(c, "spec", 0));
 }
