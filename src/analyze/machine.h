@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "model/gpuset.h"
 #include "model/topo.h"
 
 /* One measured figure of a GPU pair: the entry it came from and its spread. */
@@ -55,9 +56,6 @@ const char *ls_machine_gpu_name(const ls_machine_t *m, int g);
 /* Number of set bits, lowest set index. */
 int ls_popcount64(uint64_t x);
 
-/* "0-4,7,9" for a set of GPU indices; ls_gpu_mask_of reads a JSON array of indices. */
-void ls_format_gpu_mask(uint64_t mask, char *buf, size_t len);
-uint64_t ls_gpu_mask_of(const json_t *gpus);
 
 /* The largest size an nccl entry reached (its `bytes`, else its last row's; 0 unknown),
    and its bus bandwidth at `bytes` (the row of that size; its value when it reached

@@ -7,6 +7,7 @@
 #include "discover/nvml.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
+#include "render/format.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
@@ -89,15 +90,6 @@ static const char *num(char *buf, size_t len, const json_t *v, const char *fmt)
         snprintf(buf, len, fmt, json_real_value(v));
     else
         snprintf(buf, len, "-");
-    return buf;
-}
-
-/* A number for CSV, empty when absent. */
-static const char *cell(char *buf, size_t len, const json_t *v, const char *fmt)
-{
-    num(buf, len, v, fmt);
-    if (strcmp(buf, "-") == 0)
-        buf[0] = '\0';
     return buf;
 }
 
@@ -194,18 +186,35 @@ static void throttle_text(char *buf, size_t len, const json_t *gpu)
 
 /* ---- the table ----------------------------------------------------------------------- */
 
+/* Prints the table through render's fixed-columns format. */
+static void print_columns(ls_table_t *t, const ls_column_t *cols)
+{
+    ls_table_columns(t, cols);
+    char *text = ls_format_table(&ls_format_columns, t);
+    fputs(text, stdout);
+    free(text);
+    ls_table_free(t);
+}
+
 static void print_gpu_table(const json_t *gpus)
 {
+    static const char *head1[] = {"GPU", "Name", "Mem MiB", "SM MHz cur/app/max", "Mem MHz", "HBM GB/s",
+                                  "PCIe cur / max", "PCIe GB/s", "NVLink x GB/s", "NUMA"};
+    static const ls_column_t cols1[] = {{3, 1, 0}, {24, 1, 1}, {9, 0, 0}, {18, 1, 0}, {7, 0, 0},
+                                        {8, 0, 0}, {19, 1, 0}, {9, 0, 0}, {14, 1, 0}, {4, 0, 0}};
+    static const char *head2[] = {"GPU", "Power W draw/limit/dflt", "Temp C", "ECC", "Persistence",
+                                  "Throttle reasons", "PCI bus id", "CC", "SMs"};
+    static const ls_column_t cols2[] = {{3, 1, 0}, {22, 1, 0}, {6, 0, 0}, {4, 1, 0}, {11, 1, 0},
+                                        {24, 1, 0}, {17, 1, 0}, {4, 1, 0}, {5, 0, 0}};
+    ls_table_t *t1 = ls_table_new("GPUs in PCI bus order (= nvidia-smi and CUDA numbering); bandwidths GB/s "
+                                  "(1e9 B/s), one direction, theoretical", 10, head1);
+    ls_table_t *t2 = ls_table_new("", 9, head2);
     size_t i;
     const json_t *g;
-    printf("GPUs in PCI bus order (= nvidia-smi and CUDA numbering); bandwidths GB/s "
-           "(1e9 B/s), one direction, theoretical\n");
-    printf("%-3s %-24s %9s %-18s %7s %8s %-19s %9s %-14s %4s\n", "GPU", "Name", "Mem MiB",
-           "SM MHz cur/app/max", "Mem MHz", "HBM GB/s", "PCIe cur / max", "PCIe GB/s",
-           "NVLink x GB/s", "NUMA");
     json_array_foreach(gpus, i, g)
     {
-        char mem[24], sm[48], memclk[16], hbm[24], pcie[48], pciebw[24], nvl[32], numa[16];
+        char idx[24], mem[24], sm[48], memclk[16], hbm[24], pcie[48], pciebw[24], nvl[32], numa[16];
+        snprintf(idx, sizeof idx, "%lld", ls_json_int(g, "index", -1));
         memory_mib(mem, sizeof mem, g);
         sm_clocks(sm, sizeof sm, g);
         num(memclk, sizeof memclk, get2(g, "clocks", "mem_max_mhz"), "%.0f");
@@ -214,22 +223,21 @@ static void print_gpu_table(const json_t *gpus)
         num(pciebw, sizeof pciebw, get2(g, "pcie", "theoretical_gbps"), "%.1f");
         nvlink_text(nvl, sizeof nvl, g);
         snprintf(numa, sizeof numa, "%s", ls_json_str(g, "numa_affinity", "-"));
-        printf("%-3lld %-24.24s %9s %-18s %7s %8s %-19s %9s %-14s %4s\n", ls_json_int(g, "index", -1),
-               ls_json_str(g, "name", "-"), mem, sm, memclk, hbm, pcie, pciebw, nvl, numa);
-    }
-    printf("\n%-3s %-22s %6s %-4s %-11s %-24s %-17s %-4s %5s\n", "GPU", "Power W draw/limit/dflt",
-           "Temp C", "ECC", "Persistence", "Throttle reasons", "PCI bus id", "CC", "SMs");
-    json_array_foreach(gpus, i, g)
-    {
+        const char *row1[] = {idx, ls_json_str(g, "name", "-"), mem, sm, memclk, hbm, pcie, pciebw, nvl, numa};
+        ls_table_row(t1, row1);
         char pw[48], temp[16], thr[256], sms[16];
         power_text(pw, sizeof pw, g);
         num(temp, sizeof temp, json_object_get(g, "temperature_c"), "%.0f");
         throttle_text(thr, sizeof thr, g);
         num(sms, sizeof sms, get2(g, "cuda", "sms"), "%.0f");
-        printf("%-3lld %-22s %6s %-4s %-11s %-24s %-17s %-4s %5s\n", ls_json_int(g, "index", -1), pw, temp,
-               onoff(get2(g, "ecc", "enabled")), onoff(json_object_get(g, "persistence_mode")), thr,
-               ls_json_str(g, "pci_bus_id", "-"), ls_json_str(json_object_get(g, "cuda"), "cc", "-"), sms);
+        const char *row2[] = {idx, pw, temp, onoff(get2(g, "ecc", "enabled")),
+                              onoff(json_object_get(g, "persistence_mode")), thr, ls_json_str(g, "pci_bus_id", "-"),
+                              ls_json_str(json_object_get(g, "cuda"), "cc", "-"), sms};
+        ls_table_row(t2, row2);
     }
+    print_columns(t1, cols1);
+    printf("\n");
+    print_columns(t2, cols2);
 }
 
 static void print_nics(const json_t *nics)
@@ -270,59 +278,36 @@ static void print_software(const json_t *doc)
 
 /* ---- CSV ------------------------------------------------------------------------------- */
 
-static void csv_text(char *buf, size_t len, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        snprintf(buf, len, "%s", s);
-        return;
-    }
-    size_t o = 0;
-    buf[o++] = '"';
-    for (; *s && o + 3 < len; s++) {
-        if (*s == '"')
-            buf[o++] = '"';
-        buf[o++] = *s;
-    }
-    buf[o++] = '"';
-    buf[o] = '\0';
-}
-
 static char *inventory_csv(const json_t *gpus)
 {
-    size_t cap = 256 + json_array_size(gpus) * 512, used = 0;
-    char *out = malloc(cap);
-    if (!out)
-        return NULL;
-    used += (size_t)snprintf(out, cap, "gpu,board,memory_mib,sm_app_mhz,sm_max_mhz,mem_max_mhz,"
-                                       "hbm_theoretical_gbps,pcie_gen,pcie_width,pcie_theoretical_gbps,"
-                                       "numa_node\n");
+    static const char *header[] = {"gpu", "board", "memory_mib", "sm_app_mhz", "sm_max_mhz", "mem_max_mhz",
+                                   "hbm_theoretical_gbps", "pcie_gen", "pcie_width", "pcie_theoretical_gbps",
+                                   "numa_node"};
+    ls_table_t *t = ls_table_new("", 11, header);
     size_t i;
     const json_t *g;
     json_array_foreach(gpus, i, g)
     {
-        char board[300], mem[24], app[16], smax[16], mmax[16], hbm[24], gen[8], width[8], pcie[24], numa[8];
-        csv_text(board, sizeof board, ls_json_str(g, "name", ""));
+        char idx[24], mem[24], app[16], smax[16], mmax[16], hbm[24], gen[8], width[8], pcie[24], numa[8];
+        snprintf(idx, sizeof idx, "%lld", ls_json_int(g, "index", -1));
         memory_mib(mem, sizeof mem, g);
-        if (strcmp(mem, "-") == 0)
-            mem[0] = '\0';
         /* nvidia-smi's NUMA affinity (the GPU's node, or the only node); empty if unknown */
         const char *aff = ls_json_str(g, "numa_affinity", "");
         snprintf(numa, sizeof numa, "%s", aff[0] >= '0' && aff[0] <= '9' ? aff : "");
-        used += (size_t)snprintf(
-            out + used, cap - used, "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", ls_json_int(g, "index", -1), board, mem,
-            cell(app, sizeof app, get2(g, "clocks", "sm_app_mhz"), "%.0f"),
-            cell(smax, sizeof smax, get2(g, "clocks", "sm_max_mhz"), "%.0f"),
-            cell(mmax, sizeof mmax, get2(g, "clocks", "mem_max_mhz"), "%.0f"),
-            cell(hbm, sizeof hbm, json_object_get(g, "hbm_theoretical_gbps"), "%.1f"),
-            cell(gen, sizeof gen, get2(g, "pcie", "gen_max"), "%.0f"),
-            cell(width, sizeof width, get2(g, "pcie", "width_max"), "%.0f"),
-            cell(pcie, sizeof pcie, get2(g, "pcie", "theoretical_gbps"), "%.1f"), numa);
-        if (used >= cap) { /* cannot happen with 512 bytes a row; stay safe */
-            free(out);
-            return NULL;
-        }
+        /* "-" (unknown) is an empty CSV field */
+        const char *row[] = {idx, ls_json_str(g, "name", ""), mem,
+                             num(app, sizeof app, get2(g, "clocks", "sm_app_mhz"), "%.0f"),
+                             num(smax, sizeof smax, get2(g, "clocks", "sm_max_mhz"), "%.0f"),
+                             num(mmax, sizeof mmax, get2(g, "clocks", "mem_max_mhz"), "%.0f"),
+                             num(hbm, sizeof hbm, json_object_get(g, "hbm_theoretical_gbps"), "%.1f"),
+                             num(gen, sizeof gen, get2(g, "pcie", "gen_max"), "%.0f"),
+                             num(width, sizeof width, get2(g, "pcie", "width_max"), "%.0f"),
+                             num(pcie, sizeof pcie, get2(g, "pcie", "theoretical_gbps"), "%.1f"), numa};
+        ls_table_row(t, row);
     }
-    return out;
+    char *csv = ls_format_table(&ls_format_csv, t);
+    ls_table_free(t);
+    return csv;
 }
 
 /* ---- the command ------------------------------------------------------------------------- */

@@ -55,6 +55,8 @@ const char usage_nccl[] =
     "linkscope options:\n"
     "  --gpus LIST             GPUs to use, e.g. 0,1,4 (PCI bus order, as nvidia-smi)\n"
     "  --in-place 0|1|2        0 out-of-place only, 1 in-place only, 2 both (default)\n"
+    "  --launch group|threads  group: one thread launches for every GPU in group calls\n"
+    "                          (nccl-tests' -t 1, default); threads: one thread per GPU\n"
     "  --variant K=V           also run with the environment variable K=V, each setting\n"
     "                          in its own process; shown beside the default with ratios\n"
     "  -o, --output FILE       write a new run document (- = stdout)\n"
@@ -177,6 +179,10 @@ static int parse_sweep_flag(opts_t *o, const char *f, const char *v)
     } else if (!strcmp(f, "-t") || !strcmp(f, "--nthreads")) {
         int t;
         rc = parse_int_opt(f, v, 1, 1, &t);
+    } else if (!strcmp(f, "--launch")) {
+        if (strcmp(v, "group") != 0 && strcmp(v, "threads") != 0)
+            return bad("--launch: '%s' is not group or threads%s", v, "");
+        s->threads = strcmp(v, "threads") == 0;
     } else if (!strcmp(f, "--gpus")) {
         int n = ls_parse_index_list(v, o->gpus, LS_MAX_GPUS);
         if (n <= 0)

@@ -182,6 +182,7 @@ static void run_sweep(run_log_t *log, json_t *doc, const char *collective, const
     o.in_place = 2;
     o.timeout_s = 60;
     o.variant = "default";
+    o.threads = 1; /* one launching thread per GPU, as frameworks drive them (docs/nccl.md) */
     ls_progress("%s ...", name);
     char err[512] = "";
     double t0 = now_s();

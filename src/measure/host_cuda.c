@@ -33,6 +33,7 @@ typedef struct {
     void *dev_src, *dev_dst;
     const char *direction;
     cudaStream_t pageable_stream[2];
+    int mapped; /* host buffers from ls_numa_alloc (else cudaHostAlloc) */
 } host_job_t;
 
 static double now_ms(void)
@@ -144,6 +145,12 @@ static void measure_case(json_t *doc, host_job_t *j, int node, int local, int bo
     j->direction = direction;
     json_t *e = ls_host_entry(j->dev, node, direction, pinned ? "pinned" : "pageable", local, j->size);
     json_object_set_new(e, "numa_bound", json_boolean(bound));
+    /* Share of the host buffers in transparent huge pages (fewer translations for the
+       DMA engines and the IOMMU); absent where unknown or not linkscope's own mapping. */
+    double src_huge = j->mapped ? ls_numa_huge_share(j->host_src) : -1;
+    double dst_huge = j->mapped ? ls_numa_huge_share(j->host_dst) : -1;
+    if (src_huge >= 0 && dst_huge >= 0)
+        json_object_set_new(e, "huge_page_share", json_real((src_huge + dst_huge) / 2));
     ls_progress("host: %s %s GPU%d node %d", direction, pinned ? "pinned" : "pageable", j->dev, node);
     double *ms = calloc((size_t)n, sizeof *ms);
     int devs[2] = {j->dev, j->dev}, loops = 1, st = -1;
@@ -245,6 +252,7 @@ static void measure_node(json_t *doc, int dev, int node, int local, size_t size,
     j.size = size;
     int bound_src = 0, bound_dst = 0;
     char line[256] = "";
+    j.mapped = 1;
     j.host_src = ls_numa_alloc(size, node, &bound_src);
     j.host_dst = j.host_src ? ls_numa_alloc(size, node, &bound_dst) : NULL;
     j.dev_src = j.host_dst ? ls_dev_alloc(dev, size, line, sizeof line) : NULL;

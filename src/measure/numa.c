@@ -2,7 +2,9 @@
 #include "util/fileio.h"
 #include "util/parse.h"
 
+#include <ctype.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,4 +108,64 @@ void ls_numa_free(void *p, size_t len)
 {
     if (p)
         munmap(p, len);
+}
+
+/* A mapping's header line is "START-END perms ...", START in hex without 0x; its fields
+   follow, one "Name:  value kB" per line, until the next header. */
+static int smaps_header(const char *line)
+{
+    const char *p = line;
+    while (isxdigit((unsigned char)*p))
+        p++;
+    return p > line && *p == '-';
+}
+
+static const char *next_line(const char *line)
+{
+    const char *nl = strchr(line, '\n');
+    return nl && nl[1] ? nl + 1 : NULL;
+}
+
+double ls_smaps_huge_share(const char *smaps, const void *addr)
+{
+    unsigned long a = (unsigned long)(uintptr_t)addr;
+    for (const char *line = smaps; line && *line; line = next_line(line)) {
+        char *end;
+        unsigned long lo = strtoul(line, &end, 16), hi;
+        if (!smaps_header(line) || *end != '-' || (hi = strtoul(end + 1, NULL, 16)) <= lo ||
+            a < lo || a >= hi)
+            continue;
+        for (const char *f = next_line(line); f && !smaps_header(f); f = next_line(f))
+            if (strncmp(f, "AnonHugePages:", 14) == 0)
+                return (double)strtol(f + 14, NULL, 10) * 1024.0 / (double)(hi - lo);
+        return 0;
+    }
+    return -1;
+}
+
+double ls_numa_huge_share(const void *addr)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    size_t cap = 1 << 20, n = 0;
+    char *text = malloc(cap);
+    for (size_t got; text && (got = fread(text + n, 1, cap - 1 - n, f)) > 0;) {
+        n += got;
+        if (n + 1 >= cap) {
+            char *bigger = realloc(text, cap *= 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+            }
+            text = bigger;
+        }
+    }
+    fclose(f);
+    if (!text)
+        return -1;
+    text[n] = '\0';
+    double share = ls_smaps_huge_share(text, addr);
+    free(text);
+    return share;
 }

@@ -28,4 +28,13 @@ int ls_numa_of_pci(const char *root, const char *bus_id);
 void *ls_numa_alloc(size_t len, int node, int *bound);
 void ls_numa_free(void *p, size_t len);
 
+/* Share (0-1) of the mapping that holds addr backed by transparent huge pages, from
+   the text of /proc/self/smaps (its "AnonHugePages:" line over its size; adjacent
+   buffers the kernel merged into one mapping share one figure); -1 when no mapping
+   holds addr. */
+double ls_smaps_huge_share(const char *smaps, const void *addr);
+
+/* The same for this process, read live; -1 when /proc/self/smaps cannot be read. */
+double ls_numa_huge_share(const void *addr);
+
 #endif

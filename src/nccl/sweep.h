@@ -30,6 +30,10 @@ typedef struct {
     const char *variant;     /* label of the entry: "default" or "NCCL_P2P_LEVEL=PHB" */
     int mpi;                 /* one GPU per MPI rank (ls_mpi_init done by the caller);
                                 gpus then lists the GPU of each node-local rank */
+    int threads;             /* 1: one thread per GPU launches that GPU's collectives
+                                (no group call), as one process per GPU would; 0: one
+                                thread launches for every GPU in group calls (nccl-tests'
+                                default, -t 1). Several GPUs, no MPI, no -G only. */
 } ls_nccl_sweep_opts_t;
 
 /* Runs the sweep in this process; returns the entry (status "failed"/"timeout" with

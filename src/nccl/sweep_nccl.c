@@ -10,6 +10,7 @@
 #include "hangguard.h"
 #include "mpirt.h"
 #include "nccl_lib.h"
+#include "placement.h"
 #include "sweep.h"
 #include "table.h"
 #include "translog.h"
@@ -54,6 +55,7 @@ typedef struct {
     int hang_once; /* test hook: leave the last GPU out of one launch */
     size_t alloc_bytes; /* each buffer's size (the largest size's need) */
     int iter;           /* iteration: picks the buffer offset (see buffers()) */
+    int threads;        /* opts->threads, or LINKSCOPE_NCCL_LAUNCH=threads|group */
 } run_t;
 
 enum { WAIT_OK = 0, WAIT_ERROR = -1, WAIT_TIMEOUT = -2 };
@@ -409,7 +411,8 @@ static long long verify(run_t *r)
 
 typedef struct {
     double time_us;
-    long long wrong; /* -1: not checked (N/A) */
+    double launch_us; /* host time per iteration spent queueing the launches */
+    long long wrong;  /* -1: not checked (N/A) */
 } case_t;
 
 /* Graph launches, one thread per GPU. NCCL's documentation: with several GPUs per
@@ -525,7 +528,9 @@ static int timed_graph(run_t *r, double *elapsed, char *err, size_t errlen)
     return rc;
 }
 
-static int timed_loop(run_t *r, double *elapsed, char *err, size_t errlen)
+/* *queued: host time per iteration until the last launch returned (without -z): when it
+   is close to *elapsed, the host's launch rate, not the GPUs, sets the time. */
+static int timed_loop(run_t *r, double *elapsed, double *queued, char *err, size_t errlen)
 {
     int rc = 0;
     barrier();
@@ -536,11 +541,200 @@ static int timed_loop(run_t *r, double *elapsed, char *err, size_t errlen)
         if (rc == 0 && r->opts->blocking)
             rc = wait_all(r, err, errlen);
     }
+    *queued = (now_s() - t0) / r->opts->iters;
     if (rc == 0)
         rc = wait_all(r, err, errlen);
     *elapsed = (now_s() - t0) / r->opts->iters;
     r->iter = 0;
     return rc;
+}
+
+/* Thread-per-GPU launching applies without MPI (one GPU per process already) and
+   without -G (graphs have their own launch threads). */
+static int threads_apply(const run_t *r) { return r->threads && !ctx.mpi && r->opts->graph <= 0; }
+
+/* One thread per GPU (opts->threads): each launches its own GPU's collective `iters`
+   times, without a group call, all released together; the host cost of a launch is then
+   paid once per iteration on every GPU in parallel, instead of once per GPU in turn as
+   when one thread drives them all (docs/nccl.md, "The small-message floor"). The threads
+   live for the whole sweep and make one untimed round first: a thread's first NCCL and
+   CUDA calls cost hundreds of us (measured on 1 x H200: 21 us instead of 7 per 8 B
+   all_reduce over 20 iterations with a new thread per size). */
+typedef struct {
+    run_t r; /* a private copy: the iteration number picks each launch's buffer offset */
+    int i, failed; /* failed: WAIT_ERROR or WAIT_TIMEOUT */
+    double launched, done;
+    char err[256];
+} gpu_launcher_t;
+
+static struct {
+    pthread_t th[LS_NCCL_MAX_LOCAL];
+    gpu_launcher_t l[LS_NCCL_MAX_LOCAL];
+    int started, warm;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int gen, quit;            /* under mu: a new round, or the end */
+    volatile int go;          /* 0: hold; 1: launch */
+    int ready, finished;      /* threads waiting at go; threads done with the round */
+} pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+/* Each launcher waits for its own stream and takes the end time itself: a main thread
+   that first joined the launchers would add the join's wake-up (tens of us in a VM) to
+   every case, over only `iters` iterations. */
+static int own_stream_done(gpu_launcher_t *l)
+{
+    double start = now_s(), limit = l->r.opts->timeout_s > 0 ? l->r.opts->timeout_s : 300.0;
+    for (unsigned spin = 0;; spin++) {
+        cudaError_t e = cudaStreamQuery(ctx.stream[l->i]);
+        if (e == cudaSuccess)
+            return 0;
+        if (e != cudaErrorNotReady) {
+            snprintf(l->err, sizeof l->err, "GPU %d: %s", ctx.dev[l->i], cudaGetErrorString(e));
+            return WAIT_ERROR;
+        }
+        sched_yield();
+        if (spin % 16 == 0) {
+            ncclResult_t a = ncclSuccess;
+            l->r.lib->CommGetAsyncError(ctx.comm[l->i], &a);
+            if (a != ncclSuccess && a != ncclInProgress) {
+                snprintf(l->err, sizeof l->err, "NCCL: %s", l->r.lib->GetErrorString(a));
+                return WAIT_ERROR;
+            }
+            if (now_s() - start > limit) {
+                snprintf(l->err, sizeof l->err, "%s did not finish within %.0f s: aborted (ncclCommAbort)",
+                         l->r.coll->name, limit);
+                return WAIT_TIMEOUT;
+            }
+        }
+    }
+}
+
+static void launch_round(gpu_launcher_t *l)
+{
+    l->failed = 0;
+    for (int it = 0; it < l->r.opts->iters && !l->failed; it++) {
+        void *s, *d;
+        l->r.iter = it;
+        buffers(&l->r, l->i, &s, &d);
+        heartbeat(NULL);
+        ncclResult_t rc = launch_one(&l->r, l->i, s, d);
+        if (rc != ncclSuccess) {
+            snprintf(l->err, sizeof l->err, "%s: %s", l->r.coll->name, l->r.lib->GetErrorString(rc));
+            l->failed = WAIT_ERROR;
+        } else if (l->r.opts->blocking)
+            l->failed = own_stream_done(l);
+    }
+    l->launched = now_s();
+    if (!l->failed)
+        l->failed = own_stream_done(l);
+    l->done = now_s();
+}
+
+static void *pool_thread(void *arg)
+{
+    gpu_launcher_t *l = arg;
+    cudaSetDevice(ctx.dev[l->i]);
+    for (int seen = 0;;) {
+        pthread_mutex_lock(&pool.mu);
+        while (pool.gen == seen && !pool.quit)
+            pthread_cond_wait(&pool.cv, &pool.mu);
+        seen = pool.gen;
+        int quit = pool.quit;
+        pthread_mutex_unlock(&pool.mu);
+        if (quit)
+            return NULL;
+        __atomic_add_fetch(&pool.ready, 1, __ATOMIC_ACQ_REL);
+        while (__atomic_load_n(&pool.go, __ATOMIC_ACQUIRE) == 0)
+            sched_yield();
+        launch_round(l);
+        __atomic_add_fetch(&pool.finished, 1, __ATOMIC_ACQ_REL);
+    }
+}
+
+/* Ends the sweep's launch threads; after a failed round they may be blocked in NCCL,
+   so they are then left detached rather than joined. */
+static void pool_stop(int clean)
+{
+    if (!pool.started)
+        return;
+    pthread_mutex_lock(&pool.mu);
+    pool.quit = 1;
+    pthread_cond_broadcast(&pool.cv);
+    pthread_mutex_unlock(&pool.mu);
+    for (int i = 0; i < pool.started; i++)
+        clean ? pthread_join(pool.th[i], NULL) : pthread_detach(pool.th[i]);
+    pool.started = pool.warm = pool.gen = pool.quit = 0;
+}
+
+static int pool_start(void)
+{
+    pool.quit = pool.gen = pool.warm = 0;
+    for (int i = 0; i < ctx.n; i++) {
+        pool.l[i].i = i;
+        if (pthread_create(&pool.th[i], NULL, pool_thread, &pool.l[i]) != 0) {
+            pool_stop(1);
+            return -1;
+        }
+        pool.started++;
+    }
+    return 0;
+}
+
+/* One round on every GPU; *t0 when they were released, *queued and *end the latest
+   thread's last launch and completion. */
+static int pool_round(run_t *r, double *t0, double *queued, double *end, char *err, size_t errlen)
+{
+    double limit = (r->opts->timeout_s > 0 ? r->opts->timeout_s : 300.0) + 5.0;
+    for (int i = 0; i < ctx.n; i++)
+        pool.l[i].r = *r;
+    __atomic_store_n(&pool.go, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&pool.ready, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&pool.finished, 0, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&pool.mu);
+    pool.gen++;
+    pthread_cond_broadcast(&pool.cv);
+    pthread_mutex_unlock(&pool.mu);
+    while (__atomic_load_n(&pool.ready, __ATOMIC_ACQUIRE) < ctx.n)
+        sched_yield();
+    *t0 = now_s();
+    __atomic_store_n(&pool.go, 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&pool.finished, __ATOMIC_ACQUIRE) < ctx.n) {
+        sched_yield();
+        if (now_s() - *t0 > limit) {
+            ls_seterr(err, errlen, "%s: a launch thread did not return within %.0f s", r->coll->name, limit);
+            return WAIT_TIMEOUT;
+        }
+    }
+    *queued = *end = *t0;
+    for (int i = 0; i < ctx.n; i++) {
+        gpu_launcher_t *l = &pool.l[i];
+        if (l->failed) {
+            ls_seterr(err, errlen, "%s", l->err);
+            return l->failed == WAIT_TIMEOUT ? WAIT_TIMEOUT : WAIT_ERROR;
+        }
+        *queued = l->launched > *queued ? l->launched : *queued;
+        *end = l->done > *end ? l->done : *end;
+    }
+    return 0;
+}
+
+static int timed_threads(run_t *r, double *elapsed, double *queued, char *err, size_t errlen)
+{
+    double t0, last, end;
+    if (!pool.started && pool_start() != 0)
+        return ls_seterr(err, errlen, "cannot start the launch threads");
+    int rc = 0;
+    if (!pool.warm) /* untimed: each thread's first calls */
+        rc = pool_round(r, &t0, &last, &end, err, errlen);
+    pool.warm = 1;
+    barrier();
+    if (rc == 0)
+        rc = pool_round(r, &t0, &last, &end, err, errlen);
+    if (rc)
+        return rc;
+    *elapsed = (end - t0) / r->opts->iters;
+    *queued = (last - t0) / r->opts->iters;
+    return 0;
 }
 
 static int run_case(run_t *r, case_t *out, char *err, size_t errlen)
@@ -551,16 +745,18 @@ static int run_case(run_t *r, case_t *out, char *err, size_t errlen)
                          cudaGetErrorString(cudaGetLastError()));
     int rc = 0;
     const char *fault = getenv("LINKSCOPE_NCCL_FAULT"); /* test hook: "hang" */
-    if (rc == 0 && fault && strcmp(fault, "hang") == 0 &&
+    if (rc == 0 && fault && strcmp(fault, "hang") == 0 && !threads_apply(r) &&
         (ctx.n > 1 || (ctx.mpi && ctx.rank0 == ctx.nranks - 1)))
         r->hang_once = 1;
-    double elapsed = 0;
+    double elapsed = 0, queued = -1;
     if (rc == 0)
         rc = r->opts->graph > 0 ? timed_graph(r, &elapsed, err, errlen)
-                                : timed_loop(r, &elapsed, err, errlen);
+             : threads_apply(r) ? timed_threads(r, &elapsed, &queued, err, errlen)
+                                : timed_loop(r, &elapsed, &queued, err, errlen);
     if (rc)
         return rc;
     out->time_us = elapsed * 1e6;
+    out->launch_us = queued >= 0 ? queued * 1e6 : -1;
     if (ctx.mpi) { /* nccl-tests' default: the time averaged over ranks */
         int n = ls_mpi_size();
         double *all = calloc((size_t)n, sizeof(double));
@@ -598,12 +794,42 @@ static int run_case(run_t *r, case_t *out, char *err, size_t errlen)
 
 /* The sweep ------------------------------------------------------------------------- */
 
+/* LINKSCOPE_NCCL_CPU=N: the launching thread runs on CPU N while the sizes are timed
+   (set after the communicators exist, so NCCL's own threads keep their affinity). The
+   CPU used and every thread's placement go into the entry's "host_threads". */
+static void *pin_launcher(json_t *entry)
+{
+    const char *want = getenv("LINKSCOPE_NCCL_CPU");
+    void *saved = NULL;
+    char *end;
+    long cpu = want && *want ? strtol(want, &end, 10) : -1;
+    if (cpu >= 0 && *end == '\0' && ls_pin_self((int)cpu, &saved) != 0)
+        json_array_append_new(json_object_get(entry, "notes"),
+                              json_pack("s", "LINKSCOPE_NCCL_CPU: that CPU cannot be used; not pinned"));
+    char allowed[256];
+    ls_affinity_text(allowed, sizeof allowed);
+    json_object_set_new(entry, "host_threads",
+                        json_pack("{s:i, s:s, s:b}", "launch_cpu", ls_current_cpu(), "launch_allowed",
+                                  allowed, "pinned", saved != NULL));
+    return saved;
+}
+
+static void placement_done(json_t *entry, void *saved)
+{
+    json_t *h = json_object_get(entry, "host_threads");
+    json_object_set_new(h, "launch_cpu_end", json_integer(ls_current_cpu()));
+    json_object_set_new(h, "threads", ls_thread_placement(NULL));
+    ls_unpin_self(saved);
+}
+
 static json_t *case_json(const case_t *c, uint64_t bytes, double factor)
 {
     double algbw = ls_coll_algbw(bytes, c->time_us);
     json_t *o = json_pack("{s:f, s:f, s:f}", "time_us", c->time_us, "algbw", algbw, "busbw",
                           algbw * factor);
     json_object_set_new(o, "wrong", c->wrong >= 0 ? json_integer(c->wrong) : json_null());
+    if (c->launch_us >= 0)
+        json_object_set_new(o, "launch_us", json_real(c->launch_us));
     return o;
 }
 
@@ -808,6 +1034,11 @@ static json_t *new_entry(const run_t *r, const int *gpus_all)
     json_object_set_new(e, "blocking", json_boolean(o->blocking));
     json_object_set_new(e, "check", json_boolean(o->check));
     json_object_set_new(e, "timing", json_string("host timer around iters back-to-back launches and one wait, divided by iters; buffer offset moves each iteration (nccl-tests)"));
+    json_object_set_new(e, "launch",
+                        json_string(ctx.mpi ? "process_per_gpu"
+                                    : o->graph > 0 ? "graph"
+                                    : r->threads && ctx.n > 1 ? "thread_per_gpu"
+                                                              : "group"));
     json_object_set_new(e, "nccl_version", json_string(r->lib->version_str));
     json_object_set_new(e, "buffers", json_string(use_nccl_alloc(r) ? "ncclMemAlloc" : "cudaMalloc"));
     json_object_set_new(e, "rows", json_array());
@@ -847,6 +1078,10 @@ static int resolve_run(run_t *r, const ls_nccl_sweep_opts_t *o, char *err, size_
         return ls_seterr(err, errlen, "unknown reduction '%s' (expected sum, prod, max, min, avg)", o->redop);
     if (o->iters < 1 || o->warmup < 0)
         return ls_seterr(err, errlen, "iterations must be at least 1");
+    const char *launch = getenv("LINKSCOPE_NCCL_LAUNCH");
+    r->threads = launch && strcmp(launch, "threads") == 0 ? 1
+                 : launch && strcmp(launch, "group") == 0 ? 0
+                                                         : o->threads;
     return 0;
 }
 
@@ -966,6 +1201,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     char why[512] = "";
     /* NVML telemetry over the whole sweep, as for every measurement (this process's GPUs) */
     ls_telemetry_t *tele = ls_telemetry_for(ctx.dev, ctx.n);
+    void *pinned = pin_launcher(entry);
     status = warmup_all(&r, sizes, nsizes, why, sizeof why);
     for (int s = 0; s < nsizes && status == 0; s++) {
         r.coll->counts(sizes[s], r.dtype->size, ctx.nranks, &r.send_count, &r.recv_count, &r.count);
@@ -987,6 +1223,8 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         else
             json_decref(row);
     }
+    placement_done(entry, pinned);
+    pool_stop(status == 0);
     ls_telemetry_stop(tele, entry);
     if (status == WAIT_TIMEOUT)
         ls_entry_fail(entry, "timeout", why);

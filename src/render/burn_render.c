@@ -198,38 +198,14 @@ int ls_svg_burn_charts(ls_buf_t *b, const json_t *doc)
     return n;
 }
 
-int ls_html_burn_section(ls_buf_t *b, const json_t *doc)
+char *ls_burn_text(const json_t *doc)
 {
-    if (!ls_burn_count(doc))
-        return 0;
-    ls_buf_puts(b, "<section id=\"burn\">\n<h2>Sustained load</h2>\n<pre>");
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (mem) {
-        ls_burn_table(mem, doc);
-        fclose(mem);
-        ls_buf_html(b, text);
-        free(text);
-    }
-    ls_buf_puts(b, "</pre>\n<div class=\"figs\">\n");
-    int n = ls_svg_burn_charts(b, doc);
-    ls_buf_puts(b, "</div>\n</section>\n");
-    return n;
-}
-
-void ls_burn_section_text(ls_buf_t *b, const json_t *doc)
-{
-    if (!ls_burn_count(doc))
-        return;
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
-        return;
+        abort(); /* out of memory: a report is never written half-way (strbuf.h) */
     ls_burn_table(mem, doc);
     fclose(mem);
-    ls_buf_puts(b, text);
-    ls_buf_puts(b, "\n");
-    free(text);
+    return text;
 }

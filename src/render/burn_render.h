@@ -15,11 +15,7 @@ void ls_burn_table(FILE *f, const json_t *doc);
 /* One SVG chart per burn entry with a series (SM clock, power, temperature over time);
    returns the number drawn. */
 int ls_svg_burn_charts(ls_buf_t *b, const json_t *doc);
-/* The HTML section (table and charts), nothing when the document has no burn entry;
-   returns the number of SVGs. */
-int ls_html_burn_section(ls_buf_t *b, const json_t *doc);
-
-/* The table for the terminal report, nothing without burn entries. */
-void ls_burn_section_text(ls_buf_t *b, const json_t *doc);
+/* The table as text (caller frees). */
+char *ls_burn_text(const json_t *doc);
 
 #endif

@@ -36,12 +36,26 @@ static int has_flag(const json_t *e, const char *flag)
     return 0;
 }
 
-static int slot(ls_matrix_t *m, int gpu)
+void ls_matrix_init(ls_matrix_t *m, int n_fixed)
+{
+    memset(m, 0, sizeof *m);
+    for (int r = 0; r < LS_MAX_GPUS; r++)
+        for (int c = 0; c < LS_MAX_GPUS; c++)
+            m->v[r][c] = NAN;
+    if (n_fixed > LS_MAX_GPUS)
+        n_fixed = LS_MAX_GPUS;
+    for (int i = 0; i < n_fixed; i++)
+        m->index[i] = i;
+    m->n = n_fixed > 0 ? n_fixed : 0;
+    m->fixed = n_fixed > 0;
+}
+
+int ls_matrix_slot(ls_matrix_t *m, int gpu)
 {
     for (int i = 0; i < m->n; i++)
         if (m->index[i] == gpu)
             return i;
-    if (m->n >= LS_MAX_GPUS)
+    if (m->fixed || m->n >= LS_MAX_GPUS)
         return -1;
     int i = m->n++;
     /* keep the GPUs sorted */
@@ -55,20 +69,27 @@ static int slot(ls_matrix_t *m, int gpu)
 
 static void set_cell(ls_matrix_t *m, int a, int b, const json_t *e)
 {
-    int i = slot(m, a), j = slot(m, b);
+    int i = ls_matrix_slot(m, a), j = ls_matrix_slot(m, b);
     if (i < 0 || j < 0)
         return;
     int ok = strcmp(ls_json_str(e, "status", ""), "ok") == 0;
     m->cell[i][j] = ok ? LS_CELL_VALUE : LS_CELL_FAILED;
     m->no_p2p[i][j] = (unsigned char)has_flag(e, "no_p2p");
-    m->v[i][j] = ls_json_num(e, "value", 0);
+    m->v[i][j] = ls_json_num(e, "value", NAN);
     m->cv[i][j] = ls_json_num(json_object_get(e, "stats"), "cv", 0);
     long long n = ls_json_int(json_object_get(e, "stats"), "n", 0);
     if (n > m->samples)
         m->samples = (int)n;
 }
 
-/* slot() inserts sorted, which moves rows already filled: collect GPUs first. */
+void ls_matrix_put(ls_matrix_t *m, const json_t *e, int both)
+{
+    int a = (int)ls_json_int(e, "src", -1), b = (int)ls_json_int(e, "dst", -1);
+    set_cell(m, a, b, e);
+    if (both)
+        set_cell(m, b, a, e);
+}
+
 static int matches(const json_t *e, const char *family, const char *method, const char *direction,
                    int through_host)
 {
@@ -85,7 +106,7 @@ static int matches(const json_t *e, const char *family, const char *method, cons
 int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method,
                        const char *direction, int through_host, ls_matrix_t *m)
 {
-    memset(m, 0, sizeof *m);
+    ls_matrix_init(m, 0);
     int p2p = strcmp(family, "p2p") == 0;
     int bidir = direction && strcmp(direction, "bidir") == 0;
     snprintf(m->corner, sizeof m->corner, bidir ? "GPU(row) <-> GPU(column)" : "GPU(row) -> GPU(column)");
@@ -104,19 +125,102 @@ int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method
     json_t *e;
     json_array_foreach(list, k, e)
         if (matches(e, family, method, direction, through_host)) {
-            slot(m, (int)ls_json_int(e, "src", 0));
-            slot(m, (int)ls_json_int(e, "dst", 0));
+            ls_matrix_slot(m, (int)ls_json_int(e, "src", 0));
+            ls_matrix_slot(m, (int)ls_json_int(e, "dst", 0));
         }
     int filled = 0;
     json_array_foreach(list, k, e)
         if (matches(e, family, method, direction, through_host)) {
-            int a = (int)ls_json_int(e, "src", 0), b = (int)ls_json_int(e, "dst", 0);
-            set_cell(m, a, b, e);
-            if (bidir)
-                set_cell(m, b, a, e);
+            ls_matrix_put(m, e, bidir);
             filled++;
         }
     return filled;
+}
+
+/* Report matrices ---------------------------------------------------------------- */
+
+static void report_key(const json_t *e, char *key, size_t len)
+{
+    snprintf(key, len, "%s|%s|%s|%s|%d", ls_json_str(e, "family", ""), ls_json_str(e, "direction", "uni"),
+             ls_json_str(e, "method", ""), ls_json_str(e, "source", "linkscope"), has_flag(e, "through_host"));
+}
+
+static void report_title(const json_t *e, ls_matrix_t *m)
+{
+    const char *dir = ls_json_str(e, "direction", "uni");
+    if (!strcmp(ls_json_str(e, "family", ""), "latency")) {
+        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %s%s (%s)",
+                 ls_json_str(e, "method", "?"), has_flag(e, "through_host") ? ", through host memory" : "",
+                 ls_json_str(e, "source", "linkscope"));
+        snprintf(m->unit, sizeof m->unit, "us");
+        m->lower_is_better = 1;
+    } else {
+        snprintf(m->title, sizeof m->title, "P2P bandwidth, GB/s, %s, GPU(row) -> GPU(column): %s (%s)",
+                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", ls_json_str(e, "method", "?"),
+                 ls_json_str(e, "source", "linkscope"));
+        snprintf(m->unit, sizeof m->unit, "GB/s");
+    }
+}
+
+/* A GPU-to-GPU entry the report shows: ok, p2p or latency, between two GPUs (a figure
+   through host memory gets a matrix of its own, never a cell of the direct one). */
+static int report_entry(const json_t *e)
+{
+    const char *fam = ls_json_str(e, "family", "");
+    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+    return (!strcmp(fam, "p2p") || !strcmp(fam, "latency")) && a >= 0 && b >= 0 && a < LS_MAX_GPUS &&
+           b < LS_MAX_GPUS && !strcmp(ls_json_str(e, "status", ""), "ok");
+}
+
+/* A new matrix for e's kind at list[n], over the document's GPUs (and e's pair). */
+static ls_matrix_t *report_matrix(ls_matrix_t *list, int n, const json_t *e, int ngpus)
+{
+    ls_matrix_t *grown = realloc(list, (size_t)(n + 1) * sizeof *grown);
+    if (!grown)
+        abort();
+    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+    ls_matrix_init(&grown[n], ngpus > a && ngpus > b ? ngpus : (int)(a > b ? a : b) + 1);
+    report_title(e, &grown[n]);
+    return grown;
+}
+
+int ls_doc_matrices(const json_t *doc, ls_matrix_t **out)
+{
+    int n = 0, ngpus = ls_doc_ngpus(doc);
+    char keys[64][160];
+    ls_matrix_t *list = NULL;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (!report_entry(e))
+            continue;
+        char key[160];
+        report_key(e, key, sizeof key);
+        int k = 0;
+        while (k < n && strcmp(keys[k], key))
+            k++;
+        if (k == n) {
+            if (n == 64)
+                continue;
+            list = report_matrix(list, n, e, ngpus);
+            snprintf(keys[n++], sizeof keys[0], "%s", key);
+        }
+        ls_matrix_put(&list[k], e, !strcmp(ls_json_str(e, "direction", "uni"), "bidir"));
+    }
+    *out = list;
+    return n;
+}
+
+static void value_cell(const void *arg, int r, int c, char *buf, size_t len)
+{
+    const ls_matrix_t *m = arg;
+    ls_fmt_num(m->v[r][c], buf, len);
+}
+
+ls_table_t *ls_matrix_table(const ls_matrix_t *m)
+{
+    return ls_gpu_grid_table(m->title, m->n, m->index, value_cell, m);
 }
 
 const char *ls_heat_escape(double frac)
@@ -271,14 +375,7 @@ static double best_value(const json_t *doc, const char *family, const char *dire
 
 static void link_word(const json_t *doc, int a, int b, char *buf, size_t len)
 {
-    size_t k;
-    json_t *l;
-    json_array_foreach(json_object_get(doc, "links"), k, l)
-        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b) {
-            snprintf(buf, len, "%s", ls_json_str(l, "type", "?"));
-            return;
-        }
-    snprintf(buf, len, "?");
+    snprintf(buf, len, "%s", ls_json_str(ls_doc_link(doc, a, b), "type", "?"));
 }
 
 static void fmt(char *buf, size_t len, double v, const char *f)

@@ -1,6 +1,7 @@
-/* Matrices of measured paths (GPU x GPU) from the run document: terminal tables with
-   the direction in the header and an optional colour heatmap, CSV per matrix, and the
-   P2P path table (one row per GPU pair, by link type). */
+/* The one GPU x GPU matrix of measured paths, built from the run document's entries
+   (ls_matrix_put), shown as a command's terminal table with an optional colour
+   heatmap, as CSV per matrix, as a report table or an SVG heatmap; and the P2P path
+   table (one row per GPU pair, by link type). */
 #ifndef LS_RENDER_MATRIX_H
 #define LS_RENDER_MATRIX_H
 
@@ -8,17 +9,19 @@
 #include <stdio.h>
 
 #include "model/topo.h"
+#include "table.h"
 
 enum { LS_CELL_EMPTY = 0, LS_CELL_VALUE, LS_CELL_FAILED };
 
 typedef struct {
     int n;
     int index[LS_MAX_GPUS];                        /* GPU index of row/column i */
-    double v[LS_MAX_GPUS][LS_MAX_GPUS];            /* median */
+    int fixed;        /* rows are GPUs 0..n-1 (ls_matrix_init): an entry outside is left out */
+    double v[LS_MAX_GPUS][LS_MAX_GPUS];            /* median; NaN where nothing was measured */
     double cv[LS_MAX_GPUS][LS_MAX_GPUS];           /* coefficient of variation */
     unsigned char cell[LS_MAX_GPUS][LS_MAX_GPUS];  /* LS_CELL_* */
     unsigned char no_p2p[LS_MAX_GPUS][LS_MAX_GPUS]; /* the pair has no peer access (flag no_p2p) */
-    char title[160];  /* what was measured and how it was counted */
+    char title[192];  /* what was measured and how it was counted */
     char corner[40];  /* "GPU(row) -> GPU(column)" */
     char unit[16];
     char name[64];    /* file name stem for CSV: "p2p-ce-uni" */
@@ -26,12 +29,28 @@ typedef struct {
     int samples;      /* samples per cell (largest seen) */
 } ls_matrix_t;
 
+/* An empty matrix: every value NaN; n_fixed > 0 gives rows and columns for GPUs
+   0..n_fixed-1 (else rows are added as entries name GPUs, sorted). */
+void ls_matrix_init(ls_matrix_t *m, int n_fixed);
+/* The row of GPU gpu, added when the matrix is not fixed; -1 when there is none. Add
+   every GPU before the first ls_matrix_put: adding one moves the rows after it. */
+int ls_matrix_slot(ls_matrix_t *m, int gpu);
+/* Writes entry e into the cell (src, dst), and into (dst, src) as well when both:
+   the median, its spread, ok or failed, the no_p2p flag, the sample count. */
+void ls_matrix_put(ls_matrix_t *m, const json_t *e, int both);
+
 /* Selects entries: family "p2p" or "latency"; method; direction ("uni", "bidir") for
    p2p, NULL for latency; through_host selects latency entries with or without the
    "through_host" flag. Bidirectional entries fill both (a,b) and (b,a). Entries to or
    from the host are left out. Returns the number of cells filled (0: nothing to show). */
 int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method,
                        const char *direction, int through_host, ls_matrix_t *m);
+
+/* Every matrix of the report: one per (family, direction, method, source, through
+   host) of the document's ok p2p and latency entries, in the order their first entries
+   were taken, over GPUs 0..ngpus-1. Returns the count; *out is an array the caller
+   frees. */
+int ls_doc_matrices(const json_t *doc, ls_matrix_t **out);
 
 /* Prints the matrix; color = 1 for a heatmap (ANSI 256-colour backgrounds). A value of
    a pair without peer access is marked '*' and explained under the matrix. */
@@ -42,6 +61,9 @@ void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color);
 char *ls_matrix_csv(const ls_matrix_t *m);
 /* Writes DIR/NAME.csv atomically. 0, or -1 with err. */
 int ls_matrix_write_csv(const ls_matrix_t *m, const char *dir, char *err, size_t errlen);
+
+/* The report's table of a matrix: "row->col", then GPU<i> per column; "-" for nothing. */
+ls_table_t *ls_matrix_table(const ls_matrix_t *m);
 
 /* ANSI background colour escape for a cell whose goodness is frac in [0,1]
    (1 = best in the matrix): red through yellow to green. */

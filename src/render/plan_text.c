@@ -1,8 +1,7 @@
 /* Findings and plan as plain text, for `linkscope plan` and the terminal report. */
 #include "render.h"
 #include "strbuf.h"
-#include "analyze/analyze.h"
-#include "analyze/machine.h"
+#include "model/gpuset.h"
 #include "model/doc.h"
 
 #include <stdlib.h>

@@ -14,7 +14,7 @@ char *ls_render_plan_text(const json_t *findings, const json_t *plan);
    `linkscope run` prints them. Caller frees. */
 char *ls_render_headline(const json_t *doc);
 
-/* Whole reports. Caller frees. */
+/* Whole reports: the outline (format.h) through one format. Caller frees. */
 char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *plan);
 char *ls_report_md(const json_t *doc, const json_t *findings, const json_t *plan);
 char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *plan);
@@ -22,8 +22,5 @@ char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *pl
 /* CSV exports: "boards_clocks", "p2p_paths", "collectives". NULL for an unknown name. */
 extern const char *const ls_csv_names[3];
 char *ls_report_csv(const json_t *doc, const char *name);
-
-/* The section ids of the HTML report, in order (for tests). */
-extern const char *const ls_html_sections[];
 
 #endif

@@ -68,7 +68,7 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
     int logscale = lo > 0 && hi / lo > 4;
     /* otherwise the scale runs from half the best figure (light) to the best (dark), so
        that noise between equal links does not look like a difference */
-    if (!logscale && isfinite(lo) && m->higher_better)
+    if (!logscale && isfinite(lo) && !m->lower_is_better)
         lo = fmin(lo, hi / 2);
     else if (!logscale && isfinite(lo))
         hi = fmax(hi, 2 * lo);
@@ -86,7 +86,7 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
             if (isfinite(v)) {
                 t = hi > lo ? (logscale ? log(v / lo) / log(hi / lo) : (v - lo) / (hi - lo)) : 1;
                 t = t < 0 ? 0 : t > 1 ? 1 : t;
-                if (!m->higher_better)
+                if (m->lower_is_better)
                     t = 1 - t;
                 scale_colour(0.15 + 0.85 * t, fill, sizeof fill);
                 ls_fmt_num(v, text, sizeof text);
@@ -102,22 +102,10 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
     ls_fmt_num(lo, slo, sizeof slo);
     ls_fmt_num(hi, shi, sizeof shi);
     ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">%s %s (light) to %s %s (dark)%s%s</text>", left,
-                  top + n * cell + 18, m->higher_better ? "low" : "high", m->higher_better ? slo : shi,
-                  m->higher_better ? shi : slo, m->unit, m->higher_better ? "" : ", lower is darker",
+                  top + n * cell + 18, !m->lower_is_better ? "low" : "high", !m->lower_is_better ? slo : shi,
+                  !m->lower_is_better ? shi : slo, m->unit, !m->lower_is_better ? "" : ", lower is darker",
                   logscale ? ", log colour scale" : "");
     ls_buf_puts(b, "</svg>\n");
-}
-
-static const json_t *link_of(const json_t *doc, int a, int c)
-{
-    size_t i;
-    const json_t *l;
-    json_array_foreach(json_object_get(doc, "links"), i, l)
-    {
-        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == c)
-            return l;
-    }
-    return NULL;
 }
 
 static const char *classes[] = {"NV", "PIX", "PXB", "PHB", "NODE", "SYS"};
@@ -155,7 +143,7 @@ int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc)
     int fs = cell >= 40 ? 10 : cell >= 28 ? 8 : 6;
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
-            const json_t *l = link_of(doc, r, c);
+            const json_t *l = ls_doc_link(doc, r, c);
             const char *cls = r == c ? "X" : ls_json_str(l, "class", "?");
             ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"/>",
                           left + c * cell, top + r * cell, cell, cell, ls_svg_class_colour(cls));
@@ -222,7 +210,7 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
     for (int k = (int)(sizeof classes / sizeof classes[0]) - 1; k >= 0; k--)
         for (int a = 0; a < n; a++)
             for (int c = a + 1; c < n; c++) {
-                const json_t *l = link_of(doc, a, c);
+                const json_t *l = ls_doc_link(doc, a, c);
                 if (!l || strcmp(ls_json_str(l, "class", ""), classes[k]))
                     continue;
                 double sw = k == 0 ? 3 + ls_json_num(l, "nvlinks", 0) / 6 : k <= 2 ? 2.5 : 1.2;

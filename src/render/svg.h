@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "strbuf.h"
-#include "table.h"
+#include "matrix.h"
 
 /* A numeric GPU x GPU matrix, coloured by value (darker = better). */
 void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m);

@@ -45,8 +45,18 @@ void ls_table_free(ls_table_t *t)
     for (int i = 0; i < (t->nrows + 1) * t->ncols; i++)
         free(t->cells[i]);
     free(t->cells);
+    free(t->cols);
     free(t->title);
     free(t);
+}
+
+void ls_table_columns(ls_table_t *t, const ls_column_t *cols)
+{
+    free(t->cols);
+    t->cols = malloc((size_t)t->ncols * sizeof *t->cols);
+    if (!t->cols)
+        abort();
+    memcpy(t->cols, cols, (size_t)t->ncols * sizeof *t->cols);
 }
 
 void ls_buf_gpus(ls_buf_t *b, const json_t *gpus)
@@ -91,6 +101,15 @@ static const char *num(char *buf, size_t len, const json_t *obj, const char *key
     return buf;
 }
 
+/* Bytes as GiB; "-" when absent or 0 (imported documents often know no memory size). */
+static void gib(char *buf, size_t len, const json_t *obj, const char *key)
+{
+    if (ls_json_num(obj, key, 0) > 0)
+        ls_fmt_num(ls_json_num(obj, key, 0) / (1 << 30), buf, len);
+    else
+        snprintf(buf, len, "-");
+}
+
 static const char *intstr(char *buf, size_t len, const json_t *obj, const char *key)
 {
     const json_t *v = json_object_get(obj, key);
@@ -101,113 +120,43 @@ static const char *intstr(char *buf, size_t len, const json_t *obj, const char *
     return buf;
 }
 
-/* ---- matrices ---------------------------------------------------------------------- */
+/* ---- GPU x GPU tables ------------------------------------------------------------- */
 
-/* 1 when the figure went through host memory (P2P off or unavailable): such a figure
-   gets a matrix of its own, never a cell of the direct one. */
-static int through_host(const json_t *e)
-{
-    size_t i;
-    const json_t *f;
-    json_array_foreach(json_object_get(e, "flags"), i, f)
-    {
-        if (json_is_string(f) && !strcmp(json_string_value(f), "through_host"))
-            return 1;
-    }
-    return 0;
-}
-
-static void matrix_key(const json_t *e, char *key, size_t len)
-{
-    snprintf(key, len, "%s|%s|%s|%s|%d", ls_json_str(e, "family", ""), ls_json_str(e, "direction", "uni"),
-             ls_json_str(e, "method", ""), ls_json_str(e, "source", "linkscope"), through_host(e));
-}
-
-static void matrix_title(const json_t *e, ls_matrix_t *m)
-{
-    const char *fam = ls_json_str(e, "family", "");
-    const char *dir = ls_json_str(e, "direction", "uni");
-    if (!strcmp(fam, "latency")) {
-        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %s%s (%s)",
-                 ls_json_str(e, "method", "?"), through_host(e) ? ", through host memory" : "",
-                 ls_json_str(e, "source", "linkscope"));
-        snprintf(m->unit, sizeof m->unit, "us");
-        m->higher_better = 0;
-    } else {
-        snprintf(m->title, sizeof m->title, "P2P bandwidth, GB/s, %s, GPU(row) -> GPU(column): %s (%s)",
-                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", ls_json_str(e, "method", "?"),
-                 ls_json_str(e, "source", "linkscope"));
-        snprintf(m->unit, sizeof m->unit, "GB/s");
-        m->higher_better = 1;
-    }
-}
-
-int ls_doc_matrices(const json_t *doc, ls_matrix_t **out)
-{
-    int n = 0, ngpus = ls_doc_ngpus(doc);
-    char keys[64][160];
-    ls_matrix_t *list = NULL;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
-        const char *fam = ls_json_str(e, "family", "");
-        long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-        if ((strcmp(fam, "p2p") && strcmp(fam, "latency")) || a < 0 || b < 0 || a >= LS_MAX_GPUS ||
-            b >= LS_MAX_GPUS || strcmp(ls_json_str(e, "status", ""), "ok"))
-            continue;
-        char key[160];
-        matrix_key(e, key, sizeof key);
-        int k = 0;
-        while (k < n && strcmp(keys[k], key))
-            k++;
-        if (k == n) {
-            if (n == 64)
-                continue;
-            ls_matrix_t *grown = realloc(list, (size_t)(n + 1) * sizeof *grown);
-            if (!grown)
-                abort();
-            list = grown;
-            memset(&list[n], 0, sizeof list[n]);
-            snprintf(keys[n], sizeof keys[n], "%s", key);
-            matrix_title(e, &list[n]);
-            list[n].n = ngpus > a && ngpus > b ? ngpus : (int)(a > b ? a : b) + 1;
-            for (int r = 0; r < LS_MAX_GPUS; r++)
-                for (int c = 0; c < LS_MAX_GPUS; c++)
-                    list[n].v[r][c] = NAN;
-            n++;
-        }
-        double v = ls_json_num(e, "value", NAN);
-        list[k].v[a][b] = v;
-        if (!strcmp(ls_json_str(e, "direction", "uni"), "bidir"))
-            list[k].v[b][a] = v;
-    }
-    *out = list;
-    return n;
-}
-
-ls_table_t *ls_matrix_table(const ls_matrix_t *m)
+ls_table_t *ls_gpu_grid_table(const char *title, int n, const int *index,
+                              void (*cell)(const void *arg, int r, int c, char *buf, size_t len), const void *arg)
 {
     const char *header[LS_MAX_GPUS + 1];
     char names[LS_MAX_GPUS + 1][16];
     snprintf(names[0], sizeof names[0], "row->col");
     header[0] = names[0];
-    for (int c = 0; c < m->n; c++) {
-        snprintf(names[c + 1], sizeof names[c + 1], "GPU%d", c);
+    for (int c = 0; c < n; c++) {
+        snprintf(names[c + 1], sizeof names[c + 1], "GPU%d", index[c]);
         header[c + 1] = names[c + 1];
     }
-    ls_table_t *t = ls_table_new(m->title, m->n + 1, header);
-    for (int r = 0; r < m->n; r++) {
-        char cells[LS_MAX_GPUS + 1][24];
+    ls_table_t *t = ls_table_new(title, n + 1, header);
+    for (int r = 0; r < n; r++) {
+        char cells[LS_MAX_GPUS + 1][32];
         const char *row[LS_MAX_GPUS + 1];
-        snprintf(cells[0], sizeof cells[0], "GPU%d", r);
-        for (int c = 0; c < m->n; c++)
-            ls_fmt_num(m->v[r][c], cells[c + 1], sizeof cells[c + 1]);
-        for (int c = 0; c <= m->n; c++)
+        snprintf(cells[0], sizeof cells[0], "GPU%d", index[r]);
+        for (int c = 0; c < n; c++)
+            cell(arg, r, c, cells[c + 1], sizeof cells[c + 1]);
+        for (int c = 0; c <= n; c++)
             row[c] = cells[c];
         ls_table_row(t, row);
     }
     return t;
+}
+
+const json_t *ls_doc_link(const json_t *doc, int a, int b)
+{
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(doc, "links"), i, l)
+    {
+        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
+            return l;
+    }
+    return NULL;
 }
 
 /* ---- document tables ---------------------------------------------------------------- */
@@ -256,10 +205,7 @@ ls_table_t *ls_table_inventory(const json_t *doc)
         char idx[16], mem[32], sm[48], mm[24], hbm[24], pcie[48], power[48], numa[16], nvl[24];
         snprintf(idx, sizeof idx, "%lld", ls_json_int(g, "index", -1));
         /* unknown (imported documents, -1 NUMA node) reads "-", never 0 */
-        if (ls_json_num(g, "memory_total_bytes", 0) > 0)
-            ls_fmt_num(ls_json_num(g, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
-        else
-            snprintf(mem, sizeof mem, "-");
+        gib(mem, sizeof mem, g, "memory_total_bytes");
         if (ls_json_int(clk, "sm_max_mhz", 0) > 0)
             snprintf(sm, sizeof sm, "%lld/%lld", ls_json_int(clk, "sm_app_mhz", 0), ls_json_int(clk, "sm_max_mhz", 0));
         else
@@ -293,51 +239,28 @@ ls_table_t *ls_table_inventory(const json_t *doc)
     return t;
 }
 
-static const json_t *link_of(const json_t *doc, int a, int b)
+/* Link word, with the P2P read/write status where not OK. */
+static void topology_cell(const void *doc, int r, int c, char *buf, size_t len)
 {
-    size_t i;
-    const json_t *l;
-    json_array_foreach(json_object_get(doc, "links"), i, l)
-    {
-        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
-            return l;
-    }
-    return NULL;
+    const json_t *l = ls_doc_link(doc, r, c);
+    const char *rd = ls_json_str(l, "p2p_read", "OK"), *wr = ls_json_str(l, "p2p_write", "OK");
+    if (r == c)
+        snprintf(buf, len, "X");
+    else if (!l)
+        snprintf(buf, len, "?");
+    else if (strcmp(rd, "OK") || strcmp(wr, "OK"))
+        snprintf(buf, len, "%s %s/%s", ls_json_str(l, "type", "?"), rd, wr);
+    else
+        snprintf(buf, len, "%s", ls_json_str(l, "type", "?"));
 }
 
 ls_table_t *ls_table_topology(const json_t *doc)
 {
-    int n = ls_doc_ngpus(doc);
-    const char *header[LS_MAX_GPUS + 1];
-    char names[LS_MAX_GPUS + 1][16];
-    snprintf(names[0], sizeof names[0], "row->col");
-    header[0] = names[0];
-    for (int c = 0; c < n; c++) {
-        snprintf(names[c + 1], sizeof names[c + 1], "GPU%d", c);
-        header[c + 1] = names[c + 1];
-    }
-    ls_table_t *t = ls_table_new("Link types as nvidia-smi topo -m, with P2P read/write status where not OK", n + 1, header);
-    for (int r = 0; r < n; r++) {
-        char cells[LS_MAX_GPUS + 1][32];
-        const char *row[LS_MAX_GPUS + 1];
-        snprintf(cells[0], sizeof cells[0], "GPU%d", r);
-        for (int c = 0; c < n; c++) {
-            const json_t *l = link_of(doc, r, c);
-            const char *rd = ls_json_str(l, "p2p_read", "OK"), *wr = ls_json_str(l, "p2p_write", "OK");
-            if (r == c)
-                snprintf(cells[c + 1], sizeof cells[c + 1], "X");
-            else if (!l)
-                snprintf(cells[c + 1], sizeof cells[c + 1], "?");
-            else if (strcmp(rd, "OK") || strcmp(wr, "OK"))
-                snprintf(cells[c + 1], sizeof cells[c + 1], "%s %s/%s", ls_json_str(l, "type", "?"), rd, wr);
-            else
-                snprintf(cells[c + 1], sizeof cells[c + 1], "%s", ls_json_str(l, "type", "?"));
-        }
-        for (int c = 0; c <= n; c++)
-            row[c] = cells[c];
-        ls_table_row(t, row);
-    }
-    return t;
+    int index[LS_MAX_GPUS];
+    for (int i = 0; i < LS_MAX_GPUS; i++)
+        index[i] = i;
+    return ls_gpu_grid_table("Link types as nvidia-smi topo -m, with P2P read/write status where not OK",
+                             ls_doc_ngpus(doc), index, topology_cell, doc);
 }
 
 /* Value of the first ok entry of family for the ordered pair with this direction;
@@ -377,7 +300,7 @@ ls_table_t *ls_table_p2p_paths(const json_t *doc)
         for (int b = 0; b < n; b++) {
             if (a == b)
                 continue;
-            const json_t *l = link_of(doc, a, b);
+            const json_t *l = ls_doc_link(doc, a, b);
             const char *uid = "";
             char sa[16], sb[16], uni[24], bid[24], lat[24];
             snprintf(sa, sizeof sa, "%d", a);
@@ -576,10 +499,7 @@ ls_table_t *ls_table_pairs(const json_t *plan)
         char bw[24], mem[24];
         char *set = gpus_str(json_object_get(p, "gpus"));
         num(bw, sizeof bw, p, "bidir_gbps");
-        if (ls_json_num(p, "memory_total_bytes", 0) > 0)
-            ls_fmt_num(ls_json_num(p, "memory_total_bytes", 0) / (1 << 30), mem, sizeof mem);
-        else
-            snprintf(mem, sizeof mem, "-");
+        gib(mem, sizeof mem, p, "memory_total_bytes");
         const char *row[] = {set, ls_json_str(p, "link", "?"), bw, ls_json_str(p, "from", ""), mem};
         ls_table_row(t, row);
         free(set);

@@ -1,5 +1,5 @@
-/* Tables and matrices drawn from a run document: the one model every report format
-   prints (terminal, Markdown, HTML, CSV), so the formats never disagree. */
+/* Tables drawn from a run document: the one model every output format prints
+   (terminal, Markdown, HTML, CSV), so the formats never disagree. Matrices: matrix.h. */
 #ifndef LS_RENDER_TABLE_H
 #define LS_RENDER_TABLE_H
 
@@ -8,10 +8,17 @@
 #include "model/topo.h"
 #include "strbuf.h"
 
+/* A fixed column (nvidia-smi's layout): width in bytes, left or right aligned, longer
+   text cut to the width or not. */
+typedef struct {
+    int width, left, cut;
+} ls_column_t;
+
 typedef struct {
     char *title;  /* says the unit and what was counted */
     int ncols, nrows;
     char **cells; /* (nrows + 1) x ncols, row 0 is the header */
+    ls_column_t *cols; /* fixed columns for ls_format_columns; NULL: none */
 } ls_table_t;
 
 ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header);
@@ -19,20 +26,8 @@ ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header
 void ls_table_row(ls_table_t *t, const char *const *cells);
 const char *ls_table_cell(const ls_table_t *t, int row, int col); /* row 0 = header */
 void ls_table_free(ls_table_t *t);
-
-/* One GPU x GPU matrix of a measurement kind (family, direction, method, source). */
-typedef struct {
-    char title[192];
-    char unit[16];
-    int higher_better;
-    int n;
-    double v[LS_MAX_GPUS][LS_MAX_GPUS]; /* NaN where nothing was measured */
-} ls_matrix_t;
-
-/* Every matrix the document holds, in the order their first entries were taken.
-   Returns the count; *out is an array the caller frees. */
-int ls_doc_matrices(const json_t *doc, ls_matrix_t **out);
-ls_table_t *ls_matrix_table(const ls_matrix_t *m);
+/* Gives the table fixed columns (ncols of them, copied). */
+void ls_table_columns(ls_table_t *t, const ls_column_t *cols);
 
 /* Number of GPUs (highest index + 1). */
 int ls_doc_ngpus(const json_t *doc);
@@ -52,6 +47,14 @@ ls_table_t *ls_table_measured_groups(const json_t *plan);
 ls_table_t *ls_table_pairs(const json_t *plan);
 ls_table_t *ls_table_best_hbm(const json_t *plan);
 ls_table_t *ls_table_keep_out(const json_t *plan);
+
+/* The link entry of the document from GPU a to GPU b; NULL when none. */
+const json_t *ls_doc_link(const json_t *doc, int a, int b);
+
+/* A GPU x GPU table: header "row->col", GPU<index[c]>...; row r starts GPU<index[r]>,
+   then cell(r, c) for each column, written into a buffer of len bytes. */
+ls_table_t *ls_gpu_grid_table(const char *title, int n, const int *index,
+                              void (*cell)(const void *arg, int r, int c, char *buf, size_t len), const void *arg);
 
 /* "0,1,2" for a JSON array of GPU indices. */
 void ls_buf_gpus(ls_buf_t *b, const json_t *gpus);

@@ -1,6 +1,8 @@
 /* Terminal and CSV rendering of the topology, in the words of nvidia-smi topo -m. */
 #include "topo_render.h"
+#include "format.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define RESET "\033[0m"
@@ -230,39 +232,42 @@ void ls_topo_render_text(FILE *out, const ls_topo_t *topo, int color)
     fputs(p2p_legend, out);
 }
 
-/* A CSV field, quoted when it holds a comma or a quote (CPU lists do: "0-55,112-167"). */
-static void csv_field(FILE *out, const char *text, int last)
+/* One row of the CSV export: the device, then its link to every device, then its
+   affinities (CPU lists hold commas: "0-55,112-167", quoted by the CSV format). */
+static void csv_row(ls_table_t *t, const ls_topo_t *topo, int d)
 {
-    if (strpbrk(text, ",\"\n")) {
-        fputc('"', out);
-        for (const char *c = text; *c; c++) {
-            if (*c == '"')
-                fputc('"', out);
-            fputc(*c, out);
-        }
-        fputc('"', out);
-    } else
-        fputs(text, out);
-    fputc(last ? '\n' : ',', out);
+    int gpu = d < topo->ngpus;
+    const char *row[2 + LS_MAX_GPUS + LS_MAX_NICS + 3];
+    char words[LS_MAX_GPUS + LS_MAX_NICS][16];
+    int c = 0;
+    row[c++] = device_label(topo, d);
+    row[c++] = gpu ? "" : topo->nic_name[d - topo->ngpus];
+    for (int e = 0; e < ndevices(topo); e++) {
+        ls_link_format(ls_topo_device_link(topo, d, e), words[e], sizeof words[e]);
+        row[c++] = words[e];
+    }
+    row[c++] = gpu ? topo->cpu_affinity[d] : "";
+    row[c++] = gpu ? topo->numa_affinity[d] : "";
+    row[c++] = gpu ? topo->gpu_numa_id[d] : "";
+    ls_table_row(t, row);
 }
 
 void ls_topo_render_csv(FILE *out, const ls_topo_t *topo)
 {
-    fputs("device,name,", out);
+    const char *header[2 + LS_MAX_GPUS + LS_MAX_NICS + 3];
+    int c = 0;
+    header[c++] = "device";
+    header[c++] = "name";
     for (int d = 0; d < ndevices(topo); d++)
-        csv_field(out, device_label(topo, d), 0);
-    fputs("cpu_affinity,numa_affinity,gpu_numa_id\n", out);
-    for (int d = 0; d < ndevices(topo); d++) {
-        int gpu = d < topo->ngpus;
-        csv_field(out, device_label(topo, d), 0);
-        csv_field(out, gpu ? "" : topo->nic_name[d - topo->ngpus], 0);
-        for (int e = 0; e < ndevices(topo); e++) {
-            char word[16];
-            ls_link_format(ls_topo_device_link(topo, d, e), word, sizeof word);
-            csv_field(out, word, 0);
-        }
-        csv_field(out, gpu ? topo->cpu_affinity[d] : "", 0);
-        csv_field(out, gpu ? topo->numa_affinity[d] : "", 0);
-        csv_field(out, gpu ? topo->gpu_numa_id[d] : "", 1);
-    }
+        header[c++] = device_label(topo, d);
+    header[c++] = "cpu_affinity";
+    header[c++] = "numa_affinity";
+    header[c++] = "gpu_numa_id";
+    ls_table_t *t = ls_table_new("", c, header);
+    for (int d = 0; d < ndevices(topo); d++)
+        csv_row(t, topo, d);
+    char *csv = ls_format_table(&ls_format_csv, t);
+    fputs(csv, out);
+    free(csv);
+    ls_table_free(t);
 }

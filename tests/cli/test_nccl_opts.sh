@@ -41,6 +41,7 @@ expect 2 "unknown data type 'fp9'" nccl all_reduce -d fp9
 expect 2 "unknown reduction 'mean'" nccl all_reduce --op mean
 expect 2 "-o all is not supported" nccl all_reduce -o all
 expect 2 "-t: expected a whole number 1-1" nccl all_reduce -t 2
+expect 2 "--launch: 'serial' is not group or threads" nccl all_reduce --launch serial
 expect 2 "--gpus: '0,,x' is not a GPU list" nccl all_reduce --gpus 0,,x
 expect 2 "--variant: 'NCCL_ALGO' is not NAME=VALUE" nccl all_reduce --variant NCCL_ALGO
 expect 2 "--timeout: 'never' is not a number" nccl all_reduce --timeout never

@@ -50,6 +50,37 @@ static void node_bound_memory_is_usable(void **state)
     ls_numa_free(p, len);
 }
 
+/* The huge-page share of a host buffer, from /proc/self/smaps: the line of the mapping
+   that holds the address (at its start or inside it), not the next mapping's
+   ("Anonymous:" starts with a hex digit). */
+static void huge_pages_from_smaps(void **state)
+{
+    (void)state;
+    const char *smaps = "7f0000000000-7f0020000000 rw-p 00000000 00:00 0 \n"
+                        "Size:             524288 kB\n"
+                        "Anonymous:        524288 kB\n"
+                        "AnonHugePages:    520192 kB\n"
+                        "VmFlags: rd wr mr mw me ac hg\n"
+                        "7f0020000000-7f0020001000 rw-p 00000000 00:00 0 \n"
+                        "Size:                  4 kB\n"
+                        "Anonymous:             4 kB\n"
+                        "7f0030000000-7f0030200000 rw-p 00000000 00:00 0 \n"
+                        "AnonHugePages:      2048 kB\n";
+    assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0000000000ul), 520192.0 / 524288, 1e-9);
+    assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0010000000ul), 520192.0 / 524288, 1e-9);
+    assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0020000000ul), 0, 0);
+    assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0030000000ul), 1, 1e-9);
+    assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x1000ul), -1, 0);
+    /* live: linkscope's own node-bound buffer is listed (0 kB where THP is off) */
+    int bound = -1;
+    size_t len = 8u << 20;
+    void *p = ls_numa_alloc(len, 0, &bound);
+    assert_non_null(p);
+    double share = ls_numa_huge_share(p);
+    assert_true(share >= 0 && share <= 1);
+    ls_numa_free(p, len);
+}
+
 static void telemetry_without_nvml_says_so(void **state)
 {
     (void)state;
@@ -77,6 +108,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nodes_and_cpus_from_sysfs),
         cmocka_unit_test(node_bound_memory_is_usable),
+        cmocka_unit_test(huge_pages_from_smaps),
         cmocka_unit_test(telemetry_without_nvml_says_so),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,25 @@
+/* The fixed-columns format, as nvidia-smi prints its tables: the title line, then the
+   header and every row with each cell padded (or cut) to its column's width and the
+   columns joined by one space. A table without fixed columns (ls_table_columns) is
+   written at its widest cell, left-aligned. Tables only: a command's own output. */
+#include "format.h"
+
+#include <string.h>
+
+static void table(ls_out_t *o, const ls_table_t *t, int flags)
+{
+    (void)flags;
+    if (t->title[0])
+        ls_buf_printf(&o->b, "%s\n", t->title);
+    for (int r = 0; r <= t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++) {
+            const char *cell = ls_table_cell(t, r, c);
+            ls_column_t col = t->cols ? t->cols[c] : (ls_column_t){(int)strlen(cell), 1, 0};
+            int cut = col.cut ? col.width : (int)strlen(cell);
+            ls_buf_printf(&o->b, col.left ? "%s%-*.*s" : "%s%*.*s", c ? " " : "", col.width, cut, cell);
+        }
+        ls_buf_puts(&o->b, "\n");
+    }
+}
+
+const ls_format_t ls_format_columns = {"columns", NULL, 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL};

@@ -1,0 +1,39 @@
+/* The CSV format: a table as RFC 4180 rows (one header row, LF line ends; "-", not
+   measured, is an empty field). A report in CSV is three exports, each one table:
+   boards and clocks, P2P paths, collective results. */
+#include "format.h"
+#include "render.h"
+
+#include <string.h>
+
+const char *const ls_csv_names[3] = {"boards_clocks", "p2p_paths", "collectives"};
+
+static void table(ls_out_t *o, const ls_table_t *t, int flags)
+{
+    (void)flags;
+    for (int r = 0; r <= t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++) {
+            if (c)
+                ls_buf_puts(&o->b, ",");
+            const char *cell = ls_table_cell(t, r, c);
+            ls_buf_csv(&o->b, strcmp(cell, "-") ? cell : ""); /* not measured: empty field */
+        }
+        ls_buf_puts(&o->b, "\n");
+    }
+}
+
+/* Rows only: a CSV file has no place for headings, lists, pictures or prose. */
+const ls_format_t ls_format_csv = {"csv", ".csv", 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL};
+
+char *ls_report_csv(const json_t *doc, const char *name)
+{
+    ls_table_t *t = !strcmp(name, "boards_clocks") ? ls_table_inventory(doc)
+                    : !strcmp(name, "p2p_paths")   ? ls_table_p2p_paths(doc)
+                    : !strcmp(name, "collectives") ? ls_table_collectives(doc)
+                                                   : NULL;
+    if (!t)
+        return NULL;
+    char *text = ls_format_table(&ls_format_csv, t);
+    ls_table_free(t);
+    return text;
+}

@@ -1,0 +1,291 @@
+/* The report's outline: which sections, in which order, and what each holds. Written
+   once for every format; a section asks the format's capabilities (format.h) where the
+   formats differ in what they show, never in how. */
+#include "burn_render.h"
+#include "format.h"
+#include "matrix.h"
+#include "render.h"
+#include "svg.h"
+#include "model/doc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The format's operations; one it leaves NULL writes nothing. */
+static void list(ls_out_t *o, const json_t *strings)
+{
+    if (o->fmt->list)
+        o->fmt->list(o, strings);
+}
+
+static int figures(ls_out_t *o, const ls_figure_t *f, int n)
+{
+    return o->fmt->figures ? o->fmt->figures(o, f, n) : 0;
+}
+
+static void note(ls_out_t *o, const char *sentence)
+{
+    if (o->fmt->note)
+        o->fmt->note(o, sentence);
+}
+
+static void text(ls_out_t *o, const char *s)
+{
+    if (o->fmt->text)
+        o->fmt->text(o, s);
+}
+
+/* Shows a table and frees it; NULL (a table that does not apply) shows nothing. */
+static void show(ls_out_t *o, ls_table_t *t, int flags)
+{
+    if (t)
+        o->fmt->table(o, t, flags);
+    ls_table_free(t);
+}
+
+static void summary(ls_out_t *o)
+{
+    show(o, ls_table_host_summary(o->doc), 0);
+    if (o->fmt->caps & LS_FMT_PROSE) {
+        char *head = ls_render_headline(o->doc);
+        text(o, head);
+        free(head);
+    }
+}
+
+static void findings(ls_out_t *o)
+{
+    if (o->fmt->caps & LS_FMT_PROSE) { /* findings and plan in one text */
+        char *both = ls_render_plan_text(o->findings, o->plan);
+        text(o, both);
+        free(both);
+    } else if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !json_array_size(o->findings)) {
+        note(o, "No finding: every rule passed.");
+    } else {
+        show(o, ls_table_findings(o->findings), LS_TABLE_SEVERITY_ROWS);
+    }
+}
+
+static void plan(ls_out_t *o)
+{
+    list(o, json_object_get(o->plan, "summary"));
+    show(o, ls_table_islands(o->plan), 0);
+    show(o, ls_table_groups(o->plan), 0);
+    show(o, ls_table_measured_groups(o->plan), 0);
+    show(o, ls_table_pairs(o->plan), 0);
+    show(o, ls_table_best_hbm(o->plan), 0);
+    show(o, ls_table_keep_out(o->plan), 0);
+}
+
+static int draw_topology(ls_buf_t *b, const ls_out_t *o, const void *arg)
+{
+    (void)arg;
+    return ls_svg_topology(b, o->doc, o->findings);
+}
+
+static int draw_links(ls_buf_t *b, const ls_out_t *o, const void *arg)
+{
+    (void)arg;
+    return ls_svg_link_matrix(b, o->doc);
+}
+
+static void topology(ls_out_t *o)
+{
+    static const ls_figure_t figs[] = {
+        {draw_topology, NULL,
+         "GPUs as nodes, filled by NUMA node; lines coloured by link class (thicker: more NVLinks; "
+         "dashed: across the SMP interconnect; red: a pair far below its class).",
+         "No GPUs in the document."},
+        {draw_links, NULL, "Link types as nvidia-smi topo -m prints them, GPU(row) -> GPU(column).",
+         "No link types recorded."},
+    };
+    figures(o, figs, 2);
+    show(o, ls_table_topology(o->doc), 0);
+}
+
+static int draw_heatmap(ls_buf_t *b, const ls_out_t *o, const void *arg)
+{
+    (void)o;
+    ls_svg_heatmap(b, arg);
+    return 1;
+}
+
+static void matrices(ls_out_t *o)
+{
+    ls_matrix_t *mats;
+    int n = ls_doc_matrices(o->doc, &mats);
+    if (!n)
+        note(o, "No P2P or latency measurements.");
+    if (o->fmt->caps & LS_FMT_FIGURES) {
+        ls_figure_t *figs = calloc((size_t)n + 1, sizeof *figs);
+        if (!figs)
+            abort();
+        for (int k = 0; k < n; k++)
+            figs[k] = (ls_figure_t){draw_heatmap, &mats[k], mats[k].title, NULL};
+        figures(o, figs, n);
+        free(figs);
+    } else {
+        for (int k = 0; k < n; k++)
+            show(o, ls_matrix_table(&mats[k]), 0);
+    }
+    free(mats);
+}
+
+static void memory(ls_out_t *o)
+{
+    show(o, ls_table_hbm(o->doc), 0);
+    show(o, ls_table_host_copies(o->doc), 0);
+}
+
+static int draw_collectives(ls_buf_t *b, const ls_out_t *o, const void *arg)
+{
+    (void)arg;
+    return ls_svg_collective_charts(b, o->doc);
+}
+
+static void collectives(ls_out_t *o)
+{
+    static const ls_figure_t charts = {draw_collectives, NULL, NULL, NULL};
+    int n = figures(o, &charts, 1);
+    if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !n)
+        note(o, "No collective measurements.");
+    else
+        show(o, ls_table_collectives(o->doc), 0);
+}
+
+static int draw_burn(ls_buf_t *b, const ls_out_t *o, const void *arg)
+{
+    (void)arg;
+    return ls_svg_burn_charts(b, o->doc);
+}
+
+/* The sustained-load family: its table, and clock, power and temperature over time. */
+static void burn(ls_out_t *o)
+{
+    static const ls_figure_t charts = {draw_burn, NULL, NULL, NULL};
+    char *t = ls_burn_text(o->doc);
+    text(o, t);
+    free(t);
+    figures(o, &charts, 1);
+}
+
+static void inventory(ls_out_t *o)
+{
+    show(o, ls_table_inventory(o->doc), 0);
+}
+
+const ls_section_t ls_outline[] = {
+    {"summary", "Run", NULL, NULL, LS_SEC_PREAMBLE, summary, NULL},
+    {"findings", "Findings", NULL, "Findings and plan", 0, findings, NULL},
+    {"plan", "Plan", NULL, NULL, LS_SEC_IN_PROSE, plan, NULL},
+    {"topology", "Topology", NULL, NULL, 0, topology, NULL},
+    {"matrices", "P2P and latency matrices", "Matrices", NULL, 0, matrices, NULL},
+    {"memory", "Memory and host copies", NULL, NULL, 0, memory, NULL},
+    {"collectives", "Collectives", NULL, NULL, 0, collectives, NULL},
+    {"burn", "Sustained load", NULL, NULL, 0, burn, ls_burn_count},
+    {"inventory", "Inventory", NULL, NULL, 0, inventory, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+};
+
+int ls_section_present(const ls_section_t *s, const json_t *doc)
+{
+    return !s->present || s->present(doc);
+}
+
+const char *ls_section_short_title(const ls_format_t *fmt, const ls_section_t *s)
+{
+    if ((fmt->caps & LS_FMT_PROSE) && s->prose_title)
+        return s->prose_title;
+    return s->short_title ? s->short_title : s->title;
+}
+
+const ls_format_t *const ls_formats[] = {&ls_format_term, &ls_format_md, &ls_format_html, &ls_format_csv, NULL};
+
+const ls_format_t *ls_format_find(const char *name)
+{
+    for (int i = 0; ls_formats[i]; i++)
+        if (!strcmp(ls_formats[i]->name, name))
+            return ls_formats[i];
+    return NULL;
+}
+
+const ls_format_t *ls_format_of_path(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (dot && !strcmp(dot, ".htm"))
+        dot = ".html";
+    for (int i = 0; dot && ls_formats[i]; i++)
+        if (ls_formats[i]->ext && !strcmp(ls_formats[i]->ext, dot))
+            return ls_formats[i];
+    return NULL;
+}
+
+char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings, const json_t *plan)
+{
+    ls_out_t o = {fmt, {0}, doc, findings, plan, 0};
+    if (fmt->begin)
+        fmt->begin(&o);
+    int prose = fmt->caps & LS_FMT_PROSE;
+    for (const ls_section_t *s = ls_outline; s->id; s++) {
+        if ((prose && (s->flags & LS_SEC_IN_PROSE)) || !ls_section_present(s, doc))
+            continue;
+        if (fmt->heading)
+            fmt->heading(&o, s);
+        s->content(&o);
+        if (fmt->section_end)
+            fmt->section_end(&o);
+    }
+    return fmt->end ? fmt->end(&o) : ls_buf_take(&o.b);
+}
+
+char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t)
+{
+    ls_out_t o = {fmt, {0}, NULL, NULL, NULL, 0};
+    fmt->table(&o, t, 0);
+    return ls_buf_take(&o.b);
+}
+
+char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *plan)
+{
+    return ls_report(&ls_format_term, doc, findings, plan);
+}
+
+char *ls_report_md(const json_t *doc, const json_t *findings, const json_t *plan)
+{
+    return ls_report(&ls_format_md, doc, findings, plan);
+}
+
+char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *plan)
+{
+    return ls_report(&ls_format_html, doc, findings, plan);
+}
+
+int ls_text_width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+int ls_cell_numeric(const char *s)
+{
+    if (!strcmp(s, "-"))
+        return 1;
+    char *end;
+    strtod(s, &end);
+    return end != s && *end == '\0';
+}
+
+void ls_format_items(ls_buf_t *b, const json_t *strings, const char *before, const char *after,
+                     void (*esc)(ls_buf_t *, const char *))
+{
+    size_t i;
+    const json_t *s;
+    json_array_foreach(strings, i, s)
+    {
+        ls_buf_puts(b, before);
+        esc(b, json_string_value(s));
+        ls_buf_puts(b, after);
+    }
+}
