@@ -664,12 +664,10 @@ static const json_t *cleanest_island(const plan_ctx_t *c, const json_t *isl)
 static void summary_line(json_t *summary, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void summary_line(json_t *summary, const char *fmt, ...)
 {
-    char line[320];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    json_array_append_new(summary, json_vsprintf(fmt, ap));
     va_end(ap);
-    json_array_append_new(summary, json_string(line));
 }
 
 /* Group sizes where the expected bus bandwidth falls by more than STEP_DROP. */

@@ -2,6 +2,7 @@
    nearest NIC is across the SMP interconnect, and P2P that NCCL could use but did not. */
 #include "rules.h"
 #include "model/doc.h"
+#include "model/nccl_log.h"
 #include "util/parse.h"
 
 #include <math.h>
@@ -146,7 +147,7 @@ static int unused_p2p_edges(const ls_machine_t *m, const json_t *e, char *list, 
         if (a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b || !m->has_topo ||
             !m->topo->has_p2p || !ls_machine_p2p_ok(m, (int)a, (int)b))
             continue;
-        if (strncmp(tr, "SHM", 3) && strncmp(tr, "NET", 3))
+        if (!ls_nccl_transport_skips_p2p(tr))
             continue;
         if (seen[a] >> b & 1) /* not strstr: "GPU1->GPU2" is inside "GPU1->GPU21" */
             continue;

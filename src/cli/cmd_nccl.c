@@ -10,7 +10,7 @@
 #include "nccl/mpirt.h"
 #include "nccl/sweep.h"
 #include "nccl/table.h"
-#include "nccl/translog.h"
+#include "model/translog.h"
 #include "nccl/annotate.h"
 #include "nccl/variant.h"
 #include "util/log.h"

@@ -1,6 +1,6 @@
 /* CUDA backend through the CUDA runtime. */
 #include "cudadev.h"
-#include "busid.h"
+#include "model/busid.h"
 #include "util/log.h"
 
 #include <cuda_runtime_api.h>

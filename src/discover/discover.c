@@ -3,12 +3,12 @@
    the run document. A backend that fails adds one line to software.warnings and the
    others go on. */
 #include "discover.h"
-#include "busid.h"
+#include "model/busid.h"
 #include "cudadev.h"
 #include "nics.h"
 #include "nvml.h"
 #include "sysfs.h"
-#include "theory.h"
+#include "model/theory.h"
 #include "model/doc.h"
 #include "model/topo.h"
 #include "util/log.h"
@@ -51,13 +51,12 @@ typedef struct {
 static void warn(ctx_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(ctx_t *c, const char *fmt, ...)
 {
-    char line[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    json_t *line = json_vsprintf(fmt, ap);
     va_end(ap);
-    json_array_append_new(c->warnings, json_string(line));
-    ls_warn("%s", line);
+    ls_warn("%s", json_string_value(line) ? json_string_value(line) : "(a warning that is not UTF-8)");
+    json_array_append_new(c->warnings, line);
 }
 
 /* ---- backends ------------------------------------------------------------------ */

@@ -1,6 +1,6 @@
 /* RDMA NIC backend: /sys/class/infiniband/<dev>/{device, fw_ver, ports/N/...}. */
 #include "nics.h"
-#include "busid.h"
+#include "model/busid.h"
 #include "util/fileio.h"
 
 #include <dirent.h>

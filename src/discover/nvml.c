@@ -3,9 +3,9 @@
    entry point but init/count/handle is optional, so an older driver degrades field by
    field instead of failing. */
 #include "nvml.h"
-#include "busid.h"
+#include "model/busid.h"
 #include "model/topo.h"
-#include "theory.h"
+#include "model/theory.h"
 #include "util/log.h"
 
 #include <dlfcn.h>

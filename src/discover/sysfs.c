@@ -1,7 +1,8 @@
 /* sysfs and procfs backend: PCI paths, NUMA nodes, CPU lists, host facts. */
 #include "sysfs.h"
-#include "busid.h"
+#include "model/busid.h"
 #include "util/fileio.h"
+#include "util/sysdir.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -191,25 +192,7 @@ int ls_cpulist_count(const char *list)
 /* NUMA nodes under root: ids ascending; returns the count (0 when none). */
 static int numa_nodes(const char *root, int *ids, int max)
 {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/sys/devices/system/node", root_or_empty(root));
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < max) {
-        if (strncmp(e->d_name, "node", 4) == 0 && isdigit((unsigned char)e->d_name[4]))
-            ids[n++] = atoi(e->d_name + 4);
-    }
-    closedir(d);
-    for (int i = 1; i < n; i++) /* insertion sort: a handful of nodes */
-        for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
-            int t = ids[j];
-            ids[j] = ids[j - 1];
-            ids[j - 1] = t;
-        }
-    return n;
+    return ls_list_numbered(root, "/sys/devices/system/node", "node", ids, max, INT_MAX);
 }
 
 void ls_sysfs_numa_affinity(const char *root, const ls_pci_dev_t *dev, char *buf, size_t buflen)

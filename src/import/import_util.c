@@ -1,4 +1,5 @@
 #include "import_util.h"
+#include "model/vocab.h"
 #include "model/doc.h"
 
 #include <ctype.h>
@@ -91,29 +92,6 @@ int ls_tok_long(const char *tok, long long *out)
     return 0;
 }
 
-void ls_pci_bus_id(unsigned domain, unsigned bus, unsigned device, unsigned function,
-                   char *buf, size_t buflen)
-{
-    snprintf(buf, buflen, "%08x:%02x:%02x.%x", domain, bus & 0xffu, device & 0xffu,
-             function & 0xfu);
-}
-
-int ls_pci_bus_id_parse(const char *text, char *buf, size_t buflen)
-{
-    unsigned domain, bus, device, function = 0;
-    int used = 0;
-    if (sscanf(text, "%x:%x:%x.%x%n", &domain, &bus, &device, &function, &used) == 4 &&
-        text[used] == '\0') {
-    } else if (sscanf(text, "%x:%x:%x%n", &domain, &bus, &device, &used) == 3 &&
-               text[used] == '\0') {
-        function = 0;
-    } else {
-        return -1;
-    }
-    ls_pci_bus_id(domain, bus, device, function, buf, buflen);
-    return 0;
-}
-
 json_t *ls_import_gpu(json_t *doc, int index)
 {
     json_t *gpus = json_object_get(doc, "gpus");
@@ -139,33 +117,17 @@ void ls_set_if_absent(json_t *obj, const char *key, const char *value)
         json_object_set_new(obj, key, json_string(value));
 }
 
-static int id_taken(const json_t *doc, const char *id)
-{
-    size_t i;
-    const json_t *m;
-    json_array_foreach(json_object_get(doc, "measurements"), i, m)
-    {
-        if (strcmp(ls_json_str(m, "id", ""), id) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *base_id)
 {
-    char id[160];
-    snprintf(id, sizeof id, "%s", base_id);
-    for (int n = 2; id_taken(doc, id); n++)
-        snprintf(id, sizeof id, "%s-%d", base_id, n);
-    json_object_set_new(entry, "id", json_string(id));
+    json_object_set_new(entry, "id", json_string(base_id));
     json_object_set_new(entry, "source", json_string(source));
     json_t *flags = json_object_get(entry, "flags");
     if (!json_is_array(flags)) {
         flags = json_array();
         json_object_set_new(entry, "flags", flags);
     }
-    json_array_insert_new(flags, 0, json_string("imported"));
-    ls_doc_add_measurement(doc, entry);
+    json_array_insert_new(flags, 0, json_string(LS_FLAG_IMPORTED));
+    ls_doc_add_unique(doc, entry);
 }
 
 json_t *ls_import_entry(const char *family, const char *metric, const char *unit,

@@ -30,13 +30,6 @@ void ls_tokenize(ls_line_t *line);
 int ls_tok_double(const char *tok, double *out);
 int ls_tok_long(const char *tok, long long *out);
 
-/* "0000:00:06", "00000000:00:06.0" or bus/device/domain numbers into the canonical
-   "00000000:00:06.0" (lower-case hex, 8-digit domain). */
-void ls_pci_bus_id(unsigned domain, unsigned bus, unsigned device, unsigned function,
-                   char *buf, size_t buflen);
-/* Parses "DDDD:BB:DD[.F]" or "DDDDDDDD:BB:DD.F"; 0 or -1. */
-int ls_pci_bus_id_parse(const char *text, char *buf, size_t buflen);
-
 /* The GPU object with this index in doc's "gpus" (created, kept sorted by index). */
 json_t *ls_import_gpu(json_t *doc, int index);
 /* Sets key to a string value unless the object already has it. */

@@ -1,6 +1,8 @@
 #include "nccl_log.h"
 #include "import_util.h"
-#include "nccl/translog.h"
+#include "model/nccl_log.h"
+#include "model/translog.h"
+#include "util/lines.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -68,42 +70,22 @@ static void set_bus_fields(json_t *t, const char *key, const char *bus)
    does not take. */
 static json_t *parse_connection(const char *msg)
 {
-    int ch, conn = 0, from, to, used = 0;
-    char fb[32] = "", tb[32] = "";
-    const char *kw = strncmp(msg, "Ring ", 5) == 0 ? "Ring" : "Channel";
-    char fmt[96];
-    snprintf(fmt, sizeof fmt, "%s %%d : %%d[%%31[^]]] -> %%d[%%31[^]]] %%n", kw);
-    if (sscanf(msg, fmt, &ch, &from, fb, &to, tb, &used) < 5 || !used) {
-        used = 0;
-        fb[0] = tb[0] = '\0';
-        snprintf(fmt, sizeof fmt, "%s %%d : %%d -> %%d %%n", kw);
-        if (sscanf(msg, fmt, &ch, &from, &to, &used) < 3 || !used) {
-            used = 0;
-            snprintf(fmt, sizeof fmt, "%s %%d/%%d : %%d -> %%d %%n", kw);
-            if (sscanf(msg, fmt, &ch, &conn, &from, &to, &used) < 4 || !used)
-                return NULL;
-        }
-    } else if (strcmp(kw, "Channel") == 0 && bracket_is_gpu(fb) && bracket_is_gpu(tb)) {
+    ls_nccl_channel_t c;
+    if (ls_nccl_channel_parse(msg, &c) != 0 || (c.has_conn && c.brackets))
+        return NULL; /* "Channel 00/0 : 0[0] -> 1[1]": the shared parser reads it */
+    if (!c.ring && c.brackets && bracket_is_gpu(c.from) && bracket_is_gpu(c.to))
         return NULL; /* the shared parser reads it */
-    }
-    const char *rest = msg + used, *side = "both";
-    if (strncmp(rest, "[send] ", 7) == 0)
-        side = "send", rest += 7;
-    else if (strncmp(rest, "[receive] ", 10) == 0)
-        side = "receive", rest += 10;
-    if (strncmp(rest, "via ", 4) != 0)
-        return NULL;
-    char via[128], cls[64];
-    snprintf(via, sizeof via, "%s", rest + 4);
-    via[strcspn(via, "\r\n")] = '\0';
+    const char *via = c.via;
+    char cls[64];
     ls_nccl_transport_class(via, cls, sizeof cls);
-    json_t *t = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}", "channel", ch,
-                          "conn", conn, "from_rank", from, "to_rank", to, "from",
-                          bracket_is_gpu(fb) ? atoi(fb) : -1, "to", bracket_is_gpu(tb) ? atoi(tb) : -1,
-                          "transport", cls, "via", via, "gdrdma", strstr(via, "GDRDMA") != NULL,
-                          "read", strstr(via, "/read") != NULL, "side", side);
-    set_bus_fields(t, "from_bus", fb);
-    set_bus_fields(t, "to_bus", tb);
+    json_t *t = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}", "channel",
+                          c.channel, "conn", c.conn, "from_rank", c.from_rank, "to_rank",
+                          c.to_rank, "from", bracket_is_gpu(c.from) ? atoi(c.from) : -1, "to",
+                          bracket_is_gpu(c.to) ? atoi(c.to) : -1, "transport", cls, "via", via,
+                          "gdrdma", strstr(via, "GDRDMA") != NULL, "read",
+                          strstr(via, "/read") != NULL, "side", c.side);
+    set_bus_fields(t, "from_bus", c.from);
+    set_bus_fields(t, "to_bus", c.to);
     return t;
 }
 
@@ -223,12 +205,7 @@ static void parse_message(const char *msg, const char *host, json_t *facts)
 static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
-    for (const char *line = text; *line;) {
-        size_t n = strcspn(line, "\n");
-        size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
-        memcpy(buf, line, keep);
-        buf[keep] = '\0';
-        line += n + (line[n] == '\n');
+    for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
         char *s = buf;
         while (*s == ' ' || *s == '\t' || *s == '`')
             s++;
@@ -255,12 +232,7 @@ static void set_hosts(const char *text, json_t *facts)
 {
     json_t *map = json_object_get(facts, "rank_hosts");
     char buf[2048], host[128];
-    for (const char *line = text; *line;) {
-        size_t n = strcspn(line, "\n");
-        size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
-        memcpy(buf, line, keep);
-        buf[keep] = '\0';
-        line += n + (line[n] == '\n');
+    for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
         const char *info = strstr(buf, "NCCL INFO ");
         if (!info || line_host(buf, host, sizeof host) != 0 || !strstr(info, " via "))
             continue;

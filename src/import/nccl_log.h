@@ -3,7 +3,7 @@
    for every line format from NCCL 2.4 to 2.28 (docs/import.md).
 
    The connection lines of NCCL >= 2.7 ("Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM")
-   are read by the shared parser (src/nccl/translog.c); this file adds what that one
+   are read by the shared parser (src/model/translog.c); this file adds what that one
    does not read: the `Ring NN :` lines of NCCL 2.4-2.6, NET lines whose ranks carry no
    bracket ("15 -> 0 [send] via NET/Socket/0"), bus ids in brackets, "comm .. nRanks N
    nNodes M", the GPUDirect RDMA lines, the network chosen and the host of each rank

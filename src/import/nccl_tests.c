@@ -5,7 +5,9 @@
 #include "nccl_tests.h"
 #include "import_util.h"
 #include "nccl_text.h"
+#include "model/busid.h"
 #include "model/doc.h"
+#include "model/nccl_log.h"
 #include "model/entry.h"
 #include "util/log.h"
 
@@ -176,7 +178,7 @@ static void parse_rank_line(block_t *b, const char *text)
         char *close = strchr(bus, ']');
         if (close)
             *close = '\0';
-        if (ls_pci_bus_id_parse(bus, r.bus, sizeof r.bus) != 0)
+        if (ls_busid_normalize(bus, r.bus, sizeof r.bus) != 0)
             r.bus[0] = '\0';
         name_from++;
     }
@@ -349,14 +351,14 @@ static void parse_debug_line(debug_t *dbg, const char *text)
         json_object_set_new(dbg->env, word, json_string(value));
         return;
     }
-    int channel, from, to, from_dev, to_dev, used = 0;
-    if (sscanf(info, "Channel %d/%*d : %d[%d] -> %d[%d] via %n", &channel, &from, &from_dev, &to,
-               &to_dev, &used) == 5 &&
-        used > 0) {
+    ls_nccl_channel_t c;
+    long long from_dev, to_dev;
+    /* nccl-tests' logs: "Channel 00/0 : 0[0] -> 1[1] via ...", GPU numbers in brackets */
+    if (ls_nccl_channel_parse(info, &c) == 0 && c.has_conn && strcmp(c.side, "both") == 0 &&
+        ls_tok_long(c.from, &from_dev) == 0 && ls_tok_long(c.to, &to_dev) == 0)
         json_array_append_new(dbg->transports,
-                              json_pack("{s:i, s:i, s:i, s:s}", "channel", channel, "from",
-                                        from_dev, "to", to_dev, "transport", info + used));
-    }
+                              json_pack("{s:i, s:I, s:I, s:s}", "channel", c.channel, "from",
+                                        from_dev, "to", to_dev, "transport", c.via));
 }
 
 static int block_gpus(const block_t *b, json_t *gpus, int *nhosts, int *nprocs)

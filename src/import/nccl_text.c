@@ -1,4 +1,5 @@
 #include "nccl_text.h"
+#include "util/lines.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -162,17 +163,12 @@ int ls_nccl_text_detect(const char *text)
         return 1;
     int rows = 0, header = 0, named = 0;
     char buf[1024], name[64];
-    for (const char *p = text; *p;) {
-        size_t n = strcspn(p, "\n");
-        size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
-        memcpy(buf, p, keep);
-        buf[keep] = '\0';
+    for (const char *p = text; ls_text_line(&p, buf, sizeof buf);) {
         ls_nccl_text_normalize(buf);
         const char *s = buf[0] == '#' ? buf + 1 : buf;
         header |= ls_nccl_text_headerish(s) && strstr(s, "busbw") != NULL;
         named |= !strstr(buf, "NCCL INFO") && ls_nccl_text_perf_name(buf, name, sizeof name) == 0;
         rows += ls_nccl_text_is_row(buf);
-        p += n + (p[n] == '\n');
     }
     return header || rows >= 2 || (named && rows >= 1);
 }

@@ -13,6 +13,8 @@
      reports bytes copied; HBM traffic is twice that. */
 #include "nvbandwidth.h"
 #include "import_util.h"
+#include "model/vocab.h"
+#include "model/busid.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -53,21 +55,21 @@ static void finish(json_t *doc, json_t *e, const char *test, const char *id, int
 static void add_host(json_t *doc, const char *test, const json_t *matrix, int *added)
 {
     int sm = has(test, "_sm");
-    const char *dir = (has(test, "host_to_device") || has(test, "host_to_all")) ? "h2d" : "d2h";
+    const char *dir = (has(test, "host_to_device") || has(test, "host_to_all")) ? LS_DIR_H2D : LS_DIR_D2H;
     int all = strncmp(test, "all_to_", 7) == 0 || has(test, "_to_all");
     const char *under = all ? (has(test, "bidirectional") ? "all_gpus_bidir" : "all_gpus")
-                                          : (has(test, "bidirectional") ? "bidir" : NULL);
+                                          : (has(test, "bidirectional") ? LS_DIR_BIDIR : NULL);
     size_t ncols = json_array_size(json_array_get(matrix, 0));
     for (size_t g = 0; g < ncols; g++) {
         double v;
         if (!cell(matrix, 0, g, &v))
             continue;
-        json_t *e = ls_import_entry("host", "bandwidth", "GB/s", v);
-        json_object_set_new(e, "method", json_string(sm ? "sm" : "ce"));
+        json_t *e = ls_import_entry(LS_FAMILY_HOST, "bandwidth", "GB/s", v);
+        json_object_set_new(e, "method", json_string(sm ? "sm" : LS_P2P_CE));
         json_object_set_new(e, "gpus", json_pack("[i]", (int)g));
         json_object_set_new(e, "gpu", json_integer((int)g));
         json_object_set_new(e, "direction", json_string(dir));
-        json_object_set_new(e, "memory", json_string("pinned"));
+        json_object_set_new(e, "memory", json_string(LS_MEM_PINNED));
         if (under)
             json_object_set_new(e, "under", json_string(under));
         char id[128];
@@ -84,14 +86,14 @@ static void add_d2d(json_t *doc, const char *test, const json_t *matrix, int *ad
     size_t n = json_array_size(json_array_get(matrix, 0));
     size_t rows = json_array_size(matrix);
     size_t first_row = (bidir && rows == 3 * n) ? 2 * n : 0; /* the "Total" matrix */
-    const char *method = sm ? (read ? "sm_read" : "sm_write") : "ce";
+    const char *method = sm ? (read ? LS_P2P_SM_READ : LS_P2P_SM_WRITE) : LS_P2P_CE;
     for (size_t r = 0; r < n && first_row + r < rows; r++)
         for (size_t c = 0; c < n; c++) {
             double v;
             if (r == c || !cell(matrix, first_row + r, c, &v))
                 continue;
             int src = read ? (int)c : (int)r, dst = read ? (int)r : (int)c;
-            json_t *e = ls_import_entry("p2p", "bandwidth", "GB/s", v);
+            json_t *e = ls_import_entry(LS_FAMILY_P2P, "bandwidth", "GB/s", v);
             json_object_set_new(e, "method", json_string(method));
             if (!sm && read)
                 json_object_set_new(e, "mode", json_string("read"));
@@ -100,13 +102,13 @@ static void add_d2d(json_t *doc, const char *test, const json_t *matrix, int *ad
             json_object_set_new(e, "dst", json_integer(dst));
             /* older nvbandwidth printed only the measured direction of a bidir test */
             int total = bidir && rows == 3 * n;
-            json_object_set_new(e, "direction", json_string(total ? "bidir" : "uni"));
+            json_object_set_new(e, "direction", json_string(total ? LS_DIR_BIDIR : LS_DIR_UNI));
             if (bidir && !total)
-                json_object_set_new(e, "under", json_string("bidir"));
+                json_object_set_new(e, "under", json_string(LS_DIR_BIDIR));
             json_object_set_new(e, "p2p", json_true());
             char id[128];
             snprintf(id, sizeof id, "p2p-%s%s-%s-%d-%d", method, (!sm && read) ? "-read" : "",
-                     total ? "bidir" : "uni", src, dst);
+                     total ? LS_DIR_BIDIR : LS_DIR_UNI, src, dst);
             finish(doc, e, test, id, added);
         }
 }
@@ -123,7 +125,7 @@ static void add_latency(json_t *doc, const char *test, const json_t *matrix, int
                 continue;
             /* src runs the pointer chase; dst owns the memory (-1 = host memory) */
             int src = host ? (int)c : (int)r, dst = host ? -1 : (int)c;
-            json_t *e = ls_import_entry("latency", "latency", "us", ns / 1000.0);
+            json_t *e = ls_import_entry(LS_FAMILY_LATENCY, "latency", "us", ns / 1000.0);
             json_object_set_new(e, "method", json_string("pointer_chase"));
             json_object_set_new(e, "gpus", host ? json_pack("[i]", src) : json_pack("[i, i]", src, dst));
             json_object_set_new(e, "src", json_integer(src));
@@ -145,9 +147,9 @@ static void add_local_copy(json_t *doc, const char *test, const json_t *matrix, 
         double copied;
         if (!cell(matrix, 0, g, &copied))
             continue;
-        json_t *e = ls_import_entry("hbm", "bandwidth", "GB/s", 2 * copied);
+        json_t *e = ls_import_entry(LS_FAMILY_HBM, "bandwidth", "GB/s", 2 * copied);
         /* nvbandwidth's DeviceLocalCopy is a cudaMemcpy on the copy engine, not a kernel */
-        json_object_set_new(e, "method", json_string("copy_ce"));
+        json_object_set_new(e, "method", json_string(LS_HBM_COPY_CE));
         json_object_set_new(e, "gpus", json_pack("[i]", (int)g));
         json_object_set_new(e, "gpu", json_integer((int)g));
         json_object_set_new(e, "copied_gbps", json_real(copied));
@@ -174,7 +176,7 @@ static void add_inventory(json_t *doc, const json_t *nvb)
             name[--n] = '\0';
         json_t *gpu = ls_import_gpu(doc, index);
         ls_set_if_absent(gpu, "name", name);
-        if (ls_pci_bus_id_parse(bus, bus_id, sizeof bus_id) == 0)
+        if (ls_busid_normalize(bus, bus_id, sizeof bus_id) == 0)
             ls_set_if_absent(gpu, "pci_bus_id", bus_id);
     }
     json_t *sw = json_object_get(doc, "software");

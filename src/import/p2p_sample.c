@@ -11,6 +11,8 @@
      unavailable ("Device=i CANNOT Access Peer Device=j"). */
 #include "p2p_sample.h"
 #include "import_util.h"
+#include "model/vocab.h"
+#include "model/busid.h"
 #include "model/doc.h"
 #include "model/entry.h"
 #include "model/topo.h"
@@ -57,8 +59,9 @@ static void parse_device_line(p2p_parser_t *p, const char *text)
                &index, name, &bus, &dev, &dom) != 5 ||
         index < 0 || index >= LS_MAX_GPUS)
         return;
-    char bus_id[32];
-    ls_pci_bus_id(dom, bus, dev, 0, bus_id, sizeof bus_id);
+    char bus_id[32] = "";
+    if (bus <= 0xff && dev <= 0x1f) /* PCI: 8-bit bus, 5-bit device */
+        ls_busid_format(&(ls_busid_t){dom, bus, dev, 0}, bus_id, sizeof bus_id);
     json_t *gpu = ls_import_gpu(p->doc, index);
     ls_set_if_absent(gpu, "name", name);
     ls_set_if_absent(gpu, "pci_bus_id", bus_id);
@@ -129,9 +132,9 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
     /* write: GPU row pushes to col; read: GPU row pulls from col */
     int src = m->read_mode ? col : row, dst = m->read_mode ? row : col;
     int latency = m->section == SEC_LATENCY;
-    json_t *e = latency ? ls_import_entry("latency", "latency", "us", value)
-                        : ls_import_entry("p2p", "bandwidth", "GB/s", value);
-    const char *method = latency ? (m->cpu_timed ? "cpu_copy" : "gpu_copy") : "ce";
+    json_t *e = latency ? ls_import_entry(LS_FAMILY_LATENCY, "latency", "us", value)
+                        : ls_import_entry(LS_FAMILY_P2P, "bandwidth", "GB/s", value);
+    const char *method = latency ? (m->cpu_timed ? LS_LAT_CPU_COPY : LS_LAT_GPU_COPY) : LS_P2P_CE;
     json_object_set_new(e, "method", json_string(method));
     if (m->read_mode)
         json_object_set_new(e, "mode", json_string("read"));
@@ -140,19 +143,19 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
     json_object_set_new(e, "dst", json_integer(dst));
     if (!latency)
         json_object_set_new(e, "direction",
-                            json_string(m->section == SEC_BIDIR ? "bidir" : "uni"));
+                            json_string(m->section == SEC_BIDIR ? LS_DIR_BIDIR : LS_DIR_UNI));
     else
         json_object_set_new(e, "bytes", json_integer(16)); /* one int4 per copy */
     json_object_set_new(e, "p2p", json_boolean(p2p));
     json_object_set_new(e, "verified", json_false()); /* the sample checks no data */
-    json_object_set_new(e, "flags", p2p ? json_array() : json_pack("[s]", "through_host"));
+    json_object_set_new(e, "flags", p2p ? json_array() : json_pack("[s]", LS_FLAG_THROUGH_HOST));
     char id[96];
     if (latency)
         snprintf(id, sizeof id, "latency-%s%s-%d-%d%s", method, m->read_mode ? "-read" : "", src,
                  dst, p2p ? "" : "-nop2p");
     else
         snprintf(id, sizeof id, "p2p-ce%s-%s-%d-%d%s", m->read_mode ? "-read" : "",
-                 m->section == SEC_BIDIR ? "bidir" : "uni", src, dst, p2p ? "" : "-nop2p");
+                 m->section == SEC_BIDIR ? LS_DIR_BIDIR : LS_DIR_UNI, src, dst, p2p ? "" : "-nop2p");
     ls_import_add(p->doc, e, "p2pBandwidthLatencyTest", id);
     p->added++;
 }
@@ -187,11 +190,11 @@ static void add_hbm_entries(p2p_parser_t *p)
     for (int g = 0; g < LS_MAX_GPUS; g++) {
         if (p->ndiag[g] == 0)
             continue;
-        json_t *e = ls_import_entry("hbm", "bandwidth", "GB/s", 0);
+        json_t *e = ls_import_entry(LS_FAMILY_HBM, "bandwidth", "GB/s", 0);
         /* several matrices time the same local copy: keep each as a sample */
         ls_entry_set_samples(e, p->diag[g], (size_t)p->ndiag[g]);
         /* cudaMemcpyPeerAsync within one GPU: the copy engine (the default mechanism) */
-        json_object_set_new(e, "method", json_string("copy_ce"));
+        json_object_set_new(e, "method", json_string(LS_HBM_COPY_CE));
         json_object_set_new(e, "gpus", json_pack("[i]", g));
         json_object_set_new(e, "gpu", json_integer(g));
         json_object_set_new(e, "copied_gbps", json_real(ls_json_num(e, "value", 0) / 2));

@@ -1,6 +1,8 @@
 #include "figures.h"
+#include "model/entry.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 double ls_gbps(double bytes, double ms)
@@ -54,4 +56,15 @@ int ls_pick_loops(double one_ms, double target_ms, int max_loops)
     if (want < 1)
         return 1;
     return want > max_loops ? max_loops : (int)want;
+}
+
+void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double counted_bytes)
+{
+    double *gbps = malloc((n ? n : 1) * sizeof *gbps);
+    if (!gbps)
+        return;
+    for (size_t i = 0; i < n; i++)
+        gbps[i] = ls_gbps(counted_bytes, ms[i]);
+    ls_entry_set_samples(entry, gbps, n);
+    free(gbps);
 }

@@ -3,6 +3,8 @@
 #ifndef LS_MEASURE_FIGURES_H
 #define LS_MEASURE_FIGURES_H
 
+#include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* GB/s (1e9 bytes per second) for bytes moved in ms milliseconds; 0 when ms <= 0. */
@@ -30,5 +32,9 @@ double ls_per_access_us(double elapsed_ns, int accesses);
 /* How many operations one timed sample repeats so that it lasts about target_ms,
    given one operation took one_ms; clamped to [1, max_loops]. */
 int ls_pick_loops(double one_ms, double target_ms, int max_loops);
+
+/* Converts per-sample times (ms) into GB/s samples for counted bytes per sample and
+   stores them with their statistics (ls_entry_set_samples). */
+void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double counted_bytes);
 
 #endif

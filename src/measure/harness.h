@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "telemetry.h"
+#include "sample/telemetry.h"
 
 #define LS_MAX_STREAMS 4
 #define LS_GATE_TIMEOUT_MS 20000u
@@ -44,9 +44,6 @@ cudaError_t ls_timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loop
    or -2 for a gate time-out. */
 int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int n, double *ms,
                  int *loops_out, char *err, size_t errlen);
-
-/* Telemetry over CUDA devices: maps each to its NVML index by PCI bus id. */
-ls_telemetry_t *ls_telemetry_for(const int *devices, int n);
 
 /* Device buffers and checking. */
 void *ls_dev_alloc(int dev, size_t bytes, char *err, size_t errlen);

@@ -2,7 +2,6 @@
 #include "figures.h"
 #include "gpu.h"
 #include "kernels.h"
-#include "discover/nvml.h"
 #include "model/entry.h"
 #include "model/topo.h"
 #include "util/log.h"
@@ -118,20 +117,6 @@ int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int 
         return -2;
     }
     return 0;
-}
-
-ls_telemetry_t *ls_telemetry_for(const int *devices, int n)
-{
-    int nvml[LS_MAX_GPUS];
-    if (n > LS_MAX_GPUS)
-        n = LS_MAX_GPUS;
-    int have = ls_telemetry_available(NULL, 0);
-    for (int i = 0; i < n; i++) {
-        char bus[32];
-        nvml[i] = have && ls_gpu_bus_id(devices[i], bus, sizeof bus) == 0
-                      ? ls_nvml_index_by_bus_id(bus) : -1;
-    }
-    return ls_telemetry_start(devices, nvml, n, LS_TELEMETRY_PERIOD_MS);
 }
 
 void *ls_dev_alloc(int dev, size_t bytes, char *err, size_t errlen)

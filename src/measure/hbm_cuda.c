@@ -1,13 +1,13 @@
 /* Device-local memory bandwidth per GPU: read, write and copy kernels over buffers far
    larger than L2, reported as HBM traffic (bytes read + bytes written per second)
    beside the theoretical peak. */
-#include "entries.h"
+#include "model/entries.h"
 #include "model/entry.h"
 #include "figures.h"
 #include "harness.h"
 #include "kernels.h"
 #include "measure.h"
-#include "discover/theory.h"
+#include "model/theory.h"
 #include "model/doc.h"
 #include "util/log.h"
 

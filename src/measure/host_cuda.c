@@ -4,7 +4,7 @@
    memory is bound to the node and the thread runs on that node's CPUs. */
 #include "numa.h"
 
-#include "entries.h"
+#include "model/entries.h"
 #include "model/entry.h"
 #include "figures.h"
 #include "gpu.h"

@@ -6,7 +6,8 @@
                   (p2pBandwidthLatencyTest's GPU matrix);
    cpu_copy       host time per cudaMemcpyPeerAsync call of the same loop
                   (p2pBandwidthLatencyTest's CPU matrix). */
-#include "entries.h"
+#include "model/entries.h"
+#include "model/doc.h"
 #include "model/entry.h"
 #include "figures.h"
 #include "harness.h"

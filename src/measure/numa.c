@@ -1,6 +1,7 @@
 #include "numa.h"
 #include "util/fileio.h"
 #include "util/parse.h"
+#include "util/sysdir.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -15,34 +16,6 @@
 #define LS_MPOL_BIND 2      /* linux/mempolicy.h */
 #define LS_MPOL_MF_MOVE (1 << 1)
 
-/* Without the "online" list: the nodeN folders, sorted. */
-static int scan_node_dirs(const char *root, int *nodes, int max)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/sys/devices/system/node", root ? root : "");
-    DIR *dir = opendir(path);
-    if (!dir)
-        return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(dir)) && n < max) {
-        char *end;
-        if (strncmp(e->d_name, "node", 4) != 0 || !e->d_name[4])
-            continue;
-        long v = strtol(e->d_name + 4, &end, 10);
-        if (*end || v < 0 || v >= LS_MAX_NODES)
-            continue;
-        int i = n++;
-        while (i > 0 && nodes[i - 1] > v) {
-            nodes[i] = nodes[i - 1];
-            i--;
-        }
-        nodes[i] = (int)v;
-    }
-    closedir(dir);
-    return n;
-}
-
 int ls_numa_nodes(const char *root, int *nodes, int max)
 {
     char text[256];
@@ -50,7 +23,7 @@ int ls_numa_nodes(const char *root, int *nodes, int max)
     if (ls_read_text(root, "/sys/devices/system/node/online", text, sizeof text) == 0)
         n = ls_parse_index_list(text, nodes, max);
     if (n <= 0)
-        n = scan_node_dirs(root, nodes, max);
+        n = ls_list_numbered(root, "/sys/devices/system/node", "node", nodes, max, LS_MAX_NODES);
     if (n <= 0) {
         nodes[0] = 0;
         n = 1;

@@ -1,7 +1,8 @@
 /* P2P bandwidth for every ordered pair of the chosen GPUs: copy engine, SM copy
    kernels reading from and writing to the peer, and copies staged through pinned host
    memory; one direction and both directions; every copy verified after. */
-#include "entries.h"
+#include "model/entries.h"
+#include "model/doc.h"
 #include "model/entry.h"
 #include "figures.h"
 #include "harness.h"

@@ -2,6 +2,7 @@
 #include "../util/fileio.h"
 #include "../util/log.h"
 #include "version.h"
+#include "idset.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -124,24 +125,44 @@ static int check_types(const json_t *doc, char *err, size_t errlen)
     return 0;
 }
 
+/* Indices may skip GPUs (an import of a run on some of them), never repeat: each index
+   is looked up in a set of those seen (a document of many GPU entries stays linear). */
+static int check_gpu_index(ls_idset_t *seen, size_t i, json_int_t index, char *err, size_t errlen)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%lld", (long long)index);
+    ls_idslot_t *first = ls_idset_find(seen, key);
+    if (first)
+        return ls_seterr(err, errlen, "gpus[%zu].index: %lld is also gpus[%lld]'s", i,
+                         (long long)index, first->value);
+    ls_idslot_t *slot = ls_idset_add(seen, key);
+    if (slot)
+        slot->value = (long long)i;
+    return 0;
+}
+
 static int check_gpus(const json_t *doc, char *err, size_t errlen)
 {
     size_t i;
     const json_t *gpu;
-    const json_t *gpus = json_object_get(doc, "gpus");
-    json_array_foreach(gpus, i, gpu)
+    ls_idset_t seen;
+    ls_idset_init(&seen);
+    int rc = 0;
+    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
     {
-        if (!json_is_object(gpu) || !json_is_integer(json_object_get(gpu, "index")))
-            return ls_seterr(err, errlen, "gpus[%zu].index: missing or not an integer", i);
+        if (!json_is_object(gpu) || !json_is_integer(json_object_get(gpu, "index"))) {
+            rc = ls_seterr(err, errlen, "gpus[%zu].index: missing or not an integer", i);
+            break;
+        }
         json_int_t index = json_integer_value(json_object_get(gpu, "index"));
         if (index < 0)
-            return ls_seterr(err, errlen, "gpus[%zu].index: %lld is negative", i, (long long)index);
-        /* Indices may skip GPUs (an import of a run on some of them), never repeat. */
-        for (size_t k = 0; k < i; k++)
-            if (json_integer_value(json_object_get(json_array_get(gpus, k), "index")) == index)
-                return ls_seterr(err, errlen, "gpus[%zu].index: %lld is also gpus[%zu]'s", i,
-                                 (long long)index, k);
+            rc = ls_seterr(err, errlen, "gpus[%zu].index: %lld is negative", i, (long long)index);
+        if (rc || (rc = check_gpu_index(&seen, i, index, err, errlen)) != 0)
+            break;
     }
+    ls_idset_free(&seen);
+    if (rc)
+        return rc;
     const json_t *link;
     json_array_foreach(json_object_get(doc, "links"), i, link)
     {

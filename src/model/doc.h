@@ -32,6 +32,12 @@ int ls_doc_validate(const json_t *doc, char *err, size_t errlen);
 /* Appends a measurement entry (reference stolen). Sets "id" to FAMILY-N if absent. */
 void ls_doc_add_measurement(json_t *doc, json_t *entry);
 
+/* Appends entry (reference stolen) with an id unique within the document: its "id", or
+   "ID-2", "ID-3" ... when the document already holds it (a second run --into the same
+   file, concatenated logs). The one place ids are made unique; a hash set keeps it
+   linear in the entries added. */
+void ls_doc_add_unique(json_t *doc, json_t *entry);
+
 /* Convenience getters that tolerate missing keys. */
 const char *ls_json_str(const json_t *obj, const char *key, const char *fallback);
 double ls_json_num(const json_t *obj, const char *key, double fallback);

@@ -2,6 +2,7 @@
 #include "../util/stats.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 json_t *ls_entry_new(const char *family, const char *metric, const char *unit)
@@ -38,4 +39,19 @@ void ls_entry_fail(json_t *entry, const char *status, const char *error)
 {
     json_object_set_new(entry, "status", json_string(status));
     json_object_set_new(entry, "error", json_string(error));
+}
+
+void ls_entry_flag(json_t *entry, const char *flag)
+{
+    json_t *flags = json_object_get(entry, "flags");
+    if (!flags) {
+        flags = json_array();
+        json_object_set_new(entry, "flags", flags);
+    }
+    size_t i;
+    json_t *f;
+    json_array_foreach(flags, i, f)
+        if (strcmp(json_string_value(f), flag) == 0)
+            return;
+    json_array_append_new(flags, json_string(flag));
 }

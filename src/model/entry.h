@@ -19,4 +19,7 @@ void ls_entry_set_samples(json_t *entry, const double *samples, size_t n);
 /* Marks the entry failed (status "failed" or "timeout", error line). */
 void ls_entry_fail(json_t *entry, const char *status, const char *error);
 
+/* Adds a flag (once) to the entry's "flags" array. */
+void ls_entry_flag(json_t *entry, const char *flag);
+
 #endif

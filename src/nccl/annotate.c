@@ -1,36 +1,16 @@
 #include "annotate.h"
-#include "translog.h"
+#include "model/translog.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* An id not yet in the document: "nccl-all_reduce-default", then "-2", "-3". */
-static void unique_id(json_t *doc, json_t *entry)
-{
-    const char *base = ls_json_str(entry, "id", "nccl");
-    char id[256];
-    snprintf(id, sizeof id, "%s", base);
-    for (int k = 2;; k++) {
-        int clash = 0;
-        size_t i;
-        json_t *m;
-        json_array_foreach(json_object_get(doc, "measurements"), i, m)
-        {
-            if (strcmp(ls_json_str(m, "id", ""), id) == 0)
-                clash = 1;
-        }
-        if (!clash)
-            break;
-        snprintf(id, sizeof id, "%s-%d", base, k);
-    }
-    json_object_set_new(entry, "id", json_string(id));
-}
-
 void ls_nccl_add_entry(json_t *doc, json_t *entry)
 {
-    unique_id(doc, entry);
-    ls_doc_add_measurement(doc, entry);
+    if (!json_object_get(entry, "id"))
+        json_object_set_new(entry, "id", json_string(LS_FAMILY_NCCL));
+    ls_doc_add_unique(doc, entry);
 }
 
 void ls_nccl_annotate_entry(json_t *doc, json_t *entry)

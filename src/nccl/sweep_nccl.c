@@ -4,7 +4,7 @@
    `iters` back-to-back launches and one wait, then a separate run whose result is
    checked on the device. A watchdog aborts a collective that does not finish. */
 #include "capture.h"
-#include "measure/harness.h"
+#include "sample/telemetry.h"
 #include "check.h"
 #include "coll.h"
 #include "hangguard.h"
@@ -13,9 +13,10 @@
 #include "placement.h"
 #include "sweep.h"
 #include "table.h"
-#include "translog.h"
+#include "model/translog.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <cuda_runtime.h>
@@ -1013,7 +1014,7 @@ static void add_transports(json_t *entry)
 static json_t *new_entry(const run_t *r, const int *gpus_all)
 {
     const ls_nccl_sweep_opts_t *o = r->opts;
-    json_t *e = ls_entry_new("nccl", "busbw", "GB/s");
+    json_t *e = ls_entry_new(LS_FAMILY_NCCL, "busbw", "GB/s");
     json_t *gpus = json_array();
     for (int k = 0; k < ctx.nranks; k++)
         json_array_append_new(gpus, json_integer(gpus_all[k]));

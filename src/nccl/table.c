@@ -1,5 +1,5 @@
 #include "table.h"
-#include "translog.h"
+#include "model/translog.h"
 #include "model/doc.h"
 
 #include <string.h>

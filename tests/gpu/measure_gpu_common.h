@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "discover/theory.h"
+#include "model/theory.h"
 #include "measure/figures.h"
 #include "measure/gpu.h"
 #include "measure/measure.h"

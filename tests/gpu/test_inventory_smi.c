@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discover/busid.h"
+#include "model/busid.h"
 #include "discover/cudadev.h"
 #include "discover/discover.h"
 #include "discover/nvml.h"

@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "discover/busid.h"
+#include "model/busid.h"
 #include "discover/discover.h"
 #include "discover/nics.h"
 #include "discover/sysfs.h"
-#include "discover/theory.h"
+#include "model/theory.h"
 #include "helpers.h"
 #include "model/doc.h"
 #include "model/topo.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "measure/telemetry.h"
+#include "sample/telemetry.h"
 #include "model/doc.h"
 
 static void nodes_and_cpus_from_sysfs(void **state)

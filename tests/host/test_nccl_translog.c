@@ -12,7 +12,7 @@
 
 #include "helpers.h"
 #include "model/doc.h"
-#include "nccl/translog.h"
+#include "model/translog.h"
 #include "util/fileio.h"
 
 static json_t *parse_fixture(const char *name)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "measure/entries.h"
+#include "model/entries.h"
 #include "model/doc.h"
 #include "model/entry.h"
 #include "render/matrix.h"

@@ -1,8 +1,8 @@
 /* Theoretical peaks of the links and memories linkscope measures, from the facts NVML
    reports (clocks, bus width, PCIe generation and width, NVLink rate). Every figure is
    one direction, in GB/s = 1e9 bytes/s. docs/discovery.md gives the formulas. */
-#ifndef LS_DISCOVER_THEORY_H
-#define LS_DISCOVER_THEORY_H
+#ifndef LS_MODEL_THEORY_H
+#define LS_MODEL_THEORY_H
 
 /* Memory clock (MHz, as NVML reports it) x 2 (double data rate) x bus width / 8.
    0 when an input is unknown (0). */

@@ -2,8 +2,8 @@
    writes what it saw into the entry's "telemetry" object, flagging the entry
    "throttled" or "below_app_clocks" (docs/schema.md). Degrades to
    {"samples": 0, "available": false, "error": ...} when NVML is not there. */
-#ifndef LS_MEASURE_TELEMETRY_H
-#define LS_MEASURE_TELEMETRY_H
+#ifndef LS_SAMPLE_TELEMETRY_H
+#define LS_SAMPLE_TELEMETRY_H
 
 #include <jansson.h>
 
@@ -17,6 +17,10 @@ ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int 
 
 /* Stops the thread, sets entry.telemetry and the flags, frees t. */
 void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry);
+
+/* Telemetry over CUDA devices (built with CUDA only): maps each to its NVML index by PCI
+   bus id, then ls_telemetry_start with LS_TELEMETRY_PERIOD_MS. */
+ls_telemetry_t *ls_telemetry_for(const int *devices, int n);
 
 /* Whether NVML could be opened (cached after the first call); why not in err. */
 int ls_telemetry_available(char *err, size_t errlen);

@@ -1,8 +1,8 @@
 /* PCI bus ids in the forms the sources write them: NVML "00000000:3B:00.0" (8-digit
    domain, upper case), CUDA and sysfs "0000:3b:00.0". linkscope stores the NVML form in
    lower case (docs/schema.md). */
-#ifndef LS_DISCOVER_BUSID_H
-#define LS_DISCOVER_BUSID_H
+#ifndef LS_MODEL_BUSID_H
+#define LS_MODEL_BUSID_H
 
 #include <stddef.h>
 
@@ -11,7 +11,8 @@ typedef struct {
 } ls_busid_t;
 
 /* "DDDD:BB:DD.F" or "DDDDDDDD:BB:DD.F" or "BB:DD.F" (domain 0), any case, optional
-   surrounding blanks. 0, or -1 if malformed. */
+   surrounding blanks; "DDDD:BB:DD" (nccl-tests, nvbandwidth) is function 0. 0, or -1 if
+   malformed. */
 int ls_busid_parse(const char *text, ls_busid_t *id);
 /* "00000000:3b:00.0" */
 void ls_busid_format(const ls_busid_t *id, char *buf, size_t buflen);

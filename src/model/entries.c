@@ -1,7 +1,7 @@
 #include "entries.h"
-#include "figures.h"
-#include "model/doc.h"
-#include "model/entry.h"
+#include "doc.h"
+#include "entry.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,22 +14,7 @@ static void set_common(json_t *e, const char *id, const char *method, json_t *gp
     json_object_set_new(e, "gpus", gpus);
     json_object_set_new(e, "bytes", json_integer((json_int_t)bytes));
     json_object_set_new(e, "flags", json_array());
-    json_object_set_new(e, "source", json_string("linkscope"));
-}
-
-void ls_entry_flag(json_t *entry, const char *flag)
-{
-    json_t *flags = json_object_get(entry, "flags");
-    if (!flags) {
-        flags = json_array();
-        json_object_set_new(entry, "flags", flags);
-    }
-    size_t i;
-    json_t *f;
-    json_array_foreach(flags, i, f)
-        if (strcmp(json_string_value(f), flag) == 0)
-            return;
-    json_array_append_new(flags, json_string(flag));
+    json_object_set_new(e, "source", json_string(LS_SOURCE_LINKSCOPE));
 }
 
 json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method, int pair_p2p,
@@ -37,17 +22,17 @@ json_t *ls_p2p_entry(int src, int dst, const char *direction, const char *method
 {
     char id[96];
     snprintf(id, sizeof id, "p2p-%s-%s-%d-%d", method, direction, src, dst);
-    json_t *e = ls_entry_new("p2p", "bandwidth", "GB/s");
+    json_t *e = ls_entry_new(LS_FAMILY_P2P, "bandwidth", "GB/s");
     set_common(e, id, method, json_pack("[i,i]", src, dst), size);
     json_object_set_new(e, "src", json_integer(src));
     json_object_set_new(e, "dst", json_integer(dst));
     json_object_set_new(e, "direction", json_string(direction));
-    int staged = strcmp(method, "staged") == 0;
+    int staged = strcmp(method, LS_P2P_STAGED) == 0;
     json_object_set_new(e, "p2p", json_boolean(pair_p2p && !staged));
     if (!pair_p2p)
-        ls_entry_flag(e, "no_p2p"); /* the pair has no peer access: the driver stages */
+        ls_entry_flag(e, LS_FLAG_NO_P2P); /* the pair has no peer access: the driver stages */
     if (staged || !pair_p2p)
-        ls_entry_flag(e, "through_host");
+        ls_entry_flag(e, LS_FLAG_THROUGH_HOST);
     return e;
 }
 
@@ -61,7 +46,7 @@ json_t *ls_latency_entry(int src, int dst, const char *method, int pair_p2p, int
         snprintf(dsts, sizeof dsts, "%d", dst);
     snprintf(id, sizeof id, "latency-%s%s-%d-%s", method, through_host && dst != LS_HOST_SIDE
                                                               ? "-host" : "", src, dsts);
-    json_t *e = ls_entry_new("latency", "latency", "us");
+    json_t *e = ls_entry_new(LS_FAMILY_LATENCY, "latency", "us");
     json_t *gpus = dst == LS_HOST_SIDE ? json_pack("[i]", src) : json_pack("[i,i]", src, dst);
     set_common(e, id, method, gpus, bytes);
     json_object_set_new(e, "src", json_integer(src));
@@ -69,9 +54,9 @@ json_t *ls_latency_entry(int src, int dst, const char *method, int pair_p2p, int
     int gpu_pair = dst != LS_HOST_SIDE;
     json_object_set_new(e, "p2p", json_boolean(gpu_pair && pair_p2p && !through_host));
     if (through_host)
-        ls_entry_flag(e, "through_host");
+        ls_entry_flag(e, LS_FLAG_THROUGH_HOST);
     if (gpu_pair && !pair_p2p)
-        ls_entry_flag(e, "no_p2p");
+        ls_entry_flag(e, LS_FLAG_NO_P2P);
     return e;
 }
 
@@ -89,7 +74,7 @@ json_t *ls_hbm_entry(int gpu, const char *method, uint64_t size, double theoreti
 {
     char id[64];
     snprintf(id, sizeof id, "hbm-%s-%d", method, gpu);
-    json_t *e = ls_entry_new("hbm", "bandwidth", "GB/s");
+    json_t *e = ls_entry_new(LS_FAMILY_HBM, "bandwidth", "GB/s");
     set_common(e, id, method, json_pack("[i]", gpu), size);
     if (theoretical > 0)
         json_object_set_new(e, "theoretical", json_real(theoretical));
@@ -102,7 +87,7 @@ json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char 
 {
     char id[96];
     snprintf(id, sizeof id, "host-%s-%s-%d-node%d", direction, memory, gpu, numa_node);
-    json_t *e = ls_entry_new("host", "bandwidth", "GB/s");
+    json_t *e = ls_entry_new(LS_FAMILY_HOST, "bandwidth", "GB/s");
     set_common(e, id, direction, json_pack("[i]", gpu), size);
     json_object_set_new(e, "gpu", json_integer(gpu));
     json_object_set_new(e, "numa_node", json_integer(numa_node));
@@ -113,49 +98,12 @@ json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char 
     return e;
 }
 
-void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double counted_bytes)
-{
-    double *gbps = malloc((n ? n : 1) * sizeof *gbps);
-    if (!gbps)
-        return;
-    for (size_t i = 0; i < n; i++)
-        gbps[i] = ls_gbps(counted_bytes, ms[i]);
-    ls_entry_set_samples(entry, gbps, n);
-    free(gbps);
-}
-
 void ls_hbm_finish(json_t *entry)
 {
     double value = ls_json_num(entry, "value", 0);
-    if (strncmp(ls_json_str(entry, "method", ""), "copy", 4) == 0)
+    if (strncmp(ls_json_str(entry, "method", ""), LS_HBM_COPY, strlen(LS_HBM_COPY)) == 0)
         json_object_set_new(entry, "copied_gbps", json_real(value / 2));
     double theo = ls_json_num(entry, "theoretical", 0);
     if (theo > 0)
         json_object_set_new(entry, "efficiency", json_real(value / theo));
-}
-
-static int id_taken(const json_t *doc, const char *id)
-{
-    size_t i;
-    json_t *m;
-    json_array_foreach(json_object_get(doc, "measurements"), i, m)
-        if (strcmp(ls_json_str(m, "id", ""), id) == 0)
-            return 1;
-    return 0;
-}
-
-void ls_doc_add_unique(json_t *doc, json_t *entry)
-{
-    const char *id = ls_json_str(entry, "id", NULL);
-    if (id && id_taken(doc, id)) {
-        char base[128], next[160];
-        snprintf(base, sizeof base, "%s", id);
-        for (int k = 2;; k++) {
-            snprintf(next, sizeof next, "%s-%d", base, k);
-            if (!id_taken(doc, next))
-                break;
-        }
-        json_object_set_new(entry, "id", json_string(next));
-    }
-    ls_doc_add_measurement(doc, entry);
 }

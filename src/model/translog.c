@@ -1,4 +1,6 @@
 #include "translog.h"
+#include "nccl_log.h"
+#include "util/lines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,38 +78,19 @@ static int bracket_gpu(const char *text, const json_t *ranks, int rank)
 
 static void parse_connection(const char *msg, json_t *out)
 {
-    int ch, conn = 0, from, to, used = 0;
-    char fb[32], tb[32];
-    if (sscanf(msg, "Channel %d/%d : %d[%31[^]]] -> %d[%31[^]]] %n", &ch, &conn, &from, fb, &to,
-               tb, &used) < 6 || !used) {
-        conn = 0;
-        used = 0;
-        if (sscanf(msg, "Channel %d : %d[%31[^]]] -> %d[%31[^]]] %n", &ch, &from, fb, &to, tb,
-                   &used) < 5 || !used)
-            return;
-    }
-    const char *rest = msg + used;
-    const char *side = "both";
-    if (strncmp(rest, "[send] ", 7) == 0) {
-        side = "send";
-        rest += 7;
-    } else if (strncmp(rest, "[receive] ", 10) == 0) {
-        side = "receive";
-        rest += 10;
-    }
-    if (strncmp(rest, "via ", 4) != 0)
-        return;
-    char via[128];
-    snprintf(via, sizeof via, "%s", rest + 4);
-    via[strcspn(via, "\r\n")] = '\0';
+    ls_nccl_channel_t c;
+    if (ls_nccl_channel_parse(msg, &c) != 0 || c.ring || !c.brackets)
+        return; /* the shapes of NCCL < 2.7 and bracketless NET lines: import/nccl_log.c */
+    const char *via = c.via;
     char cls[64];
     ls_nccl_transport_class(via, cls, sizeof cls);
     const json_t *ranks = json_object_get(out, "ranks");
-    json_t *t = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}", "channel", ch,
-                          "conn", conn, "from_rank", from, "to_rank", to, "from",
-                          bracket_gpu(fb, ranks, from), "to", bracket_gpu(tb, ranks, to),
-                          "transport", cls, "via", via, "gdrdma", strstr(via, "GDRDMA") != NULL,
-                          "read", strstr(via, "/read") != NULL, "side", side);
+    json_t *t = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}", "channel",
+                          c.channel, "conn", c.conn, "from_rank", c.from_rank, "to_rank",
+                          c.to_rank, "from", bracket_gpu(c.from, ranks, c.from_rank), "to",
+                          bracket_gpu(c.to, ranks, c.to_rank), "transport", cls, "via", via,
+                          "gdrdma", strstr(via, "GDRDMA") != NULL, "read",
+                          strstr(via, "/read") != NULL, "side", c.side);
     json_t *list = json_object_get(out, "transports");
     if (has_transport(list, t))
         json_decref(t);
@@ -257,11 +240,7 @@ json_t *ls_nccl_parse_log(const char *text)
     for (int pass = 0; pass < 2; pass++) {
         const char *line = text;
         char buf[2048];
-        while (*line) {
-            size_t n = strcspn(line, "\n");
-            size_t keep = n < sizeof buf - 1 ? n : sizeof buf - 1;
-            memcpy(buf, line, keep);
-            buf[keep] = '\0';
+        while (ls_text_line(&line, buf, sizeof buf)) {
             const char *msg = info_message(buf);
             if (msg) {
                 if (pass == 0)
@@ -269,7 +248,6 @@ json_t *ls_nccl_parse_log(const char *text)
                 else
                     parse_message(msg, out);
             }
-            line += n + (line[n] == '\n');
         }
     }
     return out;
@@ -394,7 +372,7 @@ int ls_nccl_transport_findings(const json_t *transports, json_t *lines)
     pair_t pairs[256];
     int n = collect_pairs(transports, pairs, 256), added = 0;
     for (int i = 0; i < n; i++) {
-        if (pairs[i].p2p_ok != 1 || strncmp(pairs[i].transport, "P2P", 3) == 0)
+        if (pairs[i].p2p_ok != 1 || !ls_nccl_transport_skips_p2p(pairs[i].transport))
             continue;
         char line[160];
         snprintf(line, sizeof line, "P2P is OK but NCCL used %.*s on %d -> %d%s%s%s",

@@ -1,5 +1,6 @@
 #include "telemetry.h"
-#include "entries.h"
+#include "model/entry.h"
+#include "model/vocab.h"
 #include "discover/nvml.h"
 #include "model/topo.h"
 
@@ -207,7 +208,7 @@ static void finish_gpu(ls_telemetry_t *t, gpu_track_t *g, json_t *tele, json_t *
     /* Below application clocks: the SM clock never reached the application clock
        while the measurement ran (1% tolerance for clock granularity). */
     if (g->sm.seen && g->sm_app && g->sm.max < 0.99 * g->sm_app)
-        ls_entry_flag(entry, "below_app_clocks");
+        ls_entry_flag(entry, LS_FLAG_BELOW_APP_CLOCKS);
 }
 
 void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry)
@@ -239,7 +240,7 @@ void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry)
             finish_gpu(t, &t->g[i], tele, entry);
     json_object_set_new(tele, "throttle_reasons", reasons);
     if (t->throttled)
-        ls_entry_flag(entry, "throttled");
+        ls_entry_flag(entry, LS_FLAG_THROTTLED);
     json_object_set_new(entry, "telemetry", tele);
     pthread_mutex_destroy(&t->lock);
     pthread_cond_destroy(&t->wake);

@@ -1,8 +1,9 @@
-/* Parser of NCCL's INFO log (NCCL_DEBUG=INFO): version, ranks, rings, trees, and the
+/* Parser of NCCL's INFO log (NCCL_DEBUG=INFO), shared by nccl/ (its own runs) and import/
+   (logs of other runs): version, ranks, rings, trees, and the
    transport of every channel connection ("Channel 00/0 : 0[0] -> 1[1] via P2P/direct
    pointer", "... [send] via NET/IB/0/GDRDMA", "... via SHM/direct/direct"). Host-only. */
-#ifndef LS_NCCL_TRANSLOG_H
-#define LS_NCCL_TRANSLOG_H
+#ifndef LS_MODEL_TRANSLOG_H
+#define LS_MODEL_TRANSLOG_H
 
 #include <jansson.h>
 

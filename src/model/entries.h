@@ -1,7 +1,8 @@
 /* Builders of the measurement entries of the families p2p, latency, hbm and host
-   (docs/schema.md). Pure jansson, no CUDA: the measuring code fills samples in. */
-#ifndef LS_MEASURE_ENTRIES_H
-#define LS_MEASURE_ENTRIES_H
+   (docs/schema.md), in the words of model/vocab.h. Pure jansson, no CUDA: the measuring
+   code fills samples in. */
+#ifndef LS_MODEL_ENTRIES_H
+#define LS_MODEL_ENTRIES_H
 
 #include <jansson.h>
 #include <stdint.h>
@@ -37,18 +38,7 @@ json_t *ls_hbm_entry(int gpu, const char *method, uint64_t size, double theoreti
 json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char *memory,
                       int local, uint64_t size);
 
-/* Converts per-sample times (ms) into GB/s samples for counted bytes per sample and
-   stores them with their statistics (ls_entry_set_samples). */
-void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double counted_bytes);
-
 /* hbm: adds copied_gbps (copy and copy_ce) and efficiency = value / theoretical. */
 void ls_hbm_finish(json_t *entry);
-
-/* Adds a flag (once) to the entry's "flags" array. */
-void ls_entry_flag(json_t *entry, const char *flag);
-
-/* Appends entry to doc, making its id unique within the document ("-2", "-3" ... when
-   the document already holds it, e.g. a second run --into the same file). */
-void ls_doc_add_unique(json_t *doc, json_t *entry);
 
 #endif

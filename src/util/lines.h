@@ -1,0 +1,12 @@
+/* Walking a text one line at a time. */
+#ifndef LS_UTIL_LINES_H
+#define LS_UTIL_LINES_H
+
+#include <stddef.h>
+
+/* Copies the line at *cursor (without its '\n') into buf, cut at buflen - 1 bytes, and
+   moves *cursor past the line's end. 0 when *cursor is at the end of the text, else 1:
+   for (const char *p = text; ls_text_line(&p, buf, sizeof buf);) ... */
+int ls_text_line(const char **cursor, char *buf, size_t buflen);
+
+#endif
