@@ -9,8 +9,7 @@
 #include "cublas_load.h"
 #include "entries.h"
 #include "harness.h"
-#include "series.h"
-#include "discover/nvml.h"
+#include "sample/series.h"
 #include "measure/gpu.h"
 #include "model/entry.h"
 #include "model/doc.h"
@@ -311,14 +310,6 @@ static json_t *burn_entry(const worker_t *w, const ls_burn_opts_t *o, const char
     return e;
 }
 
-static int nvml_of(int dev)
-{
-    char bus[32];
-    if (!ls_telemetry_available(NULL, 0) || ls_gpu_bus_id(dev, bus, sizeof bus) != 0)
-        return -1;
-    return ls_nvml_index_by_bus_id(bus);
-}
-
 static void run_workers(worker_t *w, int n)
 {
     pthread_t th[LS_MAX_GPUS];
@@ -334,7 +325,7 @@ int ls_measure_burn(json_t *doc, const ls_burn_opts_t *o, char *err, size_t errl
 {
     static worker_t w[LS_MAX_GPUS];
     char lib[200] = "", why[320] = "";
-    int n = o->ngpus, nvml[LS_MAX_GPUS];
+    int n = o->ngpus;
     int use_cublas = !o->no_cublas && ls_cublas_load(lib, sizeof lib, why, sizeof why) == 0;
     if (!use_cublas && !o->no_cublas)
         ls_warn("burn: %s; the FMA kernel instead", why);
@@ -343,7 +334,6 @@ int ls_measure_burn(json_t *doc, const ls_burn_opts_t *o, char *err, size_t errl
     for (int i = 0; i < n; i++) {
         w[i].dev = o->gpus[i], w[i].use_cublas = use_cublas, w[i].seconds = o->seconds;
         w[i].t0 = &t0, w[i].win_t = json_array(), w[i].win_tflops = json_array();
-        nvml[i] = nvml_of(w[i].dev);
         setup_worker(&w[i]);
     }
     if (!o->no_traffic)
@@ -352,7 +342,10 @@ int ls_measure_burn(json_t *doc, const ls_burn_opts_t *o, char *err, size_t errl
         for (int i = 0; i < n; i++)
             w[i].peer = -1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    ls_series_t *s = ls_series_start(nvml, n, o->period_ms > 0 ? o->period_ms : LS_BURN_PERIOD_MS);
+    int devs[LS_MAX_GPUS];
+    for (int i = 0; i < n; i++)
+        devs[i] = w[i].dev;
+    ls_series_t *s = ls_series_for(devs, n, o->period_ms > 0 ? o->period_ms : LS_BURN_PERIOD_MS);
     run_workers(w, n);
     json_t *series = ls_series_stop(s);
     int failed = 0;

@@ -1,8 +1,8 @@
 /* The summary of one burn entry, from its windows and NVML series (burn.h). Host code:
    tests feed it series without a GPU. */
 #include "burn.h"
-#include "discover/nvml.h"
 #include "model/doc.h"
+#include "sample/series.h"
 #include "util/stats.h"
 
 #include <stdlib.h>
@@ -33,39 +33,6 @@ static double last_time(const json_t *times)
     return n ? json_number_value(json_array_get(times, n - 1)) : 0;
 }
 
-/* One event per throttle reason that appeared: when first and last, in how many
-   samples. */
-static json_t *throttle_events(const json_t *series)
-{
-    const json_t *t = json_object_get(series, "t_s"), *mask = json_object_get(series, "throttle");
-    json_t *events = json_array();
-    for (int bit = 0; bit < 16; bit++) {
-        json_t *name = json_array();
-        ls_nvml_throttle_names(1ull << bit, name);
-        if (json_array_size(name) == 0) {
-            json_decref(name);
-            continue; /* not a reason, or a state (idle) */
-        }
-        double first = -1, last = -1;
-        int count = 0;
-        for (size_t i = 0; i < json_array_size(mask); i++) {
-            if (!((unsigned long long)json_integer_value(json_array_get(mask, i)) & (1ull << bit)))
-                continue;
-            double at = json_number_value(json_array_get(t, i));
-            first = first < 0 ? at : first;
-            last = at;
-            count++;
-        }
-        if (count)
-            json_array_append_new(events, json_pack("{s:O, s:f, s:f, s:i, s:f}", "reason",
-                                                    json_array_get(name, 0), "first_s", first,
-                                                    "last_s", last, "samples", count, "share",
-                                                    (double)count / (double)json_array_size(mask)));
-        json_decref(name);
-    }
-    return events;
-}
-
 static void put_if(json_t *b, const char *key, const ls_stats_t *s, double v)
 {
     if (s->n)
@@ -87,7 +54,7 @@ static void summarize_series(json_t *b, const json_t *series)
     put_if(b, "power_sustained_w", &power2, power2.median);
     put_if(b, "sm_mhz_sustained", &sm2, sm2.median);
     put_if(b, "sm_mhz_min_sustained", &sm2, sm2.min);
-    json_object_set_new(b, "throttle_events", throttle_events(series));
+    json_object_set_new(b, "throttle_events", ls_series_throttle_events(series));
 }
 
 void ls_burn_summarize(json_t *entry)

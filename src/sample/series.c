@@ -157,3 +157,35 @@ json_t *ls_series_stop(ls_series_t *s)
     free(s);
     return out;
 }
+
+json_t *ls_series_throttle_events(const json_t *series)
+{
+    const json_t *t = json_object_get(series, "t_s"), *mask = json_object_get(series, "throttle");
+    json_t *events = json_array();
+    for (int bit = 0; bit < 16; bit++) {
+        json_t *name = json_array();
+        ls_nvml_throttle_names(1ull << bit, name);
+        if (json_array_size(name) == 0) {
+            json_decref(name);
+            continue; /* not a reason, or a state (idle) */
+        }
+        double first = -1, last = -1;
+        int count = 0;
+        for (size_t i = 0; i < json_array_size(mask); i++) {
+            if (!((unsigned long long)json_integer_value(json_array_get(mask, i)) & (1ull << bit)))
+                continue;
+            double at = json_number_value(json_array_get(t, i));
+            first = first < 0 ? at : first;
+            last = at;
+            count++;
+        }
+        if (count)
+            json_array_append_new(events, json_pack("{s:O, s:f, s:f, s:i, s:f}", "reason",
+                                                    json_array_get(name, 0), "first_s", first,
+                                                    "last_s", last, "samples", count, "share",
+                                                    (double)count / (double)json_array_size(mask)));
+        json_decref(name);
+    }
+    return events;
+}
+
