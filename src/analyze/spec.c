@@ -194,12 +194,16 @@ static void nvlink_unrecorded(const json_t *gpu, const ls_spec_row_t *r, const c
                        subject, ls_json_str(gpu, "name", ""), r->form, r->nvlinks, r->nvlink_gbps);
 }
 
+int ls_spec_active_nvlinks(const json_t *doc, const json_t *gpu)
+{
+    int active = active_nvlinks(gpu);
+    return active >= 0 ? active : nvlinks_from_topology(doc, ls_json_int(gpu, "index", -1));
+}
+
 static void check_nvlink(const json_t *doc, const json_t *gpu, const ls_spec_row_t *r,
                          const char *subject, json_t *checks, json_t *findings)
 {
-    int active = active_nvlinks(gpu);
-    if (active < 0)
-        active = nvlinks_from_topology(doc, ls_json_int(gpu, "index", -1));
+    int active = ls_spec_active_nvlinks(doc, gpu);
     if (r->nvlinks <= 0)
         return;
     if (active < 0) {

@@ -41,6 +41,10 @@ const ls_spec_row_t *ls_datasheet_find(const ls_datasheet_t *ds, const char *nam
    {"gpus": [{gpu, name, part, source, checks: [...]}]} for the report. */
 json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findings);
 
+/* Active NVLinks of a GPU: its nvlinks[], else its topology links (none of them NV: 0),
+   else -1 (not recorded). */
+int ls_spec_active_nvlinks(const json_t *doc, const json_t *gpu);
+
 /* The spec findings of a document whose run made the spec step (it holds "spec"),
    against the built-in datasheet; nothing for other documents. */
 void ls_spec_findings(const json_t *doc, json_t *findings);

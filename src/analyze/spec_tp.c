@@ -1,14 +1,16 @@
 #include "spec_tp.h"
 #include "tp.h"
 #include "model/doc.h"
+#include "model/theory.h"
 #include "util/log.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* GPU-to-GPU bandwidth of one direction here: the best measured copy-engine P2P copy,
-   else the active NVLinks' theoretical rate, else the PCIe link's. */
-static double here_gbps(const json_t *doc, char *basis, size_t len)
+   else the active NVLinks' theoretical rate, else the PCIe link's, when the document
+   shows that the GPUs have no NVLink (or the part has none). */
+static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, size_t len)
 {
     double best = 0;
     size_t i;
@@ -24,8 +26,13 @@ static double here_gbps(const json_t *doc, char *basis, size_t len)
     double nvl = ls_json_num(gpu, "nvlink_theoretical_gbps", 0);
     if (nvl > 0)
         return snprintf(basis, len, "theoretical NVLink of the active links"), nvl;
+    if (ls_spec_active_nvlinks(doc, gpu) < 0 && part_has_nvlink)
+        return snprintf(basis, len, "NVLinks not recorded"), 0; /* PCIe would be a guess */
     const json_t *pcie = json_object_get(gpu, "pcie");
     double p = ls_json_num(pcie, "theoretical_gbps", 0);
+    if (p <= 0) /* an import of nvidia-smi -q records the link, not its rate */
+        p = ls_pcie_theoretical_gbps((int)ls_json_int(pcie, "gen_current", 0),
+                                     (int)ls_json_int(pcie, "width_current", 0));
     if (p > 0)
         snprintf(basis, len, "theoretical PCIe Gen%lld x%lld", ls_json_int(pcie, "gen_current", 0),
                  ls_json_int(pcie, "width_current", 0));
@@ -63,13 +70,16 @@ json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const ch
     const ls_tp_preset_t *p = ls_tp_preset_find(model);
     if (!p)
         return ls_seterr(err, errlen, "unknown model preset '%s' (linkscope tp --help lists them)", model), NULL;
+    const json_t *gpu = json_array_get(json_object_get(doc, "gpus"), 0);
+    const ls_spec_row_t *part = ls_datasheet_find(ds, ls_json_str(gpu, "name", ""));
     char basis[96] = "";
-    double here = here_gbps(doc, basis, sizeof basis);
+    double here = here_gbps(doc, !part || part->nvlinks > 0, basis, sizeof basis);
+    if (here <= 0 && basis[0])
+        return ls_seterr(err, errlen, "the document does not record the GPUs' NVLinks; "
+                                      "import nvidia-smi nvlink -s or topo -m"), NULL;
     if (here <= 0)
         return ls_seterr(err, errlen, "the document gives no GPU-to-GPU bandwidth (no P2P figure, "
                                       "NVLink or PCIe link)"), NULL;
-    const json_t *gpu = json_array_get(json_object_get(doc, "gpus"), 0);
-    const ls_spec_row_t *part = ls_datasheet_find(ds, ls_json_str(gpu, "name", ""));
     ls_tp_shape_t shape = {p->hidden, p->layers, 2}; /* bf16 activations */
     json_t *out = json_pack("{s:s, s:I, s:{s:f, s:s}}", "model", p->name, "tokens", (json_int_t)tokens,
                             "here", "gbps", here, "basis", basis);
