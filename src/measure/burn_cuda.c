@@ -7,7 +7,6 @@
 #include "burn.h"
 #include "burn_kernels.h"
 #include "cublas_load.h"
-#include "entries.h"
 #include "harness.h"
 #include "sample/series.h"
 #include "measure/gpu.h"
