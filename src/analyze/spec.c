@@ -215,7 +215,13 @@ static void check_nvlink(const json_t *doc, const json_t *gpu, const ls_spec_row
     pcie_words(gpu, pcie_text, sizeof pcie_text);
     json_array_append_new(checks, json_pack("{s:s, s:i, s:i}", "check", "nvlinks", "spec",
                                             r->nvlinks, "seen", active));
-    if (active == 0 && is_board_with_nvlink(r))
+    if (active == 0 && is_board_with_nvlink(r) && json_array_size(json_object_get(doc, "gpus")) < 2)
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, subject, NULL,
+                       "%s reports \"%s\" (the %s part, %d NVLinks) with 0 active NVLinks, but "
+                       "it is the only GPU here (a one-GPU VM slice of an NVLink board shows none "
+                       "either): no GPU-to-GPU traffic to judge; a box of several must show them",
+                       subject, name, r->form, r->nvlinks);
+    else if (active == 0 && is_board_with_nvlink(r))
         ls_finding_add(findings, "spec_nvlink", LS_SEV_ERROR, subject, NULL,
                        "%s reports \"%s\" (the %s part, %d NVLinks, %.0f GB/s) but has 0 active "
                        "NVLinks: GPU-to-GPU traffic such as tensor parallelism goes over %s "

@@ -25,6 +25,8 @@
 #define BURN_N 8192
 #define BURN_TRAFFIC_BYTES (512ull << 20) /* per HBM or NVLink copy */
 #define BURN_WINDOW_MS 200.0              /* one timed window of GEMMs lasts about this */
+#define BURN_MAX_HBM_COPIES 256  /* 256 GiB of traffic: ~65 ms alone at 4 TB/s, ~0.7 s beside GEMMs */
+#define BURN_MAX_PEER_COPIES 64  /* 32 GiB: ~0.1 s over 18 NVLink 4 links, ~0.5 s over PCIe Gen5 */
 #define BURN_FMA_ITERS 4096
 #define BURN_FMA_BLOCK 256
 
@@ -122,19 +124,26 @@ static void free_worker(worker_t *w)
     json_decref(w->win_tflops);
 }
 
-/* Keeps the HBM and NVLink streams busy: a new batch when the last one finished. */
+static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Keeps the HBM and NVLink streams busy: a new batch when the last one finished, sized
+   to outlast a window (the loop comes back once per window; four copies a time left the
+   copy stream idle most of a 200 ms window: 18 GB/s on an H200), and capped so that the
+   queue left at the end drains in about a second. */
 static cudaError_t feed_traffic(worker_t *w)
 {
     cudaError_t rc = cudaSuccess;
     if (cudaStreamQuery(w->sh) == cudaSuccess) {
-        for (int i = 0; i < 4 && rc == cudaSuccess; i++)
+        int n = clamp(4 * w->ops_per_window, 4, BURN_MAX_HBM_COPIES);
+        for (int i = 0; i < n && rc == cudaSuccess; i++)
             rc = cudaMemcpyAsync(w->dst, w->src, BURN_TRAFFIC_BYTES, cudaMemcpyDeviceToDevice, w->sh);
-        w->hbm_bytes += 4.0 * 2 * BURN_TRAFFIC_BYTES; /* each byte read and written */
+        w->hbm_bytes += n * 2.0 * BURN_TRAFFIC_BYTES; /* each byte read and written */
     }
     if (w->peer >= 0 && rc == cudaSuccess && cudaStreamQuery(w->sn) == cudaSuccess) {
-        for (int i = 0; i < 2 && rc == cudaSuccess; i++)
+        int n = clamp(w->ops_per_window, 2, BURN_MAX_PEER_COPIES);
+        for (int i = 0; i < n && rc == cudaSuccess; i++)
             rc = cudaMemcpyPeerAsync(w->peer_rx, w->peer, w->src, w->dev, BURN_TRAFFIC_BYTES, w->sn);
-        w->nvl_bytes += 2.0 * BURN_TRAFFIC_BYTES;
+        w->nvl_bytes += n * 1.0 * BURN_TRAFFIC_BYTES;
     }
     return rc;
 }

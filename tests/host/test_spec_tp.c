@@ -101,12 +101,35 @@ static void test_spec_record_joins_findings(void **state)
     json_decref(doc);
 }
 
+/* One GPU with an SXM name and no NVLink (this project's one-GPU H200 VM looks so): info,
+   not the error several such GPUs get. */
+static void test_one_gpu_is_info(void **state)
+{
+    (void)state;
+    ls_datasheet_t ds;
+    char err[256];
+    assert_int_equal(ls_datasheet_builtin(&ds, err, sizeof err), 0);
+    json_t *doc = load("analyze/seed003-h100-special.json"), *gpus = json_object_get(doc, "gpus");
+    while (json_array_size(gpus) > 1)
+        json_array_remove(gpus, json_array_size(gpus) - 1);
+    json_t *findings = json_array();
+    json_decref(ls_spec_check(doc, &ds, findings));
+    assert_int_equal(json_array_size(findings), 1);
+    assert_string_equal(ls_json_str(json_array_get(findings, 0), "rule", ""), "spec_nvlink");
+    assert_string_equal(ls_json_str(json_array_get(findings, 0), "severity", ""), "info");
+    assert_non_null(strstr(ls_json_str(json_array_get(findings, 0), "message", ""), "the only GPU here"));
+    json_decref(findings);
+    json_decref(doc);
+    ls_datasheet_free(&ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed003_verdict),
         cmocka_unit_test(test_unrecorded_nvlink_unknown),
         cmocka_unit_test(test_spec_record_joins_findings),
+        cmocka_unit_test(test_one_gpu_is_info),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
