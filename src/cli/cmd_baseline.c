@@ -1,11 +1,13 @@
 /* linkscope baseline: expected figures from a good run. */
 #include "commands.h"
+#include "options.h"
 #include "analyze/baseline.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/parse.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,39 +33,48 @@ static int parse_pct(const char *opt, const char *text, double *out)
     return 0;
 }
 
+typedef struct {
+    const char *run, *out;
+    double tol, lat_tol;
+} baseline_args_t;
+
+static int parse_args(int argc, char **argv, baseline_args_t *a)
+{
+    static const struct option opts[] = {{"tolerance", required_argument, 0, 't'},
+                                         {"latency-tolerance", required_argument, 0, 'l'},
+                                         {0, 0, 0, 0}};
+    *a = (baseline_args_t){NULL, "-", 10.0, 25.0};
+    ls_opt_begin();
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        if (ls_opt_refused("baseline", c, argv))
+            return LS_EXIT_USAGE;
+        if (c == 'o')
+            a->out = optarg;
+        else if (parse_pct(c == 't' ? "--tolerance" : "--latency-tolerance", optarg,
+                           c == 't' ? &a->tol : &a->lat_tol) != 0)
+            return LS_EXIT_USAGE;
+    }
+    if (optind + 1 < argc)
+        return ls_usage_error("baseline", "one RUN.json only ('%s')", argv[optind + 1]);
+    if (optind >= argc)
+        return ls_usage_error("baseline", "no RUN.json given");
+    a->run = argv[optind];
+    return ls_check_writable("baseline", "-o", a->out, 0);
+}
+
 int cmd_baseline(int argc, char **argv)
 {
-    const char *run = NULL, *out = "-";
-    double tol = 10.0, lat_tol = 25.0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        int takes_value = strcmp(arg, "-o") == 0 || strcmp(arg, "--tolerance") == 0 ||
-                          strcmp(arg, "--latency-tolerance") == 0;
-        if (takes_value && i + 1 >= argc)
-            return ls_usage_error("baseline", "%s needs a value", arg);
-        if (strcmp(arg, "-o") == 0)
-            out = argv[++i];
-        else if (strcmp(arg, "--tolerance") == 0) {
-            if (parse_pct(arg, argv[++i], &tol) != 0)
-                return LS_EXIT_USAGE;
-        } else if (strcmp(arg, "--latency-tolerance") == 0) {
-            if (parse_pct(arg, argv[++i], &lat_tol) != 0)
-                return LS_EXIT_USAGE;
-        } else if (arg[0] == '-' && arg[1] != '\0')
-            return ls_usage_error("baseline", "unknown option '%s'", arg);
-        else if (run)
-            return ls_usage_error("baseline", "one RUN.json only ('%s')", arg);
-        else
-            run = arg;
-    }
-    if (!run)
-        return ls_usage_error("baseline", "no RUN.json given");
+    baseline_args_t a;
+    int prc = parse_args(argc, argv, &a);
+    if (prc)
+        return prc;
+    const char *run = a.run, *out = a.out;
+    double tol = a.tol, lat_tol = a.lat_tol;
     char err[512];
-    json_t *doc = ls_doc_read(run, err, sizeof err);
-    if (!doc) {
-        ls_error("%s", err);
+    json_t *doc = ls_read_document(run);
+    if (!doc)
         return LS_EXIT_USAGE;
-    }
     json_t *baseline = ls_baseline_from_doc(doc, run, tol, lat_tol);
     json_decref(doc);
     size_t n = json_array_size(json_object_get(baseline, "expectations"));

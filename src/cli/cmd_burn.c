@@ -1,6 +1,7 @@
 /* linkscope burn: sustained load on every GPU, with clocks, power, temperature and
    throttle reasons sampled all along (measure/burn.h). */
 #include "commands.h"
+#include "options.h"
 #include "analyze/analyze.h"
 #include "analyze/burn_rules.h"
 #include "discover/discover.h"
@@ -65,22 +66,19 @@ static int parse_args(int argc, char **argv, burn_args_t *a)
     memset(a, 0, sizeof *a);
     a->o.seconds = LS_BURN_DEFAULT_SECONDS;
     a->o.period_ms = LS_BURN_PERIOD_MS;
-    optind = 1;
-    opterr = 0;
+    ls_opt_begin();
     int c, rc = 0;
     double v;
     while (!rc && (c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        if (ls_opt_refused("burn", c, argv))
+            return LS_EXIT_USAGE;
         switch (c) {
         case 's': rc = parse_num_opt("--seconds", optarg, 1, 86400, &a->o.seconds); break;
         case 'p':
             if (!(rc = parse_num_opt("--period-ms", optarg, 10, 10000, &v)))
                 a->o.period_ms = (int)v;
             break;
-        case 'g':
-            a->o.ngpus = ls_parse_index_list(optarg, a->o.gpus, LS_MAX_GPUS);
-            if (a->o.ngpus <= 0)
-                rc = ls_usage_error("burn", "--gpus: expected a list like 0,1 or 0-3, got '%s'", optarg);
-            break;
+        case 'g': rc = ls_opt_gpus("burn", optarg, a->o.gpus, LS_MAX_GPUS, &a->o.ngpus); break;
         case 'o': a->out = optarg; break;
         case 'i': a->into = optarg; break;
         case 'C': a->o.no_cublas = 1; break;
@@ -90,8 +88,6 @@ static int parse_args(int argc, char **argv, burn_args_t *a)
                 rc = ls_usage_error("burn", "--fail-on: expected info, warning or error, got '%s'", optarg);
             a->fail_set = 1;
             break;
-        case ':': rc = ls_usage_error("burn", "option '%s' needs a value", argv[optind - 1]); break;
-        default: rc = ls_usage_error("burn", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (!rc && optind < argc)
@@ -103,10 +99,8 @@ static int parse_args(int argc, char **argv, burn_args_t *a)
 
 static int choose_gpus(burn_args_t *a, int count)
 {
-    for (int i = 0; i < a->o.ngpus; i++)
-        if (a->o.gpus[i] >= count)
-            return ls_usage_error("burn", "--gpus: GPU %d does not exist (this machine has %d GPU%s)",
-                                  a->o.gpus[i], count, count == 1 ? "" : "s");
+    if (ls_opt_gpus_exist("burn", a->o.gpus, a->o.ngpus, count))
+        return LS_EXIT_USAGE;
     if (!a->o.ngpus) {
         a->o.ngpus = count > LS_MAX_GPUS ? LS_MAX_GPUS : count;
         for (int i = 0; i < a->o.ngpus; i++)
@@ -117,13 +111,8 @@ static int choose_gpus(burn_args_t *a, int count)
 
 static json_t *open_doc(const burn_args_t *a)
 {
-    char err[512];
-    if (a->into) {
-        json_t *doc = ls_doc_read(a->into, err, sizeof err);
-        if (!doc)
-            ls_error("%s", err);
-        return doc;
-    }
+    if (a->into)
+        return ls_read_document(a->into);
     json_t *doc = ls_doc_new();
     ls_discover_opts_t d = {NULL, 1, 1};
     ls_discover(doc, &d);

@@ -2,11 +2,13 @@
    GPUs (--spec). */
 #include "check_spec.h"
 #include "commands.h"
+#include "options.h"
 #include "analyze/spec_tp.h"
 #include "analyze/baseline.h"
 #include "model/doc.h"
 #include "util/log.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,49 +43,49 @@ const char usage_check[] =
 
 int cmd_check(int argc, char **argv)
 {
+    static const struct option opts[] = {{"baseline", required_argument, 0, 'b'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"spec", no_argument, 0, 's'},
+                                         {"fail-on", required_argument, 0, 'F'},
+                                         {"model", required_argument, 0, 'm'},
+                                         {0, 0, 0, 0}};
     const char *run = NULL, *baseline_path = NULL, *model = LS_SPEC_TP_MODEL;
-    int quiet = 0, spec = 0;
+    int quiet = 0, spec = 0, c;
     enum ls_severity fail_on = LS_SEV_ERROR;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--baseline") == 0 || strcmp(arg, "-b") == 0) {
-            if (i + 1 >= argc)
-                return ls_usage_error("check", "%s needs a value", arg);
-            baseline_path = argv[++i];
-        } else if (strcmp(arg, "--spec") == 0) {
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":b:q", opts, NULL)) != -1) {
+        if (ls_opt_refused("check", c, argv))
+            return LS_EXIT_USAGE;
+        if (c == 'b')
+            baseline_path = optarg;
+        else if (c == 's')
             spec = 1;
-        } else if (strcmp(arg, "--fail-on") == 0 || strcmp(arg, "--model") == 0) {
-            if (i + 1 >= argc)
-                return ls_usage_error("check", "%s needs a value", arg);
-            if (strcmp(arg, "--model") == 0)
-                model = argv[++i];
-            else if (ls_severity_parse(argv[++i], &fail_on))
-                return ls_usage_error("check", "--fail-on: expected info, warning or error, got '%s'", argv[i]);
-        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+        else if (c == 'm')
+            model = optarg;
+        else if (c == 'F' && ls_severity_parse(optarg, &fail_on))
+            return ls_usage_error("check", "--fail-on: expected info, warning or error, got '%s'", optarg);
+        else if (c == 'q')
             quiet = 1;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return ls_usage_error("check", "unknown option '%s'", arg);
-        } else if (run) {
-            return ls_usage_error("check", "one RUN.json only ('%s')", arg);
-        } else {
-            run = arg;
-        }
     }
+    if (optind + 1 < argc)
+        return ls_usage_error("check", "one RUN.json only ('%s')", argv[optind + 1]);
+    run = optind < argc ? argv[optind] : NULL;
     if (spec && baseline_path)
         return ls_usage_error("check", "--spec and --baseline are two checks: one at a time");
     if (!run || (!baseline_path && !spec))
         return ls_usage_error("check", "needs RUN.json and --baseline FILE or --spec");
-    char err[512];
-    json_t *doc = ls_doc_read(run, err, sizeof err);
-    if (!doc) {
-        ls_error("%s", err);
-        return LS_EXIT_USAGE;
-    }
     if (spec) {
+        json_t *doc = ls_read_document(run);
+        if (!doc)
+            return LS_EXIT_USAGE;
         int over = ls_check_spec(run, doc, model, fail_on, quiet);
         json_decref(doc);
         return over < 0 ? LS_EXIT_USAGE : over > 0 ? LS_EXIT_CHECK : LS_EXIT_OK;
     }
+    char err[512];
+    json_t *doc = ls_read_document(run);
+    if (!doc)
+        return LS_EXIT_USAGE;
     json_t *baseline = ls_baseline_read(baseline_path, err, sizeof err);
     if (!baseline) {
         ls_error("%s", err);

@@ -1,11 +1,13 @@
 /* linkscope compare: two run documents (or the variants of one) side by side. */
 #include "commands.h"
+#include "options.h"
 #include "analyze/compare.h"
 #include "model/doc.h"
 #include "util/log.h"
 #include "util/parse.h"
 
 #include <math.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,36 +53,37 @@ static int parse_args(int argc, char **argv, compare_args_t *a)
     a->base = "default";
     a->opts.threshold_pct = 5.0;
     a->opts.latency_threshold_pct = 10.0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--threshold") == 0 || strcmp(arg, "--latency-threshold") == 0 ||
-            strcmp(arg, "--base") == 0) {
-            if (i + 1 >= argc)
-                return ls_usage_error("compare", "%s needs a value", arg);
-            const char *val = argv[++i];
-            double *pct = arg[2] == 't' ? &a->opts.threshold_pct : &a->opts.latency_threshold_pct;
-            if (arg[2] == 'b') {
-                a->base = val;
-            } else if (ls_parse_double(val, pct) != 0 || *pct < 0 || *pct > 1000) {
-                return ls_usage_error("compare", "%s '%s': expected a percentage 0-1000", arg, val);
-            }
-        } else if (strcmp(arg, "--variants") == 0) {
-            a->variants = 1;
-        } else if (strcmp(arg, "--markdown") == 0) {
-            a->markdown = 1;
-        } else if (strcmp(arg, "--json") == 0) {
-            a->json = 1;
-        } else if (strcmp(arg, "--changes-only") == 0) {
-            a->changes_only = 1;
-        } else if (strcmp(arg, "--fail-on-regression") == 0) {
-            a->fail_on_regression = 1;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return ls_usage_error("compare", "unknown option '%s'", arg);
+    static const struct option opts[] = {{"threshold", required_argument, 0, 't'},
+                                         {"latency-threshold", required_argument, 0, 'l'},
+                                         {"base", required_argument, 0, 'b'},
+                                         {"variants", no_argument, 0, 'v'},
+                                         {"markdown", no_argument, 0, 'm'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"changes-only", no_argument, 0, 'c'},
+                                         {"fail-on-regression", no_argument, 0, 'f'},
+                                         {0, 0, 0, 0}};
+    int *flag[128] = {['v'] = &a->variants, ['m'] = &a->markdown, ['j'] = &a->json,
+                      ['c'] = &a->changes_only, ['f'] = &a->fail_on_regression};
+    int c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        if (ls_opt_refused("compare", c, argv))
+            return LS_EXIT_USAGE;
+        if (c == 'b') {
+            a->base = optarg;
+        } else if (c == 't' || c == 'l') {
+            double *pct = c == 't' ? &a->opts.threshold_pct : &a->opts.latency_threshold_pct;
+            if (ls_parse_double(optarg, pct) != 0 || *pct < 0 || *pct > 1000)
+                return ls_usage_error("compare", "%s '%s': expected a percentage 0-1000",
+                                      c == 't' ? "--threshold" : "--latency-threshold", optarg);
         } else {
-            if (a->nfiles == 2)
-                return ls_usage_error("compare", "too many files ('%s')", arg);
-            a->files[a->nfiles++] = arg;
+            *flag[c] = 1;
         }
+    }
+    for (; optind < argc; optind++) {
+        if (a->nfiles == 2)
+            return ls_usage_error("compare", "too many files ('%s')", argv[optind]);
+        a->files[a->nfiles++] = argv[optind];
     }
     int want = a->variants ? 1 : 2;
     if (a->nfiles != want)
@@ -215,9 +218,8 @@ int cmd_compare(int argc, char **argv)
     char err[512];
     json_t *docs[2] = {NULL, NULL};
     for (int i = 0; i < a.nfiles; i++) {
-        docs[i] = ls_doc_read(a.files[i], err, sizeof err);
+        docs[i] = ls_read_document(a.files[i]);
         if (!docs[i]) {
-            ls_error("%s", err);
             json_decref(docs[0]);
             return LS_EXIT_USAGE;
         }

@@ -1,10 +1,12 @@
 /* linkscope import: other tools' saved output into one run document. */
 #include "commands.h"
+#include "options.h"
 #include "import/import.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,37 +50,30 @@ typedef struct {
 
 static int parse_args(int argc, char **argv, import_args_t *a)
 {
+    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
+                                         {"into", required_argument, 0, 'i'},
+                                         {"variant", required_argument, 0, 'v'},
+                                         {"collective", required_argument, 0, 'c'},
+                                         {"p2p-read", required_argument, 0, 'r'},
+                                         {"p2p-write", required_argument, 0, 'w'},
+                                         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char **slot = NULL;
-        if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
-            slot = &a->out;
-        else if (strcmp(arg, "--into") == 0)
-            slot = &a->into;
-        else if (strcmp(arg, "--variant") == 0)
-            slot = &a->opts.variant;
-        else if (strcmp(arg, "--collective") == 0)
-            slot = &a->opts.collective;
-        else if (strcmp(arg, "--p2p-read") == 0)
-            slot = &a->p2p_read;
-        else if (strcmp(arg, "--p2p-write") == 0)
-            slot = &a->p2p_write;
-        if (slot) {
-            if (i + 1 >= argc)
-                return ls_usage_error("import", "%s needs a value", arg);
-            *slot = argv[++i];
-            continue;
-        }
-        if (arg[0] == '-' && arg[1] != '\0')
-            return ls_usage_error("import", "unknown option '%s'", arg);
-        if (a->nfiles == MAX_FILES)
-            return ls_usage_error("import", "at most %d files at once", MAX_FILES);
-        a->files[a->nfiles++] = arg;
+    const char **slots[128] = {['o'] = &a->out, ['i'] = &a->into, ['v'] = &a->opts.variant,
+                               ['c'] = &a->opts.collective, ['r'] = &a->p2p_read, ['w'] = &a->p2p_write};
+    int c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        if (ls_opt_refused("import", c, argv))
+            return LS_EXIT_USAGE;
+        *slots[c] = optarg;
     }
+    if (argc - optind > MAX_FILES)
+        return ls_usage_error("import", "at most %d files at once", MAX_FILES);
+    for (; optind < argc; optind++)
+        a->files[a->nfiles++] = argv[optind];
     if (a->nfiles == 0 && !a->p2p_read && !a->p2p_write)
         return ls_usage_error("import", "no FILE given");
-    return 0;
+    return ls_check_writable("import", a->out ? "-o" : "--into", a->out ? a->out : a->into, 0);
 }
 
 /* Reads every input first, so that an unreadable file stops everything. */
@@ -108,43 +103,6 @@ static void free_all(char **texts, int n)
     free(texts);
 }
 
-/* "NCCL 2.21.5, 16 ranks, hosts a b, 24 connections" of the log just imported. */
-static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
-{
-    const json_t *logs = json_object_get(doc, "nccl_logs");
-    const json_t *f = json_array_get(logs, json_array_size(logs) - 1);
-    const char *v = json_string_value(json_object_get(f, "nccl_version"));
-    size_t used = strlen(note);
-    used += (size_t)snprintf(note + used, notelen - used, ", NCCL %s", v ? v : "version unknown");
-    if (json_object_get(f, "nranks") && used < notelen)
-        used += (size_t)snprintf(note + used, notelen - used, ", %lld ranks",
-                                 (long long)json_integer_value(json_object_get(f, "nranks")));
-    if (used < notelen)
-        snprintf(note + used, notelen - used, ", %zu host(s) in the log, %zu connections",
-                 json_array_size(json_object_get(f, "hosts")),
-                 json_array_size(json_object_get(f, "transports")));
-}
-
-/* The first note of an entry added since `from` that is flagged incomplete. */
-static void incomplete_warning(const json_t *doc, size_t from, const char *name, char *warn,
-                               size_t warnlen)
-{
-    const json_t *ms = json_object_get(doc, "measurements");
-    for (size_t i = from; i < json_array_size(ms) && !warn[0]; i++) {
-        const json_t *e = json_array_get(ms, i);
-        size_t k;
-        const json_t *f;
-        json_array_foreach(json_object_get(e, "flags"), k, f)
-        {
-            if (strcmp(json_string_value(f), "incomplete") != 0)
-                continue;
-            const char *why = json_string_value(json_array_get(json_object_get(e, "notes"), 0));
-            snprintf(warn, warnlen, "%s: %s", name, why ? why : "incomplete paste");
-            break;
-        }
-    }
-}
-
 /* Imports one file; the line saying what it held (and one warning for a partial
    paste) is kept in note / warn and printed only once every file has been read, so
    that a failure leaves one line alone. */
@@ -159,15 +117,7 @@ static int import_one(json_t *doc, const char *text, const char *name, const ls_
         ls_error("%s", err);
         return -1;
     }
-    incomplete_warning(doc, before, name, warn, warnlen);
-    if (fmt == LS_FMT_NCCL_LOG) {
-        snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
-        nccl_log_note(doc, note, notelen);
-    } else if (fmt == LS_FMT_TOPO)
-        snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
-    else
-        snprintf(note, notelen, "%s: %s, %d entr%s", name, ls_import_format_name(fmt), n,
-                 n == 1 ? "y" : "ies");
+    ls_import_note(doc, before, fmt, n, name, note, notelen, warn, warnlen);
     return 0;
 }
 
@@ -232,11 +182,9 @@ int cmd_import(int argc, char **argv)
     char err[512];
     json_t *doc;
     if (a.into) {
-        doc = ls_doc_read(a.into, err, sizeof err);
-        if (!doc) {
-            ls_error("%s", err);
+        doc = ls_read_document(a.into);
+        if (!doc)
             return LS_EXIT_USAGE;
-        }
     } else {
         doc = ls_import_doc_new();
     }

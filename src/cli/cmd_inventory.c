@@ -2,6 +2,7 @@
    state) with the theoretical peaks, as a table, a boards-and-clocks CSV or the run
    document. */
 #include "commands.h"
+#include "options.h"
 #include "discover/cudadev.h"
 #include "discover/discover.h"
 #include "discover/nvml.h"
@@ -11,6 +12,7 @@
 #include "util/fileio.h"
 #include "util/log.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,30 +49,34 @@ typedef struct {
 
 static int parse_args(int argc, char **argv, inv_opts_t *o)
 {
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'},
+                                         {"csv", no_argument, 0, 'v'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"sysfs-root", required_argument, 0, 's'},
+                                         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--json") == 0)
-            o->json = 1;
-        else if (strcmp(a, "--csv") == 0)
-            o->csv = 1;
-        else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (++i >= argc)
-                return ls_usage_error("inventory", "%s needs a file name", a);
-            o->out = argv[i];
-        } else if (strcmp(a, "--sysfs-root") == 0) {
-            if (++i >= argc)
-                return ls_usage_error("inventory", "--sysfs-root needs a directory");
-            o->sysfs_root = argv[i];
-        } else
-            return ls_usage_error("inventory", "unknown option '%s'", a);
+    int c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        if (c == ':' && optopt == 's')
+            return ls_usage_error("inventory", "--sysfs-root needs a directory");
+        if (c == ':')
+            return ls_usage_error("inventory", "%s needs a file name", argv[optind - 1]);
+        if (c == '?')
+            return ls_opt_unknown("inventory", argv);
+        o->json |= c == 'j';
+        o->csv |= c == 'v';
+        if (c == 'o' || c == 's')
+            *(c == 'o' ? &o->out : &o->sysfs_root) = optarg;
     }
+    if (optind < argc)
+        return ls_usage_error("inventory", "unknown option '%s'", argv[optind]);
     if (o->json && o->csv)
         return ls_usage_error("inventory", "--json and --csv exclude each other");
     struct stat st;
     if (o->sysfs_root && (stat(o->sysfs_root, &st) != 0 || !S_ISDIR(st.st_mode)))
         return ls_usage_error("inventory", "--sysfs-root %s: not a directory", o->sysfs_root);
-    return 0;
+    return ls_check_writable("inventory", "-o", o->out, 0);
 }
 
 /* ---- reading the document ---------------------------------------------------------- */

@@ -1,10 +1,12 @@
 /* linkscope plan RUN.json: findings, islands and the GPU groups to use. */
 #include "commands.h"
+#include "options.h"
 #include "analyze/analyze.h"
 #include "model/doc.h"
 #include "render/render.h"
 #include "util/log.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,28 +31,28 @@ int cmd_plan(int argc, char **argv)
     const char *path = NULL;
     int json_out = 0, fail_set = 0;
     enum ls_severity fail_on = LS_SEV_ERROR;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json_out = 1;
-        else if (!strcmp(argv[i], "--fail-on")) {
-            if (i + 1 >= argc || ls_severity_parse(argv[i + 1], &fail_on))
-                return ls_usage_error("plan", "--fail-on needs info, warning or error");
-            fail_set = 1, i++;
-        } else if (argv[i][0] == '-' && argv[i][1])
-            return ls_usage_error("plan", "unknown option '%s'", argv[i]);
-        else if (path)
-            return ls_usage_error("plan", "one run document expected, got '%s' and '%s'", path, argv[i]);
-        else
-            path = argv[i];
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'},
+                                         {"fail-on", required_argument, 0, 'F'},
+                                         {0, 0, 0, 0}};
+    int c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        if (c == ':' || (c == 'F' && ls_severity_parse(optarg, &fail_on)))
+            return ls_usage_error("plan", "--fail-on needs info, warning or error");
+        if (c == '?')
+            return ls_opt_unknown("plan", argv);
+        json_out |= c == 'j';
+        fail_set |= c == 'F';
     }
-    if (!path)
+    if (optind + 1 < argc)
+        return ls_usage_error("plan", "one run document expected, got '%s' and '%s'", argv[optind],
+                              argv[optind + 1]);
+    if (optind >= argc)
         return ls_usage_error("plan", "a run document (RUN.json) is required");
-    char err[512];
-    json_t *doc = ls_doc_read(path, err, sizeof err);
-    if (!doc) {
-        ls_error("%s", err);
+    path = argv[optind];
+    json_t *doc = ls_read_document(path);
+    if (!doc)
         return LS_EXIT_USAGE;
-    }
     json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
     char *text;
     if (json_out) {

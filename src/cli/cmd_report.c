@@ -1,6 +1,7 @@
 /* linkscope report RUN.json: the run document rendered for a terminal, as Markdown, as
    one self-contained HTML file, or as CSV exports. */
 #include "commands.h"
+#include "options.h"
 #include "analyze/analyze.h"
 #include "model/doc.h"
 #include "render/render.h"
@@ -8,6 +9,7 @@
 #include "util/log.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,40 +91,48 @@ static int write_csv(const json_t *doc, const char *dir)
     return LS_EXIT_OK;
 }
 
+static int parse_args(int argc, char **argv, const char **path, const char **out, enum format *fmt)
+{
+    static const struct option opts[] = {{"format", required_argument, 0, 'f'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {0, 0, 0, 0}};
+    int c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":f:o:", opts, NULL)) != -1) {
+        if ((c == ':' && optopt == 'f') || (c == 'f' && (*fmt = parse_format(optarg)) == FMT_NONE))
+            return ls_usage_error("report", "--format needs term, md, html or csv");
+        if (c == ':')
+            return ls_usage_error("report", "-o needs a file or directory");
+        if (c == '?')
+            return ls_opt_unknown("report", argv);
+        if (c == 'o')
+            *out = optarg;
+    }
+    if (optind + 1 < argc)
+        return ls_usage_error("report", "one run document expected, got '%s' and '%s'", argv[optind],
+                              argv[optind + 1]);
+    if (optind >= argc)
+        return ls_usage_error("report", "a run document (RUN.json) is required");
+    *path = argv[optind];
+    const char *o = *out;
+    if (*fmt == FMT_NONE && o && strlen(o) > 4 && !strcmp(o + strlen(o) - 4, ".csv"))
+        return ls_usage_error("report", "-o %s: CSV is three files; give --format csv -o DIR", o);
+    if (*fmt == FMT_NONE)
+        *fmt = format_of_path(o);
+    /* CSV goes into a folder (created if missing), the others into a file */
+    return ls_check_writable("report", "-o", o, *fmt == FMT_CSV);
+}
+
 int cmd_report(int argc, char **argv)
 {
     const char *path = NULL, *out = NULL;
     enum format fmt = FMT_NONE;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "-f")) {
-            if (i + 1 >= argc || (fmt = parse_format(argv[i + 1])) == FMT_NONE)
-                return ls_usage_error("report", "--format needs term, md, html or csv");
-            i++;
-        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-            if (i + 1 >= argc)
-                return ls_usage_error("report", "-o needs a file or directory");
-            out = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return ls_usage_error("report", "unknown option '%s'", argv[i]);
-        } else if (path) {
-            return ls_usage_error("report", "one run document expected, got '%s' and '%s'", path, argv[i]);
-        } else {
-            path = argv[i];
-        }
-    }
-    if (!path)
-        return ls_usage_error("report", "a run document (RUN.json) is required");
-    if (fmt == FMT_NONE && out && strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv"))
-        return ls_usage_error("report", "-o %s: CSV is three files; give --format csv -o DIR", out);
-    if (fmt == FMT_NONE)
-        fmt = format_of_path(out);
-    char err[512];
-    json_t *doc = ls_doc_read(path, err, sizeof err);
-    if (!doc) {
-        ls_error("%s", err);
+    int rc = parse_args(argc, argv, &path, &out, &fmt);
+    if (rc)
+        return rc;
+    json_t *doc = ls_read_document(path);
+    if (!doc)
         return LS_EXIT_USAGE;
-    }
-    int rc;
     if (fmt == FMT_CSV) {
         rc = write_csv(doc, out);
     } else {

@@ -1,6 +1,7 @@
 /* linkscope topo: the link type between every pair of GPUs and NICs, as nvidia-smi
    topo -m, from this machine (discovery) or from saved nvidia-smi text (--from). */
 #include "commands.h"
+#include "options.h"
 #include "discover/discover.h"
 #include "import/topo_text.h"
 #include "model/doc.h"
@@ -9,8 +10,8 @@
 #include "util/fileio.h"
 #include "util/log.h"
 
+#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,42 +44,6 @@ typedef struct {
     int json, csv;
 } topo_opts_t;
 
-/* Matches "--name VALUE" and "--name=VALUE"; 1 when matched, -1 when VALUE is missing. */
-static int option_value(int argc, char **argv, int *i, const char *name, const char **value)
-{
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len) != 0)
-        return 0;
-    if (argv[*i][len] == '=') {
-        *value = argv[*i] + len + 1;
-        return 1;
-    }
-    if (argv[*i][len] != '\0')
-        return 0;
-    if (*i + 1 >= argc)
-        return -1;
-    *value = argv[++*i];
-    return 1;
-}
-
-static int parse_option(int argc, char **argv, int *i, topo_opts_t *o)
-{
-    static const char *names[] = {"--from", "--p2p-read", "--p2p-write", "-o", "--sysfs-root", "--color"};
-    const char **slots[] = {&o->from, &o->p2p_read, &o->p2p_write, &o->output, &o->sysfs_root, &o->color};
-    if (strcmp(argv[*i], "--json") == 0)
-        return o->json = 1, 0;
-    if (strcmp(argv[*i], "--csv") == 0)
-        return o->csv = 1, 0;
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-        int got = option_value(argc, argv, i, names[k], slots[k]);
-        if (got < 0)
-            return ls_usage_error("topo", "%s needs a value", names[k]);
-        if (got > 0)
-            return 0;
-    }
-    return ls_usage_error("topo", "unknown option '%s'", argv[*i]);
-}
-
 static int check_options(const topo_opts_t *o)
 {
     if (o->json && o->csv)
@@ -97,85 +62,44 @@ static int check_options(const topo_opts_t *o)
 
 static int parse_args(int argc, char **argv, topo_opts_t *o)
 {
+    static const struct option opts[] = {{"from", required_argument, 0, 'f'},
+                                         {"p2p-read", required_argument, 0, 'r'},
+                                         {"p2p-write", required_argument, 0, 'w'},
+                                         {"sysfs-root", required_argument, 0, 's'},
+                                         {"color", required_argument, 0, 'c'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"csv", no_argument, 0, 'v'},
+                                         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
-    for (int i = 1; i < argc; i++)
-        if (parse_option(argc, argv, &i, o) != 0)
+    const char **slots[128] = {['f'] = &o->from, ['r'] = &o->p2p_read, ['w'] = &o->p2p_write,
+                               ['o'] = &o->output, ['s'] = &o->sysfs_root, ['c'] = &o->color};
+    int c;
+    ls_opt_begin();
+    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
+        if (ls_opt_refused("topo", c, argv))
             return LS_EXIT_USAGE;
-    return check_options(o);
+        if (c == 'j' || c == 'v')
+            *(c == 'j' ? &o->json : &o->csv) = 1;
+        else
+            *slots[c] = optarg;
+    }
+    if (optind < argc)
+        return ls_usage_error("topo", "unknown option '%s'", argv[optind]);
+    int rc = check_options(o);
+    return rc ? rc : ls_check_writable("topo", "-o", o->output, 0);
 }
 
 /* ---- input ------------------------------------------------------------------------ */
 
-static int is_json_text(const char *text)
+static int load_from_files(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
 {
-    while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
-        text++;
-    return *text == '{';
-}
-
-/* A run document given to --from: its topology, and the document itself for --json. */
-static int load_doc(const char *path, const char *text, ls_topo_t *topo, json_t **doc)
-{
-    char err[512];
-    *doc = ls_doc_parse(text, path, err, sizeof err);
+    char err[700];
+    *doc = ls_topo_load_files(o->from, o->p2p_read, o->p2p_write, topo, err, sizeof err);
     if (!*doc) {
         ls_error("%s", err);
         return LS_EXIT_USAGE;
     }
-    if (ls_topo_from_doc(*doc, topo) != 0) {
-        ls_error("%s: gpus: empty; the run document holds no topology", path);
-        return LS_EXIT_USAGE;
-    }
     return 0;
-}
-
-static int load_topo_text(const char *path, const char *text, ls_topo_t *topo, json_t **doc)
-{
-    char err[512];
-    if (ls_topo_parse_text(text, topo, err, sizeof err) != 0) {
-        ls_error("%s: %s", path, err);
-        return LS_EXIT_USAGE;
-    }
-    *doc = ls_doc_new();
-    json_object_set_new(*doc, "source", json_string("import"));
-    ls_topo_to_doc(topo, *doc);
-    return 0;
-}
-
-static int load_p2p(const char *path, int write, ls_topo_t *topo)
-{
-    char err[512];
-    char *text = ls_read_file(path, NULL, err, sizeof err);
-    if (!text) {
-        ls_error("%s", err);
-        return LS_EXIT_USAGE;
-    }
-    int rc = ls_topo_parse_p2p_text(text, write, topo, err, sizeof err);
-    free(text);
-    if (rc != 0) {
-        ls_error("%s: %s", path, err);
-        return LS_EXIT_USAGE;
-    }
-    return 0;
-}
-
-static int load_from_files(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
-{
-    char err[512];
-    char *text = ls_read_file(o->from, NULL, err, sizeof err);
-    if (!text) {
-        ls_error("%s", err);
-        return LS_EXIT_USAGE;
-    }
-    int rc = is_json_text(text) ? load_doc(o->from, text, topo, doc) : load_topo_text(o->from, text, topo, doc);
-    free(text);
-    if (rc == 0 && o->p2p_read)
-        rc = load_p2p(o->p2p_read, 0, topo);
-    if (rc == 0 && o->p2p_write)
-        rc = load_p2p(o->p2p_write, 1, topo);
-    if (rc == 0 && (o->p2p_read || o->p2p_write))
-        ls_topo_to_doc(topo, *doc);
-    return rc;
 }
 
 /* Discovery runs quietly; its warnings are in software.warnings and are shown after,

@@ -1,16 +1,14 @@
 /* linkscope tp: tensor-parallel communication estimate (docs/tp.md). */
 #include "analyze/tp.h"
 #include "commands.h"
+#include "pipeline/tp_measure.h"
+#include "tp_args.h"
+#include "options.h"
 #include "model/doc.h"
-#include "model/entry.h"
-#include "nccl/sweep.h"
 #include "render/tp_report.h"
 #include "util/log.h"
-#include "util/parse.h"
 
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 const char usage_tp[] =
@@ -66,430 +64,24 @@ const char usage_tp[] =
     "  linkscope tp --model llama3.3-70b --tp 2 --prompt 3200,12900,51400 --output 256 \\\n"
     "      --link name=PCIe,bw=5.2,lat=22.1 --link name=NVLink,bw=122.7,lat=17.5\n";
 
-#define MAX_SOURCES 8
-#define MAX_LIST 32
-#define MAX_GPUS 64
-
-typedef struct {
-    const char *path, *variant, *name;
-    int gpus[MAX_GPUS], ngpus;
-} run_arg_t;
-
-typedef struct {
-    const ls_tp_preset_t *preset;
-    long hidden, layers, bytes, tp, output;
-    uint64_t prompts[MAX_LIST], batches[MAX_LIST];
-    int nprompts, nbatches;
-    double decode_compute_ms[MAX_LIST];
-    int ndecode_compute;
-    double prefill_compute_ms[MAX_LIST];
-    int nprefill_compute;
-    run_arg_t runs[MAX_SOURCES];
-    int nruns;
-    const char *links[MAX_SOURCES], *link_names[MAX_SOURCES];
-    int nlinks;
-    int last_source; /* 'r' --run, 'l' --link, 'm' --measure, 0 none yet */
-    const char *measure_name;
-    int measure, measure_gpus[MAX_GPUS], nmeasure_gpus;
-    int json;
-    const char *out_path, *into_path;
-} tp_args_t;
-
-/* ---- Parsing ------------------------------------------------------------------------ */
-
-static int parse_u64_list(const char *text, uint64_t *out, int max)
-{
-    int n = 0;
-    const char *p = text;
-    while (p && *p) {
-        char item[32];
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        long v;
-        if (len == 0 || len >= sizeof item || n >= max)
-            return -1;
-        memcpy(item, p, len);
-        item[len] = '\0';
-        if (ls_parse_long(item, 1, 100000000, &v) != 0)
-            return -1;
-        out[n++] = (uint64_t)v;
-        p = comma ? comma + 1 : NULL;
-        if (comma && !*p)
-            return -1;
-    }
-    return n;
-}
-
-static int parse_double_list(const char *text, double *out, int max)
-{
-    int n = 0;
-    const char *p = text;
-    while (p && *p) {
-        char item[64];
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0 || len >= sizeof item || n >= max)
-            return -1;
-        memcpy(item, p, len);
-        item[len] = '\0';
-        if (ls_parse_double(item, &out[n]) != 0 || out[n] < 0)
-            return -1;
-        n++;
-        p = comma ? comma + 1 : NULL;
-        if (comma && !*p)
-            return -1;
-    }
-    return n;
-}
-
-/* --gpus and --variant belong to the --run or --measure given last before them. */
-static int attach_gpus(tp_args_t *a, const char *text, int last_is_run)
-{
-    int *dst = last_is_run ? a->runs[a->nruns - 1].gpus : a->measure_gpus;
-    int n = ls_parse_index_list(text, dst, MAX_GPUS);
-    if (n <= 0)
-        return ls_usage_error("tp", "--gpus: expected GPU indices like 0,1 or 0-3, got '%s'", text);
-    if (last_is_run)
-        a->runs[a->nruns - 1].ngpus = n;
-    else
-        a->nmeasure_gpus = n;
-    return 0;
-}
-
-static int name_last_source(tp_args_t *a, const char *name)
-{
-    if (!*name || strlen(name) > 40)
-        return ls_usage_error("tp", "--name: expected 1 to 40 characters, got '%s'", name);
-    if (a->last_source == 'r')
-        a->runs[a->nruns - 1].name = name;
-    else if (a->last_source == 'l')
-        a->link_names[a->nlinks - 1] = name;
-    else if (a->last_source == 'm')
-        a->measure_name = name;
-    else
-        return ls_usage_error("tp", "--name: give it after --run, --link or --measure");
-    return 0;
-}
-
-static int parse_number_opt(const char *opt, const char *text, long min, long max, long *v)
-{
-    if (ls_parse_long(text, min, max, v) != 0)
-        return ls_usage_error("tp", "%s: expected a whole number from %ld to %ld, got '%s'", opt,
-                              min, max, text);
-    return 0;
-}
-
-/* Options taking a value; returns 0, or the exit code. */
-static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *last_is_run)
-{
-    if (strcmp(opt, "--model") == 0) {
-        a->preset = ls_tp_preset_find(val);
-        return a->preset ? 0 : ls_usage_error("tp", "--model: unknown model '%s'", val);
-    }
-    if (strcmp(opt, "--hidden") == 0)
-        return parse_number_opt(opt, val, 1, 1 << 20, &a->hidden);
-    if (strcmp(opt, "--layers") == 0)
-        return parse_number_opt(opt, val, 1, 10000, &a->layers);
-    if (strcmp(opt, "--bytes") == 0) {
-        if (parse_number_opt(opt, val, 1, 8, &a->bytes))
-            return LS_EXIT_USAGE;
-        return (a->bytes == 1 || a->bytes == 2 || a->bytes == 4)
-                   ? 0 : ls_usage_error("tp", "--bytes: expected 1, 2 or 4, got '%s'", val);
-    }
-    if (strcmp(opt, "--tp") == 0)
-        return parse_number_opt(opt, val, 2, 1024, &a->tp);
-    if (strcmp(opt, "--output") == 0)
-        return parse_number_opt(opt, val, 1, 100000000, &a->output);
-    if (strcmp(opt, "--prompt") == 0) {
-        a->nprompts = parse_u64_list(val, a->prompts, MAX_LIST);
-        return a->nprompts > 0 ? 0
-               : ls_usage_error("tp", "--prompt: expected token counts like 3200,12900, got '%s'", val);
-    }
-    if (strcmp(opt, "--batch") == 0) {
-        a->nbatches = parse_u64_list(val, a->batches, MAX_LIST);
-        return a->nbatches > 0 ? 0
-               : ls_usage_error("tp", "--batch: expected batch sizes like 1,8, got '%s'", val);
-    }
-    if (strcmp(opt, "--compute-ms") == 0) {
-        a->ndecode_compute = parse_double_list(val, a->decode_compute_ms, MAX_LIST);
-        return a->ndecode_compute > 0 ? 0
-               : ls_usage_error("tp", "--compute-ms: expected milliseconds like 34.2 or 34.2,46.7, got '%s'", val);
-    }
-    if (strcmp(opt, "--prefill-compute-ms") == 0) {
-        a->nprefill_compute = parse_double_list(val, a->prefill_compute_ms, MAX_LIST);
-        return a->nprefill_compute > 0 ? 0
-               : ls_usage_error("tp", "--prefill-compute-ms: expected milliseconds like 3900,22700, got '%s'", val);
-    }
-    if (strcmp(opt, "--run") == 0) {
-        if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
-            return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
-        a->runs[a->nruns++] = (run_arg_t){.path = val};
-        *last_is_run = 1;
-        a->last_source = 'r';
-        return 0;
-    }
-    if (strcmp(opt, "--link") == 0) {
-        if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
-            return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
-        a->links[a->nlinks++] = val;
-        a->last_source = 'l';
-        return 0;
-    }
-    if (strcmp(opt, "--name") == 0)
-        return name_last_source(a, val);
-    if (strcmp(opt, "--gpus") == 0) {
-        if (*last_is_run < 0)
-            return ls_usage_error("tp", "--gpus: give it after --run FILE or --measure");
-        return attach_gpus(a, val, *last_is_run);
-    }
-    if (strcmp(opt, "--variant") == 0) {
-        if (*last_is_run < 0)
-            return ls_usage_error("tp", "--variant: give it after --run FILE or --measure");
-        if (!*last_is_run) /* it was accepted and silently ignored: the sweep runs as set */
-            return ls_usage_error("tp", "--variant after --measure: the measurement runs with this "
-                                        "process's NCCL settings; set the variable instead, e.g. "
-                                        "NCCL_P2P_DISABLE=1 linkscope tp ... --measure");
-        a->runs[a->nruns - 1].variant = val;
-        return 0;
-    }
-    if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output-file") == 0) {
-        a->out_path = val;
-        return 0;
-    }
-    if (strcmp(opt, "--into") == 0) {
-        a->into_path = val;
-        return 0;
-    }
-    return -1; /* not an option with a value */
-}
-
-static int parse_args(int argc, char **argv, tp_args_t *a)
-{
-    int last_is_run = -1; /* -1 none yet, 1 --run, 0 --measure */
-    for (int i = 1; i < argc; i++) {
-        char opt[64];
-        const char *arg = argv[i], *val = NULL, *eq = strchr(arg, '=');
-        if (strncmp(arg, "--", 2) == 0 && eq && (size_t)(eq - arg) < sizeof opt) {
-            memcpy(opt, arg, (size_t)(eq - arg));
-            opt[eq - arg] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(opt, sizeof opt, "%s", arg);
-        }
-        if (strcmp(opt, "--json") == 0 && !val) {
-            a->json = 1;
-            continue;
-        }
-        if (strcmp(opt, "--measure") == 0 && !val) {
-            if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
-                return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
-            a->measure = 1;
-            last_is_run = 0;
-            a->last_source = 'm';
-            continue;
-        }
-        if (!val) {
-            if (i + 1 >= argc) {
-                static const char *valued[] = {"--model", "--hidden", "--layers", "--bytes", "--tp",
-                    "--output", "--prompt", "--batch", "--compute-ms", "--prefill-compute-ms", "--run",
-                    "--link", "--gpus", "--variant", "-o", "--into", "--name"};
-                for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-                    if (strcmp(opt, valued[k]) == 0)
-                        return ls_usage_error("tp", "%s needs a value", opt);
-                return ls_usage_error("tp", "unknown option '%s'", arg);
-            }
-            val = argv[++i];
-        }
-        int rc = parse_valued(a, opt, val, &last_is_run);
-        if (rc < 0)
-            return ls_usage_error("tp", "unknown option '%s'", opt);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-static int check_args(tp_args_t *a)
-{
-    if (a->preset) {
-        a->hidden = a->hidden ? a->hidden : a->preset->hidden;
-        a->layers = a->layers ? a->layers : a->preset->layers;
-    }
-    if (!a->hidden || !a->layers)
-        return ls_usage_error("tp", "give --model NAME, or --hidden H and --layers L");
-    if (!a->tp)
-        return ls_usage_error("tp", "--tp N (tensor-parallel degree, at least 2) is required");
-    if (!a->nprompts)
-        return ls_usage_error("tp", "--prompt LIST (prompt lengths in tokens) is required");
-    if (a->nruns + a->nlinks + a->measure == 0)
-        return ls_usage_error("tp", "give at least one source: --run FILE, --link SPEC or --measure");
-    if (a->ndecode_compute == 1)
-        for (int p = 1; p < a->nprompts; p++)
-            a->decode_compute_ms[p] = a->decode_compute_ms[0];
-    else if (a->ndecode_compute && a->ndecode_compute != a->nprompts)
-        return ls_usage_error("tp", "--compute-ms: expected 1 or %d values (one per --prompt), got %d",
-                              a->nprompts, a->ndecode_compute);
-    if (a->nprefill_compute && a->nprefill_compute != a->nprompts)
-        return ls_usage_error("tp", "--prefill-compute-ms: expected %d values (one per --prompt), got %d",
-                              a->nprompts, a->nprefill_compute);
-    if (a->measure && a->nmeasure_gpus != a->tp)
-        return ls_usage_error("tp", "--measure needs --gpus with %ld GPUs (= --tp)", a->tp);
-    if (a->out_path && a->into_path)
-        return ls_usage_error("tp", "give -o or --into, not both");
-    for (int p = 0; p < a->nprompts; p++)
-        for (int b = 0; b < a->nbatches; b++)
-            if ((double)a->prompts[p] * (double)a->batches[b] * (double)a->hidden * (double)a->bytes >
-                0x1p50) /* in double: the product of the limits overflows 64 bits */
-                return ls_usage_error("tp", "--prompt x --batch: an all-reduce of more than 1 PiB");
-    return 0;
-}
-
 /* ---- Sources ------------------------------------------------------------------------ */
 
-/* "name=PCIe,bw=5.2,lat=22.1" (or rtt=44.2 for a round trip, used as lat = rtt/2). */
-static int parse_link(const char *spec, ls_tp_source_t *src, int number)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", spec);
-    snprintf(src->name, sizeof src->name, "link%d", number);
-    double bw = -1, lat = -1, rtt = -1;
-    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(item, '=');
-        if (!eq)
-            return ls_usage_error("tp", "--link '%s': expected key=value items (name, bw, lat or rtt)", spec);
-        *eq = '\0';
-        const char *key = item, *val = eq + 1;
-        double *dst = strcmp(key, "bw") == 0 ? &bw : strcmp(key, "lat") == 0 ? &lat
-                      : strcmp(key, "rtt") == 0 ? &rtt : NULL;
-        if (strcmp(key, "name") == 0 && *val) {
-            snprintf(src->name, sizeof src->name, "%s", val);
-        } else if (!dst || ls_parse_double(val, dst) != 0 || *dst < 0) {
-            return ls_usage_error("tp", "--link '%s': '%s=%s' is not name=TEXT, bw=GB/s, lat=us or rtt=us",
-                                  spec, key, val);
-        }
-    }
-    if (!(bw > 0) || (lat < 0) == (rtt < 0))
-        return ls_usage_error("tp", "--link '%s': needs bw=GB/s (> 0) and one of lat=us or rtt=us", spec);
-    src->kind = LS_TP_SRC_LINK;
-    src->bw_gbps = bw;
-    src->lat_us = lat >= 0 ? lat : rtt / 2;
-    snprintf(src->origin, sizeof src->origin, "--link bw %g GB/s, %s: ring all-reduce formula",
-             bw, lat >= 0 ? "lat per step given" : "lat = rtt/2");
-    return 0;
-}
-
-static void format_gpus(const int *gpus, int n, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", gpus[i]);
-}
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-static int stem_length(const char *name)
-{
-    size_t n = strlen(name);
-    return (int)(n > 5 && strcmp(name + n - 5, ".json") == 0 ? n - 5 : n);
-}
-
+/* A --run source: the document read, its entry chosen (analyze/tp_sources.c). */
 static int load_run(const run_arg_t *r, long tp, ls_tp_source_t *src)
 {
-    char err[600];
-    json_t *doc = ls_doc_read(r->path, err, sizeof err);
-    if (!doc) {
+    json_t *doc = ls_read_document(r->path);
+    if (!doc)
+        return LS_EXIT_USAGE;
+    char err[700];
+    int skipped = 0, rc = ls_tp_source_from_run(doc, r, tp, src, &skipped, err, sizeof err);
+    json_decref(doc);
+    if (rc) {
         ls_error("%s", err);
         return LS_EXIT_USAGE;
     }
-    /* without --gpus, an entry on --tp ranks first (seed 000's document holds 2-, 5-, 6-,
-       10- and 11-GPU all_reduces); else the usual choice, refused below with its rank count */
-    const json_t *entry = ls_tp_find_allreduce_ranks(doc, r->gpus, r->ngpus, r->variant, (int)tp, err, sizeof err);
-    if (!entry)
-        entry = ls_tp_find_allreduce(doc, r->gpus, r->ngpus, r->variant, err, sizeof err);
-    int skipped = 0, rc = LS_EXIT_USAGE;
-    if (!entry) {
-        ls_error("%s: %s", r->path, err);
-    } else if (ls_tp_entry_nranks(entry) != tp) {
-        ls_error("%s: the all_reduce entry '%s' ran on %d ranks but --tp is %ld", r->path,
-                 ls_json_str(entry, "id", "?"), ls_tp_entry_nranks(entry), tp);
-    } else if (ls_tp_curve_from_entry(&src->curve, entry, &skipped, err, sizeof err) != 0) {
-        ls_error("%s: entry '%s': %s", r->path, ls_json_str(entry, "id", "?"), err);
-    } else {
-        char gpus[128];
-        const json_t *g;
-        size_t k;
-        int list[MAX_GPUS], n = 0;
-        json_array_foreach(json_object_get(entry, "gpus"), k, g) if (n < MAX_GPUS) list[n++] = (int)json_integer_value(g);
-        format_gpus(list, n, gpus, sizeof gpus);
-        const char *variant = ls_json_str(entry, "variant", "default");
-        src->kind = LS_TP_SRC_CURVE;
-        if (r->name)
-            snprintf(src->name, sizeof src->name, "%s", r->name);
-        else
-            snprintf(src->name, sizeof src->name, "%.*s%s%s", stem_length(base_name(r->path)),
-                     base_name(r->path), strcmp(variant, "default") ? ":" : "",
-                     strcmp(variant, "default") ? variant : "");
-        snprintf(src->origin, sizeof src->origin,
-                 "%s: nccl all_reduce '%s', GPUs %s, variant %s, out-of-place times%s", r->path,
-                 ls_json_str(entry, "id", "?"), gpus, variant, skipped ? " (rows with #wrong > 0 left out)" : "");
-        if (skipped)
-            ls_warn("%s: %d all_reduce rows left out (#wrong > 0 or no time)", r->path, skipped);
-        rc = 0;
-    }
-    json_decref(doc);
-    return rc;
-}
-
-static const char *dtype_for(long bytes)
-{
-    return bytes == 1 ? "int8" : bytes == 4 ? "float" : "bfloat16";
-}
-
-/* Runs all_reduce at exactly the sizes the estimate needs; *entry_out keeps the nccl
-   entry for -o/--into. */
-static int measure_source(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_source_t *src,
-                          json_t **entry_out)
-{
-    uint64_t sizes[512];
-    int n = ls_tp_request_sizes(req, sizes, 512);
-    ls_nccl_sweep_opts_t opts = {.collective = "all_reduce", .gpus = a->measure_gpus,
-                                 .ngpus = a->nmeasure_gpus, .sizes = sizes, .nsizes = n,
-                                 .min_bytes = sizes[0], .max_bytes = sizes[n - 1], .iters = 20,
-                                 .warmup = 5, .check = 1, .dtype = dtype_for(a->bytes),
-                                 .redop = "sum", .root = 0, .in_place = 0, .timeout_s = 120};
-    char err[512] = "";
-    json_t *entry = ls_nccl_sweep(&opts, err, sizeof err);
-    if (!entry) {
-        ls_error("--measure: %s", err[0] ? err : "all_reduce could not run");
-        return LS_EXIT_NOGPU;
-    }
-    int skipped = 0;
-    if (strcmp(ls_json_str(entry, "status", "failed"), "ok") != 0) {
-        ls_error("--measure: all_reduce %s: %s", ls_json_str(entry, "status", "failed"),
-                 ls_json_str(entry, "error", "no reason given"));
-    } else if (ls_tp_curve_from_entry(&src->curve, entry, &skipped, err, sizeof err) != 0) {
-        ls_error("--measure: %s", err);
-    } else if (skipped) {
-        ls_error("--measure: all_reduce gave wrong results or no time at %d of %d sizes", skipped, n);
-    } else {
-        char gpus[128];
-        format_gpus(a->measure_gpus, a->nmeasure_gpus, gpus, sizeof gpus);
-        src->kind = LS_TP_SRC_CURVE;
-        src->measured = 1;
-        snprintf(src->name, sizeof src->name, "measured");
-        snprintf(src->origin, sizeof src->origin,
-                 "--measure: all_reduce (%s, sum) at the %d sizes below on GPUs %s, %d iterations, "
-                 "data checked", opts.dtype, n, gpus, opts.iters);
-        *entry_out = entry;
-        return 0;
-    }
-    json_decref(entry);
-    return LS_EXIT_NOGPU;
+    if (skipped)
+        ls_warn("%s: %d all_reduce rows left out (#wrong > 0 or no time)", r->path, skipped);
+    return 0;
 }
 
 static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_source_t *srcs,
@@ -502,14 +94,15 @@ static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_s
         (*nsrcs)++;
     }
     for (int i = 0; i < a->nlinks; i++) {
-        if (parse_link(a->links[i], &srcs[*nsrcs], i + 1))
-            return LS_EXIT_USAGE;
+        char err[512];
+        if (ls_tp_source_from_link(a->links[i], i + 1, &srcs[*nsrcs], err, sizeof err))
+            return ls_usage_error("tp", "%s", err);
         if (a->link_names[i])
             snprintf(srcs[*nsrcs].name, sizeof srcs[*nsrcs].name, "%s", a->link_names[i]);
         (*nsrcs)++;
     }
     if (a->measure) {
-        int rc = measure_source(a, req, &srcs[*nsrcs], measured);
+        int rc = ls_tp_measure_source(a->measure_gpus, a->nmeasure_gpus, a->bytes, req, &srcs[*nsrcs], measured);
         if (rc)
             return rc;
         if (a->measure_name)
@@ -520,28 +113,6 @@ static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_s
 }
 
 /* ---- Output -------------------------------------------------------------------------- */
-
-static json_t *tp_entry(const tp_args_t *a, json_t *estimate)
-{
-    json_t *e = ls_entry_new("tp", "time", "us");
-    char id[128];
-    snprintf(id, sizeof id, "tp-%s-tp%ld", a->preset ? a->preset->name : "custom", a->tp);
-    json_object_set_new(e, "id", json_string(id));
-    json_object_set_new(e, "method", json_string("megatron_allreduce"));
-    if (a->measure) {
-        json_t *g = json_array();
-        for (int i = 0; i < a->nmeasure_gpus; i++)
-            json_array_append_new(g, json_integer(a->measure_gpus[i]));
-        json_object_set_new(e, "gpus", g);
-    }
-    /* value: the whole first request's communication time on the first source */
-    const json_t *req = json_object_get(json_array_get(json_object_get(estimate, "scenarios"), 0), "request");
-    double ms = ls_json_num(json_array_get(json_object_get(req, "sources"), 0), "comm_ms", 0);
-    json_object_set_new(e, "value", json_real(ms * 1e3));
-    json_object_set_new(e, "source", json_string("linkscope"));
-    json_object_set_new(e, "estimate", json_incref(estimate));
-    return e;
-}
 
 static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
 {
@@ -554,7 +125,8 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
     }
     if (measured)
         ls_doc_add_measurement(doc, json_incref(measured));
-    ls_doc_add_measurement(doc, tp_entry(a, estimate));
+    ls_doc_add_measurement(doc, ls_tp_doc_entry(estimate, a->preset ? a->preset->name : NULL, a->tp,
+                                                 a->measure_gpus, a->measure ? a->nmeasure_gpus : 0));
     int rc = ls_doc_write(doc, path, err, sizeof err);
     json_decref(doc);
     if (rc) {
@@ -584,12 +156,12 @@ static int emit(const tp_args_t *a, json_t *estimate, json_t *measured)
 int cmd_tp(int argc, char **argv)
 {
     tp_args_t a = {.bytes = 2, .output = 256};
-    int rc = parse_args(argc, argv, &a);
+    int rc = ls_tp_parse_args(argc, argv, &a);
     if (rc)
         return rc;
     if (!a.nbatches)
         a.batches[a.nbatches++] = 1;
-    if ((rc = check_args(&a)))
+    if ((rc = ls_tp_check_args(&a)))
         return rc;
     ls_tp_request_t req = {
         .shape = {(int)a.hidden, (int)a.layers, (int)a.bytes},

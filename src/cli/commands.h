@@ -20,10 +20,10 @@ const ls_command_t *ls_commands(int *count);
 LS_DECLARE_COMMAND(run)
 LS_DECLARE_COMMAND(inventory)
 LS_DECLARE_COMMAND(topo)
-LS_DECLARE_COMMAND(p2p)
-LS_DECLARE_COMMAND(latency)
-LS_DECLARE_COMMAND(hbm)
-LS_DECLARE_COMMAND(host)
+/* p2p, latency, hbm, host: one command per measurement family (measure/family.h), all
+   run by cmd_measure with the usage text built from the family's descriptor. */
+int cmd_measure(int argc, char **argv);
+const char *ls_measure_usage(const char *family);
 LS_DECLARE_COMMAND(burn)
 LS_DECLARE_COMMAND(nccl)
 LS_DECLARE_COMMAND(report)
@@ -35,11 +35,6 @@ LS_DECLARE_COMMAND(import)
 LS_DECLARE_COMMAND(tp)
 LS_DECLARE_COMMAND(help)
 LS_DECLARE_COMMAND(version)
-
-/* An output path (a file, or a folder with is_dir) that can be written, checked before
-   any work: 0, or one usage line naming opt and path and LS_EXIT_USAGE. "-" and NULL
-   pass. */
-int ls_check_writable(const char *cmd, const char *opt, const char *path, int is_dir);
 
 /* Shared by commands: "unknown option" line, exit 2. */
 int ls_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

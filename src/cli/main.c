@@ -1,5 +1,6 @@
 /* linkscope: measure and explain a GPU machine's interconnect. */
 #include "commands.h"
+#include "measure/family.h"
 #include "util/log.h"
 #include "version.h"
 
@@ -8,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ls_command_t table[] = {
+static const ls_command_t head[] = {
     {"run", cmd_run, "measure this machine end to end; write the run document and report", usage_run},
     {"inventory", cmd_inventory, "GPUs, clocks, memory, PCIe, NVLink, power (NVML, CUDA)", usage_inventory},
     {"topo", cmd_topo, "link type per GPU and NIC pair, as nvidia-smi topo -m", usage_topo},
-    {"p2p", cmd_p2p, "P2P bandwidth for every ordered GPU pair", usage_p2p},
-    {"latency", cmd_latency, "GPU-to-GPU and host latency", usage_latency},
-    {"hbm", cmd_hbm, "device-local memory bandwidth per GPU", usage_hbm},
-    {"host", cmd_host, "host <-> device copy bandwidth per GPU and NUMA node", usage_host},
+};
+/* Between them, one command per measurement family (measure/family.h). */
+static const ls_command_t tail[] = {
     {"burn", cmd_burn, "sustained load: throughput, clocks, power, temperature, throttling over time", usage_burn},
     {"nccl", cmd_nccl, "NCCL collectives with validation, transports and variants", usage_nccl},
     {"report", cmd_report, "render a run document: terminal, Markdown, HTML, CSV", usage_report},
@@ -29,9 +29,24 @@ static const ls_command_t table[] = {
     {"version", cmd_version, "print the version and git commit", usage_version},
 };
 
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 const ls_command_t *ls_commands(int *count)
 {
-    *count = (int)(sizeof table / sizeof table[0]);
+    static ls_command_t table[COUNT(head) + COUNT(tail) + 16];
+    static int n;
+    if (!n) {
+        int nf;
+        const ls_family_t *fams = ls_families(&nf);
+        for (int i = 0; i < COUNT(head); i++)
+            table[n++] = head[i];
+        for (int i = 0; i < nf && i < 16; i++)
+            table[n++] = (ls_command_t){fams[i].name, cmd_measure, fams[i].summary,
+                                        ls_measure_usage(fams[i].name)};
+        for (int i = 0; i < COUNT(tail); i++)
+            table[n++] = tail[i];
+    }
+    *count = n;
     return table;
 }
 

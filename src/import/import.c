@@ -17,36 +17,6 @@ static int looks_like_topo_p2p(const char *text)
            strstr(text, "NV#") == NULL;
 }
 
-enum ls_import_format ls_import_detect(const char *text)
-{
-    if (ls_nvbandwidth_detect(text))
-        return LS_FMT_NVBANDWIDTH;
-    if (ls_p2p_sample_detect(text))
-        return LS_FMT_P2P_SAMPLE;
-    if (ls_nccl_tests_detect(text))
-        return LS_FMT_NCCL_TESTS;
-    if (ls_nccl_log_detect(text))
-        return LS_FMT_NCCL_LOG;
-    if (looks_like_topo_p2p(text))
-        return LS_FMT_TOPO_P2P;
-    if (ls_topo_text_detect(text))
-        return LS_FMT_TOPO;
-    return LS_FMT_UNKNOWN;
-}
-
-const char *ls_import_format_name(enum ls_import_format fmt)
-{
-    switch (fmt) {
-    case LS_FMT_NCCL_TESTS: return "nccl-tests";
-    case LS_FMT_NCCL_LOG: return "NCCL INFO log";
-    case LS_FMT_P2P_SAMPLE: return "p2pBandwidthLatencyTest";
-    case LS_FMT_NVBANDWIDTH: return "nvbandwidth";
-    case LS_FMT_TOPO: return "nvidia-smi topo -m";
-    case LS_FMT_TOPO_P2P: return "nvidia-smi topo -p2p";
-    default: return "unknown";
-    }
-}
-
 json_t *ls_import_doc_new(void)
 {
     json_t *doc = ls_doc_new();
@@ -90,37 +60,70 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
     return rc;
 }
 
+static int read_nccl_tests(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
+                           char *err, size_t errlen)
+{
+    int n = ls_import_nccl_tests(doc, text, name, o ? o->variant : NULL, o ? o->collective : NULL, err,
+                                 errlen);
+    char ignored[8]; /* NCCL INFO lines mixed in: their facts too, when there are any */
+    if (n >= 0 && ls_nccl_log_detect(text))
+        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+    return n;
+}
+
+static int refuse_topo_p2p(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+{
+    (void)doc, (void)text;
+    return ls_seterr(err, errlen,
+                     "%s: looks like 'nvidia-smi topo -p2p' output, which does not say "
+                     "whether it is r or w; pass it with --p2p-read or --p2p-write", name);
+}
+
+/* The readers, in the order they are tried: the first whose detect says yes reads the
+   text (a more specific format before one whose signature it also carries). */
+static const ls_importer_t readers[] = {
+    {LS_FMT_NVBANDWIDTH, "nvbandwidth", ls_nvbandwidth_detect, NULL, ls_import_nvbandwidth},
+    {LS_FMT_P2P_SAMPLE, "p2pBandwidthLatencyTest", ls_p2p_sample_detect, NULL, ls_import_p2p_sample},
+    {LS_FMT_NCCL_TESTS, "nccl-tests", ls_nccl_tests_detect, read_nccl_tests, NULL},
+    {LS_FMT_NCCL_LOG, "NCCL INFO log", ls_nccl_log_detect, NULL, ls_import_nccl_log},
+    {LS_FMT_TOPO_P2P, "nvidia-smi topo -p2p", looks_like_topo_p2p, NULL, refuse_topo_p2p},
+    {LS_FMT_TOPO, "nvidia-smi topo -m", ls_topo_text_detect, NULL, import_topo},
+};
+
+#define NREADERS (sizeof readers / sizeof readers[0])
+
+static const ls_importer_t *find_reader(const char *text)
+{
+    for (size_t i = 0; i < NREADERS; i++)
+        if (readers[i].detect(text))
+            return &readers[i];
+    return NULL;
+}
+
+enum ls_import_format ls_import_detect(const char *text)
+{
+    const ls_importer_t *r = find_reader(text);
+    return r ? r->fmt : LS_FMT_UNKNOWN;
+}
+
+const char *ls_import_format_name(enum ls_import_format fmt)
+{
+    for (size_t i = 0; i < NREADERS; i++)
+        if (readers[i].fmt == fmt)
+            return readers[i].name;
+    return "unknown";
+}
+
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
                    enum ls_import_format *fmt_out, char *err, size_t errlen)
 {
-    enum ls_import_format fmt = ls_import_detect(text);
+    const ls_importer_t *r = find_reader(text);
     if (fmt_out)
-        *fmt_out = fmt;
-    switch (fmt) {
-    case LS_FMT_NCCL_TESTS: {
-        int n = ls_import_nccl_tests(doc, text, name, opts ? opts->variant : NULL,
-                                     opts ? opts->collective : NULL, err, errlen);
-        char ignored[8]; /* NCCL INFO lines mixed in: their facts too, when there are any */
-        if (n >= 0 && ls_nccl_log_detect(text))
-            ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
-        return n;
-    }
-    case LS_FMT_NCCL_LOG:
-        return ls_import_nccl_log(doc, text, name, err, errlen);
-    case LS_FMT_P2P_SAMPLE:
-        return ls_import_p2p_sample(doc, text, name, err, errlen);
-    case LS_FMT_NVBANDWIDTH:
-        return ls_import_nvbandwidth(doc, text, name, err, errlen);
-    case LS_FMT_TOPO:
-        return import_topo(doc, text, name, err, errlen);
-    case LS_FMT_TOPO_P2P:
-        return ls_seterr(err, errlen,
-                         "%s: looks like 'nvidia-smi topo -p2p' output, which does not say "
-                         "whether it is r or w; pass it with --p2p-read or --p2p-write", name);
-    default:
-        return ls_seterr(err, errlen,
-                         "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
-                         "p2pBandwidthLatencyTest output, nvbandwidth -j JSON or "
-                         "nvidia-smi topo -m text)", name);
-    }
+        *fmt_out = r ? r->fmt : LS_FMT_UNKNOWN;
+    if (r)
+        return r->read ? r->read(doc, text, name, opts, err, errlen) : r->read_text(doc, text, name, err, errlen);
+    return ls_seterr(err, errlen,
+                     "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
+                     "p2pBandwidthLatencyTest output, nvbandwidth -j JSON or "
+                     "nvidia-smi topo -m text)", name);
 }

@@ -22,6 +22,19 @@ typedef struct {
     const char *collective; /* nccl-tests: override the collective's name */
 } ls_import_opts_t;
 
+/* One reader per format, in import.c's table: what it is called, whether a text is in
+   its format, and how it adds what the text holds to a document (the number of entries
+   added, or -1 with err = one line naming name): read when it takes the options,
+   read_text when it does not (the other NULL). */
+typedef struct {
+    enum ls_import_format fmt;
+    const char *name;
+    int (*detect)(const char *text);
+    int (*read)(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts, char *err,
+                size_t errlen);
+    int (*read_text)(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
+} ls_importer_t;
+
 enum ls_import_format ls_import_detect(const char *text);
 const char *ls_import_format_name(enum ls_import_format fmt);
 
@@ -34,9 +47,23 @@ json_t *ls_import_doc_new(void);
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
                    enum ls_import_format *fmt_out, char *err, size_t errlen);
 
+/* The line that says what the file name held, once imported into doc (n entries of
+   format fmt, those from index before on): "NAME: nccl-tests, 2 entries", with the NCCL
+   version, ranks and hosts of a log; warn gets the first note of an entry flagged
+   incomplete (a partial paste), or stays as it was. */
+void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
+                    char *note, size_t notelen, char *warn, size_t warnlen);
+
 /* nvidia-smi topo -p2p r (write = 0) or w (write = 1) text into the document's links;
    needs the topology (topo -m) imported first. 0 or -1 with err. */
 int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int write, char *err,
                        size_t errlen);
+
+/* The line that says what the file name held, once imported into doc (n entries of
+   format fmt, those from index before on): "NAME: nccl-tests, 2 entries", with the NCCL
+   version, ranks and hosts of a log; warn gets the first note of an entry flagged
+   incomplete (a partial paste), or stays as it was. */
+void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
+                    char *note, size_t notelen, char *warn, size_t warnlen);
 
 #endif

@@ -3,6 +3,8 @@
 #ifndef LS_IMPORT_TOPO_TEXT_H
 #define LS_IMPORT_TOPO_TEXT_H
 
+#include <jansson.h>
+
 #include "model/topo.h"
 #include <stddef.h>
 
@@ -23,5 +25,12 @@ int ls_topo_text_detect(const char *text);
 /* 1 when text looks like `nvidia-smi topo -p2p r|w` output (a header of GPU labels, then
    rows of P2P status words). A one-GPU matrix satisfies both detectors. */
 int ls_topo_p2p_text_detect(const char *text);
+
+/* linkscope topo --from: FROM (nvidia-smi topo -m text, or a run document) into topo,
+   then the P2P status of P2P_READ and P2P_WRITE (topo -p2p r and w text, NULL: none).
+   Returns the document (a new one with the topology for text), or NULL with err = one
+   line naming the file. */
+json_t *ls_topo_load_files(const char *from, const char *p2p_read, const char *p2p_write, ls_topo_t *topo,
+                           char *err, size_t errlen);
 
 #endif

@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "kernels.h"
 #include "measure.h"
+#include "model/vocab.h"
 #include "model/theory.h"
 #include "model/doc.h"
 #include "util/log.h"
@@ -143,9 +144,9 @@ static void measure_method(json_t *doc, int dev, hbm_job_t *j, const char *metho
 
 int ls_measure_hbm(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
-    static const char *const methods[] = {"read", "write", "copy", "copy_ce"};
-    size_t size = ls_round16(o->size ? o->size : LS_HBM_DEFAULT_SIZE);
-    int n = o->samples > 0 ? o->samples : LS_DEFAULT_SAMPLES;
+    const char *const *methods = ls_hbm_methods;
+    size_t size = o->size;
+    int n = o->samples;
     for (int x = 0; x < o->ngpus; x++) {
         int dev = o->gpus[x];
         double theo = theoretical_gbps(o->doc ? o->doc : doc, dev);

@@ -294,8 +294,8 @@ static void measure_node(json_t *doc, int dev, int node, int local, size_t size,
 
 int ls_measure_host(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
-    size_t size = ls_round16(o->size ? o->size : LS_HOST_DEFAULT_SIZE);
-    int n = o->samples > 0 ? o->samples : LS_DEFAULT_SAMPLES;
+    size_t size = o->size;
+    int n = o->samples;
     int nodes[LS_MAX_NODES];
     int nnodes = ls_numa_nodes(NULL, nodes, LS_MAX_NODES);
     cpu_set_t saved;

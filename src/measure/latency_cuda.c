@@ -320,7 +320,7 @@ static void measure_pair(json_t *doc, int a, int b, int p2p, int n, double *us, 
 
 int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
-    int n = o->samples > 0 ? o->samples : LS_DEFAULT_SAMPLES;
+    int n = o->samples;
     double *us = calloc((size_t)n, sizeof *us), *us2 = calloc((size_t)n, sizeof *us2);
     unsigned long long *chain = build_chain();
     if (!us || !us2 || !chain) {

@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "kernels.h"
 #include "measure.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <stdio.h>
@@ -263,8 +264,6 @@ static int enable_peer(int a, int b)
     return rc == cudaSuccess;
 }
 
-static const char *const methods[] = {"ce", "sm_write", "sm_read", "staged"};
-
 /* LS_P2P_METHODS=sm_write,sm_read limits the methods (a tuning knob). */
 static int method_wanted(const char *method)
 {
@@ -280,8 +279,8 @@ static int method_wanted(const char *method)
 
 int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
-    size_t size = ls_round16(o->size ? o->size : LS_P2P_DEFAULT_SIZE);
-    int samples = o->samples > 0 ? o->samples : LS_DEFAULT_SAMPLES;
+    size_t size = o->size;
+    int samples = o->samples;
     int n = o->ngpus;
     static int p2p[LS_MAX_GPUS][LS_MAX_GPUS];
     for (int x = 0; x < n; x++)
@@ -300,20 +299,20 @@ int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
                 /* every figure the pair would have had, failed */
                 for (int bidir = 0; bidir < (a < b ? 2 : 1); bidir++)
                     for (int m = 0; m < 4; m++) {
-                        if (!method_wanted(methods[m]))
+                        if (!method_wanted(ls_p2p_methods[m]))
                             continue;
-                        json_t *e = ls_p2p_entry(a, b, bidir ? "bidir" : "uni", methods[m], both, size);
+                        json_t *e = ls_p2p_entry(a, b, bidir ? "bidir" : "uni", ls_p2p_methods[m], both, size);
                         ls_entry_fail(e, "failed", j ? line : "out of memory");
                         ls_doc_add_unique(doc, e);
                     }
             } else {
                 for (int m = 0; m < 4; m++)
-                    if (method_wanted(methods[m]))
-                        measure_one(doc, j, methods[m], 0, both, samples);
+                    if (method_wanted(ls_p2p_methods[m]))
+                        measure_one(doc, j, ls_p2p_methods[m], 0, both, samples);
                 if (a < b) /* both directions once per unordered pair */
                     for (int m = 0; m < 4; m++)
-                        if (method_wanted(methods[m]))
-                            measure_one(doc, j, methods[m], 1, both, samples);
+                        if (method_wanted(ls_p2p_methods[m]))
+                            measure_one(doc, j, ls_p2p_methods[m], 1, both, samples);
             }
             if (j)
                 job_free(j);

@@ -42,12 +42,15 @@ expect 2 "unknown reduction 'mean'" nccl all_reduce --op mean
 expect 2 "-o all is not supported" nccl all_reduce -o all
 expect 2 "-t: expected a whole number 1-1" nccl all_reduce -t 2
 expect 2 "--launch: 'serial' is not group or threads" nccl all_reduce --launch serial
-expect 2 "--gpus: '0,,x' is not a GPU list" nccl all_reduce --gpus 0,,x
+expect 2 "--gpus '0,,x': expected GPU indices like 0,1 or 0-3" nccl all_reduce --gpus 0,,x
 expect 2 "--variant: 'NCCL_ALGO' is not NAME=VALUE" nccl all_reduce --variant NCCL_ALGO
 expect 2 "--timeout: 'never' is not a number" nccl all_reduce --timeout never
 expect 2 "unknown option '--frobnicate'" nccl all_reduce --frobnicate 1
 expect 2 "-b needs a value" nccl all_reduce -b
 expect 2 "exclude each other" nccl all_reduce -o "$tmp/a.json" --into "$tmp/b.json"
+# Outputs are checked before any work (a sweep lasts minutes): exit 2 at once.
+expect 2 "-o /nonexistent/x.json: cannot write into the folder" nccl all_reduce -o /nonexistent/x.json
+expect 2 "--into $tmp: expected a file" nccl all_reduce --into "$tmp"
 expect 2 "not started by mpirun" nccl --mpi-selftest
 expect 0 "nccl-tests flags" nccl --help
 # Under an MPI launcher (seen from its variables, checked before MPI is opened) each

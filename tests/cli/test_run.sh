@@ -23,7 +23,7 @@ expect() { # code, pattern, args...
 expect 2 "expected quick or thorough" run --level fast
 expect 2 "positive number of seconds" run --budget 0
 expect 2 "positive number of seconds" run --budget abc
-expect 2 "expected a list" run --gpus x
+expect 2 "expected GPU indices" run --gpus x
 expect 2 "unknown option" run --frobnicate
 expect 2 "needs a value" run -o
 expect 2 "unexpected argument" run extra

@@ -1,0 +1,85 @@
+/* The commands' shared option helpers (options.h). */
+#include "options.h"
+#include "commands.h"
+#include "model/doc.h"
+#include "util/log.h"
+#include "util/parse.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ls_opt_gpus(const char *cmd, const char *text, int *gpus, int max, int *n)
+{
+    *n = ls_parse_index_list(text, gpus, max);
+    if (*n <= 0)
+        return ls_usage_error(cmd, "--gpus '%s': expected GPU indices like 0,1 or 0-3", text);
+    return 0;
+}
+
+int ls_opt_gpus_exist(const char *cmd, const int *gpus, int n, int count)
+{
+    for (int i = 0; i < n; i++)
+        if (gpus[i] >= count)
+            return ls_usage_error(cmd, "--gpus: GPU %d does not exist (this machine has %d GPU%s: 0-%d)",
+                                  gpus[i], count, count == 1 ? "" : "s", count - 1);
+    return 0;
+}
+
+int ls_check_writable(const char *cmd, const char *opt, const char *path, int is_dir)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (is_dir != !!S_ISDIR(st.st_mode))
+            return ls_usage_error(cmd, "%s %s: expected %s", opt, path, is_dir ? "a folder" : "a file, not a folder");
+        if (is_dir)
+            return access(path, W_OK) == 0 ? 0 : ls_usage_error(cmd, "%s %s: cannot write into it: %s", opt, path, strerror(errno));
+    }
+    char parent[4096];
+    if (snprintf(parent, sizeof parent, "%s", path) >= (int)sizeof parent)
+        return ls_usage_error(cmd, "%s: the path is too long", opt);
+    const char *folder = dirname(parent);
+    if (access(folder, W_OK) != 0)
+        return ls_usage_error(cmd, "%s %s: cannot write into the folder %s: %s", opt, path, folder, strerror(errno));
+    return 0;
+}
+
+json_t *ls_read_document(const char *path)
+{
+    char err[512];
+    json_t *doc = ls_doc_read(path, err, sizeof err);
+    if (!doc)
+        ls_error("%s", err);
+    return doc;
+}
+
+int ls_opt_missing(const char *cmd, char **argv)
+{
+    return ls_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+}
+
+int ls_opt_unknown(const char *cmd, char **argv)
+{
+    return ls_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+void ls_opt_begin(void)
+{
+    optind = 1;
+    opterr = 0;
+}
+
+int ls_opt_refused(const char *cmd, int c, char **argv)
+{
+    if (c == ':')
+        return ls_opt_missing(cmd, argv);
+    if (c == '?')
+        return ls_opt_unknown(cmd, argv);
+    return 0;
+}

@@ -1,0 +1,45 @@
+/* linkscope tp's options (tp_args.c): the model, the requests, and the sources in the
+   order given (--gpus, --variant and --name belong to the source before them). */
+#ifndef LS_CLI_TP_ARGS_H
+#define LS_CLI_TP_ARGS_H
+
+#include <stdint.h>
+
+#include "analyze/tp.h"
+#include "analyze/tp_sources.h"
+
+#define MAX_SOURCES 8
+#define MAX_LIST 32
+#define MAX_GPUS LS_TP_MAX_GPUS
+
+typedef ls_tp_run_t run_arg_t;
+
+typedef struct {
+    const ls_tp_preset_t *preset;
+    long hidden, layers, bytes, tp, output;
+    uint64_t prompts[MAX_LIST], batches[MAX_LIST];
+    int nprompts, nbatches;
+    double decode_compute_ms[MAX_LIST];
+    int ndecode_compute;
+    double prefill_compute_ms[MAX_LIST];
+    int nprefill_compute;
+    run_arg_t runs[MAX_SOURCES];
+    int nruns;
+    const char *links[MAX_SOURCES], *link_names[MAX_SOURCES];
+    int nlinks;
+    int last_source; /* 'r' --run, 'l' --link, 'm' --measure, 0 none yet */
+    const char *measure_name;
+    int measure, measure_gpus[MAX_GPUS], nmeasure_gpus;
+    int json;
+    const char *out_path, *into_path;
+} tp_args_t;
+
+/* Parses argv (argv[0] = "tp") into a (defaults set by the caller): 0, or LS_EXIT_USAGE
+   after one line. */
+int ls_tp_parse_args(int argc, char **argv, tp_args_t *a);
+
+/* Completes a from its preset and checks what the options say together (and that -o or
+   --into can be written): 0, or LS_EXIT_USAGE after one line. */
+int ls_tp_check_args(tp_args_t *a);
+
+#endif

@@ -1,0 +1,57 @@
+/* What linkscope import says of each file (import.h: ls_import_note), moved from
+   cli/cmd_import.c. */
+#include "import.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* "NCCL 2.21.5, 16 ranks, hosts a b, 24 connections" of the log just imported. */
+static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
+{
+    const json_t *logs = json_object_get(doc, "nccl_logs");
+    const json_t *f = json_array_get(logs, json_array_size(logs) - 1);
+    const char *v = json_string_value(json_object_get(f, "nccl_version"));
+    size_t used = strlen(note);
+    used += (size_t)snprintf(note + used, notelen - used, ", NCCL %s", v ? v : "version unknown");
+    if (json_object_get(f, "nranks") && used < notelen)
+        used += (size_t)snprintf(note + used, notelen - used, ", %lld ranks",
+                                 (long long)json_integer_value(json_object_get(f, "nranks")));
+    if (used < notelen)
+        snprintf(note + used, notelen - used, ", %zu host(s) in the log, %zu connections",
+                 json_array_size(json_object_get(f, "hosts")),
+                 json_array_size(json_object_get(f, "transports")));
+}
+
+/* The first note of an entry added since `from` that is flagged incomplete. */
+static void incomplete_warning(const json_t *doc, size_t from, const char *name, char *warn,
+                               size_t warnlen)
+{
+    const json_t *ms = json_object_get(doc, "measurements");
+    for (size_t i = from; i < json_array_size(ms) && !warn[0]; i++) {
+        const json_t *e = json_array_get(ms, i);
+        size_t k;
+        const json_t *f;
+        json_array_foreach(json_object_get(e, "flags"), k, f)
+        {
+            if (strcmp(json_string_value(f), "incomplete") != 0)
+                continue;
+            const char *why = json_string_value(json_array_get(json_object_get(e, "notes"), 0));
+            snprintf(warn, warnlen, "%s: %s", name, why ? why : "incomplete paste");
+            break;
+        }
+    }
+}
+
+void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
+                    char *note, size_t notelen, char *warn, size_t warnlen)
+{
+    incomplete_warning(doc, before, name, warn, warnlen);
+    if (fmt == LS_FMT_NCCL_LOG) {
+        snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
+        nccl_log_note(doc, note, notelen);
+    } else if (fmt == LS_FMT_TOPO)
+        snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
+    else
+        snprintf(note, notelen, "%s: %s, %d entr%s", name, ls_import_format_name(fmt), n,
+                 n == 1 ? "y" : "ies");
+}

@@ -1,0 +1,70 @@
+/* linkscope topo --from (topo_text.h): saved nvidia-smi topo -m text or a run document
+   into a topology, with the P2P status matrices of topo -p2p r|w when given. */
+#include "topo_text.h"
+#include "import.h"
+#include "model/doc.h"
+#include "util/fileio.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+
+static int is_json_text(const char *text)
+{
+    while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
+        text++;
+    return *text == '{';
+}
+
+/* A run document given to --from: its topology, and the document itself for --json. */
+static json_t *load_doc(const char *path, const char *text, ls_topo_t *topo, char *err, size_t errlen)
+{
+    json_t *doc = ls_doc_parse(text, path, err, errlen);
+    if (doc && ls_topo_from_doc(doc, topo) != 0) {
+        ls_seterr(err, errlen, "%s: gpus: empty; the run document holds no topology", path);
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+static json_t *load_topo_text(const char *path, const char *text, ls_topo_t *topo, char *err, size_t errlen)
+{
+    char why[512];
+    if (ls_topo_parse_text(text, topo, why, sizeof why) != 0) {
+        ls_seterr(err, errlen, "%s: %s", path, why);
+        return NULL;
+    }
+    json_t *doc = ls_import_doc_new();
+    ls_topo_to_doc(topo, doc);
+    return doc;
+}
+
+static int load_p2p(const char *path, int write, ls_topo_t *topo, char *err, size_t errlen)
+{
+    char why[512];
+    char *text = ls_read_file(path, NULL, err, errlen);
+    if (!text)
+        return -1;
+    int rc = ls_topo_parse_p2p_text(text, write, topo, why, sizeof why);
+    free(text);
+    return rc != 0 ? ls_seterr(err, errlen, "%s: %s", path, why) : 0;
+}
+
+json_t *ls_topo_load_files(const char *from, const char *p2p_read, const char *p2p_write, ls_topo_t *topo,
+                           char *err, size_t errlen)
+{
+    char *text = ls_read_file(from, NULL, err, errlen);
+    if (!text)
+        return NULL;
+    json_t *doc = is_json_text(text) ? load_doc(from, text, topo, err, errlen)
+                                     : load_topo_text(from, text, topo, err, errlen);
+    free(text);
+    if (doc && ((p2p_read && load_p2p(p2p_read, 0, topo, err, errlen) != 0) ||
+                (p2p_write && load_p2p(p2p_write, 1, topo, err, errlen) != 0))) {
+        json_decref(doc);
+        return NULL;
+    }
+    if (doc && (p2p_read || p2p_write))
+        ls_topo_to_doc(topo, doc);
+    return doc;
+}
