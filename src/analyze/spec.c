@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define SPEC_COLUMNS 15
+#define SPEC_COLUMNS 16
 
 /* Next tab- or newline-ended field of line (NUL-terminated in place). */
 static char *next_field(char **cursor)
@@ -48,7 +48,8 @@ static int parse_row(char *line, ls_spec_row_t *r)
     r->power_w = num_or_unknown(f[11]);
     r->sms = int_or_unknown(f[12]);
     r->boost_mhz = int_or_unknown(f[13]);
-    snprintf(r->source, sizeof r->source, "%s", f[14]);
+    snprintf(r->pci_ids, sizeof r->pci_ids, "%s", f[14]);
+    snprintf(r->source, sizeof r->source, "%s", f[15]);
     return 0;
 }
 
@@ -108,6 +109,25 @@ const ls_spec_row_t *ls_datasheet_find(const ls_datasheet_t *ds, const char *nam
             if (strcasecmp(n, name) == 0)
                 return &ds->rows[i];
     }
+    return NULL;
+}
+
+/* Whether list (';'-separated) holds item, case-insensitive. */
+static int list_has(const char *list, const char *item)
+{
+    char copy[256], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *n = strtok_r(copy, ";", &save); item && n; n = strtok_r(NULL, ";", &save))
+        if (strcasecmp(n, item) == 0)
+            return 1;
+    return 0;
+}
+
+const ls_spec_row_t *ls_datasheet_find_pci(const ls_datasheet_t *ds, const char *device_id)
+{
+    for (int i = 0; device_id && *device_id && i < ds->n; i++)
+        if (list_has(ds->rows[i].pci_ids, device_id))
+            return &ds->rows[i];
     return NULL;
 }
 
@@ -313,6 +333,26 @@ static void check_hbm(const json_t *doc, const json_t *gpu, const ls_spec_row_t 
                        subject, best, 100 * best / r->memory_gbps, r->memory_gbps);
 }
 
+/* The GPU's row by its name; its PCI device id (discovery records it) must then be the
+   part's where the row lists ids, and names the row when the name is in none. */
+static const ls_spec_row_t *identify(const json_t *gpu, const ls_datasheet_t *ds,
+                                     const char *subject, json_t *findings)
+{
+    const char *name = ls_json_str(gpu, "name", ""), *id = ls_json_str(gpu, "pci_device_id", "");
+    const ls_spec_row_t *by_name = ls_datasheet_find(ds, name), *by_id = ls_datasheet_find_pci(ds, id);
+    if (by_name && *id && by_name->pci_ids[0] && !list_has(by_name->pci_ids, id))
+        ls_finding_add(findings, "spec_identity", LS_SEV_WARNING, subject, NULL,
+                       "%s reports \"%s\" but its PCI device id %s is not that part's (%s)%s%s: "
+                       "a relabelled or re-flashed board, or a variant the datasheet lacks",
+                       subject, name, id, by_name->pci_ids, by_id ? ", it is the " : "",
+                       by_id ? by_id->key : "");
+    if (!by_name && by_id)
+        ls_finding_add(findings, "spec_identity", LS_SEV_INFO, subject, NULL,
+                       "%s: \"%s\" is in no row by name; its PCI device id %s is the %s's",
+                       subject, name, id, by_id->key);
+    return by_name ? by_name : by_id;
+}
+
 json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findings)
 {
     json_t *out = json_array();
@@ -323,7 +363,7 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
         char subject[32];
         const char *name = ls_json_str(gpu, "name", "");
         snprintf(subject, sizeof subject, "GPU %lld", ls_json_int(gpu, "index", (json_int_t)i));
-        const ls_spec_row_t *r = ls_datasheet_find(ds, name);
+        const ls_spec_row_t *r = identify(gpu, ds, subject, findings);
         if (!r) {
             ls_finding_add(findings, "spec_unknown", LS_SEV_INFO, subject, NULL,
                            "%s: \"%s\" is not in linkscope's datasheet (data/gpu-datasheet.tsv): "

@@ -598,6 +598,13 @@ static void describe_identity(nvml_dev_t d, int index, json_t *gpu)
         json_object_set_new(gpu, "uuid", json_string(buf));
     if (nv.bus[index][0])
         json_object_set_new(gpu, "pci_bus_id", json_string(nv.bus[index]));
+    nvml_pci_info_t pci;
+    memset(&pci, 0, sizeof pci);
+    if (nv.pci_info && nv.pci_info(d, &pci) == NVML_SUCCESS && pci.pci_device_id) {
+        /* the PCI device id is the upper 16 bits, NVIDIA's vendor id (0x10de) the lower */
+        snprintf(buf, sizeof buf, "0x%04x", pci.pci_device_id >> 16);
+        json_object_set_new(gpu, "pci_device_id", json_string(buf));
+    }
 }
 
 static void describe_memory_and_clocks(nvml_dev_t d, json_t *gpu)
