@@ -160,6 +160,22 @@ static int write_outputs(json_t *doc, const json_t *findings, const json_t *plan
     return 0;
 }
 
+/* The spec step's verdict in tensor-parallel terms (docs/acceptance.md), one line per
+   degree, or why it is unknown. */
+static void print_tp_verdict(const json_t *doc)
+{
+    const json_t *tp = json_object_get(json_object_get(doc, "spec"), "tp"), *d;
+    size_t i;
+    if (!tp)
+        return;
+    if (json_object_get(tp, "error")) {
+        printf("\nTensor parallelism on this interconnect: unknown (%s)\n", ls_json_str(tp, "error", ""));
+        return;
+    }
+    printf("\nTensor parallelism on this interconnect (ring all-reduce, bandwidth term only):\n");
+    json_array_foreach(json_object_get(tp, "degrees"), i, d) printf("  %s\n", ls_json_str(d, "line", ""));
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_args_t a;
@@ -192,6 +208,7 @@ int cmd_run(int argc, char **argv)
     printf("%s\n%s", head, text);
     free(head);
     free(text);
+    print_tp_verdict(doc);
     printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv)\n", path);
     if (rc == 0 && a.fail_set && ls_findings_count_at_least(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;
