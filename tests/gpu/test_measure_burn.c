@@ -52,9 +52,10 @@ static void check_entry(const json_t *e)
     double ratio = ls_json_num(b, "sustained_ratio", 0);
     assert_true(ratio > 0.5 && ratio < 1.5);
     assert_true(ls_json_num(e, "value", 0) == ls_json_num(b, "sustained_tflops", -1));
-    /* 100 ms sampling over 10 s: at least half the readings, whatever the host load */
+    /* 100 ms sampling over 10 s: at least half the readings, whatever the host load, and
+       no more than the 10 s plus the copies left to drain at the end (under 5 s) allow */
     size_t n = json_array_size(json_object_get(s, "t_s"));
-    assert_true(n >= 50 && n <= 110);
+    assert_true(n >= 50 && n <= 150);
     assert_int_equal(json_array_size(json_object_get(s, "power_w")), n);
     assert_true(numbers_in(json_object_get(s, "power_w"), 1, 5000) > 0);
     assert_true(numbers_in(json_object_get(s, "temp_c"), 5, 120) > 0);
