@@ -90,30 +90,12 @@ static int baseline_validate(const json_t *b, char *err, size_t errlen)
 
 json_t *ls_baseline_parse(const char *text, const char *name, char *err, size_t errlen)
 {
-    json_error_t jerr;
-    json_t *b = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-    if (!b) {
-        ls_seterr(err, errlen, "%s: not a valid JSON document (line %d: %s)", name, jerr.line,
-                  jerr.text);
-        return NULL;
-    }
-    char why[256];
-    if (baseline_validate(b, why, sizeof why) != 0) {
-        ls_seterr(err, errlen, "%s: %s", name, why);
-        json_decref(b);
-        return NULL;
-    }
-    return b;
+    return ls_json_parse_checked(text, name, baseline_validate, err, errlen);
 }
 
 json_t *ls_baseline_read(const char *path, char *err, size_t errlen)
 {
-    char *text = ls_read_file(path, NULL, err, errlen);
-    if (!text)
-        return NULL;
-    json_t *b = ls_baseline_parse(text, path, err, errlen);
-    free(text);
-    return b;
+    return ls_json_read_checked(path, baseline_validate, err, errlen);
 }
 
 static void fmt_num(double v, char *buf, size_t len)

@@ -4,6 +4,7 @@
    figure or a single sample has no spread; the threshold alone decides. */
 #include "compare.h"
 #include "model/doc.h"
+#include "util/array.h"
 #include "util/log.h"
 #include "util/parse.h"
 
@@ -38,33 +39,40 @@ static void copy_any(json_t *dst, const json_t *src, const char *key)
         json_object_set_new(dst, key, json_deep_copy(v));
 }
 
+/* Copies each key of a NULL-terminated list, "s:" a string, "i:" an integer, "*:" any
+   value, when the source holds one of that kind. */
+static void copy_keys(json_t *dst, const json_t *src, const char *const *keys)
+{
+    for (; *keys; keys++) {
+        const char *key = *keys + 2;
+        if (**keys == 's')
+            copy_str(dst, src, key);
+        else if (**keys == 'i')
+            copy_int(dst, src, key);
+        else
+            copy_any(dst, src, key);
+    }
+}
+
 /* The attributes that name what an entry measured, per family (docs/schema.md). */
 static json_t *entry_identity(const json_t *e)
 {
+    static const char *const pair_keys[] = {"s:method", "s:mode", "s:direction", "i:src", "i:dst",
+                                            "*:p2p",    "s:under", NULL};
+    static const char *const hbm_keys[] = {"s:method", "i:gpu", NULL};
+    static const char *const host_keys[] = {"s:method", "s:direction", "i:gpu", "i:numa_node",
+                                            "s:memory", "s:under",     NULL};
+    static const char *const other_keys[] = {"s:method", "s:id", NULL};
     const char *family = ls_json_str(e, "family", "");
     json_t *m = json_pack("{s:s}", "family", family);
-    if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0) {
-        copy_str(m, e, "method");
-        copy_str(m, e, "mode");
-        copy_str(m, e, "direction");
-        copy_int(m, e, "src");
-        copy_int(m, e, "dst");
-        copy_any(m, e, "p2p");
-        copy_str(m, e, "under");
-    } else if (strcmp(family, "hbm") == 0) {
-        copy_str(m, e, "method");
-        copy_int(m, e, "gpu");
-    } else if (strcmp(family, "host") == 0) {
-        copy_str(m, e, "method");
-        copy_str(m, e, "direction");
-        copy_int(m, e, "gpu");
-        copy_int(m, e, "numa_node");
-        copy_str(m, e, "memory");
-        copy_str(m, e, "under");
-    } else {
-        copy_str(m, e, "method");
-        copy_str(m, e, "id");
-    }
+    if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)
+        copy_keys(m, e, pair_keys);
+    else if (strcmp(family, "hbm") == 0)
+        copy_keys(m, e, hbm_keys);
+    else if (strcmp(family, "host") == 0)
+        copy_keys(m, e, host_keys);
+    else
+        copy_keys(m, e, other_keys);
     return m;
 }
 
@@ -149,17 +157,7 @@ static void label_of(const json_t *m, char *buf, size_t len)
 
 static ls_figure_t *push(ls_figures_t *figs)
 {
-    if (figs->n == figs->cap) {
-        size_t cap = figs->cap ? figs->cap * 2 : 64;
-        ls_figure_t *grown = realloc(figs->items, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        figs->items = grown;
-        figs->cap = cap;
-    }
-    ls_figure_t *f = &figs->items[figs->n++];
-    memset(f, 0, sizeof *f);
-    return f;
+    return ls_array_push(&figs->items, &figs->n, &figs->cap, sizeof *figs->items, 64);
 }
 
 /* Takes match (reference stolen) and fills key and label. */
@@ -415,13 +413,11 @@ static json_t *context_lines(const json_t *a, const json_t *b)
     ls_gpu_summary(a, ga, sizeof ga);
     ls_gpu_summary(b, gb, sizeof gb);
     add_context(list, "GPUs", ga, gb);
+    static const char *const software[][2] = {
+        {"driver", "driver"}, {"CUDA driver", "cuda_driver"}, {"CUDA runtime", "cuda_runtime"}, {"NCCL", "nccl"}};
     const json_t *sa = json_object_get(a, "software"), *sb = json_object_get(b, "software");
-    add_context(list, "driver", ls_json_str(sa, "driver", NULL), ls_json_str(sb, "driver", NULL));
-    add_context(list, "CUDA driver", ls_json_str(sa, "cuda_driver", NULL),
-                ls_json_str(sb, "cuda_driver", NULL));
-    add_context(list, "CUDA runtime", ls_json_str(sa, "cuda_runtime", NULL),
-                ls_json_str(sb, "cuda_runtime", NULL));
-    add_context(list, "NCCL", ls_json_str(sa, "nccl", NULL), ls_json_str(sb, "nccl", NULL));
+    for (size_t k = 0; k < sizeof software / sizeof software[0]; k++)
+        add_context(list, software[k][0], ls_json_str(sa, software[k][1], NULL), ls_json_str(sb, software[k][1], NULL));
     char fa[512], fb[512];
     nic_firmware(a, fa, sizeof fa);
     nic_firmware(b, fb, sizeof fb);
@@ -497,17 +493,13 @@ static int collect_variant(const json_t *doc, const char *variant, ls_figures_t 
 static json_t *variant_names(const json_t *doc)
 {
     json_t *names = json_array();
-    size_t i, k;
-    const json_t *e, *n;
+    size_t i;
+    const json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
         if (strcmp(ls_json_str(e, "family", ""), "nccl") != 0)
             continue;
-        const char *v = ls_json_str(e, "variant", "default");
-        int seen = 0;
-        json_array_foreach(names, k, n) seen |= strcmp(json_string_value(n), v) == 0;
-        if (!seen)
-            json_array_append_new(names, json_string(v));
+        ls_json_add_string_once(names, ls_json_str(e, "variant", "default"));
     }
     return names;
 }

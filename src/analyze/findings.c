@@ -1,4 +1,5 @@
 /* Findings: runs every rule group over the condensed machine and orders the result. */
+#include "ports.h"
 #include "rules.h"
 #include "burn_rules.h"
 #include "spec.h"
@@ -115,6 +116,7 @@ json_t *ls_findings(const json_t *doc)
     ls_rules_links(m, found);
     ls_rules_gpus(m, found);
     ls_rules_placement(m, found);
+    ls_port_sweep_findings(doc, found);
     ls_machine_free(m);
     ls_rules_burn(doc, found);
     ls_spec_findings(doc, found);

@@ -9,6 +9,7 @@
 #include "analyze/fleet.h"
 #include "analyze/compare.h"
 #include "model/doc.h"
+#include "util/array.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,8 +77,10 @@ static void subject_of(const json_t *m, char *buf, size_t len)
     const char *variant = ls_json_str(m, "variant", "");
     const char *hca = strstr(variant, "NCCL_IB_HCA=");
     long long src = ls_json_int(m, "src", -1), dst = ls_json_int(m, "dst", -1);
-    if (hca)
-        snprintf(buf, len, "port %s", hca + strlen("NCCL_IB_HCA="));
+    if (hca) { /* "NCCL_IB_HCA==mlx5_1:1" (--each-hca's exact match) reads "port mlx5_1:1" */
+        hca += strlen("NCCL_IB_HCA=");
+        snprintf(buf, len, "port %s", hca + (*hca == '='));
+    }
     else if ((strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0) && dst >= 0)
         snprintf(buf, len, "GPUs %lld-%lld", src < dst ? src : dst, src < dst ? dst : src);
     else if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)
@@ -90,17 +93,7 @@ static void subject_of(const json_t *m, char *buf, size_t len)
 
 static record_t *push(ls_fleet_t *fleet)
 {
-    if (fleet->n == fleet->cap) {
-        size_t cap = fleet->cap ? fleet->cap * 2 : 1024;
-        record_t *grown = realloc(fleet->rec, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        fleet->rec = grown;
-        fleet->cap = cap;
-    }
-    record_t *r = &fleet->rec[fleet->n++];
-    memset(r, 0, sizeof *r);
-    return r;
+    return ls_array_push(&fleet->rec, &fleet->n, &fleet->cap, sizeof *fleet->rec, 1024);
 }
 
 static int add_node(ls_fleet_t *fleet, const json_t *doc, const char *file)
@@ -186,13 +179,18 @@ static void spread(const record_t *rec, size_t from, size_t to, double *scratch,
 
 /* One group of records (one figure on the nodes of one model): outliers appended. */
 static void judge_group(const ls_fleet_t *fleet, size_t from, size_t to, double *scratch,
-                        const ls_fleet_opts_t *opts, json_t *outliers, int *per_node)
+                        const ls_fleet_opts_t *opts, json_t *outliers, json_t *figures,
+                        int *per_node)
 {
-    if ((int)(to - from) < opts->min_nodes)
-        return;
     double median, mad;
     spread(fleet->rec, from, to, scratch, &median, &mad);
-    if (median == 0)
+    const record_t *first = &fleet->rec[from];
+    json_array_append_new(
+        figures, json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:b}", "model",
+                           fleet->models.items[first->model], "label", first->label, "unit",
+                           first->unit, "nodes", (int)(to - from), "median", median, "mad", mad,
+                           "judged", (int)(to - from) >= opts->min_nodes));
+    if ((int)(to - from) < opts->min_nodes || median == 0)
         return;
     for (size_t i = from; i < to; i++) {
         const record_t *r = &fleet->rec[i];
@@ -213,26 +211,49 @@ static void judge_group(const ls_fleet_t *fleet, size_t from, size_t to, double 
     }
 }
 
+/* Outliers by node, then the largest score first: each node's evidence together. */
+static int by_node_score(const void *x, const void *y)
+{
+    const json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
+    int c = strcmp(ls_json_str(a, "node", ""), ls_json_str(b, "node", ""));
+    if (c)
+        return c;
+    double sa = ls_json_num(a, "score", 0), sb = ls_json_num(b, "score", 0);
+    return (sa < sb) - (sa > sb);
+}
+
+static void sort_outliers(json_t *outliers)
+{
+    size_t n = json_array_size(outliers);
+    json_t **items = malloc((n ? n : 1) * sizeof *items);
+    if (!items)
+        return; /* left in figure order */
+    for (size_t i = 0; i < n; i++)
+        items[i] = json_incref(json_array_get(outliers, i));
+    qsort(items, n, sizeof *items, by_node_score);
+    json_array_clear(outliers);
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(outliers, items[i]);
+    free(items);
+}
+
 /* Distinct subjects of one node's outliers, in the order met. */
 static json_t *node_subjects(const json_t *outliers, const char *node)
 {
     json_t *subjects = json_array();
-    size_t i, j;
-    const json_t *o, *s;
+    size_t i;
+    const json_t *o;
     json_array_foreach(outliers, i, o)
     {
         if (strcmp(ls_json_str(o, "node", ""), node) != 0)
             continue;
-        const char *subject = ls_json_str(o, "subject", "");
-        int seen = 0;
-        json_array_foreach(subjects, j, s) seen |= strcmp(json_string_value(s), subject) == 0;
-        if (!seen)
-            json_array_append_new(subjects, json_string(subject));
+        ls_json_add_string_once(subjects, ls_json_str(o, "subject", ""));
     }
     return subjects;
 }
 
-static json_t *summary(const ls_fleet_t *fleet, json_t *outliers, const int *per_node)
+static json_t *summary(const ls_fleet_t *fleet, json_t *outliers, json_t *figures,
+                       const int *per_node)
 {
     json_t *models = json_array(), *nodes = json_array();
     int flagged = 0;
@@ -251,8 +272,8 @@ static json_t *summary(const ls_fleet_t *fleet, json_t *outliers, const int *per
                              fleet->models.items[fleet->node_model[n]], "outliers", per_node[n],
                              "subjects", node_subjects(outliers, fleet->nodes.items[n])));
     }
-    return json_pack("{s:o, s:o, s:o, s:i}", "models", models, "nodes", nodes, "outliers",
-                     outliers, "outlier_nodes", flagged);
+    return json_pack("{s:o, s:o, s:o, s:o, s:i}", "models", models, "nodes", nodes, "figures",
+                     figures, "outliers", outliers, "outlier_nodes", flagged);
 }
 
 json_t *ls_fleet_analyze(ls_fleet_t *fleet, const ls_fleet_opts_t *opts)
@@ -260,19 +281,21 @@ json_t *ls_fleet_analyze(ls_fleet_t *fleet, const ls_fleet_opts_t *opts)
     qsort(fleet->rec, fleet->n, sizeof *fleet->rec, by_model_key);
     double *scratch = malloc((fleet->n ? fleet->n : 1) * sizeof *scratch);
     int *per_node = calloc(fleet->nodes.n ? fleet->nodes.n : 1, sizeof *per_node);
-    json_t *outliers = json_array();
-    if (!scratch || !per_node || !outliers) {
+    json_t *outliers = json_array(), *figures = json_array();
+    if (!scratch || !per_node || !outliers || !figures) {
         free(scratch);
         free(per_node);
         json_decref(outliers);
+        json_decref(figures);
         return NULL;
     }
     for (size_t from = 0, to; from < fleet->n; from = to) {
         for (to = from + 1; to < fleet->n && by_model_key(&fleet->rec[from], &fleet->rec[to]) == 0;)
             to++;
-        judge_group(fleet, from, to, scratch, opts, outliers, per_node);
+        judge_group(fleet, from, to, scratch, opts, outliers, figures, per_node);
     }
-    json_t *result = summary(fleet, outliers, per_node);
+    sort_outliers(outliers);
+    json_t *result = summary(fleet, outliers, figures, per_node);
     free(scratch);
     free(per_node);
     return result;

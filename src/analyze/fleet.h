@@ -21,8 +21,9 @@ ls_fleet_t *ls_fleet_new(void);
 /* Adds one node's document (file names it when the document has no hostname); the
    document may be freed afterwards. 0, or -1 when out of memory. */
 int ls_fleet_add(ls_fleet_t *fleet, const json_t *doc, const char *file);
-/* {"models": [{model, nodes, figures}], "nodes": [{node, file, model, outliers,
-   subjects: [..]}], "outliers": [{node, file, model, subject, label, unit, value,
+/* {"models": [{model, nodes}], "nodes": [{node, file, model, outliers, subjects: [..]}],
+   "figures": [{model, label, unit, nodes, median, mad, judged}] (per figure of a model),
+   "outliers": [{node, file, model, subject, label, unit, value,
    median, mad, score, worse_pct}], "outlier_nodes": N}. NULL when out of memory. */
 json_t *ls_fleet_analyze(ls_fleet_t *fleet, const ls_fleet_opts_t *opts);
 void ls_fleet_free(ls_fleet_t *fleet);

@@ -3,10 +3,10 @@
 #include "options.h"
 #include "analyze/compare.h"
 #include "model/doc.h"
+#include "render/compare_text.h"
 #include "util/log.h"
 #include "util/parse.h"
 
-#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,83 +92,6 @@ static int parse_args(int argc, char **argv, compare_args_t *a)
     return 0;
 }
 
-static void fmt_value(double v, char *buf, size_t len)
-{
-    snprintf(buf, len, v != 0 && v < 10 && v > -10 ? "%.3f" : "%.2f", v);
-}
-
-static void print_context(const json_t *context, int markdown)
-{
-    size_t i;
-    const json_t *c;
-    if (json_array_size(context) == 0)
-        return;
-    if (markdown)
-        printf("| context | A | B |\n| --- | --- | --- |\n");
-    else
-        printf("context:\n");
-    json_array_foreach(context, i, c)
-    {
-        const char *what = ls_json_str(c, "what", ""), *va = ls_json_str(c, "a", ""),
-                   *vb = ls_json_str(c, "b", "");
-        int differs = json_is_true(json_object_get(c, "differs"));
-        if (markdown)
-            printf("| %s | %s | %s%s |\n", what, va, vb, differs ? " (differs)" : "");
-        else
-            printf("  %-13s %-32s %s%s\n", what, va, vb, differs ? "   (differs)" : "");
-    }
-    printf("\n");
-}
-
-static void print_rows(const json_t *block, const compare_args_t *a, const char *a_name,
-                       const char *b_name)
-{
-    if (a->markdown)
-        printf("| figure | unit | %s | %s | B/A | change | verdict |\n"
-               "| --- | --- | ---: | ---: | ---: | ---: | --- |\n",
-               a_name, b_name);
-    else
-        printf("%-52s %-5s %11s %11s %7s %8s  %s\n", "figure", "unit", "A", "B", "B/A", "change",
-               "verdict");
-    size_t i;
-    const json_t *row;
-    json_array_foreach(json_object_get(block, "rows"), i, row)
-    {
-        const char *verdict = ls_json_str(row, "verdict", "");
-        int flagged = strcmp(verdict, "regression") == 0 || strcmp(verdict, "gain") == 0;
-        if (a->changes_only && !flagged)
-            continue;
-        char va[32], vb[32], ratio[32] = "-", change[32] = "-", why[64] = "";
-        fmt_value(ls_json_num(row, "a", 0), va, sizeof va);
-        fmt_value(ls_json_num(row, "b", 0), vb, sizeof vb);
-        if (json_object_get(row, "ratio")) {
-            snprintf(ratio, sizeof ratio, "%.3f", ls_json_num(row, "ratio", 0));
-            double pct = ls_json_num(row, "change_pct", 0), lim = ls_json_num(row, "limit_pct", 0);
-            char a1[32], b1[32];
-            snprintf(a1, sizeof a1, "%.1f", fabs(pct));
-            snprintf(b1, sizeof b1, "%.1f", lim);
-            /* +5.02% (a gain beyond 5%) and +4.97% (same) both read "+5.0%": two decimals */
-            snprintf(change, sizeof change, strcmp(a1, b1) ? "%+.1f%%" : "%+.2f%%", pct);
-        }
-        if (flagged)
-            snprintf(why, sizeof why, " (beyond %.1f%%)", ls_json_num(row, "limit_pct", 0));
-        const char *label = ls_json_str(row, "label", "");
-        const char *unit = ls_json_str(row, "unit", "");
-        if (a->markdown)
-            printf("| %s | %s | %s | %s | %s | %s | %s%s%s%s |\n", label, unit, va, vb, ratio, change,
-                   flagged ? "**" : "", verdict, flagged ? "**" : "", why);
-        else
-            printf("%-52s %-5s %11s %11s %7s %8s  %s%s\n", label, unit, va, vb, ratio, change,
-                   verdict, why);
-    }
-    long long total = (long long)json_array_size(json_object_get(block, "rows"));
-    long long reg = ls_json_int(block, "regressions", 0), gain = ls_json_int(block, "gains", 0);
-    printf("%s%lld figure%s in common: %lld regression%s, %lld gain%s, %lld within noise or "
-           "threshold; only in A: %lld, only in B: %lld\n",
-           a->markdown ? "\n" : "", total, total == 1 ? "" : "s", reg, reg == 1 ? "" : "s", gain, gain == 1 ? "" : "s",
-           total - reg - gain, ls_json_int(block, "only_a", 0), ls_json_int(block, "only_b", 0));
-}
-
 static int total_regressions(const json_t *result)
 {
     const json_t *blocks = json_object_get(result, "variants");
@@ -190,24 +113,11 @@ static void print_result(const json_t *result, const compare_args_t *a)
         free(text);
         return;
     }
-    const char *h = a->markdown ? "## " : "";
-    if (a->variants) {
-        size_t i;
-        const json_t *block;
-        json_array_foreach(json_object_get(result, "variants"), i, block)
-        {
-            const char *v = ls_json_str(block, "variant", "");
-            printf("%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
-                   a->files[0], a->base, v, a->opts.threshold_pct, a->opts.latency_threshold_pct);
-            print_rows(block, a, a->base, v);
-            printf("\n");
-        }
-        return;
-    }
-    printf("%slinkscope compare: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
-           a->files[0], a->files[1], a->opts.threshold_pct, a->opts.latency_threshold_pct);
-    print_context(json_object_get(result, "context"), a->markdown);
-    print_rows(result, a, "A", "B");
+    ls_compare_view_t v = {a->files[0], a->variants ? NULL : a->files[1], a->base, a->opts.threshold_pct,
+                           a->opts.latency_threshold_pct, a->markdown, a->changes_only};
+    char *text = ls_compare_text(result, &v);
+    fputs(text, stdout);
+    free(text);
 }
 
 int cmd_compare(int argc, char **argv)

@@ -103,77 +103,6 @@ static void free_all(char **texts, int n)
     free(texts);
 }
 
-/* Imports one file; the line saying what it held (and one warning for a partial
-   paste) is kept in note / warn and printed only once every file has been read, so
-   that a failure leaves one line alone. */
-static int import_one(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
-                      char *note, size_t notelen, char *warn, size_t warnlen)
-{
-    char err[512];
-    enum ls_import_format fmt;
-    size_t before = json_array_size(json_object_get(doc, "measurements"));
-    int n = ls_import_text(doc, text, name, opts, &fmt, err, sizeof err);
-    if (n < 0) {
-        ls_error("%s", err);
-        return -1;
-    }
-    ls_import_note(doc, before, fmt, n, name, note, notelen, warn, warnlen);
-    return 0;
-}
-
-/* Every format is recognized before anything is imported. */
-static int check_formats(const import_args_t *a, char **texts)
-{
-    for (int i = 0; i < a->nfiles; i++) {
-        if (ls_import_detect(texts[i]) != LS_FMT_UNKNOWN &&
-            ls_import_detect(texts[i]) != LS_FMT_TOPO_P2P)
-            continue;
-        char err[512];
-        json_t *scratch = ls_import_doc_new();
-        ls_import_text(scratch, texts[i], a->files[i], &a->opts, NULL, err, sizeof err);
-        json_decref(scratch);
-        ls_error("%s", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int import_p2p_status(json_t *doc, const char *path, int write)
-{
-    char err[512];
-    char *text = ls_read_file(path, NULL, err, sizeof err);
-    if (!text) {
-        ls_error("%s", err);
-        return -1;
-    }
-    int rc = ls_import_topo_p2p(doc, text, path, write, err, sizeof err);
-    free(text);
-    if (rc != 0)
-        ls_error("%s", err);
-    return rc;
-}
-
-/* Topology first (P2P status and link types hang off it), then the figures. */
-static int import_files(json_t *doc, const import_args_t *a, char **texts, char (*notes)[640],
-                        char (*warns)[640])
-{
-    if (check_formats(a, texts) != 0)
-        return -1;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < a->nfiles; i++) {
-            int is_topo = ls_import_detect(texts[i]) == LS_FMT_TOPO;
-            if (is_topo == (pass == 0) &&
-                import_one(doc, texts[i], a->files[i], &a->opts, notes[i], sizeof notes[i], warns[i],
-                           sizeof warns[i]) != 0)
-                return -1;
-        }
-    if (a->p2p_read && import_p2p_status(doc, a->p2p_read, 0) != 0)
-        return -1;
-    if (a->p2p_write && import_p2p_status(doc, a->p2p_write, 1) != 0)
-        return -1;
-    return 0;
-}
-
 int cmd_import(int argc, char **argv)
 {
     import_args_t a;
@@ -192,7 +121,8 @@ int cmd_import(int argc, char **argv)
     char(*notes)[640] = calloc((size_t)a.nfiles + 1, sizeof *notes);
     char(*warns)[640] = calloc((size_t)a.nfiles + 1, sizeof *warns);
     int rc = LS_EXIT_USAGE;
-    if (texts && notes && warns && import_files(doc, &a, texts, notes, warns) == 0) {
+    ls_import_batch_t batch = {a.files, texts, a.nfiles, a.p2p_read, a.p2p_write, a.opts};
+    if (texts && notes && warns && ls_import_batch(doc, &batch, notes, warns) == 0) {
         const char *out = a.out ? a.out : (a.into ? a.into : "-");
         if (ls_doc_write(doc, out, err, sizeof err) == 0) {
             rc = LS_EXIT_OK;

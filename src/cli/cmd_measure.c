@@ -10,6 +10,7 @@
 #include "model/doc.h"
 #include "render/family_tables.h"
 #include "render/matrix.h"
+#include "util/fileio.h"
 #include "util/log.h"
 #include "util/parse.h"
 
@@ -17,7 +18,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct {
@@ -104,30 +104,6 @@ static json_t *open_document(const measure_args_t *a)
     return doc;
 }
 
-static int make_dir(const char *dir)
-{
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
-        return 0;
-    ls_error("--csv %s: cannot create the folder: %s", dir, strerror(errno));
-    return -1;
-}
-
-static int report_failures(const json_t *doc, const char *family, size_t first)
-{
-    int failed = 0;
-    const json_t *list = json_object_get(doc, "measurements");
-    for (size_t i = first; i < json_array_size(list); i++) {
-        const json_t *e = json_array_get(list, i);
-        const char *status = ls_json_str(e, "status", "ok");
-        if (strcmp(ls_json_str(e, "family", ""), family) == 0 && strcmp(status, "ok") != 0 &&
-            strcmp(status, "skipped") != 0) {
-            ls_warn("%s: %s: %s", ls_json_str(e, "id", "?"), status, ls_json_str(e, "error", ""));
-            failed++;
-        }
-    }
-    return failed;
-}
-
 static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
 {
     char err[512] = "";
@@ -142,8 +118,10 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
         return LS_EXIT_USAGE;
     }
     if (a->csv_dir && t) {
-        if (make_dir(a->csv_dir) != 0)
+        if (ls_make_dir(a->csv_dir) != 0) {
+            ls_error("--csv %s: cannot create the folder: %s", a->csv_dir, strerror(errno));
             return LS_EXIT_USAGE;
+        }
         if (t->csv(doc, fam->methods, a->csv_dir, err, sizeof err) != 0) {
             ls_error("%s", err);
             return LS_EXIT_USAGE;
@@ -180,9 +158,7 @@ static int measure(const ls_family_t *fam, const measure_args_t *a, json_t *doc,
         json_decref(doc);
         return rc;
     }
-    int failed = report_failures(doc, fam->name, first);
-    if (failed)
-        ls_warn("%d %s figure%s failed; the others are recorded", failed, fam->name, failed == 1 ? "" : "s");
+    ls_family_warn_failures(fam, doc, first);
     rc = finish(fam, a, doc);
     json_decref(doc);
     return rc;

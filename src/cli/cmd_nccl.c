@@ -1,15 +1,19 @@
 /* linkscope nccl: NCCL collectives swept nccl-tests' way, with validation, the
    transports NCCL used, settings variants and MPI. docs/nccl.md. */
 #include "commands.h"
+#include "nccl_nodes.h"
+#include "nccl_ports.h"
 #include "nccl_args.h"
 #include "options.h"
 #include "discover/discover.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
+#include "model/nic_view.h"
 #include "nccl/mpirt.h"
 #include "nccl/sweep.h"
 #include "nccl/annotate.h"
 #include "nccl/variants.h"
+#include "render/nccl_tables.h"
 #include "util/log.h"
 
 #include <stdio.h>
@@ -52,6 +56,9 @@ const char usage_nccl[] =
     "                          (nccl-tests' -t 1, default); threads: one thread per GPU\n"
     "  --variant K=V           also run with the environment variable K=V, each setting\n"
     "                          in its own process; shown beside the default with ratios\n"
+    "  --each-hca              a variant per active RDMA port (NCCL_IB_HCA==mlx5_N:P)\n"
+    "                          and one with all of them; busbw per port beside the\n"
+    "                          port's line rate, with findings (docs/nccl.md)\n"
     "  -o, --output FILE       write a new run document (- = stdout)\n"
     "  --into FILE             add the entries to an existing run document\n"
     "  --timeout S             watchdog: abort a collective not done in S s (default 60)\n"
@@ -63,11 +70,15 @@ const char usage_nccl[] =
     "Exit: 0 ok; 1 a result was wrong or a collective timed out or failed; 2 usage;\n"
     "3 no NCCL or no GPU (the document, when asked for, is still written and valid).\n";
 
-/* stdout carries the document instead of the tables (--json, -o -, or a child). */
-static int tables_off(const opts_t *o)
+/* nccl-tests' tables on stdout (render's), unless stdout carries the document instead
+   (--json, -o -, or a child). */
+static const ls_nccl_show_t *tables(const opts_t *o)
 {
-    return o->json || o->child_out || (o->output && strcmp(o->output, "-") == 0) ||
-           (o->into && strcmp(o->into, "-") == 0);
+    static ls_nccl_show_t show = {NULL, ls_nccl_print_table, ls_nccl_print_variants};
+    show.out = stdout;
+    int off = o->json || o->child_out || (o->output && strcmp(o->output, "-") == 0) ||
+              (o->into && strcmp(o->into, "-") == 0);
+    return off ? NULL : &show;
 }
 
 static int bad(const char *fmt, const char *a, const char *b)
@@ -121,7 +132,10 @@ static int run_variants(const opts_t *o, json_t *doc)
 {
     ls_nccl_variants_t v = {o->colls, o->ncolls, o->raw, o->nraw, o->variants, o->nvariants,
                             o->sweep.timeout_s};
-    return ls_nccl_run_variants(&v, doc, tables_off(o) ? NULL : stdout);
+    int rc = ls_nccl_run_variants(&v, doc, tables(o));
+    if (o->hca_plan && tables(o))
+        ls_each_hca_print(stdout, doc);
+    return rc;
 }
 
 int cmd_nccl(int argc, char **argv)
@@ -138,6 +152,7 @@ int cmd_nccl(int argc, char **argv)
         ls_check_writable("nccl", "--child-out", o.child_out, 0))
         return LS_EXIT_USAGE;
     json_t *env = ls_nccl_env_snapshot();
+    json_t *nodes = NULL;
     int mpi = ls_mpi_launched() && !o.child_out;
     char err[600];
     if (mpi) {
@@ -155,6 +170,7 @@ int cmd_nccl(int argc, char **argv)
             return LS_EXIT_NOGPU;
         }
         o.sweep.mpi = 1;
+        nodes = ls_nodes_gather(); /* every node's inventory, to rank 0 */
     }
     int writer = ls_nccl_is_writer();
     json_t *doc = writer ? open_document(&o, env, !o.child_out) : json_object();
@@ -177,8 +193,13 @@ int cmd_nccl(int argc, char **argv)
             json_object_set_new(json_object_get(doc, "software"), "nccl", json_string(version));
         rc = o.nvariants ? run_variants(&o, doc)
                          : ls_nccl_run_collectives(&o.sweep, o.colls, o.ncolls, doc, writer,
-                                                   tables_off(&o) ? NULL : stdout);
+                                                   tables(&o));
     }
+    if (writer) {
+        ls_nodes_annotate(doc, nodes);
+        ls_nics_from_nccl(doc); /* what NCCL said of each NIC it used */
+    }
+    json_decref(nodes);
     if (writer && (o.output || o.into || o.json || o.child_out)) {
         int wrc = write_outputs(&o, doc);
         if (wrc)

@@ -9,6 +9,7 @@
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/parse.h"
+#include "util/pathpat.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@ const char usage_run[] =
     "                 steps that would start past it are skipped and recorded as such\n"
     "  --gpus LIST    GPUs to use, e.g. 0,1 or 0-3 (default all)\n"
     "  -o FILE        the run document's path (the HTML report goes to FILE minus .json\n"
-    "                 plus .html)\n"
+    "                 plus .html); %N in FILE is this node's short host name\n"
     "  --no-nccl      skip the collectives\n"
     "  --no-report    do not write the HTML report\n"
     "  --fail-on L    exit 1 when a finding at or above info, warning or error exists\n"
@@ -84,7 +85,13 @@ static int parse_args(int argc, char **argv, run_args_t *a)
             if (ls_opt_gpus("run", optarg, a->gpus, LS_MAX_GPUS, &a->ngpus))
                 return LS_EXIT_USAGE;
             break;
-        case 'o': a->out = optarg; break;
+        case 'o': { /* "%N": this node's short name, one file per node under srun */
+            static char path[4096];
+            if (ls_expand_node(optarg, NULL, path, sizeof path) != 0)
+                return ls_usage_error("run", "-o: path too long '%s'", optarg);
+            a->out = path;
+            break;
+        }
         case 'N': a->no_nccl = 1; break;
         case 'R': a->no_report = 1; break;
         case 'F':

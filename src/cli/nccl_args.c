@@ -1,5 +1,6 @@
 /* linkscope nccl's option parser (nccl_args.h). */
 #include "nccl_args.h"
+#include "nccl_ports.h"
 #include "commands.h"
 #include "options.h"
 #include "nccl/coll.h"
@@ -144,6 +145,7 @@ static const flag_t flags[] = {
     {NULL, "--op", 'O', 1},        {NULL, "--timeout", 'T', 1},     {NULL, "--gpus", 'U', 1},
     {NULL, "--into", 'I', 1},      {NULL, "--child-out", 'C', 1},   {NULL, "--variant", 'V', 1},
     {NULL, "--launch", 'L', 1},    {NULL, "--json", 'J', 0},      {NULL, "--mpi-selftest", 'M', 0},
+    {NULL, "--each-hca", 'H', 0},
 };
 #define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
 
@@ -181,12 +183,32 @@ static void sweep_defaults(opts_t *o)
     s->gpus = o->gpus;
 }
 
+/* --each-hca: one variant per active RDMA port and one with all (analyze/ports.c). */
+static int add_each_hca(opts_t *o)
+{
+    if (o->hca_plan)
+        return 0;
+    o->hca_plan = ls_each_hca_plan("");
+    if (json_array_size(o->hca_plan) == 0)
+        return bad("--each-hca: no active RDMA port in /sys/class/infiniband%s%s", "", "");
+    size_t i;
+    const json_t *p;
+    json_array_foreach(o->hca_plan, i, p)
+    {
+        if (o->nvariants == MAX_VARIANTS)
+            return bad("--each-hca: more active ports than %s variants%s", "16", "");
+        o->variants[o->nvariants++] = json_string_value(json_object_get(p, "setting"));
+    }
+    return 0;
+}
+
 /* One option (not a sweep flag); 1 = a sweep flag. */
 static int parse_own(opts_t *o, int c, const char *f, const char *v)
 {
     switch (c) {
     case 'J': o->json = 1; return 0;
     case 'M': o->selftest = 1; return 0;
+    case 'H': return add_each_hca(o);
     case 'I': o->into = v; return 0;
     case 'C': o->child_out = v; return 0;
     case 'V': {

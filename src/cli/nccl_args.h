@@ -16,6 +16,7 @@ typedef struct {
     int gpus[LS_MAX_GPUS];
     const char *variants[MAX_VARIANTS];
     int nvariants;
+    const json_t *hca_plan; /* --each-hca: the settings (nccl_ports.c keeps them) */
     const char *output, *into, *child_out;
     int json, selftest, ngpus_flag;
     char *raw[64]; /* the sweep's flags, re-issued to variant children */

@@ -11,30 +11,9 @@
 
 /* ---- Parsing ------------------------------------------------------------------------ */
 
-static int parse_u64_list(const char *text, uint64_t *out, int max)
-{
-    int n = 0;
-    const char *p = text;
-    while (p && *p) {
-        char item[32];
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        long v;
-        if (len == 0 || len >= sizeof item || n >= max)
-            return -1;
-        memcpy(item, p, len);
-        item[len] = '\0';
-        if (ls_parse_long(item, 1, 100000000, &v) != 0)
-            return -1;
-        out[n++] = (uint64_t)v;
-        p = comma ? comma + 1 : NULL;
-        if (comma && !*p)
-            return -1;
-    }
-    return n;
-}
-
-static int parse_double_list(const char *text, double *out, int max)
+/* A comma-separated list of at most max items, each read by one into out[k]: the number
+   of items, or -1 (an empty or unreadable item, too many). */
+static int parse_list(const char *text, int max, int (*one)(const char *item, void *out, int k), void *out)
 {
     int n = 0;
     const char *p = text;
@@ -46,9 +25,8 @@ static int parse_double_list(const char *text, double *out, int max)
             return -1;
         memcpy(item, p, len);
         item[len] = '\0';
-        if (ls_parse_double(item, &out[n]) != 0 || out[n] < 0)
+        if (one(item, out, n++) != 0)
             return -1;
-        n++;
         p = comma ? comma + 1 : NULL;
         if (comma && !*p)
             return -1;
@@ -56,7 +34,31 @@ static int parse_double_list(const char *text, double *out, int max)
     return n;
 }
 
-/* --gpus and --variant belong to the --run or --measure given last before them. */
+static int one_count(const char *item, void *out, int k)
+{
+    long v;
+    if (ls_parse_long(item, 1, 100000000, &v) != 0)
+        return -1;
+    ((uint64_t *)out)[k] = (uint64_t)v;
+    return 0;
+}
+
+static int one_ms(const char *item, void *out, int k)
+{
+    double *ms = out;
+    return ls_parse_double(item, &ms[k]) != 0 || ms[k] < 0 ? -1 : 0;
+}
+
+static int parse_u64_list(const char *text, uint64_t *out, int max)
+{
+    return parse_list(text, max, one_count, out);
+}
+
+static int parse_double_list(const char *text, double *out, int max)
+{
+    return parse_list(text, max, one_ms, out);
+}
+
 static int attach_gpus(tp_args_t *a, const char *text, int last_is_run)
 {
     int *dst = last_is_run ? a->runs[a->nruns - 1].gpus : a->measure_gpus;
@@ -93,6 +95,12 @@ static int parse_number_opt(const char *opt, const char *text, long min, long ma
     return 0;
 }
 
+/* A list option's refusal when it gave no item (n <= 0). */
+static int list_opt(int n, const char *opt, const char *expected, const char *text)
+{
+    return n > 0 ? 0 : ls_usage_error("tp", "%s: expected %s, got '%s'", opt, expected, text);
+}
+
 /* Options taking a value; returns 0, or the exit code. */
 static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *last_is_run)
 {
@@ -114,26 +122,16 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
         return parse_number_opt(opt, val, 2, 1024, &a->tp);
     if (strcmp(opt, "--output") == 0)
         return parse_number_opt(opt, val, 1, 100000000, &a->output);
-    if (strcmp(opt, "--prompt") == 0) {
-        a->nprompts = parse_u64_list(val, a->prompts, MAX_LIST);
-        return a->nprompts > 0 ? 0
-               : ls_usage_error("tp", "--prompt: expected token counts like 3200,12900, got '%s'", val);
-    }
-    if (strcmp(opt, "--batch") == 0) {
-        a->nbatches = parse_u64_list(val, a->batches, MAX_LIST);
-        return a->nbatches > 0 ? 0
-               : ls_usage_error("tp", "--batch: expected batch sizes like 1,8, got '%s'", val);
-    }
-    if (strcmp(opt, "--compute-ms") == 0) {
-        a->ndecode_compute = parse_double_list(val, a->decode_compute_ms, MAX_LIST);
-        return a->ndecode_compute > 0 ? 0
-               : ls_usage_error("tp", "--compute-ms: expected milliseconds like 34.2 or 34.2,46.7, got '%s'", val);
-    }
-    if (strcmp(opt, "--prefill-compute-ms") == 0) {
-        a->nprefill_compute = parse_double_list(val, a->prefill_compute_ms, MAX_LIST);
-        return a->nprefill_compute > 0 ? 0
-               : ls_usage_error("tp", "--prefill-compute-ms: expected milliseconds like 3900,22700, got '%s'", val);
-    }
+    if (strcmp(opt, "--prompt") == 0)
+        return list_opt(a->nprompts = parse_u64_list(val, a->prompts, MAX_LIST), opt, "token counts like 3200,12900", val);
+    if (strcmp(opt, "--batch") == 0)
+        return list_opt(a->nbatches = parse_u64_list(val, a->batches, MAX_LIST), opt, "batch sizes like 1,8", val);
+    if (strcmp(opt, "--compute-ms") == 0)
+        return list_opt(a->ndecode_compute = parse_double_list(val, a->decode_compute_ms, MAX_LIST), opt,
+                        "milliseconds like 34.2 or 34.2,46.7", val);
+    if (strcmp(opt, "--prefill-compute-ms") == 0)
+        return list_opt(a->nprefill_compute = parse_double_list(val, a->prefill_compute_ms, MAX_LIST), opt,
+                        "milliseconds like 3900,22700", val);
     if (strcmp(opt, "--run") == 0) {
         if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
             return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);

@@ -390,10 +390,7 @@ static void fill_software(ctx_t *c)
         warn(c, "NCCL: libnccl.so.2 not found (set LINKSCOPE_NCCL to its path); collectives "
                 "are skipped");
     json_object_set_new(sw, "nvml", json_boolean(c->nvml_ok));
-    const char *module = ls_gpudirect_module(c->root);
-    json_object_set_new(sw, "gpudirect_rdma",
-                        json_pack("{s:o, s:b}", "module", module ? json_string(module) : json_null(),
-                                  "possible", module != NULL && c->nnics > 0));
+    json_object_set_new(sw, "gpudirect_rdma", ls_gpudirect_json(c->root, c->nnics));
     json_object_set_new(sw, "warnings", json_incref(c->warnings));
 }
 

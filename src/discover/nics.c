@@ -1,6 +1,7 @@
 /* RDMA NIC backend: /sys/class/infiniband/<dev>/{device, fw_ver, ports/N/...}. */
 #include "nics.h"
 #include "model/busid.h"
+#include "model/theory.h"
 #include "util/fileio.h"
 
 #include <dirent.h>
@@ -62,6 +63,31 @@ static void read_ports(const char *root, ls_nic_t *nic)
     qsort(nic->ports, (size_t)nic->nports, sizeof nic->ports[0], by_port);
 }
 
+int ls_pcie_gen_of_speed(const char *text)
+{
+    double gts = strtod(text, NULL);
+    for (int gen = 1; gen <= 6; gen++)
+        if (gts > 0 && ls_pcie_lane_gts(gen) > gts - 0.05 && ls_pcie_lane_gts(gen) < gts + 0.05)
+            return gen;
+    return 0;
+}
+
+/* The PCIe link as the NIC's PCI function shows it (device/current_link_speed, ...):
+   a NIC trained below its slot (a Gen5 x16 ConnectX-7 at Gen4 or x8) caps every port. */
+static void read_pcie(const char *root, ls_nic_t *nic)
+{
+    static const char *const files[] = {"current_link_speed", "current_link_width",
+                                        "max_link_speed", "max_link_width"};
+    int *out[] = {&nic->pcie_gen, &nic->pcie_width, &nic->pcie_gen_max, &nic->pcie_width_max};
+    for (int i = 0; i < 4; i++) {
+        char path[256], buf[64];
+        snprintf(path, sizeof path, "/sys/class/infiniband/%s/device/%s", nic->name, files[i]);
+        if (ls_read_text(root, path, buf, sizeof buf) != 0)
+            continue;
+        *out[i] = i % 2 ? atoi(buf) : ls_pcie_gen_of_speed(buf);
+    }
+}
+
 static void read_nic(const char *root, const char *name, ls_nic_t *nic)
 {
     char path[256], resolved[PATH_MAX];
@@ -70,6 +96,10 @@ static void read_nic(const char *root, const char *name, ls_nic_t *nic)
     snprintf(path, sizeof path, "/sys/class/infiniband/%.31s/fw_ver", name);
     if (ls_read_text(root, path, nic->firmware, sizeof nic->firmware) != 0)
         nic->firmware[0] = '\0';
+    snprintf(path, sizeof path, "/sys/class/infiniband/%.31s/board_id", name);
+    if (ls_read_text(root, path, nic->board_id, sizeof nic->board_id) != 0)
+        nic->board_id[0] = '\0';
+    read_pcie(root, nic);
     /* device -> the PCI function; its last path component is the bus id. */
     snprintf(path, sizeof path, "/sys/class/infiniband/%.31s/device", name);
     if (ls_sysfs_resolve(root, path, resolved, sizeof resolved) == 0) {
@@ -117,6 +147,15 @@ json_t *ls_nic_to_json(const ls_nic_t *nic, int index)
     json_object_set_new(o, "numa_node", json_integer(nic->has_pci ? nic->pci.numa_node : -1));
     if (nic->firmware[0])
         json_object_set_new(o, "firmware", json_string(nic->firmware));
+    if (nic->board_id[0])
+        json_object_set_new(o, "board_id", json_string(nic->board_id));
+    json_t *pcie = json_object();
+    const char *keys[] = {"gen", "width", "gen_max", "width_max"};
+    const int vals[] = {nic->pcie_gen, nic->pcie_width, nic->pcie_gen_max, nic->pcie_width_max};
+    for (int i = 0; i < 4; i++)
+        if (vals[i] > 0) /* unknown: left out */
+            json_object_set_new(pcie, keys[i], json_integer(vals[i]));
+    json_object_set_new(o, "pcie", pcie);
     json_t *ports = json_array();
     for (int p = 0; p < nic->nports; p++) {
         const ls_nic_port_t *port = &nic->ports[p];
@@ -159,4 +198,55 @@ const char *ls_gpudirect_module(const char *root)
             return modules[m];
     }
     return NULL;
+}
+
+/* Linux release "6.8.0-fake" at least major.minor; -1 when it cannot be read. */
+static int kernel_at_least(const char *root, int major, int minor)
+{
+    char buf[128];
+    int ma, mi;
+    if (ls_read_text(root, "/proc/sys/kernel/osrelease", buf, sizeof buf) != 0 ||
+        sscanf(buf, "%d.%d", &ma, &mi) != 2)
+        return -1;
+    return ma > major || (ma == major && mi >= minor);
+}
+
+/* 1 NVIDIA's open kernel module, 0 the proprietary one, -1 unknown (no driver version
+   file): /proc/driver/nvidia/version names "Open Kernel Module" for the open one. */
+static int nvidia_open_module(const char *root)
+{
+    char path[PATH_MAX], line[512];
+    snprintf(path, sizeof path, "%s/proc/driver/nvidia/version", root ? root : "");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int open = 0;
+    if (fgets(line, sizeof line, f))
+        open = strstr(line, "Open Kernel Module") != NULL;
+    fclose(f);
+    return open;
+}
+
+static json_t *tristate(int v)
+{
+    return v < 0 ? json_null() : json_boolean(v);
+}
+
+json_t *ls_gpudirect_json(const char *root, int nnics)
+{
+    const char *module = ls_gpudirect_module(root);
+    /* dma-buf memory registration with RDMA devices (ib_umem_dmabuf) came in Linux 5.12;
+       NVIDIA exports GPU memory as dma-buf only from its open kernel module. */
+    int kernel = kernel_at_least(root, 5, 12), open = nvidia_open_module(root);
+    const char *ready = "unknown";
+    if (module)
+        ready = module;
+    else if (kernel == 1 && open == 1)
+        ready = "dma-buf";
+    else if (kernel == 0 || open == 0)
+        ready = "no";
+    return json_pack("{s:o, s:b, s:o, s:o, s:s}", "module", module ? json_string(module) : json_null(),
+                     "possible", nnics > 0 && (module || strcmp(ready, "dma-buf") == 0),
+                     "kernel_dmabuf", tristate(kernel), "nvidia_open", tristate(open), "ready",
+                     ready);
 }

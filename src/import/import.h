@@ -66,4 +66,20 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
 void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
                     char *note, size_t notelen, char *warn, size_t warnlen);
 
+/* linkscope import's files: names, their texts (already read), the topo -p2p r and w
+   files (NULL: none) and the options. */
+typedef struct {
+    const char *const *files;
+    char *const *texts;
+    int nfiles;
+    const char *p2p_read, *p2p_write;
+    ls_import_opts_t opts;
+} ls_import_batch_t;
+
+/* Imports them into doc (batch.c): every format is recognized first, the topology comes
+   before the figures (P2P status and link types hang off it). notes[i] and warns[i] get
+   what file i held (ls_import_note), to be said once all is written. 0, or -1 after one
+   line on stderr. */
+int ls_import_batch(json_t *doc, const ls_import_batch_t *b, char (*notes)[640], char (*warns)[640]);
+
 #endif

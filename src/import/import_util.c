@@ -1,6 +1,7 @@
 #include "import_util.h"
 #include "model/vocab.h"
 #include "model/doc.h"
+#include "util/parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -68,15 +69,9 @@ void ls_tokenize(ls_line_t *line)
 
 int ls_tok_double(const char *tok, double *out)
 {
-    if (!tok || !*tok)
-        return -1;
-    errno = 0;
-    char *end;
-    double v = strtod(tok, &end);
-    if (*end || errno || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
+    while (tok && isspace((unsigned char)*tok))
+        tok++; /* strtod's own leniency, kept */
+    return ls_parse_double(tok, out);
 }
 
 int ls_tok_long(const char *tok, long long *out)

@@ -1,4 +1,5 @@
 #include "nccl_log.h"
+#include "model/nic_view.h"
 #include "import_util.h"
 #include "model/nccl_log.h"
 #include "model/translog.h"
@@ -200,6 +201,7 @@ static void parse_message(const char *msg, const char *host, json_t *facts)
     if (sscanf(msg, "Using network %31s", net) == 1)
         json_object_set_new(facts, "network", json_string(net));
     parse_gdr(msg, facts);
+    ls_nccl_net_line(msg, facts);
 }
 
 static void parse_lines(const char *text, json_t *facts)
@@ -293,7 +295,8 @@ json_t *ls_nccl_log_facts(const char *text)
 
 static int has_facts(const json_t *f)
 {
-    static const char *const arrays[] = {"ranks", "rings", "trees", "transports", "nccl_env", "gdr"};
+    static const char *const arrays[] = {"ranks", "rings", "trees", "transports", "nccl_env", "gdr",
+                                         "net_devices"};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (json_array_size(json_object_get(f, arrays[i])) > 0)
             return 1;
@@ -337,5 +340,6 @@ int ls_import_nccl_log(json_t *doc, const char *text, const char *name, char *er
         json_object_set_new(doc, "nccl_logs", logs);
     }
     json_array_append_new(logs, facts);
+    ls_nics_from_nccl(doc);
     return 0;
 }

@@ -1,9 +1,10 @@
 /* The registry of measurement families (family.h). Adding one: its measure function in
-   a *_cuda.c file (and its stub in measure_nocuda.c), its descriptor here, its tables
-   in render/family_tables.c (docs/design.md). */
+   a *_cuda.c file (built without CUDA, MEASURE names measure_nocuda.c's one function),
+   its descriptor here, its tables in render/family_tables.c (docs/design.md). */
 #include "family.h"
 #include "figures.h"
 #include "gpu.h"
+#include "model/doc.h"
 #include "model/vocab.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -141,4 +142,22 @@ int ls_family_check_host_memory(const ls_family_t *f, uint64_t size, char *err, 
     ls_format_size(mem, have, sizeof have);
     return ls_seterr(err, errlen, "--size %s: %d buffers of it do not fit in this machine's %s of memory",
                      want, f->host_buffers, have);
+}
+
+int ls_family_warn_failures(const ls_family_t *f, const json_t *doc, size_t first)
+{
+    int failed = 0;
+    const json_t *list = json_object_get(doc, "measurements");
+    for (size_t i = first; i < json_array_size(list); i++) {
+        const json_t *e = json_array_get(list, i);
+        const char *status = ls_json_str(e, "status", "ok");
+        if (strcmp(ls_json_str(e, "family", ""), f->name) == 0 && strcmp(status, "ok") != 0 &&
+            strcmp(status, "skipped") != 0) {
+            ls_warn("%s: %s: %s", ls_json_str(e, "id", "?"), status, ls_json_str(e, "error", ""));
+            failed++;
+        }
+    }
+    if (failed)
+        ls_warn("%d %s figure%s failed; the others are recorded", failed, f->name, failed == 1 ? "" : "s");
+    return failed;
 }

@@ -46,4 +46,8 @@ int ls_family_check_host_memory(const ls_family_t *f, uint64_t size, char *err, 
 int ls_family_measure(const ls_family_t *f, json_t *doc, const ls_measure_opts_t *o, char *err,
                       size_t errlen);
 
+/* One warning per entry of the family from index first on that failed (not "ok", not
+   "skipped"), then how many; returns that number. */
+int ls_family_warn_failures(const ls_family_t *f, const json_t *doc, size_t first);
+
 #endif

@@ -92,6 +92,15 @@ static __device__ __forceinline__ void store16(uint4 *p, uint4 v)
         *p = v;
 }
 
+/* U loads of 16 bytes, stride elements apart, all issued before any is used. */
+template <int U, bool CS>
+static __device__ __forceinline__ void load_unrolled(uint4 (&v)[U], const uint4 *src, size_t stride)
+{
+#pragma unroll
+    for (int k = 0; k < U; k++)
+        v[k] = load16<CS>(src + k * stride);
+}
+
 /* U independent 16-byte loads in flight per thread before the stores: enough bytes in
    flight to cover NVLink and HBM latency with a grid of a few blocks per SM. */
 template <int U, bool CS>
@@ -101,9 +110,7 @@ static __global__ void copy_kernel(uint4 *__restrict__ dst, const uint4 *__restr
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (; i + (U - 1) * stride < n; i += U * stride) {
         uint4 v[U];
-#pragma unroll
-        for (int k = 0; k < U; k++)
-            v[k] = load16<CS>(src + i + k * stride);
+        load_unrolled<U, CS>(v, src + i, stride);
 #pragma unroll
         for (int k = 0; k < U; k++)
             store16<CS>(dst + i + k * stride, v[k]);
@@ -141,9 +148,7 @@ static __global__ void read_kernel(const uint4 *__restrict__ src, size_t n, unsi
     unsigned acc = 0;
     for (; i + (U - 1) * stride < n; i += U * stride) {
         uint4 v[U];
-#pragma unroll
-        for (int k = 0; k < U; k++)
-            v[k] = load16<CS>(src + i + k * stride);
+        load_unrolled<U, CS>(v, src + i, stride);
 #pragma unroll
         for (int k = 0; k < U; k++)
             acc ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;

@@ -53,7 +53,8 @@ int ls_doc_write(const json_t *doc, const char *path, char *err, size_t errlen)
     return rc;
 }
 
-json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errlen)
+json_t *ls_json_parse_checked(const char *text, const char *name, ls_json_check_fn check, char *err,
+                              size_t errlen)
 {
     json_error_t jerr;
     json_t *doc = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
@@ -63,7 +64,7 @@ json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errle
         return NULL;
     }
     char why[256];
-    if (ls_doc_validate(doc, why, sizeof why) != 0) {
+    if (check(doc, why, sizeof why) != 0) {
         ls_seterr(err, errlen, "%s: %s", name, why);
         json_decref(doc);
         return NULL;
@@ -71,14 +72,24 @@ json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errle
     return doc;
 }
 
-json_t *ls_doc_read(const char *path, char *err, size_t errlen)
+json_t *ls_json_read_checked(const char *path, ls_json_check_fn check, char *err, size_t errlen)
 {
     char *text = ls_read_file(path, NULL, err, errlen);
     if (!text)
         return NULL;
-    json_t *doc = ls_doc_parse(text, path, err, errlen);
+    json_t *doc = ls_json_parse_checked(text, path, check, err, errlen);
     free(text);
     return doc;
+}
+
+json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errlen)
+{
+    return ls_json_parse_checked(text, name, ls_doc_validate, err, errlen);
+}
+
+json_t *ls_doc_read(const char *path, char *err, size_t errlen)
+{
+    return ls_json_read_checked(path, ls_doc_validate, err, errlen);
 }
 
 static int check_schema(const json_t *doc, char *err, size_t errlen)
@@ -255,4 +266,16 @@ long ls_doc_next_measurement(const json_t *doc, const char *family, long start)
             return (long)i;
     }
     return -1;
+}
+
+void ls_json_add_string_once(json_t *strings, const char *s)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(strings, i, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+            return;
+    }
+    json_array_append_new(strings, json_string(s));
 }

@@ -25,6 +25,13 @@ int ls_doc_write(const json_t *doc, const char *path, char *err, size_t errlen);
 json_t *ls_doc_read(const char *path, char *err, size_t errlen);
 json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errlen);
 
+/* Any JSON file or text checked by check (0, or -1 with why): the parsed tree, or NULL
+   with err = "NAME: not a valid JSON document (line N: ...)" or "NAME: WHY". */
+typedef int (*ls_json_check_fn)(const json_t *doc, char *why, size_t whylen);
+json_t *ls_json_parse_checked(const char *text, const char *name, ls_json_check_fn check, char *err,
+                              size_t errlen);
+json_t *ls_json_read_checked(const char *path, ls_json_check_fn check, char *err, size_t errlen);
+
 /* Checks the structure: schema name and version, required sections and their types,
    each measurement's common fields. 0, or -1 with err = "FIELD: problem". */
 int ls_doc_validate(const json_t *doc, char *err, size_t errlen);
@@ -40,6 +47,8 @@ void ls_doc_add_unique(json_t *doc, json_t *entry);
 
 /* Convenience getters that tolerate missing keys. */
 const char *ls_json_str(const json_t *obj, const char *key, const char *fallback);
+/* Appends s to an array of strings unless it holds it already. */
+void ls_json_add_string_once(json_t *strings, const char *s);
 double ls_json_num(const json_t *obj, const char *key, double fallback);
 long long ls_json_int(const json_t *obj, const char *key, long long fallback);
 

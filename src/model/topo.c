@@ -88,6 +88,24 @@ static json_t *link_json(const char *ka, int a, const char *kb, int b, ls_link_t
     return obj;
 }
 
+/* The GPUs seen from NIC n, grouped by the link word ("PIX": [0, 1], "SYS": [4, 5]), in
+   the order the words first occur: which GPUs can use the NIC without crossing the CPU. */
+static json_t *nic_gpus_json(const ls_topo_t *topo, int n)
+{
+    json_t *by = json_object();
+    for (int g = 0; g < topo->ngpus; g++) {
+        char word[16];
+        ls_link_format(topo->gpu_nic[g][n], word, sizeof word);
+        json_t *list = json_object_get(by, word);
+        if (!list) {
+            list = json_array();
+            json_object_set_new(by, word, list);
+        }
+        json_array_append_new(list, json_integer(g));
+    }
+    return by;
+}
+
 /* Ordered NIC pairs (a != b), as the NIC rows of nvidia-smi topo -m. */
 static json_t *nic_nic_json(const ls_topo_t *topo)
 {
@@ -133,6 +151,7 @@ void ls_topo_to_doc(const ls_topo_t *topo, json_t *doc)
         json_object_set_new(nic, "index", json_integer(n));
         json_object_set_new(nic, "label", json_string(topo->nic_label[n]));
         json_object_set_new(nic, "name", json_string(topo->nic_name[n]));
+        json_object_set_new(nic, "gpus_by_link", nic_gpus_json(topo, n));
     }
     json_t *gnl = json_array();
     for (int g = 0; g < topo->ngpus; g++)

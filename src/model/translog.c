@@ -1,5 +1,6 @@
 #include "translog.h"
 #include "nccl_log.h"
+#include "doc.h"
 #include "util/lines.h"
 
 #include <stdio.h>
@@ -336,7 +337,7 @@ static int collect_pairs(const json_t *transports, pair_t *pairs, int max)
     const json_t *t;
     json_array_foreach(transports, i, t)
     {
-        if (strcmp(json_string_value(json_object_get(t, "side")), "receive") == 0)
+        if (strcmp(ls_json_str(t, "side", ""), "receive") == 0)
             continue; /* NET edges print both sides: count the sender's */
         int from = (int)json_integer_value(json_object_get(t, "from"));
         int to = (int)json_integer_value(json_object_get(t, "to"));

@@ -15,6 +15,7 @@
 #include "table.h"
 #include "model/translog.h"
 #include "model/doc.h"
+#include "model/nic_view.h"
 #include "model/entry.h"
 #include "model/vocab.h"
 #include "util/log.h"
@@ -1003,6 +1004,7 @@ static void add_transports(json_t *entry)
         free(lens);
     }
     json_t *parsed = ls_nccl_parse_log(text);
+    ls_nccl_net_text(text, entry); /* the HCAs NCCL used, [RO], GDR: nics[].nccl */
     free(text);
     const char *keys[] = {"transports", "rings", "trees", "nccl_env"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)

@@ -3,7 +3,6 @@
 #include "annotate.h"
 #include "mpirt.h"
 #include "sweep.h"
-#include "table.h"
 #include "variant.h"
 #include "model/doc.h"
 #include "model/entry.h"
@@ -47,7 +46,7 @@ json_t *ls_nccl_skipped_entry(const char *coll, const char *variant, const char 
 }
 
 /* Each setting in its own process; entries[v][c] for setting v, collective c. */
-int ls_nccl_run_variants(const ls_nccl_variants_t *o, json_t *doc, FILE *print)
+int ls_nccl_run_variants(const ls_nccl_variants_t *o, json_t *doc, const ls_nccl_show_t *show)
 {
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -115,8 +114,8 @@ int ls_nccl_run_variants(const ls_nccl_variants_t *o, json_t *doc, FILE *print)
             ls_nccl_annotate_entry(doc, got[v][c]);
             row[v] = got[v][c];
         }
-        if (print)
-            ls_nccl_print_variants(print, row, nset);
+        if (show)
+            show->variants(show->out, row, nset);
         for (int v = 0; v < nset; v++)
             ls_nccl_add_entry(doc, got[v][c]);
     }
@@ -140,7 +139,7 @@ static int entry_exit(const json_t *e)
 }
 
 int ls_nccl_run_collectives(ls_nccl_sweep_opts_t *sweep, const char *const *colls, int ncolls, json_t *doc,
-                            int writer, FILE *print)
+                            int writer, const ls_nccl_show_t *show)
 {
     int rc = LS_EXIT_OK;
     const char *label = getenv("LINKSCOPE_NCCL_VARIANT");
@@ -159,10 +158,10 @@ int ls_nccl_run_collectives(ls_nccl_sweep_opts_t *sweep, const char *const *coll
             continue;
         }
         ls_nccl_annotate_entry(doc, e);
-        if (print) {
-            ls_nccl_print_table(print, e);
-            fputc('\n', print);
-            fflush(print);
+        if (show) {
+            show->table(show->out, e);
+            fputc('\n', show->out);
+            fflush(show->out);
         }
         int erc = entry_exit(e);
         if (erc != LS_EXIT_OK) {

@@ -6,6 +6,7 @@
 #include "measure/burn.h"
 #include "measure/family.h"
 #include "model/doc.h"
+#include "model/nic_view.h"
 #include "nccl/annotate.h"
 #include "nccl/sweep.h"
 #include "util/log.h"
@@ -206,6 +207,7 @@ static void analysis(run_t *r)
                                                  r->o->thorough ? "thorough" : "quick", "budget_s",
                                                  r->o->budget_s, "elapsed_s", now_s() - r->start,
                                                  "steps", r->steps));
+    ls_nics_from_nccl(r->doc); /* what NCCL said of each NIC its collectives used */
     json_object_set_new(r->doc, "findings", ls_findings(r->doc));
     json_object_set_new(r->doc, "plan", ls_plan(r->doc));
 }

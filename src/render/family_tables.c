@@ -20,9 +20,11 @@ static int matrices(const json_t *doc, const char *family, const char *const *me
             if (!ls_matrix_from_doc(doc, family, methods[k], p2p ? p2p_direction(pass) : NULL,
                                     p2p ? 0 : pass, m))
                 continue;
-            if (f)
-                ls_matrix_print(f, m, color);
-            else
+            if (f) {
+                char *text = ls_matrix_text(m, color);
+                fputs(text, f);
+                free(text);
+            } else
                 rc = ls_matrix_write_csv(m, dir, err, errlen);
         }
     free(m);

@@ -8,6 +8,7 @@
 #define LS_RENDER_FORMAT_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "strbuf.h"
 #include "table.h"
@@ -97,6 +98,15 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
 
 /* One table alone through a format (a command's table, a CSV export). Caller frees. */
 char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t);
+/* A command's table flag: the header row is not printed (fixed columns); a format that
+   needs a header prints it. */
+enum { LS_TABLE_NO_HEADER = 1 << 8 };
+/* The same appended to b, with table flags (LS_TABLE_*). */
+void ls_format_table_to(ls_buf_t *b, const ls_format_t *fmt, const ls_table_t *t, int flags);
+/* A command's table in fixed columns (cols: t->ncols of them), appended to b or printed
+   on f; t is freed. */
+void ls_columns_put(ls_buf_t *b, ls_table_t *t, const ls_column_t *cols, int flags);
+void ls_columns_print(FILE *f, ls_table_t *t, const ls_column_t *cols, int flags);
 
 /* Helpers the backends share. */
 int ls_text_width(const char *s);       /* display width of UTF-8 text (code points) */

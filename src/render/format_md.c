@@ -9,10 +9,12 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
 {
     (void)flags;
     ls_buf_t *b = &o->b;
-    ls_buf_puts(b, "**");
-    ls_buf_md(b, t->title);
-    ls_buf_puts(b, "**\n\n");
-    if (!t->nrows) {
+    if (t->title[0]) { /* an untitled table (a command's) shows its header even when empty */
+        ls_buf_puts(b, "**");
+        ls_buf_md(b, t->title);
+        ls_buf_puts(b, "**\n\n");
+    }
+    if (!t->nrows && t->title[0]) {
         ls_buf_puts(b, "(none)\n\n");
         return;
     }
@@ -26,8 +28,8 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
         ls_buf_puts(b, "\n");
         if (r == 0) {
             ls_buf_puts(b, "|");
-            for (int c = 0; c < t->ncols; c++)
-                ls_buf_puts(b, " --- |");
+            for (int c = 0; c < t->ncols; c++) /* fixed columns say which are right-aligned */
+                ls_buf_puts(b, t->cols && !t->cols[c].left ? " ---: |" : " --- |");
             ls_buf_puts(b, "\n");
         }
     }

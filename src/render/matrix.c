@@ -1,4 +1,5 @@
 #include "matrix.h"
+#include "format.h"
 #include "strbuf.h"
 #include "model/doc.h"
 #include "util/fileio.h"
@@ -264,39 +265,58 @@ static double goodness(const ls_matrix_t *m, double v, double best)
     return m->lower_is_better ? best / v : v / best;
 }
 
-void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color)
+/* A cell of the terminal matrix: the value ('*' where the pair has no peer access), or
+   "-" on the diagonal, "n/a", "failed"; on a heatmap padded inside its colour. */
+static void print_cell(const ls_matrix_t *m, int i, int j, int color, double best, char *buf, size_t len)
+{
+    if (i == j || m->cell[i][j] == LS_CELL_EMPTY) {
+        snprintf(buf, len, "%s", i == j ? "-" : "n/a");
+    } else if (m->cell[i][j] == LS_CELL_FAILED) {
+        snprintf(buf, len, "failed");
+    } else {
+        char text[32];
+        snprintf(text, sizeof text, m->no_p2p[i][j] ? "%.2f*" : "%.2f", m->v[i][j]);
+        if (color)
+            snprintf(buf, len, "%s%9s\033[0m", ls_heat_escape(goodness(m, m->v[i][j], best)), text);
+        else
+            snprintf(buf, len, "%s", text);
+    }
+}
+
+char *ls_matrix_text(const ls_matrix_t *m, int color)
 {
     double best = best_of(m), max_cv = 0;
     int marked = 0;
-    fprintf(f, "%s: %s, median of %d samples\n", m->title, m->unit, m->samples);
-    fprintf(f, "%-24s", m->corner);
-    for (int j = 0; j < m->n; j++)
-        fprintf(f, " %9d", m->index[j]);
-    fputc('\n', f);
+    char title[320], corner[64], cells[LS_MAX_GPUS + 1][64];
+    const char *row[LS_MAX_GPUS + 1];
+    ls_column_t cols[LS_MAX_GPUS + 1] = {{24, 0, 0, 0}}; /* the corner, then GPUs 9 wide */
+    snprintf(title, sizeof title, "%s: %s, median of %d samples", m->title, m->unit, m->samples);
+    snprintf(corner, sizeof corner, "%-24s", m->corner); /* left of the right-aligned row GPUs */
+    row[0] = corner;
+    for (int j = 0; j < m->n; j++) {
+        snprintf(cells[j + 1], sizeof cells[0], "%d", m->index[j]);
+        row[j + 1] = cells[j + 1];
+        cols[j + 1] = (ls_column_t){9, 0, 0, 0};
+    }
+    ls_table_t *t = ls_table_new(title, m->n + 1, row);
     for (int i = 0; i < m->n; i++) {
-        fprintf(f, "%24d", m->index[i]);
+        snprintf(cells[0], sizeof cells[0], "%d", m->index[i]);
+        row[0] = cells[0];
         for (int j = 0; j < m->n; j++) {
-            if (i == j || m->cell[i][j] == LS_CELL_EMPTY) {
-                fprintf(f, " %9s", i == j ? "-" : "n/a");
-            } else if (m->cell[i][j] == LS_CELL_FAILED) {
-                fprintf(f, " %9s", "failed");
-            } else {
-                if (m->cv[i][j] > max_cv)
-                    max_cv = m->cv[i][j];
-                char text[32];
-                snprintf(text, sizeof text, m->no_p2p[i][j] ? "%.2f*" : "%.2f", m->v[i][j]);
+            print_cell(m, i, j, color, best, cells[j + 1], sizeof cells[0]);
+            if (i != j && m->cell[i][j] == LS_CELL_VALUE) {
+                max_cv = m->cv[i][j] > max_cv ? m->cv[i][j] : max_cv;
                 marked |= m->no_p2p[i][j];
-                if (color)
-                    fprintf(f, " %s%9s\033[0m", ls_heat_escape(goodness(m, m->v[i][j], best)), text);
-                else
-                    fprintf(f, " %9s", text);
             }
         }
-        fputc('\n', f);
+        ls_table_row(t, row);
     }
+    ls_buf_t b = {0};
+    ls_columns_put(&b, t, cols, 0);
     if (marked)
-        fprintf(f, "* no P2P between the pair: measured through host memory\n");
-    fprintf(f, "largest spread (coefficient of variation) over the cells: %.2f%%\n\n", max_cv * 100);
+        ls_buf_puts(&b, "* no P2P between the pair: measured through host memory\n");
+    ls_buf_printf(&b, "largest spread (coefficient of variation) over the cells: %.2f%%\n\n", max_cv * 100);
+    return ls_buf_take(&b);
 }
 
 char *ls_matrix_csv(const ls_matrix_t *m)
@@ -386,6 +406,24 @@ static void fmt(char *buf, size_t len, double v, const char *f)
         snprintf(buf, len, f, v);
 }
 
+/* One pair: its link, each direction's and both directions' best figure, the latencies
+   and its one-direction figure against the fastest pair's. */
+static void path_row(ls_table_t *t, const path_row_t *p, double fastest)
+{
+    char pair[32], one[40], both[24], w[16], rd[16], ratio[16], x[16], y[16];
+    snprintf(pair, sizeof pair, "%d <-> %d", p->a, p->b);
+    fmt(x, sizeof x, p->ab, "%.1f");
+    fmt(y, sizeof y, p->ba, "%.1f");
+    snprintf(one, sizeof one, "%s / %s", x, y);
+    fmt(both, sizeof both, p->both, "%.1f");
+    fmt(w, sizeof w, p->write_us, "%.2f");
+    fmt(rd, sizeof rd, p->read_us, "%.2f");
+    double mine = fmax(isnan(p->ab) ? 0 : p->ab, isnan(p->ba) ? 0 : p->ba);
+    fmt(ratio, sizeof ratio, fastest > 0 && mine > 0 ? mine / fastest : NAN, "%.2fx");
+    const char *row[] = {pair, p->link, one, both, w, rd, ratio};
+    ls_table_row(t, row);
+}
+
 int ls_p2p_path_table(FILE *f, const json_t *doc)
 {
     ls_matrix_t *m = calloc(1, sizeof *m);
@@ -418,24 +456,16 @@ int ls_p2p_path_table(FILE *f, const json_t *doc)
         double one = fmax(isnan(r[k].ab) ? 0 : r[k].ab, isnan(r[k].ba) ? 0 : r[k].ba);
         fastest = fmax(fastest, one);
     }
-    fprintf(f, "P2P paths (GB/s = 1e9 B/s; one direction = best of ce, sm_read, sm_write; "
-               "latency in us: write = ping-pong one-way trip, read = pointer chase)\n");
-    fprintf(f, "%-10s %-10s %17s %12s %9s %9s %8s\n", "pair", "link", "one dir a->b / b->a",
-            "both dirs", "write us", "read us", "ratio");
-    for (int k = 0; k < rows; k++) {
-        char pair[32], one[40], both[24], w[16], rd[16], ratio[16];
-        snprintf(pair, sizeof pair, "%d <-> %d", r[k].a, r[k].b);
-        char x[16], y[16];
-        fmt(x, sizeof x, r[k].ab, "%.1f");
-        fmt(y, sizeof y, r[k].ba, "%.1f");
-        snprintf(one, sizeof one, "%s / %s", x, y);
-        fmt(both, sizeof both, r[k].both, "%.1f");
-        fmt(w, sizeof w, r[k].write_us, "%.2f");
-        fmt(rd, sizeof rd, r[k].read_us, "%.2f");
-        double mine = fmax(isnan(r[k].ab) ? 0 : r[k].ab, isnan(r[k].ba) ? 0 : r[k].ba);
-        fmt(ratio, sizeof ratio, fastest > 0 && mine > 0 ? mine / fastest : NAN, "%.2fx");
-        fprintf(f, "%-10s %-10s %19s %12s %9s %9s %8s\n", pair, r[k].link, one, both, w, rd, ratio);
-    }
+    static const char *const header[] = {"pair", "link", "one dir a->b / b->a", "both dirs", "write us", "read us",
+                                         "ratio"};
+    static const ls_column_t cols[] = {{10, 1, 0, 0}, {10, 1, 0, 0}, {19, 0, 0, 0}, {12, 0, 0, 0},
+                                       {9, 0, 0, 0},  {9, 0, 0, 0},  {8, 0, 0, 0}};
+    ls_table_t *t = ls_table_new("P2P paths (GB/s = 1e9 B/s; one direction = best of ce, sm_read, sm_write; "
+                                 "latency in us: write = ping-pong one-way trip, read = pointer chase)",
+                                 7, header);
+    for (int k = 0; k < rows; k++)
+        path_row(t, &r[k], fastest);
+    ls_columns_print(f, t, cols, 0);
     fputc('\n', f);
     free(r);
     free(m);

@@ -52,9 +52,10 @@ int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method
    frees. */
 int ls_doc_matrices(const json_t *doc, ls_matrix_t **out);
 
-/* Prints the matrix; color = 1 for a heatmap (ANSI 256-colour backgrounds). A value of
-   a pair without peer access is marked '*' and explained under the matrix. */
-void ls_matrix_print(FILE *f, const ls_matrix_t *m, int color);
+/* The matrix as a command's terminal table (fixed columns); color = 1 for a heatmap (ANSI
+   256-colour backgrounds). A value of a pair without peer access is marked '*' and
+   explained under the matrix. Caller frees. */
+char *ls_matrix_text(const ls_matrix_t *m, int color);
 
 /* CSV: first row "GPU(row) -> GPU(column)",<column GPUs>; one row per source GPU;
    empty cells for no value, "failed" for a failed entry. Caller frees. */

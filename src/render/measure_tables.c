@@ -1,4 +1,5 @@
 #include "measure_tables.h"
+#include "format.h"
 #include "strbuf.h"
 #include "model/doc.h"
 #include "util/fileio.h"
@@ -75,64 +76,76 @@ static double max_cv(const json_t *const *es, int n)
     return m;
 }
 
+/* The best of a GPU's HBM figures against its theoretical peak: th and eff ("-" unknown). */
+static void hbm_peak(const json_t *const *e, char *th, char *eff, size_t len)
+{
+    double theo = 0, best = 0;
+    for (int k = 0; k < 4; k++)
+        if (e[k]) {
+            theo = fmax(theo, ls_json_num(e[k], "theoretical", 0));
+            if (strcmp(ls_json_str(e[k], "status", ""), "ok") == 0)
+                best = fmax(best, ls_json_num(e[k], "value", 0));
+        }
+    if (theo > 0) {
+        snprintf(th, len, "%.1f", theo);
+        snprintf(eff, len, "%.1f%%", 100 * best / theo);
+    } else {
+        snprintf(th, len, "-");
+        snprintf(eff, len, "-");
+    }
+}
+
 int ls_hbm_table(FILE *f, const json_t *doc)
 {
+    static const char *const header[] = {"GPU", "read", "write", "copy SM", "copy(copied)", "copy CE",
+                                         "theoretical", "best/th.", "spread"};
+    static const ls_column_t cols[] = {{4, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0},  {9, 0, 0, 0}, {12, 0, 0, 0},
+                                       {9, 0, 0, 0}, {12, 0, 0, 0}, {9, 0, 0, 0}, {7, 0, 0, 0}};
     long long gpus[256];
     int n = distinct(doc, "hbm", "gpu", gpus, 256);
     if (!n)
         return 0;
-    fprintf(f, "HBM bandwidth per GPU: traffic = bytes read + bytes written per second "
-               "(GB/s = 1e9 B/s), median; copy also as bytes copied\n");
-    fprintf(f, "%4s %9s %9s %9s %12s %9s %12s %9s %7s\n", "GPU", "read", "write", "copy SM",
-            "copy(copied)", "copy CE", "theoretical", "best/th.", "spread");
+    ls_table_t *t = ls_table_new("HBM bandwidth per GPU: traffic = bytes read + bytes written per second "
+                                 "(GB/s = 1e9 B/s), median; copy also as bytes copied", 9, header);
     for (int i = 0; i < n; i++) {
         const json_t *e[4] = {find(doc, "hbm", gpus[i], "read", -1, NULL, NULL),
                               find(doc, "hbm", gpus[i], "write", -1, NULL, NULL),
                               find(doc, "hbm", gpus[i], "copy", -1, NULL, NULL),
                               find(doc, "hbm", gpus[i], "copy_ce", -1, NULL, NULL)};
-        char r[16], w[16], c[16], cc[16], ce[16], th[16], eff[16];
+        char g[24], r[16], w[16], c[16], cc[16], ce[16], th[16], eff[16], spread[24];
+        snprintf(g, sizeof g, "%lld", gpus[i]);
         cell(r, sizeof r, e[0], "value", 1);
         cell(w, sizeof w, e[1], "value", 1);
         cell(c, sizeof c, e[2], "value", 1);
         cell(cc, sizeof cc, e[2], "copied_gbps", 1);
         cell(ce, sizeof ce, e[3], "value", 1);
-        double theo = 0, best = 0;
-        for (int k = 0; k < 4; k++)
-            if (e[k]) {
-                theo = fmax(theo, ls_json_num(e[k], "theoretical", 0));
-                if (strcmp(ls_json_str(e[k], "status", ""), "ok") == 0)
-                    best = fmax(best, ls_json_num(e[k], "value", 0));
-            }
-        if (theo > 0) {
-            snprintf(th, sizeof th, "%.1f", theo);
-            snprintf(eff, sizeof eff, "%.1f%%", 100 * best / theo);
-        } else {
-            snprintf(th, sizeof th, "-");
-            snprintf(eff, sizeof eff, "-");
-        }
-        fprintf(f, "%4lld %9s %9s %9s %12s %9s %12s %9s %6.2f%%\n", gpus[i], r, w, c, cc, ce, th, eff,
-                100 * max_cv(e, 4));
+        hbm_peak(e, th, eff, sizeof th);
+        snprintf(spread, sizeof spread, "%.2f%%", 100 * max_cv(e, 4));
+        const char *row[] = {g, r, w, c, cc, ce, th, eff, spread};
+        ls_table_row(t, row);
     }
+    ls_columns_print(f, t, cols, 0);
     fputc('\n', f);
     return n;
 }
 
 int ls_host_table(FILE *f, const json_t *doc)
 {
+    static const char *const header[] = {"GPU", "node", "local", "h2d pin", "d2h pin", "bidir pin",
+                                         "h2d page", "d2h page", "bidir pg", "spread"};
+    static const ls_column_t cols[] = {{4, 0, 0, 0}, {5, 0, 0, 0}, {6, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0},
+                                       {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {7, 0, 0, 0}};
     long long gpus[256], nodes[64];
     int ng = distinct(doc, "host", "gpu", gpus, 256), nn = distinct(doc, "host", "numa_node", nodes, 64);
     if (!ng)
         return 0;
-    fprintf(f, "Host <-> GPU copies (GB/s = 1e9 B/s, bytes copied / time, median; bidir = sum of "
-               "both directions); host memory bound to the NUMA node\n");
-    fprintf(f, "%4s %5s %6s %9s %9s %9s %9s %9s %9s %7s\n", "GPU", "node", "local", "h2d pin",
-            "d2h pin", "bidir pin", "h2d page", "d2h page", "bidir pg", "spread");
-    int rows = 0;
+    ls_table_t *t = ls_table_new("Host <-> GPU copies (GB/s = 1e9 B/s, bytes copied / time, median; bidir = "
+                                 "sum of both directions); host memory bound to the NUMA node", 10, header);
     for (int i = 0; i < ng; i++)
         for (int k = 0; k < nn; k++) {
             const char *dirs[3] = {"h2d", "d2h", "bidir"};
             const json_t *e[6];
-            char c[6][16];
+            char c[6][16], g[24], node[24], spread[24];
             for (int m = 0; m < 6; m++) {
                 e[m] = find(doc, "host", gpus[i], NULL, nodes[k], m < 3 ? "pinned" : "pageable", dirs[m % 3]);
                 cell(c[m], sizeof c[m], e[m], "value", 1);
@@ -141,37 +154,58 @@ int ls_host_table(FILE *f, const json_t *doc)
             if (!any)
                 continue;
             const json_t *local = json_object_get(any, "local");
-            fprintf(f, "%4lld %5lld %6s %9s %9s %9s %9s %9s %9s %6.2f%%\n", gpus[i], nodes[k],
-                    !local ? "?" : json_is_true(local) ? "yes" : "remote", c[0], c[1], c[2], c[3],
-                    c[4], c[5], 100 * max_cv(e, 6));
-            rows++;
+            snprintf(g, sizeof g, "%lld", gpus[i]);
+            snprintf(node, sizeof node, "%lld", nodes[k]);
+            snprintf(spread, sizeof spread, "%.2f%%", 100 * max_cv(e, 6));
+            const char *row[] = {g,    node, !local ? "?" : json_is_true(local) ? "yes" : "remote",
+                                 c[0], c[1], c[2], c[3], c[4], c[5], spread};
+            ls_table_row(t, row);
         }
+    int rows = t->nrows;
+    ls_columns_print(f, t, cols, 0);
     fputc('\n', f);
     return rows;
 }
 
+/* A failed figure shows its status in the median column and its error under the table
+   (the fixed columns have no place for free text). */
 int ls_latency_host_table(FILE *f, const json_t *doc)
 {
-    int rows = 0;
+    static const char *const header[] = {"GPU", "median", "min", "max", "spread"};
+    static const ls_column_t cols[] = {{4, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {7, 0, 0, 0}};
+    ls_table_t *t = ls_table_new("GPU reading pinned host memory: pointer chase, us per dependent 8-byte read",
+                                 5, header);
+    ls_buf_t errors = {0};
     size_t k;
     json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), k, e) {
         if (strcmp(ls_json_str(e, "family", ""), "latency") != 0 || ls_json_int(e, "dst", 0) != -1)
             continue;
-        if (!rows++)
-            fprintf(f, "GPU reading pinned host memory: pointer chase, us per dependent 8-byte read\n"
-                       "%4s %9s %9s %9s %7s\n", "GPU", "median", "min", "max", "spread");
         const json_t *s = json_object_get(e, "stats");
-        if (strcmp(ls_json_str(e, "status", ""), "ok") != 0)
-            fprintf(f, "%4lld %9s  %s\n", ls_json_int(e, "src", -1), ls_json_str(e, "status", "?"),
-                    ls_json_str(e, "error", ""));
-        else
-            fprintf(f, "%4lld %9.3f %9.3f %9.3f %6.2f%%\n", ls_json_int(e, "src", -1),
-                    ls_json_num(e, "value", 0), ls_json_num(s, "min", 0), ls_json_num(s, "max", 0),
-                    100 * ls_json_num(s, "cv", 0));
+        int ok = strcmp(ls_json_str(e, "status", ""), "ok") == 0;
+        char c[5][32] = {"", "", "-", "-", "-"};
+        snprintf(c[0], sizeof c[0], "%lld", ls_json_int(e, "src", -1));
+        if (ok) {
+            snprintf(c[1], sizeof c[1], "%.3f", ls_json_num(e, "value", 0));
+            snprintf(c[2], sizeof c[2], "%.3f", ls_json_num(s, "min", 0));
+            snprintf(c[3], sizeof c[3], "%.3f", ls_json_num(s, "max", 0));
+            snprintf(c[4], sizeof c[4], "%.2f%%", 100 * ls_json_num(s, "cv", 0));
+        } else {
+            snprintf(c[1], sizeof c[1], "%s", ls_json_str(e, "status", "?"));
+            ls_buf_printf(&errors, "GPU %s: %s\n", c[0], ls_json_str(e, "error", ""));
+        }
+        const char *row[] = {c[0], c[1], c[2], c[3], c[4]};
+        ls_table_row(t, row);
     }
-    if (rows)
-        fputc('\n', f);
+    int rows = t->nrows;
+    char *errs = ls_buf_take(&errors);
+    if (rows) {
+        ls_columns_print(f, t, cols, 0);
+        fprintf(f, "%s\n", errs);
+    } else {
+        ls_table_free(t);
+    }
+    free(errs);
     return rows;
 }
 

@@ -172,6 +172,7 @@ static void burn(ls_out_t *o)
 static void inventory(ls_out_t *o)
 {
     show(o, ls_table_inventory(o->doc), 0);
+    show(o, ls_table_nics(o->doc), 0);
 }
 
 const ls_section_t ls_outline[] = {
@@ -240,9 +241,16 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
 
 char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t)
 {
-    ls_out_t o = {fmt, {0}, NULL, NULL, NULL, 0};
-    fmt->table(&o, t, 0);
-    return ls_buf_take(&o.b);
+    ls_buf_t b = {0};
+    ls_format_table_to(&b, fmt, t, 0);
+    return ls_buf_take(&b);
+}
+
+void ls_format_table_to(ls_buf_t *b, const ls_format_t *fmt, const ls_table_t *t, int flags)
+{
+    ls_out_t o = {fmt, *b, NULL, NULL, NULL, 0};
+    fmt->table(&o, t, flags);
+    *b = o.b;
 }
 
 char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *plan)

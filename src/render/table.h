@@ -9,9 +9,10 @@
 #include "strbuf.h"
 
 /* A fixed column (nvidia-smi's layout): width in bytes, left or right aligned, longer
-   text cut to the width or not. */
+   text cut to the width or not, and pad blanks before it beyond the one that separates
+   two columns (before the first column, the only ones). */
 typedef struct {
-    int width, left, cut;
+    int width, left, cut, pad;
 } ls_column_t;
 
 typedef struct {
@@ -40,6 +41,7 @@ ls_table_t *ls_table_p2p_paths(const json_t *doc);   /* one row per ordered pair
 ls_table_t *ls_table_hbm(const json_t *doc);
 ls_table_t *ls_table_host_copies(const json_t *doc); /* NULL when none */
 ls_table_t *ls_table_collectives(const json_t *doc); /* one row per size of each entry */
+ls_table_t *ls_table_nics(const json_t *doc);        /* NULL when the document has no NIC */
 ls_table_t *ls_table_findings(const json_t *findings);
 ls_table_t *ls_table_islands(const json_t *plan);
 ls_table_t *ls_table_groups(const json_t *plan);

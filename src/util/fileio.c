@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 char *ls_read_file(const char *path, size_t *len, char *err, size_t errlen)
@@ -86,4 +87,9 @@ int ls_read_text(const char *root, const char *path, char *buf, size_t buflen)
     while (got > 0 && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
         buf[--got] = '\0';
     return 0;
+}
+
+int ls_make_dir(const char *dir)
+{
+    return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }

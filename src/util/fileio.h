@@ -16,4 +16,7 @@ int ls_write_file_atomic(const char *path, const char *data, size_t len, char *e
    root may be NULL or "" for "/". Returns 0 or -1. */
 int ls_read_text(const char *root, const char *path, char *buf, size_t buflen);
 
+/* Creates the folder dir unless it exists. 0, or -1 with errno set. */
+int ls_make_dir(const char *dir);
+
 #endif

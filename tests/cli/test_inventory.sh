@@ -37,6 +37,10 @@ grep -q '"name": "mlx5_2"' "$tmp/inv.json" || fail "json nic"
 grep -q '"module": "nvidia_peermem"' "$tmp/inv.json" || fail "json gpudirect"
 grep -q '^NIC2  mlx5_2' "$tmp/table" || fail "table NIC row: $(cat "$tmp/table")"
 grep -q '^GPU Name' "$tmp/table" || fail "table header"
+# NICs as inventory: board, PCIe link (trained below its best), GPUs by link word
+grep -q 'board MT_0000000359  PCIe Gen4 x8 (of Gen4 x16)' "$tmp/table" || fail "table NIC1 board and PCIe"
+grep -q '^      GPUs: PIX 0,1; PXB 2; NODE 3; SYS 4,5$' "$tmp/table" || fail "table NIC0 GPUs line"
+grep -q '"ready": "nvidia_peermem"' "$tmp/inv.json" || fail "json gpudirect ready"
 ls "$tmp" | grep -q tmp && fail "temporary file left behind"
 
 # --json to stdout is the document only

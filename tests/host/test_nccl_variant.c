@@ -14,6 +14,7 @@
 
 #include "helpers.h"
 #include "model/doc.h"
+#include "render/nccl_tables.h"
 #include "nccl/table.h"
 #include "nccl/variant.h"
 #include "util/fileio.h"

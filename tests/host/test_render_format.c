@@ -65,7 +65,7 @@ static void fixed_columns_pad_and_cut(void **state)
 {
     (void)state;
     static const char *header[] = {"GPU", "Name", "MiB"};
-    static const ls_column_t cols[] = {{3, 1, 0}, {6, 1, 1}, {5, 0, 0}};
+    static const ls_column_t cols[] = {{3, 1, 0, 0}, {6, 1, 1, 0}, {5, 0, 0, 0}};
     ls_table_t *t = ls_table_new("GPUs", 3, header);
     const char *row[] = {"0", "NVIDIA H200", "143771"};
     ls_table_row(t, row);
@@ -76,12 +76,38 @@ static void fixed_columns_pad_and_cut(void **state)
     ls_table_free(t);
 }
 
+/* A command's table: blanks before a column (pad), the header left out; in Markdown the
+   same columns say the alignment, and an untitled table keeps its header when empty. */
+static void command_tables_in_columns_and_markdown(void **state)
+{
+    (void)state;
+    static const char *header[] = {"what", "A"};
+    static const ls_column_t cols[] = {{4, 1, 0, 2}, {5, 0, 0, 1}};
+    ls_table_t *t = ls_table_new("context:", 2, header);
+    const char *row[] = {"GPUs", "2"};
+    ls_table_row(t, row);
+    ls_table_columns(t, cols);
+    ls_buf_t b = {0};
+    ls_format_table_to(&b, &ls_format_columns, t, LS_TABLE_NO_HEADER);
+    char *text = ls_buf_take(&b);
+    assert_string_equal(text, "context:\n  GPUs      2\n");
+    free(text);
+    ls_table_free(t);
+    t = ls_table_new("", 2, header);
+    ls_table_columns(t, cols);
+    text = ls_format_table(&ls_format_md, t);
+    assert_string_equal(text, "| what | A |\n| --- | ---: |\n\n");
+    free(text);
+    ls_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats_are_found_by_name_and_ending),
         cmocka_unit_test(a_table_only_format_writes_every_table_in_outline_order),
         cmocka_unit_test(fixed_columns_pad_and_cut),
+        cmocka_unit_test(command_tables_in_columns_and_markdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,12 +45,7 @@ static json_t *two_gpu_doc(void)
 
 static char *render(const ls_matrix_t *m, int color)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ls_matrix_print(f, m, color);
-    fclose(f);
-    return buf;
+    return ls_matrix_text(m, color);
 }
 
 static void matrix_has_direction_values_and_failures(void **state)
@@ -266,6 +261,27 @@ static void hbm_and_host_tables(void **state)
     json_decref(doc);
 }
 
+/* GPU-to-host latency in fixed columns; a failed figure's status stands in the median
+   column and its error under the table. */
+static void latency_host_table_with_a_failure(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new();
+    add(doc, ls_latency_entry(0, -1, "pointer_chase", 0, 1, 8), 0.8);
+    json_t *failed = ls_latency_entry(1, -1, "pointer_chase", 0, 1, 8);
+    ls_entry_fail(failed, "failed", "the flag never came back");
+    ls_doc_add_unique(doc, failed);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(ls_latency_host_table(f, doc), 2);
+    fclose(f);
+    assert_non_null(strstr(buf, " GPU    median       min       max  spread\n   0     0.800     0.792     0.808   "));
+    assert_non_null(strstr(buf, "\n   1    failed         -         -       -\nGPU 1: the flag never came back\n\n"));
+    free(buf);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +293,7 @@ int main(void)
         cmocka_unit_test(family_csv_quotes_and_grows),
         cmocka_unit_test(path_table_by_link),
         cmocka_unit_test(hbm_and_host_tables),
+        cmocka_unit_test(latency_host_table_with_a_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

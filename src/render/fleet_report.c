@@ -1,0 +1,212 @@
+/* linkscope fleet's reports (docs/fleet.md). The tables go through the format interface
+   (format.h): the terminal and HTML backends draw them, so they look like every other
+   table of linkscope. Prometheus text follows the exposition format: metric names in
+   base units (bytes per second, seconds), label values escaped. */
+#include "fleet_report.h"
+#include "format.h"
+#include "model/doc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void cell_num(double v, char *buf, size_t len)
+{
+    ls_fmt_num(v, buf, len);
+}
+
+static ls_table_t *models_table(const json_t *result)
+{
+    static const char *const head[] = {"model", "nodes"};
+    ls_table_t *t = ls_table_new("Models (nodes grouped by their GPUs)", 2, head);
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(result, "models"), i, m)
+    {
+        char n[16];
+        snprintf(n, sizeof n, "%lld", ls_json_int(m, "nodes", 0));
+        ls_table_row(t, (const char *const[]){ls_json_str(m, "model", ""), n});
+    }
+    return t;
+}
+
+/* Column 0 is the mark ("outlier" or "ok"): the HTML backend styles the row by it. */
+static ls_table_t *nodes_table(const json_t *result)
+{
+    static const char *const head[] = {"status", "node", "model", "outliers", "subjects", "file"};
+    ls_table_t *t = ls_table_new("Nodes (one row each; outlier: a figure beyond the limits)", 6, head);
+    size_t i, j;
+    const json_t *n, *s;
+    json_array_foreach(json_object_get(result, "nodes"), i, n)
+    {
+        long long count = ls_json_int(n, "outliers", 0);
+        char c[16], subjects[512] = "";
+        snprintf(c, sizeof c, "%lld", count);
+        json_array_foreach(json_object_get(n, "subjects"), j, s)
+        {
+            size_t used = strlen(subjects);
+            snprintf(subjects + used, sizeof subjects - used, "%s%s", j ? ", " : "",
+                     json_string_value(s));
+        }
+        ls_table_row(t, (const char *const[]){count ? "outlier" : "ok", ls_json_str(n, "node", ""),
+                                              ls_json_str(n, "model", ""), c, subjects,
+                                              ls_json_str(n, "file", "")});
+    }
+    return t;
+}
+
+static ls_table_t *outliers_table(const json_t *result)
+{
+    static const char *const head[] = {"node", "subject", "figure", "value", "fleet median",
+                                       "unit", "worse %", "score"};
+    ls_table_t *t = ls_table_new("Outliers (score: 0.6745 x (median - value) / MAD)", 8, head);
+    size_t i;
+    const json_t *o;
+    json_array_foreach(json_object_get(result, "outliers"), i, o)
+    {
+        char v[32], med[32], worse[32], score[32];
+        cell_num(ls_json_num(o, "value", NAN), v, sizeof v);
+        cell_num(ls_json_num(o, "median", NAN), med, sizeof med);
+        cell_num(ls_json_num(o, "worse_pct", NAN), worse, sizeof worse);
+        double z = ls_json_num(o, "score", NAN);
+        if (z >= 1e9) /* every other node identical (MAD 0) */
+            snprintf(score, sizeof score, "inf");
+        else
+            cell_num(z, score, sizeof score);
+        ls_table_row(t, (const char *const[]){ls_json_str(o, "node", ""), ls_json_str(o, "subject", ""),
+                                              ls_json_str(o, "label", ""), v, med,
+                                              ls_json_str(o, "unit", ""), worse, score});
+    }
+    return t;
+}
+
+static void headline(ls_buf_t *b, const json_t *result, double score, double min_change_pct)
+{
+    ls_buf_printf(b, "%zu nodes, %zu models, %lld with outliers (score >= %g and >= %g %% worse "
+                     "than the fleet median of their model)\n",
+                  json_array_size(json_object_get(result, "nodes")),
+                  json_array_size(json_object_get(result, "models")),
+                  ls_json_int(result, "outlier_nodes", 0), score, min_change_pct);
+}
+
+static void tables(const ls_format_t *fmt, ls_out_t *o, const json_t *result)
+{
+    ls_table_t *t[3] = {models_table(result), nodes_table(result), outliers_table(result)};
+    for (int i = 0; i < 3; i++) {
+        fmt->table(o, t[i], i == 1 ? LS_TABLE_SEVERITY_ROWS : 0);
+        ls_table_free(t[i]);
+    }
+}
+
+char *ls_fleet_term(const json_t *result, double score, double min_change_pct)
+{
+    ls_out_t o = {&ls_format_term, {0}, NULL, NULL, NULL, 0};
+    ls_buf_puts(&o.b, "linkscope fleet: ");
+    headline(&o.b, result, score, min_change_pct);
+    ls_buf_puts(&o.b, "\n");
+    tables(&ls_format_term, &o, result);
+    return ls_buf_take(&o.b);
+}
+
+static const char css[] =
+    "body{font-family:system-ui,sans-serif;margin:0 24px 32px;color:#1b1b1b}"
+    "h1{font-size:20px}table{border-collapse:collapse;margin:2px 0 18px;font-size:12px}"
+    "p.tt{font-weight:600;font-size:13px;margin:14px 0 4px}"
+    "th,td{border:1px solid #d0d7de;padding:3px 7px}th{background:#f3f6f9}"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums}"
+    "tr.outlier td{background:#fdecea}tr.outlier td:first-child{color:#b71c1c;font-weight:600}";
+
+char *ls_fleet_html(const json_t *result, double score, double min_change_pct)
+{
+    ls_out_t o = {&ls_format_html, {0}, NULL, NULL, NULL, 0};
+    ls_buf_printf(&o.b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                        "<title>linkscope fleet</title>\n<style>%s</style>\n</head>\n<body>\n"
+                        "<h1>linkscope fleet</h1>\n<p>",
+                  css);
+    ls_buf_t line = {0};
+    headline(&line, result, score, min_change_pct);
+    char *text = ls_buf_take(&line);
+    ls_buf_html(&o.b, text);
+    free(text);
+    ls_buf_puts(&o.b, "</p>\n");
+    tables(&ls_format_html, &o, result);
+    ls_buf_puts(&o.b, "</body>\n</html>\n");
+    return ls_buf_take(&o.b);
+}
+
+/* A label value: backslash, double quote and newline escaped (exposition format). */
+static void prom_label(ls_buf_t *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"')
+            ls_buf_printf(b, "\\%c", *s);
+        else if (*s == '\n')
+            ls_buf_puts(b, "\\n");
+        else
+            ls_buf_printf(b, "%c", *s);
+    }
+}
+
+/* Unit of a figure as a Prometheus base unit: suffix and factor; NULL when none fits. */
+static const char *prom_unit(const char *unit, double *factor)
+{
+    if (strcmp(unit, "GB/s") == 0)
+        return *factor = 1e9, "bytes_per_second";
+    if (strcmp(unit, "us") == 0)
+        return *factor = 1e-6, "seconds";
+    return NULL;
+}
+
+static void prom_nodes(ls_buf_t *b, const json_t *result)
+{
+    ls_buf_puts(b, "# HELP linkscope_fleet_node_outliers Figures of the node beyond the fleet "
+                   "limits (robust score and minimum change).\n"
+                   "# TYPE linkscope_fleet_node_outliers gauge\n");
+    size_t i;
+    const json_t *n;
+    json_array_foreach(json_object_get(result, "nodes"), i, n)
+    {
+        ls_buf_puts(b, "linkscope_fleet_node_outliers{node=\"");
+        prom_label(b, ls_json_str(n, "node", ""));
+        ls_buf_puts(b, "\",model=\"");
+        prom_label(b, ls_json_str(n, "model", ""));
+        ls_buf_printf(b, "\"} %lld\n", ls_json_int(n, "outliers", 0));
+    }
+    ls_buf_printf(b, "# HELP linkscope_fleet_outlier_nodes Nodes with at least one outlier.\n"
+                     "# TYPE linkscope_fleet_outlier_nodes gauge\n"
+                     "linkscope_fleet_outlier_nodes %lld\n",
+                  ls_json_int(result, "outlier_nodes", 0));
+}
+
+static void prom_medians(ls_buf_t *b, const json_t *result, const char *suffix)
+{
+    int first = 1;
+    size_t i;
+    const json_t *f;
+    json_array_foreach(json_object_get(result, "figures"), i, f)
+    {
+        double factor;
+        const char *s = prom_unit(ls_json_str(f, "unit", ""), &factor);
+        if (!s || strcmp(s, suffix) != 0)
+            continue;
+        if (first)
+            ls_buf_printf(b, "# HELP linkscope_fleet_figure_median_%s Median of a figure over the "
+                             "nodes of one model.\n# TYPE linkscope_fleet_figure_median_%s gauge\n",
+                          suffix, suffix);
+        first = 0;
+        ls_buf_printf(b, "linkscope_fleet_figure_median_%s{model=\"", suffix);
+        prom_label(b, ls_json_str(f, "model", ""));
+        ls_buf_puts(b, "\",figure=\"");
+        prom_label(b, ls_json_str(f, "label", ""));
+        ls_buf_printf(b, "\"} %.6g\n", ls_json_num(f, "median", NAN) * factor);
+    }
+}
+
+char *ls_fleet_prom(const json_t *result)
+{
+    ls_buf_t b = {0};
+    prom_nodes(&b, result);
+    prom_medians(&b, result, "bytes_per_second");
+    prom_medians(&b, result, "seconds");
+    return ls_buf_take(&b);
+}
