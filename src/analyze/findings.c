@@ -116,6 +116,7 @@ json_t *ls_findings(const json_t *doc)
     ls_rules_links(m, found);
     ls_rules_gpus(m, found);
     ls_rules_placement(m, found);
+    ls_rules_shared_path(m, found);
     ls_port_sweep_findings(doc, found);
     ls_machine_free(m);
     ls_rules_burn(doc, found);

@@ -42,6 +42,7 @@ static ls_proj_step_t *add_step(ls_projection_t *p, const char *name, int figure
     snprintf(s->name, sizeof s->name, "%s", name);
     s->figures = figures;
     s->rounds = rounds;
+    s->cut_how = "half the samples";
     return s;
 }
 
@@ -64,11 +65,36 @@ static int most_per_node(const int *numa, int n)
     return unknown ? n : most; /* an unknown node: one GPU at a time */
 }
 
-static void pair_steps(ls_projection_t *p, int pairs, double samples)
+/* Link classes with a pair in a round of more than one: each gets one pair measured
+   again alone (the run's concurrency check, docs/schedule.md). */
+static int checked_classes(const ls_fabric_t *f, const ls_schedule_t *sched)
+{
+    int seen[LS_LINK_SYS + 1] = {0}, n = 0;
+    for (int i = 0; i < sched->nrounds; i++) {
+        if (sched->rounds[i].npairs < 2)
+            continue;
+        for (int k = 0; k < sched->rounds[i].npairs; k++) {
+            ls_pair_t q = sched->rounds[i].pairs[k];
+            int t = (int)f->type[q.a * f->n + q.b];
+            if (t >= 0 && t <= LS_LINK_SYS && !seen[t]++)
+                n++;
+        }
+    }
+    return n;
+}
+
+static void pair_steps(ls_projection_t *p, int pairs, int classes, double samples)
 {
     int r = p->pair_rounds;
     ls_proj_step_t *s = add_step(p, "p2p ce, one way and both ways", 3 * pairs, 3 * r);
     timed(s, &cost_p2p_ce, 1, samples);
+    if (classes == 0)
+        return;
+    /* a pair alone per class, one way, the other way, both: never cut (it checks the
+       figures just taken) */
+    s = add_step(p, "p2p ce: concurrent against alone", 3 * classes, 3 * classes);
+    timed(s, &cost_p2p_ce, 1, samples);
+    s->min_seconds = s->seconds;
 }
 
 static void collective_step(ls_projection_t *p, int n)
@@ -82,6 +108,7 @@ static void collective_step(ls_projection_t *p, int n)
     double scale = 2.0 * (n - 1) / n;
     s->seconds = (nccl_all_reduce_s + 3 * nccl_other_s) * scale;
     s->min_seconds = 4 * nccl_other_s * scale;
+    s->cut_how = "all_reduce to 1 GiB, not 8 GiB";
 }
 
 static void per_gpu_steps(ls_projection_t *p, const int *numa, int n, double samples)
@@ -109,6 +136,18 @@ static void deep_steps(ls_projection_t *p, int n, int pairs, double samples)
        per GPU */
     s = add_step(p, "latency, every definition", 7 * 2 * pairs + n, 2 * 7 * r + n);
     timed(s, &cost_latency, 1, samples);
+}
+
+/* Thorough only: the fabric stress step, all_to_all then one_to_all and all_to_one from
+   each GPU, every pattern one timed figure. Not measured yet: a P2P copy-engine figure's
+   cost stands in (docs/schedule.md). */
+static void fabric_step(ls_projection_t *p, int n, double samples)
+{
+    if (n < 2)
+        return;
+    ls_proj_step_t *s = add_step(p, "fabric stress: all to all, one to all, all to one",
+                                 2 * n + 1, 2 * n + 1);
+    timed(s, &cost_p2p_ce, 1, samples);
 }
 
 /* Cuts steps down from the last (what answers least) until the total fits. */
@@ -143,14 +182,17 @@ int ls_project_run(const ls_fabric_t *fabric, const int *numa, int thorough, dou
     p->ngpus = n;
     p->pair_rounds = sched.nrounds;
     p->budget_s = budget_s;
+    int classes = checked_classes(fabric, &sched);
     ls_schedule_free(&sched);
     ls_proj_step_t *s = add_step(p, "inventory and topology", 0, 1);
     s->seconds = s->min_seconds = cost_inventory.fixed_s;
     if (pairs > 0)
-        pair_steps(p, pairs, samples);
+        pair_steps(p, pairs, classes, samples);
     collective_step(p, n);
     per_gpu_steps(p, numa, n, samples);
     deep_steps(p, n, pairs, samples);
+    if (thorough)
+        fabric_step(p, n, samples);
     apply_budget(p);
     return 0;
 }

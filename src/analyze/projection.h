@@ -17,6 +17,7 @@ typedef struct {
     double seconds;   /* projected, as planned */
     double min_seconds; /* cut down to its minimum (fewer samples, fewer sizes) */
     int cut;          /* 1 when the budget cut it down */
+    const char *cut_how; /* what its cut-down form leaves out: "half the samples" */
 } ls_proj_step_t;
 
 typedef struct {

@@ -29,6 +29,9 @@ void ls_rules_gpus(const ls_machine_t *m, json_t *out);
 /* NUMA placement, NIC distance, P2P supported but not used by NCCL. */
 void ls_rules_placement(const ls_machine_t *m, json_t *out);
 
+/* P2P pairs slower measured together than alone (shared_path). */
+void ls_rules_shared_path(const ls_machine_t *m, json_t *out);
+
 /* Shared by rules and the planner: the NUMA node holding the most GPUs (-1 if none)
    and whether GPU g sits on a node with a minority of the GPUs. */
 int ls_numa_majority(const ls_machine_t *m, int *count);

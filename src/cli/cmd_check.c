@@ -6,14 +6,17 @@
 #include "analyze/spec_tp.h"
 #include "analyze/baseline.h"
 #include "model/doc.h"
+#include "render/render.h"
+#include "util/fileio.h"
 #include "util/log.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char usage_check[] =
-    "usage: linkscope check RUN.json --baseline FILE [--quiet]\n"
+    "usage: linkscope check RUN.json --baseline FILE [--quiet] [--junit FILE]\n"
     "       linkscope check --spec RUN.json [--fail-on LEVEL] [--model NAME] [--quiet]\n"
     "\n"
     "Checks every expectation of the baseline (made by 'linkscope baseline' or written\n"
@@ -24,6 +27,8 @@ const char usage_check[] =
     "Options:\n"
     "  --baseline FILE   the baseline (schema linkscope.baseline/1)\n"
     "  --quiet           print the violations only, no summary line\n"
+    "  --junit FILE      also write JUnit XML there: one testcase per expectation, a\n"
+    "                    failure per violation (for CI test reports)\n"
     "\n"
     "With --spec, each GPU is identified in linkscope's datasheet (data/gpu-datasheet.tsv,\n"
     "built in) by its NVML name and held against it: NVLinks, memory, PCIe link, power\n"
@@ -45,19 +50,22 @@ int cmd_check(int argc, char **argv)
 {
     static const struct option opts[] = {{"baseline", required_argument, 0, 'b'},
                                          {"quiet", no_argument, 0, 'q'},
+                                         {"junit", required_argument, 0, 'j'},
                                          {"spec", no_argument, 0, 's'},
                                          {"fail-on", required_argument, 0, 'F'},
                                          {"model", required_argument, 0, 'm'},
                                          {0, 0, 0, 0}};
-    const char *run = NULL, *baseline_path = NULL, *model = LS_SPEC_TP_MODEL;
+    const char *run = NULL, *baseline_path = NULL, *junit = NULL, *model = LS_SPEC_TP_MODEL;
     int quiet = 0, spec = 0, c;
     enum ls_severity fail_on = LS_SEV_ERROR;
     ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":b:q", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":b:qj:", opts, NULL)) != -1) {
         if (ls_opt_refused("check", c, argv))
             return LS_EXIT_USAGE;
         if (c == 'b')
             baseline_path = optarg;
+        else if (c == 'j')
+            junit = optarg;
         else if (c == 's')
             spec = 1;
         else if (c == 'm')
@@ -70,8 +78,8 @@ int cmd_check(int argc, char **argv)
     if (optind + 1 < argc)
         return ls_usage_error("check", "one RUN.json only ('%s')", argv[optind + 1]);
     run = optind < argc ? argv[optind] : NULL;
-    if (spec && baseline_path)
-        return ls_usage_error("check", "--spec and --baseline are two checks: one at a time");
+    if (spec && (baseline_path || junit))
+        return ls_usage_error("check", "--spec is a check of its own: not with --baseline or --junit");
     if (!run || (!baseline_path && !spec))
         return ls_usage_error("check", "needs RUN.json and --baseline FILE or --spec");
     if (spec) {
@@ -82,6 +90,8 @@ int cmd_check(int argc, char **argv)
         json_decref(doc);
         return over < 0 ? LS_EXIT_USAGE : over > 0 ? LS_EXIT_CHECK : LS_EXIT_OK;
     }
+    if (junit && ls_check_writable("check", "--junit", junit, 0))
+        return LS_EXIT_USAGE;
     char err[512];
     json_t *doc = ls_read_document(run);
     if (!doc)
@@ -99,6 +109,15 @@ int cmd_check(int argc, char **argv)
     json_array_foreach(violations, i, v) printf("%s\n", ls_json_str(v, "line", ""));
     size_t nexp = json_array_size(json_object_get(baseline, "expectations"));
     size_t nviol = json_array_size(violations);
+    int rc = nviol ? LS_EXIT_CHECK : LS_EXIT_OK;
+    if (junit) {
+        char *xml = ls_render_junit(baseline, violations, run);
+        if (ls_write_file_atomic(junit, xml, strlen(xml), err, sizeof err)) {
+            ls_error("%s", err);
+            rc = LS_EXIT_USAGE;
+        }
+        free(xml);
+    }
     if (!quiet) {
         if (nviol == 0)
             printf("check: all %zu expectations met (%d figure comparisons) in %s\n", nexp, checked,
@@ -110,5 +129,5 @@ int cmd_check(int argc, char **argv)
     json_decref(violations);
     json_decref(baseline);
     json_decref(doc);
-    return nviol ? LS_EXIT_CHECK : LS_EXIT_OK;
+    return rc;
 }

@@ -4,7 +4,9 @@
 #include "options.h"
 #include "analyze/analyze.h"
 #include "model/doc.h"
+#include "render/format.h"
 #include "render/render.h"
+#include "term_colour.h"
 #include "util/fileio.h"
 #include "util/log.h"
 
@@ -16,7 +18,7 @@
 #include <sys/stat.h>
 
 const char usage_report[] =
-    "usage: linkscope report RUN.json [--format term|md|html|csv] [-o FILE|DIR]\n"
+    "usage: linkscope report RUN.json [--format term|md|html|csv|json|prom] [-o FILE|DIR] [--quiet]\n"
     "\n"
     "Renders a run document with its findings and plan (computed from the document, offline).\n"
     "\n"
@@ -28,29 +30,21 @@ const char usage_report[] =
     "                  network access needed\n"
     "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv into DIR (created\n"
     "                  if missing), or all three to stdout, each after a '# NAME.csv' line\n"
+    "  --format json   the verdict, headline, findings, plan and one flat object per figure,\n"
+    "                  full precision\n"
+    "  --format prom   Prometheus text for node_exporter's textfile collector\n"
     "  -o FILE|DIR     write there (atomically) instead of stdout; '-' is stdout\n"
+    "  --quiet         write nothing; exit 1 when a finding is an error, else 0\n"
     "\n"
-    "The same document always gives the same bytes. Formats: docs/reports.md.\n";
+    "The report opens with the verdict. On a terminal (and NO_COLOR unset) the verdict and\n"
+    "severities are coloured. The same document always gives the same bytes.\n"
+    "Formats: docs/reports.md.\n";
 
-enum format { FMT_TERM, FMT_MD, FMT_HTML, FMT_CSV, FMT_NONE };
-
-static enum format parse_format(const char *s)
+/* Formats by name from render's registry; CSV (three files) is written here. */
+static const ls_format_t *format_of_path(const char *path)
 {
-    static const char *names[] = {"term", "md", "html", "csv"};
-    for (int f = FMT_TERM; f <= FMT_CSV; f++)
-        if (!strcmp(s, names[f]))
-            return (enum format)f;
-    return FMT_NONE;
-}
-
-static enum format format_of_path(const char *path)
-{
-    const char *dot = path ? strrchr(path, '.') : NULL;
-    if (dot && (!strcmp(dot, ".html") || !strcmp(dot, ".htm")))
-        return FMT_HTML;
-    if (dot && !strcmp(dot, ".md"))
-        return FMT_MD;
-    return FMT_TERM;
+    const ls_format_t *f = ls_format_of_path(path);
+    return f && f != &ls_format_csv ? f : &ls_format_term;
 }
 
 static int write_out(const char *path, const char *text)
@@ -91,16 +85,20 @@ static int write_csv(const json_t *doc, const char *dir)
     return LS_EXIT_OK;
 }
 
-static int parse_args(int argc, char **argv, const char **path, const char **out, enum format *fmt)
+static int parse_args(int argc, char **argv, const char **path, const char **out, const ls_format_t **fmt,
+                      int *quiet)
 {
     static const struct option opts[] = {{"format", required_argument, 0, 'f'},
                                          {"output", required_argument, 0, 'o'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {0, 0, 0, 0}};
     int c;
     ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":f:o:", opts, NULL)) != -1) {
-        if ((c == ':' && optopt == 'f') || (c == 'f' && (*fmt = parse_format(optarg)) == FMT_NONE))
-            return ls_usage_error("report", "--format needs term, md, html or csv");
+    while ((c = getopt_long(argc, argv, ":f:o:q", opts, NULL)) != -1) {
+        if ((c == ':' && optopt == 'f') || (c == 'f' && !(*fmt = ls_format_find(optarg))))
+            return ls_usage_error("report", "--format needs term, md, html, csv, json or prom");
+        if (c == 'q')
+            *quiet = 1;
         if (c == ':')
             return ls_usage_error("report", "-o needs a file or directory");
         if (c == '?')
@@ -115,31 +113,44 @@ static int parse_args(int argc, char **argv, const char **path, const char **out
         return ls_usage_error("report", "a run document (RUN.json) is required");
     *path = argv[optind];
     const char *o = *out;
-    if (*fmt == FMT_NONE && o && strlen(o) > 4 && !strcmp(o + strlen(o) - 4, ".csv"))
+    if (!*fmt && o && strlen(o) > 4 && !strcmp(o + strlen(o) - 4, ".csv"))
         return ls_usage_error("report", "-o %s: CSV is three files; give --format csv -o DIR", o);
-    if (*fmt == FMT_NONE)
+    if (!*fmt)
         *fmt = format_of_path(o);
     /* CSV goes into a folder (created if missing), the others into a file */
-    return ls_check_writable("report", "-o", o, *fmt == FMT_CSV);
+    return ls_check_writable("report", "-o", o, *fmt == &ls_format_csv);
+}
+
+/* --quiet: the verdict as an exit code alone. */
+static int report_quiet(const json_t *doc)
+{
+    json_t *findings = ls_findings(doc);
+    int e, w, i;
+    int worst = ls_verdict_counts(findings, &e, &w, &i);
+    json_decref(findings);
+    return worst == 2 ? LS_EXIT_CHECK : LS_EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
 {
     const char *path = NULL, *out = NULL;
-    enum format fmt = FMT_NONE;
-    int rc = parse_args(argc, argv, &path, &out, &fmt);
+    const ls_format_t *fmt = NULL;
+    int quiet = 0;
+    int rc = parse_args(argc, argv, &path, &out, &fmt, &quiet);
     if (rc)
         return rc;
     json_t *doc = ls_read_document(path);
     if (!doc)
         return LS_EXIT_USAGE;
-    if (fmt == FMT_CSV) {
+    if (quiet) {
+        rc = report_quiet(doc);
+    } else if (fmt == &ls_format_csv) {
         rc = write_csv(doc, out);
     } else {
         json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
-        char *text = fmt == FMT_HTML ? ls_report_html(doc, findings, plan)
-                     : fmt == FMT_MD ? ls_report_md(doc, findings, plan)
-                                     : ls_report_term(doc, findings, plan);
+        char *text = ls_report(fmt, doc, findings, plan);
+        if (fmt == &ls_format_term && (!out || !strcmp(out, "-")))
+            text = ls_term_colour(text, stdout); /* a terminal only, NO_COLOR honoured */
         rc = write_out(out, text);
         free(text);
         json_decref(findings);

@@ -1,11 +1,14 @@
 /* linkscope run: the full characterization of this machine in one command. */
 #include "commands.h"
+#include "term_colour.h"
 #include "options.h"
+#include "run_dry.h"
 #include "analyze/analyze.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
+#include "render/strbuf.h"
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -21,25 +24,33 @@
 const char usage_run[] =
     "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
     "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
+    "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS]\n"
     "\n"
-    "Characterizes this machine end to end: inventory and topology, P2P bandwidth and\n"
-    "latency for every GPU pair, HBM and host copies per GPU, the four main NCCL\n"
-    "collectives on all GPUs and all_reduce on each group the plan proposes; each GPU\n"
-    "against its datasheet (as check --spec); then the findings and the plan. Writes the\n"
-    "run document (default linkscope-HOST-DATE.json) and the HTML report beside it (same\n"
-    "name, .html), and prints findings and plan.\n"
+    "Characterizes this machine end to end, in the order the figures answer: inventory\n"
+    "and topology, copy-engine P2P for every GPU pair (disjoint pairs at once), the four\n"
+    "main NCCL collectives on all GPUs, HBM and host copies, SM-kernel and staged P2P,\n"
+    "latency, (thorough) the fabric stress step, all_reduce on each group the plan\n"
+    "proposes, (thorough) 60 s of sustained load (linkscope burn); each GPU against its\n"
+    "datasheet (as check --spec); then the findings and the plan. Writes the run\n"
+    "document (default linkscope-HOST-DATE.json) and the HTML report beside it (same\n"
+    "name, .html), and prints findings, plan and the tensor-parallel verdict.\n"
     "\n"
     "  --level L      quick (default): all_reduce to 8 GiB, the other collectives to\n"
-    "                 1 GiB, 10 samples per figure; thorough: every collective to 8 GiB\n"
-    "                 in factor-2 steps, 20 samples per figure, then 60 s of sustained\n"
-    "                 load (linkscope burn)\n"
+    "                 512 MiB (x4 steps from 8 B), 10 samples per figure; thorough: every\n"
+    "                 collective to 8 GiB in factor-2 steps, 20 samples per figure\n"
     "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough):\n"
-    "                 steps that would start past it are skipped and recorded as such\n"
+    "                 steps that would not fit are cut down (half the samples, the\n"
+    "                 collectives to 1 GiB), never dropped; each cut is recorded\n"
     "  --gpus LIST    GPUs to use, e.g. 0,1 or 0-3 (default all)\n"
     "  -o FILE        the run document's path (the HTML report goes to FILE minus .json\n"
     "                 plus .html); %N in FILE is this node's short host name\n"
     "  --no-nccl      skip the collectives\n"
     "  --no-report    do not write the HTML report\n"
+    "  --dry-run      measure nothing: print the steps in the order they run, the pair\n"
+    "                 rounds, the projected seconds of each step and what the budget\n"
+    "                 would cut; the last line is 'projected: N s, rounds R, cut: ...'\n"
+    "  --from FILE    with --dry-run: plan the machine of FILE (saved `nvidia-smi topo -m`\n"
+    "                 text or a run document) instead of this one; no GPU needed\n"
     "  --fail-on L    exit 1 when a finding at or above info, warning or error exists\n"
     "                 (acceptance tests, fleet gates); without it findings do not\n"
     "                 change the exit code\n"
@@ -55,6 +66,8 @@ typedef struct {
     int no_nccl, no_report;
     int fail_set;
     enum ls_severity fail_on;
+    int dry_run;
+    const char *from;
 } run_args_t;
 
 static int parse_args(int argc, char **argv, run_args_t *a)
@@ -65,6 +78,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                                          {"no-nccl", no_argument, 0, 'N'},
                                          {"no-report", no_argument, 0, 'R'},
                                          {"fail-on", required_argument, 0, 'F'},
+                                         {"dry-run", no_argument, 0, 'D'},
+                                         {"from", required_argument, 0, 'f'},
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->budget_s = -1;
@@ -99,6 +114,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                 return ls_usage_error("run", "--fail-on: expected info, warning or error, got '%s'", optarg);
             a->fail_set = 1;
             break;
+        case 'D': a->dry_run = 1; break;
+        case 'f': a->from = optarg; break;
         case ':': return ls_usage_error("run", "option '%s' needs a value", argv[optind - 1]);
         default: return ls_usage_error("run", "unknown option '%s'", argv[optind - 1]);
         }
@@ -107,6 +124,10 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         return ls_usage_error("run", "unexpected argument '%s'", argv[optind]);
     if (a->budget_s < 0)
         a->budget_s = a->thorough ? 600 : 120;
+    if (a->from && !a->dry_run)
+        return ls_usage_error("run", "--from plans another machine: it needs --dry-run");
+    if (a->dry_run && a->ngpus)
+        return ls_usage_error("run", "--dry-run plans every GPU of the machine: --gpus does not apply");
     return 0;
 }
 
@@ -189,7 +210,9 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;
-    if (ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
+    if (a.dry_run && a.from)
+        return ls_run_dry(a.from, a.thorough, a.budget_s);
+    if (!a.dry_run && ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
         return LS_EXIT_USAGE;
     char err[512];
     int count = ls_gpu_count(err, sizeof err);
@@ -197,6 +220,8 @@ int cmd_run(int argc, char **argv)
         ls_error("%s", err);
         return LS_EXIT_NOGPU;
     }
+    if (a.dry_run) /* this machine: its discovered topology */
+        return ls_run_dry(NULL, a.thorough, a.budget_s);
     if (ls_opt_gpus_exist("run", a.gpus, a.ngpus, count))
         return LS_EXIT_USAGE;
     ls_run_opts_t ro = {.thorough = a.thorough, .budget_s = a.budget_s, .no_nccl = a.no_nccl};
@@ -211,12 +236,19 @@ int cmd_run(int argc, char **argv)
     else
         default_path(path, sizeof path, doc);
     rc = write_outputs(doc, findings, plan, path, !a.no_report);
-    char *head = ls_render_headline(doc), *text = ls_render_plan_text(findings, plan);
-    printf("%s\n%s", head, text);
+    /* verdict first, as every report (colour on a terminal only, NO_COLOR honoured) */
+    char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc),
+         *text = ls_render_plan_text(findings, plan);
+    ls_buf_t b = {0};
+    ls_buf_printf(&b, "%s\n\n%s\n%s", verdict, head, text);
+    char *out = ls_term_colour(ls_buf_take(&b), stdout);
+    fputs(out, stdout);
+    free(out);
+    free(verdict);
     free(head);
     free(text);
     print_tp_verdict(doc);
-    printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv)\n", path);
+    printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv|json|prom)\n", path);
     if (rc == 0 && a.fail_set && ls_findings_count_at_least(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;
     json_decref(doc);

@@ -68,3 +68,15 @@ void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double co
     ls_entry_set_samples(entry, gbps, n);
     free(gbps);
 }
+
+void ls_entry_set_stop(json_t *entry, const ls_sample_rule_t *rule, int stop_rule, int taken,
+                       enum ls_stop why)
+{
+    json_t *st = stop_rule ? json_pack("{s:s, s:f, s:f, s:i, s:i}", "rule", "median_ci",
+                                       "confidence", rule->confidence, "rel_width", rule->rel_width,
+                                       "min", rule->min_samples, "max", rule->max_samples)
+                           : json_pack("{s:s}", "rule", "fixed");
+    json_object_set_new(st, "samples", json_integer(taken));
+    json_object_set_new(st, "stopped_by", json_string(ls_stop_name(why)));
+    json_object_set_new(entry, "stop", st);
+}

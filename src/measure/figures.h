@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/stop.h"
+
 /* GB/s (1e9 bytes per second) for bytes moved in ms milliseconds; 0 when ms <= 0. */
 double ls_gbps(double bytes, double ms);
 
@@ -36,5 +38,11 @@ int ls_pick_loops(double one_ms, double target_ms, int max_loops);
 /* Converts per-sample times (ms) into GB/s samples for counted bytes per sample and
    stores them with their statistics (ls_entry_set_samples). */
 void ls_entry_set_bandwidth(json_t *entry, const double *ms, size_t n, double counted_bytes);
+
+/* The entry's record of how its samples stopped ("stop": rule, and for the median's
+   interval its confidence, width, min and max; samples taken; "ci" or "max"), so that
+   figures taken under different rules stay comparable (util/stop.h). */
+void ls_entry_set_stop(json_t *entry, const ls_sample_rule_t *rule, int stop_rule, int taken,
+                       enum ls_stop why);
 
 #endif

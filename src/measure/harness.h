@@ -12,7 +12,7 @@
 
 #include "sample/telemetry.h"
 
-#define LS_MAX_STREAMS 4
+#define LS_MAX_STREAMS 8 /* the fabric step writes to up to 8 peers at once per GPU */
 #define LS_GATE_TIMEOUT_MS 20000u
 #define LS_SAMPLE_TARGET_MS 10.0 /* each timed sample lasts about this long */
 

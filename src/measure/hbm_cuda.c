@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "kernels.h"
 #include "measure.h"
+#include "rtimer.h"
 #include "model/vocab.h"
 #include "model/theory.h"
 #include "model/doc.h"
@@ -102,83 +103,136 @@ static const char *check_read_kernel(int dev, hbm_job_t *j, char *buf, size_t le
     return NULL;
 }
 
-static void measure_method(json_t *doc, int dev, hbm_job_t *j, const char *method, int n,
-                           double theo)
+/* Every GPU of the run, measured at the same time (issue 14): each GPU's memory is its
+   own, so one gate releases them all and each keeps its own figure. */
+typedef struct {
+    int n;                        /* GPUs whose buffers are ready: the timer's groups */
+    int dev[LS_MAX_GPUS];
+    hbm_job_t job[LS_MAX_GPUS];
+    double theo[LS_MAX_GPUS];
+} hbm_all_t;
+
+static cudaError_t enqueue_group(void *arg, int g, const ls_timer_t *view, int loops)
 {
-    char buf[256] = "";
-    j->method = method;
-    json_t *e = ls_hbm_entry(dev, method, j->size, theo);
-    ls_progress("hbm: %s GPU%d", method, dev);
-    double *ms = calloc((size_t)n, sizeof *ms);
-    ls_timer_t t;
-    memset(&t, 0, sizeof t);
-    cudaError_t rc = ms ? ls_timer_init(&t, &dev, 1) : cudaErrorMemoryAllocation;
-    if (rc == cudaSuccess && strcmp(method, "read") != 0) {
-        cudaSetDevice(dev);
-        rc = cudaMemset(j->b, 0, j->size);
+    hbm_all_t *h = arg;
+    return enqueue_hbm(&h->job[g], view, loops);
+}
+
+/* What one GPU's figure came to, after the timed samples. */
+static void group_result(json_t *e, int dev, hbm_job_t *j, const double *ms, int st,
+                         const ls_rtimer_result_t *res, const ls_sample_rule_t *rule,
+                         int stop_rule, char *buf, size_t len)
+{
+    const char *bad = st == 0 ? check_hbm(dev, j, buf, len) : buf;
+    if (!bad && strcmp(j->method, "read") == 0)
+        bad = check_read_kernel(dev, j, buf, len);
+    if (bad) {
+        ls_entry_fail(e, st == -2 ? "timeout" : "failed", bad);
+        json_object_set_new(e, "verified", json_false());
+        return;
     }
+    ls_entry_set_bandwidth(e, ms, (size_t)res->taken,
+                           (double)ls_hbm_traffic_bytes(j->method, j->size, res->loops));
+    json_object_set_new(e, "loops", json_integer(res->loops));
+    json_object_set_new(e, "verified", json_true());
+    ls_entry_set_stop(e, rule, stop_rule, res->taken, res->why);
+    ls_hbm_finish(e);
+}
+
+/* One method on every ready GPU at once. */
+static void measure_method(json_t *doc, hbm_all_t *h, const char *method, const ls_measure_opts_t *o)
+{
+    char buf[256] = "out of memory";
+    json_t *e[LS_MAX_GPUS];
+    ls_progress("hbm: %s on %d GPUs at once", method, h->n);
+    ls_sample_rule_t fixed = {o->samples, o->samples, 0.95, 0};
+    ls_sample_rule_t rule = o->stop_rule ? ls_sample_rule_default(o->samples) : fixed;
+    double *ms = calloc((size_t)h->n * (size_t)rule.max_samples, sizeof *ms);
+    ls_rtimer_t *t = calloc(1, sizeof *t);
+    cudaError_t rc = ms && t ? ls_rtimer_init(t, h->n, 1, h->dev) : cudaErrorMemoryAllocation;
+    for (int g = 0; g < h->n; g++) {
+        h->job[g].method = method;
+        e[g] = ls_hbm_entry(h->dev[g], method, h->job[g].size, h->theo[g]);
+        if (rc == cudaSuccess && strcmp(method, "read") != 0 && cudaSetDevice(h->dev[g]) == cudaSuccess)
+            rc = cudaMemset(h->job[g].b, 0, h->job[g].size);
+    }
+    for (int g = 0; g < h->n && rc == cudaSuccess; g++)
+        rc = cudaSetDevice(h->dev[g]) == cudaSuccess ? cudaDeviceSynchronize() : cudaErrorInvalidDevice;
     if (rc != cudaSuccess) {
-        ls_entry_cuda_fail(e, "setup", rc);
+        for (int g = 0; g < h->n; g++)
+            ls_entry_cuda_fail(e[g], "setup", rc);
     } else {
-        ls_telemetry_t *tele = ls_telemetry_for(&dev, 1);
-        int loops = 1;
-        int st = ls_timer_run(&t, enqueue_hbm, j, HBM_MAX_LOOPS, n, ms, &loops, buf, sizeof buf);
-        const char *bad = st == 0 ? check_hbm(dev, j, buf, sizeof buf) : buf;
-        if (!bad && strcmp(method, "read") == 0)
-            bad = check_read_kernel(dev, j, buf, sizeof buf);
-        ls_telemetry_stop(tele, e);
-        if (bad) {
-            ls_entry_fail(e, st == -2 ? "timeout" : "failed", bad);
-            json_object_set_new(e, "verified", json_false());
-        } else {
-            ls_entry_set_bandwidth(e, ms, (size_t)n, (double)ls_hbm_traffic_bytes(method, j->size, loops));
-            json_object_set_new(e, "loops", json_integer(loops));
-            json_object_set_new(e, "verified", json_true());
-            ls_hbm_finish(e);
+        ls_telemetry_t *tele = ls_telemetry_for(h->dev, h->n);
+        ls_rtimer_result_t res;
+        int st = ls_rtimer_run(t, enqueue_group, h, HBM_MAX_LOOPS, &rule, ms, &res, buf, sizeof buf);
+        json_t *scratch = json_object();
+        ls_telemetry_stop(tele, scratch);
+        for (int g = 0; g < h->n; g++) {
+            ls_entry_share_telemetry(e[g], scratch);
+            char line[256];
+            snprintf(line, sizeof line, "%s", buf);
+            group_result(e[g], h->dev[g], &h->job[g], ms + (size_t)g * (size_t)rule.max_samples,
+                         st, &res, &rule, o->stop_rule, line, sizeof line);
         }
+        json_decref(scratch);
     }
-    ls_timer_free(&t);
+    for (int g = 0; g < h->n; g++)
+        ls_doc_add_unique(doc, e[g]);
+    if (t)
+        ls_rtimer_free(t);
+    free(t);
     free(ms);
-    ls_doc_add_unique(doc, e);
+}
+
+/* Buffers of one GPU: 0, or -1 with its entries failed. */
+static int job_setup(json_t *doc, hbm_all_t *h, int dev, const ls_measure_opts_t *o, double theo)
+{
+    hbm_job_t *j = &h->job[h->n];
+    memset(j, 0, sizeof *j);
+    j->size = o->size;
+    char line[256] = "";
+    j->a = ls_dev_alloc(dev, j->size, line, sizeof line);
+    j->b = j->a ? ls_dev_alloc(dev, j->size, line, sizeof line) : NULL;
+    cudaError_t rc = cudaSuccess;
+    if (j->b)
+        rc = cudaMalloc((void **)&j->xor_dev, 64);
+    if (j->b && rc == cudaSuccess)
+        rc = ls_fill(dev, j->a, j->size, SEED_A);
+    ls_sm_grid(dev, &j->grid, &j->block);
+    if (j->b && rc == cudaSuccess) {
+        h->dev[h->n] = dev;
+        h->theo[h->n++] = theo;
+        return 0;
+    }
+    for (int m = 0; ls_hbm_methods[m]; m++) {
+        json_t *e = ls_hbm_entry(dev, ls_hbm_methods[m], j->size, theo);
+        if (!j->b)
+            ls_entry_fail(e, "failed", line);
+        else
+            ls_entry_cuda_fail(e, "setup", rc);
+        ls_doc_add_unique(doc, e);
+    }
+    ls_dev_free(dev, j->a);
+    ls_dev_free(dev, j->b);
+    ls_dev_free(dev, j->xor_dev);
+    return -1;
 }
 
 int ls_measure_hbm(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
-    const char *const *methods = ls_hbm_methods;
-    size_t size = o->size;
-    int n = o->samples;
-    for (int x = 0; x < o->ngpus; x++) {
-        int dev = o->gpus[x];
-        double theo = theoretical_gbps(o->doc ? o->doc : doc, dev);
-        hbm_job_t j;
-        memset(&j, 0, sizeof j);
-        j.size = size;
-        char line[256];
-        j.a = ls_dev_alloc(dev, size, line, sizeof line);
-        j.b = j.a ? ls_dev_alloc(dev, size, line, sizeof line) : NULL;
-        cudaError_t rc = cudaSuccess;
-        if (j.b)
-            rc = cudaMalloc((void **)&j.xor_dev, 64);
-        if (j.b && rc == cudaSuccess)
-            rc = ls_fill(dev, j.a, size, SEED_A);
-        ls_sm_grid(dev, &j.grid, &j.block);
-        for (int m = 0; m < 4; m++) {
-            if (!j.b || rc != cudaSuccess) {
-                json_t *e = ls_hbm_entry(dev, methods[m], size, theo);
-                if (!j.b)
-                    ls_entry_fail(e, "failed", line);
-                else
-                    ls_entry_cuda_fail(e, "setup", rc);
-                ls_doc_add_unique(doc, e);
-                continue;
-            }
-            measure_method(doc, dev, &j, methods[m], n, theo);
-        }
-        ls_dev_free(dev, j.a);
-        ls_dev_free(dev, j.b);
-        ls_dev_free(dev, j.xor_dev);
+    hbm_all_t *h = calloc(1, sizeof *h);
+    if (!h)
+        return ls_seterr(err, errlen, "out of memory");
+    for (int x = 0; x < o->ngpus; x++)
+        job_setup(doc, h, o->gpus[x], o, theoretical_gbps(o->doc ? o->doc : doc, o->gpus[x]));
+    for (int m = 0; ls_hbm_methods[m] && h->n > 0; m++)
+        measure_method(doc, h, ls_hbm_methods[m], o);
+    for (int g = 0; g < h->n; g++) {
+        ls_dev_free(h->dev[g], h->job[g].a);
+        ls_dev_free(h->dev[g], h->job[g].b);
+        ls_dev_free(h->dev[g], h->job[g].xor_dev);
     }
+    free(h);
     ls_progress_done();
-    (void)err, (void)errlen;
     return 0;
 }

@@ -292,28 +292,150 @@ static void measure_node(json_t *doc, int dev, int node, int local, size_t size,
     ls_numa_free(j.host_dst, size);
 }
 
-int ls_measure_host(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
+/* GPUs on different NUMA nodes are measured at the same time (issue 14), one thread
+   each: at step k the GPU of the batch's i-th node uses memory node (i + k) mod nodes,
+   with a barrier between steps, so no two threads bind the same memory node or CPUs at
+   once. A GPU whose node is unknown, or a machine of one node, goes alone. */
+typedef struct {
+    int dev, gpu_node, slot;   /* slot: the GPU's node's index in nodes[] */
+    int nnodes;
+    const int *nodes;
+    size_t size;
+    int n;
+    json_t *doc;               /* its own, merged after the batch */
+    pthread_barrier_t *step;   /* NULL: alone */
+    struct start *start;       /* threads wait here until every one of the batch started */
+    pthread_t thread;
+    int started;
+} host_gpu_t;
+
+/* 0 wait, 1 go, -1 cancelled (a thread of the batch could not start). */
+struct start {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int state;
+};
+
+static int wait_start(struct start *st)
 {
-    size_t size = o->size;
-    int n = o->samples;
-    int nodes[LS_MAX_NODES];
-    int nnodes = ls_numa_nodes(NULL, nodes, LS_MAX_NODES);
+    pthread_mutex_lock(&st->lock);
+    while (st->state == 0)
+        pthread_cond_wait(&st->cond, &st->lock);
+    int go = st->state > 0;
+    pthread_mutex_unlock(&st->lock);
+    return go;
+}
+
+static void set_start(struct start *st, int state)
+{
+    pthread_mutex_lock(&st->lock);
+    st->state = state;
+    pthread_cond_broadcast(&st->cond);
+    pthread_mutex_unlock(&st->lock);
+}
+
+static void *host_gpu_thread(void *arg)
+{
+    host_gpu_t *h = arg;
+    if (h->start && !wait_start(h->start))
+        return NULL;
     cpu_set_t saved;
     int have_saved = sched_getaffinity(0, sizeof saved, &saved) == 0;
+    for (int k = 0; k < h->nnodes; k++) {
+        int node = h->nodes[(h->slot + k) % h->nnodes];
+        int local = h->gpu_node >= 0 ? node == h->gpu_node : h->nnodes == 1 ? 1 : -1;
+        cpu_set_t cpus;
+        if (ls_numa_node_cpus(NULL, node, &cpus) == 0)
+            sched_setaffinity(0, sizeof cpus, &cpus);
+        measure_node(h->doc, h->dev, node, local, h->size, h->n);
+        if (have_saved)
+            sched_setaffinity(0, sizeof saved, &saved);
+        if (h->step)
+            pthread_barrier_wait(h->step);
+    }
+    return NULL;
+}
+
+/* One batch: its GPUs at once (a barrier per memory-node step; batch[0] on the calling
+   thread), entries in GPU order; one after another when threads cannot be had. */
+static void measure_batch(json_t *doc, host_gpu_t *batch, int m)
+{
+    pthread_barrier_t step;
+    struct start st = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    int have_step = m > 1 && pthread_barrier_init(&step, NULL, (unsigned)m) == 0;
+    int together = have_step;
+    for (int i = 0; i < m; i++) {
+        batch[i].doc = json_pack("{s:[]}", "measurements");
+        batch[i].step = together ? &step : NULL;
+        batch[i].start = together ? &st : NULL;
+    }
+    for (int i = 1; i < m && together; i++)
+        together = pthread_create(&batch[i].thread, NULL, host_gpu_thread, &batch[i]) == 0 &&
+                   (batch[i].started = 1);
+    if (m > 1)
+        set_start(&st, together ? 1 : -1); /* cancelled threads return at once */
+    if (together)
+        host_gpu_thread(&batch[0]);
+    for (int i = 0; i < m; i++)
+        if (batch[i].started)
+            pthread_join(batch[i].thread, NULL);
+    for (int i = 0; i < m && !together; i++) { /* one after another, here */
+        batch[i].step = NULL;
+        batch[i].start = NULL;
+        host_gpu_thread(&batch[i]);
+    }
+    for (int i = 0; i < m; i++) {
+        size_t k;
+        json_t *e;
+        json_array_foreach(json_object_get(batch[i].doc, "measurements"), k, e)
+            ls_doc_add_unique(doc, json_incref(e));
+        json_decref(batch[i].doc);
+    }
+    if (have_step)
+        pthread_barrier_destroy(&step);
+}
+
+static int node_slot(const int *nodes, int nnodes, int node)
+{
+    for (int k = 0; k < nnodes; k++)
+        if (nodes[k] == node)
+            return k;
+    return -1;
+}
+
+int ls_measure_host(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
+{
+    int nodes[LS_MAX_NODES];
+    int nnodes = ls_numa_nodes(NULL, nodes, LS_MAX_NODES);
+    host_gpu_t all[LS_MAX_GPUS];
+    int done[LS_MAX_GPUS] = {0};
     for (int x = 0; x < o->ngpus; x++) {
-        int dev = o->gpus[x];
         char bus[32];
+        int dev = o->gpus[x];
         int gpu_node = ls_gpu_bus_id(dev, bus, sizeof bus) == 0 ? ls_numa_of_pci(NULL, bus) : -1;
-        for (int k = 0; k < nnodes; k++) {
-            int node = nodes[k];
-            int local = gpu_node >= 0 ? node == gpu_node : nnodes == 1 ? 1 : -1;
-            cpu_set_t cpus;
-            if (ls_numa_node_cpus(NULL, node, &cpus) == 0)
-                sched_setaffinity(0, sizeof cpus, &cpus);
-            measure_node(doc, dev, node, local, size, n);
-            if (have_saved)
-                sched_setaffinity(0, sizeof saved, &saved);
+        all[x] = (host_gpu_t){.dev = dev, .gpu_node = gpu_node,
+                              .slot = node_slot(nodes, nnodes, gpu_node), .nnodes = nnodes,
+                              .nodes = nodes, .size = o->size, .n = o->samples};
+    }
+    for (int x = 0; x < o->ngpus; x++) {
+        if (done[x])
+            continue;
+        host_gpu_t batch[LS_MAX_NODES];
+        int m = 0, used[LS_MAX_NODES] = {0};
+        for (int y = x; y < o->ngpus && m < LS_MAX_NODES; y++) {
+            int slot = all[y].slot;
+            if (done[y] || (m > 0 && (slot < 0 || used[slot] || nnodes == 1)))
+                continue;
+            if (slot < 0) /* unknown node: alone, from node 0 as before */
+                all[y].slot = 0;
+            else
+                used[slot] = 1;
+            batch[m++] = all[y];
+            done[y] = 1;
+            if (slot < 0)
+                break;
         }
+        measure_batch(doc, batch, m);
     }
     ls_progress_done();
     (void)err, (void)errlen;

@@ -15,6 +15,7 @@
 #include "measure.h"
 #include "util/log.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,13 +319,68 @@ static void measure_pair(json_t *doc, int a, int b, int p2p, int n, double *us, 
     }
 }
 
+/* One pair of a round, both orders, on its own thread into its own document (pairs of a
+   round share no GPU, so their peer-access switching never meets). */
+typedef struct {
+    int a, b, n, index;
+    const unsigned long long *chain;
+    json_t *doc;
+    pthread_t thread;
+    int started;
+} pair_job_t;
+
+static void *pair_thread(void *arg)
+{
+    pair_job_t *j = arg;
+    double *us = calloc((size_t)j->n, sizeof *us), *us2 = calloc((size_t)j->n, sizeof *us2);
+    for (int order = 0; order < 2 && us && us2; order++) {
+        int a = order ? j->b : j->a, b = order ? j->a : j->b;
+        int p2p = set_peer(a, b, 1) && set_peer(b, a, 1);
+        measure_pair(j->doc, a, b, p2p, j->n, us, us2, j->chain);
+    }
+    free(us), free(us2);
+    return NULL;
+}
+
+/* The pairs pa[k], pb[k] (indices into o->gpus) at the same time, their entries added to
+   doc in pair order after all are done. */
+static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa, const int *pb,
+                          int npairs, int index, const unsigned long long *chain)
+{
+    pair_job_t *jobs = calloc((size_t)npairs, sizeof *jobs);
+    if (!jobs)
+        return;
+    for (int k = 0; k < npairs; k++) {
+        pair_job_t *j = &jobs[k];
+        *j = (pair_job_t){.a = o->gpus[pa[k]], .b = o->gpus[pb[k]], .n = o->samples, .index = index,
+                          .chain = chain, .doc = json_pack("{s:[]}", "measurements")};
+        if (npairs == 1 || pthread_create(&j->thread, NULL, pair_thread, j) != 0)
+            pair_thread(j); /* alone, or no thread to be had: here */
+        else
+            j->started = 1;
+    }
+    for (int k = 0; k < npairs; k++) {
+        if (jobs[k].started)
+            pthread_join(jobs[k].thread, NULL);
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(jobs[k].doc, "measurements"), i, e)
+        {
+            json_object_set_new(e, "round", json_pack("{s:i, s:i}", "index", index, "pairs", npairs));
+            ls_doc_add_unique(doc, json_incref(e));
+        }
+        json_decref(jobs[k].doc);
+    }
+    free(jobs);
+}
+
 int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
     int n = o->samples;
-    double *us = calloc((size_t)n, sizeof *us), *us2 = calloc((size_t)n, sizeof *us2);
+    double *us = calloc((size_t)n, sizeof *us);
     unsigned long long *chain = build_chain();
-    if (!us || !us2 || !chain) {
-        free(us), free(us2), free(chain);
+    if (!us || !chain) {
+        free(us), free(chain);
         ls_seterr(err, errlen, "out of memory");
         return LS_EXIT_NOGPU;
     }
@@ -338,15 +394,19 @@ int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_
         ls_telemetry_stop(tele, e);
         finish_entry(doc, e, us, n, fail);
     }
-    for (int x = 0; x < o->ngpus; x++)
-        for (int y = 0; y < o->ngpus; y++) {
-            if (x == y)
-                continue;
-            int a = o->gpus[x], b = o->gpus[y];
-            int p2p = set_peer(a, b, 1) && set_peer(b, a, 1);
-            measure_pair(doc, a, b, p2p, n, us, us2, chain);
+    if (o->nrounds > 0) { /* the run's rounds: the pairs of a round at once */
+        for (int r = 0; r < o->nrounds; r++) {
+            int first = o->round_start[r];
+            measure_round(doc, o, o->pair_a + first, o->pair_b + first,
+                          o->round_start[r + 1] - first, r + 1, chain);
         }
+    } else { /* every pair alone, in order */
+        int index = 0;
+        for (int x = 0; x < o->ngpus; x++)
+            for (int y = x + 1; y < o->ngpus; y++)
+                measure_round(doc, o, &x, &y, 1, ++index, chain);
+    }
     ls_progress_done();
-    free(us), free(us2), free(chain);
+    free(us), free(chain);
     return 0;
 }

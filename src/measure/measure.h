@@ -22,6 +22,16 @@ typedef struct {
     int samples;           /* timed samples per figure (warm-up not counted) */
     uint64_t size;         /* buffer bytes (ls_family_resolve fills the default) */
     const json_t *doc;     /* read for gpus[].hbm_theoretical_gbps and links[] */
+    const char *methods;   /* comma list: only these of the family's methods; NULL or "": all */
+    /* Pair rounds (issue 14), given by the pipeline as plain arrays (analyze/schedule.c
+       makes them; measure does not use analyze): round r holds pairs round_start[r] ..
+       round_start[r + 1] - 1 of pair_a[], pair_b[] (indices into gpus, a < b), measured
+       at the same time. nrounds 0: every pair alone, one after another. */
+    int nrounds;
+    const int *round_start, *pair_a, *pair_b;
+    /* 1: samples stop by the median's interval (util/stop.h), samples being the most
+       taken; 0: exactly samples. */
+    int stop_rule;
 } ls_measure_opts_t;
 
 typedef void (*ls_measure_progress_fn)(const char *what);
@@ -33,6 +43,10 @@ int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
 int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_hbm(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_host(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
+/* The fabric stress step (not a family of the registry: the run's thorough level calls
+   it): all_to_all, then one_to_all and all_to_one for each GPU, entries of family
+   "fabric" (docs/schema.md). Needs P2P between every two GPUs. */
+int ls_measure_fabric(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_without_cuda(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 
 #endif

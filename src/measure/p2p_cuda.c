@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "kernels.h"
 #include "measure.h"
+#include "rtimer.h"
 #include "model/vocab.h"
 #include "util/log.h"
 
@@ -29,7 +30,8 @@ typedef struct {
     void *ring[2][STAGE_SLOTS]; /* pinned host slots per direction */
     size_t size;
     const char *method;
-    int bidir;
+    int phase;           /* 0: a -> b, 1: b -> a, 2: both at once */
+    int bidir;           /* phase == 2 */
     int grid[2], block[2];
     size_t chunk;
     int nchunks;
@@ -104,8 +106,9 @@ static cudaError_t enqueue_p2p(void *arg, const ls_timer_t *t, int loops)
     cudaError_t rc = cudaSuccess;
     j->piece[0] = j->piece[1] = 0; /* the last sample has drained every slot */
     for (int i = 0; i < loops && rc == cudaSuccess; i++) {
-        rc = enqueue_direction(j, t, 0);
-        if (rc == cudaSuccess && j->bidir)
+        if (j->phase != 1)
+            rc = enqueue_direction(j, t, 0);
+        if (rc == cudaSuccess && j->phase != 0)
             rc = enqueue_direction(j, t, 1);
     }
     return rc;
@@ -185,69 +188,172 @@ static cudaError_t clear_dst(p2p_job_t *j)
     return cudaSuccess;
 }
 
+/* The destinations this phase wrote: b's for a -> b, a's for b -> a. */
 static long long verify_job(p2p_job_t *j)
 {
-    long long wrong = ls_count_wrong(j->dev[1], j->dst[1], j->size, 1000u + (unsigned)j->dev[0], NULL);
-    if (wrong >= 0 && j->bidir) {
+    long long wrong = 0;
+    if (j->phase != 1)
+        wrong = ls_count_wrong(j->dev[1], j->dst[1], j->size, 1000u + (unsigned)j->dev[0], NULL);
+    if (wrong >= 0 && j->phase != 0) {
         long long w2 = ls_count_wrong(j->dev[0], j->dst[0], j->size, 1000u + (unsigned)j->dev[1], NULL);
         wrong = w2 < 0 ? -1 : wrong + w2;
     }
     return wrong;
 }
 
-static void measure_one(json_t *doc, p2p_job_t *j, const char *method, int bidir, int p2p,
-                        int samples)
+/* The stopping rule of o: the median's interval (util/stop.h) or exactly o->samples. */
+static ls_sample_rule_t sample_rule(const ls_measure_opts_t *o)
 {
-    int a = j->dev[0], b = j->dev[1];
-    int staged = strcmp(method, "staged") == 0;
-    json_t *e = ls_p2p_entry(a, b, bidir ? "bidir" : "uni", method, p2p, j->size);
-    ls_progress("p2p: %s %s GPU%d %s GPU%d", method, bidir ? "bidir" : "uni", a,
-                bidir ? "<->" : "->", b);
-    if (!p2p && (strcmp(method, "sm_read") == 0 || strcmp(method, "sm_write") == 0)) {
-        char line[96];
-        snprintf(line, sizeof line, "no P2P between GPU %d and GPU %d: SM copies need peer access", a, b);
-        ls_entry_fail(e, "skipped", line);
-        ls_doc_add_unique(doc, e);
+    ls_sample_rule_t fixed = {o->samples, o->samples, 0.95, 0};
+    return o->stop_rule ? ls_sample_rule_default(o->samples) : fixed;
+}
+
+/* One round: its pairs' jobs, measured together (rtimer.h). */
+typedef struct {
+    p2p_job_t *job[LS_RT_MAX_GROUPS];
+    int p2p[LS_RT_MAX_GROUPS];   /* peer access both ways */
+    int njobs;
+    int index, npairs;           /* the round's number and its pairs (for the entries) */
+    ls_rtimer_t timer;
+    int timer_ok;
+} round_t;
+
+/* One phase of a round: per group (the round's pairs, in order) its entry, NULL where the
+   pair has nothing to measure this time. */
+typedef struct {
+    round_t *r;
+    json_t *entry[LS_RT_MAX_GROUPS];
+} phase_t;
+
+static cudaError_t enqueue_group(void *arg, int g, const ls_timer_t *view, int loops)
+{
+    phase_t *ph = arg;
+    return ph->entry[g] ? enqueue_p2p(ph->r->job[g], view, loops) : cudaSuccess;
+}
+
+static const char *phase_direction(int phase) { return phase == 2 ? "bidir" : "uni"; }
+
+static json_t *phase_entry(p2p_job_t *j, const char *method, int phase, int p2p, const round_t *r)
+{
+    int src = j->dev[phase == 1], dst = j->dev[phase != 1];
+    json_t *e = ls_p2p_entry(src, dst, phase_direction(phase), method, p2p, j->size);
+    json_object_set_new(e, "round", json_pack("{s:i, s:i}", "index", r->index, "pairs", r->npairs));
+    return e;
+}
+
+/* Telemetry of the GPUs measured in the phase: one window, copied into each entry. */
+static ls_telemetry_t *phase_telemetry(const phase_t *ph)
+{
+    int devs[2 * LS_RT_MAX_GROUPS], n = 0;
+    for (int g = 0; g < ph->r->njobs; g++)
+        if (ph->entry[g]) {
+            devs[n++] = ph->r->job[g]->dev[0];
+            devs[n++] = ph->r->job[g]->dev[1];
+        }
+    return ls_telemetry_for(devs, n);
+}
+
+static void telemetry_into(ls_telemetry_t *tele, phase_t *ph)
+{
+    json_t *scratch = json_object();
+    ls_telemetry_stop(tele, scratch);
+    for (int g = 0; g < ph->r->njobs; g++)
+        if (ph->entry[g])
+            ls_entry_share_telemetry(ph->entry[g], scratch);
+    json_decref(scratch);
+}
+
+static void group_result(json_t *e, p2p_job_t *j, const double *ms, const ls_rtimer_result_t *res,
+                         const ls_sample_rule_t *rule, int stop_rule)
+{
+    long long wrong = verify_job(j);
+    char err[96];
+    if (wrong != 0) {
+        snprintf(err, sizeof err, wrong < 0 ? "verification could not run" : "%lld words wrong after the copy", wrong);
+        ls_entry_fail(e, "failed", err);
+        json_object_set_new(e, "verified", json_false());
         return;
     }
-    j->method = method;
-    j->bidir = bidir;
+    ls_entry_set_bandwidth(e, ms, (size_t)res->taken,
+                           (double)ls_p2p_counted_bytes(phase_direction(j->phase), j->size, res->loops));
+    json_object_set_new(e, "loops", json_integer(res->loops));
+    json_object_set_new(e, "verified", json_true());
+    ls_entry_set_stop(e, rule, stop_rule, res->taken, res->why);
+}
+
+/* The timed part of a phase: every active pair at once, one gate release. */
+static void measure_groups(phase_t *ph, int staged, const ls_measure_opts_t *o)
+{
+    round_t *r = ph->r;
+    ls_sample_rule_t rule = sample_rule(o);
+    double *ms = calloc((size_t)r->njobs * (size_t)rule.max_samples, sizeof *ms);
+    for (int g = 0; g < r->njobs; g++)
+        r->timer.active[g] = ph->entry[g] != NULL;
+    char err[256] = "out of memory";
+    ls_rtimer_result_t res;
+    ls_telemetry_t *tele = phase_telemetry(ph);
+    int st = ms ? ls_rtimer_run(&r->timer, enqueue_group, ph, staged ? STAGE_MAX_LOOPS : COPY_MAX_LOOPS,
+                                &rule, ms, &res, err, sizeof err)
+                : -1;
+    telemetry_into(tele, ph);
+    for (int g = 0; g < r->njobs; g++) {
+        if (!ph->entry[g])
+            continue;
+        if (st != 0)
+            ls_entry_fail(ph->entry[g], st == -2 ? "timeout" : "failed", err);
+        else
+            group_result(ph->entry[g], r->job[g], ms + (size_t)g * (size_t)rule.max_samples, &res,
+                         &rule, o->stop_rule);
+    }
+    free(ms);
+}
+
+/* Readies pair k of the round for method and phase; 0, or its entry settled (skipped or
+   failed). */
+static int ready_pair(round_t *r, int k, json_t *e, const char *method, int phase)
+{
+    p2p_job_t *j = r->job[k];
+    int sm = strcmp(method, "sm_read") == 0 || strcmp(method, "sm_write") == 0;
     char err[256] = "";
-    int devs[4] = {a, b, b, a};
-    ls_timer_t t;
-    memset(&t, 0, sizeof t);
-    double *ms = calloc((size_t)samples, sizeof *ms);
-    cudaError_t rc = ms ? ls_timer_init(&t, devs, 4) : cudaErrorMemoryAllocation;
-    if (rc == cudaSuccess && staged && job_stage_init(j, err, sizeof err) != 0)
-        rc = cudaErrorMemoryAllocation;
-    if (rc == cudaSuccess)
-        rc = clear_dst(j);
-    if (rc != cudaSuccess) {
+    j->method = method;
+    j->phase = phase;
+    j->bidir = phase == 2;
+    if (sm && !r->p2p[k]) {
+        snprintf(err, sizeof err, "no P2P between GPU %d and GPU %d: SM copies need peer access",
+                 j->dev[0], j->dev[1]);
+        ls_entry_fail(e, "skipped", err);
+        return -1;
+    }
+    cudaError_t rc = cudaSuccess;
+    if ((strcmp(method, "staged") == 0 && job_stage_init(j, err, sizeof err) != 0) ||
+        (rc = clear_dst(j)) != cudaSuccess) {
         ls_entry_fail(e, "failed", err[0] ? err : cudaGetErrorString(rc));
         cudaGetLastError();
-    } else {
-        ls_telemetry_t *tele = ls_telemetry_for(j->dev, 2);
-        int loops = 1;
-        int st = ls_timer_run(&t, enqueue_p2p, j, staged ? STAGE_MAX_LOOPS : COPY_MAX_LOOPS,
-                              samples, ms, &loops, err, sizeof err);
-        long long wrong = st == 0 ? verify_job(j) : -1;
-        ls_telemetry_stop(tele, e);
-        if (st != 0) {
-            ls_entry_fail(e, st == -2 ? "timeout" : "failed", err);
-        } else if (wrong != 0) {
-            snprintf(err, sizeof err, wrong < 0 ? "verification could not run" : "%lld words wrong after the copy", wrong);
-            ls_entry_fail(e, "failed", err);
-            json_object_set_new(e, "verified", json_false());
-        } else {
-            ls_entry_set_bandwidth(e, ms, (size_t)samples,
-                                   (double)ls_p2p_counted_bytes(bidir ? "bidir" : "uni", j->size, loops));
-            json_object_set_new(e, "loops", json_integer(loops));
-            json_object_set_new(e, "verified", json_true());
-        }
+        return -1;
     }
-    ls_timer_free(&t);
-    free(ms);
-    ls_doc_add_unique(doc, e);
+    return 0;
+}
+
+/* Every pair of the round at once: one method, one phase (0 a->b, 1 b->a, 2 both). */
+static void measure_phase(json_t *doc, round_t *r, const char *method, int phase,
+                          const ls_measure_opts_t *o)
+{
+    phase_t ph = {.r = r};
+    int active = 0;
+    json_t *all[LS_RT_MAX_GROUPS];
+    ls_progress("p2p: %s %s, round %d (%d pairs at once)", method,
+                phase == 2 ? "both ways" : phase ? "b->a" : "a->b", r->index, r->njobs);
+    for (int k = 0; k < r->njobs; k++) {
+        all[k] = phase_entry(r->job[k], method, phase, r->p2p[k], r);
+        if (!r->timer_ok)
+            ls_entry_fail(all[k], "failed", "cannot create the round's streams and events");
+        else if (ready_pair(r, k, all[k], method, phase) == 0)
+            ph.entry[k] = all[k], active++;
+    }
+    if (active > 0)
+        measure_groups(&ph, strcmp(method, "staged") == 0, o);
+    for (int k = 0; k < r->njobs; k++)
+        ls_doc_add_unique(doc, all[k]);
 }
 
 static int enable_peer(int a, int b)
@@ -264,12 +370,9 @@ static int enable_peer(int a, int b)
     return rc == cudaSuccess;
 }
 
-/* LS_P2P_METHODS=sm_write,sm_read limits the methods (a tuning knob). */
-static int method_wanted(const char *method)
+/* o->methods, else LS_P2P_METHODS=sm_write,sm_read (a tuning knob), limits the methods. */
+static int in_list(const char *only, const char *method)
 {
-    const char *only = getenv("LS_P2P_METHODS");
-    if (!only || !*only)
-        return 1;
     size_t len = strlen(method);
     for (const char *p = strstr(only, method); p; p = strstr(p + 1, method))
         if ((p == only || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
@@ -277,47 +380,99 @@ static int method_wanted(const char *method)
     return 0;
 }
 
+static int method_wanted(const ls_measure_opts_t *o, const char *method)
+{
+    const char *only = o->methods && *o->methods ? o->methods : getenv("LS_P2P_METHODS");
+    return !only || !*only || in_list(only, method);
+}
+
+/* Every figure a pair would have had, failed (its buffers could not be had). */
+static void pair_failed(json_t *doc, const ls_measure_opts_t *o, int a, int b, int both,
+                        const char *why)
+{
+    for (int phase = 0; phase < 3; phase++)
+        for (int m = 0; ls_p2p_methods[m]; m++) {
+            if (!method_wanted(o, ls_p2p_methods[m]))
+                continue;
+            json_t *e = ls_p2p_entry(phase == 1 ? b : a, phase == 1 ? a : b, phase_direction(phase),
+                                     ls_p2p_methods[m], both, o->size);
+            ls_entry_fail(e, "failed", why);
+            ls_doc_add_unique(doc, e);
+        }
+}
+
+static void round_free(round_t *r)
+{
+    if (r->timer_ok)
+        ls_rtimer_free(&r->timer);
+    for (int k = 0; k < r->njobs; k++) {
+        job_free(r->job[k]);
+        free(r->job[k]);
+    }
+}
+
+/* Round r of o (pairs first .. last - 1 of o's arrays): buffers, streams and events once
+   for every method and phase of the round (issue 14: the fixed cost per figure). */
+static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa, const int *pb,
+                          int npairs, int index, int p2p[][LS_MAX_GPUS])
+{
+    round_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return;
+    r->index = index;
+    r->npairs = npairs;
+    int devs[4 * LS_RT_MAX_GROUPS];
+    for (int k = 0; k < npairs && r->njobs < LS_RT_MAX_GROUPS; k++) {
+        int a = o->gpus[pa[k]], b = o->gpus[pb[k]];
+        int both = p2p[pa[k]][pb[k]] && p2p[pb[k]][pa[k]];
+        p2p_job_t *j = calloc(1, sizeof *j);
+        char line[256] = "out of memory";
+        if (!j || job_alloc(j, a, b, o->size, line, sizeof line) != 0) {
+            pair_failed(doc, o, a, b, both, line);
+            if (j)
+                job_free(j);
+            free(j);
+            continue;
+        }
+        /* timer streams per pair: 0 on a, 1 on b, 2 on b, 3 on a (src_stream, dst_stream) */
+        int *d = devs + 4 * r->njobs;
+        d[0] = d[3] = a;
+        d[1] = d[2] = b;
+        r->p2p[r->njobs] = both;
+        r->job[r->njobs++] = j;
+    }
+    r->timer_ok = r->njobs > 0 && ls_rtimer_init(&r->timer, r->njobs, 4, devs) == cudaSuccess;
+    if (r->njobs > 0 && !r->timer_ok) {
+        cudaGetLastError();
+        ls_rtimer_free(&r->timer);
+    }
+    for (int m = 0; ls_p2p_methods[m] && r->njobs > 0; m++)
+        for (int phase = 0; phase < 3 && method_wanted(o, ls_p2p_methods[m]); phase++)
+            measure_phase(doc, r, ls_p2p_methods[m], phase, o);
+    round_free(r);
+    free(r);
+}
+
 int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
-    size_t size = o->size;
-    int samples = o->samples;
     int n = o->ngpus;
     static int p2p[LS_MAX_GPUS][LS_MAX_GPUS];
     for (int x = 0; x < n; x++)
         for (int y = 0; y < n; y++)
             if (x != y)
                 p2p[x][y] = enable_peer(o->gpus[x], o->gpus[y]);
-    for (int x = 0; x < n; x++)
-        for (int y = 0; y < n; y++) {
-            if (x == y)
-                continue;
-            int a = o->gpus[x], b = o->gpus[y];
-            int both = p2p[x][y] && p2p[y][x];
-            p2p_job_t *j = calloc(1, sizeof *j);
-            char line[256];
-            if (!j || job_alloc(j, a, b, size, line, sizeof line) != 0) {
-                /* every figure the pair would have had, failed */
-                for (int bidir = 0; bidir < (a < b ? 2 : 1); bidir++)
-                    for (int m = 0; m < 4; m++) {
-                        if (!method_wanted(ls_p2p_methods[m]))
-                            continue;
-                        json_t *e = ls_p2p_entry(a, b, bidir ? "bidir" : "uni", ls_p2p_methods[m], both, size);
-                        ls_entry_fail(e, "failed", j ? line : "out of memory");
-                        ls_doc_add_unique(doc, e);
-                    }
-            } else {
-                for (int m = 0; m < 4; m++)
-                    if (method_wanted(ls_p2p_methods[m]))
-                        measure_one(doc, j, ls_p2p_methods[m], 0, both, samples);
-                if (a < b) /* both directions once per unordered pair */
-                    for (int m = 0; m < 4; m++)
-                        if (method_wanted(ls_p2p_methods[m]))
-                            measure_one(doc, j, ls_p2p_methods[m], 1, both, samples);
-            }
-            if (j)
-                job_free(j);
-            free(j);
+    if (o->nrounds > 0) {
+        for (int r = 0; r < o->nrounds; r++) {
+            int first = o->round_start[r];
+            measure_round(doc, o, o->pair_a + first, o->pair_b + first,
+                          o->round_start[r + 1] - first, r + 1, p2p);
         }
+    } else { /* every pair alone, in order */
+        int index = 0;
+        for (int x = 0; x < n; x++)
+            for (int y = x + 1; y < n; y++)
+                measure_round(doc, o, &x, &y, 1, ++index, p2p);
+    }
     ls_progress_done();
     (void)err, (void)errlen;
     return 0;

@@ -1207,6 +1207,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     void *pinned = pin_launcher(entry);
     status = warmup_all(&r, sizes, nsizes, why, sizeof why);
     for (int s = 0; s < nsizes && status == 0; s++) {
+        ls_progress_step(s, nsizes, "nccl %s, %llu bytes", r.coll->name, (unsigned long long)sizes[s]);
         r.coll->counts(sizes[s], r.dtype->size, ctx.nranks, &r.send_count, &r.recv_count, &r.count);
         if (r.count == 0)
             continue; /* below one element per rank */

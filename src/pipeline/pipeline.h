@@ -1,7 +1,9 @@
 /* The run pipeline (linkscope run): the steps that characterize a machine end to end,
-   in order, each timed and recorded in the document's "run" object (docs/schema.md):
-   discovery, every measurement family of the registry, the collectives, all_reduce on
-   each group the plan proposes, then findings and plan. The command parses and writes;
+   in the order they answer (docs/run.md), each timed and recorded in the document's
+   "run" object (docs/schema.md): discovery, the pair rounds and the projection, P2P
+   copy engine and its concurrency check, the collectives, HBM and host, SM-kernel and
+   staged P2P, latency, (thorough) the fabric stress step, all_reduce on each group the
+   plan proposes, then findings and plan. The command parses and writes;
    this part does the work. */
 #ifndef LS_PIPELINE_PIPELINE_H
 #define LS_PIPELINE_PIPELINE_H
@@ -12,7 +14,7 @@
 
 typedef struct {
     int thorough;          /* 0 quick, 1 thorough */
-    double budget_s;       /* steps that would start past it are skipped and recorded */
+    double budget_s;       /* steps that would not fit are cut down, never dropped */
     int gpus[LS_MAX_GPUS]; /* the GPUs to use (checked to exist) */
     int ngpus;
     int no_nccl;           /* skip the collectives */

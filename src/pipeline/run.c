@@ -1,24 +1,38 @@
 /* The run pipeline (pipeline.h): its step list and the bookkeeping of each step. */
 #include "pipeline.h"
+#include "rounds.h"
 #include "analyze/analyze.h"
 #include "analyze/spec_tp.h"
+#include "analyze/projection.h"
 #include "discover/discover.h"
 #include "measure/burn.h"
 #include "measure/family.h"
 #include "model/doc.h"
 #include "model/nic_view.h"
+#include "model/vocab.h"
 #include "nccl/annotate.h"
 #include "nccl/sweep.h"
 #include "util/log.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* The projection's steps, in its order (analyze/projection.c): the run measures them in
+   that order and records each under the projection's name. */
+enum { P_INVENTORY, P_P2P_CE, P_NCCL, P_HBM, P_HOST, P_P2P_SM, P_P2P_STAGED, P_LATENCY, P_FABRIC,
+       P_COUNT };
 
 typedef struct {
     json_t *doc, *steps;
     const ls_run_opts_t *o;
     double start;
+    ls_run_rounds_t *rounds;        /* NULL: no topology, every pair alone */
+    ls_projection_t proj;
+    int planned;                    /* proj holds the projection */
+    int step_of[P_COUNT];           /* projection step index of each P_*, -1 none */
+    int nccl_ok;                    /* the collectives ran: NCCL is there */
 } run_t;
 
 static double now_s(void)
@@ -34,19 +48,25 @@ static void step_skipped(run_t *r, const char *name, const char *why)
                                               "skipped", "error", why, "seconds", 0.0));
 }
 
-static int step_allowed(run_t *r, const char *name)
+/* A step is cut down, never dropped (issue 14): when the projection cut it to fit the
+   budget, or when the run is already past its budget. */
+static int step_cut(run_t *r, int which)
 {
-    if (now_s() - r->start < r->o->budget_s)
-        return 1;
-    step_skipped(r, name, "over the time budget");
-    ls_warn("%s skipped: the run is over its %.0f s budget", name, r->o->budget_s);
-    return 0;
+    int k = r->planned && which >= 0 ? r->step_of[which] : -1;
+    return (k >= 0 && r->proj.steps[k].cut) || now_s() - r->start >= r->o->budget_s;
 }
 
-static void step_done(run_t *r, const char *name, double t0, int rc, const char *err)
+static void step_done(run_t *r, const char *name, double t0, int rc, const char *err, int which,
+                      int cut)
 {
     json_t *s = json_pack("{s:s, s:s, s:f}", "step", name, "status", rc == 0 ? "ok" : "failed",
                           "seconds", now_s() - t0);
+    int k = r->planned && which >= 0 ? r->step_of[which] : -1;
+    if (k >= 0)
+        json_object_set_new(s, "projected_s", json_real(r->proj.steps[k].seconds));
+    if (cut)
+        json_object_set_new(s, "cut", json_string(which == P_NCCL ? "all_reduce to 1 GiB, not 8 GiB"
+                                                                  : "half the samples"));
     if (rc != 0 && err && *err)
         json_object_set_new(s, "error", json_string(err));
     json_array_append_new(r->steps, s);
@@ -64,26 +84,122 @@ static void discover(run_t *r)
     ls_progress_done();
 }
 
-/* Every family of the registry, in its order; the pair families need two GPUs. */
-static void families(run_t *r)
+/* The run's steps under the projection's names (analyze/projection.c). */
+static const char *const step_names[P_COUNT] = {
+    "inventory and topology", "p2p ce, one way and both ways", "nccl",
+    "hbm read, write, copy, copy_ce", "host copies, pinned and pageable", "p2p sm_read, sm_write",
+    "p2p staged through host", "latency, every definition",
+    "fabric stress: all to all, one to all, all to one"};
+
+/* The pair rounds from the discovered topology, and the projection of the run on it:
+   which steps the budget cuts down. */
+static void plan(run_t *r)
 {
+    for (int i = 0; i < P_COUNT; i++)
+        r->step_of[i] = -1;
+    r->rounds = calloc(1, sizeof *r->rounds);
+    if (!r->rounds || ls_run_rounds_init(r->rounds, r->doc, r->o->gpus, r->o->ngpus) != 0) {
+        ls_warn("no topology: every GPU pair measured alone, the budget applied as the run goes");
+        free(r->rounds);
+        r->rounds = NULL;
+        return;
+    }
+    if (ls_project_run(&r->rounds->fabric, r->rounds->numa, r->o->thorough, r->o->budget_s, &r->proj) != 0)
+        return;
+    r->planned = 1;
+    for (int i = 0; i < P_COUNT; i++)
+        for (int k = 0; k < r->proj.nsteps; k++)
+            if (strncmp(r->proj.steps[k].name, step_names[i], strlen(step_names[i])) == 0)
+                r->step_of[i] = k;
+    if (r->proj.over_budget)
+        ls_warn("projected %.0f s even cut down, over the %.0f s budget: every step runs cut down",
+                r->proj.total_s, r->o->budget_s);
+}
+
+static void measure_opts(run_t *r, ls_measure_opts_t *mo, int cut)
+{
+    memset(mo, 0, sizeof *mo);
+    memcpy(mo->gpus, r->o->gpus, sizeof(int) * (size_t)r->o->ngpus);
+    mo->ngpus = r->o->ngpus;
+    mo->samples = r->o->thorough ? 20 : 10;
+    if (cut) /* the cut-down form: half the samples */
+        mo->samples /= 2;
+    mo->doc = r->doc;
+    mo->stop_rule = 1; /* samples stop when the median is known (util/stop.h) */
+    if (r->rounds)
+        ls_run_rounds_apply(r->rounds, mo);
+}
+
+/* One family (methods: a comma list, NULL all) as the step `name` (the projection's
+   step `which`, -1 none). */
+static void run_family(run_t *r, const ls_family_t *f, const char *methods, int which,
+                       const char *name)
+{
+    if (!f || (f->pairs && r->o->ngpus < 2))
+        return;
+    int cut = step_cut(r, which);
     ls_measure_opts_t mo;
-    memset(&mo, 0, sizeof mo);
-    memcpy(mo.gpus, r->o->gpus, sizeof(int) * (size_t)r->o->ngpus);
-    mo.ngpus = r->o->ngpus;
-    mo.samples = r->o->thorough ? 20 : 10;
-    mo.doc = r->doc;
+    measure_opts(r, &mo, cut);
+    mo.methods = methods;
+    ls_progress("measuring %s ...", name);
+    char err[512] = "";
+    double t0 = now_s();
+    int rc = ls_family_measure(f, r->doc, &mo, err, sizeof err);
+    ls_progress_done();
+    step_done(r, name, t0, rc, err, which, cut);
+}
+
+static void family_step(run_t *r, const char *family, const char *methods, int which)
+{
+    run_family(r, ls_family_find(family), methods, which, step_names[which]);
+}
+
+/* Copy-engine P2P for every pair, then the check that pairs measured together do not
+   slow each other (rounds.h). */
+static void p2p_ce(run_t *r)
+{
+    family_step(r, LS_FAMILY_P2P, LS_P2P_CE, P_P2P_CE);
+    if (!r->rounds || r->o->ngpus < 2 || r->rounds->nrounds == r->rounds->round_start[r->rounds->nrounds])
+        return; /* no round of more than one pair */
+    ls_measure_opts_t mo;
+    measure_opts(r, &mo, step_cut(r, P_P2P_CE));
+    ls_progress("checking concurrent figures against alone ...");
+    double t0 = now_s();
+    int serial = ls_run_rounds_check(r->rounds, r->doc, &mo);
+    ls_progress_done();
+    char note[96] = "";
+    if (serial)
+        snprintf(note, sizeof note, "%d link class(es) share a path: measured one pair at a time", serial);
+    step_done(r, "p2p ce: concurrent against alone", t0, 0, NULL, -1, 0);
+    if (serial)
+        json_object_set_new(json_array_get(r->steps, json_array_size(r->steps) - 1), "note",
+                            json_string(note));
+}
+
+static void hbm_host(run_t *r)
+{
+    family_step(r, LS_FAMILY_HBM, NULL, P_HBM);
+    family_step(r, LS_FAMILY_HOST, NULL, P_HOST);
+}
+
+/* What answers least comes last: SM-kernel and staged P2P, every latency definition. */
+static void deep(run_t *r)
+{
+    family_step(r, LS_FAMILY_P2P, LS_P2P_SM_READ "," LS_P2P_SM_WRITE, P_P2P_SM);
+    family_step(r, LS_FAMILY_P2P, LS_P2P_STAGED, P_P2P_STAGED);
+    family_step(r, LS_FAMILY_LATENCY, NULL, P_LATENCY);
+    /* a family of the registry that none of the steps above names runs here, under its
+       own name (docs/design.md, "How to add a measurement family") */
+    static const char *const named[] = {LS_FAMILY_P2P, LS_FAMILY_LATENCY, LS_FAMILY_HBM,
+                                        LS_FAMILY_HOST};
     int n;
     const ls_family_t *fams = ls_families(&n);
     for (int i = 0; i < n; i++) {
-        if ((fams[i].pairs && r->o->ngpus < 2) || !step_allowed(r, fams[i].name))
-            continue;
-        ls_progress("measuring %s ...", fams[i].name);
-        char err[512] = "";
-        double t0 = now_s();
-        int rc = ls_family_measure(&fams[i], r->doc, &mo, err, sizeof err);
-        ls_progress_done();
-        step_done(r, fams[i].name, t0, rc, err);
+        int known = 0;
+        for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+            known |= strcmp(fams[i].name, named[k]) == 0;
+        if (!known)
+            run_family(r, &fams[i], NULL, -1, fams[i].name);
     }
 }
 
@@ -92,8 +208,9 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
 {
     char name[96];
     snprintf(name, sizeof name, "nccl %s on %d GPUs", collective, ngpus);
-    if (!step_allowed(r, name))
-        return;
+    int cut = step_cut(r, P_NCCL);
+    if (cut && max_b > (1ull << 30)) /* the cut-down form: to 1 GiB */
+        max_b = 1ull << 30;
     ls_nccl_sweep_opts_t o = {.collective = collective, .gpus = gpus, .ngpus = ngpus,
                               .min_bytes = min_b, .max_bytes = max_b, .step_factor = factor,
                               .iters = 20, .warmup = 5, .check = 1, .dtype = "float",
@@ -106,7 +223,7 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
     json_t *entry = ls_nccl_sweep(&o, err, sizeof err);
     ls_progress_done();
     if (!entry) {
-        step_done(r, name, t0, -1, err);
+        step_done(r, name, t0, -1, err, P_NCCL, cut);
         return;
     }
     int ok = strcmp(ls_json_str(entry, "status", "failed"), "ok") == 0;
@@ -114,7 +231,7 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
         snprintf(err, sizeof err, "%s", ls_json_str(entry, "error", "failed"));
     ls_nccl_annotate_entry(r->doc, entry);
     ls_nccl_add_entry(r->doc, entry);
-    step_done(r, name, t0, ok ? 0 : -1, err);
+    step_done(r, name, t0, ok ? 0 : -1, err, P_NCCL, cut);
 }
 
 static int same_set(const json_t *list, const int *gpus, int n)
@@ -166,7 +283,31 @@ static void collectives(run_t *r)
     static const char *others[] = {"all_gather", "reduce_scatter", "alltoall"};
     for (int i = 0; i < 3; i++)
         sweep(r, others[i], r->o->gpus, r->o->ngpus, 8, max_b, thorough ? 2 : 4);
-    plan_groups(r, max_b);
+    r->nccl_ok = 1;
+}
+
+/* Thorough: every GPU writing to every other at once, one to all, all to one. */
+static void fabric(run_t *r)
+{
+    if (!r->o->thorough || r->o->ngpus < 2)
+        return;
+    int cut = step_cut(r, P_FABRIC);
+    ls_measure_opts_t mo;
+    measure_opts(r, &mo, cut);
+    ls_progress("measuring %s ...", step_names[P_FABRIC]);
+    char err[512] = "";
+    double t0 = now_s();
+    int rc = ls_measure_fabric(r->doc, &mo, err, sizeof err);
+    ls_progress_done();
+    step_done(r, step_names[P_FABRIC], t0, rc, err, P_FABRIC, cut);
+}
+
+/* all_reduce on each group the plan proposes, from everything measured before it. */
+static void groups(run_t *r)
+{
+    if (!r->nccl_ok)
+        return;
+    plan_groups(r, r->o->thorough ? 8ull << 30 : 1ull << 30);
     ls_nccl_sweep_finish();
 }
 
@@ -175,20 +316,21 @@ static void collectives(run_t *r)
    figures. */
 static void burn(run_t *r)
 {
-    if (!r->o->thorough || !step_allowed(r, "burn"))
+    if (!r->o->thorough)
         return;
+    int cut = step_cut(r, -1); /* past the budget: cut to half the seconds, never dropped */
     ls_burn_opts_t o;
     memset(&o, 0, sizeof o);
     memcpy(o.gpus, r->o->gpus, sizeof(int) * (size_t)r->o->ngpus);
     o.ngpus = r->o->ngpus;
-    o.seconds = LS_BURN_THOROUGH_SECONDS;
+    o.seconds = cut ? LS_BURN_THOROUGH_SECONDS / 2 : LS_BURN_THOROUGH_SECONDS;
     o.period_ms = LS_BURN_PERIOD_MS;
     ls_progress("burn: %.0f s of sustained load ...", o.seconds);
     char err[512] = "";
     double t0 = now_s();
     int rc = ls_measure_burn(r->doc, &o, err, sizeof err);
     ls_progress_done();
-    step_done(r, "burn", t0, rc, err);
+    step_done(r, "burn", t0, rc, err, -1, cut);
 }
 
 /* Each GPU against its datasheet (docs/acceptance.md); the findings join the others
@@ -197,7 +339,7 @@ static void spec(run_t *r)
 {
     char err[512] = "";
     double t0 = now_s();
-    step_done(r, "spec", t0, ls_spec_record(r->doc, err, sizeof err), err);
+    step_done(r, "spec", t0, ls_spec_record(r->doc, err, sizeof err), err, -1, 0);
 }
 
 /* The run object, then findings and plan computed from everything measured. */
@@ -212,12 +354,16 @@ static void analysis(run_t *r)
     json_object_set_new(r->doc, "plan", ls_plan(r->doc));
 }
 
-/* The step list, in order. */
-static void (*const steps[])(run_t *) = {discover, families, collectives, burn, spec, analysis};
+/* The step list, in the order they answer (docs/run.md): the projection's order; the
+   sustained load and the datasheet check last, before the analysis. */
+static void (*const steps[])(run_t *) = {discover, plan,   p2p_ce, collectives, hbm_host,
+                                         deep,     fabric, groups, burn,        spec,
+                                         analysis};
 
 json_t *ls_pipeline_run(const ls_run_opts_t *o)
 {
-    run_t r = {ls_doc_new(), json_array(), o, now_s()};
+    run_t r = {.doc = ls_doc_new(), .steps = json_array(), .o = o, .start = now_s()};
+    ls_progress_clock(o->budget_s); /* the progress line shows the run against its budget */
     if (!r.doc || !r.steps) {
         json_decref(r.doc);
         json_decref(r.steps);
@@ -226,5 +372,8 @@ json_t *ls_pipeline_run(const ls_run_opts_t *o)
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
         steps[i](&r);
     json_decref(r.steps);
+    if (r.rounds)
+        ls_run_rounds_free(r.rounds);
+    free(r.rounds);
     return r.doc;
 }

@@ -22,7 +22,11 @@ enum {
 };
 
 /* Table flags. */
-enum { LS_TABLE_SEVERITY_ROWS = 1 }; /* column 0 is a severity: rows styled by it */
+enum {
+    LS_TABLE_SEVERITY_ROWS = 1, /* column 0 is a severity: rows styled by it */
+    LS_TABLE_EVIDENCE_LAST = 2, /* the last column is a space-separated list of entry ids: a
+                                   text format caps it, HTML collapses it (<details>) */
+};
 
 typedef struct ls_out ls_out_t;
 typedef struct ls_format ls_format_t;
@@ -74,9 +78,14 @@ struct ls_format {
     void (*note)(ls_out_t *o, const char *sentence);          /* "No ... measurements." */
     void (*text)(ls_out_t *o, const char *text);              /* preformatted lines */
     char *(*end)(ls_out_t *o);                                /* the whole output; caller frees */
+    /* The report's first line (render.h's ls_render_verdict); worst: 2 error, 1 warning,
+       0 healthy. NULL: said as text. */
+    void (*verdict)(ls_out_t *o, const char *line, int worst);
 };
 
 extern const ls_format_t ls_format_term, ls_format_md, ls_format_html, ls_format_csv;
+/* Data formats (format_json.c, format_prom.c): the whole document at full precision. */
+extern const ls_format_t ls_format_json, ls_format_prom;
 /* Fixed columns (table.h's ls_column_t), for a command's own tables; not a report format. */
 extern const ls_format_t ls_format_columns;
 
@@ -109,6 +118,8 @@ void ls_columns_put(ls_buf_t *b, ls_table_t *t, const ls_column_t *cols, int fla
 void ls_columns_print(FILE *f, ls_table_t *t, const ls_column_t *cols, int flags);
 
 /* Helpers the backends share. */
+/* The evidence cell cut to its first few ids and "and N more" (text formats). Caller frees. */
+char *ls_evidence_capped(const char *ids, int shown);
 int ls_text_width(const char *s);       /* display width of UTF-8 text (code points) */
 int ls_cell_numeric(const char *s);     /* a number or "-": right-aligned */
 /* Each string of a JSON array, escaped by esc, between before and after. */

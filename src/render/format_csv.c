@@ -23,17 +23,4 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
 }
 
 /* Rows only: a CSV file has no place for headings, lists, pictures or prose. */
-const ls_format_t ls_format_csv = {"csv", ".csv", 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL};
-
-char *ls_report_csv(const json_t *doc, const char *name)
-{
-    ls_table_t *t = !strcmp(name, "boards_clocks") ? ls_table_inventory(doc)
-                    : !strcmp(name, "p2p_paths")   ? ls_table_p2p_paths(doc)
-                    : !strcmp(name, "collectives") ? ls_table_collectives(doc)
-                                                   : NULL;
-    if (!t)
-        return NULL;
-    char *text = ls_format_table(&ls_format_csv, t);
-    ls_table_free(t);
-    return text;
-}
+const ls_format_t ls_format_csv = {"csv", ".csv", 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL, NULL};

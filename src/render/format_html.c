@@ -20,7 +20,28 @@ static const char css[] =
     "tr.info td:first-child{background:#e8f1fb;color:#12406e}"
     "ul.summary li{margin:3px 0}figure{margin:10px 0 20px}figcaption{font-size:12px;color:#444;max-width:760px}"
     "svg{font-family:system-ui,sans-serif;display:block}.figs{display:flex;flex-wrap:wrap;gap:18px}"
-    "p.none{color:#555;font-style:italic}";
+    "p.none{color:#555;font-style:italic}"
+    "p.verdict{font-size:17px;font-weight:700;padding:10px 14px;margin:16px 0 8px;border-left:6px solid}"
+    "p.verdict.ok{background:#e9f7ef;border-color:#1e7e34;color:#14532d}"
+    "p.verdict.warning{background:#fff4e5;border-color:#d97706;color:#8a4b00}"
+    "p.verdict.error{background:#fdecea;border-color:#b71c1c;color:#b71c1c}"
+    "td{white-space:nowrap}table.sev td:nth-child(4){white-space:normal;min-width:260px}"
+    "details summary{cursor:pointer;color:#12406e}";
+
+/* Every id, collapsed behind a count when there are more than a few. */
+static void evidence(ls_buf_t *b, const char *ids)
+{
+    int n = 0;
+    for (const char *p = ids; *p; p++)
+        n += *p != ' ' && (p == ids || p[-1] == ' ');
+    if (n <= 3) {
+        ls_buf_html(b, ids);
+        return;
+    }
+    ls_buf_printf(b, "<details><summary>%d entries</summary>", n);
+    ls_buf_html(b, ids);
+    ls_buf_puts(b, "</details>");
+}
 
 static void table(ls_out_t *o, const ls_table_t *t, int flags)
 {
@@ -33,7 +54,7 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
     }
     ls_buf_puts(b, "<p class=\"tt\">");
     ls_buf_html(b, t->title);
-    ls_buf_puts(b, "</p>\n<table>\n<tr>");
+    ls_buf_puts(b, flags & LS_TABLE_SEVERITY_ROWS ? "</p>\n<table class=\"sev\">\n<tr>" : "</p>\n<table>\n<tr>");
     for (int c = 0; c < t->ncols; c++) {
         ls_buf_puts(b, "<th>");
         ls_buf_html(b, ls_table_cell(t, 0, c));
@@ -50,7 +71,10 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
         }
         for (int c = 0; c < t->ncols; c++) {
             ls_buf_puts(b, c < 128 && right[c] ? "<td class=\"n\">" : "<td>");
-            ls_buf_html(b, ls_table_cell(t, r, c));
+            if (c == t->ncols - 1 && (flags & LS_TABLE_EVIDENCE_LAST))
+                evidence(b, ls_table_cell(t, r, c));
+            else
+                ls_buf_html(b, ls_table_cell(t, r, c));
             ls_buf_puts(b, "</td>");
         }
         ls_buf_puts(b, "</tr>\n");
@@ -77,6 +101,13 @@ static void list(ls_out_t *o, const json_t *strings)
     ls_buf_puts(&o->b, "<ul class=\"summary\">\n");
     ls_format_items(&o->b, strings, "<li>", "</li>\n", ls_buf_html);
     ls_buf_puts(&o->b, "</ul>\n");
+}
+
+static void verdict(ls_out_t *o, const char *line, int worst)
+{
+    ls_buf_printf(&o->b, "<p class=\"verdict %s\">", worst == 2 ? "error" : worst == 1 ? "warning" : "ok");
+    ls_buf_html(&o->b, line);
+    ls_buf_puts(&o->b, "</p>\n");
 }
 
 static void note(ls_out_t *o, const char *sentence)
@@ -161,4 +192,4 @@ static char *end(ls_out_t *o)
 
 /* No begin: the head counts the figures, so end() writes it. */
 const ls_format_t ls_format_html = {"html", ".html", LS_FMT_FIGURES | LS_FMT_EMPTY_NOTE, NULL, heading, section_end, table,
-                                    list, figures, note, text, end};
+                                    list, figures, note, text, end, verdict};

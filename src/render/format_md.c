@@ -7,7 +7,6 @@
 
 static void table(ls_out_t *o, const ls_table_t *t, int flags)
 {
-    (void)flags;
     ls_buf_t *b = &o->b;
     if (t->title[0]) { /* an untitled table (a command's) shows its header even when empty */
         ls_buf_puts(b, "**");
@@ -22,7 +21,13 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
         ls_buf_puts(b, "|");
         for (int c = 0; c < t->ncols; c++) {
             ls_buf_puts(b, " ");
-            ls_buf_md(b, ls_table_cell(t, r, c));
+            if (r > 0 && c == t->ncols - 1 && (flags & LS_TABLE_EVIDENCE_LAST)) {
+                char *capped = ls_evidence_capped(ls_table_cell(t, r, c), 3);
+                ls_buf_md(b, capped);
+                free(capped);
+            } else {
+                ls_buf_md(b, ls_table_cell(t, r, c));
+            }
             ls_buf_puts(b, " |");
         }
         ls_buf_puts(b, "\n");
@@ -60,6 +65,13 @@ static void list(ls_out_t *o, const json_t *strings)
     ls_buf_puts(&o->b, "\n");
 }
 
+static void verdict(ls_out_t *o, const char *line, int worst)
+{
+    ls_buf_puts(&o->b, worst == 2 ? "**:x: " : worst == 1 ? "**:warning: " : "**:white_check_mark: ");
+    ls_buf_md(&o->b, line);
+    ls_buf_puts(&o->b, "**\n\n");
+}
+
 static void text(ls_out_t *o, const char *s)
 {
     ls_buf_puts(&o->b, "```\n");
@@ -68,4 +80,4 @@ static void text(ls_out_t *o, const char *s)
 }
 
 /* No inline pictures (the tables say it); an empty section stays empty under its heading. */
-const ls_format_t ls_format_md = {"md", ".md", 0, begin, heading, NULL, table, list, NULL, NULL, text, NULL};
+const ls_format_t ls_format_md = {"md", ".md", 0, begin, heading, NULL, table, list, NULL, NULL, text, NULL, verdict};

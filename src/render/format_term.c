@@ -1,8 +1,10 @@
-/* The terminal format: plain text tables, no colour (the same bytes on a terminal, in a
-   pipe or in a file). */
+/* The terminal format: plain text tables within 100 columns, no colour (the same bytes
+   on a terminal, in a pipe or in a file; cli colours the verdict and severities on a
+   terminal, term_colour.c). */
 #include "format.h"
 #include "model/doc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,51 +20,198 @@ static void pad(ls_buf_t *b, const char *s, int w, int right)
             ls_buf_puts(b, " ");
 }
 
-static void rule(ls_buf_t *b, const int *w, int ncols)
+/* Reports fit a terminal of this many columns: a wider table wraps its header words,
+   then its last text column, then splits into blocks that repeat the first column. */
+enum { TERM_WIDTH = 100, MIN_WRAP = 24, MAXCOLS = 128 };
+
+typedef struct {
+    const ls_table_t *t;
+    int flags, ncols;
+    int w[MAXCOLS], right[MAXCOLS];
+    char **cells; /* the table's cells, the evidence column capped */
+} layout_t;
+
+static const char *cell(const layout_t *l, int r, int c)
+{
+    return l->cells[r * l->t->ncols + c];
+}
+
+static int longest_word(const char *s)
+{
+    int best = 0;
+    while (*s) {
+        size_t n = strcspn(s, " ");
+        char word[256];
+        snprintf(word, sizeof word, "%.*s", (int)n, s);
+        if (ls_text_width(word) > best)
+            best = ls_text_width(word);
+        s += n + (s[n] == ' ');
+    }
+    return best;
+}
+
+static int span(const layout_t *l, const int *cols, int n)
+{
+    int total = 1;
+    for (int i = 0; i < n; i++)
+        total += 1 + l->w[cols[i]];
+    return total;
+}
+
+/* Line k of text wrapped to width w (greedy, on spaces), into out; 0 when none. */
+static int wrapped_line(const char *s, int w, int k, char *out, size_t len)
+{
+    int line = 0;
+    while (*s) {
+        ls_buf_t b = {0};
+        int col = 0;
+        while (*s) {
+            size_t n = strcspn(s, " ");
+            char word[512];
+            snprintf(word, sizeof word, "%.*s", (int)n, s);
+            int ww = ls_text_width(word);
+            if (col && col + 1 + ww > w)
+                break;
+            ls_buf_printf(&b, "%s%s", col ? " " : "", word);
+            col += ww + (col > 0);
+            s += n;
+            while (*s == ' ')
+                s++;
+        }
+        char *text = ls_buf_take(&b);
+        if (line++ == k) {
+            snprintf(out, len, "%s", text);
+            free(text);
+            return 1;
+        }
+        free(text);
+    }
+    return 0;
+}
+
+static int lines_of(const char *s, int w)
+{
+    char tmp[1024];
+    int n = 0;
+    while (wrapped_line(s, w, n, tmp, sizeof tmp))
+        n++;
+    return n ? n : 1;
+}
+
+static void rule(ls_buf_t *b, const layout_t *l, const int *cols, int n)
 {
     ls_buf_puts(b, " ");
-    for (int c = 0; c < ncols; c++) {
+    for (int i = 0; i < n; i++) {
         ls_buf_puts(b, " ");
-        for (int i = 0; i < w[c]; i++)
+        for (int k = 0; k < l->w[cols[i]]; k++)
             ls_buf_puts(b, "-");
     }
     ls_buf_puts(b, "\n");
 }
 
-static void table(ls_out_t *o, const ls_table_t *t, int flags)
+/* One row of the columns cols (the header when r == 0), each cell wrapped to its width. */
+static void row(ls_buf_t *b, const layout_t *l, const int *cols, int n, int r)
 {
-    (void)flags;
-    ls_buf_t *b = &o->b;
-    int w[128] = {0}, right[128], ncols = t->ncols < 128 ? t->ncols : 128;
-    for (int c = 0; c < ncols; c++)
-        right[c] = 1;
-    for (int r = 0; r <= t->nrows; r++)
-        for (int c = 0; c < ncols; c++) {
-            if (ls_text_width(ls_table_cell(t, r, c)) > w[c])
-                w[c] = ls_text_width(ls_table_cell(t, r, c));
-            if (r > 0 && !ls_cell_numeric(ls_table_cell(t, r, c)))
-                right[c] = 0; /* a column of numbers is right-aligned */
-        }
-    ls_buf_printf(b, "%s\n", t->title);
-    if (!t->nrows) {
-        ls_buf_puts(b, "  (none)\n\n");
-        return;
+    int height = 1;
+    for (int i = 0; i < n; i++) {
+        int h = lines_of(cell(l, r, cols[i]), l->w[cols[i]]);
+        height = h > height ? h : height;
     }
-    for (int r = 0; r <= t->nrows; r++) {
-        ls_buf_puts(b, " ");
-        for (int c = 0; c < ncols; c++) {
-            ls_buf_puts(b, " ");
-            const char *cell = ls_table_cell(t, r, c);
-            if (c == t->ncols - 1 && !right[c])
-                ls_buf_puts(b, cell); /* no trailing blanks */
-            else
-                pad(b, cell, w[c], r > 0 && right[c]);
+    for (int k = 0; k < height; k++) {
+        ls_buf_t line = {0};
+        ls_buf_puts(&line, " ");
+        for (int i = 0; i < n; i++) {
+            char part[1024] = "";
+            int c = cols[i];
+            if (!wrapped_line(cell(l, r, c), l->w[c], k, part, sizeof part) && k == 0)
+                snprintf(part, sizeof part, "%s", cell(l, r, c));
+            ls_buf_puts(&line, " ");
+            pad(&line, part, l->w[c], r > 0 && l->right[c]);
         }
-        ls_buf_puts(b, "\n");
+        char *text = ls_buf_take(&line);
+        size_t len = strlen(text);
+        while (len && text[len - 1] == ' ')
+            text[--len] = '\0'; /* no trailing blanks */
+        ls_buf_printf(b, "%s\n", text);
+        free(text);
+    }
+}
+
+static void block(ls_buf_t *b, const layout_t *l, const int *cols, int n)
+{
+    for (int r = 0; r <= l->t->nrows; r++) {
+        row(b, l, cols, n, r);
         if (r == 0)
-            rule(b, w, ncols);
+            rule(b, l, cols, n);
     }
     ls_buf_puts(b, "\n");
+}
+
+static void measure(layout_t *l, int wrap_header)
+{
+    for (int c = 0; c < l->ncols; c++) {
+        l->w[c] = wrap_header ? longest_word(cell(l, 0, c)) : ls_text_width(cell(l, 0, c));
+        l->right[c] = 1;
+        for (int r = 1; r <= l->t->nrows; r++) {
+            if (ls_text_width(cell(l, r, c)) > l->w[c])
+                l->w[c] = ls_text_width(cell(l, r, c));
+            if (!ls_cell_numeric(cell(l, r, c)))
+                l->right[c] = 0; /* a column of numbers is right-aligned */
+        }
+    }
+}
+
+/* Column blocks of at most TERM_WIDTH, each after the first repeating column 0. */
+static void split(ls_buf_t *b, const layout_t *l)
+{
+    int cols[MAXCOLS], c = 0;
+    while (c < l->ncols) {
+        int n = 0;
+        if (c > 0)
+            cols[n++] = 0;
+        cols[n++] = c++;
+        while (c < l->ncols) {
+            cols[n] = c;
+            if (span(l, cols, n + 1) > TERM_WIDTH)
+                break;
+            n++, c++;
+        }
+        block(b, l, cols, n);
+    }
+}
+
+static void table(ls_out_t *o, const ls_table_t *t, int flags)
+{
+    ls_buf_t *b = &o->b;
+    layout_t l = {t, flags, t->ncols < MAXCOLS ? t->ncols : MAXCOLS, {0}, {0}, NULL};
+    int ncells = (t->nrows + 1) * t->ncols, all[MAXCOLS];
+    l.cells = calloc((size_t)ncells + 1, sizeof *l.cells);
+    if (!l.cells)
+        abort();
+    for (int i = 0; i < ncells; i++)
+        l.cells[i] = (flags & LS_TABLE_EVIDENCE_LAST) && i >= t->ncols && i % t->ncols == t->ncols - 1
+                         ? ls_evidence_capped(t->cells[i], 3)
+                         : strdup(t->cells[i] ? t->cells[i] : "");
+    for (int c = 0; c < l.ncols; c++)
+        all[c] = c;
+    ls_buf_wrap(b, t->title, 0, 2, TERM_WIDTH);
+    if (!t->nrows) {
+        ls_buf_puts(b, "  (none)\n\n");
+    } else {
+        measure(&l, 0);
+        if (span(&l, all, l.ncols) > TERM_WIDTH)
+            measure(&l, 1);
+        int last = l.ncols - 1, rest = TERM_WIDTH - span(&l, all, last) - 1;
+        if (span(&l, all, l.ncols) > TERM_WIDTH && !l.right[last] && rest >= MIN_WRAP)
+            l.w[last] = rest;
+        if (span(&l, all, l.ncols) > TERM_WIDTH)
+            split(b, &l);
+        else
+            block(b, &l, all, l.ncols);
+    }
+    for (int i = 0; i < ncells; i++)
+        free(l.cells[i]);
+    free(l.cells);
 }
 
 static void begin(ls_out_t *o)
@@ -100,6 +249,12 @@ static void note(ls_out_t *o, const char *sentence)
     ls_buf_printf(&o->b, "  (%c%.*s)\n\n", first, (int)n - 1, sentence + 1);
 }
 
+static void verdict(ls_out_t *o, const char *line, int worst)
+{
+    (void)worst;
+    ls_buf_printf(&o->b, "%s\n\n", line);
+}
+
 static void text(ls_out_t *o, const char *s)
 {
     ls_buf_puts(&o->b, s);
@@ -107,4 +262,4 @@ static void text(ls_out_t *o, const char *s)
 }
 
 /* No pictures in plain text (the tables say it), no section end. */
-const ls_format_t ls_format_term = {"term", NULL, LS_FMT_PROSE, begin, heading, NULL, table, list, NULL, note, text, NULL};
+const ls_format_t ls_format_term = {"term", NULL, LS_FMT_PROSE, begin, heading, NULL, table, list, NULL, note, text, NULL, verdict};

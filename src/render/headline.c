@@ -2,11 +2,13 @@
    pairs, with unit, method and the theoretical peak where the document has one. What
    `linkscope run` prints before the findings; every figure is an entry's median. */
 #include "render.h"
+#include "table.h"
 #include "strbuf.h"
 #include "model/doc.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -18,13 +20,13 @@ typedef struct {
 static const headline_t lines[] = {
     {"P2P one direction (copy engine)", "p2p", "ce", "uni", "GB/s", 0},
     {"P2P both directions, summed (copy engine)", "p2p", "ce", "bidir", "GB/s", 0},
-    {"P2P one direction, SM kernel reading the peer", "p2p", "sm_read", "uni", "GB/s", 0},
-    {"P2P one direction through host memory (P2P off)", "p2p", "staged", "uni", "GB/s", 1},
-    {"GPU-to-GPU latency, one-way store (ping-pong)", "latency", "gpu_pingpong", NULL, "us", 0},
-    {"GPU-to-GPU latency, pointer chase (read)", "latency", "pointer_chase", NULL, "us", 0},
-    {"GPU-to-GPU latency, GPU-timed copy", "latency", "gpu_copy", NULL, "us", 0},
+    {"P2P one direction, SM kernel reading peer", "p2p", "sm_read", "uni", "GB/s", 0},
+    {"P2P one direction via host memory (P2P off)", "p2p", "staged", "uni", "GB/s", 1},
+    {"GPU-GPU latency, one-way store (ping-pong)", "latency", "gpu_pingpong", NULL, "us", 0},
+    {"GPU-GPU latency, pointer chase (read)", "latency", "pointer_chase", NULL, "us", 0},
+    {"GPU-GPU latency, GPU-timed copy", "latency", "gpu_copy", NULL, "us", 0},
     {"HBM traffic (read + write), read kernel", "hbm", "read", NULL, "GB/s", 0},
-    {"HBM traffic (read + write), copy engine copy", "hbm", "copy_ce", NULL, "GB/s", 0},
+    {"HBM traffic (read + write), copy engine", "hbm", "copy_ce", NULL, "GB/s", 0},
     {"host to GPU, pinned", "host", "h2d", NULL, "GB/s", 0},
     {"GPU to host, pinned", "host", "d2h", NULL, "GB/s", 0},
 };
@@ -71,25 +73,72 @@ static int range(const json_t *doc, const headline_t *h, double *lo, double *hi,
     return *n > 0;
 }
 
-static void measured_line(ls_buf_t *b, const json_t *doc, const headline_t *h)
+/* One headline row: a kind of figure, its range, unit and peak. The peak is the
+   entries' theoretical figure; where analyze's ceilings (issue 11: a ceiling per kind
+   of figure) land in the document, this is the one place that should read them. */
+typedef struct {
+    char label[96], range[64], unit[8], peak[24], share[16];
+    int n;
+} row_t;
+
+static int measured_row(const json_t *doc, const headline_t *h, row_t *r)
 {
     double lo, hi, peak;
-    int n;
-    if (!range(doc, h, &lo, &hi, &peak, &n))
-        return;
+    if (!range(doc, h, &lo, &hi, &peak, &r->n))
+        return 0;
     char a[24], z[24];
     ls_fmt_num(lo, a, sizeof a);
     ls_fmt_num(hi, z, sizeof z);
-    ls_buf_printf(b, "  %-50s %9s", h->label, a);
+    snprintf(r->label, sizeof r->label, "%s", h->label);
     if (hi > lo)
-        ls_buf_printf(b, " .. %s", z);
-    ls_buf_printf(b, " %s", h->unit);
+        snprintf(r->range, sizeof r->range, "%s .. %s", a, z);
+    else
+        snprintf(r->range, sizeof r->range, "%s", a);
+    snprintf(r->unit, sizeof r->unit, "%s", h->unit);
+    r->peak[0] = r->share[0] = '\0';
     if (peak > 0) {
-        char p[24];
-        ls_fmt_num(peak, p, sizeof p);
-        ls_buf_printf(b, "  (theoretical %s, %.0f%%)", p, 100.0 * hi / peak);
+        ls_fmt_num(peak, r->peak, sizeof r->peak);
+        snprintf(r->share, sizeof r->share, "%.0f%%", 100.0 * hi / peak);
     }
-    ls_buf_printf(b, "  [%d %s]\n", n, n == 1 ? "figure" : "figures");
+    return 1;
+}
+
+static void measured_line(ls_buf_t *b, const row_t *r)
+{
+    ls_buf_printf(b, "  %-44s %14s %-4s", r->label, r->range, r->unit);
+    if (r->peak[0])
+        ls_buf_printf(b, "  %s of %s", r->share, r->peak);
+    ls_buf_printf(b, "  [%d]\n", r->n);
+}
+
+typedef struct {
+    char s[24];
+} num_t;
+
+static num_t ls_fmt_num_s(double v)
+{
+    num_t n;
+    ls_fmt_num(v, n.s, sizeof n.s);
+    return n;
+}
+
+static int is_collective(const json_t *e)
+{
+    return !strcmp(ls_json_str(e, "family", ""), "nccl") && !strcmp(ls_json_str(e, "status", ""), "ok") &&
+           json_object_get(e, "value"); /* an imported paste cut before its first row */
+}
+
+static void collective_label(const json_t *e, char *label, size_t len)
+{
+    char who[48];
+    /* over several nodes GPU indices repeat: count ranks, not distinct indices */
+    long long nodes = ls_json_int(e, "nodes", 1);
+    if (nodes > 1)
+        snprintf(who, sizeof who, "%lldx%lld", nodes, ls_json_int(e, "nranks", 0) / (nodes ? nodes : 1));
+    else
+        snprintf(who, sizeof who, "%zu GPUs", json_array_size(json_object_get(e, "gpus")));
+    snprintf(label, len, "NCCL %s, %s, %s", ls_json_str(e, "collective", "?"), who,
+             ls_json_str(e, "variant", "default"));
 }
 
 /* Each collective's bus bandwidth at its largest size and time at its smallest. */
@@ -99,32 +148,132 @@ static void collective_lines(ls_buf_t *b, const json_t *doc)
     const json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") || strcmp(ls_json_str(e, "status", ""), "ok") ||
-            !json_object_get(e, "value")) /* an imported paste cut before its first row */
+        if (!is_collective(e))
             continue;
-        char label[96], bw[24], big[24], small_us[24], small[24], who[48];
-        /* over several nodes GPU indices repeat: count ranks, not distinct indices */
-        long long nodes = ls_json_int(e, "nodes", 1);
-        if (nodes > 1)
-            snprintf(who, sizeof who, "%lld ranks on %lld nodes", ls_json_int(e, "nranks", 0), nodes);
-        else
-            snprintf(who, sizeof who, "%zu GPUs", json_array_size(json_object_get(e, "gpus")));
-        snprintf(label, sizeof label, "NCCL %s busbw, %s, %s", ls_json_str(e, "collective", "?"), who,
-                 ls_json_str(e, "variant", "default"));
+        char label[96], bw[24], big[24], small_us[24], small[24];
+        collective_label(e, label, sizeof label);
         ls_fmt_num(ls_json_num(e, "value", NAN), bw, sizeof bw);
-        ls_fmt_bytes(ls_json_num(e, "bytes", NAN), big, sizeof big);
-        ls_fmt_num(ls_json_num(e, "small_time_us", NAN), small_us, sizeof small_us);
-        ls_fmt_bytes(ls_json_num(e, "small_bytes", NAN), small, sizeof small);
-        ls_buf_printf(b, "  %-50s %9s GB/s at %s; %s us at %s\n", label, bw, big, small_us, small);
+        ls_buf_t line = {0};
+        ls_buf_printf(&line, "  %-44s %14s GB/s busbw", label, bw);
+        /* an import may know the figure but not the sizes: nothing said of them then */
+        if (isfinite(ls_json_num(e, "bytes", NAN))) {
+            ls_fmt_bytes(ls_json_num(e, "bytes", NAN), big, sizeof big);
+            ls_buf_printf(&line, " at %s", big);
+        }
+        if (isfinite(ls_json_num(e, "small_time_us", NAN)) && isfinite(ls_json_num(e, "small_bytes", NAN))) {
+            ls_fmt_num(ls_json_num(e, "small_time_us", NAN), small_us, sizeof small_us);
+            ls_fmt_bytes(ls_json_num(e, "small_bytes", NAN), small, sizeof small);
+            ls_buf_printf(&line, "; %s us at %s", small_us, small);
+        }
+        char *text = ls_buf_take(&line), share[48] = "";
+        double th = ls_json_num(e, "theoretical", 0);
+        if (th > 0) /* the links' busbw ceiling where the run set one; said where the line has room */
+            snprintf(share, sizeof share, "; %.0f%% of %s", 100 * ls_json_num(e, "value", NAN) / th,
+                     ls_fmt_num_s(th).s);
+        ls_buf_puts(b, text);
+        if (strlen(text) + strlen(share) <= 100)
+            ls_buf_puts(b, share);
+        free(text);
+        ls_buf_puts(b, "\n");
     }
 }
 
 char *ls_render_headline(const json_t *doc)
 {
     ls_buf_t b = {0};
-    ls_buf_puts(&b, "Headline figures (median of each figure's samples; range over GPUs or pairs)\n");
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-        measured_line(&b, doc, &lines[i]);
+    ls_buf_puts(&b, "Headline figures (medians; range over GPUs or pairs; % of theoretical; [figures])\n");
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        row_t r;
+        if (measured_row(doc, &lines[i], &r))
+            measured_line(&b, &r);
+    }
     collective_lines(&b, doc);
     return ls_buf_take(&b);
+}
+
+static void collective_rows(ls_table_t *t, const json_t *doc)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (!is_collective(e))
+            continue;
+        char label[160], who[96], bw[24], big[24], us[24], small[24];
+        collective_label(e, who, sizeof who);
+        ls_fmt_num(ls_json_num(e, "value", NAN), bw, sizeof bw);
+        ls_fmt_bytes(ls_json_num(e, "bytes", NAN), big, sizeof big);
+        if (isfinite(ls_json_num(e, "bytes", NAN)))
+            snprintf(label, sizeof label, "%s busbw at %s", who, big);
+        else
+            snprintf(label, sizeof label, "%s busbw", who);
+        char peak[24] = "-", share[16] = "-";
+        double th = ls_json_num(e, "theoretical", 0);
+        if (th > 0) {
+            ls_fmt_num(th, peak, sizeof peak);
+            snprintf(share, sizeof share, "%.0f%%", 100 * ls_json_num(e, "value", NAN) / th);
+        }
+        const char *r1[] = {label, bw, "GB/s", peak, share, "1"};
+        ls_table_row(t, r1);
+        if (!isfinite(ls_json_num(e, "small_time_us", NAN)) || !isfinite(ls_json_num(e, "small_bytes", NAN)))
+            continue;
+        ls_fmt_num(ls_json_num(e, "small_time_us", NAN), us, sizeof us);
+        ls_fmt_bytes(ls_json_num(e, "small_bytes", NAN), small, sizeof small);
+        snprintf(label, sizeof label, "%s time at %s", who, small);
+        const char *r2[] = {label, us, "us", "-", "-", "1"};
+        ls_table_row(t, r2);
+    }
+}
+
+ls_table_t *ls_table_headline(const json_t *doc)
+{
+    static const char *header[] = {"figure", "median", "unit", "theoretical", "% of theoretical", "figures"};
+    ls_table_t *t = ls_table_new("Headline figures (median of each figure's samples; range over GPUs or pairs)",
+                                 6, header);
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        row_t r;
+        if (!measured_row(doc, &lines[i], &r))
+            continue;
+        char n[16];
+        snprintf(n, sizeof n, "%d", r.n);
+        const char *cells[] = {r.label, r.range, r.unit, r.peak[0] ? r.peak : "-", r.share[0] ? r.share : "-", n};
+        ls_table_row(t, cells);
+    }
+    collective_rows(t, doc);
+    return t;
+}
+
+json_t *ls_headline_json(const json_t *doc)
+{
+    json_t *out = json_array();
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        double lo, hi, peak;
+        int n;
+        if (!range(doc, &lines[i], &lo, &hi, &peak, &n))
+            continue;
+        json_t *h = json_pack("{s:s, s:f, s:f, s:s, s:i}", "figure", lines[i].label, "min", lo, "max", hi, "unit",
+                              lines[i].unit, "figures", n);
+        if (peak > 0) {
+            json_object_set_new(h, "theoretical", json_real(peak));
+            json_object_set_new(h, "share_of_theoretical", json_real(hi / peak));
+        }
+        json_array_append_new(out, h);
+    }
+    size_t k;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), k, e)
+    {
+        if (!is_collective(e))
+            continue;
+        char label[96];
+        collective_label(e, label, sizeof label);
+        json_t *h = json_pack("{s:s, s:s, s:O, s:s}", "figure", label, "entry", ls_json_str(e, "id", ""), "busbw",
+                              json_object_get(e, "value"), "unit", "GB/s");
+        const char *keys[] = {"bytes", "small_time_us", "small_bytes", "theoretical"};
+        for (int j = 0; j < 4; j++)
+            if (json_is_number(json_object_get(e, keys[j])))
+                json_object_set(h, keys[j], json_object_get(e, keys[j]));
+        json_array_append_new(out, h);
+    }
+    return out;
 }

@@ -49,6 +49,7 @@ void ls_matrix_init(ls_matrix_t *m, int n_fixed)
         m->index[i] = i;
     m->n = n_fixed > 0 ? n_fixed : 0;
     m->fixed = n_fixed > 0;
+    m->scale_lo = m->scale_hi = m->ceiling = NAN;
 }
 
 int ls_matrix_slot(ls_matrix_t *m, int gpu)

@@ -27,6 +27,12 @@ typedef struct {
     char name[64];    /* file name stem for CSV: "p2p-ce-uni" */
     int lower_is_better;
     int samples;      /* samples per cell (largest seen) */
+    /* A heatmap's colour scale: NAN = the matrix's own range; set to the whole family's
+       range so that every heatmap of one kind shares one scale (ls_matrix_family_scale). */
+    double scale_lo, scale_hi;
+    /* The figure's ceiling (the link class's peak), said in the heatmap's legend; NAN:
+       none known. Hook: analyze's ceilings (issue 11) set it where the report has them. */
+    double ceiling;
 } ls_matrix_t;
 
 /* An empty matrix: every value NaN; n_fixed > 0 gives rows and columns for GPUs
@@ -65,6 +71,19 @@ int ls_matrix_write_csv(const ls_matrix_t *m, const char *dir, char *err, size_t
 
 /* The report's table of a matrix: "row->col", then GPU<i> per column; "-" for nothing. */
 ls_table_t *ls_matrix_table(const ls_matrix_t *m);
+
+/* Whether two matrices show the same kind of figure (their titles' words before
+   "GPU(row) -> GPU(column)"): one pair table, one colour scale. */
+int ls_matrix_same_kind(const ls_matrix_t *a, const ls_matrix_t *b);
+/* Gives every matrix of mats the colour range of all matrices of its kind. */
+void ls_matrix_family_scale(ls_matrix_t *mats, int n);
+
+/* Up to this many GPUs a report shows pair tables, not a matrix per method. */
+enum { LS_PAIR_TABLE_MAX_GPUS = 4 };
+/* One table per kind of matrix (P2P one direction, both directions, latency...): a row
+   per GPU pair, a column per method (pair_tables.c). Writes up to max tables into out,
+   returns how many; the caller frees each. */
+int ls_pair_tables(const ls_matrix_t *mats, int n, ls_table_t **out, int max);
 
 /* ANSI background colour escape for a cell whose goodness is frac in [0,1]
    (1 = best in the matrix): red through yellow to green. */

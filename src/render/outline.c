@@ -5,6 +5,7 @@
 #include "format.h"
 #include "matrix.h"
 #include "render.h"
+#include "run_tables.h"
 #include "svg.h"
 #include "model/doc.h"
 
@@ -43,14 +44,30 @@ static void show(ls_out_t *o, ls_table_t *t, int flags)
     ls_table_free(t);
 }
 
+/* Verdict first, then the headline figures; the run's metadata closes the report. */
 static void summary(ls_out_t *o)
 {
-    show(o, ls_table_host_summary(o->doc), 0);
+    int e, w, i;
+    char *v = ls_render_verdict(o->findings);
+    int worst = ls_verdict_counts(o->findings, &e, &w, &i);
+    if (o->fmt->verdict)
+        o->fmt->verdict(o, v, worst);
+    else
+        text(o, v);
+    free(v);
     if (o->fmt->caps & LS_FMT_PROSE) {
         char *head = ls_render_headline(o->doc);
         text(o, head);
         free(head);
+    } else {
+        show(o, ls_table_headline(o->doc), 0);
     }
+    show(o, ls_table_run_cuts(o->doc), 0); /* steps the budget cut: they qualify the figures */
+}
+
+static void metadata(ls_out_t *o)
+{
+    show(o, ls_table_host_summary(o->doc), 0);
 }
 
 static void findings(ls_out_t *o)
@@ -62,7 +79,7 @@ static void findings(ls_out_t *o)
     } else if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !json_array_size(o->findings)) {
         note(o, "No finding: every rule passed.");
     } else {
-        show(o, ls_table_findings(o->findings), LS_TABLE_SEVERITY_ROWS);
+        show(o, ls_table_findings(o->findings), LS_TABLE_SEVERITY_ROWS | LS_TABLE_EVIDENCE_LAST);
     }
 }
 
@@ -93,7 +110,10 @@ static void topology(ls_out_t *o)
 {
     static const ls_figure_t figs[] = {
         {draw_topology, NULL,
-         "GPUs as nodes, filled by NUMA node; lines coloured by link class (thicker: more NVLinks; "
+         "GPUs as nodes (filled by NUMA node where the document knows it, white where not); lines "
+         "coloured by link class and labelled with the link word up to 8 GPUs, or one NVSwitch fabric "
+         "where every pair has the same NVLink, each GPU's own NIC (PIX/PXB) beside it; PCIe machines as "
+         "NUMA nodes, PCIe switches and NVLink arcs (thicker: more NVLinks; "
          "dashed: across the SMP interconnect; red: a pair far below its class).",
          "No GPUs in the document."},
         {draw_links, NULL, "Link types as nvidia-smi topo -m prints them, GPU(row) -> GPU(column).",
@@ -116,7 +136,13 @@ static void matrices(ls_out_t *o)
     int n = ls_doc_matrices(o->doc, &mats);
     if (!n)
         note(o, "No P2P or latency measurements.");
-    if (o->fmt->caps & LS_FMT_FIGURES) {
+    if (n && ls_doc_ngpus(o->doc) <= LS_PAIR_TABLE_MAX_GPUS) { /* a few GPUs: a table per kind */
+        ls_table_t *tables[32];
+        int nt = ls_pair_tables(mats, n, tables, 32);
+        for (int k = 0; k < nt; k++)
+            show(o, tables[k], 0);
+    } else if (o->fmt->caps & LS_FMT_FIGURES) {
+        ls_matrix_family_scale(mats, n); /* heatmaps of one kind share one colour scale */
         ls_figure_t *figs = calloc((size_t)n + 1, sizeof *figs);
         if (!figs)
             abort();
@@ -129,6 +155,7 @@ static void matrices(ls_out_t *o)
             show(o, ls_matrix_table(&mats[k]), 0);
     }
     free(mats);
+    show(o, ls_table_fabric(o->doc), 0);
 }
 
 static void memory(ls_out_t *o)
@@ -176,7 +203,7 @@ static void inventory(ls_out_t *o)
 }
 
 const ls_section_t ls_outline[] = {
-    {"summary", "Run", NULL, NULL, LS_SEC_PREAMBLE, summary, NULL},
+    {"summary", "Verdict and headline", NULL, NULL, LS_SEC_PREAMBLE, summary, NULL},
     {"findings", "Findings", NULL, "Findings and plan", 0, findings, NULL},
     {"plan", "Plan", NULL, NULL, LS_SEC_IN_PROSE, plan, NULL},
     {"topology", "Topology", NULL, NULL, 0, topology, NULL},
@@ -185,6 +212,7 @@ const ls_section_t ls_outline[] = {
     {"collectives", "Collectives", NULL, NULL, 0, collectives, NULL},
     {"burn", "Sustained load", NULL, NULL, 0, burn, ls_burn_count},
     {"inventory", "Inventory", NULL, NULL, 0, inventory, NULL},
+    {"run", "Run", NULL, NULL, 0, metadata, NULL},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };
 
@@ -200,7 +228,8 @@ const char *ls_section_short_title(const ls_format_t *fmt, const ls_section_t *s
     return s->short_title ? s->short_title : s->title;
 }
 
-const ls_format_t *const ls_formats[] = {&ls_format_term, &ls_format_md, &ls_format_html, &ls_format_csv, NULL};
+const ls_format_t *const ls_formats[] = {&ls_format_term, &ls_format_md,   &ls_format_html,
+                                         &ls_format_csv,  &ls_format_json, &ls_format_prom, NULL};
 
 const ls_format_t *ls_format_find(const char *name)
 {
@@ -282,7 +311,12 @@ int ls_cell_numeric(const char *s)
         return 1;
     char *end;
     strtod(s, &end);
-    return end != s && *end == '\0';
+    if (end != s && !strncmp(end, " .. ", 4)) { /* a range "4492 .. 4499" aligns as a number */
+        const char *hi = end + 4;
+        strtod(hi, &end);
+        return end != hi && *end == '\0';
+    }
+    return end != s && (*end == '\0' || !strcmp(end, "%")); /* "93%" too */
 }
 
 void ls_format_items(ls_buf_t *b, const json_t *strings, const char *before, const char *after,
@@ -296,4 +330,27 @@ void ls_format_items(ls_buf_t *b, const json_t *strings, const char *before, con
         esc(b, json_string_value(s));
         ls_buf_puts(b, after);
     }
+}
+
+char *ls_evidence_capped(const char *ids, int shown)
+{
+    ls_buf_t b = {0};
+    int n = 0, total = 0;
+    for (const char *p = ids; *p;) {
+        size_t len = strcspn(p, " ");
+        if (len)
+            total++;
+        p += len + (p[len] == ' ');
+    }
+    for (const char *p = ids; *p && total;) {
+        size_t len = strcspn(p, " ");
+        if (len && n == shown && total > shown + 1) {
+            ls_buf_printf(&b, " and %d more", total - n);
+            break;
+        }
+        if (len)
+            ls_buf_printf(&b, "%s%.*s", n++ ? " " : "", (int)len, p);
+        p += len + (p[len] == ' ');
+    }
+    return ls_buf_take(&b);
 }

@@ -15,6 +15,32 @@ static void gpu_list(ls_buf_t *b, const json_t *gpus)
     ls_buf_puts(b, set);
 }
 
+/* Evidence ids a text report shows of each finding; the rest are counted ("and N
+   more"); HTML and JSON carry them all. */
+enum { EVIDENCE_SHOWN = 3, TEXT_WIDTH = 100 };
+
+static void evidence_text(ls_buf_t *b, const json_t *ids)
+{
+    size_t k, n = json_array_size(ids);
+    const json_t *e;
+    if (!n)
+        return;
+    ls_buf_t line = {0};
+    ls_buf_puts(&line, "evidence:");
+    json_array_foreach(ids, k, e)
+    {
+        if (k >= EVIDENCE_SHOWN && n > EVIDENCE_SHOWN + 1) {
+            ls_buf_printf(&line, " and %zu more", n - k);
+            break;
+        }
+        ls_buf_printf(&line, " %s", json_string_value(e));
+    }
+    char *s = ls_buf_take(&line);
+    ls_buf_puts(b, "          ");
+    ls_buf_wrap(b, s, 10, 20, TEXT_WIDTH);
+    free(s);
+}
+
 static void findings_text(ls_buf_t *b, const json_t *findings)
 {
     ls_buf_printf(b, "Findings (%zu)\n", json_array_size(findings));
@@ -24,20 +50,11 @@ static void findings_text(ls_buf_t *b, const json_t *findings)
     const json_t *f;
     json_array_foreach(findings, i, f)
     {
-        ls_buf_printf(b, "  %-7s %-16s %s\n", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"),
-                      ls_json_str(f, "message", ""));
-        size_t k;
-        const json_t *e;
-        ls_buf_puts(b, "          evidence:");
-        json_array_foreach(json_object_get(f, "evidence"), k, e)
-        {
-            if (k >= 6) {
-                ls_buf_printf(b, " (+%zu more)", json_array_size(json_object_get(f, "evidence")) - 6);
-                break;
-            }
-            ls_buf_printf(b, " %s", json_string_value(e));
-        }
-        ls_buf_puts(b, "\n");
+        char head[64];
+        int col = snprintf(head, sizeof head, "  %-7s %-16s ", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"));
+        ls_buf_puts(b, head);
+        ls_buf_wrap(b, ls_json_str(f, "message", ""), col, 10, TEXT_WIDTH);
+        evidence_text(b, json_object_get(f, "evidence"));
     }
 }
 
@@ -144,7 +161,8 @@ static void keep_out_text(ls_buf_t *b, const json_t *plan)
         const json_t *r;
         json_array_foreach(json_object_get(k, "reasons"), j, r)
         {
-            ls_buf_printf(b, "    - %s\n", json_string_value(r));
+            ls_buf_puts(b, "    - ");
+            ls_buf_wrap(b, json_string_value(r), 6, 6, TEXT_WIDTH);
         }
     }
 }
@@ -156,7 +174,8 @@ static void summary_text(ls_buf_t *b, const json_t *plan)
     const json_t *s;
     json_array_foreach(json_object_get(plan, "summary"), i, s)
     {
-        ls_buf_printf(b, "  * %s\n", json_string_value(s));
+        ls_buf_puts(b, "  * ");
+        ls_buf_wrap(b, json_string_value(s), 4, 4, TEXT_WIDTH);
     }
 }
 

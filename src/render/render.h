@@ -14,10 +14,28 @@ char *ls_render_plan_text(const json_t *findings, const json_t *plan);
    `linkscope run` prints them. Caller frees. */
 char *ls_render_headline(const json_t *doc);
 
+/* The headline figures as data, full precision (the JSON report): one object per kind
+   of figure {figure, min, max, unit, figures, theoretical, share_of_theoretical} and per
+   collective {figure, entry, busbw, unit, bytes, small_time_us, small_bytes,
+   theoretical}. */
+json_t *ls_headline_json(const json_t *doc);
+
+/* The verdict line every report opens with: "Verdict: healthy (...)" or "Verdict: 1
+   error, 2 warnings; worst: RULE (SUBJECT)". Caller frees. */
+char *ls_render_verdict(const json_t *findings);
+/* Counts of findings per severity; returns the worst present (2 error, 1 warning, 0). */
+int ls_verdict_counts(const json_t *findings, int *errors, int *warnings, int *infos);
+/* The worst error or warning (the first of the highest severity); NULL when none. */
+const json_t *ls_verdict_worst(const json_t *findings);
+
 /* Whole reports: the outline (format.h) through one format. Caller frees. */
 char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *plan);
 char *ls_report_md(const json_t *doc, const json_t *findings, const json_t *plan);
 char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *plan);
+
+/* JUnit XML of a baseline check (junit.c): one testcase per expectation, a failure per
+   violation (ls_baseline_check's list). Caller frees. */
+char *ls_render_junit(const json_t *baseline, const json_t *violations, const char *run);
 
 /* CSV exports: "boards_clocks", "p2p_paths", "collectives". NULL for an unknown name. */
 extern const char *const ls_csv_names[3];

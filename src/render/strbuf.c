@@ -130,3 +130,46 @@ void ls_fmt_bytes(double bytes, char *buf, size_t len)
     else
         snprintf(buf, len, "%.1f %s", bytes, units[u]);
 }
+
+/* Display width of n bytes of UTF-8 (code points). */
+static int width_of(const char *s, size_t n)
+{
+    int w = 0;
+    for (size_t i = 0; i < n; i++)
+        w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return w;
+}
+
+void ls_buf_wrap(ls_buf_t *b, const char *text, int col, int indent, int width)
+{
+    int first = 1;
+    while (*text) {
+        while (*text == ' ')
+            text++;
+        size_t n = strcspn(text, " ");
+        if (!n)
+            break;
+        int w = width_of(text, n);
+        if (!first && col + 1 + w > width) {
+            ls_buf_printf(b, "\n%*s", indent, "");
+            col = indent, first = 1;
+        }
+        ls_buf_printf(b, "%s%.*s", first ? "" : " ", (int)n, text);
+        col += w + !first, first = 0;
+        text += n;
+    }
+    ls_buf_puts(b, "\n");
+}
+
+void ls_fmt_full(double v, char *buf, size_t len)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}

@@ -18,6 +18,9 @@ void ls_buf_html(ls_buf_t *b, const char *s);
 void ls_buf_md(ls_buf_t *b, const char *s);
 /* A CSV field, quoted when it holds a comma, quote or newline. */
 void ls_buf_csv(ls_buf_t *b, const char *s);
+/* Words of text, wrapped so that no line passes width columns: the first line starts
+   at column col (already written), later lines after indent spaces; ends with '\n'. */
+void ls_buf_wrap(ls_buf_t *b, const char *text, int col, int indent, int width);
 /* Hands the text over (never NULL; "" when empty) and resets the buffer. */
 char *ls_buf_take(ls_buf_t *b);
 
@@ -26,6 +29,9 @@ char *ls_buf_take(ls_buf_t *b);
 void ls_fmt_num(double v, char *buf, size_t len);
 /* Same into the buffer. */
 void ls_buf_num(ls_buf_t *b, double v);
+/* Full precision: the shortest decimal (up to 17 significant digits) that reads back as
+   the same double; "" for NaN or infinite. For the data formats (CSV, Prometheus). */
+void ls_fmt_full(double v, char *buf, size_t len);
 /* Bytes as "8 B", "1 MiB", "4 GiB", "1.5 GiB". */
 void ls_fmt_bytes(double bytes, char *buf, size_t len);
 

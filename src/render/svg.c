@@ -55,7 +55,7 @@ static void axis_labels(ls_buf_t *b, int n, int cell, int left, int top)
 void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
 {
     int n = m->n, cell = cell_size(n), left = 48, top = 24;
-    int w = left + n * cell + 8, h = top + n * cell + 30;
+    int w = left + n * cell + 8, h = top + n * cell + (isfinite(m->ceiling) ? 42 : 30);
     if (w < 340)
         w = 340; /* room for the legend */
     double lo = INFINITY, hi = -INFINITY;
@@ -63,6 +63,8 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
         for (int c = 0; c < n; c++)
             if (r != c && isfinite(m->v[r][c]))
                 lo = fmin(lo, m->v[r][c]), hi = fmax(hi, m->v[r][c]);
+    if (isfinite(m->scale_lo) && isfinite(m->scale_hi)) /* one scale for the whole family */
+        lo = m->scale_lo, hi = m->scale_hi;
     /* figures spanning more than 4x (NVLink beside PCIe) are coloured on a log scale, so
        that the slower classes still show their differences */
     int logscale = lo > 0 && hi / lo > 4;
@@ -105,6 +107,12 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
                   top + n * cell + 18, !m->lower_is_better ? "low" : "high", !m->lower_is_better ? slo : shi,
                   !m->lower_is_better ? shi : slo, m->unit, !m->lower_is_better ? "" : ", lower is darker",
                   logscale ? ", log colour scale" : "");
+    if (isfinite(m->ceiling)) {
+        char sc[24];
+        ls_fmt_num(m->ceiling, sc, sizeof sc);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">ceiling %s %s</text>", left, top + n * cell + 30, sc,
+                      m->unit);
+    }
     ls_buf_puts(b, "</svg>\n");
 }
 
@@ -191,21 +199,46 @@ static void degraded_overlay(ls_buf_t *b, const json_t *findings, const double *
     }
 }
 
-int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
+/* The link word (NV18, PIX, SYS...) at the middle of each line, where there is room. */
+static void link_labels(ls_buf_t *b, const json_t *doc, const double *x, const double *y, int n)
 {
-    static const char *numa_fill[] = {"#e3f2fd", "#fff3e0", "#f3e5f5", "#e8f5e9"};
-    int n = ls_doc_ngpus(doc);
-    if (!n)
-        return 0;
-    int w = 560, h = n <= 2 ? 150 : 470, cx = 280, cy = n <= 2 ? 60 : 220, radius = n <= 2 ? 150 : 175;
-    double x[LS_MAX_GPUS], y[LS_MAX_GPUS];
-    for (int g = 0; g < n; g++) {
-        double angle = n <= 2 ? M_PI * g : -M_PI / 2 + 2 * M_PI * g / n;
-        x[g] = cx + radius * (n <= 2 ? -cos(angle) : cos(angle));
-        y[g] = cy + (n <= 2 ? 0 : radius * sin(angle));
-    }
-    ls_buf_printf(b, SVG_OPEN, "topology", w, h, w, h);
-    ls_buf_puts(b, "<title>Topology: GPUs as nodes (filled by NUMA node), links coloured by class</title>");
+    if (n > 8)
+        return; /* 55 or more lines: the words would cover each other */
+    for (int a = 0; a < n; a++)
+        for (int c = a + 1; c < n; c++) {
+            const json_t *l = ls_doc_link(doc, a, c);
+            if (!l)
+                continue;
+            ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" fill=\"#333333\" "
+                             "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">",
+                          x[a] + (x[c] - x[a]) * (n <= 2 ? 0.5 : 0.3), y[a] + (y[c] - y[a]) * (n <= 2 ? 0.5 : 0.3) - 3);
+            ls_buf_html(b, ls_json_str(l, "type", "?"));
+            ls_buf_puts(b, "</text>");
+        }
+}
+
+/* The link word every GPU pair shares when all are NVLink of one kind: an NVSwitch
+   fabric (HGX boards, NVL72 racks), drawn as one switch with a spoke per GPU rather
+   than n(n-1)/2 lines. NULL when the pairs differ. */
+static const char *switched_word(const json_t *doc, int n)
+{
+    const char *word = NULL;
+    if (n < 3)
+        return NULL; /* two GPUs: one line says it */
+    for (int a = 0; a < n; a++)
+        for (int c = a + 1; c < n; c++) {
+            const json_t *l = ls_doc_link(doc, a, c);
+            if (!l || strcmp(ls_json_str(l, "class", ""), "NV"))
+                return NULL;
+            if (word && strcmp(word, ls_json_str(l, "type", "")))
+                return NULL;
+            word = ls_json_str(l, "type", "");
+        }
+    return word;
+}
+
+static void pair_lines(ls_buf_t *b, const json_t *doc, const double *x, const double *y, int n)
+{
     /* slowest classes first, so that fast links are drawn on top */
     for (int k = (int)(sizeof classes / sizeof classes[0]) - 1; k >= 0; k--)
         for (int a = 0; a < n; a++)
@@ -218,30 +251,125 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
                               x[a], y[a], x[c], y[c], ls_svg_class_colour(classes[k]), sw,
                               k == 5 ? " stroke-dasharray=\"4 4\" stroke-opacity=\"0.45\"" : k >= 3 ? " stroke-opacity=\"0.7\"" : "");
             }
+}
+
+static void switch_fabric(ls_buf_t *b, const char *word, const double *x, const double *y, int n, int cx, int cy)
+{
+    for (int g = 0; g < n; g++)
+        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%d\"/>", cx, cy,
+                      x[g], y[g], ls_svg_class_colour("NV"), n > 16 ? 2 : 4);
+    ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"150\" height=\"44\" rx=\"6\" fill=\"#1b5e20\"/>", cx - 75, cy - 22);
+    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#ffffff\" text-anchor=\"middle\" font-weight=\"bold\">"
+                     "NVSwitch fabric</text>", cx, cy - 4);
+    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#ffffff\" text-anchor=\"middle\">every pair ", cx, cy + 12);
+    ls_buf_html(b, word);
+    ls_buf_puts(b, "</text>");
+}
+
+/* The NIC whose link to GPU g is PIX or PXB (behind the same PCIe switch: the NIC NCCL
+   and GPUDirect RDMA use for that GPU); its label into buf; 0 when none. */
+static int nic_of_gpu(const json_t *doc, int g, char *buf, size_t len)
+{
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(doc, "gpu_nic_links"), i, l)
+    {
+        const char *cls = ls_json_str(l, "class", "");
+        if (ls_json_int(l, "gpu", -1) != g || (strcmp(cls, "PIX") && strcmp(cls, "PXB")))
+            continue;
+        long long k = ls_json_int(l, "nic", -1);
+        const json_t *nic = json_array_get(json_object_get(doc, "nics"), (size_t)(k < 0 ? 0 : k));
+        snprintf(buf, len, "%s", ls_json_str(nic, "name", ls_json_str(nic, "label", "NIC")));
+        return 1;
+    }
+    return 0;
+}
+
+/* Each GPU's own NIC as a small box outside its node, joined by a PCIe line. */
+static void star_nics(ls_buf_t *b, const json_t *doc, const double *x, const double *y, int n, int cx, int cy, int r)
+{
+    if (n > 16)
+        return; /* no room at rack scale */
+    for (int g = 0; g < n; g++) {
+        char name[64];
+        if (!nic_of_gpu(doc, g, name, sizeof name))
+            continue;
+        double dx = x[g] - cx, dy = y[g] - cy, d = sqrt(dx * dx + dy * dy);
+        if (d <= 0)
+            continue;
+        double nx = x[g] + dx / d * (r + 34), ny = y[g] + dy / d * (r + 34);
+        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>",
+                      x[g] + dx / d * r, y[g] + dy / d * r, nx, ny, ls_svg_class_colour("PIX"));
+        ls_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"50\" height=\"16\" rx=\"3\" fill=\"#fff8e1\" stroke=\"#8d6e63\"/>",
+                      nx - 25, ny - 8);
+        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">", nx, ny + 3);
+        ls_buf_html(b, name);
+        ls_buf_puts(b, "</text>");
+    }
+}
+
+int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
+{
+    static const char *numa_fill[] = {"#e3f2fd", "#fff3e0", "#f3e5f5", "#e8f5e9"};
+    int n = ls_doc_ngpus(doc);
+    if (!n)
+        return 0;
+    /* nodes on a circle whose circumference leaves room for every node (72 GPUs too) */
+    int r = n > 16 ? 13 : 22;
+    double radius = n <= 2 ? 150 : fmax(175, n * (2 * r + 8) / (2 * M_PI));
+    int w = n <= 2 ? 560 : (int)(2 * radius + 220), cx = w / 2, cy = n <= 2 ? 60 : (int)radius + 80;
+    int h = n <= 2 ? 150 : (int)(2 * radius + 180);
+    double x[LS_MAX_GPUS], y[LS_MAX_GPUS];
+    const char *fabric = switched_word(doc, n);
+    if (n > 2 && !fabric) { /* joined through PCIe and bridges: drawn as the tree it is */
+        int th = ls_svg_topology_tree(b, doc, n, x, y);
+        degraded_overlay(b, findings, x, y, n);
+        class_legend(b, doc, 20, th - 8);
+        ls_buf_puts(b, "</svg>\n");
+        return 1;
+    }
+    for (int g = 0; g < n; g++) {
+        double angle = n <= 2 ? M_PI * g : -M_PI / 2 + 2 * M_PI * g / n;
+        x[g] = cx + radius * (n <= 2 ? -cos(angle) : cos(angle));
+        y[g] = cy + (n <= 2 ? 0 : radius * sin(angle));
+    }
+    ls_buf_printf(b, SVG_OPEN, "topology", w, h, w, h);
+    ls_buf_puts(b, "<title>Topology: GPUs as nodes (filled by NUMA node), links coloured by class</title>");
+    if (fabric) {
+        switch_fabric(b, fabric, x, y, n, cx, cy);
+        star_nics(b, doc, x, y, n, cx, cy, r);
+    } else {
+        pair_lines(b, doc, x, y, n);
+        link_labels(b, doc, x, y, n);
+    }
     degraded_overlay(b, findings, x, y, n);
     for (int g = 0; g < n; g++) {
         int node = gpu_numa(doc, g);
-        ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"22\" fill=\"%s\" stroke=\"#333333\" stroke-width=\"1.5\"/>",
-                      x[g], y[g], node >= 0 ? numa_fill[node % 4] : "#ffffff");
-        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" font-weight=\"bold\">GPU%d</text>",
-                      x[g], y[g] + 4, g);
-        if (node >= 0)
-            ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">NUMA %d</text>", x[g],
-                          y[g] + 34, node);
+        ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"#333333\" stroke-width=\"1.5\"/>",
+                      x[g], y[g], r, node >= 0 ? numa_fill[node % 4] : "#ffffff");
+        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">%s%d</text>",
+                      x[g], y[g] + 4, n > 16 ? 9 : 11, n > 16 ? "" : "GPU", g);
+        if (node >= 0 && n <= 16)
+            ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\" stroke=\"#ffffff\" "
+                             "stroke-width=\"3\" paint-order=\"stroke\">NUMA %d</text>", x[g],
+                          /* on the inner side of the lower nodes: their NIC sits outside */
+                          n > 2 && y[g] > cy + 1 ? y[g] - r - 5 : y[g] + r + 12, node);
     }
     class_legend(b, doc, 20, h - 14);
     ls_buf_puts(b, "</svg>\n");
     return 1;
 }
 
-/* 1, 2 or 5 times a power of ten, at least x. */
+/* A round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten), at least x:
+   the axis ends close above the highest figure. */
 static double nice_ceil(double x)
 {
+    static const double steps[] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8};
     if (x <= 0)
         return 1;
     double p = pow(10, floor(log10(x)));
-    for (int i = 0; i < 3; i++) {
-        double f = (double[]){1, 2, 5}[i] * p;
+    for (int i = 0; i < 10; i++) {
+        double f = steps[i] * p;
         if (f >= x)
             return f;
     }
@@ -258,7 +386,54 @@ static void series_label(const json_t *e, char *buf, size_t len)
     free(g);
 }
 
-static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const char *variant)
+/* What a chart plots: bus bandwidth over every size, or the time per call of the small
+   messages, where launch and latency costs dominate (up to SMALL_MAX bytes). */
+enum chart_mode { CHART_BUSBW, CHART_SMALL_TIME };
+static const double SMALL_MAX = 1 << 20;
+
+static int same_series(const json_t *e, const char *collective, const char *variant)
+{
+    return !strcmp(ls_json_str(e, "family", ""), "nccl") && !strcmp(ls_json_str(e, "collective", ""), collective) &&
+           !strcmp(ls_json_str(e, "variant", "default"), variant);
+}
+
+/* The y figure of a row in this mode; NAN where the row is not plotted. */
+static double row_y(const json_t *r, enum chart_mode mode)
+{
+    double bytes = ls_json_num(r, "bytes", 0);
+    if (bytes <= 0 || (mode == CHART_SMALL_TIME && bytes > SMALL_MAX))
+        return NAN;
+    return ls_json_num(json_object_get(r, "oop"), mode == CHART_BUSBW ? "busbw" : "time_us", NAN);
+}
+
+/* The highest theoretical figure of the series: the ceiling drawn across a busbw chart. */
+static double series_ceiling(const json_t *doc, const char *collective, const char *variant)
+{
+    double c = 0;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (same_series(e, collective, variant))
+            c = fmax(c, ls_json_num(e, "theoretical", 0));
+    }
+    return c;
+}
+
+static void ceiling_line(ls_buf_t *b, double ceiling, double ymax, int left, int top, int pw, int ph)
+{
+    if (ceiling <= 0)
+        return;
+    double yy = top + ph - ph * ceiling / ymax;
+    char v[24];
+    ls_fmt_num(ceiling, v, sizeof v);
+    ls_buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b71c1c\" stroke-width=\"1.5\" "
+                     "stroke-dasharray=\"6 4\"/>", left, yy, left + pw, yy);
+    ls_buf_printf(b, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" fill=\"#b71c1c\" text-anchor=\"end\">ceiling %s GB/s "
+                     "(theoretical)</text>", left + pw - 4, yy - 4, v);
+}
+
+static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const char *variant, enum chart_mode mode)
 {
     const json_t *list = json_object_get(doc, "measurements");
     double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
@@ -267,38 +442,39 @@ static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const 
     const json_t *e;
     json_array_foreach(list, i, e)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") || strcmp(ls_json_str(e, "collective", ""), collective) ||
-            strcmp(ls_json_str(e, "variant", "default"), variant))
+        if (!same_series(e, collective, variant))
             continue;
         nseries++;
         size_t k;
         const json_t *r;
         json_array_foreach(json_object_get(e, "rows"), k, r)
         {
-            double bytes = ls_json_num(r, "bytes", 0);
-            if (bytes <= 0)
+            double bytes = ls_json_num(r, "bytes", 0), y = row_y(r, mode);
+            if (isnan(y))
                 continue;
             xmin = fmin(xmin, log2(bytes)), xmax = fmax(xmax, log2(bytes));
-            ymax = fmax(ymax, ls_json_num(json_object_get(r, "oop"), "busbw", 0));
+            ymax = fmax(ymax, y);
         }
     }
     if (!isfinite(xmin))
         xmin = 0, xmax = 1;
     if (xmax - xmin < 2)
         xmin -= 1, xmax += 1;
-    ymax = nice_ceil(ymax * 1.05);
+    double ceiling = mode == CHART_BUSBW ? series_ceiling(doc, collective, variant) : 0;
+    ymax = nice_ceil(fmax(ymax, ceiling) * 1.05);
     int left = 64, top = 30, pw = 500, ph = 240, w = left + pw + 24, h = top + ph + 56 + 16 * nseries;
     ls_buf_printf(b, SVG_OPEN, "chart", w, h, w, h);
     ls_buf_puts(b, "<title>"); /* the variant is the user's --variant text: escaped */
     ls_buf_html(b, collective);
     ls_buf_puts(b, ", ");
     ls_buf_html(b, variant);
-    ls_buf_puts(b, ": busbw (GB/s, out-of-place) against message size</title>");
+    ls_buf_puts(b, mode == CHART_BUSBW ? ": busbw (GB/s, out-of-place) against message size</title>"
+                                       : ": time per call (us, out-of-place) of messages up to 1 MiB</title>");
     ls_buf_printf(b, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", left);
     ls_buf_html(b, collective);
     ls_buf_puts(b, ", ");
     ls_buf_html(b, variant);
-    ls_buf_puts(b, "</text>");
+    ls_buf_puts(b, mode == CHART_BUSBW ? ": bus bandwidth</text>" : ": small-message time</text>");
     ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" stroke=\"#999999\"/>", left, top, pw, ph);
     for (int t = 0; t <= 5; t++) {
         double v = ymax * t / 5, yy = top + ph - ph * t / 5.0, step = ymax / 5;
@@ -319,13 +495,13 @@ static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const 
     }
     ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">message size (log scale)</text>",
                   left + pw / 2, top + ph + 32);
-    ls_buf_printf(b, "<text x=\"14\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">busbw GB/s</text>",
-                  top + ph / 2, top + ph / 2);
+    ls_buf_printf(b, "<text x=\"14\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">%s</text>",
+                  top + ph / 2, top + ph / 2, mode == CHART_BUSBW ? "busbw GB/s" : "time per call, us");
+    ceiling_line(b, ceiling, ymax, left, top, pw, ph);
     int s = 0;
     json_array_foreach(list, i, e)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") || strcmp(ls_json_str(e, "collective", ""), collective) ||
-            strcmp(ls_json_str(e, "variant", "default"), variant))
+        if (!same_series(e, collective, variant))
             continue;
         const char *colour = palette[s % 10];
         ls_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" points=\"", colour);
@@ -333,15 +509,15 @@ static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const 
         const json_t *r;
         json_array_foreach(json_object_get(e, "rows"), k, r)
         {
-            double bytes = ls_json_num(r, "bytes", 0), bw = ls_json_num(json_object_get(r, "oop"), "busbw", 0);
-            if (bytes > 0)
+            double bytes = ls_json_num(r, "bytes", 0), bw = row_y(r, mode);
+            if (!isnan(bw))
                 ls_buf_printf(b, "%.1f,%.1f ", left + pw * (log2(bytes) - xmin) / (xmax - xmin), top + ph - ph * bw / ymax);
         }
         ls_buf_puts(b, "\"/>");
         json_array_foreach(json_object_get(e, "rows"), k, r)
         {
-            double bytes = ls_json_num(r, "bytes", 0), bw = ls_json_num(json_object_get(r, "oop"), "busbw", 0);
-            if (bytes > 0)
+            double bytes = ls_json_num(r, "bytes", 0), bw = row_y(r, mode);
+            if (!isnan(bw))
                 ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>",
                               left + pw * (log2(bytes) - xmin) / (xmax - xmin), top + ph - ph * bw / ymax, colour);
         }
@@ -376,7 +552,8 @@ int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc)
             continue;
         seen[n][0] = c, seen[n][1] = v;
         n++;
-        chart(b, doc, c, v);
+        chart(b, doc, c, v, CHART_BUSBW);
+        chart(b, doc, c, v, CHART_SMALL_TIME);
     }
-    return n;
+    return 2 * n;
 }

@@ -16,6 +16,10 @@ int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc);
 /* GPUs as nodes (filled by NUMA node), links as lines coloured by class, pairs of
    degraded_link findings marked in red. 0 when no GPUs. */
 int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings);
+/* The PCIe tree layout (svg_tree.c): opens the <svg>, draws NUMA nodes, switches, GPUs
+   and NVLink arcs, writes each GPU's centre into x, y; returns the picture's height. The
+   caller adds overlays, the legend and </svg>. */
+int ls_svg_topology_tree(ls_buf_t *b, const json_t *doc, int n, double *x, double *y);
 /* One chart of busbw against size (log x axis) per collective and variant; returns the
    number of charts drawn. */
 int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc);

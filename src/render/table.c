@@ -265,7 +265,7 @@ ls_table_t *ls_table_topology(const json_t *doc)
 
 /* Value of the first ok entry of family for the ordered pair with this direction;
    id and method written out. */
-static double pair_value(const json_t *doc, const char *family, const char *direction, int a, int b,
+double ls_doc_pair_value(const json_t *doc, const char *family, const char *direction, int a, int b,
                          const char **label)
 {
     double best = NAN;
@@ -305,9 +305,9 @@ ls_table_t *ls_table_p2p_paths(const json_t *doc)
             char sa[16], sb[16], uni[24], bid[24], lat[24];
             snprintf(sa, sizeof sa, "%d", a);
             snprintf(sb, sizeof sb, "%d", b);
-            ls_fmt_num(pair_value(doc, "p2p", "uni", a, b, &uid), uni, sizeof uni);
-            ls_fmt_num(pair_value(doc, "p2p", "bidir", a, b, NULL), bid, sizeof bid);
-            ls_fmt_num(pair_value(doc, "latency", NULL, a, b, NULL), lat, sizeof lat);
+            ls_fmt_num(ls_doc_pair_value(doc, "p2p", "uni", a, b, &uid), uni, sizeof uni);
+            ls_fmt_num(ls_doc_pair_value(doc, "p2p", "bidir", a, b, NULL), bid, sizeof bid);
+            ls_fmt_num(ls_doc_pair_value(doc, "latency", NULL, a, b, NULL), lat, sizeof lat);
             const char *row[] = {sa, sb, ls_json_str(l, "type", "?"), ls_json_str(l, "class", "?"),
                                  ls_json_str(l, "p2p_read", "-"), ls_json_str(l, "p2p_write", "-"), uni, uid, bid, lat};
             ls_table_row(t, row);

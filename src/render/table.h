@@ -43,6 +43,7 @@ ls_table_t *ls_table_host_copies(const json_t *doc); /* NULL when none */
 ls_table_t *ls_table_collectives(const json_t *doc); /* one row per size of each entry */
 ls_table_t *ls_table_nics(const json_t *doc);        /* NULL when the document has no NIC */
 ls_table_t *ls_table_findings(const json_t *findings);
+ls_table_t *ls_table_headline(const json_t *doc);  /* headline.c: one row per kind of figure */
 ls_table_t *ls_table_islands(const json_t *plan);
 ls_table_t *ls_table_groups(const json_t *plan);
 ls_table_t *ls_table_measured_groups(const json_t *plan);
@@ -57,6 +58,11 @@ const json_t *ls_doc_link(const json_t *doc, int a, int b);
    then cell(r, c) for each column, written into a buffer of len bytes. */
 ls_table_t *ls_gpu_grid_table(const char *title, int n, const int *index,
                               void (*cell)(const void *arg, int r, int c, char *buf, size_t len), const void *arg);
+
+/* The best ok figure of family for the ordered pair a -> b (highest bandwidth, lowest
+   latency; "bidir" also matches b -> a); its entry id into *label when label. NAN: none. */
+double ls_doc_pair_value(const json_t *doc, const char *family, const char *direction, int a, int b,
+                         const char **label);
 
 /* "0,1,2" for a JSON array of GPU indices. */
 void ls_buf_gpus(ls_buf_t *b, const json_t *gpus);

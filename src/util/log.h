@@ -23,6 +23,14 @@ void ls_log_quiet(int quiet);
 /* Progress on stderr, shown only when stderr is a terminal. */
 void ls_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ls_progress_done(void);
+/* progress.c: item done+1 of total of a long series (pairs, sizes, steps), with the time
+   since the series began and the time left at its pace so far, and, after
+   ls_progress_clock, the whole run's time against its budget. Terminal only. */
+void ls_progress_clock(double budget_s);
+void ls_progress_step(int done, int total, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The line ls_progress_step shows (tests). */
+void ls_progress_line(char *buf, size_t len, int done, int total, double phase_s, double run_s, double budget,
+                      const char *what);
 
 /* Formats into err (if non-NULL) like snprintf; returns -1 for convenience. */
 int ls_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

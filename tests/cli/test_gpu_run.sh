@@ -11,6 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 export NCCL_NVLS_ENABLE=0
 "$ls_bin" run -o "$tmp/run.json" >"$tmp/out" 2>"$tmp/err" || { echo "FAIL: run exit $?"; cat "$tmp/err"; exit 1; }
 [ -s "$tmp/run.html" ] || { echo "FAIL: no HTML report"; exit 1; }
+head -1 "$tmp/out" | grep -q '^Verdict: ' || { echo "FAIL: run's output does not open with the verdict"; exit 1; }
+grep -q $'\033' "$tmp/out" "$tmp/err" && { echo "FAIL: colour or progress escapes in a pipe"; exit 1; }
 "$ls_bin" report "$tmp/run.json" >/dev/null || { echo "FAIL: the document does not read back"; exit 1; }
 python3 - "$tmp/run.json" <<'PY'
 import json, sys
@@ -43,6 +45,16 @@ for m in d["measurements"]:
                     check(r[side]["wrong"] == 0, "%s %d %s wrong == 0" % (m["id"], r["bytes"], side))
         check(m["value"] > 0, m["id"] + " busbw above zero")
 check("findings" in d and "plan" in d, "findings and plan stored")
+# issue 14: steps in the projection's order, none dropped; P2P in rounds with its stop rule
+steps = [s["step"] for s in d["run"]["steps"]]
+if ngpus >= 2:
+    check(steps[0] == "p2p ce, one way and both ways", "P2P copy engine is the first step: %s" % steps[:2])
+    check(all(s["status"] != "skipped" or s["step"] == "nccl" for s in d["run"]["steps"]), "no step dropped")
+    for m in d["measurements"]:
+        if m["family"] == "p2p" and m["status"] == "ok":
+            check("round" in m and m["round"]["pairs"] >= 1, m["id"] + " records its round")
+            check(m.get("stop", {}).get("rule") == "median_ci", m["id"] + " records its stop rule")
+            check(m["stop"]["samples"] == len(m["samples"]), m["id"] + " stop.samples = samples taken")
 for f in fails:
     print("FAIL:", f)
 print("%d passed, %d failed" % (checks - len(fails), len(fails)))

@@ -5,6 +5,7 @@
 set -uo pipefail
 bin=$1
 fx=$2/analyze
+src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -88,10 +89,15 @@ grep -q '^| GPU0 | X | PIX | PIX | PIX | PIX | PHB' "$tmp/r.md" || fail "Markdow
 grep -q '^7,Quadro GV100,' "$tmp/seed000-gv100x11-csv/boards_clocks.csv" || fail "boards_clocks.csv lacks GPU 7"
 grep -q '^7,9,NV4,NV,OK,OK,96.84,' "$tmp/seed000-gv100x11-csv/p2p_paths.csv" || fail "p2p_paths.csv lacks 7->9"
 [ "$(wc -l <"$tmp/seed000-gv100x11-csv/p2p_paths.csv")" -eq 111 ] || fail "p2p_paths.csv: not 110 pairs + header"
-grep -q '^nccl-all_reduce-4,all_reduce,default,"0,1,2,3,4",5,1073741824,1 GiB,.*,11.17,0,' \
+grep -q '^nccl-all_reduce-4,all_reduce,default,"0,1,2,3,4",5,1073741824,153803.66,6.98,11.17,0,' \
     "$tmp/seed000-gv100x11-csv/collectives.csv" || fail "collectives.csv lacks the 5-GPU run"
 expect 0 "$bin" report "$fx/h200x2-anchors.json" --format csv
 grep -q '^# collectives.csv' "$tmp/out" || fail "csv to stdout lacks the file markers"
+# one value per column at full precision: no "1980/1980", no "Gen5 x16 (Gen5 x16)"
+expect 0 "$bin" report "$src/examples/h200x2-run.json" --format csv
+grep -qE '[0-9]/[0-9]|\(Gen' "$tmp/out" && fail "a CSV cell holds two values"
+grep -q '^0,1,NV18,NV,OK,OK,396.8431971784546,p2p-ce-uni-0-1,783.8458461387422,0.706024$' "$tmp/out" ||
+    fail "p2p_paths.csv not at full precision"
 
 # the terminal report carries findings, plan and the matrices
 expect 0 "$bin" report "$fx/seed004-nvlink8-degraded.json"

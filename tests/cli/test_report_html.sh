@@ -67,10 +67,11 @@ check() {
 }
 
 # seed 000: topology + link matrix + 4 matrices (P2P ce, staged, bidirectional,
-# latency) + 2 charts (all_reduce default, NCCL_P2P_LEVEL=PHB)
-check seed000 "$fixtures/analyze/seed000-gv100x11.json" 8
-# 2 x H200: topology + link matrix + 7 matrices (nvbandwidth ce one way and both ways,
-# p2pBandwidthLatencyTest ce one way and both ways, staged, pointer-chase and write
-# latency) + 5 charts (all_reduce, all_gather, alltoall, P2P disabled, Tree)
-check h200x2 "$fixtures/analyze/h200x2-anchors.json" 14
+# latency) + 2 x 2 charts (all_reduce default, NCCL_P2P_LEVEL=PHB: bus bandwidth and
+# small-message time each)
+check seed000 "$fixtures/analyze/seed000-gv100x11.json" 10
+# 2 x H200: topology + link matrix (its matrices are pair tables, 2 GPUs) + 5 x 2 charts
+# (all_reduce, all_gather, alltoall, P2P disabled, Tree: bus bandwidth and small-message
+# time each)
+check h200x2 "$fixtures/analyze/h200x2-anchors.json" 12
 echo "all HTML checks passed"

@@ -21,10 +21,31 @@ static void host_copies_verified(void **state)
     json_decref(doc);
 }
 
+/* Every GPU: those on different NUMA nodes run at the same time (one thread each, memory
+   nodes rotated so none is shared at once); every copy still verified, every GPU with
+   the same figures (3 directions x 2 memories) on every node. */
+static void host_all_gpus(void **state)
+{
+    (void)state;
+    int n = gpus_or_skip();
+    if (n < 2)
+        skip();
+    json_t *doc = ls_doc_new();
+    ls_measure_opts_t o = {.ngpus = n, .samples = 3, .size = 64ull << 20};
+    for (int g = 0; g < n && g < LS_MAX_GPUS; g++)
+        o.gpus[g] = g;
+    char err[256];
+    assert_int_equal(ls_measure_host(doc, &o, err, sizeof err), 0);
+    int count = check_entries(doc, "host", 0, 242);
+    assert_true(count >= 6 * n && count % (6 * n) == 0);
+    json_decref(doc);
+}
+
 int main(void)
 {
     if (gpus_or_skip() <= 0)
         return LS_TEST_SKIP;
-    const struct CMUnitTest tests[] = {cmocka_unit_test(host_copies_verified)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(host_copies_verified),
+                                       cmocka_unit_test(host_all_gpus)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

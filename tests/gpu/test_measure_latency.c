@@ -23,11 +23,39 @@ static void latency_plausible(void **state)
     json_decref(doc);
 }
 
+/* Rounds as the run gives them: on 4 GPUs pairs 0-1 and 2-3 at once, one thread each;
+   every figure still plausible, each pair entry naming its round of 2 pairs. */
+static void latency_in_rounds(void **state)
+{
+    (void)state;
+    if (ngpus < 2)
+        skip();
+    int four = ngpus >= 4;
+    int start[2] = {0, four ? 2 : 1}, pa[2] = {0, 2}, pb[2] = {1, 3};
+    ls_measure_opts_t o = {.gpus = {0, 1, 2, 3}, .ngpus = four ? 4 : 2, .samples = 5,
+                           .nrounds = 1, .round_start = start, .pair_a = pa, .pair_b = pb};
+    json_t *doc = ls_doc_new();
+    char err[256];
+    assert_int_equal(ls_measure_latency(doc, &o, err, sizeof err), 0);
+    int n = check_entries(doc, "latency", 0, 1000);
+    int pairs = four ? 2 : 1;
+    /* host chase per GPU; per ordered pair at most 7 figures (fewer without P2P) */
+    assert_true(n > o.ngpus && n <= o.ngpus + 2 * pairs * 7);
+    long i = -1;
+    while ((i = ls_doc_next_measurement(doc, "latency", i + 1)) >= 0) {
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+        if (ls_json_int(e, "dst", -1) >= 0)
+            assert_int_equal(ls_json_int(json_object_get(e, "round"), "pairs", 0), pairs);
+    }
+    json_decref(doc);
+}
+
 int main(void)
 {
     ngpus = gpus_or_skip();
     if (ngpus <= 0)
         return LS_TEST_SKIP;
-    const struct CMUnitTest tests[] = {cmocka_unit_test(latency_plausible)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(latency_plausible),
+                                       cmocka_unit_test(latency_in_rounds)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

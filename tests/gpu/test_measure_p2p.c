@@ -23,6 +23,57 @@ static void p2p_pairs_verified_and_plausible(void **state)
     json_decref(doc);
 }
 
+/* Rounds as the run gives them, one method, the stopping rule: every entry records its
+   round and how its samples stopped. */
+static void p2p_round_with_stop_rule(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new();
+    int start[2] = {0, 1}, pa[1] = {0}, pb[1] = {1};
+    ls_measure_opts_t o = {.gpus = {0, 1}, .ngpus = 2, .samples = 10, .size = 64ull << 20,
+                           .methods = "ce", .nrounds = 1, .round_start = start, .pair_a = pa,
+                           .pair_b = pb, .stop_rule = 1};
+    char err[256];
+    assert_int_equal(ls_measure_p2p(doc, &o, err, sizeof err), 0);
+    /* a->b, b->a, both ways */
+    assert_int_equal(check_entries(doc, "p2p", 0, 2 * hbm_peak(0)), 3);
+    long i = -1;
+    while ((i = ls_doc_next_measurement(doc, "p2p", i + 1)) >= 0) {
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+        const json_t *stop = json_object_get(e, "stop");
+        assert_string_equal(ls_json_str(stop, "rule", "?"), "median_ci");
+        long long n = ls_json_int(stop, "samples", 0);
+        assert_true(n >= 6 && n <= 10);
+        assert_int_equal((long long)json_array_size(json_object_get(e, "samples")), n);
+        assert_int_equal(ls_json_int(json_object_get(e, "round"), "pairs", 0), 1);
+    }
+    json_decref(doc);
+}
+
+/* Four GPUs: pairs 0-1 and 2-3 in one round, measured at the same time; each pair's
+   figures verified and plausible, each entry says it ran beside another pair. */
+static void p2p_concurrent_round(void **state)
+{
+    (void)state;
+    if (ngpus < 4)
+        skip();
+    json_t *doc = ls_doc_new();
+    int start[2] = {0, 2}, pa[2] = {0, 2}, pb[2] = {1, 3};
+    ls_measure_opts_t o = {.gpus = {0, 1, 2, 3}, .ngpus = 4, .samples = 5, .size = 64ull << 20,
+                           .nrounds = 1, .round_start = start, .pair_a = pa, .pair_b = pb};
+    char err[256];
+    assert_int_equal(ls_measure_p2p(doc, &o, err, sizeof err), 0);
+    /* 2 pairs x 4 methods x (a->b, b->a, both); SM methods skipped where no P2P */
+    int n = check_entries(doc, "p2p", 0, 2 * hbm_peak(0));
+    assert_true(n >= 12 && n <= 24);
+    long i = -1;
+    while ((i = ls_doc_next_measurement(doc, "p2p", i + 1)) >= 0) {
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+        assert_int_equal(ls_json_int(json_object_get(e, "round"), "pairs", 0), 2);
+    }
+    json_decref(doc);
+}
+
 int main(void)
 {
     ngpus = gpus_or_skip();
@@ -32,6 +83,8 @@ int main(void)
         fprintf(stderr, "skipped: P2P needs two GPUs\n");
         return LS_TEST_SKIP;
     }
-    const struct CMUnitTest tests[] = {cmocka_unit_test(p2p_pairs_verified_and_plausible)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(p2p_pairs_verified_and_plausible),
+                                       cmocka_unit_test(p2p_round_with_stop_rule),
+                                       cmocka_unit_test(p2p_concurrent_round)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

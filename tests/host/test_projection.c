@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,12 +113,43 @@ static void test_other_topologies(void **state)
     ls_fabric_free(&f);
 }
 
+/* Issue 14's goal for the 8-GPU HGX board, from the measured cost table: the quick run
+   projects 115.9 s with nothing cut (under the default 120 s budget: 114.4 s of steps
+   and 1.5 s for the concurrency check); cut down to the bone (every step but the check
+   at half its samples, the collectives to 1 GiB) it is 91.1 s, so a 90 s budget is not
+   met even cut down, and no step is dropped. The full run under 90 s needs the fixed
+   cost per figure cut and measured again (docs/schedule.md). */
+static void test_hgx_goal(void **state)
+{
+    (void)state;
+    ls_projection_t p, cut;
+    project_file("topo/hgx-h100x8-nic8.txt", 0, 120, &p);
+    print_projection("HGX quick, 120 s", &p);
+    assert_true(p.total_s == p.full_s && p.total_s < 120 && !p.over_budget);
+    /* P2P copy engine: 3 x 7 rounds of one figure at 0.371 s fixed + 0.130 s copying */
+    assert_true(fabs(p.steps[1].seconds - 21 * (0.371 + 0.130)) < 1e-9);
+    /* the check: one NV18 pair alone, 3 figures */
+    assert_string_equal(p.steps[2].name, "p2p ce: concurrent against alone");
+    assert_true(fabs(p.steps[2].seconds - 3 * (0.371 + 0.130)) < 1e-9);
+    assert_true(p.total_s > 115 && p.total_s < 117);
+    project_file("topo/hgx-h100x8-nic8.txt", 0, 90, &cut);
+    print_projection("HGX quick, 90 s", &cut);
+    assert_int_equal(cut.nsteps, p.nsteps);
+    assert_true(cut.over_budget);
+    assert_true(cut.total_s > 90 && cut.total_s < 92);
+    for (int i = 1; i < cut.nsteps; i++)
+        assert_true((i == 2 || cut.steps[i].cut) && cut.steps[i].seconds > 0);
+    project_file("topo/hgx-h100x8-nic8.txt", 0, 92, &cut);
+    assert_false(cut.over_budget);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_and_counts),
         cmocka_unit_test(test_budget_cuts_down),
         cmocka_unit_test(test_other_topologies),
+        cmocka_unit_test(test_hgx_goal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

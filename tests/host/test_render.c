@@ -79,10 +79,16 @@ static void html_has_every_section_and_no_network(void **state)
         /* a section with nothing to show here (no burn entry) is left out */
         assert_int_equal(count(html, id), ls_section_present(&ls_outline[i], doc));
     }
-    /* topology, link types, 4 measured matrices, 2 collective charts */
-    assert_int_equal(count(html, "<svg "), 8);
-    assert_int_equal(count(html, "</svg>"), 8);
-    assert_non_null(strstr(html, "<meta name=\"linkscope-svg-count\" content=\"8\">"));
+    /* topology, link types, 4 measured matrices, 2 x 2 collective charts (bus bandwidth
+       and small-message time) */
+    assert_int_equal(count(html, "<svg "), 10);
+    assert_int_equal(count(html, "</svg>"), 10);
+    assert_non_null(strstr(html, "<meta name=\"linkscope-svg-count\" content=\"10\">"));
+    /* drawn as built: two NUMA nodes, two PCIe switches, the NVLink bridge, the ceiling */
+    assert_non_null(strstr(html, "NUMA node 0 (CPU, host bridge)"));
+    assert_int_equal(count(html, ">PCIe switch (PIX)<"), 2);
+    assert_non_null(strstr(html, ">NV4<"));
+    assert_non_null(strstr(html, "small-message time"));
     assert_int_equal(count(html, "http"), count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
     assert_null(strstr(html, "<script"));
     /* the findings are in the page */
@@ -102,7 +108,7 @@ static void csv_has_one_row_per_pair(void **state)
     assert_non_null(doc);
     char *csv = ls_report_csv(doc, "p2p_paths");
     assert_int_equal(count(csv, "\n"), 3); /* header, 0->1, 1->0 */
-    assert_non_null(strstr(csv, "\n0,1,NV18,NV,OK,OK,396.2,p2p-nvbw-ce-uni-0-1,783.5,0.830\n"));
+    assert_non_null(strstr(csv, "\n0,1,NV18,NV,OK,OK,396.2,p2p-nvbw-ce-uni-0-1,783.5,0.83\n"));
     free(csv);
     assert_null(ls_report_csv(doc, "nonsense"));
     json_decref(doc);

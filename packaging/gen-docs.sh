@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Generates linkscope's man page and bash completion from its own help text, at build
+# time (CMakeLists.txt): `linkscope help` lists the commands, `linkscope COMMAND --help`
+# gives each one's usage and options. help2man is not used: it documents one command
+# with --help/--version, and linkscope's help is per command.
+# usage: gen-docs.sh LINKSCOPE OUTDIR
+set -euo pipefail
+bin=$1 out=$2
+mkdir -p "$out"
+commands=$("$bin" help | awk '/^commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
+version=$("$bin" version | awk '{print $2; exit}')
+
+# roff: a leading dot or quote is escaped, backslashes doubled
+roff() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/'; }
+{
+    echo ".TH LINKSCOPE 1 \"\" \"linkscope $version\" \"User Commands\""
+    echo ".SH NAME"
+    echo "linkscope \\- measure and explain a GPU machine's interconnect"
+    echo ".SH SYNOPSIS"
+    echo ".B linkscope"
+    echo "COMMAND [OPTIONS]"
+    echo ".SH DESCRIPTION"
+    echo ".nf"
+    "$bin" help | roff
+    echo ".fi"
+    echo ".SH COMMANDS"
+    for c in $commands; do
+        echo ".SS $c"
+        echo ".nf"
+        "$bin" "$c" --help 2>&1 | roff || true
+        echo ".fi"
+    done
+    echo ".SH SEE ALSO"
+    echo "nvidia-smi(1); the project's docs/ folder."
+} >"$out/linkscope.1"
+
+# bash completion: commands, then each command's long options (from its --help)
+{
+    echo "# bash completion for linkscope (generated from its help text)"
+    echo "_linkscope() {"
+    echo "    local cur=\${COMP_WORDS[COMP_CWORD]} cmd=\${COMP_WORDS[1]}"
+    echo "    if [ \"\$COMP_CWORD\" -eq 1 ]; then"
+    echo "        COMPREPLY=(\$(compgen -W \"$(echo $commands)\" -- \"\$cur\")); return"
+    echo "    fi"
+    echo "    case \$cmd in"
+    for c in $commands; do
+        opts=$("$bin" "$c" --help 2>&1 | grep -oE '(^|[ [])--[a-z][a-z0-9-]*' | tr -d ' [' | sort -u | tr '\n' ' ')
+        echo "    $c) [[ \$cur == -* ]] && { COMPREPLY=(\$(compgen -W \"$opts--help\" -- \"\$cur\")); return; } ;;"
+    done
+    echo "    esac"
+    echo "    COMPREPLY=(\$(compgen -f -- \"\$cur\"))"
+    echo "}"
+    echo "complete -o filenames -F _linkscope linkscope"
+} >"$out/linkscope.bash"

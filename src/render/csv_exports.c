@@ -1,0 +1,154 @@
+/* The CSV exports (report --format csv): one value per column, numbers at full precision
+   (the shortest decimal that reads back as the document's double, integers as integers), unknown as
+   an empty field. The display tables (table.c) round and combine values for people;
+   these are for spreadsheets and scripts. Columns: docs/reports.md. */
+#include "format.h"
+#include "render.h"
+#include "model/doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CELL = 48 };
+
+/* A number at full precision, "" when unknown (NAN, or absent). */
+static void full(char *buf, double v)
+{
+    ls_fmt_full(v, buf, CELL);
+}
+
+/* An integer field, "" when absent or below min (unknown: -1 NUMA node, 0 clocks). */
+static void integer(char *buf, const json_t *obj, const char *key, long long min)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (json_is_number(v) && (long long)json_number_value(v) >= min)
+        snprintf(buf, CELL, "%lld", (long long)json_number_value(v));
+    else
+        buf[0] = '\0';
+}
+
+static void number(char *buf, const json_t *obj, const char *key)
+{
+    full(buf, json_is_number(json_object_get(obj, key)) ? json_number_value(json_object_get(obj, key)) : NAN);
+}
+
+static ls_table_t *boards(const json_t *doc)
+{
+    static const char *header[] = {"gpu", "name", "pci_bus_id", "memory_bytes", "sm_app_mhz", "sm_max_mhz",
+                                   "mem_mhz", "hbm_theoretical_gbps", "pcie_gen", "pcie_width", "pcie_gen_max",
+                                   "pcie_width_max", "power_limit_w", "power_default_w", "numa_node",
+                                   "nvlinks_active", "nvlinks"};
+    ls_table_t *t = ls_table_new("boards_clocks", 17, header);
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(doc, "gpus"), i, g)
+    {
+        const json_t *clk = json_object_get(g, "clocks"), *p = json_object_get(g, "pcie"),
+                     *pw = json_object_get(g, "power"), *links = json_object_get(g, "nvlinks");
+        char c[17][CELL];
+        integer(c[0], g, "index", 0);
+        integer(c[3], g, "memory_total_bytes", 1);
+        integer(c[4], clk, "sm_app_mhz", 1);
+        integer(c[5], clk, "sm_max_mhz", 1);
+        integer(c[6], clk, json_object_get(clk, "mem_max_mhz") ? "mem_max_mhz" : "mem_mhz", 1);
+        number(c[7], g, "hbm_theoretical_gbps");
+        integer(c[8], p, "gen_current", 1);
+        integer(c[9], p, "width_current", 1);
+        integer(c[10], p, "gen_max", 1);
+        integer(c[11], p, "width_max", 1);
+        number(c[12], pw, "limit_w");
+        number(c[13], pw, "default_limit_w");
+        integer(c[14], g, "numa_node", 0);
+        size_t k, active = 0;
+        const json_t *l;
+        json_array_foreach(links, k, l) active += json_is_true(json_object_get(l, "active"));
+        snprintf(c[15], CELL, "%zu", active);
+        snprintf(c[16], CELL, "%zu", json_array_size(links));
+        if (!json_array_size(links))
+            c[15][0] = c[16][0] = '\0';
+        const char *row[] = {c[0], ls_json_str(g, "name", ""), ls_json_str(g, "pci_bus_id", ""), c[3], c[4], c[5],
+                             c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14], c[15], c[16]};
+        ls_table_row(t, row);
+    }
+    return t;
+}
+
+static ls_table_t *paths(const json_t *doc)
+{
+    static const char *header[] = {"src", "dst", "link", "class", "p2p_read", "p2p_write",
+                                   "uni_gbps", "uni_entry", "bidir_gbps", "latency_us"};
+    ls_table_t *t = ls_table_new("p2p_paths", 10, header);
+    int n = ls_doc_ngpus(doc);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            if (a == b)
+                continue;
+            const json_t *l = ls_doc_link(doc, a, b);
+            const char *uid = "";
+            char sa[CELL], sb[CELL], uni[CELL], bid[CELL], lat[CELL];
+            snprintf(sa, CELL, "%d", a);
+            snprintf(sb, CELL, "%d", b);
+            full(uni, ls_doc_pair_value(doc, "p2p", "uni", a, b, &uid));
+            full(bid, ls_doc_pair_value(doc, "p2p", "bidir", a, b, NULL));
+            full(lat, ls_doc_pair_value(doc, "latency", NULL, a, b, NULL));
+            const char *row[] = {sa, sb, ls_json_str(l, "type", ""), ls_json_str(l, "class", ""),
+                                 ls_json_str(l, "p2p_read", ""), ls_json_str(l, "p2p_write", ""), uni, uid, bid, lat};
+            ls_table_row(t, row);
+        }
+    return t;
+}
+
+static void collective_rows(ls_table_t *t, const json_t *e)
+{
+    ls_buf_t gb = {0};
+    ls_buf_gpus(&gb, json_object_get(e, "gpus"));
+    char *gpus = ls_buf_take(&gb), nr[CELL];
+    integer(nr, e, "nranks", 1);
+    size_t k;
+    const json_t *r;
+    json_array_foreach(json_object_get(e, "rows"), k, r)
+    {
+        const json_t *o = json_object_get(r, "oop"), *p = json_object_get(r, "ip");
+        char c[9][CELL];
+        integer(c[0], r, "bytes", 0);
+        number(c[1], o, "time_us");
+        number(c[2], o, "algbw");
+        number(c[3], o, "busbw");
+        integer(c[4], o, "wrong", 0);
+        number(c[5], p, "time_us");
+        number(c[6], p, "algbw");
+        number(c[7], p, "busbw");
+        integer(c[8], p, "wrong", 0);
+        const char *row[] = {ls_json_str(e, "id", ""), ls_json_str(e, "collective", ""),
+                             ls_json_str(e, "variant", "default"), gpus, nr, c[0], c[1], c[2], c[3], c[4], c[5],
+                             c[6], c[7], c[8]};
+        ls_table_row(t, row);
+    }
+    free(gpus);
+}
+
+static ls_table_t *collectives(const json_t *doc)
+{
+    static const char *header[] = {"entry", "collective", "variant", "gpus", "nranks", "bytes",
+                                   "oop_time_us", "oop_algbw_gbps", "oop_busbw_gbps", "oop_wrong",
+                                   "ip_time_us", "ip_algbw_gbps", "ip_busbw_gbps", "ip_wrong"};
+    ls_table_t *t = ls_table_new("collectives", 14, header);
+    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1))
+        collective_rows(t, json_array_get(json_object_get(doc, "measurements"), (size_t)i));
+    return t;
+}
+
+char *ls_report_csv(const json_t *doc, const char *name)
+{
+    ls_table_t *t = !strcmp(name, "boards_clocks") ? boards(doc)
+                    : !strcmp(name, "p2p_paths")   ? paths(doc)
+                    : !strcmp(name, "collectives") ? collectives(doc)
+                                                   : NULL;
+    if (!t)
+        return NULL;
+    char *text = ls_format_table(&ls_format_csv, t);
+    ls_table_free(t);
+    return text;
+}

@@ -1,0 +1,66 @@
+/* The verdict: the one line every report opens with. Healthy when no finding is an
+   error or a warning; otherwise how many of each, and the worst one named (findings
+   come ordered errors first, analyze/findings.c, so the worst is the first of the
+   highest severity present). The rules and their severities are analyze's; this file
+   only counts what the findings list says. */
+#include "render.h"
+#include "strbuf.h"
+#include "model/doc.h"
+
+#include <string.h>
+
+static int severity_rank(const json_t *f)
+{
+    const char *s = ls_json_str(f, "severity", "info");
+    return !strcmp(s, "error") ? 2 : !strcmp(s, "warning") ? 1 : 0;
+}
+
+int ls_verdict_counts(const json_t *findings, int *errors, int *warnings, int *infos)
+{
+    int n[3] = {0, 0, 0};
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f) n[severity_rank(f)]++;
+    *errors = n[2], *warnings = n[1], *infos = n[0];
+    return n[2] ? 2 : n[1] ? 1 : 0;
+}
+
+const json_t *ls_verdict_worst(const json_t *findings)
+{
+    const json_t *worst = NULL, *f;
+    size_t i;
+    json_array_foreach(findings, i, f)
+    {
+        if (!worst || severity_rank(f) > severity_rank(worst))
+            worst = f;
+    }
+    return worst && severity_rank(worst) > 0 ? worst : NULL;
+}
+
+static void count(ls_buf_t *b, int n, const char *one, const char *many, int *first)
+{
+    if (!n)
+        return;
+    ls_buf_printf(b, "%s%d %s", *first ? "" : ", ", n, n == 1 ? one : many);
+    *first = 0;
+}
+
+char *ls_render_verdict(const json_t *findings)
+{
+    int e, w, in, first = 1;
+    ls_buf_t b = {0};
+    ls_verdict_counts(findings, &e, &w, &in);
+    const json_t *worst = ls_verdict_worst(findings);
+    if (!worst) {
+        ls_buf_puts(&b, "Verdict: healthy (no error or warning");
+        if (in)
+            ls_buf_printf(&b, "; %d info finding%s", in, in == 1 ? "" : "s");
+        ls_buf_puts(&b, ")");
+        return ls_buf_take(&b);
+    }
+    ls_buf_puts(&b, "Verdict: ");
+    count(&b, e, "error", "errors", &first);
+    count(&b, w, "warning", "warnings", &first);
+    ls_buf_printf(&b, "; worst: %s (%s)", ls_json_str(worst, "rule", "?"), ls_json_str(worst, "subject", ""));
+    return ls_buf_take(&b);
+}
