@@ -237,7 +237,7 @@ int cmd_run(int argc, char **argv)
         default_path(path, sizeof path, doc);
     rc = write_outputs(doc, findings, plan, path, !a.no_report);
     /* verdict first, as every report (colour on a terminal only, NO_COLOR honoured) */
-    char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc),
+    char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc, plan),
          *text = ls_render_plan_text(findings, plan);
     ls_buf_t b = {0};
     ls_buf_printf(&b, "%s\n\n%s\n%s", verdict, head, text);

@@ -148,7 +148,11 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
         json_object_set_new(e, "bytes", json_integer(16)); /* one int4 per copy */
     json_object_set_new(e, "p2p", json_boolean(p2p));
     json_object_set_new(e, "verified", json_false()); /* the sample checks no data */
-    json_object_set_new(e, "flags", p2p ? json_array() : json_pack("[s]", LS_FLAG_THROUGH_HOST));
+    /* "P2P=Enabled" on a pair the sample said CANNOT Access Peer: no peer access */
+    int denied = m->p2p_enabled && p->access[row][col] == 0;
+    json_object_set_new(e, "flags", p2p ? json_array()
+                                        : denied ? json_pack("[s, s]", LS_FLAG_THROUGH_HOST, LS_FLAG_NO_P2P)
+                                                 : json_pack("[s]", LS_FLAG_THROUGH_HOST));
     char id[96];
     if (latency)
         snprintf(id, sizeof id, "latency-%s%s-%d-%d%s", method, m->read_mode ? "-read" : "", src,

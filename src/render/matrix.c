@@ -152,13 +152,13 @@ static void report_title(const json_t *e, ls_matrix_t *m)
     const char *dir = ls_json_str(e, "direction", "uni");
     if (!strcmp(ls_json_str(e, "family", ""), "latency")) {
         snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %s%s (%s)",
-                 ls_json_str(e, "method", "?"), has_flag(e, "through_host") ? ", through host memory" : "",
+                 ls_json_str(e, "method", "unknown"), has_flag(e, "through_host") ? ", through host memory" : "",
                  ls_json_str(e, "source", "linkscope"));
         snprintf(m->unit, sizeof m->unit, "us");
         m->lower_is_better = 1;
     } else {
         snprintf(m->title, sizeof m->title, "P2P bandwidth, GB/s, %s, GPU(row) -> GPU(column): %s (%s)",
-                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", ls_json_str(e, "method", "?"),
+                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", ls_json_str(e, "method", "unknown"),
                  ls_json_str(e, "source", "linkscope"));
         snprintf(m->unit, sizeof m->unit, "GB/s");
     }
@@ -396,7 +396,7 @@ static double best_value(const json_t *doc, const char *family, const char *dire
 
 static void link_word(const json_t *doc, int a, int b, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", ls_json_str(ls_doc_link(doc, a, b), "type", "?"));
+    snprintf(buf, len, "%s", ls_json_str(ls_doc_link(doc, a, b), "type", "unknown"));
 }
 
 static void fmt(char *buf, size_t len, double v, const char *f)

@@ -39,7 +39,7 @@ static void text(ls_out_t *o, const char *s)
 /* Shows a table and frees it; NULL (a table that does not apply) shows nothing. */
 static void show(ls_out_t *o, ls_table_t *t, int flags)
 {
-    if (t)
+    if (t && t->nrows > 0) /* no heading over an empty table */
         o->fmt->table(o, t, flags);
     ls_table_free(t);
 }
@@ -56,11 +56,11 @@ static void summary(ls_out_t *o)
         text(o, v);
     free(v);
     if (o->fmt->caps & LS_FMT_PROSE) {
-        char *head = ls_render_headline(o->doc);
+        char *head = ls_render_headline(o->doc, o->plan);
         text(o, head);
         free(head);
     } else {
-        show(o, ls_table_headline(o->doc), 0);
+        show(o, ls_table_headline(o->doc, o->plan), 0);
     }
     show(o, ls_table_run_cuts(o->doc), 0); /* steps the budget cut: they qualify the figures */
 }
@@ -119,7 +119,9 @@ static void topology(ls_out_t *o)
         {draw_links, NULL, "Link types as nvidia-smi topo -m prints them, GPU(row) -> GPU(column).",
          "No link types recorded."},
     };
-    figures(o, figs, 2);
+    int drawn = figures(o, figs, 2);
+    if (!drawn && !json_array_size(json_object_get(o->doc, "links"))) /* no heading over nothing */
+        note(o, "No topology recorded: import `nvidia-smi topo -m` to judge links.");
     show(o, ls_table_topology(o->doc), 0);
 }
 
@@ -160,8 +162,10 @@ static void matrices(ls_out_t *o)
 
 static void memory(ls_out_t *o)
 {
-    show(o, ls_table_hbm(o->doc), 0);
-    show(o, ls_table_host_copies(o->doc), 0);
+    if (ls_doc_next_measurement(o->doc, "hbm", 0) < 0 && ls_doc_next_measurement(o->doc, "host", 0) < 0)
+        note(o, "No device memory or host copy measurements.");
+    show(o, ls_table_hbm(o->doc, o->plan), 0);
+    show(o, ls_table_host_copies(o->doc, o->plan), 0);
 }
 
 static int draw_collectives(ls_buf_t *b, const ls_out_t *o, const void *arg)
@@ -174,10 +178,10 @@ static void collectives(ls_out_t *o)
 {
     static const ls_figure_t charts = {draw_collectives, NULL, NULL, NULL};
     int n = figures(o, &charts, 1);
-    if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !n)
+    if (!n && ((o->fmt->caps & LS_FMT_EMPTY_NOTE) || ls_doc_next_measurement(o->doc, "nccl", 0) < 0))
         note(o, "No collective measurements.");
     else
-        show(o, ls_table_collectives(o->doc), 0);
+        show(o, ls_table_collectives(o->doc, o->plan), 0);
 }
 
 static int draw_burn(ls_buf_t *b, const ls_out_t *o, const void *arg)
