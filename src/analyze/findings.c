@@ -1,6 +1,8 @@
 /* Findings: runs every rule group over the condensed machine and orders the result. */
 #include "ports.h"
 #include "rules.h"
+#include "burn_rules.h"
+#include "spec.h"
 #include "model/doc.h"
 
 #include <stdarg.h>
@@ -191,5 +193,7 @@ json_t *ls_findings(const json_t *doc)
     ls_rules_nccl_log(m, found);
     lower_noisy(m, found);
     ls_machine_free(m);
+    ls_rules_burn(doc, found);
+    ls_spec_findings(doc, found);
     return by_severity(found);
 }

@@ -624,6 +624,13 @@ static void describe_identity(nvml_dev_t d, int index, json_t *gpu)
         json_object_set_new(gpu, "uuid", json_string(buf));
     if (nv.bus[index][0])
         json_object_set_new(gpu, "pci_bus_id", json_string(nv.bus[index]));
+    nvml_pci_info_t pci;
+    memset(&pci, 0, sizeof pci);
+    if (nv.pci_info && nv.pci_info(d, &pci) == NVML_SUCCESS && pci.pci_device_id) {
+        /* the PCI device id is the upper 16 bits, NVIDIA's vendor id (0x10de) the lower */
+        snprintf(buf, sizeof buf, "0x%04x", pci.pci_device_id >> 16);
+        json_object_set_new(gpu, "pci_device_id", json_string(buf));
+    }
 }
 
 static void describe_memory_and_clocks(nvml_dev_t d, json_t *gpu)
@@ -731,8 +738,13 @@ static void describe_ecc_modes(nvml_dev_t d, json_t *gpu)
 static void describe_nvlinks(nvml_dev_t d, json_t *gpu)
 {
     int links = link_count(d);
-    if (links == 0)
+    if (links == 0) {
+        /* NVML answers for links and the GPU has none: recorded as no NVLink (an SXM
+           part on a PCIe adapter, seed 003), not left unknown */
+        if (nv.nvlink_state)
+            json_object_set_new(gpu, "nvlinks", json_array());
         return;
+    }
     json_t *arr = json_array();
     double total = 0;
     for (int l = 0; l < links; l++)

@@ -174,7 +174,8 @@ static void head(ls_buf_t *b, const ls_out_t *o)
                   ls_doc_ngpus(o->doc), json_array_size(json_object_get(o->doc, "measurements")),
                   json_array_size(o->findings));
     for (const ls_section_t *s = ls_outline; s->id; s++)
-        ls_buf_printf(b, "<a href=\"#%s\">%s</a>", s->id, s->id);
+        if (ls_section_present(s, o->doc))
+            ls_buf_printf(b, "<a href=\"#%s\">%s</a>", s->id, s->id);
     ls_buf_puts(b, "</nav>\n<main>\n");
 }
 

@@ -1,6 +1,7 @@
 /* The report's outline: which sections, in which order, and what each holds. Written
    once for every format; a section asks the format's capabilities (format.h) where the
    formats differ in what they show, never in how. */
+#include "burn_render.h"
 #include "format.h"
 #include "matrix.h"
 #include "render.h"
@@ -183,6 +184,22 @@ static void collectives(ls_out_t *o)
         show(o, ls_table_collectives(o->doc, o->plan), 0);
 }
 
+static int draw_burn(ls_buf_t *b, const ls_out_t *o, const void *arg)
+{
+    (void)arg;
+    return ls_svg_burn_charts(b, o->doc);
+}
+
+/* The sustained-load family: its table, and clock, power and temperature over time. */
+static void burn(ls_out_t *o)
+{
+    static const ls_figure_t charts = {draw_burn, NULL, NULL, NULL};
+    char *t = ls_burn_text(o->doc);
+    text(o, t);
+    free(t);
+    figures(o, &charts, 1);
+}
+
 static void inventory(ls_out_t *o)
 {
     show(o, ls_table_inventory(o->doc), 0);
@@ -190,17 +207,23 @@ static void inventory(ls_out_t *o)
 }
 
 const ls_section_t ls_outline[] = {
-    {"summary", "Verdict and headline", NULL, NULL, LS_SEC_PREAMBLE, summary},
-    {"findings", "Findings", NULL, "Findings and plan", 0, findings},
-    {"plan", "Plan", NULL, NULL, LS_SEC_IN_PROSE, plan},
-    {"topology", "Topology", NULL, NULL, 0, topology},
-    {"matrices", "P2P and latency matrices", "Matrices", NULL, 0, matrices},
-    {"memory", "Memory and host copies", NULL, NULL, 0, memory},
-    {"collectives", "Collectives", NULL, NULL, 0, collectives},
-    {"inventory", "Inventory", NULL, NULL, 0, inventory},
-    {"run", "Run", NULL, NULL, 0, metadata},
-    {NULL, NULL, NULL, NULL, 0, NULL},
+    {"summary", "Verdict and headline", NULL, NULL, LS_SEC_PREAMBLE, summary, NULL},
+    {"findings", "Findings", NULL, "Findings and plan", 0, findings, NULL},
+    {"plan", "Plan", NULL, NULL, LS_SEC_IN_PROSE, plan, NULL},
+    {"topology", "Topology", NULL, NULL, 0, topology, NULL},
+    {"matrices", "P2P and latency matrices", "Matrices", NULL, 0, matrices, NULL},
+    {"memory", "Memory and host copies", NULL, NULL, 0, memory, NULL},
+    {"collectives", "Collectives", NULL, NULL, 0, collectives, NULL},
+    {"burn", "Sustained load", NULL, NULL, 0, burn, ls_burn_count},
+    {"inventory", "Inventory", NULL, NULL, 0, inventory, NULL},
+    {"run", "Run", NULL, NULL, 0, metadata, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };
+
+int ls_section_present(const ls_section_t *s, const json_t *doc)
+{
+    return !s->present || s->present(doc);
+}
 
 const char *ls_section_short_title(const ls_format_t *fmt, const ls_section_t *s)
 {
@@ -238,7 +261,7 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
         fmt->begin(&o);
     int prose = fmt->caps & LS_FMT_PROSE;
     for (const ls_section_t *s = ls_outline; s->id; s++) {
-        if (prose && (s->flags & LS_SEC_IN_PROSE))
+        if ((prose && (s->flags & LS_SEC_IN_PROSE)) || !ls_section_present(s, doc))
             continue;
         if (fmt->heading)
             fmt->heading(&o, s);

@@ -76,7 +76,8 @@ static void html_has_every_section_and_no_network(void **state)
     for (int i = 0; ls_outline[i].id; i++) {
         char id[64];
         snprintf(id, sizeof id, "<section id=\"%s\">", ls_outline[i].id);
-        assert_int_equal(count(html, id), 1);
+        /* a section with nothing to show here (no burn entry) is left out */
+        assert_int_equal(count(html, id), ls_section_present(&ls_outline[i], doc));
     }
     /* topology, link types, 4 measured matrices, 2 x 2 collective charts (bus bandwidth
        and small-message time) */
