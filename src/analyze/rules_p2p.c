@@ -60,7 +60,7 @@ static void list_tail(char *list, size_t len, int n)
 
 static int status_blocks(enum ls_p2p_status s)
 {
-    return s == LS_P2P_CNS || s == LS_P2P_GNS || s == LS_P2P_TNS || s == LS_P2P_NS;
+    return s == LS_P2P_CNS || s == LS_P2P_GNS || s == LS_P2P_TNS || s == LS_P2P_NS || s == LS_P2P_DR;
 }
 
 /* 1 when something in the document says a and b have no peer access: topo -p2p words,
