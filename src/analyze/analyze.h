@@ -17,7 +17,8 @@ json_t *ls_findings(const json_t *doc);
 /* The plan: {islands: [{gpus, link_class}], groups: [{k, gpus, ring,
    expected_busbw_gbps, expected_from, measured_busbw_gbps?, measured_entries?}],
    measured_groups: [...], best_pairs: [...], best_hbm_gpus: [...], keep_out: [{gpu,
-   codes: [...], reasons: [...]}]}. docs/analysis.md describes each field. */
+   codes: [...], reasons: [...]}], needs: [...], ceilings: {ID: {ceiling_gbps, percent?,
+   path, basis}}, noisy: [ID, ...]}. docs/analysis.md describes each field. */
 json_t *ls_plan(const json_t *doc);
 
 /* "info", "warning", "error". */

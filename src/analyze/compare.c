@@ -7,7 +7,6 @@
 #include "util/array.h"
 #include "util/log.h"
 #include "util/parse.h"
-#include "util/strindex.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -163,8 +162,9 @@ static ls_figure_t *push(ls_figures_t *figs)
 
 /* Takes match (reference stolen) and fills key and label. */
 static int add_figure(ls_figures_t *figs, json_t *match, double value, const char *unit, double cv,
-                      int n, const char *entry_id)
+                      int n, const json_t *entry)
 {
+    const char *entry_id = ls_json_str(entry, "id", "");
     ls_figure_t *f = push(figs);
     if (!f) {
         json_decref(match);
@@ -181,6 +181,8 @@ static int add_figure(ls_figures_t *figs, json_t *match, double value, const cha
     f->cv = cv;
     f->n = n;
     snprintf(f->entry_id, sizeof f->entry_id, "%s", entry_id);
+    snprintf(f->tool, sizeof f->tool, "%s", ls_json_str(entry, "source", ""));
+    snprintf(f->file, sizeof f->file, "%s", ls_json_str(entry, "source_file", ""));
     return 0;
 }
 
@@ -201,11 +203,24 @@ static int collect_nccl(const json_t *e, int without_variant, ls_figures_t *figs
         json_t *m = nccl_identity(e, without_variant);
         json_object_set_new(m, "bytes", json_integer(bytes));
         json_object_set_new(m, "metric", json_string(bw ? "busbw" : "time"));
-        if (add_figure(figs, m, json_number_value(v), bw ? "GB/s" : "us", 0, 0,
-                       ls_json_str(e, "id", "")) != 0)
+        if (add_figure(figs, m, json_number_value(v), bw ? "GB/s" : "us", 0, 0, e) != 0)
             return -1;
     }
     return 0;
+}
+
+static int same_origin(const ls_figure_t *a, const ls_figure_t *b)
+{
+    return strcmp(a->key, b->key) == 0 && strcmp(a->tool, b->tool) == 0 &&
+           strcmp(a->file, b->file) == 0;
+}
+
+/* rank = figures of the same key, tool and file before this one. */
+static void number_repeats(ls_figures_t *figs)
+{
+    for (size_t i = 0; i < figs->n; i++)
+        for (size_t k = 0; k < i; k++)
+            figs->items[i].rank += same_origin(&figs->items[k], &figs->items[i]);
 }
 
 int ls_figures_collect(const json_t *doc, int without_variant, ls_figures_t *out)
@@ -231,10 +246,10 @@ int ls_figures_collect(const json_t *doc, int without_variant, ls_figures_t *out
         double cv = n >= 2 ? ls_json_num(stats, "cv", 0) : 0;
         json_t *m = entry_identity(e);
         json_object_set_new(m, "metric", json_string(ls_json_str(e, "metric", "")));
-        if (add_figure(out, m, json_number_value(value), ls_json_str(e, "unit", ""), cv, n,
-                       ls_json_str(e, "id", "")) != 0)
+        if (add_figure(out, m, json_number_value(value), ls_json_str(e, "unit", ""), cv, n, e) != 0)
             return -1;
     }
+    number_repeats(out);
     return 0;
 }
 
@@ -273,40 +288,6 @@ int ls_figure_matches(const ls_figure_t *fig, const json_t *match)
 
 /* ---- comparing ---------------------------------------------------------- */
 
-/* The figures' keys, hash-indexed: matching is linear in figures, not quadratic. */
-typedef struct {
-    const ls_figures_t *figs;
-    const char **keys;
-    ls_strindex_t ix;
-} figure_index_t;
-
-static int index_figures(figure_index_t *fi, const ls_figures_t *figs)
-{
-    fi->figs = figs;
-    fi->keys = malloc((figs->n ? figs->n : 1) * sizeof *fi->keys);
-    if (!fi->keys)
-        return -1;
-    for (size_t i = 0; i < figs->n; i++)
-        fi->keys[i] = figs->items[i].key;
-    if (ls_strindex_build(&fi->ix, fi->keys, figs->n) != 0) {
-        free(fi->keys);
-        return -1;
-    }
-    return 0;
-}
-
-static void index_free(figure_index_t *fi)
-{
-    ls_strindex_free(&fi->ix);
-    free(fi->keys);
-}
-
-static const ls_figure_t *find_key(const figure_index_t *fi, const char *key)
-{
-    size_t i = ls_strindex_first(&fi->ix, key);
-    return i == LS_STRINDEX_NONE ? NULL : &fi->figs->items[i];
-}
-
 static double noise_pct(const ls_figure_t *a, const ls_figure_t *b)
 {
     double sum = 0;
@@ -317,6 +298,30 @@ static double noise_pct(const ls_figure_t *a, const ls_figure_t *b)
     return 3.0 * sqrt(sum) * 100.0;
 }
 
+/* "nvbandwidth: run1.txt", "linkscope" for figures measured by linkscope itself. */
+static void source_text(const ls_figure_t *f, char *buf, size_t len)
+{
+    if (!f->tool[0])
+        snprintf(buf, len, "linkscope");
+    else if (f->file[0])
+        snprintf(buf, len, "%s: %s", f->tool, f->file);
+    else
+        snprintf(buf, len, "%s", f->tool);
+}
+
+/* The label, with the tool when a figure was imported ("[nvbandwidth]", or
+   "[p2pBandwidthLatencyTest vs nvbandwidth]" when the two sides differ). */
+static void row_label(const ls_figure_t *a, const ls_figure_t *b, char *buf, size_t len)
+{
+    if (!a->tool[0] && !b->tool[0])
+        snprintf(buf, len, "%s", a->label);
+    else if (strcmp(a->tool, b->tool) == 0)
+        snprintf(buf, len, "%s [%s]", a->label, a->tool);
+    else
+        snprintf(buf, len, "%s [%s vs %s]", a->label, a->tool[0] ? a->tool : "linkscope",
+                 b->tool[0] ? b->tool : "linkscope");
+}
+
 static json_t *compare_row(const ls_figure_t *a, const ls_figure_t *b,
                            const ls_compare_opts_t *opts)
 {
@@ -324,7 +329,11 @@ static json_t *compare_row(const ls_figure_t *a, const ls_figure_t *b,
     if (!a->higher_is_better && opts->latency_threshold_pct > 0)
         threshold = opts->latency_threshold_pct;
     double limit = fmax(threshold, noise_pct(a, b));
-    json_t *row = json_pack("{s:s, s:s, s:s, s:f, s:f}", "key", a->key, "label", a->label, "unit",
+    char label[320], src_a[160], src_b[160];
+    row_label(a, b, label, sizeof label);
+    source_text(a, src_a, sizeof src_a);
+    source_text(b, src_b, sizeof src_b);
+    json_t *row = json_pack("{s:s, s:s, s:s, s:f, s:f}", "key", a->key, "label", label, "unit",
                             a->unit, "a", a->value, "b", b->value);
     const char *verdict = "same";
     if (a->value > 0 && b->value >= 0) {
@@ -340,50 +349,102 @@ static json_t *compare_row(const ls_figure_t *a, const ls_figure_t *b,
     json_object_set_new(row, "limit_pct", json_real(limit));
     json_object_set_new(row, "verdict", json_string(verdict));
     json_object_set_new(row, "match", json_deep_copy(a->match));
+    if (a->tool[0] || b->tool[0]) {
+        json_object_set_new(row, "source_a", json_string(src_a));
+        json_object_set_new(row, "source_b", json_string(src_b));
+    }
     return row;
 }
 
-static int count_only(const ls_figures_t *in, const figure_index_t *other)
+/* Orders figures of one key by tool, file and position (not by import order). */
+static int origin_cmp(const ls_figure_t *x, const ls_figure_t *y)
 {
-    int n = 0;
-    for (size_t i = 0; i < in->n; i++)
-        n += find_key(other, in->items[i].key) == NULL;
-    return n;
+    int c = strcmp(x->tool, y->tool);
+    if (!c)
+        c = strcmp(x->file, y->file);
+    return c ? c : x->rank - y->rank;
 }
 
-/* Rows for every key present in both; NULL when none is. */
+/* The unpaired figure of list b (of key) that pairs best with a: same tool, file and
+   rank; else same tool and rank; else the first in origin order. NULL when none. */
+static const ls_figure_t *partner(const ls_figure_t *a, const ls_figures_t *fb,
+                                  const unsigned char *used_b, int pass)
+{
+    const ls_figure_t *best = NULL;
+    for (size_t k = 0; k < fb->n; k++) {
+        const ls_figure_t *b = &fb->items[k];
+        if (used_b[k] || strcmp(a->key, b->key) != 0)
+            continue;
+        int fits = pass == 0   ? strcmp(a->tool, b->tool) == 0 && strcmp(a->file, b->file) == 0 &&
+                                     a->rank == b->rank
+                   : pass == 1 ? strcmp(a->tool, b->tool) == 0 && a->rank == b->rank
+                               : 1;
+        if (fits && (!best || origin_cmp(b, best) < 0))
+            best = b;
+    }
+    return best;
+}
+
+/* pair_of[i] = the index in fb paired with fa's figure i, or -1. */
+static void pair_figures(const ls_figures_t *fa, const ls_figures_t *fb, long *pair_of)
+{
+    unsigned char *used_b = calloc(fb->n + 1, 1);
+    size_t *order = malloc((fa->n + 1) * sizeof *order);
+    if (!used_b || !order)
+        abort();
+    for (size_t i = 0; i < fa->n; i++) {
+        pair_of[i] = -1;
+        order[i] = i;
+    }
+    /* fa's figures in origin order, so that the last pass does not follow import order */
+    for (size_t i = 1; i < fa->n; i++)
+        for (size_t k = i; k > 0 && origin_cmp(&fa->items[order[k]], &fa->items[order[k - 1]]) < 0; k--) {
+            size_t t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t o = 0; o < fa->n; o++) {
+            size_t i = order[o];
+            if (pair_of[i] >= 0)
+                continue;
+            const ls_figure_t *b = partner(&fa->items[i], fb, used_b, pass);
+            if (b) {
+                pair_of[i] = (long)(b - fb->items);
+                used_b[pair_of[i]] = 1;
+            }
+        }
+    free(order);
+    free(used_b);
+}
+
+/* Rows for every figure paired across the two documents; NULL when none is. */
 static json_t *compare_figures(const ls_figures_t *fa, const ls_figures_t *fb,
                                const ls_compare_opts_t *opts)
 {
-    figure_index_t ia, ib;
-    if (index_figures(&ia, fa) != 0)
-        return NULL;
-    if (index_figures(&ib, fb) != 0) {
-        index_free(&ia);
-        return NULL;
-    }
     json_t *rows = json_array();
-    int regressions = 0, gains = 0;
+    int regressions = 0, gains = 0, paired = 0;
+    long *pair_of = malloc((fa->n + 1) * sizeof *pair_of);
+    if (!pair_of)
+        abort();
+    pair_figures(fa, fb, pair_of);
     for (size_t i = 0; i < fa->n; i++) {
-        const ls_figure_t *a = &fa->items[i];
-        const ls_figure_t *b = find_key(&ib, a->key);
-        if (!b || find_key(&ia, a->key) != a) /* a repeated identity: first one counts */
+        if (pair_of[i] < 0)
             continue;
-        json_t *row = compare_row(a, b, opts);
+        json_t *row = compare_row(&fa->items[i], &fb->items[pair_of[i]], opts);
         const char *v = ls_json_str(row, "verdict", "");
         regressions += strcmp(v, "regression") == 0;
         gains += strcmp(v, "gain") == 0;
+        paired++;
         json_array_append_new(rows, row);
     }
-    json_t *result = NULL;
-    if (json_array_size(rows) == 0)
+    free(pair_of);
+    if (json_array_size(rows) == 0) {
         json_decref(rows);
-    else
-        result = json_pack("{s:o, s:i, s:i, s:i, s:i}", "rows", rows, "only_a", count_only(fa, &ib),
-                           "only_b", count_only(fb, &ia), "regressions", regressions, "gains", gains);
-    index_free(&ia);
-    index_free(&ib);
-    return result;
+        return NULL;
+    }
+    return json_pack("{s:o, s:i, s:i, s:i, s:i}", "rows", rows, "only_a", (int)fa->n - paired,
+                     "only_b", (int)fb->n - paired, "regressions", regressions, "gains", gains);
 }
 
 /* "2 x NVIDIA H200" (or "NVIDIA H100 NVL, NVIDIA H100 80GB HBM3" when mixed). */
@@ -471,21 +532,13 @@ static void families_text(const ls_figures_t *figs, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    const char *seen[32]; /* the distinct families so far: a handful, not every figure */
-    size_t nseen = 0;
     for (size_t i = 0; i < figs->n; i++) {
         const char *fam = ls_json_str(figs->items[i].match, "family", "?");
-        size_t k = 0;
-        while (k < nseen && strcmp(seen[k], fam) != 0)
-            k++;
-        if (k < nseen)
-            continue;
-        if (nseen < sizeof seen / sizeof seen[0])
-            seen[nseen++] = fam;
-        if (used + 1 < len) {
-            int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fam);
-            used = w < 0 ? used : used + (size_t)w < len ? used + (size_t)w : len - 1;
-        }
+        int seen = 0;
+        for (size_t k = 0; k < i; k++)
+            seen |= strcmp(ls_json_str(figs->items[k].match, "family", ""), fam) == 0;
+        if (!seen && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fam);
     }
     if (!buf[0])
         snprintf(buf, len, "none");

@@ -17,6 +17,9 @@ typedef struct {
     double cv;          /* coefficient of variation of the samples; 0 when unknown */
     int n;              /* samples behind value; 0 when imported or unknown */
     char entry_id[96];
+    char tool[48];      /* the tool an imported figure came from ("" = linkscope) */
+    char file[96];      /* and its file (the entry's source_file, "" when unknown) */
+    int rank;           /* how many figures of the same key, tool and file come before */
 } ls_figure_t;
 
 typedef struct {
@@ -45,8 +48,12 @@ typedef struct {
     double latency_threshold_pct;
 } ls_compare_opts_t;
 
-/* Compares b against a. Returns {"rows": [{key, label, unit, a, b, ratio, change_pct,
-   limit_pct, verdict ("regression"|"gain"|"same"|"n/a"), match}], "only_a", "only_b",
+/* Compares b against a. Figures match by what they measure (the key); where a document
+   holds several figures of one key (two tools, two files of one tool), they pair by
+   tool and file first, then in the order of tool, file and position, so that the
+   result does not depend on the order files were imported in.
+   Returns {"rows": [{key, label, unit, a, b, ratio, change_pct, limit_pct, verdict
+   ("regression"|"gain"|"same"|"n/a"), match, source_a, source_b}], "only_a", "only_b",
    "regressions", "gains", "context": [{what, a, b, differs}]}, or NULL with err when
    nothing is in common. */
 json_t *ls_compare_docs(const json_t *a, const json_t *b, const ls_compare_opts_t *opts,

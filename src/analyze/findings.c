@@ -1,6 +1,8 @@
 /* Findings: runs every rule group over the condensed machine and orders the result. */
 #include "ports.h"
 #include "rules.h"
+#include "burn_rules.h"
+#include "spec.h"
 #include "model/doc.h"
 
 #include <stdarg.h>
@@ -48,7 +50,7 @@ int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
 void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const char *subject,
                     json_t *evidence, const char *fmt, ...)
 {
-    char message[512];
+    char message[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
@@ -105,17 +107,93 @@ static json_t *by_severity(json_t *found)
     return sorted;
 }
 
+int ls_entry_noisy(const json_t *e)
+{
+    const json_t *st = json_object_get(e, "stats");
+    return !strcmp(ls_json_str(e, "status", ""), "ok") && ls_json_int(st, "n", 0) >= LS_NOISY_MIN_SAMPLES &&
+           ls_json_num(st, "cv", 0) > LS_NOISY_CV;
+}
+
+const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id)
+{
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1))
+        if (!strcmp(ls_json_str(ls_measurement(m, (size_t)i), "id", ""), id))
+            return ls_measurement(m, (size_t)i);
+    return NULL;
+}
+
+uint64_t ls_finding_gpus(const json_t *finding)
+{
+    const char *s = ls_json_str(finding, "subject", "");
+    uint64_t mask = 0;
+    const char *set = strstr(s, "GPUs ");
+    if (set) { /* "0-3,7" */
+        const char *p = set + 5;
+        while (*p >= '0' && *p <= '9') {
+            char *end;
+            long a = strtol(p, &end, 10), b = a;
+            if (*end == '-' && end[1] >= '0' && end[1] <= '9')
+                b = strtol(end + 1, &end, 10);
+            for (long g = a; g <= b && g < 64; g++)
+                mask |= 1ULL << g;
+            p = *end == ',' ? end + 1 : end;
+        }
+        return mask;
+    }
+    for (const char *p = strstr(s, "GPU"); p; p = strstr(p + 3, "GPU"))
+        if (p[3] >= '0' && p[3] <= '9' && atoi(p + 3) < 64)
+            mask |= 1ULL << atoi(p + 3);
+    return mask;
+}
+
+/* A finding whose every piece of evidence is a noisy figure is not trusted beyond info. */
+static void lower_noisy(const ls_machine_t *m, json_t *found)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(found, i, f)
+    {
+        const json_t *ev = json_object_get(f, "evidence");
+        const char *rule = ls_json_str(f, "rule", "");
+        if (!json_array_size(ev) || !strcmp(rule, "noisy") || !strcmp(rule, "busy_gpu") ||
+            ls_finding_severity(f) == LS_SEV_INFO)
+            continue;
+        int all_noisy = 1;
+        size_t k;
+        const json_t *id;
+        json_array_foreach(ev, k, id)
+        {
+            const json_t *e = json_is_string(id) ? ls_measurement_by_id(m, json_string_value(id)) : NULL;
+            all_noisy &= e && ls_entry_noisy(e);
+        }
+        if (!all_noisy)
+            continue;
+        char message[1200];
+        snprintf(message, sizeof message, "%s (rests only on noisy figures: rerun on an idle machine)",
+                 ls_json_str(f, "message", ""));
+        json_object_set_new(f, "severity", json_string("info"));
+        json_object_set_new(f, "message", json_string(message));
+    }
+}
+
 json_t *ls_findings(const json_t *doc)
 {
     json_t *found = json_array();
     ls_machine_t *m = ls_machine_new(doc);
     if (!m)
         return found;
+    ls_rules_status(m, found);
     ls_rules_links(m, found);
+    ls_rules_ceiling(m, found);
+    ls_rules_p2p(m, found);
     ls_rules_gpus(m, found);
     ls_rules_placement(m, found);
     ls_rules_shared_path(m, found);
     ls_port_sweep_findings(doc, found);
+    ls_rules_nccl_log(m, found);
+    lower_noisy(m, found);
     ls_machine_free(m);
+    ls_rules_burn(doc, found);
+    ls_spec_findings(doc, found);
     return by_severity(found);
 }

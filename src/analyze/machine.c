@@ -190,12 +190,10 @@ const char *ls_machine_link_word(const ls_machine_t *m, int a, int b, char *buf,
     return buf;
 }
 
-/* One direction of a GPU's PCIe link after encoding, GB/s; Gen3 x16 (8 GT/s x 16 x
-   128/130 / 8 = 15.75) when unknown. */
+/* One direction of a GPU's PCIe link after encoding, GB/s; 0 when unknown. */
 static double pcie_gbps(const ls_machine_t *m, int g)
 {
-    double v = ls_json_num(json_object_get(m->gpu[g], "pcie"), "theoretical_gbps", 0);
-    return v > 0 ? v : 15.75;
+    return ls_json_num(json_object_get(m->gpu[g], "pcie"), "theoretical_gbps", 0);
 }
 
 /* NVLink per direction for a bonded set of n links between a and b. */
@@ -203,9 +201,9 @@ static double nvlink_gbps(const ls_machine_t *m, int a, int nlinks)
 {
     const json_t *links = json_object_get(m->gpu[a], "nvlinks");
     double per_link = ls_json_num(json_array_get(links, 0), "gbps", 0);
-    /* About 80% of the signalling rate is reached by copies (NVLink 2-4); NCCL's own
-       model uses 20 GB/s per link for sm70-sm90. */
-    return nlinks * (per_link > 0 ? 0.8 * per_link : 20.0);
+    /* About 80% of the signalling rate is reached by copies (NVLink 2-4); unknown rate:
+       unknown figure */
+    return nlinks * 0.8 * per_link;
 }
 
 double ls_machine_pair_gbps(const ls_machine_t *m, int a, int b, int *measured)
@@ -215,6 +213,8 @@ double ls_machine_pair_gbps(const ls_machine_t *m, int a, int b, int *measured)
         return m->uni[a][b].value;
     }
     *measured = 0;
+    if (!m->has_topo || ls_machine_rank(m, a, b) == 7)
+        return 0; /* no link class: unknown, never a guessed class */
     double pcie = 0.8 * (pcie_gbps(m, a) < pcie_gbps(m, b) ? pcie_gbps(m, a) : pcie_gbps(m, b));
     int rank = ls_machine_rank(m, a, b);
     switch (rank) {

@@ -47,7 +47,8 @@ const char *ls_machine_link_word(const ls_machine_t *m, int a, int b, char *buf,
 int ls_machine_p2p_ok(const ls_machine_t *m, int a, int b);
 
 /* One-direction bandwidth a -> b for planning: the measured figure when there is one,
-   else an estimate from the link class (docs/analysis.md). *measured set to 1/0. */
+   else an estimate from the link class (docs/analysis.md); 0 (unknown) when the pair's
+   link class is unknown. *measured set to 1/0. */
 double ls_machine_pair_gbps(const ls_machine_t *m, int a, int b, int *measured);
 
 /* GPU's board name ("" when unknown). */

@@ -1,6 +1,7 @@
 /* The plan: islands, the best GPU set for each group size with its expected and measured
    all_reduce bus bandwidth, the best pairs, the best GPUs for memory-bound work, and the
    GPUs to keep out of synchronous groups. docs/analysis.md explains the method. */
+#include "ceiling.h"
 #include "rules.h"
 #include "model/doc.h"
 
@@ -17,6 +18,7 @@
 #define HBM_BAND 0.95
 #define MAX_PAIRS_LISTED 8
 #define MAX_ISLANDS 64
+#define MAX_BAD_SETS 32
 
 typedef struct {
     const ls_machine_t *m;
@@ -25,7 +27,12 @@ typedef struct {
     double *dp;
     signed char *parent;
     uint64_t pool, kept;
+    uint64_t present; /* GPUs the document has (an import may skip indices) */
     int order[LS_MAX_GPUS][LS_MAX_GPUS]; /* growth order from each GPU (large machines) */
+    uint64_t bad_gpus;                   /* GPUs named alone in an error finding */
+    uint64_t bad_pair[LS_MAX_GPUS];      /* pairs named in an error finding, by GPU */
+    uint64_t bad_sets[MAX_BAD_SETS];     /* larger GPU sets named in an error finding */
+    int nbad_sets;
 } plan_ctx_t;
 
 typedef struct {
@@ -44,6 +51,21 @@ static int members(uint64_t mask, int *idx)
         if (mask >> g & 1)
             idx[k++] = g;
     return k;
+}
+
+/* 1 when a set holds a GPU, a pair or is a set that an error finding names: never
+   proposed as best or cleanest while another choice exists. */
+static int tainted(const plan_ctx_t *c, uint64_t mask)
+{
+    if (mask & c->bad_gpus)
+        return 1;
+    for (int g = 0; g < 64; g++)
+        if ((mask >> g & 1) && (c->bad_pair[g] & mask))
+            return 1;
+    for (int i = 0; i < c->nbad_sets; i++)
+        if (c->bad_sets[i] == mask)
+            return 1;
+    return 0;
 }
 
 static void ring_flags(const plan_ctx_t *c, ring_t *r)
@@ -165,6 +187,8 @@ static int preferred(const ls_machine_t *m, uint64_t a, uint64_t b)
 static int admissible(const plan_ctx_t *c, uint64_t mask, int k)
 {
     int pool = ls_popcount64(c->pool);
+    if (mask & ~c->present)
+        return 0; /* never a GPU the document does not have */
     return k <= pool ? (mask & ~c->pool) == 0 : (mask & c->pool) == c->pool;
 }
 
@@ -224,7 +248,13 @@ static uint64_t best_set(plan_ctx_t *c, int k, ring_t *ring)
     uint64_t chosen = 0;
     if (!cand || !val)
         goto out;
-    int n = candidates(c, k, cand, max);
+    int n = candidates(c, k, cand, max), clean = 0;
+    for (int i = 0; i < n; i++)
+        clean += !tainted(c, cand[i]);
+    for (int i = 0, kept = 0; clean && clean < n && i < n; i++) /* drop tainted sets while clean ones exist */
+        if (!tainted(c, cand[i]))
+            cand[kept++] = cand[i];
+    n = clean && clean < n ? clean : n;
     double top = -1;
     for (int i = 0; i < n; i++) {
         ring_t r;
@@ -293,9 +323,13 @@ static const char *expected_from(const ring_t *r)
 
 static json_t *group_json(plan_ctx_t *c, int k, uint64_t mask, const ring_t *r)
 {
-    json_t *g = json_pack("{s:i, s:o, s:o, s:f, s:s}", "k", k, "gpus", mask_array(mask), "ring",
-                          int_array(r->order, r->k), "expected_busbw_gbps", round2(r->bottleneck),
-                          "expected_from", expected_from(r));
+    json_t *g = json_pack("{s:i, s:o, s:o}", "k", k, "gpus", mask_array(mask), "ring", int_array(r->order, r->k));
+    if (r->bottleneck > 0) {
+        json_object_set_new(g, "expected_busbw_gbps", json_real(round2(r->bottleneck)));
+        json_object_set_new(g, "expected_from", json_string(expected_from(r)));
+    } else {
+        json_object_set_new(g, "expected_from", json_string("unknown")); /* no link class, no figure */
+    }
     json_t *ids = json_array();
     double measured = measured_busbw(c->m, mask, "default", ids);
     if (measured > 0) {
@@ -313,11 +347,17 @@ static json_t *groups(plan_ctx_t *c)
     if (c->m->ngpus > EXHAUSTIVE_SETS_MAX)
         for (int s = 0; s < c->m->ngpus; s++)
             grow_order(c, s, c->order[s]);
-    for (int k = 2; k <= c->m->ngpus; k++) {
+    for (int k = 2; k <= ls_popcount64(c->present); k++) {
         ring_t r;
         uint64_t mask = best_set(c, k, &r);
-        if (mask)
-            json_array_append_new(list, group_json(c, k, mask, &r));
+        if (!mask)
+            continue;
+        json_t *g = group_json(c, k, mask, &r);
+        /* nothing expected (links unknown) and nothing measured: the row would say nothing */
+        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown") && !json_object_get(g, "measured_busbw_gbps"))
+            json_decref(g);
+        else
+            json_array_append_new(list, g);
     }
     return list;
 }
@@ -360,6 +400,12 @@ static json_t *measured_groups(plan_ctx_t *c)
             json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:s, s:o}", "gpus", mask_array(mask), "variant",
                                                   variant, "measured_busbw_gbps", round2(measured), "expected_from",
                                                   "p2p_off", "entries", ids));
+            continue;
+        }
+        if (r.bottleneck <= 0) { /* links unknown: nothing to compare the figure with */
+            json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:s, s:o}", "gpus", mask_array(mask), "variant",
+                                                  variant, "measured_busbw_gbps", round2(measured), "expected_from",
+                                                  "unknown", "entries", ids));
             continue;
         }
         json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:f, s:s, s:f, s:o}", "gpus", mask_array(mask),
@@ -463,8 +509,9 @@ static void add_pair(const plan_ctx_t *c, json_t *list, int a, int b)
     int meas;
     char word[16];
     double v = pair_bidir(c, a, b, &meas);
+    ls_machine_link_word(c->m, a, b, word, sizeof word);
     json_array_append_new(list, json_pack("{s:[i,i], s:s, s:f, s:s, s:I}", "gpus", a, b, "link",
-                                          ls_machine_link_word(c->m, a, b, word, sizeof word), "bidir_gbps",
+                                          strcmp(word, "?") ? word : "unknown", "bidir_gbps",
                                           round2(v), "from", meas ? "measured" : "link_class", "memory_total_bytes",
                                           (json_int_t)(c->m->memory[a] + c->m->memory[b])));
 }
@@ -479,14 +526,16 @@ static json_t *best_pairs(const plan_ctx_t *c, int *in_band)
     int meas;
     for (int a = 0; a < m->ngpus; a++)
         for (int b = a + 1; b < m->ngpus; b++)
-            top = fmax(top, pair_bidir(c, a, b, &meas));
+            if (!tainted(c, 1ULL << a | 1ULL << b))
+                top = fmax(top, pair_bidir(c, a, b, &meas));
     json_t *list = json_array();
     uint64_t used = 0, listed[LS_MAX_GPUS] = {0};
     *in_band = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int a = 0; a < m->ngpus; a++)
             for (int b = a + 1; b < m->ngpus; b++) {
-                if (top <= 0 || pair_bidir(c, a, b, &meas) < PAIR_BAND * top || (listed[a] >> b & 1))
+                if (top <= 0 || pair_bidir(c, a, b, &meas) < PAIR_BAND * top || (listed[a] >> b & 1) ||
+                    tainted(c, 1ULL << a | 1ULL << b))
                     continue;
                 *in_band += pass == 0;
                 if ((pass == 0 && ((used >> a & 1) || (used >> b & 1))) ||
@@ -499,8 +548,9 @@ static json_t *best_pairs(const plan_ctx_t *c, int *in_band)
     return list;
 }
 
-static json_t *best_hbm(const ls_machine_t *m, int *in_band)
+static json_t *best_hbm(const plan_ctx_t *c, int *in_band)
 {
+    const ls_machine_t *m = c->m;
     int measured = 0;
     double top = 0;
     for (int g = 0; g < m->ngpus; g++)
@@ -516,7 +566,7 @@ static json_t *best_hbm(const ls_machine_t *m, int *in_band)
     while ((int)json_array_size(list) < MAX_PAIRS_LISTED) {
         int best = -1;
         for (int g = 0; g < m->ngpus; g++)
-            if (!used[g] && v[g] > 0 && v[g] >= HBM_BAND * top) {
+            if (!used[g] && v[g] > 0 && v[g] >= HBM_BAND * top && !(c->bad_gpus >> g & 1)) {
                 best = g; /* equal within 5%: by GPU index */
                 break;
             }
@@ -640,6 +690,10 @@ static plan_ctx_t *ctx_new(const ls_machine_t *m)
             if (a != b)
                 c->bw[a][b] = ls_machine_pair_gbps(m, a, b, &c->measured[a][b]);
     c->pool = m->ngpus >= 64 ? ~0ULL : (1ULL << m->ngpus) - 1;
+    for (int g = 0; g < m->ngpus; g++)
+        if (m->gpu[g])
+            c->present |= 1ULL << g;
+    c->pool &= c->present;
     return c;
 }
 
@@ -653,12 +707,20 @@ static const json_t *cleanest_island(const plan_ctx_t *c, const json_t *isl)
     json_array_foreach(isl, i, is)
     {
         uint64_t mask = ls_gpu_mask_of(json_object_get(is, "gpus"));
-        if ((mask & c->kept) || !homogeneous(c->m, mask))
+        if ((mask & c->kept) || !homogeneous(c->m, mask) || tainted(c, mask))
             continue;
         if (!best || ls_popcount64(mask) > ls_popcount64(ls_gpu_mask_of(json_object_get(best, "gpus"))))
             best = is; /* islands come ordered by class, then size, then index */
     }
     return best;
+}
+
+static int bad_pairs(const plan_ctx_t *c)
+{
+    for (int g = 0; g < 64; g++)
+        if (c->bad_pair[g])
+            return 1;
+    return 0;
 }
 
 static void summary_line(json_t *summary, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -695,25 +757,32 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
         ls_format_gpu_mask(mask, set, sizeof set);
         summary_line(out, "Cleanest island: GPUs %s (%s, %d x %s)", set, ls_json_str(isl, "link_class", "?"),
                      ls_popcount64(mask), ls_machine_gpu_name(c->m, idx[0]));
+    } else if (json_array_size(json_object_get(plan, "islands")) && (c->bad_gpus || c->nbad_sets || bad_pairs(c))) {
+        summary_line(out, "No clean island: every island holds a GPU or pair named in an error finding");
     }
     summary_steps(json_object_get(plan, "groups"), out);
     const json_t *pairs = json_object_get(plan, "best_pairs"), *p0 = json_array_get(pairs, 0);
+    const char *link = p0 && strcmp(ls_json_str(p0, "link", "unknown"), "unknown") ? ls_json_str(p0, "link", "") : "link unknown";
     if (p0 && c->m->ngpus == 2) /* "the only one of its speed" says nothing with one pair */
         summary_line(out, "The pair: GPUs %lld and %lld (%s, %.1f GB/s both directions)",
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),
-                     ls_json_str(p0, "link", "?"), ls_json_num(p0, "bidir_gbps", 0));
+                     link, ls_json_num(p0, "bidir_gbps", 0));
     else if (p0 && ls_json_int(plan, "equal_best_pairs", 0) == 1)
         summary_line(out, "Fastest pair: GPUs %lld and %lld (%s, %.1f GB/s both directions), the only one of its speed",
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),
-                     ls_json_str(p0, "link", "?"), ls_json_num(p0, "bidir_gbps", 0));
+                     link, ls_json_num(p0, "bidir_gbps", 0));
     else if (p0)
         summary_line(out, "%lld pairs are equally fast (%s, about %.0f GB/s both directions)",
-                     ls_json_int(plan, "equal_best_pairs", 0), ls_json_str(p0, "link", "?"), ls_json_num(p0, "bidir_gbps", 0));
-    uint64_t hbm = 0;
+                     ls_json_int(plan, "equal_best_pairs", 0), link, ls_json_num(p0, "bidir_gbps", 0));
     size_t i;
     const json_t *h;
+    json_array_foreach(json_object_get(plan, "needs"), i, h)
+    {
+        summary_line(out, "To judge more: %s", json_string_value(h));
+    }
+    uint64_t hbm = 0;
     json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, h)
     {
         hbm |= 1ULL << (ls_json_int(h, "gpu", 0) & 63);
@@ -741,6 +810,75 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     return out;
 }
 
+/* GPUs, pairs and sets that error findings name: never proposed as best or cleanest. */
+static void mark_errors(plan_ctx_t *c, const json_t *doc)
+{
+    json_t *found = ls_findings(doc);
+    size_t i;
+    const json_t *f;
+    json_array_foreach(found, i, f)
+    {
+        uint64_t mask = ls_finding_gpus(f);
+        if (ls_finding_severity(f) < LS_SEV_ERROR || !mask)
+            continue;
+        int n = ls_popcount64(mask);
+        if (n == 1) {
+            c->bad_gpus |= mask;
+        } else if (n == 2) {
+            for (int g = 0; g < 64; g++)
+                if (mask >> g & 1)
+                    c->bad_pair[g] |= mask & ~(1ULL << g);
+        } else if (c->nbad_sets < MAX_BAD_SETS) {
+            c->bad_sets[c->nbad_sets++] = mask;
+        }
+    }
+    json_decref(found);
+}
+
+/* Every bandwidth figure's hardware ceiling, by entry id: {ceiling_gbps, percent, path,
+   basis}; figures whose ceiling is unknown are absent (reports print "unknown"). */
+static json_t *ceilings(const ls_machine_t *m)
+{
+    json_t *out = json_object();
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        ls_ceiling_t c;
+        const char *id = ls_json_str(e, "id", "");
+        if (!*id || ls_ceiling_entry(m, e, &c) <= 0)
+            continue;
+        double v = ls_json_num(e, "value", 0);
+        json_t *o = json_pack("{s:f, s:s, s:s}", "ceiling_gbps", round2(c.gbps), "path", ls_path_name(c.path), "basis",
+                              c.basis);
+        if (v > 0 && !strcmp(ls_json_str(e, "status", ""), "ok"))
+            json_object_set_new(o, "percent", json_real(round(1000 * v / c.gbps) / 10));
+        json_object_set_new(out, id, o);
+    }
+    return out;
+}
+
+/* Ids of the figures whose spread is above LS_NOISY_CV: reports mark them "noisy". */
+static json_t *noisy_entries(const ls_machine_t *m)
+{
+    json_t *out = json_array();
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1))
+        if (ls_entry_noisy(ls_measurement(m, (size_t)i)))
+            json_array_append_new(out, json_string(ls_json_str(ls_measurement(m, (size_t)i), "id", "")));
+    return out;
+}
+
+/* What the plan would need to say more: facts missing from the document. */
+static json_t *needs(const ls_machine_t *m)
+{
+    json_t *list = json_array();
+    int present = 0;
+    for (int g = 0; g < m->ngpus; g++)
+        present += m->gpu[g] != NULL;
+    if (!m->has_topo && present > 1)
+        json_array_append_new(list, json_string("import `nvidia-smi topo -m` to judge links: without it no link "
+                                                "class, expected figure or island is given"));
+    return list;
+}
+
 json_t *ls_plan(const json_t *doc)
 {
     ls_machine_t *m = ls_machine_new(doc);
@@ -750,6 +888,7 @@ json_t *ls_plan(const json_t *doc)
         return json_object();
     }
     json_t *plan = json_object();
+    mark_errors(c, doc);
     json_object_set_new(plan, "islands", islands(m));
     json_t *kept = keep_out(c); /* before groups: kept-out GPUs join last */
     json_object_set_new(plan, "groups", groups(c));
@@ -758,9 +897,12 @@ json_t *ls_plan(const json_t *doc)
     json_object_set_new(plan, "best_pairs", best_pairs(c, &equal_pairs));
     json_object_set_new(plan, "equal_best_pairs", json_integer(equal_pairs));
     int equal_hbm;
-    json_object_set_new(plan, "best_hbm_gpus", best_hbm(m, &equal_hbm));
+    json_object_set_new(plan, "best_hbm_gpus", best_hbm(c, &equal_hbm));
     json_object_set_new(plan, "equal_best_hbm_gpus", json_integer(equal_hbm));
     json_object_set_new(plan, "keep_out", kept);
+    json_object_set_new(plan, "needs", needs(m));
+    json_object_set_new(plan, "ceilings", ceilings(m));
+    json_object_set_new(plan, "noisy", noisy_entries(m));
     json_object_set_new(plan, "summary", summary(c, plan));
     free(c->dp);
     free(c->parent);

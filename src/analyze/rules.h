@@ -17,6 +17,26 @@
 #define LS_NUMA_MINORITY 0.5         /* node with fewer than half the GPUs of the largest */
 #define LS_NCCL_VARIANT_GAIN 0.05    /* a P2P-level variant 5% faster makes it a warning */
 
+/* Hardware ceilings (ceiling.h): a figure below this fraction of its own ceiling is
+   flagged, per path type (calibration in docs/analysis.md). */
+#define LS_CEILING_NVLINK 0.60       /* H200 NV18: CE 396.8/478 = 83%, p2pBandwidthLatencyTest 75% */
+#define LS_CEILING_PCIE 0.40         /* seed 000 PHB P2P 7.08 of 14.4 GB/s = 49% is healthy */
+#define LS_CEILING_HOST 0.60         /* H200 pinned 55.5 of 57.6 GB/s = 96% */
+#define LS_CEILING_HBM 0.60          /* H200 SM copy 3966/4814 = 82%; Quadro GV100 68% */
+#define LS_CEILING_NCCL 0.35         /* H200 all_gather 258/478 = 54%; seed 000 SHM rings 48% */
+#define LS_CEILING_NCCL_MIN_BYTES (64.0 * 1024 * 1024) /* smaller sweeps are latency-bound */
+#define LS_IMPLAUSIBLE_COPY 1.15     /* a copy above 115% of its ceiling cannot be */
+#define LS_IMPLAUSIBLE_NCCL 2.0      /* NVLS reduces in the switch: busbw up to ~1.75 x links */
+
+#define LS_P2P_NO_GAIN 1.10          /* direct P2P under 1.1 x the staged copy: no gain */
+#define LS_BIDIR_SUM_FRACTION 0.60   /* bidir below 60% of the two one-way figures' sum */
+#define LS_BIDIR_PEER_FRACTION 0.60  /* ... or below 60% of its class's median bidir */
+#define LS_COLLAPSE_DROP 0.50        /* busbw falls by more than half from one size to the next */
+#define LS_COLLAPSE_MIN_BYTES (1024.0 * 1024) /* ... from a size of at least 1 MiB */
+#define LS_CROSS_SOCKET_RATIO 0.75   /* cross-socket median below 75% of same-socket */
+#define LS_NOISY_CV 0.10             /* CV above 10%: noisy (H200 idle: at most 7.6%) */
+#define LS_NOISY_MIN_SAMPLES 3
+
 /* Appends {rule, severity, subject, message, evidence}; evidence reference stolen
    (NULL = empty array). */
 void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const char *subject,
@@ -29,8 +49,23 @@ void ls_rules_gpus(const ls_machine_t *m, json_t *out);
 /* NUMA placement, NIC distance, P2P supported but not used by NCCL. */
 void ls_rules_placement(const ls_machine_t *m, json_t *out);
 
+/* Every figure against its hardware ceiling: below_ceiling, implausible. */
+void ls_rules_ceiling(const ls_machine_t *m, json_t *out);
+/* P2P availability and gain, bidirectional figures, sockets, host-only topologies. */
+void ls_rules_p2p(const ls_machine_t *m, json_t *out);
+/* Entry statuses, wrong elements, busbw collapse, busy GPUs, noisy figures. */
+void ls_rules_status(const ls_machine_t *m, json_t *out);
+/* NCCL's own log: SHM or NET inside a node, GPUDirect RDMA off, NET/Socket. */
+void ls_rules_nccl_log(const ls_machine_t *m, json_t *out);
 /* P2P pairs slower measured together than alone (shared_path). */
 void ls_rules_shared_path(const ls_machine_t *m, json_t *out);
+
+/* 1 when entry e's spread is above LS_NOISY_CV (with enough samples to say). */
+int ls_entry_noisy(const json_t *e);
+/* The measurement with this id, or NULL. */
+const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id);
+/* GPUs a finding names in its subject ("GPU0<->GPU4", "GPU3", "... on GPUs 0-3"). */
+uint64_t ls_finding_gpus(const json_t *finding);
 
 /* Shared by rules and the planner: the NUMA node holding the most GPUs (-1 if none)
    and whether GPU g sits on a node with a minority of the GPUs. */

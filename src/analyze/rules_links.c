@@ -14,6 +14,10 @@ static double class_ratio(const ls_machine_t *m, int a, int b, double *median, i
 {
     char wa[16], wc[16];
     const ls_pair_bw_t *ab = &m->uni[a][b];
+    *peers = 0;
+    *median = 0;
+    if (!m->has_topo)
+        return 0; /* without link words, NVLink and PCIe pairs would be compared */
     ls_machine_link_word(m, a, b, wa, sizeof wa);
     double *vals = malloc((size_t)m->ngpus * (size_t)m->ngpus * sizeof *vals);
     int n = 0;
@@ -213,6 +217,21 @@ static void nvlinks_inactive(const ls_machine_t *m, json_t *out)
         int others_active = 0;
         for (int o = 0; o < m->ngpus; o++)
             others_active |= o != g && active_nvlinks(m->gpu[o]) > 0;
+        /* nvidia-smi nvlink -s: "Unable to retrieve NVLink information as all links are
+           inactive" (imported as nvlinks_all_inactive); GPUs without NVLink print it too,
+           so it counts on an SXM board or beside GPUs whose links are up */
+        if (!json_array_size(links) && json_is_true(json_object_get(m->gpu[g], "nvlinks_all_inactive")) &&
+            (others_active || strstr(ls_machine_gpu_name(m, g), "SXM"))) {
+            char subject[16], path[48];
+            snprintf(subject, sizeof subject, "GPU%d", g);
+            snprintf(path, sizeof path, "gpus[%d].nvlinks_all_inactive", g);
+            ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
+                           "GPU%d %s: every NVLink is inactive (NVML cannot read them): its traffic to other GPUs "
+                           "falls back to PCIe or host memory; next: `nvidia-smi nvlink -s`, and on NVSwitch systems "
+                           "`systemctl status nvidia-fabricmanager`; drain the node if a reset does not bring them up",
+                           g, ls_machine_gpu_name(m, g));
+            continue;
+        }
         if (!down || (down == json_array_size(links) && !others_active))
             continue;
         char subject[16], path[48];

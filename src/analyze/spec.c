@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define SPEC_COLUMNS 15
+#define SPEC_COLUMNS 16
 
 /* Next tab- or newline-ended field of line (NUL-terminated in place). */
 static char *next_field(char **cursor)
@@ -48,7 +48,8 @@ static int parse_row(char *line, ls_spec_row_t *r)
     r->power_w = num_or_unknown(f[11]);
     r->sms = int_or_unknown(f[12]);
     r->boost_mhz = int_or_unknown(f[13]);
-    snprintf(r->source, sizeof r->source, "%s", f[14]);
+    snprintf(r->pci_ids, sizeof r->pci_ids, "%s", f[14]);
+    snprintf(r->source, sizeof r->source, "%s", f[15]);
     return 0;
 }
 
@@ -111,6 +112,25 @@ const ls_spec_row_t *ls_datasheet_find(const ls_datasheet_t *ds, const char *nam
     return NULL;
 }
 
+/* Whether list (';'-separated) holds item, case-insensitive. */
+static int list_has(const char *list, const char *item)
+{
+    char copy[256], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *n = strtok_r(copy, ";", &save); item && n; n = strtok_r(NULL, ";", &save))
+        if (strcasecmp(n, item) == 0)
+            return 1;
+    return 0;
+}
+
+const ls_spec_row_t *ls_datasheet_find_pci(const ls_datasheet_t *ds, const char *device_id)
+{
+    for (int i = 0; device_id && *device_id && i < ds->n; i++)
+        if (list_has(ds->rows[i].pci_ids, device_id))
+            return &ds->rows[i];
+    return NULL;
+}
+
 static int active_nvlinks(const json_t *gpu)
 {
     const json_t *links = json_object_get(gpu, "nvlinks"), *l;
@@ -149,23 +169,79 @@ static int is_board_with_nvlink(const ls_spec_row_t *r)
     return strncmp(r->form, "SXM", 3) == 0 || strcmp(r->form, "Superchip") == 0;
 }
 
-static void check_nvlink(const json_t *gpu, const ls_spec_row_t *r, const char *subject,
-                         json_t *checks, json_t *findings)
+/* Active NVLinks from the topology links (nvidia-smi topo -m, or discovery) when the GPU
+   object does not list its links: 0 when every recorded link to another GPU is PCIe, the
+   links' count when they are NVLink, -1 when no link to another GPU is recorded. */
+static int nvlinks_from_topology(const json_t *doc, long long g)
 {
-    int active = active_nvlinks(gpu);
-    if (active < 0 || r->nvlinks <= 0)
-        return;
-    const char *name = ls_json_str(gpu, "name", "");
+    size_t i;
+    const json_t *l;
+    int seen = 0, links = 0;
+    json_array_foreach(json_object_get(doc, "links"), i, l)
+    {
+        if (ls_json_int(l, "a", -1) != g || ls_json_int(l, "b", -1) == g)
+            continue;
+        seen = 1;
+        if (strcmp(ls_json_str(l, "class", ""), "NV") == 0)
+            links += (int)ls_json_int(l, "nvlinks", 0);
+    }
+    return seen ? links : -1;
+}
+
+static void pcie_words(const json_t *gpu, char *text, size_t len)
+{
     const json_t *pcie = json_object_get(gpu, "pcie");
     double pcie_gbps = ls_json_num(pcie, "theoretical_gbps", 0);
-    char pcie_text[64] = "PCIe";
+    snprintf(text, len, "PCIe");
     if (pcie_gbps > 0)
-        snprintf(pcie_text, sizeof pcie_text, "PCIe Gen%lld x%lld at about %.0f GB/s",
-                 ls_json_int(pcie, "gen_current", 0), ls_json_int(pcie, "width_current", 0),
-                 pcie_gbps);
+        snprintf(text, len, "PCIe Gen%lld x%lld at about %.0f GB/s",
+                 ls_json_int(pcie, "gen_current", 0), ls_json_int(pcie, "width_current", 0), pcie_gbps);
+}
+
+/* An SXM module whose NVLinks the document does not record: it cannot be accepted as
+   the part until they are seen (seed 003's PCIe conversions carry the SXM name). */
+static void nvlink_unrecorded(const json_t *gpu, const ls_spec_row_t *r, const char *subject,
+                              json_t *checks, json_t *findings)
+{
+    json_array_append_new(checks, json_pack("{s:s, s:i, s:n}", "check", "nvlinks", "spec",
+                                            r->nvlinks, "seen"));
+    if (is_board_with_nvlink(r))
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_WARNING, subject, NULL,
+                       "%s reports \"%s\" (the %s part, %d NVLinks, %.0f GB/s) but the document "
+                       "does not record its NVLinks: import `nvidia-smi nvlink -s` or `nvidia-smi "
+                       "topo -m` of this machine, or run linkscope on it; a PCIe card under this "
+                       "name sends GPU-to-GPU traffic over PCIe",
+                       subject, ls_json_str(gpu, "name", ""), r->form, r->nvlinks, r->nvlink_gbps);
+}
+
+int ls_spec_active_nvlinks(const json_t *doc, const json_t *gpu)
+{
+    int active = active_nvlinks(gpu);
+    return active >= 0 ? active : nvlinks_from_topology(doc, ls_json_int(gpu, "index", -1));
+}
+
+static void check_nvlink(const json_t *doc, const json_t *gpu, const ls_spec_row_t *r,
+                         const char *subject, json_t *checks, json_t *findings)
+{
+    int active = ls_spec_active_nvlinks(doc, gpu);
+    if (r->nvlinks <= 0)
+        return;
+    if (active < 0) {
+        nvlink_unrecorded(gpu, r, subject, checks, findings);
+        return;
+    }
+    const char *name = ls_json_str(gpu, "name", "");
+    char pcie_text[64];
+    pcie_words(gpu, pcie_text, sizeof pcie_text);
     json_array_append_new(checks, json_pack("{s:s, s:i, s:i}", "check", "nvlinks", "spec",
                                             r->nvlinks, "seen", active));
-    if (active == 0 && is_board_with_nvlink(r))
+    if (active == 0 && is_board_with_nvlink(r) && json_array_size(json_object_get(doc, "gpus")) < 2)
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, subject, NULL,
+                       "%s reports \"%s\" (the %s part, %d NVLinks) with 0 active NVLinks, but "
+                       "it is the only GPU here (a one-GPU VM slice of an NVLink board shows none "
+                       "either): no GPU-to-GPU traffic to judge; a box of several must show them",
+                       subject, name, r->form, r->nvlinks);
+    else if (active == 0 && is_board_with_nvlink(r))
         ls_finding_add(findings, "spec_nvlink", LS_SEV_ERROR, subject, NULL,
                        "%s reports \"%s\" (the %s part, %d NVLinks, %.0f GB/s) but has 0 active "
                        "NVLinks: GPU-to-GPU traffic such as tensor parallelism goes over %s "
@@ -257,6 +333,26 @@ static void check_hbm(const json_t *doc, const json_t *gpu, const ls_spec_row_t 
                        subject, best, 100 * best / r->memory_gbps, r->memory_gbps);
 }
 
+/* The GPU's row by its name; its PCI device id (discovery records it) must then be the
+   part's where the row lists ids, and names the row when the name is in none. */
+static const ls_spec_row_t *identify(const json_t *gpu, const ls_datasheet_t *ds,
+                                     const char *subject, json_t *findings)
+{
+    const char *name = ls_json_str(gpu, "name", ""), *id = ls_json_str(gpu, "pci_device_id", "");
+    const ls_spec_row_t *by_name = ls_datasheet_find(ds, name), *by_id = ls_datasheet_find_pci(ds, id);
+    if (by_name && *id && by_name->pci_ids[0] && !list_has(by_name->pci_ids, id))
+        ls_finding_add(findings, "spec_identity", LS_SEV_WARNING, subject, NULL,
+                       "%s reports \"%s\" but its PCI device id %s is not that part's (%s)%s%s: "
+                       "a relabelled or re-flashed board, or a variant the datasheet lacks",
+                       subject, name, id, by_name->pci_ids, by_id ? ", it is the " : "",
+                       by_id ? by_id->key : "");
+    if (!by_name && by_id)
+        ls_finding_add(findings, "spec_identity", LS_SEV_INFO, subject, NULL,
+                       "%s: \"%s\" is in no row by name; its PCI device id %s is the %s's",
+                       subject, name, id, by_id->key);
+    return by_name ? by_name : by_id;
+}
+
 json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findings)
 {
     json_t *out = json_array();
@@ -267,7 +363,7 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
         char subject[32];
         const char *name = ls_json_str(gpu, "name", "");
         snprintf(subject, sizeof subject, "GPU %lld", ls_json_int(gpu, "index", (json_int_t)i));
-        const ls_spec_row_t *r = ls_datasheet_find(ds, name);
+        const ls_spec_row_t *r = identify(gpu, ds, subject, findings);
         if (!r) {
             ls_finding_add(findings, "spec_unknown", LS_SEV_INFO, subject, NULL,
                            "%s: \"%s\" is not in linkscope's datasheet (data/gpu-datasheet.tsv): "
@@ -278,7 +374,7 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
             continue;
         }
         json_t *checks = json_array();
-        check_nvlink(gpu, r, subject, checks, findings);
+        check_nvlink(doc, gpu, r, subject, checks, findings);
         check_memory(gpu, r, subject, checks, findings);
         check_pcie(gpu, r, subject, checks, findings);
         check_power_sms(gpu, r, subject, checks, findings);
@@ -288,4 +384,14 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
                                              checks));
     }
     return json_pack("{s:o}", "gpus", out);
+}
+
+void ls_spec_findings(const json_t *doc, json_t *findings)
+{
+    ls_datasheet_t ds;
+    char err[160];
+    if (!json_is_object(json_object_get(doc, "spec")) || ls_datasheet_builtin(&ds, err, sizeof err) != 0)
+        return;
+    json_decref(ls_spec_check(doc, &ds, findings));
+    ls_datasheet_free(&ds);
 }

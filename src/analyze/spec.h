@@ -15,6 +15,7 @@ typedef struct {
     char form[16];   /* "SXM5", "PCIe", ... */
     double memory_gb, memory_gbps, nvlink_gbps, power_w;
     int nvlink_gen, nvlinks, pcie_gen, pcie_width, sms, boost_mhz;
+    char pci_ids[64]; /* "0x2330", ';'-separated; "" when not known */
     char source[320];
 } ls_spec_row_t;
 
@@ -32,13 +33,24 @@ void ls_datasheet_free(ls_datasheet_t *ds);
 /* The row whose NVML names include name exactly (case-insensitive), or NULL. */
 const ls_spec_row_t *ls_datasheet_find(const ls_datasheet_t *ds, const char *name);
 
+/* The row listing PCI device id ("0x2330", any case), or NULL. */
+const ls_spec_row_t *ls_datasheet_find_pci(const ls_datasheet_t *ds, const char *device_id);
+
 /* Measured HBM below this share of the datasheet's bandwidth is a finding (calibrated in
    docs/acceptance.md: healthy parts measure 0.86-0.94 of it). */
 #define LS_SPEC_HBM_SHARE 0.80
 
-/* Appends the spec findings of every GPU to findings (rules spec_unknown,
+/* Appends the spec findings of every GPU to findings (rules spec_unknown, spec_identity,
    spec_nvlink, spec_memory, spec_pcie, spec_power, spec_sms, spec_hbm) and returns
    {"gpus": [{gpu, name, part, source, checks: [...]}]} for the report. */
 json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findings);
+
+/* Active NVLinks of a GPU: its nvlinks[], else its topology links (none of them NV: 0),
+   else -1 (not recorded). */
+int ls_spec_active_nvlinks(const json_t *doc, const json_t *gpu);
+
+/* The spec findings of a document whose run made the spec step (it holds "spec"),
+   against the built-in datasheet; nothing for other documents. */
+void ls_spec_findings(const json_t *doc, json_t *findings);
 
 #endif

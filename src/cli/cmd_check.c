@@ -1,6 +1,9 @@
-/* linkscope check: a run document against a baseline. */
+/* linkscope check: a run document against a baseline, or against the datasheet of its
+   GPUs (--spec). */
+#include "check_spec.h"
 #include "commands.h"
 #include "options.h"
+#include "analyze/spec_tp.h"
 #include "analyze/baseline.h"
 #include "model/doc.h"
 #include "render/render.h"
@@ -14,6 +17,7 @@
 
 const char usage_check[] =
     "usage: linkscope check RUN.json --baseline FILE [--quiet] [--junit FILE]\n"
+    "       linkscope check --spec RUN.json [--fail-on LEVEL] [--model NAME] [--quiet]\n"
     "\n"
     "Checks every expectation of the baseline (made by 'linkscope baseline' or written\n"
     "by hand, docs/compare-check.md) against the run's figures. Each violation is one\n"
@@ -26,17 +30,34 @@ const char usage_check[] =
     "  --junit FILE      also write JUnit XML there: one testcase per expectation, a\n"
     "                    failure per violation (for CI test reports)\n"
     "\n"
-    "Exit codes: 0 all expectations met; 1 at least one violation; 2 unreadable or\n"
-    "malformed run or baseline.\n";
+    "With --spec, each GPU is identified in linkscope's datasheet (data/gpu-datasheet.tsv,\n"
+    "built in) by its NVML name and held against it: NVLinks, memory, PCIe link, power\n"
+    "limit, SM count, measured HBM bandwidth (docs/acceptance.md). Then what the GPUs'\n"
+    "interconnect means for a tensor-parallel prefill of 32k tokens at TP=2, 4 and 8,\n"
+    "here against the part's NVLink.\n"
+    "  --spec            check against the datasheet (works on any document: a run,\n"
+    "                    an import of nvidia-smi -q)\n"
+    "  --fail-on L       with --spec: exit 1 at a finding at or above info, warning or\n"
+    "                    error (default error)\n"
+    "  --model NAME      with --spec: the model preset of the TP lines (default "
+    LS_SPEC_TP_MODEL ")\n"
+    "\n"
+    "Exit codes: 0 all expectations met (--spec: no finding at --fail-on); 1 at least one\n"
+    "violation (--spec: a finding at or above --fail-on); 2 unreadable or malformed run\n"
+    "or baseline.\n";
 
 int cmd_check(int argc, char **argv)
 {
     static const struct option opts[] = {{"baseline", required_argument, 0, 'b'},
                                          {"quiet", no_argument, 0, 'q'},
                                          {"junit", required_argument, 0, 'j'},
+                                         {"spec", no_argument, 0, 's'},
+                                         {"fail-on", required_argument, 0, 'F'},
+                                         {"model", required_argument, 0, 'm'},
                                          {0, 0, 0, 0}};
-    const char *run = NULL, *baseline_path = NULL, *junit = NULL;
-    int quiet = 0, c;
+    const char *run = NULL, *baseline_path = NULL, *junit = NULL, *model = LS_SPEC_TP_MODEL;
+    int quiet = 0, spec = 0, c;
+    enum ls_severity fail_on = LS_SEV_ERROR;
     ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":b:qj:", opts, NULL)) != -1) {
         if (ls_opt_refused("check", c, argv))
@@ -45,14 +66,30 @@ int cmd_check(int argc, char **argv)
             baseline_path = optarg;
         else if (c == 'j')
             junit = optarg;
-        else
+        else if (c == 's')
+            spec = 1;
+        else if (c == 'm')
+            model = optarg;
+        else if (c == 'F' && ls_severity_parse(optarg, &fail_on))
+            return ls_usage_error("check", "--fail-on: expected info, warning or error, got '%s'", optarg);
+        else if (c == 'q')
             quiet = 1;
     }
     if (optind + 1 < argc)
         return ls_usage_error("check", "one RUN.json only ('%s')", argv[optind + 1]);
     run = optind < argc ? argv[optind] : NULL;
-    if (!run || !baseline_path)
-        return ls_usage_error("check", "needs RUN.json and --baseline FILE");
+    if (spec && (baseline_path || junit))
+        return ls_usage_error("check", "--spec is a check of its own: not with --baseline or --junit");
+    if (!run || (!baseline_path && !spec))
+        return ls_usage_error("check", "needs RUN.json and --baseline FILE or --spec");
+    if (spec) {
+        json_t *doc = ls_read_document(run);
+        if (!doc)
+            return LS_EXIT_USAGE;
+        int over = ls_check_spec(run, doc, model, fail_on, quiet);
+        json_decref(doc);
+        return over < 0 ? LS_EXIT_USAGE : over > 0 ? LS_EXIT_CHECK : LS_EXIT_OK;
+    }
     if (junit && ls_check_writable("check", "--junit", junit, 0))
         return LS_EXIT_USAGE;
     char err[512];

@@ -68,8 +68,9 @@ static int write_csv(const json_t *doc, const char *dir)
         ls_error("%s: cannot create the directory (%s)", dir, strerror(errno));
         return LS_EXIT_USAGE;
     }
+    json_t *plan = ls_plan(doc); /* the ceilings and noisy figures of the status columns */
     for (int i = 0; i < 3; i++) {
-        char *text = ls_report_csv(doc, ls_csv_names[i]), path[4096];
+        char *text = ls_report_csv(doc, plan, ls_csv_names[i]), path[4096];
         int rc;
         if (to_stdout) {
             printf("%s# %s.csv\n", i ? "\n" : "", ls_csv_names[i]);
@@ -79,9 +80,12 @@ static int write_csv(const json_t *doc, const char *dir)
             rc = write_out(path, text);
         }
         free(text);
-        if (rc)
+        if (rc) {
+            json_decref(plan);
             return rc;
+        }
     }
+    json_decref(plan);
     return LS_EXIT_OK;
 }
 

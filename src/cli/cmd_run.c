@@ -30,9 +30,10 @@ const char usage_run[] =
     "and topology, copy-engine P2P for every GPU pair (disjoint pairs at once), the four\n"
     "main NCCL collectives on all GPUs, HBM and host copies, SM-kernel and staged P2P,\n"
     "latency, (thorough) the fabric stress step, all_reduce on each group the plan\n"
-    "proposes; then the findings and the plan. Writes the run document (default\n"
-    "linkscope-HOST-DATE.json) and the HTML report beside it (same name, .html), and\n"
-    "prints findings and plan.\n"
+    "proposes, (thorough) 60 s of sustained load (linkscope burn); each GPU against its\n"
+    "datasheet (as check --spec); then the findings and the plan. Writes the run\n"
+    "document (default linkscope-HOST-DATE.json) and the HTML report beside it (same\n"
+    "name, .html), and prints findings, plan and the tensor-parallel verdict.\n"
     "\n"
     "  --level L      quick (default): all_reduce to 8 GiB, the other collectives to\n"
     "                 512 MiB (x4 steps from 8 B), 10 samples per figure; thorough: every\n"
@@ -187,6 +188,22 @@ static int write_outputs(json_t *doc, const json_t *findings, const json_t *plan
     return 0;
 }
 
+/* The spec step's verdict in tensor-parallel terms (docs/acceptance.md), one line per
+   degree, or why it is unknown. */
+static void print_tp_verdict(const json_t *doc)
+{
+    const json_t *tp = json_object_get(json_object_get(doc, "spec"), "tp"), *d;
+    size_t i;
+    if (!tp)
+        return;
+    if (json_object_get(tp, "error")) {
+        printf("\nTensor parallelism on this interconnect: unknown (%s)\n", ls_json_str(tp, "error", ""));
+        return;
+    }
+    printf("\nTensor parallelism on this interconnect (ring all-reduce, bandwidth term only):\n");
+    json_array_foreach(json_object_get(tp, "degrees"), i, d) printf("  %s\n", ls_json_str(d, "line", ""));
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_args_t a;
@@ -220,7 +237,7 @@ int cmd_run(int argc, char **argv)
         default_path(path, sizeof path, doc);
     rc = write_outputs(doc, findings, plan, path, !a.no_report);
     /* verdict first, as every report (colour on a terminal only, NO_COLOR honoured) */
-    char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc),
+    char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc, plan),
          *text = ls_render_plan_text(findings, plan);
     ls_buf_t b = {0};
     ls_buf_printf(&b, "%s\n\n%s\n%s", verdict, head, text);
@@ -230,6 +247,7 @@ int cmd_run(int argc, char **argv)
     free(verdict);
     free(head);
     free(text);
+    print_tp_verdict(doc);
     printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv|json|prom)\n", path);
     if (rc == 0 && a.fail_set && ls_findings_count_at_least(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;

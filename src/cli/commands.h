@@ -24,6 +24,7 @@ LS_DECLARE_COMMAND(topo)
    run by cmd_measure with the usage text built from the family's descriptor. */
 int cmd_measure(int argc, char **argv);
 const char *ls_measure_usage(const char *family);
+LS_DECLARE_COMMAND(burn)
 LS_DECLARE_COMMAND(nccl)
 LS_DECLARE_COMMAND(report)
 LS_DECLARE_COMMAND(plan)

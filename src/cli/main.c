@@ -17,6 +17,7 @@ static const ls_command_t head[] = {
 };
 /* Between them, one command per measurement family (measure/family.h). */
 static const ls_command_t tail[] = {
+    {"burn", cmd_burn, "sustained load: throughput, clocks, power, temperature, throttling over time", usage_burn},
     {"nccl", cmd_nccl, "NCCL collectives with validation, transports and variants", usage_nccl},
     {"report", cmd_report, "render a run document: terminal, Markdown, HTML, CSV", usage_report},
     {"plan", cmd_plan, "findings, islands and the GPU groups to use", usage_plan},

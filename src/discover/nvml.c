@@ -32,6 +32,11 @@ typedef struct {
     char bus_id[32];           /* "00000000:3B:00.0" */
 } nvml_pci_info_t;
 
+typedef struct { /* nvmlProcessInfo_v2_t, as nvmlDeviceGetComputeRunningProcesses_v2 fills it */
+    unsigned pid;
+    unsigned long long used_memory; /* bytes; NVML_VALUE_NOT_AVAILABLE when hidden */
+    unsigned gpu_instance, compute_instance;
+} nvml_process_t;
 typedef struct { /* nvmlMemory_t (v1), bytes */
     unsigned long long total, free, used;
 } nvml_memory_t;
@@ -129,6 +134,7 @@ static struct {
     nvml_ret_t (*pcie_throughput)(nvml_dev_t, int, unsigned *);
     nvml_ret_t (*p2p_status)(nvml_dev_t, nvml_dev_t, int, int *);
     nvml_ret_t (*common_ancestor)(nvml_dev_t, nvml_dev_t, int *);
+    nvml_ret_t (*compute_procs)(nvml_dev_t, unsigned *, nvml_process_t *);
 } nv = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* First symbol found among the names given (newest version first). */
@@ -183,6 +189,8 @@ static void load_symbols(void)
     LOAD(nvlink_version, "nvmlDeviceGetNvLinkVersion", NULL);
     LOAD(nvlink_remote_pci, "nvmlDeviceGetNvLinkRemotePciInfo_v2", NULL);
     LOAD(nvlink_remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType", NULL);
+    /* _v2 only: _v3 fills a larger struct, v1 a smaller one */
+    LOAD(compute_procs, "nvmlDeviceGetComputeRunningProcesses_v2", NULL);
     LOAD(nvlink_errors, "nvmlDeviceGetNvLinkErrorCounter", NULL);
     LOAD(field_values, "nvmlDeviceGetFieldValues", NULL);
     LOAD(pcie_throughput, "nvmlDeviceGetPcieThroughput", NULL);
@@ -426,6 +434,24 @@ int ls_nvml_nvlink_errors(int index, ls_nvlink_errors_t *out)
     return 0;
 }
 
+int ls_nvml_compute_processes(int index, unsigned self_pid, json_t *list)
+{
+    nvml_dev_t d = device(index);
+    nvml_process_t procs[64];
+    unsigned n = sizeof procs / sizeof *procs;
+    if (!d || !nv.compute_procs || nv.compute_procs(d, &n, procs) != NVML_SUCCESS)
+        return -1;
+    for (unsigned i = 0; i < n && i < sizeof procs / sizeof *procs; i++) {
+        if (procs[i].pid == self_pid)
+            continue;
+        json_t *p = json_pack("{s:I}", "pid", (json_int_t)procs[i].pid);
+        if (procs[i].used_memory != ~0ULL) /* NVML_VALUE_NOT_AVAILABLE */
+            json_object_set_new(p, "used_bytes", json_integer((json_int_t)procs[i].used_memory));
+        json_array_append_new(list, p);
+    }
+    return 0;
+}
+
 int ls_nvml_pcie_throughput(int index, double *tx_gbps, double *rx_gbps)
 {
     nvml_dev_t d = device(index);
@@ -598,6 +624,13 @@ static void describe_identity(nvml_dev_t d, int index, json_t *gpu)
         json_object_set_new(gpu, "uuid", json_string(buf));
     if (nv.bus[index][0])
         json_object_set_new(gpu, "pci_bus_id", json_string(nv.bus[index]));
+    nvml_pci_info_t pci;
+    memset(&pci, 0, sizeof pci);
+    if (nv.pci_info && nv.pci_info(d, &pci) == NVML_SUCCESS && pci.pci_device_id) {
+        /* the PCI device id is the upper 16 bits, NVIDIA's vendor id (0x10de) the lower */
+        snprintf(buf, sizeof buf, "0x%04x", pci.pci_device_id >> 16);
+        json_object_set_new(gpu, "pci_device_id", json_string(buf));
+    }
 }
 
 static void describe_memory_and_clocks(nvml_dev_t d, json_t *gpu)
@@ -705,8 +738,13 @@ static void describe_ecc_modes(nvml_dev_t d, json_t *gpu)
 static void describe_nvlinks(nvml_dev_t d, json_t *gpu)
 {
     int links = link_count(d);
-    if (links == 0)
+    if (links == 0) {
+        /* NVML answers for links and the GPU has none: recorded as no NVLink (an SXM
+           part on a PCIe adapter, seed 003), not left unknown */
+        if (nv.nvlink_state)
+            json_object_set_new(gpu, "nvlinks", json_array());
         return;
+    }
     json_t *arr = json_array();
     double total = 0;
     for (int l = 0; l < links; l++)

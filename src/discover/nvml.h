@@ -43,6 +43,9 @@ int ls_nvml_nvlink_errors(int index, ls_nvlink_errors_t *out);
 
 /* PCIe throughput over NVML's last sampling window, GB/s each way; -1 if unavailable. */
 int ls_nvml_pcie_throughput(int index, double *tx_gbps, double *rx_gbps);
+/* Appends {pid, used_bytes?} for every compute process on the GPU other than self_pid;
+   0, or -1 when NVML cannot say. */
+int ls_nvml_compute_processes(int index, unsigned self_pid, json_t *list);
 
 /* NVLink cumulative data counters in bytes (all links), for throughput by difference;
    -1 if unavailable. */

@@ -29,8 +29,7 @@ static int import_one(json_t *doc, const char *text, const char *name, const ls_
 static int check_formats(const ls_import_batch_t *a, char *const *texts)
 {
     for (int i = 0; i < a->nfiles; i++) {
-        if (ls_import_detect(texts[i]) != LS_FMT_UNKNOWN &&
-            ls_import_detect(texts[i]) != LS_FMT_TOPO_P2P)
+        if (ls_import_detect(texts[i]) != LS_FMT_UNKNOWN)
             continue;
         char err[512];
         json_t *scratch = ls_import_doc_new();

@@ -1,10 +1,14 @@
 #include "import.h"
+#include "import_note.h"
 #include "import_util.h"
+#include "line_numbers.h"
 #include "nccl_log.h"
 #include "nccl_tests.h"
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
+#include "smi_text.h"
 #include "topo_text.h"
+#include "topo_p2p_block.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -29,12 +33,17 @@ static int import_topo(json_t *doc, const char *text, const char *name, char *er
     ls_topo_t *topo = calloc(1, sizeof *topo);
     if (!topo)
         return ls_seterr(err, errlen, "%s: out of memory", name);
-    char why[256];
-    int rc = ls_topo_parse_text(text, topo, why, sizeof why);
-    if (rc == 0)
+    char why[256], missing[512];
+    int rc = ls_topo_parse_text_partial(text, topo, missing, sizeof missing, why, sizeof why);
+    if (rc == 0) {
+        if (missing[0])
+            ls_import_note_missing("%s", missing);
+        ls_import_topo_p2p_block(topo, text); /* a topo -p2p block pasted under the matrix */
         ls_topo_to_doc(topo, doc);
-    else
+        ls_import_topo_p2p_unspecified(topo, text, doc);
+    } else {
         ls_seterr(err, errlen, "%s: nvidia-smi topo -m text: %s", name, why);
+    }
     free(topo);
     return rc;
 }
@@ -72,13 +81,27 @@ static int read_nccl_tests(json_t *doc, const char *text, const char *name, cons
     return n;
 }
 
-static int refuse_topo_p2p(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+/* topo -p2p output as a FILE: read or write when the pasted command line says which,
+   else kept as links[].p2p_status; needs the topology first. */
+static int import_topo_p2p(json_t *doc, const char *text, const char *name, char *err,
+                           size_t errlen)
 {
-    (void)doc, (void)text;
-    return ls_seterr(err, errlen,
-                     "%s: looks like 'nvidia-smi topo -p2p' output, which does not say "
-                     "whether it is r or w; pass it with --p2p-read or --p2p-write", name);
+    int kind = ls_topo_p2p_kind(text);
+    if (kind)
+        return ls_import_topo_p2p(doc, text, name, kind == 'w', err, errlen);
+    ls_topo_t *topo = calloc(1, sizeof *topo);
+    if (!topo)
+        return ls_seterr(err, errlen, "%s: out of memory", name);
+    int rc = 0;
+    if (ls_topo_from_doc(doc, topo) != 0 || json_array_size(json_object_get(doc, "links")) == 0)
+        rc = ls_seterr(err, errlen, "%s: nvidia-smi topo -p2p output needs the topology: import "
+                                    "the nvidia-smi topo -m text with it", name);
+    else
+        ls_import_topo_p2p_unspecified(topo, text, doc);
+    free(topo);
+    return rc;
 }
+
 
 /* The readers, in the order they are tried: the first whose detect says yes reads the
    text (a more specific format before one whose signature it also carries). */
@@ -87,7 +110,9 @@ static const ls_importer_t readers[] = {
     {LS_FMT_P2P_SAMPLE, "p2pBandwidthLatencyTest", ls_p2p_sample_detect, NULL, ls_import_p2p_sample},
     {LS_FMT_NCCL_TESTS, "nccl-tests", ls_nccl_tests_detect, read_nccl_tests, NULL},
     {LS_FMT_NCCL_LOG, "NCCL INFO log", ls_nccl_log_detect, NULL, ls_import_nccl_log},
-    {LS_FMT_TOPO_P2P, "nvidia-smi topo -p2p", looks_like_topo_p2p, NULL, refuse_topo_p2p},
+    {LS_FMT_SMI_QUERY, "nvidia-smi -q", ls_smi_query_detect, NULL, ls_import_smi_query},
+    {LS_FMT_SMI_NVLINK, "nvidia-smi nvlink", ls_smi_nvlink_detect, NULL, ls_import_smi_nvlink},
+    {LS_FMT_TOPO_P2P, "nvidia-smi topo -p2p", looks_like_topo_p2p, NULL, import_topo_p2p},
     {LS_FMT_TOPO, "nvidia-smi topo -m", ls_topo_text_detect, NULL, import_topo},
 };
 
@@ -103,7 +128,9 @@ static const ls_importer_t *find_reader(const char *text)
 
 enum ls_import_format ls_import_detect(const char *text)
 {
-    const ls_importer_t *r = find_reader(text);
+    char *plain = ls_strip_line_numbers(text); /* pasted from an editor with numbers */
+    const ls_importer_t *r = find_reader(plain ? plain : text);
+    free(plain);
     return r ? r->fmt : LS_FMT_UNKNOWN;
 }
 
@@ -120,17 +147,23 @@ const char *ls_import_format_name(enum ls_import_format fmt)
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
                    enum ls_import_format *fmt_out, char *err, size_t errlen)
 {
+    char *plain = ls_strip_line_numbers(text); /* pasted from an editor with numbers */
+    if (plain)
+        text = plain;
     const ls_importer_t *r = find_reader(text);
     if (fmt_out)
         *fmt_out = r ? r->fmt : LS_FMT_UNKNOWN;
-    if (r) {
-        int rc = r->read ? r->read(doc, text, name, opts, err, errlen)
-                         : r->read_text(doc, text, name, err, errlen);
-        ls_doc_sanitize(doc);
-        return rc;
-    }
-    return ls_seterr(err, errlen,
-                     "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
-                     "p2pBandwidthLatencyTest output, nvbandwidth -j JSON or "
-                     "nvidia-smi topo -m text)", name);
+    size_t first = json_array_size(json_object_get(doc, "measurements"));
+    ls_import_note_reset();
+    int n = r ? (r->read ? r->read(doc, text, name, opts, err, errlen)
+                         : r->read_text(doc, text, name, err, errlen))
+              : ls_seterr(err, errlen,
+                          "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
+                          "p2pBandwidthLatencyTest output, nvbandwidth text or JSON, nvidia-smi "
+                          "topo -m, nvidia-smi nvlink -s/-e or nvidia-smi -q text)", name);
+    free(plain);
+    ls_doc_sanitize(doc); /* the import boundary (docs/safety.md) */
+    if (r && n >= 0)
+        ls_import_note_record(doc, name, r->name, first, n);
+    return n;
 }

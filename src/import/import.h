@@ -1,6 +1,7 @@
 /* `linkscope import`: recognizes a saved tool output and adds its figures to a run
-   document. Formats: nccl-tests text, p2pBandwidthLatencyTest text, nvbandwidth -j
-   JSON, nvidia-smi topo -m text (and topo -p2p r|w when told which). */
+   document. Formats: nccl-tests text, NCCL INFO logs, p2pBandwidthLatencyTest text,
+   nvbandwidth text and -j JSON, nvidia-smi topo -m and topo -p2p text, nvidia-smi
+   nvlink -s/-e and -q text (docs/import.md). */
 #ifndef LS_IMPORT_IMPORT_H
 #define LS_IMPORT_IMPORT_H
 
@@ -14,7 +15,9 @@ enum ls_import_format {
     LS_FMT_P2P_SAMPLE,
     LS_FMT_NVBANDWIDTH,
     LS_FMT_TOPO,
-    LS_FMT_TOPO_P2P /* nvidia-smi topo -p2p r|w: the text does not say which */
+    LS_FMT_TOPO_P2P, /* nvidia-smi topo -p2p r|w: the text does not say which */
+    LS_FMT_SMI_NVLINK, /* nvidia-smi nvlink -s / -e: gpus[].nvlinks */
+    LS_FMT_SMI_QUERY   /* nvidia-smi -q: gpus[] names, bus ids, PCIe; software */
 };
 
 typedef struct {
@@ -49,8 +52,9 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
 
 /* The line that says what the file name held, once imported into doc (n entries of
    format fmt, those from index before on): "NAME: nccl-tests, 2 entries", with the NCCL
-   version, ranks and hosts of a log; warn gets the first note of an entry flagged
-   incomplete (a partial paste), or stays as it was. */
+   version, ranks and hosts of a log; warn gets what a partial paste lacked (the
+   file's imports record, or the first note of an entry flagged incomplete), or stays
+   as it was. */
 void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
                     char *note, size_t notelen, char *warn, size_t warnlen);
 
@@ -59,12 +63,6 @@ void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt,
 int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int write, char *err,
                        size_t errlen);
 
-/* The line that says what the file name held, once imported into doc (n entries of
-   format fmt, those from index before on): "NAME: nccl-tests, 2 entries", with the NCCL
-   version, ranks and hosts of a log; warn gets the first note of an entry flagged
-   incomplete (a partial paste), or stays as it was. */
-void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
-                    char *note, size_t notelen, char *warn, size_t warnlen);
 
 /* linkscope import's files: names, their texts (already read), the topo -p2p r and w
    files (NULL: none) and the options. */

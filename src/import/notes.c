@@ -22,10 +22,20 @@ static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
                  json_array_size(json_object_get(f, "transports")));
 }
 
-/* The first note of an entry added since `from` that is flagged incomplete. */
+/* What the file just imported lacked: its "imports" record's "missing" (a partial
+   paste of any format, even one without entries: a topology, GPU inventory), else the
+   first note of an entry added since `from` that is flagged incomplete. */
 static void incomplete_warning(const json_t *doc, size_t from, const char *name, char *warn,
                                size_t warnlen)
 {
+    const json_t *imports = json_object_get(doc, "imports");
+    const json_t *last = json_array_get(imports, json_array_size(imports) - 1);
+    const char *missing = json_string_value(json_object_get(last, "missing"));
+    if (missing) {
+        int said = strncmp(missing, "incomplete paste", 16) == 0;
+        snprintf(warn, warnlen, "%s: %s%s", name, said ? "" : "incomplete paste: ", missing);
+        return;
+    }
     const json_t *ms = json_object_get(doc, "measurements");
     for (size_t i = from; i < json_array_size(ms) && !warn[0]; i++) {
         const json_t *e = json_array_get(ms, i);
@@ -49,8 +59,10 @@ void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt,
     if (fmt == LS_FMT_NCCL_LOG) {
         snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
         nccl_log_note(doc, note, notelen);
-    } else if (fmt == LS_FMT_TOPO)
+    } else if (fmt == LS_FMT_TOPO || fmt == LS_FMT_TOPO_P2P)
         snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
+    else if (fmt == LS_FMT_SMI_NVLINK || fmt == LS_FMT_SMI_QUERY)
+        snprintf(note, notelen, "%s: %s, GPU inventory", name, ls_import_format_name(fmt));
     else
         snprintf(note, notelen, "%s: %s, %d entr%s", name, ls_import_format_name(fmt), n,
                  n == 1 ? "y" : "ies");

@@ -13,9 +13,11 @@
      reports bytes copied; HBM traffic is twice that. */
 #include "nvbandwidth.h"
 #include "import_util.h"
+#include "nvbandwidth_text.h"
 #include "model/vocab.h"
 #include "model/busid.h"
 #include "model/doc.h"
+#include "model/entry.h"
 #include "util/log.h"
 
 #include <stdio.h>
@@ -24,12 +26,17 @@
 
 #define SOURCE "nvbandwidth"
 
-int ls_nvbandwidth_detect(const char *text)
+static int is_json(const char *text)
 {
     const char *p = text;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
     return *p == '{' && strstr(text, "\"nvbandwidth\"") != NULL;
+}
+
+int ls_nvbandwidth_detect(const char *text)
+{
+    return is_json(text) || ls_nvbandwidth_text_detect(text);
 }
 
 static int cell(const json_t *matrix, size_t row, size_t col, double *out)
@@ -167,16 +174,17 @@ static void add_inventory(json_t *doc, const json_t *nvb)
     json_array_foreach(json_object_get(nvb, "GPU Device list"), i, item)
     {
         int index;
-        char name[128], bus[64], bus_id[32];
+        char name[128], bus[64] = "", bus_id[32];
+        /* older versions print the name alone: "0: NVIDIA GeForce RTX 4090" */
         if (!json_is_string(item) ||
-            sscanf(json_string_value(item), "%d: %127[^(](%63[^)])", &index, name, bus) != 3)
+            sscanf(json_string_value(item), "%d: %127[^(](%63[^)])", &index, name, bus) < 2)
             continue;
         size_t n = strlen(name);
         while (n && name[n - 1] == ' ')
             name[--n] = '\0';
         json_t *gpu = ls_import_gpu(doc, index);
         ls_set_if_absent(gpu, "name", name);
-        if (ls_busid_normalize(bus, bus_id, sizeof bus_id) == 0)
+        if (bus[0] && ls_busid_normalize(bus, bus_id, sizeof bus_id) == 0)
             ls_set_if_absent(gpu, "pci_bus_id", bus_id);
     }
     json_t *sw = json_object_get(doc, "software");
@@ -189,11 +197,52 @@ static void add_inventory(json_t *doc, const json_t *nvb)
     }
 }
 
+static const char *family_of(const char *test)
+{
+    if (has(test, "latency"))
+        return LS_FAMILY_LATENCY;
+    if (strcmp(test, "device_local_copy") == 0)
+        return LS_FAMILY_HBM;
+    return has(test, "device_to_device") ? LS_FAMILY_P2P : LS_FAMILY_HOST;
+}
+
+/* A testcase nvbandwidth waived (it could not run, e.g. no peer access) or that
+   failed: one entry with that status, so that the report says so. */
+static void add_not_run(json_t *doc, const json_t *tc, const char *status, int *added)
+{
+    const char *test = ls_json_str(tc, "name", "");
+    int waived = strcmp(status, "Waived") == 0;
+    const char *family = family_of(test);
+    int latency = strcmp(family, LS_FAMILY_LATENCY) == 0;
+    json_t *e = ls_import_entry(family, latency ? "latency" : "bandwidth", latency ? "us" : "GB/s", 0);
+    json_object_del(e, "value");
+    char why[600];
+    snprintf(why, sizeof why, "%s", waived ? "nvbandwidth waived the testcase (it could not "
+                                             "run here, e.g. peer access unavailable)"
+                                           : ls_json_str(tc, "error", "nvbandwidth reported an error"));
+    ls_entry_fail(e, waived ? "skipped" : "failed", why);
+    char id[128];
+    snprintf(id, sizeof id, "%s-%s", family, test);
+    /* nvbandwidth waives device-to-device tests exactly where peer access is missing */
+    if (waived && strcmp(family, LS_FAMILY_P2P) == 0)
+        json_object_set_new(e, "p2p", json_false());
+    finish(doc, e, test, id, added);
+    if (waived)
+        json_object_del(e, "verified"); /* nothing ran, nothing was checked */
+}
+
 static void add_testcase(json_t *doc, const json_t *tc, int *added)
 {
     const char *test = ls_json_str(tc, "name", "");
     const json_t *matrix = json_object_get(tc, "bandwidth_matrix");
-    if (strcmp(ls_json_str(tc, "status", "Passed"), "Passed") != 0 || !json_is_array(matrix))
+    const char *status = ls_json_str(tc, "status", "Passed");
+    if (!*test || strcmp(status, "Cut") == 0)
+        return;
+    if (strcmp(status, "Passed") != 0) {
+        add_not_run(doc, tc, status, added);
+        return;
+    }
+    if (!json_is_array(matrix))
         return;
     if (has(test, "latency"))
         add_latency(doc, test, matrix, added);
@@ -210,7 +259,7 @@ int ls_import_nvbandwidth(json_t *doc, const char *text, const char *name, char 
                           size_t errlen)
 {
     json_error_t jerr;
-    json_t *root = json_loads(text, 0, &jerr);
+    json_t *root = is_json(text) ? json_loads(text, 0, &jerr) : ls_nvbandwidth_text_parse(text);
     if (!root)
         return ls_seterr(err, errlen, "%s: not valid JSON (line %d: %s)", name, jerr.line, jerr.text);
     const json_t *nvb = json_object_get(root, "nvbandwidth");
@@ -226,6 +275,7 @@ int ls_import_nvbandwidth(json_t *doc, const char *text, const char *name, char 
     json_array_foreach(cases, i, tc) add_testcase(doc, tc, &added);
     json_decref(root);
     if (added == 0)
-        return ls_seterr(err, errlen, "%s: no passed nvbandwidth testcase with figures", name);
+        return ls_seterr(err, errlen, "%s: no nvbandwidth testcase with figures or a status "
+                                      "(expected 'Running <testcase>.' and its matrix)", name);
     return added;
 }

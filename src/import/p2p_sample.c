@@ -10,6 +10,7 @@
    - "P2P=Enabled" falls back to a copy through the host where peer access is
      unavailable ("Device=i CANNOT Access Peer Device=j"). */
 #include "p2p_sample.h"
+#include "import_note.h"
 #include "import_util.h"
 #include "model/vocab.h"
 #include "model/busid.h"
@@ -29,6 +30,8 @@ typedef struct {
     int p2p_enabled, read_mode;
     int cpu_timed; /* latency: the "CPU" sub-matrix */
     int cols[LS_MAX_GPUS], ncols;
+    int rows;        /* rows read under the current column line */
+    char title[96];  /* the sample's title of the matrix, as printed */
 } matrix_t;
 
 typedef struct {
@@ -37,16 +40,22 @@ typedef struct {
     int access[LS_MAX_GPUS][LS_MAX_GPUS]; /* 1 CAN, 0 CANNOT, -1 not said */
     double diag[LS_MAX_GPUS][4];          /* local-copy samples per GPU (HBM traffic) */
     int ndiag[LS_MAX_GPUS];
-    int ngpus_seen;
-    int added;
+    int ngpus_seen, access_lines;
+    int added, bandwidth, latency; /* entries, and of them bandwidth / latency ones */
     matrix_t m;
 } p2p_parser_t;
 
+/* Any part the sample prints: its title, the peer-access lines, a matrix title. */
 int ls_p2p_sample_detect(const char *text)
 {
-    return strstr(text, "P2P (Peer-to-Peer) GPU Bandwidth Latency Test") != NULL ||
-           strstr(text, "Unidirectional P2P=") != NULL ||
-           strstr(text, "P2P=Enabled Latency") != NULL;
+    static const char *const marks[] = {
+        "P2P (Peer-to-Peer) GPU Bandwidth Latency Test", "Unidirectional P2P=",
+        "Bidirectional P2P=", "P2P=Enabled Latency", "P2P=Disabled Latency",
+        "Access Peer Device=", "P2P Connectivity Matrix"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strstr(text, marks[i]))
+            return 1;
+    return 0;
 }
 
 /* "Device: 0, NVIDIA H200, pciBusID: 0, pciDeviceID: 6, pciDomainID:0" (hex). */
@@ -74,11 +83,22 @@ static void parse_access_line(p2p_parser_t *p, const char *text)
     int a, b;
     char word[16];
     if (sscanf(text, "Device=%d %15s Access Peer Device=%d", &a, word, &b) == 3 && a >= 0 &&
-        b >= 0 && a < LS_MAX_GPUS && b < LS_MAX_GPUS)
+        b >= 0 && a < LS_MAX_GPUS && b < LS_MAX_GPUS) {
         p->access[a][b] = strcmp(word, "CAN") == 0;
+        p->access_lines++;
+    }
 }
 
 /* Section titles, as printed by the sample's main(). */
+static void end_matrix(matrix_t *m)
+{
+    if (m->ncols > 0 && m->section != SEC_NONE && m->rows < m->ncols)
+        ls_import_note_missing("'%s%s' cut after %d of %d rows", m->title,
+                               m->cpu_timed ? " (CPU)" : "", m->rows, m->ncols);
+    m->ncols = 0;
+    m->rows = 0;
+}
+
 static int parse_title(matrix_t *m, const char *text)
 {
     enum section s = SEC_NONE;
@@ -92,8 +112,13 @@ static int parse_title(matrix_t *m, const char *text)
         s = SEC_LATENCY;
     if (s == SEC_NONE)
         return 0;
+    end_matrix(m);
     memset(m, 0, sizeof *m);
     m->section = s;
+    snprintf(m->title, sizeof m->title, "%.95s", text);
+    size_t n = strlen(m->title);
+    while (n && (m->title[n - 1] == ' ' || m->title[n - 1] == '\t'))
+        m->title[--n] = '\0';
     m->p2p_enabled = strstr(text, "P2P=Enabled") != NULL;
     m->read_mode = strstr(text, "P2P Reads") != NULL;
     return 1;
@@ -107,6 +132,7 @@ static int parse_column_line(matrix_t *m, ls_line_t *line)
     const char *head = line->tok[0];
     if (strcmp(head, "D\\D") != 0 && strcmp(head, "GPU") != 0 && strcmp(head, "CPU") != 0)
         return 0;
+    end_matrix(m);
     m->cpu_timed = strcmp(head, "CPU") == 0;
     m->ncols = 0;
     for (int i = 1; i < line->ntok && m->ncols < LS_MAX_GPUS; i++) {
@@ -147,8 +173,16 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
     else
         json_object_set_new(e, "bytes", json_integer(16)); /* one int4 per copy */
     json_object_set_new(e, "p2p", json_boolean(p2p));
+    /* the matrix it came from: P2P=Enabled (falls back to the host where peer access is
+       missing) or P2P=Disabled (always through the host) */
+    json_object_set_new(e, "p2p_setting", json_string(m->p2p_enabled ? "enabled" : "disabled"));
+    json_object_set_new(e, "matrix", json_string(m->title));
     json_object_set_new(e, "verified", json_false()); /* the sample checks no data */
-    json_object_set_new(e, "flags", p2p ? json_array() : json_pack("[s]", LS_FLAG_THROUGH_HOST));
+    /* "P2P=Enabled" on a pair the sample said CANNOT Access Peer: no peer access */
+    int denied = m->p2p_enabled && p->access[row][col] == 0;
+    json_object_set_new(e, "flags", p2p ? json_array()
+                                        : denied ? json_pack("[s, s]", LS_FLAG_THROUGH_HOST, LS_FLAG_NO_P2P)
+                                                 : json_pack("[s]", LS_FLAG_THROUGH_HOST));
     char id[96];
     if (latency)
         snprintf(id, sizeof id, "latency-%s%s-%d-%d%s", method, m->read_mode ? "-read" : "", src,
@@ -158,16 +192,29 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
                  m->section == SEC_BIDIR ? LS_DIR_BIDIR : LS_DIR_UNI, src, dst, p2p ? "" : "-nop2p");
     ls_import_add(p->doc, e, "p2pBandwidthLatencyTest", id);
     p->added++;
+    if (latency)
+        p->latency++;
+    else
+        p->bandwidth++;
 }
 
-static void parse_matrix_row(p2p_parser_t *p, ls_line_t *line)
+/* last = the row is the last line of the paste: a figure at its end may be cut short
+   ("375.6" of 375.65) and cannot be told from a whole one, so it is dropped. */
+static void parse_matrix_row(p2p_parser_t *p, ls_line_t *line, int last)
 {
     matrix_t *m = &p->m;
     long long row;
-    if (m->ncols == 0 || line->ntok != m->ncols + 1 || ls_tok_long(line->tok[0], &row) != 0 ||
-        row < 0 || row >= LS_MAX_GPUS)
+    if (m->ncols == 0 || line->ntok < 2 || line->ntok > m->ncols + 1 ||
+        ls_tok_long(line->tok[0], &row) != 0 || row < 0 || row >= LS_MAX_GPUS)
         return;
-    for (int c = 0; c < m->ncols; c++) {
+    int cells = line->ntok - 1;
+    m->rows++;
+    if (cells < m->ncols || last) { /* a row cut short: its last cell may be cut too */
+        ls_import_note_missing("'%s' row %lld cut after %d of %d cells", m->title, row,
+                               cells - 1, m->ncols);
+        cells--;
+    }
+    for (int c = 0; c < cells; c++) {
         double v;
         if (ls_tok_double(line->tok[c + 1], &v) != 0)
             return;
@@ -208,6 +255,48 @@ static void add_hbm_entries(p2p_parser_t *p)
     }
 }
 
+/* The link object a -> b of doc's "links" (created with type "?" when the document has
+   no topology yet). */
+static json_t *link_of(json_t *doc, int a, int b)
+{
+    json_t *links = json_object_get(doc, "links");
+    if (!json_is_array(links)) {
+        links = json_array();
+        json_object_set_new(doc, "links", links);
+    }
+    size_t i;
+    json_t *l;
+    json_array_foreach(links, i, l)
+    {
+        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
+            return l;
+    }
+    l = json_pack("{s:i, s:i, s:s, s:s}", "a", a, "b", b, "type", "?", "class", "?");
+    json_array_append_new(links, l);
+    return l;
+}
+
+/* "Device=i CAN / CANNOT Access Peer Device=j": cudaDeviceCanAccessPeer, as discovery
+   records it in links[].cuda_peer_access. */
+static void add_access_links(p2p_parser_t *p)
+{
+    for (int a = 0; a < LS_MAX_GPUS; a++)
+        for (int b = 0; b < LS_MAX_GPUS; b++)
+            if (a != b && p->access[a][b] >= 0) {
+                ls_import_gpu(p->doc, a);
+                ls_import_gpu(p->doc, b);
+                json_object_set_new(link_of(p->doc, a, b), "cuda_peer_access",
+                                    json_boolean(p->access[a][b]));
+            }
+}
+
+static int only_blanks(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    return *p == '\0';
+}
+
 int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *err,
                          size_t errlen)
 {
@@ -236,15 +325,22 @@ int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *
         ls_tokenize(&line);
         if (p->m.section == SEC_NONE || parse_column_line(&p->m, &line))
             continue;
-        parse_matrix_row(p, &line);
+        parse_matrix_row(p, &line, only_blanks(pos));
     }
+    end_matrix(&p->m);
     add_hbm_entries(p);
-    int added = p->added;
+    add_access_links(p);
+    int added = p->added, found = added > 0 || p->access_lines > 0 || p->ngpus_seen > 0;
+    if (found && p->bandwidth == 0)
+        ls_import_note_missing("no bandwidth matrix");
+    if (found && p->latency == 0)
+        ls_import_note_missing("no latency matrix");
     free(p);
-    if (added == 0)
+    if (!found)
         return ls_seterr(err, errlen,
-                         "%s: no p2pBandwidthLatencyTest matrix found (expected lines such as "
-                         "'Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s)')",
+                         "%s: no p2pBandwidthLatencyTest matrix, device or peer-access line found "
+                         "(expected lines such as 'Unidirectional P2P=Enabled Bandwidth (P2P "
+                         "Writes) Matrix (GB/s)' or 'Device=0 CAN Access Peer Device=1')",
                          name);
     return added;
 }

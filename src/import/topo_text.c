@@ -185,6 +185,7 @@ typedef struct {
     int has_row[MAX_DEVS];
     int naff;
     enum aff_col aff[MAX_AFF];
+    size_t aff_pos[MAX_AFF]; /* column of each affinity phrase in the header line */
 } header_t;
 
 /* Which affinity column starts at toks[i], or -1. */
@@ -274,6 +275,7 @@ static int parse_header(const tok_t *toks, int n, header_t *h, int lineno, char 
                              lineno, (int)toks[i].len, toks[i].s);
         if (add_affinity(h, col, lineno, err, errlen) != 0)
             return -1;
+        h->aff_pos[h->naff - 1] = toks[i].end - toks[i].len;
         i += aff_phrases[col].nwords;
     }
     return 0;
@@ -286,7 +288,17 @@ typedef struct {
     header_t hdr;
     tok_t toks[MAX_TOKENS];
     int ntok;
+    int lenient;         /* a pasted excerpt: keep the rows that are whole (import) */
+    int cut;             /* lenient: a row was cut short; the matrix ends there */
+    char *missing;       /* lenient: what was absent or cut, for the caller */
+    size_t missinglen;
 } parser_t;
+
+static void note_missing(parser_t *p, const char *what)
+{
+    size_t used = strlen(p->missing);
+    snprintf(p->missing + used, p->missinglen - used, "%s%s", used ? "; " : "", what);
+}
 
 static void store_link(const header_t *h, int row, int col, ls_link_t link, ls_topo_t *topo)
 {
@@ -386,23 +398,66 @@ static int store_value(const header_t *h, int g, int col, const char *v, ls_topo
     return 0;
 }
 
+/* Space-separated values with some left empty (a copy from a terminal of a machine
+   where nvidia-smi printed no CPU or NUMA affinity): each value belongs to the header
+   column it stands under, not to the next column in order. cols[i] = that column. */
+static void columns_by_position(const header_t *h, const char *line, char **vals, int n,
+                                int *cols)
+{
+    int next = 0;
+    for (int i = 0; i < n; i++) {
+        size_t pos = (size_t)(vals[i] - line);
+        int c = next;
+        while (c + 1 < h->naff && h->aff_pos[c + 1] <= pos + 2 && c + 1 < h->naff - (n - 1 - i))
+            c++;
+        cols[i] = c;
+        next = c + 1;
+    }
+}
+
 static int parse_values(parser_t *p, int row, ls_topo_t *topo, char *err, size_t errlen)
 {
     const header_t *h = &p->hdr;
     char *vals[MAX_AFF + 2];
     char *rest = p->rd.line + p->toks[h->ndev].end;
+    int tabs = strchr(rest, '\t') != NULL;
     int n = split_values(rest, vals, MAX_AFF + 1);
     for (int i = 0; i < n; i++)
         trim(vals[i]);
     n = drop_empty(vals, n, h->naff);
+    int cols[MAX_AFF + 2];
+    for (int i = 0; i < n; i++)
+        cols[i] = i;
+    if (!tabs && n > 0 && n < h->naff && !h->is_nic[row])
+        columns_by_position(h, p->rd.line, vals, n, cols);
     int allowed = h->is_nic[row] ? 0 : h->naff;
     if (n > allowed)
         return ls_seterr(err, errlen, "line %d: row %s has %d more cells than the header has columns",
                          p->rd.lineno, h->label[row], n - allowed);
     for (int i = 0; i < n; i++)
-        if (store_value(h, h->index[row], i, vals[i], topo) != 0)
+        if (store_value(h, h->index[row], cols[i], vals[i], topo) != 0)
             return ls_seterr(err, errlen, "line %d: row %s: %s value '%s' is too long", p->rd.lineno,
-                             h->label[row], aff_phrases[h->aff[i]].name, vals[i]);
+                             h->label[row], aff_phrases[h->aff[cols[i]]].name, vals[i]);
+    return 0;
+}
+
+/* A row cut short (the paste ends inside it): its complete cells are kept, the last
+   one may be cut ("N" of NODE) and is dropped, and the matrix ends here. */
+static int parse_cut_row(parser_t *p, int row, ls_topo_t *topo)
+{
+    const header_t *h = &p->hdr;
+    int cells = p->ntok - 2;
+    for (int c = 0; c < cells; c++) {
+        ls_link_t link;
+        if (parse_link_tok(p->toks[1 + c], &link) != 0 || (link.type == LS_LINK_X) != (c == row))
+            break;
+        store_link(h, row, c, link, topo);
+    }
+    char what[96];
+    snprintf(what, sizeof what, "row %s cut after %d of %d cells", h->label[row],
+             cells > 0 ? cells : 0, h->ndev);
+    note_missing(p, what);
+    p->cut = 1;
     return 0;
 }
 
@@ -416,6 +471,8 @@ static int parse_row(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
                          (int)first.len, first.s);
     if (h->has_row[row])
         return ls_seterr(err, errlen, "line %d: second row for %s", p->rd.lineno, h->label[row]);
+    if (p->lenient && p->ntok <= MAX_TOKENS && p->ntok - 1 < h->ndev)
+        return parse_cut_row(p, row, topo);
     if (p->ntok > MAX_TOKENS || p->ntok - 1 < h->ndev)
         return ls_seterr(err, errlen, "line %d: row %s has %d cells, the header names %d devices",
                          p->rd.lineno, h->label[row], p->ntok - 1, h->ndev);
@@ -452,15 +509,58 @@ static int find_header(parser_t *p, char *err, size_t errlen)
                      p->rd.lineno);
 }
 
+/* Lenient: the rows that are absent. A GPU without a row keeps its links to the GPUs
+   whose rows name it (the matrix is symmetric); NIC rows only repeat what the GPU rows
+   say, so their absence loses nothing but NIC-NIC links. */
+static void note_absent_rows(parser_t *p, ls_topo_t *topo)
+{
+    const header_t *h = &p->hdr;
+    char what[256] = "";
+    size_t used = 0;
+    int gpus = 0, nics = 0;
+    for (int d = 0; d < h->ndev; d++) {
+        if (h->has_row[d])
+            continue;
+        if (h->is_nic[d]) {
+            nics++;
+            continue;
+        }
+        gpus++;
+        if (used < sizeof what)
+            used += (size_t)snprintf(what + used, sizeof what - used, "%s%s", used ? " " : "",
+                                     h->label[d]);
+        for (int c = 0; c < h->ndev; c++)
+            if (!h->is_nic[c] && h->has_row[c] && c != d)
+                topo->gpu_gpu[h->index[d]][h->index[c]] = topo->gpu_gpu[h->index[c]][h->index[d]];
+        topo->gpu_gpu[h->index[d]][h->index[d]].type = LS_LINK_X;
+    }
+    char line[320];
+    if (gpus) {
+        snprintf(line, sizeof line, "no row for %.250s", what);
+        note_missing(p, line);
+    }
+    if (nics) {
+        snprintf(line, sizeof line, "%d of %d NIC rows absent", nics, h->nnics);
+        note_missing(p, line);
+    }
+}
+
 static int read_rows(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
 {
-    while (next_tokens(p) && !ends_matrix(p->toks, p->ntok))
+    while (!p->cut && next_tokens(p) && !ends_matrix(p->toks, p->ntok))
         if (parse_row(p, topo, err, errlen) != 0)
             return -1;
-    for (int d = 0; d < p->hdr.ndev; d++)
-        if (!p->hdr.has_row[d])
+    int gpu_rows = 0;
+    for (int d = 0; d < p->hdr.ndev; d++) {
+        gpu_rows += !p->hdr.is_nic[d] && p->hdr.has_row[d];
+        if (!p->hdr.has_row[d] && !p->lenient)
             return ls_seterr(err, errlen, "line %d: the matrix ends without a row for %s",
                              p->rd.lineno, p->hdr.label[d]);
+    }
+    if (p->lenient && gpu_rows == 0 && !p->cut)
+        return ls_seterr(err, errlen, "line %d: no GPU row under the header", p->rd.lineno);
+    if (p->lenient)
+        note_absent_rows(p, topo);
     return 0;
 }
 
@@ -496,7 +596,8 @@ static void read_nic_legend(parser_t *p, ls_topo_t *topo)
     }
 }
 
-int ls_topo_parse_text(const char *text, ls_topo_t *topo, char *err, size_t errlen)
+static int parse_text(const char *text, ls_topo_t *topo, char *missing, size_t missinglen,
+                      char *err, size_t errlen)
 {
     memset(topo, 0, sizeof *topo);
     if (is_blank(text))
@@ -506,6 +607,11 @@ int ls_topo_parse_text(const char *text, ls_topo_t *topo, char *err, size_t errl
         free(p);
         return ls_seterr(err, errlen, "out of memory");
     }
+    p->lenient = missing != NULL;
+    p->missing = missing;
+    p->missinglen = missinglen;
+    if (missing)
+        missing[0] = '\0';
     int rc = find_header(p, err, errlen);
     if (rc == 0)
         rc = read_rows(p, topo, err, errlen);
@@ -516,6 +622,17 @@ int ls_topo_parse_text(const char *text, ls_topo_t *topo, char *err, size_t errl
     free(p->rd.line);
     free(p);
     return rc;
+}
+
+int ls_topo_parse_text(const char *text, ls_topo_t *topo, char *err, size_t errlen)
+{
+    return parse_text(text, topo, NULL, 0, err, errlen);
+}
+
+int ls_topo_parse_text_partial(const char *text, ls_topo_t *topo, char *missing,
+                               size_t missinglen, char *err, size_t errlen)
+{
+    return parse_text(text, topo, missing, missinglen, err, errlen);
 }
 
 /* ---- topo -p2p r|w ----------------------------------------------------------------- */

@@ -14,6 +14,13 @@
    (older drivers; labelled NIC0.. with that name). */
 int ls_topo_parse_text(const char *text, ls_topo_t *topo, char *err, size_t errlen);
 
+/* The same for a pasted excerpt (import): a row cut short keeps its complete cells and
+   ends the matrix, absent rows are allowed as long as one GPU row is whole (a GPU
+   without a row keeps the links the other rows give it), and missing (a buffer of
+   missinglen) says what was absent or cut ("" when nothing). */
+int ls_topo_parse_text_partial(const char *text, ls_topo_t *topo, char *missing,
+                               size_t missinglen, char *err, size_t errlen);
+
 /* Fills topo->p2p_read (write = 0) or p2p_write (write = 1) from `topo -p2p r|w` text;
    the GPU count and labels must match the topology's. Sets has_p2p (the other matrix
    stays U where it was not read). 0 or -1 with err (topo unchanged). */

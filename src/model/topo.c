@@ -43,11 +43,11 @@ void ls_link_format(ls_link_t link, char *buf, size_t buflen)
         snprintf(buf, buflen, "%s", ls_link_class(link.type));
 }
 
-static const char *p2p_words[] = {"U", "X", "OK", "CNS", "GNS", "TNS", "NS"};
+static const char *p2p_words[] = {"U", "X", "OK", "CNS", "GNS", "TNS", "NS", "DR"};
 
 int ls_p2p_parse(const char *word, enum ls_p2p_status *status)
 {
-    for (int s = 0; s <= LS_P2P_NS; s++) {
+    for (int s = 0; s <= LS_P2P_DR; s++) {
         if (strcmp(word, p2p_words[s]) == 0) {
             *status = (enum ls_p2p_status)s;
             return 0;
@@ -58,7 +58,7 @@ int ls_p2p_parse(const char *word, enum ls_p2p_status *status)
 
 const char *ls_p2p_word(enum ls_p2p_status status)
 {
-    if ((unsigned)status > LS_P2P_NS)
+    if ((unsigned)status > LS_P2P_DR)
         return "U";
     return p2p_words[status];
 }
@@ -94,8 +94,9 @@ static json_t *nic_gpus_json(const ls_topo_t *topo, int n)
 {
     json_t *by = json_object();
     for (int g = 0; g < topo->ngpus; g++) {
-        char word[16];
-        ls_link_format(topo->gpu_nic[g][n], word, sizeof word);
+        char word[16] = "unknown"; /* a partial paste: the GPU's row was cut */
+        if (topo->gpu_nic[g][n].type != LS_LINK_NONE)
+            ls_link_format(topo->gpu_nic[g][n], word, sizeof word);
         json_t *list = json_object_get(by, word);
         if (!list) {
             list = json_array();

@@ -30,7 +30,8 @@ enum ls_p2p_status {
     LS_P2P_CNS,         /* chipset not supported */
     LS_P2P_GNS,         /* GPU not supported */
     LS_P2P_TNS,         /* topology not supported */
-    LS_P2P_NS           /* not supported */
+    LS_P2P_NS,          /* not supported */
+    LS_P2P_DR           /* disabled by regkey (a driver registry key turned P2P off) */
 };
 
 typedef struct {

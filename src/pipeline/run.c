@@ -2,8 +2,10 @@
 #include "pipeline.h"
 #include "rounds.h"
 #include "analyze/analyze.h"
+#include "analyze/spec_tp.h"
 #include "analyze/projection.h"
 #include "discover/discover.h"
+#include "measure/burn.h"
 #include "measure/family.h"
 #include "model/doc.h"
 #include "model/nic_view.h"
@@ -309,6 +311,37 @@ static void groups(run_t *r)
     ls_nccl_sweep_finish();
 }
 
+/* thorough: the sustained-load family (not in the registry of size-and-samples families:
+   it is time-bound and thorough-only), last so that its heat stays out of the other
+   figures. */
+static void burn(run_t *r)
+{
+    if (!r->o->thorough)
+        return;
+    int cut = step_cut(r, -1); /* past the budget: cut to half the seconds, never dropped */
+    ls_burn_opts_t o;
+    memset(&o, 0, sizeof o);
+    memcpy(o.gpus, r->o->gpus, sizeof(int) * (size_t)r->o->ngpus);
+    o.ngpus = r->o->ngpus;
+    o.seconds = cut ? LS_BURN_THOROUGH_SECONDS / 2 : LS_BURN_THOROUGH_SECONDS;
+    o.period_ms = LS_BURN_PERIOD_MS;
+    ls_progress("burn: %.0f s of sustained load ...", o.seconds);
+    char err[512] = "";
+    double t0 = now_s();
+    int rc = ls_measure_burn(r->doc, &o, err, sizeof err);
+    ls_progress_done();
+    step_done(r, "burn", t0, rc, err, -1, cut);
+}
+
+/* Each GPU against its datasheet (docs/acceptance.md); the findings join the others
+   through the document's "spec". */
+static void spec(run_t *r)
+{
+    char err[512] = "";
+    double t0 = now_s();
+    step_done(r, "spec", t0, ls_spec_record(r->doc, err, sizeof err), err, -1, 0);
+}
+
 /* The run object, then findings and plan computed from everything measured. */
 static void analysis(run_t *r)
 {
@@ -321,9 +354,11 @@ static void analysis(run_t *r)
     json_object_set_new(r->doc, "plan", ls_plan(r->doc));
 }
 
-/* The step list, in the order they answer (docs/run.md): the projection's order. */
+/* The step list, in the order they answer (docs/run.md): the projection's order; the
+   sustained load and the datasheet check last, before the analysis. */
 static void (*const steps[])(run_t *) = {discover, plan,   p2p_ce, collectives, hbm_host,
-                                         deep,     fabric, groups, analysis};
+                                         deep,     fabric, groups, burn,        spec,
+                                         analysis};
 
 json_t *ls_pipeline_run(const ls_run_opts_t *o)
 {

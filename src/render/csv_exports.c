@@ -4,6 +4,7 @@
    these are for spreadsheets and scripts. Columns: docs/reports.md. */
 #include "format.h"
 #include "render.h"
+#include "status.h"
 #include "model/doc.h"
 
 #include <math.h>
@@ -75,11 +76,18 @@ static ls_table_t *boards(const json_t *doc)
     return t;
 }
 
-static ls_table_t *paths(const json_t *doc)
+/* value as a percentage of the entry's hardware ceiling (plan.ceilings), "" unknown. */
+static void pct(char *buf, const json_t *plan, const json_t *e, double value)
+{
+    double c = ls_json_num(json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", "")), "ceiling_gbps", 0);
+    full(buf, e && c > 0 && isfinite(value) ? 100 * value / c : NAN);
+}
+
+static ls_table_t *paths(const json_t *doc, const json_t *plan)
 {
     static const char *header[] = {"src", "dst", "link", "class", "p2p_read", "p2p_write",
-                                   "uni_gbps", "uni_entry", "bidir_gbps", "latency_us"};
-    ls_table_t *t = ls_table_new("p2p_paths", 10, header);
+                                   "uni_gbps", "uni_pct_of_peak", "uni_entry", "bidir_gbps", "latency_us", "status"};
+    ls_table_t *t = ls_table_new("p2p_paths", 12, header);
     int n = ls_doc_ngpus(doc);
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
@@ -87,20 +95,24 @@ static ls_table_t *paths(const json_t *doc)
                 continue;
             const json_t *l = ls_doc_link(doc, a, b);
             const char *uid = "";
-            char sa[CELL], sb[CELL], uni[CELL], bid[CELL], lat[CELL];
+            char sa[CELL], sb[CELL], uni[CELL], up[CELL], bid[CELL], lat[CELL];
             snprintf(sa, CELL, "%d", a);
             snprintf(sb, CELL, "%d", b);
-            full(uni, ls_doc_pair_value(doc, "p2p", "uni", a, b, &uid));
+            double u = ls_doc_pair_value(doc, "p2p", "uni", a, b, &uid);
+            full(uni, u);
+            const json_t *ue = ls_doc_entry_by_id(doc, uid);
+            pct(up, plan, ue, u);
             full(bid, ls_doc_pair_value(doc, "p2p", "bidir", a, b, NULL));
             full(lat, ls_doc_pair_value(doc, "latency", NULL, a, b, NULL));
             const char *row[] = {sa, sb, ls_json_str(l, "type", ""), ls_json_str(l, "class", ""),
-                                 ls_json_str(l, "p2p_read", ""), ls_json_str(l, "p2p_write", ""), uni, uid, bid, lat};
+                                 ls_json_str(l, "p2p_read", ""), ls_json_str(l, "p2p_write", ""), uni, up, uid, bid, lat,
+                                 ls_pair_status(doc, plan, a, b, ue)};
             ls_table_row(t, row);
         }
     return t;
 }
 
-static void collective_rows(ls_table_t *t, const json_t *e)
+static void collective_rows(ls_table_t *t, const json_t *e, const json_t *plan)
 {
     ls_buf_t gb = {0};
     ls_buf_gpus(&gb, json_object_get(e, "gpus"));
@@ -121,30 +133,33 @@ static void collective_rows(ls_table_t *t, const json_t *e)
         number(c[6], p, "algbw");
         number(c[7], p, "busbw");
         integer(c[8], p, "wrong", 0);
+        char share[CELL];
+        pct(share, plan, e, ls_json_num(json_is_object(o) ? o : p, "busbw", NAN));
         const char *row[] = {ls_json_str(e, "id", ""), ls_json_str(e, "collective", ""),
                              ls_json_str(e, "variant", "default"), gpus, nr, c[0], c[1], c[2], c[3], c[4], c[5],
-                             c[6], c[7], c[8]};
+                             c[6], c[7], c[8], share, ls_status_row_word(plan, e, r)};
         ls_table_row(t, row);
     }
     free(gpus);
 }
 
-static ls_table_t *collectives(const json_t *doc)
+static ls_table_t *collectives(const json_t *doc, const json_t *plan)
 {
     static const char *header[] = {"entry", "collective", "variant", "gpus", "nranks", "bytes",
                                    "oop_time_us", "oop_algbw_gbps", "oop_busbw_gbps", "oop_wrong",
-                                   "ip_time_us", "ip_algbw_gbps", "ip_busbw_gbps", "ip_wrong"};
-    ls_table_t *t = ls_table_new("collectives", 14, header);
+                                   "ip_time_us", "ip_algbw_gbps", "ip_busbw_gbps", "ip_wrong",
+                                   "busbw_pct_of_peak", "status"};
+    ls_table_t *t = ls_table_new("collectives", 16, header);
     for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1))
-        collective_rows(t, json_array_get(json_object_get(doc, "measurements"), (size_t)i));
+        collective_rows(t, json_array_get(json_object_get(doc, "measurements"), (size_t)i), plan);
     return t;
 }
 
-char *ls_report_csv(const json_t *doc, const char *name)
+char *ls_report_csv(const json_t *doc, const json_t *plan, const char *name)
 {
     ls_table_t *t = !strcmp(name, "boards_clocks") ? boards(doc)
-                    : !strcmp(name, "p2p_paths")   ? paths(doc)
-                    : !strcmp(name, "collectives") ? collectives(doc)
+                    : !strcmp(name, "p2p_paths")   ? paths(doc, plan)
+                    : !strcmp(name, "collectives") ? collectives(doc, plan)
                                                    : NULL;
     if (!t)
         return NULL;

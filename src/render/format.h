@@ -55,6 +55,8 @@ typedef struct {
     const char *prose_title; /* in a LS_FMT_PROSE format, whose text covers more; NULL: short */
     int flags;
     void (*content)(ls_out_t *o);
+    int (*present)(const json_t *doc); /* NULL: always; else shown (and listed) only when
+                                          the document has what it shows */
 } ls_section_t;
 
 enum {
@@ -95,6 +97,8 @@ const ls_format_t *ls_format_of_path(const char *path);
 
 /* The outline, ended by a section with a NULL id. */
 extern const ls_section_t ls_outline[];
+/* Whether a section of the outline is shown for doc. */
+int ls_section_present(const ls_section_t *s, const json_t *doc);
 /* The title a flowing-text format prints for a section. */
 const char *ls_section_short_title(const ls_format_t *fmt, const ls_section_t *s);
 

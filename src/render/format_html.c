@@ -158,8 +158,8 @@ static void text(ls_out_t *o, const char *s)
 
 static void head(ls_buf_t *b, const ls_out_t *o)
 {
-    const char *host = ls_json_str(json_object_get(o->doc, "host"), "hostname", "?");
-    const char *created = ls_json_str(o->doc, "created", "?");
+    const char *host = ls_json_str(json_object_get(o->doc, "host"), "hostname", "host unknown");
+    const char *created = ls_json_str(o->doc, "created", "unknown");
     ls_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     ls_buf_printf(b, "<meta name=\"linkscope-svg-count\" content=\"%d\">\n<title>linkscope report: ", o->figures);
@@ -174,7 +174,8 @@ static void head(ls_buf_t *b, const ls_out_t *o)
                   ls_doc_ngpus(o->doc), json_array_size(json_object_get(o->doc, "measurements")),
                   json_array_size(o->findings));
     for (const ls_section_t *s = ls_outline; s->id; s++)
-        ls_buf_printf(b, "<a href=\"#%s\">%s</a>", s->id, s->id);
+        if (ls_section_present(s, o->doc))
+            ls_buf_printf(b, "<a href=\"#%s\">%s</a>", s->id, s->id);
     ls_buf_puts(b, "</nav>\n<main>\n");
 }
 

@@ -66,7 +66,7 @@ static char *end(ls_out_t *o)
                           "created", ls_json_str(o->doc, "created", ""));
     json_object_set_new(r, "verdict", verdict(o->findings));
     json_object_set_new(r, "gpus", json_integer(ls_doc_ngpus(o->doc)));
-    json_object_set_new(r, "headline", ls_headline_json(o->doc));
+    json_object_set_new(r, "headline", ls_headline_json(o->doc, o->plan));
     json_t *figs = json_array();
     size_t i;
     const json_t *e;

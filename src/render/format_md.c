@@ -44,9 +44,9 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
 static void begin(ls_out_t *o)
 {
     ls_buf_puts(&o->b, "# linkscope report: ");
-    ls_buf_md(&o->b, ls_json_str(json_object_get(o->doc, "host"), "hostname", "?"));
+    ls_buf_md(&o->b, ls_json_str(json_object_get(o->doc, "host"), "hostname", "host unknown"));
     ls_buf_puts(&o->b, ", ");
-    ls_buf_md(&o->b, ls_json_str(o->doc, "created", "?"));
+    ls_buf_md(&o->b, ls_json_str(o->doc, "created", "unknown"));
     ls_buf_puts(&o->b, "\n\n");
 }
 

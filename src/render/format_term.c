@@ -216,8 +216,8 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
 
 static void begin(ls_out_t *o)
 {
-    ls_buf_printf(&o->b, "linkscope report: %s, %s\n\n", ls_json_str(json_object_get(o->doc, "host"), "hostname", "?"),
-                  ls_json_str(o->doc, "created", "?"));
+    ls_buf_printf(&o->b, "linkscope report: %s, %s\n\n", ls_json_str(json_object_get(o->doc, "host"), "hostname", "host unknown"),
+                  ls_json_str(o->doc, "created", "unknown"));
 }
 
 static void heading(ls_out_t *o, const ls_section_t *s)

@@ -2,6 +2,7 @@
    pairs, with unit, method and the theoretical peak where the document has one. What
    `linkscope run` prints before the findings; every figure is an entry's median. */
 #include "render.h"
+#include "status.h"
 #include "table.h"
 #include "strbuf.h"
 #include "model/doc.h"
@@ -56,8 +57,19 @@ static int matches(const json_t *e, const headline_t *h)
     return json_is_number(json_object_get(e, "value"));
 }
 
-/* min..max of the matching entries' values and of their theoretical peaks. */
-static int range(const json_t *doc, const headline_t *h, double *lo, double *hi, double *peak, int *n)
+/* An entry's peak: the hardware ceiling the analysis derived (plan.ceilings, issue 11),
+   else the theoretical figure recorded with it; 0 unknown. */
+static double peak_of(const json_t *plan, const json_t *e)
+{
+    if (json_is_object(json_object_get(plan, "ceilings")))
+        return ls_json_num(json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", "")), "ceiling_gbps",
+                           0);
+    return ls_json_num(e, "theoretical", 0);
+}
+
+/* min..max of the matching entries' values and of their peaks. */
+static int range(const json_t *doc, const json_t *plan, const headline_t *h, double *lo, double *hi, double *peak,
+                 int *n)
 {
     *lo = INFINITY, *hi = -INFINITY, *peak = 0, *n = 0;
     size_t i;
@@ -68,23 +80,22 @@ static int range(const json_t *doc, const headline_t *h, double *lo, double *hi,
             continue;
         double v = ls_json_num(e, "value", NAN);
         *lo = fmin(*lo, v), *hi = fmax(*hi, v), (*n)++;
-        *peak = fmax(*peak, ls_json_num(e, "theoretical", 0));
+        *peak = fmax(*peak, peak_of(plan, e));
     }
     return *n > 0;
 }
 
 /* One headline row: a kind of figure, its range, unit and peak. The peak is the
-   entries' theoretical figure; where analyze's ceilings (issue 11: a ceiling per kind
-   of figure) land in the document, this is the one place that should read them. */
+   hardware ceiling of analyze (plan.ceilings), "unknown" for a bandwidth without one. */
 typedef struct {
     char label[96], range[64], unit[8], peak[24], share[16];
     int n;
 } row_t;
 
-static int measured_row(const json_t *doc, const headline_t *h, row_t *r)
+static int measured_row(const json_t *doc, const json_t *plan, const headline_t *h, row_t *r)
 {
     double lo, hi, peak;
-    if (!range(doc, h, &lo, &hi, &peak, &r->n))
+    if (!range(doc, plan, h, &lo, &hi, &peak, &r->n))
         return 0;
     char a[24], z[24];
     ls_fmt_num(lo, a, sizeof a);
@@ -99,6 +110,8 @@ static int measured_row(const json_t *doc, const headline_t *h, row_t *r)
     if (peak > 0) {
         ls_fmt_num(peak, r->peak, sizeof r->peak);
         snprintf(r->share, sizeof r->share, "%.0f%%", 100.0 * hi / peak);
+    } else if (!strcmp(h->unit, "GB/s")) {
+        snprintf(r->peak, sizeof r->peak, "unknown"); /* never a guessed class */
     }
     return 1;
 }
@@ -106,8 +119,10 @@ static int measured_row(const json_t *doc, const headline_t *h, row_t *r)
 static void measured_line(ls_buf_t *b, const row_t *r)
 {
     ls_buf_printf(b, "  %-44s %14s %-4s", r->label, r->range, r->unit);
-    if (r->peak[0])
+    if (r->share[0])
         ls_buf_printf(b, "  %s of %s", r->share, r->peak);
+    else if (r->peak[0])
+        ls_buf_puts(b, "  peak unknown");
     ls_buf_printf(b, "  [%d]\n", r->n);
 }
 
@@ -142,7 +157,7 @@ static void collective_label(const json_t *e, char *label, size_t len)
 }
 
 /* Each collective's bus bandwidth at its largest size and time at its smallest. */
-static void collective_lines(ls_buf_t *b, const json_t *doc)
+static void collective_lines(ls_buf_t *b, const json_t *doc, const json_t *plan)
 {
     size_t i;
     const json_t *e;
@@ -165,9 +180,9 @@ static void collective_lines(ls_buf_t *b, const json_t *doc)
             ls_fmt_bytes(ls_json_num(e, "small_bytes", NAN), small, sizeof small);
             ls_buf_printf(&line, "; %s us at %s", small_us, small);
         }
-        char *text = ls_buf_take(&line), share[48] = "";
-        double th = ls_json_num(e, "theoretical", 0);
-        if (th > 0) /* the links' busbw ceiling where the run set one; said where the line has room */
+        char *text = ls_buf_take(&line), share[48] = "; peak unknown";
+        double th = peak_of(plan, e);
+        if (th > 0) /* the links' busbw ceiling; said where the line has room */
             snprintf(share, sizeof share, "; %.0f%% of %s", 100 * ls_json_num(e, "value", NAN) / th,
                      ls_fmt_num_s(th).s);
         ls_buf_puts(b, text);
@@ -178,20 +193,51 @@ static void collective_lines(ls_buf_t *b, const json_t *doc)
     }
 }
 
-char *ls_render_headline(const json_t *doc)
+/* How many figures ended in each status, when any is not plain ok. */
+static void status_line(ls_buf_t *b, const json_t *doc, const json_t *plan)
+{
+    static const char *words[] = {"ok", "noisy", "wrong", "failed", "timeout", "skipped"};
+    int count[6] = {0}, other = 0;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        const char *w = ls_status_word(plan, e);
+        size_t k = 0;
+        while (k < 6 && strcmp(words[k], w))
+            k++;
+        if (k < 6)
+            count[k]++;
+        else
+            other++;
+    }
+    if (count[0] == (int)json_array_size(json_object_get(doc, "measurements")))
+        return;
+    ls_buf_puts(b, "  Statuses of the figures:");
+    for (size_t k = 0; k < 6; k++)
+        if (count[k])
+            ls_buf_printf(b, " %d %s,", count[k], words[k]);
+    if (other)
+        ls_buf_printf(b, " %d other,", other);
+    b->len--; /* the last comma */
+    ls_buf_puts(b, " (the findings say which and why)\n");
+}
+
+char *ls_render_headline(const json_t *doc, const json_t *plan)
 {
     ls_buf_t b = {0};
-    ls_buf_puts(&b, "Headline figures (medians; range over GPUs or pairs; % of theoretical; [figures])\n");
+    ls_buf_puts(&b, "Headline figures (medians; range over GPUs or pairs; % of the hardware peak; [figures])\n");
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         row_t r;
-        if (measured_row(doc, &lines[i], &r))
+        if (measured_row(doc, plan, &lines[i], &r))
             measured_line(&b, &r);
     }
-    collective_lines(&b, doc);
+    collective_lines(&b, doc, plan);
+    status_line(&b, doc, plan);
     return ls_buf_take(&b);
 }
 
-static void collective_rows(ls_table_t *t, const json_t *doc)
+static void collective_rows(ls_table_t *t, const json_t *doc, const json_t *plan)
 {
     size_t i;
     const json_t *e;
@@ -207,8 +253,8 @@ static void collective_rows(ls_table_t *t, const json_t *doc)
             snprintf(label, sizeof label, "%s busbw at %s", who, big);
         else
             snprintf(label, sizeof label, "%s busbw", who);
-        char peak[24] = "-", share[16] = "-";
-        double th = ls_json_num(e, "theoretical", 0);
+        char peak[24] = "unknown", share[16] = "-";
+        double th = peak_of(plan, e);
         if (th > 0) {
             ls_fmt_num(th, peak, sizeof peak);
             snprintf(share, sizeof share, "%.0f%%", 100 * ls_json_num(e, "value", NAN) / th);
@@ -225,31 +271,31 @@ static void collective_rows(ls_table_t *t, const json_t *doc)
     }
 }
 
-ls_table_t *ls_table_headline(const json_t *doc)
+ls_table_t *ls_table_headline(const json_t *doc, const json_t *plan)
 {
-    static const char *header[] = {"figure", "median", "unit", "theoretical", "% of theoretical", "figures"};
+    static const char *header[] = {"figure", "median", "unit", "peak", "% of peak", "figures"};
     ls_table_t *t = ls_table_new("Headline figures (median of each figure's samples; range over GPUs or pairs)",
                                  6, header);
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         row_t r;
-        if (!measured_row(doc, &lines[i], &r))
+        if (!measured_row(doc, plan, &lines[i], &r))
             continue;
         char n[16];
         snprintf(n, sizeof n, "%d", r.n);
         const char *cells[] = {r.label, r.range, r.unit, r.peak[0] ? r.peak : "-", r.share[0] ? r.share : "-", n};
         ls_table_row(t, cells);
     }
-    collective_rows(t, doc);
+    collective_rows(t, doc, plan);
     return t;
 }
 
-json_t *ls_headline_json(const json_t *doc)
+json_t *ls_headline_json(const json_t *doc, const json_t *plan)
 {
     json_t *out = json_array();
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         double lo, hi, peak;
         int n;
-        if (!range(doc, &lines[i], &lo, &hi, &peak, &n))
+        if (!range(doc, plan, &lines[i], &lo, &hi, &peak, &n))
             continue;
         json_t *h = json_pack("{s:s, s:f, s:f, s:s, s:i}", "figure", lines[i].label, "min", lo, "max", hi, "unit",
                               lines[i].unit, "figures", n);

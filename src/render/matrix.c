@@ -87,8 +87,11 @@ static void set_cell(ls_matrix_t *m, int a, int b, const json_t *e)
 void ls_matrix_put(ls_matrix_t *m, const json_t *e, int both)
 {
     int a = (int)ls_json_int(e, "src", -1), b = (int)ls_json_int(e, "dst", -1);
+    if (a < 0 || b < 0 || a >= LS_MAX_GPUS || b >= LS_MAX_GPUS)
+        return;
     set_cell(m, a, b, e);
-    if (both)
+    m->direct[a][b] = 1;
+    if (both && !m->direct[b][a])
         set_cell(m, b, a, e);
 }
 
@@ -141,25 +144,41 @@ int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method
 
 /* Report matrices ---------------------------------------------------------------- */
 
+/* One matrix per family, direction, method, read or write, tool, path and, for an
+   imported figure, the tool's own matrix (p2pBandwidthLatencyTest prints P2P=Enabled
+   and P2P=Disabled matrices that must not share cells; nvbandwidth CE reads and writes). */
 static void report_key(const json_t *e, char *key, size_t len)
 {
-    snprintf(key, len, "%s|%s|%s|%s|%d", ls_json_str(e, "family", ""), ls_json_str(e, "direction", "uni"),
-             ls_json_str(e, "method", ""), ls_json_str(e, "source", "linkscope"), has_flag(e, "through_host"));
+    snprintf(key, len, "%s|%s|%s|%s|%s|%d|%s", ls_json_str(e, "family", ""),
+             ls_json_str(e, "direction", "uni"), ls_json_str(e, "method", ""),
+             ls_json_str(e, "mode", ""), ls_json_str(e, "source", "linkscope"),
+             has_flag(e, "through_host"), ls_json_str(e, "matrix", ""));
+}
+
+/* "ce (p2pBandwidthLatencyTest: Unidirectional P2P=Disabled Bandwidth Matrix (GB/s))",
+   "ce reads (nvbandwidth)", "gpu_copy, through host memory (linkscope)". */
+static void method_source(const json_t *e, const char *path, char *buf, size_t len)
+{
+    const char *mode = ls_json_str(e, "mode", NULL);
+    const char *matrix = ls_json_str(e, "matrix", NULL);
+    snprintf(buf, len, "%s%s%s%s (%s%s%.120s)", ls_json_str(e, "method", "unknown"), mode ? " " : "",
+             mode && !strcmp(mode, "read") ? "reads" : (mode ? mode : ""), path,
+             ls_json_str(e, "source", "linkscope"), matrix ? ": " : "", matrix ? matrix : "");
 }
 
 static void report_title(const json_t *e, ls_matrix_t *m)
 {
     const char *dir = ls_json_str(e, "direction", "uni");
+    char how[200];
     if (!strcmp(ls_json_str(e, "family", ""), "latency")) {
-        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %s%s (%s)",
-                 ls_json_str(e, "method", "?"), has_flag(e, "through_host") ? ", through host memory" : "",
-                 ls_json_str(e, "source", "linkscope"));
+        method_source(e, has_flag(e, "through_host") ? ", through host memory" : "", how, sizeof how);
+        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %.150s", how);
         snprintf(m->unit, sizeof m->unit, "us");
         m->lower_is_better = 1;
     } else {
-        snprintf(m->title, sizeof m->title, "P2P bandwidth, GB/s, %s, GPU(row) -> GPU(column): %s (%s)",
-                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", ls_json_str(e, "method", "?"),
-                 ls_json_str(e, "source", "linkscope"));
+        method_source(e, "", how, sizeof how);
+        snprintf(m->title, sizeof m->title, "P2P bandwidth, GB/s, %s, GPU(row) -> GPU(column): %.150s",
+                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", how);
         snprintf(m->unit, sizeof m->unit, "GB/s");
     }
 }
@@ -396,7 +415,7 @@ static double best_value(const json_t *doc, const char *family, const char *dire
 
 static void link_word(const json_t *doc, int a, int b, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", ls_json_str(ls_doc_link(doc, a, b), "type", "?"));
+    snprintf(buf, len, "%s", ls_json_str(ls_doc_link(doc, a, b), "type", "unknown"));
 }
 
 static void fmt(char *buf, size_t len, double v, const char *f)

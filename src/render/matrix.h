@@ -21,7 +21,8 @@ typedef struct {
     double cv[LS_MAX_GPUS][LS_MAX_GPUS];           /* coefficient of variation */
     unsigned char cell[LS_MAX_GPUS][LS_MAX_GPUS];  /* LS_CELL_* */
     unsigned char no_p2p[LS_MAX_GPUS][LS_MAX_GPUS]; /* the pair has no peer access (flag no_p2p) */
-    char title[192];  /* what was measured and how it was counted */
+    unsigned char direct[LS_MAX_GPUS][LS_MAX_GPUS]; /* by GPU index: set by an entry of its own */
+    char title[256];  /* what was measured and how it was counted */
     char corner[40];  /* "GPU(row) -> GPU(column)" */
     char unit[16];
     char name[64];    /* file name stem for CSV: "p2p-ce-uni" */
@@ -41,8 +42,10 @@ void ls_matrix_init(ls_matrix_t *m, int n_fixed);
 /* The row of GPU gpu, added when the matrix is not fixed; -1 when there is none. Add
    every GPU before the first ls_matrix_put: adding one moves the rows after it. */
 int ls_matrix_slot(ls_matrix_t *m, int gpu);
-/* Writes entry e into the cell (src, dst), and into (dst, src) as well when both:
-   the median, its spread, ok or failed, the no_p2p flag, the sample count. */
+/* Writes entry e into the cell (src, dst), and into (dst, src) as well when both and no
+   entry of its own fills that cell (p2pBandwidthLatencyTest prints both cells of a
+   bidirectional pair, two timings): the median, its spread, ok or failed, the no_p2p
+   flag, the sample count. */
 void ls_matrix_put(ls_matrix_t *m, const json_t *e, int both);
 
 /* Selects entries: family "p2p" or "latency"; method; direction ("uni", "bidir") for
@@ -52,8 +55,9 @@ void ls_matrix_put(ls_matrix_t *m, const json_t *e, int both);
 int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method,
                        const char *direction, int through_host, ls_matrix_t *m);
 
-/* Every matrix of the report: one per (family, direction, method, source, through
-   host) of the document's ok p2p and latency entries, in the order their first entries
+/* Every matrix of the report: one per (family, direction, method, read or write,
+   source, through host, and the tool's own matrix title for an import) of the
+   document's ok p2p and latency entries, in the order their first entries
    were taken, over GPUs 0..ngpus-1. Returns the count; *out is an array the caller
    frees. */
 int ls_doc_matrices(const json_t *doc, ls_matrix_t **out);

@@ -1,6 +1,7 @@
 /* The report's outline: which sections, in which order, and what each holds. Written
    once for every format; a section asks the format's capabilities (format.h) where the
    formats differ in what they show, never in how. */
+#include "burn_render.h"
 #include "format.h"
 #include "matrix.h"
 #include "render.h"
@@ -38,7 +39,7 @@ static void text(ls_out_t *o, const char *s)
 /* Shows a table and frees it; NULL (a table that does not apply) shows nothing. */
 static void show(ls_out_t *o, ls_table_t *t, int flags)
 {
-    if (t)
+    if (t && t->nrows > 0) /* no heading over an empty table */
         o->fmt->table(o, t, flags);
     ls_table_free(t);
 }
@@ -55,11 +56,11 @@ static void summary(ls_out_t *o)
         text(o, v);
     free(v);
     if (o->fmt->caps & LS_FMT_PROSE) {
-        char *head = ls_render_headline(o->doc);
+        char *head = ls_render_headline(o->doc, o->plan);
         text(o, head);
         free(head);
     } else {
-        show(o, ls_table_headline(o->doc), 0);
+        show(o, ls_table_headline(o->doc, o->plan), 0);
     }
     show(o, ls_table_run_cuts(o->doc), 0); /* steps the budget cut: they qualify the figures */
 }
@@ -118,7 +119,9 @@ static void topology(ls_out_t *o)
         {draw_links, NULL, "Link types as nvidia-smi topo -m prints them, GPU(row) -> GPU(column).",
          "No link types recorded."},
     };
-    figures(o, figs, 2);
+    int drawn = figures(o, figs, 2);
+    if (!drawn && !json_array_size(json_object_get(o->doc, "links"))) /* no heading over nothing */
+        note(o, "No topology recorded: import `nvidia-smi topo -m` to judge links.");
     show(o, ls_table_topology(o->doc), 0);
 }
 
@@ -159,8 +162,10 @@ static void matrices(ls_out_t *o)
 
 static void memory(ls_out_t *o)
 {
-    show(o, ls_table_hbm(o->doc), 0);
-    show(o, ls_table_host_copies(o->doc), 0);
+    if (ls_doc_next_measurement(o->doc, "hbm", 0) < 0 && ls_doc_next_measurement(o->doc, "host", 0) < 0)
+        note(o, "No device memory or host copy measurements.");
+    show(o, ls_table_hbm(o->doc, o->plan), 0);
+    show(o, ls_table_host_copies(o->doc, o->plan), 0);
 }
 
 static int draw_collectives(ls_buf_t *b, const ls_out_t *o, const void *arg)
@@ -173,10 +178,26 @@ static void collectives(ls_out_t *o)
 {
     static const ls_figure_t charts = {draw_collectives, NULL, NULL, NULL};
     int n = figures(o, &charts, 1);
-    if ((o->fmt->caps & LS_FMT_EMPTY_NOTE) && !n)
+    if (!n && ((o->fmt->caps & LS_FMT_EMPTY_NOTE) || ls_doc_next_measurement(o->doc, "nccl", 0) < 0))
         note(o, "No collective measurements.");
     else
-        show(o, ls_table_collectives(o->doc), 0);
+        show(o, ls_table_collectives(o->doc, o->plan), 0);
+}
+
+static int draw_burn(ls_buf_t *b, const ls_out_t *o, const void *arg)
+{
+    (void)arg;
+    return ls_svg_burn_charts(b, o->doc);
+}
+
+/* The sustained-load family: its table, and clock, power and temperature over time. */
+static void burn(ls_out_t *o)
+{
+    static const ls_figure_t charts = {draw_burn, NULL, NULL, NULL};
+    char *t = ls_burn_text(o->doc);
+    text(o, t);
+    free(t);
+    figures(o, &charts, 1);
 }
 
 static void inventory(ls_out_t *o)
@@ -186,17 +207,23 @@ static void inventory(ls_out_t *o)
 }
 
 const ls_section_t ls_outline[] = {
-    {"summary", "Verdict and headline", NULL, NULL, LS_SEC_PREAMBLE, summary},
-    {"findings", "Findings", NULL, "Findings and plan", 0, findings},
-    {"plan", "Plan", NULL, NULL, LS_SEC_IN_PROSE, plan},
-    {"topology", "Topology", NULL, NULL, 0, topology},
-    {"matrices", "P2P and latency matrices", "Matrices", NULL, 0, matrices},
-    {"memory", "Memory and host copies", NULL, NULL, 0, memory},
-    {"collectives", "Collectives", NULL, NULL, 0, collectives},
-    {"inventory", "Inventory", NULL, NULL, 0, inventory},
-    {"run", "Run", NULL, NULL, 0, metadata},
-    {NULL, NULL, NULL, NULL, 0, NULL},
+    {"summary", "Verdict and headline", NULL, NULL, LS_SEC_PREAMBLE, summary, NULL},
+    {"findings", "Findings", NULL, "Findings and plan", 0, findings, NULL},
+    {"plan", "Plan", NULL, NULL, LS_SEC_IN_PROSE, plan, NULL},
+    {"topology", "Topology", NULL, NULL, 0, topology, NULL},
+    {"matrices", "P2P and latency matrices", "Matrices", NULL, 0, matrices, NULL},
+    {"memory", "Memory and host copies", NULL, NULL, 0, memory, NULL},
+    {"collectives", "Collectives", NULL, NULL, 0, collectives, NULL},
+    {"burn", "Sustained load", NULL, NULL, 0, burn, ls_burn_count},
+    {"inventory", "Inventory", NULL, NULL, 0, inventory, NULL},
+    {"run", "Run", NULL, NULL, 0, metadata, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };
+
+int ls_section_present(const ls_section_t *s, const json_t *doc)
+{
+    return !s->present || s->present(doc);
+}
 
 const char *ls_section_short_title(const ls_format_t *fmt, const ls_section_t *s)
 {
@@ -234,7 +261,7 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
         fmt->begin(&o);
     int prose = fmt->caps & LS_FMT_PROSE;
     for (const ls_section_t *s = ls_outline; s->id; s++) {
-        if (prose && (s->flags & LS_SEC_IN_PROSE))
+        if ((prose && (s->flags & LS_SEC_IN_PROSE)) || !ls_section_present(s, doc))
             continue;
         if (fmt->heading)
             fmt->heading(&o, s);

@@ -60,12 +60,14 @@ static void findings_text(ls_buf_t *b, const json_t *findings)
 
 static void islands_text(ls_buf_t *b, const json_t *plan)
 {
+    if (!json_array_size(json_object_get(plan, "islands")))
+        return; /* no heading over nothing: the summary says what it would need */
     ls_buf_puts(b, "\nIslands (groups whose every pair is joined by the class or better)\n");
     size_t i;
     const json_t *is;
     json_array_foreach(json_object_get(plan, "islands"), i, is)
     {
-        ls_buf_printf(b, "  %-4s %2lld GPUs: ", ls_json_str(is, "link_class", "?"), ls_json_int(is, "size", 0));
+        ls_buf_printf(b, "  %-4s %2lld GPUs: ", ls_json_str(is, "link_class", "unknown"), ls_json_int(is, "size", 0));
         gpu_list(b, json_object_get(is, "gpus"));
         ls_buf_puts(b, "\n");
     }
@@ -73,6 +75,8 @@ static void islands_text(ls_buf_t *b, const json_t *plan)
 
 static void groups_text(ls_buf_t *b, const json_t *plan)
 {
+    if (!json_array_size(json_object_get(plan, "groups")))
+        return;
     ls_buf_puts(b, "\nBest GPU set per group size (all_reduce busbw, GB/s; expected = slowest link of the best ring)\n");
     ls_buf_printf(b, "  %3s  %-24s %9s %9s  %s\n", "k", "GPUs", "expected", "measured", "from");
     size_t i;
@@ -81,8 +85,9 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
     {
         ls_buf_t set = {0};
         gpu_list(&set, json_object_get(g, "gpus"));
-        char *s = ls_buf_take(&set), exp[32], meas[32] = "-";
-        ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
+        char *s = ls_buf_take(&set), exp[32] = "unknown", meas[32] = "-";
+        if (json_object_get(g, "expected_busbw_gbps")) /* absent: no link class to expect from */
+            ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
         if (json_object_get(g, "measured_busbw_gbps"))
             ls_fmt_num(ls_json_num(g, "measured_busbw_gbps", 0), meas, sizeof meas);
         ls_buf_printf(b, "  %3lld  %-24s %9s %9s  %s\n", ls_json_int(g, "k", 0), s, exp, meas,
@@ -98,7 +103,9 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
     {
         ls_buf_t set = {0};
         gpu_list(&set, json_object_get(g, "gpus"));
-        char *s = ls_buf_take(&set), exp[32] = "-", meas[32], ratio[32] = "-";
+        char *s = ls_buf_take(&set), exp[32] = "unknown", meas[32], ratio[32] = "-";
+        if (!strcmp(ls_json_str(g, "expected_from", ""), "p2p_off"))
+            snprintf(exp, sizeof exp, "-");
         /* absent for a variant with P2P off: the links predict nothing about it */
         if (json_object_get(g, "expected_busbw_gbps"))
             ls_fmt_num(ls_json_num(g, "expected_busbw_gbps", 0), exp, sizeof exp);
@@ -113,7 +120,8 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
 static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
 {
     long long equal = ls_json_int(plan, "equal_best_pairs", 0);
-    ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pair%s within 5%% of the fastest)\n",
+    if (json_array_size(json_object_get(plan, "best_pairs")))
+        ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pair%s within 5%% of the fastest)\n",
                   equal, equal == 1 ? "" : "s");
     size_t i;
     const json_t *p;
@@ -124,14 +132,15 @@ static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
         ls_buf_printf(b, "  GPU%lld + GPU%lld  %-5s %9s  %s",
                       (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 0)),
                       (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 1)),
-                      ls_json_str(p, "link", "?"), v, ls_json_str(p, "from", ""));
+                      ls_json_str(p, "link", "unknown"), v, ls_json_str(p, "from", ""));
         /* imported documents often know no memory size: say nothing rather than "0 GiB" */
         if (ls_json_num(p, "memory_total_bytes", 0) > 0)
             ls_buf_printf(b, ", %.0f GiB together", ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
         ls_buf_puts(b, "\n");
     }
-    ls_buf_printf(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)\n",
-                  ls_json_int(plan, "equal_best_hbm_gpus", 0));
+    if (json_array_size(json_object_get(plan, "best_hbm_gpus")))
+        ls_buf_printf(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)\n",
+                      ls_json_int(plan, "equal_best_hbm_gpus", 0));
     json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, p)
     {
         char v[32];

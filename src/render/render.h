@@ -12,13 +12,13 @@ char *ls_render_plan_text(const json_t *findings, const json_t *plan);
 
 /* The headline figures, one line per kind (range over GPUs or pairs, unit, peak), as
    `linkscope run` prints them. Caller frees. */
-char *ls_render_headline(const json_t *doc);
+char *ls_render_headline(const json_t *doc, const json_t *plan);
 
 /* The headline figures as data, full precision (the JSON report): one object per kind
    of figure {figure, min, max, unit, figures, theoretical, share_of_theoretical} and per
    collective {figure, entry, busbw, unit, bytes, small_time_us, small_bytes,
-   theoretical}. */
-json_t *ls_headline_json(const json_t *doc);
+   theoretical}; peaks and shares from the plan's hardware ceilings. */
+json_t *ls_headline_json(const json_t *doc, const json_t *plan);
 
 /* The verdict line every report opens with: "Verdict: healthy (...)" or "Verdict: 1
    error, 2 warnings; worst: RULE (SUBJECT)". Caller frees. */
@@ -37,8 +37,9 @@ char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *pl
    violation (ls_baseline_check's list). Caller frees. */
 char *ls_render_junit(const json_t *baseline, const json_t *violations, const char *run);
 
-/* CSV exports: "boards_clocks", "p2p_paths", "collectives". NULL for an unknown name. */
+/* CSV exports: "boards_clocks", "p2p_paths", "collectives" (plan: its ceilings and noisy
+   ids fill the "% of peak" and status columns). NULL for an unknown name. */
 extern const char *const ls_csv_names[3];
-char *ls_report_csv(const json_t *doc, const char *name);
+char *ls_report_csv(const json_t *doc, const json_t *plan, const char *name);
 
 #endif

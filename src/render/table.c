@@ -1,5 +1,6 @@
 /* The report's tables, built from the run document and its analysis. */
 #include "table.h"
+#include "status.h"
 #include "model/doc.h"
 #include "util/sanitize.h"
 
@@ -258,18 +259,23 @@ static void topology_cell(const void *doc, int r, int c, char *buf, size_t len)
 {
     const json_t *l = ls_doc_link(doc, r, c);
     const char *rd = ls_json_str(l, "p2p_read", "OK"), *wr = ls_json_str(l, "p2p_write", "OK");
+    const char *type = ls_json_str(l, "type", "unknown");
+    if (!strcmp(type, "?"))
+        type = "unknown";
     if (r == c)
         snprintf(buf, len, "X");
     else if (!l)
-        snprintf(buf, len, "?");
+        snprintf(buf, len, "unknown");
     else if (strcmp(rd, "OK") || strcmp(wr, "OK"))
-        snprintf(buf, len, "%s %s/%s", ls_json_str(l, "type", "?"), rd, wr);
+        snprintf(buf, len, "%s %s/%s", type, rd, wr);
     else
-        snprintf(buf, len, "%s", ls_json_str(l, "type", "?"));
+        snprintf(buf, len, "%s", type);
 }
 
 ls_table_t *ls_table_topology(const json_t *doc)
 {
+    if (!json_array_size(json_object_get(doc, "links")))
+        return NULL; /* no topology recorded: no grid of unknowns */
     int index[LS_MAX_GPUS];
     for (int i = 0; i < LS_MAX_GPUS; i++)
         index[i] = i;
@@ -303,37 +309,42 @@ double ls_doc_pair_value(const json_t *doc, const char *family, const char *dire
     return best;
 }
 
-ls_table_t *ls_table_p2p_paths(const json_t *doc)
+ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
 {
     static const char *header[] = {"src", "dst", "link", "class", "p2p_read", "p2p_write",
-                                   "uni_gbps", "uni_entry", "bidir_gbps", "latency_us"};
-    ls_table_t *t = ls_table_new("P2P paths: best one-direction and bidirectional bandwidth (GB/s) and lowest latency (us) per ordered pair",
-                                 10, header);
+                                   "uni_gbps", "uni_pct_of_peak", "uni_entry", "bidir_gbps", "latency_us", "status"};
+    ls_table_t *t = ls_table_new("P2P paths: best one-direction and bidirectional bandwidth (GB/s), the one-direction figure as % of its hardware ceiling, and lowest latency (us) per ordered pair",
+                                 12, header);
     int n = ls_doc_ngpus(doc);
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
             if (a == b)
                 continue;
-            const json_t *l = ls_doc_link(doc, a, b);
+            const json_t *l = ls_doc_link(doc, a, b), *ue = NULL;
             const char *uid = "";
-            char sa[16], sb[16], uni[24], bid[24], lat[24];
+            char sa[16], sb[16], uni[24], pct[24], bid[24], lat[24];
             snprintf(sa, sizeof sa, "%d", a);
             snprintf(sb, sizeof sb, "%d", b);
-            ls_fmt_num(ls_doc_pair_value(doc, "p2p", "uni", a, b, &uid), uni, sizeof uni);
+            double u = ls_doc_pair_value(doc, "p2p", "uni", a, b, &uid);
+            ue = ls_doc_entry_by_id(doc, uid);
+            ls_fmt_num(u, uni, sizeof uni);
+            ls_peak_cell(plan, ue, u, pct, sizeof pct);
             ls_fmt_num(ls_doc_pair_value(doc, "p2p", "bidir", a, b, NULL), bid, sizeof bid);
             ls_fmt_num(ls_doc_pair_value(doc, "latency", NULL, a, b, NULL), lat, sizeof lat);
-            const char *row[] = {sa, sb, ls_json_str(l, "type", "?"), ls_json_str(l, "class", "?"),
-                                 ls_json_str(l, "p2p_read", "-"), ls_json_str(l, "p2p_write", "-"), uni, uid, bid, lat};
+            const char *type = ls_json_str(l, "type", "unknown"), *cls = ls_json_str(l, "class", "unknown");
+            const char *row[] = {sa, sb, strcmp(type, "?") ? type : "unknown", strcmp(cls, "?") ? cls : "unknown",
+                                 ls_json_str(l, "p2p_read", "-"), ls_json_str(l, "p2p_write", "-"), uni, pct, uid, bid, lat,
+                                 ls_pair_status(doc, plan, a, b, ue)};
             ls_table_row(t, row);
         }
     return t;
 }
 
-ls_table_t *ls_table_hbm(const json_t *doc)
+ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan)
 {
     static const char *header[] = {"GPU", "method", "HBM traffic GB/s (median)", "min", "max", "cv %",
-                                   "theoretical GB/s", "efficiency %", "samples", "source", "entry"};
-    ls_table_t *t = ls_table_new("Device memory bandwidth, counted as HBM traffic (bytes read + bytes written) per second", 11, header);
+                                   "peak GB/s", "% of peak", "samples", "source", "entry", "status"};
+    ls_table_t *t = ls_table_new("Device memory bandwidth, counted as HBM traffic (bytes read + bytes written) per second; peak = the hardware ceiling (bus width x memory clock)", 12, header);
     for (long i = ls_doc_next_measurement(doc, "hbm", 0); i >= 0; i = ls_doc_next_measurement(doc, "hbm", i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i), *st = json_object_get(e, "stats");
         char g[16], v[24], mn[24], mx[24], cv[24], th[24], eff[24], n[16];
@@ -342,44 +353,48 @@ ls_table_t *ls_table_hbm(const json_t *doc)
         num(mn, sizeof mn, st, "min");
         num(mx, sizeof mx, st, "max");
         ls_fmt_num(100 * ls_json_num(st, "cv", 0), cv, sizeof cv);
-        num(th, sizeof th, e, "theoretical");
-        double the = ls_json_num(e, "theoretical", 0);
-        ls_fmt_num(the > 0 ? 100 * ls_json_num(e, "value", 0) / the : NAN, eff, sizeof eff);
+        /* the ceiling the analysis derived (bus width x memory clock), else unknown */
+        const json_t *c = json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", ""));
+        if (ls_json_num(c, "ceiling_gbps", 0) > 0)
+            ls_fmt_num(ls_json_num(c, "ceiling_gbps", 0), th, sizeof th);
+        else
+            snprintf(th, sizeof th, "unknown");
+        ls_peak_cell(plan, e, ls_json_num(e, "value", NAN), eff, sizeof eff);
         intstr(n, sizeof n, st, "n");
-        const char *row[] = {g, ls_json_str(e, "method", "?"), v, mn, mx, cv, th, eff, n,
-                             ls_json_str(e, "source", "linkscope"), ls_json_str(e, "id", "")};
+        const char *row[] = {g, ls_json_str(e, "method", "unknown"), v, mn, mx, cv, th, eff, n,
+                             ls_json_str(e, "source", "linkscope"), ls_json_str(e, "id", ""), ls_status_word(plan, e)};
         ls_table_row(t, row);
     }
     return t;
 }
 
-ls_table_t *ls_table_host_copies(const json_t *doc)
+ls_table_t *ls_table_host_copies(const json_t *doc, const json_t *plan)
 {
     if (ls_doc_next_measurement(doc, "host", 0) < 0)
         return NULL;
-    static const char *header[] = {"GPU", "NUMA node", "direction", "memory", "GB/s (median)", "theoretical GB/s", "source", "entry"};
-    ls_table_t *t = ls_table_new("Host <-> device copies, GB/s (bytes copied per second)", 8, header);
+    static const char *header[] = {"GPU", "NUMA node", "direction", "memory", "GB/s (median)", "% of peak", "source", "entry", "status"};
+    ls_table_t *t = ls_table_new("Host <-> device copies, GB/s (bytes copied per second); peak = the GPU's PCIe link after encoding and TLP overhead", 9, header);
     for (long i = ls_doc_next_measurement(doc, "host", 0); i >= 0; i = ls_doc_next_measurement(doc, "host", i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         char g[16], node[16], v[24], th[24];
         intstr(g, sizeof g, e, "gpu");
         intstr(node, sizeof node, e, "numa_node");
         num(v, sizeof v, e, "value");
-        num(th, sizeof th, e, "theoretical");
-        const char *row[] = {g, node, ls_json_str(e, "direction", "?"), ls_json_str(e, "memory", "?"), v, th,
-                             ls_json_str(e, "source", "linkscope"), ls_json_str(e, "id", "")};
+        ls_peak_cell(plan, e, ls_json_num(e, "value", NAN), th, sizeof th);
+        const char *row[] = {g, node, ls_json_str(e, "direction", "unknown"), ls_json_str(e, "memory", "unknown"), v, th,
+                             ls_json_str(e, "source", "linkscope"), ls_json_str(e, "id", ""), ls_status_word(plan, e)};
         ls_table_row(t, row);
     }
     return t;
 }
 
-ls_table_t *ls_table_collectives(const json_t *doc)
+ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
 {
     static const char *header[] = {"entry", "collective", "variant", "GPUs", "nranks", "bytes", "size",
                                    "oop time us", "oop algbw GB/s", "oop busbw GB/s", "oop wrong",
-                                   "ip time us", "ip algbw GB/s", "ip busbw GB/s", "ip wrong"};
-    ls_table_t *t = ls_table_new("Collectives as nccl-tests counts them: time per call (us), algbw = bytes / time, busbw = algbw x the collective's factor (GB/s)",
-                                 15, header);
+                                   "ip time us", "ip algbw GB/s", "ip busbw GB/s", "ip wrong", "busbw % of peak", "status"};
+    ls_table_t *t = ls_table_new("Collectives as nccl-tests counts them: time per call (us), algbw = bytes / time, busbw = algbw x the collective's factor (GB/s); peak = the slowest GPU's share of the fabric",
+                                 17, header);
     for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         char *gpus = gpus_str(json_object_get(e, "gpus"));
@@ -401,9 +416,12 @@ ls_table_t *ls_table_collectives(const json_t *doc)
             num(c[5], sizeof c[5], p, "algbw");
             num(c[6], sizeof c[6], p, "busbw");
             intstr(c[7], sizeof c[7], p, "wrong");
-            const char *row[] = {ls_json_str(e, "id", ""), ls_json_str(e, "collective", "?"),
+            char pct[24];
+            double bus = ls_json_num(json_is_object(o) ? o : p, "busbw", NAN);
+            ls_peak_cell(plan, e, bus, pct, sizeof pct);
+            const char *row[] = {ls_json_str(e, "id", ""), ls_json_str(e, "collective", "unknown"),
                                  ls_json_str(e, "variant", "default"), gpus, nr, bytes, size,
-                                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+                                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], pct, ls_status_row_word(plan, e, r)};
             ls_table_row(t, row);
         }
         free(gpus);
@@ -452,7 +470,7 @@ ls_table_t *ls_table_islands(const json_t *plan)
     {
         char *g = gpus_str(json_object_get(is, "gpus")), size[16];
         intstr(size, sizeof size, is, "size");
-        const char *row[] = {ls_json_str(is, "link_class", "?"), g, size};
+        const char *row[] = {ls_json_str(is, "link_class", "unknown"), g, size};
         ls_table_row(t, row);
         free(g);
     }
@@ -472,6 +490,8 @@ ls_table_t *ls_table_groups(const json_t *plan)
         char *set = gpus_str(json_object_get(g, "gpus")), *ring = gpus_str(json_object_get(g, "ring"));
         intstr(k, sizeof k, g, "k");
         num(exp, sizeof exp, g, "expected_busbw_gbps");
+        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
+            snprintf(exp, sizeof exp, "unknown"); /* no link class to expect from */
         num(meas, sizeof meas, g, "measured_busbw_gbps");
         const char *row[] = {k, set, ring, exp, meas, ls_json_str(g, "expected_from", "")};
         ls_table_row(t, row);
@@ -492,6 +512,8 @@ ls_table_t *ls_table_measured_groups(const json_t *plan)
         char exp[24], meas[24], ratio[24];
         char *set = gpus_str(json_object_get(g, "gpus")), *ids = evidence_str(json_object_get(g, "entries"));
         num(exp, sizeof exp, g, "expected_busbw_gbps");
+        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
+            snprintf(exp, sizeof exp, "unknown");
         num(meas, sizeof meas, g, "measured_busbw_gbps");
         num(ratio, sizeof ratio, g, "ratio");
         const char *row[] = {set, ls_json_str(g, "variant", ""), meas, exp, ratio, ids};
@@ -514,7 +536,7 @@ ls_table_t *ls_table_pairs(const json_t *plan)
         char *set = gpus_str(json_object_get(p, "gpus"));
         num(bw, sizeof bw, p, "bidir_gbps");
         gib(mem, sizeof mem, p, "memory_total_bytes");
-        const char *row[] = {set, ls_json_str(p, "link", "?"), bw, ls_json_str(p, "from", ""), mem};
+        const char *row[] = {set, ls_json_str(p, "link", "unknown"), bw, ls_json_str(p, "from", ""), mem};
         ls_table_row(t, row);
         free(set);
     }

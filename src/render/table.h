@@ -37,13 +37,15 @@ int ls_doc_ngpus(const json_t *doc);
 ls_table_t *ls_table_host_summary(const json_t *doc);
 ls_table_t *ls_table_inventory(const json_t *doc);   /* boards and clocks */
 ls_table_t *ls_table_topology(const json_t *doc);    /* link words, GPU(row) -> GPU(column) */
-ls_table_t *ls_table_p2p_paths(const json_t *doc);   /* one row per ordered pair */
-ls_table_t *ls_table_hbm(const json_t *doc);
-ls_table_t *ls_table_host_copies(const json_t *doc); /* NULL when none */
-ls_table_t *ls_table_collectives(const json_t *doc); /* one row per size of each entry */
+/* The measurement tables end in a status column (ok, failed, timeout, skipped, noisy,
+   wrong) and show figures as % of their hardware ceiling, from the plan (status.h). */
+ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan);   /* one row per ordered pair */
+ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan);
+ls_table_t *ls_table_host_copies(const json_t *doc, const json_t *plan); /* NULL when none */
+ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan); /* one row per size of each entry */
 ls_table_t *ls_table_nics(const json_t *doc);        /* NULL when the document has no NIC */
 ls_table_t *ls_table_findings(const json_t *findings);
-ls_table_t *ls_table_headline(const json_t *doc);  /* headline.c: one row per kind of figure */
+ls_table_t *ls_table_headline(const json_t *doc, const json_t *plan); /* headline.c: one row per kind of figure */
 ls_table_t *ls_table_islands(const json_t *plan);
 ls_table_t *ls_table_groups(const json_t *plan);
 ls_table_t *ls_table_measured_groups(const json_t *plan);

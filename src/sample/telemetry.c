@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct {
     double min, max;
@@ -23,6 +24,7 @@ typedef struct {
     ls_nvlink_errors_t errors_before, errors_after;
     int bytes_ok;
     unsigned long long tx0, rx0, tx1, rx1;
+    json_t *procs; /* other compute processes seen at the start and at the end */
 } gpu_track_t;
 
 struct ls_telemetry {
@@ -141,6 +143,8 @@ ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int 
             continue;
         g->errors_ok = ls_nvml_nvlink_errors(g->nvml, &g->errors_before) == 0;
         g->bytes_ok = ls_nvml_nvlink_bytes(g->nvml, &g->tx0, &g->rx0) == 0;
+        g->procs = json_array();
+        ls_nvml_compute_processes(g->nvml, (unsigned)getpid(), g->procs);
     }
     pthread_mutex_init(&t->lock, NULL);
     pthread_cond_init(&t->wake, NULL);
@@ -187,6 +191,26 @@ static void put_per_gpu(json_t *tele, const char *key, int gpu, json_t *value)
     json_object_set_new(per, idx, value);
 }
 
+/* The processes at the end joined to those seen at the start, each pid once. */
+static void add_processes(gpu_track_t *g)
+{
+    json_t *now = json_array();
+    ls_nvml_compute_processes(g->nvml, (unsigned)getpid(), now);
+    size_t i, k;
+    json_t *p, *q;
+    json_array_foreach(now, i, p)
+    {
+        int seen = 0;
+        json_array_foreach(g->procs, k, q)
+        {
+            seen |= json_integer_value(json_object_get(q, "pid")) == json_integer_value(json_object_get(p, "pid"));
+        }
+        if (!seen)
+            json_array_append(g->procs, p);
+    }
+    json_decref(now);
+}
+
 static void finish_gpu(ls_telemetry_t *t, gpu_track_t *g, json_t *tele, json_t *entry)
 {
     double seconds = (double)(t->t1.tv_sec - t->t0.tv_sec) + (t->t1.tv_nsec - t->t0.tv_nsec) * 1e-9;
@@ -205,10 +229,22 @@ static void finish_gpu(ls_telemetry_t *t, gpu_track_t *g, json_t *tele, json_t *
         put_per_gpu(tele, "nvlink_tx_gbps", g->gpu, json_real((double)(g->tx1 - g->tx0) / seconds / 1e9));
         put_per_gpu(tele, "nvlink_rx_gbps", g->gpu, json_real((double)(g->rx1 - g->rx0) / seconds / 1e9));
     }
+    /* Other processes on the GPU at the start or the end of the measurement (NVML's
+       running compute processes, this one left out): they shared its memory and links. */
+    add_processes(g);
+    if (json_array_size(g->procs))
+        put_per_gpu(tele, "processes", g->gpu, json_incref(g->procs));
     /* Below application clocks: the SM clock never reached the application clock
        while the measurement ran (1% tolerance for clock granularity). */
     if (g->sm.seen && g->sm_app && g->sm.max < 0.99 * g->sm_app)
         ls_entry_flag(entry, LS_FLAG_BELOW_APP_CLOCKS);
+}
+
+static void free_tracks(ls_telemetry_t *t)
+{
+    for (int i = 0; i < t->n; i++)
+        json_decref(t->g[i].procs);
+    free(t);
 }
 
 void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry)
@@ -221,7 +257,7 @@ void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry)
         json_object_set_new(tele, "available", json_false());
         json_object_set_new(tele, "error", json_string(t->why[0] ? t->why : "sampler not started"));
         json_object_set_new(entry, "telemetry", tele);
-        free(t);
+        free_tracks(t);
         return;
     }
     pthread_mutex_lock(&t->lock);
@@ -244,5 +280,5 @@ void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry)
     json_object_set_new(entry, "telemetry", tele);
     pthread_mutex_destroy(&t->lock);
     pthread_cond_destroy(&t->wake);
-    free(t);
+    free_tracks(t);
 }

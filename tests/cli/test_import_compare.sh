@@ -35,11 +35,32 @@ grep -q '"id": "p2p-ce-uni-0-1"' "$tmp/run.json" || fail "import: no p2p entry"
 expect 2 1 "$tmp/nope.txt" -- "$ls_bin" import "$fx/nccl-tests-all_reduce.txt" "$tmp/nope.txt" -o "$tmp/x.json"
 [ ! -e "$tmp/x.json" ] || fail "import wrote a document although a file was missing"
 
-expect 2 1 "unknown format" -- "$ls_bin" import "$fx/nccl-tests-all_reduce.txt" "$fx/nvidia-smi-q-gpu0.txt" -o "$tmp/x.json"
+printf 'a shopping list\nmilk\n' > "$tmp/notes.txt"
+expect 2 1 "unknown format" -- "$ls_bin" import "$fx/nccl-tests-all_reduce.txt" "$tmp/notes.txt" -o "$tmp/x.json"
 [ ! -e "$tmp/x.json" ] || fail "import wrote a document although a file was unknown"
-grep -qF "nvidia-smi-q-gpu0.txt" "$tmp/err" || fail "unknown-format error does not name the file"
+grep -qF "notes.txt" "$tmp/err" || fail "unknown-format error does not name the file"
 
-expect 2 1 "--p2p-read" -- "$ls_bin" import "$fx/nvidia-smi-topo-p2p-r.txt" -o "$tmp/x.json"
+# topo -p2p output alone needs the topology; with it, the words land in the links
+expect 2 1 "needs the topology" -- "$ls_bin" import "$fx/nvidia-smi-topo-p2p-r.txt" -o "$tmp/x.json"
+expect 0 - "" -- "$ls_bin" import "$fx/nvidia-smi-topo-p2p-r.txt" "$fx/nvidia-smi-topo.txt" -o "$tmp/x.json"
+grep -q '"p2p_status": "OK"' "$tmp/x.json" || fail "topo -p2p FILE: no links[].p2p_status"
+
+# a partial paste: one warning line naming what was cut, "incomplete" in the document
+real=$2/real
+expect 0 - "" -- "$ls_bin" import "$real/topo-sglang13973-8xh100-nv18-cut.txt" -o "$tmp/x.json"
+grep -q "warning: .*topo-sglang13973-8xh100-nv18-cut.txt: incomplete paste: row GPU6 cut after 6 of 17 cells" "$tmp/err" || fail "partial topo: no warning"
+[ "$(grep -c warning "$tmp/err")" = 1 ] || fail "partial topo: not one warning line"
+grep -q '"incomplete": true' "$tmp/x.json" || fail "partial topo: document not marked incomplete"
+
+# compare: two imports of the same files in opposite orders give the same result
+set -- "$fx/nccl-tests-all_reduce.txt" "$fx/p2pBandwidthLatencyTest.txt" "$fx/nvbandwidth.json" "$fx/nvbandwidth.txt"
+expect 0 - "" -- "$ls_bin" import "$@" -o "$tmp/order1.json"
+expect 0 - "" -- "$ls_bin" import "$4" "$3" "$2" "$1" -o "$tmp/order2.json"
+"$ls_bin" compare "$tmp/order1.json" "$tmp/order2.json" > "$tmp/cmp12" 2>&1 || fail "compare of two orders failed"
+"$ls_bin" compare "$tmp/order2.json" "$tmp/order1.json" > "$tmp/cmp21" 2>&1 || fail "compare of two orders failed"
+grep -q " 0 regressions, 0 gains" "$tmp/cmp12" || fail "compare depends on import order: $(tail -1 "$tmp/cmp12")"
+grep -q " 0 regressions, 0 gains" "$tmp/cmp21" || fail "compare depends on import order: $(tail -1 "$tmp/cmp21")"
+grep -q "p2p ce uni GPU0->GPU1 \[nvbandwidth\]" "$tmp/cmp12" || fail "compare rows do not name the tool"
 expect 2 1 "unknown option" -- "$ls_bin" import --bogus "$fx/nccl-tests-all_reduce.txt"
 expect 2 1 "no FILE" -- "$ls_bin" import
 

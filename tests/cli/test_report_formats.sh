@@ -29,7 +29,7 @@ head -24 "$tmp/out" | grep -q "^  NCCL all_reduce, 2 GPUs" && ok || bad "the all
 run 0 report "$ex" --format md
 sed -n 3p "$tmp/out" | grep -q 'Verdict: healthy' && ok || bad "Markdown does not open with the verdict"
 run 0 report "$fx/analyze/seed004-nvlink8-degraded.json" --format html
-grep -q '<p class="verdict error">Verdict: 1 error' "$tmp/out" && ok || bad "HTML verdict line missing"
+grep -q '<p class="verdict error">Verdict: 3 errors' "$tmp/out" && ok || bad "HTML verdict line missing"
 run 0 report "$ex" --format html
 grep -q '<details><summary>39 entries</summary>' "$tmp/out" && ok || bad "HTML evidence is not collapsed"
 

@@ -161,6 +161,8 @@ static void placement_and_nccl_findings(void **state)
     const json_t *f;
     json_array_foreach(findings, i, f)
     {
+        if (strcmp(ls_json_str(f, "rule", ""), "nccl_p2p_unused"))
+            continue;
         if (!strcmp(ls_json_str(f, "subject", ""), "all_reduce on GPUs 0-10"))
             assert_string_equal(ls_json_str(f, "severity", ""), "info");
         if (!strcmp(ls_json_str(f, "subject", ""), "all_reduce on GPUs 0-9"))

@@ -99,8 +99,9 @@ static void detects_each_fixture(void **state)
         {"h200x2/p2pBandwidthLatencyTest.txt", LS_FMT_P2P_SAMPLE},
         {"h200x2/nvbandwidth.json", LS_FMT_NVBANDWIDTH},
         {"h200x2/nvidia-smi-topo-p2p-r.txt", LS_FMT_TOPO_P2P},
-        {"h200x2/nvidia-smi-q-gpu0.txt", LS_FMT_UNKNOWN},
-        {"h200x2/nvbandwidth.txt", LS_FMT_UNKNOWN},
+        {"h200x2/nvidia-smi-q-gpu0.txt", LS_FMT_SMI_QUERY},
+        {"h200x2/nvidia-smi-nvlink.txt", LS_FMT_SMI_NVLINK},
+        {"h200x2/nvbandwidth.txt", LS_FMT_NVBANDWIDTH},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *text = fixture_text(cases[i].file);

@@ -139,6 +139,36 @@ static void test_seed003_sxm_name_on_pcie(void **state)
     ls_datasheet_free(&ds);
 }
 
+/* PCI device ids: a row by id, a name whose id is another part's, a name in no row
+   identified by its id. */
+static void test_pci_identity(void **state)
+{
+    (void)state;
+    ls_datasheet_t ds;
+    char err[256];
+    assert_int_equal(ls_datasheet_builtin(&ds, err, sizeof err), 0);
+    assert_string_equal(ls_datasheet_find_pci(&ds, "0X2335")->key, "h200-sxm");
+    assert_null(ls_datasheet_find_pci(&ds, "0x0000"));
+    json_t *doc = load("../../examples/h200x2-run.json"), *findings = json_array();
+    json_decref(ls_spec_check(doc, &ds, findings)); /* no id recorded: nothing said */
+    assert_int_equal(count(findings, "spec_identity", NULL, NULL), 0);
+    json_t *g0 = json_array_get(json_object_get(doc, "gpus"), 0), *g1 = json_array_get(json_object_get(doc, "gpus"), 1);
+    json_object_set_new(g0, "pci_device_id", json_string("0x2330"));
+    json_object_set_new(g1, "name", json_string("NVIDIA H200 Special"));
+    json_object_set_new(g1, "pci_device_id", json_string("0x2335"));
+    json_array_clear(findings);
+    json_t *spec = ls_spec_check(doc, &ds, findings);
+    assert_int_equal(count(findings, "spec_identity", "warning", "GPU 0"), 1);
+    assert_non_null(strstr(ls_json_str(json_array_get(findings, 0), "message", ""), "it is the h100-sxm5"));
+    assert_int_equal(count(findings, "spec_identity", "info", "GPU 1"), 1);
+    assert_int_equal(count(findings, "spec_unknown", NULL, NULL), 0);
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(spec, "gpus"), 1), "part", ""), "h200-sxm");
+    json_decref(spec);
+    json_decref(findings);
+    json_decref(doc);
+    ls_datasheet_free(&ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_h200_matches),
         cmocka_unit_test(test_seed000_gv100_hbm),
         cmocka_unit_test(test_seed003_sxm_name_on_pcie),
+        cmocka_unit_test(test_pci_identity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

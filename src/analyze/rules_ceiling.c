@@ -1,0 +1,249 @@
+/* Ceiling rules: every bandwidth figure against the most its own path can carry
+   (ceiling.h). `below_ceiling` flags paths far below it, per path type; `implausible`
+   flags figures above it and one-rank "collectives", which measure no link at all. */
+#include "ceiling.h"
+#include "rules.h"
+#include "model/doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* This many figures of one kind below their ceilings make one finding, not one each. */
+#define BELOW_GROUP 4
+
+typedef struct {
+    const json_t *e;
+    ls_ceiling_t c;
+    double ratio;
+} below_t;
+
+static double path_fraction(enum ls_path path)
+{
+    switch (path) {
+    case LS_PATH_NVLINK: return LS_CEILING_NVLINK;
+    case LS_PATH_PCIE: return LS_CEILING_PCIE;
+    case LS_PATH_HOST: return LS_CEILING_HOST;
+    case LS_PATH_HBM: return LS_CEILING_HBM;
+    case LS_PATH_NCCL: return LS_CEILING_NCCL;
+    default: return 0; /* staged and pageable copies: CPU and host memory set the pace */
+    }
+}
+
+/* A figure that a ceiling can judge: ok, large enough to be bandwidth-bound, measured
+   alone (not while other copies shared the path). */
+static int judged(const json_t *e)
+{
+    const char *family = ls_json_str(e, "family", "");
+    double bytes = ls_json_num(e, "bytes", 0);
+    if (strcmp(ls_json_str(e, "status", ""), "ok") || ls_json_num(e, "value", 0) <= 0 ||
+        json_object_get(e, "under") || !strcmp(ls_json_str(e, "metric", ""), "latency"))
+        return 0;
+    if (!strcmp(family, "nccl")) {
+        /* a variant that turns peer access off goes through host memory, not the links */
+        const char *v = ls_json_str(e, "variant", "default");
+        if (strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") || strstr(v, "NCCL_NVLS") ||
+            strstr(v, "NCCL_SHM") || strstr(v, "NCCL_NET"))
+            return 0;
+        return ls_nccl_largest_bytes(e) >= LS_CEILING_NCCL_MIN_BYTES && ls_json_int(e, "nranks", 2) > 1;
+    }
+    return bytes <= 0 || bytes >= 4.0 * 1024 * 1024;
+}
+
+/* The GPUs of an entry as a mask, and its subject: "GPU0->GPU1", "GPU3", "GPUs 0-3". */
+static uint64_t entry_mask(const json_t *e, char *subject, size_t len)
+{
+    long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
+    if (s >= 0 && d >= 0) {
+        snprintf(subject, len, strcmp(ls_json_str(e, "direction", ""), "bidir") ? "GPU%lld->GPU%lld" : "GPU%lld<->GPU%lld",
+                 s, d);
+        return (1ULL << (s & 63)) | (1ULL << (d & 63));
+    }
+    uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
+    long long g = ls_json_int(e, "gpu", -1);
+    if (g >= 0)
+        mask |= 1ULL << (g & 63);
+    char set[96];
+    ls_format_gpu_mask(mask, set, sizeof set);
+    snprintf(subject, len, ls_popcount64(mask) == 1 ? "GPU%s" : "GPUs %s", set);
+    return mask;
+}
+
+static const char *next_step(enum ls_path path)
+{
+    switch (path) {
+    case LS_PATH_NVLINK:
+        return "check the links: `nvidia-smi nvlink -s` (all at full speed?) and `nvidia-smi nvlink -e` (errors); "
+               "on NVSwitch systems `systemctl status nvidia-fabricmanager`";
+    case LS_PATH_PCIE:
+        return "check the path: `nvidia-smi -q | grep -A3 'Link Width'` under load, ACS: `lspci -vvv | grep ACSCtl`, "
+               "and IOMMU on the kernel command line (`cat /proc/cmdline`)";
+    case LS_PATH_HOST:
+        return "check the PCIe link under load (`nvidia-smi -q | grep -A3 'Link Width'`) and that the buffer is pinned "
+               "and on the GPU's NUMA node (`linkscope host`)";
+    case LS_PATH_HBM:
+        return "check clocks and throttling while it runs: `nvidia-smi -q -d CLOCK,PERFORMANCE` (memory clock at "
+               "max? power cap?)";
+    default:
+        return "compare NCCL's transports (`NCCL_DEBUG=INFO`) with the topology and rerun on an idle machine";
+    }
+}
+
+static const char *label_of(const json_t *e)
+{
+    return !strcmp(ls_json_str(e, "family", ""), "nccl") ? ls_json_str(e, "collective", "nccl")
+                                                         : ls_json_str(e, "method", "unknown");
+}
+
+static void below_one(const below_t *b, json_t *out)
+{
+    double v = ls_json_num(b->e, "value", 0), frac = path_fraction(b->c.path);
+    char subject[96];
+    entry_mask(b->e, subject, sizeof subject);
+    ls_finding_add(out, "below_ceiling", b->ratio < frac / 2 ? LS_SEV_ERROR : LS_SEV_WARNING, subject,
+                   json_pack("[s]", ls_json_str(b->e, "id", "")),
+                   "%s %s %s %.1f GB/s is %.0f%% of its ceiling %.1f GB/s (%s; a healthy %s path reaches at "
+                   "least %.0f%%): a link running at part speed, a downtrained or shared path, or clocks held "
+                   "down; next: %s",
+                   subject, ls_path_name(b->c.path), label_of(b->e), v, 100 * b->ratio, b->c.gbps, b->c.basis,
+                   ls_path_name(b->c.path), 100 * frac, next_step(b->c.path));
+}
+
+/* Figures of one kind: same path, family, method or collective, direction and tool. */
+static int same_kind(const below_t *a, const below_t *b)
+{
+    return a->c.path == b->c.path && !strcmp(label_of(a->e), label_of(b->e)) &&
+           !strcmp(ls_json_str(a->e, "family", ""), ls_json_str(b->e, "family", "")) &&
+           !strcmp(ls_json_str(a->e, "direction", ""), ls_json_str(b->e, "direction", "")) &&
+           !strcmp(ls_json_str(a->e, "source", ""), ls_json_str(b->e, "source", ""));
+}
+
+/* Many figures of one kind below their ceilings (a whole box at half speed): one
+   finding with the median, the worst and every figure as evidence. */
+static void below_group(const below_t *list, int n, int first, const char *done, json_t *out)
+{
+    double ratios[LS_MAX_GPUS * LS_MAX_GPUS], worst = 2;
+    int count = 0, worst_i = first;
+    uint64_t gpus = 0;
+    json_t *evidence = json_array();
+    for (int i = first; i < n; i++) {
+        if (done[i] || !same_kind(&list[first], &list[i]))
+            continue;
+        char subject[96];
+        gpus |= entry_mask(list[i].e, subject, sizeof subject);
+        if (count < (int)(sizeof ratios / sizeof *ratios))
+            ratios[count] = list[i].ratio;
+        count++;
+        json_array_append_new(evidence, json_string(ls_json_str(list[i].e, "id", "")));
+        if (list[i].ratio < worst)
+            worst = list[i].ratio, worst_i = i;
+    }
+    const below_t *w = &list[worst_i];
+    double frac = path_fraction(w->c.path);
+    char set[96], subject[112], worst_subject[96];
+    ls_format_gpu_mask(gpus, set, sizeof set);
+    snprintf(subject, sizeof subject, "GPUs %s", set);
+    entry_mask(w->e, worst_subject, sizeof worst_subject);
+    ls_finding_add(out, "below_ceiling", worst < frac / 2 ? LS_SEV_ERROR : LS_SEV_WARNING, subject, evidence,
+                   "%d %s %s figures are below %.0f%% of their ceilings (median %.0f%%, worst %s %.1f of %.1f GB/s, "
+                   "%.0f%%; %s): the whole fabric runs at part speed (link speed, firmware, fabric manager) "
+                   "rather than one link; next: %s",
+                   count, ls_path_name(w->c.path), label_of(w->e), 100 * frac,
+                   100 * ls_median(ratios, count < (int)(sizeof ratios / sizeof *ratios) ? count : (int)(sizeof ratios / sizeof *ratios)),
+                   worst_subject, ls_json_num(w->e, "value", 0), w->c.gbps, 100 * worst, w->c.basis,
+                   next_step(w->c.path));
+}
+
+static void below_all(const below_t *list, int n, json_t *out)
+{
+    char *done = calloc((size_t)n + 1, 1);
+    if (!done)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        int kind = 0;
+        for (int j = i; j < n; j++)
+            kind += !done[j] && same_kind(&list[i], &list[j]);
+        if (kind >= BELOW_GROUP) {
+            below_group(list, n, i, done, out);
+            for (int j = n - 1; j >= i; j--)
+                if (same_kind(&list[i], &list[j]))
+                    done[j] = 1;
+        } else {
+            below_one(&list[i], out);
+            done[i] = 1;
+        }
+    }
+    free(done);
+}
+
+/* Largest busbw any row of an nccl entry reports (its value when it has no rows). */
+static double nccl_peak(const json_t *e)
+{
+    double peak = ls_json_num(e, "value", 0);
+    size_t i;
+    const json_t *row;
+    json_array_foreach(json_object_get(e, "rows"), i, row)
+    {
+        peak = fmax(peak, fmax(ls_json_num(json_object_get(row, "oop"), "busbw", 0),
+                               ls_json_num(json_object_get(row, "ip"), "busbw", 0)));
+    }
+    return peak;
+}
+
+static void one_rank(const json_t *e, json_t *out)
+{
+    char subject[96];
+    entry_mask(e, subject, sizeof subject);
+    ls_finding_add(out, "implausible", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+                   "%s %s ran on one rank: no data crossed any link, so its %.1f GB/s (peak %.1f) measures a "
+                   "local copy, not the interconnect; do not believe it; next: run one rank per GPU "
+                   "(`-g N` or `mpirun -np N`)",
+                   subject, ls_json_str(e, "collective", "collective"), ls_json_num(e, "value", 0), nccl_peak(e));
+}
+
+static void above(const json_t *e, const ls_ceiling_t *c, json_t *out)
+{
+    int nccl = !strcmp(ls_json_str(e, "family", ""), "nccl");
+    double v = nccl ? nccl_peak(e) : ls_json_num(e, "value", 0);
+    if (v <= (nccl ? LS_IMPLAUSIBLE_NCCL : LS_IMPLAUSIBLE_COPY) * c->gbps)
+        return;
+    char subject[96];
+    entry_mask(e, subject, sizeof subject);
+    ls_finding_add(out, "implausible", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+                   "%s %s %.1f GB/s is %.0f%% of the physical ceiling %.1f GB/s (%s): the figure cannot be "
+                   "right (wrong byte count, a copy that never crossed the link, or the wrong GPUs); do not "
+                   "believe it; next: rerun with data checking on",
+                   subject, ls_json_str(e, "id", ""), v, 100 * v / c->gbps, c->gbps, c->basis);
+}
+
+void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
+{
+    size_t cap = json_array_size(json_object_get(m->doc, "measurements"));
+    below_t *list = calloc(cap ? cap : 1, sizeof *list);
+    int n = 0;
+    if (!list)
+        return;
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        if (strcmp(ls_json_str(e, "status", ""), "ok"))
+            continue;
+        int nccl = !strcmp(ls_json_str(e, "family", ""), "nccl");
+        if (nccl && ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus"))) == 1 &&
+            ls_json_int(e, "nodes", 1) <= 1) {
+            one_rank(e, out);
+            continue;
+        }
+        ls_ceiling_t c;
+        if (ls_ceiling_entry(m, e, &c) <= 0)
+            continue;
+        above(e, &c, out);
+        double frac = path_fraction(c.path), r = ls_json_num(e, "value", 0) / c.gbps;
+        if (judged(e) && frac > 0 && r < frac && (size_t)n < cap)
+            list[n++] = (below_t){e, c, r};
+    }
+    below_all(list, n, out);
+    free(list);
+}

@@ -1,0 +1,283 @@
+/* Rules on NCCL's own log (transports of nccl entries, live or imported): GPUs of one
+   node connected through SHM or the network instead of P2P, network traffic without
+   GPUDirect RDMA, and a fall-back to TCP sockets. */
+#include "rules.h"
+#include "model/doc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EDGES_LISTED 6
+
+/* One place NCCL's connections are recorded: an nccl entry (live or imported with a
+   debug log) or a log imported on its own (top-level nccl_logs[], docs/import.md). */
+typedef struct {
+    const json_t *obj;  /* has "transports" */
+    char subject[128];  /* "all_reduce on GPUs 0,1", "NCCL log x.log" */
+    char evidence[96];  /* entry id or "nccl_logs[2]" */
+    int is_entry;
+} log_src_t;
+
+static int sources(const ls_machine_t *m, log_src_t *out, int max)
+{
+    int n = 0;
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < max;
+         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        char set[96];
+        ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(e, "gpus")), set, sizeof set);
+        out[n].obj = e, out[n].is_entry = 1;
+        snprintf(out[n].subject, sizeof out[n].subject, "%s on GPUs %s", ls_json_str(e, "collective", "nccl"), set);
+        snprintf(out[n].evidence, sizeof out[n].evidence, "%s", ls_json_str(e, "id", ""));
+        n++;
+    }
+    size_t k;
+    const json_t *l;
+    json_array_foreach(json_object_get(m->doc, "nccl_logs"), k, l)
+    {
+        if (n >= max)
+            break;
+        const char *file = ls_json_str(l, "file", "");
+        const char *base = strrchr(file, '/');
+        out[n].obj = l, out[n].is_entry = 0;
+        snprintf(out[n].subject, sizeof out[n].subject, "NCCL log %s", base ? base + 1 : *file ? file : "imported");
+        snprintf(out[n].evidence, sizeof out[n].evidence, "nccl_logs[%zu]", k);
+        n++;
+    }
+    return n;
+}
+
+/* Host of a rank from ranks[] ({rank, host}) or rank_hosts ({"3": host}); NULL unknown. */
+static const char *rank_host(const json_t *e, long long rank)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(json_object_get(e, "ranks"), i, r)
+    {
+        if (ls_json_int(r, "rank", -1) == rank && json_is_string(json_object_get(r, "host")))
+            return ls_json_str(r, "host", NULL);
+    }
+    char key[24];
+    snprintf(key, sizeof key, "%lld", rank);
+    return ls_json_str(json_object_get(e, "rank_hosts"), key, NULL);
+}
+
+/* 1 when a transport joins two GPUs (two ranks) of one node. SHM works only within a
+   node; NET is between nodes unless both ranks are known to be on one host. */
+static int same_node(const json_t *e, const json_t *t)
+{
+    long long fr = ls_json_int(t, "from_rank", -1), tr = ls_json_int(t, "to_rank", -1);
+    long long from = ls_json_int(t, "from", -1), to = ls_json_int(t, "to", -1);
+    int distinct = (fr >= 0 && tr >= 0 && fr != tr) || (fr < 0 && from >= 0 && to >= 0 && from != to);
+    if (!strncmp(ls_json_str(t, "transport", ""), "SHM", 3))
+        return distinct;
+    if (json_is_boolean(json_object_get(t, "same_host")))
+        return json_is_true(json_object_get(t, "same_host")) && distinct;
+    const char *a = rank_host(e, fr), *b = rank_host(e, tr);
+    if (a && b)
+        return !strcmp(a, b) && distinct;
+    /* a single-node run of linkscope or nccl-tests (one host, no rank table) */
+    return e && json_object_get(e, "family") && ls_json_int(e, "nodes", 1) <= 1 &&
+           !json_array_size(json_object_get(e, "ranks")) && distinct;
+}
+
+static int is_default(const json_t *e)
+{
+    return !strcmp(ls_json_str(e, "variant", "default"), "default");
+}
+
+static int p2p_switched_off(const ls_machine_t *m, const json_t *e)
+{
+    const char *v = ls_json_str(e, "variant", "");
+    const char *env = ls_json_str(json_object_get(m->doc, "env"), "NCCL_P2P_DISABLE", "");
+    size_t i;
+    const json_t *line;
+    json_array_foreach(json_object_get(e, "nccl_env"), i, line)
+    {
+        if (json_is_string(line) && strstr(json_string_value(line), "NCCL_P2P_DISABLE set by environment to 1"))
+            return 1;
+    }
+    return strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") || !strcmp(env, "1");
+}
+
+static void append(char *list, size_t len, int *n, const char *item)
+{
+    if (*n < EDGES_LISTED && !strstr(list, item)) {
+        size_t used = strlen(list);
+        snprintf(list + used, len - used, "%s%s", *n ? ", " : "", item);
+        (*n)++;
+    }
+}
+
+static void edge_name(const json_t *t, char *edge, size_t len)
+{
+    long long a = ls_json_int(t, "from", -1), b = ls_json_int(t, "to", -1);
+    if (a >= 0 && b >= 0)
+        snprintf(edge, len, "GPU%lld->GPU%lld", a, b);
+    else
+        snprintf(edge, len, "rank %lld->%lld", ls_json_int(t, "from_rank", -1), ls_json_int(t, "to_rank", -1));
+}
+
+static void transport_finding(const ls_machine_t *m, const log_src_t *src, json_t *seen, json_t *out)
+{
+    const json_t *e = src->obj;
+    char edges[256] = "", kinds[64] = "";
+    int n = 0, nk = 0, all_p2p_ok = m->has_topo && m->topo->has_p2p, all_known = all_p2p_ok, any = 0;
+    if (json_object_get(seen, src->subject))
+        return;
+    size_t k;
+    const json_t *t;
+    json_array_foreach(json_object_get(e, "transports"), k, t)
+    {
+        const char *tr = ls_json_str(t, "transport", "");
+        if ((strncmp(tr, "SHM", 3) && strncmp(tr, "NET", 3)) || !same_node(e, t))
+            continue;
+        long long a = ls_json_int(t, "from", -1), b = ls_json_int(t, "to", -1);
+        char edge[48], kind[16];
+        edge_name(t, edge, sizeof edge);
+        snprintf(kind, sizeof kind, "%.3s", tr);
+        append(edges, sizeof edges, &n, edge);
+        append(kinds, sizeof kinds, &nk, kind);
+        any = 1;
+        int known = src->is_entry && a >= 0 && b >= 0 && a < m->ngpus && b < m->ngpus;
+        if (!known || !ls_machine_p2p_ok(m, (int)a, (int)b))
+            all_p2p_ok = 0;
+        /* known both ways: P2P OK (nccl_p2p_unused grades it) or not possible (p2p_unavailable) */
+        if (!known || m->topo->p2p_read[a][b] == LS_P2P_UNKNOWN || m->topo->p2p_write[a][b] == LS_P2P_UNKNOWN)
+            all_known = 0;
+    }
+    if (!any)
+        return;
+    json_object_set_new(seen, src->subject, json_true());
+    int off = p2p_switched_off(m, e);
+    /* where the topology says P2P is OK, nccl_p2p_unused grades it with the variants;
+       where it says P2P is impossible, p2p_unavailable does */
+    enum ls_severity sev = off || (all_known && is_default(e)) ? LS_SEV_INFO : LS_SEV_WARNING;
+    ls_finding_add(out, "nccl_transport", sev, src->subject, json_pack("[s]", src->evidence),
+                   "%s: NCCL connected GPUs of one node through %s (%s%s) instead of P2P, so their traffic "
+                   "goes through host memory or the NIC%s; %s; next: NCCL_DEBUG=INFO shows why, and `nvidia-smi "
+                   "topo -p2p r` whether P2P is possible",
+                   src->subject, kinds, edges, n >= EDGES_LISTED ? ", ..." : "",
+                   off ? " (P2P was switched off for this run: NCCL_P2P_DISABLE or NCCL_P2P_LEVEL=LOC)" : "",
+                   all_p2p_ok   ? "P2P is OK in the topology: NCCL's P2P level (default PXB) stops short of "
+                                  "this path, try NCCL_P2P_LEVEL=PHB or SYS"
+                   : all_known  ? "the topology says P2P is not possible between them (p2p_unavailable)"
+                                : "likely P2P unavailable (consumer boards, a VM, ACS/IOMMU, GPUs in "
+                                  "different containers) or beyond NCCL's P2P level");
+}
+
+static void nccl_transport(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
+{
+    json_t *seen = json_object(); /* one finding per GPU set and collective */
+    for (int i = 0; i < n; i++)
+        transport_finding(m, &src[i], seen, out);
+    json_decref(seen);
+}
+
+/* NCCL's own words on GPUDirect RDMA being off: the entry's or log's gdr[] (enabled
+   false) or any text line saying "GPU Direct RDMA Disabled" / "disabling GDR". */
+static const char *gdr_reason(const json_t *e)
+{
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(e, "gdr"), i, g)
+    {
+        if (json_is_false(json_object_get(g, "enabled")))
+            return ls_json_str(g, "text", "GPU Direct RDMA disabled");
+    }
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)e, key, v)
+    {
+        const json_t *s;
+        json_array_foreach(v, i, s)
+        {
+            if (json_is_string(s) && (strstr(json_string_value(s), "GPU Direct RDMA Disabled") ||
+                                      strstr(json_string_value(s), "disabling GDR")))
+                return json_string_value(s);
+        }
+    }
+    return NULL;
+}
+
+static void gdr_disabled(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
+{
+    for (int i = 0; i < n; i++) {
+        const json_t *e = src[i].obj;
+        int without = 0, with = 0;
+        size_t k;
+        const json_t *t;
+        json_array_foreach(json_object_get(e, "transports"), k, t)
+        {
+            const char *tr = ls_json_str(t, "transport", "");
+            if (strncmp(tr, "NET", 3) || strstr(tr, "Socket") || same_node(e, t))
+                continue;
+            if (json_is_true(json_object_get(t, "gdrdma")))
+                with++;
+            else
+                without++;
+        }
+        const char *reason = gdr_reason(e);
+        if (!without && !reason)
+            continue;
+        char cause[240], count[96] = "";
+        const json_t *gdr = json_object_get(json_object_get(m->doc, "software"), "gpudirect_rdma");
+        if (reason)
+            snprintf(cause, sizeof cause, "NCCL says: %s", reason);
+        else if (gdr && json_is_null(json_object_get(gdr, "module")))
+            snprintf(cause, sizeof cause, "no nvidia_peermem module is loaded");
+        else
+            snprintf(cause, sizeof cause, "the NIC may be too far from the GPU (NCCL_NET_GDR_LEVEL) or peermem missing");
+        if (with + without)
+            snprintf(count, sizeof count, "%d of %d network connections run without it: ", without, with + without);
+        ls_finding_add(out, "gdr_disabled", LS_SEV_WARNING, src[i].subject, json_pack("[s]", src[i].evidence),
+                       "%s: GPUDirect RDMA is off: %snetwork traffic is staged through host memory (%s); next: "
+                       "`lsmod | grep peermem`, `nvidia-smi topo -m` (GPU-NIC distance), NCCL_DEBUG=INFO for the "
+                       "distance NCCL measured",
+                       src[i].subject, count, cause);
+    }
+}
+
+static void net_socket(const log_src_t *src, int n, json_t *out)
+{
+    for (int i = 0; i < n; i++) {
+        const json_t *e = src[i].obj;
+        int sockets = 0;
+        size_t k;
+        const json_t *t;
+        json_array_foreach(json_object_get(e, "transports"), k, t)
+        {
+            sockets += strstr(ls_json_str(t, "transport", ""), "Socket") != NULL;
+        }
+        /* "Using network Socket" matters only where traffic leaves the node */
+        size_t hosts = json_array_size(json_object_get(e, "hosts"));
+        int said = !strcmp(ls_json_str(e, "network", ""), "Socket") &&
+                   (hosts > 1 || ls_json_int(e, "nnodes", 1) > 1 || ls_json_int(e, "nodes", 1) > 1);
+        if (!sockets && !said)
+            continue;
+        char conns[48] = "";
+        if (sockets)
+            snprintf(conns, sizeof conns, ", %d connections", sockets);
+        ls_finding_add(out, "net_socket", LS_SEV_WARNING, src[i].subject, json_pack("[s]", src[i].evidence),
+                       "%s: NCCL fell back to TCP sockets (NET/Socket%s): no usable RDMA device (no "
+                       "InfiniBand/RoCE NIC, the IB verbs library or driver missing, or NCCL_IB_DISABLE=1), so "
+                       "bandwidth is that of the kernel's TCP stack; next: `ibv_devinfo`, NCCL_DEBUG=INFO "
+                       "NCCL_DEBUG_SUBSYS=NET for why NET/IB was not used",
+                       src[i].subject, conns);
+    }
+}
+
+#define MAX_SOURCES 256
+
+void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
+{
+    log_src_t *src = calloc(MAX_SOURCES, sizeof *src);
+    if (!src)
+        return;
+    int n = sources(m, src, MAX_SOURCES);
+    nccl_transport(m, src, n, out);
+    gdr_disabled(m, src, n, out);
+    net_socket(src, n, out);
+    free(src);
+}

@@ -1,0 +1,390 @@
+/* P2P rules: peer access unavailable, peer access that gains nothing over the host,
+   bidirectional figures far below their one-way figures or their peers, cross-socket
+   pairs slower than same-socket ones, and a topology where every pair goes through the
+   host while the GPUs share a socket. */
+#include "rules.h"
+#include "model/doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LISTED 6
+
+static int has_flag(const json_t *e, const char *flag)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(json_object_get(e, "flags"), i, f)
+    {
+        if (json_is_string(f) && !strcmp(json_string_value(f), flag))
+            return 1;
+    }
+    return 0;
+}
+
+static int ok(const json_t *e)
+{
+    return !strcmp(ls_json_str(e, "status", ""), "ok") && ls_json_num(e, "value", 0) > 0;
+}
+
+static int direct(const json_t *e)
+{
+    const json_t *p = json_object_get(e, "p2p");
+    return p ? json_is_true(p) : strcmp(ls_json_str(e, "method", ""), "staged") != 0;
+}
+
+static int uni(const json_t *e)
+{
+    return !strcmp(ls_json_str(e, "direction", "uni"), "uni");
+}
+
+/* Appends "0<->1" (sep "<->") to a list of at most MAX_LISTED pairs, then counts the rest. */
+static void list_pair(char *list, size_t len, int *n, int a, const char *sep, int b)
+{
+    if (*n < MAX_LISTED) {
+        size_t used = strlen(list);
+        snprintf(list + used, len - used, "%s%d%s%d", *n ? ", " : "", a, sep, b);
+    }
+    (*n)++;
+}
+
+static void list_tail(char *list, size_t len, int n)
+{
+    if (n > MAX_LISTED) {
+        size_t used = strlen(list);
+        snprintf(list + used, len - used, " and %d more", n - MAX_LISTED);
+    }
+}
+
+static int status_blocks(enum ls_p2p_status s)
+{
+    return s == LS_P2P_CNS || s == LS_P2P_GNS || s == LS_P2P_TNS || s == LS_P2P_NS || s == LS_P2P_DR;
+}
+
+/* 1 when something in the document says a and b have no peer access: topo -p2p words,
+   cudaDeviceCanAccessPeer, or a figure flagged no_p2p (p2pBandwidthLatencyTest's
+   "CANNOT Access Peer", linkscope's own check). */
+static int word_blocks(const char *w)
+{
+    enum ls_p2p_status s;
+    return w && !ls_p2p_parse(w, &s) && status_blocks(s);
+}
+
+static int no_peer_access(const ls_machine_t *m, int a, int b, const char **why)
+{
+    if (m->has_topo && m->topo->has_p2p &&
+        (status_blocks(m->topo->p2p_read[a][b]) || status_blocks(m->topo->p2p_write[a][b]))) {
+        enum ls_p2p_status s = status_blocks(m->topo->p2p_read[a][b]) ? m->topo->p2p_read[a][b] : m->topo->p2p_write[a][b];
+        *why = ls_p2p_word(s);
+        return 1;
+    }
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(m->doc, "links"), i, l)
+    {
+        if (ls_json_int(l, "a", -1) != a || ls_json_int(l, "b", -1) != b)
+            continue;
+        if (json_is_false(json_object_get(l, "cuda_peer_access"))) {
+            *why = "cudaDeviceCanAccessPeer = 0";
+            return 1;
+        }
+        /* a topo -p2p word whose capability (read, write) the paste did not name */
+        if (word_blocks(ls_json_str(l, "p2p_status", NULL))) {
+            *why = ls_json_str(l, "p2p_status", "");
+            return 1;
+        }
+    }
+    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)k);
+        long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
+        if (((s == a && d == b) || (s == b && d == a)) && has_flag(e, "no_p2p")) {
+            *why = !strcmp(ls_json_str(e, "source", ""), "p2pBandwidthLatencyTest") ? "CANNOT Access Peer" : "no peer access";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* nvbandwidth waives its device-to-device testcases when no GPU pair has peer access
+   (its filter of accessible peer pairs finds none). */
+static void waived(const ls_machine_t *m, json_t *out)
+{
+    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)k);
+        const char *id = ls_json_str(e, "id", ""), *test = ls_json_str(e, "test", id);
+        if (strcmp(ls_json_str(e, "status", ""), "skipped") || strcmp(ls_json_str(e, "source", ""), "nvbandwidth") ||
+            !strstr(test, "device_to_device") || !strstr(ls_json_str(e, "error", ""), "waived"))
+            continue;
+        ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, "all GPUs", json_pack("[s]", id),
+                       "nvbandwidth waived %s: it does so when no GPU pair has peer access, so every copy between "
+                       "GPUs goes through host memory and NCCL uses SHM: likely consumer boards whose driver "
+                       "disables P2P, a VM, or ACS/IOMMU; next: `nvidia-smi topo -p2p r`, check ACS: "
+                       "`lspci -vvv | grep ACSCtl`", test);
+        return;
+    }
+}
+
+static void p2p_unavailable(const ls_machine_t *m, json_t *out)
+{
+    char list[256] = "", why_first[48] = "";
+    int n = 0, total = 0;
+    uint64_t gpus = 0;
+    double staged[LS_MAX_GPUS * 2];
+    int nstaged = 0;
+    for (int a = 0; a < m->ngpus; a++)
+        for (int b = a + 1; b < m->ngpus; b++) {
+            const char *why = NULL;
+            total++;
+            if (!no_peer_access(m, a, b, &why))
+                continue;
+            if (!n)
+                snprintf(why_first, sizeof why_first, "%s", why);
+            list_pair(list, sizeof list, &n, a, "<->", b);
+            gpus |= 1ULL << a | 1ULL << b;
+            if (m->uni[a][b].value > 0 && !m->uni[a][b].direct && nstaged < (int)(sizeof staged / sizeof *staged))
+                staged[nstaged++] = m->uni[a][b].value;
+        }
+    if (!n) {
+        waived(m, out);
+        return;
+    }
+    list_tail(list, sizeof list, n);
+    char set[96], subject[112], cost[128] = "";
+    ls_format_gpu_mask(gpus, set, sizeof set);
+    snprintf(subject, sizeof subject, "GPUs %s", set);
+    if (nstaged)
+        snprintf(cost, sizeof cost, "; copies between them go through host memory at %.1f GB/s (median)",
+                 ls_median(staged, nstaged));
+    ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, subject, json_pack("[s]", "links"),
+                   "No peer-to-peer access on %d of %d GPU pairs (%s; %s)%s, and NCCL sends their traffic "
+                   "through shared host memory (SHM) or the network: likely a consumer board whose driver "
+                   "disables P2P, a VM, ACS/IOMMU redirection, or GPUs on different root complexes; next: "
+                   "`nvidia-smi topo -p2p r`, check ACS: `lspci -vvv | grep ACSCtl`",
+                   n, total, list, why_first, cost);
+}
+
+/* The uni entry b -> a or a -> b of the same tool, direct or staged as asked. */
+static const json_t *same_pair(const ls_machine_t *m, const json_t *e, int want_direct, int reverse)
+{
+    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+    if (reverse) {
+        long long t = a;
+        a = b, b = t;
+    }
+    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+        const json_t *o = ls_measurement(m, (size_t)k);
+        if (ok(o) && uni(o) && direct(o) == want_direct && ls_json_int(o, "src", -1) == a &&
+            ls_json_int(o, "dst", -1) == b && !json_object_get(o, "under") &&
+            !strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", "")) &&
+            !strcmp(ls_json_str(o, "mode", ""), ls_json_str(e, "mode", "")) &&
+            (!want_direct || !strcmp(ls_json_str(o, "method", ""), ls_json_str(e, "method", ""))))
+            return o;
+    }
+    return NULL;
+}
+
+static void p2p_no_gain(const ls_machine_t *m, json_t *out)
+{
+    char list[256] = "";
+    int n = 0, compared = 0;
+    double worst = INFINITY, wd = 0, ws = 0;
+    json_t *evidence = json_array();
+    uint64_t gpus = 0;
+    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)k);
+        if (!ok(e) || !uni(e) || !direct(e) || json_object_get(e, "under"))
+            continue;
+        const json_t *s = same_pair(m, e, 0, 0);
+        if (!s)
+            continue;
+        compared++;
+        double d = ls_json_num(e, "value", 0), h = ls_json_num(s, "value", 0);
+        if (d >= LS_P2P_NO_GAIN * h)
+            continue;
+        int a = (int)ls_json_int(e, "src", 0), b = (int)ls_json_int(e, "dst", 0);
+        list_pair(list, sizeof list, &n, a, "->", b);
+        gpus |= 1ULL << (a & 63) | 1ULL << (b & 63);
+        json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
+        json_array_append_new(evidence, json_string(ls_json_str(s, "id", "")));
+        if (d / h < worst)
+            worst = d / h, wd = d, ws = h;
+    }
+    if (!n) {
+        json_decref(evidence);
+        return;
+    }
+    list_tail(list, sizeof list, n);
+    char set[96], subject[112];
+    ls_format_gpu_mask(gpus, set, sizeof set);
+    snprintf(subject, sizeof subject, "GPUs %s", set);
+    ls_finding_add(out, "p2p_no_gain", LS_SEV_WARNING, subject, evidence,
+                   "P2P is enabled but no faster than copying through host memory on %d of %d pair directions "
+                   "(%s; worst %.1f GB/s direct vs %.1f GB/s staged): peer traffic is likely redirected through "
+                   "the CPU root complex (ACS or IOMMU) or a VM's virtual bridge; next: check ACS: "
+                   "`lspci -vvv | grep ACSCtl`, IOMMU: `cat /proc/cmdline`, and compare NCCL with "
+                   "NCCL_P2P_DISABLE=1",
+                   n, compared, list, wd, ws);
+}
+
+/* Median of the direct bidir entries of the same tool and method on pairs of the same
+   link word, other than e's pair; 0 with fewer than LS_DEGRADED_MIN_PEERS. */
+static double bidir_peers(const ls_machine_t *m, const json_t *e, int *peers)
+{
+    char w1[16], w2[16];
+    int a = (int)ls_json_int(e, "src", -1), b = (int)ls_json_int(e, "dst", -1);
+    double vals[LS_MAX_GPUS * 4];
+    int n = 0;
+    *peers = 0;
+    if (!m->has_topo)
+        return 0; /* without the topology, pairs of different links would be compared */
+    ls_machine_link_word(m, a, b, w1, sizeof w1);
+    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0 && n < (int)(sizeof vals / sizeof *vals);
+         k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+        const json_t *o = ls_measurement(m, (size_t)k);
+        int c = (int)ls_json_int(o, "src", -1), d = (int)ls_json_int(o, "dst", -1);
+        if (o == e || !ok(o) || uni(o) || !direct(o) || c < 0 || d < 0 || c >= m->ngpus || d >= m->ngpus ||
+            (c == a && d == b) || (c == b && d == a) || json_object_get(o, "under") ||
+            strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", "")) ||
+            strcmp(ls_json_str(o, "method", ""), ls_json_str(e, "method", "")))
+            continue;
+        if (!strcmp(ls_machine_link_word(m, c, d, w2, sizeof w2), w1))
+            vals[n++] = ls_json_num(o, "value", 0);
+    }
+    *peers = n;
+    return n >= LS_DEGRADED_MIN_PEERS ? ls_median(vals, n) : 0;
+}
+
+static void bidir_low(const ls_machine_t *m, json_t *out)
+{
+    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)k);
+        if (!ok(e) || uni(e) || !direct(e) || json_object_get(e, "under"))
+            continue;
+        double v = ls_json_num(e, "value", 0);
+        const json_t *f = same_pair(m, e, 1, 0), *r = same_pair(m, e, 1, 1);
+        double sum = f && r ? ls_json_num(f, "value", 0) + ls_json_num(r, "value", 0) : 0;
+        int peers;
+        double med = bidir_peers(m, e, &peers);
+        int low_sum = sum > 0 && v < LS_BIDIR_SUM_FRACTION * sum, low_peer = med > 0 && v < LS_BIDIR_PEER_FRACTION * med;
+        if (!low_sum && !low_peer)
+            continue;
+        long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+        char subject[48], detail[200] = "";
+        snprintf(subject, sizeof subject, "GPU%lld<->GPU%lld", a < b ? a : b, a < b ? b : a);
+        json_t *evidence = json_pack("[s]", ls_json_str(e, "id", ""));
+        if (low_sum) {
+            json_array_append_new(evidence, json_string(ls_json_str(f, "id", "")));
+            json_array_append_new(evidence, json_string(ls_json_str(r, "id", "")));
+            snprintf(detail, sizeof detail, "%.0f%% of its two one-way figures' sum %.1f GB/s", 100 * v / sum, sum);
+        }
+        if (low_peer) {
+            size_t used = strlen(detail);
+            snprintf(detail + used, sizeof detail - used, "%s%.0f%% of the median %.1f GB/s of %d other pairs of its link",
+                     used ? " and " : "", 100 * v / med, med, peers);
+        }
+        ls_finding_add(out, "bidir_low", LS_SEV_WARNING, subject, evidence,
+                       "%s both directions at once %.1f GB/s (%s %s) is %s: the link does not carry both "
+                       "directions at full speed (a lane or link partly down, a shared switch uplink, or a "
+                       "half-duplex path through the host); next: `nvidia-smi nvlink -s` / `nvidia-smi -q | grep "
+                       "-A3 'Link Width'`, and check ACS: `lspci -vvv | grep ACSCtl`",
+                       subject, v, ls_json_str(e, "source", "?"), ls_json_str(e, "method", "?"), detail);
+    }
+}
+
+/* -1 unknown, 0 same socket, 1 across sockets. */
+static int across_sockets(const ls_machine_t *m, int a, int b)
+{
+    if (m->has_topo && m->topo->gpu_gpu[a][b].type == LS_LINK_NV)
+        return -1; /* NVLink: the socket does not matter */
+    if (m->has_topo && m->topo->gpu_gpu[a][b].type != LS_LINK_NONE)
+        return m->topo->gpu_gpu[a][b].type == LS_LINK_SYS;
+    if (m->numa[a] >= 0 && m->numa[b] >= 0)
+        return m->numa[a] != m->numa[b];
+    return -1;
+}
+
+static void cross_socket_slow(const ls_machine_t *m, json_t *out)
+{
+    double same[LS_MAX_GPUS * 4], cross[LS_MAX_GPUS * 4];
+    int ns = 0, nc = 0, cap = LS_MAX_GPUS * 4;
+    uint64_t gpus = 0;
+    for (int a = 0; a < m->ngpus; a++)
+        for (int b = 0; b < m->ngpus; b++) {
+            int x = a != b ? across_sockets(m, a, b) : -1;
+            if (x < 0 || m->uni[a][b].value <= 0)
+                continue;
+            if (x && nc < cap)
+                cross[nc++] = m->uni[a][b].value, gpus |= 1ULL << a | 1ULL << b;
+            else if (!x && ns < cap)
+                same[ns++] = m->uni[a][b].value;
+        }
+    if (!nc || !ns)
+        return;
+    double mc = ls_median(cross, nc), ms = ls_median(same, ns);
+    if (mc >= LS_CROSS_SOCKET_RATIO * ms)
+        return;
+    char set[96], subject[112];
+    ls_format_gpu_mask(gpus, set, sizeof set);
+    snprintf(subject, sizeof subject, "GPUs %s", set);
+    ls_finding_add(out, "cross_socket_slow", LS_SEV_WARNING, subject, json_pack("[s]", "links"),
+                   "GPU pairs across CPU sockets reach %.1f GB/s (median of %d pair directions), %.0f%% of the "
+                   "%.1f GB/s of pairs within one socket (%d): traffic crosses the SMP interconnect, often "
+                   "without P2P; keep communicating GPUs on one socket (`linkscope plan` groups), next: "
+                   "`nvidia-smi topo -m` (CPU Affinity) and `numactl -H`",
+                   mc, nc, 100 * mc / ms, ms, ns);
+}
+
+/* 1 when GPUs a and b are known to sit on one CPU socket (NUMA node or affinity). */
+static int share_socket(const ls_machine_t *m, int a, int b)
+{
+    if (ls_json_int(json_object_get(m->doc, "host"), "numa_nodes", 0) == 1)
+        return 1;
+    if (m->numa[a] >= 0 && m->numa[a] == m->numa[b])
+        return 1;
+    const char *na = m->topo->numa_affinity[a], *ca = m->topo->cpu_affinity[a];
+    return (*na && strcmp(na, "N/A") && !strcmp(na, m->topo->numa_affinity[b])) ||
+           (*ca && strcmp(ca, "N/A") && !strcmp(ca, m->topo->cpu_affinity[b]));
+}
+
+static void all_pairs_host(const ls_machine_t *m, json_t *out)
+{
+    int pairs = 0, sys_same = 0, phb_same = 0;
+    if (!m->has_topo || m->ngpus < 2)
+        return;
+    for (int a = 0; a < m->ngpus; a++)
+        for (int b = 0; b < m->ngpus; b++) {
+            if (a == b)
+                continue;
+            enum ls_link_type t = m->topo->gpu_gpu[a][b].type;
+            if (t == LS_LINK_NONE)
+                continue; /* a cut paste: judge the pairs it has */
+            if (t != LS_LINK_PHB && t != LS_LINK_SYS)
+                return;
+            pairs++;
+            /* SYS means "across the SMP interconnect": between GPUs of one socket it is wrong */
+            sys_same += t == LS_LINK_SYS && share_socket(m, a, b);
+            phb_same += t == LS_LINK_PHB && share_socket(m, a, b);
+        }
+    if (!pairs || (!sys_same && !phb_same))
+        return;
+    int sys = sys_same > 0;
+    ls_finding_add(out, "all_pairs_host", sys ? LS_SEV_WARNING : LS_SEV_INFO, "all GPUs", json_pack("[s]", "links"),
+                   "Every GPU pair is at %s while GPUs share a CPU socket: no PCIe switch joins any two "
+                   "GPUs, so P2P (where allowed) crosses the CPU's root complex; %s; next: `lspci -tv` for the "
+                   "real tree, check ACS: `lspci -vvv | grep ACSCtl`",
+                   sys ? "SYS" : "PHB or SYS",
+                   sys ? "SYS inside one socket is what a VM's flat virtual PCIe tree or ACS shows: ask for the "
+                         "host's topology or passthrough of the switches"
+                       : "usual for GPUs on separate root ports or in a VM");
+}
+
+void ls_rules_p2p(const ls_machine_t *m, json_t *out)
+{
+    p2p_unavailable(m, out);
+    p2p_no_gain(m, out);
+    bidir_low(m, out);
+    cross_socket_slow(m, out);
+    all_pairs_host(m, out);
+}

@@ -1,0 +1,260 @@
+/* Status rules: what the measurement itself says went wrong. Wrong elements in a
+   collective, failed, timed-out and skipped entries and run steps, bus bandwidth that
+   collapses above a message size, other processes on a GPU while measuring, and
+   figures whose spread is too wide to trust. */
+#include "rules.h"
+#include "model/doc.h"
+#include "util/parse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double row_wrong(const json_t *row)
+{
+    return fmax(0, ls_json_num(json_object_get(row, "oop"), "wrong", 0)) +
+           fmax(0, ls_json_num(json_object_get(row, "ip"), "wrong", 0));
+}
+
+static void subject_of(const json_t *e, char *subject, size_t len)
+{
+    char set[96];
+    ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(e, "gpus")), set, sizeof set);
+    if (!strcmp(ls_json_str(e, "family", ""), "nccl"))
+        snprintf(subject, len, "%s on GPUs %s", ls_json_str(e, "collective", "nccl"), set);
+    else
+        snprintf(subject, len, "%s", ls_json_str(e, "id", "?"));
+}
+
+static void wrong_elements(const ls_machine_t *m, json_t *out)
+{
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        double total = 0, first = -1;
+        int rows = 0;
+        size_t k;
+        const json_t *row;
+        json_array_foreach(json_object_get(e, "rows"), k, row)
+        {
+            double w = row_wrong(row);
+            if (w <= 0)
+                continue;
+            total += w, rows++;
+            if (first < 0)
+                first = ls_json_num(row, "bytes", 0);
+        }
+        if (total <= 0)
+            continue;
+        char subject[128], size[32];
+        subject_of(e, subject, sizeof subject);
+        ls_format_size((uint64_t)first, size, sizeof size);
+        ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+                       "%s: %.0f wrong elements in %d size%s, first at %s: the collective returned wrong data (a "
+                       "faulty GPU, link or NIC, memory errors, or a library bug), so none of its figures counts; "
+                       "next: `nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of "
+                       "the GPUs to find the one",
+                       subject, total, rows, rows == 1 ? "" : "s", size);
+    }
+}
+
+static void one_status(const json_t *e, json_t *out)
+{
+    const char *status = ls_json_str(e, "status", "ok");
+    char subject[128];
+    subject_of(e, subject, sizeof subject);
+    json_t *ev = json_pack("[s]", ls_json_str(e, "id", ""));
+    const char *why = ls_json_str(e, "error", "no reason recorded");
+    if (!strcmp(status, "failed"))
+        ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, ev,
+                       "%s failed: %s; its figure counts for nothing (status column: failed); next: rerun that "
+                       "step alone and read its error", ls_json_str(e, "id", "?"), why);
+    else if (!strcmp(status, "timeout"))
+        ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, subject, ev,
+                       "%s timed out: %s; a hang usually means a broken P2P or network path or a GPU stuck in "
+                       "another job; next: rerun with NCCL_DEBUG=INFO and check `nvidia-smi` for other processes",
+                       ls_json_str(e, "id", "?"), why);
+    else
+        json_decref(ev);
+}
+
+/* Skipped entries, grouped by reason: one line per reason, not one per pair. */
+static void skipped(const ls_machine_t *m, json_t *out)
+{
+    json_t *reasons = json_object();
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        if (strcmp(ls_json_str(e, "status", ""), "skipped"))
+            continue;
+        const char *why = ls_json_str(e, "error", "no reason recorded");
+        json_t *ids = json_object_get(reasons, why);
+        if (!ids)
+            json_object_set_new(reasons, why, ids = json_array());
+        json_array_append_new(ids, json_string(ls_json_str(e, "id", "")));
+    }
+    const char *why;
+    json_t *ids;
+    json_object_foreach(reasons, why, ids)
+    {
+        const char *first = json_string_value(json_array_get(ids, 0));
+        ls_finding_add(out, "entry_skipped", LS_SEV_INFO, json_array_size(ids) == 1 ? first : "measurements",
+                       json_incref(ids), "%zu measurement%s skipped (%s%s): %s", json_array_size(ids),
+                       json_array_size(ids) == 1 ? "" : "s", first, json_array_size(ids) > 1 ? ", ..." : "", why);
+    }
+    json_decref(reasons);
+}
+
+/* Run steps that did not finish (docs/run.md), when no entry already says so. */
+static void run_steps(const ls_machine_t *m, json_t *out)
+{
+    size_t i;
+    const json_t *s;
+    json_array_foreach(json_object_get(json_object_get(m->doc, "run"), "steps"), i, s)
+    {
+        const char *status = ls_json_str(s, "status", "ok"), *step = ls_json_str(s, "step", "?");
+        char subject[96], path[48];
+        snprintf(subject, sizeof subject, "run step %s", step);
+        snprintf(path, sizeof path, "run.steps[%zu]", i);
+        const char *why = ls_json_str(s, "error", "no reason recorded");
+        if (!strcmp(status, "failed"))
+            ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, json_pack("[s]", path),
+                           "run step %s failed: %s", step, why);
+        else if (!strcmp(status, "timeout"))
+            ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, subject, json_pack("[s]", path),
+                           "run step %s timed out: %s", step, why);
+        else if (!strcmp(status, "skipped"))
+            ls_finding_add(out, "entry_skipped", LS_SEV_INFO, subject, json_pack("[s]", path),
+                           "run step %s skipped: %s", step, why);
+    }
+}
+
+static void statuses(const ls_machine_t *m, json_t *out)
+{
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1))
+        one_status(ls_measurement(m, (size_t)i), out);
+    skipped(m, out);
+    run_steps(m, out);
+}
+
+static double row_busbw(const json_t *row)
+{
+    const json_t *side = json_object_get(row, "oop");
+    double v = ls_json_num(json_is_object(side) ? side : json_object_get(row, "ip"), "busbw", -1);
+    return v;
+}
+
+/* Busbw falling by more than half from one size to the next and staying down at every
+   larger size. */
+static void busbw_collapse(const ls_machine_t *m, json_t *out)
+{
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        const json_t *rows = json_object_get(e, "rows");
+        size_t n = json_array_size(rows);
+        for (size_t k = 1; k < n; k++) {
+            const json_t *prev = json_array_get(rows, k - 1);
+            double before = row_busbw(prev), after = row_busbw(json_array_get(rows, k));
+            if (ls_json_num(prev, "bytes", 0) < LS_COLLAPSE_MIN_BYTES || before <= 0 || after < 0 ||
+                after >= LS_COLLAPSE_DROP * before)
+                continue;
+            int stays = 1;
+            double worst = after;
+            for (size_t j = k + 1; j < n; j++) {
+                stays &= row_busbw(json_array_get(rows, j)) < LS_COLLAPSE_DROP * before;
+                worst = fmin(worst, row_busbw(json_array_get(rows, j)));
+            }
+            if (!stays)
+                continue;
+            char subject[128], s1[32], s2[32];
+            subject_of(e, subject, sizeof subject);
+            ls_format_size((uint64_t)ls_json_num(prev, "bytes", 0), s1, sizeof s1);
+            ls_format_size((uint64_t)ls_json_num(json_array_get(rows, k), "bytes", 0), s2, sizeof s2);
+            ls_finding_add(out, "busbw_collapse", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+                           "%s: busbw falls from %.2f GB/s at %s to %.2f at %s and stays down (lowest %.2f): "
+                           "large messages hit a slower path (a NIC or PCIe link that saturates, congestion, a "
+                           "protocol or algorithm switch, memory registration); next: rerun with NCCL_DEBUG=INFO "
+                           "NCCL_DEBUG_SUBSYS=INIT,TUNING and compare NCCL_PROTO=Simple and NCCL_ALGO=Ring",
+                           subject, before, s1, after, s2, worst);
+            break;
+        }
+    }
+}
+
+/* Other processes seen on a GPU while measuring (telemetry.processes, by GPU index). */
+static void busy_gpu(const ls_machine_t *m, json_t *out)
+{
+    uint64_t gpus = 0;
+    json_t *evidence = json_array();
+    char pids[160] = "";
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        const char *g;
+        const json_t *list;
+        int here = 0;
+        if (!strcmp(ls_json_str(e, "mode", ""), "mpi"))
+            continue; /* under MPI the other ranks of the job are processes on the GPUs too */
+        json_object_foreach(json_object_get(json_object_get(e, "telemetry"), "processes"), g, list)
+        {
+            size_t k;
+            const json_t *p;
+            json_array_foreach(list, k, p)
+            {
+                char one[32];
+                snprintf(one, sizeof one, "%lld on GPU%s", ls_json_int(p, "pid", -1), g);
+                if (!strstr(pids, one) && strlen(pids) + strlen(one) + 3 < sizeof pids)
+                    snprintf(pids + strlen(pids), sizeof pids - strlen(pids), "%s%s", *pids ? ", " : "", one);
+                gpus |= 1ULL << (atoi(g) & 63);
+                here = 1;
+            }
+        }
+        if (here)
+            json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
+    }
+    if (!gpus) {
+        json_decref(evidence);
+        return;
+    }
+    char set[96], subject[112];
+    ls_format_gpu_mask(gpus, set, sizeof set);
+    snprintf(subject, sizeof subject, ls_popcount64(gpus) == 1 ? "GPU%s" : "GPUs %s", set);
+    ls_finding_add(out, "busy_gpu", LS_SEV_WARNING, subject, evidence,
+                   "Other processes ran on %s during %zu measurements (pid %s): they share the GPU's memory "
+                   "bandwidth and links, so these figures are low and spread; rerun on an idle machine; next: "
+                   "`nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv`",
+                   subject, json_array_size(evidence), pids);
+}
+
+static void noisy(const ls_machine_t *m, json_t *out)
+{
+    json_t *evidence = json_array();
+    double worst = 0;
+    const char *worst_id = "";
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        if (!ls_entry_noisy(e))
+            continue;
+        json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
+        double cv = ls_json_num(json_object_get(e, "stats"), "cv", 0);
+        if (cv > worst)
+            worst = cv, worst_id = ls_json_str(e, "id", "");
+    }
+    if (!json_array_size(evidence)) {
+        json_decref(evidence);
+        return;
+    }
+    ls_finding_add(out, "noisy", LS_SEV_WARNING, json_array_size(evidence) == 1 ? worst_id : "measurements", evidence,
+                   "%zu figure%s spread wider than %.0f%% (coefficient of variation; worst %s at %.1f%%): another "
+                   "process, clock changes or a shared path moved them while measuring; findings resting only on "
+                   "them are lowered to info; rerun on an idle machine",
+                   json_array_size(evidence), json_array_size(evidence) == 1 ? "" : "s", 100 * LS_NOISY_CV, worst_id,
+                   100 * worst);
+}
+
+void ls_rules_status(const ls_machine_t *m, json_t *out)
+{
+    wrong_elements(m, out);
+    statuses(m, out);
+    busbw_collapse(m, out);
+    busy_gpu(m, out);
+    noisy(m, out);
+}

@@ -1,0 +1,108 @@
+#include "spec_tp.h"
+#include "tp.h"
+#include "model/doc.h"
+#include "model/theory.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* GPU-to-GPU bandwidth of one direction here: the best measured copy-engine P2P copy,
+   else the active NVLinks' theoretical rate, else the PCIe link's, when the document
+   shows that the GPUs have no NVLink (or the part has none). */
+static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, size_t len)
+{
+    double best = 0;
+    size_t i;
+    const json_t *e, *gpu;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+        if (strcmp(ls_json_str(e, "family", ""), "p2p") == 0 && strcmp(ls_json_str(e, "method", ""), "ce") == 0 &&
+            strcmp(ls_json_str(e, "direction", ""), "uni") == 0 && strcmp(ls_json_str(e, "status", ""), "ok") == 0 &&
+            ls_json_num(e, "value", 0) > best)
+            best = ls_json_num(e, "value", 0);
+    if (best > 0)
+        return snprintf(basis, len, "measured P2P copy"), best;
+    gpu = json_array_get(json_object_get(doc, "gpus"), 0);
+    double nvl = ls_json_num(gpu, "nvlink_theoretical_gbps", 0);
+    if (nvl > 0)
+        return snprintf(basis, len, "theoretical NVLink of the active links"), nvl;
+    if (ls_spec_active_nvlinks(doc, gpu) < 0 && part_has_nvlink)
+        return snprintf(basis, len, "NVLinks not recorded"), 0; /* PCIe would be a guess */
+    const json_t *pcie = json_object_get(gpu, "pcie");
+    double p = ls_json_num(pcie, "theoretical_gbps", 0);
+    if (p <= 0) /* an import of nvidia-smi -q records the link, not its rate */
+        p = ls_pcie_theoretical_gbps((int)ls_json_int(pcie, "gen_current", 0),
+                                     (int)ls_json_int(pcie, "width_current", 0));
+    if (p > 0)
+        snprintf(basis, len, "theoretical PCIe Gen%lld x%lld", ls_json_int(pcie, "gen_current", 0),
+                 ls_json_int(pcie, "width_current", 0));
+    return p;
+}
+
+static double prefill_s(const ls_tp_shape_t *shape, uint64_t tokens, int tp, double gbps)
+{
+    double bytes = (double)ls_tp_allreduce_bytes(shape, tokens);
+    return ls_tp_allreduces_per_pass(shape) * ls_tp_ring_allreduce_us(gbps, 0, tp, bytes) * 1e-6;
+}
+
+static json_t *degree(const ls_tp_shape_t *shape, const char *model, uint64_t tokens, int tp,
+                      double here, const char *basis, const ls_spec_row_t *part)
+{
+    double t_here = prefill_s(shape, tokens, tp, here);
+    json_t *d = json_pack("{s:i, s:f}", "tp", tp, "here_s", t_here);
+    char line[320];
+    int n = snprintf(line, sizeof line, "TP=%d prefill of %lluk tokens (%s): %.2f s of all-reduce "
+                     "here (%s, %.0f GB/s)", tp, (unsigned long long)(tokens / 1024), model,
+                     t_here, basis, here);
+    if (part && part->nvlink_gbps > 0 && n > 0 && (size_t)n < sizeof line) {
+        double t_part = prefill_s(shape, tokens, tp, part->nvlink_gbps / 2);
+        json_object_set_new(d, "part_s", json_real(t_part));
+        snprintf(line + n, sizeof line - (size_t)n, " vs %.2f s on the %s's NVLink (%.0f GB/s)",
+                 t_part, part->key, part->nvlink_gbps / 2);
+    }
+    json_object_set_new(d, "line", json_string(line));
+    return d;
+}
+
+json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const char *model,
+                           uint64_t tokens, char *err, size_t errlen)
+{
+    const ls_tp_preset_t *p = ls_tp_preset_find(model);
+    if (!p)
+        return ls_seterr(err, errlen, "unknown model preset '%s' (linkscope tp --help lists them)", model), NULL;
+    const json_t *gpu = json_array_get(json_object_get(doc, "gpus"), 0);
+    const ls_spec_row_t *part = ls_datasheet_find(ds, ls_json_str(gpu, "name", ""));
+    char basis[96] = "";
+    double here = here_gbps(doc, !part || part->nvlinks > 0, basis, sizeof basis);
+    if (here <= 0 && basis[0])
+        return ls_seterr(err, errlen, "the document does not record the GPUs' NVLinks; "
+                                      "import nvidia-smi nvlink -s or topo -m"), NULL;
+    if (here <= 0)
+        return ls_seterr(err, errlen, "the document gives no GPU-to-GPU bandwidth (no P2P figure, "
+                                      "NVLink or PCIe link)"), NULL;
+    ls_tp_shape_t shape = {p->hidden, p->layers, 2}; /* bf16 activations */
+    json_t *out = json_pack("{s:s, s:I, s:{s:f, s:s}}", "model", p->name, "tokens", (json_int_t)tokens,
+                            "here", "gbps", here, "basis", basis);
+    if (part && part->nvlink_gbps > 0)
+        json_object_set_new(out, "part", json_pack("{s:s, s:f}", "name", part->key, "gbps", part->nvlink_gbps / 2));
+    json_t *degrees = json_array();
+    for (int tp = 2; tp <= 8; tp *= 2)
+        json_array_append_new(degrees, degree(&shape, p->name, tokens, tp, here, basis, part));
+    json_object_set_new(out, "degrees", degrees);
+    return out;
+}
+
+int ls_spec_record(json_t *doc, char *err, size_t errlen)
+{
+    ls_datasheet_t ds;
+    if (ls_datasheet_builtin(&ds, err, errlen) != 0)
+        return -1;
+    json_t *ignored = json_array(), *spec = ls_spec_check(doc, &ds, ignored);
+    char why[256];
+    json_t *tp = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, why, sizeof why);
+    json_object_set_new(spec, "tp", tp ? tp : json_pack("{s:s}", "error", why));
+    json_object_set_new(doc, "spec", spec);
+    json_decref(ignored);
+    ls_datasheet_free(&ds);
+    return 0;
+}

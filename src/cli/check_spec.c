@@ -1,0 +1,87 @@
+#include "check_spec.h"
+#include "analyze/spec.h"
+#include "analyze/spec_tp.h"
+#include "analyze/tp.h"
+#include "model/doc.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void print_check(const json_t *c)
+{
+    const char *what = ls_json_str(c, "check", "?");
+    if (strcmp(what, "pcie") == 0)
+        printf(" pcie Gen%lld x%lld (part Gen%lld x%lld);", ls_json_int(c, "seen_gen", 0),
+               ls_json_int(c, "seen_width", 0), ls_json_int(c, "spec_gen", 0), ls_json_int(c, "spec_width", 0));
+    else if (json_is_null(json_object_get(c, "seen")))
+        printf(" %s unknown (part %.4g);", what, ls_json_num(c, "spec", 0));
+    else
+        printf(" %s %.4g (part %.4g);", what, ls_json_num(c, "seen", 0), ls_json_num(c, "spec", 0));
+}
+
+static void print_gpus(const json_t *spec)
+{
+    size_t i, j;
+    const json_t *g, *c;
+    json_array_foreach(json_object_get(spec, "gpus"), i, g)
+    {
+        const char *part = ls_json_str(g, "part", NULL);
+        printf("%s: \"%s\" -> %s\n", ls_json_str(g, "gpu", "?"), ls_json_str(g, "name", ""),
+               part ? part : "unknown part (clock-derived peaks only)");
+        if (!part)
+            continue;
+        printf("  source: %s\n  checked:", ls_json_str(g, "source", "?"));
+        json_array_foreach(json_object_get(g, "checks"), j, c) print_check(c);
+        printf("%s\n", json_array_size(json_object_get(g, "checks")) ? "" : " nothing the document records");
+    }
+}
+
+static void print_tp(const json_t *doc, const ls_datasheet_t *ds, const char *model, int ngpus)
+{
+    char err[256];
+    json_t *v = ls_spec_tp_verdict(doc, ds, model, LS_SPEC_TP_TOKENS, err, sizeof err);
+    if (!v) {
+        printf("tensor parallelism: unknown (%s)\n", err);
+        return;
+    }
+    size_t i;
+    const json_t *d;
+    printf("tensor parallelism (ring all-reduce, bandwidth term only; %d GPU%s here):\n", ngpus,
+           ngpus == 1 ? "" : "s");
+    json_array_foreach(json_object_get(v, "degrees"), i, d) printf("  %s\n", ls_json_str(d, "line", ""));
+    json_decref(v);
+}
+
+int ls_check_spec(const char *run, const json_t *doc, const char *model, enum ls_severity fail_on,
+                  int quiet)
+{
+    ls_datasheet_t ds;
+    char err[256];
+    if (ls_datasheet_builtin(&ds, err, sizeof err) != 0) {
+        ls_error("%s", err);
+        return -1;
+    }
+    if (!ls_tp_preset_find(model)) {
+        ls_error("--model: unknown model preset '%s' (linkscope tp --help lists them)", model);
+        ls_datasheet_free(&ds);
+        return -1;
+    }
+    json_t *findings = json_array();
+    json_t *spec = ls_spec_check(doc, &ds, findings);
+    print_gpus(spec);
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f) printf("%s %s: %s\n", ls_json_str(f, "severity", "?"),
+                                              ls_json_str(f, "rule", "?"), ls_json_str(f, "message", ""));
+    int ngpus = (int)json_array_size(json_object_get(doc, "gpus"));
+    print_tp(doc, &ds, model, ngpus);
+    int over = ls_findings_count_at_least(findings, fail_on);
+    if (!quiet)
+        printf("check --spec: %d GPU%s, %d finding%s at or above %s in %s\n", ngpus, ngpus == 1 ? "" : "s",
+               over, over == 1 ? "" : "s", ls_severity_name(fail_on), run);
+    json_decref(spec);
+    json_decref(findings);
+    ls_datasheet_free(&ds);
+    return over;
+}

@@ -1,0 +1,16 @@
+/* linkscope check --spec: the document's GPUs against the built-in datasheet, and the
+   acceptance verdict in tensor-parallel terms (docs/acceptance.md). */
+#ifndef LS_CLI_CHECK_SPEC_H
+#define LS_CLI_CHECK_SPEC_H
+
+#include <jansson.h>
+
+#include "analyze/analyze.h"
+
+/* Prints the identification, the checks, the findings and the TP lines of doc (read
+   from run); returns the number of findings at or above fail_on, or -1 after one error
+   line (unknown model). */
+int ls_check_spec(const char *run, const json_t *doc, const char *model, enum ls_severity fail_on,
+                  int quiet);
+
+#endif

@@ -1,0 +1,63 @@
+#include "line_numbers.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The number at the start of line p and where the text after it begins (one blank or
+   tab after the number is part of the prefix); 0 when the line has none. */
+static int leading_number(const char *p, long *num, const char **after)
+{
+    while (*p == ' ')
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return 0;
+    char *end;
+    *num = strtol(p, &end, 10);
+    if (*end != ' ' && *end != '\t' && *end != '\n' && *end != '\r' && *end != '\0')
+        return 0;
+    *after = (*end == ' ' || *end == '\t') ? end + 1 : end;
+    return 1;
+}
+
+/* Every line numbered, each number one above the last, at least three lines. */
+static int numbered(const char *text)
+{
+    long prev = 0, num;
+    int lines = 0;
+    const char *after;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        if (!leading_number(p, &num, &after) || (lines > 0 && num != prev + 1))
+            return 0;
+        prev = num;
+        lines++;
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    return lines >= 3;
+}
+
+char *ls_strip_line_numbers(const char *text)
+{
+    if (!numbered(text))
+        return NULL;
+    char *out = malloc(strlen(text) + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = text; *p;) {
+        long num;
+        const char *after = p;
+        leading_number(p, &num, &after);
+        const char *nl = strchr(after, '\n');
+        size_t len = nl ? (size_t)(nl - after) + 1 : strlen(after);
+        memcpy(o, after, len);
+        o += len;
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    *o = '\0';
+    return out;
+}

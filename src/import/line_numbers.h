@@ -1,0 +1,10 @@
+/* Pastes copied from an editor or `cat -n` carry a line number before every line
+   ("  1 P2P=Disabled Latency Matrix (us)", "     2\tGPU 0 1"). */
+#ifndef LS_IMPORT_LINE_NUMBERS_H
+#define LS_IMPORT_LINE_NUMBERS_H
+
+/* A copy of text without the numbers (malloc'd) when every non-empty line starts with
+   a number one above the previous line's; NULL otherwise (or out of memory). */
+char *ls_strip_line_numbers(const char *text);
+
+#endif

@@ -1,0 +1,189 @@
+/* nvidia-smi nvlink -s / -e:
+
+     GPU 0: NVIDIA H200 (UUID: GPU-...)
+     	 Link 0: 26.562 GB/s            (-s: the link's speed, one direction)
+     	 Link 3: <inactive>
+     	 Link 0: Replay Errors: 0       (-e: counters since the driver loaded)
+     	 Link 0: Recovery Errors: 0
+     	 Link 0: CRC Errors: 0
+
+   A pasted excerpt may elide GPUs or links with "..." lines: the GPUs shown are kept
+   and the elision is noted. Other "Link N, ..." lines (nvlink -c capabilities) are
+   skipped. */
+#include "smi_text.h"
+#include "import_note.h"
+#include "import_util.h"
+#include "model/doc.h"
+#include "util/log.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *skip_blanks(const char *t)
+{
+    while (*t == ' ' || *t == '\t')
+        t++;
+    return t;
+}
+
+/* "GPU 0: NVIDIA H200 (UUID: GPU-...)": index, name, uuid. */
+static int gpu_line(const char *t, int *index, char *name, size_t namelen, char *uuid,
+                    size_t uuidlen)
+{
+    int used = 0;
+    if (sscanf(t, "GPU %d:%n", index, &used) != 1 || used == 0 || *index < 0)
+        return 0;
+    const char *rest = skip_blanks(t + used);
+    const char *paren = strstr(rest, " (UUID:");
+    size_t n = paren ? (size_t)(paren - rest) : strlen(rest);
+    while (n && rest[n - 1] == ' ')
+        n--;
+    snprintf(name, namelen, "%.*s", (int)n, rest);
+    uuid[0] = '\0';
+    if (paren)
+        sscanf(paren, " (UUID: %63[^) ]", uuid);
+    (void)uuidlen;
+    return 1;
+}
+
+int ls_smi_nvlink_detect(const char *text)
+{
+    const char *p = text;
+    ls_line_t line;
+    int gpu = 0;
+    while (ls_next_line(&p, &line)) {
+        const char *t = skip_blanks(line.buf);
+        int index;
+        char name[128], uuid[64];
+        if (gpu_line(t, &index, name, sizeof name, uuid, sizeof uuid))
+            gpu = 1;
+        else if (gpu && ((strncmp(t, "Link ", 5) == 0 && strchr(t, ':')) ||
+                         strstr(t, "Unable to retrieve NVLink information")))
+            return 1;
+    }
+    return 0;
+}
+
+/* The link object of gpu (created in order of link number). */
+static json_t *nvlink_of(json_t *gpu, int link)
+{
+    json_t *list = json_object_get(gpu, "nvlinks");
+    if (!json_is_array(list)) {
+        list = json_array();
+        json_object_set_new(gpu, "nvlinks", list);
+    }
+    size_t i;
+    json_t *l;
+    json_array_foreach(list, i, l)
+    {
+        if (ls_json_int(l, "link", -1) == link)
+            return l;
+    }
+    l = json_pack("{s:i}", "link", link);
+    json_array_append_new(list, l);
+    return l;
+}
+
+static void error_counter(json_t *l, const char *what, long long count)
+{
+    static const char *const names[][2] = {
+        {"Replay Errors", "replay"}, {"Recovery Errors", "recovery"}, {"CRC Errors", "crc"},
+        {"CRC Data Errors", "crc_data"}, {"CRC Flit Errors", "crc_flit"}};
+    json_t *errors = json_object_get(l, "errors");
+    if (!json_is_object(errors)) {
+        errors = json_object();
+        json_object_set_new(l, "errors", errors);
+    }
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strcmp(what, names[k][0]) == 0)
+            json_object_set_new(errors, names[k][1], json_integer(count));
+}
+
+/* "Link 3: 26.562 GB/s", "Link 3: <inactive>", "Link 0: Replay Errors: 0". */
+static void link_line(json_t *gpu, const char *t)
+{
+    int link, used = 0;
+    if (!gpu || sscanf(t, "Link %d:%n", &link, &used) != 1 || used == 0)
+        return;
+    const char *rest = skip_blanks(t + used);
+    double gbps;
+    char what[48];
+    long long count;
+    if (strncmp(rest, "<inactive>", 10) == 0) {
+        json_object_set_new(nvlink_of(gpu, link), "active", json_false());
+    } else if (sscanf(rest, "%lf GB/s", &gbps) == 1 && strstr(rest, "GB/s")) {
+        json_t *l = nvlink_of(gpu, link);
+        json_object_set_new(l, "active", json_true());
+        json_object_set_new(l, "gbps", json_real(gbps));
+    } else if (sscanf(rest, "%47[^:]: %lld", what, &count) == 2) {
+        error_counter(nvlink_of(gpu, link), what, count);
+    }
+}
+
+/* Active links x their speed, one direction (docs/schema.md), where every link of the
+   GPU was shown with a speed. */
+static void theoretical(json_t *gpu)
+{
+    double sum = 0;
+    int speeds = 0;
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l)
+    {
+        if (json_is_true(json_object_get(l, "active")))
+            sum += ls_json_num(l, "gbps", 0);
+        speeds += json_object_get(l, "active") != NULL;
+    }
+    if (speeds > 0 && sum > 0)
+        json_object_set_new(gpu, "nvlink_theoretical_gbps", json_real(round(sum * 1000) / 1000));
+}
+
+int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *err,
+                         size_t errlen)
+{
+    const char *p = text;
+    ls_line_t line;
+    json_t *gpu = NULL;
+    int gpus = 0, elided = 0, elided_gpu = 0;
+    while (ls_next_line(&p, &line)) {
+        const char *t = skip_blanks(line.buf);
+        int index;
+        char gname[128], uuid[64];
+        if (gpu_line(t, &index, gname, sizeof gname, uuid, sizeof uuid)) {
+            if (gpu && elided_gpu)
+                json_object_set_new(gpu, "nvlinks_elided", json_true());
+            gpu = ls_import_gpu(doc, index);
+            ls_set_if_absent(gpu, "name", gname);
+            if (strncmp(uuid, "GPU-", 4) == 0)
+                ls_set_if_absent(gpu, "uuid", uuid);
+            elided_gpu = 0;
+            gpus++;
+        } else if (gpu && strstr(t, "all links are inactive")) {
+            /* "NVML: Unable to retrieve NVLink information as all links are inactive" */
+            json_object_set_new(gpu, "nvlinks", json_array());
+            json_object_set_new(gpu, "nvlinks_all_inactive", json_true());
+        } else if (strncmp(t, "...", 3) == 0) {
+            elided++;
+            elided_gpu = gpu != NULL;
+        } else {
+            link_line(gpu, t);
+        }
+    }
+    if (gpu && elided_gpu)
+        json_object_set_new(gpu, "nvlinks_elided", json_true());
+    if (gpus == 0)
+        return ls_seterr(err, errlen, "%s: no 'GPU N: NAME' line with 'Link N:' lines under it", name);
+    json_t *g;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "gpus"), i, g)
+    {
+        if (json_object_get(g, "nvlinks") && !json_object_get(g, "nvlinks_elided"))
+            theoretical(g);
+        json_object_del(g, "nvlinks_elided");
+    }
+    if (elided)
+        ls_import_note_missing("%d part%s elided with '...'", elided, elided == 1 ? "" : "s");
+    return 0; /* no measurement: the GPUs' links */
+}

@@ -1,0 +1,170 @@
+/* nvidia-smi -q: "Key : value" lines nested by indentation under section lines
+   ("PCI", "GPU Link Info", "PCIe Generation"), one block per GPU opened by
+   "GPU 00000000:00:06.0". The GPU's index is not printed: it is the GPU of the document
+   with that bus id, else the N of a pasted "-i N" when one GPU is shown, else the
+   block's position. */
+#include "smi_text.h"
+#include "import_note.h"
+#include "import_util.h"
+#include "model/busid.h"
+#include "model/doc.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEPTH 6
+
+typedef struct {
+    json_t *doc, *gpu;
+    int blocks, pinned_index; /* pinned_index: from "-i N", -1 when none */
+    int ngpu_blocks;
+    int indent[DEPTH];
+    char section[DEPTH][48];
+    int depth;
+} query_t;
+
+int ls_smi_query_detect(const char *text)
+{
+    if (strstr(text, "==============NVSMI LOG=============="))
+        return 1;
+    return strstr(text, "Product Name") && strstr(text, "\nGPU 0000") && strstr(text, " : ");
+}
+
+static int count_blocks(const char *text)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, "\nGPU 0")) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* The section path of the current line: drops sections at this indent or deeper. */
+static void enter(query_t *q, int indent)
+{
+    while (q->depth > 0 && q->indent[q->depth - 1] >= indent)
+        q->depth--;
+}
+
+static int in_section(const query_t *q, const char *a, const char *b)
+{
+    return q->depth >= 2 && strcmp(q->section[q->depth - 2], a) == 0 &&
+           strcmp(q->section[q->depth - 1], b) == 0;
+}
+
+static void set_pcie(query_t *q, const char *field, const char *value)
+{
+    json_t *pcie = json_object_get(q->gpu, "pcie");
+    if (!json_is_object(pcie)) {
+        pcie = json_object();
+        json_object_set_new(q->gpu, "pcie", pcie);
+    }
+    long long v = atoll(value); /* "16x" -> 16 */
+    if (v > 0)
+        json_object_set_new(pcie, field, json_integer(v));
+}
+
+/* The GPU object for the block of bus id bus. */
+static void open_gpu(query_t *q, const char *bus)
+{
+    char bus_id[32];
+    if (ls_busid_normalize(bus, bus_id, sizeof bus_id) != 0)
+        snprintf(bus_id, sizeof bus_id, "%.31s", bus);
+    int index = q->ngpu_blocks == 1 && q->pinned_index >= 0 ? q->pinned_index : q->blocks;
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(q->doc, "gpus"), i, g)
+    {
+        if (ls_busid_equal(ls_json_str(g, "pci_bus_id", ""), bus_id))
+            index = (int)ls_json_int(g, "index", index);
+    }
+    q->gpu = ls_import_gpu(q->doc, index);
+    ls_set_if_absent(q->gpu, "pci_bus_id", bus_id);
+    q->blocks++;
+}
+
+static void top_value(query_t *q, const char *key, const char *value)
+{
+    json_t *sw = json_object_get(q->doc, "software");
+    if (strcmp(key, "Driver Version") == 0)
+        ls_set_if_absent(sw, "driver", value);
+    else if (strcmp(key, "CUDA Version") == 0) /* the driver's CUDA version */
+        ls_set_if_absent(sw, "cuda_driver", value);
+}
+
+static void gpu_value(query_t *q, const char *key, const char *value)
+{
+    if (q->depth == 0 && strcmp(key, "Product Name") == 0)
+        ls_set_if_absent(q->gpu, "name", value);
+    else if (q->depth == 0 && strcmp(key, "GPU UUID") == 0)
+        ls_set_if_absent(q->gpu, "uuid", value);
+    else if (in_section(q, "GPU Link Info", "PCIe Generation") && strcmp(key, "Max") == 0)
+        set_pcie(q, "gen_max", value);
+    else if (in_section(q, "GPU Link Info", "PCIe Generation") && strcmp(key, "Current") == 0)
+        set_pcie(q, "gen_current", value);
+    else if (in_section(q, "GPU Link Info", "Link Width") && strcmp(key, "Max") == 0)
+        set_pcie(q, "width_max", value);
+    else if (in_section(q, "GPU Link Info", "Link Width") && strcmp(key, "Current") == 0)
+        set_pcie(q, "width_current", value);
+    else if (q->depth == 1 && strcmp(q->section[0], "FB Memory Usage") == 0 &&
+             strcmp(key, "Total") == 0 && strstr(value, "MiB"))
+        json_object_set_new(q->gpu, "memory_total_bytes",
+                            json_integer(atoll(value) * 1024LL * 1024LL));
+}
+
+static void query_line(query_t *q, const char *line)
+{
+    int indent = 0;
+    while (line[indent] == ' ')
+        indent++;
+    const char *t = line + indent;
+    if (!*t)
+        return;
+    char bus[48];
+    if (indent == 0 && sscanf(t, "GPU %47s", bus) == 1 && strchr(bus, ':')) {
+        open_gpu(q, bus);
+        q->depth = 0;
+        return;
+    }
+    enter(q, indent);
+    const char *colon = strstr(t, " : ");
+    if (!colon) { /* a section line */
+        if (q->depth < DEPTH) {
+            q->indent[q->depth] = indent;
+            snprintf(q->section[q->depth++], sizeof q->section[0], "%.47s", t);
+        }
+        return;
+    }
+    char key[64];
+    size_t klen = (size_t)(colon - t);
+    while (klen && t[klen - 1] == ' ')
+        klen--;
+    snprintf(key, sizeof key, "%.*s", (int)(klen < 63 ? klen : 63), t);
+    const char *value = colon + 3;
+    while (*value == ' ')
+        value++;
+    if (!q->gpu)
+        top_value(q, key, value);
+    else
+        gpu_value(q, key, value);
+}
+
+int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *err,
+                        size_t errlen)
+{
+    query_t q = {.doc = doc, .pinned_index = -1};
+    const char *i = strstr(text, " -i ");
+    if (i)
+        q.pinned_index = atoi(i + 4);
+    q.ngpu_blocks = count_blocks(text);
+    const char *p = text;
+    ls_line_t line;
+    while (ls_next_line(&p, &line))
+        query_line(&q, line.buf);
+    if (q.blocks == 0)
+        return ls_seterr(err, errlen, "%s: no 'GPU 00000000:BB:DD.F' block", name);
+    if (!strstr(text, "Processes")) /* the last section of every GPU block */
+        ls_import_note_missing("the paste stops before the end of the GPU block");
+    return 0;
+}

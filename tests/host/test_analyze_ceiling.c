@@ -1,0 +1,330 @@
+/* Judging figures against the hardware (issue 11): the bundled 2 x H200 run stays
+   quiet; the same run with every NVLink figure halved, the seed-004 degraded pair, a
+   machine without peer access, statuses, spread, busy GPUs, collapses and one-rank
+   collectives each give their finding; a document without topology gets no guessed
+   link, figure or island. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "analyze/ceiling.h"
+#include "analyze/machine.h"
+#include "helpers.h"
+#include "model/doc.h"
+
+static json_t *load(const char *name)
+{
+    char err[512];
+    json_t *doc = ls_doc_read(ls_fixture(name), err, sizeof err);
+    if (!doc)
+        fail_msg("%s", err);
+    return doc;
+}
+
+static json_t *bundled_run(void)
+{
+    return load("../../examples/h200x2-run.json");
+}
+
+static const json_t *rule_of(const json_t *findings, const char *rule, const char *subject)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        if (!strcmp(ls_json_str(f, "rule", ""), rule) && (!subject || !strcmp(ls_json_str(f, "subject", ""), subject)))
+            return f;
+    }
+    return NULL;
+}
+
+static json_t *entry(json_t *doc, const char *id)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (!strcmp(ls_json_str(e, "id", ""), id))
+            return e;
+    }
+    fail_msg("no entry %s", id);
+    return NULL;
+}
+
+static void scale_number(json_t *obj, const char *key, double f)
+{
+    json_t *v = json_object_get(obj, key);
+    if (json_is_number(v))
+        json_object_set_new(obj, key, json_real(json_number_value(v) * f));
+}
+
+/* The documented transform of the halved-NVLink test: every figure that crossed the
+   NVLink (p2p entries with peer access, nccl busbw and algbw of every row) times f;
+   staged copies, HBM and host copies untouched. */
+static void scale_nvlink_figures(json_t *doc, double f)
+{
+    size_t i, k;
+    json_t *e, *v;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        const char *family = ls_json_str(e, "family", "");
+        int nvlink = (!strcmp(family, "p2p") && json_is_true(json_object_get(e, "p2p"))) || !strcmp(family, "nccl");
+        if (!nvlink)
+            continue;
+        scale_number(e, "value", f);
+        json_array_foreach(json_object_get(e, "samples"), k, v)
+        {
+            json_array_set_new(json_object_get(e, "samples"), k, json_real(json_number_value(v) * f));
+        }
+        const char *keys[] = {"median", "min", "max", "mean", "stddev"};
+        for (size_t s = 0; s < sizeof keys / sizeof *keys; s++)
+            scale_number(json_object_get(e, "stats"), keys[s], f);
+        json_array_foreach(json_object_get(e, "rows"), k, v)
+        {
+            scale_number(json_object_get(v, "oop"), "busbw", f);
+            scale_number(json_object_get(v, "oop"), "algbw", f);
+            scale_number(json_object_get(v, "ip"), "busbw", f);
+            scale_number(json_object_get(v, "ip"), "algbw", f);
+        }
+    }
+}
+
+static void bundled_run_stays_quiet(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run(), *f = ls_findings(doc);
+    assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 0);
+    assert_null(rule_of(f, "below_ceiling", NULL));
+    assert_null(rule_of(f, "implausible", NULL));
+    /* the ceiling of its CE copy: 18 x 26.562 GB/s */
+    ls_machine_t *m = ls_machine_new(doc);
+    ls_ceiling_t c;
+    assert_true(ls_ceiling_entry(m, entry(doc, "p2p-ce-uni-0-1"), &c) > 478.0);
+    assert_int_equal(c.path, LS_PATH_NVLINK);
+    assert_true(ls_ceiling_entry(m, entry(doc, "p2p-ce-uni-0-1"), &c) < 478.2);
+    /* pinned host copy: Gen5 x16 after 128b/130b and TLP overhead, 57.6 GB/s */
+    assert_true(ls_ceiling_entry(m, entry(doc, "host-h2d-pinned-0-node0"), &c) > 57.0);
+    assert_true(c.gbps < 58.0);
+    /* latency has no bandwidth ceiling */
+    assert_true(ls_ceiling_entry(m, entry(doc, "latency-gpu_pingpong-0-1"), &c) == 0);
+    ls_machine_free(m);
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void halved_nvlink_is_found(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run();
+    scale_nvlink_figures(doc, 0.5); /* 396.8 -> 198.4 of 478.1 GB/s */
+    json_t *f = ls_findings(doc);
+    const json_t *b = rule_of(f, "below_ceiling", "GPU0->GPU1");
+    assert_non_null(b);
+    assert_string_equal(ls_json_str(b, "severity", ""), "warning");
+    assert_non_null(strstr(ls_json_str(b, "message", ""), "198.4 GB/s is 42% of its ceiling 478.1 GB/s"));
+    assert_non_null(rule_of(f, "below_ceiling", "GPU1->GPU0"));
+    /* a 2-GPU machine has no peers: the peer rule cannot see it, the ceiling does */
+    assert_null(rule_of(f, "degraded_link", NULL));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* Every NVLink of an even 8-GPU box at half speed: all pairs alike, so the peers see
+   nothing; the ceiling does. */
+static void halved_box_is_found(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    scale_nvlink_figures(doc, 0.5);
+    json_t *f = ls_findings(doc);
+    assert_null(rule_of(f, "degraded_link", NULL));
+    /* one finding for the 56 pair directions, not 56 */
+    const json_t *b = rule_of(f, "below_ceiling", "GPUs 0-7");
+    assert_non_null(b);
+    assert_non_null(strstr(ls_json_str(b, "message", ""), "56 NVLink ce figures are below 60% of their ceilings"));
+    assert_int_equal(json_array_size(json_object_get(b, "evidence")), 56);
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void degraded_pair_below_its_ceiling(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/seed004-nvlink8-degraded.json"), *f = ls_findings(doc);
+    const json_t *b = rule_of(f, "below_ceiling", "GPU0->GPU4");
+    assert_non_null(b);
+    assert_string_equal(ls_json_str(b, "severity", ""), "error");
+    assert_non_null(rule_of(f, "degraded_link", "GPU0<->GPU4"));
+    /* the pair is never proposed: no cleanest island holding it, no best pair */
+    json_t *plan = ls_plan(doc);
+    assert_null(json_object_get(plan, "cleanest_island"));
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
+    {
+        assert_false(ls_gpu_mask_of(json_object_get(p, "gpus")) == 0x11);
+    }
+    json_array_foreach(json_object_get(plan, "groups"), i, p)
+    {
+        if (ls_json_int(p, "k", 0) < 8)
+            assert_false((ls_gpu_mask_of(json_object_get(p, "gpus")) & 0x11) == 0x11);
+    }
+    json_decref(plan);
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void no_peer_access_is_found(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run();
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(doc, "links"), i, l)
+    {
+        json_object_set_new(l, "p2p_read", json_string("NS"));
+        json_object_set_new(l, "p2p_write", json_string("NS"));
+        json_object_set_new(l, "cuda_peer_access", json_false());
+    }
+    json_t *f = ls_findings(doc);
+    const json_t *u = rule_of(f, "p2p_unavailable", NULL);
+    assert_non_null(u);
+    assert_string_equal(ls_json_str(u, "severity", ""), "warning");
+    assert_non_null(strstr(ls_json_str(u, "message", ""), "1 of 1 GPU pairs (0<->1; NS)"));
+    assert_non_null(strstr(ls_json_str(u, "message", ""), "lspci -vvv | grep ACSCtl"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void no_topology_no_guess(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run();
+    json_object_set_new(doc, "links", json_array());
+    json_t *f = ls_findings(doc), *plan = ls_plan(doc);
+    assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 0);
+    assert_int_equal(json_array_size(json_object_get(plan, "islands")), 0);
+    assert_int_equal(json_array_size(json_object_get(plan, "needs")), 1);
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(plan, "measured_groups"), i, g)
+    {
+        /* measured P2P figures may predict it; a link class may not */
+        assert_string_not_equal(ls_json_str(g, "expected_from", ""), "link_class");
+    }
+    json_array_foreach(json_object_get(plan, "summary"), i, g)
+    {
+        assert_null(strstr(json_string_value(g), "?"));
+    }
+    /* unknown, not guessed: the P2P figure has no ceiling without the link */
+    ls_machine_t *m = ls_machine_new(doc);
+    ls_ceiling_t c;
+    assert_true(ls_ceiling_entry(m, entry(doc, "p2p-ce-uni-0-1"), &c) == 0);
+    ls_machine_free(m);
+    json_decref(plan);
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void statuses_are_findings(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run();
+    json_t *ar = entry(doc, "nccl-all_reduce-default");
+    json_object_set_new(json_object_get(json_array_get(json_object_get(ar, "rows"), 10), "oop"), "wrong",
+                        json_integer(137));
+    json_t *ag = entry(doc, "nccl-all_gather-default");
+    json_object_set_new(ag, "status", json_string("timeout"));
+    json_object_set_new(ag, "error", json_string("no progress for 60 s: aborted with ncclCommAbort"));
+    json_t *hbm = entry(doc, "hbm-read-1");
+    json_object_set_new(hbm, "status", json_string("failed"));
+    json_object_set_new(hbm, "error", json_string("data check failed after the copy"));
+    json_t *f = ls_findings(doc);
+    const json_t *w = rule_of(f, "wrong_elements", "all_reduce on GPUs 0,1");
+    assert_non_null(w);
+    assert_string_equal(ls_json_str(w, "severity", ""), "error");
+    assert_non_null(strstr(ls_json_str(w, "message", ""), "137 wrong elements"));
+    assert_string_equal(ls_json_str(rule_of(f, "entry_timeout", NULL), "severity", ""), "warning");
+    const json_t *h = rule_of(f, "entry_failed", NULL);
+    assert_string_equal(ls_json_str(h, "severity", ""), "error");
+    assert_non_null(strstr(ls_json_str(h, "message", ""), "data check failed"));
+    /* errors first */
+    assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "error");
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void noisy_figures_lower_their_findings(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run();
+    json_t *e = entry(doc, "hbm-read-0");
+    json_object_set_new(e, "value", json_real(2000.0)); /* 42% of 4814 GB/s */
+    json_object_set_new(json_object_get(e, "stats"), "cv", json_real(0.16));
+    json_t *f = ls_findings(doc);
+    assert_string_equal(ls_json_str(rule_of(f, "noisy", NULL), "severity", ""), "warning");
+    const json_t *b = rule_of(f, "below_ceiling", "GPU0");
+    assert_non_null(b);
+    assert_string_equal(ls_json_str(b, "severity", ""), "info");
+    assert_non_null(strstr(ls_json_str(b, "message", ""), "rerun on an idle machine"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void busy_gpu_is_found(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run();
+    json_t *t = json_object_get(entry(doc, "hbm-copy-1"), "telemetry");
+    json_object_set_new(t, "processes", json_pack("{s:[{s:i, s:I}]}", "1", "pid", 4242, "used_bytes", (json_int_t)1 << 30));
+    json_t *f = ls_findings(doc);
+    const json_t *b = rule_of(f, "busy_gpu", "GPU1");
+    assert_non_null(b);
+    assert_non_null(strstr(ls_json_str(b, "message", ""), "4242 on GPU1"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void collapse_and_one_rank(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run();
+    json_t *ar = entry(doc, "nccl-all_reduce-default"), *rows = json_object_get(ar, "rows");
+    size_t n = json_array_size(rows);
+    for (size_t k = n - 4; k < n; k++) /* the four largest sizes at a fifth */
+        scale_number(json_object_get(json_array_get(rows, k), "oop"), "busbw", 0.2);
+    json_t *ag = entry(doc, "nccl-all_gather-default");
+    json_object_set_new(ag, "nranks", json_integer(1));
+    json_object_set_new(ag, "gpus", json_pack("[i]", 0));
+    json_t *f = ls_findings(doc);
+    assert_non_null(rule_of(f, "busbw_collapse", "all_reduce on GPUs 0,1"));
+    const json_t *i = rule_of(f, "implausible", "GPU0");
+    assert_non_null(i);
+    assert_non_null(strstr(ls_json_str(i, "message", ""), "one rank"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bundled_run_stays_quiet),
+        cmocka_unit_test(halved_nvlink_is_found),
+        cmocka_unit_test(halved_box_is_found),
+        cmocka_unit_test(degraded_pair_below_its_ceiling),
+        cmocka_unit_test(no_peer_access_is_found),
+        cmocka_unit_test(no_topology_no_guess),
+        cmocka_unit_test(statuses_are_findings),
+        cmocka_unit_test(noisy_figures_lower_their_findings),
+        cmocka_unit_test(busy_gpu_is_found),
+        cmocka_unit_test(collapse_and_one_rank),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
