@@ -7,6 +7,7 @@
 #include "util/array.h"
 #include "util/log.h"
 #include "util/parse.h"
+#include "util/strindex.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -366,14 +367,16 @@ static int origin_cmp(const ls_figure_t *x, const ls_figure_t *y)
 }
 
 /* The unpaired figure of list b (of key) that pairs best with a: same tool, file and
-   rank; else same tool and rank; else the first in origin order. NULL when none. */
+   rank; else same tool and rank; else the first in origin order. NULL when none. Only
+   the figures of a's key are visited (ix indexes fb's keys): linear in the figures. */
 static const ls_figure_t *partner(const ls_figure_t *a, const ls_figures_t *fb,
-                                  const unsigned char *used_b, int pass)
+                                  const ls_strindex_t *ix, const unsigned char *used_b, int pass)
 {
     const ls_figure_t *best = NULL;
-    for (size_t k = 0; k < fb->n; k++) {
+    for (size_t k = ls_strindex_first(ix, a->key); k != LS_STRINDEX_NONE;
+         k = ls_strindex_next(ix, k)) {
         const ls_figure_t *b = &fb->items[k];
-        if (used_b[k] || strcmp(a->key, b->key) != 0)
+        if (used_b[k])
             continue;
         int fits = pass == 0   ? strcmp(a->tool, b->tool) == 0 && strcmp(a->file, b->file) == 0 &&
                                      a->rank == b->rank
@@ -385,35 +388,46 @@ static const ls_figure_t *partner(const ls_figure_t *a, const ls_figures_t *fb,
     return best;
 }
 
+/* Figures in origin order, ties in list order (pointers into one array). */
+static int origin_ptr_cmp(const void *x, const void *y)
+{
+    const ls_figure_t *a = *(const ls_figure_t *const *)x, *b = *(const ls_figure_t *const *)y;
+    int c = origin_cmp(a, b);
+    return c ? c : (a > b) - (a < b);
+}
+
 /* pair_of[i] = the index in fb paired with fa's figure i, or -1. */
 static void pair_figures(const ls_figures_t *fa, const ls_figures_t *fb, long *pair_of)
 {
     unsigned char *used_b = calloc(fb->n + 1, 1);
-    size_t *order = malloc((fa->n + 1) * sizeof *order);
-    if (!used_b || !order)
+    const ls_figure_t **order = malloc((fa->n + 1) * sizeof *order);
+    const char **keys = malloc((fb->n + 1) * sizeof *keys);
+    ls_strindex_t ix;
+    if (!used_b || !order || !keys)
+        abort();
+    for (size_t k = 0; k < fb->n; k++)
+        keys[k] = fb->items[k].key;
+    if (ls_strindex_build(&ix, keys, fb->n) != 0)
         abort();
     for (size_t i = 0; i < fa->n; i++) {
         pair_of[i] = -1;
-        order[i] = i;
+        order[i] = &fa->items[i];
     }
     /* fa's figures in origin order, so that the last pass does not follow import order */
-    for (size_t i = 1; i < fa->n; i++)
-        for (size_t k = i; k > 0 && origin_cmp(&fa->items[order[k]], &fa->items[order[k - 1]]) < 0; k--) {
-            size_t t = order[k];
-            order[k] = order[k - 1];
-            order[k - 1] = t;
-        }
+    qsort(order, fa->n, sizeof *order, origin_ptr_cmp);
     for (int pass = 0; pass < 3; pass++)
         for (size_t o = 0; o < fa->n; o++) {
-            size_t i = order[o];
+            size_t i = (size_t)(order[o] - fa->items);
             if (pair_of[i] >= 0)
                 continue;
-            const ls_figure_t *b = partner(&fa->items[i], fb, used_b, pass);
+            const ls_figure_t *b = partner(&fa->items[i], fb, &ix, used_b, pass);
             if (b) {
                 pair_of[i] = (long)(b - fb->items);
                 used_b[pair_of[i]] = 1;
             }
         }
+    ls_strindex_free(&ix);
+    free(keys);
     free(order);
     free(used_b);
 }
