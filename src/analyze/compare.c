@@ -216,12 +216,24 @@ static int same_origin(const ls_figure_t *a, const ls_figure_t *b)
            strcmp(a->file, b->file) == 0;
 }
 
-/* rank = figures of the same key, tool and file before this one. */
+/* rank = figures of the same key, tool and file before this one. Only figures of one
+   key are compared (a hash index of the keys): linear in the figures. */
 static void number_repeats(ls_figures_t *figs)
 {
+    const char **keys = malloc((figs->n + 1) * sizeof *keys);
+    ls_strindex_t ix;
+    if (!keys)
+        abort();
     for (size_t i = 0; i < figs->n; i++)
-        for (size_t k = 0; k < i; k++)
+        keys[i] = figs->items[i].key;
+    if (ls_strindex_build(&ix, keys, figs->n) != 0)
+        abort();
+    for (size_t i = 0; i < figs->n; i++)
+        for (size_t k = ls_strindex_first(&ix, keys[i]); k != LS_STRINDEX_NONE && k < i;
+             k = ls_strindex_next(&ix, k))
             figs->items[i].rank += same_origin(&figs->items[k], &figs->items[i]);
+    ls_strindex_free(&ix);
+    free(keys);
 }
 
 int ls_figures_collect(const json_t *doc, int without_variant, ls_figures_t *out)
@@ -542,15 +554,21 @@ static json_t *context_lines(const json_t *a, const json_t *b)
     return list;
 }
 
+/* "p2p, hbm, nccl": the families of the figures, each once (a family is named once in
+   buf, which is all that is searched: a handful of words). */
 static void families_text(const ls_figures_t *figs, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < figs->n; i++) {
         const char *fam = ls_json_str(figs->items[i].match, "family", "?");
-        int seen = 0;
-        for (size_t k = 0; k < i; k++)
-            seen |= strcmp(ls_json_str(figs->items[k].match, "family", ""), fam) == 0;
+        char word[64];
+        snprintf(word, sizeof word, "%s,", fam);
+        char listed[1024];
+        snprintf(listed, sizeof listed, "%s,", buf);
+        int seen = strncmp(listed, word, strlen(word)) == 0;
+        snprintf(word, sizeof word, ", %s,", fam);
+        seen |= strstr(listed, word) != NULL;
         if (!seen && used < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fam);
     }
