@@ -4,6 +4,7 @@
    host while the GPUs share a socket. */
 #include "rules.h"
 #include "model/doc.h"
+#include "model/entry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,18 +12,6 @@
 #include <string.h>
 
 #define MAX_LISTED 6
-
-static int has_flag(const json_t *e, const char *flag)
-{
-    size_t i;
-    const json_t *f;
-    json_array_foreach(json_object_get(e, "flags"), i, f)
-    {
-        if (json_is_string(f) && !strcmp(json_string_value(f), flag))
-            return 1;
-    }
-    return 0;
-}
 
 static int ok(const json_t *e)
 {
@@ -99,7 +88,7 @@ static int no_peer_access(const ls_machine_t *m, int a, int b, const char **why)
     for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
-        if (((s == a && d == b) || (s == b && d == a)) && has_flag(e, "no_p2p")) {
+        if (((s == a && d == b) || (s == b && d == a)) && ls_entry_has_flag(e, "no_p2p")) {
             *why = !strcmp(ls_json_str(e, "source", ""), "p2pBandwidthLatencyTest") ? "CANNOT Access Peer" : "no peer access";
             return 1;
         }

@@ -1,4 +1,5 @@
 #include "import_note.h"
+#include "model/entry.h"
 #include "model/doc.h"
 
 #include <stdarg.h>
@@ -32,27 +33,14 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-static int has_flag(const json_t *flags, const char *flag)
-{
-    size_t i;
-    const json_t *f;
-    json_array_foreach(flags, i, f)
-    {
-        if (json_is_string(f) && strcmp(json_string_value(f), flag) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 static void mark_entries(json_t *doc, const char *file, size_t first, int incomplete)
 {
     json_t *list = json_object_get(doc, "measurements");
     for (size_t i = first; i < json_array_size(list); i++) {
         json_t *e = json_array_get(list, i);
         json_object_set_new(e, "source_file", json_string(file));
-        json_t *flags = json_object_get(e, "flags");
-        if (incomplete && json_is_array(flags) && !has_flag(flags, "incomplete"))
-            json_array_append_new(flags, json_string("incomplete"));
+        if (incomplete && json_is_array(json_object_get(e, "flags")))
+            ls_entry_flag(e, "incomplete");
     }
 }
 
@@ -63,7 +51,7 @@ static const char *entry_note(const json_t *doc, size_t first)
     const json_t *list = json_object_get(doc, "measurements");
     for (size_t i = first; i < json_array_size(list); i++) {
         const json_t *e = json_array_get(list, i);
-        if (has_flag(json_object_get(e, "flags"), "incomplete")) {
+        if (ls_entry_has_flag(e, "incomplete")) {
             const char *note = json_string_value(json_array_get(json_object_get(e, "notes"), 0));
             return note ? note : "incomplete paste";
         }

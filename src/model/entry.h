@@ -21,5 +21,7 @@ void ls_entry_fail(json_t *entry, const char *status, const char *error);
 
 /* Adds a flag (once) to the entry's "flags" array. */
 void ls_entry_flag(json_t *entry, const char *flag);
+/* 1 when the entry's "flags" array holds flag. */
+int ls_entry_has_flag(const json_t *entry, const char *flag);
 
 #endif

@@ -6,6 +6,7 @@
 #include "table.h"
 #include "strbuf.h"
 #include "model/doc.h"
+#include "model/entry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -32,22 +33,10 @@ static const headline_t lines[] = {
     {"GPU to host, pinned", "host", "d2h", NULL, "GB/s", 0},
 };
 
-static int has_flag(const json_t *e, const char *flag)
-{
-    size_t i;
-    const json_t *f;
-    json_array_foreach(json_object_get(e, "flags"), i, f)
-    {
-        if (json_is_string(f) && !strcmp(json_string_value(f), flag))
-            return 1;
-    }
-    return 0;
-}
-
 static int matches(const json_t *e, const headline_t *h)
 {
     if (strcmp(ls_json_str(e, "family", ""), h->family) || strcmp(ls_json_str(e, "status", ""), "ok") ||
-        strcmp(ls_json_str(e, "method", ""), h->method) || has_flag(e, "through_host") != h->through_host)
+        strcmp(ls_json_str(e, "method", ""), h->method) || ls_entry_has_flag(e, "through_host") != h->through_host)
         return 0;
     if (h->direction && strcmp(ls_json_str(e, "direction", "uni"), h->direction))
         return 0;

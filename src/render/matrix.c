@@ -2,6 +2,7 @@
 #include "format.h"
 #include "strbuf.h"
 #include "model/doc.h"
+#include "model/entry.h"
 #include "util/fileio.h"
 
 #include <math.h>
@@ -25,16 +26,6 @@ static const char *method_words(const char *family, const char *method)
         if (strcmp(words[i][0], family) == 0 && strcmp(words[i][1], method) == 0)
             return words[i][2];
     return method;
-}
-
-static int has_flag(const json_t *e, const char *flag)
-{
-    size_t i;
-    json_t *f;
-    json_array_foreach(json_object_get(e, "flags"), i, f)
-        if (json_is_string(f) && strcmp(json_string_value(f), flag) == 0)
-            return 1;
-    return 0;
 }
 
 void ls_matrix_init(ls_matrix_t *m, int n_fixed)
@@ -76,7 +67,7 @@ static void set_cell(ls_matrix_t *m, int a, int b, const json_t *e)
         return;
     int ok = strcmp(ls_json_str(e, "status", ""), "ok") == 0;
     m->cell[i][j] = ok ? LS_CELL_VALUE : LS_CELL_FAILED;
-    m->no_p2p[i][j] = (unsigned char)has_flag(e, "no_p2p");
+    m->no_p2p[i][j] = (unsigned char)ls_entry_has_flag(e, "no_p2p");
     m->v[i][j] = ls_json_num(e, "value", NAN);
     m->cv[i][j] = ls_json_num(json_object_get(e, "stats"), "cv", 0);
     long long n = ls_json_int(json_object_get(e, "stats"), "n", 0);
@@ -103,7 +94,7 @@ static int matches(const json_t *e, const char *family, const char *method, cons
         return 0;
     if (direction && strcmp(ls_json_str(e, "direction", ""), direction) != 0)
         return 0;
-    if (!direction && has_flag(e, "through_host") != !!through_host)
+    if (!direction && ls_entry_has_flag(e, "through_host") != !!through_host)
         return 0;
     return ls_json_int(e, "src", -1) >= 0 && ls_json_int(e, "dst", -1) >= 0;
 }
@@ -152,7 +143,7 @@ static void report_key(const json_t *e, char *key, size_t len)
     snprintf(key, len, "%s|%s|%s|%s|%s|%d|%s", ls_json_str(e, "family", ""),
              ls_json_str(e, "direction", "uni"), ls_json_str(e, "method", ""),
              ls_json_str(e, "mode", ""), ls_json_str(e, "source", "linkscope"),
-             has_flag(e, "through_host"), ls_json_str(e, "matrix", ""));
+             ls_entry_has_flag(e, "through_host"), ls_json_str(e, "matrix", ""));
 }
 
 /* "ce (p2pBandwidthLatencyTest: Unidirectional P2P=Disabled Bandwidth Matrix (GB/s))",
@@ -171,7 +162,7 @@ static void report_title(const json_t *e, ls_matrix_t *m)
     const char *dir = ls_json_str(e, "direction", "uni");
     char how[200];
     if (!strcmp(ls_json_str(e, "family", ""), "latency")) {
-        method_source(e, has_flag(e, "through_host") ? ", through host memory" : "", how, sizeof how);
+        method_source(e, ls_entry_has_flag(e, "through_host") ? ", through host memory" : "", how, sizeof how);
         snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %.150s", how);
         snprintf(m->unit, sizeof m->unit, "us");
         m->lower_is_better = 1;
@@ -399,7 +390,7 @@ static double best_value(const json_t *doc, const char *family, const char *dire
             continue;
         if (!method && strcmp(ls_json_str(e, "method", ""), "staged") == 0)
             continue; /* the path's own figure, not the detour through host */
-        if (has_flag(e, "through_host") != through_host)
+        if (ls_entry_has_flag(e, "through_host") != through_host)
             continue;
         int s = (int)ls_json_int(e, "src", -9), d = (int)ls_json_int(e, "dst", -9);
         int bidir = direction && strcmp(direction, "bidir") == 0;

@@ -10,12 +10,6 @@ ls_series_t *ls_series_for(const int *devices, int n, int period_ms)
     int nvml[LS_MAX_GPUS];
     if (n > LS_MAX_GPUS)
         n = LS_MAX_GPUS;
-    int have = ls_telemetry_available(NULL, 0);
-    for (int i = 0; i < n; i++) {
-        char bus[32];
-        /* NVML matches any case; CUDA writes "0000:3B:00.0" */
-        nvml[i] = have && cudaDeviceGetPCIBusId(bus, (int)sizeof bus, devices[i]) == cudaSuccess
-                      ? ls_nvml_index_by_bus_id(bus) : -1;
-    }
+    ls_nvml_indices_for(devices, n, nvml);
     return ls_series_start(nvml, n, period_ms);
 }

@@ -4,11 +4,8 @@
 
 #include <cuda_runtime_api.h>
 
-ls_telemetry_t *ls_telemetry_for(const int *devices, int n)
+void ls_nvml_indices_for(const int *devices, int n, int *nvml)
 {
-    int nvml[LS_MAX_GPUS];
-    if (n > LS_MAX_GPUS)
-        n = LS_MAX_GPUS;
     int have = ls_telemetry_available(NULL, 0);
     for (int i = 0; i < n; i++) {
         char bus[32];
@@ -16,5 +13,13 @@ ls_telemetry_t *ls_telemetry_for(const int *devices, int n)
         nvml[i] = have && cudaDeviceGetPCIBusId(bus, (int)sizeof bus, devices[i]) == cudaSuccess
                       ? ls_nvml_index_by_bus_id(bus) : -1;
     }
+}
+
+ls_telemetry_t *ls_telemetry_for(const int *devices, int n)
+{
+    int nvml[LS_MAX_GPUS];
+    if (n > LS_MAX_GPUS)
+        n = LS_MAX_GPUS;
+    ls_nvml_indices_for(devices, n, nvml);
     return ls_telemetry_start(devices, nvml, n, LS_TELEMETRY_PERIOD_MS);
 }
