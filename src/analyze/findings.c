@@ -107,11 +107,18 @@ static json_t *by_severity(json_t *found)
     return sorted;
 }
 
+double ls_noisy_limit(const json_t *e)
+{
+    int host = !strcmp(ls_json_str(e, "family", ""), "host");
+    int shared = !strcmp(ls_json_str(e, "memory", ""), "pageable") || !strcmp(ls_json_str(e, "method", ""), "bidir");
+    return host && shared ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
+}
+
 int ls_entry_noisy(const json_t *e)
 {
     const json_t *st = json_object_get(e, "stats");
     return !strcmp(ls_json_str(e, "status", ""), "ok") && ls_json_int(st, "n", 0) >= LS_NOISY_MIN_SAMPLES &&
-           ls_json_num(st, "cv", 0) > LS_NOISY_CV;
+           ls_json_num(st, "cv", 0) > ls_noisy_limit(e);
 }
 
 const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id)

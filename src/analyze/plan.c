@@ -856,7 +856,7 @@ static json_t *ceilings(const ls_machine_t *m)
     return out;
 }
 
-/* Ids of the figures whose spread is above LS_NOISY_CV: reports mark them "noisy". */
+/* Ids of the figures whose spread is above their noisy limit: reports mark them "noisy". */
 static json_t *noisy_entries(const ls_machine_t *m)
 {
     json_t *out = json_array();

@@ -227,7 +227,7 @@ static void busy_gpu(const ls_machine_t *m, json_t *out)
 static void noisy(const ls_machine_t *m, json_t *out)
 {
     json_t *evidence = json_array();
-    double worst = 0;
+    double worst = 0, worst_limit = LS_NOISY_CV;
     const char *worst_id = "";
     for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
@@ -235,19 +235,19 @@ static void noisy(const ls_machine_t *m, json_t *out)
             continue;
         json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
         double cv = ls_json_num(json_object_get(e, "stats"), "cv", 0);
-        if (cv > worst)
-            worst = cv, worst_id = ls_json_str(e, "id", "");
+        if (cv / ls_noisy_limit(e) > worst / worst_limit)
+            worst = cv, worst_limit = ls_noisy_limit(e), worst_id = ls_json_str(e, "id", "");
     }
     if (!json_array_size(evidence)) {
         json_decref(evidence);
         return;
     }
     ls_finding_add(out, "noisy", LS_SEV_WARNING, json_array_size(evidence) == 1 ? worst_id : "measurements", evidence,
-                   "%zu figure%s spread wider than %.0f%% (coefficient of variation; worst %s at %.1f%%): another "
-                   "process, clock changes or a shared path moved them while measuring; findings resting only on "
-                   "them are lowered to info; rerun on an idle machine",
-                   json_array_size(evidence), json_array_size(evidence) == 1 ? "" : "s", 100 * LS_NOISY_CV, worst_id,
-                   100 * worst);
+                   "%zu figure%s spread wider than a healthy idle machine's (coefficient of variation; worst %s at "
+                   "%.1f%%, limit %.0f%%): another process, clock changes or a shared path moved them while "
+                   "measuring; findings resting only on them are lowered to info; rerun on an idle machine",
+                   json_array_size(evidence), json_array_size(evidence) == 1 ? "" : "s", worst_id, 100 * worst,
+                   100 * worst_limit);
 }
 
 void ls_rules_status(const ls_machine_t *m, json_t *out)

@@ -278,6 +278,28 @@ static void noisy_figures_lower_their_findings(void **state)
     json_decref(doc);
 }
 
+/* Limits per class (docs/analysis.md "noisy"): a pageable host copy spreads by itself
+   (16.8% on an idle H200), a pinned one-way copy does not (at most 1.4%). */
+static void noisy_limit_depends_on_the_copy(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run();
+    json_object_set_new(json_object_get(entry(doc, "host-bidir-pageable-0-node0"), "stats"), "cv", json_real(0.17));
+    json_t *f = ls_findings(doc);
+    assert_null(rule_of(f, "noisy", NULL));
+    json_decref(f);
+    json_object_set_new(json_object_get(entry(doc, "host-bidir-pageable-0-node0"), "stats"), "cv", json_real(0.30));
+    json_object_set_new(json_object_get(entry(doc, "host-h2d-pinned-1-node0"), "stats"), "cv", json_real(0.12));
+    f = ls_findings(doc);
+    const json_t *n = rule_of(f, "noisy", NULL);
+    assert_non_null(n);
+    assert_int_equal(json_array_size(json_object_get(n, "evidence")), 2);
+    /* the worst against its own limit: 0.30 / 0.25 > 0.12 / 0.10 */
+    assert_non_null(strstr(ls_json_str(n, "message", ""), "worst host-bidir-pageable-0-node0 at 30.0%, limit 25%"));
+    json_decref(f);
+    json_decref(doc);
+}
+
 static void busy_gpu_is_found(void **state)
 {
     (void)state;
@@ -323,6 +345,7 @@ int main(void)
         cmocka_unit_test(no_topology_no_guess),
         cmocka_unit_test(statuses_are_findings),
         cmocka_unit_test(noisy_figures_lower_their_findings),
+        cmocka_unit_test(noisy_limit_depends_on_the_copy),
         cmocka_unit_test(busy_gpu_is_found),
         cmocka_unit_test(collapse_and_one_rank),
     };
