@@ -4,6 +4,7 @@
    repeated product. */
 #include "burn_rules.h"
 #include "rules.h"
+#include "spec.h"
 #include "model/doc.h"
 #include "util/stats.h"
 
@@ -98,6 +99,62 @@ static void fault_finding(const json_t *e, const char *subject, json_t *out)
                        subject, wrong);
 }
 
+double ls_burn_sm_mhz_held(const json_t *doc, long long g)
+{
+    double held = 0;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        double mhz = ls_json_num(burn_of(e), "sm_mhz_sustained", 0);
+        if (is_burn(e) && ls_json_int(e, "gpu", -1) == g && mhz > 0 && (held == 0 || mhz < held))
+            held = mhz;
+    }
+    return held;
+}
+
+/* The throttle reasons a burn entry saw, "a, b" ("none recorded" when none). */
+static void reasons_seen(const json_t *e, char *text, size_t len)
+{
+    size_t i, used = 0;
+    const json_t *ev;
+    text[0] = '\0';
+    json_array_foreach(json_object_get(burn_of(e), "throttle_events"), i, ev)
+    {
+        int n = snprintf(text + used, len - used, "%s%s", used ? ", " : "", ls_json_str(ev, "reason", "?"));
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+    if (!used)
+        snprintf(text, len, "none recorded");
+}
+
+/* NVIDIA's GPU Boost promises every workload at least the base clock within the power
+   target (docs/acceptance.md, "base clock"): a sustained SM clock below the base clock of
+   the part's product brief is a part, a power limit or a cooling that does not deliver
+   what was bought. Parts without a sourced base clock are left alone (unknown). */
+static void base_clock_finding(const json_t *doc, const json_t *e, const ls_datasheet_t *ds,
+                               const char *subject, json_t *out)
+{
+    const json_t *gpu = gpu_object(doc, ls_json_int(e, "gpu", -1));
+    const ls_spec_row_t *r = gpu ? ls_datasheet_row_of(ds, gpu) : NULL;
+    double held = ls_json_num(burn_of(e), "sm_mhz_sustained", 0);
+    if (!r || r->base_mhz <= 0 || held <= 0 || held >= r->base_mhz)
+        return;
+    const json_t *power = json_object_get(gpu, "power");
+    double limit = ls_json_num(power, "limit_w", 0), rated = ls_json_num(power, "default_limit_w", 0);
+    char reasons[160], cause[96] = "";
+    reasons_seen(e, reasons, sizeof reasons);
+    if (limit > 0 && rated > 0 && limit < rated)
+        snprintf(cause, sizeof cause, "; its power limit is set to %.0f W of the default %.0f W", limit, rated);
+    ls_finding_add(out, "burn_below_base", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+                   "%s: SM clock held %.0f MHz under sustained load (median of the second half), below "
+                   "the %s's %d MHz base clock, the minimum NVIDIA promises within the power limit; "
+                   "throttle reasons seen: %s%s",
+                   subject, held, r->key, r->base_mhz, reasons, cause);
+}
+
 /* A GPU whose sustained throughput is below LS_BURN_PEER_RATIO of the median of the
    others of the same method (two or more GPUs). */
 static void peer_findings(const json_t *list, json_t *out)
@@ -130,6 +187,9 @@ void ls_rules_burn(const json_t *doc, json_t *out)
 {
     const json_t *list = json_object_get(doc, "measurements"), *e;
     size_t i;
+    ls_datasheet_t ds = {0};
+    char err[160];
+    int have_ds = 0;
     json_array_foreach(list, i, e)
     {
         if (!is_burn(e))
@@ -140,6 +200,12 @@ void ls_rules_burn(const json_t *doc, json_t *out)
         throttle_findings(e, subject, out);
         power_finding(doc, e, subject, out);
         sag_finding(e, subject, out);
+        if (!have_ds)
+            have_ds = ls_datasheet_builtin(&ds, err, sizeof err) == 0 ? 1 : -1;
+        if (have_ds > 0)
+            base_clock_finding(doc, e, &ds, subject, out);
     }
+    if (have_ds > 0)
+        ls_datasheet_free(&ds);
     peer_findings(list, out);
 }

@@ -1,5 +1,6 @@
 /* GPUs against their datasheet (docs/acceptance.md). */
 #include "analyze/spec.h"
+#include "analyze/burn_rules.h"
 #include "analyze/rules.h"
 #include "model/doc.h"
 
@@ -8,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define SPEC_COLUMNS 16
+#define SPEC_COLUMNS 17
 
 /* Next tab- or newline-ended field of line (NUL-terminated in place). */
 static char *next_field(char **cursor)
@@ -48,8 +49,9 @@ static int parse_row(char *line, ls_spec_row_t *r)
     r->power_w = num_or_unknown(f[11]);
     r->sms = int_or_unknown(f[12]);
     r->boost_mhz = int_or_unknown(f[13]);
-    snprintf(r->pci_ids, sizeof r->pci_ids, "%s", f[14]);
-    snprintf(r->source, sizeof r->source, "%s", f[15]);
+    r->base_mhz = int_or_unknown(f[14]);
+    snprintf(r->pci_ids, sizeof r->pci_ids, "%s", f[15]);
+    snprintf(r->source, sizeof r->source, "%s", f[16]);
     return 0;
 }
 
@@ -333,6 +335,25 @@ static void check_hbm(const json_t *doc, const json_t *gpu, const ls_spec_row_t 
                        subject, best, 100 * best / r->memory_gbps, r->memory_gbps);
 }
 
+const ls_spec_row_t *ls_datasheet_row_of(const ls_datasheet_t *ds, const json_t *gpu)
+{
+    const ls_spec_row_t *by_name = ls_datasheet_find(ds, ls_json_str(gpu, "name", ""));
+    return by_name ? by_name : ls_datasheet_find_pci(ds, ls_json_str(gpu, "pci_device_id", ""));
+}
+
+/* The SM clock a sustained load held (linkscope burn) against the part's base clock: a
+   check with "spec": null where the datasheet has no sourced base clock. The finding is
+   the burn family's (burn_below_base, analyze/rules_burn.c). */
+static void check_base_clock(const json_t *doc, const json_t *gpu, const ls_spec_row_t *r, json_t *checks)
+{
+    double held = ls_burn_sm_mhz_held(doc, ls_json_int(gpu, "index", -1));
+    if (held <= 0)
+        return;
+    json_array_append_new(checks, json_pack("{s:s, s:o, s:f}", "check", "base_mhz", "spec",
+                                            r->base_mhz > 0 ? json_integer(r->base_mhz) : json_null(),
+                                            "seen", held));
+}
+
 /* The GPU's row by its name; its PCI device id (discovery records it) must then be the
    part's where the row lists ids, and names the row when the name is in none. */
 static const ls_spec_row_t *identify(const json_t *gpu, const ls_datasheet_t *ds,
@@ -379,6 +400,7 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
         check_pcie(gpu, r, subject, checks, findings);
         check_power_sms(gpu, r, subject, checks, findings);
         check_hbm(doc, gpu, r, subject, checks, findings);
+        check_base_clock(doc, gpu, r, checks);
         json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:o}", "gpu", subject, "name",
                                              name, "part", r->key, "source", r->source, "checks",
                                              checks));

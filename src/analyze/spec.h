@@ -15,6 +15,7 @@ typedef struct {
     char form[16];   /* "SXM5", "PCIe", ... */
     double memory_gb, memory_gbps, nvlink_gbps, power_w;
     int nvlink_gen, nvlinks, pcie_gen, pcie_width, sms, boost_mhz;
+    int base_mhz; /* NVIDIA's product brief base clock; < 0 where none was read */
     char pci_ids[64]; /* "0x2330", ';'-separated; "" when not known */
     char source[320];
 } ls_spec_row_t;
@@ -35,6 +36,9 @@ const ls_spec_row_t *ls_datasheet_find(const ls_datasheet_t *ds, const char *nam
 
 /* The row listing PCI device id ("0x2330", any case), or NULL. */
 const ls_spec_row_t *ls_datasheet_find_pci(const ls_datasheet_t *ds, const char *device_id);
+
+/* A run document's GPU object's row: by its NVML name, else by its PCI device id; NULL. */
+const ls_spec_row_t *ls_datasheet_row_of(const ls_datasheet_t *ds, const json_t *gpu);
 
 /* Measured HBM below this share of the datasheet's bandwidth is a finding (calibrated in
    docs/acceptance.md: healthy parts measure 0.86-0.94 of it). */

@@ -14,6 +14,11 @@ static void print_check(const json_t *c)
     if (strcmp(what, "pcie") == 0)
         printf(" pcie Gen%lld x%lld (part Gen%lld x%lld);", ls_json_int(c, "seen_gen", 0),
                ls_json_int(c, "seen_width", 0), ls_json_int(c, "spec_gen", 0), ls_json_int(c, "spec_width", 0));
+    else if (strcmp(what, "base_mhz") == 0 && json_is_null(json_object_get(c, "spec")))
+        printf(" SM clock under load %.0f MHz (part's base clock unknown);", ls_json_num(c, "seen", 0));
+    else if (strcmp(what, "base_mhz") == 0)
+        printf(" SM clock under load %.0f MHz (part's base clock %.0f);", ls_json_num(c, "seen", 0),
+               ls_json_num(c, "spec", 0));
     else if (json_is_null(json_object_get(c, "seen")))
         printf(" %s unknown (part %.4g);", what, ls_json_num(c, "spec", 0));
     else

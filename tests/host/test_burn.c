@@ -154,6 +154,37 @@ static void test_fault(void **state)
 }
 
 /* The HTML report draws one chart (three panels) and the table. */
+/* The real burn relabelled as the one part with a sourced base clock (H100 PCIe, 1125 MHz,
+   PB-11133): a clock held at 1005 MHz is below it, 1300 MHz is not; a lowered power limit
+   is named as the cause. The H200 itself has no sourced base clock: no finding (above). */
+static void test_below_base(void **state)
+{
+    (void)state;
+    json_t *doc = load_burn(), *b = json_object_get(entry0(doc), "burn");
+    json_t *gpu = json_array_get(json_object_get(doc, "gpus"), 0);
+    json_object_set_new(gpu, "name", json_string("NVIDIA H100 PCIe"));
+    json_object_set_new(json_object_get(gpu, "power"), "limit_w", json_real(350));
+    json_object_set_new(json_object_get(gpu, "power"), "default_limit_w", json_real(350));
+    json_object_set_new(b, "power_max_w", json_real(349));
+    json_object_set_new(b, "sm_mhz_sustained", json_real(1300));
+    json_t *found = burn_findings(doc);
+    assert_int_equal(count(found, "burn_below_base", NULL), 0);
+    json_decref(found);
+    json_object_set_new(b, "sm_mhz_sustained", json_real(1005));
+    found = burn_findings(doc);
+    assert_int_equal(count(found, "burn_below_base", "warning"), 1);
+    assert_non_null(strstr(message_of(found, "burn_below_base"), "1005 MHz"));
+    assert_non_null(strstr(message_of(found, "burn_below_base"), "h100-pcie's 1125 MHz base clock"));
+    assert_non_null(strstr(message_of(found, "burn_below_base"), "sw_power_cap"));
+    assert_null(strstr(message_of(found, "burn_below_base"), "power limit is set"));
+    json_decref(found);
+    json_object_set_new(json_object_get(gpu, "power"), "limit_w", json_real(250));
+    found = burn_findings(doc);
+    assert_non_null(strstr(message_of(found, "burn_below_base"), "set to 250 W of the default 350 W"));
+    json_decref(found);
+    json_decref(doc);
+}
+
 static void test_html_chart(void **state)
 {
     (void)state;
@@ -190,7 +221,7 @@ int main(void)
         cmocka_unit_test(test_summary_real), cmocka_unit_test(test_findings_real),
         cmocka_unit_test(test_power_low),    cmocka_unit_test(test_thermal),
         cmocka_unit_test(test_sag_and_behind), cmocka_unit_test(test_fault),
-        cmocka_unit_test(test_html_chart),   cmocka_unit_test(test_no_burn),
+        cmocka_unit_test(test_below_base),   cmocka_unit_test(test_html_chart),   cmocka_unit_test(test_no_burn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

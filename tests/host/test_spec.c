@@ -68,6 +68,8 @@ static void test_builtin_table(void **state)
     assert_non_null(ls_datasheet_find(&ds, "nvidia h100 80gb hbm3")); /* case-insensitive */
     assert_null(ls_datasheet_find(&ds, "NVIDIA H100"));               /* whole names only */
     assert_true(ls_datasheet_find(&ds, "NVIDIA B200")->boost_mhz < 0); /* unknown stays unknown */
+    assert_int_equal(ls_datasheet_find(&ds, "NVIDIA H100 PCIe")->base_mhz, 1125); /* PB-11133 */
+    assert_true(h200->base_mhz < 0); /* NVIDIA publishes no base clock for SXM parts */
     ls_datasheet_free(&ds);
     assert_int_equal(ls_datasheet_parse("key\tnames\nx\ty\tz\n", &ds, err, sizeof err), -1);
     assert_non_null(strstr(err, "line 2"));
@@ -86,6 +88,37 @@ static void test_h200_matches(void **state)
     const json_t *g0 = json_array_get(json_object_get(result, "gpus"), 0);
     assert_string_equal(ls_json_str(g0, "part", ""), "h200-sxm");
     assert_int_equal(json_array_size(json_object_get(g0, "checks")), 6);
+    json_decref(result);
+    json_decref(findings);
+    json_decref(doc);
+    ls_datasheet_free(&ds);
+}
+
+/* A burn's held SM clock is checked against the base clock: unknown for the H200 (the
+   check says so, spec null), 1125 MHz once relabelled as the H100 PCIe. */
+static void test_base_clock_check(void **state)
+{
+    (void)state;
+    ls_datasheet_t ds;
+    char err[256];
+    assert_int_equal(ls_datasheet_builtin(&ds, err, sizeof err), 0);
+    json_t *doc = load("../../examples/h200-burn.json"), *findings = json_array();
+    json_t *result = ls_spec_check(doc, &ds, findings);
+    const json_t *c, *base = NULL;
+    size_t i;
+    json_array_foreach(json_object_get(json_array_get(json_object_get(result, "gpus"), 0), "checks"), i, c)
+        if (!strcmp(ls_json_str(c, "check", ""), "base_mhz")) base = c;
+    assert_non_null(base);
+    assert_true(json_is_null(json_object_get(base, "spec")));
+    assert_float_equal(ls_json_num(base, "seen", 0), 1485, 1e-9);
+    json_decref(result);
+    json_object_set_new(json_array_get(json_object_get(doc, "gpus"), 0), "name", json_string("NVIDIA H100 PCIe"));
+    result = ls_spec_check(doc, &ds, findings);
+    base = NULL;
+    json_array_foreach(json_object_get(json_array_get(json_object_get(result, "gpus"), 0), "checks"), i, c)
+        if (!strcmp(ls_json_str(c, "check", ""), "base_mhz")) base = c;
+    assert_non_null(base);
+    assert_int_equal(ls_json_int(base, "spec", 0), 1125);
     json_decref(result);
     json_decref(findings);
     json_decref(doc);
@@ -174,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtin_table),
         cmocka_unit_test(test_h200_matches),
+        cmocka_unit_test(test_base_clock_check),
         cmocka_unit_test(test_seed000_gv100_hbm),
         cmocka_unit_test(test_seed003_sxm_name_on_pcie),
         cmocka_unit_test(test_pci_identity),
