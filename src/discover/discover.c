@@ -350,9 +350,13 @@ static void add_cuda_peers(ctx_t *c)
 
 static int nccl_version(char *buf, size_t buflen)
 {
-    /* LINKSCOPE_NCCL may name the library; else the loader's search path. */
+    /* LINKSCOPE_NCCL may name the library; else the names the collectives' loader tries
+       (nccl/loader_nccl.c), in its order. */
+    static const char *const names[] = {"libnccl.so.2", "libnccl.so"};
     const char *path = getenv("LINKSCOPE_NCCL");
-    void *lib = dlopen(path && *path ? path : "libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    void *lib = path && *path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+    for (size_t i = 0; !(path && *path) && !lib && i < sizeof names / sizeof names[0]; i++)
+        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
     if (!lib)
         return -1;
     int (*get)(int *) = NULL;
@@ -387,8 +391,8 @@ static void fill_software(ctx_t *c)
     if (nccl_version(buf, sizeof buf) == 0)
         json_object_set_new(sw, "nccl", json_string(buf));
     else
-        warn(c, "NCCL: libnccl.so.2 not found (set LINKSCOPE_NCCL to its path); collectives "
-                "are skipped");
+        warn(c, "NCCL: neither libnccl.so.2 nor libnccl.so found (set LINKSCOPE_NCCL to its path); "
+                "collectives are skipped");
     json_object_set_new(sw, "nvml", json_boolean(c->nvml_ok));
     json_object_set_new(sw, "gpudirect_rdma", ls_gpudirect_json(c->root, c->nnics));
     json_object_set_new(sw, "warnings", json_incref(c->warnings));

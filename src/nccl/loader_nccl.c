@@ -37,7 +37,7 @@ static void *open_library(char *tried, size_t triedlen)
         if (h)
             snprintf(lib.path, sizeof lib.path, "%s", names[i]);
     }
-    snprintf(tried, triedlen, "libnccl.so.2 through LD_LIBRARY_PATH and the system paths");
+    snprintf(tried, triedlen, "libnccl.so.2 and libnccl.so through LD_LIBRARY_PATH and the system paths");
     return h;
 }
 
