@@ -33,6 +33,14 @@ typedef cudaError_t (*ls_enqueue_fn)(void *arg, const ls_timer_t *t, int loops);
 cudaError_t ls_timer_init(ls_timer_t *t, const int *devices, int n);
 void ls_timer_free(ls_timer_t *t);
 
+/* The parts ls_timer_init and the round timer (rtimer.h) share: a stream and a done
+   event per device (done_flags: cudaEventCreateWithFlags' flags), their release, and
+   the gate's control words (host-mapped and portable, so any device's gate reads them;
+   zeroed). */
+cudaError_t ls_timer_streams_init(ls_timer_t *t, const int *devices, int n, unsigned done_flags);
+void ls_timer_streams_free(ls_timer_t *t);
+cudaError_t ls_gate_ctl_new(volatile int **ctl);
+
 /* One gated sample: ms = time from the start event to the last stream's end.
    Returns cudaSuccess, or an error; *timed_out = 1 when the gate gave up waiting. */
 cudaError_t ls_timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loops, double *ms,

@@ -17,28 +17,19 @@
             return rc_;                                                                            \
     } while (0)
 
-cudaError_t ls_timer_init(ls_timer_t *t, const int *devices, int n)
+cudaError_t ls_timer_streams_init(ls_timer_t *t, const int *devices, int n, unsigned done_flags)
 {
-    memset(t, 0, sizeof *t);
-    t->target_ms = ls_env_int("LS_SAMPLE_MS", (int)LS_SAMPLE_TARGET_MS, 1, 10000);
     t->nstreams = n;
     for (int i = 0; i < n; i++) {
         t->device[i] = devices[i];
         CHECK(cudaSetDevice(devices[i]));
         CHECK(cudaStreamCreateWithFlags(&t->stream[i], cudaStreamNonBlocking));
-        CHECK(cudaEventCreate(&t->done[i]));
+        CHECK(cudaEventCreateWithFlags(&t->done[i], done_flags));
     }
-    CHECK(cudaSetDevice(devices[0]));
-    CHECK(cudaEventCreate(&t->start));
-    CHECK(cudaEventCreate(&t->stop));
-    void *ctl = NULL;
-    CHECK(cudaHostAlloc(&ctl, 64, cudaHostAllocMapped | cudaHostAllocPortable));
-    t->ctl = ctl;
-    t->ctl[0] = t->ctl[1] = 0;
     return cudaSuccess;
 }
 
-void ls_timer_free(ls_timer_t *t)
+void ls_timer_streams_free(ls_timer_t *t)
 {
     for (int i = 0; i < t->nstreams; i++) {
         cudaSetDevice(t->device[i]);
@@ -49,6 +40,31 @@ void ls_timer_free(ls_timer_t *t)
     }
     if (t->nstreams)
         cudaSetDevice(t->device[0]);
+}
+
+cudaError_t ls_gate_ctl_new(volatile int **ctl)
+{
+    void *words = NULL;
+    CHECK(cudaHostAlloc(&words, 64, cudaHostAllocMapped | cudaHostAllocPortable));
+    *ctl = words;
+    (*ctl)[0] = (*ctl)[1] = 0;
+    return cudaSuccess;
+}
+
+cudaError_t ls_timer_init(ls_timer_t *t, const int *devices, int n)
+{
+    memset(t, 0, sizeof *t);
+    t->target_ms = ls_env_int("LS_SAMPLE_MS", (int)LS_SAMPLE_TARGET_MS, 1, 10000);
+    CHECK(ls_timer_streams_init(t, devices, n, cudaEventDefault));
+    CHECK(cudaSetDevice(devices[0]));
+    CHECK(cudaEventCreate(&t->start));
+    CHECK(cudaEventCreate(&t->stop));
+    return ls_gate_ctl_new(&t->ctl);
+}
+
+void ls_timer_free(ls_timer_t *t)
+{
+    ls_timer_streams_free(t);
     if (t->start)
         cudaEventDestroy(t->start);
     if (t->stop)

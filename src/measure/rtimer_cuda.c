@@ -14,18 +14,6 @@
             return rc_;                                                                            \
     } while (0)
 
-static cudaError_t view_init(ls_timer_t *v, const int *devices, int n)
-{
-    v->nstreams = n;
-    for (int i = 0; i < n; i++) {
-        v->device[i] = devices[i];
-        CHECK(cudaSetDevice(devices[i]));
-        CHECK(cudaStreamCreateWithFlags(&v->stream[i], cudaStreamNonBlocking));
-        CHECK(cudaEventCreateWithFlags(&v->done[i], cudaEventDisableTiming));
-    }
-    return cudaSuccess;
-}
-
 cudaError_t ls_rtimer_init(ls_rtimer_t *t, int ngroups, int per_group, const int *devices)
 {
     memset(t, 0, sizeof *t);
@@ -37,7 +25,7 @@ cudaError_t ls_rtimer_init(ls_rtimer_t *t, int ngroups, int per_group, const int
         t->active[g] = 1;
     for (int g = 0; g < ngroups; g++) {
         ls_timer_t *v = &t->view[g];
-        CHECK(view_init(v, devices + g * per_group, per_group));
+        CHECK(ls_timer_streams_init(v, devices + g * per_group, per_group, cudaEventDisableTiming));
         CHECK(cudaSetDevice(v->device[0]));
         CHECK(cudaEventCreate(&t->begin[g]));
         CHECK(cudaEventCreate(&t->end[g]));
@@ -46,26 +34,13 @@ cudaError_t ls_rtimer_init(ls_rtimer_t *t, int ngroups, int per_group, const int
     CHECK(cudaSetDevice(t->gate_dev));
     CHECK(cudaStreamCreateWithFlags(&t->gate, cudaStreamNonBlocking));
     CHECK(cudaEventCreateWithFlags(&t->start, cudaEventDisableTiming));
-    void *ctl = NULL;
-    CHECK(cudaHostAlloc(&ctl, 64, cudaHostAllocMapped | cudaHostAllocPortable));
-    t->ctl = ctl;
-    t->ctl[0] = t->ctl[1] = 0;
-    return cudaSuccess;
+    return ls_gate_ctl_new(&t->ctl);
 }
 
 void ls_rtimer_free(ls_rtimer_t *t)
 {
     for (int g = 0; g < t->ngroups; g++) {
-        ls_timer_t *v = &t->view[g];
-        for (int i = 0; i < v->nstreams; i++) {
-            cudaSetDevice(v->device[i]);
-            if (v->stream[i])
-                cudaStreamDestroy(v->stream[i]);
-            if (v->done[i])
-                cudaEventDestroy(v->done[i]);
-        }
-        if (v->nstreams)
-            cudaSetDevice(v->device[0]);
+        ls_timer_streams_free(&t->view[g]);
         if (t->begin[g])
             cudaEventDestroy(t->begin[g]);
         if (t->end[g])
