@@ -97,22 +97,55 @@ static void ecc_add(json_t *gpu, const char *field, const char *value)
     json_object_set_new(ecc, field, json_integer(ls_json_int(ecc, field, 0) + (long long)v));
 }
 
-/* Volatile counts (since the driver loaded), as NVML's volatile total: drivers from 525
+/* Volatile counts (since the driver loaded) and aggregate ones (the GPU's life, kept in
+   its InfoROM), as NVML's totals: drivers from 525
    split SRAM and DRAM ("DRAM Correctable", "SRAM Uncorrectable Parity", ...); older ones
    print "Single Bit" / "Double Bit" blocks ending in "Total". */
 static void ecc_errors(json_t *gpu, const char (*section)[48], int depth, const char *key,
                        const char *value)
 {
-    if (depth < 2 || strcmp(section[1], "Volatile") != 0)
+    const char *cor = NULL, *unc = NULL;
+    if (depth >= 2 && !strcmp(section[1], "Volatile"))
+        cor = "volatile_corrected", unc = "volatile_uncorrected";
+    else if (depth >= 2 && !strcmp(section[1], "Aggregate")) /* over the GPU's life */
+        cor = "aggregate_corrected", unc = "aggregate_uncorrected";
+    else
         return;
     if (depth == 2 && strstr(key, "Uncorrectable"))
-        ecc_add(gpu, "volatile_uncorrected", value);
+        ecc_add(gpu, unc, value);
     else if (depth == 2 && strstr(key, "Correctable"))
-        ecc_add(gpu, "volatile_corrected", value);
+        ecc_add(gpu, cor, value);
     else if (depth == 3 && !strcmp(key, "Total") && !strcmp(section[2], "Single Bit"))
-        ecc_add(gpu, "volatile_corrected", value);
+        ecc_add(gpu, cor, value);
     else if (depth == 3 && !strcmp(key, "Total") && !strcmp(section[2], "Double Bit"))
-        ecc_add(gpu, "volatile_uncorrected", value);
+        ecc_add(gpu, unc, value);
+}
+
+/* "Remapped Rows" (A100 and later: a bad row is replaced by a spare at the next GPU
+   reset) and "Retired Pages" (V100 and earlier: a page is retired at the next driver
+   load). "Yes"/"No" flags and counts; "N/A" where the GPU has the other mechanism. */
+static void memory_repair(json_t *gpu, const char *block, const char *key, const char *value)
+{
+    static const char *const fields[][3] = {
+        {"remapped_rows", "Correctable Error", "correctable"},
+        {"remapped_rows", "Uncorrectable Error", "uncorrectable"},
+        {"remapped_rows", "Pending", "pending"},
+        {"remapped_rows", "Remapping Failure Occurred", "failure"},
+        {"retired_pages", "Single Bit ECC", "single_bit"},
+        {"retired_pages", "Double Bit ECC", "double_bit"},
+        {"retired_pages", "Pending Page Blacklist", "pending"},
+        {"retired_pages", "Pending Page Retirement", "pending"},
+    };
+    double v;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (strcmp(block, fields[i][0]) || strcmp(key, fields[i][1]))
+            continue;
+        if (!strcmp(value, "Yes") || !strcmp(value, "No"))
+            json_object_set_new(child(child(gpu, "ecc"), block), fields[i][2],
+                                json_boolean(!strcmp(value, "Yes")));
+        else if (number(value, &v))
+            json_object_set_new(child(child(gpu, "ecc"), block), fields[i][2], json_integer((long long)v));
+    }
 }
 
 static void clock(json_t *gpu, const char *field, const char *value)
@@ -136,6 +169,10 @@ void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, cons
     else if (depth == 1 && !strcmp(s0, "ECC Mode") && !strcmp(key, "Current") &&
              (!strcmp(value, "Enabled") || !strcmp(value, "Disabled")))
         json_object_set_new(child(gpu, "ecc"), "enabled", json_boolean(!strcmp(value, "Enabled")));
+    else if (depth == 1 && !strcmp(s0, "Remapped Rows"))
+        memory_repair(gpu, "remapped_rows", key, value);
+    else if (depth == 1 && !strcmp(s0, "Retired Pages"))
+        memory_repair(gpu, "retired_pages", key, value);
     else if (!strcmp(s0, "ECC Errors"))
         ecc_errors(gpu, section, depth, key, value);
     else if (depth == 1 && !strcmp(s0, "Temperature") && !strcmp(key, "GPU Current Temp") &&
