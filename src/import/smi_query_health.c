@@ -53,6 +53,7 @@ static void power(json_t *gpu, const char *key, const char *value)
     if (!number(value, &v))
         return;
     const char *field = !strcmp(key, "Power Draw")            ? "draw_w"
+                        : !strcmp(key, "Instantaneous Power Draw") ? "draw_w" /* drivers from 570 */
                         : !strcmp(key, "Current Power Limit")  ? "limit_w"
                         : !strcmp(key, "Enforced Power Limit") ? "limit_w"
                         : !strcmp(key, "Default Power Limit")  ? "default_limit_w"
