@@ -3,7 +3,8 @@
 # `cmake --build build && (cd build && cpack -G TGZ)` from a CUDA build, then carried to
 # the device machine) into a fresh folder and runs `linkscope run` from it, with nothing
 # of the build tree on the library path. Output goes under $OUT (or the first argument).
-# usage: device-pack-check.sh [OUT_DIR] [TARBALL]
+# usage: device-pack-check.sh [OUT_DIR] [TARBALL]   (RUN_ARGS: more `run` options, e.g.
+# RUN_ARGS="--level thorough")
 set -u
 out=${1:-${OUT:?give OUT_DIR or set OUT}}
 tarball=${2:-$(ls -t build*/linkscope-*.tar.gz 2>/dev/null | head -1)}
@@ -18,7 +19,8 @@ unset LD_LIBRARY_PATH
     echo "--- ldd"; ldd "$bin"
     echo "--- version"; "$bin" version
     echo "--- linkscope run"
-    timeout 500 "$bin" run -o "$out/pack-run.json" 2>&1
+    # shellcheck disable=SC2086 # RUN_ARGS is a list of options
+    timeout 500 "$bin" run ${RUN_ARGS:-} -o "$out/pack-run.json" 2>&1
     echo "run rc=$?"
-    echo "--- verdict"; "$bin" report "$out/pack-run.json" 2>&1 | head -24
+    echo "--- verdict"; "$bin" report "$out/pack-run.json" 2>&1 | head -40
 } 2>&1 | tee "$out/pack-check.txt"

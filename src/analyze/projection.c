@@ -22,7 +22,10 @@ static const cost_t cost_p2p_ce = {"p2p ce", 0.371, 0.130};
 static const cost_t cost_p2p_sm = {"p2p sm", 0.371, 0.141};
 static const cost_t cost_p2p_staged = {"p2p staged", 0.371, 0.564};
 static const cost_t cost_latency = {"latency", 0.244, 0.005};
-static const cost_t cost_hbm = {"hbm", 0.188, 0.085};
+/* HBM's fixed part re-measured in session 3: 11 runs of 1 x H200 (tests/fixtures/runs/,
+   docs/bench/h200x1-2026-12-01-s3), step 0.56-0.65 s for 4 figures of which 0.23 s is
+   transfer: 0.09 s a figure (0.188 in the bundled run, before the fixed-cost changes). */
+static const cost_t cost_hbm = {"hbm", 0.09, 0.085};
 static const cost_t cost_host_pinned = {"host pinned", 0.413, 0.558};
 static const cost_t cost_host_pageable = {"host pageable", 0.413, 0.831};
 /* NCCL sweeps on 2 GPUs, 8 B up: all_reduce to 8 GiB, the others to 1 GiB (seconds per

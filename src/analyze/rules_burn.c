@@ -18,14 +18,6 @@ static int is_burn(const json_t *e)
     return strcmp(ls_json_str(e, "family", ""), "burn") == 0 && json_is_object(burn_of(e));
 }
 
-static const json_t *gpu_object(const json_t *doc, long long g)
-{
-    size_t i;
-    const json_t *gpu;
-    json_array_foreach(json_object_get(doc, "gpus"), i, gpu) if (ls_json_int(gpu, "index", -1) == g) return gpu;
-    return NULL;
-}
-
 /* Thermal reasons first, then the hardware brake, then the power cap. */
 static void throttle_findings(const json_t *e, const char *subject, json_t *out)
 {
@@ -64,7 +56,7 @@ static void throttle_findings(const json_t *e, const char *subject, json_t *out)
 static void power_finding(const json_t *doc, const json_t *e, const char *subject, json_t *out)
 {
     const json_t *b = burn_of(e);
-    const json_t *gpu = gpu_object(doc, ls_json_int(e, "gpu", -1));
+    const json_t *gpu = ls_doc_gpu(doc, ls_json_int(e, "gpu", -1));
     double limit = ls_json_num(json_object_get(gpu, "power"), "limit_w", 0);
     double reached = ls_json_num(b, "power_max_w", 0);
     if (strcmp(ls_json_str(b, "method", ""), "gemm_bf16") != 0 || limit <= 0 || reached <= 0)
@@ -137,7 +129,7 @@ static void reasons_seen(const json_t *e, char *text, size_t len)
 static void base_clock_finding(const json_t *doc, const json_t *e, const ls_datasheet_t *ds,
                                const char *subject, json_t *out)
 {
-    const json_t *gpu = gpu_object(doc, ls_json_int(e, "gpu", -1));
+    const json_t *gpu = ls_doc_gpu(doc, ls_json_int(e, "gpu", -1));
     const ls_spec_row_t *r = gpu ? ls_datasheet_row_of(ds, gpu) : NULL;
     double held = ls_json_num(burn_of(e), "sm_mhz_sustained", 0);
     if (!r || r->base_mhz <= 0 || held <= 0 || held >= r->base_mhz)

@@ -290,3 +290,11 @@ void ls_json_add_string_once(json_t *strings, const char *s)
     }
     json_array_append_new(strings, json_string(s));
 }
+
+const json_t *ls_doc_gpu(const json_t *doc, long long index)
+{
+    size_t i;
+    const json_t *gpu;
+    json_array_foreach(json_object_get(doc, "gpus"), i, gpu) if (ls_json_int(gpu, "index", -1) == index) return gpu;
+    return NULL;
+}

@@ -68,4 +68,7 @@ long long ls_json_int(const json_t *obj, const char *key, long long fallback);
    family NULL matches all. Returns the next index >= start whose entry matches, or -1. */
 long ls_doc_next_measurement(const json_t *doc, const char *family, long start);
 
+/* The object of doc's gpus[] whose index is index, or NULL. */
+const json_t *ls_doc_gpu(const json_t *doc, long long index);
+
 #endif

@@ -169,14 +169,7 @@ int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc)
 
 static int gpu_numa(const json_t *doc, int g)
 {
-    size_t i;
-    const json_t *v;
-    json_array_foreach(json_object_get(doc, "gpus"), i, v)
-    {
-        if (ls_json_int(v, "index", -1) == g)
-            return (int)ls_json_int(v, "numa_node", -1);
-    }
-    return -1;
+    return (int)ls_json_int(ls_doc_gpu(doc, g), "numa_node", -1);
 }
 
 /* Pairs named by degraded_link findings ("GPU0<->GPU4", "GPU5->GPU6"), drawn over the links. */

@@ -38,14 +38,7 @@ static int switch_class(const json_t *l)
 
 static int gpu_numa_node(const json_t *doc, int g)
 {
-    size_t i;
-    const json_t *v;
-    json_array_foreach(json_object_get(doc, "gpus"), i, v)
-    {
-        if (ls_json_int(v, "index", -1) == g)
-            return (int)ls_json_int(v, "numa_node", -1);
-    }
-    return -1;
+    return (int)ls_json_int(ls_doc_gpu(doc, g), "numa_node", -1);
 }
 
 /* Groups, NUMA nodes and the left-to-right order (by NUMA node, then first GPU). */
