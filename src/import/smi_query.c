@@ -85,9 +85,11 @@ static void open_gpu(query_t *q, const char *bus)
     q->blocks++;
 }
 
-static void top_value(query_t *q, const char *key, const char *value)
+static void top_value(query_t *q, const char *key, const char *raw)
 {
     json_t *sw = json_object_get(q->doc, "software");
+    char value[64]; /* drivers from 610: "610.60 [Deprecated; will be removed in CUDA 14.0. ...]" */
+    snprintf(value, sizeof value, "%.*s", (int)(strstr(raw, " [") ? strstr(raw, " [") - raw : 63), raw);
     if (strcmp(key, "Driver Version") == 0)
         ls_set_if_absent(sw, "driver", value);
     else if (strcmp(key, "CUDA Version") == 0) /* the driver's CUDA version */

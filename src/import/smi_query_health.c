@@ -165,6 +165,8 @@ void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, cons
         device_id(gpu, value);
     else if (depth == 1 && (!strcmp(s0, "GPU Power Readings") || !strcmp(s0, "Power Readings")))
         power(gpu, key, value);
+    else if (depth == 2 && !strcmp(s0, "GPU Power Readings") && !strcmp(section[1], "GPU Ceiling Power Limit"))
+        power(gpu, key, value); /* drivers from 610 nest the limits one level deeper */
     else if (depth == 1 && (!strcmp(s0, "Clocks Event Reasons") || !strcmp(s0, "Clocks Throttle Reasons")))
         reason(gpu, key, value);
     else if (depth == 1 && !strcmp(s0, "ECC Mode") && !strcmp(key, "Current") &&

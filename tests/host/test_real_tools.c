@@ -701,6 +701,15 @@ static void smi_query_health(void **state)
     assert_false(has_reason(gpu(doc, 0), "hw_slowdown"));
     json_decref(doc);
 
+    doc = import_case("smi-q-perflab-rtx3060-laptop"); /* driver 610: limits one level deeper */
+    g = gpu(doc, 0);
+    assert_true(num_at(g, "power", "limit_w") == 80);     /* GPU Ceiling Power Limit / Current */
+    assert_true(num_at(g, "power", "default_limit_w") == 80);
+    assert_true(num_at(g, "power", "draw_w") == 12.60);   /* Instantaneous Power Draw */
+    str_is(json_object_get(doc, "software"), "driver", "610.88"); /* without "[Deprecated; ...]" */
+    assert_int_equal(ls_json_int(json_object_get(g, "pcie"), "width_current", 0), 8);
+    json_decref(doc);
+
     doc = import_case("smi-q-gls-h100nvl-x2");
     g = gpu(doc, 1);
     str_is(g, "pci_device_id", "0x2321");
