@@ -48,7 +48,9 @@ static int sources(const ls_machine_t *m, log_src_t *out, int max)
     return n;
 }
 
-/* Host of a rank from ranks[] ({rank, host}) or rank_hosts ({"3": host}); NULL unknown. */
+/* Host of a rank from ranks[] ({rank, host}) or rank_hosts: an imported log's object
+   ({"3": host}) or an MPI entry's array (the host of each rank, rank order; docs/schema.md);
+   NULL unknown. */
 static const char *rank_host(const json_t *e, long long rank)
 {
     size_t i;
@@ -58,9 +60,19 @@ static const char *rank_host(const json_t *e, long long rank)
         if (ls_json_int(r, "rank", -1) == rank && json_is_string(json_object_get(r, "host")))
             return ls_json_str(r, "host", NULL);
     }
+    const json_t *hosts = json_object_get(e, "rank_hosts");
+    if (json_is_array(hosts))
+        return rank >= 0 ? json_string_value(json_array_get(hosts, (size_t)rank)) : NULL;
     char key[24];
     snprintf(key, sizeof key, "%lld", rank);
-    return ls_json_str(json_object_get(e, "rank_hosts"), key, NULL);
+    return ls_json_str(hosts, key, NULL);
+}
+
+/* Nodes an entry ran on: nccl-tests' count, or linkscope's MPI nodes[] array. */
+static long long entry_nodes(const json_t *e)
+{
+    const json_t *nodes = json_object_get(e, "nodes");
+    return json_is_array(nodes) ? (long long)json_array_size(nodes) : ls_json_int(e, "nodes", 1);
 }
 
 /* 1 when a transport joins two GPUs (two ranks) of one node. SHM works only within a
@@ -78,7 +90,7 @@ static int same_node(const json_t *e, const json_t *t)
     if (a && b)
         return !strcmp(a, b) && distinct;
     /* a single-node run of linkscope or nccl-tests (one host, no rank table) */
-    return e && json_object_get(e, "family") && ls_json_int(e, "nodes", 1) <= 1 &&
+    return e && json_object_get(e, "family") && entry_nodes(e) <= 1 &&
            !json_array_size(json_object_get(e, "ranks")) && distinct;
 }
 

@@ -7,6 +7,13 @@
 # of measuring commands (run, p2p, latency, hbm, host, nccl, inventory without
 # --sysfs-root, tp --measure) were measured on hardware: they are counted, not run
 # (their --help is run).
+# Also, over the same pages (docs/acceptance.md included): every `--option` written after
+# `linkscope COMMAND` is in that command's --help; every repository path named
+# (src/, tests/, scripts/, examples/, data/, packaging/, cmake/, docs/) exists; every
+# ls_*/LS_* name is in src/ (or tests/, scripts/); every rule id of docs/analysis.md's
+# tables is written by src/; a constant quoted as "`LS_NAME` VALUE" has that value in its
+# #define. A section "How to add ..." names files and symbols that a
+# worked example would create: its paths and names are not checked.
 bin=$(realpath "$1")
 src=$(cd "$(dirname "$0")/../.." && pwd)
 command -v python3 >/dev/null || { echo "skipped: needs python3"; exit 77; }
@@ -77,6 +84,86 @@ for path in files:
         if not ok:
             failed += 1
             print("FAIL: %s: %s: %s" % (where, cmds[-1], why))
-print("test_docs: %d blocks run, %d failed, %d measured on hardware (not run)" % (ran, failed, skipped))
-sys.exit(1 if failed or not ran else 0)
+
+# --- names in the docs that must exist ---------------------------------------------
+commands = ("run inventory topo p2p latency hbm host burn nccl report plan compare check "
+            "baseline import fleet tp help version").split()
+helps = {}
+def help_of(c):
+    if c not in helps:
+        p = subprocess.run([bin, c, "--help"], capture_output=True, text=True)
+        helps[c] = p.stdout + p.stderr
+    return helps[c]
+
+def code_text():
+    out = []
+    for d in ("src", "tests", "scripts", "cmake"):
+        for root, _, names in os.walk(os.path.join(src, d)):
+            for n in names:
+                try:
+                    out.append(open(os.path.join(root, n), errors="replace").read())
+                except OSError:
+                    pass
+    out.append(open(os.path.join(src, "CMakeLists.txt")).read())
+    return "\n".join(out)
+
+code = code_text()
+src_only = "\n".join(open(os.path.join(r, n), errors="replace").read()
+                     for r, _, ns in os.walk(os.path.join(src, "src")) for n in ns)
+opt_re = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
+cmd_re = re.compile(r"linkscope (%s)\b([^`\n]*)" % "|".join(commands))
+path_re = re.compile(r"(?<![\w./-])((?:src|tests|scripts|examples|data|packaging|cmake|docs)/[A-Za-z0-9_./*-]*[A-Za-z0-9_/*])")
+name_re = re.compile(r"\b((?:ls|LS)_[A-Za-z0-9_]*[A-Za-z0-9])\b(?!_)")
+bad_names = 0
+def wrong(where, what):
+    global bad_names
+    bad_names += 1
+    print("FAIL: %s: %s" % (where, what))
+
+for path in files:
+    rel = os.path.relpath(path, src)
+    worked_example = False
+    for n, line in enumerate(open(path).read().split("\n"), 1):
+        if line.startswith("#"):
+            worked_example = line.lstrip("# ").startswith("How to add")
+        where = "%s:%d" % (rel, n)
+        for m in cmd_re.finditer(line):
+            for o in opt_re.findall(m.group(2)):
+                if o != "--help" and not re.search(re.escape(o) + r"(?![a-z0-9-])", help_of(m.group(1))):
+                    wrong(where, "linkscope %s %s: not in its --help" % (m.group(1), o))
+        if worked_example:
+            continue
+        for p in path_re.findall(line):
+            if p.endswith("/NAME") or "NAME/" in p:
+                continue
+            if "*" in p:
+                if not glob.glob(os.path.join(src, p)):
+                    wrong(where, "%s matches no file" % p)
+                continue
+            if not os.path.exists(os.path.join(src, p)):
+                wrong(where, "%s does not exist" % p)
+        for name in name_re.findall(line):
+            if re.fullmatch(r"ls_[A-Z]+", name):  # a placeholder: ls_PART
+                continue
+            if not re.search(r"\b%s\b" % re.escape(name), code):
+                wrong(where, "%s is not in src/, tests/ or scripts/" % name)
+
+defines = dict(re.findall(r"#define (LS_[A-Z0-9_]+) \(?(-?[0-9.]+)", src_only))
+for path in files:
+    for n, line in enumerate(open(path), 1):
+        for name, value in re.findall(r"`(LS_[A-Z0-9_]+)` (\d+(?:\.\d+)?)\b", line):
+            if name in defines and float(defines[name]) != float(value):
+                wrong("%s:%d" % (os.path.relpath(path, src), n),
+                      "%s is %s in the docs, %s in src/" % (name, value, defines[name]))
+
+for line in open(os.path.join(src, "docs", "analysis.md")):
+    m = re.match(r"\| `([a-z_]+)`(?:, `([a-z_]+)`)*(?:, `([a-z_]+)`)? \|", line)
+    if m:
+        for rule in re.findall(r"`([a-z_]+)`", line.split("|")[1]):
+            if '"%s"' % rule not in src_only:
+                wrong("docs/analysis.md", "rule %s is not written by src/" % rule)
+
+print("test_docs: %d blocks run, %d failed, %d measured on hardware (not run); %d names, paths "
+      "or constants untrue" % (ran, failed, skipped, bad_names))
+sys.exit(1 if failed or not ran or bad_names else 0)
 PY

@@ -455,6 +455,46 @@ static void empty_document_gives_empty_analysis(void **state)
     json_decref(doc);
 }
 
+/* A two-node MPI entry of linkscope nccl: rank_hosts is an array (the host of each rank).
+   NET between ranks on two hosts is the network doing its job; on one host it is not. */
+static json_t *mpi_entry_over(const char *host0, const char *host1, int gdrdma)
+{
+    json_t *doc = ls_doc_new();
+    json_array_append_new(json_object_get(doc, "gpus"), json_pack("{s:i}", "index", 0));
+    json_t *net = json_pack("[{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}]", "channel", 0, "conn", 0,
+                            "from_rank", 0, "to_rank", 1, "from", 0, "to", 0, "transport", "NET/IB", "via",
+                            gdrdma ? "NET/IB/0/GDRDMA" : "NET/IB/0", "gdrdma", gdrdma, "read", 0, "side", "send");
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:[i,i], s:i, s:[s,s], s:o}", "id", "nccl-mpi",
+                          "family", "nccl", "metric", "busbw", "unit", "GB/s", "status", "ok", "collective",
+                          "all_reduce", "mode", "mpi", "variant", "default", "gpus", 0, 0, "nranks", 2,
+                          "rank_hosts", host0, host1, "transports", net);
+    json_object_set_new(e, "nodes", json_pack(strcmp(host0, host1) ? "[{s:s}, {s:s}]" : "[{s:s}]", "hostname",
+                                              host0, "hostname", host1));
+    json_array_append_new(json_object_get(doc, "measurements"), e);
+    return doc;
+}
+
+static void mpi_net_between_nodes_is_not_inside_a_node(void **state)
+{
+    (void)state;
+    json_t *two = mpi_entry_over("nodeA", "nodeB", 1), *f = ls_findings(two);
+    assert_int_equal(count_rule(f, "nccl_transport", NULL), 0);
+    assert_int_equal(count_rule(f, "gdr_disabled", NULL), 0);
+    json_decref(f);
+    json_decref(two);
+    /* between the nodes without GPUDirect RDMA: gdr_disabled judges the connection */
+    two = mpi_entry_over("nodeA", "nodeB", 0);
+    f = ls_findings(two);
+    assert_int_equal(count_rule(f, "gdr_disabled", NULL), 1);
+    json_decref(f);
+    json_decref(two);
+    json_t *one = mpi_entry_over("nodeA", "nodeA", 1);
+    f = ls_findings(one);
+    assert_int_equal(count_rule(f, "nccl_transport", NULL), 1);
+    json_decref(f);
+    json_decref(one);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +514,7 @@ int main(void)
         cmocka_unit_test(plan_of_64_gpus),
         cmocka_unit_test(severity_names_round_trip),
         cmocka_unit_test(empty_document_gives_empty_analysis),
+        cmocka_unit_test(mpi_net_between_nodes_is_not_inside_a_node),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
