@@ -168,6 +168,63 @@ static void throttling(const ls_machine_t *m, json_t *out)
     json_decref(evidence);
 }
 
+/* Row remapping (A100 and later) and page retirement (earlier parts) as NVML reports
+   them: a repair the GPU has recorded but applies only at the next GPU reset (rows) or
+   driver load (pages); a remapping failure means a bank has no spare row left. */
+static void memory_repair(int g, const json_t *ecc, const char *subject, const char *path, json_t *out)
+{
+    const json_t *rows = json_object_get(ecc, "remapped_rows");
+    const json_t *pages = json_object_get(ecc, "retired_pages");
+    if (json_is_true(json_object_get(rows, "failure")))
+        ls_finding_add(out, "ecc", LS_SEV_ERROR, subject, json_pack("[s]", path),
+                       "GPU%d: row remapping failed (a memory bank has no spare row left): drain it and "
+                       "have it checked (nvidia-smi -q -d ROW_REMAPPER)", g);
+    else if (json_is_true(json_object_get(rows, "pending")))
+        ls_finding_add(out, "ecc", LS_SEV_WARNING, subject, json_pack("[s]", path),
+                       "GPU%d has a row remap pending (%lld correctable, %lld uncorrectable rows remapped): "
+                       "it takes effect only after a GPU reset (nvidia-smi -r) or a reboot", g,
+                       ls_json_int(rows, "correctable", 0), ls_json_int(rows, "uncorrectable", 0));
+    if (json_is_true(json_object_get(pages, "pending")))
+        ls_finding_add(out, "ecc", LS_SEV_WARNING, subject, json_pack("[s]", path),
+                       "GPU%d has memory pages pending retirement (%lld single-bit, %lld double-bit retired): "
+                       "they are retired only when the driver reloads (reboot)", g,
+                       ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0));
+}
+
+/* Clock-event reasons of the GPU's own reading (discovery, or an import of nvidia-smi
+   -q): a snapshot, so only the reasons no workload explains. HW Slowdown halves the
+   clocks or more; HW Power Brake is an external signal (the PSU, or a chassis power
+   table that does not know the board); the thermal ones mean cooling. sw_power_cap is
+   what a loaded part does at its limit and is left to the measurement rule above. */
+static void throttled_now(const ls_machine_t *m, json_t *out)
+{
+    static const char *const serious[] = {"hw_slowdown", "hw_power_brake_slowdown", "hw_thermal_slowdown",
+                                          "sw_thermal_slowdown"};
+    for (int g = 0; g < m->ngpus; g++) {
+        char list[160] = "", subject[16], path[48];
+        size_t k;
+        const json_t *r;
+        json_array_foreach(json_object_get(m->gpu[g], "throttle_reasons"), k, r)
+        {
+            for (size_t i = 0; i < sizeof serious / sizeof serious[0]; i++) {
+                size_t len = strlen(list);
+                if (json_is_string(r) && !strcmp(json_string_value(r), serious[i]))
+                    snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", serious[i]);
+            }
+        }
+        if (!list[0])
+            continue;
+        snprintf(subject, sizeof subject, "GPU%d", g);
+        snprintf(path, sizeof path, "gpus[%d].throttle_reasons", g);
+        ls_finding_add(out, "throttling", LS_SEV_WARNING, subject, json_pack("[s]", path),
+                       "GPU%d's clocks were held down by %s when it was read: %s", g, list,
+                       strstr(list, "power_brake") ? "a power-brake signal from outside the GPU (power supply, or a "
+                                                     "chassis that does not know the board): check cabling and the BMC"
+                       : strstr(list, "thermal")   ? "check cooling and airflow before measuring"
+                                                   : "check power cabling and temperature before measuring");
+    }
+}
+
 static void ecc_errors(const ls_machine_t *m, json_t *out)
 {
     for (int g = 0; g < m->ngpus; g++) {
@@ -184,6 +241,12 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
         else if (cor > 0)
             ls_finding_add(out, "ecc", LS_SEV_INFO, subject, json_pack("[s]", path),
                            "GPU%d has %lld corrected ECC errors since the driver loaded", g, cor);
+        else if (ls_json_int(ecc, "aggregate_corrected", 0) > 0 || ls_json_int(ecc, "aggregate_uncorrected", 0) > 0)
+            ls_finding_add(out, "ecc", LS_SEV_INFO, subject, json_pack("[s]", path),
+                           "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life (none since "
+                           "the driver loaded): watch whether they grow", g, ls_json_int(ecc, "aggregate_corrected", 0),
+                           ls_json_int(ecc, "aggregate_uncorrected", 0));
+        memory_repair(g, ecc, subject, path, out);
     }
 }
 
@@ -297,6 +360,7 @@ void ls_rules_gpus(const ls_machine_t *m, json_t *out)
     hbm_outliers(m, out);
     power_limits(m, out);
     throttling(m, out);
+    throttled_now(m, out);
     ecc_errors(m, out);
     nvlink_errors(m, out);
 }

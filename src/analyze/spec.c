@@ -196,8 +196,8 @@ static void pcie_words(const json_t *gpu, char *text, size_t len)
     double pcie_gbps = ls_json_num(pcie, "theoretical_gbps", 0);
     snprintf(text, len, "PCIe");
     if (pcie_gbps > 0)
-        snprintf(text, len, "PCIe Gen%lld x%lld at about %.0f GB/s",
-                 ls_json_int(pcie, "gen_current", 0), ls_json_int(pcie, "width_current", 0), pcie_gbps);
+        snprintf(text, len, "PCIe Gen%lld x%lld at about %.0f GB/s", /* theoretical_gbps: at max */
+                 ls_json_int(pcie, "gen_max", 0), ls_json_int(pcie, "width_max", 0), pcie_gbps);
 }
 
 /* An SXM module whose NVLinks the document does not record: it cannot be accepted as

@@ -6,6 +6,7 @@
 #include "smi_text.h"
 #include "import_note.h"
 #include "import_util.h"
+#include "smi_query_health.h"
 #include "model/busid.h"
 #include "model/doc.h"
 #include "util/log.h"
@@ -84,9 +85,11 @@ static void open_gpu(query_t *q, const char *bus)
     q->blocks++;
 }
 
-static void top_value(query_t *q, const char *key, const char *value)
+static void top_value(query_t *q, const char *key, const char *raw)
 {
     json_t *sw = json_object_get(q->doc, "software");
+    char value[64]; /* drivers from 610: "610.60 [Deprecated; will be removed in CUDA 14.0. ...]" */
+    snprintf(value, sizeof value, "%.*s", (int)(strstr(raw, " [") ? strstr(raw, " [") - raw : 63), raw);
     if (strcmp(key, "Driver Version") == 0)
         ls_set_if_absent(sw, "driver", value);
     else if (strcmp(key, "CUDA Version") == 0) /* the driver's CUDA version */
@@ -111,6 +114,8 @@ static void gpu_value(query_t *q, const char *key, const char *value)
              strcmp(key, "Total") == 0 && strstr(value, "MiB"))
         json_object_set_new(q->gpu, "memory_total_bytes",
                             json_integer(atoll(value) * 1024LL * 1024LL));
+    else
+        ls_smi_query_health(q->gpu, (const char(*)[48])q->section, q->depth, key, value);
 }
 
 static void query_line(query_t *q, const char *line)
@@ -132,7 +137,10 @@ static void query_line(query_t *q, const char *line)
     if (!colon) { /* a section line */
         if (q->depth < DEPTH) {
             q->indent[q->depth] = indent;
-            snprintf(q->section[q->depth++], sizeof q->section[0], "%.47s", t);
+            char *s = q->section[q->depth++];
+            snprintf(s, sizeof q->section[0], "%.47s", t);
+            for (size_t n = strlen(s); n > 0 && s[n - 1] == ' '; n--) /* "Single Bit    " */
+                s[n - 1] = '\0';
         }
         return;
     }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "analyze/analyze.h"
 #include "analyze/compare.h"
 #include "import/import.h"
 #include "model/doc.h"
@@ -642,6 +643,116 @@ static void smi_query_inventory(void **state)
     json_decref(doc);
 }
 
+static double num_at(const json_t *g, const char *obj, const char *key)
+{
+    return ls_json_num(json_object_get(g, obj), key, NAN);
+}
+
+static int has_reason(const json_t *g, const char *reason)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(json_object_get(g, "throttle_reasons"), i, r)
+    {
+        if (json_is_string(r) && strcmp(json_string_value(r), reason) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* nvidia-smi -q beyond identity, against the quoted lines of the real texts: device id,
+   the GPU's power readings (not the module's), clock-event reasons, ECC in both layouts,
+   remapped rows and retired pages. */
+static void smi_query_health(void **state)
+{
+    (void)state;
+    json_t *doc = import_case("smi-q-gls-gh200");
+    const json_t *g = gpu(doc, 0);
+    str_is(g, "pci_device_id", "0x2342");                 /* Device Id : 0x234210DE */
+    assert_true(num_at(g, "power", "limit_w") == 700);     /* GPU Current Power Limit : 700.00 W */
+    assert_true(num_at(g, "power", "default_limit_w") == 900); /* not the module's 1000 W */
+    assert_true(num_at(g, "power", "draw_w") == 87.88);
+    json_decref(doc);
+
+    doc = import_case("smi-q-gls-a100sxm-x4");
+    g = gpu(doc, 1);
+    assert_true(num_at(g, "ecc", "volatile_corrected") == 353); /* DRAM Correctable : 353 */
+    assert_true(num_at(g, "ecc", "volatile_uncorrected") == 0);
+    const json_t *rows = json_object_get(json_object_get(g, "ecc"), "remapped_rows");
+    assert_true(json_is_true(json_object_get(rows, "pending"))); /* Pending : Yes */
+    assert_true(json_is_false(json_object_get(rows, "failure")));
+    assert_int_equal(ls_json_int(rows, "correctable", -1), 1);
+    assert_true(num_at(gpu(doc, 0), "ecc", "volatile_corrected") == 0);
+    json_decref(doc);
+
+    doc = import_case("smi-q-gls-v100sxm2-x8"); /* driver 550 on Volta: Single / Double Bit blocks */
+    g = gpu(doc, 7);
+    str_is(g, "pci_device_id", "0x1db1");
+    assert_true(json_is_true(json_object_get(json_object_get(g, "ecc"), "enabled")));
+    assert_true(num_at(g, "ecc", "volatile_corrected") == 0);
+    const json_t *pages = json_object_get(json_object_get(g, "ecc"), "retired_pages");
+    assert_true(json_is_false(json_object_get(pages, "pending"))); /* Pending Page Blacklist : No */
+    json_decref(doc);
+
+    doc = import_case("smi-q-gls-a40-x10");
+    assert_true(num_at(gpu(doc, 6), "ecc", "aggregate_corrected") == 10289); /* Aggregate DRAM Correctable */
+    assert_true(num_at(gpu(doc, 6), "ecc", "volatile_corrected") == 0);
+    assert_true(has_reason(gpu(doc, 0), "sw_power_cap")); /* SW Power Cap : Active */
+    assert_false(has_reason(gpu(doc, 0), "hw_slowdown"));
+    json_decref(doc);
+
+    doc = import_case("smi-q-perflab-rtx3060-laptop"); /* driver 610: limits one level deeper */
+    g = gpu(doc, 0);
+    assert_true(num_at(g, "power", "limit_w") == 80);     /* GPU Ceiling Power Limit / Current */
+    assert_true(num_at(g, "power", "default_limit_w") == 80);
+    assert_true(num_at(g, "power", "draw_w") == 12.60);   /* Instantaneous Power Draw */
+    str_is(json_object_get(doc, "software"), "driver", "610.88"); /* without "[Deprecated; ...]" */
+    assert_int_equal(ls_json_int(json_object_get(g, "pcie"), "width_current", 0), 8);
+    json_decref(doc);
+
+    doc = import_case("smi-q-gls-h100nvl-x2");
+    g = gpu(doc, 1);
+    str_is(g, "pci_device_id", "0x2321");
+    assert_true(num_at(g, "power", "default_limit_w") == 310);
+    assert_int_equal(ls_json_int(json_object_get(g, "clocks"), "sm_max_mhz", 0), 1785);
+    json_decref(doc);
+}
+
+/* The same A10 text with HW Slowdown and HW Power Brake marked Active (a transform: no
+   public whole -q with them active was found): the reasons are imported and `throttling`
+   fires on the GPU's own reading. */
+static void smi_query_hw_slowdown(void **state)
+{
+    (void)state;
+    char *text = read_text(ls_fixture("real/smi-q-gls-a10.txt"));
+    const char *words[] = {"HW Slowdown                       : Not Active",
+                           "HW Power Brake Slowdown       : Not Active"};
+    for (size_t w = 0; w < 2; w++) {
+        char *at = strstr(text, words[w]);
+        assert_non_null(at);
+        at = strstr(at, "Not Active");
+        memmove(at, at + 4, strlen(at + 4) + 1); /* "Not Active" -> "Active" */
+    }
+    json_t *doc = ls_import_doc_new();
+    char err[256];
+    assert_true(ls_import_text(doc, text, "a10-hw.txt", NULL, NULL, err, sizeof err) >= 0);
+    free(text);
+    assert_true(has_reason(gpu(doc, 0), "hw_slowdown"));
+    assert_true(has_reason(gpu(doc, 0), "hw_power_brake_slowdown"));
+    json_t *findings = ls_findings(doc);
+    size_t i;
+    const json_t *f;
+    int hit = 0;
+    json_array_foreach(findings, i, f)
+    {
+        hit |= strcmp(ls_json_str(f, "rule", ""), "throttling") == 0 &&
+               strstr(ls_json_str(f, "message", ""), "power-brake") != NULL;
+    }
+    assert_true(hit);
+    json_decref(findings);
+    json_decref(doc);
+}
+
 /* The nvlink and -q pastes of our machine join the topology: names, speeds, PCIe. */
 static void smi_joins_the_topology(void **state)
 {
@@ -739,6 +850,8 @@ int main(void)
         cmocka_unit_test(topo_value_under_its_own_column),
         cmocka_unit_test(smi_nvlink_speeds_inactive_links_and_errors),
         cmocka_unit_test(smi_query_inventory),
+        cmocka_unit_test(smi_query_health),
+        cmocka_unit_test(smi_query_hw_slowdown),
         cmocka_unit_test(smi_joins_the_topology),
         cmocka_unit_test(compare_does_not_depend_on_file_order),
     };

@@ -1,0 +1,192 @@
+/* nvidia-smi -q: the fields of a GPU block beyond its identity and link, into the
+   gpus[] fields discovery fills from NVML (docs/schema.md): the PCI device id, power
+   readings and limits, the clock-event (throttle) reasons active at the time of the
+   reading, ECC mode and volatile error counts, temperature and clocks. The section path
+   of the line (outermost first) comes from smi_query.c. */
+#include "smi_query_health.h"
+#include "import_util.h"
+#include "model/doc.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *child(json_t *gpu, const char *key)
+{
+    json_t *o = json_object_get(gpu, key);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new(gpu, key, o);
+    }
+    return o;
+}
+
+/* A number at the start of the value ("310.00 W", "1980 MHz", "45 C"); 0 for "N/A". */
+static int number(const char *value, double *out)
+{
+    char *end;
+    double v = strtod(value, &end);
+    if (end == value)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* "0x233010DE": the device id is the upper 16 bits, the vendor (10DE) the lower. */
+static void device_id(json_t *gpu, const char *value)
+{
+    if (strlen(value) != 10 || strncmp(value, "0x", 2) != 0)
+        return;
+    char id[8] = "0x";
+    for (int i = 0; i < 4; i++)
+        id[2 + i] = (char)tolower((unsigned char)value[2 + i]);
+    ls_set_if_absent(gpu, "pci_device_id", id);
+}
+
+/* "GPU Power Readings" (drivers from 535) or "Power Readings"; never "Module Power
+   Readings" (the whole Grace Hopper module) or "GPU Memory Power Readings". The enforced
+   limit is "Current Power Limit", "Enforced Power Limit" on older drivers. */
+static void power(json_t *gpu, const char *key, const char *value)
+{
+    double v;
+    if (!number(value, &v))
+        return;
+    const char *field = !strcmp(key, "Power Draw")            ? "draw_w"
+                        : !strcmp(key, "Instantaneous Power Draw") ? "draw_w" /* drivers from 570 */
+                        : !strcmp(key, "Current Power Limit")  ? "limit_w"
+                        : !strcmp(key, "Enforced Power Limit") ? "limit_w"
+                        : !strcmp(key, "Default Power Limit")  ? "default_limit_w"
+                                                               : NULL;
+    if (field)
+        json_object_set_new(child(gpu, "power"), field, json_real(v));
+}
+
+/* nvidia-smi's words for NVML's clock-event reasons, as src/discover/nvml.c names them. */
+static const char *const reasons[][2] = {
+    {"Idle", "gpu_idle"},
+    {"Applications Clocks Setting", "applications_clocks_setting"},
+    {"SW Power Cap", "sw_power_cap"},
+    {"HW Slowdown", "hw_slowdown"},
+    {"HW Thermal Slowdown", "hw_thermal_slowdown"},
+    {"HW Power Brake Slowdown", "hw_power_brake_slowdown"},
+    {"Sync Boost", "sync_boost"},
+    {"SW Thermal Slowdown", "sw_thermal_slowdown"},
+    {"Display Clock Setting", "display_clock_setting"},
+};
+
+static void reason(json_t *gpu, const char *key, const char *value)
+{
+    json_t *list = json_object_get(gpu, "throttle_reasons");
+    if (!json_is_array(list)) {
+        list = json_array();
+        json_object_set_new(gpu, "throttle_reasons", list);
+    }
+    if (strcmp(value, "Active") != 0)
+        return;
+    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+        if (!strcmp(key, reasons[i][0]))
+            json_array_append_new(list, json_string(reasons[i][1]));
+}
+
+static void ecc_add(json_t *gpu, const char *field, const char *value)
+{
+    double v;
+    if (!number(value, &v))
+        return;
+    json_t *ecc = child(gpu, "ecc");
+    json_object_set_new(ecc, field, json_integer(ls_json_int(ecc, field, 0) + (long long)v));
+}
+
+/* Volatile counts (since the driver loaded) and aggregate ones (the GPU's life, kept in
+   its InfoROM), as NVML's totals: drivers from 525
+   split SRAM and DRAM ("DRAM Correctable", "SRAM Uncorrectable Parity", ...); older ones
+   print "Single Bit" / "Double Bit" blocks ending in "Total". */
+static void ecc_errors(json_t *gpu, const char (*section)[48], int depth, const char *key,
+                       const char *value)
+{
+    const char *cor = NULL, *unc = NULL;
+    if (depth >= 2 && !strcmp(section[1], "Volatile"))
+        cor = "volatile_corrected", unc = "volatile_uncorrected";
+    else if (depth >= 2 && !strcmp(section[1], "Aggregate")) /* over the GPU's life */
+        cor = "aggregate_corrected", unc = "aggregate_uncorrected";
+    else
+        return;
+    if (depth == 2 && strstr(key, "Uncorrectable"))
+        ecc_add(gpu, unc, value);
+    else if (depth == 2 && strstr(key, "Correctable"))
+        ecc_add(gpu, cor, value);
+    else if (depth == 3 && !strcmp(key, "Total") && !strcmp(section[2], "Single Bit"))
+        ecc_add(gpu, cor, value);
+    else if (depth == 3 && !strcmp(key, "Total") && !strcmp(section[2], "Double Bit"))
+        ecc_add(gpu, unc, value);
+}
+
+/* "Remapped Rows" (A100 and later: a bad row is replaced by a spare at the next GPU
+   reset) and "Retired Pages" (V100 and earlier: a page is retired at the next driver
+   load). "Yes"/"No" flags and counts; "N/A" where the GPU has the other mechanism. */
+static void memory_repair(json_t *gpu, const char *block, const char *key, const char *value)
+{
+    static const char *const fields[][3] = {
+        {"remapped_rows", "Correctable Error", "correctable"},
+        {"remapped_rows", "Uncorrectable Error", "uncorrectable"},
+        {"remapped_rows", "Pending", "pending"},
+        {"remapped_rows", "Remapping Failure Occurred", "failure"},
+        {"retired_pages", "Single Bit ECC", "single_bit"},
+        {"retired_pages", "Double Bit ECC", "double_bit"},
+        {"retired_pages", "Pending Page Blacklist", "pending"},
+        {"retired_pages", "Pending Page Retirement", "pending"},
+    };
+    double v;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (strcmp(block, fields[i][0]) || strcmp(key, fields[i][1]))
+            continue;
+        if (!strcmp(value, "Yes") || !strcmp(value, "No"))
+            json_object_set_new(child(child(gpu, "ecc"), block), fields[i][2],
+                                json_boolean(!strcmp(value, "Yes")));
+        else if (number(value, &v))
+            json_object_set_new(child(child(gpu, "ecc"), block), fields[i][2], json_integer((long long)v));
+    }
+}
+
+static void clock(json_t *gpu, const char *field, const char *value)
+{
+    double v;
+    if (number(value, &v))
+        json_object_set_new(child(gpu, "clocks"), field, json_integer((long long)v));
+}
+
+void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, const char *key,
+                         const char *value)
+{
+    const char *s0 = depth ? section[0] : "";
+    double v;
+    if (depth == 1 && !strcmp(s0, "PCI") && !strcmp(key, "Device Id"))
+        device_id(gpu, value);
+    else if (depth == 1 && (!strcmp(s0, "GPU Power Readings") || !strcmp(s0, "Power Readings")))
+        power(gpu, key, value);
+    else if (depth == 2 && !strcmp(s0, "GPU Power Readings") && !strcmp(section[1], "GPU Ceiling Power Limit"))
+        power(gpu, key, value); /* drivers from 610 nest the limits one level deeper */
+    else if (depth == 1 && (!strcmp(s0, "Clocks Event Reasons") || !strcmp(s0, "Clocks Throttle Reasons")))
+        reason(gpu, key, value);
+    else if (depth == 1 && !strcmp(s0, "ECC Mode") && !strcmp(key, "Current") &&
+             (!strcmp(value, "Enabled") || !strcmp(value, "Disabled")))
+        json_object_set_new(child(gpu, "ecc"), "enabled", json_boolean(!strcmp(value, "Enabled")));
+    else if (depth == 1 && !strcmp(s0, "Remapped Rows"))
+        memory_repair(gpu, "remapped_rows", key, value);
+    else if (depth == 1 && !strcmp(s0, "Retired Pages"))
+        memory_repair(gpu, "retired_pages", key, value);
+    else if (!strcmp(s0, "ECC Errors"))
+        ecc_errors(gpu, section, depth, key, value);
+    else if (depth == 1 && !strcmp(s0, "Temperature") && !strcmp(key, "GPU Current Temp") &&
+             number(value, &v))
+        json_object_set_new(gpu, "temperature_c", json_real(v));
+    else if (depth == 1 && !strcmp(s0, "Clocks") && !strcmp(key, "SM"))
+        clock(gpu, "sm_mhz", value);
+    else if (depth == 1 && !strcmp(s0, "Clocks") && !strcmp(key, "Memory"))
+        clock(gpu, "mem_mhz", value);
+    else if (depth == 1 && !strcmp(s0, "Max Clocks") && !strcmp(key, "SM"))
+        clock(gpu, "sm_max_mhz", value);
+    else if (depth == 1 && !strcmp(s0, "Max Clocks") && !strcmp(key, "Memory"))
+        clock(gpu, "mem_max_mhz", value);
+}
