@@ -175,8 +175,10 @@ static void pcie_training(const ls_machine_t *m, json_t *out)
         snprintf(path, sizeof path, "gpus[%d].pcie", g);
         if (wc > 0 && wm > 0 && wc < wm)
             ls_finding_add(out, "pcie_downtrained", LS_SEV_WARNING, subject, json_pack("[s]", path),
-                           "GPU%d PCIe link trained at x%lld of x%lld lanes: reseat the card or check the slot",
-                           g, wc, wm);
+                           "GPU%d PCIe link trained at x%lld of x%lld lanes: reseat the card, check the slot, "
+                           "riser and BIOS lane setting (a laptop or a board that wires the GPU at x%lld "
+                           "reports this too)",
+                           g, wc, wm, wc);
         if (gc > 0 && gm > 0 && gc < gm)
             ls_finding_add(out, "pcie_downtrained", LS_SEV_INFO, subject, json_pack("[s]", path),
                            "GPU%d PCIe at Gen%lld of Gen%lld (an idle GPU lowers its link speed to save "
