@@ -29,15 +29,17 @@ static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, siz
     if (ls_spec_active_nvlinks(doc, gpu) < 0 && part_has_nvlink)
         return snprintf(basis, len, "NVLinks not recorded"), 0; /* PCIe would be a guess */
     const json_t *pcie = json_object_get(gpu, "pcie");
-    double p = ls_json_num(pcie, "theoretical_gbps", 0);
-    /* the link's rate at its maximum generation and width, as discovery computes
-       theoretical_gbps: an idle GPU lowers its current generation (Gen1 at P8) */
-    if (p <= 0) /* an import of nvidia-smi -q records the link, not its rate */
-        p = ls_pcie_theoretical_gbps((int)ls_json_int(pcie, "gen_max", 0),
-                                     (int)ls_json_int(pcie, "width_max", 0));
+    /* The link at its maximum generation (an idle GPU lowers it: Gen1 at P8) and the
+       width it trained at (a link trained narrower stays narrower under load). */
+    long long gen = ls_json_int(pcie, "gen_max", 0), width = ls_json_int(pcie, "width_max", 0);
+    long long trained = ls_json_int(pcie, "width_current", 0);
+    if (trained > 0 && (width <= 0 || trained < width))
+        width = trained;
+    double p = ls_pcie_theoretical_gbps((int)gen, (int)width);
     if (p > 0)
-        snprintf(basis, len, "theoretical PCIe Gen%lld x%lld", ls_json_int(pcie, "gen_max", 0),
-                 ls_json_int(pcie, "width_max", 0));
+        snprintf(basis, len, "theoretical PCIe Gen%lld x%lld", gen, width);
+    else if ((p = ls_json_num(pcie, "theoretical_gbps", 0)) > 0)
+        snprintf(basis, len, "theoretical PCIe link");
     return p;
 }
 

@@ -14,6 +14,7 @@
 #include "analyze/spec_tp.h"
 #include "analyze/tp.h"
 #include "model/doc.h"
+#include "model/theory.h"
 
 static json_t *load(const char *rel)
 {
@@ -58,6 +59,32 @@ static void test_seed003_verdict(void **state)
     /* the seed's finding in these terms: about 7 x the NVLink time */
     double r = ls_json_num(json_array_get(degrees, 0), "here_s", 0) / ls_json_num(json_array_get(degrees, 0), "part_s", 1);
     assert_true(r > 7 && r < 7.3);
+    json_decref(v);
+    json_decref(doc);
+    ls_datasheet_free(&ds);
+}
+
+/* The PCIe rate is the link's maximum generation (an idle GPU reads Gen1) at the width
+   it trained at: seed 003's cards idling at Gen1 and one trained at x8 of x16. */
+static void test_pcie_generation_and_trained_width(void **state)
+{
+    (void)state;
+    ls_datasheet_t ds;
+    char err[256];
+    assert_int_equal(ls_datasheet_builtin(&ds, err, sizeof err), 0);
+    json_t *doc = load("analyze/seed003-h100-special.json");
+    json_t *pcie = json_object_get(json_array_get(json_object_get(doc, "gpus"), 0), "pcie");
+    json_object_set_new(pcie, "gen_current", json_integer(1));
+    json_t *v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
+    assert_non_null(v);
+    assert_float_equal(ls_json_num(json_object_get(v, "here"), "gbps", 0), ls_pcie_theoretical_gbps(5, 16), 1e-9);
+    json_decref(v);
+    json_object_set_new(pcie, "width_current", json_integer(8));
+    v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
+    assert_non_null(v);
+    assert_float_equal(ls_json_num(json_object_get(v, "here"), "gbps", 0), ls_pcie_theoretical_gbps(5, 8), 1e-9);
+    assert_non_null(strstr(ls_json_str(json_array_get(json_object_get(v, "degrees"), 0), "line", ""),
+                           "theoretical PCIe Gen5 x8"));
     json_decref(v);
     json_decref(doc);
     ls_datasheet_free(&ds);
@@ -127,6 +154,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed003_verdict),
+        cmocka_unit_test(test_pcie_generation_and_trained_width),
         cmocka_unit_test(test_unrecorded_nvlink_unknown),
         cmocka_unit_test(test_spec_record_joins_findings),
         cmocka_unit_test(test_one_gpu_is_info),
