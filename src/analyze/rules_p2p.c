@@ -216,7 +216,9 @@ static void p2p_no_gain(const ls_machine_t *m, json_t *out)
     ls_finding_add(out, "p2p_no_gain", LS_SEV_WARNING, subject, evidence,
                    "P2P is enabled but no faster than copying through host memory on %d of %d pair directions "
                    "(%s; worst %.1f GB/s direct vs %.1f GB/s staged): peer traffic is likely redirected through "
-                   "the CPU root complex (ACS or IOMMU) or a VM's virtual bridge; next: check ACS: "
+                   "the CPU root complex (ACS or IOMMU) or a VM's virtual bridge, or the driver gives these GPUs "
+                   "no peer access at all (most GeForce cards: p2pBandwidthLatencyTest's 'CANNOT Access Peer' "
+                   "lines say so, and its P2P=Enabled copies are then staged too); next: check ACS: "
                    "`lspci -vvv | grep ACSCtl`, IOMMU: `cat /proc/cmdline`, and compare NCCL with "
                    "NCCL_P2P_DISABLE=1",
                    n, compared, list, wd, ws);
