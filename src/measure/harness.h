@@ -53,6 +53,13 @@ cudaError_t ls_timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loop
 int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int n, double *ms,
                  int *loops_out, char *err, size_t errlen);
 
+/* Peer access from a to b (a's kernels and copy engines reach b's memory): 1 when a can
+   reach b after the call (enabled now or already), 0 when not (*why, when given, gets
+   the error; cudaSuccess where the pair has no P2P). Whatever happened, the calling
+   thread's last error is left clear: cudaDeviceEnablePeerAccess's error stays pending
+   otherwise and fails the next kernel launch (which returns cudaGetLastError). */
+int ls_peer_enable(int a, int b, cudaError_t *why);
+
 /* Device buffers and checking. */
 void *ls_dev_alloc(int dev, size_t bytes, char *err, size_t errlen);
 void ls_dev_free(int dev, void *p);

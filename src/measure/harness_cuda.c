@@ -82,10 +82,13 @@ cudaError_t ls_timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loop
     *timed_out = 0;
     CHECK(cudaSetDevice(t->device[0]));
     CHECK(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->stream[0]));
-    CHECK(cudaEventRecord(t->start, t->stream[0]));
-    for (int i = 1; i < t->nstreams; i++)
-        CHECK(cudaStreamWaitEvent(t->stream[i], t->start, 0));
-    cudaError_t rc = fn(arg, t, loops);
+    /* from here the gate runs: every path below releases it and waits for the streams
+       (a return that left it spinning would free ctl under it) */
+    cudaError_t rc = cudaEventRecord(t->start, t->stream[0]);
+    for (int i = 1; i < t->nstreams && rc == cudaSuccess; i++)
+        rc = cudaStreamWaitEvent(t->stream[i], t->start, 0);
+    if (rc == cudaSuccess)
+        rc = fn(arg, t, loops);
     for (int i = 1; i < t->nstreams && rc == cudaSuccess; i++) {
         cudaSetDevice(t->device[i]);
         rc = cudaEventRecord(t->done[i], t->stream[i]);
@@ -133,6 +136,20 @@ int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int 
         return -2;
     }
     return 0;
+}
+
+int ls_peer_enable(int a, int b, cudaError_t *why)
+{
+    int can = 0;
+    cudaError_t rc = cudaDeviceCanAccessPeer(&can, a, b);
+    if (rc == cudaSuccess && can && (rc = cudaSetDevice(a)) == cudaSuccess)
+        rc = cudaDeviceEnablePeerAccess(b, 0);
+    if (rc == cudaErrorPeerAccessAlreadyEnabled)
+        rc = cudaSuccess;
+    cudaGetLastError(); /* every path: the error is returned here, not left pending */
+    if (why)
+        *why = rc;
+    return rc == cudaSuccess && can;
 }
 
 void *ls_dev_alloc(int dev, size_t bytes, char *err, size_t errlen)

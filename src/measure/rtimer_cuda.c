@@ -102,8 +102,10 @@ cudaError_t ls_rtimer_sample(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *arg, 
     *timed_out = 0;
     CHECK(cudaSetDevice(t->gate_dev));
     CHECK(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->gate));
-    CHECK(cudaEventRecord(t->start, t->gate));
-    cudaError_t rc = enqueue_all(t, fn, arg, loops);
+    /* the gate runs from here: released and waited for whatever fails below */
+    cudaError_t rc = cudaEventRecord(t->start, t->gate);
+    if (rc == cudaSuccess)
+        rc = enqueue_all(t, fn, arg, loops);
     /* one release for the whole round, whatever happened: the groups start together */
     __atomic_store_n(&t->ctl[0], 1, __ATOMIC_SEQ_CST);
     cudaSetDevice(t->gate_dev);
