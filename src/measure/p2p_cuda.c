@@ -120,8 +120,7 @@ static void job_free(p2p_job_t *j)
         ls_dev_free(j->dev[s], j->src[s]);
         ls_dev_free(j->dev[s], j->dst[s]);
         for (int k = 0; k < STAGE_SLOTS; k++)
-            if (j->ring[s][k])
-                cudaFreeHost(j->ring[s][k]);
+            ls_host_free(j->ring[s][k]);
     }
     for (int d = 0; d < 2; d++) {
         for (int k = 0; k < STAGE_SLOTS; k++) {
@@ -162,7 +161,7 @@ static int job_stage_init(p2p_job_t *j, char *err, size_t errlen)
         return 0;
     for (int d = 0; d < 2; d++)
         for (int k = 0; k < STAGE_SLOTS; k++) {
-            if (cudaHostAlloc(&j->ring[d][k], j->chunk, cudaHostAllocPortable) != cudaSuccess)
+            if (ls_host_alloc(&j->ring[d][k], j->chunk, cudaHostAllocPortable) != cudaSuccess)
                 return ls_seterr(err, errlen, "cannot pin %zu bytes of host memory", j->chunk);
             cudaSetDevice(j->dev[d]);
             if (cudaEventCreateWithFlags(&j->d2h_ev[d][k], cudaEventDisableTiming) != cudaSuccess)
