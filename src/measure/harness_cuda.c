@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* pthread_rwlockattr_setkind_np */
 #include "harness.h"
 #include "figures.h"
 #include "gpu.h"
@@ -18,11 +19,36 @@
             return rc_;                                                                            \
     } while (0)
 
-static pthread_rwlock_t spin_lock = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_rwlock_t spin_lock;
+static pthread_once_t spin_once = PTHREAD_ONCE_INIT;
 
-void ls_spin_enter(void) { pthread_rwlock_rdlock(&spin_lock); }
+/* Writers first: a memory call waits for the samples under way, not for every sample
+   that other threads start after it (spinning sections are never nested). */
+static void spin_lock_init(void)
+{
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+#ifdef __GLIBC__
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+    pthread_rwlock_init(&spin_lock, &attr);
+    pthread_rwlockattr_destroy(&attr);
+}
+
+void ls_spin_enter(void)
+{
+    pthread_once(&spin_once, spin_lock_init);
+    pthread_rwlock_rdlock(&spin_lock);
+}
+
 void ls_spin_leave(void) { pthread_rwlock_unlock(&spin_lock); }
-void ls_mem_enter(void) { pthread_rwlock_wrlock(&spin_lock); }
+
+void ls_mem_enter(void)
+{
+    pthread_once(&spin_once, spin_lock_init);
+    pthread_rwlock_wrlock(&spin_lock);
+}
+
 void ls_mem_leave(void) { pthread_rwlock_unlock(&spin_lock); }
 
 cudaError_t ls_host_alloc(void **p, size_t bytes, unsigned flags)
