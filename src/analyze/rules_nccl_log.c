@@ -110,7 +110,45 @@ static int p2p_switched_off(const ls_machine_t *m, const json_t *e)
         if (json_is_string(line) && strstr(json_string_value(line), "NCCL_P2P_DISABLE set by environment to 1"))
             return 1;
     }
-    return strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") || !strcmp(env, "1");
+    const char *level = ls_json_str(json_object_get(m->doc, "env"), "NCCL_P2P_LEVEL", "");
+    return strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") || !strcmp(env, "1") ||
+           !strcmp(level, "LOC");
+}
+
+/* The first GPU pair the topology joins by NVLink ("NV#"), into a, b; 0 without one. */
+static int nvlink_pair(const ls_machine_t *m, int *a, int *b)
+{
+    char w[16];
+    for (*a = 0; m->has_topo && *a < m->ngpus; (*a)++)
+        for (*b = *a + 1; *b < m->ngpus; (*b)++)
+            if (ls_machine_link_word(m, *a, *b, w, sizeof w), !strncmp(w, "NV", 2))
+                return 1;
+    return 0;
+}
+
+/* NCCL's own log says the environment switched P2P off (NCCL_P2P_DISABLE=1 or
+   NCCL_P2P_LEVEL=LOC, "... set by environment to ..."): the GPUs of a node then talk
+   through host memory by choice. Info (the right setting where P2P is slower than the
+   host, p2p_no_gain); warning where the topology shows an NVLink it leaves unused. */
+static void p2p_env_off(const ls_machine_t *m, json_t *out)
+{
+    const json_t *env = json_object_get(m->doc, "env");
+    const char *dis = ls_json_str(env, "NCCL_P2P_DISABLE", ""), *lvl = ls_json_str(env, "NCCL_P2P_LEVEL", "");
+    if (strcmp(dis, "1") && strcmp(lvl, "LOC"))
+        return;
+    int by_level = strcmp(dis, "1") != 0;
+    char what[64], tail[160] = "";
+    snprintf(what, sizeof what, "%s=%s", by_level ? "NCCL_P2P_LEVEL" : "NCCL_P2P_DISABLE",
+             by_level ? lvl : dis);
+    int a, b, nv = nvlink_pair(m, &a, &b);
+    if (nv)
+        snprintf(tail, sizeof tail, "; GPUs %d and %d have NVLink (topology), which it leaves unused", a, b);
+    ls_finding_add(out, "p2p_env_off", nv ? LS_SEV_WARNING : LS_SEV_INFO, "run",
+                   json_pack("[s]", by_level ? "env.NCCL_P2P_LEVEL" : "env.NCCL_P2P_DISABLE"),
+                   "NCCL's log says %s was set by the environment: P2P is switched off, so GPUs of one "
+                   "node exchange data through host memory (SHM) by choice, not by a fault%s; unset it "
+                   "to measure the peer path, keep it only where P2P is slower than the host",
+                   what, tail);
 }
 
 static void append(char *list, size_t len, int *n, const char *item)
@@ -291,5 +329,6 @@ void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
     nccl_transport(m, src, n, out);
     gdr_disabled(m, src, n, out);
     net_socket(src, n, out);
+    p2p_env_off(m, out);
     free(src);
 }

@@ -155,7 +155,10 @@ static void p2p_unavailable(const ls_machine_t *m, json_t *out)
 }
 
 /* The uni entry b -> a or a -> b of the same tool, direct or staged as asked. */
-static const json_t *same_pair(const ls_machine_t *m, const json_t *e, int want_direct, int reverse)
+/* The entry of e's pair (reversed if asked) of the same tool and mode, direct or staged as
+   asked, one-way (want_uni) or bidirectional. */
+static const json_t *same_pair(const ls_machine_t *m, const json_t *e, int want_direct, int reverse,
+                               int want_uni)
 {
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
     if (reverse) {
@@ -164,7 +167,7 @@ static const json_t *same_pair(const ls_machine_t *m, const json_t *e, int want_
     }
     for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
         const json_t *o = ls_measurement(m, (size_t)k);
-        if (ok(o) && uni(o) && direct(o) == want_direct && ls_json_int(o, "src", -1) == a &&
+        if (ok(o) && uni(o) == want_uni && direct(o) == want_direct && ls_json_int(o, "src", -1) == a &&
             ls_json_int(o, "dst", -1) == b && !json_object_get(o, "under") &&
             !strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", "")) &&
             !strcmp(ls_json_str(o, "mode", ""), ls_json_str(e, "mode", "")) &&
@@ -183,9 +186,11 @@ static void p2p_no_gain(const ls_machine_t *m, json_t *out)
     uint64_t gpus = 0;
     for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
-        if (!ok(e) || !uni(e) || !direct(e) || json_object_get(e, "under"))
+        /* one-way against one-way, bidirectional against bidirectional (both directions
+           at once through the host against both at once peer to peer) */
+        if (!ok(e) || !direct(e) || json_object_get(e, "under"))
             continue;
-        const json_t *s = same_pair(m, e, 0, 0);
+        const json_t *s = same_pair(m, e, 0, 0, uni(e));
         if (!s)
             continue;
         compared++;
@@ -193,7 +198,7 @@ static void p2p_no_gain(const ls_machine_t *m, json_t *out)
         if (d >= LS_P2P_NO_GAIN * h)
             continue;
         int a = (int)ls_json_int(e, "src", 0), b = (int)ls_json_int(e, "dst", 0);
-        list_pair(list, sizeof list, &n, a, "->", b);
+        list_pair(list, sizeof list, &n, a, uni(e) ? "->" : "<->", b);
         gpus |= 1ULL << (a & 63) | 1ULL << (b & 63);
         json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
         json_array_append_new(evidence, json_string(ls_json_str(s, "id", "")));
@@ -252,7 +257,7 @@ static void bidir_low(const ls_machine_t *m, json_t *out)
         if (!ok(e) || uni(e) || !direct(e) || json_object_get(e, "under"))
             continue;
         double v = ls_json_num(e, "value", 0);
-        const json_t *f = same_pair(m, e, 1, 0), *r = same_pair(m, e, 1, 1);
+        const json_t *f = same_pair(m, e, 1, 0, 1), *r = same_pair(m, e, 1, 1, 1);
         double sum = f && r ? ls_json_num(f, "value", 0) + ls_json_num(r, "value", 0) : 0;
         int peers;
         double med = bidir_peers(m, e, &peers);

@@ -43,6 +43,9 @@ typedef struct {
     int ngpus_seen, access_lines;
     int added, bandwidth, latency; /* entries, and of them bandwidth / latency ones */
     matrix_t m;
+    int titled;                          /* a matrix title has been read */
+    char lead[LS_MAX_GPUS][sizeof(((ls_line_t *)0)->buf)]; /* rows before any title */
+    int nlead;
 } p2p_parser_t;
 
 /* Any part the sample prints: its title, the peer-access lines, a matrix title. */
@@ -290,6 +293,46 @@ static void add_access_links(p2p_parser_t *p)
             }
 }
 
+/* Rows pasted before the first title are the tail of the matrix the sample printed just
+   before it. The sample's order is fixed (its main()): each P2P=Enabled bandwidth matrix
+   follows the same matrix with P2P=Disabled, so that predecessor, and only it, is
+   inferred, and only rows of the new matrix's width (index + every cell) are read. */
+static void read_lead_rows(p2p_parser_t *p)
+{
+    matrix_t cur = p->m;
+    int n = p->nlead;
+    p->nlead = 0;
+    const char *en = strstr(cur.title, "P2P=Enabled");
+    if (n == 0 || !cur.p2p_enabled || cur.read_mode || !en ||
+        (cur.section != SEC_UNI && cur.section != SEC_BIDIR))
+        return;
+    matrix_t *m = &p->m;
+    m->p2p_enabled = 0;
+    m->rows = 0;
+    const char *tail = strstr(en, "Matrix"); /* drops "(P2P Writes)" */
+    snprintf(m->title, sizeof m->title, "%.*sP2P=Disabled Bandwidth %s", (int)(en - cur.title),
+             cur.title, tail ? tail : "Matrix (GB/s)");
+    ls_import_note_missing("'%s' title not in the paste: %d rows before '%s' read as its end",
+                           m->title, n, cur.title);
+    for (int i = 0; i < n; i++) {
+        ls_line_t line;
+        snprintf(line.buf, sizeof line.buf, "%s", p->lead[i]);
+        ls_tokenize(&line);
+        if (line.ntok == m->ncols + 1) /* the first line may be cut at its start */
+            parse_matrix_row(p, &line, 0);
+    }
+    end_matrix(m);
+    *m = cur;
+}
+
+/* The sample prints every cell as "%6.02f " (a space after each figure), so a last row
+   that ends in a space after its last cell was not cut inside that figure. */
+static int ends_in_space(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t');
+}
+
 static int only_blanks(const char *p)
 {
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
@@ -320,12 +363,21 @@ int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *
             parse_access_line(p, t);
             continue;
         }
-        if (parse_title(&p->m, t))
+        if (parse_title(&p->m, t)) {
+            p->titled = 1;
             continue;
+        }
+        int spaced = ends_in_space(line.buf);
+        if (!p->titled && p->nlead < LS_MAX_GPUS)
+            snprintf(p->lead[p->nlead++], sizeof p->lead[0], "%s", line.buf);
         ls_tokenize(&line);
-        if (p->m.section == SEC_NONE || parse_column_line(&p->m, &line))
+        if (p->m.section != SEC_NONE && parse_column_line(&p->m, &line)) {
+            read_lead_rows(p);
             continue;
-        parse_matrix_row(p, &line, only_blanks(pos));
+        }
+        if (p->m.section == SEC_NONE)
+            continue;
+        parse_matrix_row(p, &line, only_blanks(pos) && !(spaced && line.ntok == p->m.ncols + 1));
     }
     end_matrix(&p->m);
     add_hbm_entries(p);

@@ -307,6 +307,34 @@ static void p2p_h100_cut_inside_the_write_matrix(void **state)
     json_decref(doc);
 }
 
+static void p2p_rows_before_the_first_title_and_a_whole_last_row(void **state)
+{
+    (void)state;
+    json_t *doc = import_case("p2p-nccl1127-8x3090-bidir-cut");
+    /* "     5   8.60   8.56   8.57   8.53   6.12 838.48   6.12   6.13" heads the paste: the
+       end of the matrix the sample prints just before 'Bidirectional P2P=Enabled' */
+    value_is(doc, "p2p-ce-bidir-5-0-nop2p", 8.60);
+    value_is(doc, "p2p-ce-bidir-5-4-nop2p", 6.12);
+    value_is(doc, "p2p-ce-bidir-7-6-nop2p", 6.11);
+    str_is(entry(doc, "p2p-ce-bidir-5-0-nop2p"), "matrix", "Bidirectional P2P=Disabled Bandwidth Matrix (GB/s)");
+    /* "     0 838.25   6.11   6.13   6.11   8.59   8.57   8.63   8.59" */
+    value_is(doc, "p2p-ce-bidir-0-1", 6.11);
+    value_is(doc, "p2p-ce-bidir-0-4", 8.59);
+    str_is(entry(doc, "p2p-ce-bidir-0-4"), "matrix", "Bidirectional P2P=Enabled Bandwidth Matrix (GB/s)");
+    /* 3 x 7 tail cells + 56 enabled cells */
+    assert_int_equal(count(doc, "p2p", "ok"), 21 + 56);
+    json_decref(doc);
+
+    /* the last line "     2  41.37  41.36 921.56 " ends in the space the sample prints after
+       every cell: not cut, so the paste misses only the latency matrix */
+    doc = import_case("p2p-tinygrad6-3x4090-bidir");
+    value_is(doc, "p2p-ce-bidir-2-1", 41.36);
+    value_is(doc, "p2p-ce-bidir-2-0-nop2p", 26.15);
+    assert_int_equal(count(doc, "p2p", "ok"), 12);
+    str_is(json_array_get(json_object_get(doc, "imports"), 0), "missing", "no latency matrix");
+    json_decref(doc);
+}
+
 static void p2p_collapsed_whitespace_from_a_web_page(void **state)
 {
     (void)state;
@@ -835,6 +863,7 @@ int main(void)
         cmocka_unit_test(p2p_two_4090s_both_bidirectional_cells),
         cmocka_unit_test(p2p_h100_cut_inside_the_write_matrix),
         cmocka_unit_test(p2p_collapsed_whitespace_from_a_web_page),
+        cmocka_unit_test(p2p_rows_before_the_first_title_and_a_whole_last_row),
         cmocka_unit_test(p2p_line_numbered_latency_only),
         cmocka_unit_test(p2p_report_matrices_keep_titles_and_both_cells),
         cmocka_unit_test(p2p_access_lines_alone),
