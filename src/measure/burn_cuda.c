@@ -218,7 +218,7 @@ static cudaError_t check_output(worker_t *w)
    idles between them. */
 static cudaError_t burn_loop(worker_t *w)
 {
-    cudaEvent_t s[2], e[2];
+    cudaEvent_t s[2] = {NULL, NULL}, e[2] = {NULL, NULL};
     cudaError_t rc = cudaSuccess;
     for (int i = 0; i < 2 && rc == cudaSuccess; i++)
         if ((rc = cudaEventCreate(&s[i])) == cudaSuccess)
@@ -242,8 +242,12 @@ static cudaError_t burn_loop(worker_t *w)
     w->traffic_s = since(w->t0) - t_start;
     if (rc == cudaSuccess)
         rc = check_output(w);
-    for (int i = 0; i < 2; i++)
-        cudaEventDestroy(s[i]), cudaEventDestroy(e[i]);
+    for (int i = 0; i < 2; i++) {
+        if (s[i])
+            cudaEventDestroy(s[i]);
+        if (e[i])
+            cudaEventDestroy(e[i]);
+    }
     return rc;
 }
 
@@ -263,15 +267,9 @@ static void pair_peers(worker_t *w, int n)
 {
     for (int i = 0; i < n; i++) {
         worker_t *me = &w[i], *next = &w[(i + 1) % n];
-        int can = 0;
         me->peer = -1;
-        if (n < 2 || me->err[0] || !next->rx || cudaDeviceCanAccessPeer(&can, me->dev, next->dev) != cudaSuccess || !can)
+        if (n < 2 || me->err[0] || !next->rx || !ls_peer_enable(me->dev, next->dev, NULL))
             continue;
-        cudaSetDevice(me->dev);
-        cudaError_t rc = cudaDeviceEnablePeerAccess(next->dev, 0);
-        if (rc != cudaSuccess && rc != cudaErrorPeerAccessAlreadyEnabled)
-            continue;
-        cudaGetLastError();
         me->peer = next->dev;
         me->peer_rx = next->rx;
     }
@@ -329,6 +327,17 @@ static void run_workers(worker_t *w, int n)
             pthread_join(th[i], NULL);
 }
 
+/* Every GPU idle before any buffer is freed: GPU i's NVLink copies write into GPU i+1's
+   rx (the last GPU's into GPU 0's, freed first), and a worker that stopped on an error
+   returned without waiting for its streams. */
+static void drain_all(worker_t *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (cudaSetDevice(w[i].dev) == cudaSuccess)
+            cudaDeviceSynchronize();
+    cudaGetLastError();
+}
+
 int ls_measure_burn(json_t *doc, const ls_burn_opts_t *o, char *err, size_t errlen)
 {
     static worker_t w[LS_MAX_GPUS];
@@ -356,6 +365,7 @@ int ls_measure_burn(json_t *doc, const ls_burn_opts_t *o, char *err, size_t errl
     ls_series_t *s = ls_series_for(devs, n, o->period_ms > 0 ? o->period_ms : LS_BURN_PERIOD_MS);
     run_workers(w, n);
     json_t *series = ls_series_stop(s);
+    drain_all(w, n);
     int failed = 0;
     for (int i = 0; i < n; i++) {
         json_t *e = burn_entry(&w[i], o, lib, json_incref(json_array_get(series, (size_t)i)));

@@ -265,17 +265,13 @@ static int peers_all(const fabric_t *f, char *err, size_t errlen)
 {
     for (int i = 0; i < f->n; i++)
         for (int j = 0; j < f->n; j++) {
-            int can = 0;
-            if (i == j)
+            cudaError_t rc;
+            if (i == j || ls_peer_enable(f->dev[i], f->dev[j], &rc))
                 continue;
-            if (cudaDeviceCanAccessPeer(&can, f->dev[i], f->dev[j]) != cudaSuccess || !can)
+            if (rc == cudaSuccess)
                 return ls_seterr(err, errlen, "GPU %d cannot reach GPU %d peer to peer: the fabric "
                                               "step needs P2P between every two GPUs", f->dev[i], f->dev[j]);
-            cudaSetDevice(f->dev[i]);
-            cudaError_t rc = cudaDeviceEnablePeerAccess(f->dev[j], 0);
-            if (rc != cudaSuccess && rc != cudaErrorPeerAccessAlreadyEnabled)
-                return ls_seterr(err, errlen, "GPU %d -> GPU %d: %s", f->dev[i], f->dev[j], cudaGetErrorString(rc));
-            cudaGetLastError();
+            return ls_seterr(err, errlen, "GPU %d -> GPU %d: %s", f->dev[i], f->dev[j], cudaGetErrorString(rc));
         }
     return 0;
 }

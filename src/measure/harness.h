@@ -53,7 +53,32 @@ cudaError_t ls_timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loop
 int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int n, double *ms,
                  int *loops_out, char *err, size_t errlen);
 
-/* Device buffers and checking. */
+/* Peer access from a to b (a's kernels and copy engines reach b's memory): 1 when a can
+   reach b after the call (enabled now or already), 0 when not (*why, when given, gets
+   the error; cudaSuccess where the pair has no P2P). Whatever happened, the calling
+   thread's last error is left clear: cudaDeviceEnablePeerAccess's error stays pending
+   otherwise and fails the next kernel launch (which returns cudaGetLastError). */
+int ls_peer_enable(int a, int b, cudaError_t *why);
+
+/* Threads measuring at once (latency pairs, host batches): a kernel that spins until
+   this thread acts (the gate, until the release; the ping-pong, until the second GPU's
+   kernel is launched) must not meet a memory call of another thread that synchronizes
+   the GPUs (cudaFree, cudaFreeHost, cudaHostRegister/Unregister, peer access switched):
+   that call waits for the spinning kernel while holding the driver's lock, and the
+   launch or release it waits for never comes (the known cudaFree-beside-NCCL hang)
+   until the kernel's own time-out. Spinning sections share a lock that memory calls
+   take alone. A thread holding ls_spin_enter must not make a memory call. */
+void ls_spin_enter(void);
+void ls_spin_leave(void);
+void ls_mem_enter(void);
+void ls_mem_leave(void);
+/* cudaHostAlloc, cudaFreeHost, cudaHostRegister, cudaHostUnregister under ls_mem_enter. */
+cudaError_t ls_host_alloc(void **p, size_t bytes, unsigned flags);
+void ls_host_free(void *p);
+cudaError_t ls_host_register(void *p, size_t bytes, unsigned flags);
+void ls_host_unregister(void *p);
+
+/* Device buffers and checking (ls_dev_alloc, ls_dev_free under ls_mem_enter). */
 void *ls_dev_alloc(int dev, size_t bytes, char *err, size_t errlen);
 void ls_dev_free(int dev, void *p);
 int ls_sms(int dev);

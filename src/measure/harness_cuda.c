@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* pthread_rwlockattr_setkind_np */
 #include "harness.h"
 #include "figures.h"
 #include "gpu.h"
@@ -6,6 +7,7 @@
 #include "model/topo.h"
 #include "util/log.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,70 @@
         if (rc_ != cudaSuccess)                                                                    \
             return rc_;                                                                            \
     } while (0)
+
+static pthread_rwlock_t spin_lock;
+static pthread_once_t spin_once = PTHREAD_ONCE_INIT;
+
+/* Writers first: a memory call waits for the samples under way, not for every sample
+   that other threads start after it (spinning sections are never nested). */
+static void spin_lock_init(void)
+{
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+#ifdef __GLIBC__
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+    pthread_rwlock_init(&spin_lock, &attr);
+    pthread_rwlockattr_destroy(&attr);
+}
+
+void ls_spin_enter(void)
+{
+    pthread_once(&spin_once, spin_lock_init);
+    pthread_rwlock_rdlock(&spin_lock);
+}
+
+void ls_spin_leave(void) { pthread_rwlock_unlock(&spin_lock); }
+
+void ls_mem_enter(void)
+{
+    pthread_once(&spin_once, spin_lock_init);
+    pthread_rwlock_wrlock(&spin_lock);
+}
+
+void ls_mem_leave(void) { pthread_rwlock_unlock(&spin_lock); }
+
+cudaError_t ls_host_alloc(void **p, size_t bytes, unsigned flags)
+{
+    ls_mem_enter();
+    cudaError_t rc = cudaHostAlloc(p, bytes, flags);
+    ls_mem_leave();
+    return rc;
+}
+
+void ls_host_free(void *p)
+{
+    if (!p)
+        return;
+    ls_mem_enter();
+    cudaFreeHost(p);
+    ls_mem_leave();
+}
+
+cudaError_t ls_host_register(void *p, size_t bytes, unsigned flags)
+{
+    ls_mem_enter();
+    cudaError_t rc = cudaHostRegister(p, bytes, flags);
+    ls_mem_leave();
+    return rc;
+}
+
+void ls_host_unregister(void *p)
+{
+    ls_mem_enter();
+    cudaHostUnregister(p);
+    ls_mem_leave();
+}
 
 cudaError_t ls_timer_streams_init(ls_timer_t *t, const int *devices, int n, unsigned done_flags)
 {
@@ -45,7 +111,7 @@ void ls_timer_streams_free(ls_timer_t *t)
 cudaError_t ls_gate_ctl_new(volatile int **ctl)
 {
     void *words = NULL;
-    CHECK(cudaHostAlloc(&words, 64, cudaHostAllocMapped | cudaHostAllocPortable));
+    CHECK(ls_host_alloc(&words, 64, cudaHostAllocMapped | cudaHostAllocPortable));
     *ctl = words;
     (*ctl)[0] = (*ctl)[1] = 0;
     return cudaSuccess;
@@ -69,23 +135,37 @@ void ls_timer_free(ls_timer_t *t)
         cudaEventDestroy(t->start);
     if (t->stop)
         cudaEventDestroy(t->stop);
-    if (t->ctl)
-        cudaFreeHost((void *)t->ctl);
+    ls_host_free((void *)t->ctl);
     memset(t, 0, sizeof *t);
 }
 
+static cudaError_t timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loops, double *ms,
+                                int *timed_out);
+
 cudaError_t ls_timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loops, double *ms,
                             int *timed_out)
+{
+    ls_spin_enter(); /* the gate spins until this thread releases it */
+    cudaError_t rc = timer_sample(t, fn, arg, loops, ms, timed_out);
+    ls_spin_leave();
+    return rc;
+}
+
+static cudaError_t timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int loops, double *ms,
+                                int *timed_out)
 {
     t->ctl[0] = 0;
     t->ctl[1] = 0;
     *timed_out = 0;
     CHECK(cudaSetDevice(t->device[0]));
     CHECK(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->stream[0]));
-    CHECK(cudaEventRecord(t->start, t->stream[0]));
-    for (int i = 1; i < t->nstreams; i++)
-        CHECK(cudaStreamWaitEvent(t->stream[i], t->start, 0));
-    cudaError_t rc = fn(arg, t, loops);
+    /* from here the gate runs: every path below releases it and waits for the streams
+       (a return that left it spinning would free ctl under it) */
+    cudaError_t rc = cudaEventRecord(t->start, t->stream[0]);
+    for (int i = 1; i < t->nstreams && rc == cudaSuccess; i++)
+        rc = cudaStreamWaitEvent(t->stream[i], t->start, 0);
+    if (rc == cudaSuccess)
+        rc = fn(arg, t, loops);
     for (int i = 1; i < t->nstreams && rc == cudaSuccess; i++) {
         cudaSetDevice(t->device[i]);
         rc = cudaEventRecord(t->done[i], t->stream[i]);
@@ -135,12 +215,31 @@ int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int 
     return 0;
 }
 
+int ls_peer_enable(int a, int b, cudaError_t *why)
+{
+    int can = 0;
+    cudaError_t rc = cudaDeviceCanAccessPeer(&can, a, b);
+    if (rc == cudaSuccess && can && (rc = cudaSetDevice(a)) == cudaSuccess) {
+        ls_mem_enter(); /* maps b's memory into a: a memory call (ls_spin_enter) */
+        rc = cudaDeviceEnablePeerAccess(b, 0);
+        ls_mem_leave();
+    }
+    if (rc == cudaErrorPeerAccessAlreadyEnabled)
+        rc = cudaSuccess;
+    cudaGetLastError(); /* every path: the error is returned here, not left pending */
+    if (why)
+        *why = rc;
+    return rc == cudaSuccess && can;
+}
+
 void *ls_dev_alloc(int dev, size_t bytes, char *err, size_t errlen)
 {
     void *p = NULL;
     cudaError_t rc = cudaSetDevice(dev);
+    ls_mem_enter();
     if (rc == cudaSuccess)
         rc = cudaMalloc(&p, bytes);
+    ls_mem_leave();
     if (rc != cudaSuccess) {
         ls_seterr(err, errlen, "GPU %d: cannot allocate %zu bytes: %s", dev, bytes,
                   cudaGetErrorString(rc));
@@ -155,7 +254,9 @@ void ls_dev_free(int dev, void *p)
     if (!p)
         return;
     cudaSetDevice(dev);
+    ls_mem_enter();
     cudaFree(p);
+    ls_mem_leave();
 }
 
 int ls_sms(int dev)
@@ -180,8 +281,13 @@ long long ls_count_wrong(int dev, const void *buf, size_t bytes, unsigned seed, 
     static unsigned long long *counters[LS_MAX_GPUS];
     if (dev < 0 || dev >= LS_MAX_GPUS || cudaSetDevice(dev) != cudaSuccess)
         return -1;
-    if (!counters[dev] && cudaMalloc((void **)&counters[dev], 16) != cudaSuccess)
-        return -1;
+    if (!counters[dev]) {
+        ls_mem_enter();
+        cudaError_t rc = cudaMalloc((void **)&counters[dev], 16);
+        ls_mem_leave();
+        if (rc != cudaSuccess)
+            return -1;
+    }
     unsigned long long host[2] = {0, 0};
     if (cudaMemset(counters[dev], 0, 16) != cudaSuccess ||
         ls_k_verify(buf, bytes, seed, counters[dev], (unsigned *)(counters[dev] + 1),

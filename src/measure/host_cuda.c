@@ -220,8 +220,8 @@ static void measure_node_cudahost(json_t *doc, int dev, int node, int local, siz
     j.dev = dev;
     j.size = size;
     char line[256] = "";
-    if (cudaHostAlloc((void **)&j.host_src, size, cudaHostAllocPortable) == cudaSuccess &&
-        cudaHostAlloc((void **)&j.host_dst, size, cudaHostAllocPortable) == cudaSuccess &&
+    if (ls_host_alloc((void **)&j.host_src, size, cudaHostAllocPortable) == cudaSuccess &&
+        ls_host_alloc((void **)&j.host_dst, size, cudaHostAllocPortable) == cudaSuccess &&
         (j.dev_src = ls_dev_alloc(dev, size, line, sizeof line)) &&
         (j.dev_dst = ls_dev_alloc(dev, size, line, sizeof line)) &&
         ls_fill(dev, j.dev_src, size, SEED_DEV) == cudaSuccess) {
@@ -231,10 +231,8 @@ static void measure_node_cudahost(json_t *doc, int dev, int node, int local, siz
     } else {
         fail_node(doc, dev, node, local, size, line[0] ? line : "cannot allocate");
     }
-    if (j.host_src)
-        cudaFreeHost(j.host_src);
-    if (j.host_dst)
-        cudaFreeHost(j.host_dst);
+    ls_host_free(j.host_src);
+    ls_host_free(j.host_dst);
     ls_dev_free(dev, j.dev_src);
     ls_dev_free(dev, j.dev_dst);
 }
@@ -266,13 +264,16 @@ static void measure_node(json_t *doc, int dev, int node, int local, size_t size,
         fill_host(j.host_src, size, SEED_HOST);
         int bound = bound_src && bound_dst;
         /* Pinned: the same node-bound pages, registered (page-locked) with the driver. */
-        if (cudaHostRegister(j.host_src, size, cudaHostRegisterPortable) == cudaSuccess &&
-            cudaHostRegister(j.host_dst, size, cudaHostRegisterPortable) == cudaSuccess) {
+        int reg_src = ls_host_register(j.host_src, size, cudaHostRegisterPortable) == cudaSuccess;
+        int reg_dst = reg_src && ls_host_register(j.host_dst, size, cudaHostRegisterPortable) == cudaSuccess;
+        if (reg_dst) {
             for (int d = 0; d < 3; d++)
                 measure_case(doc, &j, node, local, bound, dirs[d], 1, n);
-            cudaHostUnregister(j.host_src);
-            cudaHostUnregister(j.host_dst);
-        } else {
+            ls_host_unregister(j.host_dst);
+        }
+        if (reg_src) /* also when the second one was refused: no page left pinned */
+            ls_host_unregister(j.host_src);
+        if (!reg_dst) {
             cudaGetLastError();
             for (int d = 0; d < 3; d++) {
                 json_t *e = ls_host_entry(dev, node, dirs[d], "pinned", local, size);

@@ -22,6 +22,10 @@ static __global__ void gate_kernel(volatile int *ctl, unsigned long long timeout
 
 cudaError_t ls_k_gate(volatile int *ctl, unsigned timeout_ms, cudaStream_t stream)
 {
+    /* A stale error left by an earlier call (returned to that call already) would make a
+       gate that did launch look failed, and a caller that then skips the release would
+       leave it spinning: clear it first, so the status below is this launch's own. */
+    cudaGetLastError();
     gate_kernel<<<1, 1, 0, stream>>>(ctl, (unsigned long long)timeout_ms * 1000000ull);
     return cudaGetLastError();
 }

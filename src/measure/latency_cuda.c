@@ -79,17 +79,16 @@ static const char *pingpong(int a, int b, int through_host, int n, double *us, c
     unsigned long long *result = NULL;
     cudaStream_t sa = NULL, sb = NULL;
     const char *fail = NULL;
-    cudaError_t rc = cudaHostAlloc((void **)&result, 64, cudaHostAllocMapped | cudaHostAllocPortable);
+    cudaError_t rc = ls_host_alloc((void **)&result, 64, cudaHostAllocMapped | cudaHostAllocPortable);
     if (rc == cudaSuccess && through_host) {
-        rc = cudaHostAlloc((void **)&host, 4096, cudaHostAllocMapped | cudaHostAllocPortable);
+        rc = ls_host_alloc((void **)&host, 4096, cudaHostAllocMapped | cudaHostAllocPortable);
         flag_a = (int *)host;
         flag_b = (int *)host + 256; /* separate 1 KiB apart: never one cache line */
     } else if (rc == cudaSuccess) {
-        cudaSetDevice(a);
-        rc = cudaMalloc((void **)&flag_a, 256);
-        cudaSetDevice(b);
-        if (rc == cudaSuccess)
-            rc = cudaMalloc((void **)&flag_b, 256);
+        char why[128];
+        flag_a = ls_dev_alloc(a, 256, why, sizeof why);
+        flag_b = flag_a ? ls_dev_alloc(b, 256, why, sizeof why) : NULL;
+        rc = flag_b ? cudaSuccess : cudaErrorMemoryAllocation;
     }
     if (rc == cudaSuccess) {
         cudaSetDevice(a);
@@ -115,16 +114,19 @@ static const char *pingpong(int a, int b, int through_host, int n, double *us, c
                 rc = cudaDeviceSynchronize();
         }
         result[0] = result[1] = 0;
+        /* b's kernel spins until a's is launched: no other thread's memory call between */
+        ls_spin_enter();
         cudaSetDevice(b);
         if (rc == cudaSuccess)
             rc = ls_k_pingpong(flag_b, flag_a, LS_LATENCY_ROUND_TRIPS, 0, NULL, PINGPONG_TIMEOUT_MS, sb);
         cudaSetDevice(a);
         if (rc == cudaSuccess)
             rc = ls_k_pingpong(flag_a, flag_b, LS_LATENCY_ROUND_TRIPS, 1, result, PINGPONG_TIMEOUT_MS, sa);
-        if (rc == cudaSuccess)
-            rc = cudaStreamSynchronize(sa);
-        if (rc == cudaSuccess)
-            rc = cudaStreamSynchronize(sb);
+        cudaError_t s = cudaStreamSynchronize(sa);
+        rc = rc == cudaSuccess ? s : rc;
+        s = cudaStreamSynchronize(sb); /* both, even after a failed launch: nothing left spinning */
+        rc = rc == cudaSuccess ? s : rc;
+        ls_spin_leave();
         if (rc == cudaSuccess && result[1])
             fail = "a ping-pong wait timed out (the flag writes did not arrive)";
         else if (rc == cudaSuccess && i >= 0)
@@ -144,14 +146,12 @@ static const char *pingpong(int a, int b, int through_host, int n, double *us, c
         cudaStreamDestroy(sb);
     }
     if (through_host) {
-        if (host)
-            cudaFreeHost((void *)host);
+        ls_host_free((void *)host);
     } else {
         ls_dev_free(a, flag_a);
         ls_dev_free(b, flag_b);
     }
-    if (result)
-        cudaFreeHost(result);
+    ls_host_free(result);
     return fail;
 }
 
@@ -160,14 +160,14 @@ static const char *chase(int a, int b, const unsigned long long *chain_host, int
                          char *buf, size_t len)
 {
     unsigned long long *chain = NULL, *result = NULL;
-    cudaError_t rc = cudaHostAlloc((void **)&result, 64, cudaHostAllocMapped | cudaHostAllocPortable);
+    cudaError_t rc = ls_host_alloc((void **)&result, 64, cudaHostAllocMapped | cudaHostAllocPortable);
     if (rc == cudaSuccess && b >= 0) {
-        cudaSetDevice(b);
-        rc = cudaMalloc((void **)&chain, CHAIN_BYTES);
-        if (rc == cudaSuccess)
-            rc = cudaMemcpy(chain, chain_host, CHAIN_BYTES, cudaMemcpyHostToDevice);
+        char why[128];
+        chain = ls_dev_alloc(b, CHAIN_BYTES, why, sizeof why);
+        rc = chain ? cudaMemcpy(chain, chain_host, CHAIN_BYTES, cudaMemcpyHostToDevice)
+                   : cudaErrorMemoryAllocation;
     } else if (rc == cudaSuccess) {
-        rc = cudaHostAlloc((void **)&chain, CHAIN_BYTES, cudaHostAllocMapped | cudaHostAllocPortable);
+        rc = ls_host_alloc((void **)&chain, CHAIN_BYTES, cudaHostAllocMapped | cudaHostAllocPortable);
         if (rc == cudaSuccess)
             memcpy(chain, chain_host, CHAIN_BYTES);
     }
@@ -194,10 +194,9 @@ static const char *chase(int a, int b, const unsigned long long *chain_host, int
     }
     if (b >= 0)
         ls_dev_free(b, chain);
-    else if (chain)
-        cudaFreeHost(chain);
-    if (result)
-        cudaFreeHost(result);
+    else
+        ls_host_free(chain);
+    ls_host_free(result);
     return fail;
 }
 
@@ -259,7 +258,9 @@ static int set_peer(int a, int b, int on)
     if (cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can)
         return 0;
     cudaSetDevice(a);
+    ls_mem_enter(); /* maps or unmaps b's memory: a memory call (harness.h) */
     cudaError_t rc = on ? cudaDeviceEnablePeerAccess(b, 0) : cudaDeviceDisablePeerAccess(b);
+    ls_mem_leave();
     if (rc == cudaErrorPeerAccessAlreadyEnabled || rc == cudaErrorPeerAccessNotEnabled)
         rc = cudaSuccess;
     cudaGetLastError();

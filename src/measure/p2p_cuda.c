@@ -120,8 +120,7 @@ static void job_free(p2p_job_t *j)
         ls_dev_free(j->dev[s], j->src[s]);
         ls_dev_free(j->dev[s], j->dst[s]);
         for (int k = 0; k < STAGE_SLOTS; k++)
-            if (j->ring[s][k])
-                cudaFreeHost(j->ring[s][k]);
+            ls_host_free(j->ring[s][k]);
     }
     for (int d = 0; d < 2; d++) {
         for (int k = 0; k < STAGE_SLOTS; k++) {
@@ -162,7 +161,7 @@ static int job_stage_init(p2p_job_t *j, char *err, size_t errlen)
         return 0;
     for (int d = 0; d < 2; d++)
         for (int k = 0; k < STAGE_SLOTS; k++) {
-            if (cudaHostAlloc(&j->ring[d][k], j->chunk, cudaHostAllocPortable) != cudaSuccess)
+            if (ls_host_alloc(&j->ring[d][k], j->chunk, cudaHostAllocPortable) != cudaSuccess)
                 return ls_seterr(err, errlen, "cannot pin %zu bytes of host memory", j->chunk);
             cudaSetDevice(j->dev[d]);
             if (cudaEventCreateWithFlags(&j->d2h_ev[d][k], cudaEventDisableTiming) != cudaSuccess)
@@ -356,20 +355,6 @@ static void measure_phase(json_t *doc, round_t *r, const char *method, int phase
         ls_doc_add_unique(doc, all[k]);
 }
 
-static int enable_peer(int a, int b)
-{
-    int can = 0;
-    if (cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can)
-        return 0;
-    cudaSetDevice(a);
-    cudaError_t rc = cudaDeviceEnablePeerAccess(b, 0);
-    if (rc == cudaErrorPeerAccessAlreadyEnabled) {
-        cudaGetLastError();
-        rc = cudaSuccess;
-    }
-    return rc == cudaSuccess;
-}
-
 /* o->methods, else LS_P2P_METHODS=sm_write,sm_read (a tuning knob), limits the methods. */
 static int in_list(const char *only, const char *method)
 {
@@ -460,7 +445,7 @@ int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
     for (int x = 0; x < n; x++)
         for (int y = 0; y < n; y++)
             if (x != y)
-                p2p[x][y] = enable_peer(o->gpus[x], o->gpus[y]);
+                p2p[x][y] = ls_peer_enable(o->gpus[x], o->gpus[y], NULL);
     if (o->nrounds > 0) {
         for (int r = 0; r < o->nrounds; r++) {
             int first = o->round_start[r];

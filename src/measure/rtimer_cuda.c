@@ -51,8 +51,7 @@ void ls_rtimer_free(ls_rtimer_t *t)
         cudaStreamDestroy(t->gate);
     if (t->start)
         cudaEventDestroy(t->start);
-    if (t->ctl)
-        cudaFreeHost((void *)t->ctl);
+    ls_host_free((void *)t->ctl);
     memset(t, 0, sizeof *t);
 }
 
@@ -94,16 +93,30 @@ static cudaError_t enqueue_all(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *arg
     return cudaSuccess;
 }
 
+static cudaError_t rtimer_sample(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *arg, int loops,
+                                 double *ms, int *timed_out);
+
 cudaError_t ls_rtimer_sample(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *arg, int loops,
                              double *ms, int *timed_out)
+{
+    ls_spin_enter(); /* the gate spins until this thread releases it (harness.h) */
+    cudaError_t rc = rtimer_sample(t, fn, arg, loops, ms, timed_out);
+    ls_spin_leave();
+    return rc;
+}
+
+static cudaError_t rtimer_sample(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *arg, int loops,
+                                 double *ms, int *timed_out)
 {
     t->ctl[0] = 0;
     t->ctl[1] = 0;
     *timed_out = 0;
     CHECK(cudaSetDevice(t->gate_dev));
     CHECK(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->gate));
-    CHECK(cudaEventRecord(t->start, t->gate));
-    cudaError_t rc = enqueue_all(t, fn, arg, loops);
+    /* the gate runs from here: released and waited for whatever fails below */
+    cudaError_t rc = cudaEventRecord(t->start, t->gate);
+    if (rc == cudaSuccess)
+        rc = enqueue_all(t, fn, arg, loops);
     /* one release for the whole round, whatever happened: the groups start together */
     __atomic_store_n(&t->ctl[0], 1, __ATOMIC_SEQ_CST);
     cudaSetDevice(t->gate_dev);

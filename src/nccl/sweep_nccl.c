@@ -964,6 +964,7 @@ static int alloc_buffers(run_t *r, uint64_t max_size, char *err, size_t errlen)
         if (dev_alloc(r, &r->send[i], half ? half : 1) != 0 ||
             dev_alloc(r, &r->recv[i], half ? half : 1) != 0) {
             free_buffers(r);
+            cudaGetLastError(); /* the allocation's error would fail the next sweep's first launch */
             return ls_seterr(err, errlen, "GPU %d: cannot allocate 2 x %zu B", ctx.dev[i], half);
         }
         /* as nccl-tests: never time uninitialised memory (NaN patterns and all) */

@@ -66,6 +66,18 @@ static void check_entry(const json_t *e)
     assert_true(json_is_array(json_object_get(b, "throttle_events")));
 }
 
+/* With two GPUs that reach each other, each sends NVLink (P2P) traffic to the next one of
+   the ring, and the figure for it is there and above zero. */
+static void check_peer_traffic(const json_t *e, int n)
+{
+    const json_t *b = json_object_get(e, "burn");
+    int dev = (int)ls_json_int(e, "gpu", -1), next = (dev + 1) % n, can = 0;
+    if (n < 2 || cudaDeviceCanAccessPeer(&can, dev, next) != cudaSuccess || !can)
+        return;
+    assert_int_equal(ls_json_int(b, "nvlink_peer", -1), next);
+    assert_true(ls_json_num(b, "peer_gbps", 0) > 0);
+}
+
 static void short_burn(void **state)
 {
     (void)state;
@@ -74,10 +86,13 @@ static void short_burn(void **state)
                         .period_ms = LS_BURN_PERIOD_MS};
     char err[256] = "";
     assert_int_equal(ls_measure_burn(doc, &o, err, sizeof err), 0);
+    assert_int_equal(cudaGetLastError(), cudaSuccess); /* nothing pending for the next launch */
     int seen = 0;
     long i = -1;
     while ((i = ls_doc_next_measurement(doc, "burn", i + 1)) >= 0) {
-        check_entry(json_array_get(json_object_get(doc, "measurements"), (size_t)i));
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+        check_entry(e);
+        check_peer_traffic(e, o.ngpus);
         seen++;
     }
     assert_int_equal(seen, o.ngpus);
