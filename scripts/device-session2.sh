@@ -20,7 +20,7 @@ bin=$(ls -d /tmp/tmp.*/linkscope-*/bin/linkscope 2>/dev/null | head -1)
 [ -x "$bin" ] || { mkdir -p /tmp/lsbin && tar xzf "$tarball" -C /tmp/lsbin && bin=$(ls /tmp/lsbin/linkscope-*/bin/linkscope); }
 echo "=== gpu test binaries"
 export LD_LIBRARY_PATH=$here:${LD_LIBRARY_PATH:-} LS_FIXTURES=$here/fixtures
-for t in test_inventory_smi test_measure_p2p test_measure_latency test_measure_hbm test_measure_host \
+for t in test_inventory_smi test_measure_p2p test_measure_rtimer test_measure_latency test_measure_hbm test_measure_host \
          test_measure_fabric test_measure_burn test_nccl_collectives test_nccl_graph test_nccl_shm test_nccl_launch; do
   [ -x "./$t" ] || { echo "$t missing"; continue; }
   timeout 120 "./$t" > "$out/$t.log" 2>&1; rc=$?
