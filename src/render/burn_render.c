@@ -52,6 +52,24 @@ static void reasons_text(const json_t *b, char *buf, size_t len)
         snprintf(buf, len, "none");
 }
 
+/* Under a GPU's row, its throttle reasons and status, wrapped within the terminal's 100
+   columns (the row alone takes 93). */
+static void reasons_line(FILE *f, const json_t *e)
+{
+    char reasons[256], line[768];
+    reasons_text(json_object_get(e, "burn"), reasons, sizeof reasons);
+    int n = snprintf(line, sizeof line, "throttle reasons (first seen): %s", reasons);
+    if (strcmp(ls_json_str(e, "status", "ok"), "ok") != 0 && n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, " [%s: %s]", ls_json_str(e, "status", ""),
+                 ls_json_str(e, "error", ""));
+    ls_buf_t b = {0};
+    ls_buf_puts(&b, "     ");
+    ls_buf_wrap(&b, line, 5, 7, 100);
+    char *text = ls_buf_take(&b);
+    fputs(text, f);
+    free(text);
+}
+
 void ls_burn_table(FILE *f, const json_t *doc)
 {
     size_t i;
@@ -62,17 +80,16 @@ void ls_burn_table(FILE *f, const json_t *doc)
     char first[32] = "seconds";
     if (first_s > 0) /* documents before first_s was recorded: the words alone */
         snprintf(first, sizeof first, "%g s", first_s);
-    fprintf(f, "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the first "
-               "%s, sustained = median of the second half)\n", first);
-    fprintf(f, "%-4s %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s  %s\n", "GPU", "method", "seconds",
-            "first", "sustained", "ratio", "SM MHz", "power W", "max C", "HBM GB/s", "peer GB/s",
-            "throttle reasons (first seen)");
+    fprintf(f, "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the first %s,\n"
+               "  sustained = median of the second half; under each GPU its throttle reasons)\n", first);
+    fprintf(f, "%-4s %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n", "GPU", "method", "seconds",
+            "first", "sustained", "ratio", "SM MHz", "power W", "max C", "HBM GB/s", "peer GB/s");
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
         if (!is_burn(e))
             continue;
         const json_t *b = json_object_get(e, "burn");
-        char c[8][32], reasons[256];
+        char c[8][32];
         fmt_or_dash(c[0], 32, b, "seconds", "%.0f");
         fmt_or_dash(c[1], 32, b, "first_tflops", "%.1f");
         fmt_or_dash(c[2], 32, b, "sustained_tflops", "%.1f");
@@ -83,13 +100,9 @@ void ls_burn_table(FILE *f, const json_t *doc)
         fmt_or_dash(c[7], 32, b, "hbm_traffic_gbps", "%.0f");
         char peer[32];
         fmt_or_dash(peer, sizeof peer, b, "peer_gbps", "%.0f");
-        reasons_text(b, reasons, sizeof reasons);
-        fprintf(f, "%-4lld %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s  %s", ls_json_int(e, "gpu", -1),
-                ls_json_str(b, "method", "?"), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], peer,
-                reasons);
-        if (strcmp(ls_json_str(e, "status", "ok"), "ok") != 0)
-            fprintf(f, "  [%s: %s]", ls_json_str(e, "status", ""), ls_json_str(e, "error", ""));
-        fputc('\n', f);
+        fprintf(f, "%-4lld %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n", ls_json_int(e, "gpu", -1),
+                ls_json_str(b, "method", "?"), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], peer);
+        reasons_line(f, e);
     }
 }
 
