@@ -3,26 +3,18 @@
 #include "analyze/spec_tp.h"
 #include "analyze/tp.h"
 #include "model/doc.h"
+#include "render/spec_render.h"
 #include "util/log.h"
 
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
+/* " nvlinks 0 (part 18);": the words the report's acceptance section shows too */
 static void print_check(const json_t *c)
 {
-    const char *what = ls_json_str(c, "check", "?");
-    if (strcmp(what, "pcie") == 0)
-        printf(" pcie Gen%lld x%lld (part Gen%lld x%lld);", ls_json_int(c, "seen_gen", 0),
-               ls_json_int(c, "seen_width", 0), ls_json_int(c, "spec_gen", 0), ls_json_int(c, "spec_width", 0));
-    else if (strcmp(what, "base_mhz") == 0 && json_is_null(json_object_get(c, "spec")))
-        printf(" SM clock under load %.0f MHz (part's base clock unknown);", ls_json_num(c, "seen", 0));
-    else if (strcmp(what, "base_mhz") == 0)
-        printf(" SM clock under load %.0f MHz (part's base clock %.0f);", ls_json_num(c, "seen", 0),
-               ls_json_num(c, "spec", 0));
-    else if (json_is_null(json_object_get(c, "seen")))
-        printf(" %s unknown (part %.4g);", what, ls_json_num(c, "spec", 0));
-    else
-        printf(" %s %.4g (part %.4g);", what, ls_json_num(c, "seen", 0), ls_json_num(c, "spec", 0));
+    char line[160];
+    ls_spec_check_line(c, line, sizeof line);
+    printf(" %s;", line);
 }
 
 static void print_gpus(const json_t *spec)
@@ -33,7 +25,7 @@ static void print_gpus(const json_t *spec)
     {
         const char *part = ls_json_str(g, "part", NULL);
         printf("%s: \"%s\" -> %s\n", ls_json_str(g, "gpu", "?"), ls_json_str(g, "name", ""),
-               part ? part : "unknown part (clock-derived peaks only)");
+               part ? part : LS_SPEC_UNKNOWN_PART);
         if (!part)
             continue;
         printf("  source: %s\n  checked:", ls_json_str(g, "source", "?"));
@@ -42,19 +34,18 @@ static void print_gpus(const json_t *spec)
     }
 }
 
+/* The verdict computed for --model, printed as the report prints the stored one. */
 static void print_tp(const json_t *doc, const ls_datasheet_t *ds, const char *model, int ngpus)
 {
     char err[256];
     json_t *v = ls_spec_tp_verdict(doc, ds, model, LS_SPEC_TP_TOKENS, err, sizeof err);
-    if (!v) {
-        printf("tensor parallelism: unknown (%s)\n", err);
-        return;
-    }
-    size_t i;
-    const json_t *d;
-    printf("tensor parallelism (ring all-reduce, bandwidth term only; %d GPU%s here):\n", ngpus,
-           ngpus == 1 ? "" : "s");
-    json_array_foreach(json_object_get(v, "degrees"), i, d) printf("  %s\n", ls_json_str(d, "line", ""));
+    if (!v)
+        v = json_pack("{s:s}", "error", err);
+    ls_buf_t b = {0};
+    ls_spec_tp_text(&b, v, ngpus, 0);
+    char *text = ls_buf_take(&b);
+    fputs(text, stdout);
+    free(text);
     json_decref(v);
 }
 

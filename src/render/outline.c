@@ -6,6 +6,7 @@
 #include "matrix.h"
 #include "render.h"
 #include "run_tables.h"
+#include "spec_render.h"
 #include "svg.h"
 #include "model/doc.h"
 
@@ -184,6 +185,21 @@ static void collectives(ls_out_t *o)
         show(o, ls_table_collectives(o->doc, o->plan), 0);
 }
 
+/* The acceptance check against the datasheet as the run's spec step stored it: the part
+   each GPU was identified as, each check, and the tensor-parallel verdict (wrapped at the
+   terminal's 100 columns: text is shown as written in every format). */
+static void acceptance(ls_out_t *o)
+{
+    show(o, ls_table_spec_parts(o->doc), 0);
+    show(o, ls_table_spec_checks(o->doc), 0);
+    ls_buf_t b = {0};
+    const json_t *tp = json_object_get(json_object_get(o->doc, "spec"), "tp");
+    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(o->doc, "gpus")), 100);
+    char *t = ls_buf_take(&b);
+    text(o, t);
+    free(t);
+}
+
 static int draw_burn(ls_buf_t *b, const ls_out_t *o, const void *arg)
 {
     (void)arg;
@@ -214,6 +230,7 @@ const ls_section_t ls_outline[] = {
     {"matrices", "P2P and latency matrices", "Matrices", NULL, 0, matrices, NULL},
     {"memory", "Memory and host copies", NULL, NULL, 0, memory, NULL},
     {"collectives", "Collectives", NULL, NULL, 0, collectives, NULL},
+    {"acceptance", "Acceptance (against the datasheet)", NULL, NULL, 0, acceptance, ls_spec_present},
     {"burn", "Sustained load", NULL, NULL, 0, burn, ls_burn_count},
     {"inventory", "Inventory", NULL, NULL, 0, inventory, NULL},
     {"run", "Run", NULL, NULL, 0, metadata, NULL},
