@@ -3,13 +3,13 @@
 #include "term_colour.h"
 #include "options.h"
 #include "run_dry.h"
+#include "run_outputs.h"
 #include "analyze/analyze.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
 #include "render/strbuf.h"
-#include "util/fileio.h"
 #include "util/log.h"
 #include "util/parse.h"
 #include "util/pathpat.h"
@@ -18,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 const char usage_run[] =
     "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
@@ -144,50 +142,6 @@ static int all_gpus(const run_args_t *a, int count, int *gpus)
     return a->ngpus;
 }
 
-static void default_path(char *buf, size_t len, const json_t *doc)
-{
-    char host[128] = "host", date[32];
-    gethostname(host, sizeof host - 1);
-    time_t t = time(NULL);
-    struct tm tm;
-    localtime_r(&t, &tm);
-    strftime(date, sizeof date, "%Y%m%d-%H%M%S", &tm);
-    (void)doc;
-    snprintf(buf, len, "linkscope-%s-%s.json", host, date);
-}
-
-static int write_outputs(json_t *doc, const json_t *findings, const json_t *plan, const char *path,
-                         int report)
-{
-    char err[512];
-    if (ls_doc_write(doc, path, err, sizeof err) != 0) {
-        ls_error("%s", err);
-        return LS_EXIT_USAGE;
-    }
-    fprintf(stderr, "linkscope: run document written to %s\n", path);
-    if (!report)
-        return 0;
-    size_t n = strlen(path);
-    char *html = malloc(n + 6);
-    if (!html)
-        return LS_EXIT_USAGE;
-    if (n > 5 && strcmp(path + n - 5, ".json") == 0)
-        n -= 5;
-    memcpy(html, path, n);
-    memcpy(html + n, ".html", 6);
-    char *text = ls_report_html(doc, findings, plan);
-    if (!text || ls_write_file_atomic(html, text, strlen(text), err, sizeof err) != 0) {
-        ls_error("%s", text ? err : "cannot render the HTML report");
-        free(text);
-        free(html);
-        return LS_EXIT_USAGE;
-    }
-    free(text);
-    fprintf(stderr, "linkscope: HTML report written to %s\n", html);
-    free(html);
-    return 0;
-}
-
 /* The spec step's verdict in tensor-parallel terms (docs/acceptance.md), one line per
    degree, or why it is unknown. */
 static void print_tp_verdict(const json_t *doc)
@@ -234,8 +188,8 @@ int cmd_run(int argc, char **argv)
     if (a.out)
         snprintf(path, sizeof path, "%s", a.out);
     else
-        default_path(path, sizeof path, doc);
-    rc = write_outputs(doc, findings, plan, path, !a.no_report);
+        ls_run_default_path(path, sizeof path);
+    rc = ls_run_write_outputs(doc, findings, plan, path, !a.no_report);
     /* verdict first, as every report (colour on a terminal only, NO_COLOR honoured) */
     char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc, plan),
          *text = ls_render_plan_text(findings, plan);
