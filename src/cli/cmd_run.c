@@ -9,6 +9,7 @@
 #include "model/doc.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
+#include "render/spec_render.h"
 #include "render/strbuf.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -142,20 +143,18 @@ static int all_gpus(const run_args_t *a, int count, int *gpus)
     return a->ngpus;
 }
 
-/* The spec step's verdict in tensor-parallel terms (docs/acceptance.md), one line per
-   degree, or why it is unknown. */
+/* The spec step's verdict in tensor-parallel terms (docs/acceptance.md), as the report
+   and check --spec word it. */
 static void print_tp_verdict(const json_t *doc)
 {
-    const json_t *tp = json_object_get(json_object_get(doc, "spec"), "tp"), *d;
-    size_t i;
+    const json_t *tp = json_object_get(json_object_get(doc, "spec"), "tp");
     if (!tp)
         return;
-    if (json_object_get(tp, "error")) {
-        printf("\nTensor parallelism on this interconnect: unknown (%s)\n", ls_json_str(tp, "error", ""));
-        return;
-    }
-    printf("\nTensor parallelism on this interconnect (ring all-reduce, bandwidth term only):\n");
-    json_array_foreach(json_object_get(tp, "degrees"), i, d) printf("  %s\n", ls_json_str(d, "line", ""));
+    ls_buf_t b = {0};
+    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(doc, "gpus")), 0);
+    char *text = ls_buf_take(&b);
+    printf("\n%s", text ? text : "");
+    free(text);
 }
 
 int cmd_run(int argc, char **argv)
