@@ -28,6 +28,10 @@ static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, siz
         return snprintf(basis, len, "theoretical NVLink of the active links"), nvl;
     if (ls_spec_active_nvlinks(doc, gpu) < 0 && part_has_nvlink)
         return snprintf(basis, len, "NVLinks not recorded"), 0; /* PCIe would be a guess */
+    /* One GPU of a part with NVLink (a one-GPU VM slice of an NVLink board shows none):
+       no GPU-to-GPU link here to price, and PCIe would be a guess again. */
+    if (json_array_size(json_object_get(doc, "gpus")) < 2 && part_has_nvlink)
+        return snprintf(basis, len, "one GPU"), 0;
     const json_t *pcie = json_object_get(gpu, "pcie");
     /* The link at its maximum generation (an idle GPU lowers it: Gen1 at P8) and the
        width it trained at (a link trained narrower stays narrower under load). */
@@ -78,6 +82,9 @@ json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const ch
     const ls_spec_row_t *part = ls_datasheet_find(ds, ls_json_str(gpu, "name", ""));
     char basis[96] = "";
     double here = here_gbps(doc, !part || part->nvlinks > 0, basis, sizeof basis);
+    if (here <= 0 && !strcmp(basis, "one GPU"))
+        return ls_seterr(err, errlen, "one GPU here, of a part with NVLink: no GPU-to-GPU link to price; "
+                                      "run it on a machine of two or more"), NULL;
     if (here <= 0 && basis[0])
         return ls_seterr(err, errlen, "the document does not record the GPUs' NVLinks; "
                                       "import nvidia-smi nvlink -s or topo -m"), NULL;

@@ -109,6 +109,28 @@ static void test_unrecorded_nvlink_unknown(void **state)
     ls_datasheet_free(&ds);
 }
 
+/* One GPU of a part with NVLink (our one-GPU H200 VM slice): no link here to price, so
+   the verdict is unknown rather than a PCIe guess; one GPU of a PCIe-only part (an L4)
+   is priced on its own link. */
+static void test_one_gpu_of_an_nvlink_part_is_unknown(void **state)
+{
+    (void)state;
+    ls_datasheet_t ds;
+    char err[256];
+    assert_int_equal(ls_datasheet_builtin(&ds, err, sizeof err), 0);
+    json_t *doc = load("../../examples/h200-burn.json");
+    assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 1);
+    assert_null(ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err));
+    assert_non_null(strstr(err, "one GPU here, of a part with NVLink"));
+    json_object_set_new(json_array_get(json_object_get(doc, "gpus"), 0), "name", json_string("NVIDIA L4"));
+    json_t *v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
+    assert_non_null(v);
+    assert_non_null(strstr(ls_json_str(json_object_get(v, "here"), "basis", ""), "theoretical PCIe"));
+    json_decref(v);
+    json_decref(doc);
+    ls_datasheet_free(&ds);
+}
+
 /* The run's spec step: doc.spec written, and the spec findings among the document's. */
 static void test_spec_record_joins_findings(void **state)
 {
@@ -158,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_unrecorded_nvlink_unknown),
         cmocka_unit_test(test_spec_record_joins_findings),
         cmocka_unit_test(test_one_gpu_is_info),
+        cmocka_unit_test(test_one_gpu_of_an_nvlink_part_is_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
