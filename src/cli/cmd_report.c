@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "options.h"
 #include "analyze/analyze.h"
+#include "analyze/spec_tp.h"
 #include "model/doc.h"
 #include "render/format.h"
 #include "render/render.h"
@@ -146,6 +147,11 @@ int cmd_report(int argc, char **argv)
     json_t *doc = ls_read_document(path);
     if (!doc)
         return LS_EXIT_USAGE;
+    /* the acceptance check is analysis, like the findings and the plan: judged again by
+       this linkscope's datasheet and rules, not shown as an older one stored it */
+    char err[256];
+    if (json_object_get(doc, "spec") && ls_spec_record(doc, err, sizeof err) != 0)
+        ls_warn("%s: the acceptance check could not be made again (%s); the stored one is shown", path, err);
     if (quiet) {
         rc = report_quiet(doc);
     } else if (fmt == &ls_format_csv) {

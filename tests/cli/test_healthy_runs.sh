@@ -18,6 +18,6 @@ for t in "$src"/tests/fixtures/runs/*.tgz; do
         [ -z "$loud" ] && ok || bad "$(basename "$t")/$(basename "$f"): $loud"
     done
 done
-[ "$docs" -ge 25 ] && ok || bad "only $docs healthy run documents found"
+[ "$docs" -ge 50 ] && ok || bad "only $docs healthy run documents found"
 echo "$docs healthy run documents; passed $pass, failed $fail"
 [ "$fail" -eq 0 ]

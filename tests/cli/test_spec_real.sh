@@ -31,6 +31,13 @@ if run 0 check --spec "$src/examples/h200x2-run.json" --fail-on info; then
     has "measured P2P copy, 397 GB/s" h200x2
     has "0 findings at or above info" h200x2
 fi
+# report judges the acceptance check again with this binary, as it does the findings: the
+# stored check of this one-GPU thorough run priced TP on PCIe; now it is unknown.
+if run 0 report "$fixtures/analyze/h200x1-thorough-run.json"; then
+    has "Acceptance (against the datasheet)" thorough
+    has "tensor parallelism: unknown (one GPU here, of a part with NVLink" thorough
+    has "SM clock under load 1470 MHz base clock unknown" thorough
+fi
 run 2 check --spec "$seed3" --model no-such-model && grep -q "unknown model preset 'no-such-model'" "$tmp/err" || bad "unknown model"
 run 2 check --spec "$seed3" --fail-on sometimes
 run 2 check --spec "$seed3" --baseline x.json
