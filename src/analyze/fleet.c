@@ -7,6 +7,7 @@
    than the median (lower bandwidth, longer time) by at least min_change_pct and its
    |z| is at least `score`. Sorting keeps the cost n log n in the number of figures. */
 #include "analyze/fleet.h"
+#include "analyze/analyze.h"
 #include "analyze/compare.h"
 #include "model/doc.h"
 #include "util/array.h"
@@ -33,7 +34,8 @@ struct ls_fleet {
     record_t *rec;
     size_t n, cap;
     names_t models, nodes, files;
-    int *node_model; /* per node */
+    int *node_model;     /* per node */
+    json_t *node_found;  /* per node: its findings at warning and error */
 };
 
 void ls_fleet_opts_default(ls_fleet_opts_t *opts)
@@ -113,11 +115,41 @@ static int add_node(ls_fleet_t *fleet, const json_t *doc, const char *file)
     return node;
 }
 
-int ls_fleet_add(ls_fleet_t *fleet, const json_t *doc, const char *file)
+json_t *ls_fleet_node_findings(const json_t *doc)
 {
-    int node = add_node(fleet, doc, file);
+    json_t *all = ls_findings(doc), *kept = json_array();
+    size_t i;
+    const json_t *f;
+    json_array_foreach(all, i, f) /* ls_findings sorts errors first */
+    {
+        const char *sev = ls_json_str(f, "severity", "");
+        if (!strcmp(sev, "error") || !strcmp(sev, "warning"))
+            json_array_append_new(kept, json_pack("{s:s, s:s, s:s, s:s}", "severity", sev, "rule",
+                                                  ls_json_str(f, "rule", ""), "subject",
+                                                  ls_json_str(f, "subject", ""), "message",
+                                                  ls_json_str(f, "message", "")));
+    }
+    json_decref(all);
+    return kept;
+}
+
+/* The node's findings joined to what it already has (a node named by two documents). */
+static int keep_found(ls_fleet_t *fleet, int node, json_t *found)
+{
+    if (!fleet->node_found)
+        fleet->node_found = json_array();
+    while (fleet->node_found && (int)json_array_size(fleet->node_found) <= node)
+        json_array_append_new(fleet->node_found, json_array());
+    json_t *have = json_array_get(fleet->node_found, (size_t)node);
+    int rc = have && found ? json_array_extend(have, found) : -1;
+    json_decref(found);
+    return rc;
+}
+
+static int add_figures(ls_fleet_t *fleet, const json_t *doc, int node)
+{
     ls_figures_t figs;
-    if (node < 0 || ls_figures_collect(doc, 0, &figs) != 0)
+    if (ls_figures_collect(doc, 0, &figs) != 0)
         return -1;
     int rc = 0;
     for (size_t i = 0; i < figs.n && rc == 0; i++) {
@@ -142,6 +174,23 @@ int ls_fleet_add(ls_fleet_t *fleet, const json_t *doc, const char *file)
     }
     ls_figures_free(&figs);
     return rc;
+}
+
+int ls_fleet_add_found(ls_fleet_t *fleet, const json_t *doc, const char *file, json_t *found)
+{
+    int node = add_node(fleet, doc, file);
+    if (node < 0) {
+        json_decref(found);
+        return -1;
+    }
+    if (keep_found(fleet, node, found ? found : ls_fleet_node_findings(doc)) != 0)
+        return -1;
+    return add_figures(fleet, doc, node);
+}
+
+int ls_fleet_add(ls_fleet_t *fleet, const json_t *doc, const char *file)
+{
+    return ls_fleet_add_found(fleet, doc, file, NULL);
 }
 
 static int by_model_key(const void *x, const void *y)
@@ -252,11 +301,31 @@ static json_t *node_subjects(const json_t *outliers, const char *node)
     return subjects;
 }
 
+/* Findings of one severity in a node's list. */
+static int count_severity(const json_t *found, const char *severity)
+{
+    size_t i;
+    const json_t *f;
+    int n = 0;
+    json_array_foreach(found, i, f) n += !strcmp(ls_json_str(f, "severity", ""), severity);
+    return n;
+}
+
+static json_t *node_row(const ls_fleet_t *fleet, const json_t *outliers, int n, int outlier_count)
+{
+    json_t *found = json_array_get(fleet->node_found, (size_t)n); /* every node has its list */
+    return json_pack("{s:s, s:s, s:s, s:i, s:o, s:i, s:i, s:O}", "node", fleet->nodes.items[n], "file",
+                     fleet->files.items[n], "model", fleet->models.items[fleet->node_model[n]],
+                     "outliers", outlier_count, "subjects", node_subjects(outliers, fleet->nodes.items[n]),
+                     "errors", count_severity(found, "error"), "warnings", count_severity(found, "warning"),
+                     "findings", found);
+}
+
 static json_t *summary(const ls_fleet_t *fleet, json_t *outliers, json_t *figures,
                        const int *per_node)
 {
     json_t *models = json_array(), *nodes = json_array();
-    int flagged = 0;
+    int flagged = 0, errors = 0, warnings = 0;
     for (int m = 0; m < fleet->models.n; m++) {
         int count = 0;
         for (int n = 0; n < fleet->nodes.n; n++)
@@ -265,15 +334,15 @@ static json_t *summary(const ls_fleet_t *fleet, json_t *outliers, json_t *figure
                                                 "nodes", count));
     }
     for (int n = 0; n < fleet->nodes.n; n++) {
+        json_t *row = node_row(fleet, outliers, n, per_node[n]);
         flagged += per_node[n] > 0;
-        json_array_append_new(
-            nodes, json_pack("{s:s, s:s, s:s, s:i, s:o}", "node", fleet->nodes.items[n], "file",
-                             fleet->files.items[n], "model",
-                             fleet->models.items[fleet->node_model[n]], "outliers", per_node[n],
-                             "subjects", node_subjects(outliers, fleet->nodes.items[n])));
+        errors += ls_json_int(row, "errors", 0) > 0;
+        warnings += ls_json_int(row, "errors", 0) == 0 && ls_json_int(row, "warnings", 0) > 0;
+        json_array_append_new(nodes, row);
     }
-    return json_pack("{s:o, s:o, s:o, s:o, s:i}", "models", models, "nodes", nodes, "figures",
-                     figures, "outliers", outliers, "outlier_nodes", flagged);
+    return json_pack("{s:o, s:o, s:o, s:o, s:i, s:i, s:i}", "models", models, "nodes", nodes, "figures",
+                     figures, "outliers", outliers, "outlier_nodes", flagged, "error_nodes", errors,
+                     "warning_nodes", warnings);
 }
 
 json_t *ls_fleet_analyze(ls_fleet_t *fleet, const ls_fleet_opts_t *opts)
@@ -312,6 +381,7 @@ void ls_fleet_free(ls_fleet_t *fleet)
 {
     if (!fleet)
         return;
+    json_decref(fleet->node_found);
     for (size_t i = 0; i < fleet->n; i++) {
         free(fleet->rec[i].key);
         free(fleet->rec[i].label);

@@ -1,4 +1,5 @@
 /* linkscope fleet: the run documents of many nodes together (docs/fleet.md). */
+#include "analyze/analyze.h"
 #include "analyze/fleet.h"
 #include "commands.h"
 #include "fleet_load.h"
@@ -16,14 +17,16 @@
 
 const char usage_fleet[] =
     "usage: linkscope fleet DOC|FOLDER|GLOB... [--json | --prom] [--html FILE]\n"
-    "                       [--score Z] [--min-change PCT]\n"
+    "                       [--score Z] [--min-change PCT] [--fail-on LEVEL]\n"
     "\n"
     "Reads the run documents of many nodes (e.g. from `srun --ntasks-per-node=1\n"
     "linkscope run -o run-%N.json`), groups the nodes by hardware model and finds, per\n"
     "figure, the nodes whose value is worse than the model's median by a robust score\n"
     "(median absolute deviation) and a minimum change. Each outlier is named by node and\n"
     "subject (a GPU, a GPU pair, a network port). A FOLDER means its *.json files; a\n"
-    "quoted GLOB is expanded here.\n"
+    "quoted GLOB is expanded here. Each node's own findings (this linkscope's rules on its\n"
+    "document: a part that is not what it claims, a link trained narrow, a pending row\n"
+    "remap, ...) are listed beside, at warning and error.\n"
     "\n"
     "Options:\n"
     "  --score Z          robust score beyond which a figure is an outlier (default 3.5)\n"
@@ -32,8 +35,11 @@ const char usage_fleet[] =
     "  --json             the analysis as JSON on stdout\n"
     "  --prom             Prometheus text on stdout: outliers per node, median per figure\n"
     "  --html FILE        an HTML report, one row per node, outliers marked\n"
+    "  --fail-on L        also exit 1 when a node has a finding at or above warning or\n"
+    "                     error (default error)\n"
     "\n"
-    "Exit codes: 0 no outlier; 1 at least one outlier (gate a node before a job);\n"
+    "Exit codes: 0 no outlier and no node finding at --fail-on; 1 at least one outlier or\n"
+    "such a finding (gate a node before a job);\n"
     "2 bad usage or a document that cannot be read (one line naming the file).\n"
     "Details: docs/fleet.md.\n";
 
@@ -41,6 +47,7 @@ typedef struct {
     ls_fleet_opts_t opts;
     int json, prom;
     const char *html;
+    enum ls_severity fail_on;
 } fleet_args_t;
 
 static int parse_args(int argc, char **argv, fleet_args_t *a)
@@ -50,8 +57,10 @@ static int parse_args(int argc, char **argv, fleet_args_t *a)
                                          {"json", no_argument, 0, 'j'},
                                          {"prom", no_argument, 0, 'p'},
                                          {"html", required_argument, 0, 'h'},
+                                         {"fail-on", required_argument, 0, 'F'},
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
+    a->fail_on = LS_SEV_ERROR;
     ls_fleet_opts_default(&a->opts);
     int c;
     ls_opt_begin();
@@ -72,6 +81,10 @@ static int parse_args(int argc, char **argv, fleet_args_t *a)
         case 'j': a->json = 1; break;
         case 'p': a->prom = 1; break;
         case 'h': a->html = optarg; break;
+        case 'F':
+            if (ls_severity_parse(optarg, &a->fail_on) || a->fail_on == LS_SEV_INFO)
+                return ls_usage_error("fleet", "--fail-on: expected warning or error, got '%s'", optarg);
+            break;
         }
     }
     if (a->json && a->prom)
@@ -118,7 +131,10 @@ int cmd_fleet(int argc, char **argv)
     if (fleet && ls_fleet_collect(&paths, argc - optind, argv + optind) == 0 &&
         ls_fleet_load(fleet, &paths) == 0 && (result = ls_fleet_analyze(fleet, &a.opts)) != NULL &&
         write_outputs(result, &a) == 0)
-        rc = ls_json_int(result, "outlier_nodes", 0) > 0 ? LS_EXIT_CHECK : LS_EXIT_OK;
+        rc = ls_json_int(result, "outlier_nodes", 0) > 0 || ls_json_int(result, "error_nodes", 0) > 0 ||
+                     (a.fail_on == LS_SEV_WARNING && ls_json_int(result, "warning_nodes", 0) > 0)
+                 ? LS_EXIT_CHECK
+                 : LS_EXIT_OK;
     json_decref(result);
     ls_fleet_free(fleet);
     ls_paths_free(&paths);

@@ -98,6 +98,7 @@ int ls_fleet_collect(ls_paths_t *p, int argc, char **argv)
 typedef struct {
     const ls_paths_t *paths;
     json_t **docs;     /* parsed document per path, until added */
+    json_t **found;    /* its findings at warning and error, made beside the parsing */
     char (*errs)[512]; /* or why it could not be read */
     int *done;
     size_t next, added; /* next path to parse; documents added so far */
@@ -118,8 +119,10 @@ static void *parse_worker(void *arg)
         size_t i = l->next++;
         pthread_mutex_unlock(&l->lock);
         json_t *doc = ls_doc_read(l->paths->items[i], l->errs[i], sizeof l->errs[i]);
+        json_t *found = doc ? ls_fleet_node_findings(doc) : NULL;
         pthread_mutex_lock(&l->lock);
         l->docs[i] = doc;
+        l->found[i] = found;
         l->done[i] = 1;
         pthread_cond_broadcast(&l->cond);
     }
@@ -134,10 +137,11 @@ static int add_in_order(ls_fleet_t *fleet, loader_t *l)
         pthread_mutex_lock(&l->lock);
         while (!l->done[i])
             pthread_cond_wait(&l->cond, &l->lock);
-        json_t *doc = l->docs[i];
+        json_t *doc = l->docs[i], *found = l->found[i];
         l->docs[i] = NULL;
+        l->found[i] = NULL;
         pthread_mutex_unlock(&l->lock);
-        int rc = doc ? ls_fleet_add(fleet, doc, l->paths->items[i]) : -1;
+        int rc = doc ? ls_fleet_add_found(fleet, doc, l->paths->items[i], found) : -1;
         json_decref(doc);
         if (rc != 0) {
             if (doc)
@@ -156,11 +160,12 @@ static int add_in_order(ls_fleet_t *fleet, loader_t *l)
 
 int ls_fleet_load(ls_fleet_t *fleet, const ls_paths_t *p)
 {
-    loader_t l = {p, calloc(p->n, sizeof(json_t *)), calloc(p->n, sizeof *l.errs),
-                  calloc(p->n, sizeof(int)), 0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
-    if (!l.docs || !l.errs || !l.done) {
+    loader_t l = {p, calloc(p->n, sizeof(json_t *)), calloc(p->n, sizeof(json_t *)),
+                  calloc(p->n, sizeof *l.errs), calloc(p->n, sizeof(int)), 0, 0, 0,
+                  PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    if (!l.docs || !l.found || !l.errs || !l.done) {
         fprintf(stderr, "linkscope fleet: out of memory for %zu documents\n", p->n);
-        free(l.docs), free(l.errs), free(l.done);
+        free(l.docs), free(l.found), free(l.errs), free(l.done);
         return -1;
     }
     json_object_seed(0); /* jansson: seed its hash before threads create objects */
@@ -180,7 +185,7 @@ int ls_fleet_load(ls_fleet_t *fleet, const ls_paths_t *p)
     for (int t = 0; t < started; t++)
         pthread_join(threads[t], NULL);
     for (size_t i = 0; i < p->n; i++)
-        json_decref(l.docs[i]);
-    free(l.docs), free(l.errs), free(l.done);
+        json_decref(l.docs[i]), json_decref(l.found[i]);
+    free(l.docs), free(l.found), free(l.errs), free(l.done);
     return rc;
 }

@@ -30,27 +30,90 @@ static ls_table_t *models_table(const json_t *result)
     return t;
 }
 
-/* Column 0 is the mark ("outlier" or "ok"): the HTML backend styles the row by it. */
+/* "outlier" (a figure beyond the limits), else the worst of its own findings ("error",
+   "warning"), else "ok". */
+static const char *node_status(const json_t *n)
+{
+    return ls_json_int(n, "outliers", 0) ? "outlier"
+           : ls_json_int(n, "errors", 0)  ? "error"
+           : ls_json_int(n, "warnings", 0) ? "warning"
+                                            : "ok";
+}
+
+/* Column 0 is the status: the HTML backend styles the row by it. */
 static ls_table_t *nodes_table(const json_t *result)
 {
-    static const char *const head[] = {"status", "node", "model", "outliers", "subjects", "file"};
-    ls_table_t *t = ls_table_new("Nodes (one row each; outlier: a figure beyond the limits)", 6, head);
+    static const char *const head[] = {"status", "node", "model", "outliers", "subjects", "findings", "file"};
+    ls_table_t *t = ls_table_new("Nodes (one row each; outlier: a figure beyond the limits; findings: the "
+                                 "node's own, errors and warnings)",
+                                 7, head);
     size_t i, j;
     const json_t *n, *s;
     json_array_foreach(json_object_get(result, "nodes"), i, n)
     {
-        long long count = ls_json_int(n, "outliers", 0);
-        char c[16], subjects[512] = "";
-        snprintf(c, sizeof c, "%lld", count);
+        char c[16], found[48], subjects[512] = "";
+        snprintf(c, sizeof c, "%lld", ls_json_int(n, "outliers", 0));
+        snprintf(found, sizeof found, "%lld / %lld", ls_json_int(n, "errors", 0), ls_json_int(n, "warnings", 0));
         json_array_foreach(json_object_get(n, "subjects"), j, s)
         {
             size_t used = strlen(subjects);
             snprintf(subjects + used, sizeof subjects - used, "%s%s", j ? ", " : "",
                      json_string_value(s));
         }
-        ls_table_row(t, (const char *const[]){count ? "outlier" : "ok", ls_json_str(n, "node", ""),
-                                              ls_json_str(n, "model", ""), c, subjects,
+        ls_table_row(t, (const char *const[]){node_status(n), ls_json_str(n, "node", ""),
+                                              ls_json_str(n, "model", ""), c, subjects, found,
                                               ls_json_str(n, "file", "")});
+    }
+    return t;
+}
+
+static int same_finding(const json_t *a, const json_t *b)
+{
+    return !strcmp(ls_json_str(a, "severity", ""), ls_json_str(b, "severity", "")) &&
+           !strcmp(ls_json_str(a, "rule", ""), ls_json_str(b, "rule", "")) &&
+           !strcmp(ls_json_str(a, "subject", ""), ls_json_str(b, "subject", ""));
+}
+
+/* How often finding j of the list repeats (rule and subject: several methods of one
+   path); 0 when an earlier one of the list already stands for it. */
+static int repeats(const json_t *list, size_t j)
+{
+    int n = 1;
+    for (size_t k = 0; k < json_array_size(list); k++)
+        if (k != j && same_finding(json_array_get(list, k), json_array_get(list, j))) {
+            if (k < j)
+                return 0;
+            n++;
+        }
+    return n;
+}
+
+/* Every node's findings at warning and error, one row per rule and subject, errors of
+   all nodes first. */
+static ls_table_t *findings_table(const json_t *result)
+{
+    static const char *const head[] = {"severity", "node", "rule", "subject", "times"};
+    ls_table_t *t = ls_table_new("Findings on the nodes (each node's document judged by linkscope's rules; "
+                                 "`linkscope report DOC` says why)",
+                                 5, head);
+    static const char *const order[] = {"error", "warning"};
+    for (int k = 0; k < 2; k++) {
+        size_t i, j;
+        const json_t *n, *f;
+        json_array_foreach(json_object_get(result, "nodes"), i, n)
+        {
+            const json_t *list = json_object_get(n, "findings");
+            json_array_foreach(list, j, f)
+            {
+                int times = repeats(list, j);
+                if (times == 0 || strcmp(ls_json_str(f, "severity", ""), order[k]) != 0)
+                    continue;
+                char c[16];
+                snprintf(c, sizeof c, "%d", times);
+                ls_table_row(t, (const char *const[]){order[k], ls_json_str(n, "node", ""),
+                                                      ls_json_str(f, "rule", ""), ls_json_str(f, "subject", ""), c});
+            }
+        }
     }
     return t;
 }
@@ -82,18 +145,22 @@ static ls_table_t *outliers_table(const json_t *result)
 
 static void headline(ls_buf_t *b, const json_t *result, double score, double min_change_pct)
 {
-    ls_buf_printf(b, "%zu nodes, %zu models, %lld with outliers (score >= %g and >= %g %% worse "
-                     "than the fleet median of their model)\n",
+    ls_buf_printf(b, "%zu nodes, %zu models, %lld with outliers, %lld with an error finding, %lld with a "
+                     "warning\n(an outlier: a figure with score >= %g and >= %g %% worse than the fleet "
+                     "median of its model)\n",
                   json_array_size(json_object_get(result, "nodes")),
                   json_array_size(json_object_get(result, "models")),
-                  ls_json_int(result, "outlier_nodes", 0), score, min_change_pct);
+                  ls_json_int(result, "outlier_nodes", 0), ls_json_int(result, "error_nodes", 0),
+                  ls_json_int(result, "warning_nodes", 0), score, min_change_pct);
 }
 
 static void tables(const ls_format_t *fmt, ls_out_t *o, const json_t *result)
 {
-    ls_table_t *t[3] = {models_table(result), nodes_table(result), outliers_table(result)};
-    for (int i = 0; i < 3; i++) {
-        fmt->table(o, t[i], i == 1 ? LS_TABLE_SEVERITY_ROWS : 0);
+    ls_table_t *t[4] = {models_table(result), nodes_table(result), outliers_table(result),
+                        findings_table(result)};
+    for (int i = 0; i < 4; i++) {
+        if (i < 3 || t[i]->nrows > 0) /* the findings table only when there are some */
+            fmt->table(o, t[i], i == 1 || i == 3 ? LS_TABLE_SEVERITY_ROWS : 0);
         ls_table_free(t[i]);
     }
 }
@@ -114,7 +181,9 @@ static const char css[] =
     "p.tt{font-weight:600;font-size:13px;margin:14px 0 4px}"
     "th,td{border:1px solid #d0d7de;padding:3px 7px}th{background:#f3f6f9}"
     "td.n{text-align:right;font-variant-numeric:tabular-nums}"
-    "tr.outlier td{background:#fdecea}tr.outlier td:first-child{color:#b71c1c;font-weight:600}";
+    "tr.outlier td,tr.error td{background:#fdecea}"
+    "tr.outlier td:first-child,tr.error td:first-child{color:#b71c1c;font-weight:600}"
+    "tr.warning td{background:#fff8e1}tr.warning td:first-child{color:#8a6d00;font-weight:600}";
 
 char *ls_fleet_html(const json_t *result, double score, double min_change_pct)
 {
@@ -176,6 +245,17 @@ static void prom_nodes(ls_buf_t *b, const json_t *result)
                      "# TYPE linkscope_fleet_outlier_nodes gauge\n"
                      "linkscope_fleet_outlier_nodes %lld\n",
                   ls_json_int(result, "outlier_nodes", 0));
+    ls_buf_puts(b, "# HELP linkscope_fleet_node_findings Findings of the node's own document, by "
+                   "severity.\n# TYPE linkscope_fleet_node_findings gauge\n");
+    json_array_foreach(json_object_get(result, "nodes"), i, n)
+    {
+        static const char *const sev[][2] = {{"error", "errors"}, {"warning", "warnings"}};
+        for (int k = 0; k < 2; k++) {
+            ls_buf_puts(b, "linkscope_fleet_node_findings{node=\"");
+            prom_label(b, ls_json_str(n, "node", ""));
+            ls_buf_printf(b, "\",severity=\"%s\"} %lld\n", sev[k][0], ls_json_int(n, sev[k][1], 0));
+        }
+    }
 }
 
 static void prom_medians(ls_buf_t *b, const json_t *result, const char *suffix)

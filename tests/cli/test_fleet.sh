@@ -58,6 +58,35 @@ run 0 fleet "$tmp/good" && { grep -q "9 nodes, 1 models, 0 with outliers" "$tmp/
 run 0 fleet "$tmp/fleet" --min-change 150
 run 1 fleet "$tmp/fleet" --score 2 --min-change 5
 
+# each node's own findings (docs/fleet.md): a collective with #wrong > 0 on an otherwise
+# good node is an error (wrong_elements) and no outlier: exit 1; a pending row remap is a
+# warning: exit 0, unless --fail-on warning
+mkdir "$tmp/found" && cp "$tmp/good"/*.json "$tmp/found"
+python3 - "$tmp/found/run-node-0004.json" "$tmp/found/run-node-0005.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+next(m for m in d["measurements"] if m["family"] == "nccl")["rows"][0]["oop"]["wrong"] = 3
+json.dump(d, open(sys.argv[1], "w"))
+d = json.load(open(sys.argv[2]))
+d["gpus"][0]["ecc"]["remapped_rows"] = {"pending": True, "correctable": 1, "uncorrectable": 0}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+if run 1 fleet "$tmp/found"; then
+    grep -q "9 nodes, 1 models, 0 with outliers, 1 with an error finding, 1 with a warning" "$tmp/out" &&
+        ok || bad "found: headline: $(head -1 "$tmp/out")"
+    grep -qE "^  error +node-0004 +wrong_elements" "$tmp/out" && ok || bad "found: node-0004's error"
+    grep -qE "^  warning +node-0005 +ecc +GPU0" "$tmp/out" && ok || bad "found: node-0005's warning"
+    grep -qE "^  error +node-0004 .* 0 / 0 " "$tmp/out" && bad "found: node-0004 row" || ok
+fi
+rm "$tmp/found/run-node-0004.json"
+run 0 fleet "$tmp/found"
+run 1 fleet "$tmp/found" --fail-on warning
+run 0 fleet "$tmp/found" --prom && {
+    grep -qx 'linkscope_fleet_node_findings{node="node-0005",severity="warning"} 1' "$tmp/out" &&
+        ok || bad "prom: node findings"
+}
+run 2 fleet "$tmp/found" --fail-on info
+
 # bad input: exit 2, one stderr line naming the file, nothing on stdout
 expect_bad() {
     local needle=$1

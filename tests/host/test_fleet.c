@@ -189,9 +189,57 @@ static void test_fleet_too_few_nodes(void **state)
     json_decref(bundled);
 }
 
+/* Each node's own findings ride along (issue 16's acceptance across a fleet): a pending
+   row remap on one node is its warning, no other node gets any, and nothing of it is an
+   outlier. */
+static void node_findings(void **state)
+{
+    (void)state;
+    char err[256];
+    ls_fleet_t *fleet = ls_fleet_new();
+    for (int n = 0; n < 6; n++) {
+        json_t *doc = ls_doc_read(ls_fixture("../../examples/h200x2-run.json"), err, sizeof err);
+        assert_non_null(doc);
+        char host[16], file[24];
+        snprintf(host, sizeof host, "node-%d", n);
+        snprintf(file, sizeof file, "n%d.json", n);
+        json_object_set_new(json_object_get(doc, "host"), "hostname", json_string(host));
+        if (n == 4)
+            json_object_set_new(json_object_get(json_array_get(json_object_get(doc, "gpus"), 1), "ecc"),
+                                "remapped_rows", json_pack("{s:b, s:i}", "pending", 1, "correctable", 2));
+        assert_int_equal(ls_fleet_add(fleet, doc, file), 0);
+        json_decref(doc);
+    }
+    ls_fleet_opts_t opts;
+    ls_fleet_opts_default(&opts);
+    json_t *r = ls_fleet_analyze(fleet, &opts);
+    assert_non_null(r);
+    assert_int_equal(ls_json_int(r, "outlier_nodes", -1), 0);
+    assert_int_equal(ls_json_int(r, "error_nodes", -1), 0);
+    assert_int_equal(ls_json_int(r, "warning_nodes", -1), 1);
+    size_t i;
+    const json_t *n;
+    json_array_foreach(json_object_get(r, "nodes"), i, n)
+    {
+        int bad = !strcmp(ls_json_str(n, "node", ""), "node-4");
+        assert_int_equal(ls_json_int(n, "warnings", -1), bad);
+        assert_int_equal(ls_json_int(n, "errors", -1), 0);
+        assert_int_equal(json_array_size(json_object_get(n, "findings")), (size_t)bad);
+        if (bad) {
+            const json_t *f = json_array_get(json_object_get(n, "findings"), 0);
+            assert_string_equal(ls_json_str(f, "rule", ""), "ecc");
+            assert_string_equal(ls_json_str(f, "subject", ""), "GPU1");
+            assert_non_null(strstr(ls_json_str(f, "message", ""), "row remap pending"));
+        }
+    }
+    json_decref(r);
+    ls_fleet_free(fleet);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(node_findings),
         cmocka_unit_test(test_fleet_names_the_three),
         cmocka_unit_test(test_fleet_too_few_nodes),
     };
