@@ -126,8 +126,9 @@ static int nvlink_pair(const ls_machine_t *m, int *a, int *b)
     return 0;
 }
 
-/* NCCL's own log says the environment switched P2P off (NCCL_P2P_DISABLE=1 or
-   NCCL_P2P_LEVEL=LOC, "... set by environment to ..."): the GPUs of a node then talk
+/* The environment switched P2P off (NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC in the
+   document's env: NCCL's log line "... set by environment to ...", or the environment
+   discovery recorded for linkscope's own run): the GPUs of a node then talk
    through host memory by choice. Info (the right setting where P2P is slower than the
    host, p2p_no_gain); warning where the topology shows an NVLink it leaves unused. */
 static void p2p_env_off(const ls_machine_t *m, json_t *out)
@@ -145,7 +146,7 @@ static void p2p_env_off(const ls_machine_t *m, json_t *out)
         snprintf(tail, sizeof tail, "; GPUs %d and %d have NVLink (topology), which it leaves unused", a, b);
     ls_finding_add(out, "p2p_env_off", nv ? LS_SEV_WARNING : LS_SEV_INFO, "run",
                    json_pack("[s]", by_level ? "env.NCCL_P2P_LEVEL" : "env.NCCL_P2P_DISABLE"),
-                   "NCCL's log says %s was set by the environment: P2P is switched off, so GPUs of one "
+                   "The environment sets %s: P2P is switched off, so GPUs of one "
                    "node exchange data through host memory (SHM) by choice, not by a fault%s; unset it "
                    "to measure the peer path, keep it only where P2P is slower than the host",
                    what, tail);

@@ -154,7 +154,6 @@ static void p2p_unavailable(const ls_machine_t *m, json_t *out)
                    n, total, list, why_first, cost);
 }
 
-/* The uni entry b -> a or a -> b of the same tool, direct or staged as asked. */
 /* The entry of e's pair (reversed if asked) of the same tool and mode, direct or staged as
    asked, one-way (want_uni) or bidirectional. */
 static const json_t *same_pair(const ls_machine_t *m, const json_t *e, int want_direct, int reverse,
