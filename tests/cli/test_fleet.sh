@@ -79,7 +79,10 @@ if run 1 fleet "$tmp/found"; then
     grep -qE "^  error +node-0004 .* 0 / 0 " "$tmp/out" && bad "found: node-0004 row" || ok
 fi
 rm "$tmp/found/run-node-0004.json"
-run 0 fleet "$tmp/found"
+run 0 fleet "$tmp/found" --html "$tmp/found.html" && {
+    grep -q '<tr class="warning"><td>warning</td><td>node-0005</td>' "$tmp/found.html" &&
+        ok || bad "html: node-0005's warning row"
+}
 run 1 fleet "$tmp/found" --fail-on warning
 run 0 fleet "$tmp/found" --prom && {
     grep -qx 'linkscope_fleet_node_findings{node="node-0005",severity="warning"} 1' "$tmp/out" &&
