@@ -16,6 +16,14 @@
 #define LS_GATE_TIMEOUT_MS 20000u
 #define LS_SAMPLE_TARGET_MS 10.0 /* each timed sample lasts about this long */
 
+/* In a function returning cudaError_t: return the error of call when it failed. */
+#define LS_CUDA_TRY(call)                                                                          \
+    do {                                                                                           \
+        cudaError_t rc_ = (call);                                                                  \
+        if (rc_ != cudaSuccess)                                                                    \
+            return rc_;                                                                            \
+    } while (0)
+
 typedef struct {
     double target_ms;                 /* a timed sample lasts about this long */
     int nstreams;

@@ -12,13 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t rc_ = (call);                                                                  \
-        if (rc_ != cudaSuccess)                                                                    \
-            return rc_;                                                                            \
-    } while (0)
-
 static pthread_rwlock_t spin_lock;
 static pthread_once_t spin_once = PTHREAD_ONCE_INIT;
 
@@ -88,9 +81,9 @@ cudaError_t ls_timer_streams_init(ls_timer_t *t, const int *devices, int n, unsi
     t->nstreams = n;
     for (int i = 0; i < n; i++) {
         t->device[i] = devices[i];
-        CHECK(cudaSetDevice(devices[i]));
-        CHECK(cudaStreamCreateWithFlags(&t->stream[i], cudaStreamNonBlocking));
-        CHECK(cudaEventCreateWithFlags(&t->done[i], done_flags));
+        LS_CUDA_TRY(cudaSetDevice(devices[i]));
+        LS_CUDA_TRY(cudaStreamCreateWithFlags(&t->stream[i], cudaStreamNonBlocking));
+        LS_CUDA_TRY(cudaEventCreateWithFlags(&t->done[i], done_flags));
     }
     return cudaSuccess;
 }
@@ -111,7 +104,7 @@ void ls_timer_streams_free(ls_timer_t *t)
 cudaError_t ls_gate_ctl_new(volatile int **ctl)
 {
     void *words = NULL;
-    CHECK(ls_host_alloc(&words, 64, cudaHostAllocMapped | cudaHostAllocPortable));
+    LS_CUDA_TRY(ls_host_alloc(&words, 64, cudaHostAllocMapped | cudaHostAllocPortable));
     *ctl = words;
     (*ctl)[0] = (*ctl)[1] = 0;
     return cudaSuccess;
@@ -121,10 +114,10 @@ cudaError_t ls_timer_init(ls_timer_t *t, const int *devices, int n)
 {
     memset(t, 0, sizeof *t);
     t->target_ms = ls_env_int("LS_SAMPLE_MS", (int)LS_SAMPLE_TARGET_MS, 1, 10000);
-    CHECK(ls_timer_streams_init(t, devices, n, cudaEventDefault));
-    CHECK(cudaSetDevice(devices[0]));
-    CHECK(cudaEventCreate(&t->start));
-    CHECK(cudaEventCreate(&t->stop));
+    LS_CUDA_TRY(ls_timer_streams_init(t, devices, n, cudaEventDefault));
+    LS_CUDA_TRY(cudaSetDevice(devices[0]));
+    LS_CUDA_TRY(cudaEventCreate(&t->start));
+    LS_CUDA_TRY(cudaEventCreate(&t->stop));
     return ls_gate_ctl_new(&t->ctl);
 }
 
@@ -157,8 +150,8 @@ static cudaError_t timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int 
     t->ctl[0] = 0;
     t->ctl[1] = 0;
     *timed_out = 0;
-    CHECK(cudaSetDevice(t->device[0]));
-    CHECK(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->stream[0]));
+    LS_CUDA_TRY(cudaSetDevice(t->device[0]));
+    LS_CUDA_TRY(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->stream[0]));
     /* from here the gate runs: every path below releases it and waits for the streams
        (a return that left it spinning would free ctl under it) */
     cudaError_t rc = cudaEventRecord(t->start, t->stream[0]);
@@ -185,7 +178,7 @@ static cudaError_t timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int 
         return rc;
     *timed_out = t->ctl[1] != 0;
     float elapsed = 0;
-    CHECK(cudaEventElapsedTime(&elapsed, t->start, t->stop));
+    LS_CUDA_TRY(cudaEventElapsedTime(&elapsed, t->start, t->stop));
     *ms = elapsed;
     return cudaSuccess;
 }
@@ -269,8 +262,8 @@ int ls_sms(int dev)
 
 cudaError_t ls_fill(int dev, void *buf, size_t bytes, unsigned seed)
 {
-    CHECK(cudaSetDevice(dev));
-    CHECK(ls_k_fill(buf, bytes, seed, ls_sms(dev) * 4, 0));
+    LS_CUDA_TRY(cudaSetDevice(dev));
+    LS_CUDA_TRY(ls_k_fill(buf, bytes, seed, ls_sms(dev) * 4, 0));
     return cudaDeviceSynchronize();
 }
 

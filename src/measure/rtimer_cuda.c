@@ -7,13 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t rc_ = (call);                                                                  \
-        if (rc_ != cudaSuccess)                                                                    \
-            return rc_;                                                                            \
-    } while (0)
-
 cudaError_t ls_rtimer_init(ls_rtimer_t *t, int ngroups, int per_group, const int *devices)
 {
     memset(t, 0, sizeof *t);
@@ -25,15 +18,15 @@ cudaError_t ls_rtimer_init(ls_rtimer_t *t, int ngroups, int per_group, const int
         t->active[g] = 1;
     for (int g = 0; g < ngroups; g++) {
         ls_timer_t *v = &t->view[g];
-        CHECK(ls_timer_streams_init(v, devices + g * per_group, per_group, cudaEventDisableTiming));
-        CHECK(cudaSetDevice(v->device[0]));
-        CHECK(cudaEventCreate(&t->begin[g]));
-        CHECK(cudaEventCreate(&t->end[g]));
+        LS_CUDA_TRY(ls_timer_streams_init(v, devices + g * per_group, per_group, cudaEventDisableTiming));
+        LS_CUDA_TRY(cudaSetDevice(v->device[0]));
+        LS_CUDA_TRY(cudaEventCreate(&t->begin[g]));
+        LS_CUDA_TRY(cudaEventCreate(&t->end[g]));
     }
     t->gate_dev = devices[0];
-    CHECK(cudaSetDevice(t->gate_dev));
-    CHECK(cudaStreamCreateWithFlags(&t->gate, cudaStreamNonBlocking));
-    CHECK(cudaEventCreateWithFlags(&t->start, cudaEventDisableTiming));
+    LS_CUDA_TRY(cudaSetDevice(t->gate_dev));
+    LS_CUDA_TRY(cudaStreamCreateWithFlags(&t->gate, cudaStreamNonBlocking));
+    LS_CUDA_TRY(cudaEventCreateWithFlags(&t->start, cudaEventDisableTiming));
     return ls_gate_ctl_new(&t->ctl);
 }
 
@@ -60,10 +53,10 @@ static cudaError_t group_open(ls_rtimer_t *t, int g)
 {
     ls_timer_t *v = &t->view[g];
     for (int i = 0; i < v->nstreams; i++) {
-        CHECK(cudaSetDevice(v->device[i]));
-        CHECK(cudaStreamWaitEvent(v->stream[i], t->start, 0));
+        LS_CUDA_TRY(cudaSetDevice(v->device[i]));
+        LS_CUDA_TRY(cudaStreamWaitEvent(v->stream[i], t->start, 0));
     }
-    CHECK(cudaSetDevice(v->device[0]));
+    LS_CUDA_TRY(cudaSetDevice(v->device[0]));
     return cudaEventRecord(t->begin[g], v->stream[0]);
 }
 
@@ -72,24 +65,24 @@ static cudaError_t group_close(ls_rtimer_t *t, int g)
 {
     ls_timer_t *v = &t->view[g];
     for (int i = 1; i < v->nstreams; i++) {
-        CHECK(cudaSetDevice(v->device[i]));
-        CHECK(cudaEventRecord(v->done[i], v->stream[i]));
-        CHECK(cudaStreamWaitEvent(v->stream[0], v->done[i], 0));
+        LS_CUDA_TRY(cudaSetDevice(v->device[i]));
+        LS_CUDA_TRY(cudaEventRecord(v->done[i], v->stream[i]));
+        LS_CUDA_TRY(cudaStreamWaitEvent(v->stream[0], v->done[i], 0));
     }
-    CHECK(cudaSetDevice(v->device[0]));
+    LS_CUDA_TRY(cudaSetDevice(v->device[0]));
     return cudaEventRecord(t->end[g], v->stream[0]);
 }
 
 static cudaError_t enqueue_all(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *arg, int loops)
 {
     for (int g = 0; g < t->ngroups; g++)
-        CHECK(group_open(t, g));
+        LS_CUDA_TRY(group_open(t, g));
     for (int g = 0; g < t->ngroups; g++) {
-        CHECK(cudaSetDevice(t->view[g].device[0])); /* as ls_timer_sample leaves it */
-        CHECK(fn(arg, g, &t->view[g], loops));
+        LS_CUDA_TRY(cudaSetDevice(t->view[g].device[0])); /* as ls_timer_sample leaves it */
+        LS_CUDA_TRY(fn(arg, g, &t->view[g], loops));
     }
     for (int g = 0; g < t->ngroups; g++)
-        CHECK(group_close(t, g));
+        LS_CUDA_TRY(group_close(t, g));
     return cudaSuccess;
 }
 
@@ -111,8 +104,8 @@ static cudaError_t rtimer_sample(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *a
     t->ctl[0] = 0;
     t->ctl[1] = 0;
     *timed_out = 0;
-    CHECK(cudaSetDevice(t->gate_dev));
-    CHECK(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->gate));
+    LS_CUDA_TRY(cudaSetDevice(t->gate_dev));
+    LS_CUDA_TRY(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->gate));
     /* the gate runs from here: released and waited for whatever fails below */
     cudaError_t rc = cudaEventRecord(t->start, t->gate);
     if (rc == cudaSuccess)
@@ -134,7 +127,7 @@ static cudaError_t rtimer_sample(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *a
     for (int g = 0; g < t->ngroups; g++) {
         float elapsed = 0;
         cudaSetDevice(t->view[g].device[0]);
-        CHECK(cudaEventElapsedTime(&elapsed, t->begin[g], t->end[g]));
+        LS_CUDA_TRY(cudaEventElapsedTime(&elapsed, t->begin[g], t->end[g]));
         ms[g] = elapsed;
     }
     return cudaSuccess;
