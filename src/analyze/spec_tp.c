@@ -9,7 +9,8 @@
 
 /* GPU-to-GPU bandwidth of one direction here: the best measured copy-engine P2P copy,
    else the active NVLinks' theoretical rate, else the PCIe link's, when the document
-   shows that the GPUs have no NVLink (or the part has none). */
+   shows that the GPUs have no NVLink (or the part has none). basis says which; when it
+   returns 0, why it is unknown (or "" when the document has no link at all). */
 static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, size_t len)
 {
     double best = 0;
@@ -27,11 +28,15 @@ static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, siz
     if (nvl > 0)
         return snprintf(basis, len, "theoretical NVLink of the active links"), nvl;
     if (ls_spec_active_nvlinks(doc, gpu) < 0 && part_has_nvlink)
-        return snprintf(basis, len, "NVLinks not recorded"), 0; /* PCIe would be a guess */
+        return snprintf(basis, len, "the document does not record the GPUs' NVLinks; import nvidia-smi "
+                                    "nvlink -s or topo -m"),
+               0; /* PCIe would be a guess */
     /* One GPU of a part with NVLink (a one-GPU VM slice of an NVLink board shows none):
        no GPU-to-GPU link here to price, and PCIe would be a guess again. */
     if (json_array_size(json_object_get(doc, "gpus")) < 2 && part_has_nvlink)
-        return snprintf(basis, len, "one GPU"), 0;
+        return snprintf(basis, len, "one GPU here, of a part with NVLink: no GPU-to-GPU link to price; "
+                                    "run it on a machine of two or more"),
+               0;
     const json_t *pcie = json_object_get(gpu, "pcie");
     /* The link at its maximum generation (an idle GPU lowers it: Gen1 at P8) and the
        width it trained at (a link trained narrower stays narrower under load). */
@@ -80,17 +85,13 @@ json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const ch
         return ls_seterr(err, errlen, "unknown model preset '%s' (linkscope tp --help lists them)", model), NULL;
     const json_t *gpu = json_array_get(json_object_get(doc, "gpus"), 0);
     const ls_spec_row_t *part = ls_datasheet_find(ds, ls_json_str(gpu, "name", ""));
-    char basis[96] = "";
+    char basis[160] = "";
     double here = here_gbps(doc, !part || part->nvlinks > 0, basis, sizeof basis);
-    if (here <= 0 && !strcmp(basis, "one GPU"))
-        return ls_seterr(err, errlen, "one GPU here, of a part with NVLink: no GPU-to-GPU link to price; "
-                                      "run it on a machine of two or more"), NULL;
-    if (here <= 0 && basis[0])
-        return ls_seterr(err, errlen, "the document does not record the GPUs' NVLinks; "
-                                      "import nvidia-smi nvlink -s or topo -m"), NULL;
     if (here <= 0)
-        return ls_seterr(err, errlen, "the document gives no GPU-to-GPU bandwidth (no P2P figure, "
-                                      "NVLink or PCIe link)"), NULL;
+        return ls_seterr(err, errlen, "%s",
+                         basis[0] ? basis
+                                  : "the document gives no GPU-to-GPU bandwidth (no P2P figure, NVLink or PCIe link)"),
+               NULL;
     ls_tp_shape_t shape = {p->hidden, p->layers, 2}; /* bf16 activations */
     json_t *out = json_pack("{s:s, s:I, s:{s:f, s:s}}", "model", p->name, "tokens", (json_int_t)tokens,
                             "here", "gbps", here, "basis", basis);
