@@ -25,6 +25,10 @@ int ls_nccl_log_detect(const char *text)
 /* "host:pid:tid [dev] NCCL INFO ...": the host, when the prefix has that shape. */
 static int line_host(const char *line, char *host, size_t len)
 {
+    /* an mpirun --tag-output tag first: "[1,3]<stdout>:host:pid:tid ..." */
+    const char *tag = line[0] == '[' ? strstr(line, ">:") : NULL;
+    if (tag && memchr(line, ' ', (size_t)(tag - line)) == NULL)
+        line = tag + 2;
     const char *info = strstr(line, " NCCL INFO ");
     if (!info)
         info = strstr(line, " NCCL WARN ");
