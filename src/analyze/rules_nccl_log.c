@@ -3,6 +3,7 @@
    GPUDirect RDMA, and a fall-back to TCP sockets. */
 #include "rules.h"
 #include "model/doc.h"
+#include "nccl_messages.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +320,93 @@ static void net_socket(const log_src_t *src, int n, json_t *out)
     }
 }
 
+/* WARN lines of one source grouped by catalog row (or by text, for a line the catalog
+   does not know): {key: {text, count, hosts[], gpus[]}} in first-seen order. */
+static json_t *warn_groups(const json_t *e)
+{
+    json_t *groups = json_object();
+    size_t i;
+    const json_t *w;
+    json_array_foreach(json_object_get(e, "warnings"), i, w)
+    {
+        const char *text = ls_json_str(w, "text", "");
+        ls_nccl_message_t msg;
+        const char *key = ls_nccl_message_match(text, &msg) == 0 ? msg.id : text;
+        json_t *g = json_object_get(groups, key);
+        if (!g) {
+            g = json_pack("{s:s, s:i, s:[], s:[]}", "text", text, "count", 0, "hosts", "gpus");
+            json_object_set_new(groups, key, g);
+        }
+        json_object_set_new(g, "count", json_integer(ls_json_int(g, "count", 0) + 1));
+        const json_t *h = json_object_get(w, "host");
+        json_t *hosts = json_object_get(g, "hosts"), *gpus = json_object_get(g, "gpus");
+        size_t k;
+        const json_t *v;
+        int seen = 0;
+        json_array_foreach(hosts, k, v) seen |= json_equal(v, h);
+        if (h && !seen)
+            json_array_append(hosts, (json_t *)h);
+        const json_t *gpu = json_object_get(w, "gpu");
+        seen = 0;
+        json_array_foreach(gpus, k, v) seen |= json_equal(v, gpu);
+        if (gpu && !seen)
+            json_array_append(gpus, (json_t *)gpu);
+    }
+    return groups;
+}
+
+/* " on host a, b; GPU 0, 3" from a group's hosts and GPUs ("" when neither is known). */
+static void warn_where(const json_t *g, char *out, size_t len)
+{
+    char hosts[160] = "", gpus[96] = "";
+    int nh = 0, ng = 0;
+    size_t k;
+    const json_t *v;
+    json_array_foreach(json_object_get(g, "hosts"), k, v) append(hosts, sizeof hosts, &nh, json_string_value(v));
+    json_array_foreach(json_object_get(g, "gpus"), k, v)
+    {
+        char num[24];
+        snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
+        append(gpus, sizeof gpus, &ng, num);
+    }
+    snprintf(out, len, "%s%s%s%s%s%s", nh || ng ? " on " : "", nh ? (nh > 1 ? "hosts " : "host ") : "", hosts,
+             nh && ng ? ", " : "", ng ? (ng > 1 ? "GPUs " : "GPU ") : "", gpus);
+}
+
+/* nccl_warn: every WARN line of a log, named from the catalog (data/nccl-messages.tsv)
+   with the host and GPU that printed it; a line the catalog does not know still shows,
+   as an unrecognized NCCL warning with its text. */
+static void nccl_warn(const log_src_t *src, int n, json_t *out)
+{
+    for (int i = 0; i < n; i++) {
+        json_t *groups = warn_groups(src[i].obj);
+        const char *key;
+        json_t *g;
+        json_object_foreach(groups, key, g)
+        {
+            char where[300], times[32] = "";
+            warn_where(g, where, sizeof where);
+            long long count = ls_json_int(g, "count", 1);
+            if (count > 1)
+                snprintf(times, sizeof times, ", %lld lines", count);
+            const char *text = ls_json_str(g, "text", "");
+            ls_nccl_message_t msg;
+            if (ls_nccl_message_match(text, &msg) != 0) {
+                ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src[i].subject, json_pack("[s]", src[i].evidence),
+                               "%s: unrecognized NCCL warning%s%s: \"%s\"; the lines before it in the log "
+                               "say what NCCL was doing",
+                               src[i].subject, where, times, text);
+                continue;
+            }
+            ls_finding_add(out, "nccl_warn", (enum ls_severity)msg.severity, src[i].subject,
+                           json_pack("[s]", src[i].evidence),
+                           "%s: %s (%s%s%s): \"%s\"; likely: %s; next: %s", src[i].subject, msg.meaning,
+                           msg.subsystem, where, times, text, msg.cause, msg.next);
+        }
+        json_decref(groups);
+    }
+}
+
 #define MAX_SOURCES 256
 
 void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
@@ -330,6 +418,7 @@ void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
     nccl_transport(m, src, n, out);
     gdr_disabled(m, src, n, out);
     net_socket(src, n, out);
+    nccl_warn(src, n, out);
     p2p_env_off(m, out);
     free(src);
 }

@@ -14,7 +14,7 @@
 int ls_nccl_log_detect(const char *text)
 {
     const char *p = strstr(text, "NCCL INFO ");
-    if (p)
+    if (p || strstr(text, " NCCL WARN "))
         return 1;
     for (p = strstr(text, "NCCL version "); p; p = strstr(p + 1, "NCCL version "))
         if ((p == text || p[-1] == '\n') && isdigit((unsigned char)p[13]))
@@ -25,7 +25,13 @@ int ls_nccl_log_detect(const char *text)
 /* "host:pid:tid [dev] NCCL INFO ...": the host, when the prefix has that shape. */
 static int line_host(const char *line, char *host, size_t len)
 {
+    /* an mpirun --tag-output tag first: "[1,3]<stdout>:host:pid:tid ..." */
+    const char *tag = line[0] == '[' ? strstr(line, ">:") : NULL;
+    if (tag && memchr(line, ' ', (size_t)(tag - line)) == NULL)
+        line = tag + 2;
     const char *info = strstr(line, " NCCL INFO ");
+    if (!info)
+        info = strstr(line, " NCCL WARN ");
     const char *c1 = strchr(line, ':');
     if (!info || !c1 || c1 > info || c1 == line)
         return -1;
@@ -204,6 +210,47 @@ static void parse_message(const char *msg, const char *host, json_t *facts)
     ls_nccl_net_line(msg, facts);
 }
 
+/* "host:pid:tid [3] NCCL WARN NET/IB : Got completion from peer ...": the text, the host
+   and the GPU (the bracket before NCCL WARN is the rank's CUDA device), into warnings[]
+   once each (analyze/nccl_messages.c names what it means). */
+static void parse_warn(const char *line, const char *warn, const char *host, json_t *facts)
+{
+    char text[400];
+    snprintf(text, sizeof text, "%s", warn + strlen("NCCL WARN "));
+    text[strcspn(text, "\r\n")] = '\0';
+    size_t n = strlen(text);
+    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '`'))
+        text[--n] = '\0';
+    if (!n)
+        return;
+    json_t *o = json_pack("{s:s}", "text", text);
+    if (host[0])
+        json_object_set_new(o, "host", json_string(host));
+    /* the first bracket of digits after a space: "[1,0]<stderr>:" launcher tags are not */
+    for (const char *b = strchr(line, '['); b && b < warn; b = strchr(b + 1, '[')) {
+        char dev[8];
+        const char *close = strchr(b, ']');
+        size_t len = close ? (size_t)(close - b - 1) : 0;
+        if (b == line || b[-1] != ' ' || !close || close > warn || !len || len >= sizeof dev)
+            continue;
+        memcpy(dev, b + 1, len);
+        dev[len] = '\0';
+        if (bracket_is_gpu(dev)) {
+            json_object_set_new(o, "gpu", json_integer(atoi(dev)));
+            break;
+        }
+    }
+    json_t *list = json_object_get(facts, "warnings");
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e) if (json_equal(e, o))
+    {
+        json_decref(o);
+        return;
+    }
+    json_array_append_new(list, o);
+}
+
 static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
@@ -218,11 +265,16 @@ static void parse_lines(const char *text, json_t *facts)
             continue;
         }
         const char *info = strstr(s, "NCCL INFO ");
-        if (!info)
+        const char *warn = strstr(s, "NCCL WARN ");
+        if (!info && !warn)
             continue;
         host[0] = '\0';
         if (line_host(s, host, sizeof host) == 0)
             add_unique_string(json_object_get(facts, "hosts"), host);
+        if (!info) {
+            parse_warn(s, warn, host, facts);
+            continue;
+        }
         parse_message(info + strlen("NCCL INFO "), host, facts);
     }
 }
@@ -282,6 +334,7 @@ json_t *ls_nccl_log_facts(const char *text)
     json_object_set_new(facts, "hosts", json_array());
     json_object_set_new(facts, "gdr", json_array());
     json_object_set_new(facts, "rank_hosts", json_object());
+    json_object_set_new(facts, "warnings", json_array());
     if (!text)
         return facts;
     fix_bus_brackets(facts);
@@ -296,7 +349,7 @@ json_t *ls_nccl_log_facts(const char *text)
 static int has_facts(const json_t *f)
 {
     static const char *const arrays[] = {"ranks", "rings", "trees", "transports", "nccl_env", "gdr",
-                                         "net_devices"};
+                                         "net_devices", "warnings"};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (json_array_size(json_object_get(f, arrays[i])) > 0)
             return 1;
@@ -326,8 +379,8 @@ int ls_import_nccl_log(json_t *doc, const char *text, const char *name, char *er
     if (!has_facts(facts)) {
         json_decref(facts);
         return ls_seterr(err, errlen,
-                         "%s: an NCCL log without anything NCCL reports (version, ranks, "
-                         "channels, transports)", name);
+                         "%s: looks like an NCCL log, but holds nothing NCCL reports (no version, "
+                         "rank, channel, transport or WARN line)", name);
     }
     json_object_set_new(facts, "file", json_string(name));
     json_object_set_new(facts, "source", json_string("nccl-log"));

@@ -17,9 +17,12 @@ static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
         used += (size_t)snprintf(note + used, notelen - used, ", %lld ranks",
                                  (long long)json_integer_value(json_object_get(f, "nranks")));
     if (used < notelen)
-        snprintf(note + used, notelen - used, ", %zu host(s) in the log, %zu connections",
-                 json_array_size(json_object_get(f, "hosts")),
-                 json_array_size(json_object_get(f, "transports")));
+        used += (size_t)snprintf(note + used, notelen - used, ", %zu host(s) in the log, %zu connections",
+                                 json_array_size(json_object_get(f, "hosts")),
+                                 json_array_size(json_object_get(f, "transports")));
+    size_t warns = json_array_size(json_object_get(f, "warnings"));
+    if (warns && used < notelen)
+        snprintf(note + used, notelen - used, ", %zu distinct WARN line(s)", warns);
 }
 
 /* What the file just imported lacked: its "imports" record's "missing" (a partial
