@@ -50,7 +50,7 @@ int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
 void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const char *subject,
                     json_t *evidence, const char *fmt, ...)
 {
-    char message[1024];
+    char message[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
@@ -175,7 +175,7 @@ static void lower_noisy(const ls_machine_t *m, json_t *found)
         }
         if (!all_noisy)
             continue;
-        char message[1200];
+        char message[2200];
         snprintf(message, sizeof message, "%s (rests only on noisy figures: rerun on an idle machine)",
                  ls_json_str(f, "message", ""));
         json_object_set_new(f, "severity", json_string("info"));
@@ -189,8 +189,10 @@ json_t *ls_findings(const json_t *doc)
     ls_machine_t *m = ls_machine_new(doc);
     if (!m)
         return found;
+    ls_rules_input(m, found);
     ls_rules_status(m, found);
     ls_rules_links(m, found);
+    ls_rules_matrix(m, found);
     ls_rules_ceiling(m, found);
     ls_rules_p2p(m, found);
     ls_rules_gpus(m, found);
