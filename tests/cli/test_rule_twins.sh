@@ -2,7 +2,7 @@
 # Every rule with a healthy twin (tests/fixtures/twins/, README.md there): `import` + `plan`
 # on each case; a broken case must fire its rule, its healthy twin must fire neither that
 # rule nor any warning or error, each twin must name the other, and `verdict-has:` must be
-# in the report's verdict line.
+# in the report's verdict line and `message-has:` in the rule's message.
 bin=$(realpath "$1")
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -57,6 +57,15 @@ check_case() {
         bad "$name: $rule missed its broken case; got: $(jq -r '[.findings[].rule] | join(",")' "$tmp/$name.plan")"
     fi
     local want line
+    want=$(field message-has "$c" | head -n 1)
+    if [ -n "$want" ]; then
+        if jq -e --arg r "$rule" --arg w "$want" 'any(.findings[]; .rule == $r and (.message | contains($w)))' \
+            "$tmp/$name.plan" >/dev/null; then
+            ok
+        else
+            bad "$name: no $rule message holds '$want'"
+        fi
+    fi
     want=$(field verdict-has "$c" | head -n 1)
     if [ -n "$want" ]; then
         line=$("$bin" report "$tmp/$name.json" 2>/dev/null | grep -m1 '^Verdict:')
