@@ -1,12 +1,39 @@
 /* Hardware ceilings of measured figures (ceiling.h). */
 #include "ceiling.h"
+#include "spec.h"
 #include "model/theory.h"
 #include "model/doc.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <string.h>
+
+/* The built-in datasheet, parsed once for every caller (fleet reads documents on several
+   threads); NULL rows when it cannot be read. */
+static ls_datasheet_t datasheet;
+static pthread_once_t datasheet_once = PTHREAD_ONCE_INIT;
+
+static void datasheet_load(void)
+{
+    char err[160];
+    if (ls_datasheet_builtin(&datasheet, err, sizeof err))
+        datasheet.rows = NULL, datasheet.n = 0;
+}
+
+/* PCIe generation and width of GPU g's part from the datasheet where the document
+   records none (a paste that names the GPU model but has no nvidia-smi -q); 0 when the
+   part is not in it. */
+static int part_pcie(const ls_machine_t *m, int g, int *gen, int *width, const char **key)
+{
+    pthread_once(&datasheet_once, datasheet_load);
+    const ls_spec_row_t *row = datasheet.n ? ls_datasheet_row_of(&datasheet, m->gpu[g]) : NULL;
+    if (!row || row->pcie_gen <= 0 || row->pcie_width <= 0)
+        return 0;
+    *gen = row->pcie_gen, *width = row->pcie_width, *key = row->key;
+    return 1;
+}
 
 const char *ls_path_name(enum ls_path path)
 {
@@ -22,14 +49,18 @@ double ls_ceiling_pcie_gpu(const ls_machine_t *m, int g, char *basis, size_t len
     const json_t *p = json_object_get(m->gpu[g], "pcie");
     int gen = (int)ls_json_int(p, "gen_max", 0), width = (int)ls_json_int(p, "width_max", 0);
     double raw = ls_pcie_theoretical_gbps(gen, width);
+    const char *part = NULL;
     if (raw <= 0)
         raw = ls_json_num(p, "theoretical_gbps", 0);
+    if (raw <= 0 && part_pcie(m, g, &gen, &width, &part))
+        raw = ls_pcie_theoretical_gbps(gen, width); /* the link the part is built with */
     if (raw <= 0)
         return 0;
     /* every 256-byte payload travels with 24 bytes of TLP header, CRC, sequence, framing */
     double v = raw * LS_PCIE_TLP_PAYLOAD / (LS_PCIE_TLP_PAYLOAD + LS_PCIE_TLP_OVERHEAD);
     if (basis && gen > 0 && width > 0)
-        snprintf(basis, len, "PCIe Gen%d x%d after %s and TLP overhead", gen, width,
+        snprintf(basis, len, "PCIe Gen%d x%d%s%s after %s and TLP overhead", gen, width,
+                 part ? " assumed from the part " : "", part ? part : "",
                  gen <= 2 ? "8b/10b" : gen <= 5 ? "128b/130b" : "FLIT");
     else if (basis)
         snprintf(basis, len, "PCIe %.1f GB/s after encoding and TLP overhead", raw);

@@ -50,7 +50,7 @@ int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
 void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const char *subject,
                     json_t *evidence, const char *fmt, ...)
 {
-    char message[1024];
+    char message[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
@@ -175,11 +175,102 @@ static void lower_noisy(const ls_machine_t *m, json_t *found)
         }
         if (!all_noisy)
             continue;
-        char message[1200];
+        char message[2200];
         snprintf(message, sizeof message, "%s (rests only on noisy figures: rerun on an idle machine)",
                  ls_json_str(f, "message", ""));
         json_object_set_new(f, "severity", json_string("info"));
         json_object_set_new(f, "message", json_string(message));
+    }
+}
+
+/* "GPU3's clocks ..." -> "GPU#'s clocks ...": a per-GPU message with its index taken out,
+   so that the same condition on different GPUs compares equal. */
+static void without_index(const char *in, char *out, size_t len)
+{
+    size_t o = 0;
+    for (const char *p = in; *p && o + 2 < len;) {
+        if (!strncmp(p, "GPU", 3) && p[3] >= '0' && p[3] <= '9') {
+            memcpy(out + o, "GPU#", 4 < len - o - 1 ? 4 : len - o - 1);
+            o += 4 < len - o - 1 ? 4 : len - o - 1;
+            p += 3;
+            while (*p >= '0' && *p <= '9')
+                p++;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o] = '\0';
+}
+
+/* One GPU's finding: subject exactly "GPU<n>"; its index, else -1. */
+static int single_gpu(const json_t *f)
+{
+    const char *s = ls_json_str(f, "subject", "");
+    char *end;
+    long g = strncmp(s, "GPU", 3) ? -1 : strtol(s + 3, &end, 10);
+    return g >= 0 && s[3] >= '0' && s[3] <= '9' && !*end && g < LS_MAX_GPUS ? (int)g : -1;
+}
+
+/* The same condition on every GPU of the machine (a power brake on all eight, the same
+   power limit on all) is one cause of the node (its power supply, chassis, cooling or a
+   setting applied to all), not N separate faults: one finding for the node, with every
+   GPU's evidence. Only for 2 GPUs or more, and only where every GPU has the finding. */
+static void fold_every_gpu(const ls_machine_t *m, json_t *found)
+{
+    if (m->ngpus < 2)
+        return;
+    for (size_t i = 0; i < json_array_size(found); i++) {
+        json_t *f = json_array_get(found, i);
+        char norm[2200], other[2200];
+        if (single_gpu(f) < 0)
+            continue;
+        without_index(ls_json_str(f, "message", ""), norm, sizeof norm);
+        uint64_t gpus = 0;
+        for (size_t j = i; j < json_array_size(found); j++) {
+            const json_t *o = json_array_get(found, j);
+            int g = single_gpu(o);
+            if (g < 0 || strcmp(ls_json_str(o, "rule", ""), ls_json_str(f, "rule", "")) ||
+                strcmp(ls_json_str(o, "severity", ""), ls_json_str(f, "severity", "")))
+                continue;
+            without_index(ls_json_str(o, "message", ""), other, sizeof other);
+            if (!strcmp(norm, other))
+                gpus |= 1ULL << g;
+        }
+        if (ls_popcount64(gpus) != m->ngpus || m->ngpus > 64)
+            continue;
+        json_t *evidence = json_array();
+        for (size_t j = json_array_size(found); j-- > i;) {
+            const json_t *o = json_array_get(found, j);
+            int g = single_gpu(o);
+            without_index(ls_json_str(o, "message", ""), other, sizeof other);
+            if (g < 0 || strcmp(ls_json_str(o, "rule", ""), ls_json_str(f, "rule", "")) || strcmp(norm, other) ||
+                strcmp(ls_json_str(o, "severity", ""), ls_json_str(f, "severity", "")))
+                continue;
+            json_array_extend(evidence, json_object_get(o, "evidence"));
+            if (j != i)
+                json_array_remove(found, j);
+        }
+        char message[2600], each[2200], set[96], subject[128];
+        size_t o = 0;
+        for (const char *p = norm; *p && o + 10 < sizeof each;) {
+            if (!strncmp(p, "GPU#", 4)) {
+                memcpy(each + o, "each GPU", 8);
+                o += 8, p += 4;
+            } else {
+                each[o++] = *p++;
+            }
+        }
+        each[o] = '\0';
+        int loud = ls_finding_severity(f) > LS_SEV_INFO;
+        snprintf(message, sizeof message, "On every GPU (%d of %d): %s%s", m->ngpus, m->ngpus, each,
+                 loud ? "; one condition of the whole node (its power supply, chassis, cooling, or a setting "
+                        "applied to every GPU) rather than separate faults"
+                      : "");
+        ls_format_gpu_mask(gpus, set, sizeof set);
+        snprintf(subject, sizeof subject, "GPUs %s (all)", set);
+        json_object_set_new(f, "subject", json_string(subject));
+        json_object_set_new(f, "message", json_string(message));
+        json_object_set_new(f, "evidence", evidence);
     }
 }
 
@@ -189,8 +280,10 @@ json_t *ls_findings(const json_t *doc)
     ls_machine_t *m = ls_machine_new(doc);
     if (!m)
         return found;
+    ls_rules_input(m, found);
     ls_rules_status(m, found);
     ls_rules_links(m, found);
+    ls_rules_matrix(m, found);
     ls_rules_ceiling(m, found);
     ls_rules_p2p(m, found);
     ls_rules_gpus(m, found);
@@ -199,6 +292,7 @@ json_t *ls_findings(const json_t *doc)
     ls_port_sweep_findings(doc, found);
     ls_rules_nccl_log(m, found);
     lower_noisy(m, found);
+    fold_every_gpu(m, found);
     ls_machine_free(m);
     ls_rules_burn(doc, found);
     ls_spec_findings(doc, found);

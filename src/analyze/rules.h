@@ -21,6 +21,11 @@
    flagged, per path type (calibration in docs/analysis.md). */
 #define LS_CEILING_NVLINK 0.60       /* H200 NV18: CE 396.8/478 = 83%, p2pBandwidthLatencyTest 75% */
 #define LS_CEILING_PCIE 0.40         /* seed 000 PHB P2P 7.08 of 14.4 GB/s = 49% is healthy */
+/* A copy staged through host memory crosses PCIe twice (down one GPU's link into host
+   memory, up the other's); the driver pipelines the two, but at worst they run one after
+   the other: half the one-way ceiling. Below the PCIe fraction of that half it is not the
+   links' pace (a link at a fraction of its width or generation, or a throttled host). */
+#define LS_CEILING_STAGED (LS_CEILING_PCIE / 2)
 #define LS_CEILING_HOST 0.60         /* H200 pinned 55.5 of 57.6 GB/s = 96% */
 #define LS_CEILING_HBM 0.60          /* H200 SM copy 3966/4814 = 82%; Quadro GV100 68% */
 #define LS_CEILING_NCCL 0.35         /* H200 all_gather 258/478 = 54%; seed 000 SHM rings 48% */
@@ -29,6 +34,13 @@
 #define LS_IMPLAUSIBLE_NCCL 2.0      /* NVLS reduces in the switch: busbw up to ~1.75 x links */
 
 #define LS_P2P_NO_GAIN 1.10          /* direct P2P under 1.1 x the staged copy: no gain */
+/* ... and under 1 / 1.1 of it (the same band below parity): slower than staged, worded so */
+#define LS_P2P_SLOWER (1.0 / LS_P2P_NO_GAIN)
+/* One direction of a pair below half its mirror: PCIe and NVLink are full duplex with the
+   same lanes (links) each way, so a healthy pair's two directions differ only by noise
+   (at most 25% even for host copies, LS_NOISY_CV_HOST_SHARED); half is what losing half
+   the lanes or links one way gives. */
+#define LS_ONE_WAY_RATIO 0.5
 #define LS_BIDIR_SUM_FRACTION 0.60   /* bidir below 60% of the two one-way figures' sum */
 #define LS_BIDIR_PEER_FRACTION 0.60  /* ... or below 60% of its class's median bidir */
 #define LS_COLLAPSE_DROP 0.50        /* busbw falls by more than half from one size to the next */
@@ -62,6 +74,13 @@ void ls_rules_p2p(const ls_machine_t *m, json_t *out);
 void ls_rules_status(const ls_machine_t *m, json_t *out);
 /* NCCL's own log: SHM or NET inside a node, GPUDirect RDMA off, NET/Socket. */
 void ls_rules_nccl_log(const ls_machine_t *m, json_t *out);
+/* Causes of a slow or missing path between GPUs a and b, the ones the document shows
+   first (rules_causes.c); writes at most len bytes. */
+void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len);
+/* One direction of a pair far below its mirror in a single matrix (one_way_low). */
+void ls_rules_matrix(const ls_machine_t *m, json_t *out);
+/* The input: a cut paste (imports[].incomplete) as one info finding per file. */
+void ls_rules_input(const ls_machine_t *m, json_t *out);
 /* P2P pairs slower measured together than alone (shared_path). */
 void ls_rules_shared_path(const ls_machine_t *m, json_t *out);
 

@@ -27,7 +27,8 @@ static double path_fraction(enum ls_path path)
     case LS_PATH_HOST: return LS_CEILING_HOST;
     case LS_PATH_HBM: return LS_CEILING_HBM;
     case LS_PATH_NCCL: return LS_CEILING_NCCL;
-    default: return 0; /* staged and pageable copies: CPU and host memory set the pace */
+    case LS_PATH_STAGED: return LS_CEILING_STAGED;
+    default: return 0; /* pageable copies: CPU and host memory set the pace */
     }
 }
 
@@ -79,6 +80,9 @@ static const char *next_step(enum ls_path path)
     case LS_PATH_PCIE:
         return "check the path: `nvidia-smi -q | grep -A3 'Link Width'` under load, ACS: `lspci -vvv | grep ACSCtl`, "
                "and IOMMU on the kernel command line (`cat /proc/cmdline`)";
+    case LS_PATH_STAGED:
+        return "check both GPUs' PCIe links under load (`nvidia-smi -q | grep -A3 'Link Width'`) and host "
+               "memory placement (`nvidia-smi topo -m` NUMA affinity, `numactl -H`)";
     case LS_PATH_HOST:
         return "check the PCIe link under load (`nvidia-smi -q | grep -A3 'Link Width'`) and that the buffer is pinned "
                "and on the GPU's NUMA node (`linkscope host`)";
@@ -96,12 +100,20 @@ static const char *label_of(const json_t *e)
                                                          : ls_json_str(e, "method", "unknown");
 }
 
+/* A ceiling from the part's datasheet link (the paste gave no link width or generation)
+   is what the card is built with, not what its slot wired: never more than a warning. */
+static enum ls_severity below_severity(const ls_ceiling_t *c, double ratio)
+{
+    int assumed = strstr(c->basis, "assumed from the part") != NULL;
+    return ratio < path_fraction(c->path) / 2 && !assumed ? LS_SEV_ERROR : LS_SEV_WARNING;
+}
+
 static void below_one(const below_t *b, json_t *out)
 {
     double v = ls_json_num(b->e, "value", 0), frac = path_fraction(b->c.path);
     char subject[96];
     entry_mask(b->e, subject, sizeof subject);
-    ls_finding_add(out, "below_ceiling", b->ratio < frac / 2 ? LS_SEV_ERROR : LS_SEV_WARNING, subject,
+    ls_finding_add(out, "below_ceiling", below_severity(&b->c, b->ratio), subject,
                    json_pack("[s]", ls_json_str(b->e, "id", "")),
                    "%s %s %s %.1f GB/s is %.0f%% of its ceiling %.1f GB/s (%s; a healthy %s path reaches at "
                    "least %.0f%%): a link running at part speed, a downtrained or shared path, or clocks held "
@@ -145,7 +157,7 @@ static void below_group(const below_t *list, int n, int first, const char *done,
     ls_format_gpu_mask(gpus, set, sizeof set);
     snprintf(subject, sizeof subject, "GPUs %s", set);
     entry_mask(w->e, worst_subject, sizeof worst_subject);
-    ls_finding_add(out, "below_ceiling", worst < frac / 2 ? LS_SEV_ERROR : LS_SEV_WARNING, subject, evidence,
+    ls_finding_add(out, "below_ceiling", below_severity(&w->c, worst), subject, evidence,
                    "%d %s %s figures are below %.0f%% of their ceilings (median %.0f%%, worst %s %.1f of %.1f GB/s, "
                    "%.0f%%; %s): the whole fabric runs at part speed (link speed, firmware, fabric manager) "
                    "rather than one link; next: %s",
@@ -241,6 +253,10 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
             continue;
         above(e, &c, out);
         double frac = path_fraction(c.path), r = ls_json_num(e, "value", 0) / c.gbps;
+        /* both directions at once through host memory share its bandwidth and the root
+           complex's arbitration (their spread: LS_NOISY_CV_HOST_SHARED): one-way only */
+        if (c.path == LS_PATH_STAGED && !strcmp(ls_json_str(e, "direction", ""), "bidir"))
+            frac = 0;
         if (judged(e) && frac > 0 && r < frac && (size_t)n < cap)
             list[n++] = (below_t){e, c, r};
     }

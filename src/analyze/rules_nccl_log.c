@@ -227,16 +227,28 @@ static void nccl_transport(const ls_machine_t *m, const log_src_t *src, int n, j
     json_decref(seen);
 }
 
-/* NCCL's own words on GPUDirect RDMA being off: the entry's or log's gdr[] (enabled
-   false) or any text line saying "GPU Direct RDMA Disabled" / "disabling GDR". */
+/* 1 when NCCL's network for this log or entry is TCP sockets (`Using network Socket`,
+   or the line came from NET/Socket). Sockets move host memory only: NCCL's socket
+   transport never registers GPU memory with a NIC, so it prints "GPU Direct RDMA
+   Disabled" for every interface it uses ('eth0'); that is how sockets work, not a fault
+   (net_socket judges the fall-back itself). */
+static int socket_network(const json_t *e, const char *line)
+{
+    return !strcmp(ls_json_str(e, "network", ""), "Socket") || (line && strstr(line, "NET/Socket"));
+}
+
+/* NCCL's own words on GPUDirect RDMA being off on an RDMA network: the entry's or log's
+   gdr[] (enabled false) or any text line saying "GPU Direct RDMA Disabled" / "disabling
+   GDR"; lines of a socket network are not counted (socket_network). */
 static const char *gdr_reason(const json_t *e)
 {
     size_t i;
     const json_t *g;
     json_array_foreach(json_object_get(e, "gdr"), i, g)
     {
-        if (json_is_false(json_object_get(g, "enabled")))
-            return ls_json_str(g, "text", "GPU Direct RDMA disabled");
+        const char *text = ls_json_str(g, "text", "GPU Direct RDMA disabled");
+        if (json_is_false(json_object_get(g, "enabled")) && !socket_network(e, text))
+            return text;
     }
     const char *key;
     const json_t *v;
@@ -245,9 +257,10 @@ static const char *gdr_reason(const json_t *e)
         const json_t *s;
         json_array_foreach(v, i, s)
         {
-            if (json_is_string(s) && (strstr(json_string_value(s), "GPU Direct RDMA Disabled") ||
-                                      strstr(json_string_value(s), "disabling GDR")))
-                return json_string_value(s);
+            const char *line = json_string_value(s);
+            if (line && (strstr(line, "GPU Direct RDMA Disabled") || strstr(line, "disabling GDR")) &&
+                !socket_network(e, line))
+                return line;
         }
     }
     return NULL;

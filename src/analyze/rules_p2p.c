@@ -118,7 +118,7 @@ static void waived(const ls_machine_t *m, json_t *out)
 static void p2p_unavailable(const ls_machine_t *m, json_t *out)
 {
     char list[256] = "", why_first[48] = "";
-    int n = 0, total = 0;
+    int n = 0, total = 0, fa = -1, fb = -1;
     uint64_t gpus = 0;
     double staged[LS_MAX_GPUS * 2];
     int nstaged = 0;
@@ -128,8 +128,10 @@ static void p2p_unavailable(const ls_machine_t *m, json_t *out)
             total++;
             if (!no_peer_access(m, a, b, &why))
                 continue;
-            if (!n)
+            if (!n) {
                 snprintf(why_first, sizeof why_first, "%s", why);
+                fa = a, fb = b;
+            }
             list_pair(list, sizeof list, &n, a, "<->", b);
             gpus |= 1ULL << a | 1ULL << b;
             if (m->uni[a][b].value > 0 && !m->uni[a][b].direct && nstaged < (int)(sizeof staged / sizeof *staged))
@@ -146,12 +148,13 @@ static void p2p_unavailable(const ls_machine_t *m, json_t *out)
     if (nstaged)
         snprintf(cost, sizeof cost, "; copies between them go through host memory at %.1f GB/s (median)",
                  ls_median(staged, nstaged));
+    char causes[512];
+    ls_pair_causes(m, fa, fb, causes, sizeof causes);
     ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, subject, json_pack("[s]", "links"),
                    "No peer-to-peer access on %d of %d GPU pairs (%s; %s)%s, and NCCL sends their traffic "
-                   "through shared host memory (SHM) or the network: likely a consumer board whose driver "
-                   "disables P2P, a VM, ACS/IOMMU redirection, or GPUs on different root complexes; next: "
+                   "through shared host memory (SHM) or the network; likely (GPU%d<->GPU%d): %s; next: "
                    "`nvidia-smi topo -p2p r`, check ACS: `lspci -vvv | grep ACSCtl`",
-                   n, total, list, why_first, cost);
+                   n, total, list, why_first, cost, fa, fb, causes);
 }
 
 /* The entry of e's pair (reversed if asked) of the same tool and mode, direct or staged as
@@ -181,6 +184,7 @@ static void p2p_no_gain(const ls_machine_t *m, json_t *out)
     char list[256] = "";
     int n = 0, compared = 0;
     double worst = INFINITY, wd = 0, ws = 0;
+    int wa = -1, wb = -1;
     json_t *evidence = json_array();
     uint64_t gpus = 0;
     for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
@@ -202,7 +206,7 @@ static void p2p_no_gain(const ls_machine_t *m, json_t *out)
         json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
         json_array_append_new(evidence, json_string(ls_json_str(s, "id", "")));
         if (d / h < worst)
-            worst = d / h, wd = d, ws = h;
+            worst = d / h, wd = d, ws = h, wa = a, wb = b;
     }
     if (!n) {
         json_decref(evidence);
@@ -212,15 +216,17 @@ static void p2p_no_gain(const ls_machine_t *m, json_t *out)
     char set[96], subject[112];
     ls_format_gpu_mask(gpus, set, sizeof set);
     snprintf(subject, sizeof subject, "GPUs %s", set);
+    /* at a fraction of the staged speed direct copies are slower, not "no faster": the
+       wording follows the worst pair's ratio */
+    int slower = worst < LS_P2P_SLOWER;
+    char causes[512];
+    ls_pair_causes(m, wa, wb, causes, sizeof causes);
     ls_finding_add(out, "p2p_no_gain", LS_SEV_WARNING, subject, evidence,
-                   "P2P is enabled but no faster than copying through host memory on %d of %d pair directions "
-                   "(%s; worst %.1f GB/s direct vs %.1f GB/s staged): peer traffic is likely redirected through "
-                   "the CPU root complex (ACS or IOMMU) or a VM's virtual bridge, or the driver gives these GPUs "
-                   "no peer access at all (most GeForce cards: p2pBandwidthLatencyTest's 'CANNOT Access Peer' "
-                   "lines say so, and its P2P=Enabled copies are then staged too); next: check ACS: "
-                   "`lspci -vvv | grep ACSCtl`, IOMMU: `cat /proc/cmdline`, and compare NCCL with "
-                   "NCCL_P2P_DISABLE=1",
-                   n, compared, list, wd, ws);
+                   "P2P is enabled but %s copying through host memory on %d of %d pair directions "
+                   "(%s; worst %.1f GB/s direct vs %.1f GB/s staged, %.0f%%): peer traffic is not taking a "
+                   "direct path; likely: %s; next: check ACS: `lspci -vvv | grep ACSCtl`, IOMMU: "
+                   "`cat /proc/cmdline`, and compare NCCL with NCCL_P2P_DISABLE=1",
+                   slower ? "slower than" : "no faster than", n, compared, list, wd, ws, 100 * worst, causes);
 }
 
 /* Median of the direct bidir entries of the same tool and method on pairs of the same

@@ -45,14 +45,44 @@ static void count(ls_buf_t *b, int n, const char *one, const char *many, int *fi
     *first = 0;
 }
 
+/* What the first cut input lacked (analyze's cut_paste finding, its "missing"), and how
+   many inputs were cut; NULL when the whole input was given. */
+static const char *cut_input(const json_t *findings, int *cut)
+{
+    const char *missing = NULL;
+    size_t i;
+    const json_t *f;
+    *cut = 0;
+    json_array_foreach(findings, i, f)
+    {
+        if (strcmp(ls_json_str(f, "rule", ""), "cut_paste"))
+            continue;
+        if (!missing)
+            missing = ls_json_str(f, "missing", "what is missing not recorded");
+        (*cut)++;
+    }
+    return missing;
+}
+
+static void cut_note(ls_buf_t *b, const char *missing, int cut)
+{
+    ls_buf_printf(b, "from a cut paste: %s", missing);
+    if (cut > 1)
+        ls_buf_printf(b, " (and %d more cut input%s)", cut - 1, cut == 2 ? "" : "s");
+}
+
 char *ls_render_verdict(const json_t *findings)
 {
-    int e, w, in, first = 1;
+    int e, w, in, first = 1, cut;
     ls_buf_t b = {0};
     ls_verdict_counts(findings, &e, &w, &in);
     const json_t *worst = ls_verdict_worst(findings);
+    const char *missing = cut_input(findings, &cut);
     if (!worst) {
-        ls_buf_puts(&b, "Verdict: healthy (no error or warning");
+        /* a cut paste is not called healthy: only the part given was judged */
+        ls_buf_puts(&b, missing ? "Verdict: no error or warning in the part given (" : "Verdict: healthy (no error or warning");
+        if (missing)
+            cut_note(&b, missing, cut);
         if (in)
             ls_buf_printf(&b, "; %d info finding%s", in, in == 1 ? "" : "s");
         ls_buf_puts(&b, ")");
@@ -62,5 +92,9 @@ char *ls_render_verdict(const json_t *findings)
     count(&b, e, "error", "errors", &first);
     count(&b, w, "warning", "warnings", &first);
     ls_buf_printf(&b, "; worst: %s (%s)", ls_json_str(worst, "rule", "?"), ls_json_str(worst, "subject", ""));
+    if (missing) {
+        ls_buf_puts(&b, "; ");
+        cut_note(&b, missing, cut);
+    }
     return ls_buf_take(&b);
 }
