@@ -69,6 +69,10 @@ static void rule_driver(ctx_t *c)
     /* A driver that does not answer leaves the GPUs unusable until it is loaded again:
        nvidia-smi's "couldn't communicate with the NVIDIA driver" is cleared by a reboot. */
     const char *why = text_of(d, "error");
+    if (int_of(c->state, "gpus_on_pci", -1) == 0) {
+        add(c, "driver", -1, LS_ACT_NONE, "no NVIDIA GPU on PCIe and no driver answering: nothing to check");
+        return;
+    }
     add(c, "driver", -1, LS_ACT_REBOOT, "NVIDIA driver does not answer%s%s", *why ? ": " : "", why);
 }
 
