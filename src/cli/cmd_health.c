@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* pthread_timedjoin_np */
 /* linkscope health: the node state a scheduler acts on, each finding with its action
    (docs/health.md). */
 #include "commands.h"
@@ -6,6 +7,7 @@
 #include "health/health.h"
 #include "util/log.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,7 @@
 
 const char usage_health[] =
     "usage: linkscope health [--from DIR] [--format text|json|labels] [--slurm [--drain] [--node NAME]]\n"
-    "                        [--fail-on warning|error] [--quiet] [--window SECONDS]\n"
+    "                        [--fail-on warning|error] [--quiet] [--window SECONDS] [--budget SECONDS]\n"
     "\n"
     "Checks this node's state: the driver answers, GPU count, NVLinks up against the part,\n"
     "PCIe width against the maximum, ECC, row remapping and page retirement, XID events in\n"
@@ -32,6 +34,8 @@ const char usage_health[] =
     "                    reboot, reset) or warning (also watch)\n"
     "  --quiet           only the verdict line and what failed\n"
     "  --window S        seconds between the two NVLink error counter readings (default 2)\n"
+    "  --budget S        the live checks' hard cap (default 10): a driver that gives no answer\n"
+    "                    within it is a finding (reboot), not a hung check\n"
     "\n"
     "Exit: 0 healthy, 1 a finding at --fail-on or above, 2 bad usage or unreadable --from.\n";
 
@@ -39,17 +43,17 @@ typedef struct {
     const char *from, *format, *node;
     int slurm, drain, quiet;
     enum ls_action fail_at;
-    double window_s;
+    double window_s, budget_s;
 } opts_t;
 
 static int parse(int argc, char **argv, opts_t *o)
 {
-    *o = (opts_t){.format = "text", .fail_at = LS_ACT_RESET, .window_s = 2.0};
+    *o = (opts_t){.format = "text", .fail_at = LS_ACT_RESET, .window_s = 2.0, .budget_s = 10.0};
     o->from = getenv("LINKSCOPE_HEALTH_FROM");
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = !strcmp(a, "--from") || !strcmp(a, "--format") || !strcmp(a, "--node") ||
-                    !strcmp(a, "--fail-on") || !strcmp(a, "--window");
+                    !strcmp(a, "--fail-on") || !strcmp(a, "--window") || !strcmp(a, "--budget");
         if (takes && !v)
             return ls_usage_error("health", "%s needs a value", a);
         if (!strcmp(a, "--from"))
@@ -67,6 +71,11 @@ static int parse(int argc, char **argv, opts_t *o)
             o->window_s = strtod(v, &end);
             if (*end || o->window_s < 0 || o->window_s > 30)
                 return ls_usage_error("health", "--window takes 0 to 30 seconds, not '%s'", v);
+        } else if (!strcmp(a, "--budget")) {
+            char *end;
+            o->budget_s = strtod(v, &end);
+            if (*end || o->budget_s < 1 || o->budget_s > 300)
+                return ls_usage_error("health", "--budget takes 1 to 300 seconds, not '%s'", v);
         } else if (!strcmp(a, "--slurm"))
             o->slurm = 1;
         else if (!strcmp(a, "--drain"))
@@ -79,6 +88,8 @@ static int parse(int argc, char **argv, opts_t *o)
     }
     if (strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "labels"))
         return ls_usage_error("health", "--format takes text, json or labels, not '%s'", o->format);
+    if (o->window_s >= o->budget_s)
+        return ls_usage_error("health", "--window %g does not fit in --budget %g", o->window_s, o->budget_s);
     if (o->drain && !o->slurm)
         return ls_usage_error("health", "--drain needs --slurm");
     return -1;
@@ -168,6 +179,48 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+typedef struct {
+    double window_s;
+    json_t *state;
+} collect_t;
+
+static void *collect(void *arg)
+{
+    collect_t *c = arg;
+    c->state = ls_health_live(c->window_s);
+    return NULL;
+}
+
+/* The live state, or, when NVML has not answered within the budget (a wedged driver
+   blocks its calls), a state whose driver did not answer: the check still ends in time
+   with a verdict, and the hung thread is left behind. */
+static json_t *live_within(double window_s, double budget_s)
+{
+    collect_t *c = calloc(1, sizeof *c);
+    c->window_s = window_s;
+    pthread_t t;
+    if (pthread_create(&t, NULL, collect, c) != 0) {
+        collect(c);
+        json_t *s = c->state;
+        free(c);
+        return s;
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)budget_s;
+    if (pthread_timedjoin_np(t, NULL, &until) == 0) {
+        json_t *s = c->state;
+        free(c);
+        return s;
+    }
+    pthread_detach(t); /* c stays with the thread, which may still write to it */
+    char why[128];
+    snprintf(why, sizeof why, "NVML gave no answer within %g s", budget_s);
+    json_t *s = json_pack("{s:{s:b, s:s}, s:[]}", "driver", "ok", 0, "error", why, "gpus");
+    ls_health_add_host(s, "", NULL);
+    return s;
+}
+
 static int report(json_t *findings, const opts_t *o, double secs)
 {
     json_t *fails = failing(findings, o->fail_at);
@@ -200,7 +253,8 @@ int cmd_health(int argc, char **argv)
         return prc;
     double t0 = now_s();
     char err[512];
-    json_t *state = o.from && *o.from ? ls_health_load(o.from, err, sizeof err) : ls_health_live(o.window_s);
+    json_t *state = o.from && *o.from ? ls_health_load(o.from, err, sizeof err)
+                                          : live_within(o.window_s, o.budget_s);
     if (!state) {
         fprintf(stderr, "linkscope health: %s\n", err);
         return LS_EXIT_USAGE;

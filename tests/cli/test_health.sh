@@ -89,6 +89,8 @@ run 2 health --from "$tmp/badstate" && { grep -q "nvml.json" "$tmp/err" && ok ||
 run 2 health --format xml
 run 2 health --drain
 run 2 health --window 99
+run 2 health --budget 0
+run 2 health --budget 1 --window 2
 
 echo "health: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
