@@ -15,7 +15,7 @@ mkdir -p "$out"
     "$bin" health >"$out/health.txt" 2>&1
     rc=$?
     t1=$(date +%s.%N)
-    echo "--- linkscope health: rc=$rc wall=$(echo "$t1 - $t0" | bc) s (budget 10 s)"
+    echo "--- linkscope health: rc=$rc wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b - a}') s (budget 10 s)"
     cat "$out/health.txt"
     "$bin" health --format json >"$out/health.json" 2>&1; echo "json rc=$?"
     "$bin" health --slurm >"$out/health-slurm.txt" 2>&1; echo "slurm rc=$? $(cat "$out/health-slurm.txt")"
