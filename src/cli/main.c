@@ -26,6 +26,7 @@ static const ls_command_t tail[] = {
     {"baseline", cmd_baseline, "make a baseline file from a good run", usage_baseline},
     {"import", cmd_import, "nccl-tests, p2pBandwidthLatencyTest, nvidia-smi topo -m text into a run document", usage_import},
     {"fleet", cmd_fleet, "many nodes' run documents: models, medians, the outlier nodes", usage_fleet},
+    {"health", cmd_health, "node state for a scheduler: XIDs, remaps, links down, each with an action", usage_health},
     {"tp", cmd_tp, "tensor-parallel communication time estimate", usage_tp},
     {"help", cmd_help, "list the commands, or show one command's help", usage_help},
     {"version", cmd_version, "print the version and git commit", usage_version},

@@ -1,0 +1,268 @@
+#define _GNU_SOURCE /* pthread_timedjoin_np */
+/* linkscope health: the node state a scheduler acts on, each finding with its action
+   (docs/health.md). */
+#include "commands.h"
+#include "health_slurm.h"
+
+#include "health/health.h"
+#include "util/log.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char usage_health[] =
+    "usage: linkscope health [--from DIR] [--format text|json|labels] [--slurm [--drain] [--node NAME]]\n"
+    "                        [--fail-on warning|error] [--quiet] [--window SECONDS] [--budget SECONDS]\n"
+    "\n"
+    "Checks this node's state: the driver answers, GPU count, NVLinks up against the part,\n"
+    "PCIe width against the maximum, ECC, row remapping and page retirement, XID events in\n"
+    "the kernel log, NVLink error counters over a window, PCIe AER and replays, InfiniBand\n"
+    "and RoCE ports, the NVSwitch fabric, other processes on the GPUs. Each finding carries\n"
+    "an action: isolate, reboot, reset, watch or none (docs/health.md).\n"
+    "\n"
+    "  --from DIR        recorded node state (nvml.json, kernel.log, sys/...) instead of this\n"
+    "                    node; also $LINKSCOPE_HEALTH_FROM\n"
+    "  --format F        text (default), json, or labels (Kubernetes node labels, key=value)\n"
+    "  --slurm           print only the reason Slurm shows (\"linkscope: ... (isolate)\")\n"
+    "  --drain           with --slurm: drain this node with that reason through scontrol when it\n"
+    "                    fails; resume it when it passes and linkscope had drained it\n"
+    "  --node NAME       the Slurm node name (default $SLURMD_NODENAME, else the host name)\n"
+    "  --fail-on LEVEL   exit 1 on a finding at LEVEL or above: error (default: isolate,\n"
+    "                    reboot, reset) or warning (also watch)\n"
+    "  --quiet           only the verdict line and what failed\n"
+    "  --window S        seconds between the two NVLink error counter readings (default 2)\n"
+    "  --budget S        the live checks' hard cap (default 10): a driver that gives no answer\n"
+    "                    within it is a finding (reboot), not a hung check\n"
+    "\n"
+    "Exit: 0 healthy, 1 a finding at --fail-on or above, 2 bad usage or unreadable --from.\n";
+
+typedef struct {
+    const char *from, *format, *node;
+    int slurm, drain, quiet;
+    enum ls_action fail_at;
+    double window_s, budget_s;
+} opts_t;
+
+static int parse(int argc, char **argv, opts_t *o)
+{
+    *o = (opts_t){.format = "text", .fail_at = LS_ACT_RESET, .window_s = 2.0, .budget_s = 10.0};
+    o->from = getenv("LINKSCOPE_HEALTH_FROM");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = !strcmp(a, "--from") || !strcmp(a, "--format") || !strcmp(a, "--node") ||
+                    !strcmp(a, "--fail-on") || !strcmp(a, "--window") || !strcmp(a, "--budget");
+        if (takes && !v)
+            return ls_usage_error("health", "%s needs a value", a);
+        if (!strcmp(a, "--from"))
+            o->from = v;
+        else if (!strcmp(a, "--format"))
+            o->format = v;
+        else if (!strcmp(a, "--node"))
+            o->node = v;
+        else if (!strcmp(a, "--fail-on")) {
+            if (strcmp(v, "error") && strcmp(v, "warning"))
+                return ls_usage_error("health", "--fail-on takes warning or error, not '%s'", v);
+            o->fail_at = strcmp(v, "error") ? LS_ACT_WATCH : LS_ACT_RESET;
+        } else if (!strcmp(a, "--window")) {
+            char *end;
+            o->window_s = strtod(v, &end);
+            if (*end || o->window_s < 0 || o->window_s > 30)
+                return ls_usage_error("health", "--window takes 0 to 30 seconds, not '%s'", v);
+        } else if (!strcmp(a, "--budget")) {
+            char *end;
+            o->budget_s = strtod(v, &end);
+            if (*end || o->budget_s < 1 || o->budget_s > 300)
+                return ls_usage_error("health", "--budget takes 1 to 300 seconds, not '%s'", v);
+        } else if (!strcmp(a, "--slurm"))
+            o->slurm = 1;
+        else if (!strcmp(a, "--drain"))
+            o->drain = 1;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+            o->quiet = 1;
+        else
+            return ls_usage_error("health", "unknown option '%s'", a);
+        i += takes;
+    }
+    if (strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "labels"))
+        return ls_usage_error("health", "--format takes text, json or labels, not '%s'", o->format);
+    if (o->window_s >= o->budget_s)
+        return ls_usage_error("health", "--window %g does not fit in --budget %g", o->window_s, o->budget_s);
+    if (o->drain && !o->slurm)
+        return ls_usage_error("health", "--drain needs --slurm");
+    return -1;
+}
+
+static const char *severity_of(enum ls_action a)
+{
+    return a >= LS_ACT_RESET ? "error" : a == LS_ACT_WATCH ? "warning" : "info";
+}
+
+/* The findings at or above the failing action, strongest first (stable within one). */
+static json_t *failing(const json_t *findings, enum ls_action at)
+{
+    json_t *out = json_array();
+    for (int a = LS_ACT_ISOLATE; a >= (int)at; a--) {
+        size_t i;
+        json_t *f;
+        json_array_foreach(findings, i, f)
+            if (ls_action_parse(json_string_value(json_object_get(f, "action"))) == a)
+                json_array_append(out, f);
+    }
+    return out;
+}
+
+static void print_text(const json_t *findings, const json_t *fails, const opts_t *o, double secs)
+{
+    enum ls_action worst = ls_health_worst(fails);
+    if (json_array_size(fails))
+        printf("linkscope health: FAIL (%s), %zu finding%s fail\n", ls_action_name(worst), json_array_size(fails),
+               json_array_size(fails) == 1 ? "" : "s");
+    else
+        printf("linkscope health: OK\n");
+    const json_t *list = o->quiet ? fails : findings;
+    size_t i;
+    json_t *f;
+    json_array_foreach(list, i, f)
+        printf("  %-8s %s\n", json_string_value(json_object_get(f, "action")),
+               json_string_value(json_object_get(f, "message")));
+    if (!o->quiet)
+        printf("  checked in %.1f s%s\n", secs, o->from ? " (recorded state)" : "");
+}
+
+/* Kubernetes node labels: values of [A-Za-z0-9._-], at most 63 characters. */
+static void print_labels(const json_t *fails)
+{
+    enum ls_action worst = ls_health_worst(fails);
+    printf("linkscope.dev/health=%s\n", json_array_size(fails) ? "fail" : "ok");
+    printf("linkscope.dev/health-action=%s\n", ls_action_name(worst));
+    char rules[64] = "";
+    size_t i;
+    json_t *f;
+    json_array_foreach(fails, i, f) {
+        const char *r = json_string_value(json_object_get(f, "rule"));
+        if (!strstr(rules, r) && strlen(rules) + strlen(r) + 2 < sizeof rules)
+            snprintf(rules + strlen(rules), sizeof rules - strlen(rules), "%s%s", *rules ? "." : "", r);
+    }
+    for (char *p = rules; *p; p++)
+        if (*p == '_')
+            *p = '-';
+    printf("linkscope.dev/health-failed=%s\n", *rules ? rules : "none");
+}
+
+static void print_json(json_t *findings, const json_t *fails, double secs)
+{
+    json_t *o = json_pack("{s:s, s:s, s:O, s:f}", "verdict", json_array_size(fails) ? "fail" : "ok", "action",
+                          ls_action_name(ls_health_worst(fails)), "findings", findings, "seconds", secs);
+    char *text = json_dumps(o, JSON_INDENT(2));
+    printf("%s\n", text);
+    free(text);
+    json_decref(o);
+}
+
+static void add_severity(json_t *findings)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f) {
+        int a = ls_action_parse(json_string_value(json_object_get(f, "action")));
+        json_object_set_new(f, "severity", json_string(severity_of(a < 0 ? LS_ACT_NONE : (enum ls_action)a)));
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+typedef struct {
+    double window_s;
+    json_t *state;
+} collect_t;
+
+static void *collect(void *arg)
+{
+    collect_t *c = arg;
+    c->state = ls_health_live(c->window_s);
+    return NULL;
+}
+
+/* The live state, or, when NVML has not answered within the budget (a wedged driver
+   blocks its calls), a state whose driver did not answer: the check still ends in time
+   with a verdict, and the hung thread is left behind. */
+static json_t *live_within(double window_s, double budget_s)
+{
+    collect_t *c = calloc(1, sizeof *c);
+    c->window_s = window_s;
+    pthread_t t;
+    if (pthread_create(&t, NULL, collect, c) != 0) {
+        collect(c);
+        json_t *s = c->state;
+        free(c);
+        return s;
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)budget_s;
+    if (pthread_timedjoin_np(t, NULL, &until) == 0) {
+        json_t *s = c->state;
+        free(c);
+        return s;
+    }
+    pthread_detach(t); /* c stays with the thread, which may still write to it */
+    char why[128];
+    snprintf(why, sizeof why, "NVML gave no answer within %g s", budget_s);
+    json_t *s = json_pack("{s:{s:b, s:s}, s:[]}", "driver", "ok", 0, "error", why, "gpus");
+    ls_health_add_host(s, "", NULL);
+    return s;
+}
+
+static int report(json_t *findings, const opts_t *o, double secs)
+{
+    json_t *fails = failing(findings, o->fail_at);
+    int failed = json_array_size(fails) > 0, rc = failed ? LS_EXIT_CHECK : LS_EXIT_OK;
+    if (o->slurm) {
+        char reason[1024], node[256];
+        ls_slurm_reason(fails, reason, sizeof reason);
+        printf("%s\n", reason);
+        if (o->node)
+            snprintf(node, sizeof node, "%s", o->node);
+        else
+            ls_slurm_node_name(node, sizeof node);
+        if (o->drain && ls_slurm_drain(node, failed, reason) != 0)
+            rc = LS_EXIT_CHECK;
+    } else if (!strcmp(o->format, "labels"))
+        print_labels(fails);
+    else if (!strcmp(o->format, "json"))
+        print_json(findings, fails, secs);
+    else
+        print_text(findings, fails, o, secs);
+    json_decref(fails);
+    return rc;
+}
+
+int cmd_health(int argc, char **argv)
+{
+    opts_t o;
+    int prc = parse(argc, argv, &o);
+    if (prc >= 0)
+        return prc;
+    double t0 = now_s();
+    char err[512];
+    json_t *state = o.from && *o.from ? ls_health_load(o.from, err, sizeof err)
+                                          : live_within(o.window_s, o.budget_s);
+    if (!state) {
+        fprintf(stderr, "linkscope health: %s\n", err);
+        return LS_EXIT_USAGE;
+    }
+    json_t *findings = ls_health_rules(state);
+    json_decref(state);
+    add_severity(findings);
+    int rc = report(findings, &o, now_s() - t0);
+    json_decref(findings);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/* linkscope health: the node state a scheduler acts on (docs/health.md). The state is one
+   JSON object, made from the live node or read from a recorded snapshot folder, so every
+   rule runs the same way on both:
+     {"driver": {"ok": bool, "error"?: text},
+      "gpus_on_pci": N (NVIDIA GPUs sysfs shows), "gpus": [GPU objects, docs/health.md],
+      "kernel_log": text or null (unreadable), "root": sysfs root ("" live)}
+   The rules turn it into findings, each with an action class. */
+#ifndef LS_HEALTH_HEALTH_H
+#define LS_HEALTH_HEALTH_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* Action classes, mildest first: what a scheduler should do with the node. */
+enum ls_action { LS_ACT_NONE, LS_ACT_WATCH, LS_ACT_RESET, LS_ACT_REBOOT, LS_ACT_ISOLATE };
+const char *ls_action_name(enum ls_action a);
+/* LS_ACT_* of a name, or -1. */
+int ls_action_parse(const char *name);
+
+/* The XID catalog (data/xid.tsv, built in). 0, or -1 with err. meaning/action of one XID:
+   NULL / LS_ACT_WATCH when the catalog does not have it. */
+int ls_xid_lookup(int xid, const char **meaning, enum ls_action *action);
+
+/* XID events of a kernel log text: appends {xid, bus_id, text} per NVRM Xid line. */
+void ls_xid_scan(const char *log, json_t *events);
+
+/* The recorded state in folder dir (nvml.json, kernel.log, sys/...). NULL with err when
+   the folder or its nvml.json is unreadable or malformed. */
+json_t *ls_health_load(const char *dir, char *err, size_t errlen);
+
+/* The live node's state; window_s: the NVLink error counters' window. */
+json_t *ls_health_live(double window_s);
+
+/* Adds root, gpus_on_pci and kernel_log (NULL: unreadable) to a state. */
+void ls_health_add_host(json_t *state, const char *root, const char *kernel_log);
+
+/* Findings of a state: [{rule, gpu?, message, action}] in the order the rules run. */
+json_t *ls_health_rules(const json_t *state);
+
+/* The strongest action among findings (LS_ACT_NONE when there are none). */
+enum ls_action ls_health_worst(const json_t *findings);
+
+#endif

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# linkscope health on recorded node states (tests/fixtures/health, made by its
+# make-fixtures.py): the healthy HGX H200 node passes quietly; each bad state gives its
+# finding with the right action and exit code; --slurm prints the one-line reason;
+# --drain drains and resumes through a fake scontrol (only a drain linkscope made);
+# --format labels and json; bad input exits 2 with one line.
+# args: linkscope binary, fixtures dir
+set -u
+bin=$1
+fx=$2/health
+. "$(dirname "$0")/lib.sh"
+
+# healthy: OK, no finding line at all, exit 0
+run 0 health --from "$fx/healthy-h200" && {
+    grep -q "^linkscope health: OK$" "$tmp/out" && ok || bad "healthy verdict: $(head -1 "$tmp/out")"
+    [ "$(grep -cE '^  (none|watch|reset|reboot|isolate) ' "$tmp/out")" -eq 0 ] && ok || bad "healthy node has findings"
+}
+run 0 health --from "$fx/healthy-h200" --fail-on warning
+
+# case rc action message
+check() {
+    local c=$1 rc=$2 action=$3 msg=$4
+    run "$rc" health --from "$fx/$c" || return
+    grep -qE "^  $action +$msg" "$tmp/out" && ok || bad "$c: no '$action $msg' in: $(cat "$tmp/out")"
+}
+check xid79 1 reboot "PCI 0000:73:00 XID 79 GPU has fallen off the bus"
+check xid79 1 reboot "8 GPUs on PCIe, the driver answers for 7"
+check remap-pending 1 reset "GPU5 row remap pending"
+check remap-pending 1 reset "GPU5 XID 63 "
+check nvlink-down 1 isolate "GPU3 NVLink 2 of 18 down$"
+check pcie-x8 1 isolate "GPU2 PCIe x8 of x16$"
+check ib-half-rate 1 isolate "mlx5_4 port 1 at 200 Gb/s, others at 400 \(serves GPU4\)"
+check driver-gone 1 reboot "NVIDIA driver does not answer: .*Driver Not Loaded"
+check other-process 0 watch "GPU0 in use by 1 other process \(pid 4242 python3\)"
+run 1 health --from "$fx/other-process" --fail-on warning
+# each bad state names only its fault: one failing finding per fault, no others
+for c in nvlink-down pcie-x8 ib-half-rate driver-gone; do
+    run 1 health --from "$fx/$c" -q && { [ "$(grep -c '^  ' "$tmp/out")" -eq 1 ] && ok || bad "$c: not one line: $(cat "$tmp/out")"; }
+done
+
+# Slurm's reason line
+run 1 health --from "$fx/nvlink-down" --slurm && {
+    [ "$(cat "$tmp/out")" = "linkscope: GPU3 NVLink 2 of 18 down (isolate)" ] && ok || bad "reason: $(cat "$tmp/out")"
+}
+run 1 health --from "$fx/xid79" --slurm && { grep -q "(reboot) +1 more$" "$tmp/out" && ok || bad "xid79 reason: $(cat "$tmp/out")"; }
+run 0 health --from "$fx/healthy-h200" --slurm
+
+# --drain through a fake scontrol that records its calls and answers "show node" from a file
+cat >"$tmp/scontrol" <<SH
+#!/usr/bin/env bash
+echo "\$*" >>"$tmp/calls"
+[ "\$1" = show ] && cat "$tmp/node"
+exit 0
+SH
+chmod +x "$tmp/scontrol"
+export LINKSCOPE_SCONTROL=$tmp/scontrol
+: >"$tmp/calls"
+run 1 health --from "$fx/pcie-x8" --slurm --drain --node n1 && {
+    grep -qx "update nodename=n1 state=drain reason=linkscope: GPU2 PCIe x8 of x16 (isolate)" "$tmp/calls" && ok || bad "drain call: $(cat "$tmp/calls")"
+}
+: >"$tmp/calls"
+echo "NodeName=n1 Arch=x86_64 State=IDLE+DRAIN ThreadsPerCore=1 Reason=linkscope: GPU2 PCIe x8 of x16 (isolate) [root@2026-12-02T21:00:00]" >"$tmp/node"
+run 0 health --from "$fx/healthy-h200" --slurm --drain --node n1 && {
+    grep -qx "update nodename=n1 state=resume" "$tmp/calls" && ok || bad "resume call: $(cat "$tmp/calls")"
+}
+: >"$tmp/calls"
+echo "NodeName=n1 Arch=x86_64 State=IDLE+DRAIN ThreadsPerCore=1 Reason=disk replaced [admin@2026-12-02T21:00:00]" >"$tmp/node"
+run 0 health --from "$fx/healthy-h200" --slurm --drain --node n1 && {
+    ! grep -q "update" "$tmp/calls" && ok || bad "resumed a drain that was not linkscope's: $(cat "$tmp/calls")"
+}
+unset LINKSCOPE_SCONTROL
+
+# labels and JSON
+run 1 health --from "$fx/nvlink-down" --format labels && {
+    grep -qx "linkscope.dev/health=fail" "$tmp/out" && grep -qx "linkscope.dev/health-action=isolate" "$tmp/out" &&
+        grep -qx "linkscope.dev/health-failed=nvlink-down" "$tmp/out" && ok || bad "labels: $(cat "$tmp/out")"
+    ! grep -vqE '^[a-z./-]+=[A-Za-z0-9._-]{0,63}$' "$tmp/out" && ok || bad "a label line Kubernetes refuses"
+}
+run 0 health --from "$fx/healthy-h200" --format labels && { grep -qx "linkscope.dev/health=ok" "$tmp/out" && ok || bad "ok label"; }
+run 1 health --from "$fx/remap-pending" --format json && {
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["findings"]; assert d["verdict"]=="fail" and d["action"]=="reset"; assert any(x["rule"]=="remap_pending" and x["gpu"]==5 and x["severity"]=="error" for x in f)' "$tmp/out" && ok || bad "json: $(head -c 300 "$tmp/out")"
+}
+LINKSCOPE_HEALTH_FROM=$fx/nvlink-down run 1 health --slurm
+
+# bad input: one line, exit 2
+run 2 health --from "$tmp/none" && { [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "missing folder: $(cat "$tmp/err")"; }
+mkdir "$tmp/badstate" && echo '{"gpus": [' >"$tmp/badstate/nvml.json"
+run 2 health --from "$tmp/badstate" && { grep -q "nvml.json" "$tmp/err" && ok || bad "malformed nvml.json: $(cat "$tmp/err")"; }
+run 2 health --format xml
+run 2 health --drain
+run 2 health --window 99
+run 2 health --budget 0
+run 2 health --budget 1 --window 2
+
+echo "health: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
