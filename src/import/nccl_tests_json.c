@@ -163,8 +163,12 @@ static void set_gpus(json_t *e, const run_t *run, json_t *doc)
                                                    ls_json_str(d, "hostname", "unknown"), "device",
                                                    (json_int_t)(dev + k)));
         }
-        if (run->nhosts == 1 && dev >= 0)
+        /* one host: the inventory; the file keeps only each process's first rank line, so
+           only that GPU's model is known (the others stay unnamed, never guessed) */
+        if (run->nhosts == 1 && dev >= 0 && dev < 1024)
             ls_set_if_absent(ls_import_gpu(doc, (int)dev), "name", ls_json_str(d, "device_info", NULL));
+        if (run->nhosts == 1)
+            ls_set_if_absent(json_object_get(doc, "host"), "hostname", ls_json_str(d, "hostname", NULL));
     }
     json_object_set_new(e, "gpus", gpus);
     json_object_set_new(e, "nranks", json_integer((json_int_t)json_array_size(ranks)));

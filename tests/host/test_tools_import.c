@@ -13,6 +13,7 @@
 
 #include "helpers.h"
 #include "analyze/analyze.h"
+#include "analyze/compare.h"
 #include "import/import.h"
 #include "model/doc.h"
 #include "util/fileio.h"
@@ -177,6 +178,34 @@ static void inspector_alone_compares_nothing(void **state)
     json_decref(doc);
 }
 
+/* The same run's text output and -J file (constructed as one run prints both: no real
+   pair was found) compare as equal, figure by figure. */
+static void json_and_text_of_one_run_compare_equal(void **state)
+{
+    (void)state;
+    json_t *t = import_one("nccl-tests-text-allreduce-8gpu.constructed.txt", LS_FMT_NCCL_TESTS);
+    json_t *j = import_one("nccl-tests-json-v3-allreduce-8gpu.constructed.json", LS_FMT_NCCL_TESTS_JSON);
+    ls_compare_opts_t opts = {.threshold_pct = 5, .latency_threshold_pct = 10};
+    char err[256];
+    json_t *c = ls_compare_docs(t, j, &opts, err, sizeof err);
+    if (!c)
+        fail_msg("%s", err);
+    const json_t *rows = json_object_get(c, "rows");
+    assert_true(json_array_size(rows) >= 2);
+    size_t i;
+    const json_t *r;
+    json_array_foreach(rows, i, r)
+    {
+        assert_string_equal(ls_json_str(r, "verdict", ""), "same");
+        assert_true(ls_json_num(r, "a", 0) == ls_json_num(r, "b", -1));
+    }
+    assert_int_equal(json_array_size(json_object_get(c, "only_a")), 0);
+    assert_int_equal(json_array_size(json_object_get(c, "only_b")), 0);
+    json_decref(c);
+    json_decref(t);
+    json_decref(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +217,7 @@ int main(void)
         cmocka_unit_test(dcgm_pass_is_evidence),
         cmocka_unit_test(inspector_against_run_gives_ratio_per_size),
         cmocka_unit_test(inspector_alone_compares_nothing),
+        cmocka_unit_test(json_and_text_of_one_run_compare_equal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
