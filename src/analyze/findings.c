@@ -2,6 +2,7 @@
 #include "ports.h"
 #include "rules.h"
 #include "burn_rules.h"
+#include "tools_rules.h"
 #include "spec.h"
 #include "model/doc.h"
 
@@ -295,6 +296,7 @@ json_t *ls_findings(const json_t *doc)
     fold_every_gpu(m, found);
     ls_machine_free(m);
     ls_rules_burn(doc, found);
+    ls_rules_tools(doc, found);
     ls_spec_findings(doc, found);
     return by_severity(found);
 }

@@ -17,7 +17,11 @@ enum ls_import_format {
     LS_FMT_TOPO,
     LS_FMT_TOPO_P2P, /* nvidia-smi topo -p2p r|w: the text does not say which */
     LS_FMT_SMI_NVLINK, /* nvidia-smi nvlink -s / -e: gpus[].nvlinks */
-    LS_FMT_SMI_QUERY   /* nvidia-smi -q: gpus[] names, bus ids, PCIe; software */
+    LS_FMT_SMI_QUERY,  /* nvidia-smi -q: gpus[] names, bus ids, PCIe; software */
+    LS_FMT_NCCL_TESTS_JSON, /* nccl-tests -J */
+    LS_FMT_DCGM_DIAG,  /* dcgmi diag --json: top-level dcgm[] */
+    LS_FMT_NCCL_RAS,   /* ncclras text: top-level nccl_ras[] */
+    LS_FMT_INSPECTOR   /* NCCL Inspector JSONL: top-level inspector[] */
 };
 
 typedef struct {

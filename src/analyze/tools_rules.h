@@ -1,0 +1,19 @@
+/* Findings from other tools' results imported beside linkscope's own (import/
+   dcgm_diag.c, nccl_ras.c, inspector.c, nccl_tests_json.c; docs/analysis.md). */
+#ifndef LS_ANALYZE_TOOLS_RULES_H
+#define LS_ANALYZE_TOOLS_RULES_H
+
+#include <jansson.h>
+
+/* A process whose mean time per iteration is this many times the median of the other
+   processes' (nccl-tests -I): every rank of a collective waits for it. */
+#define LS_STRAGGLER_RATIO 1.25
+/* A job's collective below this fraction of the machine's own measured busbw at the same
+   size and rank count (LS_DEGRADED_RATIO's figure). */
+#define LS_JOB_VS_MEASURED_RATIO 0.75
+
+/* Rules dcgm_failed, dcgm_passed, dcgm_runtime_error, nccl_straggler, nccl_ras_state,
+   nccl_ras_problem, job_vs_measured. */
+void ls_rules_tools(const json_t *doc, json_t *out);
+
+#endif
