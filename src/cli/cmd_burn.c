@@ -112,7 +112,7 @@ static int choose_gpus(burn_args_t *a, int count)
 static json_t *open_doc(const burn_args_t *a)
 {
     if (a->into)
-        return ls_read_document(a->into);
+        return ls_read_document_into(a->into);
     json_t *doc = ls_doc_new();
     ls_discover_opts_t d = {NULL, 1, 1};
     ls_discover(doc, &d);
@@ -165,7 +165,7 @@ int cmd_burn(int argc, char **argv)
         ls_error("%s", err);
     int over = report(&a, doc);
     const char *path = a.out ? a.out : a.into;
-    if (path && ls_doc_write(doc, path, err, sizeof err) != 0) {
+    if (path && ls_doc_into_write(doc, path, err, sizeof err) != 0) {
         ls_error("%s", err);
         json_decref(doc);
         return LS_EXIT_USAGE;

@@ -139,7 +139,7 @@ int cmd_import(int argc, char **argv)
             snprintf(err, sizeof err, "%s%s: what was read makes no valid run document (%s); "
                      "nothing written", a.nfiles ? a.files[0] : a.p2p_read ? a.p2p_read : a.p2p_write,
                      a.nfiles > 1 ? " and the other files" : "", why);
-        if (valid && ls_doc_write(doc, out, err, sizeof err) == 0) {
+        if (valid && ls_doc_into_write(doc, out, err, sizeof err) == 0) {
             rc = LS_EXIT_OK;
             for (int i = 0; i < a.nfiles; i++) {
                 ls_info("%s", notes[i]);

@@ -113,7 +113,7 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
         t->print(stdout, doc, fam->methods, ls_use_color(stdout));
         fflush(stdout);
     }
-    if (path && ls_doc_write(doc, path, err, sizeof err) != 0) {
+    if (path && ls_doc_into_write(doc, path, err, sizeof err) != 0) {
         ls_error("%s", err);
         return LS_EXIT_USAGE;
     }

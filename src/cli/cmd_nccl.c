@@ -93,7 +93,7 @@ static json_t *open_document(const opts_t *o, json_t *env, int discover)
     char err[512];
     json_t *doc;
     if (o->into) {
-        doc = ls_doc_read_into(o->into, err, sizeof err);
+        doc = ls_doc_into_open(o->into, err, sizeof err);
         if (!doc) {
             ls_error("%s", err);
             return NULL;
@@ -121,7 +121,7 @@ static int write_outputs(const opts_t *o, json_t *doc)
     const char *path = o->child_out ? o->child_out : o->into ? o->into : o->output;
     if (o->json && !path)
         path = "-";
-    if (path && ls_doc_write(doc, path, err, sizeof err) != 0) {
+    if (path && ls_doc_into_write(doc, path, err, sizeof err) != 0) {
         ls_error("%s", err);
         return LS_EXIT_USAGE;
     }

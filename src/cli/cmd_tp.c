@@ -118,7 +118,7 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
 {
     const char *path = a->into_path ? a->into_path : a->out_path;
     char err[600];
-    json_t *doc = a->into_path ? ls_doc_read_into(path, err, sizeof err) : ls_doc_new();
+    json_t *doc = a->into_path ? ls_doc_into_open(path, err, sizeof err) : ls_doc_new();
     if (!doc) {
         ls_error("%s", err);
         return LS_EXIT_USAGE;
@@ -127,7 +127,7 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
         ls_doc_add_measurement(doc, json_incref(measured));
     ls_doc_add_measurement(doc, ls_tp_doc_entry(estimate, a->preset ? a->preset->name : NULL, a->tp,
                                                  a->measure_gpus, a->measure ? a->nmeasure_gpus : 0));
-    int rc = ls_doc_write(doc, path, err, sizeof err);
+    int rc = ls_doc_into_write(doc, path, err, sizeof err);
     json_decref(doc);
     if (rc) {
         ls_error("%s", err);

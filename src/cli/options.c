@@ -66,7 +66,7 @@ json_t *ls_read_document(const char *path)
 json_t *ls_read_document_into(const char *path)
 {
     char err[512];
-    json_t *doc = ls_doc_read_into(path, err, sizeof err);
+    json_t *doc = ls_doc_into_open(path, err, sizeof err);
     if (!doc)
         ls_error("%s", err);
     return doc;

@@ -27,10 +27,15 @@ int ls_doc_write(const json_t *doc, const char *path, char *err, size_t errlen);
 json_t *ls_doc_read(const char *path, char *err, size_t errlen);
 json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errlen);
 
-/* Reads the document an --into option names, after taking an exclusive flock on it
-   that is held until ls_doc_unlock_into or the process exits, and lets it be written
-   back (an input is otherwise never overwritten). NULL with err on failure. */
-json_t *ls_doc_read_into(const char *path, char *err, size_t errlen);
+/* The one --into path of every writing command (src/model/doc_into.c).
+   ls_doc_into_open reads the document an --into option names, after taking an exclusive
+   flock on it that is held until ls_doc_into_write, ls_doc_unlock_into or the process
+   exits, and lets it be written back (an input is otherwise never overwritten). NULL
+   with err on failure (the lock released). ls_doc_into_write writes doc to path (as
+   ls_doc_write; for the --into document even when it was read again as an input since)
+   and then releases the lock. */
+json_t *ls_doc_into_open(const char *path, char *err, size_t errlen);
+int ls_doc_into_write(const json_t *doc, const char *path, char *err, size_t errlen);
 void ls_doc_unlock_into(void);
 
 /* Any JSON file or text checked by check (0, or -1 with why): the parsed tree, or NULL
