@@ -196,6 +196,11 @@ static int job_setup(json_t *doc, hbm_all_t *h, int dev, const ls_measure_opts_t
     cudaError_t rc = cudaSuccess;
     if (j->b)
         rc = cudaMalloc((void **)&j->xor_dev, 64);
+    /* The read kernel XORs into this word with atomicXor, which reads it first: zero it
+       once here, outside any timed window (compute-sanitizer initcheck found the timed
+       reads touching it uninitialized). */
+    if (j->b && rc == cudaSuccess)
+        rc = cudaMemset(j->xor_dev, 0, 64);
     if (j->b && rc == cudaSuccess)
         rc = ls_fill(dev, j->a, j->size, SEED_A);
     ls_sm_grid(dev, &j->grid, &j->block);
