@@ -30,7 +30,8 @@ const char usage_report[] =
     "                  matrix, topology picture, bus bandwidth against size; no script, no\n"
     "                  network access needed\n"
     "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv into DIR (created\n"
-    "                  if missing), or all three to stdout, each after a '# NAME.csv' line\n"
+    "                  if missing), or all three to stdout or to one FILE.csv, each after\n"
+    "                  a '# NAME.csv' line\n"
     "  --format json   the verdict, headline, findings, plan and one flat object per figure,\n"
     "                  full precision\n"
     "  --format prom   Prometheus text for node_exporter's textfile collector\n"
@@ -62,9 +63,30 @@ static int write_out(const char *path, const char *text)
     return LS_EXIT_OK;
 }
 
+/* -o NAME.csv: one file, the three tables each after a '# NAME.csv' line (as stdout),
+   never a folder of that name. */
+static int write_csv_file(const json_t *doc, const char *file)
+{
+    json_t *plan = ls_plan(doc);
+    ls_buf_t all = {0};
+    for (int i = 0; i < 3; i++) {
+        char *text = ls_report_csv(doc, plan, ls_csv_names[i]);
+        ls_buf_printf(&all, "%s# %s.csv\n%s", i ? "\n" : "", ls_csv_names[i], text);
+        free(text);
+    }
+    json_decref(plan);
+    char *text = ls_buf_take(&all);
+    int rc = write_out(file, text);
+    free(text);
+    return rc;
+}
+
 static int write_csv(const json_t *doc, const char *dir)
 {
     int to_stdout = !dir || !strcmp(dir, "-");
+    size_t n = dir ? strlen(dir) : 0;
+    if (n > 4 && !strcmp(dir + n - 4, ".csv"))
+        return write_csv_file(doc, dir);
     if (!to_stdout && mkdir(dir, 0777) && errno != EEXIST) {
         ls_error("%s: cannot create the directory (%s)", dir, strerror(errno));
         return LS_EXIT_USAGE;

@@ -107,8 +107,10 @@ static int run_command(int argc, char **argv)
         ls_warn("CUDA_DEVICE_ORDER=%s ignored: linkscope numbers GPUs in PCI bus order, as nvidia-smi",
                 order);
     setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
-    if (argc < 2)
-        return cmd_help(1, (char *[]){"help", NULL});
+    if (argc < 2) { /* no command is a usage error: the list of commands, exit 2 */
+        cmd_help(1, (char *[]){"help", NULL});
+        return 2;
+    }
     const char *name = argv[1];
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
         name = "version";

@@ -18,6 +18,9 @@ int ls_colour_wanted(FILE *f)
     const char *no = getenv("NO_COLOR");
     if (no && *no)
         return 0;
+    const char *term = getenv("TERM"); /* a dumb terminal prints escape codes as text */
+    if (term && strcmp(term, "dumb") == 0)
+        return 0;
     return isatty(fileno(f));
 }
 

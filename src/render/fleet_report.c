@@ -145,11 +145,12 @@ static ls_table_t *outliers_table(const json_t *result)
 
 static void headline(ls_buf_t *b, const json_t *result, double score, double min_change_pct)
 {
-    ls_buf_printf(b, "%zu nodes, %zu models, %lld with outliers, %lld with an error finding, %lld with a "
+    size_t nodes = json_array_size(json_object_get(result, "nodes"));
+    size_t models = json_array_size(json_object_get(result, "models"));
+    ls_buf_printf(b, "%zu node%s, %zu model%s, %lld with outliers, %lld with an error finding, %lld with a "
                      "warning\n(an outlier: a figure with score >= %g and >= %g %% worse than the fleet "
                      "median of its model)\n",
-                  json_array_size(json_object_get(result, "nodes")),
-                  json_array_size(json_object_get(result, "models")),
+                  nodes, nodes == 1 ? "" : "s", models, models == 1 ? "" : "s",
                   ls_json_int(result, "outlier_nodes", 0), ls_json_int(result, "error_nodes", 0),
                   ls_json_int(result, "warning_nodes", 0), score, min_change_pct);
 }

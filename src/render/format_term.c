@@ -1,4 +1,5 @@
-/* The terminal format: plain text tables within 100 columns, no colour (the same bytes
+/* The terminal format: plain text tables within the terminal's width (COLUMNS, then the
+   tty's, 100 when stdout is not a terminal), no colour (the same bytes
    on a terminal, in a pipe or in a file; cli colours the verdict and severities on a
    terminal, term_colour.c). */
 #include "format.h"
@@ -7,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static void pad(ls_buf_t *b, const char *s, int w, int right)
 {
@@ -20,9 +23,25 @@ static void pad(ls_buf_t *b, const char *s, int w, int right)
             ls_buf_puts(b, " ");
 }
 
-/* Reports fit a terminal of this many columns: a wider table wraps its header words,
-   then its last text column, then splits into blocks that repeat the first column. */
-enum { TERM_WIDTH = 100, MIN_WRAP = 24, MAXCOLS = 128 };
+/* Reports fit a terminal of term_width() columns: a wider table wraps its header words,
+   then its last text column, then splits into blocks that repeat the first column.
+   DEFAULT_WIDTH when stdout is no terminal (a pipe, a file), so saved reports do not
+   depend on the window they were made in; never below MIN_WIDTH, where a table would be
+   all wrap. */
+enum { DEFAULT_WIDTH = 100, MIN_WIDTH = 60, MAX_WIDTH = 400, MIN_WRAP = 24, MAXCOLS = 128 };
+
+static int term_width(void)
+{
+    const char *env = getenv("COLUMNS");
+    char *end = NULL;
+    long w = env && *env ? strtol(env, &end, 10) : 0;
+    if (!(end && *end == '\0' && w > 0)) {
+        struct winsize ws = {0};
+        w = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col
+                                                                                              : DEFAULT_WIDTH;
+    }
+    return w < MIN_WIDTH ? MIN_WIDTH : w > MAX_WIDTH ? MAX_WIDTH : (int)w;
+}
 
 typedef struct {
     const ls_table_t *t;
@@ -161,8 +180,8 @@ static void measure(layout_t *l, int wrap_header)
     }
 }
 
-/* Column blocks of at most TERM_WIDTH, each after the first repeating column 0. */
-static void split(ls_buf_t *b, const layout_t *l)
+/* Column blocks of at most the width, each after the first repeating column 0. */
+static void split(ls_buf_t *b, const layout_t *l, int width)
 {
     int cols[MAXCOLS], c = 0;
     while (c < l->ncols) {
@@ -172,7 +191,7 @@ static void split(ls_buf_t *b, const layout_t *l)
         cols[n++] = c++;
         while (c < l->ncols) {
             cols[n] = c;
-            if (span(l, cols, n + 1) > TERM_WIDTH)
+            if (span(l, cols, n + 1) > width)
                 break;
             n++, c++;
         }
@@ -183,6 +202,7 @@ static void split(ls_buf_t *b, const layout_t *l)
 static void table(ls_out_t *o, const ls_table_t *t, int flags)
 {
     ls_buf_t *b = &o->b;
+    int width = term_width();
     layout_t l = {t, flags, t->ncols < MAXCOLS ? t->ncols : MAXCOLS, {0}, {0}, NULL};
     int ncells = (t->nrows + 1) * t->ncols, all[MAXCOLS];
     l.cells = calloc((size_t)ncells + 1, sizeof *l.cells);
@@ -194,18 +214,18 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
                          : strdup(t->cells[i] ? t->cells[i] : "");
     for (int c = 0; c < l.ncols; c++)
         all[c] = c;
-    ls_buf_wrap(b, t->title, 0, 2, TERM_WIDTH);
+    ls_buf_wrap(b, t->title, 0, 2, width);
     if (!t->nrows) {
         ls_buf_puts(b, "  (none)\n\n");
     } else {
         measure(&l, 0);
-        if (span(&l, all, l.ncols) > TERM_WIDTH)
+        if (span(&l, all, l.ncols) > width)
             measure(&l, 1);
-        int last = l.ncols - 1, rest = TERM_WIDTH - span(&l, all, last) - 1;
-        if (span(&l, all, l.ncols) > TERM_WIDTH && !l.right[last] && rest >= MIN_WRAP)
+        int last = l.ncols - 1, rest = width - span(&l, all, last) - 1;
+        if (span(&l, all, l.ncols) > width && !l.right[last] && rest >= MIN_WRAP)
             l.w[last] = rest;
-        if (span(&l, all, l.ncols) > TERM_WIDTH)
-            split(b, &l);
+        if (span(&l, all, l.ncols) > width)
+            split(b, &l, width);
         else
             block(b, &l, all, l.ncols);
     }
@@ -226,7 +246,8 @@ static void heading(ls_out_t *o, const ls_section_t *s)
         return;
     const char *text = ls_section_short_title(o->fmt, s);
     ls_buf_printf(&o->b, "== %s ", text);
-    for (int i = ls_text_width(text) + 4; i < 88; i++)
+    int end = term_width() - 12 < 88 ? term_width() - 12 : 88; /* 88 at the usual 100 */
+    for (int i = ls_text_width(text) + 4; i < end; i++)
         ls_buf_puts(&o->b, "=");
     ls_buf_puts(&o->b, "\n\n");
 }

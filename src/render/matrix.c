@@ -340,8 +340,10 @@ char *ls_matrix_csv(const ls_matrix_t *m)
     for (int i = 0; i < m->n; i++) {
         ls_buf_printf(&b, "%d", m->index[i]);
         for (int j = 0; j < m->n; j++) {
+            char num[48]; /* shortest decimal that reads back as the double */
+            ls_fmt_full(m->v[i][j], num, sizeof num);
             if (m->cell[i][j] == LS_CELL_VALUE && i != j)
-                ls_buf_printf(&b, ",%.17g", m->v[i][j]);
+                ls_buf_printf(&b, ",%s", num);
             else if (m->cell[i][j] == LS_CELL_FAILED)
                 ls_buf_puts(&b, ",failed");
             else

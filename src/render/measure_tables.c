@@ -236,9 +236,13 @@ static int family_csv(const json_t *doc, const char *family, const char *dir, co
             ls_buf_csv(&b, words[w]);
             ls_buf_puts(&b, ",");
         }
-        ls_buf_printf(&b, "%.17g,%.17g,%.17g,%.17g,%.17g\n", ls_json_num(e, "value", 0),
-                      ls_json_num(s, "min", 0), ls_json_num(s, "max", 0), ls_json_num(s, "cv", 0),
-                      ls_json_num(e, "theoretical", 0));
+        double v[5] = {ls_json_num(e, "value", 0), ls_json_num(s, "min", 0), ls_json_num(s, "max", 0),
+                       ls_json_num(s, "cv", 0), ls_json_num(e, "theoretical", 0)};
+        for (int f = 0; f < 5; f++) { /* shortest decimal that reads back as the double */
+            char num[48];
+            ls_fmt_full(v[f], num, sizeof num);
+            ls_buf_printf(&b, "%s%s", num, f < 4 ? "," : "\n");
+        }
     }
     char *out = ls_buf_take(&b);
     int rc = write_csv(dir, name, out, err, errlen);

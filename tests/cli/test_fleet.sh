@@ -17,7 +17,7 @@ python3 "$src/scripts/make-fleet.py" "$src/examples/h200x2-run.json" "$tmp/fleet
 
 # terminal: the three outlier nodes, each with its subject, and no other
 run 1 fleet "$tmp/fleet" && {
-    grep -q "12 nodes, 1 models, 3 with outliers" "$tmp/out" && ok || bad "headline: $(head -1 "$tmp/out")"
+    grep -q "12 nodes, 1 model, 3 with outliers" "$tmp/out" && ok || bad "headline: $(head -1 "$tmp/out")"
     for want in "node-0001 .*GPUs 0-1" "node-0002 .*port mlx5_1" "node-0003 .*GPU 1"; do
         grep -qE "^  outlier +$want" "$tmp/out" && ok || bad "node row '$want' not marked"
     done
@@ -54,7 +54,7 @@ run 1 fleet "$tmp/fleet/run-node-*.json" --prom --html "$tmp/fleet.html" && {
 # the good nodes alone: nothing to report, exit 0; --min-change above the faults (the
 # slow port's small-message times are 100 % longer) hides all
 mkdir "$tmp/good" && cp "$tmp/fleet"/run-node-00{00,04,05,06,07,08,09,10,11}.json "$tmp/good"
-run 0 fleet "$tmp/good" && { grep -q "9 nodes, 1 models, 0 with outliers" "$tmp/out" && ok || bad "good: headline"; }
+run 0 fleet "$tmp/good" && { grep -q "9 nodes, 1 model, 0 with outliers" "$tmp/out" && ok || bad "good: headline"; }
 run 0 fleet "$tmp/fleet" --min-change 150
 run 1 fleet "$tmp/fleet" --score 2 --min-change 5
 
@@ -72,7 +72,7 @@ d["gpus"][0]["ecc"]["remapped_rows"] = {"pending": True, "correctable": 1, "unco
 json.dump(d, open(sys.argv[2], "w"))
 PY
 if run 1 fleet "$tmp/found"; then
-    grep -q "9 nodes, 1 models, 0 with outliers, 1 with an error finding, 1 with a warning" "$tmp/out" &&
+    grep -q "9 nodes, 1 model, 0 with outliers, 1 with an error finding, 1 with a warning" "$tmp/out" &&
         ok || bad "found: headline: $(head -1 "$tmp/out")"
     grep -qE "^  error +node-0004 +wrong_elements" "$tmp/out" && ok || bad "found: node-0004's error"
     grep -qE "^  warning +node-0005 +ecc +GPU0" "$tmp/out" && ok || bad "found: node-0005's warning"

@@ -2,6 +2,7 @@
 # Golden outputs (issue 10): every report, plan, compare, topo, import and tp output in
 # tests/golden/cases.sh must equal the committed bytes in tests/golden/out/.
 bin=$(realpath "$1")
+unset COLUMNS # the golden texts are at the 100 columns of a pipe
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/cli/lib.sh"
 . "$here/golden/cases.sh"

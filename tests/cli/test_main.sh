@@ -37,9 +37,10 @@ for v in --version -V version; do
 done
 if run 2 version extra; then one_line "$tmp/err" "linkscope version extra"; fi
 
-# help (and no command, -h, --help) lists every command of the table.
+# help (and no command, -h, --help) lists every command of the table; no command is a
+# usage error (exit 2) that still prints the list.
 for h in help -h --help ""; do
-    if [ -n "$h" ]; then run 0 "$h" || continue; else run 0 || continue; fi
+    if [ -n "$h" ]; then run 0 "$h" || continue; else run 2 || continue; fi
     for c in "${commands[@]}"; do
         grep -Eq "^  $c +[^ ]" "$tmp/out" && ok || bad "linkscope $h does not list '$c'"
     done

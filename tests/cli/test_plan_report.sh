@@ -93,6 +93,10 @@ grep -q '^nccl-all_reduce-4,all_reduce,default,"0,1,2,3,4",5,1073741824,153803.6
     "$tmp/seed000-gv100x11-csv/collectives.csv" || fail "collectives.csv lacks the 5-GPU run"
 expect 0 "$bin" report "$fx/h200x2-anchors.json" --format csv
 grep -q '^# collectives.csv' "$tmp/out" || fail "csv to stdout lacks the file markers"
+# -o NAME.csv is one file (what stdout holds), never a folder of that name
+cp "$tmp/out" "$tmp/csv-stdout"
+expect 0 "$bin" report "$fx/h200x2-anchors.json" --format csv -o "$tmp/one.csv"
+[ -f "$tmp/one.csv" ] && cmp -s "$tmp/one.csv" "$tmp/csv-stdout" || fail "-o one.csv is not the stdout CSV in one file"
 # one value per column at full precision: no "1980/1980", no "Gen5 x16 (Gen5 x16)"
 expect 0 "$bin" report "$src/examples/h200x2-run.json" --format csv
 grep -qE '[0-9]/[0-9]|\(Gen' "$tmp/out" && fail "a CSV cell holds two values"

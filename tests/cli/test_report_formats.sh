@@ -18,6 +18,16 @@ for d in $docs; do
     sed -n 3p "$tmp/out" | grep -q '^Verdict: ' && ok || bad "$(basename "$d"): line 3 is not the verdict"
     grep -q $'\033' "$tmp/out" && bad "$(basename "$d"): colour in a pipe" || ok
 done
+# the width comes from COLUMNS: at 80 no table (its rule of dashes) is wider than 80, at
+# 200 the bundled run's tables that are laid out for 100 get wider; a COLUMNS that is no
+# number is ignored (the 100 of a pipe)
+rules_over() { awk -v w="$1" '/^ *-+( +-+)* *$/ && length($0) > w' "$tmp/out" | wc -l; }
+COLUMNS=80 run 0 report "$ex" && { [ "$(rules_over 80)" -eq 0 ] && ok || bad "COLUMNS=80: a table over 80"; }
+run 0 report "$ex" && { [ "$(rules_over 80)" -gt 0 ] && ok || bad "at 100 no table is over 80"; }
+cp "$tmp/out" "$tmp/at100"
+COLUMNS=200 run 0 report "$ex" && { [ "$(rules_over 100)" -gt 0 ] && ok || bad "COLUMNS=200: no table over 100"; }
+COLUMNS=abc run 0 report "$ex" && { cmp -s "$tmp/out" "$tmp/at100" && ok || bad "COLUMNS=abc changed the report"; }
+
 # the bundled run: verdict and headline on the first screen (24 lines)
 run 0 report "$ex"
 head -24 "$tmp/out" | grep -q "^Verdict: healthy" && ok || bad "no healthy verdict in the first 24 lines"

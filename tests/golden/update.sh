@@ -4,6 +4,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(realpath "$1")
+unset COLUMNS # the golden texts are at the 100 columns of a pipe
 . "$here/cases.sh"
 mkdir -p "$here/out"
 cd "$here/.."
