@@ -571,7 +571,9 @@ static void fill_labels(const header_t *h, ls_topo_t *topo)
     for (int d = 0; d < h->ndev; d++) {
         int i = h->index[d];
         if (!h->is_nic[d]) {
-            snprintf(topo->gpu_label[i], sizeof topo->gpu_label[i], "%.*s", (int)sizeof topo->gpu_label[i] - 1, h->label[d]);
+            /* "GPU0".."GPU63" fit; a longer label is cut to the field (GCC 12 checks) */
+            snprintf(topo->gpu_label[i], sizeof topo->gpu_label[i], "%.*s",
+                     (int)sizeof topo->gpu_label[i] - 1, h->label[d]);
             continue;
         }
         snprintf(topo->nic_label[i], sizeof topo->nic_label[i], "NIC%d", i);

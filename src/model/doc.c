@@ -228,7 +228,8 @@ int ls_doc_validate(const json_t *doc, char *err, size_t errlen)
     if (!json_is_object(doc))
         return ls_seterr(err, errlen, "top level: expected an object");
     if (check_schema(doc, err, errlen) || check_types(doc, err, errlen) ||
-        check_gpus(doc, err, errlen) || check_measurements(doc, err, errlen))
+        check_gpus(doc, err, errlen) || check_measurements(doc, err, errlen) ||
+        ls_doc_check_indices(doc, err, errlen))
         return -1;
     return 0;
 }

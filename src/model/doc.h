@@ -48,6 +48,9 @@ json_t *ls_json_read_checked(const char *path, ls_json_check_fn check, char *err
 /* Checks the structure: schema name and version, required sections and their types,
    each measurement's common fields. 0, or -1 with err = "FIELD: problem". */
 int ls_doc_validate(const json_t *doc, char *err, size_t errlen);
+/* Every GPU index an entry names (src, dst, gpu, gpus[]), gpus[].index and links' a, b
+   inside the machine view (LS_MAX_GPUS); part of ls_doc_validate (doc_indices.c). */
+int ls_doc_check_indices(const json_t *doc, char *err, size_t errlen);
 
 /* Every string value and key of the tree made harmless (ls_sanitize_text: no terminal
    escape, control character or invalid UTF-8). Applied by ls_doc_parse and import. */
