@@ -1,4 +1,5 @@
 #include "check_spec.h"
+#include "options.h"
 #include "analyze/spec.h"
 #include "analyze/spec_tp.h"
 #include "analyze/tp.h"
@@ -49,7 +50,7 @@ static void print_tp(const json_t *doc, const ls_datasheet_t *ds, const char *mo
     json_decref(v);
 }
 
-int ls_check_spec(const char *run, const json_t *doc, const char *model, enum ls_severity fail_on,
+int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on,
                   int quiet)
 {
     ls_datasheet_t ds;
@@ -65,17 +66,20 @@ int ls_check_spec(const char *run, const json_t *doc, const char *model, enum ls
     }
     json_t *findings = json_array();
     json_t *spec = ls_spec_check(doc, &ds, findings);
-    print_gpus(spec);
-    size_t i;
-    const json_t *f;
-    json_array_foreach(findings, i, f) printf("%s %s: %s\n", ls_json_str(f, "severity", "?"),
-                                              ls_json_str(f, "rule", "?"), ls_json_str(f, "message", ""));
     int ngpus = (int)json_array_size(json_object_get(doc, "gpus"));
-    print_tp(doc, &ds, model, ngpus);
-    int over = ls_findings_count_at_least(findings, fail_on);
-    if (!quiet)
-        printf("check --spec: %d GPU%s, %d finding%s at or above %s in %s\n", ngpus, ngpus == 1 ? "" : "s",
-               over, over == 1 ? "" : "s", ls_severity_name(fail_on), run);
+    if (quiet) { /* what failed, then the verdict line */
+        ls_print_failed_findings(findings, fail_on);
+    } else {
+        print_gpus(spec);
+        size_t i;
+        const json_t *f;
+        json_array_foreach(findings, i, f) printf("%s %s: %s\n", ls_json_str(f, "severity", "?"),
+                                                  ls_json_str(f, "rule", "?"), ls_json_str(f, "message", ""));
+        print_tp(doc, &ds, model, ngpus);
+    }
+    int over = ls_fail_on_count(findings, fail_on);
+    printf("check --spec: %d GPU%s, %d finding%s at or above %s in %s\n", ngpus, ngpus == 1 ? "" : "s",
+               over, over == 1 ? "" : "s", fail_on == LS_FAIL_NEVER ? "never" : ls_severity_name((enum ls_severity)fail_on), run);
     json_decref(spec);
     json_decref(findings);
     ls_datasheet_free(&ds);

@@ -10,7 +10,7 @@
 /* Prints the identification, the checks, the findings and the TP lines of doc (read
    from run); returns the number of findings at or above fail_on, or -1 after one error
    line (unknown model). */
-int ls_check_spec(const char *run, const json_t *doc, const char *model, enum ls_severity fail_on,
+int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on,
                   int quiet);
 
 #endif

@@ -14,7 +14,7 @@
 
 const char usage_compare[] =
     "usage: linkscope compare A.json B.json [--threshold PCT] [--markdown | --json]\n"
-    "                         [--changes-only] [--fail-on-regression]\n"
+    "                         [--changes-only] [--fail-on LEVEL] [--quiet]\n"
     "       linkscope compare --variants RUN.json [--base VARIANT] [same options]\n"
     "\n"
     "Matches the figures of two run documents by what they measured (family, method,\n"
@@ -33,16 +33,21 @@ const char usage_compare[] =
     "  --markdown            Markdown tables instead of the terminal table\n"
     "  --json                the comparison as JSON on stdout\n"
     "  --changes-only        list only flagged figures\n"
-    "  --fail-on-regression  exit 1 when any regression is flagged\n"
+    LS_FAIL_ON_USAGE
+    "                    (a regression counts as an error: it fails at every level but\n"
+    "                    never)\n"
+    "  --fail-on-regression  the same as --fail-on error (kept for older scripts)\n"
+    LS_QUIET_USAGE
     "\n"
-    "Exit codes: 0 compared; 1 a regression with --fail-on-regression; 2 unreadable or\n"
+    "Exit codes: 0 compared, no regression at --fail-on; 1 a regression (unless --fail-on\n"
+    "never); 2 unreadable or\n"
     "mismatched inputs (different schema, nothing in common). Details:\n"
     "docs/compare-check.md.\n";
 
 typedef struct {
     const char *files[2];
     int nfiles;
-    int variants, markdown, json, changes_only, fail_on_regression;
+    int variants, markdown, json, changes_only, fail_on_regression, quiet, fail_on;
     const char *base;
     ls_compare_opts_t opts;
 } compare_args_t;
@@ -61,9 +66,12 @@ static int parse_args(int argc, char **argv, compare_args_t *a)
                                          {"json", no_argument, 0, 'j'},
                                          {"changes-only", no_argument, 0, 'c'},
                                          {"fail-on-regression", no_argument, 0, 'f'},
+                                         {"fail-on", required_argument, 0, 'F'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {0, 0, 0, 0}};
     int *flag[128] = {['v'] = &a->variants, ['m'] = &a->markdown, ['j'] = &a->json,
-                      ['c'] = &a->changes_only, ['f'] = &a->fail_on_regression};
+                      ['c'] = &a->changes_only, ['f'] = &a->fail_on_regression, ['q'] = &a->quiet};
+    a->fail_on = LS_FAIL_ON_DEFAULT;
     int c;
     ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
@@ -71,6 +79,9 @@ static int parse_args(int argc, char **argv, compare_args_t *a)
             return LS_EXIT_USAGE;
         if (c == 'b') {
             a->base = optarg;
+        } else if (c == 'F') {
+            if (ls_opt_fail_on("compare", optarg, &a->fail_on))
+                return LS_EXIT_USAGE;
         } else if (c == 't' || c == 'l') {
             double *pct = c == 't' ? &a->opts.threshold_pct : &a->opts.latency_threshold_pct;
             if (ls_parse_double(optarg, pct) != 0 || *pct < 0 || *pct > 1000)
@@ -80,6 +91,8 @@ static int parse_args(int argc, char **argv, compare_args_t *a)
             *flag[c] = 1;
         }
     }
+    if (a->fail_on_regression && a->fail_on == LS_FAIL_NEVER)
+        a->fail_on = LS_SEV_ERROR;
     for (; optind < argc; optind++) {
         if (a->nfiles == 2)
             return ls_usage_error("compare", "too many files ('%s')", argv[optind]);
@@ -104,8 +117,42 @@ static int total_regressions(const json_t *result)
     return n;
 }
 
+/* --quiet: one line per regression, then the verdict line. */
+static void print_regressions(const json_t *rows)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(rows, i, r)
+    {
+        if (strcmp(ls_json_str(r, "verdict", ""), "regression") != 0)
+            continue;
+        printf("regression %s: %g -> %g %s (%+.1f%%, limit %.1f%%)\n", ls_json_str(r, "label", "?"),
+               ls_json_num(r, "a", 0), ls_json_num(r, "b", 0), ls_json_str(r, "unit", ""),
+               ls_json_num(r, "change_pct", 0), ls_json_num(r, "limit_pct", 0));
+    }
+}
+
+static void print_quiet(const json_t *result, const compare_args_t *a)
+{
+    const json_t *blocks = json_object_get(result, "variants");
+    size_t i;
+    const json_t *b;
+    if (blocks)
+        json_array_foreach(blocks, i, b) print_regressions(json_object_get(b, "rows"));
+    else
+        print_regressions(json_object_get(result, "rows"));
+    int n = total_regressions(result);
+    printf("compare: %d regression%s (%s) in %s%s%s\n", n, n == 1 ? "" : "s",
+           ls_fail_on_trips(a->fail_on, LS_SEV_ERROR) && n ? "fail" : "pass", a->files[0],
+           a->variants ? "" : " vs ", a->variants ? "" : a->files[1]);
+}
+
 static void print_result(const json_t *result, const compare_args_t *a)
 {
+    if (a->quiet) {
+        print_quiet(result, a);
+        return;
+    }
     if (a->json) {
         char *text = json_dumps(result, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
         if (text)
@@ -145,7 +192,8 @@ int cmd_compare(int argc, char **argv)
         rc = LS_EXIT_USAGE;
     } else {
         print_result(result, &a);
-        if (a.fail_on_regression && total_regressions(result) > 0)
+        /* a regression is judged at error (--fail-on-regression: the default) */
+        if (ls_fail_on_trips(a.fail_on, LS_SEV_ERROR) && total_regressions(result) > 0)
             rc = LS_EXIT_CHECK;
     }
     json_decref(result);

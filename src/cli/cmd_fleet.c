@@ -17,7 +17,7 @@
 
 const char usage_fleet[] =
     "usage: linkscope fleet DOC|FOLDER|GLOB... [--json | --prom] [--html FILE]\n"
-    "                       [--score Z] [--min-change PCT] [--fail-on LEVEL]\n"
+    "                       [--score Z] [--min-change PCT] [--fail-on LEVEL] [--quiet]\n"
     "\n"
     "Reads the run documents of many nodes (e.g. from `srun --ntasks-per-node=1\n"
     "linkscope run -o run-%N.json`), groups the nodes by hardware model and finds, per\n"
@@ -35,19 +35,21 @@ const char usage_fleet[] =
     "  --json             the analysis as JSON on stdout\n"
     "  --prom             Prometheus text on stdout: outliers per node, median per figure\n"
     "  --html FILE        an HTML report, one row per node, outliers marked\n"
-    "  --fail-on L        also exit 1 when a node has a finding at or above warning or\n"
-    "                     error (default error)\n"
+    LS_FAIL_ON_USAGE
+    "                    (an outlier counts as an error; the node findings listed are\n"
+    "                    warnings and errors, so info acts as warning)\n"
+    LS_QUIET_USAGE
     "\n"
-    "Exit codes: 0 no outlier and no node finding at --fail-on; 1 at least one outlier or\n"
-    "such a finding (gate a node before a job);\n"
+    "Exit codes: 0 no node fails at --fail-on; 1 a node with an outlier or a finding at\n"
+    "or above --fail-on (gate a node before a job);\n"
     "2 bad usage or a document that cannot be read (one line naming the file).\n"
     "Details: docs/fleet.md.\n";
 
 typedef struct {
     ls_fleet_opts_t opts;
-    int json, prom;
+    int json, prom, quiet;
     const char *html;
-    enum ls_severity fail_on;
+    int fail_on;
 } fleet_args_t;
 
 static int parse_args(int argc, char **argv, fleet_args_t *a)
@@ -58,9 +60,10 @@ static int parse_args(int argc, char **argv, fleet_args_t *a)
                                          {"prom", no_argument, 0, 'p'},
                                          {"html", required_argument, 0, 'h'},
                                          {"fail-on", required_argument, 0, 'F'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
-    a->fail_on = LS_SEV_ERROR;
+    a->fail_on = LS_FAIL_ON_DEFAULT;
     ls_fleet_opts_default(&a->opts);
     int c;
     ls_opt_begin();
@@ -82,11 +85,14 @@ static int parse_args(int argc, char **argv, fleet_args_t *a)
         case 'p': a->prom = 1; break;
         case 'h': a->html = optarg; break;
         case 'F':
-            if (ls_severity_parse(optarg, &a->fail_on) || a->fail_on == LS_SEV_INFO)
-                return ls_usage_error("fleet", "--fail-on: expected warning or error, got '%s'", optarg);
+            if (ls_opt_fail_on("fleet", optarg, &a->fail_on))
+                return LS_EXIT_USAGE;
             break;
+        case 'q': a->quiet = 1; break;
         }
     }
+    if (a->quiet && (a->json || a->prom))
+        return ls_usage_error("fleet", "--quiet and --json or --prom: choose one");
     if (a->json && a->prom)
         return ls_usage_error("fleet", "--json and --prom both write stdout: choose one");
     if (optind >= argc)
@@ -94,9 +100,44 @@ static int parse_args(int argc, char **argv, fleet_args_t *a)
     return ls_check_writable("fleet", "--html", a->html, 0);
 }
 
+/* Whether a node row fails at level: an outlier or an error finding at error, a warning
+   at warning (and info: the node findings kept are warnings and errors). */
+static int node_fails(const json_t *node, int level)
+{
+    return (ls_fail_on_trips(level, LS_SEV_ERROR) &&
+            (ls_json_int(node, "outliers", 0) > 0 || ls_json_int(node, "errors", 0) > 0)) ||
+           (ls_fail_on_trips(level, LS_SEV_WARNING) && ls_json_int(node, "warnings", 0) > 0);
+}
+
+/* The failing nodes, each on one line when print is set; returns their count. */
+static int failing_nodes(const json_t *result, int level, int print)
+{
+    int n = 0;
+    size_t i;
+    const json_t *node;
+    json_array_foreach(json_object_get(result, "nodes"), i, node)
+    {
+        if (!node_fails(node, level))
+            continue;
+        n++;
+        if (print)
+            printf("%s: %lld outlier%s, %lld error%s, %lld warning%s (%s)\n", ls_json_str(node, "node", "?"),
+                   ls_json_int(node, "outliers", 0), ls_json_int(node, "outliers", 0) == 1 ? "" : "s",
+                   ls_json_int(node, "errors", 0), ls_json_int(node, "errors", 0) == 1 ? "" : "s",
+                   ls_json_int(node, "warnings", 0), ls_json_int(node, "warnings", 0) == 1 ? "" : "s",
+                   ls_json_str(node, "file", ""));
+    }
+    return n;
+}
+
 static int write_outputs(const json_t *result, const fleet_args_t *a)
 {
     char *text;
+    if (a->quiet) {
+        int n = failing_nodes(result, a->fail_on, 1);
+        printf("fleet: %d of %zu nodes fail\n", n, json_array_size(json_object_get(result, "nodes")));
+        return 0;
+    }
     if (a->json)
         text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     else if (a->prom)
@@ -131,10 +172,7 @@ int cmd_fleet(int argc, char **argv)
     if (fleet && ls_fleet_collect(&paths, argc - optind, argv + optind) == 0 &&
         ls_fleet_load(fleet, &paths) == 0 && (result = ls_fleet_analyze(fleet, &a.opts)) != NULL &&
         write_outputs(result, &a) == 0)
-        rc = ls_json_int(result, "outlier_nodes", 0) > 0 || ls_json_int(result, "error_nodes", 0) > 0 ||
-                     (a.fail_on == LS_SEV_WARNING && ls_json_int(result, "warning_nodes", 0) > 0)
-                 ? LS_EXIT_CHECK
-                 : LS_EXIT_OK;
+        rc = failing_nodes(result, a.fail_on, 0) > 0 ? LS_EXIT_CHECK : LS_EXIT_OK;
     json_decref(result);
     ls_fleet_free(fleet);
     ls_paths_free(&paths);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 const char usage_plan[] =
-    "usage: linkscope plan RUN.json [--json] [--fail-on info|warning|error]\n"
+    "usage: linkscope plan RUN.json [--json] [--fail-on LEVEL] [--quiet]\n"
     "\n"
     "Reads a run document (from 'linkscope run', a measuring command or 'linkscope import')\n"
     "and prints what is wrong or slow (findings, each with the entries it rests on) and how\n"
@@ -21,7 +21,7 @@ const char usage_plan[] =
     "memory-bound work and the GPUs to keep out of synchronous groups. Works offline.\n"
     "\n"
     "  --json             print {\"findings\": [...], \"plan\": {...}} instead of text\n"
-    "  --fail-on LEVEL    exit 1 when a finding at or above LEVEL exists (for CI gates)\n"
+    LS_FAIL_ON_USAGE LS_QUIET_USAGE
     "\n"
     "Exit: 0 ok, 1 a finding at or above --fail-on, 2 bad usage or input.\n"
     "Rules and thresholds: docs/analysis.md.\n";
@@ -29,21 +29,21 @@ const char usage_plan[] =
 int cmd_plan(int argc, char **argv)
 {
     const char *path = NULL;
-    int json_out = 0, fail_set = 0;
-    enum ls_severity fail_on = LS_SEV_ERROR;
+    int json_out = 0, quiet = 0, fail_on = LS_FAIL_ON_DEFAULT;
     static const struct option opts[] = {{"json", no_argument, 0, 'j'},
                                          {"fail-on", required_argument, 0, 'F'},
+                                         {"quiet", no_argument, 0, 'q'},
                                          {0, 0, 0, 0}};
     int c;
     ls_opt_begin();
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (c == ':' || (c == 'F' && ls_severity_parse(optarg, &fail_on)))
-            return ls_usage_error("plan", "--fail-on needs info, warning or error");
-        if (c == '?')
-            return ls_opt_unknown("plan", argv);
+        if (ls_opt_refused("plan", c, argv) || (c == 'F' && ls_opt_fail_on("plan", optarg, &fail_on)))
+            return LS_EXIT_USAGE;
         json_out |= c == 'j';
-        fail_set |= c == 'F';
+        quiet |= c == 'q';
     }
+    if (json_out && quiet)
+        return ls_usage_error("plan", "--json and --quiet: choose one");
     if (optind + 1 < argc)
         return ls_usage_error("plan", "one run document expected, got '%s' and '%s'", argv[optind],
                               argv[optind + 1]);
@@ -55,7 +55,13 @@ int cmd_plan(int argc, char **argv)
         return LS_EXIT_USAGE;
     json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
     char *text;
-    if (json_out) {
+    if (quiet) {
+        text = ls_render_verdict(findings);
+        printf("%s\n", text ? text : "");
+        free(text);
+        text = NULL;
+        ls_print_failed_findings(findings, fail_on);
+    } else if (json_out) {
         json_t *both = json_pack("{s:O, s:O}", "findings", findings, "plan", plan);
         text = ls_doc_dumps(both);
         json_decref(both);
@@ -64,7 +70,7 @@ int cmd_plan(int argc, char **argv)
     }
     fputs(text ? text : "", stdout);
     free(text);
-    int failing = fail_set ? ls_findings_count_at_least(findings, fail_on) : 0;
+    int failing = ls_fail_on_count(findings, fail_on);
     json_decref(findings);
     json_decref(plan);
     json_decref(doc);

@@ -19,7 +19,8 @@
 #include <sys/stat.h>
 
 const char usage_report[] =
-    "usage: linkscope report RUN.json [--format term|md|html|csv|json|prom] [-o FILE|DIR] [--quiet]\n"
+    "usage: linkscope report RUN.json [--format term|md|html|csv|json|prom] [-o FILE|DIR]\n"
+    "                        [--fail-on LEVEL] [--quiet]\n"
     "\n"
     "Renders a run document with its findings and plan (computed from the document, offline).\n"
     "\n"
@@ -36,7 +37,7 @@ const char usage_report[] =
     "                  full precision\n"
     "  --format prom   Prometheus text for node_exporter's textfile collector\n"
     "  -o FILE|DIR     write there (atomically) instead of stdout; '-' is stdout\n"
-    "  --quiet         write nothing; exit 1 when a finding is an error, else 0\n"
+    LS_FAIL_ON_USAGE LS_QUIET_USAGE
     "\n"
     "The report opens with the verdict. On a terminal (and NO_COLOR unset) the verdict and\n"
     "severities are coloured. The same document always gives the same bytes.\n"
@@ -113,11 +114,12 @@ static int write_csv(const json_t *doc, const char *dir)
 }
 
 static int parse_args(int argc, char **argv, const char **path, const char **out, const ls_format_t **fmt,
-                      int *quiet)
+                      int *quiet, int *fail_on)
 {
     static const struct option opts[] = {{"format", required_argument, 0, 'f'},
                                          {"output", required_argument, 0, 'o'},
                                          {"quiet", no_argument, 0, 'q'},
+                                         {"fail-on", required_argument, 0, 'F'},
                                          {0, 0, 0, 0}};
     int c;
     ls_opt_begin();
@@ -126,6 +128,8 @@ static int parse_args(int argc, char **argv, const char **path, const char **out
             return ls_usage_error("report", "--format needs term, md, html, csv, json or prom");
         if (c == 'q')
             *quiet = 1;
+        if (c == 'F' && ls_opt_fail_on("report", optarg, fail_on))
+            return LS_EXIT_USAGE;
         if (c == ':')
             return ls_usage_error("report", "-o needs a file or directory");
         if (c == '?')
@@ -148,22 +152,32 @@ static int parse_args(int argc, char **argv, const char **path, const char **out
     return ls_check_writable("report", "-o", o, *fmt == &ls_format_csv);
 }
 
-/* --quiet: the verdict as an exit code alone. */
-static int report_quiet(const json_t *doc)
+/* --quiet: the verdict line and the findings that fail at --fail-on. */
+static void report_quiet(const json_t *findings, int fail_on)
 {
+    char *verdict = ls_render_verdict(findings);
+    printf("%s\n", verdict ? verdict : "");
+    free(verdict);
+    ls_print_failed_findings(findings, fail_on);
+}
+
+/* What the document's findings make the exit code, after a report written with rc. */
+static int report_exit(const json_t *doc, int rc, int fail_on)
+{
+    if (rc != LS_EXIT_OK)
+        return rc;
     json_t *findings = ls_findings(doc);
-    int e, w, i;
-    int worst = ls_verdict_counts(findings, &e, &w, &i);
+    int failing = ls_fail_on_count(findings, fail_on);
     json_decref(findings);
-    return worst == 2 ? LS_EXIT_CHECK : LS_EXIT_OK;
+    return failing ? LS_EXIT_CHECK : LS_EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
 {
     const char *path = NULL, *out = NULL;
     const ls_format_t *fmt = NULL;
-    int quiet = 0;
-    int rc = parse_args(argc, argv, &path, &out, &fmt, &quiet);
+    int quiet = 0, fail_on = LS_FAIL_ON_DEFAULT;
+    int rc = parse_args(argc, argv, &path, &out, &fmt, &quiet, &fail_on);
     if (rc)
         return rc;
     json_t *doc = ls_read_document(path);
@@ -175,7 +189,9 @@ int cmd_report(int argc, char **argv)
     if (json_object_get(doc, "spec") && ls_spec_record(doc, err, sizeof err) != 0)
         ls_warn("%s: the acceptance check could not be made again (%s); the stored one is shown", path, err);
     if (quiet) {
-        rc = report_quiet(doc);
+        json_t *findings = ls_findings(doc);
+        report_quiet(findings, fail_on);
+        json_decref(findings);
     } else if (fmt == &ls_format_csv) {
         rc = write_csv(doc, out);
     } else {
@@ -188,6 +204,7 @@ int cmd_report(int argc, char **argv)
         json_decref(findings);
         json_decref(plan);
     }
+    rc = report_exit(doc, rc, fail_on);
     json_decref(doc);
     return rc;
 }

@@ -50,9 +50,7 @@ const char usage_run[] =
     "                 would cut; the last line is 'projected: N s, rounds R, cut: ...'\n"
     "  --from FILE    with --dry-run: plan the machine of FILE (saved `nvidia-smi topo -m`\n"
     "                 text or a run document) instead of this one; no GPU needed\n"
-    "  --fail-on L    exit 1 when a finding at or above info, warning or error exists\n"
-    "                 (acceptance tests, fleet gates); without it findings do not\n"
-    "                 change the exit code\n"
+    LS_FAIL_ON_USAGE
     "\n"
     "The full report of the document: linkscope report FILE (or the HTML beside it).\n"
     "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or driver\n";
@@ -63,8 +61,7 @@ typedef struct {
     int gpus[LS_MAX_GPUS], ngpus;
     const char *out;
     int no_nccl, no_report;
-    int fail_set;
-    enum ls_severity fail_on;
+    int fail_on;
     int dry_run;
     const char *from;
 } run_args_t;
@@ -82,6 +79,7 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->budget_s = -1;
+    a->fail_on = LS_FAIL_ON_DEFAULT;
     ls_opt_begin();
     int c;
     while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
@@ -109,9 +107,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         case 'N': a->no_nccl = 1; break;
         case 'R': a->no_report = 1; break;
         case 'F':
-            if (ls_severity_parse(optarg, &a->fail_on))
-                return ls_usage_error("run", "--fail-on: expected info, warning or error, got '%s'", optarg);
-            a->fail_set = 1;
+            if (ls_opt_fail_on("run", optarg, &a->fail_on))
+                return LS_EXIT_USAGE;
             break;
         case 'D': a->dry_run = 1; break;
         case 'f': a->from = optarg; break;
@@ -202,7 +199,7 @@ int cmd_run(int argc, char **argv)
     free(text);
     print_tp_verdict(doc);
     printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv|json|prom)\n", path);
-    if (rc == 0 && a.fail_set && ls_findings_count_at_least(findings, a.fail_on) > 0)
+    if (rc == 0 && ls_fail_on_count(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;
     json_decref(doc);
     return rc;

@@ -96,3 +96,44 @@ int ls_opt_refused(const char *cmd, int c, char **argv)
         return ls_opt_unknown(cmd, argv);
     return 0;
 }
+
+int ls_opt_fail_on(const char *cmd, const char *text, int *level)
+{
+    enum ls_severity sev;
+    if (text && strcmp(text, "never") == 0) {
+        *level = LS_FAIL_NEVER;
+        return 0;
+    }
+    if (!text || ls_severity_parse(text, &sev) != 0)
+        return ls_usage_error(cmd, "--fail-on: expected info, warning, error or never, got '%s'",
+                              text ? text : "");
+    *level = (int)sev;
+    return 0;
+}
+
+int ls_fail_on_trips(int level, enum ls_severity sev)
+{
+    return level != LS_FAIL_NEVER && (int)sev >= level;
+}
+
+int ls_fail_on_count(const json_t *findings, int level)
+{
+    return level == LS_FAIL_NEVER ? 0 : ls_findings_count_at_least(findings, (enum ls_severity)level);
+}
+
+int ls_print_failed_findings(const json_t *findings, int level)
+{
+    int n = 0;
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        if (!ls_fail_on_trips(level, ls_finding_severity(f)))
+            continue;
+        const char *subject = ls_json_str(f, "subject", "");
+        printf("%s %s%s%s%s: %s\n", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"),
+               *subject ? " (" : "", subject, *subject ? ")" : "", ls_json_str(f, "message", ""));
+        n++;
+    }
+    return n;
+}

@@ -6,6 +6,8 @@
 
 #include <jansson.h>
 
+#include "analyze/analyze.h"
+
 /* --gpus LIST ("0,1", "0-3"): the indices into gpus (at most max), *n their count; 0, or
    one usage line: "--gpus 'LIST': expected GPU indices like 0,1 or 0-3". */
 int ls_opt_gpus(const char *cmd, const char *text, int *gpus, int max, int *n);
@@ -34,5 +36,30 @@ int ls_opt_refused(const char *cmd, int c, char **argv);
    opterr 0), as the commands word them: "-o needs a value", "unknown option '-x'". */
 int ls_opt_missing(const char *cmd, char **argv);
 int ls_opt_unknown(const char *cmd, char **argv);
+
+/* --fail-on LEVEL, the same in every command that judges (run, report, plan, compare,
+   check, fleet, health; docs/compare-check.md "Exit codes"): the exit code is 1 when a
+   finding (a violation, a regression, an outlier) at or above LEVEL exists. LEVEL is
+   info, warning, error or never; LS_FAIL_ON_DEFAULT when it is not given. */
+#define LS_FAIL_NEVER (LS_SEV_ERROR + 1)
+#define LS_FAIL_ON_DEFAULT LS_SEV_ERROR
+#define LS_FAIL_ON_USAGE                                                                    \
+    "  --fail-on LEVEL   exit 1 when a finding at or above LEVEL exists: info, warning,\n" \
+    "                    error (default) or never\n"
+#define LS_QUIET_USAGE                                                                      \
+    "  --quiet           print only the verdict line and what failed (at --fail-on)\n"
+
+/* LEVEL into *level (an enum ls_severity, or LS_FAIL_NEVER): 0, or one usage line. */
+int ls_opt_fail_on(const char *cmd, const char *text, int *level);
+
+/* Whether a finding of severity sev fails at level. */
+int ls_fail_on_trips(int level, enum ls_severity sev);
+
+/* The findings that fail at level; 0 for never. */
+int ls_fail_on_count(const json_t *findings, int level);
+
+/* --quiet's "what failed": one line per finding that fails at level, on stdout,
+   "SEVERITY RULE (SUBJECT): MESSAGE". Returns how many. */
+int ls_print_failed_findings(const json_t *findings, int level);
 
 #endif

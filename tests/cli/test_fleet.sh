@@ -88,7 +88,11 @@ run 0 fleet "$tmp/found" --prom && {
     grep -qx 'linkscope_fleet_node_findings{node="node-0005",severity="warning"} 1' "$tmp/out" &&
         ok || bad "prom: node findings"
 }
-run 2 fleet "$tmp/found" --fail-on info
+run 1 fleet "$tmp/found" --fail-on info
+run 0 fleet "$tmp/found" --fail-on never
+run 2 fleet "$tmp/found" --fail-on sometimes
+run 1 fleet "$tmp/found" --fail-on warning --quiet
+grep -q "^fleet: [1-9][0-9]* of [0-9]* nodes fail$" "$tmp/out" && ok || bad "fleet --quiet: no verdict line"
 
 # bad input: exit 2, one stderr line naming the file, nothing on stdout
 expect_bad() {

@@ -12,7 +12,7 @@ docs="$ex $fx/analyze/*.json $fx/tp/*.json $fx/discover/h200x2-inventory.json"
 
 # every terminal report fits 100 columns and opens with the verdict
 for d in $docs; do
-    run 0 report "$d" || continue
+    run 0 report "$d" --fail-on never || continue
     wide=$(awk 'length($0) > 100' "$tmp/out" | wc -l)
     [ "$wide" -eq 0 ] && ok || bad "$(basename "$d"): $wide lines wider than 100 columns"
     sed -n 3p "$tmp/out" | grep -q '^Verdict: ' && ok || bad "$(basename "$d"): line 3 is not the verdict"
@@ -38,15 +38,17 @@ head -24 "$tmp/out" | grep -q "^  NCCL all_reduce, 2 GPUs" && ok || bad "the all
 # Markdown and HTML open with the verdict too
 run 0 report "$ex" --format md
 sed -n 3p "$tmp/out" | grep -q 'Verdict: healthy' && ok || bad "Markdown does not open with the verdict"
-run 0 report "$fx/analyze/seed004-nvlink8-degraded.json" --format html
+run 1 report "$fx/analyze/seed004-nvlink8-degraded.json" --format html
 grep -q '<p class="verdict error">Verdict: 3 errors' "$tmp/out" && ok || bad "HTML verdict line missing"
 run 0 report "$ex" --format html
 grep -q '<details><summary>39 entries</summary>' "$tmp/out" && ok || bad "HTML evidence is not collapsed"
 
-# --quiet: nothing written, the verdict as the exit code
+# --quiet: the verdict line and what fails at --fail-on, nothing else
 run 0 report "$ex" --quiet
-[ -s "$tmp/out" ] && bad "report --quiet wrote output" || ok
+[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "^Verdict: healthy" "$tmp/out" && ok || bad "report --quiet: not the verdict line alone"
 run 1 report "$fx/analyze/seed004-nvlink8-degraded.json" --quiet
+grep -q "^Verdict: " "$tmp/out" && grep -q "^error " "$tmp/out" && ! grep -q "^warning " "$tmp/out" && ok || bad "report --quiet: verdict and errors expected"
+run 0 report "$fx/analyze/seed004-nvlink8-degraded.json" --quiet --fail-on never
 
 # colour: on a terminal (script(1) gives one), not with NO_COLOR
 if command -v script >/dev/null; then

@@ -27,7 +27,7 @@ expect 2 "expected GPU indices" run --gpus x
 expect 2 "unknown option" run --frobnicate
 expect 2 "needs a value" run -o
 expect 2 "unexpected argument" run extra
-expect 2 "expected info, warning or error" run --fail-on bad
+expect 2 "expected info, warning, error or never" run --fail-on bad
 expect 2 "cannot write into the folder" run -o /nonexistent/run.json
 expect 0 "--level" run --help
 if ! nvidia-smi -L >/dev/null 2>&1; then
