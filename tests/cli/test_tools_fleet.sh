@@ -29,7 +29,7 @@ run 0 fleet "$tmp/good" && {
 run 0 import "$t/ras-mismatch-nccl1911.txt" -o "$tmp/ras.json" && {
     grep -q "ncclras" "$tmp/err" && ok || bad "RAS text not recognized as ncclras: $(cat "$tmp/err")"
 }
-run 0 report "$tmp/ras.json" && {
+run 1 report "$tmp/ras.json" && {
     grep -q "Verdict: healthy" "$tmp/out" && bad "MISMATCH job called healthy" || ok
     grep -q "^Verdict: 1 error" "$tmp/out" && ok || bad "verdict: $(grep Verdict "$tmp/out")"
 }
