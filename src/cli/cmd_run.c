@@ -23,7 +23,7 @@
 const char usage_run[] =
     "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
     "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
-    "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS]\n"
+    "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS] [--gpus LIST]\n"
     "\n"
     "Characterizes this machine end to end, in the order the figures answer: inventory\n"
     "and topology, copy-engine P2P for every GPU pair (disjoint pairs at once), the four\n"
@@ -37,9 +37,11 @@ const char usage_run[] =
     "  --level L      quick (default): all_reduce to 8 GiB, the other collectives to\n"
     "                 512 MiB (x4 steps from 8 B), 10 samples per figure; thorough: every\n"
     "                 collective to 8 GiB in factor-2 steps, 20 samples per figure\n"
-    "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough):\n"
-    "                 steps that would not fit are cut down (half the samples, the\n"
-    "                 collectives to 1 GiB), never dropped; each cut is recorded\n"
+    "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough), a\n"
+    "                 hard cap: steps are cut down from the last back (half the samples,\n"
+    "                 the collectives to 1 GiB, burn to 30 s), never dropped, until the\n"
+    "                 projection fits; each cut is recorded. Where even cut down it does\n"
+    "                 not fit, one line says so and the run stops before measuring (exit 4)\n"
     "  --gpus LIST    GPUs to use, e.g. 0,1 or 0-3 (default all)\n"
     "  -o FILE        the run document's path (the HTML report goes to FILE minus .json\n"
     "                 plus .html); %N in FILE is this node's short host name\n"
@@ -48,12 +50,14 @@ const char usage_run[] =
     "  --dry-run      measure nothing: print the steps in the order they run, the pair\n"
     "                 rounds, the projected seconds of each step and what the budget\n"
     "                 would cut; the last line is 'projected: N s, rounds R, cut: ...'\n"
+    "                 (exit 4 as the run would when even cut down it does not fit)\n"
     "  --from FILE    with --dry-run: plan the machine of FILE (saved `nvidia-smi topo -m`\n"
     "                 text or a run document) instead of this one; no GPU needed\n"
     LS_FAIL_ON_USAGE
     "\n"
     "The full report of the document: linkscope report FILE (or the HTML beside it).\n"
-    "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or driver\n";
+    "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or driver,\n"
+    "      4 the budget cannot hold the run even cut down (nothing measured)\n";
 
 typedef struct {
     int thorough;
@@ -122,8 +126,6 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         a->budget_s = a->thorough ? 600 : 120;
     if (a->from && !a->dry_run)
         return ls_usage_error("run", "--from plans another machine: it needs --dry-run");
-    if (a->dry_run && a->ngpus)
-        return ls_usage_error("run", "--dry-run plans every GPU of the machine: --gpus does not apply");
     return 0;
 }
 
@@ -160,8 +162,10 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;
+    ls_dry_opts_t dry = {.from = a.from, .thorough = a.thorough, .budget_s = a.budget_s,
+                         .gpus = a.gpus, .ngpus = a.ngpus, .no_nccl = a.no_nccl};
     if (a.dry_run && a.from)
-        return ls_run_dry(a.from, a.thorough, a.budget_s);
+        return ls_run_dry(&dry);
     if (!a.dry_run && ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
         return LS_EXIT_USAGE;
     char err[512];
@@ -171,14 +175,15 @@ int cmd_run(int argc, char **argv)
         return LS_EXIT_NOGPU;
     }
     if (a.dry_run) /* this machine: its discovered topology */
-        return ls_run_dry(NULL, a.thorough, a.budget_s);
+        return ls_run_dry(&dry);
     if (ls_opt_gpus_exist("run", a.gpus, a.ngpus, count))
         return LS_EXIT_USAGE;
     ls_run_opts_t ro = {.thorough = a.thorough, .budget_s = a.budget_s, .no_nccl = a.no_nccl};
     ro.ngpus = all_gpus(&a, count, ro.gpus);
-    json_t *doc = ls_pipeline_run(&ro);
+    int refused;
+    json_t *doc = ls_pipeline_run(&ro, &refused);
     if (!doc)
-        return LS_EXIT_USAGE;
+        return refused ? LS_EXIT_BUDGET : LS_EXIT_USAGE;
     const json_t *findings = json_object_get(doc, "findings"), *plan = json_object_get(doc, "plan");
     char path[4096];
     if (a.out)

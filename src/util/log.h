@@ -10,7 +10,8 @@ enum ls_exit {
     LS_EXIT_OK = 0,
     LS_EXIT_CHECK = 1,   /* a check failed: baseline violated, finding over threshold */
     LS_EXIT_USAGE = 2,   /* usage or input error */
-    LS_EXIT_NOGPU = 3    /* no usable GPU or driver where one is needed */
+    LS_EXIT_NOGPU = 3,   /* no usable GPU or driver where one is needed */
+    LS_EXIT_BUDGET = 4   /* run: even cut down, the projection does not fit --budget */
 };
 
 void ls_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
