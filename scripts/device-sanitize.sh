@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# compute-sanitizer's four tools (memcheck, racecheck, synccheck, initcheck) over every
+# GPU command of linkscope and every gpu test binary, on the device machine (issue 26).
+# Run from out/dev (scripts/stage-device.sh builds and stages it; the device call carries
+# out/dev):
+#
+#     cd out/dev && bash device-sanitize.sh "$OUT"
+#
+# Sizes are small so that the whole call ends within 9 minutes on one H200: the four
+# tools of one command run at once, one command after another, each under a timeout
+# cut to the time left (a run that no longer fits is reported "not run (time)").
+# Prints one line per tool x command ("memcheck hbm: 0 errors"). An error is counted
+# as ours unless NCCL raised it; these are excepted, by name, and listed on the line:
+#   - an error whose host backtrace passes through libnccl (a CUDA call NCCL makes and
+#     handles itself: e.g. cuMulticastGetGranularity / cuMemCreate "operation not
+#     supported" probing NVLS, cudaErrorPeerAccessAlreadyEnabled in its P2P transport
+#     setup, cudaErrorNotReady from its proxy's stream and event polling);
+#   - an error or hazard in NCCL's own device kernels (ncclDevKernel_*, ncclKernel_*):
+#     they synchronize through volatile flags racecheck and synccheck cannot see, and
+#     read FIFO and scratch slots before their first write (initcheck).
+# Errors compute-sanitizer did not print (past --print-limit) cannot be classified and
+# count as ours. A figure that timed out under a tool (the gated timer's kernels did not
+# all run) is said on the line. Output: $OUT/log.txt (the summary lines, then the time
+# taken) and $OUT/sanitize.tgz (every tool's full log).
+# usage: device-sanitize.sh OUT_DIR
+#        device-sanitize.sh --line TOOL LABEL RC LOG   (one log's line: tests/cli)
+set -u
+export NCCL_NVLS_ENABLE=0 LD_LIBRARY_PATH=$PWD:${LD_LIBRARY_PATH:-} LS_FIXTURES=$PWD/fixtures
+# under a sanitizer the launch behind the gate waits the gate's whole bound (harness.h,
+# ls_gate_timeout_ms): 200 ms instead of 20 s a figure; the figures say "timeout", their
+# kernels still run once
+export LS_GATE_TIMEOUT_MS=200
+cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
+    /usr/local/cuda/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
+start=$(date +%s)
+deadline=$((start + 520)) # 8 min 40 s: the tarball and the summary after it
+tools="memcheck racecheck synccheck initcheck"
+doc=/tmp/ls-sanitize-$$.json
+
+# classify LOG: "OURS EXCEPTED SUMMARY TIMEOUTS NAMES" from one tool's log. The tool's
+# own count (ERROR SUMMARY: N errors; racecheck: (E errors, ...)) is the total; the
+# printed blocks NCCL raised (not warnings) are excepted; ours = total - excepted, so an
+# error past the print limit or in a block of a shape not read here counts as ours.
+# SUMMARY is 1 when the tool printed its count (it ran to the end).
+classify() {
+    awk '
+    function flush() {
+        if (block == "") return
+        if (block ~ /libnccl|ncclDevKernel|ncclKernel/ && block !~ /^Warning/) {
+            name = "?"
+            if (match(block, /CUDA API call to [A-Za-z_0-9]+/))
+                name = substr(block, RSTART + 17, RLENGTH - 17)
+            else if (match(block, /(ncclDevKernel|ncclKernel)[A-Za-z_0-9]*/))
+                name = substr(block, RSTART, RLENGTH)
+            excepted++; names[name]++
+        }
+        block = ""
+    }
+    /^========= (ERROR SUMMARY|RACECHECK SUMMARY|COMPUTE-SANITIZER|LEAK SUMMARY)/ {
+        flush()
+        if (match($0, /ERROR SUMMARY: [0-9]+ error/) && !seen) {
+            total = substr($0, RSTART + 15, RLENGTH - 21) + 0; seen = 1
+        }
+        if (match($0, /RACECHECK SUMMARY: .*\([0-9]+ error/)) {
+            m = substr($0, RSTART, RLENGTH); sub(/.*\(/, "", m)
+            total = m + 0; seen = 1
+        }
+        next
+    }
+    /^=========[ \t]*$/ { flush(); next }
+    /^=========  / { if (block != "") block = block "\n" substr($0, 11); next }
+    /^========= / { flush(); block = substr($0, 11); next }
+    /timeout/ { timeouts++ }
+    END {
+        flush()
+        list = ""
+        for (n in names) list = list (list == "" ? "" : ", ") n " x" names[n]
+        ours = total - excepted
+        if (ours < 0) ours = 0
+        printf "%d %d %d %d %s\n", ours, excepted + 0, seen + 0, timeouts + 0, list
+    }' "$1"
+}
+
+# summary TOOL LABEL RC LOG: the one line of a tool x command
+summary() {
+    local tool=$1 label=$2 rc=$3 log=$4 ours excepted seen timeouts names line
+    read -r ours excepted seen timeouts names < <(classify "$log")
+    line="$tool $label: $ours error$([ "$ours" = 1 ] || echo s)"
+    [ "$excepted" -gt 0 ] && line="$line ($excepted NCCL-internal excepted: $names)"
+    [ "$timeouts" -gt 0 ] && line="$line ($timeouts figure lines say timeout: their kernels did not all run)"
+    [ "$seen" = 1 ] || line="$tool $label: no count from the tool (see its log)"
+    case $rc in
+    0) ;;
+    77) line="$line [skipped: needs more GPUs]" ;;
+    124 | 137) line="$line [timed out: partial]" ;;
+    *) line="$line [exit $rc]" ;;
+    esac
+    echo "$line"
+}
+
+if [ "${1:-}" = --line ]; then
+    summary "$2" "$3" "$4" "$5"
+    exit 0
+fi
+out=${1:?usage: device-sanitize.sh OUT_DIR}
+logs=$out/sanitize; mkdir -p "$logs"
+
+# item LABEL CAP_S CMD...: the four tools over CMD at once
+item() {
+    local label=$1 cap=$2
+    shift 2
+    local now left t pids=() tool
+    now=$(date +%s); left=$((deadline - now))
+    if [ "$left" -lt 20 ]; then
+        for tool in $tools; do echo "$tool $label: not run (time)"; done
+        return
+    fi
+    t=$((cap < left - 5 ? cap : left - 5))
+    for tool in $tools; do
+        local cmd=("$@")
+        # racecheck over cuBLAS's GEMMs does not end in time: burn's own FMA kernel
+        [ "$tool" = racecheck ] && [ "$label" = burn ] && cmd+=(--no-cublas)
+        (
+            timeout -k 5 "$t" "$cs" --tool "$tool" --print-limit 200 "${cmd[@]}" \
+                >"$logs/$tool-$label.log" 2>&1
+            echo $? >"$logs/$tool-$label.rc"
+        ) &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    for tool in $tools; do
+        local label2=$label
+        [ "$tool" = racecheck ] && [ "$label" = burn ] && label2="burn (--no-cublas)"
+        summary "$tool" "$label2" "$(cat "$logs/$tool-$label.rc")" "$logs/$tool-$label.log"
+    done
+}
+
+{
+    nvidia-smi -L
+    [ -n "$cs" ] || { echo "compute-sanitizer: not found"; exit 3; }
+    "$cs" --version | tail -1
+    echo "=== GPU commands"
+    item hbm 60 ./linkscope hbm --size 64M --samples 3 -o "$doc.hbm"
+    item host 60 ./linkscope host --size 64M --samples 3 -o "$doc.host"
+    item latency 60 ./linkscope latency --samples 3 -o "$doc.lat"
+    item p2p 40 ./linkscope p2p --size 64M --samples 3 -o "$doc.p2p"
+    item burn 60 ./linkscope burn --seconds 3 -o "$doc.burn"
+    item nccl-all_reduce 75 ./linkscope nccl all_reduce -b 8 -e 1M -f 32 -n 2 -w 1 --output "$doc.nccl"
+    item health 45 ./linkscope health
+    item run-quick 120 ./linkscope run --level quick --no-report -o "$doc.run"
+    echo "=== gpu test binaries"
+    for t in ./test_*; do
+        [ -x "$t" ] || continue
+        item "$(basename "$t")" 60 "$t"
+    done
+    echo "wall $(($(date +%s) - start)) s"
+} 2>&1 | tee "$out/log.txt"
+rm -f "$doc".*
+tar czf "$out/sanitize.tgz" -C "$out" sanitize && rm -rf "$logs"
