@@ -135,10 +135,46 @@ item() {
     done
 }
 
+# run_timed LABEL ARGS...: a run's exit, its elapsed_s against its stored projected_s
+# (the run object's: the last "projected_s" of the document, after its steps')
+run_timed() {
+    local label=$1
+    shift
+    timeout 200 ./linkscope run --no-report -o "$doc.$label" "$@" >"$logs/run-$label.txt" 2>&1
+    local rc=$?
+    echo "run $label: exit $rc, $(tr ',{}' '\n\n\n' <"$doc.$label" 2>/dev/null | awk -F: '
+        /"elapsed_s"/ { e = $2 + 0 }
+        /"projected_s"/ { p = $2 + 0 }
+        END {
+            if (!e) { print "no document"; exit }
+            d = p - e; if (d < 0) d = -d
+            printf "took %.2f s, projected %.2f s, %s\n", e, p, p && d <= 0.15 * e ? "within 15%" : "NOT within 15%"
+        }')"
+}
+
+budget_checks() {
+    local t0 rc
+    t0=$(date +%s.%N)
+    ./linkscope run --budget 1 --no-report -o "$doc.refused" >"$logs/run-refused.txt" 2>&1
+    rc=$?
+    echo "run --budget 1: exit $rc (4 expected) in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f", b - a}') s," \
+        "$([ -e "$doc.refused" ] && echo "a document written (none expected)" || echo "nothing written");" \
+        "$(grep -c . "$logs/run-refused.txt") stderr line(s): $(head -1 "$logs/run-refused.txt")"
+    ./linkscope run --dry-run 2>&1 | tail -1
+    run_timed quick
+}
+
+thorough_check() {
+    ./linkscope run --dry-run --level thorough 2>&1 | tail -1
+    run_timed thorough --level thorough
+}
+
 {
     nvidia-smi -L
     [ -n "$cs" ] || { echo "compute-sanitizer: not found"; exit 3; }
     "$cs" --version | tail -1
+    echo "=== the budget (no sanitizer): a cap the run keeps, its time against its projection"
+    budget_checks
     echo "=== GPU commands"
     item hbm 60 ./linkscope hbm --size 64M --samples 3 -o "$doc.hbm"
     item host 60 ./linkscope host --size 64M --samples 3 -o "$doc.host"
@@ -153,6 +189,7 @@ item() {
         [ -x "$t" ] || continue
         item "$(basename "$t")" 60 "$t"
     done
+    [ $((deadline - $(date +%s))) -gt 110 ] && thorough_check || echo "run thorough: not run (time)"
     echo "wall $(($(date +%s) - start)) s"
 } 2>&1 | tee "$out/log.txt"
 rm -f "$doc".*
