@@ -21,7 +21,7 @@
 
 /* The projection's steps, in its order (analyze/projection.c): the run measures them in
    that order and records each under the projection's name. */
-enum { P_INVENTORY, P_P2P_CE, P_ALL_REDUCE, P_ALL_GATHER, P_REDUCE_SCATTER, P_ALLTOALL, P_HBM,
+enum { P_INVENTORY, P_P2P_CE, P_CHECK, P_ALL_REDUCE, P_ALL_GATHER, P_REDUCE_SCATTER, P_ALLTOALL, P_HBM,
        P_HOST, P_P2P_SM, P_P2P_STAGED, P_LATENCY, P_FABRIC, P_GROUPS, P_BURN, P_SPEC, P_COUNT };
 
 typedef struct {
@@ -94,6 +94,7 @@ static void discover(run_t *r)
    names carry the GPU count ("nccl all_reduce on 8 GPUs"). */
 static const char *const step_names[P_COUNT] = {
     [P_INVENTORY] = "inventory and topology", [P_P2P_CE] = "p2p ce, one way and both ways",
+    [P_CHECK] = "p2p ce: concurrent against alone",
     [P_ALL_REDUCE] = "all_reduce", [P_ALL_GATHER] = "all_gather",
     [P_REDUCE_SCATTER] = "reduce_scatter", [P_ALLTOALL] = "alltoall",
     [P_HBM] = "hbm read, write, copy, copy_ce", [P_HOST] = "host copies, pinned and pageable",
@@ -200,7 +201,7 @@ static void p2p_ce(run_t *r)
     char note[96] = "";
     if (serial)
         snprintf(note, sizeof note, "%d link class(es) share a path: measured one pair at a time", serial);
-    step_done(r, "p2p ce: concurrent against alone", t0, 0, NULL, -1, 0);
+    step_done(r, step_names[P_CHECK], t0, 0, NULL, P_CHECK, 0);
     if (serial)
         json_object_set_new(json_array_get(r->steps, json_array_size(r->steps) - 1), "note",
                             json_string(note));
