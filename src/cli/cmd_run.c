@@ -23,7 +23,8 @@
 const char usage_run[] =
     "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
     "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
-    "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS] [--gpus LIST]\n"
+    "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS]\n"
+    "                     [--gpus LIST] [--no-nccl]\n"
     "\n"
     "Characterizes this machine end to end, in the order the figures answer: inventory\n"
     "and topology, copy-engine P2P for every GPU pair (disjoint pairs at once), the four\n"
