@@ -7,8 +7,11 @@
 #     cd out/dev && bash device-sanitize.sh "$OUT"
 #
 # Sizes are small so that the whole call ends within 9 minutes on one H200: the four
-# tools of one command run at once, one command after another, each under a timeout
-# cut to the time left (a run that no longer fits is reported "not run (time)").
+# tools of one command run at once, one command after another (test binaries two at a
+# time), each under a timeout cut to the time left (a run that no longer fits is
+# reported "not run (time)"). Before the tools, without one: the budget on the GPU
+# (run --budget 1 refused with exit 4, nothing written; run quick, and thorough when
+# time is left, against the projection it stored).
 # Prints one line per tool x command ("memcheck hbm: 0 errors"). An error is counted
 # as ours unless NCCL raised it; these are excepted, by name, and listed on the line:
 #   - an error whose host backtrace passes through libnccl (a CUDA call NCCL makes and
@@ -87,7 +90,7 @@ summary() {
     read -r ours excepted seen timeouts names < <(classify "$log")
     line="$tool $label: $ours error$([ "$ours" = 1 ] || echo s)"
     [ "$excepted" -gt 0 ] && line="$line ($excepted NCCL-internal excepted: $names)"
-    [ "$timeouts" -gt 0 ] && line="$line ($timeouts figure lines say timeout: their kernels did not all run)"
+    [ "$timeouts" -gt 0 ] && line="$line ($timeouts output line(s) say timeout: those figures' kernels ran once)"
     [ "$seen" = 1 ] || line="$tool $label: no count from the tool (see its log)"
     case $rc in
     0) ;;
@@ -184,10 +187,13 @@ thorough_check() {
     item nccl-all_reduce 75 ./linkscope nccl all_reduce -b 8 -e 1M -f 32 -n 2 -w 1 --output "$doc.nccl"
     item health 45 ./linkscope health
     item run-quick 120 ./linkscope run --level quick --no-report -o "$doc.run"
-    echo "=== gpu test binaries"
-    for t in ./test_*; do
-        [ -x "$t" ] || continue
-        item "$(basename "$t")" 60 "$t"
+    echo "=== gpu test binaries (two at a time: eight tool processes on the GPU)"
+    set -- ./test_*
+    while [ $# -gt 0 ]; do
+        [ -x "$1" ] && item "$(basename "$1")" 60 "$1" &
+        [ $# -gt 1 ] && [ -x "$2" ] && item "$(basename "$2")" 60 "$2" &
+        wait
+        shift $(($# > 1 ? 2 : 1))
     done
     [ $((deadline - $(date +%s))) -gt 110 ] && thorough_check || echo "run thorough: not run (time)"
     echo "wall $(($(date +%s) - start)) s"

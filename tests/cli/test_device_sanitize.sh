@@ -15,7 +15,7 @@ expect() { # WANT GOT
 # the tool's own count: 126 errors in HBM's read kernel (5 printed, 121 past the limit,
 # all counted), and the figures that timed out under it said
 got=$(line initcheck hbm 0 "$fx/sanitizer/initcheck-hbm-s4.log")
-expect "initcheck hbm: 126 errors (5 figure lines say timeout: their kernels did not all run)" "$got"
+expect "initcheck hbm: 126 errors (5 output line(s) say timeout: those figures' kernels ran once)" "$got"
 expect "memcheck host: 0 errors" "$(line memcheck host 0 "$fx/sanitizer/memcheck-host-s4.log")"
 expect "racecheck latency: 0 errors" "$(line racecheck latency 0 "$fx/sanitizer/racecheck-latency-s4.log")"
 # NCCL's own API errors excepted by name; the out-of-bounds write in our kernel counted
