@@ -19,6 +19,7 @@
 const char usage_burn[] =
     "usage: linkscope burn [--seconds N] [--gpus LIST] [-o FILE | --into FILE]\n"
     "                      [--period-ms MS] [--no-cublas] [--no-traffic] [--fail-on LEVEL]\n"
+    "                      [--progress auto|always|never]\n"
     "\n"
     "Holds every chosen GPU under sustained load: bf16 tensor-core GEMMs (8192^3, through\n"
     "cuBLAS, loaded at run time; set LINKSCOPE_CUBLAS to its file; an FP32 FMA kernel where\n"
@@ -38,6 +39,7 @@ const char usage_burn[] =
     "  --no-cublas    the FMA kernel even where cuBLAS is there\n"
     "  --no-traffic   compute only, no HBM or GPU-to-GPU copies beside it\n"
     "  --fail-on L    exit 1 when a finding at or above info, warning or error exists\n"
+    LS_PROGRESS_USAGE
     "\n"
     "Exit codes: 0 ok, 1 a finding at or above --fail-on or every GPU failed, 2 usage,\n"
     "3 no usable GPU or built without CUDA.\n";
@@ -62,7 +64,8 @@ static int parse_args(int argc, char **argv, burn_args_t *a)
         {"seconds", required_argument, 0, 's'}, {"gpus", required_argument, 0, 'g'},
         {"into", required_argument, 0, 'i'},    {"period-ms", required_argument, 0, 'p'},
         {"no-cublas", no_argument, 0, 'C'},     {"no-traffic", no_argument, 0, 'T'},
-        {"fail-on", required_argument, 0, 'F'}, {0, 0, 0, 0}};
+        {"fail-on", required_argument, 0, 'F'}, {"progress", required_argument, 0, 'P'},
+        {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->o.seconds = LS_BURN_DEFAULT_SECONDS;
     a->o.period_ms = LS_BURN_PERIOD_MS;
@@ -83,6 +86,7 @@ static int parse_args(int argc, char **argv, burn_args_t *a)
         case 'i': a->into = optarg; break;
         case 'C': a->o.no_cublas = 1; break;
         case 'T': a->o.no_traffic = 1; break;
+        case 'P': rc = ls_opt_progress("burn", optarg) ? LS_EXIT_USAGE : 0; break;
         case 'F':
             if (ls_severity_parse(optarg, &a->fail_on))
                 rc = ls_usage_error("burn", "--fail-on: expected info, warning or error, got '%s'", optarg);
