@@ -2,6 +2,7 @@
 /* linkscope health: the node state a scheduler acts on, each finding with its action
    (docs/health.md). */
 #include "commands.h"
+#include "health_dry.h"
 #include "health_slurm.h"
 #include "options.h"
 
@@ -17,6 +18,7 @@
 const char usage_health[] =
     "usage: linkscope health [--from DIR] [--format text|json|labels] [--slurm [--drain] [--node NAME]]\n"
     "                        [--fail-on LEVEL] [--quiet] [--window SECONDS] [--budget SECONDS]\n"
+    "       linkscope health --dry-run [--from DIR|FILE] [--window SECONDS]\n"
     "\n"
     "Checks this node's state: the driver answers, GPU count, NVLinks up against the part,\n"
     "PCIe width against the maximum, ECC, row remapping and page retirement, XID events in\n"
@@ -37,12 +39,15 @@ const char usage_health[] =
     "  --window S        seconds between the two NVLink error counter readings (default 2)\n"
     "  --budget S        the live checks' hard cap (default 10): a driver that gives no answer\n"
     "                    within it is a finding (reboot), not a hung check\n"
+    "  --dry-run         check nothing: the steps and their projected seconds by the cost\n"
+    "                    table of run --dry-run, for this machine, a recorded state (--from\n"
+    "                    DIR) or a topology (--from FILE: topo -m text or a run document)\n"
     "\n"
     "Exit: 0 healthy, 1 a finding at --fail-on or above, 2 bad usage or unreadable --from.\n";
 
 typedef struct {
     const char *from, *format, *node;
-    int slurm, drain, quiet;
+    int slurm, drain, quiet, dry_run;
     int fail_on; /* a severity, or LS_FAIL_NEVER (options.h) */
     double window_s, budget_s;
 } opts_t;
@@ -80,6 +85,8 @@ static int parse(int argc, char **argv, opts_t *o)
             o->slurm = 1;
         else if (!strcmp(a, "--drain"))
             o->drain = 1;
+        else if (!strcmp(a, "--dry-run"))
+            o->dry_run = 1;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
             o->quiet = 1;
         else
@@ -92,6 +99,8 @@ static int parse(int argc, char **argv, opts_t *o)
         return ls_usage_error("health", "--window %g does not fit in --budget %g", o->window_s, o->budget_s);
     if (o->drain && !o->slurm)
         return ls_usage_error("health", "--drain needs --slurm");
+    if (o->dry_run && o->slurm)
+        return ls_usage_error("health", "--dry-run checks nothing: not with --slurm");
     return -1;
 }
 
@@ -260,6 +269,8 @@ int cmd_health(int argc, char **argv)
     int prc = parse(argc, argv, &o);
     if (prc >= 0)
         return prc;
+    if (o.dry_run)
+        return ls_health_dry(o.from && *o.from ? o.from : NULL, o.window_s, o.budget_s);
     double t0 = now_s();
     char err[512];
     json_t *state = o.from && *o.from ? ls_health_load(o.from, err, sizeof err)
