@@ -108,11 +108,16 @@ static json_t *by_severity(json_t *found)
     return sorted;
 }
 
-double ls_noisy_limit(const json_t *e)
+int ls_entry_host_shared(const json_t *e)
 {
     int host = !strcmp(ls_json_str(e, "family", ""), "host");
     int shared = !strcmp(ls_json_str(e, "memory", ""), "pageable") || !strcmp(ls_json_str(e, "method", ""), "bidir");
-    return host && shared ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
+    return host && shared;
+}
+
+double ls_noisy_limit(const json_t *e)
+{
+    return ls_entry_host_shared(e) ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
 }
 
 int ls_entry_noisy(const json_t *e)

@@ -347,3 +347,43 @@ void ls_proj_cost_rows(char *out, size_t len)
         at += n > 0 ? (size_t)n : 0;
     }
 }
+
+/* linkscope health's projection (projection.h): the state checks, then the short probe
+   at one size, by the same per-figure costs as a run. */
+static void health_probe_steps(ls_projection_t *p, int n, int pairs)
+{
+    double samples = LS_HEALTH_PROBE_SAMPLES / 10.0; /* the costs are at 10 samples */
+    ls_proj_step_t *s;
+    if (pairs > 0) { /* a->b for every pair of a round at once, then b->a */
+        s = add_step(p, "probe: p2p ce each way, one size", 2 * pairs, 2 * p->pair_rounds);
+        timed(s, C_P2P_CE, 1, samples);
+    }
+    if (n >= 2) {
+        /* one size of at most 1 GiB: the set's communicators, one sweep's fixed part and
+           1 GiB's transfer, the 2-GPU cost scaled by the ring's 2(n-1)/n */
+        s = add_step(p, "probe: all_reduce, one size", 1, 1);
+        s->seconds = s->min_seconds = costs[C_NCCL_INIT].fixed_s + costs[C_NCCL_SWEEP].fixed_s +
+                                      costs[C_ALL_REDUCE].transfer_s * 2.0 * (n - 1) / n;
+    }
+    s = add_step(p, "probe: hbm copy, one size", n, 1); /* every GPU at once */
+    timed(s, C_HBM, 1, samples);
+}
+
+int ls_project_health(const ls_fabric_t *fabric, double window_s, ls_projection_t *p)
+{
+    memset(p, 0, sizeof *p);
+    int n = fabric->n, pairs = n * (n - 1) / 2;
+    ls_schedule_t sched;
+    if (ls_schedule_pairs(fabric, 0, &sched) != 0)
+        return -1;
+    p->ngpus = n;
+    p->pair_rounds = sched.nrounds;
+    ls_schedule_free(&sched);
+    ls_proj_step_t *s = add_step(p, "node state: NVML, sysfs, kernel log", 0, 1);
+    s->seconds = s->min_seconds = costs[C_INVENTORY].fixed_s; /* the same readings */
+    s = add_step(p, "NVLink error counters over the window", 0, 1);
+    s->seconds = s->min_seconds = window_s;
+    health_probe_steps(p, n, pairs);
+    apply_budget(p);
+    return 0;
+}

@@ -57,4 +57,12 @@ void ls_proj_refusal(const ls_projection_t *p, char *out, size_t len);
 /* The cost table (docs/schedule.md, "Costs"), as markdown rows. */
 void ls_proj_cost_rows(char *out, size_t len);
 
+/* linkscope health --dry-run (docs/health.md, "Budget"): its state checks (the readings
+   of an inventory, and the NVLink error counters' window) and the short probe issue 23
+   plans: copy-engine copies of every pair, a->b then b->a, in the scheduler's rounds at
+   one size with LS_HEALTH_PROBE_SAMPLES samples, one all_reduce size on all GPUs, one
+   HBM copy on every GPU at once; priced by the costs of a run. 0, or -1 out of memory. */
+#define LS_HEALTH_PROBE_SAMPLES 3
+int ls_project_health(const ls_fabric_t *fabric, double window_s, ls_projection_t *p);
+
 #endif

@@ -23,6 +23,7 @@
 const char usage_run[] =
     "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
     "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
+    "                     [--quiet] [--progress auto|always|never]\n"
     "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS]\n"
     "                     [--gpus LIST] [--no-nccl]\n"
     "\n"
@@ -55,6 +56,9 @@ const char usage_run[] =
     "  --from FILE    with --dry-run: plan the machine of FILE (saved `nvidia-smi topo -m`\n"
     "                 text or a run document) instead of this one; no GPU needed\n"
     LS_FAIL_ON_USAGE
+    LS_QUIET_USAGE
+    "                    (and no progress unless --progress is given)\n"
+    LS_PROGRESS_USAGE
     "\n"
     "The full report of the document: linkscope report FILE (or the HTML beside it).\n"
     "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or driver,\n"
@@ -69,6 +73,7 @@ typedef struct {
     int fail_on;
     int dry_run;
     const char *from;
+    int quiet, progress_set;
 } run_args_t;
 
 static int parse_args(int argc, char **argv, run_args_t *a)
@@ -81,6 +86,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                                          {"fail-on", required_argument, 0, 'F'},
                                          {"dry-run", no_argument, 0, 'D'},
                                          {"from", required_argument, 0, 'f'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"progress", required_argument, 0, 'P'},
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->budget_s = -1;
@@ -117,6 +124,12 @@ static int parse_args(int argc, char **argv, run_args_t *a)
             break;
         case 'D': a->dry_run = 1; break;
         case 'f': a->from = optarg; break;
+        case 'q': a->quiet = 1; break;
+        case 'P':
+            if (ls_opt_progress("run", optarg))
+                return LS_EXIT_USAGE;
+            a->progress_set = 1;
+            break;
         case ':': return ls_usage_error("run", "option '%s' needs a value", argv[optind - 1]);
         default: return ls_usage_error("run", "unknown option '%s'", argv[optind - 1]);
         }
@@ -125,6 +138,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         return ls_usage_error("run", "unexpected argument '%s'", argv[optind]);
     if (a->budget_s < 0)
         a->budget_s = a->thorough ? 600 : 120;
+    if (a->quiet && !a->progress_set)
+        ls_progress_set_mode(LS_PROGRESS_NEVER);
     if (a->from && !a->dry_run)
         return ls_usage_error("run", "--from plans another machine: it needs --dry-run");
     return 0;
@@ -192,6 +207,10 @@ int cmd_run(int argc, char **argv)
     else
         ls_run_default_path(path, sizeof path);
     rc = ls_run_write_outputs(doc, findings, plan, path, !a.no_report);
+    if (a.quiet) { /* the verdict line and what failed */
+        ls_run_print_quiet(findings, a.fail_on);
+        goto done;
+    }
     /* verdict first, as every report (colour on a terminal only, NO_COLOR honoured) */
     char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc, plan),
          *text = ls_render_plan_text(findings, plan);
@@ -205,6 +224,7 @@ int cmd_run(int argc, char **argv)
     free(text);
     print_tp_verdict(doc);
     printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv|json|prom)\n", path);
+done:
     if (rc == 0 && ls_fail_on_count(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;
     json_decref(doc);
