@@ -153,6 +153,11 @@ run_timed() {
             d = p - e; if (d < 0) d = -d
             printf "took %.2f s, projected %.2f s, %s\n", e, p, p && d <= 0.15 * e ? "within 15%" : "NOT within 15%"
         }')"
+    # what one telemetry reading costs (telemetry.reading_ms of every entry): the
+    # per-figure fixed part docs/schedule.md asks to be measured
+    tr ',{}' '\n\n\n' <"$doc.$label" 2>/dev/null | awk -F: -v label="$label" '
+        /"reading_ms"/ { v = $2 + 0; s += v; n++; if (!min || v < min) min = v; if (v > max) max = v }
+        END { if (n) printf "run %s telemetry: %d windows, one reading of the window'"'"'s GPUs %.1f ms mean (%.1f-%.1f)\n", label, n, s / n, min, max }'
 }
 
 budget_checks() {

@@ -31,6 +31,7 @@ typedef struct {
 struct ls_telemetry {
     ls_ticker_t ticker;
     int running, period_ms, n, samples;
+    double reading_s; /* the readings' seconds, summed: what the window costs (issue 26) */
     unsigned long long throttle_union;
     int throttled;
     struct timespec t0, t1;
@@ -62,8 +63,18 @@ static void widen(range_t *r, double v)
     r->seen = 1;
 }
 
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One reading of every GPU of the window, one after the other; its time is kept (the
+   PCIe throughput query samples over 20 ms per direction, NVML's documentation). */
 static void sample_once(ls_telemetry_t *t)
 {
+    double start = mono_s();
     for (int i = 0; i < t->n; i++) {
         gpu_track_t *g = &t->g[i];
         ls_nvml_live_t live;
@@ -90,6 +101,7 @@ static void sample_once(ls_telemetry_t *t)
         }
     }
     t->samples++;
+    t->reading_s += mono_s() - start;
 }
 
 static void tick(void *arg) { sample_once(arg); }
@@ -243,6 +255,8 @@ void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry)
     sample_once(t); /* one reading at the end: short measurements get at least two */
     clock_gettime(CLOCK_MONOTONIC, &t->t1);
     json_object_set_new(tele, "samples", json_integer(t->samples));
+    if (t->samples > 0) /* the mean reading of the window's GPUs: the per-figure cost */
+        json_object_set_new(tele, "reading_ms", json_real(1e3 * t->reading_s / t->samples));
     json_object_set_new(tele, "available", json_true());
     json_t *reasons = json_array();
     ls_nvml_throttle_names(t->throttle_union, reasons);

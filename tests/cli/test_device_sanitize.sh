@@ -5,7 +5,6 @@
 # (tests/fixtures/sanitizer/README.md). Args: linkscope binary (unused), fixtures dir.
 fx=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
-bin=/bin/true
 . "$(dirname "$0")/lib.sh"
 line() { bash "$src/scripts/device-sanitize.sh" --line "$@"; }
 expect() { # WANT GOT

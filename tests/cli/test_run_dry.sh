@@ -56,6 +56,9 @@ run 4 run --dry-run --budget 60 --from "$fx/topo/seed000-gv100x11.txt"
 grep -q "the 60 s budget cannot hold the run of 11 GPUs: cut down as far as it goes it projects [0-9]* s (largest: latency" "$tmp/err" &&
     ok || bad "11 GPUs at 60 s: '$(cat "$tmp/err")'"
 last_line | grep -q "over the budget even cut down: the run would not start" && ok || bad "11 GPUs at 60 s: '$(last_line)'"
+# the same machine from its run document (tests/fixtures/analyze/seed000-gv100x11.json)
+run 4 run --dry-run --budget 60 --from "$fx/analyze/seed000-gv100x11.json"
+grep -q "the 60 s budget cannot hold the run of 11 GPUs" "$tmp/err" && ok || bad "seed000 document at 60 s: $(cat "$tmp/err")"
 # ... and at the budget the line names, it fits and the total is at most that budget.
 need=$(grep -o 'give --budget [0-9]*' "$tmp/err" | awk '{ print $3 }')
 run 0 run --dry-run --budget "$need" --from "$fx/topo/seed000-gv100x11.txt"
