@@ -32,6 +32,10 @@ expect "memcheck run-quick: no count from the tool (see its log) [timed out: par
     "$(line memcheck run-quick 124 "$tmp/cut.log")"
 expect "synccheck test_nccl_shm: 0 errors [skipped: needs more GPUs]" \
     "$(line synccheck test_nccl_shm 77 "$fx/sanitizer/memcheck-host-s4.log")"
+# a command that made no CUDA call (health reading NVML and sysfs): nothing to check,
+# not a failure (real, session 5)
+expect "memcheck health: no CUDA call to check (NVML and sysfs only)" \
+    "$(line memcheck health 255 "$fx/sanitizer/memcheck-health-s5.log")"
 bash -n "$src/scripts/device-sanitize.sh" && ok || bad "device-sanitize.sh: syntax"
 
 echo "$pass passed, $fail failed"
