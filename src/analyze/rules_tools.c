@@ -316,4 +316,5 @@ void ls_rules_tools(const json_t *doc, json_t *out)
     json_array_foreach(json_object_get(doc, "nccl_ras"), i, d)
         ras_one(out, d, i);
     job_vs_measured(out, doc);
+    ls_rules_dcgm_health(doc, out);
 }

@@ -16,4 +16,7 @@
    nccl_ras_problem, job_vs_measured. */
 void ls_rules_tools(const json_t *doc, json_t *out);
 
+/* Rules dcgm_health (a watched system warned or failed), dcgm_health_ok (rules_dcgm_health.c). */
+void ls_rules_dcgm_health(const json_t *doc, json_t *out);
+
 #endif
