@@ -146,6 +146,9 @@ static json_t *row_entry(const pt_t *p, const double *v, long long bytes)
             json_object_set_new(e, cols[c].key, json_real(v[c]));
     if (p->device[0])
         json_object_set_new(e, "device", json_string(p->device));
+    char subject[80];
+    snprintf(subject, sizeof subject, "port %s", p->device[0] ? p->device : "unknown");
+    json_object_set_new(e, "subject", json_string(subject));
     if (p->link[0])
         json_object_set_new(e, "link_layer", json_string(p->link));
     if (p->qps > 0)
