@@ -1,0 +1,248 @@
+/* perftest, nvloom and dcgmi health imports, and the DCGM diagnostic variants
+   (tests/fixtures/tools, README.md there names each source): each real sample imports
+   into a valid document with the figures its text shows, and what it means comes out as
+   findings. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "analyze/analyze.h"
+#include "import/import.h"
+#include "model/doc.h"
+#include "util/fileio.h"
+
+static json_t *import_one(const char *name, enum ls_import_format want, int *added)
+{
+    char rel[256], err[512];
+    snprintf(rel, sizeof rel, "tools/%s", name);
+    char *text = ls_read_file(ls_fixture(rel), NULL, err, sizeof err);
+    if (!text)
+        fail_msg("%s", err);
+    assert_int_equal(ls_import_detect(text), want);
+    json_t *doc = ls_import_doc_new();
+    enum ls_import_format fmt;
+    int n = ls_import_text(doc, text, name, NULL, &fmt, err, sizeof err);
+    free(text);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(ls_doc_validate(doc, err, sizeof err), 0);
+    if (added)
+        *added = n;
+    return doc;
+}
+
+static const json_t *entry(const json_t *doc, const char *id)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (strcmp(ls_json_str(e, "id", ""), id) == 0)
+            return e;
+    }
+    fail_msg("no entry %s", id);
+    return NULL;
+}
+
+static const json_t *finding(const json_t *findings, const char *rule)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        if (strcmp(ls_json_str(f, "rule", ""), rule) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+static void near(double got, double want)
+{
+    if (fabs(got - want) > 1e-9 * fabs(want) + 1e-12)
+        fail_msg("%.12g, want %.12g", got, want);
+}
+
+/* perftest#273: one row, Gb/sec, no peak (0.00): 0.48 Gb/s is 0.06 GB/s. */
+static void perftest_gbits_row(void **state)
+{
+    (void)state;
+    int n;
+    json_t *doc = import_one("perftest-issue273-write-bw-postlist.txt", LS_FMT_PERFTEST, &n);
+    assert_int_equal(n, 1);
+    const json_t *e = entry(doc, "net-ib_write_bw-ib0-8");
+    near(ls_json_num(e, "value", 0), 0.48 / 8);
+    assert_null(json_object_get(e, "peak_gbps"));
+    near(ls_json_num(e, "msg_rate_mpps", 0), 7.498617);
+    assert_int_equal(ls_json_int(e, "iterations", 0), 224958464);
+    assert_string_equal(ls_json_str(e, "link_layer", ""), "Ethernet");
+    json_decref(doc);
+}
+
+/* A bidirectional -a sweep: every size, the 8 MiB row 204.59 Gb/s. */
+static void perftest_bidir_sweep(void **state)
+{
+    (void)state;
+    int n;
+    json_t *doc = import_one("perftest-rocm-docs-write-bw-bidir-sweep.txt", LS_FMT_PERFTEST, &n);
+    assert_int_equal(n, 23); /* 2 B to 8 MiB */
+    const json_t *e = entry(doc, "net-ib_write_bw-<RDMA-NIC-2>-bidir-8388608");
+    near(ls_json_num(e, "value", 0), 204.59 / 8);
+    assert_string_equal(ls_json_str(e, "direction", ""), "bidir");
+    near(ls_json_num(entry(doc, "net-ib_write_bw-<RDMA-NIC-2>-bidir-2"), "peak_gbps", 0), 0.142947 / 8);
+    json_decref(doc);
+}
+
+/* ib_read_lat with perftest's CPU-frequency warnings between the header and the row. */
+static void perftest_latency_columns(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("perftest-read-lat-roce-spiderpool.txt", LS_FMT_PERFTEST, NULL);
+    const json_t *e = entry(doc, "net-ib_read_lat-mlx5_0-2");
+    assert_string_equal(ls_json_str(e, "unit", ""), "us");
+    near(ls_json_num(e, "value", 0), 7.04); /* t_typical, perftest's median */
+    near(ls_json_num(e, "min_us", 0), 6.88);
+    near(ls_json_num(e, "avg_us", 0), 7.06);
+    near(ls_json_num(e, "p99_us", 0), 7.38);
+    near(ls_json_num(e, "p999_us", 0), 16.81);
+    json_decref(doc);
+}
+
+/* nvloom's pairwise cell is the copy from the column's process to the row's; gpu_to_rack
+   rows name the tested process; latency cells are ns, kept in us. */
+static void nvloom_matrices(void **state)
+{
+    (void)state;
+    int n;
+    json_t *doc = import_one("nvloom-8proc-2rack.constructed.txt", LS_FMT_NVLOOM, &n);
+    assert_int_equal(n, 8 * 7 + 8 * 2 + 8 * 7);
+    const json_t *e = entry(doc, "mnnvl-device_to_device_unidir_write_ce-1-0");
+    near(ls_json_num(e, "value", 0), 739.94); /* row 0, column 1 */
+    assert_string_equal(ls_json_str(e, "dst_host", ""), "gb200-n01");
+    const json_t *g = entry(doc, "mnnvl-gpu_to_rack_device_to_device_unidir_write_ce-5-rack1");
+    assert_string_equal(ls_json_str(g, "rack", ""), "0x1a2b3c4d5e6f7082");
+    assert_true(ls_json_num(g, "value", 0) < 0.6 * ls_json_num(entry(doc, "mnnvl-gpu_to_rack_device_to_device_unidir_write_ce-4-rack1"), "value", 0));
+    const json_t *l = entry(doc, "mnnvl-latency_device-0-1");
+    assert_string_equal(ls_json_str(l, "unit", ""), "us");
+    assert_true(ls_json_num(l, "value", 0) > 0.7 && ls_json_num(l, "value", 0) < 0.76);
+    const json_t *top = json_array_get(json_object_get(doc, "nvloom"), 0);
+    assert_int_equal(json_array_size(json_object_get(top, "processes")), 8);
+    assert_int_equal(json_array_size(json_object_get(top, "testcases")), 3);
+    json_decref(doc);
+}
+
+static void nvloom_csv(void **state)
+{
+    (void)state;
+    int n;
+    json_t *doc = import_one("nvloom-csv-custom-pattern.constructed.csv", LS_FMT_NVLOOM, &n);
+    assert_int_equal(n, 9);
+    near(ls_json_num(entry(doc, "mnnvl-csv-bandwidth-2-1-1"), "value", 0), 1411.07);
+    const json_t *l = entry(doc, "mnnvl-csv-latency-4-1-3");
+    near(ls_json_num(l, "value", 0), 1.8935);
+    assert_int_equal(ls_json_int(l, "src_process", -1), 3); /* the process reading */
+    assert_string_equal(ls_json_str(l, "comment", ""), "latency_under_load");
+    json_decref(doc);
+}
+
+static void dcgm_health_failure_and_warning(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("dcgm-health-memory-fail.constructed.json", LS_FMT_DCGM_HEALTH, NULL);
+    json_t *f = ls_findings(doc);
+    const json_t *h = finding(f, "dcgm_health");
+    assert_non_null(h);
+    assert_string_equal(ls_json_str(h, "severity", ""), "error");
+    assert_string_equal(ls_json_str(h, "subject", ""), "GPU1");
+    assert_non_null(strstr(ls_json_str(h, "message", ""), "double-bit ECC error has occurred on GPU 1"));
+    assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 2); /* PCIe replays warned */
+    assert_null(finding(f, "dcgm_health_ok"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+static void dcgm_health_healthy_is_evidence(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("dcgm-health-healthy.constructed.json", LS_FMT_DCGM_HEALTH, NULL);
+    json_t *f = ls_findings(doc);
+    assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 0);
+    assert_non_null(finding(f, "dcgm_health_ok"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* DCGM's own "real output" (3.1.0): null between tests, per-GPU ids as numbers. */
+static void dcgm_31_numeric_gpu_ids(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("dcgm-diag-3.1-pass-dcgm-tests.json", LS_FMT_DCGM_DIAG, NULL);
+    const json_t *d = json_array_get(json_object_get(doc, "dcgm"), 0);
+    assert_string_equal(ls_json_str(d, "version", ""), "3.1.0");
+    const json_t *tests = json_object_get(d, "tests");
+    assert_int_equal(json_array_size(tests), 10);
+    const json_t *sw = json_array_get(tests, 9);
+    assert_string_equal(ls_json_str(sw, "name", ""), "software");
+    const json_t *r7 = json_array_get(json_object_get(sw, "results"), 7);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(r7, "gpus"), 0)), 7);
+    json_t *f = ls_findings(doc);
+    assert_non_null(strstr(ls_json_str(finding(f, "dcgm_passed"), "message", ""), "10 tests passed"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* DCGM 4.2.3 on a GB10: categories under "DCGM Diagnostic", entity ids, metadata. */
+static void dcgm_423_gb10(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("dcgm-diag-4.2.3-gb10-software-fail.json", LS_FMT_DCGM_DIAG, NULL);
+    const json_t *d = json_array_get(json_object_get(doc, "dcgm"), 0);
+    assert_string_equal(ls_json_str(d, "version", ""), "4.2.3");
+    assert_string_equal(ls_json_str(d, "driver", ""), "580.82.09");
+    json_t *f = ls_findings(doc);
+    const json_t *x = finding(f, "dcgm_failed");
+    assert_string_equal(ls_json_str(x, "subject", ""), "GPU0");
+    assert_non_null(strstr(ls_json_str(x, "message", ""), "error code 29"));
+    assert_non_null(strstr(ls_json_str(x, "message", ""), "Persistence mode for GPU 0 is disabled"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* NVIDIA/DCGM#215: one 4.x test pasted alone, with the comma that followed it. */
+static void dcgm_one_test_pasted(void **state)
+{
+    (void)state;
+    int n;
+    json_t *doc = import_one("dcgm-diag-4x-one-test-dcgm215.txt", LS_FMT_DCGM_DIAG, &n);
+    assert_int_equal(n, 8);
+    const json_t *d = json_array_get(json_object_get(doc, "dcgm"), 0);
+    assert_non_null(json_object_get(d, "incomplete"));
+    const json_t *t = json_array_get(json_object_get(d, "tests"), 0);
+    assert_string_equal(ls_json_str(t, "name", ""), "diagnostic");
+    assert_string_equal(ls_json_str(t, "status", ""), "pass");
+    json_decref(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(perftest_gbits_row),
+        cmocka_unit_test(perftest_bidir_sweep),
+        cmocka_unit_test(perftest_latency_columns),
+        cmocka_unit_test(nvloom_matrices),
+        cmocka_unit_test(nvloom_csv),
+        cmocka_unit_test(dcgm_health_failure_and_warning),
+        cmocka_unit_test(dcgm_health_healthy_is_evidence),
+        cmocka_unit_test(dcgm_31_numeric_gpu_ids),
+        cmocka_unit_test(dcgm_423_gb10),
+        cmocka_unit_test(dcgm_one_test_pasted),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
