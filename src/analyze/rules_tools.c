@@ -174,6 +174,39 @@ static void straggler_entry(json_t *out, const json_t *e)
     }
 }
 
+/* A problem that names no rank: each process it names (a dead or missing process), else
+   its missing ranks, else the problem itself. */
+static void ras_unranked(json_t *out, const json_t *p, const char *ev_id)
+{
+    const char *kind = ls_json_str(p, "kind", "");
+    enum ls_severity sev = !strcmp(kind, "error") ? LS_SEV_ERROR : !strcmp(kind, "info") ? LS_SEV_INFO : LS_SEV_WARNING;
+    const char *state = ls_json_str(p, "state", "?"), *comm = ls_json_str(p, "comm", "?");
+    const char *why = json_string_value(json_array_get(json_object_get(p, "lines"), 0));
+    size_t k;
+    const json_t *x;
+    json_array_foreach(json_object_get(p, "processes"), k, x)
+    {
+        char subject[320];
+        snprintf(subject, sizeof subject, "process %lld on %s, GPU %lld", ls_json_int(x, "pid", -1),
+                 ls_json_str(x, "host", "unknown"), ls_json_int(x, "gpu", -1));
+        ls_finding_add(out, "nccl_ras_problem", sev, subject, json_pack("[s]", ev_id), "NCCL RAS %s (%s): %s%s%s", state,
+                       strcmp(comm, "job") == 0 ? "the job" : comm, subject, why ? ": " : "", why ? why : "");
+    }
+    if (json_array_size(json_object_get(p, "processes")))
+        return;
+    char ranks[256] = "";
+    size_t used = 0;
+    json_array_foreach(json_object_get(p, "missing_ranks"), k, x)
+    {
+        if (used < sizeof ranks)
+            used += (size_t)snprintf(ranks + used, sizeof ranks - used, "%s%lld", k ? ", " : "", (long long)json_integer_value(x));
+    }
+    char subject[320];
+    snprintf(subject, sizeof subject, strcmp(comm, "job") == 0 ? "NCCL job" : "communicator %s", comm);
+    ls_finding_add(out, "nccl_ras_problem", sev, subject, json_pack("[s]", ev_id), "NCCL RAS %s on %s%s%s%s%s", state,
+                   subject, used ? ": missing rank " : "", ranks, why ? ": " : "", why ? why : "");
+}
+
 static void ras_one(json_t *out, const json_t *ras, size_t idx)
 {
     char ev_id[48];
@@ -196,6 +229,8 @@ static void ras_one(json_t *out, const json_t *ras, size_t idx)
     {
         size_t k;
         const json_t *r;
+        if (json_array_size(json_object_get(p, "ranks")) == 0)
+            ras_unranked(out, p, ev_id);
         json_array_foreach(json_object_get(p, "ranks"), k, r)
         {
             char subject[320];

@@ -3,6 +3,7 @@
 #include "dcgm_health.h"
 #include "inspector.h"
 #include "nccl_ras.h"
+#include "nccl_ras_json.h"
 #include "nccl_tests_json.h"
 #include "nvloom.h"
 #include "perftest.h"
@@ -117,6 +118,7 @@ static const ls_importer_t readers[] = {
     {LS_FMT_DCGM_DIAG, "dcgmi diag JSON", ls_dcgm_diag_detect, NULL, ls_import_dcgm_diag},
     {LS_FMT_DCGM_HEALTH, "dcgmi health JSON", ls_dcgm_health_detect, NULL, ls_import_dcgm_health},
     {LS_FMT_INSPECTOR, "NCCL Inspector JSONL", ls_inspector_detect, NULL, ls_import_inspector},
+    {LS_FMT_NCCL_RAS_JSON, "ncclras JSON", ls_nccl_ras_json_detect, NULL, ls_import_nccl_ras_json},
     {LS_FMT_NCCL_RAS, "ncclras", ls_nccl_ras_detect, NULL, ls_import_nccl_ras}, /* before the INFO log */
     {LS_FMT_PERFTEST, "perftest", ls_perftest_detect, NULL, ls_import_perftest},
     {LS_FMT_NVLOOM, "nvloom", ls_nvloom_detect, NULL, ls_import_nvloom}, /* before nvbandwidth */

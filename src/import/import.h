@@ -24,7 +24,8 @@ enum ls_import_format {
     LS_FMT_INSPECTOR,  /* NCCL Inspector JSONL: top-level inspector[] */
     LS_FMT_PERFTEST,   /* ib_write_bw, ib_read_lat ...: "net" entries */
     LS_FMT_NVLOOM,     /* nvloom_cli matrices and CSV: "mnnvl" entries, top-level nvloom[] */
-    LS_FMT_DCGM_HEALTH /* dcgmi health -c -j: top-level dcgm_health[] */
+    LS_FMT_DCGM_HEALTH, /* dcgmi health -c -j: top-level dcgm_health[] */
+    LS_FMT_NCCL_RAS_JSON /* ncclras -f json (and -m events): top-level nccl_ras[] */
 };
 
 typedef struct {

@@ -230,6 +230,99 @@ static void dcgm_one_test_pasted(void **state)
     json_decref(doc);
 }
 
+/* The finding of rule whose subject is subject, or NULL. */
+static const json_t *finding_on(const json_t *findings, const char *rule, const char *subject)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        if (!strcmp(ls_json_str(f, "rule", ""), rule) && !strcmp(ls_json_str(f, "subject", ""), subject))
+            return f;
+    }
+    return NULL;
+}
+
+/* NCCL's RAS documentation: a dead process named with its host and GPU, the missing rank. */
+static void ras_dead_process_named(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("ras-dead-nccl-docs.txt", LS_FMT_NCCL_RAS, NULL);
+    json_t *f = ls_findings(doc);
+    const json_t *d = finding_on(f, "nccl_ras_problem", "process 3487984 on 172.16.64.213, GPU 5");
+    assert_non_null(d);
+    assert_string_equal(ls_json_str(d, "severity", ""), "error");
+    assert_non_null(strstr(ls_json_str(d, "message", ""), "DEAD"));
+    assert_non_null(strstr(ls_json_str(finding_on(f, "nccl_ras_problem", "communicator 0-0"), "message", ""), "missing rank 21"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* The table's "7-8" ranks per node (a process missing) and the TIMEOUT warning. */
+static void ras_incomplete_ranges_and_timeout(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("ras-incomplete-timeout-nccl-docs.txt", LS_FMT_NCCL_RAS, NULL);
+    const json_t *g = json_array_get(json_object_get(json_array_get(json_object_get(doc, "nccl_ras"), 0), "groups"), 0);
+    assert_string_equal(ls_json_str(g, "ranks_per_node", ""), "7-8");
+    assert_string_equal(ls_json_str(g, "errors", ""), "INCOMPLETE");
+    json_t *f = ls_findings(doc);
+    const json_t *t = finding_on(f, "nccl_ras_problem", "NCCL job");
+    assert_non_null(t);
+    assert_string_equal(ls_json_str(t, "severity", ""), "warning");
+    assert_non_null(strstr(ls_json_str(t, "message", ""), "2 communication timeouts"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* A table and a mismatch pasted without their titles (tear-down: FINALIZE, "1-2"). */
+static void ras_untitled_paste(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("ras-finalize-mismatch-nccl-docs.txt", LS_FMT_NCCL_RAS, NULL);
+    const json_t *ras = json_array_get(json_object_get(doc, "nccl_ras"), 0);
+    assert_int_equal(json_array_size(json_object_get(ras, "groups")), 3);
+    const json_t *p = json_array_get(json_object_get(ras, "problems"), 0);
+    assert_string_equal(ls_json_str(p, "kind", ""), "unknown"); /* no Errors/Warnings title pasted */
+    assert_int_equal(json_array_size(json_object_get(p, "ranks")), 6);
+    json_t *f = ls_findings(doc);
+    assert_non_null(finding_on(f, "nccl_ras_problem", "rank 20 on 172.16.64.213, GPU 4"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* ncclras -f json (the documentation's 2.29.1 sample): the missing, unresponsive rank. */
+static void ras_json_missing_rank(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("ras-json-missing-rank-nccl-docs.json", LS_FMT_NCCL_RAS_JSON, NULL);
+    const json_t *ras = json_array_get(json_object_get(doc, "nccl_ras"), 0);
+    assert_string_equal(ls_json_str(ras, "nccl_version", ""), "2.29.1");
+    const json_t *g = json_array_get(json_object_get(ras, "groups"), 0);
+    assert_string_equal(ls_json_str(g, "status", ""), "RUNNING");
+    assert_string_equal(ls_json_str(g, "errors", ""), "INCOMPLETE");
+    json_t *f = ls_findings(doc);
+    const json_t *p = finding_on(f, "nccl_ras_problem", "rank 1 on 172.16.64.245, GPU 1");
+    assert_non_null(p);
+    assert_string_equal(ls_json_str(p, "severity", ""), "error");
+    assert_non_null(strstr(ls_json_str(p, "message", ""), "unresponsive"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* ncclras -m -f json: a peer declared dead names its process, host and GPU. */
+static void ras_json_monitor_event(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("ras-monitor-json-peer-dead-nccl-docs.json", LS_FMT_NCCL_RAS_JSON, NULL);
+    json_t *f = ls_findings(doc);
+    const json_t *p = finding_on(f, "nccl_ras_problem", "process 1524345 on 172.16.64.245, GPU 1");
+    assert_non_null(p);
+    assert_string_equal(ls_json_str(p, "severity", ""), "error");
+    json_decref(f);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +336,11 @@ int main(void)
         cmocka_unit_test(dcgm_31_numeric_gpu_ids),
         cmocka_unit_test(dcgm_423_gb10),
         cmocka_unit_test(dcgm_one_test_pasted),
+        cmocka_unit_test(ras_dead_process_named),
+        cmocka_unit_test(ras_incomplete_ranges_and_timeout),
+        cmocka_unit_test(ras_untitled_paste),
+        cmocka_unit_test(ras_json_missing_rank),
+        cmocka_unit_test(ras_json_monitor_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
