@@ -323,6 +323,36 @@ static void ras_json_monitor_event(void **state)
     json_decref(doc);
 }
 
+/* nccl-tests 2.19.6's per-iteration skip: a process slow only in the skipped warm-up
+   iterations is no straggler. */
+static void per_iteration_skip_honoured(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("nccl-tests-json-v3-skip-warm.constructed.json", LS_FMT_NCCL_TESTS_JSON, NULL);
+    const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    const json_t *iter = json_object_get(json_object_get(json_array_get(json_object_get(e, "rows"), 0), "oop"), "iter");
+    assert_int_equal(ls_json_int(iter, "skipped_iterations", 0), 2);
+    json_t *f = ls_findings(doc);
+    assert_null(finding(f, "nccl_straggler"));
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* The Inspector README's records, printed over several lines. */
+static void inspector_pretty_records(void **state)
+{
+    (void)state;
+    int n;
+    json_t *doc = import_one("inspector-nccl-readme-v4.0.json", LS_FMT_INSPECTOR, &n);
+    assert_int_equal(n, 2);
+    const json_t *a = json_array_get(json_object_get(doc, "inspector"), 0);
+    assert_string_equal(ls_json_str(a, "collective", ""), "all_reduce");
+    assert_int_equal(ls_json_int(a, "bytes", 0), 17179869184LL);
+    near(ls_json_num(a, "busbw", 0), 485.119099);
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(doc, "inspector"), 1), "collective", ""), "reduce_scatter");
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +371,8 @@ int main(void)
         cmocka_unit_test(ras_untitled_paste),
         cmocka_unit_test(ras_json_missing_rank),
         cmocka_unit_test(ras_json_monitor_event),
+        cmocka_unit_test(per_iteration_skip_honoured),
+        cmocka_unit_test(inspector_pretty_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
