@@ -177,7 +177,8 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
                           "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
                           "p2pBandwidthLatencyTest output, nvbandwidth text or JSON, nvidia-smi "
                           "topo -m, nvidia-smi nvlink -s/-e or nvidia-smi -q text, nccl-tests -J JSON, dcgmi diag "
-                          "JSON, ncclras text or NCCL Inspector JSONL)", name);
+                          "or health JSON, ncclras text or JSON, NCCL Inspector JSONL, perftest or nvloom "
+                          "output)", name);
     free(plain);
     ls_doc_sanitize(doc); /* the import boundary (docs/safety.md) */
     if (r && n >= 0)
