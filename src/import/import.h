@@ -1,7 +1,8 @@
 /* `linkscope import`: recognizes a saved tool output and adds its figures to a run
-   document. Formats: nccl-tests text, NCCL INFO logs, p2pBandwidthLatencyTest text,
-   nvbandwidth text and -j JSON, nvidia-smi topo -m and topo -p2p text, nvidia-smi
-   nvlink -s/-e and -q text (docs/import.md). */
+   document. Formats: nccl-tests text and -J JSON, NCCL INFO logs, p2pBandwidthLatencyTest
+   text, nvbandwidth text and -j JSON, nvidia-smi topo -m and topo -p2p text, nvidia-smi
+   nvlink -s/-e and -q text, dcgmi diag and health JSON, ncclras text and JSON, NCCL
+   Inspector JSONL, perftest and nvloom text (docs/import.md). */
 #ifndef LS_IMPORT_IMPORT_H
 #define LS_IMPORT_IMPORT_H
 

@@ -353,6 +353,22 @@ static void inspector_pretty_records(void **state)
     json_decref(doc);
 }
 
+/* NVIDIA/nccl#1730: a healthy 256-GPU report (PyTorch's watchdog lines pasted under it
+   are not RAS's: RAS saw nothing wrong, and the import says no more than RAS did). */
+static void ras_healthy_256_quiet(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("ras-healthy-256-nccl1730.txt", LS_FMT_NCCL_RAS, NULL);
+    const json_t *ras = json_array_get(json_object_get(doc, "nccl_ras"), 0);
+    assert_int_equal(ls_json_int(ras, "gpus", 0), 256);
+    assert_int_equal(ls_json_int(ras, "nodes", 0), 32);
+    assert_int_equal(json_array_size(json_object_get(ras, "problems")), 0);
+    json_t *f = ls_findings(doc);
+    assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 0);
+    json_decref(f);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +389,7 @@ int main(void)
         cmocka_unit_test(ras_json_monitor_event),
         cmocka_unit_test(per_iteration_skip_honoured),
         cmocka_unit_test(inspector_pretty_records),
+        cmocka_unit_test(ras_healthy_256_quiet),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
