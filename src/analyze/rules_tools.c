@@ -352,4 +352,5 @@ void ls_rules_tools(const json_t *doc, json_t *out)
         ras_one(out, d, i);
     job_vs_measured(out, doc);
     ls_rules_dcgm_health(doc, out);
+    ls_rules_nvloom(doc, out);
 }

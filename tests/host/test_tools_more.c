@@ -369,6 +369,29 @@ static void ras_healthy_256_quiet(void **state)
     json_decref(doc);
 }
 
+/* nvloom within one run: process 5 receives at 55% of the others (pairwise, as the
+   destination) and its gpu_to_rack row is as low; the others stay quiet. */
+static void nvloom_degraded_process(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("nvloom-8proc-2rack.constructed.txt", LS_FMT_NVLOOM, NULL);
+    json_t *f = ls_findings(doc);
+    size_t i, named = 0;
+    const json_t *x;
+    json_array_foreach(f, i, x)
+    {
+        if (strcmp(ls_json_str(x, "rule", ""), "mnnvl_degraded") != 0)
+            continue;
+        assert_string_equal(ls_json_str(x, "subject", ""), "process 5 (gb200-n02)");
+        assert_string_equal(ls_json_str(x, "severity", ""), "warning");
+        named++;
+    }
+    assert_int_equal(named, 2);
+    assert_non_null(strstr(ls_json_str(finding(f, "mnnvl_degraded"), "message", ""), "as the destination"));
+    json_decref(f);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +413,7 @@ int main(void)
         cmocka_unit_test(per_iteration_skip_honoured),
         cmocka_unit_test(inspector_pretty_records),
         cmocka_unit_test(ras_healthy_256_quiet),
+        cmocka_unit_test(nvloom_degraded_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
