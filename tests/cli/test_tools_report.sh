@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Other tools' figures reach the report: perftest and nvloom imports get an "Other tools
+# (imported)" section (one row per port and test, per nvloom testcase with its worst
+# cell) in every format; a document without them has no such section.
+# args: linkscope binary, fixtures dir
+set -u
+bin=$1
+fx=$2
+. "$(dirname "$0")/lib.sh"
+t=$fx/tools
+run 0 import "$t/perftest-rocm-docs-write-bw-bidir-sweep.txt" "$t/perftest-read-lat-roce-spiderpool.txt" \
+    "$t/nvloom-8proc-2rack.constructed.txt" -o "$tmp/tools.json" || exit 1
+run 0 report "$tmp/tools.json" --fail-on never && {
+    grep -q "^== Other tools (imported) " "$tmp/out" && ok || bad "no Other tools section"
+    grep -qE "^  ib_write_bw +<RDMA-NIC-2> +bidir +Ethernet +23 +2 B to 8 MiB +25\.57 +25\.57 +GB/s" "$tmp/out" && ok ||
+        bad "perftest sweep row: $(grep ib_write_bw "$tmp/out")"
+    grep -qE "^  ib_read_lat +mlx5_0 +uni +Ethernet +1 +2 B +7\.04 +7\.04 +us" "$tmp/out" && ok || bad "perftest latency row"
+    grep -qE "^  gpu_to_rack_device_to_device_unidir_write_ce +process 5$" "$tmp/out" && ok || bad "nvloom worst cell not process 5"
+}
+for f in md html json; do # csv is its three fixed tables
+    run 0 report "$tmp/tools.json" --format "$f" --fail-on never && {
+        grep -q "ib_write_bw" "$tmp/out" && ok || bad "--format $f has no perftest row"
+    }
+done
+run 0 import "$t/nccl-tests-json-v3-allreduce-8gpu.constructed.json" -o "$tmp/plain.json"
+run 0 report "$tmp/plain.json" && {
+    grep -q "Other tools" "$tmp/out" && bad "a document without other tools' figures has the section" || ok
+}
+echo "test_tools_report: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
