@@ -26,5 +26,16 @@ run 0 import "$t/nccl-tests-json-v3-allreduce-8gpu.constructed.json" -o "$tmp/pl
 run 0 report "$tmp/plain.json" && {
     grep -q "Other tools" "$tmp/out" && bad "a document without other tools' figures has the section" || ok
 }
+# what each new reader refuses: one line naming the file, exit 2, nothing written
+printf ' #bytes #iterations  BW peak[Gb/sec] BW average[Gb/sec]\n' >"$tmp/e1.txt"
+printf 'nvloom_cli 1.3\nRunning device_to_device_unidir_write_ce\n\t0\t1\n' >"$tmp/e2.txt"
+printf '{"header":["Health Monitor Report"], "body": {"Overall Health": ' >"$tmp/e3.json"
+printf '{"communicators": [], "ras": {}}' >"$tmp/e4.json"
+for e in e1.txt e2.txt e3.json e4.json; do
+    run 2 import "$tmp/$e" -o "$tmp/bad.json" && {
+        [ ! -e "$tmp/bad.json" ] && ok || bad "$e: a document was written"
+        [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "$e" "$tmp/err" && ok || bad "$e: not one line naming the file: $(cat "$tmp/err")"
+    }
+done
 echo "test_tools_report: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
