@@ -246,24 +246,48 @@ static void ras_one(json_t *out, const json_t *ras, size_t idx)
     }
 }
 
-/* The measured busbw of collective coll at bytes over nranks ranks (an nccl entry's
-   out-of-place row; in-place when that is all it has); 0 when none. */
-static double measured_at(const json_t *doc, const char *coll, long long bytes, long long nranks, const char **id)
+/* A row's busbw (out-of-place; in-place when that is all it has); 0 when none. */
+static double row_busbw(const json_t *row)
 {
+    const json_t *res = json_object_get(row, "oop") ? json_object_get(row, "oop") : json_object_get(row, "ip");
+    return ls_json_num(res, "busbw", 0);
+}
+
+/* The measured busbw of collective coll at bytes over nranks ranks: the row of that size
+   of an nccl entry, else, between the two measured sizes around it, the busbw
+   interpolated on a log scale of size (*between set; never beyond the sizes measured);
+   0 when none. */
+static double measured_at(const json_t *doc, const char *coll, long long bytes, long long nranks, const char **id,
+                          int *between)
+{
+    *between = 0;
     for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         long long er = ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus")));
         if (strcmp(ls_json_str(e, "collective", ""), coll) != 0 || (nranks > 0 && er != nranks))
             continue;
         size_t k;
-        const json_t *row;
+        const json_t *row, *lo = NULL, *hi = NULL;
         json_array_foreach(json_object_get(e, "rows"), k, row)
         {
-            const json_t *res = json_object_get(row, "oop") ? json_object_get(row, "oop") : json_object_get(row, "ip");
-            if (ls_json_int(row, "bytes", -1) == bytes && ls_json_num(res, "busbw", 0) > 0) {
+            long long b = ls_json_int(row, "bytes", -1);
+            if (row_busbw(row) <= 0 || b <= 0)
+                continue;
+            if (b == bytes) {
                 *id = ls_json_str(e, "id", "");
-                return ls_json_num(res, "busbw", 0);
+                return row_busbw(row);
             }
+            if (b < bytes && (!lo || b > ls_json_int(lo, "bytes", 0)))
+                lo = row;
+            if (b > bytes && (!hi || b < ls_json_int(hi, "bytes", 0)))
+                hi = row;
+        }
+        if (lo && hi && bytes > 0) {
+            double x0 = log((double)ls_json_int(lo, "bytes", 1)), x1 = log((double)ls_json_int(hi, "bytes", 1));
+            double f = (log((double)bytes) - x0) / (x1 - x0);
+            *id = ls_json_str(e, "id", "");
+            *between = 1;
+            return row_busbw(lo) + f * (row_busbw(hi) - row_busbw(lo));
         }
     }
     return 0;
@@ -314,7 +338,8 @@ static void job_vs_measured(json_t *out, const json_t *doc)
             done[j] = 1;
             const char *id = NULL;
             long long bytes = ls_json_int(b, "bytes", 0);
-            double here = measured_at(doc, coll, bytes, nranks, &id);
+            int between;
+            double here = measured_at(doc, coll, bytes, nranks, &id, &between);
             if (here <= 0)
                 continue;
             double ratio = ls_json_num(b, "busbw", 0) / here;
@@ -323,8 +348,9 @@ static void job_vs_measured(json_t *out, const json_t *doc)
             char size[48];
             size_text(bytes, size, sizeof size);
             if (used < sizeof text)
-                used += (size_t)snprintf(text + used, sizeof text - used, "%s%.0f%% at %s (%.1f of %.1f GB/s)",
-                                         compared > 1 ? "; " : "", ratio * 100, size, ls_json_num(b, "busbw", 0), here);
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%.0f%% at %s (%.1f of %.1f GB/s%s)",
+                                         compared > 1 ? "; " : "", ratio * 100, size, ls_json_num(b, "busbw", 0), here,
+                                         between ? ", between the sizes measured" : "");
             add_unique(ev, id);
         }
         if (compared == 0) {

@@ -392,6 +392,28 @@ static void nvloom_degraded_process(void **state)
     json_decref(doc);
 }
 
+/* A job's size between two measured sizes is compared with the curve interpolated on a
+   log scale of size (64 MiB 352.4, 1 GiB 480.0: 416.2 at 256 MiB); a size beyond the
+   ones measured (16 GiB) is not compared. */
+static void inspector_between_sizes(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("nccl-tests-json-v3-allreduce-8gpu.constructed.json", LS_FMT_NCCL_TESTS_JSON, NULL);
+    char err[256];
+    char *text = ls_read_file(ls_fixture("tools/inspector-between-sizes.constructed.jsonl"), NULL, err, sizeof err);
+    assert_non_null(text);
+    assert_true(ls_import_text(doc, text, "job.jsonl", NULL, NULL, err, sizeof err) == 2);
+    free(text);
+    json_t *f = ls_findings(doc);
+    const json_t *j = finding(f, "job_vs_measured");
+    const char *msg = ls_json_str(j, "message", "");
+    assert_non_null(strstr(msg, "50% at 256 MiB (208.1 of 416.2 GB/s, between the sizes measured)"));
+    assert_null(strstr(msg, "16 GiB"));
+    assert_string_equal(ls_json_str(j, "severity", ""), "warning");
+    json_decref(f);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -414,6 +436,7 @@ int main(void)
         cmocka_unit_test(inspector_pretty_records),
         cmocka_unit_test(ras_healthy_256_quiet),
         cmocka_unit_test(nvloom_degraded_process),
+        cmocka_unit_test(inspector_between_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
