@@ -8,6 +8,7 @@
      "test_summary": {"status"}; some 4.x builds hoist "tests" out of test_categories.
    The warning text is DCGM's own: it says what failed and what to do next. */
 #include "dcgm_diag.h"
+#include "dcgm_figures.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -193,6 +194,7 @@ int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *e
     json_array_foreach(json_object_get(root, "test_categories"), i, c)
         n += add_tests(tests, json_object_get(c, "tests"), ls_json_str(c, "category", "unknown"));
     n += add_tests(tests, json_object_get(root, "tests"), "unknown");
+    ls_dcgm_figures(doc, root); /* its PCIe test's figures, as dcgm entries */
     json_t *dcgm = json_pack("{s:s, s:o}", "file", name, "tests", tests);
     const char *v = version_of(top, root);
     const json_t *meta = json_object_get(top, "metadata");

@@ -217,11 +217,12 @@ static void burn(ls_out_t *o)
     figures(o, &charts, 1);
 }
 
-/* perftest's and nvloom's imported figures (no linkscope family of their own). */
+/* perftest's, nvloom's and DCGM's imported figures (no linkscope family of their own). */
 static void other_tools(ls_out_t *o)
 {
     show(o, ls_table_perftest(o->doc), 0);
     show(o, ls_table_nvloom(o->doc), 0);
+    show(o, ls_table_dcgm_figures(o->doc), 0);
 }
 
 static void inventory(ls_out_t *o)

@@ -10,7 +10,25 @@
 
 int ls_tools_present(const json_t *doc)
 {
-    return ls_doc_next_measurement(doc, "net", 0) >= 0 || ls_doc_next_measurement(doc, "mnnvl", 0) >= 0;
+    return ls_doc_next_measurement(doc, "net", 0) >= 0 || ls_doc_next_measurement(doc, "mnnvl", 0) >= 0 ||
+           ls_doc_next_measurement(doc, "dcgm", 0) >= 0;
+}
+
+ls_table_t *ls_table_dcgm_figures(const json_t *doc)
+{
+    if (ls_doc_next_measurement(doc, "dcgm", 0) < 0)
+        return NULL;
+    static const char *header[] = {"test", "figure", "GPU", "value", "unit"};
+    ls_table_t *t = ls_table_new("DCGM diagnostic (imported): the figures its tests printed", 5, header);
+    for (long i = ls_doc_next_measurement(doc, "dcgm", 0); i >= 0; i = ls_doc_next_measurement(doc, "dcgm", i + 1)) {
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+        char gpu[24], v[24];
+        snprintf(gpu, sizeof gpu, "%lld", ls_json_int(e, "gpu", -1));
+        ls_fmt_num(ls_json_num(e, "value", NAN), v, sizeof v);
+        const char *row[] = {ls_json_str(e, "test", "?"), ls_json_str(e, "method", "?"), gpu, v, ls_json_str(e, "unit", "?")};
+        ls_table_row(t, row);
+    }
+    return t;
 }
 
 static const json_t *entry_at(const json_t *doc, long i)

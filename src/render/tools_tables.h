@@ -8,12 +8,15 @@
 
 #include "table.h"
 
-/* 1 when the document holds net or mnnvl entries (the report's "Other tools" section). */
+/* 1 when the document holds net, mnnvl or dcgm entries (the report's "Other tools"
+   section). */
 int ls_tools_present(const json_t *doc);
 /* perftest: tool, port, direction, link layer, sizes, the figure at the largest size and
    the best, per (tool, port, direction). */
 ls_table_t *ls_table_perftest(const json_t *doc);
 /* nvloom: testcase, pattern, cells, min / median / max, the lowest cell's subject. */
 ls_table_t *ls_table_nvloom(const json_t *doc);
+/* DCGM diagnostic figures: test, figure, GPU, value, unit. */
+ls_table_t *ls_table_dcgm_figures(const json_t *doc);
 
 #endif

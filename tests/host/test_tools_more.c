@@ -414,6 +414,27 @@ static void inspector_between_sizes(void **state)
     json_decref(doc);
 }
 
+/* DCGM's PCIe test figures (the info string posted in NVIDIA/DCGM#215, 3.x joined form;
+   the same lines as a 4.x info array) become dcgm entries for GPU 0. */
+static void dcgm_pcie_figures(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"dcgm-diag-3x-pcie-info-dcgm215.constructed.json",
+                                        "dcgm-diag-4x-pcie-info.constructed.json"};
+    for (int k = 0; k < 2; k++) {
+        json_t *doc = import_one(files[k], LS_FMT_DCGM_DIAG, NULL);
+        assert_int_equal(json_array_size(json_object_get(doc, "measurements")), 6);
+        const json_t *d2h = entry(doc, "dcgm-pcie_d2h-0");
+        near(ls_json_num(d2h, "value", 0), 24.02);
+        assert_int_equal(ls_json_int(d2h, "gpu", -1), 0);
+        near(ls_json_num(entry(doc, "dcgm-pcie_bidir-0"), "value", 0), 39.32);
+        const json_t *lat = entry(doc, "dcgm-pcie_latency_bidir-0");
+        assert_string_equal(ls_json_str(lat, "unit", ""), "us");
+        near(ls_json_num(lat, "value", 0), 5.019);
+        json_decref(doc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +458,7 @@ int main(void)
         cmocka_unit_test(ras_healthy_256_quiet),
         cmocka_unit_test(nvloom_degraded_process),
         cmocka_unit_test(inspector_between_sizes),
+        cmocka_unit_test(dcgm_pcie_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
