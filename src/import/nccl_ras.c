@@ -42,6 +42,8 @@ int ls_nccl_ras_detect(const char *text)
     if (strstr(text, "Group") && strstr(text, "Comms") && strstr(text, "in group") && strstr(text, "Status") &&
         strstr(text, "Errors"))
         return 1;
+    if (strstr(text, "RAS Monitor Mode") || (strstr(text, "] PEER_") && strstr(text, "managing GPU")))
+        return 1; /* ncclras -m */
     return (has_section(text, "Errors") || has_section(text, "Warnings")) &&
            (strstr(text, "Missing communicator data") || strstr(text, "considered dead") ||
             strstr(text, "managed by process") || strstr(text, "communication timeouts"));
@@ -204,8 +206,28 @@ static enum section section_of(const char *raw, enum section was)
     return was;
 }
 
+/* The monitoring mode's text (ncclras -m, NCCL 2.29): "[2025-12-19 13:07:07] PEER_DEAD:
+   Process 1524345 on node 172.16.64.245 managing GPU 1". A peer declared dead is an
+   error, one unresponsive or stuck a warning, the others kept as information. 1 when the
+   line was one. */
+static int monitor_event(ras_t *r, const char *raw)
+{
+    char event[64];
+    int at = 0;
+    if (sscanf(raw, "[%*[^]]] %63[A-Z_]:%n", event, &at) != 1 || at == 0 || strncmp(event, "PEER_", 5) != 0)
+        return 0;
+    const char *kind = strstr(event, "DEAD") ? "error" : (strstr(event, "UNRESPONSIVE") || strstr(event, "STUCK")) ? "warning" : "info";
+    r->current = json_pack("{s:s, s:s, s:s, s:[s], s:[]}", "kind", kind, "comm", "job", "state", event, "lines", raw, "ranks");
+    json_array_append_new(r->problems, r->current);
+    process_line(r, raw + at);
+    r->current = NULL;
+    return 1;
+}
+
 static void handle(ras_t *r, ls_line_t *l, const char *raw)
 {
+    if (monitor_event(r, raw))
+        return;
     enum section s = section_of(raw, r->sec);
     if (s != r->sec) {
         r->sec = s, r->current = NULL;

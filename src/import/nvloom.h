@@ -3,7 +3,8 @@
    matrix ("Running NAME", a tab-separated matrix, "Min/Avg/Max/Total NAME V UNIT"), and
    the CSV its --csvOutputFile writes for custom patterns. Figures become "mnnvl" entries
    named by process index (a domain has more GPUs than one machine: no GPU index is
-   written); the process table goes to the top-level "nvloom" object (docs/import.md). */
+   written); the process table and each testcase's summary go to the top-level "nvloom"
+   list, one object per file (docs/import.md). */
 #ifndef LS_IMPORT_NVLOOM_H
 #define LS_IMPORT_NVLOOM_H
 

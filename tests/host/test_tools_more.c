@@ -435,6 +435,20 @@ static void dcgm_pcie_figures(void **state)
     }
 }
 
+/* ncclras -m (text): a peer declared dead names its process, host and GPU. */
+static void ras_monitor_text_event(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("ras-monitor-text-peer-dead-nccl-docs.txt", LS_FMT_NCCL_RAS, NULL);
+    json_t *f = ls_findings(doc);
+    const json_t *p = finding_on(f, "nccl_ras_problem", "process 1524345 on 172.16.64.245, GPU 1");
+    assert_non_null(p);
+    assert_string_equal(ls_json_str(p, "severity", ""), "error");
+    assert_non_null(strstr(ls_json_str(p, "message", ""), "PEER_DEAD"));
+    json_decref(f);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -459,6 +473,7 @@ int main(void)
         cmocka_unit_test(nvloom_degraded_process),
         cmocka_unit_test(inspector_between_sizes),
         cmocka_unit_test(dcgm_pcie_figures),
+        cmocka_unit_test(ras_monitor_text_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
