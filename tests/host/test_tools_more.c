@@ -449,6 +449,28 @@ static void ras_monitor_text_event(void **state)
     json_decref(doc);
 }
 
+/* Two more real Inspector records: a 3-node nanoGPT job's (one compact line) and the
+   32-rank one of NCCL's exporter README (printed over several lines). */
+static void inspector_real_records(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("inspector-nanogpt-3node-record.jsonl", LS_FMT_INSPECTOR, NULL);
+    const json_t *a = json_array_get(json_object_get(doc, "inspector"), 0);
+    assert_string_equal(ls_json_str(a, "collective", ""), "all_reduce");
+    assert_int_equal(ls_json_int(a, "bytes", 0), 2360832);
+    assert_int_equal(ls_json_int(a, "nranks", 0), 3);
+    near(ls_json_num(a, "busbw", 0), 0.55585);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(a, "hosts"), 0)), "nanogpt-nccl-test-worker-0");
+    json_decref(doc);
+    doc = import_one("inspector-nccl-exporter-readme-32ranks.json", LS_FMT_INSPECTOR, NULL);
+    a = json_array_get(json_object_get(doc, "inspector"), 0);
+    assert_string_equal(ls_json_str(a, "collective", ""), "reduce_scatter");
+    assert_int_equal(ls_json_int(a, "nranks", 0), 32);
+    assert_int_equal(ls_json_int(a, "nnodes", 0), 4);
+    near(ls_json_num(a, "exec_time_us", 0), 110);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +496,7 @@ int main(void)
         cmocka_unit_test(inspector_between_sizes),
         cmocka_unit_test(dcgm_pcie_figures),
         cmocka_unit_test(ras_monitor_text_event),
+        cmocka_unit_test(inspector_real_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
