@@ -58,8 +58,8 @@ static long long usual_count(const json_t *ranks, const char *op)
         int n = 0;
         json_array_foreach(ranks, j, b)
             n += ls_json_int(json_object_get(b, "collective_counts"), op, -1) == v;
-        if (v >= 0 && n > best_n)
-            best = v, best_n = n;
+        if (v >= 0 && (n > best_n || (n == best_n && v > best)))
+            best = v, best_n = n; /* a tie: the ranks behind are named (the others wait for them) */
     }
     return best;
 }
@@ -192,14 +192,57 @@ static int each_value(const char *text, json_t *values)
     return 0;
 }
 
+/* NCCL 2.28.9 writes a missing rank's "nvml_dev" without the comma before "status"
+   (as ray-project/ray's captures show): a copy with a comma put wherever a line ends in a
+   value and the next opens with a key. NULL when nothing was missing. */
+static char *repair_commas(const char *text)
+{
+    size_t len = strlen(text), used = 0, added = 0;
+    char *out = malloc(len * 2 + 1);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n' && used > 0) {
+            size_t k = used;
+            while (k > 0 && (out[k - 1] == ' ' || out[k - 1] == '\t' || out[k - 1] == '\r'))
+                k--;
+            const char *next = text + i + 1 + strspn(text + i + 1, " \t\r\n");
+            char last = k ? out[k - 1] : 0;
+            if (*next == '"' && (strchr("0123456789\"e}]", last) && last)) {
+                out[used++] = ',';
+                added++;
+            }
+        }
+        out[used++] = text[i];
+    }
+    out[used] = 0;
+    if (added == 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 int ls_import_nccl_ras_json(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     json_t *values = json_array();
-    if (each_value(text, values) != 0 || json_array_size(values) == 0) {
+    int repaired = 0;
+    if (each_value(text, values) != 0) {
+        char *fixed = repair_commas(text);
+        json_array_clear(values);
+        if (fixed && each_value(fixed, values) == 0)
+            repaired = 1;
+        else
+            json_array_clear(values);
+        free(fixed);
+    }
+    if (json_array_size(values) == 0) {
         json_decref(values);
         return ls_seterr(err, errlen, "%s: ncclras JSON: not JSON", name);
     }
     json_t *ras = json_pack("{s:s, s:s}", "file", name, "format", "json"), *groups = json_array(), *problems = json_array();
+    if (repaired)
+        json_object_set_new(ras, "repaired", json_string("commas NCCL 2.28.9 leaves out in missing_ranks put back"));
     size_t i, n = 0;
     const json_t *v;
     json_array_foreach(values, i, v)

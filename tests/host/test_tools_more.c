@@ -471,6 +471,41 @@ static void inspector_real_records(void **state)
     json_decref(doc);
 }
 
+/* Real ncclras -f json captures (NCCL 2.28.9) kept by ray-project/ray: an A10G job across
+   4 nodes whose rank 1 is one AllReduce behind; three communicators of which one
+   diverges (AllReduce 10 against 3); a missing rank in the output NCCL 2.28.9 writes
+   without a comma (repaired). */
+static void ras_json_real_captures(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("ras-json-a10g-mismatch-2.28.9-ray.json", LS_FMT_NCCL_RAS_JSON, NULL);
+    json_t *f = ls_findings(doc);
+    assert_non_null(finding_on(f, "nccl_ras_problem", "rank 1 on 10.0.109.86, GPU 0"));
+    assert_null(finding_on(f, "nccl_ras_problem", "rank 0 on 10.0.69.85, GPU 0"));
+    json_decref(f);
+    json_decref(doc);
+
+    doc = import_one("ras-json-multicomm-2.28.9-ray.json", LS_FMT_NCCL_RAS_JSON, NULL);
+    const json_t *groups = json_object_get(json_array_get(json_object_get(doc, "nccl_ras"), 0), "groups");
+    assert_int_equal(json_array_size(groups), 3);
+    assert_string_equal(ls_json_str(json_array_get(groups, 0), "errors", ""), "MISMATCH");
+    assert_string_equal(ls_json_str(json_array_get(groups, 1), "errors", ""), "OK");
+    assert_string_equal(ls_json_str(json_array_get(groups, 2), "errors", ""), "OK");
+    f = ls_findings(doc);
+    assert_non_null(finding_on(f, "nccl_ras_problem", "rank 1 on 10.0.77.184, GPU 3"));
+    json_decref(f);
+    json_decref(doc);
+
+    doc = import_one("ras-json-dead-rank-2.28.9-ray.json", LS_FMT_NCCL_RAS_JSON, NULL);
+    assert_non_null(json_object_get(json_array_get(json_object_get(doc, "nccl_ras"), 0), "repaired"));
+    f = ls_findings(doc);
+    const json_t *m = finding_on(f, "nccl_ras_problem", "rank 1 on 10.0.77.184, GPU 1");
+    assert_non_null(m);
+    assert_string_equal(ls_json_str(m, "severity", ""), "error");
+    json_decref(f);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +532,7 @@ int main(void)
         cmocka_unit_test(dcgm_pcie_figures),
         cmocka_unit_test(ras_monitor_text_event),
         cmocka_unit_test(inspector_real_records),
+        cmocka_unit_test(ras_json_real_captures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
