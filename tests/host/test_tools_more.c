@@ -506,6 +506,19 @@ static void ras_json_real_captures(void **state)
     json_decref(doc);
 }
 
+/* nccl-tests 2.19.6's text with -I: four i_* columns after each half's #wrong; the
+   in-place figures are read from their own columns, not from the out-of-place i_*. */
+static void text_per_iteration_columns(void **state)
+{
+    (void)state;
+    json_t *doc = import_one("nccl-tests-text-per-iteration.constructed.txt", LS_FMT_NCCL_TESTS, NULL);
+    const json_t *row = json_array_get(json_object_get(json_array_get(json_object_get(doc, "measurements"), 0), "rows"), 1);
+    near(ls_json_num(json_object_get(row, "oop"), "busbw", 0), 480.01);
+    near(ls_json_num(json_object_get(row, "ip"), "time_us", 0), 3915.0);
+    near(ls_json_num(json_object_get(row, "ip"), "busbw", 0), 479.96);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -533,6 +546,7 @@ int main(void)
         cmocka_unit_test(ras_monitor_text_event),
         cmocka_unit_test(inspector_real_records),
         cmocka_unit_test(ras_json_real_captures),
+        cmocka_unit_test(text_per_iteration_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
