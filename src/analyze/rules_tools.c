@@ -28,6 +28,17 @@ static void gpus_text(const json_t *gpus, char *out, size_t len)
     }
 }
 
+/* DCGM's own severity of an error (dcgm_errors.h dcgmErrorSeverity_t): what it says to
+   do with the GPU. */
+static const char *dcgm_severity_name(long long sev)
+{
+    static const char *const names[] = {"none", "monitor", "isolate", "unknown", "triage", "configuration", "drain and reset"};
+    return sev >= 0 && sev < 7 ? names[sev] : NULL;
+}
+
+/* A failed result is an error unless DCGM itself rates the problem as one the GPU can
+   work with: DCGM_ERROR_MONITOR (1) or DCGM_ERROR_CONFIG (5, e.g. persistence mode off),
+   then a warning; a warned result is a warning. */
 static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, const json_t *p, int fail)
 {
     char subject[128];
@@ -35,9 +46,15 @@ static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, 
     char code[48] = "no error code";
     if (json_is_integer(json_object_get(p, "error_id")))
         snprintf(code, sizeof code, "DCGM error code %lld", ls_json_int(p, "error_id", 0));
-    ls_finding_add(out, "dcgm_failed", fail ? LS_SEV_ERROR : LS_SEV_WARNING, subject, NULL,
-                   "DCGM diagnostic %s test %s on %s (%s): %s (the next step is DCGM's own, in its message)",
-                   ls_json_str(test, "name", "?"), fail ? "failed" : "warned", subject, code,
+    long long sev = ls_json_int(p, "severity", -1);
+    const char *sev_name = dcgm_severity_name(sev);
+    char sev_text[64] = "";
+    if (sev_name)
+        snprintf(sev_text, sizeof sev_text, ", DCGM severity: %s", sev_name);
+    int workable = sev == 1 || sev == 5;
+    ls_finding_add(out, "dcgm_failed", fail && !workable ? LS_SEV_ERROR : LS_SEV_WARNING, subject, NULL,
+                   "DCGM diagnostic %s test %s on %s (%s%s): %s (the next step is DCGM's own, in its message)",
+                   ls_json_str(test, "name", "?"), fail ? "failed" : "warned", subject, code, sev_text,
                    ls_json_str(p, "message", ""));
 }
 

@@ -211,6 +211,9 @@ static void dcgm_423_gb10(void **state)
     assert_string_equal(ls_json_str(x, "subject", ""), "GPU0");
     assert_non_null(strstr(ls_json_str(x, "message", ""), "error code 29"));
     assert_non_null(strstr(ls_json_str(x, "message", ""), "Persistence mode for GPU 0 is disabled"));
+    /* DCGM rates it DCGM_ERROR_CONFIG (5): a setting, not a GPU to isolate */
+    assert_string_equal(ls_json_str(x, "severity", ""), "warning");
+    assert_non_null(strstr(ls_json_str(x, "message", ""), "DCGM severity: configuration"));
     json_decref(f);
     json_decref(doc);
 }
