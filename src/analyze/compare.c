@@ -178,7 +178,7 @@ static int add_figure(ls_figures_t *figs, json_t *match, double value, const cha
     label_of(match, f->label, sizeof f->label);
     f->value = value;
     snprintf(f->unit, sizeof f->unit, "%s", unit);
-    f->higher_is_better = strcmp(unit, "GB/s") == 0;
+    f->higher_is_better = strcmp(unit, "GB/s") == 0 || strcmp(unit, "TFLOP/s") == 0; /* bandwidth, throughput */
     f->cv = cv;
     f->n = n;
     snprintf(f->entry_id, sizeof f->entry_id, "%s", entry_id);

@@ -39,7 +39,24 @@ static long long result_gpu(const json_t *r)
     return s && end != s && *end == 0 ? v : -1; /* "0,1": not one GPU */
 }
 
-/* One piece of info text: "[GPU N ]LABEL<blanks>VALUE UNIT". 1 when a figure was added. */
+static void add_figure(json_t *doc, const char *method, const char *metric, const char *unit, double v, long long gpu,
+                       const char *test)
+{
+    json_t *e = ls_import_entry("dcgm", metric, unit, v);
+    json_object_set_new(e, "method", json_string(method));
+    json_object_set_new(e, "gpu", json_integer(gpu));
+    json_object_set_new(e, "test", json_string(test));
+    char id[96], subject[32];
+    snprintf(subject, sizeof subject, "GPU %lld", gpu);
+    json_object_set_new(e, "subject", json_string(subject));
+    snprintf(id, sizeof id, "dcgm-%s-%lld", method, gpu);
+    ls_import_add(doc, e, "dcgm", id);
+}
+
+/* One piece of info text: "[GPU N ]LABEL<blanks>VALUE UNIT", or the diagnostic test's
+   "GPU N calculated at approximately 859.08 gigaflops during this test"
+   (nvvs/plugin_src/diagnostic/DiagnosticPlugin.cpp), kept in TFLOP/s as linkscope's
+   burn. 1 when a figure was added. */
 static int piece(json_t *doc, const char *text, long long gpu, const char *test)
 {
     const char *p = text + strspn(text, " \t\n");
@@ -47,20 +64,18 @@ static int piece(json_t *doc, const char *text, long long gpu, const char *test)
     int used = 0;
     if (sscanf(p, "GPU %lld %n", &g, &used) == 1 && used > 0)
         gpu = g, p += used;
+    if (gpu < 0 || gpu >= 4096)
+        return 0;
+    double v;
+    if (sscanf(p, "calculated at approximately %lf gigaflops", &v) == 1) {
+        add_figure(doc, "diagnostic_tflops", "throughput", "TFLOP/s", v / 1000, gpu, test);
+        return 1;
+    }
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
         size_t n = strlen(figures[i].label);
-        double v;
-        if (strncmp(p, figures[i].label, n) != 0 || sscanf(p + n, " %lf", &v) != 1 || gpu < 0 || gpu >= 4096)
+        if (strncmp(p, figures[i].label, n) != 0 || sscanf(p + n, " %lf", &v) != 1)
             continue;
-        json_t *e = ls_import_entry("dcgm", figures[i].metric, figures[i].unit, v);
-        json_object_set_new(e, "method", json_string(figures[i].method));
-        json_object_set_new(e, "gpu", json_integer(gpu));
-        json_object_set_new(e, "test", json_string(test));
-        char id[96], subject[32];
-        snprintf(subject, sizeof subject, "GPU %lld", gpu);
-        json_object_set_new(e, "subject", json_string(subject));
-        snprintf(id, sizeof id, "dcgm-%s-%lld", figures[i].method, gpu);
-        ls_import_add(doc, e, "dcgm", id);
+        add_figure(doc, figures[i].method, figures[i].metric, figures[i].unit, v, gpu, test);
         return 1;
     }
     return 0;

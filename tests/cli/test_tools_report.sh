@@ -26,6 +26,18 @@ run 0 import "$t/nccl-tests-json-v3-allreduce-8gpu.constructed.json" -o "$tmp/pl
 run 0 report "$tmp/plain.json" && {
     grep -q "Other tools" "$tmp/out" && bad "a document without other tools' figures has the section" || ok
 }
+# DCGM's diagnostic throughput is higher-is-better (TFLOP/s, as burn): half of it on GPU 0
+# is a regression, GPU 1 unchanged is the same
+sed 's/GPU 0 calculated at approximately 859.08/GPU 0 calculated at approximately 429.54/' \
+    "$t/dcgm-diag-4x-one-test-dcgm215.txt" >"$tmp/slow.txt"
+run 0 import "$t/dcgm-diag-4x-one-test-dcgm215.txt" -o "$tmp/dcgm-a.json"
+run 0 import "$tmp/slow.txt" -o "$tmp/dcgm-b.json"
+run 1 compare "$tmp/dcgm-a.json" "$tmp/dcgm-b.json" && {
+    grep -qE "^dcgm diagnostic_tflops dcgm-diagnostic_tflops-0 .*-50\.0% +regression" "$tmp/out" && ok ||
+        bad "GPU 0 at half its TFLOP/s not a regression: $(grep tflops "$tmp/out")"
+    grep -qE "^dcgm diagnostic_tflops dcgm-diagnostic_tflops-1 .* same$" "$tmp/out" && ok || bad "GPU 1 not the same"
+}
+
 # what each new reader refuses: one line naming the file, exit 2, nothing written
 printf ' #bytes #iterations  BW peak[Gb/sec] BW average[Gb/sec]\n' >"$tmp/e1.txt"
 printf 'nvloom_cli 1.3\nRunning device_to_device_unidir_write_ce\n\t0\t1\n' >"$tmp/e2.txt"

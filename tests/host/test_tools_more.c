@@ -225,11 +225,16 @@ static void dcgm_one_test_pasted(void **state)
     int n;
     json_t *doc = import_one("dcgm-diag-4x-one-test-dcgm215.txt", LS_FMT_DCGM_DIAG, &n);
     assert_int_equal(n, 8);
+    assert_int_equal(json_array_size(json_object_get(doc, "measurements")), 2);
     const json_t *d = json_array_get(json_object_get(doc, "dcgm"), 0);
     assert_non_null(json_object_get(d, "incomplete"));
     const json_t *t = json_array_get(json_object_get(d, "tests"), 0);
     assert_string_equal(ls_json_str(t, "name", ""), "diagnostic");
     assert_string_equal(ls_json_str(t, "status", ""), "pass");
+    /* its info lines: "GPU 0 calculated at approximately 859.08 gigaflops" for GPUs 0 and 1 */
+    const json_t *tf = entry(doc, "dcgm-diagnostic_tflops-1");
+    assert_string_equal(ls_json_str(tf, "unit", ""), "TFLOP/s");
+    near(ls_json_num(tf, "value", 0), 0.85908);
     json_decref(doc);
 }
 
