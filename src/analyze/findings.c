@@ -306,6 +306,7 @@ json_t *ls_findings(const json_t *doc)
     if (!m)
         return found;
     ls_rules_input(m, found);
+    ls_rules_figures(m, found);
     ls_rules_status(m, found);
     ls_rules_links(m, found);
     ls_rules_matrix(m, found);

@@ -347,7 +347,8 @@ static json_t *summary(const ls_fleet_t *fleet, json_t *outliers, json_t *figure
 
 json_t *ls_fleet_analyze(ls_fleet_t *fleet, const ls_fleet_opts_t *opts)
 {
-    qsort(fleet->rec, fleet->n, sizeof *fleet->rec, by_model_key);
+    if (fleet->n) /* qsort of NULL is undefined even for 0 items */
+        qsort(fleet->rec, fleet->n, sizeof *fleet->rec, by_model_key);
     double *scratch = malloc((fleet->n ? fleet->n : 1) * sizeof *scratch);
     int *per_node = calloc(fleet->nodes.n ? fleet->nodes.n : 1, sizeof *per_node);
     json_t *outliers = json_array(), *figures = json_array();

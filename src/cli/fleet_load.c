@@ -56,7 +56,8 @@ static int add_folder(ls_paths_t *p, const char *dir)
         paths_add(p, path);
     }
     closedir(d);
-    qsort(p->items + first, p->n - first, sizeof *p->items, by_name);
+    if (p->n > first) /* an empty folder: items may still be NULL */
+        qsort(p->items + first, p->n - first, sizeof *p->items, by_name);
     return 0;
 }
 
