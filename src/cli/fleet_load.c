@@ -131,9 +131,11 @@ static void *parse_worker(void *arg)
     return NULL;
 }
 
-/* Adds the documents in order; stops at the first that cannot be read. */
+/* Adds the documents in order; one that cannot be read (or is forged) is named in one
+   line and skipped. The number skipped, or -1 when out of memory. */
 static int add_in_order(ls_fleet_t *fleet, loader_t *l)
 {
+    int skipped = 0;
     for (size_t i = 0; i < l->paths->n; i++) {
         pthread_mutex_lock(&l->lock);
         while (!l->done[i])
@@ -142,13 +144,14 @@ static int add_in_order(ls_fleet_t *fleet, loader_t *l)
         l->docs[i] = NULL;
         l->found[i] = NULL;
         pthread_mutex_unlock(&l->lock);
-        int rc = doc ? ls_fleet_add_found(fleet, doc, l->paths->items[i], found) : -1;
+        if (!doc) {
+            fprintf(stderr, "linkscope fleet: %s; skipped\n", l->errs[i]);
+            skipped++;
+        }
+        int rc = doc ? ls_fleet_add_found(fleet, doc, l->paths->items[i], found) : 0;
         json_decref(doc);
         if (rc != 0) {
-            if (doc)
-                fprintf(stderr, "linkscope fleet: %s: out of memory\n", l->paths->items[i]);
-            else
-                fprintf(stderr, "linkscope fleet: %s\n", l->errs[i]);
+            fprintf(stderr, "linkscope fleet: %s: out of memory\n", l->paths->items[i]);
             return -1;
         }
         pthread_mutex_lock(&l->lock);
@@ -156,7 +159,7 @@ static int add_in_order(ls_fleet_t *fleet, loader_t *l)
         pthread_cond_broadcast(&l->cond);
         pthread_mutex_unlock(&l->lock);
     }
-    return 0;
+    return skipped;
 }
 
 int ls_fleet_load(ls_fleet_t *fleet, const ls_paths_t *p)

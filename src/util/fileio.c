@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,13 +17,18 @@
 #include <unistd.h>
 
 /* Inputs read by this process (device and inode), so that an output that is one of
-   them is refused instead of overwritten (report RUN.json -o RUN.json). */
-#define MAX_INPUTS 512
-static struct {
+   them is refused instead of overwritten (report RUN.json -o RUN.json). As many as were
+   read (a fleet of thousands of documents), under a lock: fleet's reader threads add
+   to it at once. Out of memory, an input is not remembered and the write that would
+   replace it is refused instead (inputs_lost). */
+typedef struct {
     dev_t dev;
     ino_t ino;
-} inputs[MAX_INPUTS];
-static int ninputs;
+} input_id_t;
+static input_id_t *inputs;
+static size_t ninputs, capinputs;
+static int inputs_lost;
+static pthread_mutex_t inputs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A failed write to stdout was already reported in one line. */
 static int stdout_reported;
@@ -30,11 +36,20 @@ static int stdout_reported;
 static void remember_input(int fd)
 {
     struct stat st;
-    if (ninputs < MAX_INPUTS && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        inputs[ninputs].dev = st.st_dev;
-        inputs[ninputs].ino = st.st_ino;
-        ninputs++;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    pthread_mutex_lock(&inputs_lock);
+    if (ninputs == capinputs) {
+        size_t cap = capinputs ? 2 * capinputs : 64;
+        input_id_t *grown = realloc(inputs, cap * sizeof *grown);
+        if (grown)
+            inputs = grown, capinputs = cap;
     }
+    if (ninputs < capinputs)
+        inputs[ninputs++] = (input_id_t){st.st_dev, st.st_ino};
+    else
+        inputs_lost = 1;
+    pthread_mutex_unlock(&inputs_lock);
 }
 
 void ls_inputs_forget(const char *path)
@@ -42,17 +57,23 @@ void ls_inputs_forget(const char *path)
     struct stat st;
     if (!path || stat(path, &st) != 0)
         return;
-    for (int i = 0; i < ninputs; i++)
+    pthread_mutex_lock(&inputs_lock);
+    for (size_t i = 0; i < ninputs; i++)
         if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
             inputs[i] = inputs[--ninputs], i--;
+    pthread_mutex_unlock(&inputs_lock);
 }
 
+/* 1 when st is an input (or, after an input could not be remembered, might be one). */
 static int is_input(const struct stat *st)
 {
-    for (int i = 0; i < ninputs; i++)
-        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
-            return 1;
-    return 0;
+    int found = 0;
+    pthread_mutex_lock(&inputs_lock);
+    for (size_t i = 0; i < ninputs && !found; i++)
+        found = inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino;
+    found |= inputs_lost;
+    pthread_mutex_unlock(&inputs_lock);
+    return found;
 }
 
 size_t ls_max_input_bytes(void)
