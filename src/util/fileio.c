@@ -290,9 +290,94 @@ static int write_through(const char *path, const char *data, size_t len, char *e
     return 0;
 }
 
+/* 1 when the kernel's protected_symlinks rule (fs.protected_symlinks = 1) refuses to
+   follow link lst in folder dir: a sticky, world-writable folder (/tmp) and a link owned
+   by neither the follower nor the folder's owner. Applied whatever the sysctl says:
+   realpath() and a rename onto the target would otherwise bypass it. */
+static int link_refused(const struct stat *lst, const char *dir)
+{
+    struct stat dst;
+    if (stat(*dir ? dir : "/", &dst) != 0)
+        return 0;
+    return (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH) && lst->st_uid != geteuid() &&
+           lst->st_uid != dst.st_uid;
+}
+
+/* Appends component c (length n) to the absolute path res. */
+static int push_component(char *res, size_t len, const char *c, size_t n)
+{
+    size_t used = strlen(res);
+    if (used + 1 + n >= len)
+        return -1;
+    res[used] = '/';
+    memcpy(res + used + 1, c, n);
+    res[used + 1 + n] = '\0';
+    return 0;
+}
+
+/* Walks path component by component as the kernel does, following each symbolic link
+   (in a folder of the path or at its end) and checking it with link_refused: 0, or -1
+   with err naming the link. A part that does not exist ends the walk (nothing to follow). */
+static int check_links(const char *path, char *err, size_t errlen)
+{
+    char res[PATH_MAX] = "", rest[2 * PATH_MAX], next[2 * PATH_MAX], to[PATH_MAX];
+    if (path[0] != '/' && !getcwd(res, sizeof res))
+        return 0;
+    if (!strcmp(res, "/"))
+        res[0] = '\0';
+    snprintf(rest, sizeof rest, "%s", path);
+    for (int hops = 0; hops < 40;) {
+        char *c = rest;
+        while (*c == '/')
+            c++;
+        if (!*c)
+            return 0;
+        size_t n = strcspn(c, "/");
+        const char *after = c + n;
+        size_t keep = strlen(res);
+        if (n == 1 && c[0] == '.') {
+            memmove(rest, after, strlen(after) + 1);
+            continue;
+        }
+        if (n == 2 && c[0] == '.' && c[1] == '.') {
+            char *slash = strrchr(res, '/');
+            if (slash)
+                *slash = '\0';
+            memmove(rest, after, strlen(after) + 1);
+            continue;
+        }
+        if (push_component(res, sizeof res, c, n))
+            return 0;
+        struct stat lst;
+        if (lstat(res, &lst) != 0)
+            return 0;
+        if (!S_ISLNK(lst.st_mode)) {
+            memmove(rest, after, strlen(after) + 1);
+            continue;
+        }
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", (int)keep, res);
+        if (link_refused(&lst, dir))
+            return ls_seterr(err, errlen, "%s: %s is a symbolic link owned by another user (uid %ld) in a sticky, "
+                             "world-writable folder; not followed, as the kernel's protected_symlinks rule would not "
+                             "(give another output path)", path, res, (long)lst.st_uid);
+        ssize_t got = readlink(res, to, sizeof to - 1);
+        if (got < 0)
+            return 0;
+        to[got] = '\0';
+        snprintf(next, sizeof next, "%s%s", to, after);
+        memcpy(rest, next, sizeof rest);
+        res[to[0] == '/' ? 0 : keep] = '\0';
+        hops++;
+    }
+    return 0;
+}
+
 int ls_resolve_output(const char *path, char *target, size_t targetlen, char *err, size_t errlen)
 {
     struct stat lst;
+    if (check_links(path, err, errlen) != 0)
+        return -1;
     if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode)) {
         if (snprintf(target, targetlen, "%s", path) >= (int)targetlen)
             return ls_seterr(err, errlen, "%s: the path is too long", path);
@@ -317,6 +402,9 @@ int ls_write_file_atomic(const char *path, const char *data, size_t len, char *e
         return 0;
     }
     struct stat st;
+    /* Every branch below follows links only where the kernel's rule would */
+    if (check_links(path, err, errlen) != 0)
+        return -1;
     /* A device, FIFO or socket, also through a link (/dev/stdout -> /proc/self/fd/1 ->
        pipe:[N], which names no path), is written through. */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
