@@ -1,6 +1,7 @@
 /* linkscope fleet's inputs (fleet_load.h). */
 #include "fleet_load.h"
 #include "model/doc.h"
+#include "util/sanitize.h"
 
 #include <dirent.h>
 #include <glob.h>
@@ -145,7 +146,8 @@ static int add_in_order(ls_fleet_t *fleet, loader_t *l)
         l->found[i] = NULL;
         pthread_mutex_unlock(&l->lock);
         if (!doc) {
-            fprintf(stderr, "linkscope fleet: %s; skipped\n", l->errs[i]);
+            char shown[4 * sizeof l->errs[i]]; /* its text may quote the document */
+            fprintf(stderr, "linkscope fleet: %s; skipped\n", ls_term_escape(l->errs[i], shown, sizeof shown));
             skipped++;
         }
         int rc = doc ? ls_fleet_add_found(fleet, doc, l->paths->items[i], found) : 0;

@@ -78,11 +78,18 @@ static int is_input(const struct stat *st)
 
 size_t ls_max_input_bytes(void)
 {
+    static int warned;
     const char *env = getenv("LINKSCOPE_MAX_INPUT_MB");
     char *end = NULL;
+    errno = 0;
     long long mb = env && *env ? strtoll(env, &end, 10) : 0;
-    if (mb > 0 && end && !*end && mb <= (long long)(SIZE_MAX >> 21))
+    if (mb > 0 && end && !*end && !errno && mb <= (long long)(SIZE_MAX >> 21))
         return (size_t)mb << 20;
+    if (env && *env && !warned) { /* said once, never ignored in silence */
+        warned = 1;
+        ls_warn("LINKSCOPE_MAX_INPUT_MB=%.32s is not a whole number of MiB above 0; the %d MiB default is used",
+                env, LS_MAX_INPUT_MB);
+    }
     return (size_t)LS_MAX_INPUT_MB << 20;
 }
 
@@ -433,7 +440,9 @@ int ls_stdout_close(void)
     int bad = fflush(stdout) != 0;
     int saved = errno;
     bad |= ferror(stdout) != 0;
-    if (fclose(stdout) != 0 && !bad)
+    /* a closed stdout (>&-) that nothing was written to is no failure: closing it gives
+       EBADF after every byte went where -o said */
+    if (fclose(stdout) != 0 && !bad && errno != EBADF)
         bad = 1, saved = errno;
     if (bad && !stdout_reported)
         ls_error("stdout: write failed: %s", saved ? strerror(saved) : "output error");
