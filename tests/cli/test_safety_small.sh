@@ -4,7 +4,9 @@
 # image from an imported name; an error line that quotes a document shows its escape
 # characters as \xNN; import --collective takes only nccl-tests' collectives; a bad
 # LINKSCOPE_MAX_INPUT_MB is said in one line; the CSV set under -o DIR leaves no
-# temporary file (each file is replaced atomically, the set of three is not); with stdout closed, a report written to a file exits 0.
+# temporary file (each file is replaced atomically, the set of three is not); with
+# stdout closed, a report written to a file exits 0; nvidia-smi -q's memory size past
+# 2^63 bytes is no signed overflow.
 # args: LINKSCOPE_BINARY FIXTURES_DIR
 bin=$1
 fx=$2
@@ -67,6 +69,13 @@ run 0 report "$doc" --format csv -o "$tmp/csv"
 rc=$?
 [ "$rc" = 0 ] && ok || bad "stdout closed, -o FILE: exit $rc ($(cat "$tmp/err"))"
 grep -q "linkscope report" "$tmp/closed.md" && ok || bad "stdout closed: the file was not written"
+
+# nvidia-smi -q with a memory size past 2^63 bytes: no overflow (the sanitizer build
+# aborts on one), the size unknown, not negative
+sed 's/: 143771 MiB/: 99999999999999999 MiB/' "$fx/h200x2/nvidia-smi-q-gpu0.txt" >"$tmp/smi-q.txt"
+run 0 import "$tmp/smi-q.txt" -o "$tmp/smi.json"
+grep -q "runtime error" "$tmp/err" && bad "smi -q huge memory: $(cat "$tmp/err")" || ok
+grep -q '"memory_total_bytes": -' "$tmp/smi.json" && bad "smi -q huge memory: a negative size" || ok
 
 echo "safety small: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
