@@ -20,6 +20,9 @@ json_t *ls_findings(const json_t *doc);
    codes: [...], reasons: [...]}], needs: [...], ceilings: {ID: {ceiling_gbps, percent?,
    path, basis}}, noisy: [ID, ...]}. docs/analysis.md describes each field. */
 json_t *ls_plan(const json_t *doc);
+/* The same from the document's findings (ls_findings(doc)) already computed: the rules
+   run once for a report or a plan, not once more inside the planner. */
+json_t *ls_plan_with(const json_t *doc, const json_t *findings);
 
 /* "info", "warning", "error". */
 const char *ls_severity_name(enum ls_severity sev);

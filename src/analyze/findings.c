@@ -5,6 +5,7 @@
 #include "tools_rules.h"
 #include "spec.h"
 #include "model/doc.h"
+#include "util/strindex.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -159,27 +160,48 @@ uint64_t ls_finding_gpus(const json_t *finding)
     return mask;
 }
 
+/* The ids of the entries, for one hash lookup per piece of evidence (linear in findings
+   and entries, not their product). NULL keys when out of memory: nothing is lowered. */
+static const char **entry_ids(const ls_machine_t *m, size_t *n)
+{
+    const json_t *list = json_object_get(m->doc, "measurements");
+    const char **ids = calloc(json_array_size(list) + 1, sizeof *ids);
+    *n = 0;
+    for (size_t i = 0; ids && i < json_array_size(list); i++)
+        ids[(*n)++] = ls_json_str(json_array_get(list, i), "id", "");
+    return ids;
+}
+
+/* 1 when every piece of evidence of f is a noisy figure. */
+static int all_noisy(const ls_machine_t *m, const ls_strindex_t *ix, const json_t *f)
+{
+    size_t k;
+    const json_t *id;
+    json_array_foreach(json_object_get(f, "evidence"), k, id)
+    {
+        size_t at = json_is_string(id) ? ls_strindex_first(ix, json_string_value(id)) : LS_STRINDEX_NONE;
+        if (at == LS_STRINDEX_NONE || !ls_entry_noisy(ls_measurement(m, at)))
+            return 0;
+    }
+    return 1;
+}
+
 /* A finding whose every piece of evidence is a noisy figure is not trusted beyond info. */
 static void lower_noisy(const ls_machine_t *m, json_t *found)
 {
-    size_t i;
+    size_t i, n;
     json_t *f;
+    const char **ids = entry_ids(m, &n);
+    ls_strindex_t ix;
+    if (!ids || ls_strindex_build(&ix, ids, n)) {
+        free(ids);
+        return;
+    }
     json_array_foreach(found, i, f)
     {
-        const json_t *ev = json_object_get(f, "evidence");
         const char *rule = ls_json_str(f, "rule", "");
-        if (!json_array_size(ev) || !strcmp(rule, "noisy") || !strcmp(rule, "busy_gpu") ||
-            ls_finding_severity(f) == LS_SEV_INFO)
-            continue;
-        int all_noisy = 1;
-        size_t k;
-        const json_t *id;
-        json_array_foreach(ev, k, id)
-        {
-            const json_t *e = json_is_string(id) ? ls_measurement_by_id(m, json_string_value(id)) : NULL;
-            all_noisy &= e && ls_entry_noisy(e);
-        }
-        if (!all_noisy)
+        if (!json_array_size(json_object_get(f, "evidence")) || !strcmp(rule, "noisy") || !strcmp(rule, "busy_gpu") ||
+            ls_finding_severity(f) == LS_SEV_INFO || !all_noisy(m, &ix, f))
             continue;
         char message[2200];
         snprintf(message, sizeof message, "%s (rests only on noisy figures: rerun on an idle machine)",
@@ -187,6 +209,8 @@ static void lower_noisy(const ls_machine_t *m, json_t *found)
         json_object_set_new(f, "severity", json_string("info"));
         json_object_set_new(f, "message", json_string(message));
     }
+    ls_strindex_free(&ix);
+    free(ids);
 }
 
 /* "GPU3's clocks ..." -> "GPU#'s clocks ...": a per-GPU message with its index taken out,
@@ -324,6 +348,7 @@ json_t *ls_findings(const json_t *doc)
     if (!m)
         return found;
     ls_rules_input(m, found);
+    ls_rules_figures(m, found);
     ls_rules_status(m, found);
     ls_rules_links(m, found);
     ls_rules_matrix(m, found);

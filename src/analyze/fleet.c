@@ -47,6 +47,14 @@ void ls_fleet_opts_default(ls_fleet_opts_t *opts)
 
 ls_fleet_t *ls_fleet_new(void) { return calloc(1, sizeof(ls_fleet_t)); }
 
+static int names_find(const names_t *names, const char *s)
+{
+    for (int i = 0; i < names->n; i++)
+        if (!strcmp(names->items[i], s))
+            return i;
+    return -1;
+}
+
 static int names_add(names_t *names, const char *s)
 {
     if (names->n == names->cap) {
@@ -106,7 +114,13 @@ static int add_node(ls_fleet_t *fleet, const json_t *doc, const char *file)
     ls_gpu_summary(doc, model, sizeof model);
     int m = model_index(fleet, model[0] ? model : "unknown hardware");
     const char *host = ls_json_str(json_object_get(doc, "host"), "hostname", NULL);
-    int node = names_add(&fleet->nodes, host && host[0] ? host : file);
+    const char *name = host && host[0] ? host : file;
+    char both[512];
+    if (names_find(&fleet->nodes, name) >= 0) { /* two documents of one hostname: two rows, two series */
+        snprintf(both, sizeof both, "%s (%s)", name, file);
+        name = both;
+    }
+    int node = names_add(&fleet->nodes, name);
     if (m < 0 || node < 0 || names_add(&fleet->files, file) < 0)
         return -1;
     int *grown = realloc(fleet->node_model, (size_t)(node + 1) * sizeof *grown);
@@ -349,7 +363,8 @@ static json_t *summary(const ls_fleet_t *fleet, json_t *outliers, json_t *figure
 
 json_t *ls_fleet_analyze(ls_fleet_t *fleet, const ls_fleet_opts_t *opts)
 {
-    qsort(fleet->rec, fleet->n, sizeof *fleet->rec, by_model_key);
+    if (fleet->n) /* qsort of NULL is undefined even for 0 items */
+        qsort(fleet->rec, fleet->n, sizeof *fleet->rec, by_model_key);
     double *scratch = malloc((fleet->n ? fleet->n : 1) * sizeof *scratch);
     int *per_node = calloc(fleet->nodes.n ? fleet->nodes.n : 1, sizeof *per_node);
     json_t *outliers = json_array(), *figures = json_array();

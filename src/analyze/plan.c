@@ -811,9 +811,8 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
 }
 
 /* GPUs, pairs and sets that error findings name: never proposed as best or cleanest. */
-static void mark_errors(plan_ctx_t *c, const json_t *doc)
+static void mark_errors(plan_ctx_t *c, const json_t *found)
 {
-    json_t *found = ls_findings(doc);
     size_t i;
     const json_t *f;
     json_array_foreach(found, i, f)
@@ -832,7 +831,6 @@ static void mark_errors(plan_ctx_t *c, const json_t *doc)
             c->bad_sets[c->nbad_sets++] = mask;
         }
     }
-    json_decref(found);
 }
 
 /* Every bandwidth figure's hardware ceiling, by entry id: {ceiling_gbps, percent, path,
@@ -881,6 +879,13 @@ static json_t *needs(const ls_machine_t *m)
 
 json_t *ls_plan(const json_t *doc)
 {
+    json_t *found = ls_findings(doc), *plan = ls_plan_with(doc, found);
+    json_decref(found);
+    return plan;
+}
+
+json_t *ls_plan_with(const json_t *doc, const json_t *findings)
+{
     ls_machine_t *m = ls_machine_new(doc);
     plan_ctx_t *c = m ? ctx_new(m) : NULL;
     if (!c) {
@@ -888,7 +893,7 @@ json_t *ls_plan(const json_t *doc)
         return json_object();
     }
     json_t *plan = json_object();
-    mark_errors(c, doc);
+    mark_errors(c, findings);
     json_object_set_new(plan, "islands", islands(m));
     json_t *kept = keep_out(c); /* before groups: kept-out GPUs join last */
     json_object_set_new(plan, "groups", groups(c));

@@ -88,6 +88,8 @@ void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len);
 void ls_rules_matrix(const ls_machine_t *m, json_t *out);
 /* The input: a cut paste (imports[].incomplete) as one info finding per file. */
 void ls_rules_input(const ls_machine_t *m, json_t *out);
+/* Figures that cannot be: nothing_measured, impossible_value, suspect_rows (rules_figures.c). */
+void ls_rules_figures(const ls_machine_t *m, json_t *out);
 /* P2P pairs slower measured together than alone (shared_path). */
 void ls_rules_shared_path(const ls_machine_t *m, json_t *out);
 

@@ -332,26 +332,42 @@ static void nvlink_error_finding(int g, const nvlink_rise_t *r, json_t *evidence
                        "nvidia-smi nvlink -e", g, r->crc);
 }
 
+/* GPU index of a telemetry key ("3"), -1 when the key is no canonical index. */
+static int gpu_key(const char *key)
+{
+    char canon[16];
+    long g = strtol(key, NULL, 10);
+    if (g < 0 || g >= LS_MAX_GPUS)
+        return -1;
+    snprintf(canon, sizeof canon, "%ld", g);
+    return strcmp(canon, key) ? -1 : (int)g;
+}
+
+/* One pass over the entries and each entry's GPU keys (linear in entries). */
 static void nvlink_errors(const ls_machine_t *m, json_t *out)
 {
+    json_t *evidence[LS_MAX_GPUS] = {0};
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i), *v;
+        const char *key;
+        json_object_foreach(json_object_get(json_object_get(e, "telemetry"), "nvlink_errors_after"), key, v)
+        {
+            int g = gpu_key(key); /* telemetry is keyed by GPU index */
+            if (g < 0 || !rose_in(e, key))
+                continue;
+            if (!evidence[g])
+                evidence[g] = json_array();
+            json_array_append_new(evidence[g], json_string(ls_json_str(e, "id", "")));
+        }
+    }
     for (int g = 0; g < LS_MAX_GPUS; g++) {
         char key[16];
-        snprintf(key, sizeof key, "%d", g); /* telemetry is keyed by GPU index */
-        json_t *evidence = NULL;
-        for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-             i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-            const json_t *e = ls_measurement(m, (size_t)i);
-            if (!rose_in(e, key))
-                continue;
-            if (!evidence)
-                evidence = json_array();
-            json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
-        }
-        if (!evidence)
+        if (!evidence[g])
             continue;
+        snprintf(key, sizeof key, "%d", g);
         nvlink_rise_t r = {counter_rise(m, key, "crc_flit") + counter_rise(m, key, "crc_data"),
                            counter_rise(m, key, "replay"), counter_rise(m, key, "recovery")};
-        nvlink_error_finding(g, &r, evidence, out);
+        nvlink_error_finding(g, &r, evidence[g], out);
     }
 }
 

@@ -3,6 +3,7 @@
    pairs slower than same-socket ones, and a topology where every pair goes through the
    host while the GPUs share a socket. */
 #include "rules.h"
+#include "p2p_index.h"
 #include "model/doc.h"
 #include "model/entry.h"
 
@@ -15,18 +16,17 @@
 
 static int ok(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "status", ""), "ok") && ls_json_num(e, "value", 0) > 0;
+    return ls_p2p_ok(e);
 }
 
 static int direct(const json_t *e)
 {
-    const json_t *p = json_object_get(e, "p2p");
-    return p ? json_is_true(p) : strcmp(ls_json_str(e, "method", ""), "staged") != 0;
+    return ls_p2p_direct(e);
 }
 
 static int uni(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "direction", "uni"), "uni");
+    return ls_p2p_uni(e);
 }
 
 /* Appends "0<->1" (sep "<->") to a list of at most MAX_LISTED pairs, then counts the rest. */
@@ -47,51 +47,28 @@ static void list_tail(char *list, size_t len, int n)
     }
 }
 
-static int status_blocks(enum ls_p2p_status s)
-{
-    return s == LS_P2P_CNS || s == LS_P2P_GNS || s == LS_P2P_TNS || s == LS_P2P_NS || s == LS_P2P_DR;
-}
-
 /* 1 when something in the document says a and b have no peer access: topo -p2p words,
    cudaDeviceCanAccessPeer, or a figure flagged no_p2p (p2pBandwidthLatencyTest's
    "CANNOT Access Peer", linkscope's own check). */
-static int word_blocks(const char *w)
-{
-    enum ls_p2p_status s;
-    return w && !ls_p2p_parse(w, &s) && status_blocks(s);
-}
-
-static int no_peer_access(const ls_machine_t *m, int a, int b, const char **why)
+static int no_peer_access(const ls_machine_t *m, const ls_p2p_index_t *ix, int a, int b, const char **why)
 {
     if (m->has_topo && m->topo->has_p2p &&
-        (status_blocks(m->topo->p2p_read[a][b]) || status_blocks(m->topo->p2p_write[a][b]))) {
-        enum ls_p2p_status s = status_blocks(m->topo->p2p_read[a][b]) ? m->topo->p2p_read[a][b] : m->topo->p2p_write[a][b];
+        (ls_p2p_status_blocks(m->topo->p2p_read[a][b]) || ls_p2p_status_blocks(m->topo->p2p_write[a][b]))) {
+        enum ls_p2p_status s =
+            ls_p2p_status_blocks(m->topo->p2p_read[a][b]) ? m->topo->p2p_read[a][b] : m->topo->p2p_write[a][b];
         *why = ls_p2p_word(s);
         return 1;
     }
-    size_t i;
-    const json_t *l;
-    json_array_foreach(json_object_get(m->doc, "links"), i, l)
-    {
-        if (ls_json_int(l, "a", -1) != a || ls_json_int(l, "b", -1) != b)
-            continue;
-        if (json_is_false(json_object_get(l, "cuda_peer_access"))) {
-            *why = "cudaDeviceCanAccessPeer = 0";
-            return 1;
-        }
+    const json_t *l = ix->blocking_link[a][b], *e = ix->no_p2p_entry[a][b];
+    if (l) {
         /* a topo -p2p word whose capability (read, write) the paste did not name */
-        if (word_blocks(ls_json_str(l, "p2p_status", NULL))) {
-            *why = ls_json_str(l, "p2p_status", "");
-            return 1;
-        }
+        *why = json_is_false(json_object_get(l, "cuda_peer_access")) ? "cudaDeviceCanAccessPeer = 0"
+                                                                    : ls_json_str(l, "p2p_status", "");
+        return 1;
     }
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)k);
-        long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
-        if (((s == a && d == b) || (s == b && d == a)) && ls_entry_has_flag(e, "no_p2p")) {
-            *why = !strcmp(ls_json_str(e, "source", ""), "p2pBandwidthLatencyTest") ? "CANNOT Access Peer" : "no peer access";
-            return 1;
-        }
+    if (e) {
+        *why = !strcmp(ls_json_str(e, "source", ""), "p2pBandwidthLatencyTest") ? "CANNOT Access Peer" : "no peer access";
+        return 1;
     }
     return 0;
 }
@@ -115,7 +92,7 @@ static void waived(const ls_machine_t *m, json_t *out)
     }
 }
 
-static void p2p_unavailable(const ls_machine_t *m, json_t *out)
+static void p2p_unavailable(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t *out)
 {
     char list[256] = "", why_first[48] = "";
     int n = 0, total = 0, fa = -1, fb = -1;
@@ -126,7 +103,7 @@ static void p2p_unavailable(const ls_machine_t *m, json_t *out)
         for (int b = a + 1; b < m->ngpus; b++) {
             const char *why = NULL;
             total++;
-            if (!no_peer_access(m, a, b, &why))
+            if (!no_peer_access(m, ix, a, b, &why))
                 continue;
             if (!n) {
                 snprintf(why_first, sizeof why_first, "%s", why);
@@ -158,28 +135,14 @@ static void p2p_unavailable(const ls_machine_t *m, json_t *out)
 }
 
 /* The entry of e's pair (reversed if asked) of the same tool and mode, direct or staged as
-   asked, one-way (want_uni) or bidirectional. */
-static const json_t *same_pair(const ls_machine_t *m, const json_t *e, int want_direct, int reverse,
-                               int want_uni)
+   asked, one-way (want_uni) or bidirectional: a hash lookup (p2p_index.c). */
+static const json_t *same_pair(const ls_p2p_index_t *ix, const json_t *e, int want_direct, int reverse, int want_uni)
 {
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    if (reverse) {
-        long long t = a;
-        a = b, b = t;
-    }
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
-        const json_t *o = ls_measurement(m, (size_t)k);
-        if (ok(o) && uni(o) == want_uni && direct(o) == want_direct && ls_json_int(o, "src", -1) == a &&
-            ls_json_int(o, "dst", -1) == b && !json_object_get(o, "under") &&
-            !strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", "")) &&
-            !strcmp(ls_json_str(o, "mode", ""), ls_json_str(e, "mode", "")) &&
-            (!want_direct || !strcmp(ls_json_str(o, "method", ""), ls_json_str(e, "method", ""))))
-            return o;
-    }
-    return NULL;
+    return reverse ? ls_p2p_partner(ix, e, b, a, want_direct, want_uni) : ls_p2p_partner(ix, e, a, b, want_direct, want_uni);
 }
 
-static void p2p_no_gain(const ls_machine_t *m, json_t *out)
+static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t *out)
 {
     char list[256] = "";
     int n = 0, compared = 0;
@@ -193,7 +156,7 @@ static void p2p_no_gain(const ls_machine_t *m, json_t *out)
            at once through the host against both at once peer to peer) */
         if (!ok(e) || !direct(e) || json_object_get(e, "under"))
             continue;
-        const json_t *s = same_pair(m, e, 0, 0, uni(e));
+        const json_t *s = same_pair(ix, e, 0, 0, uni(e));
         if (!s)
             continue;
         compared++;
@@ -229,45 +192,17 @@ static void p2p_no_gain(const ls_machine_t *m, json_t *out)
                    slower ? "slower than" : "no faster than", n, compared, list, wd, ws, 100 * worst, causes);
 }
 
-/* Median of the direct bidir entries of the same tool and method on pairs of the same
-   link word, other than e's pair; 0 with fewer than LS_DEGRADED_MIN_PEERS. */
-static double bidir_peers(const ls_machine_t *m, const json_t *e, int *peers)
-{
-    char w1[16], w2[16];
-    int a = (int)ls_json_int(e, "src", -1), b = (int)ls_json_int(e, "dst", -1);
-    double vals[LS_MAX_GPUS * 4];
-    int n = 0;
-    *peers = 0;
-    if (!m->has_topo)
-        return 0; /* without the topology, pairs of different links would be compared */
-    ls_machine_link_word(m, a, b, w1, sizeof w1);
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0 && n < (int)(sizeof vals / sizeof *vals);
-         k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
-        const json_t *o = ls_measurement(m, (size_t)k);
-        int c = (int)ls_json_int(o, "src", -1), d = (int)ls_json_int(o, "dst", -1);
-        if (o == e || !ok(o) || uni(o) || !direct(o) || c < 0 || d < 0 || c >= m->ngpus || d >= m->ngpus ||
-            (c == a && d == b) || (c == b && d == a) || json_object_get(o, "under") ||
-            strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", "")) ||
-            strcmp(ls_json_str(o, "method", ""), ls_json_str(e, "method", "")))
-            continue;
-        if (!strcmp(ls_machine_link_word(m, c, d, w2, sizeof w2), w1))
-            vals[n++] = ls_json_num(o, "value", 0);
-    }
-    *peers = n;
-    return n >= LS_DEGRADED_MIN_PEERS ? ls_median(vals, n) : 0;
-}
-
-static void bidir_low(const ls_machine_t *m, json_t *out)
+static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
 {
     for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         if (!ok(e) || uni(e) || !direct(e) || json_object_get(e, "under"))
             continue;
         double v = ls_json_num(e, "value", 0);
-        const json_t *f = same_pair(m, e, 1, 0, 1), *r = same_pair(m, e, 1, 1, 1);
+        const json_t *f = same_pair(ix, e, 1, 0, 1), *r = same_pair(ix, e, 1, 1, 1);
         double sum = f && r ? ls_json_num(f, "value", 0) + ls_json_num(r, "value", 0) : 0;
         int peers;
-        double med = bidir_peers(m, e, &peers);
+        double med = ls_p2p_bidir_peers(m, ix, e, &peers);
         int low_sum = sum > 0 && v < LS_BIDIR_SUM_FRACTION * sum, low_peer = med > 0 && v < LS_BIDIR_PEER_FRACTION * med;
         if (!low_sum && !low_peer)
             continue;
@@ -383,9 +318,13 @@ static void all_pairs_host(const ls_machine_t *m, json_t *out)
 
 void ls_rules_p2p(const ls_machine_t *m, json_t *out)
 {
-    p2p_unavailable(m, out);
-    p2p_no_gain(m, out);
-    bidir_low(m, out);
+    ls_p2p_index_t *ix = ls_p2p_index_new(m);
+    if (ix) {
+        p2p_unavailable(m, ix, out);
+        p2p_no_gain(m, ix, out);
+        bidir_low(m, ix, out);
+    }
+    ls_p2p_index_free(ix);
     cross_socket_slow(m, out);
     all_pairs_host(m, out);
 }

@@ -145,6 +145,14 @@ static double row_busbw(const json_t *row)
 
 /* Busbw falling by more than half from one size to the next and staying down at every
    larger size. */
+/* A row's size in bytes; 0 (unknown) for a size no uint64_t holds (a forged -1 or 1e300:
+   the conversion would be undefined behaviour). */
+static uint64_t row_bytes(const json_t *row)
+{
+    double b = ls_json_num(row, "bytes", 0);
+    return b > 0 && b < 1.8e19 ? (uint64_t)b : 0;
+}
+
 static void busbw_collapse(const ls_machine_t *m, json_t *out)
 {
     for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
@@ -167,8 +175,8 @@ static void busbw_collapse(const ls_machine_t *m, json_t *out)
                 continue;
             char subject[128], s1[32], s2[32];
             subject_of(e, subject, sizeof subject);
-            ls_format_size((uint64_t)ls_json_num(prev, "bytes", 0), s1, sizeof s1);
-            ls_format_size((uint64_t)ls_json_num(json_array_get(rows, k), "bytes", 0), s2, sizeof s2);
+            ls_format_size(row_bytes(prev), s1, sizeof s1);
+            ls_format_size(row_bytes(json_array_get(rows, k)), s2, sizeof s2);
             ls_finding_add(out, "busbw_collapse", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
                            "%s: busbw falls from %.2f GB/s at %s to %.2f at %s and stays down (lowest %.2f): "
                            "large messages hit a slower path (a NIC or PCIe link that saturates, congestion, a "

@@ -42,7 +42,8 @@ const char usage_fleet[] =
     "\n"
     "Exit codes: 0 no node fails at --fail-on; 1 a node with an outlier or a finding at\n"
     "or above --fail-on (gate a node before a job);\n"
-    "2 bad usage or a document that cannot be read (one line naming the file).\n"
+    "2 bad usage or a document that cannot be read (one line naming the file; it is\n"
+    "skipped and the others are reported).\n"
     "Details: docs/fleet.md.\n";
 
 typedef struct {
@@ -169,10 +170,14 @@ int cmd_fleet(int argc, char **argv)
     ls_fleet_t *fleet = ls_fleet_new();
     json_t *result = NULL;
     rc = LS_EXIT_USAGE;
-    if (fleet && ls_fleet_collect(&paths, argc - optind, argv + optind) == 0 &&
-        ls_fleet_load(fleet, &paths) == 0 && (result = ls_fleet_analyze(fleet, &a.opts)) != NULL &&
-        write_outputs(result, &a) == 0)
-        rc = failing_nodes(result, a.fail_on, 0) > 0 ? LS_EXIT_CHECK : LS_EXIT_OK;
+    int skipped = -1;
+    if (fleet && ls_fleet_collect(&paths, argc - optind, argv + optind) == 0)
+        skipped = ls_fleet_load(fleet, &paths);
+    if (skipped >= 0 && (size_t)skipped == paths.n)
+        fprintf(stderr, "linkscope fleet: none of the %zu documents could be read\n", paths.n);
+    else if (skipped >= 0 && (result = ls_fleet_analyze(fleet, &a.opts)) != NULL && write_outputs(result, &a) == 0)
+        /* a document skipped is one that cannot be read: exit 2 after the others' report */
+        rc = skipped ? LS_EXIT_USAGE : failing_nodes(result, a.fail_on, 0) > 0 ? LS_EXIT_CHECK : LS_EXIT_OK;
     json_decref(result);
     ls_fleet_free(fleet);
     ls_paths_free(&paths);

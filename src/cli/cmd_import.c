@@ -61,6 +61,18 @@ typedef struct {
     ls_import_opts_t opts;
 } import_args_t;
 
+/* The collectives nccl-tests has a binary for (NAME_perf): --collective takes only these. */
+static const char *const collectives[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+                                          "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube"};
+
+static int known_collective(const char *name)
+{
+    for (size_t i = 0; i < sizeof collectives / sizeof *collectives; i++)
+        if (!strcmp(name, collectives[i]))
+            return 1;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, import_args_t *a)
 {
     static const struct option opts[] = {{"output", required_argument, 0, 'o'},
@@ -80,6 +92,10 @@ static int parse_args(int argc, char **argv, import_args_t *a)
             return LS_EXIT_USAGE;
         *slots[c] = optarg;
     }
+    if (a->opts.collective && !known_collective(a->opts.collective))
+        return ls_usage_error("import", "--collective %.64s: not one of nccl-tests' collectives (all_reduce, all_gather, "
+                              "reduce_scatter, alltoall, broadcast, reduce, sendrecv, gather, scatter, hypercube)",
+                              a->opts.collective);
     if (argc - optind > MAX_FILES)
         return ls_usage_error("import", "at most %d files at once", MAX_FILES);
     for (; optind < argc; optind++)

@@ -53,7 +53,7 @@ int cmd_plan(int argc, char **argv)
     json_t *doc = ls_read_document(path);
     if (!doc)
         return LS_EXIT_USAGE;
-    json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
+    json_t *findings = ls_findings(doc), *plan = ls_plan_with(doc, findings);
     char *text;
     if (quiet) {
         text = ls_render_verdict(findings);

@@ -66,9 +66,9 @@ static int write_out(const char *path, const char *text)
 
 /* -o NAME.csv: one file, the three tables each after a '# NAME.csv' line (as stdout),
    never a folder of that name. */
-static int write_csv_file(const json_t *doc, const char *file)
+static int write_csv_file(const json_t *doc, const json_t *findings, const char *file)
 {
-    json_t *plan = ls_plan(doc);
+    json_t *plan = ls_plan_with(doc, findings);
     ls_buf_t all = {0};
     for (int i = 0; i < 3; i++) {
         char *text = ls_report_csv(doc, plan, ls_csv_names[i]);
@@ -82,17 +82,17 @@ static int write_csv_file(const json_t *doc, const char *file)
     return rc;
 }
 
-static int write_csv(const json_t *doc, const char *dir)
+static int write_csv(const json_t *doc, const json_t *findings, const char *dir)
 {
     int to_stdout = !dir || !strcmp(dir, "-");
     size_t n = dir ? strlen(dir) : 0;
     if (n > 4 && !strcmp(dir + n - 4, ".csv"))
-        return write_csv_file(doc, dir);
+        return write_csv_file(doc, findings, dir);
     if (!to_stdout && mkdir(dir, 0777) && errno != EEXIST) {
         ls_error("%s: cannot create the directory (%s)", dir, strerror(errno));
         return LS_EXIT_USAGE;
     }
-    json_t *plan = ls_plan(doc); /* the ceilings and noisy figures of the status columns */
+    json_t *plan = ls_plan_with(doc, findings); /* the ceilings and noisy figures of the status columns */
     for (int i = 0; i < 3; i++) {
         char *text = ls_report_csv(doc, plan, ls_csv_names[i]), path[4096];
         int rc;
@@ -162,14 +162,11 @@ static void report_quiet(const json_t *findings, int fail_on)
 }
 
 /* What the document's findings make the exit code, after a report written with rc. */
-static int report_exit(const json_t *doc, int rc, int fail_on)
+static int report_exit(const json_t *findings, int rc, int fail_on)
 {
     if (rc != LS_EXIT_OK)
         return rc;
-    json_t *findings = ls_findings(doc);
-    int failing = ls_fail_on_count(findings, fail_on);
-    json_decref(findings);
-    return failing ? LS_EXIT_CHECK : LS_EXIT_OK;
+    return ls_fail_on_count(findings, fail_on) ? LS_EXIT_CHECK : LS_EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
@@ -188,23 +185,22 @@ int cmd_report(int argc, char **argv)
     char err[256];
     if (json_object_get(doc, "spec") && ls_spec_record(doc, err, sizeof err) != 0)
         ls_warn("%s: the acceptance check could not be made again (%s); the stored one is shown", path, err);
+    json_t *findings = ls_findings(doc); /* once: the plan and the exit code use them */
     if (quiet) {
-        json_t *findings = ls_findings(doc);
         report_quiet(findings, fail_on);
-        json_decref(findings);
     } else if (fmt == &ls_format_csv) {
-        rc = write_csv(doc, out);
+        rc = write_csv(doc, findings, out);
     } else {
-        json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
+        json_t *plan = ls_plan_with(doc, findings);
         char *text = ls_report(fmt, doc, findings, plan);
         if (fmt == &ls_format_term && (!out || !strcmp(out, "-")))
             text = ls_term_colour(text, stdout); /* a terminal only, NO_COLOR honoured */
         rc = write_out(out, text);
         free(text);
-        json_decref(findings);
         json_decref(plan);
     }
-    rc = report_exit(doc, rc, fail_on);
+    rc = report_exit(findings, rc, fail_on);
+    json_decref(findings);
     json_decref(doc);
     return rc;
 }

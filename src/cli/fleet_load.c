@@ -1,6 +1,7 @@
 /* linkscope fleet's inputs (fleet_load.h). */
 #include "fleet_load.h"
 #include "model/doc.h"
+#include "util/sanitize.h"
 
 #include <dirent.h>
 #include <glob.h>
@@ -56,7 +57,8 @@ static int add_folder(ls_paths_t *p, const char *dir)
         paths_add(p, path);
     }
     closedir(d);
-    qsort(p->items + first, p->n - first, sizeof *p->items, by_name);
+    if (p->n > first) /* an empty folder: items may still be NULL */
+        qsort(p->items + first, p->n - first, sizeof *p->items, by_name);
     return 0;
 }
 
@@ -130,9 +132,11 @@ static void *parse_worker(void *arg)
     return NULL;
 }
 
-/* Adds the documents in order; stops at the first that cannot be read. */
+/* Adds the documents in order; one that cannot be read (or is forged) is named in one
+   line and skipped. The number skipped, or -1 when out of memory. */
 static int add_in_order(ls_fleet_t *fleet, loader_t *l)
 {
+    int skipped = 0;
     for (size_t i = 0; i < l->paths->n; i++) {
         pthread_mutex_lock(&l->lock);
         while (!l->done[i])
@@ -141,13 +145,15 @@ static int add_in_order(ls_fleet_t *fleet, loader_t *l)
         l->docs[i] = NULL;
         l->found[i] = NULL;
         pthread_mutex_unlock(&l->lock);
-        int rc = doc ? ls_fleet_add_found(fleet, doc, l->paths->items[i], found) : -1;
+        if (!doc) {
+            char shown[4 * sizeof l->errs[i]]; /* its text may quote the document */
+            fprintf(stderr, "linkscope fleet: %s; skipped\n", ls_term_escape(l->errs[i], shown, sizeof shown));
+            skipped++;
+        }
+        int rc = doc ? ls_fleet_add_found(fleet, doc, l->paths->items[i], found) : 0;
         json_decref(doc);
         if (rc != 0) {
-            if (doc)
-                fprintf(stderr, "linkscope fleet: %s: out of memory\n", l->paths->items[i]);
-            else
-                fprintf(stderr, "linkscope fleet: %s\n", l->errs[i]);
+            fprintf(stderr, "linkscope fleet: %s: out of memory\n", l->paths->items[i]);
             return -1;
         }
         pthread_mutex_lock(&l->lock);
@@ -155,7 +161,7 @@ static int add_in_order(ls_fleet_t *fleet, loader_t *l)
         pthread_cond_broadcast(&l->cond);
         pthread_mutex_unlock(&l->lock);
     }
-    return 0;
+    return skipped;
 }
 
 int ls_fleet_load(ls_fleet_t *fleet, const ls_paths_t *p)

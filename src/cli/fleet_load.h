@@ -17,8 +17,9 @@ typedef struct {
 int ls_fleet_collect(ls_paths_t *p, int argc, char **argv);
 void ls_paths_free(ls_paths_t *p);
 
-/* Reads every document and adds it to fleet in the list's order; one line on stderr and
-   -1 at the first that cannot be read. */
+/* Reads every document and adds it to fleet in the list's order; a document that
+   cannot be read (or is refused: a forged index) is named in one line on stderr and
+   skipped. The number skipped, or -1 (one line) when out of memory. */
 int ls_fleet_load(ls_fleet_t *fleet, const ls_paths_t *p);
 
 #endif

@@ -12,6 +12,7 @@
 #include "util/log.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ typedef struct {
     long long root;
     result_t oop, ip;
     int has_oop, has_ip;
+    int nonfinite; /* cells printed as nan or inf (or past a double's range): left out */
 } row_t;
 
 typedef struct {
@@ -64,6 +66,7 @@ typedef struct {
     int has_oob;
     char failure[256];
     char missing[160]; /* what a partial paste lacked, for the entry's notes */
+    long long bad_sizes; /* rows whose size or count is no integer in range (1e26): left out */
 } block_t;
 
 typedef struct {
@@ -238,23 +241,36 @@ static void guess_layout(layout_t *lay, const ls_line_t *line)
     lay->group_is_ip[1] = 1;
 }
 
-static int read_cell(const ls_line_t *line, int col, double *out)
+/* 1 for a cell printed as a number that is none: nan, -nan, inf, or past a double's
+   range (nccl-tests prints them when a time is 0 or a result is broken). */
+static int nonfinite_cell(const char *tok)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(tok, &end);
+    return end != tok && !*end && (!isfinite(v) || errno == ERANGE);
+}
+
+static int read_cell(const ls_line_t *line, int col, double *out, int *nonfinite)
 {
     if (col < 0 || col >= line->ntok)
         return 0;
-    return ls_tok_double(line->tok[col], out) == 0;
+    if (ls_tok_double(line->tok[col], out) == 0)
+        return 1;
+    *nonfinite += nonfinite_cell(line->tok[col]);
+    return 0;
 }
 
-static int read_group(const ls_line_t *line, int start, result_t *res)
+static int read_group(const ls_line_t *line, int start, result_t *res, int *nonfinite)
 {
     memset(res, 0, sizeof *res);
-    res->has_time = read_cell(line, start, &res->time_us);
-    res->has_algbw = read_cell(line, start + 1, &res->algbw);
-    res->has_busbw = read_cell(line, start + 2, &res->busbw);
+    res->has_time = read_cell(line, start, &res->time_us, nonfinite);
+    res->has_algbw = read_cell(line, start + 1, &res->algbw, nonfinite);
+    res->has_busbw = read_cell(line, start + 2, &res->busbw, nonfinite);
     /* "#wrong" is a count ("0", "12"); the 2.0-era "error" column a largest relative
        error printed as "%7.0le" ("0e+00", "2e-07"): told apart by the cell's text */
     double cell;
-    if (read_cell(line, start + 3, &cell)) {
+    if (read_cell(line, start + 3, &cell, nonfinite)) {
         const char *t = line->tok[start + 3];
         if (strpbrk(t, "eE.")) {
             res->error = cell;
@@ -274,8 +290,10 @@ static int add_row(block_t *b, const ls_line_t *line)
         guess_layout(&lay, line);
     row_t r;
     memset(&r, 0, sizeof r);
-    ls_tok_long(line->tok[0], &r.bytes);
-    ls_tok_long(line->tok[1], &r.count);
+    if (ls_tok_long(line->tok[0], &r.bytes) || ls_tok_long(line->tok[1], &r.count) || r.bytes < 0 || r.count < 0) {
+        b->bad_sizes++; /* a size past 2^63 read as 0 bytes would be a wrong row */
+        return 0;
+    }
     snprintf(r.type, sizeof r.type, "%s",
              lay.type_col < line->ntok ? line->tok[lay.type_col] : "?");
     snprintf(r.redop, sizeof r.redop, "%s",
@@ -285,7 +303,7 @@ static int add_row(block_t *b, const ls_line_t *line)
         ls_tok_long(line->tok[lay.root_col], &r.root);
     for (int g = 0; g < lay.ngroups; g++) {
         result_t res;
-        if (!read_group(line, lay.group_start[g], &res))
+        if (!read_group(line, lay.group_start[g], &res, &r.nonfinite))
             continue;
         if (lay.group_is_ip[g]) {
             r.ip = res;
@@ -547,6 +565,39 @@ static void set_footer_fields(json_t *e, const block_t *b, size_t nrows, int nho
     }
 }
 
+static void add_note(json_t *e, const char *note)
+{
+    json_t *notes = json_object_get(e, "notes");
+    if (!json_is_array(notes))
+        json_object_set_new(e, "notes", notes = json_array());
+    json_array_append_new(notes, json_string(note));
+}
+
+/* Cells printed as nan or inf and rows of an unreadable size are left out of rows[]:
+   the entry says so (a flag, a note, verified false), never "ok, verified" in silence. */
+static void mark_dropped_cells(json_t *e, const block_t *b, const row_t *first, size_t nrows)
+{
+    long long cells = 0, at = -1;
+    for (size_t i = 0; i < nrows; i++) {
+        cells += first[i].nonfinite;
+        if (first[i].nonfinite && at < 0)
+            at = first[i].bytes;
+    }
+    char note[200];
+    if (cells) {
+        ls_entry_flag(e, "nonfinite_cells");
+        json_object_set_new(e, "verified", json_false());
+        snprintf(note, sizeof note, "nccl-tests printed nan or inf in %lld cells (first at %lld bytes): left out", cells, at);
+        add_note(e, note);
+    }
+    if (b->bad_sizes) {
+        ls_entry_flag(e, "unreadable_size");
+        json_object_set_new(e, "verified", json_false());
+        snprintf(note, sizeof note, "%lld rows whose size or count is no whole number below 2^63: left out", b->bad_sizes);
+        add_note(e, note);
+    }
+}
+
 static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, const char *variant,
                            json_t *doc)
 {
@@ -556,6 +607,7 @@ static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, c
     set_run_fields(e, b, first, variant, &nhosts);
     set_rows(e, b, first, nrows);
     set_footer_fields(e, b, nrows, nhosts);
+    mark_dropped_cells(e, b, first, nrows);
     add_rank_inventory(doc, b, nhosts);
     set_group_status(e, b, first, nrows);
     return e;

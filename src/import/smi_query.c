@@ -11,6 +11,8 @@
 #include "model/doc.h"
 #include "util/log.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,17 @@ static int in_section(const query_t *q, const char *a, const char *b)
 {
     return q->depth >= 2 && strcmp(q->section[q->depth - 2], a) == 0 &&
            strcmp(q->section[q->depth - 1], b) == 0;
+}
+
+/* "143771 MiB": the bytes; a count that is no whole number or past 2^63 bytes (a hostile
+   99999999999999999 MiB: atoll times 2^20 overflowed) is left unknown. */
+static void set_memory(query_t *q, const char *value)
+{
+    char *end;
+    errno = 0;
+    long long mib = strtoll(value, &end, 10);
+    if (!errno && end != value && mib >= 0 && mib <= LLONG_MAX / (1024LL * 1024LL))
+        json_object_set_new(q->gpu, "memory_total_bytes", json_integer(mib * 1024LL * 1024LL));
 }
 
 static void set_pcie(query_t *q, const char *field, const char *value)
@@ -112,8 +125,7 @@ static void gpu_value(query_t *q, const char *key, const char *value)
         set_pcie(q, "width_current", value);
     else if (q->depth == 1 && strcmp(q->section[0], "FB Memory Usage") == 0 &&
              strcmp(key, "Total") == 0 && strstr(value, "MiB"))
-        json_object_set_new(q->gpu, "memory_total_bytes",
-                            json_integer(atoll(value) * 1024LL * 1024LL));
+        set_memory(q, value);
     else
         ls_smi_query_health(q->gpu, (const char(*)[48])q->section, q->depth, key, value);
 }

@@ -383,7 +383,7 @@ static void analysis(run_t *r)
     json_object_set_new(r->doc, "run", run);
     ls_nics_from_nccl(r->doc); /* what NCCL said of each NIC its collectives used */
     json_object_set_new(r->doc, "findings", ls_findings(r->doc));
-    json_object_set_new(r->doc, "plan", ls_plan(r->doc));
+    json_object_set_new(r->doc, "plan", ls_plan_with(r->doc, json_object_get(r->doc, "findings")));
 }
 
 /* The step list, in the order they answer (docs/run.md): the projection's order; the

@@ -24,8 +24,9 @@ static void full(char *buf, double v)
 static void integer(char *buf, const json_t *obj, const char *key, long long min)
 {
     const json_t *v = json_object_get(obj, key);
-    if (json_is_number(v) && (long long)json_number_value(v) >= min)
-        snprintf(buf, CELL, "%lld", (long long)json_number_value(v));
+    double d = json_number_value(v); /* a real past long long's range has no integer value */
+    if (json_is_number(v) && fabs(d) < 9.2e18 && (long long)d >= min)
+        snprintf(buf, CELL, "%lld", (long long)d);
     else
         buf[0] = '\0';
 }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,13 +17,18 @@
 #include <unistd.h>
 
 /* Inputs read by this process (device and inode), so that an output that is one of
-   them is refused instead of overwritten (report RUN.json -o RUN.json). */
-#define MAX_INPUTS 512
-static struct {
+   them is refused instead of overwritten (report RUN.json -o RUN.json). As many as were
+   read (a fleet of thousands of documents), under a lock: fleet's reader threads add
+   to it at once. Out of memory, an input is not remembered and the write that would
+   replace it is refused instead (inputs_lost). */
+typedef struct {
     dev_t dev;
     ino_t ino;
-} inputs[MAX_INPUTS];
-static int ninputs;
+} input_id_t;
+static input_id_t *inputs;
+static size_t ninputs, capinputs;
+static int inputs_lost;
+static pthread_mutex_t inputs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A failed write to stdout was already reported in one line. */
 static int stdout_reported;
@@ -30,11 +36,20 @@ static int stdout_reported;
 static void remember_input(int fd)
 {
     struct stat st;
-    if (ninputs < MAX_INPUTS && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        inputs[ninputs].dev = st.st_dev;
-        inputs[ninputs].ino = st.st_ino;
-        ninputs++;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    pthread_mutex_lock(&inputs_lock);
+    if (ninputs == capinputs) {
+        size_t cap = capinputs ? 2 * capinputs : 64;
+        input_id_t *grown = realloc(inputs, cap * sizeof *grown);
+        if (grown)
+            inputs = grown, capinputs = cap;
     }
+    if (ninputs < capinputs)
+        inputs[ninputs++] = (input_id_t){st.st_dev, st.st_ino};
+    else
+        inputs_lost = 1;
+    pthread_mutex_unlock(&inputs_lock);
 }
 
 void ls_inputs_forget(const char *path)
@@ -42,26 +57,39 @@ void ls_inputs_forget(const char *path)
     struct stat st;
     if (!path || stat(path, &st) != 0)
         return;
-    for (int i = 0; i < ninputs; i++)
+    pthread_mutex_lock(&inputs_lock);
+    for (size_t i = 0; i < ninputs; i++)
         if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
             inputs[i] = inputs[--ninputs], i--;
+    pthread_mutex_unlock(&inputs_lock);
 }
 
+/* 1 when st is an input (or, after an input could not be remembered, might be one). */
 static int is_input(const struct stat *st)
 {
-    for (int i = 0; i < ninputs; i++)
-        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
-            return 1;
-    return 0;
+    int found = 0;
+    pthread_mutex_lock(&inputs_lock);
+    for (size_t i = 0; i < ninputs && !found; i++)
+        found = inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino;
+    found |= inputs_lost;
+    pthread_mutex_unlock(&inputs_lock);
+    return found;
 }
 
 size_t ls_max_input_bytes(void)
 {
+    static int warned;
     const char *env = getenv("LINKSCOPE_MAX_INPUT_MB");
     char *end = NULL;
+    errno = 0;
     long long mb = env && *env ? strtoll(env, &end, 10) : 0;
-    if (mb > 0 && end && !*end && mb <= (long long)(SIZE_MAX >> 21))
+    if (mb > 0 && end && !*end && !errno && mb <= (long long)(SIZE_MAX >> 21))
         return (size_t)mb << 20;
+    if (env && *env && !warned) { /* said once, never ignored in silence */
+        warned = 1;
+        ls_warn("LINKSCOPE_MAX_INPUT_MB=%.32s is not a whole number of MiB above 0; the %d MiB default is used",
+                env, LS_MAX_INPUT_MB);
+    }
     return (size_t)LS_MAX_INPUT_MB << 20;
 }
 
@@ -269,9 +297,94 @@ static int write_through(const char *path, const char *data, size_t len, char *e
     return 0;
 }
 
+/* 1 when the kernel's protected_symlinks rule (fs.protected_symlinks = 1) refuses to
+   follow link lst in folder dir: a sticky, world-writable folder (/tmp) and a link owned
+   by neither the follower nor the folder's owner. Applied whatever the sysctl says:
+   realpath() and a rename onto the target would otherwise bypass it. */
+static int link_refused(const struct stat *lst, const char *dir)
+{
+    struct stat dst;
+    if (stat(*dir ? dir : "/", &dst) != 0)
+        return 0;
+    return (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH) && lst->st_uid != geteuid() &&
+           lst->st_uid != dst.st_uid;
+}
+
+/* Appends component c (length n) to the absolute path res. */
+static int push_component(char *res, size_t len, const char *c, size_t n)
+{
+    size_t used = strlen(res);
+    if (used + 1 + n >= len)
+        return -1;
+    res[used] = '/';
+    memcpy(res + used + 1, c, n);
+    res[used + 1 + n] = '\0';
+    return 0;
+}
+
+/* Walks path component by component as the kernel does, following each symbolic link
+   (in a folder of the path or at its end) and checking it with link_refused: 0, or -1
+   with err naming the link. A part that does not exist ends the walk (nothing to follow). */
+static int check_links(const char *path, char *err, size_t errlen)
+{
+    char res[PATH_MAX] = "", rest[2 * PATH_MAX], next[2 * PATH_MAX], to[PATH_MAX];
+    if (path[0] != '/' && !getcwd(res, sizeof res))
+        return 0;
+    if (!strcmp(res, "/"))
+        res[0] = '\0';
+    snprintf(rest, sizeof rest, "%s", path);
+    for (int hops = 0; hops < 40;) {
+        char *c = rest;
+        while (*c == '/')
+            c++;
+        if (!*c)
+            return 0;
+        size_t n = strcspn(c, "/");
+        const char *after = c + n;
+        size_t keep = strlen(res);
+        if (n == 1 && c[0] == '.') {
+            memmove(rest, after, strlen(after) + 1);
+            continue;
+        }
+        if (n == 2 && c[0] == '.' && c[1] == '.') {
+            char *slash = strrchr(res, '/');
+            if (slash)
+                *slash = '\0';
+            memmove(rest, after, strlen(after) + 1);
+            continue;
+        }
+        if (push_component(res, sizeof res, c, n))
+            return 0;
+        struct stat lst;
+        if (lstat(res, &lst) != 0)
+            return 0;
+        if (!S_ISLNK(lst.st_mode)) {
+            memmove(rest, after, strlen(after) + 1);
+            continue;
+        }
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", (int)keep, res);
+        if (link_refused(&lst, dir))
+            return ls_seterr(err, errlen, "%s: %s is a symbolic link owned by another user (uid %ld) in a sticky, "
+                             "world-writable folder; not followed, as the kernel's protected_symlinks rule would not "
+                             "(give another output path)", path, res, (long)lst.st_uid);
+        ssize_t got = readlink(res, to, sizeof to - 1);
+        if (got < 0)
+            return 0;
+        to[got] = '\0';
+        snprintf(next, sizeof next, "%s%s", to, after);
+        memcpy(rest, next, sizeof rest);
+        res[to[0] == '/' ? 0 : keep] = '\0';
+        hops++;
+    }
+    return 0;
+}
+
 int ls_resolve_output(const char *path, char *target, size_t targetlen, char *err, size_t errlen)
 {
     struct stat lst;
+    if (check_links(path, err, errlen) != 0)
+        return -1;
     if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode)) {
         if (snprintf(target, targetlen, "%s", path) >= (int)targetlen)
             return ls_seterr(err, errlen, "%s: the path is too long", path);
@@ -296,6 +409,9 @@ int ls_write_file_atomic(const char *path, const char *data, size_t len, char *e
         return 0;
     }
     struct stat st;
+    /* Every branch below follows links only where the kernel's rule would */
+    if (check_links(path, err, errlen) != 0)
+        return -1;
     /* A device, FIFO or socket, also through a link (/dev/stdout -> /proc/self/fd/1 ->
        pipe:[N], which names no path), is written through. */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
@@ -324,7 +440,9 @@ int ls_stdout_close(void)
     int bad = fflush(stdout) != 0;
     int saved = errno;
     bad |= ferror(stdout) != 0;
-    if (fclose(stdout) != 0 && !bad)
+    /* a closed stdout (>&-) that nothing was written to is no failure: closing it gives
+       EBADF after every byte went where -o said */
+    if (fclose(stdout) != 0 && !bad && errno != EBADF)
         bad = 1, saved = errno;
     if (bad && !stdout_reported)
         ls_error("stdout: write failed: %s", saved ? strerror(saved) : "output error");

@@ -1,4 +1,5 @@
 #include "log.h"
+#include "sanitize.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +11,15 @@ static int quiet_warnings;
 
 void ls_log_quiet(int quiet) { quiet_warnings = quiet; }
 
+/* One line: text from a document or a log (a GPU name, an entry id, a path) reaches the
+   terminal with its control characters shown as \xNN, never as escapes or a new line. */
 static void vline(const char *prefix, const char *fmt, va_list ap)
 {
+    char text[4096], shown[4 * sizeof text];
+    vsnprintf(text, sizeof text, fmt, ap);
     fputs("linkscope: ", stderr);
     fputs(prefix, stderr);
-    vfprintf(stderr, fmt, ap);
+    fputs(ls_term_escape(text, shown, sizeof shown), stderr);
     fputc('\n', stderr);
 }
 

@@ -207,9 +207,13 @@ char *ls_md_escape(const char *s, char *out, size_t outlen)
     size_t o = 0;
     if (!out || outlen == 0)
         return out;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && o + 1 < outlen; p++) {
+    const unsigned char *start = (const unsigned char *)(s ? s : "");
+    for (const unsigned char *p = start; *p && o + 1 < outlen; p++) {
         char one[2] = {(char)*p, 0};
-        const char *text = *p == '&'   ? "&amp;"
+        /* "](" escaped: [text](url) and ![x](url) from a name stay text, never a live
+           link or image (the brackets alone are shown as they are) */
+        const char *text = *p == '(' && p > start && p[-1] == ']' ? "\\("
+                           : *p == '&' ? "&amp;"
                            : *p == '<' ? "&lt;"
                            : *p == '>' ? "&gt;"
                            : *p == '|' ? "\\|"

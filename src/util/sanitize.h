@@ -32,8 +32,9 @@ char *ls_term_escape_keep_colour(const char *s, char *out, size_t outlen);
    quote. A plain number ("-3.5") is data, not a formula, and is left alone. */
 int ls_csv_is_formula(const char *s);
 
-/* Markdown table cell: &, <, > as HTML entities, | as \|, newlines as spaces, control
-   characters dropped, into out (NUL-terminated, truncated). Returns out. */
+/* Markdown table cell: &, <, > as HTML entities, | as \|, "](" as "]\(" (a name never
+   makes a live link or image), newlines as spaces, control characters dropped, into out
+   (NUL-terminated, truncated). Returns out. */
 char *ls_md_escape(const char *s, char *out, size_t outlen);
 
 #endif

@@ -103,9 +103,20 @@ expect_bad() {
     grep -qF -- "$needle" "$tmp/err" && ok || bad "$*: stderr lacks '$needle': $(cat "$tmp/err")"
     [ ! -s "$tmp/out" ] && ok || bad "$*: wrote stdout"
 }
+# a document that cannot be read among others: exit 2, one stderr line naming it as
+# skipped, the others still reported (issue 25)
+expect_skipped() {
+    local needle=$1
+    shift
+    run 2 fleet "$@" || return
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "$*: not one stderr line: $(cat "$tmp/err")"
+    grep -qF -- "$needle" "$tmp/err" && grep -q "; skipped$" "$tmp/err" && ok ||
+        bad "$*: stderr does not name '$needle' as skipped: $(cat "$tmp/err")"
+    grep -q "^linkscope fleet: [1-9]" "$tmp/out" && ok || bad "$*: the other documents are not reported"
+}
 echo '{"schema": "linkscope.run/1"' >"$tmp/fleet/run-broken.json"
-expect_bad "run-broken.json" "$tmp/fleet"
-expect_bad "missing.json" "$tmp/good" "$tmp/missing.json"
+expect_skipped "run-broken.json" "$tmp/fleet"
+expect_skipped "missing.json" "$tmp/good" "$tmp/missing.json"
 expect_bad "no document matches" "$tmp/nothing-*.json"
 expect_bad "--score" --score x "$tmp/good"
 expect_bad "--min-change" --min-change 5000 "$tmp/good"

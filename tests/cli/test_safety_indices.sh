@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Forged GPU indices (docs/safety.md "Forged indices"): a P2P entry whose dst is
 # 2000000000, 64 or -2 (and a gpus[] item of 64) is refused where the document is read,
-# with one line naming the file and the entry, exit 2, by report, plan and fleet; a
-# latency entry's dst of -1 (host memory) is still read.
+# with one line naming the file and the entry, exit 2, by report, plan and fleet (which
+# skips that document and reports the others); a latency entry's dst of -1 (host
+# memory) is still read.
 # args: LINKSCOPE_BINARY FIXTURES_DIR
 bin=$1
 fx=$2
@@ -41,7 +42,14 @@ for forged in "dst 2000000000" "dst 64" "dst -2" "dst -1" "src 64" "src -1" "gpu
     rm -rf "$tmp/fleet" && mkdir "$tmp/fleet" && cp "$tmp/good.json" "$tmp/fleet/a.json" &&
         cp "$tmp/bad.json" "$tmp/fleet/bad.json"
     refused "fleet ($forged)" fleet "$tmp/fleet"
+    grep -q "bad.json: .*; skipped" "$tmp/err" && ok || bad "fleet ($forged): not named as skipped: $(cat "$tmp/err")"
+    grep -q "a.json" "$tmp/out" && ok || bad "fleet ($forged): the good document is not reported"
+    grep -q "bad.json" "$tmp/out" && bad "fleet ($forged): the forged document is in the report" || ok
 done
+# every document forged: nothing to report, one line more saying so
+rm -f "$tmp/fleet/a.json"
+run 2 fleet "$tmp/fleet"
+grep -q "none of the 1 documents could be read" "$tmp/err" && ok || bad "fleet of forged only: $(cat "$tmp/err")"
 
 # host memory as a latency entry's dst is a real index (nvbandwidth host_device tests)
 "$bin" import "$fx/h200x2/nvbandwidth.json" -o "$tmp/nvb.json" 2>/dev/null && ok || bad "nvbandwidth import"

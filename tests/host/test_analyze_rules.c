@@ -444,11 +444,14 @@ static void severity_names_round_trip(void **state)
     assert_int_equal(ls_severity_parse("fatal", &s), -1);
 }
 
+/* An empty document is "nothing measured" (an error), never healthy (issue 25). */
 static void empty_document_gives_empty_analysis(void **state)
 {
     (void)state;
     json_t *doc = ls_doc_new(), *f = ls_findings(doc), *plan = ls_plan(doc);
-    assert_int_equal(json_array_size(f), 0);
+    assert_int_equal(json_array_size(f), 1);
+    assert_string_equal(ls_json_str(json_array_get(f, 0), "rule", ""), "nothing_measured");
+    assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "error");
     assert_int_equal(json_array_size(json_object_get(plan, "groups")), 0);
     json_decref(plan);
     json_decref(f);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Scale benchmark of the rules and the plan (docs/benchmarks.md, "Rules at scale").
+# Builds run documents of N measurement entries from two fixtures, their entries
+# repeated with new ids: "even" (tests/fixtures/analyze/hgx-h200x8-even.json, 8 GPUs,
+# every repeat's figures moved by at most 2%: a healthy machine) and "faulty"
+# (examples/h200x2-run.json, with telemetry, bidirectional and staged P2P, host and
+# latency figures, a repeatable quarter of the figures cut to 30% and 60%: many rules
+# fire, many findings). Times `plan` and `report` of each: wall seconds, CPU seconds
+# (user + system) and the CPU ratio per 4x entries. Not a test: the seconds depend on the
+# machine. Usage: scripts/bench-scale.sh [LINKSCOPE [SIZES]] (defaults:
+# build-rel/linkscope, "2500 10000 40000").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(realpath "${1:-build-rel/linkscope}")
+sizes=${2:-2500 10000 40000}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+gen() { # KIND N OUT
+    python3 - "$@" <<'PY'
+import json, sys
+kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+src = {"even": "tests/fixtures/analyze/hgx-h200x8-even.json", "faulty": "examples/h200x2-run.json"}[kind]
+d = json.load(open(src))
+base, ms = d["measurements"], []
+for k in range(n):
+    e = json.loads(json.dumps(base[k % len(base)]))
+    e["id"] = "%s-r%d" % (e.get("id", "e"), k // len(base))
+    v = e.get("value")
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
+        f = 1 + ((k * 7919) % 41 - 20) / 1000.0 if kind == "even" else (1, 1, 0.3, 0.6)[(k * 7919) % 4]
+        e["value"] = round(v * f, 3)
+    ms.append(e)
+d["measurements"] = ms
+json.dump(d, open(out, "w"))
+PY
+}
+
+printf '%-7s %-7s %8s %8s %8s %s\n' kind command entries wall_s cpu_s cpu_ratio
+for kind in even faulty; do
+    for n in $sizes; do gen "$kind" "$n" "$tmp/$kind-$n.json"; done
+    for cmd in plan report; do
+        prev=
+        for n in $sizes; do
+            rc=0
+            /usr/bin/time -f '%e %U %S' -o "$tmp/time" "$bin" "$cmd" "$tmp/$kind-$n.json" --fail-on never \
+                >/dev/null 2>"$tmp/err" || rc=$?
+            [ "$rc" = 0 ] || { echo "$cmd $kind $n: exit $rc: $(head -1 "$tmp/err")" >&2; exit 1; }
+            read -r wall user sys <"$tmp/time"
+            cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+            ratio=
+            [ -z "$prev" ] || ratio=$(awk -v a="$prev" -v b="$cpu" 'BEGIN { printf "x%.1f", (a > 0 ? b / a : 0) }')
+            printf '%-7s %-7s %8d %8s %8s %s\n' "$kind" "$cmd" "$n" "$wall" "$cpu" "$ratio"
+            prev=$cpu
+        done
+    done
+done

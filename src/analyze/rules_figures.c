@@ -1,0 +1,177 @@
+/* Figures that cannot be: a document with nothing in it (nothing_measured), a figure
+   recorded as ok that is missing, zero or below (impossible_value), and nccl-tests rows
+   that are not what nccl-tests prints: cells of nan or inf and sizes past 2^63 the import
+   left out, negative times or bandwidths, a size twice in one sweep (suspect_rows).
+   A forged or broken input is never "healthy" (docs/safety.md, "Impossible figures"). */
+#include "rules.h"
+#include "model/doc.h"
+#include "model/entry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LISTED 6
+
+/* What a document can hold for the rules to judge: GPUs, links, NICs, figures, or an
+   imported tool's own report. */
+static const char *const judged[] = {"gpus", "links", "nics", "measurements", "nccl_logs",
+                                     "dcgm", "nccl_ras", "inspector", "nodes"};
+
+static void nothing_measured(const ls_machine_t *m, json_t *out)
+{
+    for (size_t i = 0; i < sizeof judged / sizeof *judged; i++)
+        if (json_array_size(json_object_get(m->doc, judged[i])))
+            return;
+    if (json_object_get(m->doc, "spec"))
+        return;
+    ls_finding_add(out, "nothing_measured", LS_SEV_ERROR, "document", json_array(),
+                   "Nothing measured: the document holds no GPU, no link, no figure and no imported tool "
+                   "report, so nothing in it can be judged healthy; next: `linkscope run -o RUN.json`, or "
+                   "`linkscope import FILE -o RUN.json` with a tool's output");
+}
+
+/* Appends "ID (what)" to a list of at most MAX_LISTED, then counts the rest. */
+static void list_entry(char *list, size_t len, int n, const json_t *e, const char *what)
+{
+    size_t used = strlen(list);
+    if (n < MAX_LISTED)
+        snprintf(list + used, len - used, "%s%s (%s)", n ? ", " : "", ls_json_str(e, "id", "?"), what);
+    else if (n == MAX_LISTED)
+        snprintf(list + used, len - used, " and more");
+}
+
+static uint64_t entry_gpus(const json_t *e)
+{
+    uint64_t mask = 0;
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(e, "gpus"), i, g)
+    {
+        if (json_is_integer(g) && json_integer_value(g) >= 0 && json_integer_value(g) < LS_MAX_GPUS)
+            mask |= 1ULL << json_integer_value(g);
+    }
+    return mask;
+}
+
+static void subject_of(uint64_t gpus, char *subject, size_t len)
+{
+    char set[96];
+    ls_format_gpu_mask(gpus, set, sizeof set);
+    snprintf(subject, len, gpus ? "GPUs %s" : "figures", set);
+}
+
+/* Why an ok figure cannot be, or NULL. nccl-tests prints busbw with two decimals, so
+   the 0.00 of a sweep that stopped at a few bytes is a rounding, and a cut paste may keep
+   no row at all: an nccl entry is impossible below zero only (its rows: suspect_rows). */
+static const char *impossible(const json_t *e, char *buf, size_t len)
+{
+    const json_t *v = json_object_get(e, "value");
+    int nccl = !strcmp(ls_json_str(e, "family", ""), "nccl");
+    if (strcmp(ls_json_str(e, "status", ""), "ok"))
+        return NULL;
+    if (!json_is_number(v))
+        return nccl ? NULL : "no figure";
+    if (json_number_value(v) > 0 || (nccl && json_number_value(v) == 0))
+        return NULL;
+    snprintf(buf, len, "%g %s", json_number_value(v), ls_json_str(e, "unit", ""));
+    return buf;
+}
+
+static void impossible_values(const ls_machine_t *m, json_t *out)
+{
+    char list[768] = "", what[64], subject[112];
+    int n = 0;
+    uint64_t gpus = 0;
+    json_t *evidence = json_array();
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        const char *why = impossible(e, what, sizeof what);
+        if (!why)
+            continue;
+        list_entry(list, sizeof list, n++, e, why);
+        gpus |= entry_gpus(e);
+        json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
+    }
+    if (!n) {
+        json_decref(evidence);
+        return;
+    }
+    subject_of(gpus, subject, sizeof subject);
+    ls_finding_add(out, "impossible_value", LS_SEV_ERROR, subject, evidence,
+                   "%d figure%s recorded as measured cannot be: %s; a bandwidth, latency or throughput of zero or "
+                   "below (or none) is no measurement: a measurement that did not run, a tool's cell printed as 0.00, or a "
+                   "hand-edited document; its pairs are unknown, not healthy; next: measure again (`linkscope run`)",
+                   n, n == 1 ? "" : "s", list);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* 1 when a row's time or bandwidth in result r (oop or ip) is below zero. */
+static int negative_result(const json_t *r)
+{
+    return ls_json_num(r, "time_us", 0) < 0 || ls_json_num(r, "algbw", 0) < 0 || ls_json_num(r, "busbw", 0) < 0;
+}
+
+/* What is wrong with an nccl entry's rows, or NULL. */
+static const char *bad_rows(const json_t *e)
+{
+    if (ls_entry_has_flag(e, "nonfinite_cells"))
+        return "nan or inf cells left out";
+    if (ls_entry_has_flag(e, "unreadable_size"))
+        return "a size past 2^63 left out";
+    const json_t *rows = json_object_get(e, "rows");
+    size_t n = json_array_size(rows), i, dup = 0;
+    const json_t *r;
+    json_array_foreach(rows, i, r)
+    {
+        if (negative_result(json_object_get(r, "oop")) || negative_result(json_object_get(r, "ip")))
+            return "a negative time or bandwidth";
+    }
+    double *sizes = n > 1 ? malloc(n * sizeof *sizes) : NULL;
+    for (i = 0; sizes && i < n; i++)
+        sizes[i] = ls_json_num(json_array_get(rows, i), "bytes", -1);
+    if (sizes)
+        qsort(sizes, n, sizeof *sizes, by_value);
+    for (i = 1; sizes && i < n && !dup; i++)
+        dup = sizes[i] == sizes[i - 1];
+    free(sizes);
+    return dup ? "a size twice" : NULL;
+}
+
+static void suspect_rows(const ls_machine_t *m, json_t *out)
+{
+    char list[768] = "", subject[112];
+    int n = 0;
+    uint64_t gpus = 0;
+    json_t *evidence = json_array();
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        const char *why = bad_rows(e);
+        if (!why)
+            continue;
+        list_entry(list, sizeof list, n++, e, why);
+        gpus |= entry_gpus(e);
+        json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
+    }
+    if (!n) {
+        json_decref(evidence);
+        return;
+    }
+    subject_of(gpus, subject, sizeof subject);
+    ls_finding_add(out, "suspect_rows", LS_SEV_WARNING, subject, evidence,
+                   "%d NCCL sweep%s hold%s rows nccl-tests does not print when it works: %s; the figures of "
+                   "those rows are unknown; next: run the sweep again and keep its whole output",
+                   n, n == 1 ? "" : "s", n == 1 ? "s" : "", list);
+}
+
+void ls_rules_figures(const ls_machine_t *m, json_t *out)
+{
+    nothing_measured(m, out);
+    impossible_values(m, out);
+    suspect_rows(m, out);
+}
