@@ -20,8 +20,11 @@ static double row_wrong(const json_t *row)
 static void subject_of(const json_t *e, char *subject, size_t len)
 {
     char set[96];
-    ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(e, "gpus")), set, sizeof set);
-    if (!strcmp(ls_json_str(e, "family", ""), "nccl"))
+    uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
+    ls_format_gpu_mask(mask, set, sizeof set);
+    if (!strcmp(ls_json_str(e, "family", ""), "nccl") && !mask) /* no rank line in the paste */
+        snprintf(subject, len, "%s (GPUs not in the paste)", ls_json_str(e, "collective", "nccl"));
+    else if (!strcmp(ls_json_str(e, "family", ""), "nccl"))
         snprintf(subject, len, "%s on GPUs %s", ls_json_str(e, "collective", "nccl"), set);
     else
         snprintf(subject, len, "%s", ls_json_str(e, "id", "?"));
@@ -55,6 +58,49 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
                        "next: `nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of "
                        "the GPUs to find the one",
                        subject, total, rows, rows == 1 ? "" : "s", size);
+    }
+}
+
+/* The hosts of an entry's rank table, each once: "ip-a, ip-b" ("" when none). */
+static void rank_hosts(const json_t *e, char *out, size_t len)
+{
+    size_t used = 0, i;
+    const json_t *r;
+    out[0] = '\0';
+    json_array_foreach(json_object_get(e, "ranks"), i, r)
+    {
+        const char *h = ls_json_str(r, "host", "");
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, "%s, ", h);
+        if (!h[0] || strstr(out, quoted) || used + strlen(quoted) >= len)
+            continue;
+        used += (size_t)snprintf(out + used, len - used, "%s", quoted);
+    }
+    if (used >= 2)
+        out[used - 2] = '\0';
+}
+
+/* Several runs in one test's part of a paste: nccl-tests built without MPI and started
+   by mpirun runs one whole test per process, each printing its own header and its own
+   rank 0 (with MPI=1 only rank 0 prints, once). A process without MPI holds its GPUs on
+   one node, so every such run is a single-node run. */
+static void separate_runs(const ls_machine_t *m, json_t *out)
+{
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        long long runs = ls_json_int(e, "separate_runs", 1);
+        if (runs < 2)
+            continue;
+        char hosts[256], subject[128];
+        rank_hosts(e, hosts, sizeof hosts);
+        subject_of(e, subject, sizeof subject);
+        ls_finding_add(out, "separate_runs", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+                       "%s: the paste holds %lld independent runs (a header per process, or rank 0 printed more "
+                       "than once)%s%s%s: %lld single-node runs of %lld rank%s each, not a %lld-node test, so "
+                       "nothing crossed between the nodes; next: build nccl-tests with MPI=1 and launch with "
+                       "mpirun, one process per GPU (no -g)",
+                       subject, runs, hosts[0] ? " on " : "", hosts, hosts[0] ? "" : "", runs,
+                       ls_json_int(e, "nranks", 1), ls_json_int(e, "nranks", 1) == 1 ? "" : "s", runs);
     }
 }
 
@@ -253,6 +299,7 @@ static void noisy(const ls_machine_t *m, json_t *out)
 void ls_rules_status(const ls_machine_t *m, json_t *out)
 {
     wrong_elements(m, out);
+    separate_runs(m, out);
     statuses(m, out);
     busbw_collapse(m, out);
     busy_gpu(m, out);
