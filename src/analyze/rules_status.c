@@ -17,12 +17,36 @@ static double row_wrong(const json_t *row)
            fmax(0, ls_json_num(json_object_get(row, "ip"), "wrong", 0));
 }
 
+/* The hosts of an entry's rank table, each once: "ip-a, ip-b" ("" when none). */
+static void rank_hosts(const json_t *e, char *out, size_t len)
+{
+    size_t used = 0, i;
+    const json_t *r;
+    out[0] = '\0';
+    json_array_foreach(json_object_get(e, "ranks"), i, r)
+    {
+        const char *h = ls_json_str(r, "host", "");
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, "%s, ", h);
+        if (!h[0] || strstr(out, quoted) || used + strlen(quoted) >= len)
+            continue;
+        used += (size_t)snprintf(out + used, len - used, "%s", quoted);
+    }
+    if (used >= 2)
+        out[used - 2] = '\0';
+}
+
 static void subject_of(const json_t *e, char *subject, size_t len)
 {
     char set[96];
     uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
     ls_format_gpu_mask(mask, set, sizeof set);
-    if (!strcmp(ls_json_str(e, "family", ""), "nccl") && !mask) /* no rank line in the paste */
+    char hosts[160];
+    rank_hosts(e, hosts, sizeof hosts);
+    if (!strcmp(ls_json_str(e, "family", ""), "nccl") && ls_json_int(e, "nodes", 1) > 1 && hosts[0])
+        snprintf(subject, len, "%.24s on %lld nodes (%.80s)", ls_json_str(e, "collective", "nccl"),
+                 ls_json_int(e, "nodes", 1), hosts); /* GPU indices repeat on every node */
+    else if (!strcmp(ls_json_str(e, "family", ""), "nccl") && !mask) /* no rank line in the paste */
         snprintf(subject, len, "%s (GPUs not in the paste)", ls_json_str(e, "collective", "nccl"));
     else if (!strcmp(ls_json_str(e, "family", ""), "nccl"))
         snprintf(subject, len, "%s on GPUs %s", ls_json_str(e, "collective", "nccl"), set);
@@ -59,25 +83,6 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
                        "the GPUs to find the one",
                        subject, total, rows, rows == 1 ? "" : "s", size);
     }
-}
-
-/* The hosts of an entry's rank table, each once: "ip-a, ip-b" ("" when none). */
-static void rank_hosts(const json_t *e, char *out, size_t len)
-{
-    size_t used = 0, i;
-    const json_t *r;
-    out[0] = '\0';
-    json_array_foreach(json_object_get(e, "ranks"), i, r)
-    {
-        const char *h = ls_json_str(r, "host", "");
-        char quoted[80];
-        snprintf(quoted, sizeof quoted, "%s, ", h);
-        if (!h[0] || strstr(out, quoted) || used + strlen(quoted) >= len)
-            continue;
-        used += (size_t)snprintf(out + used, len - used, "%s", quoted);
-    }
-    if (used >= 2)
-        out[used - 2] = '\0';
 }
 
 /* Several runs in one test's part of a paste: nccl-tests built without MPI and started
