@@ -54,6 +54,38 @@ static void subject_of(const json_t *e, char *subject, size_t len)
         snprintf(subject, len, "%s", ls_json_str(e, "id", "?"));
 }
 
+/* The footer's count when no row has a #wrong count (the 2.0-era layout prints the
+   largest deviation per row in an "error" column instead; nccl-tests counts the values
+   beyond its tolerance into "# Out of bounds values : N FAILED"). */
+static void out_of_bounds(const json_t *e, json_t *out)
+{
+    long long oob = ls_json_int(e, "out_of_bounds", 0);
+    if (oob <= 0)
+        return;
+    double worst = 0, at = -1;
+    size_t k;
+    const json_t *row;
+    json_array_foreach(json_object_get(e, "rows"), k, row)
+    {
+        double err = fmax(ls_json_num(json_object_get(row, "oop"), "error", 0),
+                          ls_json_num(json_object_get(row, "ip"), "error", 0));
+        if (err > worst)
+            worst = err, at = ls_json_num(row, "bytes", 0);
+    }
+    char subject[128], where[96] = "";
+    subject_of(e, subject, sizeof subject);
+    if (at >= 0) {
+        char size[32];
+        ls_format_size((uint64_t)at, size, sizeof size);
+        snprintf(where, sizeof where, "; the largest error column value, %g, is at %s", worst, size);
+    }
+    ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+                   "%s: nccl-tests counted %lld out-of-bounds values (validation FAILED)%s: the collective "
+                   "returned wrong data, so none of its figures counts; next: `nvidia-smi -q -d ECC`, "
+                   "`nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of the GPUs to find the one",
+                   subject, oob, where);
+}
+
 static void wrong_elements(const ls_machine_t *m, json_t *out)
 {
     for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
@@ -71,8 +103,10 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
             if (first < 0)
                 first = ls_json_num(row, "bytes", 0);
         }
-        if (total <= 0)
+        if (total <= 0) {
+            out_of_bounds(e, out);
             continue;
+        }
         char subject[128], size[32];
         subject_of(e, subject, sizeof subject);
         ls_format_size((uint64_t)first, size, sizeof size);
