@@ -4,6 +4,7 @@
    figures whose spread is too wide to trust. */
 #include "rules.h"
 #include "model/doc.h"
+#include "nccl_messages.h"
 #include "util/parse.h"
 
 #include <math.h>
@@ -143,6 +144,14 @@ static void separate_runs(const ls_machine_t *m, json_t *out)
     }
 }
 
+/* An error nccl-tests printed with its check macros ("Test NCCL failure …", "Test CUDA
+   failure …"): its quoted message is NCCL's or CUDA's error string, which the catalog
+   (data/nccl-messages.tsv) explains. */
+static int failure_line(const char *why)
+{
+    return strstr(why, "Test NCCL failure") || strstr(why, "Test CUDA failure");
+}
+
 static void one_status(const json_t *e, json_t *out)
 {
     const char *status = ls_json_str(e, "status", "ok");
@@ -150,7 +159,12 @@ static void one_status(const json_t *e, json_t *out)
     subject_of(e, subject, sizeof subject);
     json_t *ev = json_pack("[s]", ls_json_str(e, "id", ""));
     const char *why = ls_json_str(e, "error", "no reason recorded");
-    if (!strcmp(status, "failed"))
+    ls_nccl_message_t msg;
+    if (!strcmp(status, "failed") && failure_line(why) && ls_nccl_message_match(why, &msg) == 0)
+        ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, ev,
+                       "%s failed: %s; %s; likely: %s; next: %s", ls_json_str(e, "id", "?"), why, msg.meaning,
+                       msg.cause, msg.next);
+    else if (!strcmp(status, "failed"))
         ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, ev,
                        "%s failed: %s; its figure counts for nothing (status column: failed); next: rerun that "
                        "step alone and read its error", ls_json_str(e, "id", "?"), why);
