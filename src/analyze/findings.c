@@ -359,6 +359,7 @@ json_t *ls_findings(const json_t *doc)
     ls_rules_shared_path(m, found);
     ls_port_sweep_findings(doc, found);
     ls_rules_nccl_log(m, found);
+    ls_rules_net(m, found);
     lower_noisy(m, found);
     fold_into_busy(found);
     fold_every_gpu(m, found);

@@ -81,6 +81,8 @@ void ls_rules_p2p(const ls_machine_t *m, json_t *out);
 void ls_rules_status(const ls_machine_t *m, json_t *out);
 /* NCCL's own log: SHM or NET inside a node, GPUDirect RDMA off, NET/Socket. */
 void ls_rules_nccl_log(const ls_machine_t *m, json_t *out);
+/* A multi-node collective's busbw against the NICs its log names with their speeds. */
+void ls_rules_net(const ls_machine_t *m, json_t *out);
 /* Causes of a slow or missing path between GPUs a and b, the ones the document shows
    first (rules_causes.c); writes at most len bytes. */
 void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len);
