@@ -15,8 +15,9 @@
 
 /* What a document can hold for the rules to judge: GPUs, links, NICs, figures, or an
    imported tool's own report. */
-static const char *const judged[] = {"gpus", "links", "nics", "measurements", "nccl_logs",
-                                     "dcgm", "nccl_ras", "inspector", "nodes"};
+static const char *const judged[] = {"gpus",     "links",       "nics",     "measurements",
+                                     "nccl_logs", "dcgm",        "dcgm_health", "nccl_ras",
+                                     "inspector", "nvloom",      "nodes"};
 
 static void nothing_measured(const ls_machine_t *m, json_t *out)
 {
