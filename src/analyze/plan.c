@@ -452,22 +452,65 @@ static int lower_first(uint64_t a, uint64_t b)
     return diff && (a & diff & -diff);
 }
 
+/* A pair the topology text does not show (a cut paste): its link is unknown, not
+   absent, so it never splits an island. */
+static int link_unknown(const ls_machine_t *m, int a, int b)
+{
+    return m->topo->gpu_gpu[a][b].type == LS_LINK_NONE && m->topo->gpu_gpu[b][a].type == LS_LINK_NONE;
+}
+
+/* a and b are in one island of class rank: joined by rank or better, or their link is
+   unknown while each has a known link of rank or better (a GPU the text shows nothing
+   of joins no island). */
+static int island_adjacent(const ls_machine_t *m, int a, int b, int rank, const int *best)
+{
+    if (ls_machine_rank(m, a, b) <= rank)
+        return 1;
+    return link_unknown(m, a, b) && best[a] <= rank && best[b] <= rank;
+}
+
+/* The pairs of an island whose link the text does not show: the plan says it could
+   not judge them. */
+static void note_unknown_pairs(const ls_machine_t *m, uint64_t mask, json_t *island)
+{
+    json_t *pairs = json_array();
+    for (int a = 0; a < m->ngpus; a++)
+        for (int b = a + 1; b < m->ngpus; b++)
+            if ((mask >> a & 1) && (mask >> b & 1) && link_unknown(m, a, b))
+                json_array_append_new(pairs, json_pack("[i,i]", a, b));
+    if (json_array_size(pairs))
+        json_object_set_new(island, "unknown_pairs", pairs);
+    else
+        json_decref(pairs);
+}
+
+static int best_known_rank(const ls_machine_t *m, int g)
+{
+    int best = 7;
+    for (int o = 0; o < m->ngpus; o++)
+        if (o != g && !link_unknown(m, g, o) && ls_machine_rank(m, g, o) < best)
+            best = ls_machine_rank(m, g, o);
+    return best;
+}
+
 /* Islands: maximal groups whose every pair is joined by class c or better, for c from
    NVLink to NODE; a group already found at a faster class is not repeated. */
 static json_t *islands(const ls_machine_t *m)
 {
     json_t *list = json_array();
     uint64_t found[MAX_ISLANDS * 5];
-    int nfound = 0;
+    int nfound = 0, best[64];
     if (!m->has_topo)
         return list;
+    for (int g = 0; g < m->ngpus; g++)
+        best[g] = best_known_rank(m, g);
     for (int rank = 1; rank <= 5; rank++) {
         uint64_t adj[64] = {0}, out[MAX_ISLANDS], all = 0;
         int n = 0;
         for (int a = 0; a < m->ngpus; a++) {
             all |= 1ULL << a;
             for (int b = 0; b < m->ngpus; b++)
-                if (a != b && ls_machine_rank(m, a, b) <= rank)
+                if (a != b && island_adjacent(m, a, b, rank, best))
                     adj[a] |= 1ULL << b;
         }
         cliques(adj, 0, all, 0, out, &n);
@@ -486,8 +529,10 @@ static json_t *islands(const ls_machine_t *m)
             if (dup || nfound >= MAX_ISLANDS * 5)
                 continue;
             found[nfound++] = out[i];
-            json_array_append_new(list, json_pack("{s:o, s:s, s:i}", "gpus", mask_array(out[i]), "link_class",
-                                                  rank_class(rank), "size", ls_popcount64(out[i])));
+            json_t *island = json_pack("{s:o, s:s, s:i}", "gpus", mask_array(out[i]), "link_class",
+                                       rank_class(rank), "size", ls_popcount64(out[i]));
+            note_unknown_pairs(m, out[i], island);
+            json_array_append_new(list, island);
         }
     }
     return list;
@@ -755,8 +800,17 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
         int idx[LS_MAX_GPUS];
         members(mask, idx);
         ls_format_gpu_mask(mask, set, sizeof set);
-        summary_line(out, "Cleanest island: GPUs %s (%s, %d x %s)", set, ls_json_str(isl, "link_class", "?"),
-                     ls_popcount64(mask), ls_machine_gpu_name(c->m, idx[0]));
+        const char *name = ls_machine_gpu_name(c->m, idx[0]); /* a name not known is left out */
+        char unknown[96] = "";
+        size_t nu = json_array_size(json_object_get(isl, "unknown_pairs"));
+        if (nu)
+            snprintf(unknown, sizeof unknown, "; %zu pair%s not shown in the text, not judged", nu, nu == 1 ? "" : "s");
+        if (*name)
+            summary_line(out, "Cleanest island: GPUs %s (%s, %d x %s%s)", set, ls_json_str(isl, "link_class", "?"),
+                         ls_popcount64(mask), name, unknown);
+        else
+            summary_line(out, "Cleanest island: GPUs %s (%s, %d GPUs%s)", set, ls_json_str(isl, "link_class", "?"),
+                         ls_popcount64(mask), unknown);
     } else if (json_array_size(json_object_get(plan, "islands")) && (c->bad_gpus || c->nbad_sets || bad_pairs(c))) {
         summary_line(out, "No clean island: every island holds a GPU or pair named in an error finding");
     }
