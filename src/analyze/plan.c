@@ -861,6 +861,10 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     }
     if (isl)
         json_object_set_new((json_t *)plan, "cleanest_island", json_incref(json_object_get(isl, "gpus")));
+    if (!json_array_size(out)) /* never a heading over nothing */
+        summary_line(out, c->m->ngpus < 2 ? "%d GPU in the text: no group or pair to plan"
+                                          : "%d GPUs and no link or figure between them in the text: no group to plan",
+                     c->m->ngpus);
     return out;
 }
 

@@ -545,9 +545,16 @@ static void note_absent_rows(parser_t *p, ls_topo_t *topo)
     }
 }
 
+/* Lenient: a line that names no device (no digit in its first word: a Markdown code
+   fence, "</details>", prose) ends a pasted matrix as a blank line does. */
+static int ends_paste(const parser_t *p)
+{
+    return p->lenient && p->ntok > 0 && !is_device_name(p->toks[0]);
+}
+
 static int read_rows(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
 {
-    while (!p->cut && next_tokens(p) && !ends_matrix(p->toks, p->ntok))
+    while (!p->cut && next_tokens(p) && !ends_matrix(p->toks, p->ntok) && !ends_paste(p))
         if (parse_row(p, topo, err, errlen) != 0)
             return -1;
     int gpu_rows = 0;
