@@ -4,6 +4,7 @@
 #include "import.h"
 #include "import_note.h"
 #include "topo_p2p_block.h"
+#include "import_util.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 #include "util/log.h"
@@ -48,6 +49,7 @@ static json_t *load_topo_text(const char *path, const char *text, ls_topo_t *top
     ls_import_topo_p2p_block(topo, text);
     ls_topo_to_doc(topo, doc);
     ls_import_topo_p2p_unspecified(topo, text, doc);
+    ls_import_topo_numa(doc);
     ls_import_note_record(doc, path, "nvidia-smi topo -m", 0, 0);
     return doc;
 }
