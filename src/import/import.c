@@ -98,12 +98,10 @@ static int topo_from_p2p(json_t *doc, const char *text, const char *name, char *
     if (!topo)
         return ls_seterr(err, errlen, "%s: out of memory", name);
     int rc = ls_topo_from_p2p_header(text, topo);
-    if (rc == 0) {
+    if (rc == 0) /* a whole output, not a cut one: the links are simply not its subject */
         ls_topo_to_doc(topo, doc);
-        ls_import_note_missing("nvidia-smi topo -p2p without topo -m: the links between the GPUs are unknown");
-    } else {
+    else
         ls_seterr(err, errlen, "%s: nvidia-smi topo -p2p text: no header row of GPU labels", name);
-    }
     free(topo);
     return rc;
 }
