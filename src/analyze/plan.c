@@ -790,6 +790,52 @@ static void summary_steps(const json_t *groups, json_t *summary)
     }
 }
 
+/* A box with no island (every known pair SYS, or across host bridges only): the GPUs
+   grouped by NUMA node instead, so that a synchronous group at least stays on one
+   socket. Empty when no node is known or no node holds two GPUs. */
+static json_t *fallback_groups(const ls_machine_t *m, const json_t *isl)
+{
+    json_t *list = json_array();
+    if (!m->has_topo || m->ngpus < 2 || json_array_size(isl))
+        return list;
+    for (int node = 0; node < 64; node++) {
+        uint64_t mask = 0;
+        for (int g = 0; g < m->ngpus; g++)
+            if (m->numa[g] == node)
+                mask |= 1ULL << g;
+        if (ls_popcount64(mask) >= 2)
+            json_array_append_new(list, json_pack("{s:o, s:s, s:i}", "gpus", mask_array(mask), "by",
+                                                  "numa_node", "numa_node", node));
+    }
+    return list;
+}
+
+static int any_known_link(const ls_machine_t *m)
+{
+    for (int a = 0; m->has_topo && a < m->ngpus; a++)
+        for (int b = a + 1; b < m->ngpus; b++)
+            if (!link_unknown(m, a, b))
+                return 1;
+    return 0;
+}
+
+static void fallback_summary(const json_t *plan, json_t *out)
+{
+    char line[320] = "", set[96];
+    size_t i, used = 0;
+    const json_t *f;
+    json_array_foreach(json_object_get(plan, "fallback_groups"), i, f)
+    {
+        ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(f, "gpus")), set, sizeof set);
+        if (used < sizeof line)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%sGPUs %s (node %lld)", i ? ", " : "", set,
+                                     ls_json_int(f, "numa_node", -1));
+    }
+    if (used)
+        summary_line(out, "No island (no GPU pair closer than across the CPU): group by NUMA node instead, "
+                          "so that a group stays on one socket: %s", line);
+}
+
 static json_t *summary(const plan_ctx_t *c, const json_t *plan)
 {
     json_t *out = json_array();
@@ -861,9 +907,12 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     }
     if (isl)
         json_object_set_new((json_t *)plan, "cleanest_island", json_incref(json_object_get(isl, "gpus")));
+    fallback_summary(plan, out);
     if (!json_array_size(out)) /* never a heading over nothing */
-        summary_line(out, c->m->ngpus < 2 ? "%d GPU in the text: no group or pair to plan"
-                                          : "%d GPUs and no link or figure between them in the text: no group to plan",
+        summary_line(out, c->m->ngpus < 2    ? "%d GPU in the text: no group or pair to plan"
+                          : any_known_link(c->m) ? "%d GPUs, no two of them closer than across the CPU, no NUMA node "
+                                             "known: no group to plan"
+                                           : "%d GPUs and no link or figure between them in the text: no group to plan",
                      c->m->ngpus);
     return out;
 }
@@ -948,6 +997,11 @@ json_t *ls_plan(const json_t *doc)
     json_t *plan = json_object();
     mark_errors(c, doc);
     json_object_set_new(plan, "islands", islands(m));
+    json_t *fallback = fallback_groups(m, json_object_get(plan, "islands"));
+    if (json_array_size(fallback))
+        json_object_set_new(plan, "fallback_groups", fallback);
+    else
+        json_decref(fallback);
     json_t *kept = keep_out(c); /* before groups: kept-out GPUs join last */
     json_object_set_new(plan, "groups", groups(c));
     json_object_set_new(plan, "measured_groups", measured_groups(c));

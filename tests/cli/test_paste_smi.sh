@@ -51,5 +51,20 @@ run 0 plan --json "$tmp/doc.json"
 jq -e '[(.plan.islands // .islands)[] | select(has("unknown_pairs"))] | length == 0' "$tmp/out" >/dev/null && ok ||
     bad "whole matrix: unknown_pairs where every link is shown"
 
+# a box where every pair is SYS: no island, the GPUs grouped by NUMA node instead
+run 0 import "$real/topo-deepep128-8xh20-allsys-cut.txt" -o "$tmp/doc.json"
+run 0 plan --json "$tmp/doc.json"
+jq -e '(.plan // .) | .fallback_groups == [{"gpus":[0,1,2,3],"by":"numa_node","numa_node":0},{"gpus":[4,5],"by":"numa_node","numa_node":1}]' \
+    "$tmp/out" >/dev/null && ok || bad "all-SYS fallback: $(jq -c '(.plan // .).fallback_groups' "$tmp/out")"
+run 0 plan "$tmp/doc.json"
+grep -q "group by NUMA node instead" "$tmp/out" && ok || bad "all-SYS: no fallback line: $(grep -A2 ^Plan "$tmp/out")"
+# a box with islands gets none; a topo -p2p paste alone says it has no link
+run 0 import "$real/topo-nccl1617-4xh100-nv6.txt" -o "$tmp/doc.json"
+run 0 plan --json "$tmp/doc.json"
+jq -e '(.plan // .) | has("fallback_groups") | not' "$tmp/out" >/dev/null && ok || bad "fallback where islands exist"
+run 0 import "$src/tests/fixtures/twins/p2p-alone-healthy.txt" -o "$tmp/doc.json"
+run 0 plan "$tmp/doc.json"
+grep -q "3 GPUs and no link or figure between them in the text" "$tmp/out" && ok || bad "p2p alone plan: $(grep -A1 ^Plan "$tmp/out")"
+
 echo "test_paste_smi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
