@@ -66,5 +66,11 @@ run 0 import "$src/tests/fixtures/twins/p2p-alone-healthy.txt" -o "$tmp/doc.json
 run 0 plan "$tmp/doc.json"
 grep -q "3 GPUs and no link or figure between them in the text" "$tmp/out" && ok || bad "p2p alone plan: $(grep -A1 ^Plan "$tmp/out")"
 
+# figures without a device list are planned by their GPU indices
+run 0 import "$real/p2p-tinygrad6-3x4090-bidir.txt" -o "$tmp/doc.json"
+run 0 plan --json --fail-on never "$tmp/doc.json"
+jq -e '(.plan // .) | (.best_pairs | length) == 3 and (.needs | length) == 1' "$tmp/out" >/dev/null && ok ||
+    bad "no device list: pairs not planned: $(jq -c '(.plan // .) | .best_pairs, .needs' "$tmp/out")"
+
 echo "test_paste_smi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
