@@ -11,7 +11,7 @@
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
 #include "smi_text.h"
-#include "smi_query_excerpt.h"
+#include "import_sniff.h"
 #include "topo_text.h"
 #include "topo_p2p_block.h"
 #include "model/doc.h"
@@ -185,11 +185,11 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
         *fmt_out = r ? r->fmt : LS_FMT_UNKNOWN;
     size_t first = json_array_size(json_object_get(doc, "measurements"));
     ls_import_note_reset();
+    char near[320];
     int n = r ? (r->read ? r->read(doc, text, name, opts, err, errlen)
                          : r->read_text(doc, text, name, err, errlen))
-            : ls_smi_query_is_xml(text)
-              ? ls_seterr(err, errlen, "%s: nvidia-smi -q -x output (XML): not read; import the text "
-                                       "form (nvidia-smi -q, without -x)", name)
+            : ls_import_sniff(text, near, sizeof near) /* a near miss: say what it looks like */
+              ? ls_seterr(err, errlen, "%s: %s", name, near)
               : ls_seterr(err, errlen,
                           "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
                           "p2pBandwidthLatencyTest output, nvbandwidth text or JSON, nvidia-smi "

@@ -66,6 +66,18 @@ run 0 import "$src/tests/fixtures/twins/p2p-alone-healthy.txt" -o "$tmp/doc.json
 run 0 plan "$tmp/doc.json"
 grep -q "3 GPUs and no link or figure between them in the text" "$tmp/out" && ok || bad "p2p alone plan: $(grep -A1 ^Plan "$tmp/out")"
 
+# near misses are refused in one line saying what they look like and what is missing
+printf 'GPU1\tNV4\t X \tNV4\t0-15\t0\nGPU2\tNV4\tNV4\t X \t0-15\t0\n' >"$tmp/rows.txt"
+run 2 import "$tmp/rows.txt" -o "$tmp/x.json"
+grep -q "rows of nvidia-smi topo -m without their header row" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok ||
+    bad "rows without header: $(cat "$tmp/err")"
+printf '         Link 0: 25 GB/s\n         Link 1: <inactive>\n' >"$tmp/links.txt"
+run 2 import "$tmp/links.txt" -o "$tmp/x.json"
+grep -q "nvlink 'Link N:' lines without their 'GPU N: NAME" "$tmp/err" && ok || bad "nvlink lines: $(cat "$tmp/err")"
+printf 'hello\nworld\n' >"$tmp/prose.txt"
+run 2 import "$tmp/prose.txt" -o "$tmp/x.json"
+grep -q "unknown format" "$tmp/err" && ok || bad "prose: $(cat "$tmp/err")"
+
 # figures without a device list are planned by their GPU indices
 run 0 import "$real/p2p-tinygrad6-3x4090-bidir.txt" -o "$tmp/doc.json"
 run 0 plan --json --fail-on never "$tmp/doc.json"
