@@ -836,6 +836,27 @@ static void fallback_summary(const json_t *plan, json_t *out)
                           "so that a group stays on one socket: %s", line);
 }
 
+/* No figure or rate for the pairs (a topo -m paste of boards linkscope cannot rate): the
+   NVLink-joined pairs the topology shows are still the pairs for two-GPU work. */
+static void nvlink_pairs_summary(const json_t *plan, json_t *out)
+{
+    char line[256] = "";
+    size_t i, used = 0, n = 0;
+    const json_t *is;
+    json_array_foreach(json_object_get(plan, "islands"), i, is)
+    {
+        const json_t *g = json_object_get(is, "gpus");
+        if (strcmp(ls_json_str(is, "link_class", ""), "NV") || json_array_size(g) != 2 || used >= sizeof line)
+            continue;
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%lld+%lld", n++ ? ", " : "",
+                                 (long long)json_integer_value(json_array_get(g, 0)),
+                                 (long long)json_integer_value(json_array_get(g, 1)));
+    }
+    if (n)
+        summary_line(out, "NVLink pair%s: GPUs %s (the pairs for two-GPU work; no figure or link rate in the "
+                          "text to rank them)", n == 1 ? "" : "s", line);
+}
+
 static json_t *summary(const plan_ctx_t *c, const json_t *plan)
 {
     json_t *out = json_array();
@@ -876,6 +897,8 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     else if (p0)
         summary_line(out, "%lld pairs are equally fast (%s, about %.0f GB/s both directions)",
                      ls_json_int(plan, "equal_best_pairs", 0), link, ls_json_num(p0, "bidir_gbps", 0));
+    else
+        nvlink_pairs_summary(plan, out);
     size_t i;
     const json_t *h;
     json_array_foreach(json_object_get(plan, "needs"), i, h)

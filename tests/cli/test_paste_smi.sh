@@ -78,6 +78,11 @@ printf 'hello\nworld\n' >"$tmp/prose.txt"
 run 2 import "$tmp/prose.txt" -o "$tmp/x.json"
 grep -q "unknown format" "$tmp/err" && ok || bad "prose: $(cat "$tmp/err")"
 
+# NVLink-bridged pairs with no rate in the text: the plan still names them
+run 0 import "$real/topo-aikitoria18-4x3090-nv4-pairs.txt" -o "$tmp/doc.json"
+run 0 plan "$tmp/doc.json"
+grep -q "NVLink pairs: GPUs 0+2, 1+3" "$tmp/out" && ok || bad "NV pairs: $(grep -A3 ^Plan "$tmp/out")"
+
 # figures without a device list are planned by their GPU indices
 run 0 import "$real/p2p-tinygrad6-3x4090-bidir.txt" -o "$tmp/doc.json"
 run 0 plan --json --fail-on never "$tmp/doc.json"
