@@ -78,6 +78,12 @@ printf 'hello\nworld\n' >"$tmp/prose.txt"
 run 2 import "$tmp/prose.txt" -o "$tmp/x.json"
 grep -q "unknown format" "$tmp/err" && ok || bad "prose: $(cat "$tmp/err")"
 
+# topo -p2p pasted alone: the report's topology grid shows the word, the link unknown
+run 0 import "$src/tests/fixtures/twins/p2p-alone-broken.txt" -o "$tmp/doc.json"
+run 0 report --fail-on never "$tmp/doc.json"
+grep -qE "^  GPU0 +X +unknown NS" "$tmp/out" && ok || bad "report grid: $(grep -A4 'Link types' "$tmp/out")"
+grep -q "no figure in the document" "$tmp/out" && ok || bad "headline over nothing"
+
 # NVLink-bridged pairs with no rate in the text: the plan still names them
 run 0 import "$real/topo-aikitoria18-4x3090-nv4-pairs.txt" -o "$tmp/doc.json"
 run 0 plan "$tmp/doc.json"
