@@ -120,6 +120,9 @@ run 0 topo --from "$fx/real/topo-ucxpy1088-8xh100-nv18-header-cut.txt"
 grep -q "^GPU2    NV18    ?        X" "$tmp/out" && ok || bad "cut matrix: GPU1-GPU2 unknown: $(grep ^GPU2 "$tmp/out")"
 grep -q "?    = Not in the given text: unknown, not absent" "$tmp/out" && ok || bad "the legend does not name ?"
 grep -q "NIC Legend" "$tmp/out" && bad "NIC legend printed with no NIC name known" || ok
+# topo -p2p pasted alone reads as import reads it: its GPUs, links unknown, the read matrix
+run 0 topo --from "$fx/twins/p2p-alone-broken.txt"
+grep -qE "^GPU0 +X +NS +OK" "$tmp/out" && ok || bad "topo -p2p alone: $(grep -A4 'P2P read status' "$tmp/out")"
 run 2 topo --from "$fx/topo/seed000-gv100x11.txt" --p2p-read "$fx/h200x2/nvidia-smi-topo-p2p-r.txt" &&
     expect_one_error_line "nvidia-smi-topo-p2p-r.txt: line 1: the P2P header names 2 GPUs, the topology has 11"
 echo '{"schema": "linkscope.run/1"' >"$tmp/truncated.json"
