@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "machine.h"
+#include "spec.h"
 
 /* Path types, each with its own calibrated fraction (rules.h). */
 enum ls_path {
@@ -49,5 +50,9 @@ double ls_ceiling_entry(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c)
 /* Name of a path type: "NVLink", "PCIe P2P", "staged", "host", "pageable", "HBM",
    "NCCL busbw", "NCCL busbw through host memory", "unknown". */
 const char *ls_path_name(enum ls_path path);
+
+/* GPU g's row of the built-in datasheet (by name, else PCI device id); NULL when the
+   part is not in it. */
+const ls_spec_row_t *ls_part_of(const ls_machine_t *m, int g);
 
 #endif
