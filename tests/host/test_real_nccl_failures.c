@@ -170,6 +170,21 @@ static void log_prefixes_and_cut_warn(void **state)
     json_decref(doc);
 }
 
+/* The 2.0-era layout prints a blank redop cell for a collective without a reduction
+   (synthetic text in that layout: tests/fixtures/nccl/old-alltoall-blank-redop.txt). */
+static void blank_redop_cell(void **state)
+{
+    (void)state;
+    json_t *doc = import_file("nccl", "old-alltoall-blank-redop.txt");
+    const json_t *e = only_entry(doc);
+    assert_string_equal(str(e, "redop"), "none");
+    assert_string_equal(str(e, "status"), "ok");
+    const json_t *oop = json_object_get(json_array_get(json_object_get(e, "rows"), 2), "oop");
+    assert_true(json_real_value(json_object_get(oop, "time_us")) == 174.3);
+    assert_true(json_real_value(json_object_get(oop, "busbw")) == 18.05);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +194,7 @@ int main(void)
         cmocka_unit_test(two_headers_are_two_runs),
         cmocka_unit_test(out_of_bounds_footer),
         cmocka_unit_test(log_prefixes_and_cut_warn),
+        cmocka_unit_test(blank_redop_cell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
