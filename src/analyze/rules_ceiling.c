@@ -218,7 +218,9 @@ static void one_rank(const json_t *e, json_t *out)
     ls_finding_add(out, "implausible", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
                    "%s %s ran on one rank: no data crossed any link, so %s measures a local copy, not the "
                    "interconnect; do not believe it; next: run one rank per GPU (`-g N` or `mpirun -np N`)",
-                   subject, ls_json_str(e, "collective", "collective"), figure);
+                   subject, strcmp(ls_json_str(e, "collective", "unknown"), "unknown") ? ls_json_str(e, "collective", "")
+                                                                                 : "its collective (not named in the paste)",
+                   figure);
 }
 
 static void above(const json_t *e, const ls_ceiling_t *c, json_t *out)
