@@ -75,8 +75,8 @@ static void print_projection(const ls_projection_t *p, double budget_s)
                p->steps[i].rounds, p->steps[i].seconds);
     double state_s = p->steps[0].seconds + p->steps[1].seconds;
     printf("\nprojected: %.1f s for %d GPU%s, %s the %.0f s a scheduler's health check gets "
-           "(the probe is not built yet: today's checks are the first two steps, %.1f s, "
-           "under --budget %.0f s)\n",
+           "(the state checks are the first two steps, %.1f s; --budget %.0f s holds them and "
+           "the probe, a probe step that would not fit is skipped)\n",
            p->total_s, p->ngpus, p->ngpus == 1 ? "" : "s",
            p->total_s <= LS_HEALTH_SCHEDULER_S ? "within" : "over", LS_HEALTH_SCHEDULER_S,
            state_s, budget_s);
