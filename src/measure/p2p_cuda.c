@@ -7,6 +7,7 @@
 #include "figures.h"
 #include "harness.h"
 #include "kernels.h"
+#include "family.h"
 #include "measure.h"
 #include "rtimer.h"
 #include "model/vocab.h"
@@ -356,19 +357,9 @@ static void measure_phase(json_t *doc, round_t *r, const char *method, int phase
 }
 
 /* o->methods, else LS_P2P_METHODS=sm_write,sm_read (a tuning knob), limits the methods. */
-static int in_list(const char *only, const char *method)
-{
-    size_t len = strlen(method);
-    for (const char *p = strstr(only, method); p; p = strstr(p + 1, method))
-        if ((p == only || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
-            return 1;
-    return 0;
-}
-
 static int method_wanted(const ls_measure_opts_t *o, const char *method)
 {
-    const char *only = o->methods && *o->methods ? o->methods : getenv("LS_P2P_METHODS");
-    return !only || !*only || in_list(only, method);
+    return ls_methods_include(o->methods && *o->methods ? o->methods : getenv("LS_P2P_METHODS"), method);
 }
 
 /* Phases of a round: a->b, b->a, and both ways at once unless o asks for one way. */
