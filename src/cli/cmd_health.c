@@ -22,7 +22,7 @@ const char usage_health[] =
     "usage: linkscope health [--from DIR] [--format text|json|labels] [--slurm [--drain] [--node NAME]]\n"
     "                        [--fail-on LEVEL] [--quiet] [--window SECONDS] [--budget SECONDS]\n"
     "                        [--no-probe]\n"
-    "       linkscope health --dry-run [--from DIR|FILE] [--window SECONDS]\n"
+    "       linkscope health --dry-run [--from DIR|FILE] [--window SECONDS] [--no-probe]\n"
     "\n"
     "Checks this node's state: the driver answers, GPU count, NVLinks up against the part,\n"
     "PCIe width against the maximum, ECC, row remapping and page retirement, XID events in\n"
@@ -285,7 +285,7 @@ int cmd_health(int argc, char **argv)
     if (prc >= 0)
         return prc;
     if (o.dry_run)
-        return ls_health_dry(o.from && *o.from ? o.from : NULL, o.window_s, o.budget_s);
+        return ls_health_dry(o.from && *o.from ? o.from : NULL, o.window_s, o.budget_s, o.no_probe);
     if (!getenv("LINKSCOPE_PROGRESS")) /* the verdict is the output: no measuring progress */
         ls_progress_set_mode(LS_PROGRESS_NEVER);
     double t0 = now_s();

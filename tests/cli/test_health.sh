@@ -122,6 +122,12 @@ run 0 health --dry-run --from "$topo" && {
 }
 run 0 health --dry-run --from "$topo" --window 5 && { read -r wider n < <(projected); }
 awk -v a="$secs" -v b="${wider:-0}" 'BEGIN { exit !(b - a > 2.9 && b - a < 3.1) }' && ok || bad "--window 5 is not 3 s more: $secs -> ${wider:-?}"
+# --dry-run --no-probe prices what health --no-probe takes: the state steps alone
+run 0 health --dry-run --no-probe --from "$fx/healthy-h200" && {
+    read -r alone n < <(projected)
+    ! grep -q "^probe: " "$tmp/out" && grep -q "^NVLink error counters over the window" "$tmp/out" &&
+        awk -v a="$alone" 'BEGIN { exit !(a > 0 && a < 3) }' && ok || bad "--dry-run --no-probe: $(cat "$tmp/out")"
+}
 run 2 health --dry-run --from "$fx/driver-gone" && { grep -q "holds no GPU" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "no-GPU state: $(cat "$tmp/err")"; }
 run 2 health --dry-run --from "$2/topo/malformed-columns.txt" && { [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed topology: $(cat "$tmp/err")"; }
 run 2 health --dry-run --from "$tmp/none.txt"
