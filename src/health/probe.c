@@ -159,6 +159,39 @@ static void all_reduce(const json_t *f, json_t *out)
             json_array_size(json_object_get(f, "gpus")), str(f, "status", "failed"), str(f, "error", "no reason given"));
 }
 
+/* 1 when figures hold one of this kind. */
+static int has_kind(const json_t *figures, const char *kind)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(figures, i, f)
+        if (is(f, "kind", kind))
+            return 1;
+    return 0;
+}
+
+/* A step that failed before it had a figure to judge (CUDA finds no GPU the driver
+   shows, NCCL could not start): the node may not run a job, but the cause is as likely
+   the software's as the hardware's: watch, with the step's reason. */
+static void step_failed(const json_t *figures, const json_t *step, json_t *out)
+{
+    static const struct {
+        const char *step, *kind, *rule;
+    } steps[] = {
+        {.step = "probe: GPUs", .kind = "", .rule = "probe_gpus"},
+        {.step = "probe: p2p", .kind = "p2p_ce", .rule = "probe_p2p"},
+        {.step = "probe: all_reduce", .kind = "all_reduce", .rule = "probe_all_reduce"},
+        {.step = "probe: hbm", .kind = "hbm_copy", .rule = "probe_hbm"},
+    };
+    const char *name = str(step, "step", "");
+    if (!is(step, "status", "failed"))
+        return;
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
+        if (!strncmp(name, steps[k].step, strlen(steps[k].step)) &&
+            (!*steps[k].kind || !has_kind(figures, steps[k].kind)))
+            add(out, steps[k].rule, -1, LS_ACT_WATCH, "%s failed: %s", name, str(step, "note", "no reason given"));
+}
+
 json_t *ls_health_probe_findings(const json_t *probe)
 {
     json_t *out = json_array();
@@ -170,6 +203,8 @@ json_t *ls_health_probe_findings(const json_t *probe)
         else
             copy_failed(f, out);
     }
+    json_array_foreach(json_object_get(probe, "steps"), i, f)
+        step_failed(figures, f, out);
     below_kind(figures, "p2p_ce", out);
     below_kind(figures, "hbm_copy", out);
     const char *running = str(probe, "running", NULL);

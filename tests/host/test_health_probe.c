@@ -178,6 +178,21 @@ static void unknown_ceiling_is_not_judged(void **state)
     json_decref(probe);
 }
 
+/* A step that failed with no figure to judge: watch, with its reason; a skipped step
+   (would not fit, NCCL missing) is said in the output, not a finding. */
+static void step_failed_without_figures(void **state)
+{
+    (void)state;
+    json_t *probe = json_pack("{s:i, s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}], s:[]}", "gpus", 2, "steps", "step",
+                              "probe: all_reduce, one size", "status", "failed", "note", "ncclCommInitAll: unhandled cuda error",
+                              "step", "probe: hbm copy, one size", "status", "skipped", "note", "would not fit", "figures");
+    json_t *findings = ls_health_probe_findings(probe);
+    assert_string_equal(only_action(findings, "probe_all_reduce"), "watch");
+    assert_non_null(strstr(json_string_value(json_object_get(json_array_get(findings, 0), "message")), "unhandled cuda error"));
+    json_decref(findings);
+    json_decref(probe);
+}
+
 static void cut_off_at_the_budget(void **state)
 {
     (void)state;
@@ -196,6 +211,7 @@ int main(void)
         cmocka_unit_test(many_pairs_low_make_one_finding),   cmocka_unit_test(failed_copies_isolate),
         cmocka_unit_test(all_reduce_wrong_or_failed),        cmocka_unit_test(hbm_below_its_floor_is_watched),
         cmocka_unit_test(unknown_ceiling_is_not_judged),     cmocka_unit_test(cut_off_at_the_budget),
+        cmocka_unit_test(step_failed_without_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
