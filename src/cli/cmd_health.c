@@ -297,9 +297,10 @@ int cmd_health(int argc, char **argv)
         return LS_EXIT_USAGE;
     }
     json_t *findings = ls_health_rules(state);
+    int ngpus = (int)json_array_size(json_object_get(state, "gpus"));
     json_decref(state);
     /* the probe's clock is the state checks' (both CLOCK_MONOTONIC): one budget for both */
-    ls_health_probe_opts_t po = {.off = o.no_probe, .recorded = o.from && *o.from,
+    ls_health_probe_opts_t po = {.off = o.no_probe, .recorded = o.from && *o.from, .gpus = ngpus,
                                  .deadline = t0 + o.budget_s};
     int abandoned;
     json_t *probe = ls_health_probe(&po, findings, &abandoned);

@@ -62,13 +62,14 @@ static void *probe_thread(void *arg)
 
 /* The probe on a thread, waited for until the deadline: its record, "running" naming
    the step the budget cut off (the thread then keeps j, and *abandoned is 1). */
-static json_t *run_within(double deadline, int *abandoned)
+static json_t *run_within(double deadline, int gpus, int *abandoned)
 {
     job_t *j = calloc(1, sizeof *j);
     if (!j)
         return not_run("not run", "out of memory");
     ls_probe_init(&j->probe);
     j->opts.deadline = deadline;
+    j->opts.expect_gpus = gpus;
     double t0 = ls_probe_now();
     pthread_t t;
     if (pthread_create(&t, NULL, probe_thread, j) != 0) {
@@ -117,7 +118,7 @@ json_t *ls_health_probe(const ls_health_probe_opts_t *o, json_t *findings, int *
         snprintf(why, sizeof why, "%.1f s of the budget left after the state checks", left > 0 ? left : 0);
         return not_run("not run", why);
     }
-    json_t *rec = run_within(o->deadline, abandoned);
+    json_t *rec = run_within(o->deadline, o->gpus, abandoned);
     json_t *more = ls_health_probe_findings(rec);
     json_array_extend(findings, more);
     json_decref(more);

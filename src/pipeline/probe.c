@@ -190,6 +190,14 @@ static int plan(probe_t *r)
                             "note", err));
         return -1;
     }
+    if (r->o->expect_gpus > 0 && count != r->o->expect_gpus) {
+        snprintf(err, sizeof err, "CUDA sees %d GPU%s, the driver shows %d (CUDA_VISIBLE_DEVICES or MIG): "
+                 "nothing measured, the GPUs' numbers would not be the state checks'", count, count == 1 ? "" : "s",
+                 r->o->expect_gpus);
+        record(r, json_pack("{s:s, s:s, s:f, s:s}", "step", "probe: GPUs", "status", "skipped", "seconds", 0.0,
+                            "note", err));
+        return -1;
+    }
     r->n = count < LS_MAX_GPUS ? count : LS_MAX_GPUS;
     for (int i = 0; i < r->n; i++)
         r->gpus[i] = i;

@@ -24,6 +24,9 @@
 typedef struct {
     double deadline; /* CLOCK_MONOTONIC seconds (ls_probe_now): no step ends after it */
     int no_nccl;     /* skip the all_reduce step */
+    int expect_gpus; /* the GPUs the driver shows (NVML), 0 unknown: CUDA seeing another
+                        number (CUDA_VISIBLE_DEVICES, MIG) measures nothing, as the GPUs'
+                        numbers would not be the state checks' */
 } ls_probe_opts_t;
 
 typedef struct {
