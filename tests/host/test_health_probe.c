@@ -15,6 +15,7 @@
 #include "analyze/ceiling.h"
 #include "health/health.h"
 #include "helpers.h"
+#include "measure/gpu.h"
 #include "model/doc.h"
 #include "pipeline/probe.h"
 
@@ -204,6 +205,33 @@ static void cut_off_at_the_budget(void **state)
     json_decref(probe);
 }
 
+/* Where CUDA finds no GPU (this build without CUDA, or no driver), the probe records
+   that its first step failed, with CUDA's reason, and measures nothing: a watch. */
+static void no_gpu_measures_nothing(void **state)
+{
+    (void)state;
+    char err[256];
+    if (ls_gpu_count(err, sizeof err) > 0)
+        skip(); /* a GPU here: tests/cli/test_gpu_health.sh probes it */
+    ls_probe_t p;
+    ls_probe_init(&p);
+    ls_probe_run(&p, &(ls_probe_opts_t){.deadline = ls_probe_now() + 10});
+    json_t *rec = ls_probe_snapshot(&p);
+    ls_probe_free(&p);
+    assert_int_equal(json_integer_value(json_object_get(rec, "gpus")), 0);
+    assert_int_equal(json_array_size(json_object_get(rec, "figures")), 0);
+    assert_null(json_object_get(rec, "running"));
+    const json_t *steps = json_object_get(rec, "steps"), *s0 = json_array_get(steps, 0);
+    assert_int_equal(json_array_size(steps), 1);
+    assert_string_equal(json_string_value(json_object_get(s0, "step")), "probe: GPUs");
+    assert_string_equal(json_string_value(json_object_get(s0, "status")), "failed");
+    assert_string_equal(json_string_value(json_object_get(s0, "note")), err);
+    json_t *findings = ls_health_probe_findings(rec);
+    assert_string_equal(only_action(findings, "probe_gpus"), "watch");
+    json_decref(findings);
+    json_decref(rec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,7 +239,7 @@ int main(void)
         cmocka_unit_test(many_pairs_low_make_one_finding),   cmocka_unit_test(failed_copies_isolate),
         cmocka_unit_test(all_reduce_wrong_or_failed),        cmocka_unit_test(hbm_below_its_floor_is_watched),
         cmocka_unit_test(unknown_ceiling_is_not_judged),     cmocka_unit_test(cut_off_at_the_budget),
-        cmocka_unit_test(step_failed_without_figures),
+        cmocka_unit_test(step_failed_without_figures),       cmocka_unit_test(no_gpu_measures_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
