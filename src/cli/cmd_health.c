@@ -8,7 +8,6 @@
 #include "options.h"
 
 #include "health/health.h"
-#include "pipeline/probe.h"
 #include "util/log.h"
 
 #include <pthread.h>
