@@ -37,6 +37,15 @@ stored() { grep -oE '"(projected_s|measured_s|wall_s)": [0-9.]+' "$1" | head -4 
         # stderr was a file, not a terminal: one timestamped line per step and round (issue 23)
         echo "progress lines in a file: $(grep -cE '^linkscope: [0-9]{4}-' "$logs/run-$level.txt")"
     done
+    echo "=== compute-sanitizer over health's probe (memcheck and initcheck at once)"
+    for tool in memcheck initcheck; do
+        timeout 120 compute-sanitizer --tool "$tool" --print-limit 20 ./linkscope health --budget 60 \
+            >"$logs/cs-$tool-health.log" 2>&1 &
+    done
+    wait
+    for tool in memcheck initcheck; do
+        bash device-sanitize.sh --line "$tool" health-probe 0 "$logs/cs-$tool-health.log"
+    done
     echo "=== run --quiet (the verdict line and what failed)"
     timeout 60 ./linkscope run --quiet --no-nccl -o "$logs/run-q.json" >"$logs/run-q.txt" 2>"$logs/run-q.err"
     echo "run --quiet rc=$? stdout lines $(grep -c . "$logs/run-q.txt"): $(head -2 "$logs/run-q.txt" | tr '\n' '|')"
