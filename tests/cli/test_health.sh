@@ -129,7 +129,9 @@ run 0 health --dry-run --no-probe --from "$fx/healthy-h200" && {
         awk -v a="$alone" 'BEGIN { exit !(a > 0 && a < 3) }' && ok || bad "--dry-run --no-probe: $(cat "$tmp/out")"
 }
 run 2 health --dry-run --from "$fx/driver-gone" && { grep -q "holds no GPU" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "no-GPU state: $(cat "$tmp/err")"; }
-run 2 health --dry-run --from "$2/topo/malformed-columns.txt" && { [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed topology: $(cat "$tmp/err")"; }
+run 2 health --dry-run --from "$2/topo/malformed-unknown-word.txt" && { [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed topology: $(cat "$tmp/err")"; }
+# a cut matrix reads as import reads it (issue 22): projected, with one line naming the cut
+run 0 health --dry-run --from "$2/topo/malformed-columns.txt" && { grep -q "incomplete paste" "$tmp/err" && ok || bad "cut topology: $(cat "$tmp/err")"; }
 run 2 health --dry-run --from "$tmp/none.txt"
 run 2 health --dry-run --slurm
 
