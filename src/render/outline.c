@@ -124,6 +124,7 @@ static void topology(ls_out_t *o)
     if (!drawn && !json_array_size(json_object_get(o->doc, "links"))) /* no heading over nothing */
         note(o, "No topology recorded: import `nvidia-smi topo -m` to judge links.");
     show(o, ls_table_topology(o->doc), 0);
+    show(o, ls_table_p2p_status(o->doc), 0);
 }
 
 static int draw_heatmap(ls_buf_t *b, const ls_out_t *o, const void *arg)
