@@ -19,29 +19,31 @@
 #include <sys/stat.h>
 
 const char usage_report[] =
-    "usage: linkscope report RUN.json [--format term|md|html|csv|json|prom] [-o FILE|DIR]\n"
+    "usage: linkscope report RUN.json [--format term|md|html|csv|json|prom]\n"
+    "                        [-o FILE|DIR]\n"
     "                        [--fail-on LEVEL] [--quiet]\n"
     "\n"
-    "Renders a run document with its findings and plan (computed from the document, offline).\n"
+    "Renders a run document with its findings and plan (computed from the document,\n"
+    "offline).\n"
     "\n"
-    "  --format term   plain text tables (default; the format of FILE's extension .md/.html\n"
-    "                  when -o names one)\n"
+    "  --format term   plain text tables (default; the format of FILE's extension\n"
+    "                  .md/.html when -o names one)\n"
     "  --format md     Markdown\n"
-    "  --format html   one self-contained HTML file: inline CSS and SVG heatmaps of every\n"
-    "                  matrix, topology picture, bus bandwidth against size; no script, no\n"
-    "                  network access needed\n"
-    "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv into DIR (created\n"
-    "                  if missing), or all three to stdout or to one FILE.csv, each after\n"
-    "                  a '# NAME.csv' line\n"
-    "  --format json   the verdict, headline, findings, plan and one flat object per figure,\n"
-    "                  full precision\n"
+    "  --format html   one self-contained HTML file: inline CSS and SVG heatmaps of\n"
+    "                  every matrix, topology picture, bus bandwidth against size; no\n"
+    "                  script, no network access needed\n"
+    "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv into DIR\n"
+    "                  (created if missing), or all three to stdout or to one\n"
+    "                  FILE.csv, each after a '# NAME.csv' line\n"
+    "  --format json   the verdict, headline, findings, plan and one flat object per\n"
+    "                  figure, full precision\n"
     "  --format prom   Prometheus text for node_exporter's textfile collector\n"
     "  -o FILE|DIR     write there (atomically) instead of stdout; '-' is stdout\n"
     LS_FAIL_ON_USAGE LS_QUIET_USAGE
     "\n"
-    "The report opens with the verdict. On a terminal (and NO_COLOR unset) the verdict and\n"
-    "severities are coloured. The same document always gives the same bytes.\n"
-    "Formats: docs/reports.md.\n";
+    "The report opens with the verdict. On a terminal (and NO_COLOR unset) the\n"
+    "verdict and severities are coloured. The same document always gives the same\n"
+    "bytes. Formats: docs/reports.md.\n";
 
 /* Formats by name from render's registry; CSV (three files) is written here. */
 static const ls_format_t *format_of_path(const char *path)

@@ -44,8 +44,8 @@ int ls_opt_unknown(const char *cmd, char **argv);
 #define LS_FAIL_NEVER (LS_SEV_ERROR + 1)
 #define LS_FAIL_ON_DEFAULT LS_SEV_ERROR
 #define LS_FAIL_ON_USAGE                                                                    \
-    "  --fail-on LEVEL   exit 1 when a finding at or above LEVEL exists: info, warning,\n" \
-    "                    error (default) or never\n"
+    "  --fail-on LEVEL   exit 1 when a finding at or above LEVEL exists: info,\n"    \
+    "                    warning, error (default) or never\n"
 #define LS_QUIET_USAGE                                                                      \
     "  --quiet           print only the verdict line and what failed (at --fail-on)\n"
 
