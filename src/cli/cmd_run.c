@@ -153,7 +153,7 @@ static void print_tp_verdict(const json_t *doc)
     if (!tp)
         return;
     ls_buf_t b = {0};
-    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(doc, "gpus")), 0);
+    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(doc, "gpus")), ls_term_width());
     char *text = ls_buf_take(&b);
     printf("\n%s", text ? text : "");
     free(text);

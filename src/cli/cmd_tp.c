@@ -19,6 +19,7 @@ const char usage_tp[] =
     "                    [--measure --gpus LIST]\n"
     "                    [--compute-ms MS] [--prefill-compute-ms MS[,MS...]]\n"
     "                    [--json] [-o NEW.json | --into RUN.json]\n"
+    "       linkscope tp --verdict RUN.json [--model NAME]\n"
     "\n"
     "Estimates the tensor-parallel communication of a transformer: Megatron-style\n"
     "tensor parallelism issues two all-reduces per layer (after attention, after the\n"
@@ -41,6 +42,9 @@ const char usage_tp[] =
     "--name N after a source names its column (default: the file name[:variant], the\n"
     "link's name=, \"measured\"). Two or more sources are compared with the first:\n"
     "difference (first - other) and ratio (first / other).\n"
+    "--verdict RUN.json prints the document's tensor-parallel verdict (a 32k-token\n"
+    "prefill at each TP size the machine has, default model llama3.3-70b), the lines\n"
+    "run, report and check --spec print.\n"
     "\n"
     "options:\n"
     "  --model NAME           a preset (see below); --hidden/--layers override it\n"
@@ -51,12 +55,10 @@ const char usage_tp[] =
     "                         yields the first, then N-1 decode steps\n"
     "  --batch LIST           requests processed together (default 1)\n"
     "  --compute-ms MS[,MS..] compute time of one decode step without communication\n"
-    "  (ms):\n"
-    "                         one value for every prompt, or one per --prompt\n"
-    "  --prefill-compute-ms L compute time of each prefill (one per --prompt, batch\n"
-    "  1, ms;\n"
-    "                         scaled by the batch); with these, totals and shares are\n"
-    "                         shown\n"
+    "                         (ms): one value for every prompt, or one per --prompt\n"
+    "  --prefill-compute-ms L compute time of each prefill (one per --prompt, batch 1,\n"
+    "                         ms; scaled by the batch); with these, totals and shares\n"
+    "                         are shown\n"
     "  --json                 the estimate as JSON on stdout instead of the report\n"
     "  -o FILE                write a new run document holding the tp entry (and the\n"
     "                         measured nccl entry with --measure)\n"
@@ -69,8 +71,8 @@ const char usage_tp[] =
     "         not modelled.\n"
     "\n"
     "example (seed 001: V100 pair over PCIe Gen3 x8 against NVLink):\n"
-    "  linkscope tp --model llama3.3-70b --tp 2 --prompt 3200,12900,51400 --output\n"
-    "  256 \\\n"
+    "  linkscope tp --model llama3.3-70b --tp 2 --prompt 3200,12900,51400 \\\n"
+    "      --output 256 \\\n"
     "      --link name=PCIe,bw=5.2,lat=22.1 --link name=NVLink,bw=122.7,lat=17.5\n";
 
 /* ---- Sources ------------------------------------------------------------------------ */
@@ -164,6 +166,8 @@ static int emit(const tp_args_t *a, json_t *estimate, json_t *measured)
 
 int cmd_tp(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--verdict"))
+        return ls_tp_verdict_cmd(argc, argv); /* tp_verdict.c */
     tp_args_t a = {.bytes = 2, .output = 256};
     int rc = ls_tp_parse_args(argc, argv, &a);
     if (rc)

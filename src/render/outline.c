@@ -188,14 +188,15 @@ static void collectives(ls_out_t *o)
 
 /* The acceptance check against the datasheet as the run's spec step stored it: the part
    each GPU was identified as, each check, and the tensor-parallel verdict (wrapped at the
-   terminal's 100 columns: text is shown as written in every format). */
+   terminal's width, 100 in the other formats: text is shown as written in every format). */
 static void acceptance(ls_out_t *o)
 {
     show(o, ls_table_spec_parts(o->doc), 0);
     show(o, ls_table_spec_checks(o->doc), 0);
     ls_buf_t b = {0};
     const json_t *tp = json_object_get(json_object_get(o->doc, "spec"), "tp");
-    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(o->doc, "gpus")), 100);
+    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(o->doc, "gpus")),
+                    o->fmt == &ls_format_term ? ls_term_width() : 100);
     char *t = ls_buf_take(&b);
     text(o, t);
     free(t);
