@@ -198,7 +198,7 @@ static void chart(ls_buf_t *b, const json_t *e)
         tmax = hi;
     int h = MARGIN_T + 3 * (PANEL_H + PANEL_GAP) + 24;
     ls_buf_printf(b, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                     "role=\"img\">\n", CHART_W, h);
+                     "viewBox=\"0 0 %d %d\" role=\"img\">\n", CHART_W, h, CHART_W, h);
     ls_buf_printf(b, "<text x=\"%d\" y=\"14\" font-size=\"12\">GPU %lld under sustained load, "
                      "%.0f s</text>\n", MARGIN_L, ls_json_int(e, "gpu", -1), tmax);
     panel(b, t, json_object_get(s, "sm_mhz"), tmax, 0, "SM MHz", "#2c7fb8");
