@@ -15,20 +15,20 @@ example=examples/h200x2-run.json
 # the build's progress on one line: "building linkscope: 12% 25% ... 100%"
 build_with_progress() {
     echo "installing what is missing (scripts/install-deps.sh) ..."
-    bash scripts/install-deps.sh >"$build.deps.log" 2>&1 || { cat "$build.deps.log"; return 2; }
+    bash scripts/install-deps.sh >"$build/deps.log" 2>&1 || { cat "$build/deps.log"; return 2; }
     printf 'building linkscope in %s (the first build takes a minute or two):' "$build"
-    cmake -S . -B "$build" -DLINKSCOPE_TESTS=OFF ${LS_CMAKE_ARGS:-} >"$build.cmake.log" 2>&1 ||
-        { echo; cat "$build.cmake.log"; return 2; }
-    cmake --build "$build" -j"$(nproc)" 2>&1 | tee -a "$build.cmake.log" |
+    cmake -S . -B "$build" -DLINKSCOPE_TESTS=OFF ${LS_CMAKE_ARGS:-} >"$build/cmake.log" 2>&1 ||
+        { echo; cat "$build/cmake.log"; return 2; }
+    cmake --build "$build" -j"$(nproc)" 2>&1 | tee -a "$build/cmake.log" |
         awk 'match($0, /^\[ *[0-9]+%\]/) { p = substr($0, RSTART + 1, RLENGTH - 2) + 0
              if (p >= last + 10 || p == 100) { printf " %d%%", p; fflush(); last = p } }'
     local rc=${PIPESTATUS[0]}
     echo
-    [ "$rc" = 0 ] || { tail -30 "$build.cmake.log"; return 2; }
+    [ "$rc" = 0 ] || { tail -30 "$build/cmake.log"; return 2; }
 }
 
 if [ -z "${LS_BIN:-}" ]; then
-    mkdir -p "$(dirname "$build")"
+    mkdir -p "$build"
     build_with_progress || exit 2
 fi
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
