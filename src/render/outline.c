@@ -173,14 +173,16 @@ static void memory(ls_out_t *o)
 static int draw_collectives(ls_buf_t *b, const ls_out_t *o, const void *arg)
 {
     (void)arg;
-    return ls_svg_collective_charts(b, o->doc);
+    return ls_svg_collective_charts(b, o->doc, o->plan);
 }
 
 static void collectives(ls_out_t *o)
 {
     static const ls_figure_t charts = {draw_collectives, NULL, NULL, NULL};
     int n = figures(o, &charts, 1);
-    if (!n && ((o->fmt->caps & LS_FMT_EMPTY_NOTE) || ls_doc_next_measurement(o->doc, "nccl", 0) < 0))
+    if (o->fmt->caps & LS_FMT_FIGURES) /* what was too short to chart */
+        show(o, ls_table_unplotted(o->doc, o->plan), 0);
+    if (!n && ls_doc_next_measurement(o->doc, "nccl", 0) < 0)
         note(o, "No collective measurements.");
     else
         show(o, ls_table_collectives(o->doc, o->plan), 0);
