@@ -496,7 +496,7 @@ static json_t *compare_figures(const ls_figures_t *fa, const ls_figures_t *fb,
                      "only_b", (int)fb->n - paired, "regressions", regressions, "gains", gains);
 }
 
-/* "2 x NVIDIA H200" (or "NVIDIA H100 NVL, NVIDIA H100 80GB HBM3" when mixed). */
+/* "2 x NVIDIA H200" (or "1 x NVIDIA H100 NVL, 1 x NVIDIA H100 80GB HBM3" when mixed). */
 void ls_gpu_summary(const json_t *doc, char *buf, size_t len)
 {
     const json_t *gpus = json_object_get(doc, "gpus");
@@ -519,11 +519,21 @@ void ls_gpu_summary(const json_t *doc, char *buf, size_t len)
         snprintf(buf, len, "%d x %s", count, first);
         return;
     }
+    /* mixed: each name once with its count, in the order they first appear (11 V100s of
+       five kinds read "6 x Tesla V100-PCIE-32GB, 2 x Quadro GV100, ...", not 11 names) */
     json_array_foreach(gpus, i, g)
     {
-        if (used < len)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                                     ls_json_str(g, "name", "?"));
+        const char *name = ls_json_str(g, "name", "?");
+        size_t k, n = 0;
+        const json_t *h;
+        int seen = 0;
+        json_array_foreach(gpus, k, h)
+        {
+            seen |= k < i && strcmp(ls_json_str(h, "name", "?"), name) == 0;
+            n += strcmp(ls_json_str(h, "name", "?"), name) == 0;
+        }
+        if (!seen && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%zu x %s", used ? ", " : "", n, name);
     }
 }
 

@@ -224,6 +224,8 @@ static void drop_columns(ls_buf_t *b, layout_t *l, int width)
         n--;
     }
     block(b, l, cols, n);
+    if (!gone.len) /* nothing could go: the table stays as wide as it is */
+        return;
     char *names = ls_buf_take(&gone), note[1400];
     snprintf(note, sizeof note, "(left out at %d columns: %s; --format md shows every column)",
              width, names);
