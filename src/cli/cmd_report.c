@@ -32,8 +32,9 @@ const char usage_report[] =
     "  --format html   one self-contained HTML file: inline CSS and SVG heatmaps of\n"
     "                  every matrix, topology picture, bus bandwidth against size; no\n"
     "                  script, no network access needed\n"
-    "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv into DIR\n"
-    "                  (created if missing), or all three to stdout or to one\n"
+    "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv, hbm.csv,\n"
+    "                  host_copies.csv, latency.csv into DIR (created if missing),\n"
+    "                  or all six to stdout or to one\n"
     "                  FILE.csv, each after a '# NAME.csv' line\n"
     "  --format json   the verdict, headline, findings, plan and one flat object per\n"
     "                  figure, full precision\n"
@@ -45,7 +46,7 @@ const char usage_report[] =
     "verdict and severities are coloured. The same document always gives the same\n"
     "bytes. Formats: docs/reports.md.\n";
 
-/* Formats by name from render's registry; CSV (three files) is written here. */
+/* Formats by name from render's registry; CSV (six files) is written here. */
 static const ls_format_t *format_of_path(const char *path)
 {
     const ls_format_t *f = ls_format_of_path(path);
@@ -66,13 +67,13 @@ static int write_out(const char *path, const char *text)
     return LS_EXIT_OK;
 }
 
-/* -o NAME.csv: one file, the three tables each after a '# NAME.csv' line (as stdout),
+/* -o NAME.csv: one file, the six tables each after a '# NAME.csv' line (as stdout),
    never a folder of that name. */
 static int write_csv_file(const json_t *doc, const char *file)
 {
     json_t *plan = ls_plan(doc);
     ls_buf_t all = {0};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < LS_CSV_COUNT; i++) {
         char *text = ls_report_csv(doc, plan, ls_csv_names[i]);
         ls_buf_printf(&all, "%s# %s.csv\n%s", i ? "\n" : "", ls_csv_names[i], text);
         free(text);
@@ -95,7 +96,7 @@ static int write_csv(const json_t *doc, const char *dir)
         return LS_EXIT_USAGE;
     }
     json_t *plan = ls_plan(doc); /* the ceilings and noisy figures of the status columns */
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < LS_CSV_COUNT; i++) {
         char *text = ls_report_csv(doc, plan, ls_csv_names[i]), path[4096];
         int rc;
         if (to_stdout) {
@@ -147,7 +148,7 @@ static int parse_args(int argc, char **argv, const char **path, const char **out
     *path = argv[optind];
     const char *o = *out;
     if (!*fmt && o && strlen(o) > 4 && !strcmp(o + strlen(o) - 4, ".csv"))
-        return ls_usage_error("report", "-o %s: CSV is three files; give --format csv -o DIR", o);
+        return ls_usage_error("report", "-o %s: CSV is six files; give --format csv -o DIR (or -o FILE.csv)", o);
     if (!*fmt)
         *fmt = format_of_path(o);
     /* CSV goes into a folder (created if missing), the others into a file */
