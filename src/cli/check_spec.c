@@ -99,8 +99,17 @@ int ls_check_spec(const char *run, const json_t *doc, const char *model, int fai
         print_gpus(spec);
         size_t i;
         const json_t *f;
-        json_array_foreach(findings, i, f) printf("%s %s: %s\n", ls_json_str(f, "severity", "?"),
-                                                  ls_json_str(f, "rule", "?"), ls_json_str(f, "message", ""));
+        json_array_foreach(findings, i, f)
+        { /* wrapped at the terminal's width, as the report's findings */
+            char head[96];
+            int col = snprintf(head, sizeof head, "%s %s: ", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"));
+            ls_buf_t b = {0};
+            ls_buf_puts(&b, head);
+            ls_buf_wrap(&b, ls_json_str(f, "message", ""), col, 4, ls_term_width());
+            char *text = ls_buf_take(&b);
+            fputs(text, stdout);
+            free(text);
+        }
         print_tp(doc, &ds, model, ngpus);
     }
     int over = ls_fail_on_count(findings, fail_on);
