@@ -180,9 +180,23 @@ int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc)
     return 1;
 }
 
+int ls_svg_gpu_numa(const json_t *doc, int g)
+{
+    const json_t *gpu = ls_doc_gpu(doc, g);
+    long long node = ls_json_int(gpu, "numa_node", -1);
+    if (node >= 0)
+        return (int)node;
+    /* a pasted `nvidia-smi topo -m` gives the NUMA Affinity column only: "0" is node 0,
+       "0-1" or "N/A" says no single node */
+    const char *aff = ls_json_str(gpu, "numa_affinity", "");
+    char *end = NULL;
+    long v = *aff ? strtol(aff, &end, 10) : -1;
+    return end && *end == '\0' && v >= 0 && v < 1024 ? (int)v : -1;
+}
+
 static int gpu_numa(const json_t *doc, int g)
 {
-    return (int)ls_json_int(ls_doc_gpu(doc, g), "numa_node", -1);
+    return ls_svg_gpu_numa(doc, g);
 }
 
 /* Pairs named by degraded_link findings ("GPU0<->GPU4", "GPU5->GPU6"), drawn over the

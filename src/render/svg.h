@@ -28,6 +28,10 @@ int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc, const json_t *plan)
 /* The figures of the charts not drawn for having fewer than 3 points: one row each. */
 ls_table_t *ls_table_unplotted(const json_t *doc, const json_t *plan);
 
+/* GPU g's NUMA node: its numa_node, else the single node of its NUMA affinity (a pasted
+   topo -m); -1 unknown. */
+int ls_svg_gpu_numa(const json_t *doc, int g);
+
 /* Colour of a link class ("NV", "PIX", ...), as #rrggbb. */
 const char *ls_svg_class_colour(const char *cls);
 

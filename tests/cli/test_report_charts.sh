@@ -61,5 +61,11 @@ for m in re.finditer(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>degraded</text>', sv
 sys.exit(0 if svg.index('fill="#1b5e20"') > svg.index('stroke="#d50000"') else 1)
 PY
 
+# a pasted `nvidia-smi topo -m` gives each GPU's NUMA affinity only: the picture shows it
+run 0 import "$fx/topo/hgx-h100x8-nic8.txt" -o "$tmp/topo.json"
+"$bin" report "$tmp/topo.json" --format html --fail-on never -o "$tmp/topo.html"
+[ "$(grep -o '>NUMA 0<' "$tmp/topo.html" | wc -l)" -eq 4 ] && [ "$(grep -o '>NUMA 1<' "$tmp/topo.html" | wc -l)" -eq 4 ] &&
+    ok || bad "the topology picture lost the pasted NUMA affinity"
+
 echo "test_report_charts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
