@@ -10,6 +10,8 @@ mkdir -p "$out"
 commands=$("$bin" help | awk '/^commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
 version=$("$bin" version | awk '{print $2; exit}')
 
+# The help is laid out for 80 columns: ".in 0" drops man's indent of the body, so the
+# page at MANWIDTH=80 has no line over 80 (tests/cli/test_width80.sh).
 # roff: a leading dot or quote is escaped, backslashes doubled
 roff() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/'; }
 {
@@ -21,12 +23,14 @@ roff() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/'; }
     echo "COMMAND [OPTIONS]"
     echo ".SH DESCRIPTION"
     echo ".nf"
+    echo ".in 0"
     "$bin" help | roff
     echo ".fi"
     echo ".SH COMMANDS"
     for c in $commands; do
         echo ".SS $c"
         echo ".nf"
+        echo ".in 0"
         "$bin" "$c" --help 2>&1 | roff || true
         echo ".fi"
     done

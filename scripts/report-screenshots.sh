@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of the HTML report at 1, 2, 8 and 11 GPUs in headless Chromium, kept in
-# docs/screenshots/ (the first screen of each report, and its topology picture alone).
+# docs/screenshots/ (the first screen of each report at 1100 px, on a phone's 390 px, and
+# its topology picture alone). tests/cli/test_report_phone.sh measures the same pages.
 # The 1-GPU document is made from examples/h200x2-run.json by keeping GPU 0 alone: its
 # GPU entry, and the measurements that involve no other GPU (HBM, host copies, latency
 # to the host); links, NICs, findings and plan are dropped (recomputed by report).
@@ -27,6 +28,15 @@ shot() { # NAME DOCUMENT
     "$bin" report "$2" --format html -o "$tmp/$1.html"
     chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,900 \
         --screenshot="$out/report-$1.png" "file://$tmp/$1.html" >/dev/null 2>&1
+    # a phone: the page in an iframe 390 px wide (headless Chromium's window is wider)
+    python3 - "$tmp/$1.html" "$tmp/$1-390.html" <<'PY'
+import html, sys
+page = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write('<html><body style="margin:0"><iframe style="border:0;width:390px;height:1400px" '
+                             'srcdoc="%s"></iframe></body></html>' % html.escape(page, quote=True))
+PY
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=390,1400 \
+        --screenshot="$out/report-$1-390.png" "file://$tmp/$1-390.html" >/dev/null 2>&1
     python3 - "$tmp/$1.html" "$tmp/$1-topo.html" <<'PY'
 import re, sys
 h = open(sys.argv[1]).read()

@@ -66,6 +66,11 @@ static json_t *entry_identity(const json_t *e)
     static const char *const other_keys[] = {"s:method", "s:id", "s:subject", NULL}; /* subject: imports name it (derived from id) */
     const char *family = ls_json_str(e, "family", "");
     json_t *m = json_pack("{s:s}", "family", family);
+    /* "staged" is each tool's own way without P2P (linkscope: two copies through pinned
+       host memory; p2pBandwidthLatencyTest: cudaMemcpyPeer with peer access off, staged
+       by the driver): different methods, never paired */
+    if (strcmp(ls_json_str(e, "method", ""), "staged") == 0)
+        json_object_set_new(m, "staged_by", json_string(ls_json_str(e, "source", "linkscope")));
     if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)
         copy_keys(m, e, pair_keys);
     else if (strcmp(family, "hbm") == 0)
@@ -103,6 +108,21 @@ static void gpus_text(const json_t *gpus, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? "," : "",
                                      (long long)json_integer_value(g));
     }
+}
+
+/* One word per label: "host h2d h2d GPU0" (method and direction the same word) reads
+   "host h2d GPU0". */
+static void drop_repeated_words(char *buf)
+{
+    char out[512] = "", prev[128] = "";
+    size_t used = 0;
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (strcmp(w, prev) == 0)
+            continue;
+        used += (size_t)snprintf(out + used, used < sizeof out ? sizeof out - used : 0, "%s%s", used ? " " : "", w);
+        snprintf(prev, sizeof prev, "%s", w);
+    }
+    strcpy(buf, out);
 }
 
 static void label_of(const json_t *m, char *buf, size_t len)
@@ -154,6 +174,7 @@ static void label_of(const json_t *m, char *buf, size_t len)
     size_t n = strlen(buf);
     while (n && buf[n - 1] == ' ')
         buf[--n] = '\0';
+    drop_repeated_words(buf);
 }
 
 static ls_figure_t *push(ls_figures_t *figs)
@@ -356,6 +377,8 @@ static json_t *compare_row(const ls_figure_t *a, const ls_figure_t *b,
         json_object_set_new(row, "change_pct", json_real(change));
         if (fabs(change) > limit)
             verdict = ((change > 0) == (a->higher_is_better != 0)) ? "gain" : "regression";
+        else if (fabs(change) > threshold) /* beyond the threshold, inside the samples' noise */
+            json_object_set_new(row, "within_noise", json_true());
     } else if (a->value != b->value) {
         verdict = "n/a";
     }
@@ -473,7 +496,7 @@ static json_t *compare_figures(const ls_figures_t *fa, const ls_figures_t *fb,
                      "only_b", (int)fb->n - paired, "regressions", regressions, "gains", gains);
 }
 
-/* "2 x NVIDIA H200" (or "NVIDIA H100 NVL, NVIDIA H100 80GB HBM3" when mixed). */
+/* "2 x NVIDIA H200" (or "1 x NVIDIA H100 NVL, 1 x NVIDIA H100 80GB HBM3" when mixed). */
 void ls_gpu_summary(const json_t *doc, char *buf, size_t len)
 {
     const json_t *gpus = json_object_get(doc, "gpus");
@@ -496,11 +519,21 @@ void ls_gpu_summary(const json_t *doc, char *buf, size_t len)
         snprintf(buf, len, "%d x %s", count, first);
         return;
     }
+    /* mixed: each name once with its count, in the order they first appear (11 V100s of
+       five kinds read "6 x Tesla V100-PCIE-32GB, 2 x Quadro GV100, ...", not 11 names) */
     json_array_foreach(gpus, i, g)
     {
-        if (used < len)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                                     ls_json_str(g, "name", "?"));
+        const char *name = ls_json_str(g, "name", "?");
+        size_t k, n = 0;
+        const json_t *h;
+        int seen = 0;
+        json_array_foreach(gpus, k, h)
+        {
+            seen |= k < i && strcmp(ls_json_str(h, "name", "?"), name) == 0;
+            n += strcmp(ls_json_str(h, "name", "?"), name) == 0;
+        }
+        if (!seen && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%zu x %s", used ? ", " : "", n, name);
     }
 }
 

@@ -250,20 +250,24 @@ static void judge_group(const ls_fleet_t *fleet, size_t from, size_t to, double 
     double median, mad;
     spread(fleet->rec, from, to, scratch, &median, &mad);
     const record_t *first = &fleet->rec[from];
-    json_array_append_new(
-        figures, json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:b}", "model",
-                           fleet->models.items[first->model], "label", first->label, "unit",
-                           first->unit, "nodes", (int)(to - from), "median", median, "mad", mad,
-                           "judged", (int)(to - from) >= opts->min_nodes));
-    if ((int)(to - from) < opts->min_nodes || median == 0)
-        return;
+    /* every node's value, for the report's distribution of the figure */
+    json_t *values = json_array();
+    json_t *figure = json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:b, s:o}", "model",
+                               fleet->models.items[first->model], "label", first->label, "unit", first->unit,
+                               "nodes", (int)(to - from), "median", median, "mad", mad, "judged",
+                               (int)(to - from) >= opts->min_nodes, "values", values);
+    json_array_append_new(figures, figure);
     for (size_t i = from; i < to; i++) {
         const record_t *r = &fleet->rec[i];
         double worse = r->higher_is_better ? median - r->value : r->value - median;
-        double change_pct = 100.0 * worse / fabs(median);
+        double change_pct = median != 0 ? 100.0 * worse / fabs(median) : 0;
         /* MAD 0 (most nodes identical): any deviation scores as far beyond the limit */
         double z = mad > 0 ? 0.6745 * worse / mad : (worse > 0 ? INFINITY : 0);
-        if (change_pct < opts->min_change_pct || z < opts->score)
+        int outlier = (int)(to - from) >= opts->min_nodes && median != 0 && change_pct >= opts->min_change_pct &&
+                      z >= opts->score;
+        json_array_append_new(values, json_pack("{s:s, s:f, s:b}", "node", fleet->nodes.items[r->node], "value",
+                                                r->value, "outlier", outlier));
+        if (!outlier)
             continue;
         per_node[r->node]++;
         json_array_append_new(

@@ -276,13 +276,15 @@ static void check_memory(const json_t *gpu, const ls_spec_row_t *r, const char *
     double bytes = ls_json_num(gpu, "memory_total_bytes", 0);
     if (bytes <= 0 || r->memory_gb <= 0)
         return;
-    json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "memory_gb", "spec",
-                                            r->memory_gb, "seen", bytes / 1e9));
-    /* sold in GB (1e9) of usable memory; drivers show a little less or more */
-    if (bytes < 0.9 * r->memory_gb * 1e9)
+    /* The datasheet's "141GB" (H200), "80GB" (A100, H100) are binary sizes: NVML's 143771
+       MiB is 140.4 GiB (150.8 in 1e9 bytes), an A100's 81920 MiB 80 GiB. Memory sizes are
+       GiB everywhere (issue 27); drivers show a little less or more. */
+    double gib = bytes / (1024.0 * 1024 * 1024);
+    json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "memory_gib", "spec", r->memory_gb, "seen",
+                                            gib));
+    if (gib < 0.9 * r->memory_gb)
         ls_finding_add(findings, "spec_memory", LS_SEV_WARNING, subject, NULL,
-                       "%s: %.1f GB of memory, the part has %.0f GB", subject, bytes / 1e9,
-                       r->memory_gb);
+                       "%s: %.1f GiB of memory, the part has %.0f GiB", subject, gib, r->memory_gb);
 }
 
 static void check_pcie(const json_t *gpu, const ls_spec_row_t *r, const char *subject,

@@ -31,12 +31,6 @@ static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, siz
         return snprintf(basis, len, "the document does not record the GPUs' NVLinks; import nvidia-smi "
                                     "nvlink -s or topo -m"),
                0; /* PCIe would be a guess */
-    /* One GPU of a part with NVLink (a one-GPU VM slice of an NVLink board shows none):
-       no GPU-to-GPU link here to price, and PCIe would be a guess again. */
-    if (json_array_size(json_object_get(doc, "gpus")) < 2 && part_has_nvlink)
-        return snprintf(basis, len, "one GPU here, of a part with NVLink: no GPU-to-GPU link to price; "
-                                    "run it on a machine of two or more"),
-               0;
     const json_t *pcie = json_object_get(gpu, "pcie");
     /* The link at its maximum generation (an idle GPU lowers it: Gen1 at P8) and the
        width it trained at (a link trained narrower stays narrower under load). */
@@ -58,8 +52,23 @@ static double prefill_s(const ls_tp_shape_t *shape, uint64_t tokens, int tp, dou
     return ls_tp_allreduces_per_pass(shape) * ls_tp_ring_allreduce_us(gbps, 0, tp, bytes) * 1e-6;
 }
 
+/* The part's NVLink, one direction: its sold link count at the rate NVML reports for
+   each of this GPU's links (H200: 18 x 26.562 = 478.1 GB/s, the headline's ceiling),
+   else the datasheet's both-directions figure halved (900 / 2; the rate rounded). */
+static double part_nvlink_gbps(const json_t *gpu, const ls_spec_row_t *part)
+{
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l)
+    {
+        if (json_is_true(json_object_get(l, "active")) && ls_json_num(l, "gbps", 0) > 0 && part->nvlinks > 0)
+            return part->nvlinks * ls_json_num(l, "gbps", 0);
+    }
+    return part->nvlink_gbps / 2;
+}
+
 static json_t *degree(const ls_tp_shape_t *shape, const char *model, uint64_t tokens, int tp,
-                      double here, const char *basis, const ls_spec_row_t *part)
+                      double here, const char *basis, const ls_spec_row_t *part, double part_gbps)
 {
     double t_here = prefill_s(shape, tokens, tp, here);
     json_t *d = json_pack("{s:i, s:f}", "tp", tp, "here_s", t_here);
@@ -67,11 +76,11 @@ static json_t *degree(const ls_tp_shape_t *shape, const char *model, uint64_t to
     int n = snprintf(line, sizeof line, "TP=%d prefill of %lluk tokens (%s): %.2f s of all-reduce "
                      "here (%s, %.0f GB/s)", tp, (unsigned long long)(tokens / 1024), model,
                      t_here, basis, here);
-    if (part && part->nvlink_gbps > 0 && n > 0 && (size_t)n < sizeof line) {
-        double t_part = prefill_s(shape, tokens, tp, part->nvlink_gbps / 2);
+    if (part && part_gbps > 0 && n > 0 && (size_t)n < sizeof line) {
+        double t_part = prefill_s(shape, tokens, tp, part_gbps);
         json_object_set_new(d, "part_s", json_real(t_part));
-        snprintf(line + n, sizeof line - (size_t)n, " vs %.2f s on the %s's NVLink (%.0f GB/s)",
-                 t_part, part->key, part->nvlink_gbps / 2);
+        snprintf(line + n, sizeof line - (size_t)n, " vs %.2f s on the %s's NVLink (%.4g GB/s)", t_part, part->key,
+                 part_gbps);
     }
     json_object_set_new(d, "line", json_string(line));
     return d;
@@ -83,6 +92,10 @@ json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const ch
     const ls_tp_preset_t *p = ls_tp_preset_find(model);
     if (!p)
         return ls_seterr(err, errlen, "unknown model preset '%s' (linkscope tp --help lists them)", model), NULL;
+    size_t ngpus = json_array_size(json_object_get(doc, "gpus"));
+    if (ngpus < 2) /* only the TP sizes the machine has: none, which is known, not unknown */
+        return json_pack("{s:s, s:I, s:s}", "model", p->name, "tokens", (json_int_t)tokens, "none",
+                         ngpus ? "one GPU here: tensor parallelism needs two or more" : "no GPU in the document");
     const json_t *gpu = json_array_get(json_object_get(doc, "gpus"), 0);
     const ls_spec_row_t *part = ls_datasheet_find(ds, ls_json_str(gpu, "name", ""));
     char basis[160] = "";
@@ -95,11 +108,12 @@ json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const ch
     ls_tp_shape_t shape = {p->hidden, p->layers, 2}; /* bf16 activations */
     json_t *out = json_pack("{s:s, s:I, s:{s:f, s:s}}", "model", p->name, "tokens", (json_int_t)tokens,
                             "here", "gbps", here, "basis", basis);
-    if (part && part->nvlink_gbps > 0)
-        json_object_set_new(out, "part", json_pack("{s:s, s:f}", "name", part->key, "gbps", part->nvlink_gbps / 2));
+    double part_gbps = part && part->nvlink_gbps > 0 ? part_nvlink_gbps(gpu, part) : 0;
+    if (part_gbps > 0)
+        json_object_set_new(out, "part", json_pack("{s:s, s:f}", "name", part->key, "gbps", part_gbps));
     json_t *degrees = json_array();
-    for (int tp = 2; tp <= 8; tp *= 2)
-        json_array_append_new(degrees, degree(&shape, p->name, tokens, tp, here, basis, part));
+    for (int tp = 2; tp <= 8 && (size_t)tp <= ngpus; tp *= 2) /* the TP sizes the machine has */
+        json_array_append_new(degrees, degree(&shape, p->name, tokens, tp, here, basis, part, part_gbps));
     json_object_set_new(out, "degrees", degrees);
     return out;
 }

@@ -14,8 +14,10 @@
 #define LS_SPEC_TP_TOKENS 32768ull /* a 32k-token prefill */
 
 /* {model, tokens, here: {gbps, basis}, part: {gbps, name}?, degrees: [{tp, here_s,
-   part_s?, line}]} for TP = 2, 4, 8; NULL with err when the model is unknown or the
-   document gives no GPU-to-GPU bandwidth. */
+   part_s?, line}]} for TP = 2, 4, 8 up to the document's GPU count; {model, tokens,
+   none: why} for fewer than two GPUs (no TP size on the machine); NULL with err when
+   the model is unknown or the document gives no GPU-to-GPU bandwidth. The one verdict
+   run, report, check --spec and tp --verdict print. */
 json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const char *model,
                            uint64_t tokens, char *err, size_t errlen);
 

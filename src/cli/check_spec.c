@@ -14,11 +14,11 @@
 #include <string.h>
 
 /* " nvlinks 0 (part 18);": the words the report's acceptance section shows too */
-static void print_check(const json_t *c)
+static void print_check(ls_buf_t *b, const json_t *c)
 {
     char line[160];
     ls_spec_check_line(c, line, sizeof line);
-    printf(" %s;", line);
+    ls_buf_printf(b, " %s;", line);
 }
 
 static void print_gpus(const json_t *spec)
@@ -32,9 +32,17 @@ static void print_gpus(const json_t *spec)
                part ? part : LS_SPEC_UNKNOWN_PART);
         if (!part)
             continue;
-        printf("  source: %s\n  checked:", ls_json_str(g, "source", "?"));
-        json_array_foreach(json_object_get(g, "checks"), j, c) print_check(c);
-        printf("%s\n", json_array_size(json_object_get(g, "checks")) ? "" : " nothing the document records");
+        printf("  source: %s\n  checked: ", ls_json_str(g, "source", "?"));
+        ls_buf_t b = {0};
+        json_array_foreach(json_object_get(g, "checks"), j, c) print_check(&b, c);
+        if (!json_array_size(json_object_get(g, "checks")))
+            ls_buf_puts(&b, " nothing the document records");
+        char *checks = ls_buf_take(&b), *text;
+        ls_buf_wrap(&b, checks + 1, 11, 4, ls_term_width()); /* within the terminal */
+        text = ls_buf_take(&b);
+        fputs(text, stdout);
+        free(text);
+        free(checks);
     }
 }
 
@@ -46,7 +54,7 @@ static void print_tp(const json_t *doc, const ls_datasheet_t *ds, const char *mo
     if (!v)
         v = json_pack("{s:s}", "error", err);
     ls_buf_t b = {0};
-    ls_spec_tp_text(&b, v, ngpus, 0);
+    ls_spec_tp_text(&b, v, ngpus, ls_term_width());
     char *text = ls_buf_take(&b);
     fputs(text, stdout);
     free(text);
@@ -69,6 +77,24 @@ static int write_junit(const char *path, const char *run, const json_t *spec,
     free(xml);
     json_decref(failing);
     return rc ? -1 : 0;
+}
+
+int ls_tp_verdict_print(const json_t *doc, const char *model)
+{
+    ls_datasheet_t ds;
+    char err[256];
+    if (ls_datasheet_builtin(&ds, err, sizeof err) != 0) {
+        ls_error("%s", err);
+        return -1;
+    }
+    if (!ls_tp_preset_find(model)) {
+        ls_error("--model: unknown model preset '%s' (linkscope tp --help lists them)", model);
+        ls_datasheet_free(&ds);
+        return -1;
+    }
+    print_tp(doc, &ds, model, (int)json_array_size(json_object_get(doc, "gpus")));
+    ls_datasheet_free(&ds);
+    return 0;
 }
 
 int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on,
@@ -100,8 +126,17 @@ int ls_check_spec(const char *run, const json_t *doc, const char *model, int fai
         print_gpus(spec);
         size_t i;
         const json_t *f;
-        json_array_foreach(findings, i, f) printf("%s %s: %s\n", ls_json_str(f, "severity", "?"),
-                                                  ls_json_str(f, "rule", "?"), ls_json_str(f, "message", ""));
+        json_array_foreach(findings, i, f)
+        { /* wrapped at the terminal's width, as the report's findings */
+            char head[96];
+            int col = snprintf(head, sizeof head, "%s %s: ", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"));
+            ls_buf_t b = {0};
+            ls_buf_puts(&b, head);
+            ls_buf_wrap(&b, ls_json_str(f, "message", ""), col, 4, ls_term_width());
+            char *text = ls_buf_take(&b);
+            fputs(text, stdout);
+            free(text);
+        }
         print_tp(doc, &ds, model, ngpus);
     }
     int over = ls_fail_on_count(findings, fail_on);

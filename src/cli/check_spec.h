@@ -13,5 +13,9 @@
    (unknown model, JUnit file not written). */
 int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on,
                   int quiet, const char *junit);
+/* The tensor-parallel verdict of doc for model, as check --spec, run and report print
+   it (analyze/spec_tp.c computes it, render/spec_render.c words it): `tp --verdict`.
+   0, or -1 after one error line (unknown model). */
+int ls_tp_verdict_print(const json_t *doc, const char *model);
 
 #endif

@@ -13,17 +13,19 @@
 #include <string.h>
 
 const char usage_baseline[] =
-    "usage: linkscope baseline RUN.json [-o FILE] [--tolerance PCT] [--latency-tolerance PCT]\n"
+    "usage: linkscope baseline RUN.json [-o FILE] [--tolerance PCT]\n"
+    "                          [--latency-tolerance PCT]\n"
     "\n"
     "Writes a baseline (schema linkscope.baseline/1) from a good run: one expectation\n"
     "per figure, a minimum for bandwidths and a maximum for latencies and times, each\n"
-    "with a tolerance of at least three times the figure's own coefficient of variation.\n"
-    "Check other machines or later runs against it with 'linkscope check'. Baselines\n"
-    "may be edited or written by hand (docs/compare-check.md).\n"
+    "with a tolerance of at least three times the figure's own coefficient of\n"
+    "variation. Check other machines or later runs against it with 'linkscope check'.\n"
+    "Baselines may be edited or written by hand (docs/compare-check.md).\n"
     "\n"
     "Options:\n"
     "  -o FILE                   write to FILE (default: stdout)\n"
-    "  --tolerance PCT           allowed shortfall of bandwidths, percent (default 10)\n"
+    "  --tolerance PCT           allowed shortfall of bandwidths, percent (default\n"
+    "                            10)\n"
     "  --latency-tolerance PCT   allowed excess of latencies and times (default 25)\n";
 
 static int parse_pct(const char *opt, const char *text, double *out)

@@ -18,18 +18,19 @@
 
 const char usage_burn[] =
     "usage: linkscope burn [--seconds N] [--gpus LIST] [-o FILE | --into FILE]\n"
-    "                      [--period-ms MS] [--no-cublas] [--no-traffic] [--fail-on LEVEL]\n"
-    "                      [--progress auto|always|never]\n"
+    "                      [--period-ms MS] [--no-cublas] [--no-traffic]\n"
+    "                      [--fail-on LEVEL] [--progress auto|always|never]\n"
     "\n"
-    "Holds every chosen GPU under sustained load: bf16 tensor-core GEMMs (8192^3, through\n"
-    "cuBLAS, loaded at run time; set LINKSCOPE_CUBLAS to its file; an FP32 FMA kernel where\n"
-    "it is absent), with device-local copies and copies to the next GPU (NVLink or PCIe)\n"
-    "beside them, while NVML is read every 100 ms: SM and memory clocks, board power,\n"
-    "temperature, throttle reasons, NVLink throughput. Reports throughput in the first\n"
-    "seconds against the sustained throughput, the temperature and power reached, the\n"
-    "throttle reasons and when they began, and findings (thermal or hardware slowdown,\n"
-    "power below DCGM's targeted-power criterion, a GPU behind its peers, a fault in the\n"
-    "repeated product). Never changes clocks or power limits.\n"
+    "Holds every chosen GPU under sustained load: bf16 tensor-core GEMMs (8192^3,\n"
+    "through cuBLAS, loaded at run time; set LINKSCOPE_CUBLAS to its file; an FP32\n"
+    "FMA kernel where it is absent), with device-local copies and copies to the next\n"
+    "GPU (NVLink or PCIe) beside them, while NVML is read every 100 ms: SM and memory\n"
+    "clocks, board power, temperature, throttle reasons, NVLink throughput. Reports\n"
+    "throughput in the first seconds against the sustained throughput, the\n"
+    "temperature and power reached, the throttle reasons and when they began, and\n"
+    "findings (thermal or hardware slowdown, power below DCGM's targeted-power\n"
+    "criterion, a GPU behind its peers, a fault in the repeated product). Never\n"
+    "changes clocks or power limits.\n"
     "\n"
     "  --seconds N    how long to hold the load (default 180)\n"
     "  --gpus LIST    GPUs to load, e.g. 0,1 or 0-3 (default all)\n"
@@ -38,12 +39,13 @@ const char usage_burn[] =
     "  --period-ms MS NVML sampling period (default 100)\n"
     "  --no-cublas    the FMA kernel even where cuBLAS is there\n"
     "  --no-traffic   compute only, no HBM or GPU-to-GPU copies beside it\n"
-    "  --fail-on L    exit 1 when a finding at or above L exists: info, warning, error or\n"
-    "                 never (the default: burn measures; give a level to judge)\n"
+    "  --fail-on L    exit 1 when a finding at or above L exists: info, warning,\n"
+    "                 error or never (the default: burn measures; give a level to\n"
+    "                 judge)\n"
     LS_PROGRESS_USAGE
     "\n"
-    "Exit codes: 0 ok, 1 a finding at or above --fail-on or every GPU failed, 2 usage,\n"
-    "3 no usable GPU or built without CUDA.\n";
+    "Exit codes: 0 ok, 1 a finding at or above --fail-on or every GPU failed, 2\n"
+    "usage, 3 no usable GPU or built without CUDA.\n";
 
 typedef struct {
     ls_burn_opts_t o;

@@ -18,15 +18,17 @@ const char usage_compare[] =
     "       linkscope compare --variants RUN.json [--base VARIANT] [same options]\n"
     "\n"
     "Matches the figures of two run documents by what they measured (family, method,\n"
-    "direction, GPUs, collective, variant, size, ...) and shows A, B, B/A and the change.\n"
-    "A change is flagged as a regression or a gain when it exceeds both the threshold\n"
-    "and three times the samples' combined coefficient of variation; figures without\n"
-    "samples (imported) use the threshold alone. Inventory differences (GPU names,\n"
-    "driver, CUDA, NCCL, NIC firmware) are shown first as context.\n"
+    "direction, GPUs, collective, variant, size, ...) and shows A, B, B/A and the\n"
+    "change. A change is flagged as a regression or a gain when it exceeds both the\n"
+    "threshold and three times the samples' combined coefficient of variation;\n"
+    "figures without samples (imported) use the threshold alone. Inventory\n"
+    "differences (GPU names, driver, CUDA, NCCL, NIC firmware) are shown first as\n"
+    "context.\n"
     "\n"
     "Options:\n"
     "  --threshold PCT       smallest change flagged, percent (default 5)\n"
-    "  --latency-threshold PCT  the same for figures in us: latencies and small-message\n"
+    "  --latency-threshold PCT\n"
+    "                        the same for figures in us: latencies and small-message\n"
     "                        times, which jitter more (default 10)\n"
     "  --variants            compare the NCCL variants within one document against\n"
     "                        --base (default \"default\"), e.g. NCCL_P2P_LEVEL=PHB\n"
@@ -34,15 +36,14 @@ const char usage_compare[] =
     "  --json                the comparison as JSON on stdout\n"
     "  --changes-only        list only flagged figures\n"
     LS_FAIL_ON_USAGE
-    "                    (a regression counts as an error: it fails at every level but\n"
-    "                    never)\n"
+    "                    (a regression counts as an error: it fails at every level\n"
+    "                    but never)\n"
     "  --fail-on-regression  the same as --fail-on error (kept for older scripts)\n"
     LS_QUIET_USAGE
     "\n"
-    "Exit codes: 0 compared, no regression at --fail-on; 1 a regression (unless --fail-on\n"
-    "never); 2 unreadable or\n"
-    "mismatched inputs (different schema, nothing in common). Details:\n"
-    "docs/compare-check.md.\n";
+    "Exit codes: 0 compared, no regression at --fail-on; 1 a regression (unless\n"
+    "--fail-on never); 2 unreadable or mismatched inputs (different schema, nothing\n"
+    "in common). Details: docs/compare-check.md.\n";
 
 typedef struct {
     const char *files[2];

@@ -24,12 +24,13 @@ int cmd_help(int argc, char **argv)
     }
     int n;
     const ls_command_t *cmds = ls_commands(&n);
-    printf("usage: linkscope COMMAND [OPTIONS]   (linkscope COMMAND --help for its options)\n\n"
+    printf("usage: linkscope COMMAND [OPTIONS]   (linkscope COMMAND --help: its options)\n\n"
            "Measures and explains a GPU machine's interconnect; every figure goes into one\n"
            "JSON run document (schema linkscope.run/1).\n\ncommands:\n");
     for (int i = 0; i < n; i++)
         printf("  %-10s %s\n", cmds[i].name, cmds[i].summary);
-    printf("\nexit codes: 0 ok, 1 check failed, 2 usage or input error, 3 no usable GPU or driver\n"
+    printf("\nexit codes: 0 ok, 1 check failed, 2 usage or input error, 3 no usable GPU or\n"
+           "driver\n"
            "GPU numbers follow PCI bus order (CUDA_DEVICE_ORDER=PCI_BUS_ID), as nvidia-smi.\n");
     return LS_EXIT_OK;
 }

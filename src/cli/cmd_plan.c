@@ -14,11 +14,12 @@
 const char usage_plan[] =
     "usage: linkscope plan RUN.json [--json] [--fail-on LEVEL] [--quiet]\n"
     "\n"
-    "Reads a run document (from 'linkscope run', a measuring command or 'linkscope import')\n"
-    "and prints what is wrong or slow (findings, each with the entries it rests on) and how\n"
-    "to split work over the GPUs: islands, the best GPU set for each group size with its\n"
-    "expected and measured all_reduce bus bandwidth, the best pairs, the best GPUs for\n"
-    "memory-bound work and the GPUs to keep out of synchronous groups. Works offline.\n"
+    "Reads a run document (from 'linkscope run', a measuring command or 'linkscope\n"
+    "import') and prints what is wrong or slow (findings, each with the entries it\n"
+    "rests on) and how to split work over the GPUs: islands, the best GPU set for\n"
+    "each group size with its expected and measured all_reduce bus bandwidth, the\n"
+    "best pairs, the best GPUs for memory-bound work and the GPUs to keep out of\n"
+    "synchronous groups. Works offline.\n"
     "\n"
     "  --json             print {\"findings\": [...], \"plan\": {...}} instead of text\n"
     LS_FAIL_ON_USAGE LS_QUIET_USAGE

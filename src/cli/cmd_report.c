@@ -19,31 +19,34 @@
 #include <sys/stat.h>
 
 const char usage_report[] =
-    "usage: linkscope report RUN.json [--format term|md|html|csv|json|prom] [-o FILE|DIR]\n"
+    "usage: linkscope report RUN.json [--format term|md|html|csv|json|prom]\n"
+    "                        [-o FILE|DIR]\n"
     "                        [--fail-on LEVEL] [--quiet]\n"
     "\n"
-    "Renders a run document with its findings and plan (computed from the document, offline).\n"
+    "Renders a run document with its findings and plan (computed from the document,\n"
+    "offline).\n"
     "\n"
-    "  --format term   plain text tables (default; the format of FILE's extension .md/.html\n"
-    "                  when -o names one)\n"
+    "  --format term   plain text tables (default; the format of FILE's extension\n"
+    "                  .md/.html when -o names one)\n"
     "  --format md     Markdown\n"
-    "  --format html   one self-contained HTML file: inline CSS and SVG heatmaps of every\n"
-    "                  matrix, topology picture, bus bandwidth against size; no script, no\n"
-    "                  network access needed\n"
-    "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv into DIR (created\n"
-    "                  if missing), or all three to stdout or to one FILE.csv, each after\n"
-    "                  a '# NAME.csv' line\n"
-    "  --format json   the verdict, headline, findings, plan and one flat object per figure,\n"
-    "                  full precision\n"
+    "  --format html   one self-contained HTML file: inline CSS and SVG heatmaps of\n"
+    "                  every matrix, topology picture, bus bandwidth against size; no\n"
+    "                  script, no network access needed\n"
+    "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv, hbm.csv,\n"
+    "                  host_copies.csv, latency.csv into DIR (created if missing),\n"
+    "                  or all six to stdout or to one\n"
+    "                  FILE.csv, each after a '# NAME.csv' line\n"
+    "  --format json   the verdict, headline, findings, plan and one flat object per\n"
+    "                  figure, full precision\n"
     "  --format prom   Prometheus text for node_exporter's textfile collector\n"
     "  -o FILE|DIR     write there (atomically) instead of stdout; '-' is stdout\n"
     LS_FAIL_ON_USAGE LS_QUIET_USAGE
     "\n"
-    "The report opens with the verdict. On a terminal (and NO_COLOR unset) the verdict and\n"
-    "severities are coloured. The same document always gives the same bytes.\n"
-    "Formats: docs/reports.md.\n";
+    "The report opens with the verdict. On a terminal (and NO_COLOR unset) the\n"
+    "verdict and severities are coloured. The same document always gives the same\n"
+    "bytes. Formats: docs/reports.md.\n";
 
-/* Formats by name from render's registry; CSV (three files) is written here. */
+/* Formats by name from render's registry; CSV (six files) is written here. */
 static const ls_format_t *format_of_path(const char *path)
 {
     const ls_format_t *f = ls_format_of_path(path);
@@ -64,13 +67,13 @@ static int write_out(const char *path, const char *text)
     return LS_EXIT_OK;
 }
 
-/* -o NAME.csv: one file, the three tables each after a '# NAME.csv' line (as stdout),
+/* -o NAME.csv: one file, the six tables each after a '# NAME.csv' line (as stdout),
    never a folder of that name. */
 static int write_csv_file(const json_t *doc, const json_t *findings, const char *file)
 {
     json_t *plan = ls_plan_with(doc, findings);
     ls_buf_t all = {0};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < LS_CSV_COUNT; i++) {
         char *text = ls_report_csv(doc, plan, ls_csv_names[i]);
         ls_buf_printf(&all, "%s# %s.csv\n%s", i ? "\n" : "", ls_csv_names[i], text);
         free(text);
@@ -93,7 +96,7 @@ static int write_csv(const json_t *doc, const json_t *findings, const char *dir)
         return LS_EXIT_USAGE;
     }
     json_t *plan = ls_plan_with(doc, findings); /* the ceilings and noisy figures of the status columns */
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < LS_CSV_COUNT; i++) {
         char *text = ls_report_csv(doc, plan, ls_csv_names[i]), path[4096];
         int rc;
         if (to_stdout) {
@@ -145,7 +148,7 @@ static int parse_args(int argc, char **argv, const char **path, const char **out
     *path = argv[optind];
     const char *o = *out;
     if (!*fmt && o && strlen(o) > 4 && !strcmp(o + strlen(o) - 4, ".csv"))
-        return ls_usage_error("report", "-o %s: CSV is three files; give --format csv -o DIR", o);
+        return ls_usage_error("report", "-o %s: CSV is six files; give --format csv -o DIR (or -o FILE.csv)", o);
     if (!*fmt)
         *fmt = format_of_path(o);
     /* CSV goes into a folder (created if missing), the others into a file */

@@ -27,42 +27,47 @@ const char usage_run[] =
     "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS]\n"
     "                     [--gpus LIST] [--no-nccl]\n"
     "\n"
-    "Characterizes this machine end to end, in the order the figures answer: inventory\n"
-    "and topology, copy-engine P2P for every GPU pair (disjoint pairs at once), the four\n"
-    "main NCCL collectives on all GPUs, HBM and host copies, SM-kernel and staged P2P,\n"
-    "latency, (thorough) the fabric stress step, all_reduce on each group the plan\n"
-    "proposes, (thorough) 60 s of sustained load (linkscope burn); each GPU against its\n"
-    "datasheet (as check --spec); then the findings and the plan. Writes the run\n"
-    "document (default linkscope-HOST-DATE.json) and the HTML report beside it (same\n"
-    "name, .html), and prints findings, plan and the tensor-parallel verdict.\n"
+    "Characterizes this machine end to end, in the order the figures answer:\n"
+    "inventory and topology, copy-engine P2P for every GPU pair (disjoint pairs at\n"
+    "once), the four main NCCL collectives on all GPUs, HBM and host copies,\n"
+    "SM-kernel and staged P2P, latency, (thorough) the fabric stress step, all_reduce\n"
+    "on each group the plan proposes, (thorough) 60 s of sustained load (linkscope\n"
+    "burn); each GPU against its datasheet (as check --spec); then the findings and\n"
+    "the plan. Writes the run document (default linkscope-HOST-DATE.json) and the\n"
+    "HTML report beside it (same name, .html), and prints findings, plan and the\n"
+    "tensor-parallel verdict.\n"
     "\n"
     "  --level L      quick (default): all_reduce to 8 GiB, the other collectives to\n"
-    "                 512 MiB (x4 steps from 8 B), 10 samples per figure; thorough: every\n"
-    "                 collective to 8 GiB in factor-2 steps, 20 samples per figure\n"
-    "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough), a\n"
-    "                 hard cap: steps are cut down from the last back (half the samples,\n"
-    "                 the collectives to 1 GiB, burn to 30 s), never dropped, until the\n"
-    "                 projection fits; each cut is recorded. Where even cut down it does\n"
-    "                 not fit, one line says so and the run stops before measuring (exit 4)\n"
+    "                 512 MiB (x4 steps from 8 B), 10 samples per figure; thorough:\n"
+    "                 every collective to 8 GiB in factor-2 steps, 20 samples per\n"
+    "                 figure\n"
+    "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough),\n"
+    "                 a hard cap: steps are cut down from the last back (half the\n"
+    "                 samples, the collectives to 1 GiB, burn to 30 s), never\n"
+    "                 dropped, until the projection fits; each cut is recorded.\n"
+    "                 Where even cut down it does not fit, one line says so and the\n"
+    "                 run stops before measuring (exit 4)\n"
     "  --gpus LIST    GPUs to use, e.g. 0,1 or 0-3 (default all)\n"
-    "  -o FILE        the run document's path (the HTML report goes to FILE minus .json\n"
-    "                 plus .html); %N in FILE is this node's short host name\n"
+    "  -o FILE        the run document's path (the HTML report goes to FILE minus\n"
+    "                 .json plus .html); %N in FILE is this node's short host name\n"
     "  --no-nccl      skip the collectives\n"
     "  --no-report    do not write the HTML report\n"
-    "  --dry-run      measure nothing: print the steps in the order they run, the pair\n"
-    "                 rounds, the projected seconds of each step and what the budget\n"
-    "                 would cut; the last line is 'projected: N s, rounds R, cut: ...'\n"
-    "                 (exit 4 as the run would when even cut down it does not fit)\n"
-    "  --from FILE    with --dry-run: plan the machine of FILE (saved `nvidia-smi topo -m`\n"
-    "                 text or a run document) instead of this one; no GPU needed\n"
+    "  --dry-run      measure nothing: print the steps in the order they run, the\n"
+    "                 pair rounds, the projected seconds of each step and what the\n"
+    "                 budget would cut; the last line is 'projected: N s, rounds R,\n"
+    "                 cut: ...' (exit 4 as the run would when even cut down it does\n"
+    "                 not fit)\n"
+    "  --from FILE    with --dry-run: plan the machine of FILE (saved `nvidia-smi\n"
+    "                 topo -m` text or a run document) instead of this one; no GPU\n"
+    "                 needed\n"
     LS_FAIL_ON_USAGE
     LS_QUIET_USAGE
     "                    (and no progress unless --progress is given)\n"
     LS_PROGRESS_USAGE
     "\n"
     "The full report of the document: linkscope report FILE (or the HTML beside it).\n"
-    "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or driver,\n"
-    "      4 the budget cannot hold the run even cut down (nothing measured)\n";
+    "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or\n"
+    "driver, 4 the budget cannot hold the run even cut down (nothing measured)\n";
 
 typedef struct {
     int thorough;
@@ -166,7 +171,7 @@ static void print_tp_verdict(const json_t *doc)
     if (!tp)
         return;
     ls_buf_t b = {0};
-    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(doc, "gpus")), 0);
+    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(doc, "gpus")), ls_term_width());
     char *text = ls_buf_take(&b);
     printf("\n%s", text ? text : "");
     free(text);

@@ -18,26 +18,29 @@
 
 const char usage_topo[] =
     "usage: linkscope topo [--from FILE] [--p2p-read FILE] [--p2p-write FILE]\n"
-    "                      [--json | --csv] [-o FILE] [--color WHEN] [--sysfs-root DIR]\n"
+    "                      [--json | --csv] [-o FILE] [--color WHEN]\n"
+    "                      [--sysfs-root DIR]\n"
     "\n"
-    "The link type between every pair of GPUs and NICs in the words of nvidia-smi topo -m\n"
-    "(X, NV#, PIX, PXB, PHB, NODE, SYS) with CPU and NUMA affinity, then the P2P read and\n"
-    "write status matrices (OK, CNS, GNS, TNS, NS, U). GPUs are numbered in PCI bus order.\n"
+    "The link type between every pair of GPUs and NICs in the words of nvidia-smi\n"
+    "topo -m (X, NV#, PIX, PXB, PHB, NODE, SYS) with CPU and NUMA affinity, then the\n"
+    "P2P read and write status matrices (OK, CNS, GNS, TNS, NS, U). GPUs are numbered\n"
+    "in PCI bus order.\n"
     "\n"
-    "  --from FILE       read saved `nvidia-smi topo -m` output (tabs or spaces, ANSI escapes,\n"
-    "                    NIC rows) or a linkscope run document, instead of this machine;\n"
-    "                    '-' reads stdin\n"
+    "  --from FILE       read saved `nvidia-smi topo -m` output (tabs or spaces, ANSI\n"
+    "                    escapes, NIC rows) or a linkscope run document, instead of\n"
+    "                    this machine; '-' reads stdin\n"
     "  --p2p-read FILE   with --from: saved `nvidia-smi topo -p2p r` output\n"
     "  --p2p-write FILE  with --from: saved `nvidia-smi topo -p2p w` output\n"
     "  --json            write the run document (schema linkscope.run/1)\n"
     "  --csv             write the link matrix as CSV\n"
     "  -o FILE           write to FILE (atomically) instead of stdout\n"
     "  --color WHEN      auto (on a terminal unless NO_COLOR is set), always or never\n"
-    "  --sysfs-root DIR  discover from a copy of /sys and /proc under DIR, without NVML and\n"
-    "                    CUDA (testing on a saved or fake tree; no GPU needed)\n"
+    "  --sysfs-root DIR  discover from a copy of /sys and /proc under DIR, without\n"
+    "                    NVML and CUDA (testing on a saved or fake tree; no GPU\n"
+    "                    needed)\n"
     "\n"
-    "Exit codes: 0 ok, 2 usage error or unreadable or malformed input, 3 no GPU or driver.\n"
-    "See docs/topology.md.\n";
+    "Exit codes: 0 ok, 2 usage error or unreadable or malformed input, 3 no GPU or\n"
+    "driver. See docs/topology.md.\n";
 
 typedef struct {
     const char *from, *p2p_read, *p2p_write, *output, *sysfs_root, *color;

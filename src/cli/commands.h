@@ -38,6 +38,9 @@ LS_DECLARE_COMMAND(health)
 LS_DECLARE_COMMAND(help)
 LS_DECLARE_COMMAND(version)
 
+/* tp --verdict RUN.json [--model NAME] (tp_verdict.c). */
+int ls_tp_verdict_cmd(int argc, char **argv);
+
 /* Shared by commands: "unknown option" line, exit 2. */
 int ls_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -17,16 +17,16 @@ static const ls_command_t head[] = {
 };
 /* Between them, one command per measurement family (measure/family.h). */
 static const ls_command_t tail[] = {
-    {"burn", cmd_burn, "sustained load: throughput, clocks, power, temperature, throttling over time", usage_burn},
+    {"burn", cmd_burn, "sustained load: throughput, clocks, power, temperature, throttling", usage_burn},
     {"nccl", cmd_nccl, "NCCL collectives with validation, transports and variants", usage_nccl},
     {"report", cmd_report, "render a run document: terminal, Markdown, HTML, CSV", usage_report},
     {"plan", cmd_plan, "findings, islands and the GPU groups to use", usage_plan},
     {"compare", cmd_compare, "two run documents side by side with ratios", usage_compare},
     {"check", cmd_check, "check a run document against a baseline (exit 1 on violation)", usage_check},
     {"baseline", cmd_baseline, "make a baseline file from a good run", usage_baseline},
-    {"import", cmd_import, "nccl-tests, p2pBandwidthLatencyTest, nvidia-smi topo -m text into a run document", usage_import},
+    {"import", cmd_import, "nccl-tests, p2pBandwidthLatencyTest, topo -m into a run document", usage_import},
     {"fleet", cmd_fleet, "many nodes' run documents: models, medians, the outlier nodes", usage_fleet},
-    {"health", cmd_health, "node state for a scheduler: XIDs, remaps, links down, each with an action", usage_health},
+    {"health", cmd_health, "node state for a scheduler: XIDs, remaps, links down, with actions", usage_health},
     {"tp", cmd_tp, "tensor-parallel communication time estimate", usage_tp},
     {"help", cmd_help, "list the commands, or show one command's help", usage_help},
     {"version", cmd_version, "print the version and git commit", usage_version},

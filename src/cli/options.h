@@ -44,17 +44,17 @@ int ls_opt_unknown(const char *cmd, char **argv);
 #define LS_FAIL_NEVER (LS_SEV_ERROR + 1)
 #define LS_FAIL_ON_DEFAULT LS_SEV_ERROR
 #define LS_FAIL_ON_USAGE                                                                    \
-    "  --fail-on LEVEL   exit 1 when a finding at or above LEVEL exists: info, warning,\n" \
-    "                    error (default) or never\n"
+    "  --fail-on LEVEL   exit 1 when a finding at or above LEVEL exists: info,\n"    \
+    "                    warning, error (default) or never\n"
 #define LS_QUIET_USAGE                                                                      \
     "  --quiet           print only the verdict line and what failed (at --fail-on)\n"
 
 /* --progress auto|always|never (util/log.h): sets the mode; 0, or one usage line. */
 int ls_opt_progress(const char *cmd, const char *text);
 #define LS_PROGRESS_USAGE                                                                   \
-    "  --progress M   auto (default: a line rewritten on a terminal, else one timestamped\n" \
-    "                 line per step and round on stderr), always (the timestamped lines),\n" \
-    "                 never\n"
+    "  --progress M   auto (default: a line rewritten on a terminal, else one\n"        \
+    "                 timestamped line per step and round on stderr), always (the\n"   \
+    "                 timestamped lines), never\n"
 
 /* LEVEL into *level (an enum ls_severity, or LS_FAIL_NEVER): 0, or one usage line. */
 int ls_opt_fail_on(const char *cmd, const char *text, int *level);

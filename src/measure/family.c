@@ -27,13 +27,15 @@ static const char *const host_methods[] = {LS_MEM_PINNED, LS_MEM_PAGEABLE, NULL}
 static const ls_family_t families[] = {
     {.name = LS_FAMILY_P2P,
      .summary = "P2P bandwidth for every ordered GPU pair",
-     .about = "P2P bandwidth for every ordered pair of GPUs, one direction and both directions at\n"
-              "once, by four methods: ce (copy engine, cudaMemcpyPeerAsync), sm_write (copy kernel\n"
-              "on the source writing into the peer), sm_read (copy kernel on the destination reading\n"
-              "the peer), staged (P2P disabled: through pinned host memory). Every copy is queued\n"
-              "behind a gate kernel, timed with events, and verified after. Pairs without P2P are\n"
-              "marked and measured through the host. GB/s = 1e9 bytes/s; both directions = sum.\n",
-     .notes = "One GPU: says that P2P needs two GPUs and exits 0; --gpus naming fewer than two: exit 2.\n",
+     .about = "P2P bandwidth for every ordered pair of GPUs, one direction and both directions\n"
+              "at once, by four methods: ce (copy engine, cudaMemcpyPeerAsync), sm_write (copy\n"
+              "kernel on the source writing into the peer), sm_read (copy kernel on the\n"
+              "destination reading the peer), staged (P2P disabled: through pinned host\n"
+              "memory). Every copy is queued behind a gate kernel, timed with events, and\n"
+              "verified after. Pairs without P2P are marked and measured through the host.\n"
+              "GB/s = 1e9 bytes/s; both directions = sum.\n",
+     .notes = "One GPU: says that P2P needs two GPUs and exits 0; --gpus naming fewer than two:\n"
+              "exit 2.\n",
      .methods = ls_p2p_methods,
      .pairs = 1, .one_gpu = "",
      /* 2 GiB: a copy lasts ~5.4 ms on NVLink 4, so the copy engine's ~4 us start per copy
@@ -42,28 +44,30 @@ static const ls_family_t families[] = {
      .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 0, .measure = MEASURE(ls_measure_p2p)},
     {.name = LS_FAMILY_LATENCY,
      .summary = "GPU-to-GPU and host latency",
-     .about = "Latency between every ordered pair of GPUs, in us, by four definitions, each labelled:\n"
-              "  gpu_pingpong   a flag written into the peer's memory and polled there, 2000 round\n"
-              "                 trips per sample, reported per one-way trip; also with both flags in\n"
-              "                 pinned host memory (through host)\n"
-              "  pointer_chase  dependent 8-byte reads of the peer's memory (row reads column's),\n"
-              "                 per access; also of pinned host memory per GPU\n"
-              "  gpu_copy       GPU-timed back-to-back 4-byte cudaMemcpyPeerAsync, per copy, P2P\n"
-              "                 enabled and disabled (p2pBandwidthLatencyTest's GPU matrix)\n"
-              "  cpu_copy       CPU time per cudaMemcpyPeerAsync call of that loop (its CPU matrix)\n",
-     .notes = "One GPU: measures GPU to host only and says that P2P needs two GPUs (exit 0); --gpus\n"
-              "naming fewer than two GPUs: exit 2.\n",
+     .about = "Latency between every ordered pair of GPUs, in us, by four definitions, each\n"
+              "labelled:\n"
+              "  gpu_pingpong   a flag written into the peer's memory and polled there, 2000\n"
+              "                 round trips per sample, reported per one-way trip; also with\n"
+              "                 both flags in pinned host memory (through host)\n"
+              "  pointer_chase  dependent 8-byte reads of the peer's memory (row reads\n"
+              "                 column's), per access; also of pinned host memory per GPU\n"
+              "  gpu_copy       GPU-timed back-to-back 4-byte cudaMemcpyPeerAsync, per copy,\n"
+              "                 P2P enabled and disabled (p2pBandwidthLatencyTest's GPU matrix)\n"
+              "  cpu_copy       CPU time per cudaMemcpyPeerAsync call of that loop (its CPU\n"
+              "                 matrix)\n",
+     .notes = "One GPU: measures GPU to host only and says that P2P needs two GPUs (exit 0);\n"
+              "--gpus naming fewer than two GPUs: exit 2.\n",
      .methods = ls_latency_methods,
      .pairs = 1, .one_gpu = " (measuring GPU to host only)",
      .measure = MEASURE(ls_measure_latency)},
     {.name = LS_FAMILY_HBM,
      .summary = "device-local memory bandwidth per GPU",
-     .about = "Device-local memory bandwidth per GPU: read, write and copy kernels (16-byte accesses,\n"
-              "non-zero pseudo-random data, buffers far larger than L2) and a copy-engine copy\n"
-              "(cudaMemcpyAsync, as nvbandwidth's device_local_copy), reported as HBM traffic =\n"
-              "bytes read + bytes written per second (a copy counts each byte twice; its bytes copied\n"
-              "per second are shown too), beside the theoretical peak (memory clock x 2 x bus width)\n"
-              "and the efficiency. GB/s = 1e9 bytes/s.\n",
+     .about = "Device-local memory bandwidth per GPU: read, write and copy kernels (16-byte\n"
+              "accesses, non-zero pseudo-random data, buffers far larger than L2) and a\n"
+              "copy-engine copy (cudaMemcpyAsync, as nvbandwidth's device_local_copy), reported\n"
+              "as HBM traffic = bytes read + bytes written per second (a copy counts each byte\n"
+              "twice; its bytes copied per second are shown too), beside the theoretical peak\n"
+              "(memory clock x 2 x bus width) and the efficiency. GB/s = 1e9 bytes/s.\n",
      .notes = "",
      .methods = ls_hbm_methods,
      /* 1 GiB: 17x the H200's 60 MB L2 */
@@ -71,11 +75,12 @@ static const ls_family_t families[] = {
      .size_what = "bytes per buffer", .size_note = "two buffers per GPU", .buffers_per_gpu = 2, .measure = MEASURE(ls_measure_hbm)},
     {.name = LS_FAMILY_HOST,
      .summary = "host <-> device copy bandwidth per GPU and NUMA node",
-     .about = "Host-to-device, device-to-host and both at once, per GPU, with pinned and pageable host\n"
-              "memory bound to each NUMA node in turn (mbind) and the measuring thread on that node's\n"
-              "CPUs; the GPU's own node is marked local, the others remote. Pinned copies are queued\n"
-              "behind a gate kernel and timed with events; pageable copies are timed on the CPU.\n"
-              "Every copy is verified. GB/s = 1e9 bytes/s; both directions = sum.\n",
+     .about = "Host-to-device, device-to-host and both at once, per GPU, with pinned and\n"
+              "pageable host memory bound to each NUMA node in turn (mbind) and the measuring\n"
+              "thread on that node's CPUs; the GPU's own node is marked local, the others\n"
+              "remote. Pinned copies are queued behind a gate kernel and timed with events;\n"
+              "pageable copies are timed on the CPU. Every copy is verified. GB/s = 1e9\n"
+              "bytes/s; both directions = sum.\n",
      .notes = "",
      .methods = host_methods,
      .default_size = 512ull << 20, .default_size_text = "512M", .size_what = "bytes per copy",

@@ -52,8 +52,7 @@ static void reasons_text(const json_t *b, char *buf, size_t len)
         snprintf(buf, len, "none");
 }
 
-/* Under a GPU's row, its throttle reasons and status, wrapped within the terminal's 100
-   columns (the row alone takes 93). */
+/* Under a GPU's row, its throttle reasons and status, wrapped within the terminal. */
 static void reasons_line(FILE *f, const json_t *e)
 {
     char reasons[256], line[768];
@@ -64,7 +63,7 @@ static void reasons_line(FILE *f, const json_t *e)
                  ls_json_str(e, "error", ""));
     ls_buf_t b = {0};
     ls_buf_puts(&b, "     ");
-    ls_buf_wrap(&b, line, 5, 7, 100);
+    ls_buf_wrap(&b, line, 5, 7, ls_term_width());
     char *text = ls_buf_take(&b);
     fputs(text, f);
     free(text);
@@ -80,10 +79,28 @@ void ls_burn_table(FILE *f, const json_t *doc)
     char first[32] = "seconds";
     if (first_s > 0) /* documents before first_s was recorded: the words alone */
         snprintf(first, sizeof first, "%g s", first_s);
-    fprintf(f, "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the first %s,\n"
-               "  sustained = median of the second half; under each GPU its throttle reasons)\n", first);
-    fprintf(f, "%-4s %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n", "GPU", "method", "seconds",
-            "first", "sustained", "ratio", "SM MHz", "power W", "max C", "HBM GB/s", "peer GB/s");
+    /* 93 columns at 100 and more; narrower, the units on a second header line */
+    int narrow = ls_term_width() < 100;
+    if (narrow) {
+        char title[256];
+        snprintf(title, sizeof title,
+                 "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the first %s, sustained = "
+                 "median of the second half; under each GPU its throttle reasons)", first);
+        ls_buf_t t = {0};
+        ls_buf_wrap(&t, title, 0, 2, ls_term_width());
+        char *text = ls_buf_take(&t);
+        fputs(text, f);
+        free(text);
+        fprintf(f, "%-3s %-10s %7s %7s %9s %5s %5s %5s %3s %5s %5s\n", "GPU", "method", "seconds", "first",
+                "sustained", "ratio", "SM", "power", "max", "HBM", "peer");
+        fprintf(f, "%-3s %-10s %7s %7s %9s %5s %5s %5s %3s %5s %5s\n", "", "", "", "TFLOP/s", "TFLOP/s", "", "MHz",
+                "W", "C", "GB/s", "GB/s");
+    } else {
+        fprintf(f, "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the first %s,\n"
+                   "  sustained = median of the second half; under each GPU its throttle reasons)\n", first);
+        fprintf(f, "%-4s %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n", "GPU", "method", "seconds", "first",
+                "sustained", "ratio", "SM MHz", "power W", "max C", "HBM GB/s", "peer GB/s");
+    }
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
         if (!is_burn(e))
@@ -100,8 +117,10 @@ void ls_burn_table(FILE *f, const json_t *doc)
         fmt_or_dash(c[7], 32, b, "hbm_traffic_gbps", "%.0f");
         char peer[32];
         fmt_or_dash(peer, sizeof peer, b, "peer_gbps", "%.0f");
-        fprintf(f, "%-4lld %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n", ls_json_int(e, "gpu", -1),
-                ls_json_str(b, "method", "?"), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], peer);
+        fprintf(f, narrow ? "%-3lld %-10s %7s %7s %9s %5s %5s %5s %3s %5s %5s\n"
+                          : "%-4lld %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n",
+                ls_json_int(e, "gpu", -1), ls_json_str(b, "method", "?"), c[0], c[1], c[2], c[3], c[4], c[5], c[6],
+                c[7], peer);
         reasons_line(f, e);
     }
 }
@@ -179,7 +198,7 @@ static void chart(ls_buf_t *b, const json_t *e)
         tmax = hi;
     int h = MARGIN_T + 3 * (PANEL_H + PANEL_GAP) + 24;
     ls_buf_printf(b, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                     "role=\"img\">\n", CHART_W, h);
+                     "viewBox=\"0 0 %d %d\" role=\"img\">\n", CHART_W, h, CHART_W, h);
     ls_buf_printf(b, "<text x=\"%d\" y=\"14\" font-size=\"12\">GPU %lld under sustained load, "
                      "%.0f s</text>\n", MARGIN_L, ls_json_int(e, "gpu", -1), tmax);
     panel(b, t, json_object_get(s, "sm_mhz"), tmax, 0, "SM MHz", "#2c7fb8");

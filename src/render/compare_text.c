@@ -78,6 +78,8 @@ static void figure_row(ls_table_t *t, const json_t *row, int md)
     ratio_cells(row, ratio, change, sizeof ratio);
     if (flagged)
         snprintf(why, sizeof why, " (beyond %.1f%%)", ls_json_num(row, "limit_pct", 0));
+    else if (json_is_true(json_object_get(row, "within_noise"))) /* past the threshold, not the noise */
+        snprintf(why, sizeof why, ", within noise (%.1f%%)", ls_json_num(row, "limit_pct", 0));
     const char *bold = flagged && md ? "**" : "";
     snprintf(v, sizeof v, "%s%s%s%s", bold, verdict, bold, why);
     const char *cells[] = {ls_json_str(row, "label", ""), ls_json_str(row, "unit", ""), va, vb, ratio, change, v};

@@ -6,6 +6,7 @@
 #include "render.h"
 #include "status.h"
 #include "model/doc.h"
+#include "model/entry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -156,11 +157,84 @@ static ls_table_t *collectives(const json_t *doc, const json_t *plan)
     return t;
 }
 
+/* The statistics of an entry's samples: median, min, max, cv, samples. */
+static void stats(char c[5][CELL], const json_t *e)
+{
+    const json_t *s = json_object_get(e, "stats");
+    full(c[0], ls_json_num(e, "value", NAN));
+    number(c[1], s, "min");
+    number(c[2], s, "max");
+    number(c[3], s, "cv");
+    integer(c[4], s, "n", 0);
+}
+
+/* One row per entry of family, its own columns first (cols fills them), then the
+   statistics, the ceiling, % of it, source, entry and status. */
+static ls_table_t *family_table(const json_t *doc, const json_t *plan, const char *family, const char *name,
+                                int nown, const char *const *own, void (*cols)(const json_t *e, char c[][CELL]))
+{
+    static const char *const tail[] = {"median", "min", "max", "cv", "samples", "peak", "pct_of_peak",
+                                       "source", "entry", "status"};
+    const char *header[16];
+    for (int i = 0; i < nown; i++)
+        header[i] = own[i];
+    for (int i = 0; i < 10; i++)
+        header[nown + i] = tail[i];
+    ls_table_t *t = ls_table_new(name, nown + 10, header);
+    for (long i = ls_doc_next_measurement(doc, family, 0); i >= 0; i = ls_doc_next_measurement(doc, family, i + 1)) {
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+        char c[16][CELL];
+        cols(e, c);
+        stats(c + nown, e);
+        double peak = ls_json_num(json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", "")),
+                                  "ceiling_gbps", NAN);
+        full(c[nown + 5], peak > 0 ? peak : NAN);
+        pct(c[nown + 6], plan, e, ls_json_num(e, "value", NAN));
+        const char *row[16];
+        for (int k = 0; k < nown + 7; k++)
+            row[k] = c[k];
+        row[nown + 7] = ls_json_str(e, "source", "linkscope");
+        row[nown + 8] = ls_json_str(e, "id", "");
+        row[nown + 9] = ls_status_word(plan, e);
+        ls_table_row(t, row);
+    }
+    return t;
+}
+
+static void hbm_cols(const json_t *e, char c[][CELL])
+{
+    integer(c[0], e, "gpu", 0);
+    snprintf(c[1], CELL, "%s", ls_json_str(e, "method", ""));
+}
+
+static void host_cols(const json_t *e, char c[][CELL])
+{
+    integer(c[0], e, "gpu", 0);
+    integer(c[1], e, "numa_node", 0);
+    snprintf(c[2], CELL, "%s", ls_json_str(e, "direction", ""));
+    snprintf(c[3], CELL, "%s", ls_json_str(e, "memory", ""));
+}
+
+/* dst is empty for the host (a GPU reading host memory) */
+static void latency_cols(const json_t *e, char c[][CELL])
+{
+    snprintf(c[0], CELL, "%s", ls_json_str(e, "method", ""));
+    integer(c[1], e, "src", 0);
+    integer(c[2], e, "dst", 0);
+    snprintf(c[3], CELL, "%s", ls_entry_has_flag(e, "through_host") ? "yes" : "no");
+}
+
 char *ls_report_csv(const json_t *doc, const json_t *plan, const char *name)
 {
+    static const char *const hbm_own[] = {"gpu", "method"};
+    static const char *const host_own[] = {"gpu", "numa_node", "direction", "memory"};
+    static const char *const lat_own[] = {"method", "src", "dst", "through_host"};
     ls_table_t *t = !strcmp(name, "boards_clocks") ? boards(doc)
                     : !strcmp(name, "p2p_paths")   ? paths(doc, plan)
                     : !strcmp(name, "collectives") ? collectives(doc, plan)
+                    : !strcmp(name, "hbm")         ? family_table(doc, plan, "hbm", "hbm", 2, hbm_own, hbm_cols)
+                    : !strcmp(name, "host_copies") ? family_table(doc, plan, "host", "host_copies", 4, host_own, host_cols)
+                    : !strcmp(name, "latency")     ? family_table(doc, plan, "latency", "latency", 4, lat_own, latency_cols)
                                                    : NULL;
     if (!t)
         return NULL;

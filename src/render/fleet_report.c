@@ -17,7 +17,8 @@ static void cell_num(double v, char *buf, size_t len)
 
 static ls_table_t *models_table(const json_t *result)
 {
-    static const char *const head[] = {"model", "nodes"};
+    /* the count first: the model, a long text on mixed nodes, wraps as the last column */
+    static const char *const head[] = {"nodes", "model"};
     ls_table_t *t = ls_table_new("Models (nodes grouped by their GPUs)", 2, head);
     size_t i;
     const json_t *m;
@@ -25,7 +26,7 @@ static ls_table_t *models_table(const json_t *result)
     {
         char n[16];
         snprintf(n, sizeof n, "%lld", ls_json_int(m, "nodes", 0));
-        ls_table_row(t, (const char *const[]){ls_json_str(m, "model", ""), n});
+        ls_table_row(t, (const char *const[]){n, ls_json_str(m, "model", "")});
     }
     return t;
 }
@@ -184,14 +185,114 @@ static const char css[] =
     "td.n{text-align:right;font-variant-numeric:tabular-nums}"
     "tr.outlier td,tr.error td{background:#fdecea}"
     "tr.outlier td:first-child,tr.error td:first-child{color:#b71c1c;font-weight:600}"
-    "tr.warning td{background:#fff8e1}tr.warning td:first-child{color:#8a6d00;font-weight:600}";
+    "tr.warning td{background:#fff8e1}tr.warning td:first-child{color:#8a6d00;font-weight:600}"
+    "header{background:#12406e;color:#ffffff;padding:14px 24px;margin:0 -24px 12px}header h1{margin:0}"
+    "div.tw{overflow-x:auto;max-width:100%}svg{max-width:100%;height:auto;display:block}"
+    "figure{margin:10px 0 20px}figcaption{font-size:12px;color:#444;max-width:760px}"
+    "@media (max-width:640px){body{margin:0 10px 24px}header{margin:0 -10px 12px;padding:12px 10px}}";
+
+/* Where a value sits on a strip: its ratio to the median between lo and hi. */
+static double strip_x(double ratio, double lo, double hi, int x0, int w)
+{
+    ratio = fmin(fmax(ratio, lo), hi);
+    return x0 + w * (ratio - lo) / (hi - lo);
+}
+
+/* The ends of the strips: at least 50% .. 150% of the median, wider when a value is,
+   at most 0 .. 300%. */
+static void strip_range(const json_t *result, const char *model, double *lo, double *hi)
+{
+    *lo = 0.5, *hi = 1.5;
+    size_t i, k;
+    const json_t *f, *v;
+    json_array_foreach(json_object_get(result, "figures"), i, f)
+    {
+        double m = ls_json_num(f, "median", 0);
+        if (strcmp(ls_json_str(f, "model", ""), model) || m == 0)
+            continue;
+        json_array_foreach(json_object_get(f, "values"), k, v)
+        {
+            double r = ls_json_num(v, "value", 0) / m;
+            *lo = fmax(0, fmin(*lo, r)), *hi = fmin(3, fmax(*hi, r));
+        }
+    }
+}
+
+/* One model's figures as strips: every node a dot at its value / the figure's median,
+   outliers red and larger (their node in the dot's title). */
+static void model_strips(ls_buf_t *b, const json_t *result, const char *model)
+{
+    enum { LABEL_W = 330, STRIP_W = 380, ROW_H = 16, TOP = 24 };
+    double lo, hi;
+    strip_range(result, model, &lo, &hi);
+    int rows = 0;
+    size_t i, k;
+    const json_t *f, *v;
+    json_array_foreach(json_object_get(result, "figures"), i, f) rows += !strcmp(ls_json_str(f, "model", ""), model);
+    int w = LABEL_W + STRIP_W + 20, h = TOP + rows * ROW_H + 30;
+    ls_buf_printf(b, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" class=\"strips\" width=\"%d\" "
+                     "height=\"%d\" viewBox=\"0 0 %d %d\"><title>Each figure on each node of ", w, h, w, h);
+    ls_buf_html(b, model);
+    ls_buf_puts(b, ", as a share of the figure's median</title>");
+    double x1 = strip_x(1, lo, hi, LABEL_W, STRIP_W);
+    ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999999\" stroke-dasharray=\"3 3\"/>",
+                  x1, TOP - 6, x1, TOP + rows * ROW_H);
+    for (double t = 0; t <= 3.001; t += 0.25) {
+        if (t < lo - 1e-9 || t > hi + 1e-9)
+            continue;
+        double x = strip_x(t, lo, hi, LABEL_W, STRIP_W);
+        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\">%.0f%%</text>", x, TOP - 10,
+                      100 * t);
+    }
+    int row = 0;
+    json_array_foreach(json_object_get(result, "figures"), i, f)
+    {
+        if (strcmp(ls_json_str(f, "model", ""), model))
+            continue;
+        int y = TOP + row++ * ROW_H + ROW_H / 2;
+        double m = ls_json_num(f, "median", 0);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">", LABEL_W - 8, y + 3);
+        ls_buf_html(b, ls_json_str(f, "label", ""));
+        ls_buf_puts(b, "</text>");
+        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#e0e0e0\"/>", LABEL_W, y,
+                      LABEL_W + STRIP_W, y);
+        json_array_foreach(json_object_get(f, "values"), k, v)
+        {
+            int out = json_is_true(json_object_get(v, "outlier"));
+            double x = m != 0 ? strip_x(ls_json_num(v, "value", 0) / m, lo, hi, LABEL_W, STRIP_W) : x1;
+            ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%d\" r=\"%d\" fill=\"%s\" fill-opacity=\"%s\"><title>", x, y,
+                          out ? 5 : 3, out ? "#d50000" : "#2c7fb8", out ? "1" : "0.6");
+            ls_buf_html(b, ls_json_str(v, "node", ""));
+            char num[32];
+            ls_fmt_num(ls_json_num(v, "value", 0), num, sizeof num);
+            ls_buf_printf(b, ": %s %s%s</title></circle>", num, ls_json_str(f, "unit", ""), out ? " (outlier)" : "");
+        }
+    }
+    ls_buf_printf(b, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"#2c7fb8\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">a "
+                     "node</text><circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"#d50000\"/><text x=\"%d\" y=\"%d\" "
+                     "font-size=\"10\">an outlier</text>",
+                  LABEL_W, h - 12, LABEL_W + 8, h - 9, LABEL_W + 70, h - 12, LABEL_W + 80, h - 9);
+    ls_buf_puts(b, "</svg><figcaption>");
+    ls_buf_html(b, model);
+    ls_buf_puts(b, ": each figure on each node, as a share of the figure's median over the model's nodes "
+                   "(dashed: the median); red: an outlier (hover a dot for its node and value)</figcaption></figure>\n");
+}
+
+static void distributions(ls_buf_t *b, const json_t *result)
+{
+    size_t i;
+    const json_t *m;
+    ls_buf_puts(b, "<h2>Distributions</h2>\n");
+    json_array_foreach(json_object_get(result, "models"), i, m) model_strips(b, result, ls_json_str(m, "model", ""));
+}
 
 char *ls_fleet_html(const json_t *result, double score, double min_change_pct)
 {
     ls_out_t o = {&ls_format_html, {0}, NULL, NULL, NULL, 0};
     ls_buf_printf(&o.b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                         "<title>linkscope fleet</title>\n<style>%s</style>\n</head>\n<body>\n"
-                        "<h1>linkscope fleet</h1>\n<p>",
+                        "<header><h1>linkscope fleet</h1></header>\n<p>",
                   css);
     ls_buf_t line = {0};
     headline(&line, result, score, min_change_pct);
@@ -200,6 +301,7 @@ char *ls_fleet_html(const json_t *result, double score, double min_change_pct)
     free(text);
     ls_buf_puts(&o.b, "</p>\n");
     tables(&ls_format_html, &o, result);
+    distributions(&o.b, result);
     ls_buf_puts(&o.b, "</body>\n</html>\n");
     return ls_buf_take(&o.b);
 }

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 static void pad(ls_buf_t *b, const char *s, int w, int right)
 {
@@ -23,25 +21,11 @@ static void pad(ls_buf_t *b, const char *s, int w, int right)
             ls_buf_puts(b, " ");
 }
 
-/* Reports fit a terminal of term_width() columns: a wider table wraps its header words,
-   then its last text column, then splits into blocks that repeat the first column.
-   DEFAULT_WIDTH when stdout is no terminal (a pipe, a file), so saved reports do not
-   depend on the window they were made in; never below MIN_WIDTH, where a table would be
-   all wrap. */
-enum { DEFAULT_WIDTH = 100, MIN_WIDTH = 60, MAX_WIDTH = 400, MIN_WRAP = 24, MAXCOLS = 128 };
-
-static int term_width(void)
-{
-    const char *env = getenv("COLUMNS");
-    char *end = NULL;
-    long w = env && *env ? strtol(env, &end, 10) : 0;
-    if (!(end && *end == '\0' && w > 0)) {
-        struct winsize ws = {0};
-        w = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col
-                                                                                              : DEFAULT_WIDTH;
-    }
-    return w < MIN_WIDTH ? MIN_WIDTH : w > MAX_WIDTH ? MAX_WIDTH : (int)w;
-}
+/* Reports fit a terminal of ls_term_width() columns (width.c): a wider table wraps its
+   header words, then its last text column, then leaves out its least important columns
+   (the table's drop order, else from the right) and says which under it; never split
+   into blocks, whose rows could not be matched. */
+enum { MIN_WRAP = 24, MAXCOLS = 128, MIN_KEPT = 2 };
 
 typedef struct {
     const ls_table_t *t;
@@ -180,29 +164,82 @@ static void measure(layout_t *l, int wrap_header)
     }
 }
 
-/* Column blocks of at most the width, each after the first repeating column 0. */
-static void split(ls_buf_t *b, const layout_t *l, int width)
+/* A GPU x GPU matrix too wide for the terminal heads its columns "0" .. "n" instead of
+   "GPU0" .. (its title says GPU(row) -> GPU(column)); 1 when it did. */
+static int short_gpu_headers(layout_t *l)
 {
-    int cols[MAXCOLS], c = 0;
-    while (c < l->ncols) {
-        int n = 0;
-        if (c > 0)
-            cols[n++] = 0;
-        cols[n++] = c++;
-        while (c < l->ncols) {
-            cols[n] = c;
-            if (span(l, cols, n + 1) > width)
-                break;
-            n++, c++;
-        }
-        block(b, l, cols, n);
+    int done = 0;
+    for (int c = 1; c < l->ncols; c++) {
+        char *h = l->cells[c];
+        if (strncmp(h, "GPU", 3) || !h[3] || strspn(h + 3, "0123456789") != strlen(h + 3))
+            continue;
+        memmove(h, h + 3, strlen(h + 3) + 1);
+        done = 1;
     }
+    return done;
+}
+
+/* Whether the active columns cols[0..n) fit the width: the last one, a text column,
+   wraps into what is left when that is at least MIN_WRAP. */
+static int fits(layout_t *l, const int *cols, int n, int width)
+{
+    if (span(l, cols, n) <= width)
+        return 1;
+    int last = cols[n - 1], rest = width - span(l, cols, n - 1) - 1;
+    if (l->right[last] || rest < MIN_WRAP)
+        return 0;
+    l->w[last] = rest;
+    return 1;
+}
+
+/* The column to leave out next: the first of the drop order still shown, else the
+   rightmost but the first and "status"; -1 when none may go. */
+static int next_drop(const layout_t *l, const int *cols, int n)
+{
+    char order[1024];
+    snprintf(order, sizeof order, "%s", l->t->drop ? l->t->drop : "");
+    for (char *save = NULL, *h = strtok_r(order, ",", &save); h; h = strtok_r(NULL, ",", &save))
+        for (int i = 1; i < n; i++)
+            if (!strcmp(cell(l, 0, cols[i]), h))
+                return i;
+    for (int i = n - 1; i > 0; i--)
+        if (strcmp(cell(l, 0, cols[i]), "status"))
+            return i;
+    return -1;
+}
+
+/* Leaves out columns until the rest fit; says which under the table. */
+static void drop_columns(ls_buf_t *b, layout_t *l, int width)
+{
+    int cols[MAXCOLS], n = l->ncols;
+    for (int c = 0; c < n; c++)
+        cols[c] = c;
+    ls_buf_t gone = {0};
+    while (n > MIN_KEPT && !fits(l, cols, n, width)) {
+        int i = next_drop(l, cols, n);
+        if (i < 0)
+            break;
+        ls_buf_printf(&gone, "%s%s", gone.len ? ", " : "", cell(l, 0, cols[i]));
+        memmove(cols + i, cols + i + 1, (size_t)(n - i - 1) * sizeof *cols);
+        n--;
+    }
+    block(b, l, cols, n);
+    if (!gone.len) /* nothing could go: the table stays as wide as it is */
+        return;
+    char *names = ls_buf_take(&gone), note[1400];
+    snprintf(note, sizeof note, "(left out at %d columns: %s; --format md shows every column)",
+             width, names);
+    b->len--; /* under the table, before its blank line */
+    ls_buf_puts(b, "  ");
+    ls_buf_wrap(b, note, 2, 3, width);
+    ls_buf_puts(b, "\n");
+    free(names);
 }
 
 static void table(ls_out_t *o, const ls_table_t *t, int flags)
 {
     ls_buf_t *b = &o->b;
-    int width = term_width();
+    int width = ls_term_width();
     layout_t l = {t, flags, t->ncols < MAXCOLS ? t->ncols : MAXCOLS, {0}, {0}, NULL};
     int ncells = (t->nrows + 1) * t->ncols, all[MAXCOLS];
     l.cells = calloc((size_t)ncells + 1, sizeof *l.cells);
@@ -221,13 +258,12 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
         measure(&l, 0);
         if (span(&l, all, l.ncols) > width)
             measure(&l, 1);
-        int last = l.ncols - 1, rest = width - span(&l, all, last) - 1;
-        if (span(&l, all, l.ncols) > width && !l.right[last] && rest >= MIN_WRAP)
-            l.w[last] = rest;
-        if (span(&l, all, l.ncols) > width)
-            split(b, &l, width);
-        else
+        if (!fits(&l, all, l.ncols, width) && short_gpu_headers(&l))
+            measure(&l, 1);
+        if (fits(&l, all, l.ncols, width))
             block(b, &l, all, l.ncols);
+        else
+            drop_columns(b, &l, width);
     }
     for (int i = 0; i < ncells; i++)
         free(l.cells[i]);
@@ -246,7 +282,7 @@ static void heading(ls_out_t *o, const ls_section_t *s)
         return;
     const char *text = ls_section_short_title(o->fmt, s);
     ls_buf_printf(&o->b, "== %s ", text);
-    int end = term_width() - 12 < 88 ? term_width() - 12 : 88; /* 88 at the usual 100 */
+    int end = ls_term_width() - 12 < 88 ? ls_term_width() - 12 : 88; /* 88 at the usual 100 */
     for (int i = ls_text_width(text) + 4; i < end; i++)
         ls_buf_puts(&o->b, "=");
     ls_buf_puts(&o->b, "\n\n");

@@ -2,11 +2,13 @@
    pairs, with unit, method and the theoretical peak where the document has one. What
    `linkscope run` prints before the findings; every figure is an entry's median. */
 #include "render.h"
+#include "format.h"
 #include "status.h"
 #include "table.h"
 #include "strbuf.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/gpuset.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -56,35 +58,67 @@ static double peak_of(const json_t *plan, const json_t *e)
     return ls_json_num(e, "theoretical", 0);
 }
 
-/* min..max of the matching entries' values and of their peaks. */
+/* The figure of a line that is lowest against its own ceiling: on a mixed or degraded
+   machine the range's top says nothing of its worst pair. */
+typedef struct {
+    const json_t *e; /* NULL: no figure with a known ceiling */
+    double share, peak, best_share;
+} worst_t;
+
+/* min..max of the matching entries' values, the highest peak, and the worst figure. */
 static int range(const json_t *doc, const json_t *plan, const headline_t *h, double *lo, double *hi, double *peak,
-                 int *n)
+                 int *n, worst_t *w)
 {
     *lo = INFINITY, *hi = -INFINITY, *peak = 0, *n = 0;
+    *w = (worst_t){NULL, INFINITY, 0, 0};
     size_t i;
     const json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
         if (!matches(e, h))
             continue;
-        double v = ls_json_num(e, "value", NAN);
+        double v = ls_json_num(e, "value", NAN), p = peak_of(plan, e);
         *lo = fmin(*lo, v), *hi = fmax(*hi, v), (*n)++;
-        *peak = fmax(*peak, peak_of(plan, e));
+        *peak = fmax(*peak, p);
+        if (p > 0 && v / p < w->share)
+            w->e = e, w->share = v / p, w->peak = p;
+        if (p > 0)
+            w->best_share = fmax(w->best_share, v / p);
     }
     return *n > 0;
 }
 
+/* A worst figure is named when it is more than 5% below the line's best against their
+   ceilings (the plan's "within 5% of the fastest" is the same speed). */
+static int worst_named(const worst_t *w)
+{
+    return w->e && w->share < 0.95 * w->best_share;
+}
+
+/* Who a figure is of: "GPU4->GPU0", "GPU0<->GPU4" (both directions), "GPU3". */
+static void subject_of(const json_t *e, char *buf, size_t len)
+{
+    long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
+    if (s >= 0 && d >= 0)
+        snprintf(buf, len, "GPU%lld%sGPU%lld", s, !strcmp(ls_json_str(e, "direction", "uni"), "bidir") ? "<->" : "->",
+                 d);
+    else
+        snprintf(buf, len, "GPU%lld", ls_json_int(e, "gpu", -1));
+}
+
 /* One headline row: a kind of figure, its range, unit and peak. The peak is the
-   hardware ceiling of analyze (plan.ceilings), "unknown" for a bandwidth without one. */
+   hardware ceiling of analyze (plan.ceilings), "unknown" for a bandwidth without one;
+   the share is the worst figure's of its own ceiling. */
 typedef struct {
-    char label[96], range[64], unit[8], peak[24], share[16];
+    char label[96], range[64], unit[8], peak[24], share[16], worst[160], worst_who[64], worst_value[24];
     int n;
 } row_t;
 
 static int measured_row(const json_t *doc, const json_t *plan, const headline_t *h, row_t *r)
 {
     double lo, hi, peak;
-    if (!range(doc, plan, h, &lo, &hi, &peak, &r->n))
+    worst_t w;
+    if (!range(doc, plan, h, &lo, &hi, &peak, &r->n, &w))
         return 0;
     char a[24], z[24];
     ls_fmt_num(lo, a, sizeof a);
@@ -95,24 +129,71 @@ static int measured_row(const json_t *doc, const json_t *plan, const headline_t 
     else
         snprintf(r->range, sizeof r->range, "%s", a);
     snprintf(r->unit, sizeof r->unit, "%s", h->unit);
-    r->peak[0] = r->share[0] = '\0';
-    if (peak > 0) {
-        ls_fmt_num(peak, r->peak, sizeof r->peak);
-        snprintf(r->share, sizeof r->share, "%.0f%%", 100.0 * hi / peak);
+    r->peak[0] = r->share[0] = r->worst[0] = '\0';
+    if (w.e) {
+        ls_fmt_num(w.peak, r->peak, sizeof r->peak);
+        snprintf(r->share, sizeof r->share, "%.0f%%", 100.0 * w.share);
     } else if (!strcmp(h->unit, "GB/s")) {
         snprintf(r->peak, sizeof r->peak, "unknown"); /* never a guessed class */
+    }
+    if (worst_named(&w)) {
+        char who[48], v[24];
+        subject_of(w.e, who, sizeof who);
+        ls_fmt_num(ls_json_num(w.e, "value", NAN), v, sizeof v);
+        snprintf(r->worst, sizeof r->worst, "worst: %s at %s %s (the best figure: %.0f%% of its ceiling)", who, v,
+                 h->unit, 100.0 * w.best_share);
+        snprintf(r->worst_who, sizeof r->worst_who, "worst: %s", who);
+        snprintf(r->worst_value, sizeof r->worst_value, "%s", v);
     }
     return 1;
 }
 
-static void measured_line(ls_buf_t *b, const row_t *r)
+/* The line's head, then each piece where it fits the width, else on a line of its own
+   under it (a piece's leading "; " or blanks dropped there). */
+static void pieces(ls_buf_t *b, const char *head, const char *const *piece, int n)
 {
-    ls_buf_printf(b, "  %-44s %14s %-4s", r->label, r->range, r->unit);
+    int width = ls_term_width(), col = ls_text_width(head);
+    ls_buf_puts(b, head);
+    for (int i = 0; i < n; i++) {
+        if (!piece[i] || !piece[i][0])
+            continue;
+        const char *p = piece[i];
+        if (col + ls_text_width(p) > width) {
+            p += strspn(p, "; ");
+            ls_buf_puts(b, "\n      ");
+            col = 6;
+        }
+        ls_buf_puts(b, p);
+        col += ls_text_width(p);
+    }
+    while (b->len && b->data[b->len - 1] == ' ')
+        b->data[--b->len] = '\0'; /* no trailing blanks */
+    ls_buf_puts(b, "\n");
+}
+
+/* Label and range columns: 44 and 14 wide at 100 columns and more; narrower, as wide
+   as the rows need, and the figure counts left out (the title says so). */
+typedef struct {
+    int label, range, counts;
+    int nccl_label, nccl_range; /* the collectives' */
+} cols_t;
+
+static void measured_line(ls_buf_t *b, const row_t *r, const cols_t *c)
+{
+    char head[192], share[48] = "", count[16] = "";
+    snprintf(head, sizeof head, "  %-*s %*s %-4s", c->label, r->label, c->range, r->range, r->unit);
     if (r->share[0])
-        ls_buf_printf(b, "  %s of %s", r->share, r->peak);
+        snprintf(share, sizeof share, "  %s of %s", r->share, r->peak);
     else if (r->peak[0])
-        ls_buf_puts(b, "  peak unknown");
-    ls_buf_printf(b, "  [%d]\n", r->n);
+        snprintf(share, sizeof share, "  peak unknown");
+    if (c->counts)
+        snprintf(count, sizeof count, "  [%d]", r->n);
+    const char *p[] = {share, count};
+    pieces(b, head, p, 2);
+    if (r->worst[0]) {
+        ls_buf_puts(b, "      ");
+        ls_buf_wrap(b, r->worst, 6, 8, ls_term_width());
+    }
 }
 
 typedef struct {
@@ -132,21 +213,27 @@ static int is_collective(const json_t *e)
            json_object_get(e, "value"); /* an imported paste cut before its first row */
 }
 
+/* "NCCL all_reduce, GPUs 0,5, default": the set, as the same size runs on many sets. */
 static void collective_label(const json_t *e, char *label, size_t len)
 {
-    char who[48];
+    char who[96];
     /* over several nodes GPU indices repeat: count ranks, not distinct indices */
     long long nodes = ls_json_int(e, "nodes", 1);
-    if (nodes > 1)
+    if (nodes > 1) {
         snprintf(who, sizeof who, "%lldx%lld", nodes, ls_json_int(e, "nranks", 0) / (nodes ? nodes : 1));
-    else
-        snprintf(who, sizeof who, "%zu GPUs", json_array_size(json_object_get(e, "gpus")));
+    } else if (json_array_size(json_object_get(e, "gpus"))) {
+        char set[80];
+        ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(e, "gpus")), set, sizeof set);
+        snprintf(who, sizeof who, "GPUs %s", set);
+    } else {
+        snprintf(who, sizeof who, "GPUs unknown");
+    }
     snprintf(label, len, "NCCL %s, %s, %s", ls_json_str(e, "collective", "?"), who,
              ls_json_str(e, "variant", "default"));
 }
 
 /* Each collective's bus bandwidth at its largest size and time at its smallest. */
-static void collective_lines(ls_buf_t *b, const json_t *doc, const json_t *plan)
+static void collective_lines(ls_buf_t *b, const json_t *doc, const json_t *plan, const cols_t *c)
 {
     size_t i;
     const json_t *e;
@@ -154,31 +241,27 @@ static void collective_lines(ls_buf_t *b, const json_t *doc, const json_t *plan)
     {
         if (!is_collective(e))
             continue;
-        char label[96], bw[24], big[24], small_us[24], small[24];
+        char label[160], bw[24], big[24], small_us[24], small[24], head[320], at[40] = "", time[64] = "";
         collective_label(e, label, sizeof label);
         ls_fmt_num(ls_json_num(e, "value", NAN), bw, sizeof bw);
-        ls_buf_t line = {0};
-        ls_buf_printf(&line, "  %-44s %14s GB/s busbw", label, bw);
         /* an import may know the figure but not the sizes: nothing said of them then */
         if (isfinite(ls_json_num(e, "bytes", NAN))) {
             ls_fmt_bytes(ls_json_num(e, "bytes", NAN), big, sizeof big);
-            ls_buf_printf(&line, " at %s", big);
+            snprintf(at, sizeof at, " at %s", big);
         }
+        snprintf(head, sizeof head, "  %-*s %*s GB/s busbw%s", c->nccl_label, label, c->nccl_range, bw, at);
         if (isfinite(ls_json_num(e, "small_time_us", NAN)) && isfinite(ls_json_num(e, "small_bytes", NAN))) {
             ls_fmt_num(ls_json_num(e, "small_time_us", NAN), small_us, sizeof small_us);
             ls_fmt_bytes(ls_json_num(e, "small_bytes", NAN), small, sizeof small);
-            ls_buf_printf(&line, "; %s us at %s", small_us, small);
+            snprintf(time, sizeof time, "; %s us at %s", small_us, small);
         }
-        char *text = ls_buf_take(&line), share[48] = "; peak unknown";
+        char share[48] = "; peak unknown";
         double th = peak_of(plan, e);
-        if (th > 0) /* the links' busbw ceiling; said where the line has room */
+        if (th > 0) /* the links' busbw ceiling */
             snprintf(share, sizeof share, "; %.0f%% of %s", 100 * ls_json_num(e, "value", NAN) / th,
                      ls_fmt_num_s(th).s);
-        ls_buf_puts(b, text);
-        if (strlen(text) + strlen(share) <= 100)
-            ls_buf_puts(b, share);
-        free(text);
-        ls_buf_puts(b, "\n");
+        const char *p[] = {time, share};
+        pieces(b, head, p, 2);
     }
 }
 
@@ -212,17 +295,48 @@ static void status_line(ls_buf_t *b, const json_t *doc, const json_t *plan)
     ls_buf_puts(b, " (the findings say which and why)\n");
 }
 
+/* The column widths of the headline at this terminal width. */
+static cols_t columns(const json_t *doc, const json_t *plan)
+{
+    cols_t c = {44, 14, 1, 44, 14};
+    if (ls_term_width() >= 100)
+        return c;
+    c = (cols_t){0, 0, 0, 0, 0};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        row_t r;
+        if (!measured_row(doc, plan, &lines[i], &r))
+            continue;
+        c.label = ls_text_width(r.label) > c.label ? ls_text_width(r.label) : c.label;
+        c.range = ls_text_width(r.range) > c.range ? ls_text_width(r.range) : c.range;
+    }
+    size_t k;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), k, e)
+    {
+        char label[160], bw[24];
+        if (!is_collective(e))
+            continue;
+        collective_label(e, label, sizeof label);
+        ls_fmt_num(ls_json_num(e, "value", NAN), bw, sizeof bw);
+        c.nccl_label = ls_text_width(label) > c.nccl_label ? ls_text_width(label) : c.nccl_label;
+        c.nccl_range = ls_text_width(bw) > c.nccl_range ? ls_text_width(bw) : c.nccl_range;
+    }
+    return c;
+}
+
 char *ls_render_headline(const json_t *doc, const json_t *plan)
 {
     ls_buf_t b = {0};
-    ls_buf_puts(&b, "Headline figures (medians; range over GPUs or pairs; % of the hardware peak; [figures])\n");
+    cols_t c = columns(doc, plan);
+    ls_buf_puts(&b, c.counts ? "Headline figures (medians; range over GPUs or pairs; % of the hardware peak; [figures])\n"
+                             : "Headline figures (medians; range over GPUs or pairs; % of the hardware peak)\n");
     size_t head = b.len;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         row_t r;
         if (measured_row(doc, plan, &lines[i], &r))
-            measured_line(&b, &r);
+            measured_line(&b, &r, &c);
     }
-    collective_lines(&b, doc, plan);
+    collective_lines(&b, doc, plan, &c);
     status_line(&b, doc, plan);
     if (b.len == head) /* never a heading over nothing (a paste of the topology or GPU facts only) */
         ls_buf_puts(&b, "  (no figure in the document: it holds the topology or GPU facts only)\n");
@@ -276,6 +390,10 @@ ls_table_t *ls_table_headline(const json_t *doc, const json_t *plan)
         snprintf(n, sizeof n, "%d", r.n);
         const char *cells[] = {r.label, r.range, r.unit, r.peak[0] ? r.peak : "-", r.share[0] ? r.share : "-", n};
         ls_table_row(t, cells);
+        if (!r.worst[0])
+            continue;
+        const char *worst[] = {r.worst_who, r.worst_value, r.unit, r.peak, r.share, "1"};
+        ls_table_row(t, worst);
     }
     collective_rows(t, doc, plan);
     return t;
@@ -287,13 +405,15 @@ json_t *ls_headline_json(const json_t *doc, const json_t *plan)
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         double lo, hi, peak;
         int n;
-        if (!range(doc, plan, &lines[i], &lo, &hi, &peak, &n))
+        worst_t w;
+        if (!range(doc, plan, &lines[i], &lo, &hi, &peak, &n, &w))
             continue;
         json_t *h = json_pack("{s:s, s:f, s:f, s:s, s:i}", "figure", lines[i].label, "min", lo, "max", hi, "unit",
                               lines[i].unit, "figures", n);
-        if (peak > 0) {
-            json_object_set_new(h, "theoretical", json_real(peak));
-            json_object_set_new(h, "share_of_theoretical", json_real(hi / peak));
+        if (w.e) { /* the worst figure against its own ceiling */
+            json_object_set_new(h, "theoretical", json_real(w.peak));
+            json_object_set_new(h, "share_of_theoretical", json_real(w.share));
+            json_object_set_new(h, "worst_entry", json_string(ls_json_str(w.e, "id", "")));
         }
         json_array_append_new(out, h);
     }

@@ -125,6 +125,7 @@ static void topology(ls_out_t *o)
     if (!drawn && !json_array_size(json_object_get(o->doc, "links"))) /* no heading over nothing */
         note(o, "No topology recorded: import `nvidia-smi topo -m` to judge links.");
     show(o, ls_table_topology(o->doc), 0);
+    show(o, ls_table_p2p_status(o->doc), 0);
 }
 
 static int draw_heatmap(ls_buf_t *b, const ls_out_t *o, const void *arg)
@@ -173,14 +174,16 @@ static void memory(ls_out_t *o)
 static int draw_collectives(ls_buf_t *b, const ls_out_t *o, const void *arg)
 {
     (void)arg;
-    return ls_svg_collective_charts(b, o->doc);
+    return ls_svg_collective_charts(b, o->doc, o->plan);
 }
 
 static void collectives(ls_out_t *o)
 {
     static const ls_figure_t charts = {draw_collectives, NULL, NULL, NULL};
     int n = figures(o, &charts, 1);
-    if (!n && ((o->fmt->caps & LS_FMT_EMPTY_NOTE) || ls_doc_next_measurement(o->doc, "nccl", 0) < 0))
+    if (o->fmt->caps & LS_FMT_FIGURES) /* what was too short to chart */
+        show(o, ls_table_unplotted(o->doc, o->plan), 0);
+    if (!n && ls_doc_next_measurement(o->doc, "nccl", 0) < 0)
         note(o, "No collective measurements.");
     else
         show(o, ls_table_collectives(o->doc, o->plan), 0);
@@ -188,14 +191,15 @@ static void collectives(ls_out_t *o)
 
 /* The acceptance check against the datasheet as the run's spec step stored it: the part
    each GPU was identified as, each check, and the tensor-parallel verdict (wrapped at the
-   terminal's 100 columns: text is shown as written in every format). */
+   terminal's width, 100 in the other formats: text is shown as written in every format). */
 static void acceptance(ls_out_t *o)
 {
     show(o, ls_table_spec_parts(o->doc), 0);
     show(o, ls_table_spec_checks(o->doc), 0);
     ls_buf_t b = {0};
     const json_t *tp = json_object_get(json_object_get(o->doc, "spec"), "tp");
-    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(o->doc, "gpus")), 100);
+    ls_spec_tp_text(&b, tp, (int)json_array_size(json_object_get(o->doc, "gpus")),
+                    o->fmt == &ls_format_term ? ls_term_width() : 100);
     char *t = ls_buf_take(&b);
     text(o, t);
     free(t);

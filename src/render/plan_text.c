@@ -17,7 +17,21 @@ static void gpu_list(ls_buf_t *b, const json_t *gpus)
 
 /* Evidence ids a text report shows of each finding; the rest are counted ("and N
    more"); HTML and JSON carry them all. */
-enum { EVIDENCE_SHOWN = 3, TEXT_WIDTH = 100 };
+enum { EVIDENCE_SHOWN = 3 };
+
+/* A heading line, wrapped to the terminal, after a blank line. */
+static void heading(ls_buf_t *b, const char *text)
+{
+    ls_buf_puts(b, "\n");
+    ls_buf_wrap(b, text, 0, 2, ls_term_width());
+}
+
+/* A row of fixed columns, then free text wrapped under it. */
+static void row_tail(ls_buf_t *b, const char *fixed, const char *tail)
+{
+    ls_buf_puts(b, fixed);
+    ls_buf_wrap(b, tail, (int)strlen(fixed), 8, ls_term_width());
+}
 
 static void evidence_text(ls_buf_t *b, const json_t *ids)
 {
@@ -37,7 +51,7 @@ static void evidence_text(ls_buf_t *b, const json_t *ids)
     }
     char *s = ls_buf_take(&line);
     ls_buf_puts(b, "          ");
-    ls_buf_wrap(b, s, 10, 20, TEXT_WIDTH);
+    ls_buf_wrap(b, s, 10, 20, ls_term_width());
     free(s);
 }
 
@@ -53,7 +67,7 @@ static void findings_text(ls_buf_t *b, const json_t *findings)
         char head[64];
         int col = snprintf(head, sizeof head, "  %-7s %-16s ", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"));
         ls_buf_puts(b, head);
-        ls_buf_wrap(b, ls_json_str(f, "message", ""), col, 10, TEXT_WIDTH);
+        ls_buf_wrap(b, ls_json_str(f, "message", ""), col, 10, ls_term_width());
         evidence_text(b, json_object_get(f, "evidence"));
     }
 }
@@ -62,7 +76,7 @@ static void islands_text(ls_buf_t *b, const json_t *plan)
 {
     if (!json_array_size(json_object_get(plan, "islands")))
         return; /* no heading over nothing: the summary says what it would need */
-    ls_buf_puts(b, "\nIslands (groups whose every pair is joined by the class or better)\n");
+    heading(b, "Islands (groups whose every pair is joined by the class or better)");
     size_t i;
     const json_t *is;
     json_array_foreach(json_object_get(plan, "islands"), i, is)
@@ -84,7 +98,7 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
 {
     if (!json_array_size(json_object_get(plan, "groups")))
         return;
-    ls_buf_puts(b, "\nBest GPU set per group size (all_reduce busbw, GB/s; expected = slowest link of the best ring)\n");
+    heading(b, "Best GPU set per group size (all_reduce busbw, GB/s; expected = slowest link of the best ring)");
     ls_buf_printf(b, "  %3s  %-24s %9s %9s  %s\n", "k", "GPUs", "expected", "measured", "from");
     size_t i;
     const json_t *g;
@@ -104,7 +118,7 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
     const json_t *mg = json_object_get(plan, "measured_groups");
     if (!json_array_size(mg))
         return;
-    ls_buf_puts(b, "\nMeasured all_reduce sets (busbw GB/s at the largest size, median over runs)\n");
+    heading(b, "Measured all_reduce sets (busbw GB/s at the largest size, median over runs)");
     ls_buf_printf(b, "  %-24s %-22s %9s %9s %6s\n", "GPUs", "variant", "measured", "expected", "ratio");
     json_array_foreach(mg, i, g)
     {
@@ -127,38 +141,49 @@ static void groups_text(ls_buf_t *b, const json_t *plan)
 static void pairs_hbm_text(ls_buf_t *b, const json_t *plan)
 {
     long long equal = ls_json_int(plan, "equal_best_pairs", 0);
+    char title[160], fixed[128];
+    snprintf(title, sizeof title,
+             "Best pairs for two-GPU model parallelism (both directions, GB/s; %lld pair%s within 5%% of the fastest)",
+             equal, equal == 1 ? "" : "s");
     if (json_array_size(json_object_get(plan, "best_pairs")))
-        ls_buf_printf(b, "\nBest pairs for two-GPU model parallelism (both directions, GB/s; %lld pair%s within 5%% of the fastest)\n",
-                  equal, equal == 1 ? "" : "s");
+        heading(b, title);
     size_t i;
     const json_t *p;
     json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
     {
         char v[32];
         ls_fmt_num(ls_json_num(p, "bidir_gbps", 0), v, sizeof v);
-        ls_buf_printf(b, "  GPU%lld + GPU%lld  %-5s %9s  %s",
-                      (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 0)),
-                      (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 1)),
-                      ls_json_str(p, "link", "unknown"), v, ls_json_str(p, "from", ""));
+        snprintf(fixed, sizeof fixed, "  GPU%lld + GPU%lld  %-5s %9s  ",
+                 (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 0)),
+                 (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 1)),
+                 ls_json_str(p, "link", "unknown"), v);
+        ls_buf_t tail = {0};
+        ls_buf_puts(&tail, ls_json_str(p, "from", ""));
         /* imported documents often know no memory size: say nothing rather than "0 GiB" */
         if (ls_json_num(p, "memory_total_bytes", 0) > 0)
-            ls_buf_printf(b, ", %.0f GiB together", ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
-        ls_buf_puts(b, "\n");
+            ls_buf_printf(&tail, ", %.0f GiB together", ls_json_num(p, "memory_total_bytes", 0) / (1 << 30));
+        char *t = ls_buf_take(&tail);
+        row_tail(b, fixed, t);
+        free(t);
     }
+    snprintf(title, sizeof title, "Best single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)",
+             ls_json_int(plan, "equal_best_hbm_gpus", 0));
     if (json_array_size(json_object_get(plan, "best_hbm_gpus")))
-        ls_buf_printf(b, "\nBest single GPUs for memory-bound work (HBM traffic, GB/s; %lld within 5%% of the fastest)\n",
-                      ls_json_int(plan, "equal_best_hbm_gpus", 0));
+        heading(b, title);
     json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, p)
     {
         char v[32];
         ls_fmt_num(ls_json_num(p, "gbps", 0), v, sizeof v);
-        ls_buf_printf(b, "  GPU%lld  %-24s %9s  %s", ls_json_int(p, "gpu", -1), ls_json_str(p, "name", ""), v,
-                      ls_json_str(p, "from", ""));
+        snprintf(fixed, sizeof fixed, "  GPU%lld  %-24s %9s  ", ls_json_int(p, "gpu", -1), ls_json_str(p, "name", ""), v);
+        ls_buf_t tail = {0};
+        ls_buf_puts(&tail, ls_json_str(p, "from", ""));
         if (json_object_get(p, "entry")) /* which method gave the figure: read, copy, ... */
-            ls_buf_printf(b, " (%s)", ls_json_str(p, "entry", ""));
+            ls_buf_printf(&tail, " (%s)", ls_json_str(p, "entry", ""));
         if (json_object_get(p, "efficiency"))
-            ls_buf_printf(b, ", %.0f%% of theoretical", 100 * ls_json_num(p, "efficiency", 0));
-        ls_buf_puts(b, "\n");
+            ls_buf_printf(&tail, ", %.0f%% of theoretical", 100 * ls_json_num(p, "efficiency", 0));
+        char *t = ls_buf_take(&tail);
+        row_tail(b, fixed, t);
+        free(t);
     }
 }
 
@@ -179,7 +204,7 @@ static void keep_out_text(ls_buf_t *b, const json_t *plan)
         json_array_foreach(json_object_get(k, "reasons"), j, r)
         {
             ls_buf_puts(b, "    - ");
-            ls_buf_wrap(b, json_string_value(r), 6, 6, TEXT_WIDTH);
+            ls_buf_wrap(b, json_string_value(r), 6, 6, ls_term_width());
         }
     }
 }
@@ -192,7 +217,7 @@ static void summary_text(ls_buf_t *b, const json_t *plan)
     json_array_foreach(json_object_get(plan, "summary"), i, s)
     {
         ls_buf_puts(b, "  * ");
-        ls_buf_wrap(b, json_string_value(s), 4, 4, TEXT_WIDTH);
+        ls_buf_wrap(b, json_string_value(s), 4, 4, ls_term_width());
     }
 }
 

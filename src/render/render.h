@@ -42,9 +42,11 @@ char *ls_render_junit(const json_t *baseline, const json_t *violations, const js
    testcase "node" for failing findings about no one GPU. Caller frees. */
 char *ls_render_junit_spec(const json_t *spec, const json_t *failing, const char *run);
 
-/* CSV exports: "boards_clocks", "p2p_paths", "collectives" (plan: its ceilings and noisy
-   ids fill the "% of peak" and status columns). NULL for an unknown name. */
-extern const char *const ls_csv_names[3];
+/* CSV exports: "boards_clocks", "p2p_paths", "collectives", "hbm", "host_copies",
+   "latency" (plan: its ceilings and noisy ids fill the "% of peak" and status columns).
+   NULL for an unknown name. */
+enum { LS_CSV_COUNT = 6 };
+extern const char *const ls_csv_names[LS_CSV_COUNT];
 char *ls_report_csv(const json_t *doc, const json_t *plan, const char *name);
 
 #endif

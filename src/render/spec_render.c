@@ -47,8 +47,13 @@ void ls_spec_check_words(const json_t *c, ls_spec_words_t *w)
         figure(c, "spec", " MHz", w->part, sizeof w->part);
         return;
     }
-    figure(c, "seen", "", w->seen, sizeof w->seen);
-    figure(c, "spec", "", w->part, sizeof w->part);
+    /* sizes in GiB, rates in GB/s */
+    int gib = strcmp(what, "memory_gib") == 0, gbps = strcmp(what, "memory_gbps") == 0;
+    const char *unit = gib ? " GiB" : gbps ? " GB/s" : "";
+    if (gib || gbps)
+        snprintf(w->what, sizeof w->what, "%s", gib ? "memory" : "HBM bandwidth");
+    figure(c, "seen", unit, w->seen, sizeof w->seen);
+    figure(c, "spec", unit, w->part, sizeof w->part);
 }
 
 void ls_spec_check_line(const json_t *c, char *buf, size_t len)
@@ -70,6 +75,12 @@ static void line(ls_buf_t *b, const char *s, int indent, int width)
 void ls_spec_tp_text(ls_buf_t *b, const json_t *tp, int ngpus, int width)
 {
     const json_t *degrees = json_object_get(tp, "degrees");
+    if (json_is_string(json_object_get(tp, "none"))) {
+        char why[512];
+        snprintf(why, sizeof why, "tensor parallelism: no TP size here (%s)", ls_json_str(tp, "none", ""));
+        line(b, why, 0, width);
+        return;
+    }
     if (!json_is_array(degrees)) {
         char why[512];
         snprintf(why, sizeof why, "tensor parallelism: unknown (%s)",

@@ -25,6 +25,8 @@ void ls_buf_prom_label(ls_buf_t *b, const char *s);
 /* Words of text, wrapped so that no line passes width columns: the first line starts
    at column col (already written), later lines after indent spaces; ends with '\n'. */
 void ls_buf_wrap(ls_buf_t *b, const char *text, int col, int indent, int width);
+/* The width terminal text is laid out in (width.c): COLUMNS, the tty's, else 100. */
+int ls_term_width(void);
 /* Hands the text over (never NULL; "" when empty) and resets the buffer. */
 char *ls_buf_take(ls_buf_t *b);
 

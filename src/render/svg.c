@@ -118,7 +118,8 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
 
 static const char *classes[] = {"NV", "PIX", "PXB", "PHB", "NODE", "SYS"};
 
-static void class_legend(ls_buf_t *b, const json_t *doc, int x, int y)
+/* The link classes present, left to right from x; returns where the next item goes. */
+static int class_legend(ls_buf_t *b, const json_t *doc, int x, int y)
 {
     for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++) {
         int present = 0;
@@ -135,6 +136,18 @@ static void class_legend(ls_buf_t *b, const json_t *doc, int x, int y)
         ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", x + 18, y, classes[k]);
         x += 70;
     }
+    return x;
+}
+
+/* The legend of the red dashed line, after the classes, when a pair was drawn so. */
+static void degraded_legend(ls_buf_t *b, int drawn, int x, int y)
+{
+    if (!drawn)
+        return;
+    ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d50000\" stroke-width=\"4\" "
+                     "stroke-dasharray=\"8 5\"/>", x, y - 4, x + 24, y - 4);
+    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">degraded: a pair far below its class "
+                     "(degraded_link)</text>", x + 30, y);
 }
 
 int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc)
@@ -167,14 +180,31 @@ int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc)
     return 1;
 }
 
-static int gpu_numa(const json_t *doc, int g)
+int ls_svg_gpu_numa(const json_t *doc, int g)
 {
-    return (int)ls_json_int(ls_doc_gpu(doc, g), "numa_node", -1);
+    const json_t *gpu = ls_doc_gpu(doc, g);
+    long long node = ls_json_int(gpu, "numa_node", -1);
+    if (node >= 0)
+        return (int)node;
+    /* a pasted `nvidia-smi topo -m` gives the NUMA Affinity column only: "0" is node 0,
+       "0-1" or "N/A" says no single node */
+    const char *aff = ls_json_str(gpu, "numa_affinity", "");
+    char *end = NULL;
+    long v = *aff ? strtol(aff, &end, 10) : -1;
+    return end && *end == '\0' && v >= 0 && v < 1024 ? (int)v : -1;
 }
 
-/* Pairs named by degraded_link findings ("GPU0<->GPU4", "GPU5->GPU6"), drawn over the links. */
-static void degraded_overlay(ls_buf_t *b, const json_t *findings, const double *x, const double *y, int n)
+static int gpu_numa(const json_t *doc, int g)
 {
+    return ls_svg_gpu_numa(doc, g);
+}
+
+/* Pairs named by degraded_link findings ("GPU0<->GPU4", "GPU5->GPU6"), drawn over the
+   links; the word "degraded" a third of the way from the first GPU, clear of a fabric
+   box in the middle. Returns how many pairs were drawn. */
+static int degraded_overlay(ls_buf_t *b, const json_t *findings, const double *x, const double *y, int n)
+{
+    int drawn = 0;
     size_t i;
     const json_t *f;
     json_array_foreach(findings, i, f)
@@ -188,8 +218,10 @@ static void degraded_overlay(ls_buf_t *b, const json_t *findings, const double *
         ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d50000\" stroke-width=\"5\" "
                          "stroke-dasharray=\"8 5\"/>", x[a], y[a], x[c], y[c]);
         ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#d50000\" text-anchor=\"middle\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" "
-                         "font-weight=\"bold\">degraded</text>", (x[a] + x[c]) / 2, (y[a] + y[c]) / 2 - 6);
+                         "font-weight=\"bold\">degraded</text>", x[a] + (x[c] - x[a]) / 3, y[a] + (y[c] - y[a]) / 3 - 6);
+        drawn++;
     }
+    return drawn;
 }
 
 /* The link word (NV18, PIX, SYS...) at the middle of each line, where there is room. */
@@ -246,11 +278,16 @@ static void pair_lines(ls_buf_t *b, const json_t *doc, const double *x, const do
             }
 }
 
-static void switch_fabric(ls_buf_t *b, const char *word, const double *x, const double *y, int n, int cx, int cy)
+static void switch_spokes(ls_buf_t *b, const double *x, const double *y, int n, int cx, int cy)
 {
     for (int g = 0; g < n; g++)
         ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%d\"/>", cx, cy,
                       x[g], y[g], ls_svg_class_colour("NV"), n > 16 ? 2 : 4);
+}
+
+/* The fabric's box, drawn over the spokes and a degraded pair's line through it. */
+static void switch_box(ls_buf_t *b, const char *word, int cx, int cy)
+{
     ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"150\" height=\"44\" rx=\"6\" fill=\"#1b5e20\"/>", cx - 75, cy - 22);
     ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#ffffff\" text-anchor=\"middle\" font-weight=\"bold\">"
                      "NVSwitch fabric</text>", cx, cy - 4);
@@ -316,8 +353,8 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
     const char *fabric = switched_word(doc, n);
     if (n > 2 && !fabric) { /* joined through PCIe and bridges: drawn as the tree it is */
         int th = ls_svg_topology_tree(b, doc, n, x, y);
-        degraded_overlay(b, findings, x, y, n);
-        class_legend(b, doc, 20, th - 8);
+        int bad = degraded_overlay(b, findings, x, y, n);
+        degraded_legend(b, bad, class_legend(b, doc, 20, th - 8), th - 8);
         ls_buf_puts(b, "</svg>\n");
         return 1;
     }
@@ -328,14 +365,17 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
     }
     ls_buf_printf(b, SVG_OPEN, "topology", w, h, w, h);
     ls_buf_puts(b, "<title>Topology: GPUs as nodes (filled by NUMA node), links coloured by class</title>");
+    int bad;
     if (fabric) {
-        switch_fabric(b, fabric, x, y, n, cx, cy);
+        switch_spokes(b, x, y, n, cx, cy);
         star_nics(b, doc, x, y, n, cx, cy, r);
+        bad = degraded_overlay(b, findings, x, y, n);
+        switch_box(b, fabric, cx, cy);
     } else {
         pair_lines(b, doc, x, y, n);
         link_labels(b, doc, x, y, n);
+        bad = degraded_overlay(b, findings, x, y, n);
     }
-    degraded_overlay(b, findings, x, y, n);
     for (int g = 0; g < n; g++) {
         int node = gpu_numa(doc, g);
         ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"#333333\" stroke-width=\"1.5\"/>",
@@ -348,7 +388,7 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
                           /* on the inner side of the lower nodes: their NIC sits outside */
                           n > 2 && y[g] > cy + 1 ? y[g] - r - 5 : y[g] + r + 12, node);
     }
-    class_legend(b, doc, 20, h - 14);
+    degraded_legend(b, bad, class_legend(b, doc, 20, h - 14), h - 14);
     ls_buf_puts(b, "</svg>\n");
     return 1;
 }
@@ -399,34 +439,80 @@ static double row_y(const json_t *r, enum chart_mode mode)
     return ls_json_num(json_object_get(r, "oop"), mode == CHART_BUSBW ? "busbw" : "time_us", NAN);
 }
 
-/* The highest theoretical figure of the series: the ceiling drawn across a busbw chart. */
-static double series_ceiling(const json_t *doc, const char *collective, const char *variant)
+/* Lines need 3 points to show a shape: a series with fewer is a row of
+   ls_table_unplotted, not a line. */
+enum { CHART_MIN_POINTS = 3 };
+
+/* How many points one series (an nccl entry) has in this mode. */
+static int series_points(const json_t *e, enum chart_mode mode)
 {
-    double c = 0;
+    int n = 0;
+    size_t k;
+    const json_t *r;
+    json_array_foreach(json_object_get(e, "rows"), k, r) n += !isnan(row_y(r, mode));
+    return n;
+}
+
+/* A series drawn in the chart of collective, variant in this mode. */
+static int plotted(const json_t *e, const char *collective, const char *variant, enum chart_mode mode)
+{
+    return same_series(e, collective, variant) && series_points(e, mode) >= CHART_MIN_POINTS;
+}
+
+/* How many series a chart of this mode would draw. */
+static int chart_series(const json_t *doc, const char *collective, const char *variant, enum chart_mode mode)
+{
+    int n = 0;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) n += plotted(e, collective, variant, mode);
+    return n;
+}
+
+/* An entry's busbw ceiling: the plan's (analyze's ceilings, issue 11), else the figure
+   recorded with it; 0 unknown. */
+static double entry_ceiling(const json_t *plan, const json_t *e)
+{
+    double c = ls_json_num(json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", "")),
+                           "ceiling_gbps", 0);
+    return c > 0 ? c : ls_json_num(e, "theoretical", 0);
+}
+
+/* The distinct ceilings of a chart's series (within 0.5%), at most max; their count. */
+static int series_ceilings(const json_t *doc, const json_t *plan, const char *collective, const char *variant,
+                           enum chart_mode mode, double *out, int max)
+{
+    int n = 0;
     size_t i;
     const json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
-        if (same_series(e, collective, variant))
-            c = fmax(c, ls_json_num(e, "theoretical", 0));
+        double c = plotted(e, collective, variant, mode) ? entry_ceiling(plan, e) : 0;
+        int k = 0;
+        while (k < n && fabs(out[k] - c) > 0.005 * c)
+            k++;
+        if (c > 0 && k == n && n < max)
+            out[n++] = c;
     }
-    return c;
+    return n;
 }
 
-static void ceiling_line(ls_buf_t *b, double ceiling, double ymax, int left, int top, int pw, int ph)
+/* A red dashed line across the chart at each ceiling, its figure at the right end. */
+static void ceiling_lines(ls_buf_t *b, const double *ceiling, int n, double ymax, int left, int top, int pw, int ph)
 {
-    if (ceiling <= 0)
-        return;
-    double yy = top + ph - ph * ceiling / ymax;
-    char v[24];
-    ls_fmt_num(ceiling, v, sizeof v);
-    ls_buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b71c1c\" stroke-width=\"1.5\" "
-                     "stroke-dasharray=\"6 4\"/>", left, yy, left + pw, yy);
-    ls_buf_printf(b, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" fill=\"#b71c1c\" text-anchor=\"end\">ceiling %s GB/s "
-                     "(theoretical)</text>", left + pw - 4, yy - 4, v);
+    for (int k = 0; k < n; k++) {
+        double yy = top + ph - ph * ceiling[k] / ymax;
+        char v[24];
+        ls_fmt_num(ceiling[k], v, sizeof v);
+        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b71c1c\" stroke-width=\"1.5\" "
+                         "stroke-dasharray=\"6 4\"/>", left, yy, left + pw, yy);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" fill=\"#b71c1c\" text-anchor=\"end\">%s GB/s</text>",
+                      left + pw - 4, yy - 4, v);
+    }
 }
 
-static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const char *variant, enum chart_mode mode)
+static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char *collective, const char *variant,
+                  enum chart_mode mode)
 {
     const json_t *list = json_object_get(doc, "measurements");
     double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
@@ -435,7 +521,7 @@ static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const 
     const json_t *e;
     json_array_foreach(list, i, e)
     {
-        if (!same_series(e, collective, variant))
+        if (!plotted(e, collective, variant, mode))
             continue;
         nseries++;
         size_t k;
@@ -453,9 +539,13 @@ static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const 
         xmin = 0, xmax = 1;
     if (xmax - xmin < 2)
         xmin -= 1, xmax += 1;
-    double ceiling = mode == CHART_BUSBW ? series_ceiling(doc, collective, variant) : 0;
-    ymax = nice_ceil(fmax(ymax, ceiling) * 1.05);
-    int left = 64, top = 30, pw = 500, ph = 240, w = left + pw + 24, h = top + ph + 56 + 16 * nseries;
+    double ceiling[8];
+    int nceil = mode == CHART_BUSBW ? series_ceilings(doc, plan, collective, variant, mode, ceiling, 8) : 0;
+    for (int k = 0; k < nceil; k++)
+        ymax = fmax(ymax, ceiling[k]);
+    ymax = nice_ceil(ymax * 1.05);
+    /* the legend: one line per series, and one for the ceiling lines */
+    int left = 64, top = 30, pw = 500, ph = 240, w = left + pw + 24, h = top + ph + 56 + 16 * (nseries + (nceil > 0));
     ls_buf_printf(b, SVG_OPEN, "chart", w, h, w, h);
     ls_buf_puts(b, "<title>"); /* the variant is the user's --variant text: escaped */
     ls_buf_html(b, collective);
@@ -490,11 +580,11 @@ static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const 
                   left + pw / 2, top + ph + 32);
     ls_buf_printf(b, "<text x=\"14\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">%s</text>",
                   top + ph / 2, top + ph / 2, mode == CHART_BUSBW ? "busbw GB/s" : "time per call, us");
-    ceiling_line(b, ceiling, ymax, left, top, pw, ph);
+    ceiling_lines(b, ceiling, nceil, ymax, left, top, pw, ph);
     int s = 0;
     json_array_foreach(list, i, e)
     {
-        if (!same_series(e, collective, variant))
+        if (!plotted(e, collective, variant, mode))
             continue;
         const char *colour = palette[s % 10];
         ls_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" points=\"", colour);
@@ -523,14 +613,21 @@ static void chart(ls_buf_t *b, const json_t *doc, const char *collective, const 
         ls_buf_puts(b, "</text>");
         s++;
     }
+    if (nceil) { /* what the red dashed lines are */
+        int ly = top + ph + 50 + 16 * s;
+        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#b71c1c\" stroke-width=\"1.5\" "
+                         "stroke-dasharray=\"6 4\"/>", left, ly - 3, left + 14, ly - 3);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">the ceiling of the links (GB/s busbw, the "
+                         "slowest GPU's share of the fabric)</text>", left + 20, ly);
+    }
     ls_buf_puts(b, "</svg>\n");
 }
 
-int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc)
+int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc, const json_t *plan)
 {
     /* (collective, variant) pairs in the order they first appear */
     const char *seen[128][2];
-    int n = 0;
+    int n = 0, drawn = 0;
     size_t i;
     const json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
@@ -545,8 +642,46 @@ int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc)
             continue;
         seen[n][0] = c, seen[n][1] = v;
         n++;
-        chart(b, doc, c, v, CHART_BUSBW);
-        chart(b, doc, c, v, CHART_SMALL_TIME);
+        for (enum chart_mode m = CHART_BUSBW; m <= CHART_SMALL_TIME; m++)
+            if (chart_series(doc, c, v, m)) {
+                chart(b, doc, plan, c, v, m);
+                drawn++;
+            }
     }
-    return 2 * n;
+    return drawn;
+}
+
+ls_table_t *ls_table_unplotted(const json_t *doc, const json_t *plan)
+{
+    static const char *const head[] = {"collective", "variant", "GPUs", "figure", "size", "value", "ceiling"};
+    ls_table_t *t = ls_table_new("Collective figures too few to chart (a GPU set with under 3 sizes): out-of-place, "
+                                 "per size", 7, head);
+    size_t i, k;
+    const json_t *e, *r;
+    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    {
+        if (strcmp(ls_json_str(e, "family", ""), "nccl"))
+            continue;
+        const char *c = ls_json_str(e, "collective", "?"), *v = ls_json_str(e, "variant", "default");
+        for (enum chart_mode m = CHART_BUSBW; m <= CHART_SMALL_TIME; m++) {
+            if (series_points(e, m) >= CHART_MIN_POINTS)
+                continue;
+            json_array_foreach(json_object_get(e, "rows"), k, r)
+            {
+                double y = row_y(r, m), ceil = m == CHART_BUSBW ? entry_ceiling(plan, e) : 0;
+                if (isnan(y))
+                    continue;
+                char gpus[160], size[32], val[48], cv[32] = "-";
+                series_label(e, gpus, sizeof gpus);
+                ls_fmt_bytes(ls_json_num(r, "bytes", 0), size, sizeof size);
+                ls_fmt_num(y, val, sizeof val);
+                snprintf(val + strlen(val), sizeof val - strlen(val), m == CHART_BUSBW ? " GB/s" : " us");
+                if (ceil > 0)
+                    ls_fmt_num(ceil, cv, sizeof cv);
+                const char *row[] = {c, v, gpus, m == CHART_BUSBW ? "busbw" : "time per call", size, val, cv};
+                ls_table_row(t, row);
+            }
+        }
+    }
+    return t;
 }

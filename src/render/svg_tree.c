@@ -38,7 +38,7 @@ static int switch_class(const json_t *l)
 
 static int gpu_numa_node(const json_t *doc, int g)
 {
-    return (int)ls_json_int(ls_doc_gpu(doc, g), "numa_node", -1);
+    return ls_svg_gpu_numa(doc, g);
 }
 
 /* Groups, NUMA nodes and the left-to-right order (by NUMA node, then first GPU). */

@@ -48,6 +48,14 @@ void ls_table_row(ls_table_t *t, const char *const *cells)
         t->cells[t->nrows * t->ncols + c] = cell_copy(cells[c]);
 }
 
+void ls_table_drop(ls_table_t *t, const char *headers)
+{
+    free(t->drop);
+    t->drop = strdup(headers);
+    if (!t->drop)
+        abort();
+}
+
 const char *ls_table_cell(const ls_table_t *t, int row, int col)
 {
     return t->cells[row * t->ncols + col];
@@ -61,6 +69,7 @@ void ls_table_free(ls_table_t *t)
         free(t->cells[i]);
     free(t->cells);
     free(t->cols);
+    free(t->drop);
     free(t->title);
     free(t);
 }
@@ -211,6 +220,7 @@ ls_table_t *ls_table_inventory(const json_t *doc)
                                    "mem MHz", "HBM theoretical GB/s", "PCIe gen/width (max)",
                                    "power limit/default W", "NUMA", "NVLinks active"};
     ls_table_t *t = ls_table_new("Boards and clocks (NVML; theoretical HBM = memory clock x 2 x bus width / 8)", 11, header);
+    ls_table_drop(t, "power limit/default W,mem MHz,SM MHz app/max,NVLinks active");
     size_t i;
     const json_t *g;
     json_array_foreach(json_object_get(doc, "gpus"), i, g)
@@ -254,12 +264,22 @@ ls_table_t *ls_table_inventory(const json_t *doc)
     return t;
 }
 
-/* Link word, with the P2P read/write status (or a topo -p2p word whose capability the
-   paste did not name) where not OK. */
+/* A topo -p2p word pasted without the capability it answers (read, write, ...): the
+   link's p2p_status, "OK" when the paste gave none. */
+static const char *p2p_word(const json_t *l) { return ls_json_str(l, "p2p_status", "OK"); }
+
+/* Whether P2P from GPU r to GPU c is not OK (nvidia-smi topo -p2p: read, write, or a
+   word whose capability the paste did not name). */
+static int p2p_not_ok(const json_t *l)
+{
+    return l && (strcmp(ls_json_str(l, "p2p_read", "OK"), "OK") || strcmp(ls_json_str(l, "p2p_write", "OK"), "OK") ||
+                 strcmp(p2p_word(l), "OK"));
+}
+
+/* Link word, marked '*' where P2P is not OK (the statuses: ls_table_p2p_status). */
 static void topology_cell(const void *doc, int r, int c, char *buf, size_t len)
 {
     const json_t *l = ls_doc_link(doc, r, c);
-    const char *rd = ls_json_str(l, "p2p_read", "OK"), *wr = ls_json_str(l, "p2p_write", "OK");
     const char *type = ls_json_str(l, "type", "unknown");
     if (!strcmp(type, "?"))
         type = "unknown";
@@ -267,12 +287,8 @@ static void topology_cell(const void *doc, int r, int c, char *buf, size_t len)
         snprintf(buf, len, "X");
     else if (!l)
         snprintf(buf, len, "unknown");
-    else if (strcmp(rd, "OK") || strcmp(wr, "OK"))
-        snprintf(buf, len, "%s %s/%s", type, rd, wr);
-    else if (strcmp(ls_json_str(l, "p2p_status", "OK"), "OK")) /* a topo -p2p word, capability not named */
-        snprintf(buf, len, "%s %s", type, ls_json_str(l, "p2p_status", ""));
     else
-        snprintf(buf, len, "%s", type);
+        snprintf(buf, len, "%s%s", type, p2p_not_ok(l) ? "*" : "");
 }
 
 ls_table_t *ls_table_topology(const json_t *doc)
@@ -282,8 +298,34 @@ ls_table_t *ls_table_topology(const json_t *doc)
     int index[LS_MAX_GPUS];
     for (int i = 0; i < LS_MAX_GPUS; i++)
         index[i] = i;
-    return ls_gpu_grid_table("Link types as nvidia-smi topo -m, with P2P read/write status where not OK",
-                             ls_doc_ngpus(doc), index, topology_cell, doc);
+    int marked = 0, n = ls_doc_ngpus(doc);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            marked |= r != c && p2p_not_ok(ls_doc_link(doc, r, c));
+    return ls_gpu_grid_table(marked ? "Link types as nvidia-smi topo -m (*: P2P read or write not OK, the next table)"
+                                    : "Link types as nvidia-smi topo -m, with P2P read/write status where not OK",
+                             n, index, topology_cell, doc);
+}
+
+ls_table_t *ls_table_p2p_status(const json_t *doc)
+{
+    static const char *header[] = {"GPU", "to GPU", "link", "P2P read", "P2P write"};
+    ls_table_t *t = ls_table_new("P2P status where not OK (nvidia-smi topo -p2p r and w)", 5, header);
+    int n = ls_doc_ngpus(doc);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            const json_t *l = r == c ? NULL : ls_doc_link(doc, r, c);
+            if (!p2p_not_ok(l))
+                continue;
+            char a[16], b[16];
+            snprintf(a, sizeof a, "%d", r);
+            snprintf(b, sizeof b, "%d", c);
+            /* a word without its capability stands in both columns */
+            const char *row[] = {a, b, ls_json_str(l, "type", "unknown"), ls_json_str(l, "p2p_read", p2p_word(l)),
+                                 ls_json_str(l, "p2p_write", p2p_word(l))};
+            ls_table_row(t, row);
+        }
+    return t;
 }
 
 /* Value of the first ok entry of family for the ordered pair with this direction;
@@ -398,6 +440,9 @@ ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
                                    "ip time us", "ip algbw GB/s", "ip busbw GB/s", "ip wrong", "busbw % of peak", "status"};
     ls_table_t *t = ls_table_new("Collectives as nccl-tests counts them: time per call (us), algbw = bytes / time, busbw = algbw x the collective's factor (GB/s); peak = the slowest GPU's share of the fabric",
                                  17, header);
+    /* a narrow terminal keeps the entry, the size, the out-of-place figures and the status */
+    ls_table_drop(t, "bytes,nranks,collective,variant,ip algbw GB/s,oop algbw GB/s,ip wrong,ip time us,"
+                     "ip busbw GB/s,GPUs");
     for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         char *gpus = gpus_str(json_object_get(e, "gpus"));

@@ -20,6 +20,8 @@ typedef struct {
     int ncols, nrows;
     char **cells; /* (nrows + 1) x ncols, row 0 is the header */
     ls_column_t *cols; /* fixed columns for ls_format_columns; NULL: none */
+    char *drop;        /* headers a narrow terminal leaves out first, ',' between them,
+                          least important first; NULL: from the right (ls_table_drop) */
 } ls_table_t;
 
 ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header);
@@ -27,6 +29,10 @@ ls_table_t *ls_table_new(const char *title, int ncols, const char *const *header
 void ls_table_row(ls_table_t *t, const char *const *cells);
 const char *ls_table_cell(const ls_table_t *t, int row, int col); /* row 0 = header */
 void ls_table_free(ls_table_t *t);
+/* The columns a terminal too narrow for the table leaves out first, by header text
+   ("bytes,nranks"), least important first; then the others from the right, never the
+   first column or "status" (format_term.c). */
+void ls_table_drop(ls_table_t *t, const char *headers);
 /* Gives the table fixed columns (ncols of them, copied). */
 void ls_table_columns(ls_table_t *t, const ls_column_t *cols);
 
@@ -37,6 +43,8 @@ int ls_doc_ngpus(const json_t *doc);
 ls_table_t *ls_table_host_summary(const json_t *doc);
 ls_table_t *ls_table_inventory(const json_t *doc);   /* boards and clocks */
 ls_table_t *ls_table_topology(const json_t *doc);    /* link words, GPU(row) -> GPU(column) */
+/* The ordered GPU pairs whose P2P read or write is not OK, with both statuses. */
+ls_table_t *ls_table_p2p_status(const json_t *doc);
 /* The measurement tables end in a status column (ok, failed, timeout, skipped, noisy,
    wrong) and show figures as % of their hardware ceiling, from the plan (status.h). */
 ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan);   /* one row per ordered pair */

@@ -63,6 +63,8 @@ ls_table_t *ls_table_nics(const json_t *doc)
     static const char *header[] = {"NIC",   "name",  "PCI bus id", "NUMA", "firmware", "board",
                                    "PCIe gen/width (max)", "ports", "GPUs by link", "NCCL"};
     ls_table_t *t = ls_table_new("RDMA NICs (sysfs; NCCL: what an imported NCCL log reported)", 10, header);
+    /* a narrow terminal keeps the NIC, its ports, GPUs and what NCCL made of it */
+    ls_table_drop(t, "board,firmware,PCI bus id,PCIe gen/width (max),NUMA");
     size_t i;
     const json_t *n;
     json_array_foreach(nics, i, n)

@@ -1,5 +1,6 @@
 #include "tp_report.h"
 #include "../model/doc.h"
+#include "strbuf.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,16 +13,10 @@ static void fmt_num(double v, char *buf, size_t len)
     snprintf(buf, len, f, v);
 }
 
-static void fmt_decimal_size(double bytes, char *buf, size_t len)
+/* Sizes as the report and nccl-tests people write them: binary ("16 MiB", "1.5 KiB"). */
+static void fmt_size(double bytes, char *buf, size_t len)
 {
-    if (bytes >= 1e9)
-        snprintf(buf, len, "%.2f GB", bytes / 1e9);
-    else if (bytes >= 1e6)
-        snprintf(buf, len, "%.1f MB", bytes / 1e6);
-    else if (bytes >= 1e3)
-        snprintf(buf, len, "%.1f kB", bytes / 1e3);
-    else
-        snprintf(buf, len, "%.0f B", bytes);
+    ls_fmt_bytes(bytes, buf, len);
 }
 
 static const json_t *nth(const json_t *obj, const char *key, size_t i)
@@ -59,8 +54,8 @@ static void print_source(FILE *out, const json_t *s, long long nranks)
         return;
     }
     char lo[32], hi[32];
-    fmt_decimal_size(ls_json_num(s, "min_bytes", 0), lo, sizeof lo);
-    fmt_decimal_size(ls_json_num(s, "max_bytes", 0), hi, sizeof hi);
+    fmt_size(ls_json_num(s, "min_bytes", 0), lo, sizeof lo);
+    fmt_size(ls_json_num(s, "max_bytes", 0), hi, sizeof hi);
     const json_t *fit = json_object_get(s, "fit");
     fprintf(out, "    %lld size%s measured, %s .. %s", ls_json_int(s, "points", 0),
             ls_json_int(s, "points", 0) == 1 ? "" : "s", lo, hi);
@@ -116,7 +111,7 @@ static void print_sizes(FILE *out, const json_t *est)
         double bytes = ls_json_num(row, "bytes", 0);
         char line[1024];
         size_t used = 0;
-        fmt_decimal_size(bytes, dec, sizeof dec);
+        fmt_size(bytes, dec, sizeof dec);
         snprintf(cell, sizeof cell, "%.0f (%s)", bytes, dec);
         used += (size_t)snprintf(line, sizeof line, "  %-26s", cell);
         for (size_t i = 0; i < json_array_size(srcs) && used < sizeof line; i++) {
@@ -217,8 +212,8 @@ static void print_scenario(FILE *out, const json_t *sc, const json_t *srcs)
                     json_object_get(req, "compute_ms") != NULL},
                    label_width(srcs)};
     char pb[32], db[32];
-    fmt_decimal_size(ls_json_num(pre, "bytes_each", 0), pb, sizeof pb);
-    fmt_decimal_size(ls_json_num(dec, "bytes_each", 0), db, sizeof db);
+    fmt_size(ls_json_num(pre, "bytes_each", 0), pb, sizeof pb);
+    fmt_size(ls_json_num(dec, "bytes_each", 0), db, sizeof db);
     fprintf(out, "\nPrompt %lld tokens, batch %lld: prefill %lld all-reduces of %lld B (%s); decode "
                  "step %lld of %lld B (%s);\nrequest = prefill + %lld decode steps\n",
             ls_json_int(sc, "prompt", 0), ls_json_int(sc, "batch", 0), ls_json_int(pre, "allreduces", 0),

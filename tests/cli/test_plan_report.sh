@@ -72,7 +72,7 @@ for f in seed000-gv100x11 seed004-nvlink8-degraded hgx-h200x8-even h200x2-anchor
         [ -s "$tmp/$f.$fmt.1" ] || fail "$f: empty $fmt report"
     done
     expect 0 "$bin" report "$fx/$f.json" --fail-on never --format csv -o "$tmp/$f-csv"
-    for c in boards_clocks p2p_paths collectives; do
+    for c in boards_clocks p2p_paths collectives hbm host_copies latency; do
         [ -s "$tmp/$f-csv/$c.csv" ] || fail "$f: $c.csv missing"
     done
 done
@@ -91,6 +91,22 @@ grep -q '^7,9,NV4,NV,OK,OK,96.84,' "$tmp/seed000-gv100x11-csv/p2p_paths.csv" || 
 [ "$(wc -l <"$tmp/seed000-gv100x11-csv/p2p_paths.csv")" -eq 111 ] || fail "p2p_paths.csv: not 110 pairs + header"
 grep -q '^nccl-all_reduce-4,all_reduce,default,"0,1,2,3,4",5,1073741824,153803.66,6.98,11.17,0,' \
     "$tmp/seed000-gv100x11-csv/collectives.csv" || fail "collectives.csv lacks the 5-GPU run"
+# the HBM, host-copy and latency tables, at the shortest decimal that reads back
+expect 0 "$bin" report "$src/examples/h200x2-run.json" --format csv -o "$tmp/ex-csv"
+grep -q '^0,read,4491.89988543862,' "$tmp/ex-csv/hbm.csv" || fail "hbm.csv lacks GPU 0's read at full precision"
+[ "$(wc -l <"$tmp/ex-csv/hbm.csv")" -eq 9 ] || fail "hbm.csv: not 8 entries + header"
+grep -q '^0,0,h2d,pinned,55.50928831445208,.*,host-h2d-pinned-0-node0,ok$' "$tmp/ex-csv/host_copies.csv" ||
+    fail "host_copies.csv lacks GPU 0's pinned h2d"
+grep -q '^pointer_chase,0,,yes,1.200776,' "$tmp/ex-csv/latency.csv" || fail "latency.csv: the host is not an empty dst"
+python3 - "$tmp/ex-csv/"*.csv <<'PY' || fail "a CSV figure with more digits than a double needs"
+import csv, re, sys
+for path in sys.argv[1:]:
+    for row in csv.reader(open(path)):
+        for cell in row:
+            if re.fullmatch(r"-?[0-9.]+(e[-+][0-9]+)?", cell) and "." in cell:
+                mantissa = re.sub(r"e.*", "", cell).replace("-", "").replace(".", "").lstrip("0")
+                assert len(mantissa) <= 17 and float(cell) == float(repr(float(cell))), (path, cell)
+PY
 expect 0 "$bin" report "$fx/h200x2-anchors.json" --format csv
 grep -q '^# collectives.csv' "$tmp/out" || fail "csv to stdout lacks the file markers"
 # -o NAME.csv is one file (what stdout holds), never a folder of that name

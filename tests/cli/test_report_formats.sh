@@ -33,7 +33,7 @@ run 0 report "$ex"
 head -24 "$tmp/out" | grep -q "^Verdict: healthy" && ok || bad "no healthy verdict in the first 24 lines"
 head -24 "$tmp/out" | grep -q "^  HBM traffic (read + write), read kernel .*93% of 4814" && ok ||
     bad "the HBM headline is not on the first screen"
-head -24 "$tmp/out" | grep -q "^  NCCL all_reduce, 2 GPUs" && ok || bad "the all_reduce headline is not on the first screen"
+head -24 "$tmp/out" | grep -q "^  NCCL all_reduce, GPUs 0,1" && ok || bad "the all_reduce headline is not on the first screen"
 
 # Markdown and HTML open with the verdict too
 run 0 report "$ex" --format md

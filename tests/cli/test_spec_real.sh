@@ -9,7 +9,9 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib.sh"
 real="$fixtures/real"
 
-has() { grep -qF -- "$1" "$tmp/out" || bad "$2: '$1' not in: $(head -c 400 "$tmp/out")"; }
+# the output's words with blanks squeezed: a line wrapped at the terminal's width, or a
+# table's padding, reads as one line
+has() { tr '\n' ' ' <"$tmp/out" | tr -s ' ' | grep -qF -- "$1" || bad "$2: '$1' not in: $(head -c 400 "$tmp/out")"; }
 
 # Seed 003: four "NVIDIA H100 80GB HBM3" cards on PCIe with no NVLink: an error each, the
 # TP verdict priced on their PCIe against the part's NVLink; exit 1 at the default level.
@@ -27,7 +29,7 @@ run 1 check --spec "$seed3" --fail-on warning --quiet
 if run 0 check --spec "$src/examples/h200x2-run.json" --fail-on info; then
     has '-> h200-sxm' h200x2
     has "nvlinks 18 (part 18)" h200x2
-    has "memory_gbps 4492 (part 4800)" h200x2
+    has "HBM bandwidth 4492 GB/s (part 4800 GB/s)" h200x2
     has "measured P2P copy, 397 GB/s" h200x2
     has "0 findings at or above info" h200x2
 fi
@@ -35,7 +37,7 @@ fi
 # stored check of this one-GPU thorough run priced TP on PCIe; now it is unknown.
 if run 0 report "$fixtures/analyze/h200x1-thorough-run.json"; then
     has "Acceptance (against the datasheet)" thorough
-    has "tensor parallelism: unknown (one GPU here, of a part with NVLink" thorough
+    has "tensor parallelism: no TP size here (one GPU here" thorough
     has "SM clock under load 1470 MHz base clock unknown" thorough
 fi
 # The real V100 with 4 of 6 NVLinks active (Azure/azhpc-diagnostics#73): a partial set on

@@ -28,7 +28,7 @@ seed=(--model llama3.3-70b --tp 2 --prompt 3200,12900,51400 --output 256
 
 # The seed-001 table: sizes, counts and the PCIe - NVLink prefill difference.
 "$bin" tp "${seed[@]}" >"$tmp/seed.txt" 2>"$tmp/err" || fail "seed command: exit $?"
-grep -q "prefill 160 all-reduces of 52428800 B (52.4 MB); decode step 160 of 16384 B" "$tmp/seed.txt" \
+grep -q "prefill 160 all-reduces of 52428800 B (50 MiB); decode step 160 of 16384 B" "$tmp/seed.txt" \
     || fail "seed: sizes of the 3200-token prompt"
 grep -q "all-reduces of 842137600 B" "$tmp/seed.txt" || fail "seed: size of the 51400-token prompt"
 # 160 x (44.2 us + 52428800 B / 5.2 GB/s) = 1620 ms on PCIe
@@ -58,7 +58,7 @@ grep -q "H200 / p2p-off" "$tmp/run.txt" || fail "run: ratio row"
 grep -q "the fit over all of them t = " "$tmp/run.txt" || fail "run: the fit is shown"
 grep -q "above them, the fit of the sizes within x32 of the largest" "$tmp/run.txt" || fail "run: the end fit is shown"
 # llama3-8b decode at batch 1: 4096 x 2 B = 8192 B, measured in the curve (14.19 us)
-grep -qE "^  8192 \(8\.2 kB\) +14\.19 m" "$tmp/run.txt" || fail "run: 8192 B read from the curve"
+grep -qE "^  8192 \(8 KiB\) +14\.19 m" "$tmp/run.txt" || fail "run: 8192 B read from the curve"
 
 # JSON output
 "$bin" tp "${seed[@]}" --json >"$tmp/est.json" || fail "json: exit $?"

@@ -81,16 +81,16 @@ static void html_has_every_section_and_no_network(void **state)
         /* a section with nothing to show here (no burn entry) is left out */
         assert_int_equal(count(html, id), ls_section_present(&ls_outline[i], doc));
     }
-    /* topology, link types, 4 measured matrices, 2 x 2 collective charts (bus bandwidth
-       and small-message time) */
-    assert_int_equal(count(html, "<svg "), 10);
-    assert_int_equal(count(html, "</svg>"), 10);
-    assert_non_null(strstr(html, "<meta name=\"linkscope-svg-count\" content=\"10\">"));
+    /* topology, link types, 4 measured matrices; no collective chart: every all_reduce set
+       of seed 000 has one size, too few to chart (issue 27), so each is a table row */
+    assert_int_equal(count(html, "<svg "), 6);
+    assert_int_equal(count(html, "</svg>"), 6);
+    assert_non_null(strstr(html, "<meta name=\"linkscope-svg-count\" content=\"6\">"));
+    assert_non_null(strstr(html, "Collective figures too few to chart"));
     /* drawn as built: two NUMA nodes, two PCIe switches, the NVLink bridge, the ceiling */
     assert_non_null(strstr(html, "NUMA node 0 (CPU, host bridge)"));
     assert_int_equal(count(html, ">PCIe switch (PIX)<"), 2);
     assert_non_null(strstr(html, ">NV4<"));
-    assert_non_null(strstr(html, "small-message time"));
     assert_int_equal(count(html, "http"), count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
     assert_null(strstr(html, "<script"));
     /* the findings are in the page */

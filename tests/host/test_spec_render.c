@@ -84,7 +84,7 @@ static void thorough_run_shows_its_part_checks_and_verdict(void **state)
     /* the 7 checks the run stored, seen against the part, in the stored order */
     static const char *const want[] = {
         "GPU 0|nvlinks|0|18",          "GPU 0|memory_gb|150.8|141", "GPU 0|pcie|Gen5 x16|Gen5 x16",
-        "GPU 0|power_w|700|700",       "GPU 0|sms|132|132",         "GPU 0|memory_gbps|4494|4800",
+        "GPU 0|power_w|700|700",       "GPU 0|sms|132|132",         "GPU 0|HBM bandwidth|4494 GB/s|4800 GB/s",
         "GPU 0|SM clock under load|1470 MHz|base clock unknown",
     };
     assert_int_equal(checks->nrows, 7);
@@ -208,8 +208,8 @@ static void check_words_say_unknown(void **state)
     } cases[] = {
         {"{\"check\":\"nvlinks\",\"spec\":18,\"seen\":0}", "nvlinks 0 (part 18)"},
         {"{\"check\":\"nvlinks\",\"spec\":18,\"seen\":null}", "nvlinks unknown (part 18)"},
-        {"{\"check\":\"memory_gb\",\"spec\":80.0,\"seen\":85.52}", "memory_gb 85.52 (part 80)"},
-        {"{\"check\":\"memory_gbps\",\"spec\":null,\"seen\":4494.49}", "memory_gbps 4494 (part unknown)"},
+        {"{\"check\":\"memory_gib\",\"spec\":80.0,\"seen\":79.65}", "memory 79.65 GiB (part 80 GiB)"},
+        {"{\"check\":\"memory_gbps\",\"spec\":null,\"seen\":4494.49}", "HBM bandwidth 4494 GB/s (part unknown)"},
         {"{\"check\":\"pcie\",\"spec_gen\":5,\"spec_width\":16,\"seen_gen\":4,\"seen_width\":8}",
          "pcie Gen4 x8 (part Gen5 x16)"},
         {"{\"check\":\"pcie\",\"spec_gen\":5,\"spec_width\":16}", "pcie unknown (part Gen5 x16)"},

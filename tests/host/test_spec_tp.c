@@ -47,8 +47,9 @@ static void test_seed003_verdict(void **state)
     assert_float_equal(pcie, ls_json_num(json_object_get(json_array_get(json_object_get(doc, "gpus"), 0), "pcie"),
                                          "theoretical_gbps", -1), 1e-9);
     assert_float_equal(nvl, 450, 1e-9); /* h100-sxm5: 900 GB/s both ways */
-    assert_int_equal(json_array_size(degrees), 3);
-    for (size_t i = 0; i < 3; i++) {
+    /* four GPUs: TP=2 and 4, the sizes the machine has */
+    assert_int_equal(json_array_size(degrees), 2);
+    for (size_t i = 0; i < 2; i++) {
         const json_t *d = json_array_get(degrees, i);
         int tp = (int)ls_json_int(d, "tp", 0);
         assert_int_equal(tp, 2 << i);
@@ -109,10 +110,10 @@ static void test_unrecorded_nvlink_unknown(void **state)
     ls_datasheet_free(&ds);
 }
 
-/* One GPU of a part with NVLink (our one-GPU H200 VM slice): no link here to price, so
-   the verdict is unknown rather than a PCIe guess; one GPU of a PCIe-only part (an L4)
-   is priced on its own link. */
-static void test_one_gpu_of_an_nvlink_part_is_unknown(void **state)
+/* One GPU (our one-GPU H200 VM slice, or an L4): no tensor-parallel size on the
+   machine, so no TP line at all (issue 27: only the TP sizes the machine has); two L4s
+   are priced on their PCIe link, at TP=2 only. */
+static void test_one_gpu_has_no_tp_size(void **state)
 {
     (void)state;
     ls_datasheet_t ds;
@@ -120,13 +121,47 @@ static void test_one_gpu_of_an_nvlink_part_is_unknown(void **state)
     assert_int_equal(ls_datasheet_builtin(&ds, err, sizeof err), 0);
     json_t *doc = load("../../examples/h200-burn.json");
     assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 1);
-    assert_null(ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err));
-    assert_non_null(strstr(err, "one GPU here, of a part with NVLink"));
-    json_object_set_new(json_array_get(json_object_get(doc, "gpus"), 0), "name", json_string("NVIDIA L4"));
+    json_t *none = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
+    assert_non_null(strstr(ls_json_str(none, "none", ""), "one GPU here"));
+    assert_null(json_object_get(none, "degrees"));
+    json_decref(none);
+    json_t *gpus = json_object_get(doc, "gpus");
+    json_object_set_new(json_array_get(gpus, 0), "name", json_string("NVIDIA L4"));
+    none = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
+    assert_null(json_object_get(none, "degrees"));
+    json_decref(none);
+    json_t *second = json_deep_copy(json_array_get(gpus, 0));
+    json_object_set_new(second, "index", json_integer(1));
+    json_array_append_new(gpus, second);
     json_t *v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
     assert_non_null(v);
     assert_non_null(strstr(ls_json_str(json_object_get(v, "here"), "basis", ""), "theoretical PCIe"));
+    assert_int_equal(json_array_size(json_object_get(v, "degrees")), 1);
+    assert_int_equal(ls_json_int(json_array_get(json_object_get(v, "degrees"), 0), "tp", 0), 2);
     json_decref(v);
+    json_decref(doc);
+    ls_datasheet_free(&ds);
+}
+
+/* One NVLink figure (issue 27): the part's NVLink in the TP lines is its links at the
+   rate NVML reports for each, the ceiling the headline's P2P line is judged against. */
+static void test_part_nvlink_is_the_headline_ceiling(void **state)
+{
+    (void)state;
+    ls_datasheet_t ds;
+    char err[256];
+    assert_int_equal(ls_datasheet_builtin(&ds, err, sizeof err), 0);
+    json_t *doc = load("../../examples/h200x2-run.json"), *plan = ls_plan(doc);
+    json_t *v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
+    assert_non_null(v);
+    double ceiling = ls_json_num(json_object_get(json_object_get(plan, "ceilings"), "p2p-ce-uni-0-1"), "ceiling_gbps", 0);
+    assert_true(ceiling > 0);
+    /* the plan keeps 2 decimals (478.12 of 478.116): both print 478.1 */
+    assert_float_equal(ls_json_num(json_object_get(v, "part"), "gbps", 0), ceiling, 0.01);
+    /* two GPUs: TP=2 only */
+    assert_int_equal(json_array_size(json_object_get(v, "degrees")), 1);
+    json_decref(v);
+    json_decref(plan);
     json_decref(doc);
     ls_datasheet_free(&ds);
 }
@@ -142,7 +177,7 @@ static void test_spec_record_joins_findings(void **state)
     assert_int_equal(ls_spec_record(doc, err, sizeof err), 0);
     const json_t *spec = json_object_get(doc, "spec");
     assert_int_equal(json_array_size(json_object_get(spec, "gpus")), 4);
-    assert_int_equal(json_array_size(json_object_get(json_object_get(spec, "tp"), "degrees")), 3);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(spec, "tp"), "degrees")), 2);
     json_t *after = ls_findings(doc);
     assert_int_equal(ls_findings_count_at_least(after, LS_SEV_ERROR), errors_before + 4);
     json_decref(before);
@@ -180,7 +215,8 @@ int main(void)
         cmocka_unit_test(test_unrecorded_nvlink_unknown),
         cmocka_unit_test(test_spec_record_joins_findings),
         cmocka_unit_test(test_one_gpu_is_info),
-        cmocka_unit_test(test_one_gpu_of_an_nvlink_part_is_unknown),
+        cmocka_unit_test(test_one_gpu_has_no_tp_size),
+        cmocka_unit_test(test_part_nvlink_is_the_headline_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -387,7 +387,7 @@ static void report_compares_measured_with_estimate(void **state)
     assert_non_null(text);
     if (!strstr(text, "NVLink / measured, time per all-reduce: 0.952 .. 0.952 over 2 sizes (all within 10 %)"))
         fail_msg("no agreement line in:\n%s", text);
-    assert_non_null(strstr(text, "prefill 160 all-reduces of 52428800 B (52.4 MB)"));
+    assert_non_null(strstr(text, "prefill 160 all-reduces of 52428800 B (50 MiB)"));
     assert_non_null(strstr(text, "NVLink / measured"));
     free(text);
     json_decref(est);
