@@ -108,8 +108,11 @@ static void setting(const char *line, const char *name, char *out, size_t outlen
     if (!s || !(s = strchr(s, ':')))
         return;
     char v[64];
-    if (sscanf(s + 1, " %63s", v) == 1)
-        snprintf(out, outlen, "%s", v);
+    if (sscanf(s + 1, " %63s", v) != 1 || outlen == 0)
+        return;
+    size_t n = strlen(v) < outlen ? strlen(v) : outlen - 1; /* cut to the field, as intended */
+    memcpy(out, v, n);
+    out[n] = '\0';
 }
 
 static void read_settings(pt_t *p, const char *line)
