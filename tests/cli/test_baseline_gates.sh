@@ -84,11 +84,11 @@ PY
 }
 degrade "$a/run-2.json" host-h2d-pinned-0-node0 0.5 "$tmp/x8.json"
 run 1 check "$tmp/x8.json" --baseline "$tmp/run1.json" &&
-    { grep -q '^FAIL host h2d h2d GPU0 node0 pinned: .*tolerance 10.0%' "$tmp/out" && [ "$(grep -c '^FAIL' "$tmp/out")" -eq 1 ] &&
+    { grep -q '^FAIL host h2d GPU0 node0 pinned: .*tolerance 10.0%' "$tmp/out" && [ "$(grep -c '^FAIL' "$tmp/out")" -eq 1 ] &&
         ok || bad "pinned at half: $(cat "$tmp/out")"; }
 degrade "$a/run-2.json" host-d2h-pageable-0-node0 0.33 "$tmp/slow.json"
 run 1 check "$tmp/slow.json" --baseline "$tmp/run1.json" &&
-    { grep -q '^FAIL host d2h d2h GPU0 node0 pageable: .*= 3 x spread' "$tmp/out" && ok || bad "pageable at a third: $(cat "$tmp/out")"; }
+    { grep -q '^FAIL host d2h GPU0 node0 pageable: .*= 3 x spread' "$tmp/out" && ok || bad "pageable at a third: $(cat "$tmp/out")"; }
 # several runs: the worst exit code; --junit takes one
 run 1 check --baseline "$tmp/run1.json" "$a/run-3.json" "$tmp/x8.json"
 run 2 check --baseline "$tmp/run1.json" "$a/run-3.json" "$a/run-4.json" --junit "$tmp/two.xml"
