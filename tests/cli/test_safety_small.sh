@@ -4,7 +4,7 @@
 # image from an imported name; an error line that quotes a document shows its escape
 # characters as \xNN; import --collective takes only nccl-tests' collectives; a bad
 # LINKSCOPE_MAX_INPUT_MB is said in one line; the CSV set under -o DIR leaves no
-# temporary file (each file is replaced atomically, the set of three is not); with
+# temporary file (each file is replaced atomically, the set of six is not); with
 # stdout closed, a report written to a file exits 0; nvidia-smi -q's memory size past
 # 2^63 bytes is no signed overflow.
 # args: LINKSCOPE_BINARY FIXTURES_DIR
@@ -60,9 +60,10 @@ LINKSCOPE_MAX_INPUT_MB=lots "$bin" report "$doc" >/dev/null 2>"$tmp/err"
 grep -q "LINKSCOPE_MAX_INPUT_MB=lots is not a whole number" "$tmp/err" && ok || bad "bad LINKSCOPE_MAX_INPUT_MB: $(cat "$tmp/err")"
 [ "$(grep -c MAX_INPUT_MB "$tmp/err")" = 1 ] && ok || bad "bad LINKSCOPE_MAX_INPUT_MB said more than once"
 
-# the CSV set: three files, no temporary file left
+# the CSV set: its six files (docs/reports.md), no temporary file left
 run 0 report "$doc" --format csv -o "$tmp/csv"
-[ "$(ls -A "$tmp/csv" | wc -l)" = 3 ] && ok || bad "CSV set: $(ls -A "$tmp/csv")"
+[ "$(LC_ALL=C ls -A "$tmp/csv" | tr '\n' ' ')" = "boards_clocks.csv collectives.csv hbm.csv host_copies.csv latency.csv p2p_paths.csv " ] &&
+    ok || bad "CSV set: $(ls -A "$tmp/csv")"
 
 # stdout closed, the report goes to a file: written, exit 0
 "$bin" report "$doc" -o "$tmp/closed.md" >&- 2>"$tmp/err"
