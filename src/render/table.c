@@ -276,13 +276,18 @@ static int p2p_not_ok(const json_t *l)
                  strcmp(p2p_word(l), "OK"));
 }
 
+/* A link's topo -m word; a cut or absent one ("?") is printed as unknown. */
+static const char *link_type(const json_t *l)
+{
+    const char *type = ls_json_str(l, "type", "unknown");
+    return strcmp(type, "?") ? type : "unknown";
+}
+
 /* Link word, marked '*' where P2P is not OK (the statuses: ls_table_p2p_status). */
 static void topology_cell(const void *doc, int r, int c, char *buf, size_t len)
 {
     const json_t *l = ls_doc_link(doc, r, c);
-    const char *type = ls_json_str(l, "type", "unknown");
-    if (!strcmp(type, "?"))
-        type = "unknown";
+    const char *type = link_type(l);
     if (r == c)
         snprintf(buf, len, "X");
     else if (!l)
@@ -321,7 +326,7 @@ ls_table_t *ls_table_p2p_status(const json_t *doc)
             snprintf(a, sizeof a, "%d", r);
             snprintf(b, sizeof b, "%d", c);
             /* a word without its capability stands in both columns */
-            const char *row[] = {a, b, ls_json_str(l, "type", "unknown"), ls_json_str(l, "p2p_read", p2p_word(l)),
+            const char *row[] = {a, b, link_type(l), ls_json_str(l, "p2p_read", p2p_word(l)),
                                  ls_json_str(l, "p2p_write", p2p_word(l))};
             ls_table_row(t, row);
         }

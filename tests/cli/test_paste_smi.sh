@@ -78,10 +78,12 @@ printf 'hello\nworld\n' >"$tmp/prose.txt"
 run 2 import "$tmp/prose.txt" -o "$tmp/x.json"
 grep -q "unknown format" "$tmp/err" && ok || bad "prose: $(cat "$tmp/err")"
 
-# topo -p2p pasted alone: the report's topology grid shows the word, the link unknown
+# topo -p2p pasted alone: the report's topology grid marks the link (unknown) with '*',
+# the P2P status table under it shows the word (reads NS, writes not pasted: U)
 run 0 import "$src/tests/fixtures/twins/p2p-alone-broken.txt" -o "$tmp/doc.json"
 run 0 report --fail-on never "$tmp/doc.json"
-grep -qE "^  GPU0 +X +unknown NS" "$tmp/out" && ok || bad "report grid: $(grep -A4 'Link types' "$tmp/out")"
+grep -qE "^  GPU0 +X +unknown\* +unknown\*" "$tmp/out" && ok || bad "report grid: $(grep -A4 'Link types' "$tmp/out")"
+grep -qE "^ +0 +1 +unknown +NS +U *$" "$tmp/out" && ok || bad "P2P status table: $(grep -A8 'P2P status' "$tmp/out")"
 grep -q "no figure in the document" "$tmp/out" && ok || bad "headline over nothing"
 
 # NVLink-bridged pairs with no rate in the text: the plan still names them
