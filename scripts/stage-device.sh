@@ -19,6 +19,7 @@ for t in tests/gpu/test_*.c; do
 done
 cp -L /usr/lib/x86_64-linux-gnu/libcmocka.so.0 "$dev/"
 cp tests/cli/*.sh "$dev/cli/"
+mkdir -p "$dev/slurm" && cp tests/slurm/*.sh "$dev/slurm/"
 cp -r tests/fixtures "$dev/fixtures"
 cp -r examples "$dev/examples"
 cp scripts/device-*.sh "$dev/"

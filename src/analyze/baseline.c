@@ -1,5 +1,6 @@
 #include "baseline.h"
 #include "compare.h"
+#include "rules.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 #include "util/strindex.h"
@@ -11,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-static double round1(double v) { return round(v * 10.0) / 10.0; }
+static double round2(double v) { return round(v * 100.0) / 100.0; }
 
 json_t *ls_baseline_from_doc(const json_t *doc, const char *source_name, double tolerance_pct,
                              double latency_tolerance_pct)
@@ -32,19 +33,22 @@ json_t *ls_baseline_from_doc(const json_t *doc, const char *source_name, double 
     for (size_t i = 0; i < figs.n; i++) {
         const ls_figure_t *f = &figs.items[i];
         double tol = f->higher_is_better ? tolerance_pct : latency_tolerance_pct;
-        /* a figure whose own samples scatter needs room for that scatter */
-        tol = round1(fmax(tol, 3.0 * f->cv * 100.0));
+        /* a figure whose own samples scatter needs room for that scatter; a pageable or
+           both-ways host copy moves more from run to run than one run's samples show */
+        double spread = fmax(f->cv, ls_entry_host_shared(f->match) ? LS_SPREAD_HOST_SHARED : 0);
         /* "exact": the figure's identity has these attributes and no others, so that
            e.g. a copy measured under load does not have to meet the idle figure */
         json_t *exp = json_pack("{s:s, s:O, s:b}", "label", f->label, "match", f->match, "exact", 1);
         json_object_set_new(exp, f->higher_is_better ? "min" : "max", json_real(f->value));
         json_object_set_new(exp, "unit", json_string(f->unit));
         json_object_set_new(exp, "tolerance_pct", json_real(tol));
+        json_object_set_new(exp, "spread_pct", json_real(round2(spread * 100.0)));
         json_array_append_new(list, exp);
     }
     ls_figures_free(&figs);
-    return json_pack("{s:s, s:s, s:s, s:f, s:o}", "schema", LS_BASELINE_SCHEMA, "created", created,
-                     "description", from, "tolerance_pct", tolerance_pct, "expectations", list);
+    return json_pack("{s:s, s:s, s:s, s:f, s:f, s:o}", "schema", LS_BASELINE_SCHEMA, "created",
+                     created, "description", from, "tolerance_pct", tolerance_pct, "spread_k",
+                     LS_BASELINE_SPREAD_K, "expectations", list);
 }
 
 static int check_expectation(const json_t *exp, size_t i, char *err, size_t errlen)
@@ -56,10 +60,13 @@ static int check_expectation(const json_t *exp, size_t i, char *err, size_t errl
     const json_t *min = json_object_get(exp, "min"), *max = json_object_get(exp, "max");
     if ((min && !json_is_number(min)) || (max && !json_is_number(max)) || (!min && !max))
         return ls_seterr(err, errlen, "expectations[%zu]: needs \"min\" or \"max\" (a number)", i);
-    const json_t *tol = json_object_get(exp, "tolerance_pct");
-    if (tol && (!json_is_number(tol) || json_number_value(tol) < 0))
-        return ls_seterr(err, errlen,
-                         "expectations[%zu].tolerance_pct: expected a non-negative number", i);
+    static const char *const pcts[] = {"tolerance_pct", "spread_pct"};
+    for (size_t k = 0; k < 2; k++) {
+        const json_t *v = json_object_get(exp, pcts[k]);
+        if (v && (!json_is_number(v) || json_number_value(v) < 0))
+            return ls_seterr(err, errlen, "expectations[%zu].%s: expected a non-negative number",
+                             i, pcts[k]);
+    }
     return 0;
 }
 
@@ -73,9 +80,12 @@ static int baseline_validate(const json_t *b, char *err, size_t errlen)
                          LS_BASELINE_SCHEMA);
     if (strcmp(schema, LS_BASELINE_SCHEMA) != 0)
         return ls_seterr(err, errlen, "schema: \"%s\" is not %s", schema, LS_BASELINE_SCHEMA);
-    const json_t *tol = json_object_get(b, "tolerance_pct");
-    if (tol && (!json_is_number(tol) || json_number_value(tol) < 0))
-        return ls_seterr(err, errlen, "tolerance_pct: expected a non-negative number");
+    static const char *const nums[] = {"tolerance_pct", "spread_k"};
+    for (size_t k = 0; k < 2; k++) {
+        const json_t *v = json_object_get(b, nums[k]);
+        if (v && (!json_is_number(v) || json_number_value(v) < 0))
+            return ls_seterr(err, errlen, "%s: expected a non-negative number", nums[k]);
+    }
     const json_t *list = json_object_get(b, "expectations");
     if (!json_is_array(list) || json_array_size(list) == 0)
         return ls_seterr(err, errlen, "expectations: missing, empty or not an array");
@@ -104,30 +114,56 @@ static void fmt_num(double v, char *buf, size_t len)
     snprintf(buf, len, v != 0 && fabs(v) < 10 ? "%.3f" : "%.2f", v);
 }
 
-static json_t *violation(size_t index, const ls_figure_t *f, const char *kind, double bound,
-                         double stated, double tol)
+/* What one expectation allows: the given percent, or k x the recorded spread. */
+typedef struct {
+    double tol, given, spread, k;
+} tolerance_t;
+
+static tolerance_t tolerance_of(const json_t *exp, double default_tol, double k)
 {
-    char line[512], value[32], lim[32], st[32];
+    tolerance_t t = {.given = ls_json_num(exp, "tolerance_pct", default_tol),
+                     .spread = ls_json_num(exp, "spread_pct", 0), .k = k};
+    t.tol = fmax(t.given, k * t.spread);
+    return t;
+}
+
+/* "tolerance 10.0%" or "tolerance 42.0% = 3 x spread 14.00%" */
+static void tolerance_text(const tolerance_t *t, char *buf, size_t len)
+{
+    if (t->k * t->spread > t->given)
+        snprintf(buf, len, "tolerance %.1f%% = %g x spread %.2f%%", t->tol, t->k, t->spread);
+    else
+        snprintf(buf, len, "tolerance %.1f%%", t->tol);
+}
+
+static json_t *violation(size_t index, const ls_figure_t *f, const char *kind, double bound,
+                         double stated, const tolerance_t *t)
+{
+    char line[640], value[32], lim[32], st[32], tol[64];
     fmt_num(f->value, value, sizeof value);
     fmt_num(bound, lim, sizeof lim);
     fmt_num(stated, st, sizeof st);
-    snprintf(line, sizeof line, "FAIL %s: %s %s, expected %s %s %s (%s %s, tolerance %.1f%%) [%s]",
-             f->label, value, f->unit, strcmp(kind, "min") == 0 ? ">=" : "<=", lim, f->unit, kind,
-             st, tol, f->entry_id);
-    return json_pack("{s:I, s:s, s:s, s:f, s:f, s:s, s:s}", "expectation", (json_int_t)index,
+    tolerance_text(t, tol, sizeof tol);
+    snprintf(line, sizeof line, "FAIL %s: %s %s, expected %s %s %s (%s %s, %s) [%s]", f->label,
+             value, f->unit, strcmp(kind, "min") == 0 ? ">=" : "<=", lim, f->unit, kind, st, tol,
+             f->entry_id);
+    return json_pack("{s:I, s:s, s:s, s:f, s:f, s:f, s:s, s:s}", "expectation", (json_int_t)index,
                      "label", f->label, "entry_id", f->entry_id, "value", f->value, "bound", bound,
-                     "kind", kind, "line", line);
+                     "tolerance_pct", t->tol, "kind", kind, "line", line);
 }
 
-static json_t *missing(size_t index, const json_t *exp)
+/* An expectation no figure matches: "missing" (a violation) or "skipped". */
+static json_t *unmatched(size_t index, const json_t *exp, const char *kind)
 {
     char *match = json_dumps(json_object_get(exp, "match"), JSON_COMPACT | JSON_SORT_KEYS);
+    int skip = strcmp(kind, "skipped") == 0;
     char line[640];
-    snprintf(line, sizeof line, "FAIL %s: no figure in the run matches %s (expectation %zu)",
-             ls_json_str(exp, "label", "missing"), match ? match : "?", index);
+    snprintf(line, sizeof line, "%s %s: no figure in the run matches %s (expectation %zu)%s",
+             skip ? "SKIP" : "FAIL", ls_json_str(exp, "label", "missing"), match ? match : "?",
+             index, skip ? "" : " and --require-all is given");
     free(match);
     return json_pack("{s:I, s:s, s:s, s:s}", "expectation", (json_int_t)index, "label",
-                     ls_json_str(exp, "label", ""), "kind", "missing", "line", line);
+                     ls_json_str(exp, "label", ""), "kind", kind, "line", line);
 }
 
 /* The next figure at or after i that the expectation matches: an exact one through the
@@ -145,62 +181,88 @@ static size_t next_match(const ls_figures_t *figs, const ls_strindex_t *ix, cons
     return LS_STRINDEX_NONE;
 }
 
+/* Holds one figure to one expectation's bounds. */
+static void check_figure(const json_t *exp, size_t index, const ls_figure_t *f,
+                         const tolerance_t *t, json_t *violations)
+{
+    const json_t *min = json_object_get(exp, "min"), *max = json_object_get(exp, "max");
+    if (min) {
+        double bound = json_number_value(min) * (1.0 - t->tol / 100.0);
+        if (f->value < bound)
+            json_array_append_new(violations,
+                                  violation(index, f, "min", bound, json_number_value(min), t));
+    }
+    if (max) {
+        double bound = json_number_value(max) * (1.0 + t->tol / 100.0);
+        if (f->value > bound)
+            json_array_append_new(violations,
+                                  violation(index, f, "max", bound, json_number_value(max), t));
+    }
+}
+
+typedef struct {
+    const ls_figures_t *figs;
+    const ls_strindex_t *ix;
+    double default_tol, k;
+    int require_all;
+    json_t *violations, *skipped;
+    int checked;
+} check_ctx_t;
+
 /* Applies one expectation to every matching figure. */
-static void check_one(const json_t *exp, size_t index, double default_tol, const ls_figures_t *figs,
-                      const ls_strindex_t *ix, json_t *violations, int *checked)
+static void check_one(const json_t *exp, size_t index, check_ctx_t *c)
 {
     const json_t *match = json_object_get(exp, "match");
-    double tol = ls_json_num(exp, "tolerance_pct", default_tol);
-    const json_t *min = json_object_get(exp, "min"), *max = json_object_get(exp, "max");
+    tolerance_t t = tolerance_of(exp, c->default_tol, c->k);
     int exact = json_is_true(json_object_get(exp, "exact"));
     char *key = exact ? json_dumps(match, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     int matched = 0;
-    for (size_t i = exact && !key ? LS_STRINDEX_NONE : next_match(figs, ix, key, match, 0, 1);
-         i != LS_STRINDEX_NONE; i = next_match(figs, ix, key, match, i, 0)) {
-        const ls_figure_t *f = &figs->items[i];
+    for (size_t i = exact && !key ? LS_STRINDEX_NONE : next_match(c->figs, c->ix, key, match, 0, 1);
+         i != LS_STRINDEX_NONE; i = next_match(c->figs, c->ix, key, match, i, 0)) {
         matched++;
-        (*checked)++;
-        if (min) {
-            double bound = json_number_value(min) * (1.0 - tol / 100.0);
-            if (f->value < bound)
-                json_array_append_new(violations,
-                                      violation(index, f, "min", bound, json_number_value(min), tol));
-        }
-        if (max) {
-            double bound = json_number_value(max) * (1.0 + tol / 100.0);
-            if (f->value > bound)
-                json_array_append_new(violations,
-                                      violation(index, f, "max", bound, json_number_value(max), tol));
-        }
+        c->checked++;
+        check_figure(exp, index, &c->figs->items[i], &t, c->violations);
     }
     free(key);
-    if (!matched && !json_is_true(json_object_get(exp, "optional")))
-        json_array_append_new(violations, missing(index, exp));
+    if (matched)
+        return;
+    /* not measured is not passed, but not failed either, unless every figure is required */
+    if (c->require_all && !json_is_true(json_object_get(exp, "optional")))
+        json_array_append_new(c->violations, unmatched(index, exp, "missing"));
+    else
+        json_array_append_new(c->skipped, unmatched(index, exp, "skipped"));
 }
 
-json_t *ls_baseline_check(const json_t *baseline, const json_t *doc, int *checked)
+json_t *ls_baseline_check(const json_t *baseline, const json_t *doc, int require_all, int *checked,
+                          json_t **skipped)
 {
     *checked = 0;
-    json_t *violations = json_array();
+    check_ctx_t c = {.default_tol = ls_json_num(baseline, "tolerance_pct", 0),
+                     .k = ls_json_num(baseline, "spread_k", LS_BASELINE_SPREAD_K),
+                     .require_all = require_all, .violations = json_array(),
+                     .skipped = json_array()};
+    if (skipped)
+        *skipped = c.skipped;
     ls_figures_t figs;
     if (ls_figures_collect(doc, 0, &figs) != 0)
-        return violations;
-    double default_tol = ls_json_num(baseline, "tolerance_pct", 0);
+        goto out;
     const char **keys = malloc((figs.n ? figs.n : 1) * sizeof *keys);
     ls_strindex_t ix;
     for (size_t k = 0; keys && k < figs.n; k++)
         keys[k] = figs.items[k].key;
-    if (!keys || ls_strindex_build(&ix, keys, figs.n) != 0) {
-        free(keys);
-        ls_figures_free(&figs);
-        return violations;
+    if (keys && ls_strindex_build(&ix, keys, figs.n) == 0) {
+        c.figs = &figs;
+        c.ix = &ix;
+        size_t i;
+        const json_t *exp;
+        json_array_foreach(json_object_get(baseline, "expectations"), i, exp) check_one(exp, i, &c);
+        ls_strindex_free(&ix);
     }
-    size_t i;
-    const json_t *exp;
-    json_array_foreach(json_object_get(baseline, "expectations"), i, exp)
-        check_one(exp, i, default_tol, &figs, &ix, violations, checked);
-    ls_strindex_free(&ix);
     free(keys);
     ls_figures_free(&figs);
-    return violations;
+out:
+    *checked = c.checked;
+    if (!skipped)
+        json_decref(c.skipped);
+    return c.violations;
 }

@@ -63,7 +63,7 @@ static json_t *entry_identity(const json_t *e)
     static const char *const hbm_keys[] = {"s:method", "i:gpu", NULL};
     static const char *const host_keys[] = {"s:method", "s:direction", "i:gpu", "i:numa_node",
                                             "s:memory", "s:under",     NULL};
-    static const char *const other_keys[] = {"s:method", "s:id", NULL};
+    static const char *const other_keys[] = {"s:method", "s:id", "s:subject", NULL}; /* subject: imports name it (derived from id) */
     const char *family = ls_json_str(e, "family", "");
     json_t *m = json_pack("{s:s}", "family", family);
     if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)
@@ -178,7 +178,7 @@ static int add_figure(ls_figures_t *figs, json_t *match, double value, const cha
     label_of(match, f->label, sizeof f->label);
     f->value = value;
     snprintf(f->unit, sizeof f->unit, "%s", unit);
-    f->higher_is_better = strcmp(unit, "GB/s") == 0;
+    f->higher_is_better = strcmp(unit, "GB/s") == 0 || strcmp(unit, "TFLOP/s") == 0; /* bandwidth, throughput */
     f->cv = cv;
     f->n = n;
     snprintf(f->entry_id, sizeof f->entry_id, "%s", entry_id);

@@ -109,11 +109,16 @@ static json_t *by_severity(json_t *found)
     return sorted;
 }
 
-double ls_noisy_limit(const json_t *e)
+int ls_entry_host_shared(const json_t *e)
 {
     int host = !strcmp(ls_json_str(e, "family", ""), "host");
     int shared = !strcmp(ls_json_str(e, "memory", ""), "pageable") || !strcmp(ls_json_str(e, "method", ""), "bidir");
-    return host && shared ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
+    return host && shared;
+}
+
+double ls_noisy_limit(const json_t *e)
+{
+    return ls_entry_host_shared(e) ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
 }
 
 int ls_entry_noisy(const json_t *e)
@@ -299,6 +304,43 @@ static void fold_every_gpu(const ls_machine_t *m, json_t *found)
     }
 }
 
+/* A below_ceiling finding on GPUs already flagged busy_gpu says nothing busy_gpu does not
+   (another process shares the GPU's memory bandwidth and links, so its figures are low):
+   it folds into busy_gpu as evidence (issue 26). A finding of one figure folds when any
+   of its GPUs is busy (either end of a copy slows it); a group finding when all are. */
+static void fold_into_busy(json_t *found)
+{
+    json_t *busy = NULL;
+    size_t i;
+    json_t *f;
+    json_array_foreach(found, i, f)
+        if (!strcmp(ls_json_str(f, "rule", ""), "busy_gpu"))
+            busy = f;
+    if (!busy)
+        return;
+    uint64_t busy_gpus = ls_finding_gpus(busy);
+    json_t *evidence = json_object_get(busy, "evidence");
+    int folded = 0;
+    for (size_t j = json_array_size(found); j-- > 0;) {
+        const json_t *o = json_array_get(found, j);
+        const json_t *ev = json_object_get(o, "evidence");
+        uint64_t gpus = ls_finding_gpus(o);
+        int one = json_array_size(ev) == 1;
+        if (strcmp(ls_json_str(o, "rule", ""), "below_ceiling") || !gpus ||
+            (one ? !(gpus & busy_gpus) : (gpus & ~busy_gpus)))
+            continue;
+        json_array_extend(evidence, json_object_get(o, "evidence"));
+        json_array_remove(found, j);
+        folded++;
+    }
+    if (!folded)
+        return;
+    char message[2600];
+    snprintf(message, sizeof message, "%s; %d below-ceiling finding%s on these GPUs folded in as evidence (the "
+             "same cause)", ls_json_str(busy, "message", ""), folded, folded == 1 ? "" : "s");
+    json_object_set_new(busy, "message", json_string(message));
+}
+
 json_t *ls_findings(const json_t *doc)
 {
     json_t *found = json_array();
@@ -317,7 +359,9 @@ json_t *ls_findings(const json_t *doc)
     ls_rules_shared_path(m, found);
     ls_port_sweep_findings(doc, found);
     ls_rules_nccl_log(m, found);
+    ls_rules_net(m, found);
     lower_noisy(m, found);
+    fold_into_busy(found);
     fold_every_gpu(m, found);
     ls_machine_free(m);
     ls_rules_burn(doc, found);

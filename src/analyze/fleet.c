@@ -87,7 +87,9 @@ static void subject_of(const json_t *m, char *buf, size_t len)
     const char *variant = ls_json_str(m, "variant", "");
     const char *hca = strstr(variant, "NCCL_IB_HCA=");
     long long src = ls_json_int(m, "src", -1), dst = ls_json_int(m, "dst", -1);
-    if (hca) { /* "NCCL_IB_HCA==mlx5_1:1" (--each-hca's exact match) reads "port mlx5_1:1" */
+    if (ls_json_str(m, "subject", NULL)) /* imports that name it: "port mlx5_0", "process 5" */
+        snprintf(buf, len, "%s", ls_json_str(m, "subject", ""));
+    else if (hca) { /* "NCCL_IB_HCA==mlx5_1:1" (--each-hca's exact match) reads "port mlx5_1:1" */
         hca += strlen("NCCL_IB_HCA=");
         snprintf(buf, len, "port %s", hca + (*hca == '='));
     }

@@ -1,41 +1,80 @@
-/* Run projection (docs/schedule.md, "Projection"). The costs are per figure, measured on
-   the 2 x H200 machine in the bundled run (examples/h200x2-run.json: each step's seconds
-   against its entries): a fixed part (buffers, data pattern, verification, telemetry
-   start and stop) and the transfer itself.
-   Pair figures are measured in rounds of disjoint pairs (analyze/schedule.c), HBM on
-   every GPU at once (each GPU's memory is its own), host copies at once for GPUs on
-   different NUMA nodes (each node's memory and root ports are its own). */
+/* Run projection (docs/schedule.md, "Projection"). Every step the run takes (the run's
+   order, src/pipeline/run.c), priced from the measured costs below:
+   - per figure, a fixed part (buffers, data pattern, verification, telemetry start and
+     stop) and the transfer itself; pair figures are measured in rounds of disjoint pairs
+     (analyze/schedule.c), HBM on every GPU at once (each GPU's memory is its own), host
+     copies at once for GPUs on different NUMA nodes (each node's memory and root ports
+     are its own);
+   - the collectives: the NCCL communicator made once per GPU set (the harness keeps it
+     between the sweeps of one set, nccl/sweep_nccl.c), a fixed part per sweep and the
+     transfer per GiB swept;
+   - burn: its seconds plus a fixed part; spec and discovery: fixed. */
 #include "analyze/projection.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
-    const char *what;
-    double fixed_s, transfer_s; /* per figure, at 10 samples */
+    const char *what, *per;
+    double fixed_s, transfer_s; /* transfer: at 10 samples a figure, or per GiB swept */
+    const char *source;
 } cost_t;
 
-/* Measured (see above): the transfer of a figure is (samples + the loop pick + the
-   warm-up) x loops x bytes / value; the fixed part is the rest of its step's time. */
-static const cost_t cost_inventory = {"inventory", 0.13, 0};
-static const cost_t cost_p2p_ce = {"p2p ce", 0.371, 0.130};
-static const cost_t cost_p2p_sm = {"p2p sm", 0.371, 0.141};
-static const cost_t cost_p2p_staged = {"p2p staged", 0.371, 0.564};
-static const cost_t cost_latency = {"latency", 0.244, 0.005};
-/* HBM's fixed part re-measured in session 3: 11 runs of 1 x H200 (tests/fixtures/runs/,
-   docs/bench/h200x1-2026-12-01-s3), step 0.56-0.65 s for 4 figures of which 0.23 s is
-   transfer: 0.09 s a figure (0.188 in the bundled run, before the fixed-cost changes). */
-static const cost_t cost_hbm = {"hbm", 0.09, 0.085};
-static const cost_t cost_host_pinned = {"host pinned", 0.413, 0.558};
-static const cost_t cost_host_pageable = {"host pageable", 0.413, 0.831};
-/* NCCL sweeps on 2 GPUs, 8 B up: all_reduce to 8 GiB, the others to 1 GiB (seconds per
-   whole sweep). A sweep to 1 GiB is the cut-down form. */
-static const double nccl_all_reduce_s = 3.69, nccl_other_s = 0.39;
+enum { C_INVENTORY, C_P2P_CE, C_P2P_SM, C_P2P_STAGED, C_LATENCY, C_HBM, C_HOST_PINNED,
+       C_HOST_PAGEABLE, C_NCCL_INIT, C_NCCL_SWEEP, C_ALL_REDUCE, C_ALL_GATHER,
+       C_REDUCE_SCATTER, C_ALLTOALL, C_BURN, C_SPEC, C_COUNT };
 
-/* Samples scale the transfer; the fixed part stays. */
-static double figure_s(const cost_t *c, double samples_factor)
+#define H200X2 "examples/h200x2-run.json"
+#define H200X1 "tests/fixtures/runs/ (22 quick runs of 1 x H200, the current code)"
+
+/* Measured. A figure's transfer is (samples + the loop pick + the warm-up) x loops x
+   bytes / value, its fixed part the rest of its step's seconds over its figures. A
+   sweep's transfer is the sum over its rows of (in-place + out-of-place time) x 26
+   launches (5 warm-up, 20 timed, 1 checked), over the GiB it swept. */
+static const cost_t costs[C_COUNT] = {
+    [C_INVENTORY] = {.what = "discovery (inventory and topology)", .per = "run", .fixed_s = 0.03,
+                     .source = H200X1 ": run.elapsed_s less its steps, median 0.031 s"},
+    [C_P2P_CE] = {.what = "P2P copy engine (2 GiB)", .per = "figure", .fixed_s = 0.371, .transfer_s = 0.130,
+                  .source = H200X2},
+    [C_P2P_SM] = {.what = "P2P SM read / write", .per = "figure", .fixed_s = 0.371, .transfer_s = 0.141,
+                  .source = H200X2},
+    [C_P2P_STAGED] = {.what = "P2P staged through host", .per = "figure", .fixed_s = 0.371,
+                      .transfer_s = 0.564, .source = H200X2},
+    [C_LATENCY] = {.what = "latency (any definition)", .per = "figure", .fixed_s = 0.244, .transfer_s = 0.005,
+                   .source = H200X2},
+    /* quick runs: the step's median 0.579 s for 4 figures; the thorough run (20
+       samples): 0.648 s; the difference is 10 samples' transfer */
+    [C_HBM] = {.what = "HBM (1 GiB)", .per = "figure", .fixed_s = 0.128, .transfer_s = 0.017,
+               .source = H200X1 " and session 3's thorough run: step 0.579 s (quick, median), 0.648 s (20 samples)"},
+    [C_HOST_PINNED] = {.what = "host copy, pinned (512 MiB)", .per = "figure", .fixed_s = 0.413,
+                       .transfer_s = 0.558, .source = H200X2},
+    [C_HOST_PAGEABLE] = {.what = "host copy, pageable", .per = "figure", .fixed_s = 0.413, .transfer_s = 0.831,
+                         .source = H200X2},
+    /* the first sweep of a set (all_reduce: 3.69 s, 2.64 s of it transfer) less a
+       later sweep's fixed part */
+    [C_NCCL_INIT] = {.what = "NCCL communicators of a GPU set", .per = "GPU set", .fixed_s = 0.74,
+                     .source = H200X2 ": the first sweep's fixed part (1.05 s) less a later sweep's"},
+    [C_NCCL_SWEEP] = {.what = "NCCL sweep: buffers, telemetry, launch threads", .per = "sweep",
+                      .fixed_s = 0.31, .source = H200X2 ": all_gather, reduce_scatter, alltoall, mean"},
+    [C_ALL_REDUCE] = {.what = "all_reduce on 2 GPUs", .per = "GiB swept", .transfer_s = 0.165,
+                      .source = H200X2 ": 2.64 s over 16 GiB (8 B - 8 GiB, x2)"},
+    [C_ALL_GATHER] = {.what = "all_gather on 2 GPUs", .per = "GiB swept", .transfer_s = 0.122,
+                      .source = H200X2 ": 0.081 s over 0.667 GiB (8 B - 512 MiB, x4)"},
+    [C_REDUCE_SCATTER] = {.what = "reduce_scatter on 2 GPUs", .per = "GiB swept", .transfer_s = 0.125,
+                          .source = H200X2 ": 0.083 s over 0.667 GiB"},
+    [C_ALLTOALL] = {.what = "alltoall on 2 GPUs", .per = "GiB swept", .transfer_s = 0.114,
+                    .source = H200X2 ": 0.076 s over 0.667 GiB"},
+    [C_BURN] = {.what = "burn: start, cuBLAS, drain (beside its seconds)", .per = "run", .fixed_s = 0.80,
+                .source = "tests/fixtures/runs/ thorough-run.json: 60.80 s for a 60 s burn"},
+    [C_SPEC] = {.what = "spec: each GPU against its datasheet", .per = "run", .fixed_s = 0.0002,
+                .source = H200X1 ": 0.0001-0.0002 s"},
+};
+
+static double figure_s(int c, double samples_factor)
 {
-    return c->fixed_s + c->transfer_s * samples_factor;
+    return costs[c].fixed_s + costs[c].transfer_s * samples_factor;
 }
 
 static ls_proj_step_t *add_step(ls_projection_t *p, const char *name, int figures, int rounds)
@@ -50,10 +89,16 @@ static ls_proj_step_t *add_step(ls_projection_t *p, const char *name, int figure
 }
 
 /* A step of `rounds` batches, each batch `per_round` figures one after another. */
-static void timed(ls_proj_step_t *s, const cost_t *c, int per_round, double samples)
+static void timed(ls_proj_step_t *s, int c, int per_round, double samples)
 {
     s->seconds = s->rounds * per_round * figure_s(c, samples);
     s->min_seconds = s->rounds * per_round * figure_s(c, 0.5);
+}
+
+static void never_cut(ls_proj_step_t *s, double seconds)
+{
+    s->seconds = s->min_seconds = seconds;
+    s->cut_how = "never cut";
 }
 
 static int most_per_node(const int *numa, int n)
@@ -90,55 +135,98 @@ static void pair_steps(ls_projection_t *p, int pairs, int classes, double sample
 {
     int r = p->pair_rounds;
     ls_proj_step_t *s = add_step(p, "p2p ce, one way and both ways", 3 * pairs, 3 * r);
-    timed(s, &cost_p2p_ce, 1, samples);
+    timed(s, C_P2P_CE, 1, samples);
     if (classes == 0)
         return;
     /* a pair alone per class, one way, the other way, both: never cut (it checks the
        figures just taken) */
     s = add_step(p, "p2p ce: concurrent against alone", 3 * classes, 3 * classes);
-    timed(s, &cost_p2p_ce, 1, samples);
-    s->min_seconds = s->seconds;
+    never_cut(s, 3 * classes * figure_s(C_P2P_CE, samples));
 }
 
-static void collective_step(ls_projection_t *p, int n)
+/* GiB in the sizes min, min x factor, ... up to max (the harness's sweep). */
+static double swept_gib(uint64_t min_b, uint64_t max_b, double factor)
 {
-    if (n < 2)
-        return;
-    char name[64];
-    snprintf(name, sizeof name, "nccl 4 collectives on %d GPUs", n);
-    ls_proj_step_t *s = add_step(p, name, 4, 4);
-    /* bus traffic per rank grows as 2(n-1)/n: 1 on 2 GPUs, 1.75 on 8 */
+    double sum = 0;
+    for (double b = (double)min_b; b <= (double)max_b; b *= factor)
+        sum += b;
+    return sum / (double)(1ull << 30);
+}
+
+/* One collective's sweep on n GPUs: its fixed part and its transfer, the bus traffic per
+   rank growing as 2(n-1)/n against the 2 GPUs it was measured on (the same ratio for
+   all_reduce, 2(n-1)/n, and all_gather, reduce_scatter and alltoall, (n-1)/n). */
+static double sweep_s(int c, int n, uint64_t min_b, uint64_t max_b, double factor)
+{
     double scale = 2.0 * (n - 1) / n;
-    s->seconds = (nccl_all_reduce_s + 3 * nccl_other_s) * scale;
-    s->min_seconds = 4 * nccl_other_s * scale;
-    s->cut_how = "all_reduce to 1 GiB, not 8 GiB";
+    return costs[C_NCCL_SWEEP].fixed_s + costs[c].transfer_s * scale * swept_gib(min_b, max_b, factor);
+}
+
+#define GIB (1ull << 30)
+
+/* The four collectives on all GPUs (run.c collectives()): all_reduce 8 B - 8 GiB in
+   factor-2 steps at both levels; the others to 512 MiB in factor-4 steps (quick) or to
+   8 GiB in factor-2 steps (thorough). Cut down: to 1 GiB. The communicators are made
+   once, for the first. */
+static void collective_steps(ls_projection_t *p, int n, int thorough)
+{
+    static const struct {
+        const char *name;
+        int cost;
+    } colls[] = {{"all_reduce", C_ALL_REDUCE}, {"all_gather", C_ALL_GATHER},
+                 {"reduce_scatter", C_REDUCE_SCATTER}, {"alltoall", C_ALLTOALL}};
+    for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "nccl %s on %d GPUs", colls[i].name, n);
+        ls_proj_step_t *s = add_step(p, name, 1, 1);
+        int big = i == 0 || thorough;
+        uint64_t max_b = big ? 8 * GIB : GIB;
+        double factor = big ? 2 : 4, init = i == 0 ? costs[C_NCCL_INIT].fixed_s : 0;
+        s->seconds = init + sweep_s(colls[i].cost, n, 8, max_b, factor);
+        s->min_seconds = init + sweep_s(colls[i].cost, n, 8, max_b > GIB ? GIB : max_b, factor);
+        s->cut_how = "to 1 GiB, not 8 GiB";
+    }
+}
+
+/* all_reduce on each GPU set the plan proposes below the whole machine (run.c
+   groups()): one set for each size 2 .. n-1, each its own communicators, 1 MiB up in
+   factor-4 steps to 1 GiB (quick) or 4 GiB (thorough, under its 8 GiB bound). */
+static void group_step(ls_projection_t *p, int n, int thorough)
+{
+    if (n < 3)
+        return;
+    ls_proj_step_t *s = add_step(p, "nccl all_reduce on the plan's groups", n - 2, n - 2);
+    for (int k = 2; k < n; k++) {
+        double init = costs[C_NCCL_INIT].fixed_s;
+        s->seconds += init + sweep_s(C_ALL_REDUCE, k, 1 << 20, thorough ? 8 * GIB : GIB, 4);
+        s->min_seconds += init + sweep_s(C_ALL_REDUCE, k, 1 << 20, GIB, 4);
+    }
+    s->cut_how = "to 1 GiB";
 }
 
 static void per_gpu_steps(ls_projection_t *p, const int *numa, int n, double samples)
 {
     ls_proj_step_t *s = add_step(p, "hbm read, write, copy, copy_ce", 4 * n, 4);
-    timed(s, &cost_hbm, 1, samples);
+    timed(s, C_HBM, 1, samples);
     int batches = most_per_node(numa, n);
     s = add_step(p, "host copies, pinned and pageable", 6 * n, 6 * batches);
-    s->seconds = batches * 3 * (figure_s(&cost_host_pinned, samples) +
-                                figure_s(&cost_host_pageable, samples));
-    s->min_seconds = batches * 3 * (figure_s(&cost_host_pinned, 0.5) +
-                                    figure_s(&cost_host_pageable, 0.5));
+    s->seconds = batches * 3 * (figure_s(C_HOST_PINNED, samples) + figure_s(C_HOST_PAGEABLE, samples));
+    s->min_seconds = batches * 3 * (figure_s(C_HOST_PINNED, 0.5) + figure_s(C_HOST_PAGEABLE, 0.5));
 }
 
 static void deep_steps(ls_projection_t *p, int n, int pairs, double samples)
 {
     int r = p->pair_rounds;
     if (pairs == 0)
-        return;
+        return; /* one GPU: the run takes none of these (pair families, run.c) */
     ls_proj_step_t *s = add_step(p, "p2p sm_read, sm_write", 6 * pairs, 6 * r);
-    timed(s, &cost_p2p_sm, 1, samples);
+    timed(s, C_P2P_SM, 1, samples);
     s = add_step(p, "p2p staged through host", 3 * pairs, 3 * r);
-    timed(s, &cost_p2p_staged, 1, samples);
+    timed(s, C_P2P_STAGED, 1, samples);
     /* 7 definitions per ordered pair (two directions a round), pointer chase to host
        per GPU */
     s = add_step(p, "latency, every definition", 7 * 2 * pairs + n, 2 * 7 * r + n);
-    timed(s, &cost_latency, 1, samples);
+    timed(s, C_LATENCY, 1, samples);
 }
 
 /* Thorough only: the fabric stress step, all_to_all then one_to_all and all_to_one from
@@ -150,15 +238,27 @@ static void fabric_step(ls_projection_t *p, int n, double samples)
         return;
     ls_proj_step_t *s = add_step(p, "fabric stress: all to all, one to all, all to one",
                                  2 * n + 1, 2 * n + 1);
-    timed(s, &cost_p2p_ce, 1, samples);
+    timed(s, C_P2P_CE, 1, samples);
+}
+
+/* Thorough only: 60 s of sustained load on every GPU at once; cut down, 30 s. */
+static void burn_step(ls_projection_t *p, int n)
+{
+    ls_proj_step_t *s = add_step(p, "burn", n, 1);
+    s->seconds = costs[C_BURN].fixed_s + 60.0;
+    s->min_seconds = costs[C_BURN].fixed_s + 30.0;
+    s->cut_how = "30 s of load, not 60";
 }
 
 /* Cuts steps down from the last (what answers least) until the total fits. */
 static void apply_budget(ls_projection_t *p)
 {
-    p->full_s = 0;
-    for (int i = 0; i < p->nsteps; i++)
+    p->full_s = p->min_s = 0;
+    for (int i = 0; i < p->nsteps; i++) {
+        p->steps[i].full_seconds = p->steps[i].seconds;
         p->full_s += p->steps[i].seconds;
+        p->min_s += p->steps[i].min_seconds;
+    }
     p->total_s = p->full_s;
     if (p->budget_s <= 0)
         return;
@@ -173,29 +273,117 @@ static void apply_budget(ls_projection_t *p)
     p->over_budget = p->total_s > p->budget_s;
 }
 
-int ls_project_run(const ls_fabric_t *fabric, const int *numa, int thorough, double budget_s,
+int ls_project_run(const ls_fabric_t *fabric, const int *numa, const ls_proj_opts_t *o,
                    ls_projection_t *p)
 {
     memset(p, 0, sizeof *p);
     int n = fabric->n, pairs = n * (n - 1) / 2;
-    double samples = thorough ? 2.0 : 1.0; /* 20 samples a figure against 10 */
+    double samples = o->thorough ? 2.0 : 1.0; /* 20 samples a figure against 10 */
     ls_schedule_t sched;
     if (ls_schedule_pairs(fabric, 0, &sched) != 0)
         return -1;
     p->ngpus = n;
     p->pair_rounds = sched.nrounds;
-    p->budget_s = budget_s;
+    p->budget_s = o->budget_s;
     int classes = checked_classes(fabric, &sched);
     ls_schedule_free(&sched);
-    ls_proj_step_t *s = add_step(p, "inventory and topology", 0, 1);
-    s->seconds = s->min_seconds = cost_inventory.fixed_s;
+    never_cut(add_step(p, "inventory and topology", 0, 1), costs[C_INVENTORY].fixed_s);
     if (pairs > 0)
         pair_steps(p, pairs, classes, samples);
-    collective_step(p, n);
+    int nccl = n >= 2 && !o->no_nccl;
+    if (nccl)
+        collective_steps(p, n, o->thorough);
     per_gpu_steps(p, numa, n, samples);
     deep_steps(p, n, pairs, samples);
-    if (thorough)
+    if (o->thorough)
         fabric_step(p, n, samples);
+    if (nccl)
+        group_step(p, n, o->thorough);
+    if (o->thorough)
+        burn_step(p, n);
+    never_cut(add_step(p, "spec", n, 1), costs[C_SPEC].fixed_s);
+    apply_budget(p);
+    return 0;
+}
+
+int ls_proj_step(const ls_projection_t *p, const char *prefix)
+{
+    for (int i = 0; i < p->nsteps; i++)
+        if (strncmp(p->steps[i].name, prefix, strlen(prefix)) == 0)
+            return i;
+    return -1;
+}
+
+void ls_proj_refusal(const ls_projection_t *p, char *out, size_t len)
+{
+    int order[LS_PROJ_MAX_STEPS], k = 0;
+    for (int i = 0; i < p->nsteps; i++)
+        order[k++] = i;
+    for (int i = 1; i < k; i++) /* largest minimum first */
+        for (int j = i; j > 0 && p->steps[order[j]].min_seconds > p->steps[order[j - 1]].min_seconds; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    char largest[256] = "";
+    for (int i = 0; i < 3 && i < k; i++) {
+        size_t at = strlen(largest);
+        snprintf(largest + at, sizeof largest - at, "%s%s %.0f s", i ? ", " : "", p->steps[order[i]].name,
+                 p->steps[order[i]].min_seconds);
+    }
+    snprintf(out, len, "the %.0f s budget cannot hold the run of %d GPUs: cut down as far as it goes it "
+                       "projects %.0f s (largest: %s); give --budget %.0f or fewer GPUs (--gpus)",
+             p->budget_s, p->ngpus, p->min_s, largest, (double)((long)p->min_s + 1));
+}
+
+void ls_proj_cost_rows(char *out, size_t len)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int c = 0; c < C_COUNT && at < len; c++) {
+        const cost_t *k = &costs[c];
+        int n = snprintf(out + at, len - at, "| %s | %s | %.3g | %.3g | %s |\n", k->what, k->per, k->fixed_s,
+                         k->transfer_s, k->source);
+        at += n > 0 ? (size_t)n : 0;
+    }
+}
+
+/* linkscope health's projection (projection.h): the state checks, then the short probe
+   at one size, by the same per-figure costs as a run. */
+static void health_probe_steps(ls_projection_t *p, int n, int pairs)
+{
+    double samples = LS_HEALTH_PROBE_SAMPLES / 10.0; /* the costs are at 10 samples */
+    ls_proj_step_t *s;
+    if (pairs > 0) { /* a->b for every pair of a round at once, then b->a */
+        s = add_step(p, "probe: p2p ce each way, one size", 2 * pairs, 2 * p->pair_rounds);
+        timed(s, C_P2P_CE, 1, samples);
+    }
+    if (n >= 2) {
+        /* one size of at most 1 GiB: the set's communicators, one sweep's fixed part and
+           1 GiB's transfer, the 2-GPU cost scaled by the ring's 2(n-1)/n */
+        s = add_step(p, "probe: all_reduce, one size", 1, 1);
+        s->seconds = s->min_seconds = costs[C_NCCL_INIT].fixed_s + costs[C_NCCL_SWEEP].fixed_s +
+                                      costs[C_ALL_REDUCE].transfer_s * 2.0 * (n - 1) / n;
+    }
+    s = add_step(p, "probe: hbm copy, one size", n, 1); /* every GPU at once */
+    timed(s, C_HBM, 1, samples);
+}
+
+int ls_project_health(const ls_fabric_t *fabric, double window_s, ls_projection_t *p)
+{
+    memset(p, 0, sizeof *p);
+    int n = fabric->n, pairs = n * (n - 1) / 2;
+    ls_schedule_t sched;
+    if (ls_schedule_pairs(fabric, 0, &sched) != 0)
+        return -1;
+    p->ngpus = n;
+    p->pair_rounds = sched.nrounds;
+    ls_schedule_free(&sched);
+    ls_proj_step_t *s = add_step(p, "node state: NVML, sysfs, kernel log", 0, 1);
+    s->seconds = s->min_seconds = costs[C_INVENTORY].fixed_s; /* the same readings */
+    s = add_step(p, "NVLink error counters over the window", 0, 1);
+    s->seconds = s->min_seconds = window_s;
+    health_probe_steps(p, n, pairs);
     apply_budget(p);
     return 0;
 }

@@ -52,6 +52,13 @@
    themselves: 25 idle, healthy runs on 1 x H200 gave up to 16.8% (pageable both ways)
    and 9.9% (pinned both ways); docs/analysis.md "noisy". 1.5 x the worst healthy one. */
 #define LS_NOISY_CV_HOST_SHARED 0.25
+/* The same copies also move from one run to the next more than their own samples show
+   (a run may sit in one mode of a bimodal figure: pinned both ways at 81 or at 101.6
+   GB/s, each with a CV under 1%). Their run-to-run CV over the 53 idle H200 runs of
+   tests/fixtures/runs/ (two cards): 13.7% (pageable host to GPU), 13.0% (pageable both
+   ways), 10.4% (pageable GPU to host), 6.5% (pinned both ways); one-way pinned 1.5%, HBM
+   1.0%. A baseline records at least this as such a figure's spread (docs/compare-check.md). */
+#define LS_SPREAD_HOST_SHARED 0.14
 #define LS_NOISY_MIN_SAMPLES 3
 
 /* Appends {rule, severity, subject, message, evidence}; evidence reference stolen
@@ -74,6 +81,8 @@ void ls_rules_p2p(const ls_machine_t *m, json_t *out);
 void ls_rules_status(const ls_machine_t *m, json_t *out);
 /* NCCL's own log: SHM or NET inside a node, GPUDirect RDMA off, NET/Socket. */
 void ls_rules_nccl_log(const ls_machine_t *m, json_t *out);
+/* A multi-node collective's busbw against the NICs its log names with their speeds. */
+void ls_rules_net(const ls_machine_t *m, json_t *out);
 /* Causes of a slow or missing path between GPUs a and b, the ones the document shows
    first (rules_causes.c); writes at most len bytes. */
 void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len);
@@ -91,6 +100,9 @@ int ls_entry_noisy(const json_t *e);
 /* The CV above which entry e is noisy: LS_NOISY_CV, or LS_NOISY_CV_HOST_SHARED for a
    pageable or both-ways host copy. */
 double ls_noisy_limit(const json_t *e);
+/* 1 for a host copy from pageable memory or both ways at once (the noisy class of
+   LS_NOISY_CV_HOST_SHARED and LS_SPREAD_HOST_SHARED); e an entry or a figure's identity. */
+int ls_entry_host_shared(const json_t *e);
 /* The measurement with this id, or NULL. */
 const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id);
 /* GPUs a finding names in its subject ("GPU0<->GPU4", "GPU3", "... on GPUs 0-3"). */

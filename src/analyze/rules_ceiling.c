@@ -67,7 +67,10 @@ static uint64_t entry_mask(const json_t *e, char *subject, size_t len)
         mask |= 1ULL << (g & 63);
     char set[96];
     ls_format_gpu_mask(mask, set, sizeof set);
-    snprintf(subject, len, ls_popcount64(mask) == 1 ? "GPU%s" : "GPUs %s", set);
+    if (!mask) /* no GPU named (a paste without rank lines): say so, never an empty list */
+        snprintf(subject, len, "%s (GPUs not in the paste)", ls_json_str(e, "id", "the run"));
+    else
+        snprintf(subject, len, ls_popcount64(mask) == 1 ? "GPU%s" : "GPUs %s", set);
     return mask;
 }
 
@@ -209,11 +212,13 @@ static void one_rank(const json_t *e, json_t *out)
 {
     char subject[96];
     entry_mask(e, subject, sizeof subject);
+    char figure[64] = "any figure it prints"; /* a paste cut before the rows has none */
+    if (json_is_number(json_object_get(e, "value")))
+        snprintf(figure, sizeof figure, "its %.1f GB/s (peak %.1f)", ls_json_num(e, "value", 0), nccl_peak(e));
     ls_finding_add(out, "implausible", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
-                   "%s %s ran on one rank: no data crossed any link, so its %.1f GB/s (peak %.1f) measures a "
-                   "local copy, not the interconnect; do not believe it; next: run one rank per GPU "
-                   "(`-g N` or `mpirun -np N`)",
-                   subject, ls_json_str(e, "collective", "collective"), ls_json_num(e, "value", 0), nccl_peak(e));
+                   "%s %s ran on one rank: no data crossed any link, so %s measures a local copy, not the "
+                   "interconnect; do not believe it; next: run one rank per GPU (`-g N` or `mpirun -np N`)",
+                   subject, ls_json_str(e, "collective", "collective"), figure);
 }
 
 static void above(const json_t *e, const ls_ceiling_t *c, json_t *out)

@@ -304,7 +304,16 @@ static void gdr_disabled(const ls_machine_t *m, const log_src_t *src, int n, jso
     }
 }
 
-static void net_socket(const log_src_t *src, int n, json_t *out)
+/* 1 when the environment turned NCCL's IB transport off (NCCL_IB_DISABLE=1 in the
+   document's env, which holds the log's "set by environment" lines too): then sockets
+   are what was asked for, not a fall-back. */
+static int ib_disabled_by_env(const ls_machine_t *m)
+{
+    const char *v = ls_json_str(json_object_get(m->doc, "env"), "NCCL_IB_DISABLE", "");
+    return v[0] == '1' && (v[1] == '\0' || v[1] == '.');
+}
+
+static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
 {
     for (int i = 0; i < n; i++) {
         const json_t *e = src[i].obj;
@@ -324,6 +333,14 @@ static void net_socket(const log_src_t *src, int n, json_t *out)
         char conns[48] = "";
         if (sockets)
             snprintf(conns, sizeof conns, ", %d connections", sockets);
+        if (ib_disabled_by_env(m)) {
+            ls_finding_add(out, "net_socket", LS_SEV_INFO, src[i].subject, json_pack("[s]", "env.NCCL_IB_DISABLE"),
+                           "%s: NCCL uses TCP sockets (NET/Socket%s) because NCCL_IB_DISABLE=1 is set: asked for, "
+                           "not a fall-back; bandwidth is that of the kernel's TCP stack; next: unset "
+                           "NCCL_IB_DISABLE where an InfiniBand/RoCE NIC is meant to carry the traffic",
+                           src[i].subject, conns);
+            continue;
+        }
         ls_finding_add(out, "net_socket", LS_SEV_WARNING, src[i].subject, json_pack("[s]", src[i].evidence),
                        "%s: NCCL fell back to TCP sockets (NET/Socket%s): no usable RDMA device (no "
                        "InfiniBand/RoCE NIC, the IB verbs library or driver missing, or NCCL_IB_DISABLE=1), so "
@@ -430,7 +447,7 @@ void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
     int n = sources(m, src, MAX_SOURCES);
     nccl_transport(m, src, n, out);
     gdr_disabled(m, src, n, out);
-    net_socket(src, n, out);
+    net_socket(m, src, n, out);
     nccl_warn(src, n, out);
     p2p_env_off(m, out);
     free(src);

@@ -4,6 +4,7 @@
    figures whose spread is too wide to trust. */
 #include "rules.h"
 #include "model/doc.h"
+#include "nccl_messages.h"
 #include "util/parse.h"
 
 #include <math.h>
@@ -17,14 +18,73 @@ static double row_wrong(const json_t *row)
            fmax(0, ls_json_num(json_object_get(row, "ip"), "wrong", 0));
 }
 
+/* The hosts of an entry's rank table, each once: "ip-a, ip-b" ("" when none). */
+static void rank_hosts(const json_t *e, char *out, size_t len)
+{
+    size_t used = 0, i;
+    const json_t *r;
+    out[0] = '\0';
+    json_array_foreach(json_object_get(e, "ranks"), i, r)
+    {
+        const char *h = ls_json_str(r, "host", "");
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, "%s, ", h);
+        if (!h[0] || strstr(out, quoted) || used + strlen(quoted) >= len)
+            continue;
+        used += (size_t)snprintf(out + used, len - used, "%s", quoted);
+    }
+    if (used >= 2)
+        out[used - 2] = '\0';
+}
+
 static void subject_of(const json_t *e, char *subject, size_t len)
 {
     char set[96];
-    ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(e, "gpus")), set, sizeof set);
-    if (!strcmp(ls_json_str(e, "family", ""), "nccl"))
+    uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
+    ls_format_gpu_mask(mask, set, sizeof set);
+    char hosts[160];
+    rank_hosts(e, hosts, sizeof hosts);
+    if (!strcmp(ls_json_str(e, "family", ""), "nccl") && ls_json_int(e, "nodes", 1) > 1 && hosts[0])
+        snprintf(subject, len, "%.24s on %lld nodes (%.80s)", ls_json_str(e, "collective", "nccl"),
+                 ls_json_int(e, "nodes", 1), hosts); /* GPU indices repeat on every node */
+    else if (!strcmp(ls_json_str(e, "family", ""), "nccl") && !mask) /* no rank line in the paste */
+        snprintf(subject, len, "%s (GPUs not in the paste)", ls_json_str(e, "collective", "nccl"));
+    else if (!strcmp(ls_json_str(e, "family", ""), "nccl"))
         snprintf(subject, len, "%s on GPUs %s", ls_json_str(e, "collective", "nccl"), set);
     else
         snprintf(subject, len, "%s", ls_json_str(e, "id", "?"));
+}
+
+/* The footer's count when no row has a #wrong count (the 2.0-era layout prints the
+   largest deviation per row in an "error" column instead; nccl-tests counts the values
+   beyond its tolerance into "# Out of bounds values : N FAILED"). */
+static void out_of_bounds(const json_t *e, json_t *out)
+{
+    long long oob = ls_json_int(e, "out_of_bounds", 0);
+    if (oob <= 0)
+        return;
+    double worst = 0, at = -1;
+    size_t k;
+    const json_t *row;
+    json_array_foreach(json_object_get(e, "rows"), k, row)
+    {
+        double err = fmax(ls_json_num(json_object_get(row, "oop"), "error", 0),
+                          ls_json_num(json_object_get(row, "ip"), "error", 0));
+        if (err > worst)
+            worst = err, at = ls_json_num(row, "bytes", 0);
+    }
+    char subject[128], where[96] = "";
+    subject_of(e, subject, sizeof subject);
+    if (at >= 0) {
+        char size[32];
+        ls_format_size((uint64_t)at, size, sizeof size);
+        snprintf(where, sizeof where, "; the largest error column value, %g, is at %s", worst, size);
+    }
+    ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+                   "%s: nccl-tests counted %lld out-of-bounds values (validation FAILED)%s: the collective "
+                   "returned wrong data, so none of its figures counts; next: `nvidia-smi -q -d ECC`, "
+                   "`nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of the GPUs to find the one",
+                   subject, oob, where);
 }
 
 static void wrong_elements(const ls_machine_t *m, json_t *out)
@@ -44,8 +104,10 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
             if (first < 0)
                 first = ls_json_num(row, "bytes", 0);
         }
-        if (total <= 0)
+        if (total <= 0) {
+            out_of_bounds(e, out);
             continue;
+        }
         char subject[128], size[32];
         subject_of(e, subject, sizeof subject);
         ls_format_size((uint64_t)first, size, sizeof size);
@@ -58,6 +120,38 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
     }
 }
 
+/* Several runs in one test's part of a paste: nccl-tests built without MPI and started
+   by mpirun runs one whole test per process, each printing its own header and its own
+   rank 0 (with MPI=1 only rank 0 prints, once). A process without MPI holds its GPUs on
+   one node, so every such run is a single-node run. */
+static void separate_runs(const ls_machine_t *m, json_t *out)
+{
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        long long runs = ls_json_int(e, "separate_runs", 1);
+        if (runs < 2)
+            continue;
+        char hosts[256], subject[128];
+        rank_hosts(e, hosts, sizeof hosts);
+        subject_of(e, subject, sizeof subject);
+        ls_finding_add(out, "separate_runs", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+                       "%s: the paste holds %lld independent runs (a header per process, or rank 0 printed more "
+                       "than once)%s%s%s: %lld single-node runs of %lld rank%s each, not a %lld-node test, so "
+                       "nothing crossed between the nodes; next: build nccl-tests with MPI=1 and launch with "
+                       "mpirun, one process per GPU (no -g)",
+                       subject, runs, hosts[0] ? " on " : "", hosts, hosts[0] ? "" : "", runs,
+                       ls_json_int(e, "nranks", 1), ls_json_int(e, "nranks", 1) == 1 ? "" : "s", runs);
+    }
+}
+
+/* An error nccl-tests printed with its check macros ("Test NCCL failure …", "Test CUDA
+   failure …"): its quoted message is NCCL's or CUDA's error string, which the catalog
+   (data/nccl-messages.tsv) explains. */
+static int failure_line(const char *why)
+{
+    return strstr(why, "Test NCCL failure") || strstr(why, "Test CUDA failure");
+}
+
 static void one_status(const json_t *e, json_t *out)
 {
     const char *status = ls_json_str(e, "status", "ok");
@@ -65,7 +159,12 @@ static void one_status(const json_t *e, json_t *out)
     subject_of(e, subject, sizeof subject);
     json_t *ev = json_pack("[s]", ls_json_str(e, "id", ""));
     const char *why = ls_json_str(e, "error", "no reason recorded");
-    if (!strcmp(status, "failed"))
+    ls_nccl_message_t msg;
+    if (!strcmp(status, "failed") && failure_line(why) && ls_nccl_message_match(why, &msg) == 0)
+        ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, ev,
+                       "%s failed: %s; %s; likely: %s; next: %s", ls_json_str(e, "id", "?"), why, msg.meaning,
+                       msg.cause, msg.next);
+    else if (!strcmp(status, "failed"))
         ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, ev,
                        "%s failed: %s; its figure counts for nothing (status column: failed); next: rerun that "
                        "step alone and read its error", ls_json_str(e, "id", "?"), why);
@@ -261,6 +360,7 @@ static void noisy(const ls_machine_t *m, json_t *out)
 void ls_rules_status(const ls_machine_t *m, json_t *out)
 {
     wrong_elements(m, out);
+    separate_runs(m, out);
     statuses(m, out);
     busbw_collapse(m, out);
     busy_gpu(m, out);

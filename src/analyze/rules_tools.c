@@ -28,6 +28,17 @@ static void gpus_text(const json_t *gpus, char *out, size_t len)
     }
 }
 
+/* DCGM's own severity of an error (dcgm_errors.h dcgmErrorSeverity_t): what it says to
+   do with the GPU. */
+static const char *dcgm_severity_name(long long sev)
+{
+    static const char *const names[] = {"none", "monitor", "isolate", "unknown", "triage", "configuration", "drain and reset"};
+    return sev >= 0 && sev < 7 ? names[sev] : NULL;
+}
+
+/* A failed result is an error unless DCGM itself rates the problem as one the GPU can
+   work with: DCGM_ERROR_MONITOR (1) or DCGM_ERROR_CONFIG (5, e.g. persistence mode off),
+   then a warning; a warned result is a warning. */
 static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, const json_t *p, int fail)
 {
     char subject[128];
@@ -35,9 +46,15 @@ static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, 
     char code[48] = "no error code";
     if (json_is_integer(json_object_get(p, "error_id")))
         snprintf(code, sizeof code, "DCGM error code %lld", ls_json_int(p, "error_id", 0));
-    ls_finding_add(out, "dcgm_failed", fail ? LS_SEV_ERROR : LS_SEV_WARNING, subject, NULL,
-                   "DCGM diagnostic %s test %s on %s (%s): %s (the next step is DCGM's own, in its message)",
-                   ls_json_str(test, "name", "?"), fail ? "failed" : "warned", subject, code,
+    long long sev = ls_json_int(p, "severity", -1);
+    const char *sev_name = dcgm_severity_name(sev);
+    char sev_text[64] = "";
+    if (sev_name)
+        snprintf(sev_text, sizeof sev_text, ", DCGM severity: %s", sev_name);
+    int workable = sev == 1 || sev == 5;
+    ls_finding_add(out, "dcgm_failed", fail && !workable ? LS_SEV_ERROR : LS_SEV_WARNING, subject, NULL,
+                   "DCGM diagnostic %s test %s on %s (%s%s): %s (the next step is DCGM's own, in its message)",
+                   ls_json_str(test, "name", "?"), fail ? "failed" : "warned", subject, code, sev_text,
                    ls_json_str(p, "message", ""));
 }
 
@@ -174,6 +191,39 @@ static void straggler_entry(json_t *out, const json_t *e)
     }
 }
 
+/* A problem that names no rank: each process it names (a dead or missing process), else
+   its missing ranks, else the problem itself. */
+static void ras_unranked(json_t *out, const json_t *p, const char *ev_id)
+{
+    const char *kind = ls_json_str(p, "kind", "");
+    enum ls_severity sev = !strcmp(kind, "error") ? LS_SEV_ERROR : !strcmp(kind, "info") ? LS_SEV_INFO : LS_SEV_WARNING;
+    const char *state = ls_json_str(p, "state", "?"), *comm = ls_json_str(p, "comm", "?");
+    const char *why = json_string_value(json_array_get(json_object_get(p, "lines"), 0));
+    size_t k;
+    const json_t *x;
+    json_array_foreach(json_object_get(p, "processes"), k, x)
+    {
+        char subject[320];
+        snprintf(subject, sizeof subject, "process %lld on %s, GPU %lld", ls_json_int(x, "pid", -1),
+                 ls_json_str(x, "host", "unknown"), ls_json_int(x, "gpu", -1));
+        ls_finding_add(out, "nccl_ras_problem", sev, subject, json_pack("[s]", ev_id), "NCCL RAS %s (%s): %s%s%s", state,
+                       strcmp(comm, "job") == 0 ? "the job" : comm, subject, why ? ": " : "", why ? why : "");
+    }
+    if (json_array_size(json_object_get(p, "processes")))
+        return;
+    char ranks[256] = "";
+    size_t used = 0;
+    json_array_foreach(json_object_get(p, "missing_ranks"), k, x)
+    {
+        if (used < sizeof ranks)
+            used += (size_t)snprintf(ranks + used, sizeof ranks - used, "%s%lld", k ? ", " : "", (long long)json_integer_value(x));
+    }
+    char subject[320];
+    snprintf(subject, sizeof subject, strcmp(comm, "job") == 0 ? "NCCL job" : "communicator %s", comm);
+    ls_finding_add(out, "nccl_ras_problem", sev, subject, json_pack("[s]", ev_id), "NCCL RAS %s on %s%s%s%s%s", state,
+                   subject, used ? ": missing rank " : "", ranks, why ? ": " : "", why ? why : "");
+}
+
 static void ras_one(json_t *out, const json_t *ras, size_t idx)
 {
     char ev_id[48];
@@ -196,6 +246,8 @@ static void ras_one(json_t *out, const json_t *ras, size_t idx)
     {
         size_t k;
         const json_t *r;
+        if (json_array_size(json_object_get(p, "ranks")) == 0)
+            ras_unranked(out, p, ev_id);
         json_array_foreach(json_object_get(p, "ranks"), k, r)
         {
             char subject[320];
@@ -211,24 +263,48 @@ static void ras_one(json_t *out, const json_t *ras, size_t idx)
     }
 }
 
-/* The measured busbw of collective coll at bytes over nranks ranks (an nccl entry's
-   out-of-place row; in-place when that is all it has); 0 when none. */
-static double measured_at(const json_t *doc, const char *coll, long long bytes, long long nranks, const char **id)
+/* A row's busbw (out-of-place; in-place when that is all it has); 0 when none. */
+static double row_busbw(const json_t *row)
 {
+    const json_t *res = json_object_get(row, "oop") ? json_object_get(row, "oop") : json_object_get(row, "ip");
+    return ls_json_num(res, "busbw", 0);
+}
+
+/* The measured busbw of collective coll at bytes over nranks ranks: the row of that size
+   of an nccl entry, else, between the two measured sizes around it, the busbw
+   interpolated on a log scale of size (*between set; never beyond the sizes measured);
+   0 when none. */
+static double measured_at(const json_t *doc, const char *coll, long long bytes, long long nranks, const char **id,
+                          int *between)
+{
+    *between = 0;
     for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         long long er = ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus")));
         if (strcmp(ls_json_str(e, "collective", ""), coll) != 0 || (nranks > 0 && er != nranks))
             continue;
         size_t k;
-        const json_t *row;
+        const json_t *row, *lo = NULL, *hi = NULL;
         json_array_foreach(json_object_get(e, "rows"), k, row)
         {
-            const json_t *res = json_object_get(row, "oop") ? json_object_get(row, "oop") : json_object_get(row, "ip");
-            if (ls_json_int(row, "bytes", -1) == bytes && ls_json_num(res, "busbw", 0) > 0) {
+            long long b = ls_json_int(row, "bytes", -1);
+            if (row_busbw(row) <= 0 || b <= 0)
+                continue;
+            if (b == bytes) {
                 *id = ls_json_str(e, "id", "");
-                return ls_json_num(res, "busbw", 0);
+                return row_busbw(row);
             }
+            if (b < bytes && (!lo || b > ls_json_int(lo, "bytes", 0)))
+                lo = row;
+            if (b > bytes && (!hi || b < ls_json_int(hi, "bytes", 0)))
+                hi = row;
+        }
+        if (lo && hi && bytes > 0) {
+            double x0 = log((double)ls_json_int(lo, "bytes", 1)), x1 = log((double)ls_json_int(hi, "bytes", 1));
+            double f = (log((double)bytes) - x0) / (x1 - x0);
+            *id = ls_json_str(e, "id", "");
+            *between = 1;
+            return row_busbw(lo) + f * (row_busbw(hi) - row_busbw(lo));
         }
     }
     return 0;
@@ -279,7 +355,8 @@ static void job_vs_measured(json_t *out, const json_t *doc)
             done[j] = 1;
             const char *id = NULL;
             long long bytes = ls_json_int(b, "bytes", 0);
-            double here = measured_at(doc, coll, bytes, nranks, &id);
+            int between;
+            double here = measured_at(doc, coll, bytes, nranks, &id, &between);
             if (here <= 0)
                 continue;
             double ratio = ls_json_num(b, "busbw", 0) / here;
@@ -288,8 +365,9 @@ static void job_vs_measured(json_t *out, const json_t *doc)
             char size[48];
             size_text(bytes, size, sizeof size);
             if (used < sizeof text)
-                used += (size_t)snprintf(text + used, sizeof text - used, "%s%.0f%% at %s (%.1f of %.1f GB/s)",
-                                         compared > 1 ? "; " : "", ratio * 100, size, ls_json_num(b, "busbw", 0), here);
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%.0f%% at %s (%.1f of %.1f GB/s%s)",
+                                         compared > 1 ? "; " : "", ratio * 100, size, ls_json_num(b, "busbw", 0), here,
+                                         between ? ", between the sizes measured" : "");
             add_unique(ev, id);
         }
         if (compared == 0) {
@@ -316,4 +394,6 @@ void ls_rules_tools(const json_t *doc, json_t *out)
     json_array_foreach(json_object_get(doc, "nccl_ras"), i, d)
         ras_one(out, d, i);
     job_vs_measured(out, doc);
+    ls_rules_dcgm_health(doc, out);
+    ls_rules_nvloom(doc, out);
 }

@@ -256,10 +256,18 @@ static void check_nvlink(const json_t *doc, const json_t *gpu, const ls_spec_row
                        "%s: no NVLink bridge fitted (the part takes %d links, %.0f GB/s): "
                        "GPU-to-GPU traffic goes over %s",
                        subject, r->nvlinks, r->nvlink_gbps, pcie_text);
-    else if (active < r->nvlinks)
-        ls_finding_add(findings, "spec_nvlink", is_board_with_nvlink(r) ? LS_SEV_WARNING : LS_SEV_INFO,
-                       subject, NULL, "%s: %d of the part's %d NVLinks active", subject, active,
-                       r->nvlinks);
+    else if (active < r->nvlinks && is_board_with_nvlink(r))
+        /* some links up and some not: a partial set is a fault (a link or its cable down),
+           never how an SXM module is sold or sliced */
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_ERROR, subject, NULL,
+                       "%s: %d of the part's %d NVLinks active (%s, %.0f GB/s with all): the "
+                       "pairs through the %d inactive link%s run slower; nvidia-smi nvlink -s "
+                       "names them",
+                       subject, active, r->nvlinks, r->form, r->nvlink_gbps, r->nvlinks - active,
+                       r->nvlinks - active == 1 ? "" : "s");
+    else if (active < r->nvlinks) /* a PCIe card: bridges join some of its links */
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, subject, NULL,
+                       "%s: %d of the part's %d NVLinks active", subject, active, r->nvlinks);
 }
 
 static void check_memory(const json_t *gpu, const ls_spec_row_t *r, const char *subject,

@@ -16,4 +16,11 @@
    nccl_ras_problem, job_vs_measured. */
 void ls_rules_tools(const json_t *doc, json_t *out);
 
+/* Rules dcgm_health (a watched system warned or failed), dcgm_health_ok (rules_dcgm_health.c). */
+void ls_rules_dcgm_health(const json_t *doc, json_t *out);
+
+/* Rule mnnvl_degraded: an nvloom process below LS_DEGRADED_RATIO of the others' median in
+   one testcase, as source, destination or tested GPU (rules_nvloom.c). */
+void ls_rules_nvloom(const json_t *doc, json_t *out);
+
 #endif

@@ -4,11 +4,14 @@
 #include "analyze/spec_tp.h"
 #include "analyze/tp.h"
 #include "model/doc.h"
+#include "render/render.h"
 #include "render/spec_render.h"
+#include "util/fileio.h"
 #include "util/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* " nvlinks 0 (part 18);": the words the report's acceptance section shows too */
 static void print_check(const json_t *c)
@@ -50,8 +53,26 @@ static void print_tp(const json_t *doc, const ls_datasheet_t *ds, const char *mo
     json_decref(v);
 }
 
+/* The findings that fail at fail_on as JUnit XML into path: 0, or -1 after one error line. */
+static int write_junit(const char *path, const char *run, const json_t *spec,
+                       const json_t *findings, int fail_on)
+{
+    json_t *failing = json_array();
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f) if (ls_fail_on_trips(fail_on, ls_finding_severity(f)))
+        json_array_append(failing, f);
+    char *xml = ls_render_junit_spec(spec, failing, run), err[512];
+    int rc = ls_write_file_atomic(path, xml, strlen(xml), err, sizeof err);
+    if (rc)
+        ls_error("%s", err);
+    free(xml);
+    json_decref(failing);
+    return rc ? -1 : 0;
+}
+
 int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on,
-                  int quiet)
+                  int quiet, const char *junit)
 {
     ls_datasheet_t ds;
     char err[256];
@@ -67,6 +88,12 @@ int ls_check_spec(const char *run, const json_t *doc, const char *model, int fai
     json_t *findings = json_array();
     json_t *spec = ls_spec_check(doc, &ds, findings);
     int ngpus = (int)json_array_size(json_object_get(doc, "gpus"));
+    if (junit && write_junit(junit, run, spec, findings, fail_on) != 0) {
+        json_decref(spec);
+        json_decref(findings);
+        ls_datasheet_free(&ds);
+        return -1;
+    }
     if (quiet) { /* what failed, then the verdict line */
         ls_print_failed_findings(findings, fail_on);
     } else {

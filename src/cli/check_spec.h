@@ -8,9 +8,10 @@
 #include "analyze/analyze.h"
 
 /* Prints the identification, the checks, the findings and the TP lines of doc (read
-   from run); returns the number of findings at or above fail_on, or -1 after one error
-   line (unknown model). */
+   from run), and with junit the failing findings as JUnit XML there (one testcase per
+   GPU); returns the number of findings at or above fail_on, or -1 after one error line
+   (unknown model, JUnit file not written). */
 int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on,
-                  int quiet);
+                  int quiet, const char *junit);
 
 #endif

@@ -19,6 +19,7 @@
 const char usage_burn[] =
     "usage: linkscope burn [--seconds N] [--gpus LIST] [-o FILE | --into FILE]\n"
     "                      [--period-ms MS] [--no-cublas] [--no-traffic] [--fail-on LEVEL]\n"
+    "                      [--progress auto|always|never]\n"
     "\n"
     "Holds every chosen GPU under sustained load: bf16 tensor-core GEMMs (8192^3, through\n"
     "cuBLAS, loaded at run time; set LINKSCOPE_CUBLAS to its file; an FP32 FMA kernel where\n"
@@ -37,7 +38,9 @@ const char usage_burn[] =
     "  --period-ms MS NVML sampling period (default 100)\n"
     "  --no-cublas    the FMA kernel even where cuBLAS is there\n"
     "  --no-traffic   compute only, no HBM or GPU-to-GPU copies beside it\n"
-    "  --fail-on L    exit 1 when a finding at or above info, warning or error exists\n"
+    "  --fail-on L    exit 1 when a finding at or above L exists: info, warning, error or\n"
+    "                 never (the default: burn measures; give a level to judge)\n"
+    LS_PROGRESS_USAGE
     "\n"
     "Exit codes: 0 ok, 1 a finding at or above --fail-on or every GPU failed, 2 usage,\n"
     "3 no usable GPU or built without CUDA.\n";
@@ -45,8 +48,7 @@ const char usage_burn[] =
 typedef struct {
     ls_burn_opts_t o;
     const char *out, *into;
-    int fail_set;
-    enum ls_severity fail_on;
+    int fail_on; /* LS_FAIL_NEVER unless --fail-on (a measuring command) */
 } burn_args_t;
 
 static int parse_num_opt(const char *opt, const char *text, double lo, double hi, double *v)
@@ -62,8 +64,10 @@ static int parse_args(int argc, char **argv, burn_args_t *a)
         {"seconds", required_argument, 0, 's'}, {"gpus", required_argument, 0, 'g'},
         {"into", required_argument, 0, 'i'},    {"period-ms", required_argument, 0, 'p'},
         {"no-cublas", no_argument, 0, 'C'},     {"no-traffic", no_argument, 0, 'T'},
-        {"fail-on", required_argument, 0, 'F'}, {0, 0, 0, 0}};
+        {"fail-on", required_argument, 0, 'F'}, {"progress", required_argument, 0, 'P'},
+        {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
+    a->fail_on = LS_FAIL_NEVER;
     a->o.seconds = LS_BURN_DEFAULT_SECONDS;
     a->o.period_ms = LS_BURN_PERIOD_MS;
     ls_opt_begin();
@@ -83,11 +87,8 @@ static int parse_args(int argc, char **argv, burn_args_t *a)
         case 'i': a->into = optarg; break;
         case 'C': a->o.no_cublas = 1; break;
         case 'T': a->o.no_traffic = 1; break;
-        case 'F':
-            if (ls_severity_parse(optarg, &a->fail_on))
-                rc = ls_usage_error("burn", "--fail-on: expected info, warning or error, got '%s'", optarg);
-            a->fail_set = 1;
-            break;
+        case 'P': rc = ls_opt_progress("burn", optarg) ? LS_EXIT_USAGE : 0; break;
+        case 'F': rc = ls_opt_fail_on("burn", optarg, &a->fail_on) ? LS_EXIT_USAGE : 0; break;
         }
     }
     if (!rc && optind < argc)
@@ -129,7 +130,7 @@ static int report(const burn_args_t *a, const json_t *doc)
     const json_t *f;
     json_array_foreach(found, i, f) printf("%s %s: %s\n", ls_json_str(f, "severity", "?"),
                                            ls_json_str(f, "rule", "?"), ls_json_str(f, "message", ""));
-    int over = a->fail_set ? ls_findings_count_at_least(found, a->fail_on) : 0;
+    int over = ls_fail_on_count(found, a->fail_on);
     json_decref(found);
     return over;
 }

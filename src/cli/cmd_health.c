@@ -2,7 +2,9 @@
 /* linkscope health: the node state a scheduler acts on, each finding with its action
    (docs/health.md). */
 #include "commands.h"
+#include "health_dry.h"
 #include "health_slurm.h"
+#include "options.h"
 
 #include "health/health.h"
 #include "util/log.h"
@@ -15,7 +17,8 @@
 
 const char usage_health[] =
     "usage: linkscope health [--from DIR] [--format text|json|labels] [--slurm [--drain] [--node NAME]]\n"
-    "                        [--fail-on warning|error] [--quiet] [--window SECONDS] [--budget SECONDS]\n"
+    "                        [--fail-on LEVEL] [--quiet] [--window SECONDS] [--budget SECONDS]\n"
+    "       linkscope health --dry-run [--from DIR|FILE] [--window SECONDS]\n"
     "\n"
     "Checks this node's state: the driver answers, GPU count, NVLinks up against the part,\n"
     "PCIe width against the maximum, ECC, row remapping and page retirement, XID events in\n"
@@ -31,24 +34,27 @@ const char usage_health[] =
     "                    fails; resume it when it passes and linkscope had drained it\n"
     "  --node NAME       the Slurm node name (default $SLURMD_NODENAME, else the host name)\n"
     "  --fail-on LEVEL   exit 1 on a finding at LEVEL or above: error (default: isolate,\n"
-    "                    reboot, reset) or warning (also watch)\n"
-    "  --quiet           only the verdict line and what failed\n"
+    "                    reboot, reset), warning (also watch), info (also none) or never\n"
+    LS_QUIET_USAGE
     "  --window S        seconds between the two NVLink error counter readings (default 2)\n"
     "  --budget S        the live checks' hard cap (default 10): a driver that gives no answer\n"
     "                    within it is a finding (reboot), not a hung check\n"
+    "  --dry-run         check nothing: the steps and their projected seconds by the cost\n"
+    "                    table of run --dry-run, for this machine, a recorded state (--from\n"
+    "                    DIR) or a topology (--from FILE: topo -m text or a run document)\n"
     "\n"
     "Exit: 0 healthy, 1 a finding at --fail-on or above, 2 bad usage or unreadable --from.\n";
 
 typedef struct {
     const char *from, *format, *node;
-    int slurm, drain, quiet;
-    enum ls_action fail_at;
+    int slurm, drain, quiet, dry_run;
+    int fail_on; /* a severity, or LS_FAIL_NEVER (options.h) */
     double window_s, budget_s;
 } opts_t;
 
 static int parse(int argc, char **argv, opts_t *o)
 {
-    *o = (opts_t){.format = "text", .fail_at = LS_ACT_RESET, .window_s = 2.0, .budget_s = 10.0};
+    *o = (opts_t){.format = "text", .fail_on = LS_FAIL_ON_DEFAULT, .window_s = 2.0, .budget_s = 10.0};
     o->from = getenv("LINKSCOPE_HEALTH_FROM");
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -63,9 +69,8 @@ static int parse(int argc, char **argv, opts_t *o)
         else if (!strcmp(a, "--node"))
             o->node = v;
         else if (!strcmp(a, "--fail-on")) {
-            if (strcmp(v, "error") && strcmp(v, "warning"))
-                return ls_usage_error("health", "--fail-on takes warning or error, not '%s'", v);
-            o->fail_at = strcmp(v, "error") ? LS_ACT_WATCH : LS_ACT_RESET;
+            if (ls_opt_fail_on("health", v, &o->fail_on))
+                return LS_EXIT_USAGE;
         } else if (!strcmp(a, "--window")) {
             char *end;
             o->window_s = strtod(v, &end);
@@ -80,6 +85,8 @@ static int parse(int argc, char **argv, opts_t *o)
             o->slurm = 1;
         else if (!strcmp(a, "--drain"))
             o->drain = 1;
+        else if (!strcmp(a, "--dry-run"))
+            o->dry_run = 1;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
             o->quiet = 1;
         else
@@ -92,23 +99,33 @@ static int parse(int argc, char **argv, opts_t *o)
         return ls_usage_error("health", "--window %g does not fit in --budget %g", o->window_s, o->budget_s);
     if (o->drain && !o->slurm)
         return ls_usage_error("health", "--drain needs --slurm");
+    if (o->dry_run && o->slurm)
+        return ls_usage_error("health", "--dry-run checks nothing: not with --slurm");
     return -1;
 }
 
-static const char *severity_of(enum ls_action a)
+/* The action's severity, what --fail-on judges: isolate, reboot, reset are errors,
+   watch a warning, none information. */
+static enum ls_severity severity_of(enum ls_action a)
 {
-    return a >= LS_ACT_RESET ? "error" : a == LS_ACT_WATCH ? "warning" : "info";
+    return a >= LS_ACT_RESET ? LS_SEV_ERROR : a == LS_ACT_WATCH ? LS_SEV_WARNING : LS_SEV_INFO;
 }
 
-/* The findings at or above the failing action, strongest first (stable within one). */
-static json_t *failing(const json_t *findings, enum ls_action at)
+static enum ls_action action_of(const json_t *f)
+{
+    int a = ls_action_parse(json_string_value(json_object_get(f, "action")));
+    return a < 0 ? LS_ACT_NONE : (enum ls_action)a;
+}
+
+/* The findings that fail at fail_on, strongest action first (stable within one). */
+static json_t *failing(const json_t *findings, int fail_on)
 {
     json_t *out = json_array();
-    for (int a = LS_ACT_ISOLATE; a >= (int)at; a--) {
+    for (int a = LS_ACT_ISOLATE; a >= LS_ACT_NONE; a--) {
         size_t i;
         json_t *f;
         json_array_foreach(findings, i, f)
-            if (ls_action_parse(json_string_value(json_object_get(f, "action"))) == a)
+            if ((int)action_of(f) == a && ls_fail_on_trips(fail_on, severity_of(action_of(f))))
                 json_array_append(out, f);
     }
     return out;
@@ -120,6 +137,9 @@ static void print_text(const json_t *findings, const json_t *fails, const opts_t
     if (json_array_size(fails))
         printf("linkscope health: FAIL (%s), %zu finding%s fail\n", ls_action_name(worst), json_array_size(fails),
                json_array_size(fails) == 1 ? "" : "s");
+    else if (o->fail_on == LS_FAIL_NEVER && json_array_size(findings))
+        printf("linkscope health: not judged (--fail-on never), worst action %s\n",
+               ls_action_name(ls_health_worst(findings)));
     else
         printf("linkscope health: OK\n");
     const json_t *list = o->quiet ? fails : findings;
@@ -166,10 +186,8 @@ static void add_severity(json_t *findings)
 {
     size_t i;
     json_t *f;
-    json_array_foreach(findings, i, f) {
-        int a = ls_action_parse(json_string_value(json_object_get(f, "action")));
-        json_object_set_new(f, "severity", json_string(severity_of(a < 0 ? LS_ACT_NONE : (enum ls_action)a)));
-    }
+    json_array_foreach(findings, i, f)
+        json_object_set_new(f, "severity", json_string(ls_severity_name(severity_of(action_of(f)))));
 }
 
 static double now_s(void)
@@ -223,7 +241,7 @@ static json_t *live_within(double window_s, double budget_s)
 
 static int report(json_t *findings, const opts_t *o, double secs)
 {
-    json_t *fails = failing(findings, o->fail_at);
+    json_t *fails = failing(findings, o->fail_on);
     int failed = json_array_size(fails) > 0, rc = failed ? LS_EXIT_CHECK : LS_EXIT_OK;
     if (o->slurm) {
         char reason[1024], node[256];
@@ -251,6 +269,8 @@ int cmd_health(int argc, char **argv)
     int prc = parse(argc, argv, &o);
     if (prc >= 0)
         return prc;
+    if (o.dry_run)
+        return ls_health_dry(o.from && *o.from ? o.from : NULL, o.window_s, o.budget_s);
     double t0 = now_s();
     char err[512];
     json_t *state = o.from && *o.from ? ls_health_load(o.from, err, sizeof err)

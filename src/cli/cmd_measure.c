@@ -35,6 +35,7 @@ static int parse_value(const char *cmd, int c, const char *v, measure_args_t *a)
     case 'i': a->into = v; return 0;
     case 'c': a->csv_dir = v; return 0;
     case 'g': return ls_opt_gpus(cmd, v, a->gpus, LS_MAX_GPUS, &a->ngpus);
+    case 'P': return ls_opt_progress(cmd, v) ? LS_EXIT_USAGE : 0;
     case 'n':
         if (ls_parse_long(v, 1, 100000, &a->samples) != 0)
             return ls_usage_error(cmd, "--samples '%s': expected a whole number from 1 to 100000", v);
@@ -56,6 +57,7 @@ static int parse_args(const char *cmd, int argc, char **argv, measure_args_t *a)
                                          {"samples", required_argument, 0, 'n'},
                                          {"size", required_argument, 0, 's'},
                                          {"csv", required_argument, 0, 'c'},
+                                         {"progress", required_argument, 0, 'P'},
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     ls_opt_begin();

@@ -23,7 +23,9 @@
 const char usage_run[] =
     "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
     "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
+    "                     [--quiet] [--progress auto|always|never]\n"
     "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS]\n"
+    "                     [--gpus LIST] [--no-nccl]\n"
     "\n"
     "Characterizes this machine end to end, in the order the figures answer: inventory\n"
     "and topology, copy-engine P2P for every GPU pair (disjoint pairs at once), the four\n"
@@ -37,9 +39,11 @@ const char usage_run[] =
     "  --level L      quick (default): all_reduce to 8 GiB, the other collectives to\n"
     "                 512 MiB (x4 steps from 8 B), 10 samples per figure; thorough: every\n"
     "                 collective to 8 GiB in factor-2 steps, 20 samples per figure\n"
-    "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough):\n"
-    "                 steps that would not fit are cut down (half the samples, the\n"
-    "                 collectives to 1 GiB), never dropped; each cut is recorded\n"
+    "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough), a\n"
+    "                 hard cap: steps are cut down from the last back (half the samples,\n"
+    "                 the collectives to 1 GiB, burn to 30 s), never dropped, until the\n"
+    "                 projection fits; each cut is recorded. Where even cut down it does\n"
+    "                 not fit, one line says so and the run stops before measuring (exit 4)\n"
     "  --gpus LIST    GPUs to use, e.g. 0,1 or 0-3 (default all)\n"
     "  -o FILE        the run document's path (the HTML report goes to FILE minus .json\n"
     "                 plus .html); %N in FILE is this node's short host name\n"
@@ -48,12 +52,17 @@ const char usage_run[] =
     "  --dry-run      measure nothing: print the steps in the order they run, the pair\n"
     "                 rounds, the projected seconds of each step and what the budget\n"
     "                 would cut; the last line is 'projected: N s, rounds R, cut: ...'\n"
+    "                 (exit 4 as the run would when even cut down it does not fit)\n"
     "  --from FILE    with --dry-run: plan the machine of FILE (saved `nvidia-smi topo -m`\n"
     "                 text or a run document) instead of this one; no GPU needed\n"
     LS_FAIL_ON_USAGE
+    LS_QUIET_USAGE
+    "                    (and no progress unless --progress is given)\n"
+    LS_PROGRESS_USAGE
     "\n"
     "The full report of the document: linkscope report FILE (or the HTML beside it).\n"
-    "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or driver\n";
+    "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or driver,\n"
+    "      4 the budget cannot hold the run even cut down (nothing measured)\n";
 
 typedef struct {
     int thorough;
@@ -64,6 +73,7 @@ typedef struct {
     int fail_on;
     int dry_run;
     const char *from;
+    int quiet, progress_set;
 } run_args_t;
 
 static int parse_args(int argc, char **argv, run_args_t *a)
@@ -76,6 +86,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                                          {"fail-on", required_argument, 0, 'F'},
                                          {"dry-run", no_argument, 0, 'D'},
                                          {"from", required_argument, 0, 'f'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"progress", required_argument, 0, 'P'},
                                          {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->budget_s = -1;
@@ -112,6 +124,12 @@ static int parse_args(int argc, char **argv, run_args_t *a)
             break;
         case 'D': a->dry_run = 1; break;
         case 'f': a->from = optarg; break;
+        case 'q': a->quiet = 1; break;
+        case 'P':
+            if (ls_opt_progress("run", optarg))
+                return LS_EXIT_USAGE;
+            a->progress_set = 1;
+            break;
         case ':': return ls_usage_error("run", "option '%s' needs a value", argv[optind - 1]);
         default: return ls_usage_error("run", "unknown option '%s'", argv[optind - 1]);
         }
@@ -120,10 +138,10 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         return ls_usage_error("run", "unexpected argument '%s'", argv[optind]);
     if (a->budget_s < 0)
         a->budget_s = a->thorough ? 600 : 120;
+    if (a->quiet && !a->progress_set)
+        ls_progress_set_mode(LS_PROGRESS_NEVER);
     if (a->from && !a->dry_run)
         return ls_usage_error("run", "--from plans another machine: it needs --dry-run");
-    if (a->dry_run && a->ngpus)
-        return ls_usage_error("run", "--dry-run plans every GPU of the machine: --gpus does not apply");
     return 0;
 }
 
@@ -160,8 +178,10 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;
+    ls_dry_opts_t dry = {.from = a.from, .thorough = a.thorough, .budget_s = a.budget_s,
+                         .gpus = a.gpus, .ngpus = a.ngpus, .no_nccl = a.no_nccl};
     if (a.dry_run && a.from)
-        return ls_run_dry(a.from, a.thorough, a.budget_s);
+        return ls_run_dry(&dry);
     if (!a.dry_run && ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
         return LS_EXIT_USAGE;
     char err[512];
@@ -171,14 +191,15 @@ int cmd_run(int argc, char **argv)
         return LS_EXIT_NOGPU;
     }
     if (a.dry_run) /* this machine: its discovered topology */
-        return ls_run_dry(NULL, a.thorough, a.budget_s);
+        return ls_run_dry(&dry);
     if (ls_opt_gpus_exist("run", a.gpus, a.ngpus, count))
         return LS_EXIT_USAGE;
     ls_run_opts_t ro = {.thorough = a.thorough, .budget_s = a.budget_s, .no_nccl = a.no_nccl};
     ro.ngpus = all_gpus(&a, count, ro.gpus);
-    json_t *doc = ls_pipeline_run(&ro);
+    int refused;
+    json_t *doc = ls_pipeline_run(&ro, &refused);
     if (!doc)
-        return LS_EXIT_USAGE;
+        return refused ? LS_EXIT_BUDGET : LS_EXIT_USAGE;
     const json_t *findings = json_object_get(doc, "findings"), *plan = json_object_get(doc, "plan");
     char path[4096];
     if (a.out)
@@ -186,6 +207,10 @@ int cmd_run(int argc, char **argv)
     else
         ls_run_default_path(path, sizeof path);
     rc = ls_run_write_outputs(doc, findings, plan, path, !a.no_report);
+    if (a.quiet) { /* the verdict line and what failed */
+        ls_run_print_quiet(findings, a.fail_on);
+        goto done;
+    }
     /* verdict first, as every report (colour on a terminal only, NO_COLOR honoured) */
     char *verdict = ls_render_verdict(findings), *head = ls_render_headline(doc, plan),
          *text = ls_render_plan_text(findings, plan);
@@ -199,6 +224,7 @@ int cmd_run(int argc, char **argv)
     free(text);
     print_tp_verdict(doc);
     printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv|json|prom)\n", path);
+done:
     if (rc == 0 && ls_fail_on_count(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;
     json_decref(doc);

@@ -97,6 +97,16 @@ int ls_opt_refused(const char *cmd, int c, char **argv)
     return 0;
 }
 
+int ls_opt_progress(const char *cmd, const char *text)
+{
+    int mode = ls_progress_mode_parse(text);
+    if (mode < 0)
+        return ls_usage_error(cmd, "--progress: expected auto, always or never, got '%s'",
+                              text ? text : "");
+    ls_progress_set_mode((enum ls_progress_mode)mode);
+    return 0;
+}
+
 int ls_opt_fail_on(const char *cmd, const char *text, int *level)
 {
     enum ls_severity sev;

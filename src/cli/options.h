@@ -49,6 +49,13 @@ int ls_opt_unknown(const char *cmd, char **argv);
 #define LS_QUIET_USAGE                                                                      \
     "  --quiet           print only the verdict line and what failed (at --fail-on)\n"
 
+/* --progress auto|always|never (util/log.h): sets the mode; 0, or one usage line. */
+int ls_opt_progress(const char *cmd, const char *text);
+#define LS_PROGRESS_USAGE                                                                   \
+    "  --progress M   auto (default: a line rewritten on a terminal, else one timestamped\n" \
+    "                 line per step and round on stderr), always (the timestamped lines),\n" \
+    "                 never\n"
+
 /* LEVEL into *level (an enum ls_severity, or LS_FAIL_NEVER): 0, or one usage line. */
 int ls_opt_fail_on(const char *cmd, const char *text, int *level);
 

@@ -8,19 +8,12 @@
 #include "import/topo_text.h"
 #include "model/doc.h"
 #include "model/topo.h"
+#include "pipeline/rounds.h"
 #include "util/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A GPU's NUMA node from the topology's word ("0", "N/A", ""): -1 when unknown. */
-static int numa_node(const char *word)
-{
-    char *end;
-    long v = strtol(word, &end, 10);
-    return end != word && *end == '\0' && v >= 0 ? (int)v : -1;
-}
 
 static void print_rounds(const ls_fabric_t *f)
 {
@@ -48,6 +41,8 @@ static void print_projection(const ls_projection_t *p, int thorough)
         printf("%-40s %8d %7d %12.1f  %s%s\n", s->name, s->figures, s->rounds, s->seconds,
                s->cut ? "cut down: " : "full", s->cut ? s->cut_how : "");
     }
+    printf("%-40s %8s %7s %12.1f  %s\n", "total", "", "", p->total_s,
+           p->over_budget ? "over the budget even cut down" : "within the budget");
 }
 
 static void print_last_line(const ls_projection_t *p)
@@ -58,19 +53,30 @@ static void print_last_line(const ls_projection_t *p)
         if (p->steps[i].cut)
             printf("%s%s (%s)", any++ ? "; " : "", p->steps[i].name, p->steps[i].cut_how);
     printf("%s%s\n", any ? "" : "none",
-           p->over_budget ? " (over the budget even cut down; no step dropped)" : "");
+           p->over_budget ? " (over the budget even cut down: the run would not start)" : "");
 }
 
-/* The topology of FROM, or of this machine. 0, or one error line and an exit code. */
-static int load_topo(const char *from, ls_topo_t *topo)
+/* The document of FROM's machine, or of this machine. NULL after one error line, *rc
+   the exit code. */
+static json_t *load_machine(const char *from, int *rc)
 {
     char err[512];
     json_t *doc;
+    ls_topo_t *topo = calloc(1, sizeof *topo);
+    if (!topo) {
+        *rc = LS_EXIT_USAGE;
+        return NULL;
+    }
     if (from) {
         doc = ls_topo_load_files(from, NULL, NULL, topo, err, sizeof err);
         if (!doc) {
             ls_error("run: %s", err);
-            return LS_EXIT_USAGE;
+            *rc = LS_EXIT_USAGE;
+        } else if (topo->ngpus == 0) {
+            ls_error("run: %s holds no GPU", from);
+            json_decref(doc);
+            doc = NULL;
+            *rc = LS_EXIT_USAGE;
         }
     } else {
         ls_discover_opts_t d = {.sysfs_root = "", .use_nvml = 1, .use_cuda = 1};
@@ -79,43 +85,67 @@ static int load_topo(const char *from, ls_topo_t *topo)
             ls_discover(doc, &d);
         if (!doc || ls_topo_from_doc(doc, topo) != 0 || topo->ngpus == 0) {
             json_decref(doc);
+            doc = NULL;
             ls_error("run --dry-run: no GPU topology found on this machine (plan another "
                      "with --from FILE)");
-            return LS_EXIT_NOGPU;
+            *rc = LS_EXIT_NOGPU;
         }
     }
-    json_decref(doc);
-    if (topo->ngpus == 0) {
-        ls_error("run: %s holds no GPU", from);
-        return LS_EXIT_USAGE;
-    }
-    return 0;
+    free(topo);
+    return doc;
 }
 
-int ls_run_dry(const char *from, int thorough, double budget_s)
+/* The GPUs of the run: --gpus, checked against the machine, or all of them. */
+static int run_gpus(const ls_dry_opts_t *o, const json_t *doc, int *gpus)
 {
-    ls_topo_t *topo = calloc(1, sizeof *topo);
-    if (!topo)
-        return LS_EXIT_USAGE;
-    int rc = load_topo(from, topo);
-    ls_fabric_t f;
-    ls_projection_t *p = calloc(1, sizeof *p);
-    if (rc == 0 && (!p || ls_fabric_from_topo(topo, &f) != 0))
-        rc = LS_EXIT_USAGE;
-    if (rc == 0) {
-        int numa[LS_MAX_GPUS];
-        for (int g = 0; g < topo->ngpus; g++)
-            numa[g] = numa_node(topo->numa_affinity[g]);
-        if (ls_project_run(&f, numa, thorough, budget_s, p) == 0) {
-            print_projection(p, thorough);
-            print_rounds(&f);
-            print_last_line(p);
-        } else {
-            rc = LS_EXIT_USAGE;
-        }
-        ls_fabric_free(&f);
+    int count = (int)json_array_size(json_object_get(doc, "gpus"));
+    if (o->ngpus == 0) {
+        for (int g = 0; g < count && g < LS_MAX_GPUS; g++)
+            gpus[g] = g;
+        return count < LS_MAX_GPUS ? count : LS_MAX_GPUS;
     }
+    for (int i = 0; i < o->ngpus; i++) {
+        if (o->gpus[i] >= count) {
+            ls_error("run: --gpus: GPU %d is not on %s (%d GPUs: 0-%d)", o->gpus[i],
+                     o->from ? o->from : "this machine", count, count - 1);
+            return -1;
+        }
+        gpus[i] = o->gpus[i];
+    }
+    return o->ngpus;
+}
+
+int ls_run_dry(const ls_dry_opts_t *o)
+{
+    int rc = 0, gpus[LS_MAX_GPUS];
+    json_t *doc = load_machine(o->from, &rc);
+    if (!doc)
+        return rc;
+    int n = run_gpus(o, doc, gpus);
+    ls_run_rounds_t *r = calloc(1, sizeof *r);
+    ls_projection_t *p = calloc(1, sizeof *p);
+    ls_proj_opts_t po = {.thorough = o->thorough, .budget_s = o->budget_s, .no_nccl = o->no_nccl};
+    if (n < 0)
+        rc = LS_EXIT_USAGE;
+    else if (!r || !p || ls_run_rounds_init(r, doc, gpus, n) != 0 ||
+             ls_project_run(&r->fabric, r->numa, &po, p) != 0) {
+        ls_error("run: no topology of the GPUs to plan");
+        rc = LS_EXIT_USAGE;
+    } else {
+        print_projection(p, o->thorough);
+        print_rounds(&r->fabric);
+        print_last_line(p);
+        if (p->over_budget) {
+            char line[640];
+            ls_proj_refusal(p, line, sizeof line);
+            ls_error("run: %s", line);
+            rc = LS_EXIT_BUDGET;
+        }
+    }
+    if (r && r->have)
+        ls_run_rounds_free(r);
+    free(r);
     free(p);
-    free(topo);
+    json_decref(doc);
     return rc;
 }

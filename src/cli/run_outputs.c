@@ -1,6 +1,7 @@
 /* What linkscope run writes (run_outputs.h). */
 #include "run_outputs.h"
 #include "commands.h"
+#include "options.h"
 #include "model/doc.h"
 #include "render/render.h"
 #include "util/fileio.h"
@@ -11,6 +12,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+void ls_run_print_quiet(const json_t *findings, int fail_on)
+{
+    char *verdict = ls_render_verdict(findings);
+    printf("%s\n", verdict ? verdict : "");
+    free(verdict);
+    ls_print_failed_findings(findings, fail_on);
+}
 
 void ls_run_default_path(char *buf, size_t len)
 {

@@ -14,4 +14,7 @@ void ls_run_default_path(char *buf, size_t len);
 int ls_run_write_outputs(json_t *doc, const json_t *findings, const json_t *plan, const char *path,
                          int report);
 
+/* run --quiet's stdout: the verdict line and the findings that fail at fail_on. */
+void ls_run_print_quiet(const json_t *findings, int fail_on);
+
 #endif

@@ -8,6 +8,7 @@
      "test_summary": {"status"}; some 4.x builds hoist "tests" out of test_categories.
    The warning text is DCGM's own: it says what failed and what to do next. */
 #include "dcgm_diag.h"
+#include "dcgm_figures.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -21,12 +22,21 @@ static const json_t *diag_root(const json_t *top)
     return r ? r : json_object_get(top, "DCGM GPU Diagnostic");
 }
 
+/* A pasted test object alone ({"name", "results": [{"entity_id" | "gpu_id" ...}]},
+   perhaps followed by the comma that joined it to the next): NVIDIA/DCGM#215. */
+static int one_test(const char *text)
+{
+    return strstr(text, "\"results\"") && strstr(text, "\"name\"") && strstr(text, "\"status\"") &&
+           (strstr(text, "\"entity_id\"") || strstr(text, "\"gpu_id\""));
+}
+
 int ls_dcgm_diag_detect(const char *text)
 {
     const char *p = text;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
-    return *p == '{' && (strstr(text, "\"DCGM Diagnostic\"") || strstr(text, "\"DCGM GPU Diagnostic\""));
+    return *p == '{' &&
+           (strstr(text, "\"DCGM Diagnostic\"") || strstr(text, "\"DCGM GPU Diagnostic\"") || one_test(text));
 }
 
 /* "Pass", "PASS", "pass" -> "pass"; anything unrecognized stays as DCGM wrote it. */
@@ -45,6 +55,8 @@ static json_t *result_gpus(const json_t *r)
     const json_t *id = json_object_get(r, "entity_id");
     if (!id)
         id = json_object_get(r, "gpu_id");
+    if (!json_is_integer(id) && json_is_integer(json_object_get(r, "gpu_ids")))
+        id = json_object_get(r, "gpu_ids"); /* DCGM 3.1 writes a per-GPU test's id as a number */
     if (json_is_integer(id)) {
         json_array_append_new(gpus, json_integer(json_integer_value(id)));
         return gpus;
@@ -145,10 +157,30 @@ static const char *version_of(const json_t *top, const json_t *root)
     return v;
 }
 
+/* A pasted test alone, its trailing comma dropped, as the root {"tests": [test]}. */
+static json_t *wrap_one_test(const char *text)
+{
+    size_t n = strlen(text);
+    while (n && strchr(" \t\r\n,", text[n - 1]))
+        n--;
+    json_error_t jerr;
+    json_t *t = json_loadb(text, n, JSON_DECODE_ANY, &jerr);
+    if (!json_is_object(t) || !json_is_array(json_object_get(t, "results"))) {
+        json_decref(t);
+        return NULL;
+    }
+    return json_pack("{s:{s:[o]}, s:b}", "DCGM Diagnostic", "tests", t, "one_test", 1);
+}
+
 int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     json_error_t jerr;
     json_t *top = json_loads(text, JSON_DECODE_ANY, &jerr);
+    if (!diag_root(top) && one_test(text)) {
+        json_t *wrapped = wrap_one_test(text);
+        if (wrapped)
+            json_decref(top), top = wrapped;
+    }
     const json_t *root = diag_root(top);
     if (!json_is_object(root)) {
         json_decref(top);
@@ -162,6 +194,7 @@ int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *e
     json_array_foreach(json_object_get(root, "test_categories"), i, c)
         n += add_tests(tests, json_object_get(c, "tests"), ls_json_str(c, "category", "unknown"));
     n += add_tests(tests, json_object_get(root, "tests"), "unknown");
+    ls_dcgm_figures(doc, root); /* its PCIe test's figures, as dcgm entries */
     json_t *dcgm = json_pack("{s:s, s:o}", "file", name, "tests", tests);
     const char *v = version_of(top, root);
     const json_t *meta = json_object_get(top, "metadata");
@@ -173,6 +206,8 @@ int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *e
     const char *runtime = ls_json_str(root, "runtime_error", ls_json_str(top, "runtime_error", NULL));
     if (runtime)
         json_object_set_new(dcgm, "runtime_error", json_string(runtime));
+    if (json_is_true(json_object_get(top, "one_test")))
+        json_object_set_new(dcgm, "incomplete", json_string("a pasted test alone: no version, no other test"));
     json_t *list = json_object_get(doc, "dcgm");
     if (!json_is_array(list)) {
         list = json_array();

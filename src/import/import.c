@@ -1,8 +1,12 @@
 #include "import.h"
 #include "dcgm_diag.h"
+#include "dcgm_health.h"
 #include "inspector.h"
 #include "nccl_ras.h"
+#include "nccl_ras_json.h"
 #include "nccl_tests_json.h"
+#include "nvloom.h"
+#include "perftest.h"
 #include "import_note.h"
 #include "import_util.h"
 #include "line_numbers.h"
@@ -112,8 +116,12 @@ static int import_topo_p2p(json_t *doc, const char *text, const char *name, char
 static const ls_importer_t readers[] = {
     {LS_FMT_NCCL_TESTS_JSON, "nccl-tests JSON", ls_nccl_tests_json_detect, NULL, ls_import_nccl_tests_json},
     {LS_FMT_DCGM_DIAG, "dcgmi diag JSON", ls_dcgm_diag_detect, NULL, ls_import_dcgm_diag},
+    {LS_FMT_DCGM_HEALTH, "dcgmi health JSON", ls_dcgm_health_detect, NULL, ls_import_dcgm_health},
     {LS_FMT_INSPECTOR, "NCCL Inspector JSONL", ls_inspector_detect, NULL, ls_import_inspector},
+    {LS_FMT_NCCL_RAS_JSON, "ncclras JSON", ls_nccl_ras_json_detect, NULL, ls_import_nccl_ras_json},
     {LS_FMT_NCCL_RAS, "ncclras", ls_nccl_ras_detect, NULL, ls_import_nccl_ras}, /* before the INFO log */
+    {LS_FMT_PERFTEST, "perftest", ls_perftest_detect, NULL, ls_import_perftest},
+    {LS_FMT_NVLOOM, "nvloom", ls_nvloom_detect, NULL, ls_import_nvloom}, /* before nvbandwidth */
     {LS_FMT_NVBANDWIDTH, "nvbandwidth", ls_nvbandwidth_detect, NULL, ls_import_nvbandwidth},
     {LS_FMT_P2P_SAMPLE, "p2pBandwidthLatencyTest", ls_p2p_sample_detect, NULL, ls_import_p2p_sample},
     {LS_FMT_NCCL_TESTS, "nccl-tests", ls_nccl_tests_detect, read_nccl_tests, NULL},
@@ -169,7 +177,8 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
                           "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
                           "p2pBandwidthLatencyTest output, nvbandwidth text or JSON, nvidia-smi "
                           "topo -m, nvidia-smi nvlink -s/-e or nvidia-smi -q text, nccl-tests -J JSON, dcgmi diag "
-                          "JSON, ncclras text or NCCL Inspector JSONL)", name);
+                          "or health JSON, ncclras text or JSON, NCCL Inspector JSONL, perftest or nvloom "
+                          "output)", name);
     free(plain);
     ls_doc_sanitize(doc); /* the import boundary (docs/safety.md) */
     if (r && n >= 0)

@@ -1,7 +1,8 @@
 /* `linkscope import`: recognizes a saved tool output and adds its figures to a run
-   document. Formats: nccl-tests text, NCCL INFO logs, p2pBandwidthLatencyTest text,
-   nvbandwidth text and -j JSON, nvidia-smi topo -m and topo -p2p text, nvidia-smi
-   nvlink -s/-e and -q text (docs/import.md). */
+   document. Formats: nccl-tests text and -J JSON, NCCL INFO logs, p2pBandwidthLatencyTest
+   text, nvbandwidth text and -j JSON, nvidia-smi topo -m and topo -p2p text, nvidia-smi
+   nvlink -s/-e and -q text, dcgmi diag and health JSON, ncclras text and JSON, NCCL
+   Inspector JSONL, perftest and nvloom text (docs/import.md). */
 #ifndef LS_IMPORT_IMPORT_H
 #define LS_IMPORT_IMPORT_H
 
@@ -21,7 +22,11 @@ enum ls_import_format {
     LS_FMT_NCCL_TESTS_JSON, /* nccl-tests -J */
     LS_FMT_DCGM_DIAG,  /* dcgmi diag --json: top-level dcgm[] */
     LS_FMT_NCCL_RAS,   /* ncclras text: top-level nccl_ras[] */
-    LS_FMT_INSPECTOR   /* NCCL Inspector JSONL: top-level inspector[] */
+    LS_FMT_INSPECTOR,  /* NCCL Inspector JSONL: top-level inspector[] */
+    LS_FMT_PERFTEST,   /* ib_write_bw, ib_read_lat ...: "net" entries */
+    LS_FMT_NVLOOM,     /* nvloom_cli matrices and CSV: "mnnvl" entries, top-level nvloom[] */
+    LS_FMT_DCGM_HEALTH, /* dcgmi health -c -j: top-level dcgm_health[] */
+    LS_FMT_NCCL_RAS_JSON /* ncclras -f json (and -m events): top-level nccl_ras[] */
 };
 
 typedef struct {

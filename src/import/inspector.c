@@ -1,8 +1,11 @@
 /* NCCL Inspector JSONL (NCCL's ext-profiler / plugins/profiler/inspector). Each line is
    one finished collective on one rank; records are grouped by collective, message size
    and rank count, and each group keeps its medians (a job repeats the same call many
-   times). Some writers flatten header and metadata into the record: both are read.
-   p2p_perf records and lines that are not JSON are ignored. */
+   times). Some writers flatten header and metadata into the record: both are read; a
+   file of records printed over several lines (as the plugin's README shows them) is read
+   object by object. p2p_perf records and lines that are not JSON are ignored; the
+   Prometheus mode's metrics text (NCCL_INSPECTOR_PROM_DUMP=1: sizes in buckets such as
+   "4-5GB") is not read. */
 #include "inspector.h"
 #include "model/doc.h"
 #include "util/log.h"
@@ -133,6 +136,27 @@ static void finish(json_t *groups)
     }
 }
 
+/* Records printed over several lines (the plugin's README, a paste through jq): each
+   object in turn, text between them skipped up to the next line opening with '{'. */
+static int read_pretty(json_t *groups, const char *text)
+{
+    int records = 0;
+    size_t len = strlen(text), at = 0;
+    while (at < len) {
+        const char *open = text[at] == '{' ? text + at : strstr(text + at, "\n{");
+        if (!open)
+            break;
+        at = (size_t)(open - text) + (*open == '\n');
+        json_error_t jerr;
+        json_t *rec = json_loadb(text + at, len - at, JSON_DISABLE_EOF_CHECK, &jerr);
+        if (json_is_object(rec))
+            records += add_record(groups, rec);
+        at += rec && jerr.position > 0 ? (size_t)jerr.position : 1;
+        json_decref(rec);
+    }
+    return records;
+}
+
 int ls_import_inspector(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     json_t *groups = json_array();
@@ -147,6 +171,8 @@ int ls_import_inspector(json_t *doc, const char *text, const char *name, char *e
         json_decref(rec);
         p += len + (end != NULL);
     }
+    if (records == 0)
+        records = read_pretty(groups, text);
     if (records == 0) {
         json_decref(groups);
         return ls_seterr(err, errlen, "%s: NCCL Inspector JSONL: no coll_perf record", name);

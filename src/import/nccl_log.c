@@ -29,6 +29,14 @@ static int line_host(const char *line, char *host, size_t len)
     const char *tag = line[0] == '[' ? strstr(line, ">:") : NULL;
     if (tag && memchr(line, ' ', (size_t)(tag - line)) == NULL)
         line = tag + 2;
+    /* a bracket and a blank before the host: NCCL_DEBUG_TIMESTAMP_FORMAT's
+       "[2026-03-13 22:26:02] ", or a colour code's residue "[0m " */
+    const char *close = line[0] == '[' ? strchr(line, ']') : NULL;
+    size_t colour = line[0] == '[' ? 1 + strspn(line + 1, "0123456789;") : 0; /* "[0m" of ESC[0m */
+    if (colour > 1 && line[colour] == 'm' && line[colour + 1] == ' ')
+        line += colour + 2;
+    else if (close && close[1] == ' ' && close[2] != ' ' && close[2] != '[')
+        line = close + 2;
     const char *info = strstr(line, " NCCL INFO ");
     if (!info)
         info = strstr(line, " NCCL WARN ");
@@ -36,7 +44,8 @@ static int line_host(const char *line, char *host, size_t len)
     if (!info || !c1 || c1 > info || c1 == line)
         return -1;
     const char *c2 = strchr(c1 + 1, ':');
-    if (!c2 || c2 > info || !isdigit((unsigned char)c1[1]))
+    /* the pid: digits, or a mask of X's where the poster hid it ("host:XXXXXX [5]") */
+    if (!c2 || c2 > info || !(isdigit((unsigned char)c1[1]) || c1[1] == 'X'))
         return -1;
     size_t n = (size_t)(c1 - line);
     if (n >= len)

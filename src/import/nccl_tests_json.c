@@ -62,6 +62,12 @@ static json_t *iter_json(const json_t *it)
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (json_is_number(json_object_get(it, keys[k])))
             json_object_set_new(o, keys[k], json_real(json_number_value(json_object_get(it, keys[k]))));
+    /* nccl-tests 2.19.6 (-I with a skip): its statistics leave out the first iterations;
+       the per-process means here do the same */
+    long long skip = json_is_integer(json_object_get(it, "skipped_iterations"))
+                         ? json_integer_value(json_object_get(it, "skipped_iterations")) : 0;
+    if (skip > 0)
+        json_object_set_new(o, "skipped_iterations", json_integer(skip));
     json_t *means = json_array();
     size_t p;
     const json_t *times;
@@ -72,7 +78,7 @@ static json_t *iter_json(const json_t *it)
         const json_t *t;
         json_array_foreach(times, i, t)
         {
-            if (json_is_number(t))
+            if (json_is_number(t) && (long long)i >= skip)
                 sum += json_number_value(t), n++;
         }
         json_array_append_new(means, n ? json_real(sum / (double)n) : json_null());

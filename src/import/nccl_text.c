@@ -156,19 +156,63 @@ int ls_nccl_text_is_row(const char *line)
     return figures >= 4;
 }
 
+/* The host word in front of ": Test ... failure" (no blank inside it), or "". */
+static void failure_host(const char *line, const char *at, char *host, size_t len)
+{
+    host[0] = '\0';
+    if (at - line < 3 || at[-1] != ' ' || at[-2] != ':')
+        return;
+    const char *end = at - 2, *start = end;
+    while (start > line && start[-1] != ' ' && start[-1] != '\t')
+        start--;
+    size_t n = (size_t)(end - start);
+    if (n > 0 && n < len) {
+        memcpy(host, start, n);
+        host[n] = '\0';
+    }
+}
+
+int ls_nccl_text_failure(const char *line, ls_nccl_failure_t *f)
+{
+    memset(f, 0, sizeof *f);
+    const char *at = strstr(line, "Test NCCL failure ");
+    if (!at)
+        at = strstr(line, "Test CUDA failure ");
+    if (at) {
+        failure_host(line, at, f->host, sizeof f->host);
+        snprintf(f->message, sizeof f->message, "%s", at);
+        f->primary = 1;
+        return 0;
+    }
+    /* " .. HOST pid PID: Test failure FILE:LINE" */
+    at = strstr(line, ": Test failure ");
+    const char *dots = strstr(line, ".. ");
+    if (!at || !dots || dots > at)
+        return -1;
+    char host[64];
+    long pid;
+    if (sscanf(dots + 3, "%63s pid %ld", host, &pid) != 2)
+        return -1;
+    snprintf(f->host, sizeof f->host, "%s", host);
+    snprintf(f->message, sizeof f->message, "%s", at + 2);
+    return 0;
+}
+
 int ls_nccl_text_detect(const char *text)
 {
     if (strstr(text, "Collective test starting") ||
         (strstr(text, "nThread") && strstr(text, "nGpus")))
         return 1;
-    int rows = 0, header = 0, named = 0;
+    int rows = 0, header = 0, named = 0, failed = 0;
     char buf[1024], name[64];
     for (const char *p = text; ls_text_line(&p, buf, sizeof buf);) {
         ls_nccl_text_normalize(buf);
+        ls_nccl_failure_t f;
+        failed |= ls_nccl_text_failure(buf, &f) == 0 && f.primary;
         const char *s = buf[0] == '#' ? buf + 1 : buf;
         header |= ls_nccl_text_headerish(s) && strstr(s, "busbw") != NULL;
         named |= !strstr(buf, "NCCL INFO") && ls_nccl_text_perf_name(buf, name, sizeof name) == 0;
         rows += ls_nccl_text_is_row(buf);
     }
-    return header || rows >= 2 || (named && rows >= 1);
+    return header || failed || rows >= 2 || (named && rows >= 1);
 }

@@ -24,6 +24,19 @@ int ls_nccl_text_perf_name(const char *line, char *out, size_t outlen);
    numbers, a data type name, then figures. */
 int ls_nccl_text_is_row(const char *line);
 
+/* One of nccl-tests' failure lines (its src/common.h): the check macros print
+   "HOST: Test NCCL failure FILE:LINE 'MESSAGE / LAST ERROR'" (2.13+; "'MESSAGE'" before,
+   and no host in the oldest builds), "HOST: Test CUDA failure FILE:LINE 'MESSAGE'", and
+   each caller up the stack " .. HOST pid PID: Test failure FILE:LINE". */
+typedef struct {
+    char host[64];     /* "" when the line names none */
+    char message[192]; /* "Test NCCL failure common.cu:1204 'unhandled cuda error ...'" */
+    int primary;       /* 1 for the NCCL/CUDA line that says what failed, 0 for a trail line */
+} ls_nccl_failure_t;
+
+/* 0 and *f filled when a (normalized) line is a failure line; -1 otherwise. */
+int ls_nccl_text_failure(const char *line, ls_nccl_failure_t *f);
+
 /* 1 when text holds nccl-tests output: its banner or header, a column header, or
    result rows (with or without a command line naming the binary). */
 int ls_nccl_text_detect(const char *text);

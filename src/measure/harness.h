@@ -14,6 +14,13 @@
 
 #define LS_MAX_STREAMS 8 /* the fabric step writes to up to 8 peers at once per GPU */
 #define LS_GATE_TIMEOUT_MS 20000u
+
+/* The gate's bound in ms: LS_GATE_TIMEOUT_MS, or the environment's LS_GATE_TIMEOUT_MS
+   (1 - 600000). Under compute-sanitizer every kernel launch waits for the kernels before
+   it, so the launch queued behind the gate waits out the whole bound: a short one keeps
+   a sanitizer pass within its time (scripts/device-sanitize.sh); the figures then come
+   out "timeout", their kernels still run once. */
+unsigned ls_gate_timeout_ms(void);
 #define LS_SAMPLE_TARGET_MS 10.0 /* each timed sample lasts about this long */
 
 /* In a function returning cudaError_t: return the error of call when it failed. */

@@ -151,7 +151,7 @@ static cudaError_t timer_sample(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int 
     t->ctl[1] = 0;
     *timed_out = 0;
     LS_CUDA_TRY(cudaSetDevice(t->device[0]));
-    LS_CUDA_TRY(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->stream[0]));
+    LS_CUDA_TRY(ls_k_gate(t->ctl, ls_gate_timeout_ms(), t->stream[0]));
     /* from here the gate runs: every path below releases it and waits for the streams
        (a return that left it spinning would free ctl under it) */
     cudaError_t rc = cudaEventRecord(t->start, t->stream[0]);
@@ -202,7 +202,7 @@ int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int 
     }
     if (late) {
         ls_seterr(err, errlen, "the gate kernel timed out after %u ms while work was queued "
-                               "(queue full or GPU stalled)", LS_GATE_TIMEOUT_MS);
+                               "(queue full or GPU stalled)", ls_gate_timeout_ms());
         return -2;
     }
     return 0;
@@ -298,6 +298,11 @@ void ls_entry_cuda_fail(json_t *entry, const char *what, cudaError_t rc)
     snprintf(line, sizeof line, "%s: %s", what, cudaGetErrorString(rc));
     ls_entry_fail(entry, "failed", line);
     cudaGetLastError();
+}
+
+unsigned ls_gate_timeout_ms(void)
+{
+    return (unsigned)ls_env_int("LS_GATE_TIMEOUT_MS", (int)LS_GATE_TIMEOUT_MS, 1, 600000);
 }
 
 int ls_env_int(const char *name, int fallback, int lo, int hi)

@@ -151,7 +151,7 @@ static void measure_case(json_t *doc, host_job_t *j, int node, int local, int bo
     double dst_huge = j->mapped ? ls_numa_huge_share(j->host_dst) : -1;
     if (src_huge >= 0 && dst_huge >= 0)
         json_object_set_new(e, "huge_page_share", json_real((src_huge + dst_huge) / 2));
-    ls_progress("host: %s %s GPU%d node %d", direction, pinned ? "pinned" : "pageable", j->dev, node);
+    ls_progress_detail("host: %s %s GPU%d node %d", direction, pinned ? "pinned" : "pageable", j->dev, node);
     double *ms = calloc((size_t)n, sizeof *ms);
     int devs[2] = {j->dev, j->dev}, loops = 1, st = -1;
     ls_timer_t t;

@@ -105,7 +105,7 @@ static cudaError_t rtimer_sample(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *a
     t->ctl[1] = 0;
     *timed_out = 0;
     LS_CUDA_TRY(cudaSetDevice(t->gate_dev));
-    LS_CUDA_TRY(ls_k_gate(t->ctl, LS_GATE_TIMEOUT_MS, t->gate));
+    LS_CUDA_TRY(ls_k_gate(t->ctl, ls_gate_timeout_ms(), t->gate));
     /* the gate runs from here: released and waited for whatever fails below */
     cudaError_t rc = cudaEventRecord(t->start, t->gate);
     if (rc == cudaSuccess)
@@ -157,7 +157,7 @@ static int fail(cudaError_t rc, int late, char *err, size_t errlen)
         return -1;
     }
     ls_seterr(err, errlen, "the gate kernel timed out after %u ms while work was queued "
-                           "(queue full or GPU stalled)", LS_GATE_TIMEOUT_MS);
+                           "(queue full or GPU stalled)", ls_gate_timeout_ms());
     (void)late;
     return -2;
 }

@@ -29,9 +29,33 @@ static void net_using(const char *msg, json_t *facts)
     json_object_set_new(facts, "relaxed_ordering", json_boolean(ro && (size_t)(ro - p) < len));
 }
 
+/* "NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 context=0x… pciPath=…
+   ar=1": NCCL's net_ib.cc prints each port it opens with its speed in Mb/s (an INFO line
+   of the NET subsystem, so only where NCCL_DEBUG_SUBSYS includes NET; TRACE before
+   2.20): net_speeds {"mlx5_0": 400000}. */
+static void net_speed(const char *msg, json_t *facts)
+{
+    int index, port;
+    char name[64], dev[64];
+    const char *sp = strstr(msg, " speed=");
+    if (!sp || strncmp(msg, "NET/IB: [", 9) != 0 ||
+        sscanf(msg, "NET/IB: [%d] %63[^:]:%63[^:]:%d/", &index, name, dev, &port) != 4)
+        return;
+    long mbps;
+    if (sscanf(sp + 7, "%ld", &mbps) != 1 || mbps <= 0)
+        return;
+    json_t *map = json_object_get(facts, "net_speeds");
+    if (!map) {
+        map = json_object();
+        json_object_set_new(facts, "net_speeds", map);
+    }
+    json_object_set_new(map, name, json_integer(mbps));
+}
+
 void ls_nccl_net_line(const char *msg, json_t *facts)
 {
     net_using(msg, facts);
+    net_speed(msg, facts);
     /* "Connected all rings, use ring PXN 0 GDR 1" (NCCL >= 2.19): GDR in use for the ring */
     const char *gdr = strstr(msg, " GDR ");
     int used;

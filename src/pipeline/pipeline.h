@@ -14,14 +14,17 @@
 
 typedef struct {
     int thorough;          /* 0 quick, 1 thorough */
-    double budget_s;       /* steps that would not fit are cut down, never dropped */
+    double budget_s;       /* a hard cap: steps are cut down (never dropped) until the
+                              projection fits; a run that cannot fit does not start */
     int gpus[LS_MAX_GPUS]; /* the GPUs to use (checked to exist) */
     int ngpus;
     int no_nccl;           /* skip the collectives */
 } ls_run_opts_t;
 
 /* A new run document of this machine with every step's entries, its "run" object, its
-   "findings" and "plan". NULL only when out of memory. */
-json_t *ls_pipeline_run(const ls_run_opts_t *o);
+   "findings" and "plan". NULL when out of memory, or with *refused 1 when even cut down
+   the run's projection does not fit the budget (the line that says so printed, nothing
+   measured). */
+json_t *ls_pipeline_run(const ls_run_opts_t *o, int *refused);
 
 #endif

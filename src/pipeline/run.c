@@ -21,8 +21,8 @@
 
 /* The projection's steps, in its order (analyze/projection.c): the run measures them in
    that order and records each under the projection's name. */
-enum { P_INVENTORY, P_P2P_CE, P_NCCL, P_HBM, P_HOST, P_P2P_SM, P_P2P_STAGED, P_LATENCY, P_FABRIC,
-       P_COUNT };
+enum { P_INVENTORY, P_P2P_CE, P_CHECK, P_ALL_REDUCE, P_ALL_GATHER, P_REDUCE_SCATTER, P_ALLTOALL, P_HBM,
+       P_HOST, P_P2P_SM, P_P2P_STAGED, P_LATENCY, P_FABRIC, P_GROUPS, P_BURN, P_SPEC, P_COUNT };
 
 typedef struct {
     json_t *doc, *steps;
@@ -31,6 +31,7 @@ typedef struct {
     ls_run_rounds_t *rounds;        /* NULL: no topology, every pair alone */
     ls_projection_t proj;
     int planned;                    /* proj holds the projection */
+    int refused;                    /* even cut down the run does not fit its budget */
     int step_of[P_COUNT];           /* projection step index of each P_*, -1 none */
     int nccl_ok;                    /* the collectives ran: NCCL is there */
 } run_t;
@@ -56,17 +57,22 @@ static int step_cut(run_t *r, int which)
     return (k >= 0 && r->proj.steps[k].cut) || now_s() - r->start >= r->o->budget_s;
 }
 
+/* The step's record: its seconds, and where the projection has a step of that very
+   name its projected seconds; what its cut left out. */
 static void step_done(run_t *r, const char *name, double t0, int rc, const char *err, int which,
                       int cut)
 {
     json_t *s = json_pack("{s:s, s:s, s:f}", "step", name, "status", rc == 0 ? "ok" : "failed",
                           "seconds", now_s() - t0);
     int k = r->planned && which >= 0 ? r->step_of[which] : -1;
-    if (k >= 0)
+    if (k >= 0 && strcmp(r->proj.steps[k].name, name) == 0)
         json_object_set_new(s, "projected_s", json_real(r->proj.steps[k].seconds));
     if (cut)
-        json_object_set_new(s, "cut", json_string(which == P_NCCL ? "all_reduce to 1 GiB, not 8 GiB"
-                                                                  : "half the samples"));
+        json_object_set_new(s, "cut", json_string(k >= 0 ? r->proj.steps[k].cut_how
+                                                  : which == P_BURN ? "30 s of load, not 60"
+                                                  : which >= P_ALL_REDUCE && which <= P_ALLTOALL
+                                                      ? "to 1 GiB, not 8 GiB"
+                                                      : "half the samples"));
     if (rc != 0 && err && *err)
         json_object_set_new(s, "error", json_string(err));
     json_array_append_new(r->steps, s);
@@ -84,15 +90,30 @@ static void discover(run_t *r)
     ls_progress_done();
 }
 
-/* The run's steps under the projection's names (analyze/projection.c). */
+/* The run's steps under the projection's names (analyze/projection.c); the collectives'
+   names carry the GPU count ("nccl all_reduce on 8 GPUs"). */
 static const char *const step_names[P_COUNT] = {
-    "inventory and topology", "p2p ce, one way and both ways", "nccl",
-    "hbm read, write, copy, copy_ce", "host copies, pinned and pageable", "p2p sm_read, sm_write",
-    "p2p staged through host", "latency, every definition",
-    "fabric stress: all to all, one to all, all to one"};
+    [P_INVENTORY] = "inventory and topology", [P_P2P_CE] = "p2p ce, one way and both ways",
+    [P_CHECK] = "p2p ce: concurrent against alone",
+    [P_ALL_REDUCE] = "all_reduce", [P_ALL_GATHER] = "all_gather",
+    [P_REDUCE_SCATTER] = "reduce_scatter", [P_ALLTOALL] = "alltoall",
+    [P_HBM] = "hbm read, write, copy, copy_ce", [P_HOST] = "host copies, pinned and pageable",
+    [P_P2P_SM] = "p2p sm_read, sm_write", [P_P2P_STAGED] = "p2p staged through host",
+    [P_LATENCY] = "latency, every definition",
+    [P_FABRIC] = "fabric stress: all to all, one to all, all to one",
+    [P_GROUPS] = "nccl all_reduce on the plan's groups", [P_BURN] = "burn", [P_SPEC] = "spec"};
+
+static void proj_name(const run_t *r, int which, char *out, size_t len)
+{
+    if (which >= P_ALL_REDUCE && which <= P_ALLTOALL)
+        snprintf(out, len, "nccl %s on %d GPUs", step_names[which], r->o->ngpus);
+    else
+        snprintf(out, len, "%s", step_names[which]);
+}
 
 /* The pair rounds from the discovered topology, and the projection of the run on it:
-   which steps the budget cuts down. */
+   which steps the budget cuts down, or that even cut down it does not fit (the run then
+   stops here, before measuring: LS_EXIT_BUDGET). */
 static void plan(run_t *r)
 {
     for (int i = 0; i < P_COUNT; i++)
@@ -104,16 +125,26 @@ static void plan(run_t *r)
         r->rounds = NULL;
         return;
     }
-    if (ls_project_run(&r->rounds->fabric, r->rounds->numa, r->o->thorough, r->o->budget_s, &r->proj) != 0)
+    char why[512];
+    ls_proj_opts_t po = {.thorough = r->o->thorough, .budget_s = r->o->budget_s,
+                         .no_nccl = r->o->no_nccl || r->o->ngpus < 2 ||
+                                    ls_nccl_probe(NULL, 0, why, sizeof why) != 0};
+    if (ls_project_run(&r->rounds->fabric, r->rounds->numa, &po, &r->proj) != 0)
         return;
     r->planned = 1;
-    for (int i = 0; i < P_COUNT; i++)
+    for (int i = 0; i < P_COUNT; i++) {
+        char name[96];
+        proj_name(r, i, name, sizeof name);
         for (int k = 0; k < r->proj.nsteps; k++)
-            if (strncmp(r->proj.steps[k].name, step_names[i], strlen(step_names[i])) == 0)
+            if (strcmp(r->proj.steps[k].name, name) == 0)
                 r->step_of[i] = k;
-    if (r->proj.over_budget)
-        ls_warn("projected %.0f s even cut down, over the %.0f s budget: every step runs cut down",
-                r->proj.total_s, r->o->budget_s);
+    }
+    if (r->proj.over_budget) {
+        char line[640];
+        ls_proj_refusal(&r->proj, line, sizeof line);
+        ls_error("run: %s", line);
+        r->refused = 1;
+    }
 }
 
 static void measure_opts(run_t *r, ls_measure_opts_t *mo, int cut)
@@ -170,7 +201,7 @@ static void p2p_ce(run_t *r)
     char note[96] = "";
     if (serial)
         snprintf(note, sizeof note, "%d link class(es) share a path: measured one pair at a time", serial);
-    step_done(r, "p2p ce: concurrent against alone", t0, 0, NULL, -1, 0);
+    step_done(r, step_names[P_CHECK], t0, 0, NULL, P_CHECK, 0);
     if (serial)
         json_object_set_new(json_array_get(r->steps, json_array_size(r->steps) - 1), "note",
                             json_string(note));
@@ -203,12 +234,13 @@ static void deep(run_t *r)
     }
 }
 
+/* One sweep as the projection's step `which` (a collective on all GPUs, or P_GROUPS). */
 static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, uint64_t min_b,
-                  uint64_t max_b, double factor)
+                  uint64_t max_b, double factor, int which)
 {
     char name[96];
     snprintf(name, sizeof name, "nccl %s on %d GPUs", collective, ngpus);
-    int cut = step_cut(r, P_NCCL);
+    int cut = step_cut(r, which);
     if (cut && max_b > (1ull << 30)) /* the cut-down form: to 1 GiB */
         max_b = 1ull << 30;
     ls_nccl_sweep_opts_t o = {.collective = collective, .gpus = gpus, .ngpus = ngpus,
@@ -223,7 +255,7 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
     json_t *entry = ls_nccl_sweep(&o, err, sizeof err);
     ls_progress_done();
     if (!entry) {
-        step_done(r, name, t0, -1, err, P_NCCL, cut);
+        step_done(r, name, t0, -1, err, which, cut);
         return;
     }
     int ok = strcmp(ls_json_str(entry, "status", "failed"), "ok") == 0;
@@ -231,7 +263,7 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
         snprintf(err, sizeof err, "%s", ls_json_str(entry, "error", "failed"));
     ls_nccl_annotate_entry(r->doc, entry);
     ls_nccl_add_entry(r->doc, entry);
-    step_done(r, name, t0, ok ? 0 : -1, err, P_NCCL, cut);
+    step_done(r, name, t0, ok ? 0 : -1, err, which, cut);
 }
 
 static int same_set(const json_t *list, const int *gpus, int n)
@@ -259,7 +291,7 @@ static void plan_groups(run_t *r, uint64_t max_b)
         int set[LS_MAX_GPUS];
         for (int k = 0; k < n; k++)
             set[k] = (int)json_integer_value(json_array_get(list, (size_t)k));
-        sweep(r, "all_reduce", set, n, 1 << 20, max_b, 4);
+        sweep(r, "all_reduce", set, n, 1 << 20, max_b, 4, P_GROUPS);
     }
     json_decref(plan);
 }
@@ -279,10 +311,9 @@ static void collectives(run_t *r)
        GPU memory are dropped by the harness with a note. */
     int thorough = r->o->thorough;
     uint64_t max_b = thorough ? 8ull << 30 : 1ull << 30;
-    sweep(r, "all_reduce", r->o->gpus, r->o->ngpus, 8, 8ull << 30, 2);
-    static const char *others[] = {"all_gather", "reduce_scatter", "alltoall"};
-    for (int i = 0; i < 3; i++)
-        sweep(r, others[i], r->o->gpus, r->o->ngpus, 8, max_b, thorough ? 2 : 4);
+    sweep(r, "all_reduce", r->o->gpus, r->o->ngpus, 8, 8ull << 30, 2, P_ALL_REDUCE);
+    for (int i = P_ALL_GATHER; i <= P_ALLTOALL; i++)
+        sweep(r, step_names[i], r->o->gpus, r->o->ngpus, 8, max_b, thorough ? 2 : 4, i);
     r->nccl_ok = 1;
 }
 
@@ -318,7 +349,7 @@ static void burn(run_t *r)
 {
     if (!r->o->thorough)
         return;
-    int cut = step_cut(r, -1); /* past the budget: cut to half the seconds, never dropped */
+    int cut = step_cut(r, P_BURN); /* cut down: half the seconds, never dropped */
     ls_burn_opts_t o;
     memset(&o, 0, sizeof o);
     memcpy(o.gpus, r->o->gpus, sizeof(int) * (size_t)r->o->ngpus);
@@ -330,7 +361,7 @@ static void burn(run_t *r)
     double t0 = now_s();
     int rc = ls_measure_burn(r->doc, &o, err, sizeof err);
     ls_progress_done();
-    step_done(r, "burn", t0, rc, err, -1, cut);
+    step_done(r, "burn", t0, rc, err, P_BURN, cut);
 }
 
 /* Each GPU against its datasheet (docs/acceptance.md); the findings join the others
@@ -339,16 +370,17 @@ static void spec(run_t *r)
 {
     char err[512] = "";
     double t0 = now_s();
-    step_done(r, "spec", t0, ls_spec_record(r->doc, err, sizeof err), err, -1, 0);
+    step_done(r, "spec", t0, ls_spec_record(r->doc, err, sizeof err), err, P_SPEC, 0);
 }
 
 /* The run object, then findings and plan computed from everything measured. */
 static void analysis(run_t *r)
 {
-    json_object_set_new(r->doc, "run", json_pack("{s:s, s:f, s:f, s:O}", "level",
-                                                 r->o->thorough ? "thorough" : "quick", "budget_s",
-                                                 r->o->budget_s, "elapsed_s", now_s() - r->start,
-                                                 "steps", r->steps));
+    json_t *run = json_pack("{s:s, s:f, s:f, s:O}", "level", r->o->thorough ? "thorough" : "quick",
+                            "budget_s", r->o->budget_s, "elapsed_s", now_s() - r->start, "steps", r->steps);
+    if (r->planned) /* the run's time beside what the projection said before it ran */
+        json_object_set_new(run, "projected_s", json_real(r->proj.total_s));
+    json_object_set_new(r->doc, "run", run);
     ls_nics_from_nccl(r->doc); /* what NCCL said of each NIC its collectives used */
     json_object_set_new(r->doc, "findings", ls_findings(r->doc));
     json_object_set_new(r->doc, "plan", ls_plan_with(r->doc, json_object_get(r->doc, "findings")));
@@ -360,8 +392,9 @@ static void (*const steps[])(run_t *) = {discover, plan,   p2p_ce, collectives, 
                                          deep,     fabric, groups, burn,        spec,
                                          analysis};
 
-json_t *ls_pipeline_run(const ls_run_opts_t *o)
+json_t *ls_pipeline_run(const ls_run_opts_t *o, int *refused)
 {
+    *refused = 0;
     run_t r = {.doc = ls_doc_new(), .steps = json_array(), .o = o, .start = now_s()};
     ls_progress_clock(o->budget_s); /* the progress line shows the run against its budget */
     if (!r.doc || !r.steps) {
@@ -369,9 +402,14 @@ json_t *ls_pipeline_run(const ls_run_opts_t *o)
         json_decref(r.steps);
         return NULL;
     }
-    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0] && !r.refused; i++)
         steps[i](&r);
     json_decref(r.steps);
+    if (r.refused) { /* said before measuring: nothing measured, nothing written */
+        json_decref(r.doc);
+        r.doc = NULL;
+        *refused = 1;
+    }
     if (r.rounds)
         ls_run_rounds_free(r.rounds);
     free(r.rounds);

@@ -204,19 +204,6 @@ char *ls_fleet_html(const json_t *result, double score, double min_change_pct)
     return ls_buf_take(&o.b);
 }
 
-/* A label value: backslash, double quote and newline escaped (exposition format). */
-static void prom_label(ls_buf_t *b, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '\\' || *s == '"')
-            ls_buf_printf(b, "\\%c", *s);
-        else if (*s == '\n')
-            ls_buf_puts(b, "\\n");
-        else
-            ls_buf_printf(b, "%c", *s);
-    }
-}
-
 /* Unit of a figure as a Prometheus base unit: suffix and factor; NULL when none fits. */
 static const char *prom_unit(const char *unit, double *factor)
 {
@@ -237,9 +224,9 @@ static void prom_nodes(ls_buf_t *b, const json_t *result)
     json_array_foreach(json_object_get(result, "nodes"), i, n)
     {
         ls_buf_puts(b, "linkscope_fleet_node_outliers{node=\"");
-        prom_label(b, ls_json_str(n, "node", ""));
+        ls_buf_prom_label(b, ls_json_str(n, "node", ""));
         ls_buf_puts(b, "\",model=\"");
-        prom_label(b, ls_json_str(n, "model", ""));
+        ls_buf_prom_label(b, ls_json_str(n, "model", ""));
         ls_buf_printf(b, "\"} %lld\n", ls_json_int(n, "outliers", 0));
     }
     ls_buf_printf(b, "# HELP linkscope_fleet_outlier_nodes Nodes with at least one outlier.\n"
@@ -253,7 +240,7 @@ static void prom_nodes(ls_buf_t *b, const json_t *result)
         static const char *const sev[][2] = {{"error", "errors"}, {"warning", "warnings"}};
         for (int k = 0; k < 2; k++) {
             ls_buf_puts(b, "linkscope_fleet_node_findings{node=\"");
-            prom_label(b, ls_json_str(n, "node", ""));
+            ls_buf_prom_label(b, ls_json_str(n, "node", ""));
             ls_buf_printf(b, "\",severity=\"%s\"} %lld\n", sev[k][0], ls_json_int(n, sev[k][1], 0));
         }
     }
@@ -276,9 +263,9 @@ static void prom_medians(ls_buf_t *b, const json_t *result, const char *suffix)
                           suffix, suffix);
         first = 0;
         ls_buf_printf(b, "linkscope_fleet_figure_median_%s{model=\"", suffix);
-        prom_label(b, ls_json_str(f, "model", ""));
+        ls_buf_prom_label(b, ls_json_str(f, "model", ""));
         ls_buf_puts(b, "\",figure=\"");
-        prom_label(b, ls_json_str(f, "label", ""));
+        ls_buf_prom_label(b, ls_json_str(f, "label", ""));
         ls_buf_printf(b, "\"} %.6g\n", ls_json_num(f, "median", NAN) * factor);
     }
 }

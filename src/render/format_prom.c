@@ -36,18 +36,11 @@ static void nothing(ls_out_t *o, const ls_table_t *t, int flags)
     (void)o, (void)t, (void)flags;
 }
 
-/* A label value: backslash, quote and newline escaped (the exposition format). */
+/* name="value", after a comma unless first. */
 static void label(ls_buf_t *b, const char *name, const char *value, int *first)
 {
     ls_buf_printf(b, "%s%s=\"", *first ? "" : ",", name);
-    for (const char *p = value; *p; p++) {
-        if (*p == '\\' || *p == '"')
-            ls_buf_printf(b, "\\%c", *p);
-        else if (*p == '\n')
-            ls_buf_puts(b, "\\n");
-        else
-            ls_buf_printf(b, "%c", *p);
-    }
+    ls_buf_prom_label(b, value);
     ls_buf_puts(b, "\"");
     *first = 0;
 }

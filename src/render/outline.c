@@ -8,6 +8,7 @@
 #include "run_tables.h"
 #include "spec_render.h"
 #include "svg.h"
+#include "tools_tables.h"
 #include "model/doc.h"
 
 #include <stdlib.h>
@@ -216,6 +217,14 @@ static void burn(ls_out_t *o)
     figures(o, &charts, 1);
 }
 
+/* perftest's, nvloom's and DCGM's imported figures (no linkscope family of their own). */
+static void other_tools(ls_out_t *o)
+{
+    show(o, ls_table_perftest(o->doc), 0);
+    show(o, ls_table_nvloom(o->doc), 0);
+    show(o, ls_table_dcgm_figures(o->doc), 0);
+}
+
 static void inventory(ls_out_t *o)
 {
     show(o, ls_table_inventory(o->doc), 0);
@@ -232,6 +241,7 @@ const ls_section_t ls_outline[] = {
     {"collectives", "Collectives", NULL, NULL, 0, collectives, NULL},
     {"acceptance", "Acceptance (against the datasheet)", NULL, NULL, 0, acceptance, ls_spec_present},
     {"burn", "Sustained load", NULL, NULL, 0, burn, ls_burn_count},
+    {"tools", "Other tools (imported)", NULL, NULL, 0, other_tools, ls_tools_present},
     {"inventory", "Inventory", NULL, NULL, 0, inventory, NULL},
     {"run", "Run", NULL, NULL, 0, metadata, NULL},
     {NULL, NULL, NULL, NULL, 0, NULL, NULL},

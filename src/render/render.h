@@ -34,8 +34,13 @@ char *ls_report_md(const json_t *doc, const json_t *findings, const json_t *plan
 char *ls_report_html(const json_t *doc, const json_t *findings, const json_t *plan);
 
 /* JUnit XML of a baseline check (junit.c): one testcase per expectation, a failure per
-   violation (ls_baseline_check's list). Caller frees. */
-char *ls_render_junit(const json_t *baseline, const json_t *violations, const char *run);
+   violation, <skipped/> for a skipped one (ls_baseline_check's lists). Caller frees. */
+char *ls_render_junit(const json_t *baseline, const json_t *violations, const json_t *skipped,
+                      const char *run);
+/* The same for check --spec: one testcase per GPU of spec (ls_spec_check's), a failure
+   per finding of failing (those at or above --fail-on) whose subject is that GPU; a
+   testcase "node" for failing findings about no one GPU. Caller frees. */
+char *ls_render_junit_spec(const json_t *spec, const json_t *failing, const char *run);
 
 /* CSV exports: "boards_clocks", "p2p_paths", "collectives" (plan: its ceilings and noisy
    ids fill the "% of peak" and status columns). NULL for an unknown name. */

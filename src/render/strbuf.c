@@ -89,6 +89,18 @@ void ls_buf_csv(ls_buf_t *b, const char *s)
     ls_buf_csv_quoted(b, s);
 }
 
+void ls_buf_prom_label(ls_buf_t *b, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '\\' || *s == '"')
+            ls_buf_printf(b, "\\%c", *s);
+        else if (*s == '\n')
+            ls_buf_puts(b, "\\n");
+        else
+            ls_buf_printf(b, "%c", *s);
+    }
+}
+
 static void ls_buf_csv_quoted(ls_buf_t *b, const char *s)
 {
     if (!strpbrk(s, ",\"\n\r")) {

@@ -19,6 +19,9 @@ void ls_buf_md(ls_buf_t *b, const char *s);
 /* A CSV field, quoted when it holds a comma, quote or newline; a formula (=, +, -, @,
    tab, CR first) prefixed with a single quote. */
 void ls_buf_csv(ls_buf_t *b, const char *s);
+/* A Prometheus label value (text exposition format): backslash, double quote and
+   newline escaped; the quotes around it are the caller's. */
+void ls_buf_prom_label(ls_buf_t *b, const char *s);
 /* Words of text, wrapped so that no line passes width columns: the first line starts
    at column col (already written), later lines after indent spaces; ends with '\n'. */
 void ls_buf_wrap(ls_buf_t *b, const char *text, int col, int indent, int width);

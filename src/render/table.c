@@ -398,8 +398,16 @@ ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
     for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         char *gpus = gpus_str(json_object_get(e, "gpus"));
-        char nr[16];
-        snprintf(nr, sizeof nr, "%zu", json_array_size(json_object_get(e, "gpus")));
+        const char *gpus_cell = gpus && gpus[0] ? gpus : "unknown"; /* no rank line pasted */
+        /* the ranks the run had (its rank lines), never the local GPU count: a 2-node run of
+           one GPU each is 2 ranks on "GPU 0"; unknown when the paste printed neither */
+        char nr[40] = "unknown";
+        if (json_is_integer(json_object_get(e, "nranks")))
+            snprintf(nr, sizeof nr, "%lld", ls_json_int(e, "nranks", 0));
+        if (ls_json_int(e, "nodes", 1) > 1) {
+            size_t n = strlen(nr);
+            snprintf(nr + n, sizeof nr - n, " (%lld nodes)", ls_json_int(e, "nodes", 1));
+        }
         size_t k;
         const json_t *r;
         json_array_foreach(json_object_get(e, "rows"), k, r)
@@ -420,7 +428,7 @@ ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
             double bus = ls_json_num(json_is_object(o) ? o : p, "busbw", NAN);
             ls_peak_cell(plan, e, bus, pct, sizeof pct);
             const char *row[] = {ls_json_str(e, "id", ""), ls_json_str(e, "collective", "unknown"),
-                                 ls_json_str(e, "variant", "default"), gpus, nr, bytes, size,
+                                 ls_json_str(e, "variant", "default"), gpus_cell, nr, bytes, size,
                                  c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], pct, ls_status_row_word(plan, e, r)};
             ls_table_row(t, row);
         }

@@ -2,8 +2,8 @@
 #include "discover/nvml.h"
 #include "model/topo.h"
 #include "telemetry.h"
+#include "ticker.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +18,8 @@ typedef struct {
 } track_t;
 
 struct ls_series {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    int running, stop, period_ms, n;
+    ls_ticker_t ticker;
+    int running, period_ms, n;
     struct timespec t0;
     char why[160];
     track_t g[LS_MAX_GPUS];
@@ -70,25 +68,7 @@ static void sample_once(ls_series_t *s)
     }
 }
 
-static void *sampler(void *arg)
-{
-    ls_series_t *s = arg;
-    pthread_mutex_lock(&s->lock);
-    while (!s->stop) {
-        pthread_mutex_unlock(&s->lock);
-        sample_once(s);
-        pthread_mutex_lock(&s->lock);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += (long)s->period_ms * 1000000L;
-        until.tv_sec += until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
-        while (!s->stop && pthread_cond_timedwait(&s->wake, &s->lock, &until) == 0)
-            ;
-    }
-    pthread_mutex_unlock(&s->lock);
-    return NULL;
-}
+static void tick(void *arg) { sample_once(arg); }
 
 ls_series_t *ls_series_start(const int *nvml, int n, int period_ms)
 {
@@ -110,9 +90,7 @@ ls_series_t *ls_series_start(const int *nvml, int n, int period_ms)
     for (int i = 0; i < s->n; i++)
         if (s->g[i].nvml >= 0)
             s->g[i].bytes_ok = ls_nvml_nvlink_bytes(s->g[i].nvml, &s->g[i].tx0, &s->g[i].rx0) == 0;
-    pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->wake, NULL);
-    if (pthread_create(&s->thread, NULL, sampler, s) == 0)
+    if (ls_ticker_start(&s->ticker, s->period_ms, tick, s) == 0)
         s->running = 1;
     else
         snprintf(s->why, sizeof s->why, "the sampling thread could not start");
@@ -142,15 +120,7 @@ json_t *ls_series_stop(ls_series_t *s)
 {
     if (!s)
         return json_array();
-    if (s->running) {
-        pthread_mutex_lock(&s->lock);
-        s->stop = 1;
-        pthread_cond_signal(&s->wake);
-        pthread_mutex_unlock(&s->lock);
-        pthread_join(s->thread, NULL);
-        pthread_mutex_destroy(&s->lock);
-        pthread_cond_destroy(&s->wake);
-    }
+    ls_ticker_stop(&s->ticker);
     json_t *out = json_array();
     for (int i = 0; i < s->n; i++)
         json_array_append_new(out, track_json(s, &s->g[i]));

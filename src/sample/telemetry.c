@@ -3,6 +3,7 @@
 #include "model/vocab.h"
 #include "discover/nvml.h"
 #include "model/topo.h"
+#include "ticker.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -28,10 +29,9 @@ typedef struct {
 } gpu_track_t;
 
 struct ls_telemetry {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    int running, stop, period_ms, n, samples;
+    ls_ticker_t ticker;
+    int running, period_ms, n, samples;
+    double reading_s; /* the readings' seconds, summed: what the window costs (issue 26) */
     unsigned long long throttle_union;
     int throttled;
     struct timespec t0, t1;
@@ -63,8 +63,18 @@ static void widen(range_t *r, double v)
     r->seen = 1;
 }
 
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One reading of every GPU of the window, one after the other; its time is kept (the
+   PCIe throughput query samples over 20 ms per direction, NVML's documentation). */
 static void sample_once(ls_telemetry_t *t)
 {
+    double start = mono_s();
     for (int i = 0; i < t->n; i++) {
         gpu_track_t *g = &t->g[i];
         ls_nvml_live_t live;
@@ -91,27 +101,10 @@ static void sample_once(ls_telemetry_t *t)
         }
     }
     t->samples++;
+    t->reading_s += mono_s() - start;
 }
 
-static void *sampler(void *arg)
-{
-    ls_telemetry_t *t = arg;
-    pthread_mutex_lock(&t->lock);
-    while (!t->stop) {
-        pthread_mutex_unlock(&t->lock);
-        sample_once(t);
-        pthread_mutex_lock(&t->lock);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += (long)t->period_ms * 1000000L;
-        until.tv_sec += until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
-        while (!t->stop && pthread_cond_timedwait(&t->wake, &t->lock, &until) == 0)
-            ;
-    }
-    pthread_mutex_unlock(&t->lock);
-    return NULL;
-}
+static void tick(void *arg) { sample_once(arg); }
 
 /* The sampling period: LINKSCOPE_TELEMETRY_MS overrides the caller's; 0 there means one
    reading at the start and one at the end only (no polling while the figure is timed). */
@@ -146,9 +139,7 @@ ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int 
         g->procs = json_array();
         ls_nvml_compute_processes(g->nvml, (unsigned)getpid(), g->procs);
     }
-    pthread_mutex_init(&t->lock, NULL);
-    pthread_cond_init(&t->wake, NULL);
-    if (pthread_create(&t->thread, NULL, sampler, t) == 0)
+    if (ls_ticker_start(&t->ticker, t->period_ms, tick, t) == 0)
         t->running = 1;
     return t;
 }
@@ -260,14 +251,12 @@ void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry)
         free_tracks(t);
         return;
     }
-    pthread_mutex_lock(&t->lock);
-    t->stop = 1;
-    pthread_cond_signal(&t->wake);
-    pthread_mutex_unlock(&t->lock);
-    pthread_join(t->thread, NULL);
+    ls_ticker_stop(&t->ticker);
     sample_once(t); /* one reading at the end: short measurements get at least two */
     clock_gettime(CLOCK_MONOTONIC, &t->t1);
     json_object_set_new(tele, "samples", json_integer(t->samples));
+    if (t->samples > 0) /* the mean reading of the window's GPUs: the per-figure cost */
+        json_object_set_new(tele, "reading_ms", json_real(1e3 * t->reading_s / t->samples));
     json_object_set_new(tele, "available", json_true());
     json_t *reasons = json_array();
     ls_nvml_throttle_names(t->throttle_union, reasons);
@@ -278,7 +267,5 @@ void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry)
     if (t->throttled)
         ls_entry_flag(entry, LS_FLAG_THROTTLED);
     json_object_set_new(entry, "telemetry", tele);
-    pthread_mutex_destroy(&t->lock);
-    pthread_cond_destroy(&t->wake);
     free_tracks(t);
 }

@@ -1,6 +1,7 @@
 /* One-line progress on a terminal for long work: where the work is (step, pair, size),
-   how long it has run and about how long the rest will take. Nothing when stderr is not
-   a terminal (a pipe, a file, CI): the line is rewritten in place with \r. */
+   how long it has run and about how long the rest will take, rewritten in place with \r.
+   An item of a series is a detail: no log line where stderr is not a terminal (the
+   step's own line says where the run is). */
 #include "log.h"
 
 #include <stdarg.h>
@@ -52,7 +53,7 @@ void ls_progress_line(char *buf, size_t len, int done, int total, double phase_s
 void ls_progress_step(int done, int total, const char *fmt, ...)
 {
     if (!isatty(STDERR_FILENO))
-        return;
+        return; /* a detail: ls_progress_detail prints nothing either */
     if (done == 0)
         phase_start = now();
     char what[160], line[320];
@@ -63,5 +64,5 @@ void ls_progress_step(int done, int total, const char *fmt, ...)
     double t = now();
     ls_progress_line(line, sizeof line, done, total, t - phase_start, run_start > 0 ? t - run_start : 0,
                      run_start > 0 ? run_budget : 0, what);
-    ls_progress("%s", line);
+    ls_progress_detail("%s", line);
 }

@@ -21,7 +21,7 @@ refused "bad gpus" "--gpus 'x'" --gpus x
 refused "unknown option" "unknown option '--hot'" --hot
 refused "missing value" "-o needs a value" -o
 refused "both outputs" "-o and --into exclude each other" -o "$tmp/a.json" --into "$tmp/b.json"
-refused "fail-on" "--fail-on: expected info, warning or error" --fail-on maybe
+refused "fail-on" "--fail-on: expected info, warning, error or never, got 'maybe'" --fail-on maybe
 refused "unwritable" "$tmp/no/such/dir/x.json" -o "$tmp/no/such/dir/x.json"
 "$bin" burn --help | grep -q "^usage: linkscope burn" && ok || bad "--help"
 # Where it cannot run (no CUDA in the build, no GPU): exit 3 with one line and no

@@ -54,5 +54,41 @@ else
 fi
 run 2 check "$ex" --baseline /dev/null --fail-on sometimes
 
+# issue 23: every judging command takes the same --fail-on (the same words, default and
+# refusal) and --quiet (the verdict line and what failed); docs/compare-check.md
+# "Exit codes and --fail-on" names them all.
+health=$src/tests/fixtures/health
+for cmd in run report plan compare check fleet health; do
+    "$bin" "$cmd" --help >"$tmp/help" 2>&1
+    grep -qE -- "--fail-on LEVEL +(exit 1 |a violation ).*(info|error)" "$tmp/help" && grep -q "never" "$tmp/help" &&
+        grep -q -- "--quiet           print only the verdict line and what failed (at --fail-on)" "$tmp/help" &&
+        ok || bad "$cmd --help: no shared --fail-on LEVEL / --quiet lines"
+    grep -q "\`$cmd\`" "$src/docs/compare-check.md" && ok || bad "docs/compare-check.md does not name $cmd"
+done
+refused() { # ARGS...: exit 2, the shared refusal as the one line on stderr
+    run 2 "$@" --fail-on sometimes &&
+        { [ "$(cat "$tmp/err")" = "linkscope $1: --fail-on: expected info, warning, error or never, got 'sometimes' (see 'linkscope $1 --help')" ] &&
+            ok || bad "$1: refusal '$(cat "$tmp/err")'"; }
+}
+refused run
+refused report "$ex"
+refused plan "$ex"
+refused compare "$ex" "$ex"
+refused check "$ex" --baseline /dev/null
+refused fleet "$ex"
+refused health --from "$health/healthy-h200"
+# health's actions at each level: isolate, reboot, reset are errors, watch a warning
+run 1 health --from "$health/nvlink-down"
+run 0 health --from "$health/nvlink-down" --fail-on never &&
+    { grep -q "^linkscope health: not judged (--fail-on never), worst action isolate$" "$tmp/out" && ok || bad "health never: $(head -1 "$tmp/out")"; }
+run 0 health --from "$health/other-process"
+run 1 health --from "$health/other-process" --fail-on warning
+run 1 health --from "$health/other-process" --fail-on info
+run 0 health --from "$health/healthy-h200" --fail-on info
+run 1 health --from "$health/nvlink-down" --quiet &&
+    { [ "$(wc -l <"$tmp/out")" -eq 2 ] && head -1 "$tmp/out" | grep -q "^linkscope health: FAIL (isolate)" && ok || bad "health --quiet: $(cat "$tmp/out")"; }
+run 0 health --from "$health/other-process" --quiet &&
+    { [ "$(cat "$tmp/out")" = "linkscope health: OK" ] && ok || bad "health --quiet printed what did not fail: $(cat "$tmp/out")"; }
+
 echo "test_fail_on_status: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

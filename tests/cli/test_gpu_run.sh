@@ -13,6 +13,14 @@ export NCCL_NVLS_ENABLE=0
 [ -s "$tmp/run.html" ] || { echo "FAIL: no HTML report"; exit 1; }
 head -1 "$tmp/out" | grep -q '^Verdict: ' || { echo "FAIL: run's output does not open with the verdict"; exit 1; }
 grep -q $'\033' "$tmp/out" "$tmp/err" && { echo "FAIL: colour or progress escapes in a pipe"; exit 1; }
+# issue 23: where stderr is no terminal, one timestamped line per step and round
+grep -qE '^linkscope: 20[0-9-]+T[0-9:]+Z \+[0-9.]+ s measuring ' "$tmp/err" ||
+    { echo "FAIL: no timestamped progress line in a pipe: $(head -c 300 "$tmp/err")"; exit 1; }
+# --quiet: the verdict line and what failed on stdout, no progress on stderr
+"$ls_bin" run --quiet --no-nccl --budget 20 -o "$tmp/quiet.json" >"$tmp/qout" 2>"$tmp/qerr"
+[ $? -le 1 ] && head -1 "$tmp/qout" | grep -q '^Verdict: ' &&
+    ! tail -n +2 "$tmp/qout" | grep -vqE '^(error|warning|info) [a-z_0-9]+' &&
+    ! grep -q ' s measuring ' "$tmp/qerr" || { echo "FAIL: run --quiet: $(head -c 300 "$tmp/qout")"; exit 1; }
 "$ls_bin" report "$tmp/run.json" >/dev/null || { echo "FAIL: the document does not read back"; exit 1; }
 python3 - "$tmp/run.json" <<'PY'
 import json, sys

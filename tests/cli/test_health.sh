@@ -82,6 +82,31 @@ run 1 health --from "$fx/remap-pending" --format json && {
 }
 LINKSCOPE_HEALTH_FROM=$fx/nvlink-down run 1 health --slurm
 
+# --dry-run: the projection by run --dry-run's cost table; the 8-GPU HGX H200 state and
+# an 8-GPU HGX topology within the 30 s a scheduler's health check gets, in the rounds
+# run --dry-run schedules for the same topology
+projected() { sed -n 's/^projected: \([0-9.]*\) s for \([0-9]*\) GPUs.*/\1 \2/p' "$tmp/out"; }
+run 0 health --dry-run --from "$fx/healthy-h200" && {
+    read -r secs n < <(projected)
+    [ "$n" = 8 ] && awk -v s="$secs" 'BEGIN { exit !(s > 0 && s < 30) }' && grep -q "within the 30 s" "$tmp/out" &&
+        grep -q "^probe: p2p ce each way, one size  *56  *14 " "$tmp/out" && grep -q "^probe: all_reduce, one size" "$tmp/out" &&
+        grep -q "^probe: hbm copy, one size  *8 " "$tmp/out" && ok || bad "dry run of the HGX state: $(cat "$tmp/out")"
+}
+topo=$2/topo/hgx-h100x8-nic8.txt
+run 0 health --dry-run --from "$topo" && {
+    read -r secs n < <(projected)
+    rounds=$(sed -n 's/^health dry run: 8 GPUs, \([0-9]*\) pair rounds$/\1/p' "$tmp/out")
+    "$bin" run --dry-run --from "$topo" >"$tmp/run-dry" 2>/dev/null
+    grep -q "^pair rounds ($rounds;" "$tmp/run-dry" && awk -v s="$secs" 'BEGIN { exit !(s < 30) }' && ok ||
+        bad "health and run dry runs differ: $rounds rounds, $secs s; $(grep 'pair rounds' "$tmp/run-dry")"
+}
+run 0 health --dry-run --from "$topo" --window 5 && { read -r wider n < <(projected); }
+awk -v a="$secs" -v b="${wider:-0}" 'BEGIN { exit !(b - a > 2.9 && b - a < 3.1) }' && ok || bad "--window 5 is not 3 s more: $secs -> ${wider:-?}"
+run 2 health --dry-run --from "$fx/driver-gone" && { grep -q "holds no GPU" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "no-GPU state: $(cat "$tmp/err")"; }
+run 2 health --dry-run --from "$2/topo/malformed-columns.txt" && { [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed topology: $(cat "$tmp/err")"; }
+run 2 health --dry-run --from "$tmp/none.txt"
+run 2 health --dry-run --slurm
+
 # bad input: one line, exit 2
 run 2 health --from "$tmp/none" && { [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "missing folder: $(cat "$tmp/err")"; }
 mkdir "$tmp/badstate" && echo '{"gpus": [' >"$tmp/badstate/nvml.json"

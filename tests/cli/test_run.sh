@@ -29,7 +29,16 @@ expect 2 "needs a value" run -o
 expect 2 "unexpected argument" run extra
 expect 2 "expected info, warning, error or never" run --fail-on bad
 expect 2 "cannot write into the folder" run -o /nonexistent/run.json
+expect 2 "--progress: expected auto, always or never, got 'sometimes'" run --progress sometimes
+expect 2 "needs a value" run --progress
+expect 2 "--progress: expected auto, always or never" burn --progress loud
+expect 2 "--progress: expected auto, always or never" hbm --progress loud
+expect 2 "--progress: expected auto, always or never" p2p --progress ""
 expect 0 "--level" run --help
+expect 0 "--progress M   auto" run --help
+expect 0 "--quiet" run --help
+expect 0 "--progress" hbm --help
+expect 0 "--progress" burn --help
 if ! nvidia-smi -L >/dev/null 2>&1; then
     cd "$tmp" || exit 1
     expect 3 "no usable GPU" run -o "$tmp/run.json"

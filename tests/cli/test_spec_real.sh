@@ -38,9 +38,29 @@ if run 0 report "$fixtures/analyze/h200x1-thorough-run.json"; then
     has "tensor parallelism: unknown (one GPU here, of a part with NVLink" thorough
     has "SM clock under load 1470 MHz base clock unknown" thorough
 fi
+# The real V100 with 4 of 6 NVLinks active (Azure/azhpc-diagnostics#73): a partial set on
+# an SXM module is an error, and --junit gives a CI report with its failure under GPU 3.
+(cd "$real" && "$bin" import smi-azhpc73-v100-nvlink-inactive.txt -o "$tmp/v100.json") 2>/dev/null ||
+    bad "v100: import failed"
+if run 1 check --spec "$tmp/v100.json" --junit "$tmp/v100.xml"; then
+    has "error spec_nvlink: GPU 3: 4 of the part's 6 NVLinks active" v100
+    grep -q 'testsuite name="linkscope check --spec [^"]*" tests="1" failures="1"' "$tmp/v100.xml" &&
+        grep -q '<testcase classname="linkscope.check.spec" name="GPU 3 against v100-sxm2-32gb">' "$tmp/v100.xml" &&
+        grep -q '<failure type="spec_nvlink" message="error spec_nvlink: GPU 3: 4 of' "$tmp/v100.xml" &&
+        python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/v100.xml" && ok ||
+        bad "v100 junit: $(cat "$tmp/v100.xml")"
+fi
+run 1 check --spec "$tmp/v100.json" --quiet --junit "$tmp/v100q.xml" && cmp -s "$tmp/v100.xml" "$tmp/v100q.xml" && ok ||
+    bad "--quiet changed the JUnit file"
+# the bundled 2 x H200 passes: one testcase per GPU, no failure
+run 0 check --spec "$src/examples/h200x2-run.json" --junit "$tmp/h200.xml" &&
+    { grep -q 'tests="2" failures="0"' "$tmp/h200.xml" && ! grep -q "<failure" "$tmp/h200.xml" && ok || bad "h200 junit: $(cat "$tmp/h200.xml")"; }
+run 2 check --spec "$tmp/v100.json" "$tmp/v100.json"
+run 2 check --spec "$tmp/v100.json" --require-all
 run 2 check --spec "$seed3" --model no-such-model && grep -q "unknown model preset 'no-such-model'" "$tmp/err" || bad "unknown model"
 run 2 check --spec "$seed3" --fail-on sometimes
 run 2 check --spec "$seed3" --baseline x.json
+run 2 check --spec "$seed3" --junit "$tmp/no/such/folder.xml"
 run 2 check --spec "$tmp/missing.json"
 run 2 check --spec
 

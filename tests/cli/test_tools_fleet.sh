@@ -33,5 +33,41 @@ run 1 report "$tmp/ras.json" && {
     grep -q "Verdict: healthy" "$tmp/out" && bad "MISMATCH job called healthy" || ok
     grep -q "^Verdict: 1 error" "$tmp/out" && ok || bad "verdict: $(grep Verdict "$tmp/out")"
 }
+
+# perftest, nvloom and dcgmi health per node in the same per-figure medians and outlier
+# rules: six nodes import one ib_write_bw sweep, one nvloom run and DCGM passes with its
+# PCIe test's figures; node5's 8 MiB row is 150 Gb/s where the others have 204.59,
+# node3's process 2 reaches rack 0 at 401 GB/s where the others have about 740, node2's
+# DCGM GPU-to-host bandwidth is 12.01 GB/s where the others have 24.02; node6's DCGM
+# health watch failed.
+mkdir -p "$tmp/tf" "$tmp/tin"
+for n in 1 2 3 4 5 6; do
+    pt=$t/perftest-rocm-docs-write-bw-bidir-sweep.txt
+    nv=$t/nvloom-8proc-2rack.constructed.txt
+    health=$t/dcgm-health-healthy.constructed.json
+    if [ $n -eq 5 ]; then
+        sed 's/^   8388608    5000             204.59             204.59/   8388608    5000             150.10             150.02/' "$pt" >"$tmp/tin/pt5.txt"
+        pt=$tmp/tin/pt5.txt
+    fi
+    if [ $n -eq 3 ]; then
+        awk '/^Running gpu_to_rack/{g=1} g && /^2\t/{sub(/\t[0-9.]+\t/, "\t401.00\t"); g=0} {print}' "$nv" >"$tmp/tin/nv3.txt"
+        nv=$tmp/tin/nv3.txt
+    fi
+    [ $n -eq 6 ] && health=$t/dcgm-health-memory-fail.constructed.json
+    pcie=$t/dcgm-diag-3x-pcie-info-dcgm215.constructed.json
+    if [ $n -eq 2 ]; then # DCGM's PCIe test measured half the others' GPU-to-host bandwidth
+        sed 's/GPU to Host bandwidth:\\t\\t24.02/GPU to Host bandwidth:\\t\\t12.01/' "$pcie" >"$tmp/tin/pcie2.json"
+        pcie=$tmp/tin/pcie2.json
+    fi
+    run 0 import "$t/dcgm-diag-3.1-pass-dcgm-tests.json" "$pcie" "$health" "$pt" "$nv" -o "$tmp/tf/node$n.json"
+done
+run 1 fleet "$tmp/tf" && {
+    grep -qE "^  outlier +[^ ]*node5.json .*port <RDMA-NIC-2>" "$tmp/out" && ok || bad "node5's slow port not an outlier: $(cat "$tmp/out")"
+    grep -qE "^  outlier +[^ ]*node3.json .*process 2" "$tmp/out" && ok || bad "node3's process 2 not an outlier"
+    grep -qE "^  error +[^ ]*node6.json +dcgm_health +GPU1" "$tmp/out" && ok || bad "node6's DCGM health failure not listed"
+    grep -qE "^  outlier +[^ ]*node2.json .*GPU 0" "$tmp/out" && ok || bad "node2's DCGM PCIe figure not an outlier"
+    [ "$(grep -cE '^  outlier .*node[0-9].json +unknown hardware' "$tmp/out")" -eq 3 ] && ok || bad "other nodes called outliers"
+}
+
 echo "test_tools_fleet: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               "ce", "src", 0, "dst", 1, "value", 100.0);
         ls_doc_add_measurement(doc, e);
         int checked = 0;
-        json_decref(ls_baseline_check(base, doc, &checked));
+        json_decref(ls_baseline_check(base, doc, 0, &checked, NULL));
         json_decref(doc);
         json_decref(base);
     }

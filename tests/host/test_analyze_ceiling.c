@@ -16,6 +16,7 @@
 #include "analyze/analyze.h"
 #include "analyze/ceiling.h"
 #include "analyze/machine.h"
+#include "analyze/rules.h"
 #include "helpers.h"
 #include "model/doc.h"
 
@@ -314,6 +315,52 @@ static void busy_gpu_is_found(void **state)
     json_decref(doc);
 }
 
+/* A figure value and its stats times f (the entry's samples too). */
+static void scale_entry(json_t *e, double f)
+{
+    size_t k;
+    json_t *v;
+    scale_number(e, "value", f);
+    json_array_foreach(json_object_get(e, "samples"), k, v)
+        json_array_set_new(json_object_get(e, "samples"), k, json_real(json_number_value(v) * f));
+    const char *keys[] = {"median", "min", "max", "mean"};
+    for (size_t s = 0; s < sizeof keys / sizeof *keys; s++)
+        scale_number(json_object_get(e, "stats"), keys[s], f);
+}
+
+/* Issue 26: a burn beside the run gave busy_gpu plus below_ceiling findings that only
+   repeat it. Below the ceiling on the busy GPU folds into busy_gpu as evidence; the same
+   drop on a GPU nobody else used stays its own finding. */
+static void below_ceiling_on_a_busy_gpu_folds(void **state)
+{
+    (void)state;
+    json_t *doc = bundled_run();
+    json_t *t = json_object_get(entry(doc, "hbm-copy-1"), "telemetry");
+    json_object_set_new(t, "processes", json_pack("{s:[{s:i, s:I}]}", "1", "pid", 4242, "used_bytes", (json_int_t)1 << 30));
+    scale_entry(entry(doc, "hbm-read-1"), 0.4);
+    scale_entry(entry(doc, "hbm-copy-1"), 0.4);
+    json_t *f = ls_findings(doc);
+    assert_null(rule_of(f, "below_ceiling", NULL)); /* before the fold: one on GPU1 */
+    const json_t *b = rule_of(f, "busy_gpu", "GPU1");
+    assert_non_null(b);
+    const json_t *ev = json_object_get(b, "evidence");
+    int read = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++)
+        read |= !strcmp(json_string_value(json_array_get(ev, i)), "hbm-read-1");
+    assert_true(read);
+    assert_non_null(strstr(ls_json_str(b, "message", ""), "folded in as evidence"));
+    json_decref(f);
+    /* the same drop on GPU0 as well: GPU0 was idle, its finding stays */
+    scale_entry(entry(doc, "hbm-read-0"), 0.4);
+    f = ls_findings(doc);
+    const json_t *below = rule_of(f, "below_ceiling", NULL);
+    assert_non_null(below);
+    assert_int_equal(ls_finding_gpus(below), 1); /* GPU0 only */
+    assert_non_null(rule_of(f, "busy_gpu", "GPU1"));
+    json_decref(f);
+    json_decref(doc);
+}
+
 static void collapse_and_one_rank(void **state)
 {
     (void)state;
@@ -347,6 +394,7 @@ int main(void)
         cmocka_unit_test(noisy_figures_lower_their_findings),
         cmocka_unit_test(noisy_limit_depends_on_the_copy),
         cmocka_unit_test(busy_gpu_is_found),
+        cmocka_unit_test(below_ceiling_on_a_busy_gpu_folds),
         cmocka_unit_test(collapse_and_one_rank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

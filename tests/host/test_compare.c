@@ -12,6 +12,7 @@
 #include "helpers.h"
 #include "analyze/baseline.h"
 #include "analyze/compare.h"
+#include "analyze/rules.h"
 #include "import/import.h"
 #include "model/doc.h"
 #include "model/entry.h"
@@ -325,7 +326,7 @@ static void baseline_from_good_run(void **state)
     json_t *back = ls_baseline_parse(text, "base.json", err, sizeof err);
     assert_non_null(back);
     int checked = 0;
-    json_t *v = ls_baseline_check(back, a, &checked);
+    json_t *v = ls_baseline_check(back, a, 0, &checked, NULL);
     assert_int_equal(json_array_size(v), 0);
     assert_int_equal(checked, 5);
     json_decref(v);
@@ -334,12 +335,23 @@ static void baseline_from_good_run(void **state)
     add_pair(bad, "p2p", 0, 1, (double[]){313.0, 313.5, 312.8}, 3);
     add_pair(bad, "p2p", 1, 0, (double[]){380.0, 381.0, 380.5}, 3); /* -3%: within 10% */
     add_pair(bad, "latency", 0, 1, (double[]){2.2, 2.3, 2.25}, 3);  /* +12%: within 25% */
-    v = ls_baseline_check(back, bad, &checked);
-    assert_int_equal(json_array_size(v), 3); /* the pair, and two missing nccl rows */
+    json_t *skipped = NULL;
+    v = ls_baseline_check(back, bad, 0, &checked, &skipped);
+    assert_int_equal(json_array_size(v), 1); /* the pair; the two nccl rows are skipped */
     const json_t *first_v = json_array_get(v, 0);
     assert_string_equal(ls_json_str(first_v, "kind", ""), "min");
     assert_non_null(strstr(ls_json_str(first_v, "line", ""), "FAIL p2p ce uni GPU0->GPU1: 313.00 GB/s"));
+    assert_int_equal(json_array_size(skipped), 2);
+    assert_string_equal(ls_json_str(json_array_get(skipped, 0), "kind", ""), "skipped");
+    assert_non_null(strstr(ls_json_str(json_array_get(skipped, 0), "line", ""), "SKIP all_reduce"));
+    json_decref(skipped);
+    json_decref(v);
+    /* --require-all: a figure the run lacks is a violation */
+    v = ls_baseline_check(back, bad, 1, &checked, &skipped);
+    assert_int_equal(json_array_size(v), 3);
     assert_string_equal(ls_json_str(json_array_get(v, 1), "kind", ""), "missing");
+    assert_int_equal(json_array_size(skipped), 0);
+    json_decref(skipped);
     json_decref(v);
     json_decref(back);
     json_decref(bad);
@@ -382,7 +394,7 @@ static void hand_written_acceptance_baseline(void **state)
     const char *good[] = {"h200x2/nvbandwidth.json", "h200x2/nccl-tests-all_reduce.txt"};
     json_t *doc = import_files(good, 2);
     int checked = 0;
-    json_t *v = ls_baseline_check(base, doc, &checked);
+    json_t *v = ls_baseline_check(base, doc, 0, &checked, NULL);
     if (json_array_size(v) != 0)
         fail_msg("%s", ls_json_str(json_array_get(v, 0), "line", ""));
     assert_int_equal(checked, 2 + 2 + 1); /* ce write and ce read pairs, one nccl row */
@@ -391,7 +403,7 @@ static void hand_written_acceptance_baseline(void **state)
     /* p2pBandwidthLatencyTest's 0->1 write is 359.78: one violation */
     const char *sample[] = {"h200x2/p2pBandwidthLatencyTest.txt", "h200x2/nccl-tests-all_reduce.txt"};
     doc = import_files(sample, 2);
-    v = ls_baseline_check(base, doc, &checked);
+    v = ls_baseline_check(base, doc, 0, &checked, NULL);
     assert_int_equal(json_array_size(v), 1);
     assert_non_null(strstr(ls_json_str(json_array_get(v, 0), "line", ""), "359.78"));
     json_decref(v);
@@ -411,12 +423,65 @@ static void optional_expectation_may_be_missing(void **state)
     assert_non_null(base);
     json_t *a = good_run();
     int checked;
-    json_t *v = ls_baseline_check(base, a, &checked);
+    json_t *skipped = NULL;
+    json_t *v = ls_baseline_check(base, a, 1, &checked, &skipped);
     assert_int_equal(json_array_size(v), 1); /* 2.0 us > 1.0 us x 1.5 */
+    assert_int_equal(json_array_size(skipped), 1); /* optional: skipped even with require_all */
+    json_decref(skipped);
     assert_string_equal(ls_json_str(json_array_get(v, 0), "kind", ""), "max");
     json_decref(v);
     json_decref(a);
     json_decref(base);
+}
+
+static void add_host(json_t *doc, const char *memory, const double *samples, size_t n)
+{
+    json_t *e = ls_entry_new("host", "bandwidth", "GB/s");
+    json_object_set_new(e, "method", json_string("d2h"));
+    json_object_set_new(e, "direction", json_string("d2h"));
+    json_object_set_new(e, "gpu", json_integer(0));
+    json_object_set_new(e, "memory", json_string(memory));
+    ls_entry_set_samples(e, samples, n);
+    ls_doc_add_measurement(doc, e);
+}
+
+/* tolerance = max(given, k x spread): the spread is the samples' CV, at least the
+   run-to-run floor for a pageable host copy; a change within it passes, beyond fails. */
+static void spread_widens_the_tolerance(void **state)
+{
+    (void)state;
+    json_t *a = doc_with_gpus("NVIDIA H200", 1);
+    add_host(a, "pinned", (double[]){53.0, 53.1, 52.9, 53.0, 53.2}, 5);
+    add_host(a, "pageable", (double[]){14.0, 14.1, 13.9, 14.0, 14.2}, 5);
+    json_t *base = ls_baseline_from_doc(a, "a.json", 10.0, 25.0);
+    assert_float_equal(ls_json_num(base, "spread_k", 0), LS_BASELINE_SPREAD_K, 1e-9);
+    const json_t *pinned = json_array_get(json_object_get(base, "expectations"), 0);
+    const json_t *pageable = json_array_get(json_object_get(base, "expectations"), 1);
+    assert_float_equal(ls_json_num(pinned, "tolerance_pct", 0), 10.0, 1e-9);
+    assert_true(ls_json_num(pinned, "spread_pct", -1) < 1.0); /* its samples' CV */
+    assert_float_equal(ls_json_num(pageable, "spread_pct", 0), 100.0 * LS_SPREAD_HOST_SHARED, 1e-9);
+    /* pinned 20% lower: beyond 10%; pageable 30% lower: within 3 x 14% */
+    json_t *b = doc_with_gpus("NVIDIA H200", 1);
+    add_host(b, "pinned", (double[]){42.4, 42.5, 42.3, 42.4, 42.4}, 5);
+    add_host(b, "pageable", (double[]){9.8, 9.9, 9.8, 9.7, 9.8}, 5);
+    int checked;
+    json_t *v = ls_baseline_check(base, b, 0, &checked, NULL);
+    assert_int_equal(checked, 2);
+    assert_int_equal(json_array_size(v), 1);
+    assert_non_null(strstr(ls_json_str(json_array_get(v, 0), "label", ""), "pinned"));
+    json_decref(v);
+    /* pageable half: beyond 42%, and the line says where the tolerance came from */
+    json_decref(b);
+    b = doc_with_gpus("NVIDIA H200", 1);
+    add_host(b, "pinned", (double[]){53.0, 53.1, 52.9, 53.0, 53.2}, 5);
+    add_host(b, "pageable", (double[]){7.0, 7.1, 6.9, 7.0, 7.0}, 5);
+    v = ls_baseline_check(base, b, 0, &checked, NULL);
+    assert_int_equal(json_array_size(v), 1);
+    assert_non_null(strstr(ls_json_str(json_array_get(v, 0), "line", ""), "tolerance 42.0% = 3 x spread 14.00%"));
+    json_decref(v);
+    json_decref(b);
+    json_decref(base);
+    json_decref(a);
 }
 
 static void malformed_baselines_are_refused(void **state)
@@ -435,6 +500,12 @@ static void malformed_baselines_are_refused(void **state)
         {"{\"schema\": \"linkscope.baseline/1\", \"expectations\": [{\"match\": {}, \"min\": 1, "
          "\"tolerance_pct\": -2}]}",
          "tolerance_pct"},
+        {"{\"schema\": \"linkscope.baseline/1\", \"expectations\": [{\"match\": {}, \"min\": 1, "
+         "\"spread_pct\": \"wide\"}]}",
+         "expectations[0].spread_pct"},
+        {"{\"schema\": \"linkscope.baseline/1\", \"spread_k\": -1, \"expectations\": [{\"match\": {}, "
+         "\"min\": 1}]}",
+         "spread_k"},
         {"{\"schema\": \"linkscope.baseline/1\", ", "not a valid JSON"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -460,6 +531,7 @@ int main(void)
         cmocka_unit_test(baseline_from_good_run),
         cmocka_unit_test(hand_written_acceptance_baseline),
         cmocka_unit_test(optional_expectation_may_be_missing),
+        cmocka_unit_test(spread_widens_the_tolerance),
         cmocka_unit_test(malformed_baselines_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,8 +21,10 @@ static void test_order_and_cuts(void **state)
     if (ls_gpu_count(err, sizeof err) > 0)
         skip(); /* a GPU is here: the run would measure it (tests/cli/test_gpu_run.sh) */
     ls_run_opts_t o = {.thorough = 0, .budget_s = 1e-9, .gpus = {0, 1}, .ngpus = 2, .no_nccl = 1};
-    json_t *doc = ls_pipeline_run(&o);
+    int refused = -1;
+    json_t *doc = ls_pipeline_run(&o, &refused);
     assert_non_null(doc);
+    assert_int_equal(refused, 0); /* no topology here: no projection to refuse on */
     const json_t *steps = json_object_get(json_object_get(doc, "run"), "steps");
     static const char *const want[] = {"p2p ce, one way and both ways", "hbm read, write, copy, copy_ce",
                                        "host copies, pinned and pageable", "p2p sm_read, sm_write",

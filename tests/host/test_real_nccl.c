@@ -38,8 +38,18 @@ static json_t *import_case(const char *name)
         sscanf(f + (f[0] == '\n' ? 7 : 6), "%159s", file);
         snprintf(path, sizeof path, "real/%s", file);
         char *text = ls_read_file(ls_fixture(path), NULL, err, sizeof err);
-        if (!text || ls_import_text(doc, text, file, &opts, NULL, err, sizeof err) < 0)
+        if (!text)
             fail_msg("%s: %s", name, err);
+        if (ls_import_text(doc, text, file, &opts, NULL, err, sizeof err) < 0) {
+            /* a heldout case is measured, not fitted: its refusal (one line, checked by
+               test_real_findings.sh) is reported there as a miss */
+            if (!strstr(side, "\nsplit: heldout"))
+                fail_msg("%s: %s", name, err);
+            free(text);
+            free(side);
+            json_decref(doc);
+            return NULL;
+        }
         free(text);
     }
     char why[256];

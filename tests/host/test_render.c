@@ -47,8 +47,10 @@ static void text_is_escaped(void **state)
     ls_buf_csv(&b, "0,1,\"2\"");
     ls_buf_puts(&b, "|");
     ls_buf_md(&b, "a|b");
+    ls_buf_puts(&b, "|");
+    ls_buf_prom_label(&b, "n\"o\\d\ne");
     char *s = ls_buf_take(&b);
-    assert_string_equal(s, "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;|\"0,1,\"\"2\"\"\"|a\\|b");
+    assert_string_equal(s, "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;|\"0,1,\"\"2\"\"\"|a\\|b|n\\\"o\\\\d\\ne");
     free(s);
     ls_buf_t empty = {0}; /* a buffer never written to still gives a string */
     s = ls_buf_take(&empty);
