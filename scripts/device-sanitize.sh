@@ -194,7 +194,7 @@ thorough_check() {
     item p2p 40 ./linkscope p2p --size 64M --samples 3 -o "$doc.p2p"
     item burn 60 ./linkscope burn --seconds 3 -o "$doc.burn"
     item nccl-all_reduce 75 ./linkscope nccl all_reduce -b 8 -e 1M -f 32 -n 2 -w 1 --output "$doc.nccl"
-    item health 45 ./linkscope health
+    item health 45 ./linkscope health --budget 40 # the probe too: its copies, all_reduce and HBM copy
     item run-quick 120 ./linkscope run --level quick --no-report -o "$doc.run"
     echo "=== gpu test binaries (two at a time: eight tool processes on the GPU)"
     set -- ./test_*

@@ -5,7 +5,9 @@
 # linkscope health live and timed (issue 23: under 10 s, healthy), health --dry-run for
 # this node, run quick and thorough each timed against the projection it stores (issue
 # 26: within 15%), burn --into keeping the document's entries, every one-GPU gpu test
-# binary and gpu cli script, and the one-node Slurm test where Slurm is installed.
+# binary and gpu cli script, nccl-tests' text and -J JSON of one run (the reference
+# nccl-tests: copy ../shared/anchors/bin.tar.gz to out/dev/anchors-bin.tar.gz first), and
+# the one-node Slurm test where Slurm is installed.
 # Writes OUT/log.txt (the summary) and OUT/logs.tgz (every log, the run documents).
 set -u
 out=${1:?usage: device-session5.sh OUT_DIR}
@@ -32,7 +34,21 @@ stored() { grep -oE '"(projected_s|measured_s|wall_s)": [0-9.]+' "$1" | head -4 
         timeout 200 ./linkscope run --level "$level" -o "$logs/run-$level.json" >"$logs/run-$level.txt" 2>&1
         echo "run $level rc=$? wall $(wall "$s") s; stored: $(stored "$logs/run-$level.json")"
         grep -iE "^verdict|healthy|error|warning" "$logs/run-$level.txt" | head -6
+        # stderr was a file, not a terminal: one timestamped line per step and round (issue 23)
+        echo "progress lines in a file: $(grep -cE '^linkscope: [0-9]{4}-' "$logs/run-$level.txt")"
     done
+    echo "=== compute-sanitizer over health's probe (memcheck and initcheck at once)"
+    for tool in memcheck initcheck; do
+        timeout 120 compute-sanitizer --tool "$tool" --print-limit 20 ./linkscope health --budget 60 \
+            >"$logs/cs-$tool-health.log" 2>&1 &
+    done
+    wait
+    for tool in memcheck initcheck; do
+        bash device-sanitize.sh --line "$tool" health-probe 0 "$logs/cs-$tool-health.log"
+    done
+    echo "=== run --quiet (the verdict line and what failed)"
+    timeout 60 ./linkscope run --quiet --no-nccl -o "$logs/run-q.json" >"$logs/run-q.txt" 2>"$logs/run-q.err"
+    echo "run --quiet rc=$? stdout lines $(grep -c . "$logs/run-q.txt"): $(head -2 "$logs/run-q.txt" | tr '\n' '|')"
     echo "=== burn --into keeps the document"
     cp "$logs/run-quick.json" "$logs/into.json"
     n0=$(grep -c '"family"' "$logs/into.json")
@@ -49,6 +65,8 @@ stored() { grep -oE '"(projected_s|measured_s|wall_s)": [0-9.]+' "$1" | head -4 
         timeout 150 bash "cli/$s" ./linkscope "$PWD/fixtures" >"$logs/$s.log" 2>&1
         echo "$s rc=$?: $(tail -1 "$logs/$s.log")"
     done
+    echo "=== nccl-tests text and -J JSON of one run (issue 28's real pair)"
+    ANCHORS_TGZ=$PWD/anchors-bin.tar.gz bash device-tools-pair.sh "$logs/pair" 2>&1 | tail -8
     echo "=== Slurm on this machine"
     if command -v slurmctld >/dev/null && [ -f slurm/test_slurm.sh ]; then
         timeout 120 bash slurm/test_slurm.sh ./linkscope "$PWD/fixtures" >"$logs/slurm.log" 2>&1

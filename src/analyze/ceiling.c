@@ -22,6 +22,12 @@ static void datasheet_load(void)
         datasheet.rows = NULL, datasheet.n = 0;
 }
 
+const ls_spec_row_t *ls_part_of(const ls_machine_t *m, int g)
+{
+    pthread_once(&datasheet_once, datasheet_load);
+    return datasheet.n && g >= 0 && g < m->ngpus && m->gpu[g] ? ls_datasheet_row_of(&datasheet, m->gpu[g]) : NULL;
+}
+
 /* PCIe generation and width of GPU g's part from the datasheet where the document
    records none (a paste that names the GPU model but has no nvidia-smi -q); 0 when the
    part is not in it. */

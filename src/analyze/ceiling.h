@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "machine.h"
+#include "spec.h"
 
 /* Path types, each with its own calibrated fraction (rules.h). */
 enum ls_path {
@@ -46,8 +47,16 @@ double ls_ceiling_pair(const ls_machine_t *m, int a, int b, enum ls_path *path, 
 /* The ceiling of one measurement entry (p2p, host, hbm, nccl); 0 when unknown or when
    the family has none (latency). Writes the path type and basis. */
 double ls_ceiling_entry(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c);
+/* The share of its ceiling a healthy path of that type reaches at least (rules.h's
+   LS_CEILING_*, calibrated in docs/analysis.md); 0 where none is judged (pageable). The
+   run's below_ceiling rule and health's probe (docs/health.md) both judge by it. */
+double ls_ceiling_floor(enum ls_path path);
 /* Name of a path type: "NVLink", "PCIe P2P", "staged", "host", "pageable", "HBM",
    "NCCL busbw", "NCCL busbw through host memory", "unknown". */
 const char *ls_path_name(enum ls_path path);
+
+/* GPU g's row of the built-in datasheet (by name, else PCI device id); NULL when the
+   part is not in it. */
+const ls_spec_row_t *ls_part_of(const ls_machine_t *m, int g);
 
 #endif

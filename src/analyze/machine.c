@@ -113,6 +113,24 @@ static void load_gpus(ls_machine_t *m)
     }
 }
 
+/* GPUs that only the figures name (a p2pBandwidthLatencyTest or nvbandwidth paste
+   without its device list): counted by their indices, so that the plan still groups
+   them; their names and facts stay unknown. */
+static void count_measured_gpus(ls_machine_t *m)
+{
+    static const char *const keys[] = {"src", "dst", "gpu"};
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(m->doc, "measurements"), i, e)
+    {
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            long long g = ls_json_int(e, keys[k], -1);
+            if (g >= 0 && g < LS_MAX_GPUS && g + 1 > m->ngpus)
+                m->ngpus = (int)g + 1;
+        }
+    }
+}
+
 ls_machine_t *ls_machine_new(const json_t *doc)
 {
     ls_machine_t *m = calloc(1, sizeof *m);
@@ -127,6 +145,7 @@ ls_machine_t *ls_machine_new(const json_t *doc)
     for (int g = 0; g < LS_MAX_GPUS; g++)
         m->numa[g] = -1;
     load_gpus(m);
+    count_measured_gpus(m);
     m->has_topo = ls_topo_from_doc(doc, m->topo) == 0 && json_array_size(json_object_get(doc, "links")) > 0;
     load_p2p(m);
     load_hbm(m);

@@ -452,22 +452,65 @@ static int lower_first(uint64_t a, uint64_t b)
     return diff && (a & diff & -diff);
 }
 
+/* A pair the topology text does not show (a cut paste): its link is unknown, not
+   absent, so it never splits an island. */
+static int link_unknown(const ls_machine_t *m, int a, int b)
+{
+    return m->topo->gpu_gpu[a][b].type == LS_LINK_NONE && m->topo->gpu_gpu[b][a].type == LS_LINK_NONE;
+}
+
+/* a and b are in one island of class rank: joined by rank or better, or their link is
+   unknown while each has a known link of rank or better (a GPU the text shows nothing
+   of joins no island). */
+static int island_adjacent(const ls_machine_t *m, int a, int b, int rank, const int *best)
+{
+    if (ls_machine_rank(m, a, b) <= rank)
+        return 1;
+    return link_unknown(m, a, b) && best[a] <= rank && best[b] <= rank;
+}
+
+/* The pairs of an island whose link the text does not show: the plan says it could
+   not judge them. */
+static void note_unknown_pairs(const ls_machine_t *m, uint64_t mask, json_t *island)
+{
+    json_t *pairs = json_array();
+    for (int a = 0; a < m->ngpus; a++)
+        for (int b = a + 1; b < m->ngpus; b++)
+            if ((mask >> a & 1) && (mask >> b & 1) && link_unknown(m, a, b))
+                json_array_append_new(pairs, json_pack("[i,i]", a, b));
+    if (json_array_size(pairs))
+        json_object_set_new(island, "unknown_pairs", pairs);
+    else
+        json_decref(pairs);
+}
+
+static int best_known_rank(const ls_machine_t *m, int g)
+{
+    int best = 7;
+    for (int o = 0; o < m->ngpus; o++)
+        if (o != g && !link_unknown(m, g, o) && ls_machine_rank(m, g, o) < best)
+            best = ls_machine_rank(m, g, o);
+    return best;
+}
+
 /* Islands: maximal groups whose every pair is joined by class c or better, for c from
    NVLink to NODE; a group already found at a faster class is not repeated. */
 static json_t *islands(const ls_machine_t *m)
 {
     json_t *list = json_array();
     uint64_t found[MAX_ISLANDS * 5];
-    int nfound = 0;
+    int nfound = 0, best[64];
     if (!m->has_topo)
         return list;
+    for (int g = 0; g < m->ngpus; g++)
+        best[g] = best_known_rank(m, g);
     for (int rank = 1; rank <= 5; rank++) {
         uint64_t adj[64] = {0}, out[MAX_ISLANDS], all = 0;
         int n = 0;
         for (int a = 0; a < m->ngpus; a++) {
             all |= 1ULL << a;
             for (int b = 0; b < m->ngpus; b++)
-                if (a != b && ls_machine_rank(m, a, b) <= rank)
+                if (a != b && island_adjacent(m, a, b, rank, best))
                     adj[a] |= 1ULL << b;
         }
         cliques(adj, 0, all, 0, out, &n);
@@ -486,8 +529,10 @@ static json_t *islands(const ls_machine_t *m)
             if (dup || nfound >= MAX_ISLANDS * 5)
                 continue;
             found[nfound++] = out[i];
-            json_array_append_new(list, json_pack("{s:o, s:s, s:i}", "gpus", mask_array(out[i]), "link_class",
-                                                  rank_class(rank), "size", ls_popcount64(out[i])));
+            json_t *island = json_pack("{s:o, s:s, s:i}", "gpus", mask_array(out[i]), "link_class",
+                                       rank_class(rank), "size", ls_popcount64(out[i]));
+            note_unknown_pairs(m, out[i], island);
+            json_array_append_new(list, island);
         }
     }
     return list;
@@ -745,6 +790,73 @@ static void summary_steps(const json_t *groups, json_t *summary)
     }
 }
 
+/* A box with no island (every known pair SYS, or across host bridges only): the GPUs
+   grouped by NUMA node instead, so that a synchronous group at least stays on one
+   socket. Empty when no node is known or no node holds two GPUs. */
+static json_t *fallback_groups(const ls_machine_t *m, const json_t *isl)
+{
+    json_t *list = json_array();
+    if (!m->has_topo || m->ngpus < 2 || json_array_size(isl))
+        return list;
+    for (int node = 0; node < 64; node++) {
+        uint64_t mask = 0;
+        for (int g = 0; g < m->ngpus; g++)
+            if (m->numa[g] == node)
+                mask |= 1ULL << g;
+        if (ls_popcount64(mask) >= 2)
+            json_array_append_new(list, json_pack("{s:o, s:s, s:i}", "gpus", mask_array(mask), "by",
+                                                  "numa_node", "numa_node", node));
+    }
+    return list;
+}
+
+static int any_known_link(const ls_machine_t *m)
+{
+    for (int a = 0; m->has_topo && a < m->ngpus; a++)
+        for (int b = a + 1; b < m->ngpus; b++)
+            if (!link_unknown(m, a, b))
+                return 1;
+    return 0;
+}
+
+static void fallback_summary(const json_t *plan, json_t *out)
+{
+    char line[320] = "", set[96];
+    size_t i, used = 0;
+    const json_t *f;
+    json_array_foreach(json_object_get(plan, "fallback_groups"), i, f)
+    {
+        ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(f, "gpus")), set, sizeof set);
+        if (used < sizeof line)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%sGPUs %s (node %lld)", i ? ", " : "", set,
+                                     ls_json_int(f, "numa_node", -1));
+    }
+    if (used)
+        summary_line(out, "No island (no GPU pair closer than across the CPU): group by NUMA node instead, "
+                          "so that a group stays on one socket: %s", line);
+}
+
+/* No figure or rate for the pairs (a topo -m paste of boards linkscope cannot rate): the
+   NVLink-joined pairs the topology shows are still the pairs for two-GPU work. */
+static void nvlink_pairs_summary(const json_t *plan, json_t *out)
+{
+    char line[256] = "";
+    size_t i, used = 0, n = 0;
+    const json_t *is;
+    json_array_foreach(json_object_get(plan, "islands"), i, is)
+    {
+        const json_t *g = json_object_get(is, "gpus");
+        if (strcmp(ls_json_str(is, "link_class", ""), "NV") || json_array_size(g) != 2 || used >= sizeof line)
+            continue;
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%lld+%lld", n++ ? ", " : "",
+                                 (long long)json_integer_value(json_array_get(g, 0)),
+                                 (long long)json_integer_value(json_array_get(g, 1)));
+    }
+    if (n)
+        summary_line(out, "NVLink pair%s: GPUs %s (the pairs for two-GPU work; no figure or link rate in the "
+                          "text to rank them)", n == 1 ? "" : "s", line);
+}
+
 static json_t *summary(const plan_ctx_t *c, const json_t *plan)
 {
     json_t *out = json_array();
@@ -755,8 +867,17 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
         int idx[LS_MAX_GPUS];
         members(mask, idx);
         ls_format_gpu_mask(mask, set, sizeof set);
-        summary_line(out, "Cleanest island: GPUs %s (%s, %d x %s)", set, ls_json_str(isl, "link_class", "?"),
-                     ls_popcount64(mask), ls_machine_gpu_name(c->m, idx[0]));
+        const char *name = ls_machine_gpu_name(c->m, idx[0]); /* a name not known is left out */
+        char unknown[96] = "";
+        size_t nu = json_array_size(json_object_get(isl, "unknown_pairs"));
+        if (nu)
+            snprintf(unknown, sizeof unknown, "; %zu pair%s not shown in the text, not judged", nu, nu == 1 ? "" : "s");
+        if (*name)
+            summary_line(out, "Cleanest island: GPUs %s (%s, %d x %s%s)", set, ls_json_str(isl, "link_class", "?"),
+                         ls_popcount64(mask), name, unknown);
+        else
+            summary_line(out, "Cleanest island: GPUs %s (%s, %d GPUs%s)", set, ls_json_str(isl, "link_class", "?"),
+                         ls_popcount64(mask), unknown);
     } else if (json_array_size(json_object_get(plan, "islands")) && (c->bad_gpus || c->nbad_sets || bad_pairs(c))) {
         summary_line(out, "No clean island: every island holds a GPU or pair named in an error finding");
     }
@@ -776,6 +897,8 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     else if (p0)
         summary_line(out, "%lld pairs are equally fast (%s, about %.0f GB/s both directions)",
                      ls_json_int(plan, "equal_best_pairs", 0), link, ls_json_num(p0, "bidir_gbps", 0));
+    else
+        nvlink_pairs_summary(plan, out);
     size_t i;
     const json_t *h;
     json_array_foreach(json_object_get(plan, "needs"), i, h)
@@ -807,6 +930,13 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     }
     if (isl)
         json_object_set_new((json_t *)plan, "cleanest_island", json_incref(json_object_get(isl, "gpus")));
+    fallback_summary(plan, out);
+    if (!json_array_size(out)) /* never a heading over nothing */
+        summary_line(out, c->m->ngpus < 2    ? "%d GPU in the text: no group or pair to plan"
+                          : any_known_link(c->m) ? "%d GPUs, no two of them closer than across the CPU, no NUMA node "
+                                             "known: no group to plan"
+                                           : "%d GPUs and no link or figure between them in the text: no group to plan",
+                     c->m->ngpus);
     return out;
 }
 
@@ -868,10 +998,7 @@ static json_t *noisy_entries(const ls_machine_t *m)
 static json_t *needs(const ls_machine_t *m)
 {
     json_t *list = json_array();
-    int present = 0;
-    for (int g = 0; g < m->ngpus; g++)
-        present += m->gpu[g] != NULL;
-    if (!m->has_topo && present > 1)
+    if (!m->has_topo && m->ngpus > 1) /* GPUs of the document or only of its figures */
         json_array_append_new(list, json_string("import `nvidia-smi topo -m` to judge links: without it no link "
                                                 "class, expected figure or island is given"));
     return list;
@@ -895,6 +1022,11 @@ json_t *ls_plan_with(const json_t *doc, const json_t *findings)
     json_t *plan = json_object();
     mark_errors(c, findings);
     json_object_set_new(plan, "islands", islands(m));
+    json_t *fallback = fallback_groups(m, json_object_get(plan, "islands"));
+    if (json_array_size(fallback))
+        json_object_set_new(plan, "fallback_groups", fallback);
+    else
+        json_decref(fallback);
     json_t *kept = keep_out(c); /* before groups: kept-out GPUs join last */
     json_object_set_new(plan, "groups", groups(c));
     json_object_set_new(plan, "measured_groups", measured_groups(c));

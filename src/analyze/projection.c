@@ -355,17 +355,18 @@ static void health_probe_steps(ls_projection_t *p, int n, int pairs)
     double samples = LS_HEALTH_PROBE_SAMPLES / 10.0; /* the costs are at 10 samples */
     ls_proj_step_t *s;
     if (pairs > 0) { /* a->b for every pair of a round at once, then b->a */
-        s = add_step(p, "probe: p2p ce each way, one size", 2 * pairs, 2 * p->pair_rounds);
+        s = add_step(p, LS_HEALTH_STEP_P2P, 2 * pairs, 2 * p->pair_rounds);
         timed(s, C_P2P_CE, 1, samples);
     }
     if (n >= 2) {
-        /* one size of at most 1 GiB: the set's communicators, one sweep's fixed part and
-           1 GiB's transfer, the 2-GPU cost scaled by the ring's 2(n-1)/n */
-        s = add_step(p, "probe: all_reduce, one size", 1, 1);
+        /* one size: the set's communicators, one sweep's fixed part and that size's
+           transfer, the 2-GPU cost per GiB scaled by the ring's 2(n-1)/n */
+        s = add_step(p, LS_HEALTH_STEP_ALL_REDUCE, 1, 1);
         s->seconds = s->min_seconds = costs[C_NCCL_INIT].fixed_s + costs[C_NCCL_SWEEP].fixed_s +
-                                      costs[C_ALL_REDUCE].transfer_s * 2.0 * (n - 1) / n;
+                                      costs[C_ALL_REDUCE].transfer_s * 2.0 * (n - 1) / n *
+                                          ((double)LS_HEALTH_PROBE_ALL_REDUCE_BYTES / (double)GIB);
     }
-    s = add_step(p, "probe: hbm copy, one size", n, 1); /* every GPU at once */
+    s = add_step(p, LS_HEALTH_STEP_HBM, n, 1); /* every GPU at once */
     timed(s, C_HBM, 1, samples);
 }
 

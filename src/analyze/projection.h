@@ -63,6 +63,14 @@ void ls_proj_cost_rows(char *out, size_t len);
    one size with LS_HEALTH_PROBE_SAMPLES samples, one all_reduce size on all GPUs, one
    HBM copy on every GPU at once; priced by the costs of a run. 0, or -1 out of memory. */
 #define LS_HEALTH_PROBE_SAMPLES 3
+/* The probe's steps, by these names in the projection and in health's record of what
+   it measured (pipeline/probe.c), so that each step is held to its own projection. */
+/* The probe's one all_reduce size: 1 GiB, large enough to be bandwidth-bound on NVLink
+   (the run's ceiling rule judges from 64 MiB, rules.h). */
+#define LS_HEALTH_PROBE_ALL_REDUCE_BYTES (1ull << 30)
+#define LS_HEALTH_STEP_P2P "probe: p2p ce each way, one size"
+#define LS_HEALTH_STEP_ALL_REDUCE "probe: all_reduce, one size"
+#define LS_HEALTH_STEP_HBM "probe: hbm copy, one size"
 int ls_project_health(const ls_fabric_t *fabric, double window_s, ls_projection_t *p);
 
 #endif

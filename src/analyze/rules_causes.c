@@ -7,6 +7,7 @@
 #include "rules.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/topo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +39,47 @@ static int flagged_no_p2p(const ls_machine_t *m, int a, int b)
     return 0;
 }
 
+/* nvidia-smi topo -p2p's words (its legend) and what each says of the pair. */
+static const struct {
+    enum ls_p2p_status status;
+    const char *cause;
+} p2p_words[] = {
+    {.status = LS_P2P_GNS, .cause = "GPU not supported: the driver gives this board no peer access "
+                                    "(GeForce and some workstation boards)"},
+    {.status = LS_P2P_CNS, .cause = "chipset not supported: the root complex (or a VM's virtual bridge) "
+                                    "does not pass peer traffic"},
+    {.status = LS_P2P_TNS, .cause = "topology not supported: the driver allows no P2P where the two GPUs "
+                                    "sit (across sockets or root complexes on this platform)"},
+    {.status = LS_P2P_DR, .cause = "disabled by a driver registry key"},
+    {.status = LS_P2P_NS, .cause = "not supported, without a reason given"},
+};
+
+/* The status nvidia-smi topo -p2p gave the pair, from the matrices or a paste whose
+   capability was not named; LS_P2P_UNKNOWN when the text has none. */
+static enum ls_p2p_status smi_status(const ls_machine_t *m, int a, int b)
+{
+    enum ls_p2p_status s = LS_P2P_UNKNOWN;
+    if (m->has_topo && m->topo->has_p2p && a >= 0 && b >= 0)
+        s = m->topo->p2p_read[a][b] > LS_P2P_OK ? m->topo->p2p_read[a][b] : m->topo->p2p_write[a][b];
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(m->doc, "links"), i, l)
+    {
+        if (s <= LS_P2P_OK && ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b &&
+            ls_p2p_parse(ls_json_str(l, "p2p_status", ""), &s) != 0)
+            s = LS_P2P_UNKNOWN;
+    }
+    return s;
+}
+
+static void add_smi_word(const ls_machine_t *m, int a, int b, char *buf, size_t len, int *n)
+{
+    enum ls_p2p_status s = smi_status(m, a, b);
+    for (size_t i = 0; i < sizeof p2p_words / sizeof p2p_words[0]; i++)
+        if (p2p_words[i].status == s)
+            add(buf, len, n, "nvidia-smi says %s (%s)", ls_p2p_word(s), p2p_words[i].cause);
+}
+
 void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len)
 {
     int n = 0;
@@ -48,6 +90,7 @@ void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len)
         add(buf, len, &n, "the environment sets NCCL_P2P_DISABLE=%s%s", dis, "");
     else if (!strcmp(lvl, "LOC") || !strcmp(lvl, "0"))
         add(buf, len, &n, "the environment sets NCCL_P2P_LEVEL=%s%s", lvl, "");
+    add_smi_word(m, a, b, buf, len, &n);
     if (geforce(m, a) || geforce(m, b))
         add(buf, len, &n, "%s is a GeForce board: NVIDIA's driver gives GeForce cards no PCIe peer "
             "access%s", ls_machine_gpu_name(m, geforce(m, a) ? a : b),

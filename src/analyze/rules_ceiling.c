@@ -19,7 +19,7 @@ typedef struct {
     double ratio;
 } below_t;
 
-static double path_fraction(enum ls_path path)
+double ls_ceiling_floor(enum ls_path path)
 {
     switch (path) {
     case LS_PATH_NVLINK: return LS_CEILING_NVLINK;
@@ -108,12 +108,12 @@ static const char *label_of(const json_t *e)
 static enum ls_severity below_severity(const ls_ceiling_t *c, double ratio)
 {
     int assumed = strstr(c->basis, "assumed from the part") != NULL;
-    return ratio < path_fraction(c->path) / 2 && !assumed ? LS_SEV_ERROR : LS_SEV_WARNING;
+    return ratio < ls_ceiling_floor(c->path) / 2 && !assumed ? LS_SEV_ERROR : LS_SEV_WARNING;
 }
 
 static void below_one(const below_t *b, json_t *out)
 {
-    double v = ls_json_num(b->e, "value", 0), frac = path_fraction(b->c.path);
+    double v = ls_json_num(b->e, "value", 0), frac = ls_ceiling_floor(b->c.path);
     char subject[96];
     entry_mask(b->e, subject, sizeof subject);
     ls_finding_add(out, "below_ceiling", below_severity(&b->c, b->ratio), subject,
@@ -155,7 +155,7 @@ static void below_group(const below_t *list, int n, int first, const char *done,
             worst = list[i].ratio, worst_i = i;
     }
     const below_t *w = &list[worst_i];
-    double frac = path_fraction(w->c.path);
+    double frac = ls_ceiling_floor(w->c.path);
     char set[96], subject[112], worst_subject[96];
     ls_format_gpu_mask(gpus, set, sizeof set);
     snprintf(subject, sizeof subject, "GPUs %s", set);
@@ -218,7 +218,9 @@ static void one_rank(const json_t *e, json_t *out)
     ls_finding_add(out, "implausible", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
                    "%s %s ran on one rank: no data crossed any link, so %s measures a local copy, not the "
                    "interconnect; do not believe it; next: run one rank per GPU (`-g N` or `mpirun -np N`)",
-                   subject, ls_json_str(e, "collective", "collective"), figure);
+                   subject, strcmp(ls_json_str(e, "collective", "unknown"), "unknown") ? ls_json_str(e, "collective", "")
+                                                                                 : "its collective (not named in the paste)",
+                   figure);
 }
 
 static void above(const json_t *e, const ls_ceiling_t *c, json_t *out)
@@ -257,7 +259,7 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
         if (ls_ceiling_entry(m, e, &c) <= 0)
             continue;
         above(e, &c, out);
-        double frac = path_fraction(c.path), r = ls_json_num(e, "value", 0) / c.gbps;
+        double frac = ls_ceiling_floor(c.path), r = ls_json_num(e, "value", 0) / c.gbps;
         /* both directions at once through host memory share its bandwidth and the root
            complex's arbitration (their spread: LS_NOISY_CV_HOST_SHARED): one-way only */
         if (c.path == LS_PATH_STAGED && !strcmp(ls_json_str(e, "direction", ""), "bidir"))

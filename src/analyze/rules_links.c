@@ -1,6 +1,7 @@
 /* Link rules: a pair far below the others of its link class, asymmetry beyond the
    samples' spread, PCIe links trained below their capability, NVLinks down. */
 #include "rules.h"
+#include "ceiling.h"
 #include "model/doc.h"
 
 #include <math.h>
@@ -197,6 +198,34 @@ static size_t active_nvlinks(const json_t *gpu)
     return active;
 }
 
+/* down of total NVLink ports inactive on GPU g. The part's datasheet says how many
+   links its board wires (an H100 PCIe or NVL shows 18 ports, its bridges wire 12; an RTX
+   A6000 or 3090 wires 4): ports beyond those are not connected, not down, so that is
+   info (nvlink_unwired); fewer active than wired is an error naming how many wired links are down. A part
+   not in the datasheet keeps the plain count. */
+static void inactive_against_part(const ls_machine_t *m, int g, size_t down, size_t total, const char *list,
+                                  json_t *out)
+{
+    char subject[16], path[48];
+    snprintf(subject, sizeof subject, "GPU%d", g);
+    snprintf(path, sizeof path, "gpus[%d].nvlinks", g);
+    const ls_spec_row_t *part = ls_part_of(m, g);
+    size_t active = total - down;
+    if (part && part->nvlinks > 0 && active >= (size_t)part->nvlinks)
+        ls_finding_add(out, "nvlink_unwired", LS_SEV_INFO, subject, json_pack("[s]", path),
+                       "GPU%d: %zu of %zu NVLink ports inactive (links %s), %zu active: the part (%s) wires %d, "
+                       "so the others are not connected, not down", g, down, total, list, active, part->key,
+                       part->nvlinks);
+    else if (part && part->nvlinks > 0)
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
+                       "GPU%d: %zu of the %d NVLinks its part (%s) wires are down (%zu of %zu ports inactive: links "
+                       "%s); next: reseat the bridge or check the cable, `nvidia-smi nvlink -e` for errors",
+                       g, (size_t)part->nvlinks - active, part->nvlinks, part->key, down, total, list);
+    else
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
+                       "GPU%d: %zu of %zu NVLinks inactive (links %s)", g, down, total, list);
+}
+
 /* Some links of a GPU down; or all of them while another GPU has active NVLinks (a
    board whose links are all down on an NVLink machine is the worst case, not a PCIe
    card: its traffic falls back to PCIe or host memory). */
@@ -236,11 +265,7 @@ static void nvlinks_inactive(const ls_machine_t *m, json_t *out)
         }
         if (!down || (down == json_array_size(links) && !others_active))
             continue;
-        char subject[16], path[48];
-        snprintf(subject, sizeof subject, "GPU%d", g);
-        snprintf(path, sizeof path, "gpus[%d].nvlinks", g);
-        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
-                       "GPU%d: %zu of %zu NVLinks inactive (links %s)", g, down, json_array_size(links), list);
+        inactive_against_part(m, g, down, json_array_size(links), list, out);
     }
 }
 

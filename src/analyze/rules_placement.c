@@ -10,11 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 1 when g reaches the GPUs of node over NVLink only (an NVSwitch box whose GPUs sit on
+   uneven NUMA nodes): their traffic never crosses the SMP interconnect. */
+static int nvlink_to_node(const ls_machine_t *m, int g, int node)
+{
+    int known = 0;
+    for (int o = 0; o < m->ngpus && m->has_topo; o++) {
+        if (o == g || m->numa[o] != node || m->topo->gpu_gpu[g][o].type == LS_LINK_NONE)
+            continue;
+        if (m->topo->gpu_gpu[g][o].type != LS_LINK_NV)
+            return 0;
+        known++;
+    }
+    return known > 0;
+}
+
 static void numa_gpus(const ls_machine_t *m, json_t *out)
 {
     int largest, major = ls_numa_majority(m, &largest);
     for (int g = 0; g < m->ngpus; g++) {
-        if (!ls_numa_minority(m, g))
+        if (!ls_numa_minority(m, g) || nvlink_to_node(m, g, major))
             continue;
         char subject[16], path[48];
         snprintf(subject, sizeof subject, "GPU%d", g);
@@ -42,7 +57,7 @@ static void numa_nics(const ls_machine_t *m, json_t *out)
         snprintf(path, sizeof path, "nics[%zu].numa_node", i);
         ls_finding_add(out, "numa_placement", LS_SEV_WARNING, ls_json_str(nic, "name", "NIC"),
                        json_pack("[s]", path), "NIC %s sits on NUMA node %lld where no GPU is",
-                       ls_json_str(nic, "name", "?"), node);
+                       ls_json_str(nic, "name", ls_json_str(nic, "label", "")), node);
     }
 }
 

@@ -37,6 +37,13 @@ static void rank_hosts(const json_t *e, char *out, size_t len)
         out[used - 2] = '\0';
 }
 
+/* The collective's name, or what stands for it when the paste names none. */
+static const char *collective_name(const json_t *e)
+{
+    const char *c = ls_json_str(e, "collective", "unknown");
+    return strcmp(c, "unknown") ? c : "the run (collective not named)";
+}
+
 static void subject_of(const json_t *e, char *subject, size_t len)
 {
     char set[96];
@@ -45,12 +52,12 @@ static void subject_of(const json_t *e, char *subject, size_t len)
     char hosts[160];
     rank_hosts(e, hosts, sizeof hosts);
     if (!strcmp(ls_json_str(e, "family", ""), "nccl") && ls_json_int(e, "nodes", 1) > 1 && hosts[0])
-        snprintf(subject, len, "%.24s on %lld nodes (%.80s)", ls_json_str(e, "collective", "nccl"),
+        snprintf(subject, len, "%.40s on %lld nodes (%.70s)", collective_name(e),
                  ls_json_int(e, "nodes", 1), hosts); /* GPU indices repeat on every node */
     else if (!strcmp(ls_json_str(e, "family", ""), "nccl") && !mask) /* no rank line in the paste */
-        snprintf(subject, len, "%s (GPUs not in the paste)", ls_json_str(e, "collective", "nccl"));
+        snprintf(subject, len, "%.60s (GPUs not in the paste)", collective_name(e));
     else if (!strcmp(ls_json_str(e, "family", ""), "nccl"))
-        snprintf(subject, len, "%s on GPUs %s", ls_json_str(e, "collective", "nccl"), set);
+        snprintf(subject, len, "%.40s on GPUs %.60s", collective_name(e), set);
     else
         snprintf(subject, len, "%s", ls_json_str(e, "id", "?"));
 }

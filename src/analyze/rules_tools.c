@@ -235,6 +235,13 @@ static void ras_one(json_t *out, const json_t *ras, size_t idx)
         const char *st = ls_json_str(g, "status", "unknown"), *er = ls_json_str(g, "errors", "unknown");
         if (strcmp(st, "RUNNING") == 0 && strcmp(er, "OK") == 0)
             continue;
+        if (strcmp(st, "INIT") == 0 && strcmp(er, "OK") == 0) { /* a communicator being created (RAS's docs) */
+            ls_finding_add(out, "nccl_ras_state", LS_SEV_INFO, "NCCL job", json_pack("[s]", ev_id),
+                           "NCCL RAS: communicator group %lld (%lld communicators, %lld ranks) is still initializing: "
+                           "query again to see it RUNNING",
+                           ls_json_int(g, "group", -1), ls_json_int(g, "comms", -1), ls_json_int(g, "ranks", -1));
+            continue;
+        }
         ls_finding_add(out, "nccl_ras_state", strcmp(er, "OK") != 0 ? LS_SEV_ERROR : LS_SEV_WARNING,
                        "NCCL job", json_pack("[s]", ev_id),
                        "NCCL RAS: communicator group %lld (%lld communicators, %lld ranks) is %s with %s: the job "

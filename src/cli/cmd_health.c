@@ -3,6 +3,7 @@
    (docs/health.md). */
 #include "commands.h"
 #include "health_dry.h"
+#include "health_probe.h"
 #include "health_slurm.h"
 #include "options.h"
 
@@ -14,17 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 const char usage_health[] =
     "usage: linkscope health [--from DIR] [--format text|json|labels] [--slurm [--drain] [--node NAME]]\n"
     "                        [--fail-on LEVEL] [--quiet] [--window SECONDS] [--budget SECONDS]\n"
-    "       linkscope health --dry-run [--from DIR|FILE] [--window SECONDS]\n"
+    "                        [--no-probe]\n"
+    "       linkscope health --dry-run [--from DIR|FILE] [--window SECONDS] [--no-probe]\n"
     "\n"
     "Checks this node's state: the driver answers, GPU count, NVLinks up against the part,\n"
     "PCIe width against the maximum, ECC, row remapping and page retirement, XID events in\n"
     "the kernel log, NVLink error counters over a window, PCIe AER and replays, InfiniBand\n"
     "and RoCE ports, the NVSwitch fabric, other processes on the GPUs. Each finding carries\n"
-    "an action: isolate, reboot, reset, watch or none (docs/health.md).\n"
+    "an action: isolate, reboot, reset, watch or none (docs/health.md). Then, within what is\n"
+    "left of the budget, a short probe: copy-engine copies between every GPU pair, one\n"
+    "all_reduce size, one HBM copy, each verified and held against its hardware ceiling;\n"
+    "not where the driver is gone, a reboot is due or another process holds a GPU.\n"
     "\n"
     "  --from DIR        recorded node state (nvml.json, kernel.log, sys/...) instead of this\n"
     "                    node; also $LINKSCOPE_HEALTH_FROM\n"
@@ -38,7 +44,9 @@ const char usage_health[] =
     LS_QUIET_USAGE
     "  --window S        seconds between the two NVLink error counter readings (default 2)\n"
     "  --budget S        the live checks' hard cap (default 10): a driver that gives no answer\n"
-    "                    within it is a finding (reboot), not a hung check\n"
+    "                    within it is a finding (reboot), not a hung check; a probe step that\n"
+    "                    would not fit in what is left is skipped and said so\n"
+    "  --no-probe        the state checks only, no measuring (--from never probes)\n"
     "  --dry-run         check nothing: the steps and their projected seconds by the cost\n"
     "                    table of run --dry-run, for this machine, a recorded state (--from\n"
     "                    DIR) or a topology (--from FILE: topo -m text or a run document)\n"
@@ -47,7 +55,7 @@ const char usage_health[] =
 
 typedef struct {
     const char *from, *format, *node;
-    int slurm, drain, quiet, dry_run;
+    int slurm, drain, quiet, dry_run, no_probe;
     int fail_on; /* a severity, or LS_FAIL_NEVER (options.h) */
     double window_s, budget_s;
 } opts_t;
@@ -87,6 +95,8 @@ static int parse(int argc, char **argv, opts_t *o)
             o->drain = 1;
         else if (!strcmp(a, "--dry-run"))
             o->dry_run = 1;
+        else if (!strcmp(a, "--no-probe"))
+            o->no_probe = 1;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
             o->quiet = 1;
         else
@@ -131,7 +141,8 @@ static json_t *failing(const json_t *findings, int fail_on)
     return out;
 }
 
-static void print_text(const json_t *findings, const json_t *fails, const opts_t *o, double secs)
+static void print_text(const json_t *findings, const json_t *fails, const json_t *probe, const opts_t *o,
+                       double secs)
 {
     enum ls_action worst = ls_health_worst(fails);
     if (json_array_size(fails))
@@ -148,8 +159,10 @@ static void print_text(const json_t *findings, const json_t *fails, const opts_t
     json_array_foreach(list, i, f)
         printf("  %-8s %s\n", json_string_value(json_object_get(f, "action")),
                json_string_value(json_object_get(f, "message")));
-    if (!o->quiet)
-        printf("  checked in %.1f s%s\n", secs, o->from ? " (recorded state)" : "");
+    if (o->quiet)
+        return;
+    ls_health_probe_print(probe);
+    printf("  checked in %.1f s%s\n", secs, o->from ? " (recorded state)" : "");
 }
 
 /* Kubernetes node labels: values of [A-Za-z0-9._-], at most 63 characters. */
@@ -172,10 +185,11 @@ static void print_labels(const json_t *fails)
     printf("linkscope.dev/health-failed=%s\n", *rules ? rules : "none");
 }
 
-static void print_json(json_t *findings, const json_t *fails, double secs)
+static void print_json(json_t *findings, const json_t *fails, json_t *probe, double secs)
 {
-    json_t *o = json_pack("{s:s, s:s, s:O, s:f}", "verdict", json_array_size(fails) ? "fail" : "ok", "action",
-                          ls_action_name(ls_health_worst(fails)), "findings", findings, "seconds", secs);
+    json_t *o = json_pack("{s:s, s:s, s:O, s:O, s:f}", "verdict", json_array_size(fails) ? "fail" : "ok", "action",
+                          ls_action_name(ls_health_worst(fails)), "findings", findings, "probe", probe, "seconds",
+                          secs);
     char *text = json_dumps(o, JSON_INDENT(2));
     printf("%s\n", text);
     free(text);
@@ -239,7 +253,7 @@ static json_t *live_within(double window_s, double budget_s)
     return s;
 }
 
-static int report(json_t *findings, const opts_t *o, double secs)
+static int report(json_t *findings, json_t *probe, const opts_t *o, double secs)
 {
     json_t *fails = failing(findings, o->fail_on);
     int failed = json_array_size(fails) > 0, rc = failed ? LS_EXIT_CHECK : LS_EXIT_OK;
@@ -256,9 +270,9 @@ static int report(json_t *findings, const opts_t *o, double secs)
     } else if (!strcmp(o->format, "labels"))
         print_labels(fails);
     else if (!strcmp(o->format, "json"))
-        print_json(findings, fails, secs);
+        print_json(findings, fails, probe, secs);
     else
-        print_text(findings, fails, o, secs);
+        print_text(findings, fails, probe, o, secs);
     json_decref(fails);
     return rc;
 }
@@ -270,7 +284,9 @@ int cmd_health(int argc, char **argv)
     if (prc >= 0)
         return prc;
     if (o.dry_run)
-        return ls_health_dry(o.from && *o.from ? o.from : NULL, o.window_s, o.budget_s);
+        return ls_health_dry(o.from && *o.from ? o.from : NULL, o.window_s, o.budget_s, o.no_probe);
+    if (!getenv("LINKSCOPE_PROGRESS")) /* the verdict is the output: no measuring progress */
+        ls_progress_set_mode(LS_PROGRESS_NEVER);
     double t0 = now_s();
     char err[512];
     json_t *state = o.from && *o.from ? ls_health_load(o.from, err, sizeof err)
@@ -280,9 +296,21 @@ int cmd_health(int argc, char **argv)
         return LS_EXIT_USAGE;
     }
     json_t *findings = ls_health_rules(state);
+    int ngpus = (int)json_array_size(json_object_get(state, "gpus"));
     json_decref(state);
+    /* the probe's clock is the state checks' (both CLOCK_MONOTONIC): one budget for both */
+    ls_health_probe_opts_t po = {.off = o.no_probe, .recorded = o.from && *o.from, .gpus = ngpus,
+                                 .deadline = t0 + o.budget_s};
+    int abandoned;
+    json_t *probe = ls_health_probe(&po, findings, &abandoned);
     add_severity(findings);
-    int rc = report(findings, &o, now_s() - t0);
+    int rc = report(findings, probe, &o, now_s() - t0);
     json_decref(findings);
+    json_decref(probe);
+    if (abandoned) { /* a thread is still inside the driver: no CUDA teardown behind it */
+        fflush(stdout);
+        fflush(stderr);
+        _exit(rc);
+    }
     return rc;
 }

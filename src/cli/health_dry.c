@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 /* A recorded state's GPUs: one NVLink domain when any shows an active link (an HGX
@@ -65,7 +66,20 @@ static int fabric_of_topology(const char *from, ls_fabric_t *f)
     return rc;
 }
 
-static void print_projection(const ls_projection_t *p, double budget_s)
+/* --no-probe: the state steps alone (the probe's steps are the last, "probe: ..."). */
+static void drop_probe(ls_projection_t *p)
+{
+    int k = 0;
+    p->total_s = 0;
+    for (int i = 0; i < p->nsteps; i++)
+        if (strncmp(p->steps[i].name, "probe:", 6) != 0) {
+            p->steps[k++] = p->steps[i];
+            p->total_s += p->steps[i].seconds;
+        }
+    p->nsteps = k;
+}
+
+static void print_projection(const ls_projection_t *p, double budget_s, int no_probe)
 {
     printf("health dry run: %d GPU%s, %d pair round%s\n\n", p->ngpus, p->ngpus == 1 ? "" : "s",
            p->pair_rounds, p->pair_rounds == 1 ? "" : "s");
@@ -74,15 +88,18 @@ static void print_projection(const ls_projection_t *p, double budget_s)
         printf("%-40s %8d %7d %12.1f\n", p->steps[i].name, p->steps[i].figures,
                p->steps[i].rounds, p->steps[i].seconds);
     double state_s = p->steps[0].seconds + p->steps[1].seconds;
-    printf("\nprojected: %.1f s for %d GPU%s, %s the %.0f s a scheduler's health check gets "
-           "(the probe is not built yet: today's checks are the first two steps, %.1f s, "
-           "under --budget %.0f s)\n",
+    printf("\nprojected: %.1f s for %d GPU%s, %s the %.0f s a scheduler's health check gets ",
            p->total_s, p->ngpus, p->ngpus == 1 ? "" : "s",
-           p->total_s <= LS_HEALTH_SCHEDULER_S ? "within" : "over", LS_HEALTH_SCHEDULER_S,
-           state_s, budget_s);
+           p->total_s <= LS_HEALTH_SCHEDULER_S ? "within" : "over", LS_HEALTH_SCHEDULER_S);
+    if (no_probe)
+        printf("(the state checks alone, --no-probe)\n");
+    else
+        printf("(the state checks are the first two steps, %.1f s; --budget %.0f s holds them and "
+               "the probe, a probe step that would not fit is skipped)\n",
+               state_s, budget_s);
 }
 
-int ls_health_dry(const char *from, double window_s, double budget_s)
+int ls_health_dry(const char *from, double window_s, double budget_s, int no_probe)
 {
     struct stat st;
     ls_fabric_t f;
@@ -91,8 +108,11 @@ int ls_health_dry(const char *from, double window_s, double budget_s)
     if (rc)
         return rc;
     ls_projection_t *p = calloc(1, sizeof *p);
-    if (p && ls_project_health(&f, window_s, p) == 0)
-        print_projection(p, budget_s);
+    if (p && ls_project_health(&f, window_s, p) == 0) {
+        if (no_probe)
+            drop_probe(p);
+        print_projection(p, budget_s, no_probe);
+    }
     else
         rc = LS_EXIT_USAGE;
     free(p);

@@ -10,8 +10,8 @@
 /* Prints the steps with their projected seconds and ends with "projected: N s for G
    GPUs ...", for the machine of from: a recorded state folder (its GPUs: NVLink among
    all of them when they show active links, else PCIe), a topology file (`nvidia-smi
-   topo -m` text or a run document), or NULL for this machine's discovered topology.
-   Returns an exit code. */
-int ls_health_dry(const char *from, double window_s, double budget_s);
+   topo -m` text or a run document), or NULL for this machine's discovered topology;
+   no_probe: the state checks' steps alone (health --no-probe). Returns an exit code. */
+int ls_health_dry(const char *from, double window_s, double budget_s, int no_probe);
 
 #endif

@@ -37,6 +37,15 @@ void ls_health_add_host(json_t *state, const char *root, const char *kernel_log)
 /* Findings of a state: [{rule, gpu?, message, action}] in the order the rules run. */
 json_t *ls_health_rules(const json_t *state);
 
+/* The short probe's findings (docs/health.md, "The probe") from its record
+   {gpus, steps, figures, running?} (pipeline/probe.h, ls_probe_snapshot; "running": the
+   step the budget cut off): copies failed or wrong (probe_copy, isolate), copy-engine
+   pairs below their ceiling's floor (probe_p2p: watch; below half of it isolate), HBM
+   below it (probe_hbm, watch), all_reduce with #wrong > 0 (probe_all_reduce, isolate;
+   one that errors, watch), a step that failed before it had a figure (probe_gpus when
+   CUDA finds no GPU; watch), a step cut off at the budget (probe_budget, watch). */
+json_t *ls_health_probe_findings(const json_t *probe);
+
 /* The strongest action among findings (LS_ACT_NONE when there are none). */
 enum ls_action ls_health_worst(const json_t *findings);
 

@@ -15,6 +15,7 @@
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
 #include "smi_text.h"
+#include "import_sniff.h"
 #include "topo_text.h"
 #include "topo_p2p_block.h"
 #include "model/doc.h"
@@ -23,10 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* topo -p2p output: its legend, or a header of GPU labels over rows of its words (a
+   paste without the legend; the tail of a topo -m legend may come before it). */
 static int looks_like_topo_p2p(const char *text)
 {
-    return strstr(text, "CNS  = Chipset not supported") != NULL &&
-           strstr(text, "NV#") == NULL;
+    if (ls_topo_text_detect(text))
+        return 0; /* a topo -m matrix, maybe with a -p2p block under it */
+    return strstr(text, "CNS  = Chipset not supported") != NULL || ls_topo_p2p_text_detect(text);
 }
 
 json_t *ls_import_doc_new(void)
@@ -49,6 +53,7 @@ static int import_topo(json_t *doc, const char *text, const char *name, char *er
         ls_import_topo_p2p_block(topo, text); /* a topo -p2p block pasted under the matrix */
         ls_topo_to_doc(topo, doc);
         ls_import_topo_p2p_unspecified(topo, text, doc);
+        ls_import_topo_numa(doc);
     } else {
         ls_seterr(err, errlen, "%s: nvidia-smi topo -m text: %s", name, why);
     }
@@ -89,21 +94,38 @@ static int read_nccl_tests(json_t *doc, const char *text, const char *name, cons
     return n;
 }
 
+/* topo -p2p pasted alone: the GPUs of its header with every link unknown, so that the
+   P2P words are kept (issue 22); the import notes that the topology is not in it. */
+static int topo_from_p2p(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+{
+    ls_topo_t *topo = calloc(1, sizeof *topo);
+    if (!topo)
+        return ls_seterr(err, errlen, "%s: out of memory", name);
+    int rc = ls_topo_from_p2p_header(text, topo);
+    if (rc == 0) /* a whole output, not a cut one: the links are simply not its subject */
+        ls_topo_to_doc(topo, doc);
+    else
+        ls_seterr(err, errlen, "%s: nvidia-smi topo -p2p text: no header row of GPU labels", name);
+    free(topo);
+    return rc;
+}
+
 /* topo -p2p output as a FILE: read or write when the pasted command line says which,
-   else kept as links[].p2p_status; needs the topology first. */
+   else kept as links[].p2p_status; on the topology of the document when there is one. */
 static int import_topo_p2p(json_t *doc, const char *text, const char *name, char *err,
                            size_t errlen)
 {
+    if (json_array_size(json_object_get(doc, "links")) == 0 && topo_from_p2p(doc, text, name, err, errlen) != 0)
+        return -1;
     int kind = ls_topo_p2p_kind(text);
     if (kind)
         return ls_import_topo_p2p(doc, text, name, kind == 'w', err, errlen);
     ls_topo_t *topo = calloc(1, sizeof *topo);
     if (!topo)
         return ls_seterr(err, errlen, "%s: out of memory", name);
-    int rc = 0;
-    if (ls_topo_from_doc(doc, topo) != 0 || json_array_size(json_object_get(doc, "links")) == 0)
-        rc = ls_seterr(err, errlen, "%s: nvidia-smi topo -p2p output needs the topology: import "
-                                    "the nvidia-smi topo -m text with it", name);
+    int rc = ls_topo_from_doc(doc, topo);
+    if (rc != 0)
+        ls_seterr(err, errlen, "%s: the document's topology could not be read", name);
     else
         ls_import_topo_p2p_unspecified(topo, text, doc);
     free(topo);
@@ -171,8 +193,11 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
         *fmt_out = r ? r->fmt : LS_FMT_UNKNOWN;
     size_t first = json_array_size(json_object_get(doc, "measurements"));
     ls_import_note_reset();
+    char near[320];
     int n = r ? (r->read ? r->read(doc, text, name, opts, err, errlen)
                          : r->read_text(doc, text, name, err, errlen))
+            : ls_import_sniff(text, near, sizeof near) /* a near miss: say what it looks like */
+              ? ls_seterr(err, errlen, "%s: %s", name, near)
               : ls_seterr(err, errlen,
                           "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
                           "p2pBandwidthLatencyTest output, nvbandwidth text or JSON, nvidia-smi "

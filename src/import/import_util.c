@@ -134,3 +134,17 @@ json_t *ls_import_entry(const char *family, const char *metric, const char *unit
     json_object_set_new(e, "value", json_real(value));
     return e;
 }
+
+void ls_import_topo_numa(json_t *doc)
+{
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(doc, "gpus"), i, g)
+    {
+        const char *aff = ls_json_str(g, "numa_affinity", "");
+        if (json_object_get(g, "numa_node") || !*aff || strspn(aff, "0123456789") != strlen(aff) ||
+            strlen(aff) > 4)
+            continue;
+        json_object_set_new(g, "numa_node", json_integer(atoi(aff)));
+    }
+}

@@ -43,4 +43,9 @@ void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *b
 json_t *ls_import_entry(const char *family, const char *metric, const char *unit,
                         double value);
 
+/* topo -m's "NUMA Affinity" column, where it names one node ("3"; not "0-1" or "N/A"),
+   as gpus[].numa_node when the document has none: the NUMA rules, the plan and the
+   pictures then use it as they use a live run's node. */
+void ls_import_topo_numa(json_t *doc);
+
 #endif

@@ -252,6 +252,17 @@ static void parse_warn(const char *line, const char *warn, const char *host, jso
     json_t *list = json_object_get(facts, "warnings");
     size_t i;
     json_t *e;
+    /* a paste cut inside a WARN line ("Could not find a pat") that another line of the log
+       prints whole is that message: it takes the whole text */
+    json_array_foreach(list, i, e)
+    {
+        const char *whole = json_string_value(json_object_get(e, "text"));
+        whole = whole ? whole : "";
+        if (n >= 8 && strlen(whole) > n && strncmp(whole, text, n) == 0) {
+            json_object_set_new(o, "text", json_string(whole));
+            break;
+        }
+    }
     json_array_foreach(list, i, e) if (json_equal(e, o))
     {
         json_decref(o);

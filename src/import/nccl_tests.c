@@ -294,11 +294,34 @@ static int read_group(const ls_line_t *line, int start, result_t *res, int *nonf
     return res->has_time || res->has_busbw;
 }
 
+/* nccl-tests prints the redop cell with "%6s", so a collective without a reduction
+   (alltoall, all_gather in the 2.0-era layout) leaves it blank: the row has one cell
+   fewer than the header and a figure where the header has "redop" (a redop is always a
+   word). The cells after it move one to the left. */
+static void blank_redop(layout_t *lay, const ls_line_t *line)
+{
+    double v;
+    char *end;
+    if (!lay->known || lay->redop_col < 0 || lay->redop_col >= line->ntok)
+        return;
+    v = strtod(line->tok[lay->redop_col], &end);
+    (void)v;
+    if (end == line->tok[lay->redop_col] || *end)
+        return;
+    if (lay->root_col > lay->redop_col)
+        lay->root_col--;
+    for (int g = 0; g < lay->ngroups; g++)
+        if (lay->group_start[g] > lay->redop_col)
+            lay->group_start[g]--;
+    lay->redop_col = -1;
+}
+
 static int add_row(block_t *b, const ls_line_t *line)
 {
     layout_t lay = b->layout;
     if (!lay.known)
         guess_layout(&lay, line);
+    blank_redop(&lay, line);
     row_t r;
     memset(&r, 0, sizeof r);
     if (ls_tok_long(line->tok[0], &r.bytes) || ls_tok_long(line->tok[1], &r.count) || r.bytes < 0 || r.count < 0) {

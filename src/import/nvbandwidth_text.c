@@ -81,6 +81,9 @@ static void end_block(nvbt_t *s)
     if (s->ncols && s->rows < s->want_rows)
         ls_import_note_missing("%s: matrix cut after %d of %d rows",
                                ls_json_str(s->tc, "name", "?"), s->rows, s->want_rows);
+    else if (s->header_next && s->tc) /* the paste stops at a matrix's description line */
+        ls_import_note_missing("%s: the paste stops after its matrix title, before any row",
+                               ls_json_str(s->tc, "name", "?"));
     s->ncols = 0;
     s->header_next = 0;
 }

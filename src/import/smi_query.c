@@ -7,6 +7,7 @@
 #include "import_note.h"
 #include "import_util.h"
 #include "smi_query_health.h"
+#include "smi_query_excerpt.h"
 #include "model/busid.h"
 #include "model/doc.h"
 #include "util/log.h"
@@ -32,7 +33,9 @@ int ls_smi_query_detect(const char *text)
 {
     if (strstr(text, "==============NVSMI LOG=============="))
         return 1;
-    return strstr(text, "Product Name") && strstr(text, "\nGPU 0000") && strstr(text, " : ");
+    if (strstr(text, "Product Name") && strstr(text, "\nGPU 0000") && strstr(text, " : "))
+        return 1;
+    return ls_smi_query_excerpt_detect(text); /* a few sections of one block */
 }
 
 static int count_blocks(const char *text)
@@ -146,6 +149,8 @@ static void query_line(query_t *q, const char *line)
     }
     enter(q, indent);
     const char *colon = strstr(t, " : ");
+    if (!colon && indent == 0)
+        return; /* the banner, a pasted command line or a code fence: no section */
     if (!colon) { /* a section line */
         if (q->depth < DEPTH) {
             q->indent[q->depth] = indent;
@@ -178,6 +183,13 @@ int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *e
     if (i)
         q.pinned_index = atoi(i + 4);
     q.ngpu_blocks = count_blocks(text);
+    if (q.ngpu_blocks == 0 && !strstr(text, "NVSMI LOG")) { /* an excerpt: one GPU's sections */
+        int index = q.pinned_index >= 0 ? q.pinned_index : 0;
+        q.gpu = ls_import_gpu(doc, index);
+        q.blocks = 1;
+        ls_import_note_missing("nvidia-smi -q sections without their 'GPU 00000000:BB:DD.F' line: "
+                               "read as one GPU (GPU%d), its bus id not in the paste", index);
+    }
     const char *p = text;
     ls_line_t line;
     while (ls_next_line(&p, &line))

@@ -545,9 +545,16 @@ static void note_absent_rows(parser_t *p, ls_topo_t *topo)
     }
 }
 
+/* Lenient: a line that names no device (no digit in its first word: a Markdown code
+   fence, "</details>", prose) ends a pasted matrix as a blank line does. */
+static int ends_paste(const parser_t *p)
+{
+    return p->lenient && p->ntok > 0 && !is_device_name(p->toks[0]);
+}
+
 static int read_rows(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
 {
-    while (!p->cut && next_tokens(p) && !ends_matrix(p->toks, p->ntok))
+    while (!p->cut && next_tokens(p) && !ends_matrix(p->toks, p->ntok) && !ends_paste(p))
         if (parse_row(p, topo, err, errlen) != 0)
             return -1;
     int gpu_rows = 0;
@@ -752,6 +759,33 @@ int ls_topo_parse_p2p_text(const char *text, int write, ls_topo_t *topo, char *e
     free(p);
     free(m);
     return rc;
+}
+
+/* topo -p2p pasted without topo -m: the GPUs its header names, every link between
+   them unknown (the P2P words say nothing of the path). */
+int ls_topo_from_p2p_header(const char *text, ls_topo_t *topo)
+{
+    parser_t *p = calloc(1, sizeof *p);
+    int n = -1;
+    if (!p || reader_init(&p->rd, text) != 0) {
+        free(p);
+        return -1;
+    }
+    while (n < 0 && next_tokens(p))
+        if (is_p2p_header(p))
+            n = p->ntok;
+    if (n > 0) {
+        memset(topo, 0, sizeof *topo);
+        topo->ngpus = n;
+        for (int g = 0; g < n; g++) {
+            tok_copy(p->toks[g], topo->gpu_label[g], sizeof topo->gpu_label[g]);
+            topo->gpu_gpu[g][g].type = LS_LINK_X;
+            topo->p2p_read[g][g] = topo->p2p_write[g][g] = LS_P2P_SELF;
+        }
+    }
+    free(p->rd.line);
+    free(p);
+    return n > 0 ? 0 : -1;
 }
 
 /* ---- format detection ---------------------------------------------------------- */

@@ -40,4 +40,8 @@ int ls_topo_p2p_text_detect(const char *text);
 json_t *ls_topo_load_files(const char *from, const char *p2p_read, const char *p2p_write, ls_topo_t *topo,
                            char *err, size_t errlen);
 
+/* The GPUs a topo -p2p paste's header names ("GPU0 GPU1 ..."), their links unknown:
+   for a P2P matrix pasted without its topo -m. -1 when there is no such header. */
+int ls_topo_from_p2p_header(const char *text, ls_topo_t *topo);
+
 #endif

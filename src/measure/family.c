@@ -104,6 +104,17 @@ void ls_family_resolve(const ls_family_t *f, ls_measure_opts_t *o)
         o->samples = LS_DEFAULT_SAMPLES;
 }
 
+int ls_methods_include(const char *only, const char *method)
+{
+    if (!only || !*only)
+        return 1;
+    size_t len = strlen(method);
+    for (const char *p = strstr(only, method); p; p = strstr(p + 1, method))
+        if ((p == only || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    return 0;
+}
+
 int ls_family_measure(const ls_family_t *f, json_t *doc, const ls_measure_opts_t *o, char *err,
                       size_t errlen)
 {

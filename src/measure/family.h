@@ -42,6 +42,9 @@ void ls_family_resolve(const ls_family_t *f, ls_measure_opts_t *o);
 int ls_family_check_gpu_memory(const ls_family_t *f, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_family_check_host_memory(const ls_family_t *f, uint64_t size, char *err, size_t errlen);
 
+/* 1 when method is in the comma list only (NULL or "": every method is). */
+int ls_methods_include(const char *only, const char *method);
+
 /* Resolves o's defaults on a copy and measures the family into doc. */
 int ls_family_measure(const ls_family_t *f, json_t *doc, const ls_measure_opts_t *o, char *err,
                       size_t errlen);

@@ -3,6 +3,7 @@
    beside the theoretical peak. */
 #include "model/entries.h"
 #include "model/entry.h"
+#include "family.h"
 #include "figures.h"
 #include "harness.h"
 #include "kernels.h"
@@ -210,6 +211,8 @@ static int job_setup(json_t *doc, hbm_all_t *h, int dev, const ls_measure_opts_t
         return 0;
     }
     for (int m = 0; ls_hbm_methods[m]; m++) {
+        if (!ls_methods_include(o->methods, ls_hbm_methods[m]))
+            continue;
         json_t *e = ls_hbm_entry(dev, ls_hbm_methods[m], j->size, theo);
         if (!j->b)
             ls_entry_fail(e, "failed", line);
@@ -231,7 +234,8 @@ int ls_measure_hbm(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
     for (int x = 0; x < o->ngpus; x++)
         job_setup(doc, h, o->gpus[x], o, theoretical_gbps(o->doc ? o->doc : doc, o->gpus[x]));
     for (int m = 0; ls_hbm_methods[m] && h->n > 0; m++)
-        measure_method(doc, h, ls_hbm_methods[m], o);
+        if (ls_methods_include(o->methods, ls_hbm_methods[m]))
+            measure_method(doc, h, ls_hbm_methods[m], o);
     for (int g = 0; g < h->n; g++) {
         ls_dev_free(h->dev[g], h->job[g].a);
         ls_dev_free(h->dev[g], h->job[g].b);

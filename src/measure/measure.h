@@ -32,6 +32,9 @@ typedef struct {
     /* 1: samples stop by the median's interval (util/stop.h), samples being the most
        taken; 0: exactly samples. */
     int stop_rule;
+    /* p2p: 1 measures a->b then b->a only, not both ways at once (health's probe,
+       docs/health.md); 0 all three. */
+    int one_way;
 } ls_measure_opts_t;
 
 typedef void (*ls_measure_progress_fn)(const char *what);

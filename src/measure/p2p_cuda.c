@@ -7,6 +7,7 @@
 #include "figures.h"
 #include "harness.h"
 #include "kernels.h"
+#include "family.h"
 #include "measure.h"
 #include "rtimer.h"
 #include "model/vocab.h"
@@ -356,26 +357,22 @@ static void measure_phase(json_t *doc, round_t *r, const char *method, int phase
 }
 
 /* o->methods, else LS_P2P_METHODS=sm_write,sm_read (a tuning knob), limits the methods. */
-static int in_list(const char *only, const char *method)
-{
-    size_t len = strlen(method);
-    for (const char *p = strstr(only, method); p; p = strstr(p + 1, method))
-        if ((p == only || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
-            return 1;
-    return 0;
-}
-
 static int method_wanted(const ls_measure_opts_t *o, const char *method)
 {
-    const char *only = o->methods && *o->methods ? o->methods : getenv("LS_P2P_METHODS");
-    return !only || !*only || in_list(only, method);
+    return ls_methods_include(o->methods && *o->methods ? o->methods : getenv("LS_P2P_METHODS"), method);
+}
+
+/* Phases of a round: a->b, b->a, and both ways at once unless o asks for one way. */
+static int phases(const ls_measure_opts_t *o)
+{
+    return o->one_way ? 2 : 3;
 }
 
 /* Every figure a pair would have had, failed (its buffers could not be had). */
 static void pair_failed(json_t *doc, const ls_measure_opts_t *o, int a, int b, int both,
                         const char *why)
 {
-    for (int phase = 0; phase < 3; phase++)
+    for (int phase = 0; phase < phases(o); phase++)
         for (int m = 0; ls_p2p_methods[m]; m++) {
             if (!method_wanted(o, ls_p2p_methods[m]))
                 continue;
@@ -432,7 +429,7 @@ static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa
         ls_rtimer_free(&r->timer);
     }
     for (int m = 0; ls_p2p_methods[m] && r->njobs > 0; m++)
-        for (int phase = 0; phase < 3 && method_wanted(o, ls_p2p_methods[m]); phase++)
+        for (int phase = 0; phase < phases(o) && method_wanted(o, ls_p2p_methods[m]); phase++)
             measure_phase(doc, r, ls_p2p_methods[m], phase, o);
     round_free(r);
     free(r);

@@ -151,7 +151,8 @@ void ls_topo_to_doc(const ls_topo_t *topo, json_t *doc)
         }
         json_object_set_new(nic, "index", json_integer(n));
         json_object_set_new(nic, "label", json_string(topo->nic_label[n]));
-        json_object_set_new(nic, "name", json_string(topo->nic_name[n]));
+        if (topo->nic_name[n][0]) /* a name not known is left out, never empty */
+            json_object_set_new(nic, "name", json_string(topo->nic_name[n]));
         json_object_set_new(nic, "gpus_by_link", nic_gpus_json(topo, n));
     }
     json_t *gnl = json_array();

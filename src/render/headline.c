@@ -216,6 +216,7 @@ char *ls_render_headline(const json_t *doc, const json_t *plan)
 {
     ls_buf_t b = {0};
     ls_buf_puts(&b, "Headline figures (medians; range over GPUs or pairs; % of the hardware peak; [figures])\n");
+    size_t head = b.len;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         row_t r;
         if (measured_row(doc, plan, &lines[i], &r))
@@ -223,6 +224,8 @@ char *ls_render_headline(const json_t *doc, const json_t *plan)
     }
     collective_lines(&b, doc, plan);
     status_line(&b, doc, plan);
+    if (b.len == head) /* never a heading over nothing (a paste of the topology or GPU facts only) */
+        ls_buf_puts(&b, "  (no figure in the document: it holds the topology or GPU facts only)\n");
     return ls_buf_take(&b);
 }
 

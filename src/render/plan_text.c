@@ -69,6 +69,13 @@ static void islands_text(ls_buf_t *b, const json_t *plan)
     {
         ls_buf_printf(b, "  %-4s %2lld GPUs: ", ls_json_str(is, "link_class", "unknown"), ls_json_int(is, "size", 0));
         gpu_list(b, json_object_get(is, "gpus"));
+        size_t unknown = json_array_size(json_object_get(is, "unknown_pairs"));
+        if (unknown) { /* a cut paste: links it does not show are not judged, not absent */
+            const json_t *p0 = json_array_get(json_object_get(is, "unknown_pairs"), 0);
+            ls_buf_printf(b, " (%zu pair%s not shown in the text, e.g. %lld-%lld: not judged)", unknown,
+                          unknown == 1 ? "" : "s", (long long)json_integer_value(json_array_get(p0, 0)),
+                          (long long)json_integer_value(json_array_get(p0, 1)));
+        }
         ls_buf_puts(b, "\n");
     }
 }
@@ -165,7 +172,8 @@ static void keep_out_text(ls_buf_t *b, const json_t *plan)
     const json_t *k;
     json_array_foreach(ko, i, k)
     {
-        ls_buf_printf(b, "  GPU%lld %s:\n", ls_json_int(k, "gpu", -1), ls_json_str(k, "name", ""));
+        const char *name = ls_json_str(k, "name", ""); /* a name not known is left out */
+        ls_buf_printf(b, "  GPU%lld%s%s:\n", ls_json_int(k, "gpu", -1), *name ? " " : "", name);
         size_t j;
         const json_t *r;
         json_array_foreach(json_object_get(k, "reasons"), j, r)

@@ -254,7 +254,8 @@ ls_table_t *ls_table_inventory(const json_t *doc)
     return t;
 }
 
-/* Link word, with the P2P read/write status where not OK. */
+/* Link word, with the P2P read/write status (or a topo -p2p word whose capability the
+   paste did not name) where not OK. */
 static void topology_cell(const void *doc, int r, int c, char *buf, size_t len)
 {
     const json_t *l = ls_doc_link(doc, r, c);
@@ -268,6 +269,8 @@ static void topology_cell(const void *doc, int r, int c, char *buf, size_t len)
         snprintf(buf, len, "unknown");
     else if (strcmp(rd, "OK") || strcmp(wr, "OK"))
         snprintf(buf, len, "%s %s/%s", type, rd, wr);
+    else if (strcmp(ls_json_str(l, "p2p_status", "OK"), "OK")) /* a topo -p2p word, capability not named */
+        snprintf(buf, len, "%s %s", type, ls_json_str(l, "p2p_status", ""));
     else
         snprintf(buf, len, "%s", type);
 }

@@ -165,13 +165,29 @@ static void matrix_row(FILE *out, const ls_topo_t *topo, int d, int width, int c
     fputc('\n', out);
 }
 
+/* The NIC names the text gave; a name not known is left out (a cut paste loses the
+   NIC legend), and with none known there is no legend. */
 static void nic_legend(FILE *out, const ls_topo_t *topo)
 {
-    if (topo->nnics == 0)
+    int named = 0;
+    for (int n = 0; n < topo->nnics; n++)
+        named += topo->nic_name[n][0] != '\0';
+    if (named == 0)
         return;
     fputs("\nNIC Legend:\n\n", out);
     for (int n = 0; n < topo->nnics; n++)
-        fprintf(out, "  %s: %s\n", topo->nic_label[n], topo->nic_name[n][0] ? topo->nic_name[n] : "?");
+        if (topo->nic_name[n][0])
+            fprintf(out, "  %s: %s\n", topo->nic_label[n], topo->nic_name[n]);
+}
+
+/* A link the text does not show (a cut paste) is printed "?": unknown, not absent. */
+static int any_unknown_link(const ls_topo_t *topo)
+{
+    for (int d = 0; d < ndevices(topo); d++)
+        for (int e = 0; e < ndevices(topo); e++)
+            if (d != e && ls_topo_device_link(topo, d, e).type == LS_LINK_NONE)
+                return 1;
+    return 0;
 }
 
 void ls_topo_render_matrix(FILE *out, const ls_topo_t *topo, int color)
@@ -184,6 +200,8 @@ void ls_topo_render_matrix(FILE *out, const ls_topo_t *topo, int color)
         matrix_row(out, topo, d, width, color);
     fputc('\n', out);
     fputs(link_legend, out);
+    if (any_unknown_link(topo))
+        fputs("  ?    = Not in the given text: unknown, not absent\n", out);
     nic_legend(out, topo);
 }
 

@@ -82,6 +82,26 @@ run 1 health --from "$fx/remap-pending" --format json && {
 }
 LINKSCOPE_HEALTH_FROM=$fx/nvlink-down run 1 health --slurm
 
+# the short probe: a recorded state never probes (no GPU there), in text and JSON, with
+# or without --no-probe; live, --no-probe measures nothing and says so; a node whose
+# driver does not answer (this machine, without a GPU) is not probed, with the reason
+run 0 health --from "$fx/healthy-h200" && {
+    grep -qx "  probe not run: a recorded state (--from): no GPU here to measure" "$tmp/out" && ok || bad "--from probe line: $(cat "$tmp/out")"
+}
+for extra in "" --no-probe; do
+    run 1 health --from "$fx/nvlink-down" --format json $extra && {
+        python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["probe"]; assert p["status"]=="not run" and "recorded state" in p["why"] and "figures" not in p, p' "$tmp/out" && ok || bad "--from $extra probed: $(cat "$tmp/out")"
+    }
+done
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    "$bin" health --no-probe --format json --fail-on never >"$tmp/out" 2>"$tmp/err"
+    python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["probe"]; assert p=={"status":"off","why":"--no-probe"}, p' "$tmp/out" && ok || bad "--no-probe: $(cat "$tmp/out")"
+    "$bin" health --format json --fail-on never >"$tmp/out" 2>"$tmp/err"
+    python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["probe"]; assert p["status"]=="not run" and "figures" not in p, p' "$tmp/out" && ok || bad "no driver, probed: $(cat "$tmp/out")"
+    "$bin" health --fail-on never >"$tmp/out" 2>"$tmp/err"
+    grep -qE "^  probe not run: (no GPU to measure|the node needs a reboot first) \(" "$tmp/out" && ok || bad "no driver, probe line: $(cat "$tmp/out")"
+fi
+
 # --dry-run: the projection by run --dry-run's cost table; the 8-GPU HGX H200 state and
 # an 8-GPU HGX topology within the 30 s a scheduler's health check gets, in the rounds
 # run --dry-run schedules for the same topology
@@ -90,7 +110,7 @@ run 0 health --dry-run --from "$fx/healthy-h200" && {
     read -r secs n < <(projected)
     [ "$n" = 8 ] && awk -v s="$secs" 'BEGIN { exit !(s > 0 && s < 30) }' && grep -q "within the 30 s" "$tmp/out" &&
         grep -q "^probe: p2p ce each way, one size  *56  *14 " "$tmp/out" && grep -q "^probe: all_reduce, one size" "$tmp/out" &&
-        grep -q "^probe: hbm copy, one size  *8 " "$tmp/out" && ok || bad "dry run of the HGX state: $(cat "$tmp/out")"
+        grep -q "^probe: hbm copy, one size  *8 " "$tmp/out" && ! grep -q "not built" "$tmp/out" && ok || bad "dry run of the HGX state: $(cat "$tmp/out")"
 }
 topo=$2/topo/hgx-h100x8-nic8.txt
 run 0 health --dry-run --from "$topo" && {
@@ -102,6 +122,12 @@ run 0 health --dry-run --from "$topo" && {
 }
 run 0 health --dry-run --from "$topo" --window 5 && { read -r wider n < <(projected); }
 awk -v a="$secs" -v b="${wider:-0}" 'BEGIN { exit !(b - a > 2.9 && b - a < 3.1) }' && ok || bad "--window 5 is not 3 s more: $secs -> ${wider:-?}"
+# --dry-run --no-probe prices what health --no-probe takes: the state steps alone
+run 0 health --dry-run --no-probe --from "$fx/healthy-h200" && {
+    read -r alone n < <(projected)
+    ! grep -q "^probe: " "$tmp/out" && grep -q "^NVLink error counters over the window" "$tmp/out" &&
+        awk -v a="$alone" 'BEGIN { exit !(a > 0 && a < 3) }' && ok || bad "--dry-run --no-probe: $(cat "$tmp/out")"
+}
 run 2 health --dry-run --from "$fx/driver-gone" && { grep -q "holds no GPU" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "no-GPU state: $(cat "$tmp/err")"; }
 run 2 health --dry-run --from "$2/topo/malformed-columns.txt" && { [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed topology: $(cat "$tmp/err")"; }
 run 2 health --dry-run --from "$tmp/none.txt"

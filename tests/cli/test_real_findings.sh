@@ -44,8 +44,18 @@ check_case() {
         bad "$name: no file: line"
         return
     fi
-    local rc=0
+    local rc=0 want_import
+    want_import=$(field import "$c" | head -n 1)
     (cd "$real" && "$bin" import "${files[@]}" "${args[@]}" -o "$tmp/$name.json") 2>"$tmp/$name.err" || rc=$?
+    if [ "$want_import" = refused ]; then # the right answer is one line saying what it is
+        if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/$name.err")" -eq 1 ]; then
+            refused[$split]=$((refused[$split] + 1))
+            ok
+        else
+            miss "$name: expected a one-line refusal, got exit $rc: $(head -c 300 "$tmp/$name.err")"
+        fi
+        return
+    fi
     if [ "$rc" -ne 0 ]; then
         if [ "$rc" -gt 2 ] || [ "$(wc -l <"$tmp/$name.err")" -ne 1 ]; then
             bad "$name: import crashed or did not refuse in one line (exit $rc): $(head -c 300 "$tmp/$name.err")"

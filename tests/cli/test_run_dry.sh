@@ -83,10 +83,13 @@ run 2 run --from "$fx/topo/hgx-h100x8-nic8.txt"
 grep -q "needs --dry-run" "$tmp/err" && ok || bad "--from without --dry-run: $(cat "$tmp/err")"
 run 2 run --dry-run --from "$tmp/none.txt"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "missing file: $(cat "$tmp/err")"
-run 2 run --dry-run --from "$fx/topo/malformed-columns.txt"
+run 2 run --dry-run --from "$fx/topo/malformed-unknown-word.txt"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed file: $(cat "$tmp/err")"
 run 2 run --dry-run --gpus 0,9 --from "$fx/topo/hgx-h100x8-nic8.txt"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "GPU 9 is not on" "$tmp/err" && ok || bad "--gpus 0,9: $(cat "$tmp/err")"
+# a cut matrix reads as import reads it (issue 22): one warning line naming the cut
+run 0 run --dry-run --from "$fx/topo/malformed-columns.txt"
+grep -q "incomplete paste: row NIC3 cut" "$tmp/err" && ok || bad "cut matrix: $(cat "$tmp/err")"
 
 # This machine without a GPU: one line, exit 3.
 if ! nvidia-smi -L >/dev/null 2>&1; then

@@ -102,9 +102,27 @@ run 0 topo --sysfs-root "$fx/sysfs/two-socket" --color never && {
 # --- bad input: one line naming the file, exit 2 -------------------------------------------
 run 2 topo --from "$tmp/does-not-exist.txt" && expect_one_error_line "$tmp/does-not-exist.txt"
 run 2 topo --from "$tmp" && expect_one_error_line "$tmp: cannot read: Is a directory"
-for f in malformed-unknown-word malformed-columns malformed-no-header malformed-truncated empty; do
+for f in malformed-unknown-word malformed-no-header empty; do
     run 2 topo --from "$fx/topo/$f.txt" && expect_one_error_line "$fx/topo/$f.txt: line "
 done
+# a cut matrix reads as `linkscope import` reads it (issue 22): the whole rows, one warning
+# line naming what was cut, "?" (in the legend: not in the given text) for the links it
+# does not show
+for f in malformed-columns malformed-truncated; do
+    run 0 topo --from "$fx/topo/$f.txt"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF "$fx/topo/$f.txt: incomplete paste: " "$tmp/err" && ok ||
+        bad "$f: expected one warning line naming the cut: $(cat "$tmp/err")"
+done
+run 0 topo --from "$fx/topo/malformed-truncated.txt"
+grep -q "^GPU1    NV18     X *N/A" "$tmp/out" && ok || bad "cut matrix: GPU1 keeps its link to GPU0 from GPU0's row: $(grep ^GPU1 "$tmp/out")"
+grep -q "= Not in the given text: unknown, not absent" "$tmp/out" && bad "no unknown link, yet the legend names one" || ok
+run 0 topo --from "$fx/real/topo-ucxpy1088-8xh100-nv18-header-cut.txt"
+grep -q "^GPU2    NV18    ?        X" "$tmp/out" && ok || bad "cut matrix: GPU1-GPU2 unknown: $(grep ^GPU2 "$tmp/out")"
+grep -q "?    = Not in the given text: unknown, not absent" "$tmp/out" && ok || bad "the legend does not name ?"
+grep -q "NIC Legend" "$tmp/out" && bad "NIC legend printed with no NIC name known" || ok
+# topo -p2p pasted alone reads as import reads it: its GPUs, links unknown, the read matrix
+run 0 topo --from "$fx/twins/p2p-alone-broken.txt"
+grep -qE "^GPU0 +X +NS +OK" "$tmp/out" && ok || bad "topo -p2p alone: $(grep -A4 'P2P read status' "$tmp/out")"
 run 2 topo --from "$fx/topo/seed000-gv100x11.txt" --p2p-read "$fx/h200x2/nvidia-smi-topo-p2p-r.txt" &&
     expect_one_error_line "nvidia-smi-topo-p2p-r.txt: line 1: the P2P header names 2 GPUs, the topology has 11"
 echo '{"schema": "linkscope.run/1"' >"$tmp/truncated.json"

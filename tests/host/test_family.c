@@ -90,6 +90,21 @@ static void every_family_has_tables(void **state)
     assert_null(ls_family_tables("nccl"));
 }
 
+/* A method list names whole methods: "copy" is not "copy_ce" (health's probe takes the
+   HBM copy alone, docs/health.md). */
+static void methods_listed_by_whole_name(void **state)
+{
+    (void)state;
+    assert_true(ls_methods_include(NULL, "copy"));
+    assert_true(ls_methods_include("", "copy"));
+    assert_true(ls_methods_include("copy", "copy"));
+    assert_false(ls_methods_include("copy", "copy_ce"));
+    assert_false(ls_methods_include("copy_ce", "copy"));
+    assert_true(ls_methods_include("read,copy_ce", "copy_ce"));
+    assert_true(ls_methods_include("sm_write,ce", "ce"));
+    assert_false(ls_methods_include("sm_write,ce", "write"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -98,6 +113,7 @@ int main(void)
         cmocka_unit_test(defaults_resolved_once),
         cmocka_unit_test(size_checked_against_host_memory),
         cmocka_unit_test(every_family_has_tables),
+        cmocka_unit_test(methods_listed_by_whole_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

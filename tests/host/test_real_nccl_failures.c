@@ -135,6 +135,56 @@ static void out_of_bounds_footer(void **state)
     json_decref(doc);
 }
 
+static const json_t *first_log(const json_t *doc)
+{
+    const json_t *log = json_array_get(json_object_get(doc, "nccl_logs"), 0);
+    assert_non_null(log);
+    return log;
+}
+
+/* Hosts behind a timestamp, a masked pid and a colour code's residue; a WARN line cut by
+   the paste takes the whole text another line of the log printed; NIC speeds. */
+static void log_prefixes_and_cut_warn(void **state)
+{
+    (void)state;
+    json_t *doc = import_file("real", "warn-nccl2013-ibv-modify-qp-timestamp.log");
+    const json_t *w = json_array_get(json_object_get(first_log(doc), "warnings"), 0);
+    assert_string_equal(str(w, "host"), "host-01.example.com");
+    assert_int_equal(json_integer_value(json_object_get(w, "gpu")), 5);
+    json_decref(doc);
+    doc = import_file("real", "nccl-pytorch68893-ansi-socket.log");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(first_log(doc), "hosts"), 0)),
+                        "ip-172-31-0-137");
+    json_decref(doc);
+    doc = import_file("real", "nccl-tests131-gtx-p2p-loc-warn.log");
+    const json_t *ws = json_object_get(first_log(doc), "warnings");
+    assert_int_equal(json_array_size(ws), 2); /* GPU 1's whole line, GPU 0's cut copy */
+    for (size_t i = 0; i < 2; i++)
+        assert_string_equal(str(json_array_get(ws, i), "text"),
+                            "Could not find a path for pattern 4, falling back to simple order");
+    json_decref(doc);
+    doc = import_file("twins", "net-nics-healthy.txt");
+    const json_t *speeds = json_object_get(first_log(doc), "net_speeds");
+    assert_int_equal(json_integer_value(json_object_get(speeds, "mlx5_0")), 200000);
+    assert_int_equal(json_integer_value(json_object_get(speeds, "mlx5_1")), 200000);
+    json_decref(doc);
+}
+
+/* The 2.0-era layout prints a blank redop cell for a collective without a reduction
+   (synthetic text in that layout: tests/fixtures/nccl/old-alltoall-blank-redop.txt). */
+static void blank_redop_cell(void **state)
+{
+    (void)state;
+    json_t *doc = import_file("nccl", "old-alltoall-blank-redop.txt");
+    const json_t *e = only_entry(doc);
+    assert_string_equal(str(e, "redop"), "none");
+    assert_string_equal(str(e, "status"), "ok");
+    const json_t *oop = json_object_get(json_array_get(json_object_get(e, "rows"), 2), "oop");
+    assert_true(json_real_value(json_object_get(oop, "time_us")) == 174.3);
+    assert_true(json_real_value(json_object_get(oop, "busbw")) == 18.05);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +193,8 @@ int main(void)
         cmocka_unit_test(failure_after_rank_table),
         cmocka_unit_test(two_headers_are_two_runs),
         cmocka_unit_test(out_of_bounds_footer),
+        cmocka_unit_test(log_prefixes_and_cut_warn),
+        cmocka_unit_test(blank_redop_cell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -295,6 +295,18 @@ static void ras_untitled_paste(void **state)
     assert_int_equal(json_array_size(json_object_get(p, "ranks")), 6);
     json_t *f = ls_findings(doc);
     assert_non_null(finding_on(f, "nccl_ras_problem", "rank 20 on 172.16.64.213, GPU 4"));
+    /* group 2, INIT with OK, is a communicator being created: information, not a warning */
+    size_t i, init = 0;
+    const json_t *x;
+    json_array_foreach(f, i, x)
+    {
+        if (strstr(ls_json_str(x, "message", ""), "group 2 ")) {
+            assert_string_equal(ls_json_str(x, "severity", ""), "info");
+            assert_non_null(strstr(ls_json_str(x, "message", ""), "still initializing"));
+            init++;
+        }
+    }
+    assert_int_equal(init, 1);
     json_decref(f);
     json_decref(doc);
 }

@@ -1,0 +1,94 @@
+#include "import_sniff.h"
+#include "import_util.h"
+#include "smi_query_excerpt.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* needle in hay, ignoring case ("inActive", "Inactive", "<inactive>"). */
+static const char *find_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return hay;
+    }
+    return NULL;
+}
+
+/* nvidia-smi topo -m's link words (its legend). */
+static int link_word(const char *w, size_t n)
+{
+    static const char *const words[] = {"X", "SYS", "NODE", "PHB", "PXB", "PIX"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == n && strncmp(words[i], w, n) == 0)
+            return 1;
+    return n >= 3 && w[0] == 'N' && w[1] == 'V' && isdigit((unsigned char)w[2]);
+}
+
+/* A "GPU<n>" word followed by two or more link words: a row of the topo -m matrix. */
+static int topo_row(const char *line)
+{
+    while (*line == ' ' || *line == '\t')
+        line++;
+    if (strncmp(line, "GPU", 3) || !isdigit((unsigned char)line[3]))
+        return 0;
+    int words = 0;
+    const char *p = line + 3;
+    while (*p) {
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        size_t n = strcspn(p, " \t\r\n");
+        if (!n || !link_word(p, n))
+            break;
+        words++;
+        p += n;
+    }
+    return words >= 2;
+}
+
+static int any_line(const char *text, int (*pred)(const char *))
+{
+    const char *p = text;
+    ls_line_t line;
+    while (ls_next_line(&p, &line))
+        if (pred(line.buf))
+            return 1;
+    return 0;
+}
+
+/* "Link 4: 26.562 GB/s", "Link 4: <inactive>", a health check's "Link 4: Inactive". */
+static int nvlink_line(const char *line)
+{
+    const char *l = strstr(line, "Link ");
+    return l && isdigit((unsigned char)l[5]) && strchr(l, ':') &&
+           (strstr(l, "GB/s") || find_nocase(l, "inactive"));
+}
+
+int ls_import_sniff(const char *text, char *buf, size_t len)
+{
+    if (ls_smi_query_is_xml(text))
+        return snprintf(buf, len, "nvidia-smi -q -x output (XML): not read; import the text form "
+                                  "(nvidia-smi -q, without -x)") > 0;
+    if (strstr(text, "CPU Affinity") && strstr(text, "GPU0") && any_line(text, topo_row))
+        return snprintf(buf, len, "looks like nvidia-smi topo -m, but no line starts with its header "
+                                  "('GPU0 GPU1 ... CPU Affinity' on a line of its own): put the header on "
+                                  "its own line") > 0;
+    if (any_line(text, topo_row))
+        return snprintf(buf, len, "looks like rows of nvidia-smi topo -m without their header row "
+                                  "('GPU0 GPU1 ... NIC0 ... CPU Affinity'): the columns cannot be named; "
+                                  "paste from the header line on") > 0;
+    if (find_nocase(text, "all links are inactive"))
+        return snprintf(buf, len, "nvidia-smi nvlink's 'all links are inactive' without its 'GPU N: NAME "
+                                  "(UUID: ...)' line: which GPU it is about is not in the text") > 0;
+    if (any_line(text, nvlink_line))
+        return snprintf(buf, len, "looks like nvidia-smi nvlink 'Link N:' lines without their 'GPU N: "
+                                  "NAME (UUID: ...)' line: the GPU they belong to is not in the text") > 0;
+    return 0;
+}

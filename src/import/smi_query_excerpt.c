@@ -1,0 +1,90 @@
+/* nvidia-smi -q pasted in part: a few sections of one GPU's block without the
+   "GPU 00000000:BB:DD.F" line that opens it (`nvidia-smi -q -d PERFORMANCE`, a
+   `grep -A8 'Clocks Throttle'`, a screen's worth). Recognized by the section names and
+   keys nvidia-smi prints in a GPU block (its -q layout, drivers 450 to 610); the text
+   form only: `-q -x` XML is named and refused by the caller. */
+#include "smi_query_excerpt.h"
+#include "import_util.h"
+
+#include <string.h>
+
+/* Section lines of a GPU block (no " : " on the line). */
+static const char *const sections[] = {
+    "Clocks Throttle Reasons", "Clocks Event Reasons", "Clocks", "Max Clocks",
+    "Applications Clocks", "Default Applications Clocks", "Max Customer Boost Clocks",
+    "Clock Policy", "GPU Link Info", "PCIe Generation", "Link Width", "PCI", "Power Readings",
+    "GPU Power Readings", "Module Power Readings", "ECC Mode", "ECC Errors", "Remapped Rows",
+    "Retired Pages", "Temperature", "FB Memory Usage", "BAR1 Memory Usage", "Inforom Version",
+    "GPU Reset Status", "GPU Operation Mode", "GPU Virtualization Mode", "Utilization",
+    "Driver Model", "Performance", "Bridge Chip", "Processes", "Voltage",
+};
+
+/* Keys of a GPU block that no other tool's text carries in " : " form. */
+static const char *const keys[] = {
+    "Product Name", "GPU UUID", "VBIOS Version", "Minor Number", "MultiGPU Board", "Board ID",
+    "Performance State", "Persistence Mode", "GPU Current Temp", "Power Draw",
+    "Bus Id", "Device Id", "Sub System Id", "Tx Throughput", "Rx Throughput",
+};
+
+static int in_list(const char *const *list, size_t n, const char *s, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(list[i]) == len && strncmp(list[i], s, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The trimmed length of s (trailing blanks and a '\r' dropped). */
+static size_t trimmed(const char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    return n;
+}
+
+typedef struct {
+    int kv, known, other;
+} tally_t;
+
+static void tally_line(const char *line, tally_t *t)
+{
+    size_t indent = strspn(line, " ");
+    const char *s = line + indent;
+    size_t len = trimmed(s);
+    if (len == 0)
+        return;
+    const char *colon = strstr(s, " : ");
+    if (colon && indent > 0) {
+        size_t k = (size_t)(colon - s);
+        while (k && s[k - 1] == ' ')
+            k--;
+        t->kv++;
+        t->known += in_list(keys, sizeof keys / sizeof keys[0], s, k);
+    } else if (!colon && in_list(sections, sizeof sections / sizeof sections[0], s, len)) {
+        t->known++;
+    } else {
+        t->other++;
+    }
+}
+
+int ls_smi_query_excerpt_detect(const char *text)
+{
+    if (strstr(text, "\nGPU 0") || strncmp(text, "GPU 0", 5) == 0)
+        return 0; /* a whole block: the full reader's */
+    tally_t t = {0};
+    const char *p = text;
+    ls_line_t line;
+    while (ls_next_line(&p, &line))
+        tally_line(line.buf, &t);
+    /* indented "Key : value" lines under -q's own section names or keys, and little
+       else (a command line, a code fence) */
+    return t.kv >= 3 && t.known >= 1 && t.other <= 3 && t.other * 4 <= t.kv;
+}
+
+int ls_smi_query_is_xml(const char *text)
+{
+    return strstr(text, "<nvidia_smi_log>") || strstr(text, "<clocks_event_reasons>") ||
+           strstr(text, "<clocks_throttle_reasons>") || strstr(text, "<product_name>") ||
+           strstr(text, "<power_readings>") || strstr(text, "<gpu_power_readings>");
+}
