@@ -13,19 +13,31 @@
 
 #define MAX_LISTED 6
 
-/* What a document can hold for the rules to judge: GPUs, links, NICs, figures, or an
-   imported tool's own report. */
-static const char *const judged[] = {"gpus",     "links",       "nics",     "measurements",
-                                     "nccl_logs", "dcgm",        "dcgm_health", "nccl_ras",
-                                     "inspector", "nvloom",      "nodes"};
+/* What every document holds that is not something measured or imported: its header,
+   the host and software it ran on, the record of imports, a stored analysis. Any other
+   top-level member that is not empty (gpus, links, measurements, nccl_logs, dcgm, a
+   section a later import adds) is something for the rules to judge. */
+static const char *const header[] = {"schema", "created", "tool", "host", "software",
+                                     "env", "imports", "source", "findings", "plan"};
+
+static int is_header(const char *key)
+{
+    for (size_t i = 0; i < sizeof header / sizeof *header; i++)
+        if (!strcmp(key, header[i]))
+            return 1;
+    return 0;
+}
 
 static void nothing_measured(const ls_machine_t *m, json_t *out)
 {
-    for (size_t i = 0; i < sizeof judged / sizeof *judged; i++)
-        if (json_array_size(json_object_get(m->doc, judged[i])))
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)m->doc, key, v)
+    {
+        if (!is_header(key) && ((json_is_array(v) && json_array_size(v)) || (json_is_object(v) && json_object_size(v)) ||
+                                json_is_number(v) || json_is_string(v) || json_is_true(v)))
             return;
-    if (json_object_get(m->doc, "spec"))
-        return;
+    }
     ls_finding_add(out, "nothing_measured", LS_SEV_ERROR, "document", json_array(),
                    "Nothing measured: the document holds no GPU, no link, no figure and no imported tool "
                    "report, so nothing in it can be judged healthy; next: `linkscope run -o RUN.json`, or "
