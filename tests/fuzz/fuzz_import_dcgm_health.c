@@ -1,20 +1,8 @@
 /* import/dcgm_health.c, then the findings (analyze/rules_dcgm_health.c). */
-#include "fuzz.h"
-#include "analyze/analyze.h"
-#include "import/import.h"
+#include "fuzz_importer.h"
 #include "import/dcgm_health.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = ls_fuzz_text(data, size);
-    if (!text)
-        return 0;
-    char err[512];
-    json_t *doc = ls_import_doc_new();
-    ls_dcgm_health_detect(text);
-    ls_import_dcgm_health(doc, text, "fuzz", err, sizeof err);
-    json_decref(ls_findings(doc));
-    json_decref(doc);
-    free(text);
-    return 0;
+    return ls_fuzz_importer(data, size, ls_dcgm_health_detect, ls_import_dcgm_health);
 }

@@ -1,19 +1,8 @@
 /* import/inspector.c, then the findings over what it kept (analyze/rules_tools.c). */
-#include "fuzz.h"
-#include "analyze/analyze.h"
-#include "import/import.h"
+#include "fuzz_importer.h"
 #include "import/inspector.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = ls_fuzz_text(data, size);
-    if (!text)
-        return 0;
-    char err[512];
-    json_t *doc = ls_import_doc_new();
-    ls_inspector_detect(text); ls_import_inspector(doc, text, "fuzz", err, sizeof err);
-    json_decref(ls_findings(doc));
-    json_decref(doc);
-    free(text);
-    return 0;
+    return ls_fuzz_importer(data, size, ls_inspector_detect, ls_import_inspector);
 }
