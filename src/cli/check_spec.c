@@ -79,19 +79,28 @@ static int write_junit(const char *path, const char *run, const json_t *spec,
     return rc ? -1 : 0;
 }
 
-int ls_tp_verdict_print(const json_t *doc, const char *model)
+/* The built-in datasheet into ds and model checked as a preset: 0, or -1 after one
+   error line (nothing to free then). */
+static int open_datasheet(ls_datasheet_t *ds, const char *model)
 {
-    ls_datasheet_t ds;
     char err[256];
-    if (ls_datasheet_builtin(&ds, err, sizeof err) != 0) {
+    if (ls_datasheet_builtin(ds, err, sizeof err) != 0) {
         ls_error("%s", err);
         return -1;
     }
     if (!ls_tp_preset_find(model)) {
         ls_error("--model: unknown model preset '%s' (linkscope tp --help lists them)", model);
-        ls_datasheet_free(&ds);
+        ls_datasheet_free(ds);
         return -1;
     }
+    return 0;
+}
+
+int ls_tp_verdict_print(const json_t *doc, const char *model)
+{
+    ls_datasheet_t ds;
+    if (open_datasheet(&ds, model) != 0)
+        return -1;
     print_tp(doc, &ds, model, (int)json_array_size(json_object_get(doc, "gpus")));
     ls_datasheet_free(&ds);
     return 0;
@@ -101,16 +110,8 @@ int ls_check_spec(const char *run, const json_t *doc, const char *model, int fai
                   int quiet, const char *junit)
 {
     ls_datasheet_t ds;
-    char err[256];
-    if (ls_datasheet_builtin(&ds, err, sizeof err) != 0) {
-        ls_error("%s", err);
+    if (open_datasheet(&ds, model) != 0)
         return -1;
-    }
-    if (!ls_tp_preset_find(model)) {
-        ls_error("--model: unknown model preset '%s' (linkscope tp --help lists them)", model);
-        ls_datasheet_free(&ds);
-        return -1;
-    }
     json_t *findings = json_array();
     json_t *spec = ls_spec_check(doc, &ds, findings);
     int ngpus = (int)json_array_size(json_object_get(doc, "gpus"));
