@@ -91,15 +91,30 @@ static const char *impossible(const json_t *e, char *buf, size_t len)
     return buf;
 }
 
-static void impossible_values(const ls_machine_t *m, json_t *out)
+/* What a rule below says of one entry: why it is wrong (into buf where it formats one),
+   or NULL. */
+typedef const char *(*figure_fault_fn)(const json_t *e, char *buf, size_t len);
+
+/* The entries of family (NULL: all) that fault names, as one finding of rule: its
+   subject the GPUs they hold, its evidence their ids. message is a printf format given,
+   in order, the count (%d), the plural "s" of a noun (%s), the "s" of a verb in the
+   singular (%s, or %.0s where the message has none) and the list of entries (%s). */
+typedef struct {
+    const char *rule, *family, *message;
+    enum ls_severity severity;
+    figure_fault_fn fault;
+} figure_rule_t;
+
+static void flag_figures(const ls_machine_t *m, const figure_rule_t *r, json_t *out)
 {
     char list[768] = "", what[64], subject[112];
     int n = 0;
     uint64_t gpus = 0;
     json_t *evidence = json_array();
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, r->family, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, r->family, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
-        const char *why = impossible(e, what, sizeof what);
+        const char *why = r->fault(e, what, sizeof what);
         if (!why)
             continue;
         list_entry(list, sizeof list, n++, e, why);
@@ -111,11 +126,8 @@ static void impossible_values(const ls_machine_t *m, json_t *out)
         return;
     }
     subject_of(gpus, subject, sizeof subject);
-    ls_finding_add(out, "impossible_value", LS_SEV_ERROR, subject, evidence,
-                   "%d figure%s recorded as measured cannot be: %s; a bandwidth, latency or throughput of zero or "
-                   "below (or none) is no measurement: a measurement that did not run, a tool's cell printed as 0.00, or a "
-                   "hand-edited document; its pairs are unknown, not healthy; next: measure again (`linkscope run`)",
-                   n, n == 1 ? "" : "s", list);
+    ls_finding_add(out, r->rule, r->severity, subject, evidence, r->message, n, n == 1 ? "" : "s",
+                   n == 1 ? "s" : "", list);
 }
 
 static int by_value(const void *a, const void *b)
@@ -131,8 +143,9 @@ static int negative_result(const json_t *r)
 }
 
 /* What is wrong with an nccl entry's rows, or NULL. */
-static const char *bad_rows(const json_t *e)
+static const char *bad_rows(const json_t *e, char *buf, size_t len)
 {
+    (void)buf, (void)len;
     if (ls_entry_has_flag(e, "nonfinite_cells"))
         return "nan or inf cells left out";
     if (ls_entry_has_flag(e, "unreadable_size"))
@@ -156,35 +169,28 @@ static const char *bad_rows(const json_t *e)
     return dup ? "a size twice" : NULL;
 }
 
-static void suspect_rows(const ls_machine_t *m, json_t *out)
-{
-    char list[768] = "", subject[112];
-    int n = 0;
-    uint64_t gpus = 0;
-    json_t *evidence = json_array();
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i);
-        const char *why = bad_rows(e);
-        if (!why)
-            continue;
-        list_entry(list, sizeof list, n++, e, why);
-        gpus |= entry_gpus(e);
-        json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
-    }
-    if (!n) {
-        json_decref(evidence);
-        return;
-    }
-    subject_of(gpus, subject, sizeof subject);
-    ls_finding_add(out, "suspect_rows", LS_SEV_WARNING, subject, evidence,
-                   "%d NCCL sweep%s hold%s rows nccl-tests does not print when it works: %s; the figures of "
-                   "those rows are unknown; next: run the sweep again and keep its whole output",
-                   n, n == 1 ? "" : "s", n == 1 ? "s" : "", list);
-}
+static const figure_rule_t impossible_values = {
+    .rule = "impossible_value",
+    .family = NULL,
+    .severity = LS_SEV_ERROR,
+    .fault = impossible,
+    .message = "%d figure%s recorded as measured cannot be%.0s: %s; a bandwidth, latency or throughput of zero or "
+               "below (or none) is no measurement: a measurement that did not run, a tool's cell printed as 0.00, "
+               "or a hand-edited document; its pairs are unknown, not healthy; next: measure again (`linkscope run`)",
+};
+
+static const figure_rule_t suspect_rows = {
+    .rule = "suspect_rows",
+    .family = "nccl",
+    .severity = LS_SEV_WARNING,
+    .fault = bad_rows,
+    .message = "%d NCCL sweep%s hold%s rows nccl-tests does not print when it works: %s; the figures of "
+               "those rows are unknown; next: run the sweep again and keep its whole output",
+};
 
 void ls_rules_figures(const ls_machine_t *m, json_t *out)
 {
     nothing_measured(m, out);
-    impossible_values(m, out);
-    suspect_rows(m, out);
+    flag_figures(m, &impossible_values, out);
+    flag_figures(m, &suspect_rows, out);
 }
