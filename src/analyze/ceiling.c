@@ -166,11 +166,13 @@ static double p2p_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t *
         v = ls_ceiling_pair(m, a, b, &c->path, c->basis, sizeof c->basis);
     } else {
         /* through pinned host memory: down one GPU's PCIe link and up the other's */
-        char ba[128], bb[128];
+        /* a GPU whose link is unknown leaves its basis unwritten: empty, never read raw */
+        char ba[128] = "", bb[128] = "";
         double pa = ls_ceiling_pcie_gpu(m, a, ba, sizeof ba), pb = ls_ceiling_pcie_gpu(m, b, bb, sizeof bb);
         c->path = LS_PATH_STAGED;
         v = pa > 0 && pb > 0 ? fmin(pa, pb) : 0;
-        snprintf(c->basis, sizeof c->basis, "%s", pa <= pb ? ba : bb);
+        if (v > 0)
+            snprintf(c->basis, sizeof c->basis, "%s", pa <= pb ? ba : bb);
     }
     return is_bidir(e) ? 2 * v : v;
 }
