@@ -14,6 +14,10 @@
 /* Action classes, mildest first: what a scheduler should do with the node. */
 enum ls_action { LS_ACT_NONE, LS_ACT_WATCH, LS_ACT_RESET, LS_ACT_REBOOT, LS_ACT_ISOLATE };
 const char *ls_action_name(enum ls_action a);
+/* Appends one health finding {rule, message, action, gpu?} to out (gpu < 0: the node's).
+   The state rules and the probe's judgement both build theirs here. */
+void ls_health_add(json_t *out, const char *rule, int gpu, enum ls_action a, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* LS_ACT_* of a name, or -1. */
 int ls_action_parse(const char *name);
 

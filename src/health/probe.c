@@ -5,28 +5,12 @@
 
 #include "analyze/ceiling.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 /* This many figures of one kind below their floor make one finding (a whole board at
    part speed), as the run's below_ceiling rule groups them. */
 #define PROBE_GROUP 4
-
-static void add(json_t *out, const char *rule, int gpu, enum ls_action a, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void add(json_t *out, const char *rule, int gpu, enum ls_action a, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    json_t *f = json_pack("{s:s, s:s, s:s}", "rule", rule, "message", msg, "action", ls_action_name(a));
-    if (gpu >= 0)
-        json_object_set_new(f, "gpu", json_integer(gpu));
-    json_array_append_new(out, f);
-}
 
 static const char *str(const json_t *o, const char *key, const char *fallback)
 {
@@ -67,7 +51,7 @@ static int copy_failed(const json_t *f, json_t *out)
         return 0;
     char s[96];
     subject(f, s, sizeof s);
-    add(out, "probe_copy", gpu_of(f), LS_ACT_ISOLATE, "%s %s: %s", s,
+    ls_health_add(out, "probe_copy", gpu_of(f), LS_ACT_ISOLATE, "%s %s: %s", s,
         json_is_false(v) ? "failed verification" : "failed", str(f, "error", str(f, "status", "failed")));
     return 1;
 }
@@ -103,7 +87,7 @@ static void below_one(const json_t *f, enum ls_action a, json_t *out)
 {
     char s[96];
     subject(f, s, sizeof s);
-    add(out, is(f, "kind", "p2p_ce") ? "probe_p2p" : "probe_hbm", gpu_of(f), a,
+    ls_health_add(out, is(f, "kind", "p2p_ce") ? "probe_p2p" : "probe_hbm", gpu_of(f), a,
         "%s %.1f GB/s is %.0f%% of its %s ceiling %.1f GB/s (%s; healthy: at least %.0f%%)", s, num(f, "gbps"),
         100 * num(f, "gbps") / num(f, "ceiling_gbps"), str(f, "path", "?"), num(f, "ceiling_gbps"),
         str(f, "basis", ""), 100 * floor_of(f));
@@ -138,7 +122,7 @@ static void below_kind(const json_t *figures, const char *kind, json_t *out)
     }
     char s[96];
     subject(worst, s, sizeof s);
-    add(out, strcmp(kind, "p2p_ce") ? "probe_hbm" : "probe_p2p", -1, act,
+    ls_health_add(out, strcmp(kind, "p2p_ce") ? "probe_hbm" : "probe_p2p", -1, act,
         "%d of %d %s figures below %.0f%% of their ceilings (worst %s %.1f of %.1f GB/s)", count, total,
         strcmp(kind, "p2p_ce") ? "HBM copy" : "copy-engine", 100 * floor_of(worst), s, num(worst, "gbps"),
         num(worst, "ceiling_gbps"));
@@ -152,10 +136,10 @@ static void all_reduce(const json_t *f, json_t *out)
     long long wrong = (long long)num(f, "wrong");
     double mib = num(f, "bytes") / (1024.0 * 1024.0);
     if (wrong > 0)
-        add(out, "probe_all_reduce", -1, LS_ACT_ISOLATE, "all_reduce of %.0f MiB on %zu GPUs: %lld wrong elements",
+        ls_health_add(out, "probe_all_reduce", -1, LS_ACT_ISOLATE, "all_reduce of %.0f MiB on %zu GPUs: %lld wrong elements",
             mib, json_array_size(json_object_get(f, "gpus")), wrong);
     else if (!is(f, "status", "ok"))
-        add(out, "probe_all_reduce", -1, LS_ACT_WATCH, "all_reduce of %.0f MiB on %zu GPUs %s: %s", mib,
+        ls_health_add(out, "probe_all_reduce", -1, LS_ACT_WATCH, "all_reduce of %.0f MiB on %zu GPUs %s: %s", mib,
             json_array_size(json_object_get(f, "gpus")), str(f, "status", "failed"), str(f, "error", "no reason given"));
 }
 
@@ -189,7 +173,7 @@ static void step_failed(const json_t *figures, const json_t *step, json_t *out)
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
         if (!strncmp(name, steps[k].step, strlen(steps[k].step)) &&
             (!*steps[k].kind || !has_kind(figures, steps[k].kind)))
-            add(out, steps[k].rule, -1, LS_ACT_WATCH, "%s failed: %s", name, str(step, "note", "no reason given"));
+            ls_health_add(out, steps[k].rule, -1, LS_ACT_WATCH, "%s failed: %s", name, str(step, "note", "no reason given"));
 }
 
 json_t *ls_health_probe_findings(const json_t *probe)
@@ -209,6 +193,6 @@ json_t *ls_health_probe_findings(const json_t *probe)
     below_kind(figures, "hbm_copy", out);
     const char *running = str(probe, "running", NULL);
     if (running) /* cut off at the cap: slow, or hung (a hung GPU leaves an XID) */
-        add(out, "probe_budget", -1, LS_ACT_WATCH, "%s did not finish within the budget", running);
+        ls_health_add(out, "probe_budget", -1, LS_ACT_WATCH, "%s did not finish within the budget", running);
     return out;
 }

@@ -8,7 +8,6 @@
 #include "discover/sysfs.h"
 #include "util/fileio.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +20,6 @@ typedef struct {
     ls_datasheet_t ds;
     int have_ds;
 } ctx_t;
-
-static void add(ctx_t *c, const char *rule, int gpu, enum ls_action a, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void add(ctx_t *c, const char *rule, int gpu, enum ls_action a, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    json_t *f = json_pack("{s:s, s:s, s:s}", "rule", rule, "message", msg, "action",
-                          ls_action_name(a));
-    if (gpu >= 0)
-        json_object_set_new(f, "gpu", json_integer(gpu));
-    json_array_append_new(c->findings, f);
-}
 
 static const json_t *gpus(const ctx_t *c)
 {
@@ -70,10 +53,10 @@ static void rule_driver(ctx_t *c)
        nvidia-smi's "couldn't communicate with the NVIDIA driver" is cleared by a reboot. */
     const char *why = text_of(d, "error");
     if (int_of(c->state, "gpus_on_pci", -1) == 0) {
-        add(c, "driver", -1, LS_ACT_NONE, "no NVIDIA GPU on PCIe and no driver answering: nothing to check");
+        ls_health_add(c->findings, "driver", -1, LS_ACT_NONE, "no NVIDIA GPU on PCIe and no driver answering: nothing to check");
         return;
     }
-    add(c, "driver", -1, LS_ACT_REBOOT, "NVIDIA driver does not answer%s%s", *why ? ": " : "", why);
+    ls_health_add(c->findings, "driver", -1, LS_ACT_REBOOT, "NVIDIA driver does not answer%s%s", *why ? ": " : "", why);
 }
 
 static void rule_gpu_count(ctx_t *c)
@@ -83,7 +66,7 @@ static void rule_gpu_count(ctx_t *c)
     if (!json_is_true(json_object_get(json_object_get(c->state, "driver"), "ok")))
         return; /* the driver finding says it */
     if (on_pci > answered)
-        add(c, "gpu_count", -1, LS_ACT_REBOOT, "%d GPUs on PCIe, the driver answers for %d", on_pci,
+        ls_health_add(c->findings, "gpu_count", -1, LS_ACT_REBOOT, "%d GPUs on PCIe, the driver answers for %d", on_pci,
             answered);
 }
 
@@ -95,7 +78,7 @@ static const ls_spec_row_t *part_of(ctx_t *c, const json_t *g)
 static void rule_part(ctx_t *c, const json_t *g, int idx)
 {
     if (!part_of(c, g))
-        add(c, "part_unknown", idx, LS_ACT_NONE, "GPU%d %s is not in linkscope's datasheet: its NVLinks are not checked",
+        ls_health_add(c->findings, "part_unknown", idx, LS_ACT_NONE, "GPU%d %s is not in linkscope's datasheet: its NVLinks are not checked",
             idx, *text_of(g, "name") ? text_of(g, "name") : "(no name)");
 }
 
@@ -109,7 +92,7 @@ static void rule_nvlink(ctx_t *c, const json_t *g, int idx)
        on an SXM board, is a fault. */
     if (active == 0 && strcmp(row->form, "PCIe") == 0)
         return;
-    add(c, "nvlink_down", idx, LS_ACT_ISOLATE, "GPU%d NVLink %d of %d down", idx, row->nvlinks - active,
+    ls_health_add(c->findings, "nvlink_down", idx, LS_ACT_ISOLATE, "GPU%d NVLink %d of %d down", idx, row->nvlinks - active,
         row->nvlinks);
 }
 
@@ -142,7 +125,7 @@ static void rule_pcie(ctx_t *c, const json_t *g, int idx)
     /* Only the width: an idle GPU lowers its link speed to save power (Gen1 at idle is
        normal), but never its lane count. */
     if (cur > 0 && max > 0 && cur < max)
-        add(c, "pcie_width", idx, LS_ACT_ISOLATE, "GPU%d PCIe x%d of x%d", idx, cur, max);
+        ls_health_add(c->findings, "pcie_width", idx, LS_ACT_ISOLATE, "GPU%d PCIe x%d of x%d", idx, cur, max);
 }
 
 /* "TOTAL_ERR_FATAL 0" style totals of an aer_dev_* file; -1 when absent. */
@@ -163,31 +146,31 @@ static void rule_aer(ctx_t *c, const json_t *g, int idx)
     long fatal = aer_total(c->root, bdf, "aer_dev_fatal", "TOTAL_ERR_FATAL");
     long nonfatal = aer_total(c->root, bdf, "aer_dev_nonfatal", "TOTAL_ERR_NONFATAL");
     if (fatal > 0)
-        add(c, "pcie_aer", idx, LS_ACT_ISOLATE, "GPU%d PCIe fatal errors: %ld", idx, fatal);
+        ls_health_add(c->findings, "pcie_aer", idx, LS_ACT_ISOLATE, "GPU%d PCIe fatal errors: %ld", idx, fatal);
     else if (nonfatal > 0)
-        add(c, "pcie_aer", idx, LS_ACT_WATCH, "GPU%d PCIe non-fatal errors: %ld", idx, nonfatal);
+        ls_health_add(c->findings, "pcie_aer", idx, LS_ACT_WATCH, "GPU%d PCIe non-fatal errors: %ld", idx, nonfatal);
     int replays = int_of(g, "pcie_replays", -1);
     if (replays > 0)
-        add(c, "pcie_replay", idx, LS_ACT_WATCH, "GPU%d PCIe replays: %d", idx, replays);
+        ls_health_add(c->findings, "pcie_replay", idx, LS_ACT_WATCH, "GPU%d PCIe replays: %d", idx, replays);
 }
 
 static void rule_memory(ctx_t *c, const json_t *g, int idx)
 {
     const json_t *ecc = json_object_get(g, "ecc");
     if (json_is_false(json_object_get(ecc, "enabled")))
-        add(c, "ecc_off", idx, LS_ACT_WATCH, "GPU%d ECC is off", idx);
+        ls_health_add(c->findings, "ecc_off", idx, LS_ACT_WATCH, "GPU%d ECC is off", idx);
     const json_t *rr = json_object_get(g, "remapped_rows");
     if (json_is_true(json_object_get(rr, "failed")))
-        add(c, "remap_failed", idx, LS_ACT_ISOLATE, "GPU%d row remapping failed", idx);
+        ls_health_add(c->findings, "remap_failed", idx, LS_ACT_ISOLATE, "GPU%d row remapping failed", idx);
     else if (json_is_true(json_object_get(rr, "pending")))
-        add(c, "remap_pending", idx, LS_ACT_RESET, "GPU%d row remap pending (a GPU reset applies it)", idx);
+        ls_health_add(c->findings, "remap_pending", idx, LS_ACT_RESET, "GPU%d row remap pending (a GPU reset applies it)", idx);
     const json_t *rp = json_object_get(g, "retired_pages");
     if (json_is_true(json_object_get(rp, "pending")))
-        add(c, "retire_pending", idx, LS_ACT_RESET, "GPU%d page retirement pending (a GPU reset applies it)",
+        ls_health_add(c->findings, "retire_pending", idx, LS_ACT_RESET, "GPU%d page retirement pending (a GPU reset applies it)",
             idx);
     int unc = int_of(ecc, "volatile_uncorrected", 0);
     if (unc > 0)
-        add(c, "ecc_uncorrected", idx, LS_ACT_RESET, "GPU%d %d uncorrected ECC errors since the driver loaded",
+        ls_health_add(c->findings, "ecc_uncorrected", idx, LS_ACT_RESET, "GPU%d %d uncorrected ECC errors since the driver loaded",
             idx, unc);
 }
 
@@ -199,7 +182,7 @@ static void rule_nvlink_errors(ctx_t *c, const json_t *g, int idx)
     int replay = int_of(e, "replay", 0), recovery = int_of(e, "recovery", 0);
     int crc = int_of(e, "crc_flit", 0) + int_of(e, "crc_data", 0);
     if (replay + recovery + crc > 0)
-        add(c, "nvlink_errors", idx, recovery > 0 ? LS_ACT_RESET : LS_ACT_WATCH,
+        ls_health_add(c->findings, "nvlink_errors", idx, recovery > 0 ? LS_ACT_RESET : LS_ACT_WATCH,
             "GPU%d NVLink errors in %d s: %d replay, %d recovery, %d CRC", idx, int_of(e, "seconds", 0),
             replay, recovery, crc);
 }
@@ -210,12 +193,12 @@ static void rule_fabric(ctx_t *c, const json_t *g, int idx)
     if (!*state || strcmp(state, "n/a") == 0 || strcmp(state, "completed") == 0) {
         const char *status = text_of(json_object_get(g, "fabric"), "status");
         if (*status && strcmp(status, "ok") != 0)
-            add(c, "fabric", idx, LS_ACT_ISOLATE, "GPU%d NVSwitch fabric registration failed: %s", idx, status);
+            ls_health_add(c->findings, "fabric", idx, LS_ACT_ISOLATE, "GPU%d NVSwitch fabric registration failed: %s", idx, status);
         return;
     }
     /* Until the fabric manager has registered the GPU, NVLink through the NVSwitches
        cannot carry traffic. */
-    add(c, "fabric", idx, strcmp(state, "in progress") == 0 ? LS_ACT_WATCH : LS_ACT_ISOLATE,
+    ls_health_add(c->findings, "fabric", idx, strcmp(state, "in progress") == 0 ? LS_ACT_WATCH : LS_ACT_ISOLATE,
         "GPU%d NVSwitch fabric %s (fabric manager)", idx, state);
 }
 
@@ -225,7 +208,7 @@ static void rule_processes(ctx_t *c, const json_t *g, int idx)
     if (json_array_size(procs) == 0)
         return;
     const json_t *p = json_array_get(procs, 0);
-    add(c, "other_process", idx, LS_ACT_WATCH, "GPU%d in use by %zu other process%s (pid %d %s)", idx,
+    ls_health_add(c->findings, "other_process", idx, LS_ACT_WATCH, "GPU%d in use by %zu other process%s (pid %d %s)", idx,
         json_array_size(procs), json_array_size(procs) > 1 ? "es" : "", int_of(p, "pid", -1),
         *text_of(p, "name") ? text_of(p, "name") : "");
 }
@@ -270,7 +253,7 @@ static void rule_xid(ctx_t *c)
 {
     const char *log = json_string_value(json_object_get(c->state, "kernel_log"));
     if (!log) {
-        add(c, "kernel_log", -1, LS_ACT_NONE, "kernel log unreadable: XID events unknown");
+        ls_health_add(c->findings, "kernel_log", -1, LS_ACT_NONE, "kernel log unreadable: XID events unknown");
         return;
     }
     json_t *events = json_array();
@@ -289,7 +272,7 @@ static void rule_xid(ctx_t *c)
             snprintf(who, sizeof who, "GPU%d", gpu);
         else
             snprintf(who, sizeof who, "PCI %s", text_of(e, "bus_id"));
-        add(c, "xid", gpu, a, "%s XID %d %s", who, xid, meaning ? meaning : "(not in the catalog)");
+        ls_health_add(c->findings, "xid", gpu, a, "%s XID %d %s", who, xid, meaning ? meaning : "(not in the catalog)");
     }
     json_decref(events);
 }
@@ -347,11 +330,11 @@ static void port_rule(ctx_t *c, const ls_nic_t *nic, const ls_nic_port_t *p, dou
     if (*served)
         snprintf(tail, sizeof tail, " (serves %s)", served);
     if (strcmp(p->state, "ACTIVE") != 0)
-        add(c, "ib_port", -1, LS_ACT_ISOLATE, "%s port %d %s %s%s", nic->name, p->port, p->link_layer,
+        ls_health_add(c->findings, "ib_port", -1, LS_ACT_ISOLATE, "%s port %d %s %s%s", nic->name, p->port, p->link_layer,
             *p->state ? p->state : "state unknown", tail);
     else if (p->rate_gbps > 0 && p->rate_gbps < best)
         /* one rail slower than the others slows every collective that crosses it */
-        add(c, "ib_rate", -1, LS_ACT_ISOLATE, "%s port %d at %.0f Gb/s, others at %.0f%s", nic->name, p->port,
+        ls_health_add(c->findings, "ib_rate", -1, LS_ACT_ISOLATE, "%s port %d at %.0f Gb/s, others at %.0f%s", nic->name, p->port,
             p->rate_gbps, best, tail);
 }
 

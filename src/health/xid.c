@@ -5,6 +5,7 @@
 #include "xid_text.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,19 @@ static const char *const action_names[] = {
 const char *ls_action_name(enum ls_action a)
 {
     return a <= LS_ACT_ISOLATE ? action_names[a] : "unknown";
+}
+
+void ls_health_add(json_t *out, const char *rule, int gpu, enum ls_action a, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    json_t *f = json_pack("{s:s, s:s, s:s}", "rule", rule, "message", msg, "action", ls_action_name(a));
+    if (gpu >= 0)
+        json_object_set_new(f, "gpu", json_integer(gpu));
+    json_array_append_new(out, f);
 }
 
 int ls_action_parse(const char *name)
