@@ -25,6 +25,8 @@ typedef struct {
     ls_nvlink_errors_t errors_before, errors_after;
     int bytes_ok;
     unsigned long long tx0, rx0, tx1, rx1;
+    int pcie_bytes_ok; /* PCIe byte counters at the start: the readings skip the 40 ms query */
+    unsigned long long pcie_tx0, pcie_rx0;
     json_t *procs; /* other compute processes seen at the start and at the end */
 } gpu_track_t;
 
@@ -38,6 +40,14 @@ struct ls_telemetry {
     char why[160];
     gpu_track_t g[LS_MAX_GPUS];
 };
+
+/* LINKSCOPE_TELEMETRY_PCIE=sampled: NVML's sampled PCIe throughput in every reading
+   even where the byte counters answer (the behaviour before; to compare the two). */
+static int pcie_sampled_forced(void)
+{
+    const char *env = getenv("LINKSCOPE_TELEMETRY_PCIE");
+    return env && strcmp(env, "sampled") == 0;
+}
 
 static int nvml_state = 0; /* 0 unknown, 1 open, -1 unavailable */
 static char nvml_why[160];
@@ -70,8 +80,9 @@ static double mono_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* One reading of every GPU of the window, one after the other; its time is kept (the
-   PCIe throughput query samples over 20 ms per direction, NVML's documentation). */
+/* One reading of every GPU of the window, one after the other; its time is kept. PCIe
+   throughput is queried only where the GPU has no PCIe byte counters: the query samples
+   over 20 ms per direction (NVML's documentation), two thirds of a reading's time. */
 static void sample_once(ls_telemetry_t *t)
 {
     double start = mono_s();
@@ -95,7 +106,7 @@ static void sample_once(ls_telemetry_t *t)
         if (ls_nvml_is_throttling(live.throttle_mask))
             t->throttled = 1;
         double tx, rx;
-        if (ls_nvml_pcie_throughput(g->nvml, &tx, &rx) == 0) {
+        if (!g->pcie_bytes_ok && ls_nvml_pcie_throughput(g->nvml, &tx, &rx) == 0) {
             widen(&g->pcie_tx, tx);
             widen(&g->pcie_rx, rx);
         }
@@ -136,6 +147,7 @@ ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int 
             continue;
         g->errors_ok = ls_nvml_nvlink_errors(g->nvml, &g->errors_before) == 0;
         g->bytes_ok = ls_nvml_nvlink_bytes(g->nvml, &g->tx0, &g->rx0) == 0;
+        g->pcie_bytes_ok = !pcie_sampled_forced() && ls_nvml_pcie_bytes(g->nvml, &g->pcie_tx0, &g->pcie_rx0) == 0;
         g->procs = json_array();
         ls_nvml_compute_processes(g->nvml, (unsigned)getpid(), g->procs);
     }
@@ -219,6 +231,12 @@ static void finish_gpu(ls_telemetry_t *t, gpu_track_t *g, json_t *tele, json_t *
         /* Average over the whole measurement, from NVML's cumulative byte counters. */
         put_per_gpu(tele, "nvlink_tx_gbps", g->gpu, json_real((double)(g->tx1 - g->tx0) / seconds / 1e9));
         put_per_gpu(tele, "nvlink_rx_gbps", g->gpu, json_real((double)(g->rx1 - g->rx0) / seconds / 1e9));
+    }
+    unsigned long long ptx1, prx1;
+    if (g->pcie_bytes_ok && seconds > 0 && ls_nvml_pcie_bytes(g->nvml, &ptx1, &prx1) == 0 &&
+        ptx1 >= g->pcie_tx0 && prx1 >= g->pcie_rx0) { /* a counter that wrapped says nothing */
+        put_per_gpu(tele, "pcie_tx_avg_gbps", g->gpu, json_real((double)(ptx1 - g->pcie_tx0) / seconds / 1e9));
+        put_per_gpu(tele, "pcie_rx_avg_gbps", g->gpu, json_real((double)(prx1 - g->pcie_rx0) / seconds / 1e9));
     }
     /* Other processes on the GPU at the start or the end of the measurement (NVML's
        running compute processes, this one left out): they shared its memory and links. */
