@@ -83,9 +83,7 @@ enum {
     NVML_FI_DEV_NVLINK_SPEED_MBPS_L6 = 132,    /* ... L11 = 137 */
     NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138, /* KiB, cumulative; scopeId = link */
     NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139,
-    NVML_FI_DEV_NVLINK_GET_SPEED = 164, /* MBps, scopeId = link */
-    NVML_FI_DEV_PCIE_COUNT_TX_BYTES = 197, /* bytes, cumulative (drivers since R535) */
-    NVML_FI_DEV_PCIE_COUNT_RX_BYTES = 198
+    NVML_FI_DEV_NVLINK_GET_SPEED = 164 /* MBps, scopeId = link */
 };
 /* NVLink links a GPU can have: 18 on Hopper and Blackwell (NVML_NVLINK_MAX_LINKS); we
    probe further and stop at the first link NVML calls invalid. */
@@ -507,24 +505,6 @@ int ls_nvml_nvlink_bytes(int index, unsigned long long *tx_bytes, unsigned long 
     }
     *tx_bytes = tx * 1024ULL;
     *rx_bytes = rx * 1024ULL;
-    return 0;
-}
-
-int ls_nvml_pcie_bytes(int index, unsigned long long *tx_bytes, unsigned long long *rx_bytes)
-{
-    nvml_dev_t d = device(index);
-    if (!d || !nv.field_values)
-        return -1;
-    /* Read at once, unlike nvmlDeviceGetPcieThroughput, which samples each direction
-       over 20 ms before it returns. */
-    nvml_field_value_t f[2];
-    memset(f, 0, sizeof f);
-    f[0].field_id = NVML_FI_DEV_PCIE_COUNT_TX_BYTES;
-    f[1].field_id = NVML_FI_DEV_PCIE_COUNT_RX_BYTES;
-    if (nv.field_values(d, 2, f) != NVML_SUCCESS || f[0].ret != NVML_SUCCESS || f[1].ret != NVML_SUCCESS)
-        return -1;
-    *tx_bytes = field_as_ull(&f[0]);
-    *rx_bytes = field_as_ull(&f[1]);
     return 0;
 }
 

@@ -41,12 +41,8 @@ typedef struct {
 } ls_nvlink_errors_t;
 int ls_nvml_nvlink_errors(int index, ls_nvlink_errors_t *out);
 
-/* PCIe throughput over NVML's last sampling window, GB/s each way; -1 if unavailable.
-   Slow: the driver samples each direction for 20 ms before it answers. */
+/* PCIe throughput over NVML's last sampling window, GB/s each way; -1 if unavailable. */
 int ls_nvml_pcie_throughput(int index, double *tx_gbps, double *rx_gbps);
-/* PCIe cumulative byte counters of the GPU (NVML field values), for throughput by
-   difference; read at once. -1 if unavailable (older drivers). */
-int ls_nvml_pcie_bytes(int index, unsigned long long *tx_bytes, unsigned long long *rx_bytes);
 /* Appends {pid, used_bytes?} for every compute process on the GPU other than self_pid;
    0, or -1 when NVML cannot say. */
 int ls_nvml_compute_processes(int index, unsigned self_pid, json_t *list);

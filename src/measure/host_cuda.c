@@ -157,7 +157,7 @@ static void measure_case(json_t *doc, host_job_t *j, int node, int local, int bo
     ls_timer_t t;
     memset(&t, 0, sizeof t);
     clear_outputs(j);
-    ls_telemetry_t *tele = ls_telemetry_for(&j->dev, 1);
+    ls_telemetry_t *tele = ls_telemetry_for(&j->dev, 1, LS_TELEMETRY_PCIE); /* the copies cross PCIe */
     if (!ms) {
         snprintf(err, sizeof err, "out of memory");
     } else if (pinned) {

@@ -25,14 +25,13 @@ typedef struct {
     ls_nvlink_errors_t errors_before, errors_after;
     int bytes_ok;
     unsigned long long tx0, rx0, tx1, rx1;
-    int pcie_bytes_ok; /* PCIe byte counters at the start: the readings skip the 40 ms query */
-    unsigned long long pcie_tx0, pcie_rx0;
     json_t *procs; /* other compute processes seen at the start and at the end */
 } gpu_track_t;
 
 struct ls_telemetry {
     ls_ticker_t ticker;
     int running, period_ms, n, samples;
+    int pcie; /* query NVML's sampled PCIe throughput in every reading */
     double reading_s; /* the readings' seconds, summed: what the window costs (issue 26) */
     unsigned long long throttle_union;
     int throttled;
@@ -40,14 +39,6 @@ struct ls_telemetry {
     char why[160];
     gpu_track_t g[LS_MAX_GPUS];
 };
-
-/* LINKSCOPE_TELEMETRY_PCIE=sampled: NVML's sampled PCIe throughput in every reading
-   even where the byte counters answer (the behaviour before; to compare the two). */
-static int pcie_sampled_forced(void)
-{
-    const char *env = getenv("LINKSCOPE_TELEMETRY_PCIE");
-    return env && strcmp(env, "sampled") == 0;
-}
 
 static int nvml_state = 0; /* 0 unknown, 1 open, -1 unavailable */
 static char nvml_why[160];
@@ -80,9 +71,9 @@ static double mono_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* One reading of every GPU of the window, one after the other; its time is kept. PCIe
-   throughput is queried only where the GPU has no PCIe byte counters: the query samples
-   over 20 ms per direction (NVML's documentation), two thirds of a reading's time. */
+/* One reading of every GPU of the window, one after the other; its time is kept (the
+   PCIe throughput query, only in windows that ask for it, samples over 20 ms per
+   direction, NVML's documentation). */
 static void sample_once(ls_telemetry_t *t)
 {
     double start = mono_s();
@@ -106,7 +97,7 @@ static void sample_once(ls_telemetry_t *t)
         if (ls_nvml_is_throttling(live.throttle_mask))
             t->throttled = 1;
         double tx, rx;
-        if (!g->pcie_bytes_ok && ls_nvml_pcie_throughput(g->nvml, &tx, &rx) == 0) {
+        if (t->pcie && ls_nvml_pcie_throughput(g->nvml, &tx, &rx) == 0) {
             widen(&g->pcie_tx, tx);
             widen(&g->pcie_rx, rx);
         }
@@ -129,13 +120,26 @@ static int telemetry_period(int period_ms)
     return period_ms > 0 ? period_ms : LS_TELEMETRY_PERIOD_MS;
 }
 
-ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms)
+/* LINKSCOPE_TELEMETRY_PCIE=always: the PCIe throughput in every window (before session
+   6, every window read it); =never: in none. */
+static int want_pcie(unsigned what)
+{
+    const char *env = getenv("LINKSCOPE_TELEMETRY_PCIE");
+    if (env && strcmp(env, "always") == 0)
+        return 1;
+    if (env && strcmp(env, "never") == 0)
+        return 0;
+    return (what & LS_TELEMETRY_PCIE) != 0;
+}
+
+ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms, unsigned what)
 {
     ls_telemetry_t *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
     t->n = n > LS_MAX_GPUS ? LS_MAX_GPUS : n;
     t->period_ms = telemetry_period(period_ms);
+    t->pcie = want_pcie(what);
     clock_gettime(CLOCK_MONOTONIC, &t->t0);
     if (!ls_telemetry_available(t->why, sizeof t->why))
         return t;
@@ -147,7 +151,6 @@ ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int 
             continue;
         g->errors_ok = ls_nvml_nvlink_errors(g->nvml, &g->errors_before) == 0;
         g->bytes_ok = ls_nvml_nvlink_bytes(g->nvml, &g->tx0, &g->rx0) == 0;
-        g->pcie_bytes_ok = !pcie_sampled_forced() && ls_nvml_pcie_bytes(g->nvml, &g->pcie_tx0, &g->pcie_rx0) == 0;
         g->procs = json_array();
         ls_nvml_compute_processes(g->nvml, (unsigned)getpid(), g->procs);
     }
@@ -231,12 +234,6 @@ static void finish_gpu(ls_telemetry_t *t, gpu_track_t *g, json_t *tele, json_t *
         /* Average over the whole measurement, from NVML's cumulative byte counters. */
         put_per_gpu(tele, "nvlink_tx_gbps", g->gpu, json_real((double)(g->tx1 - g->tx0) / seconds / 1e9));
         put_per_gpu(tele, "nvlink_rx_gbps", g->gpu, json_real((double)(g->rx1 - g->rx0) / seconds / 1e9));
-    }
-    unsigned long long ptx1, prx1;
-    if (g->pcie_bytes_ok && seconds > 0 && ls_nvml_pcie_bytes(g->nvml, &ptx1, &prx1) == 0 &&
-        ptx1 >= g->pcie_tx0 && prx1 >= g->pcie_rx0) { /* a counter that wrapped says nothing */
-        put_per_gpu(tele, "pcie_tx_avg_gbps", g->gpu, json_real((double)(ptx1 - g->pcie_tx0) / seconds / 1e9));
-        put_per_gpu(tele, "pcie_rx_avg_gbps", g->gpu, json_real((double)(prx1 - g->pcie_rx0) / seconds / 1e9));
     }
     /* Other processes on the GPU at the start or the end of the measurement (NVML's
        running compute processes, this one left out): they shared its memory and links. */
