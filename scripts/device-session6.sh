@@ -2,14 +2,17 @@
 # The lead's first GPU call of session 6, from out/dev (scripts/stage-device.sh stages
 # it; the device call carries out/dev):
 #     cd out/dev && bash device-session6.sh "$OUT"
-# Issue 26, the per-figure fixed cost: the telemetry window's readings now take PCIe
-# traffic from NVML's cumulative byte counters instead of the sampled throughput query
-# (20 ms per direction per GPU). Measured here, interleaved on one lease:
-#   1. the counters' unit: `host` figures beside the window's average PCIe GB/s;
-#   2. three quick runs with the counters and three with LINKSCOPE_TELEMETRY_PCIE=sampled
-#      (the readings as before), alternating: each step's seconds, reading_ms;
-#   3. one thorough run with the counters, against its stored projection;
+# Issue 26, the per-figure fixed cost: the telemetry window's readings, with and without
+# NVML's sampled PCIe throughput query (20 ms per direction per GPU). Measured here,
+# interleaved on one lease:
+#   1. host copies and the PCIe figures their windows hold;
+#   2. three quick runs as the code is (the query in the host copies' windows only)
+#      and three with LINKSCOPE_TELEMETRY_PCIE=always (every window, as before session
+#      6), alternating: each step's seconds, reading_ms;
+#   3. one thorough run, against its stored projection;
 #   4. compute-sanitizer's four tools over burn with cuBLAS at LINKSCOPE_BURN_MATRIX_N=256.
+# Its first run (docs/bench/h200x1-2026-12-04-s6/) was at 949405e, when the windows read
+# NVML's PCIe byte counters instead (then taken out: wrong on that driver).
 # Writes OUT/log.txt and OUT/runs.tgz (the documents, the sanitizer logs).
 set -u
 out=${1:?usage: device-session6.sh OUT_DIR}
@@ -33,7 +36,7 @@ EOF
 {
     nvidia-smi -L
     nvidia-smi --query-gpu=driver_version --format=csv,noheader
-    echo "=== 1. PCIe byte counters against host copies"
+    echo "=== 1. host copies and their windows' PCIe figures"
     ./linkscope host --size 512M --samples 5 -o "$docs/host.json" >/dev/null 2>&1
     echo "host rc=$?"
     python3 - "$docs/host.json" <<'EOF'
@@ -45,14 +48,14 @@ for e in d.get("measurements", []):
         e.get("family"), e.get("method"), e.get("direction", ""), e.get("value") or 0,
         t.get("pcie_tx_avg_gbps"), t.get("pcie_rx_avg_gbps"), t.get("pcie_tx_gbps"), t.get("pcie_rx_gbps")))
 EOF
-    echo "=== 2. quick runs: counters (c) and sampled (s), alternating"
+    echo "=== 2. quick runs: as the code is (c) and LINKSCOPE_TELEMETRY_PCIE=always (s), alternating"
     for i in 1 2 3; do
         ./linkscope run --no-report -o "$docs/c$i.json" >/dev/null 2>&1
         echo "c$i rc=$?"; steps "$docs/c$i.json"
-        LINKSCOPE_TELEMETRY_PCIE=sampled ./linkscope run --no-report -o "$docs/s$i.json" >/dev/null 2>&1
+        LINKSCOPE_TELEMETRY_PCIE=always ./linkscope run --no-report -o "$docs/s$i.json" >/dev/null 2>&1
         echo "s$i rc=$?"; steps "$docs/s$i.json"
     done
-    echo "=== 3. thorough run (counters)"
+    echo "=== 3. thorough run"
     ./linkscope run --level thorough --no-report -o "$docs/t1.json" >/dev/null 2>&1
     echo "t1 rc=$?"; steps "$docs/t1.json"
     echo "=== 4. compute-sanitizer over burn with cuBLAS at 256^3"
