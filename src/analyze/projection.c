@@ -24,23 +24,30 @@ typedef struct {
        NVML's PCIe throughput query (all windows then did); pcie_now: the window still
        asks for it (host copies, sample/telemetry.h). 0 GPUs: no window. */
     int window_gpus, pcie_now;
+    int short_figure; /* a figure of a few ms: it waits READINGS_WAITED_SHORT readings */
 } cost_t;
 
 /* One telemetry reading of one GPU (sample/telemetry.c), measured on 1 x H200 in session
    6, interleaved on one lease (docs/bench/h200x1-2026-12-04-s6/): 2.15 ms without the
    PCIe throughput query, 43.6 ms with it (the query samples 20 ms per direction).
    Readings a figure waits for: 0.89, from the same runs' HBM step (4 figures, median
-   0.581 s with the query, 0.433 s without: 37 ms a figure for 41.4 ms a reading). */
+   0.581 s with the query, 0.433 s without: 37 ms a figure for 41.4 ms a reading). A
+   figure of a few ms (latency) waits longer, the reading under way at its start and the
+   one after it: 1.42, from `linkscope latency` on 1 GPU (its one figure, pointer chase
+   to host), 5 runs each way alternating on one lease, the wall time with the query less
+   without, median 59 ms for 41.5 ms a reading (docs/bench/h200x1-2026-12-04-s6/). */
 #define READING_S 0.00215
 #define READING_PCIE_S 0.0436
 #define READINGS_WAITED 0.89
+#define READINGS_WAITED_SHORT 1.42
 
 enum { C_INVENTORY, C_P2P_CE, C_P2P_SM, C_P2P_STAGED, C_LATENCY, C_HBM, C_HOST_PINNED,
        C_HOST_PAGEABLE, C_NCCL_INIT, C_NCCL_SWEEP, C_ALL_REDUCE, C_ALL_GATHER,
        C_REDUCE_SCATTER, C_ALLTOALL, C_BURN, C_SPEC, C_COUNT };
 
 #define H200X2 "examples/h200x2-run.json"
-#define H200X1 "tests/fixtures/runs/ (22 quick runs of 1 x H200, the current code)"
+#define H200X1 "tests/fixtures/runs/ (22 quick runs of 1 x H200, session 3)"
+#define HOST_S6 "fixed: docs/bench/h200x1-2026-12-04-s6/ (5 quick runs of 1 x H200 on two leases, host step median 4.916 s)"
 
 /* Measured. A figure's transfer is (samples + the loop pick + the warm-up) x loops x
    bytes / value, its fixed part the rest of its step's seconds over its figures. A
@@ -56,16 +63,21 @@ static const cost_t costs[C_COUNT] = {
     [C_P2P_STAGED] = {.what = "P2P staged through host", .per = "figure", .fixed_s = 0.371,
                       .transfer_s = 0.564, .source = H200X2, .window_gpus = 2},
     [C_LATENCY] = {.what = "latency (any definition)", .per = "figure", .fixed_s = 0.244, .transfer_s = 0.005,
-                   .source = H200X2, .window_gpus = 2},
+                   .source = H200X2, .window_gpus = 2, .short_figure = 1},
     /* quick runs: the step's median 0.579 s for 4 figures; the thorough run (20
        samples): 0.648 s; the difference is 10 samples' transfer */
     [C_HBM] = {.what = "HBM (1 GiB)", .per = "figure", .fixed_s = 0.128, .transfer_s = 0.017,
                .source = H200X1 " and session 3's thorough run: step 0.579 s (quick, median), 0.648 s (20 samples)", .window_gpus = 1},
-    [C_HOST_PINNED] = {.what = "host copy, pinned (512 MiB)", .per = "figure", .fixed_s = 0.413,
-                       .transfer_s = 0.558, .source = H200X2, .window_gpus = 1,
+    /* fixed: 1 x H200, session 6, since the host side's fill and check run over threads
+       (measure/host_pattern.c): the host step's median of 5 quick runs on two leases
+       (4.557-5.669 s), 4.916 s, less the transfer below (3 x (0.558 + 0.831) s), over its
+       6 figures; the same way from the 3 runs before that change, (6.600 - 4.167) / 6 =
+       0.405 s, against the 0.413 s measured on 2 x H200 */
+    [C_HOST_PINNED] = {.what = "host copy, pinned (512 MiB)", .per = "figure", .fixed_s = 0.125,
+                       .transfer_s = 0.558, .source = HOST_S6 "; transfer " H200X2, .window_gpus = 1,
                        .pcie_now = 1},
-    [C_HOST_PAGEABLE] = {.what = "host copy, pageable", .per = "figure", .fixed_s = 0.413, .transfer_s = 0.831,
-                         .source = H200X2, .window_gpus = 1, .pcie_now = 1},
+    [C_HOST_PAGEABLE] = {.what = "host copy, pageable", .per = "figure", .fixed_s = 0.125, .transfer_s = 0.831,
+                         .source = HOST_S6 "; transfer " H200X2, .window_gpus = 1, .pcie_now = 1},
     /* the first sweep of a set (all_reduce: 3.69 s, 2.64 s of it transfer) less a
        later sweep's fixed part */
     [C_NCCL_INIT] = {.what = "NCCL communicators of a GPU set", .per = "GPU set", .fixed_s = 0.74,
@@ -89,9 +101,9 @@ static const cost_t costs[C_COUNT] = {
 
 /* The window's cost in a figure: its GPUs read one after the other, READINGS_WAITED
    readings of them. */
-static double window_s(int gpus, int pcie)
+static double window_s(const cost_t *k, int gpus, int pcie)
 {
-    return READINGS_WAITED * gpus * (pcie ? READING_PCIE_S : READING_S);
+    return (k->short_figure ? READINGS_WAITED_SHORT : READINGS_WAITED) * gpus * (pcie ? READING_PCIE_S : READING_S);
 }
 
 /* A figure whose telemetry window holds `gpus` GPUs now: the measured fixed part less
@@ -99,8 +111,8 @@ static double window_s(int gpus, int pcie)
 static double figure_s(int c, double samples_factor, int gpus)
 {
     const cost_t *k = &costs[c];
-    double rest = k->fixed_s - window_s(k->window_gpus, 1);
-    return rest + (k->window_gpus ? window_s(gpus, k->pcie_now) : 0) + k->transfer_s * samples_factor;
+    double rest = k->fixed_s - window_s(k, k->window_gpus, 1);
+    return rest + (k->window_gpus ? window_s(k, gpus, k->pcie_now) : 0) + k->transfer_s * samples_factor;
 }
 
 static ls_proj_step_t *add_step(ls_projection_t *p, const char *name, int figures, int rounds)
