@@ -200,6 +200,7 @@ typedef struct {
     int nunread;             /* NIC columns past LS_MAX_NICS (lenient) */
     char unread_col[48];     /* the first header column nvidia-smi does not print (lenient) */
     int inferred;            /* no header row: columns named from the rows' diagonal */
+    int after_command;       /* the header follows the command on its line: positions shifted */
 } header_t;
 
 /* Which affinity column starts at toks[i], or -1. */
@@ -289,6 +290,8 @@ static int add_affinity(header_t *h, int col, int lineno, char *err, size_t errl
         if (h->aff[i] == (enum aff_col)col)
             return ls_seterr(err, errlen, "line %d: column '%s' appears twice", lineno,
                              aff_phrases[col].name);
+    if (h->naff >= MAX_AFF) /* unread columns (lenient) fill the table too */
+        return ls_seterr(err, errlen, "line %d: more than %d columns after the devices", lineno, MAX_AFF);
     h->aff[h->naff++] = (enum aff_col)col;
     return 0;
 }
@@ -498,7 +501,7 @@ static int parse_values(parser_t *p, int row, ls_topo_t *topo, char *err, size_t
     int cols[MAX_AFF + 2];
     for (int i = 0; i < n; i++)
         cols[i] = i;
-    if (!tabs && n > 0 && n < h->naff && !h->is_nic[row])
+    if (!tabs && n > 0 && n < h->naff && !h->is_nic[row] && !h->after_command)
         columns_by_position(h, p->rd.line, vals, n, cols);
     int allowed = h->is_nic[row] ? 0 : h->naff;
     if (n > allowed)
@@ -571,8 +574,8 @@ typedef struct {
 
 static int row_shape(const tok_t *toks, int n, rowshape_t *r)
 {
-    if (n < 2 || label_length(toks[0].s, toks[0].len) != toks[0].len)
-        return -1;
+    if (n < 2 || label_length(toks[0].s, toks[0].len) != toks[0].len || toks[0].len > 3 + 4)
+        return -1; /* a label of up to 4 digits: more devices than the model holds is no row */
     *r = (rowshape_t){.gpu = toks[0].s[0] == 'G', .number = atoi(toks[0].s + 3), .x = -1};
     ls_link_t link;
     for (int i = 1; i < n && parse_link_tok(toks[i], &link) == 0; i++) {
@@ -592,6 +595,7 @@ typedef struct {
     int cells;    /* link cells of a whole row; -1 until one is seen */
     int ngpus;    /* from a NIC row's X: its column less its number; -1 until one is seen */
     int top_gpu;  /* the highest GPU number with a row */
+    int top_nic;  /* the highest NIC number with a row */
     int last_gpu; /* a row for GPU<cells - 1>: every column is a GPU */
 } shape_t;
 
@@ -612,6 +616,8 @@ static int shape_add(shape_t *sh, const rowshape_t *r)
     }
     if (r->gpu && r->number > sh->top_gpu)
         sh->top_gpu = r->number;
+    if (!r->gpu && r->number > sh->top_nic)
+        sh->top_nic = r->number;
     return 0;
 }
 
@@ -624,7 +630,7 @@ static int shape_rows(const char *text, shape_t *sh)
         free(toks);
         return -1;
     }
-    *sh = (shape_t){.cells = -1, .ngpus = -1, .top_gpu = -1};
+    *sh = (shape_t){.cells = -1, .ngpus = -1, .top_gpu = -1, .top_nic = -1};
     int rc = 0, n;
     rowshape_t r;
     while (rc == 0 && reader_next(&rd) && (n = tokenize(rd.line, toks, MAX_TOKENS)) > 0 && n <= MAX_TOKENS &&
@@ -646,10 +652,13 @@ static int infer_header(parser_t *p, char *err, size_t errlen)
         return ls_seterr(err, errlen, "line %d: rows of nvidia-smi topo -m without their header row, and "
                          "their diagonal does not name the columns; paste from the header line on", p->rd.lineno);
     int ngpus = sh.ngpus >= 0 ? sh.ngpus : sh.top_gpu == sh.cells - 1 ? sh.cells : -1;
-    if (ngpus < 0 || ngpus > sh.cells || sh.top_gpu >= ngpus || ngpus > LS_MAX_GPUS)
+    if (ngpus < 0)
         return ls_seterr(err, errlen, "line %d: rows of nvidia-smi topo -m without their header row: how many "
                          "of their %d columns are GPUs is not in the text (no NIC row, no row for GPU%d); paste "
                          "from the header line on", p->rd.lineno, sh.cells, sh.cells - 1);
+    if (ngpus > sh.cells || sh.top_gpu >= ngpus || sh.top_nic >= sh.cells - ngpus || ngpus > LS_MAX_GPUS)
+        return ls_seterr(err, errlen, "line %d: rows of nvidia-smi topo -m without their header row, and "
+                         "their diagonal does not name the columns; paste from the header line on", p->rd.lineno);
     header_t *h = &p->hdr;
     memset(h, 0, sizeof *h);
     h->lenient = h->inferred = 1;
@@ -668,6 +677,21 @@ static int infer_header(parser_t *p, char *err, size_t errlen)
     return 0;
 }
 
+/* "nvidia-smi topo -m   GPU0  GPU1 ... CPU Affinity" (a terminal copy that kept the
+   command and the header on one line): where the header starts, after the command's
+   words, or -1. */
+static int header_after_command(const tok_t *toks, int n)
+{
+    int smi = -1;
+    for (int i = 0; i < n; i++) {
+        if (tok_eq(toks[i], "nvidia-smi"))
+            smi = i;
+        else if (smi >= 0 && tok_eq(toks[i], "GPU0"))
+            return looks_like_header(toks + i, n - i) && i > smi + 1 && tok_eq(toks[smi + 1], "topo") ? i : -1;
+    }
+    return -1;
+}
+
 static int find_header(parser_t *p, char *err, size_t errlen)
 {
     while (next_tokens(p)) {
@@ -679,6 +703,13 @@ static int find_header(parser_t *p, char *err, size_t errlen)
             continue;
         if (looks_like_header(p->toks, p->ntok))
             return parse_header(p->toks, p->ntok, &p->hdr, p->lenient, p->rd.lineno, err, errlen);
+        int at = p->lenient ? header_after_command(p->toks, p->ntok) : -1;
+        if (at > 0) { /* nothing is lost: the columns are named as on a line of their own */
+            if (parse_header(p->toks + at, p->ntok - at, &p->hdr, 1, p->rd.lineno, err, errlen) != 0)
+                return -1;
+            p->hdr.after_command = 1;
+            return 0;
+        }
         if (looks_like_row(p->toks, p->ntok) && label_length(p->toks[0].s, p->toks[0].len) == p->toks[0].len)
             return p->lenient ? infer_header(p, err, errlen)
                               : ls_seterr(err, errlen, "line %d: matrix row before any header row", p->rd.lineno);
@@ -1005,6 +1036,11 @@ static int detect(const char *text, int p2p)
             p->lenient = 1; /* rows without their header: read when their diagonal names the columns */
             found = infer_header(p, err, sizeof err) == 0;
             break;
+        }
+        int at = p->ntok <= MAX_TOKENS ? header_after_command(p->toks, p->ntok) : -1;
+        if (at > 0) { /* the command, then the header, on one line */
+            memmove(p->toks, p->toks + at, (size_t)(p->ntok - at) * sizeof *p->toks);
+            p->ntok -= at;
         }
         if (p->ntok > MAX_TOKENS || !looks_like_header(p->toks, p->ntok))
             continue;

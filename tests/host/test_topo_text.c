@@ -433,6 +433,27 @@ static void rows_without_header(void **state)
     expect_error("GPU0\t X \tNV2\t0-7\nGPU1\tNV2\t X \t0-7\n", "matrix row before any header row");
 }
 
+/* A terminal copy that kept the command and the header on one line: the header starts
+   at GPU0 after `nvidia-smi topo -m` (the excerpt reader); the twin without the command
+   word is still no header. */
+static void header_after_the_command(void **state)
+{
+    (void)state;
+    const char *text = "nvidia-smi topo -m                   GPU0    GPU1    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+                       "GPU0     X      PHB     0-23    0               N/A\n"
+                       "GPU1    PHB      X      0-23    0               N/A\n";
+    char missing[512];
+    ls_topo_t *t = parse_partial(text, missing, sizeof missing);
+    assert_int_equal(t->ngpus, 2);
+    expect_link(t->gpu_gpu[0][1], LS_LINK_PHB, 0, "GPU-GPU", 0, 1);
+    assert_string_equal(t->numa_affinity[1], "0");
+    assert_string_equal(missing, "");
+    free(t);
+    assert_int_equal(ls_topo_text_detect(text), 1);
+    expect_partial_error("some words here   GPU0    GPU1    CPU Affinity\nGPU0     X      PHB     0-23\n",
+                         "without their header row");
+}
+
 static void rejects_malformed_p2p(void **state)
 {
     (void)state;
@@ -610,6 +631,7 @@ int main(void)
         cmocka_unit_test(nic_columns_past_the_limit),
         cmocka_unit_test(unknown_header_column_in_an_excerpt),
         cmocka_unit_test(rows_without_header),
+        cmocka_unit_test(header_after_the_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
