@@ -8,7 +8,8 @@
      PCIe part that wires NVLink, nothing on a PCIe part without NVLink;
    - nvlink -s link lines without their GPU line: one GPU, the -i N of the command;
    - nvidia-smi -q pasted as a Markdown code block (every line indented) and -q -d
-     sections under a GPU line without Product Name. */
+     sections under a GPU line without Product Name;
+   - nvbandwidth's SUM lines alone (a `grep SUM`): refused saying so. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -227,6 +228,30 @@ static void query_sections_under_a_gpu_line_without_a_name(void **state)
     json_decref(doc);
 }
 
+/* nvbandwidth piped through `grep SUM`: totals only, refused in one line saying so; the
+   twin, a SUM line under its matrix, imports the pairs. */
+static void nvbandwidth_sum_lines_alone(void **state)
+{
+    (void)state;
+    const char *sums = "SUM host_to_device_memcpy_ce 845.90\nSUM device_to_device_memcpy_read_ce 9222.82\n";
+    assert_int_equal(ls_import_detect(sums), LS_FMT_NVBANDWIDTH);
+    json_t *doc = ls_import_doc_new();
+    char err[512] = "";
+    assert_true(ls_import_text(doc, sums, "sums.txt", NULL, NULL, err, sizeof err) < 0);
+    assert_non_null(strstr(err, "looks like nvbandwidth's SUM lines alone (2 per-test totals"));
+    assert_null(strchr(err, '\n'));
+    json_decref(doc);
+    doc = import_text("memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)\n"
+                      "           0         1\n"
+                      " 0       N/A    370.90\n"
+                      " 1    370.38       N/A\n"
+                      "\n"
+                      "SUM device_to_device_memcpy_read_ce 741.28\n",
+                      LS_FMT_NVBANDWIDTH);
+    assert_int_equal(json_array_size(json_object_get(doc, "measurements")), 2);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +262,7 @@ int main(void)
         cmocka_unit_test(link_lines_without_their_gpu_line),
         cmocka_unit_test(query_pasted_as_a_code_block),
         cmocka_unit_test(query_sections_under_a_gpu_line_without_a_name),
+        cmocka_unit_test(nvbandwidth_sum_lines_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
