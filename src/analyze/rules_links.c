@@ -226,6 +226,40 @@ static void inactive_against_part(const ls_machine_t *m, int g, size_t down, siz
                        "GPU%d: %zu of %zu NVLinks inactive (links %s)", g, down, total, list);
 }
 
+/* GPU g printed "all links are inactive" (NVML reads none). What the part wires says
+   what that means: an SXM or superchip part whose datasheet lists NVLinks reaches its
+   peers through them (on HGX boards through the NVSwitches), so every one down is an
+   error; a PCIe card's NVLinks go through a bridge fitted on top, so all of them
+   inactive is a card without a bridge (info), and a PCIe part without NVLink says
+   nothing. A part not in the datasheet is judged by its name (an "SXM" name) or, beside
+   GPUs whose links are up, warned about with the bridge named as the likely reason. */
+static void all_inactive(const ls_machine_t *m, int g, int others_active, json_t *out)
+{
+    char subject[16], path[48];
+    snprintf(subject, sizeof subject, "GPU%d", g);
+    snprintf(path, sizeof path, "gpus[%d].nvlinks_all_inactive", g);
+    const ls_spec_row_t *part = ls_part_of(m, g);
+    int pcie_card = part && strcmp(part->form, "PCIe") == 0;
+    if (pcie_card && part->nvlinks > 0)
+        ls_finding_add(out, "nvlink_unwired", LS_SEV_INFO, subject, json_pack("[s]", path),
+                       "GPU%d (%s): every NVLink port inactive: no NVLink bridge is fitted (the part, %s, wires %d "
+                       "links through a bridge); its traffic to other GPUs goes over PCIe",
+                       g, ls_machine_gpu_name(m, g), part->key, part->nvlinks);
+    if (pcie_card || (part && part->nvlinks <= 0))
+        return;
+    if (part || strstr(ls_machine_gpu_name(m, g), "SXM"))
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
+                       "GPU%d %s: every NVLink is inactive (NVML cannot read them): its traffic to other GPUs "
+                       "falls back to PCIe or host memory; next: `nvidia-smi nvlink -s`, and on NVSwitch systems "
+                       "`systemctl status nvidia-fabricmanager`; drain the node if a reset does not bring them up",
+                       g, ls_machine_gpu_name(m, g));
+    else if (others_active)
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_WARNING, subject, json_pack("[s]", path),
+                       "GPU%d %s: every NVLink is inactive while other GPUs have theirs up; the part is not in the "
+                       "datasheet: if it is a PCIe card, it has no bridge fitted; else its links are down "
+                       "(`nvidia-smi nvlink -s`, `nvidia-smi nvlink -e`)", g, ls_machine_gpu_name(m, g));
+}
+
 /* Some links of a GPU down; or all of them while another GPU has active NVLinks (a
    board whose links are all down on an NVLink machine is the worst case, not a PCIe
    card: its traffic falls back to PCIe or host memory). */
@@ -248,19 +282,8 @@ static void nvlinks_inactive(const ls_machine_t *m, json_t *out)
         int others_active = 0;
         for (int o = 0; o < m->ngpus; o++)
             others_active |= o != g && active_nvlinks(m->gpu[o]) > 0;
-        /* nvidia-smi nvlink -s: "Unable to retrieve NVLink information as all links are
-           inactive" (imported as nvlinks_all_inactive); GPUs without NVLink print it too,
-           so it counts on an SXM board or beside GPUs whose links are up */
-        if (!json_array_size(links) && json_is_true(json_object_get(m->gpu[g], "nvlinks_all_inactive")) &&
-            (others_active || strstr(ls_machine_gpu_name(m, g), "SXM"))) {
-            char subject[16], path[48];
-            snprintf(subject, sizeof subject, "GPU%d", g);
-            snprintf(path, sizeof path, "gpus[%d].nvlinks_all_inactive", g);
-            ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
-                           "GPU%d %s: every NVLink is inactive (NVML cannot read them): its traffic to other GPUs "
-                           "falls back to PCIe or host memory; next: `nvidia-smi nvlink -s`, and on NVSwitch systems "
-                           "`systemctl status nvidia-fabricmanager`; drain the node if a reset does not bring them up",
-                           g, ls_machine_gpu_name(m, g));
+        if (!json_array_size(links) && json_is_true(json_object_get(m->gpu[g], "nvlinks_all_inactive"))) {
+            all_inactive(m, g, others_active, out);
             continue;
         }
         if (!down || (down == json_array_size(links) && !others_active))

@@ -1,9 +1,11 @@
 #include "import_sniff.h"
 #include "import_util.h"
 #include "smi_query_excerpt.h"
+#include "topo_text.h"
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* needle in hay, ignoring case ("inActive", "Inactive", "<inactive>"). */
@@ -71,6 +73,23 @@ static int nvlink_line(const char *line)
            (strstr(l, "GB/s") || find_nocase(l, "inactive"));
 }
 
+/* Rows of topo -m without their header that the topo reader could not name (their
+   diagonal leaves the GPU count open): its reason, without its line number. */
+static int headerless_rows(const char *text, char *buf, size_t len)
+{
+    char why[256] = "", missing[512];
+    ls_topo_t *topo = calloc(1, sizeof *topo);
+    if (topo && ls_topo_parse_text_partial(text, topo, missing, sizeof missing, why, sizeof why) == 0)
+        why[0] = '\0';
+    free(topo);
+    const char *rows = strstr(why, "rows of nvidia-smi topo -m");
+    if (rows)
+        return snprintf(buf, len, "looks like %s", rows) > 0;
+    return snprintf(buf, len, "looks like rows of nvidia-smi topo -m without their header row "
+                              "('GPU0 GPU1 ... NIC0 ... CPU Affinity'): the columns cannot be named; "
+                              "paste from the header line on") > 0;
+}
+
 int ls_import_sniff(const char *text, char *buf, size_t len)
 {
     if (ls_smi_query_is_xml(text))
@@ -81,9 +100,7 @@ int ls_import_sniff(const char *text, char *buf, size_t len)
                                   "('GPU0 GPU1 ... CPU Affinity' on a line of its own): put the header on "
                                   "its own line") > 0;
     if (any_line(text, topo_row))
-        return snprintf(buf, len, "looks like rows of nvidia-smi topo -m without their header row "
-                                  "('GPU0 GPU1 ... NIC0 ... CPU Affinity'): the columns cannot be named; "
-                                  "paste from the header line on") > 0;
+        return headerless_rows(text, buf, len);
     if (find_nocase(text, "all links are inactive"))
         return snprintf(buf, len, "nvidia-smi nvlink's 'all links are inactive' without its 'GPU N: NAME "
                                   "(UUID: ...)' line: which GPU it is about is not in the text") > 0;

@@ -255,6 +255,15 @@ static void add_testcase(json_t *doc, const json_t *tc, int *added)
     /* all_to_one / one_to_all aggregate several peers into one figure: not imported */
 }
 
+/* "SUM <testcase> <value>" lines: nvbandwidth's per-test totals. */
+static int sum_lines(const char *text)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, "SUM ")) != NULL; p += 4)
+        n += p == text || p[-1] == '\n';
+    return n;
+}
+
 int ls_import_nvbandwidth(json_t *doc, const char *text, const char *name, char *err,
                           size_t errlen)
 {
@@ -274,6 +283,11 @@ int ls_import_nvbandwidth(json_t *doc, const char *text, const char *name, char 
     const json_t *tc;
     json_array_foreach(cases, i, tc) add_testcase(doc, tc, &added);
     json_decref(root);
+    int sums = sum_lines(text);
+    if (added == 0 && sums > 0)
+        return ls_seterr(err, errlen, "%s: looks like nvbandwidth's SUM lines alone (%d per-test totals, as "
+                                      "'| grep SUM' leaves them): no matrix, so no GPU or pair figure to read; "
+                                      "import the whole output", name, sums);
     if (added == 0)
         return ls_seterr(err, errlen, "%s: no nvbandwidth testcase with figures or a status "
                                       "(expected 'Running <testcase>.' and its matrix)", name);

@@ -7,15 +7,20 @@
      	 Link 0: Recovery Errors: 0
      	 Link 0: CRC Errors: 0
 
-   A pasted excerpt may elide GPUs or links with "..." lines: the GPUs shown are kept
-   and the elision is noted. Other "Link N, ..." lines (nvlink -c capabilities) are
-   skipped. */
+   A GPU whose links NVML cannot read prints, under its GPU line, "NVML: Unable to
+   retrieve NVLink information as all links are inActive" (the capitals vary between
+   drivers). A pasted excerpt may elide GPUs or links with "..." lines: the GPUs shown
+   are kept and the elision is noted. Link lines pasted without their GPU line (a
+   `-i N` query cut to its links) are read as one GPU, the -i N when the command is in
+   the paste, else GPU0, and the missing line is noted. Other "Link N, ..." lines
+   (nvlink -c capabilities) are skipped. */
 #include "smi_text.h"
 #include "import_note.h"
 #include "import_util.h"
 #include "model/doc.h"
 #include "util/log.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,22 +53,49 @@ static int gpu_line(const char *t, int *index, char *name, size_t namelen, char 
     return 1;
 }
 
+/* NVML's "... as all links are inActive" (any capitals). */
+static int all_inactive_line(const char *t)
+{
+    static const char needle[] = "all links are inactive";
+    for (; *t; t++) {
+        size_t i = 0;
+        while (needle[i] && tolower((unsigned char)t[i]) == needle[i])
+            i++;
+        if (!needle[i])
+            return 1;
+    }
+    return 0;
+}
+
+/* nvlink -s's own "Link 3: 26.562 GB/s" or "Link 3: <inactive>" (not another tool's
+   rewording of it). */
+static int status_line(const char *t)
+{
+    int link, used = 0;
+    if (sscanf(t, "Link %d:%n", &link, &used) != 1 || used == 0)
+        return 0;
+    const char *rest = skip_blanks(t + used);
+    double gbps;
+    return strncmp(rest, "<inactive>", 10) == 0 || (sscanf(rest, "%lf GB/s", &gbps) == 1 && strstr(rest, "GB/s"));
+}
+
 int ls_smi_nvlink_detect(const char *text)
 {
     const char *p = text;
     ls_line_t line;
-    int gpu = 0;
+    int gpu = 0, status = 0;
     while (ls_next_line(&p, &line)) {
         const char *t = skip_blanks(line.buf);
         int index;
         char name[128], uuid[64];
         if (gpu_line(t, &index, name, sizeof name, uuid, sizeof uuid))
             gpu = 1;
-        else if (gpu && ((strncmp(t, "Link ", 5) == 0 && strchr(t, ':')) ||
-                         strstr(t, "Unable to retrieve NVLink information")))
+        else if (gpu && ((strncmp(t, "Link ", 5) == 0 && strchr(t, ':')) || all_inactive_line(t)))
             return 1;
+        else
+            status += status_line(t);
     }
-    return 0;
+    return status >= 2; /* links of a GPU whose line is not in the paste */
 }
 
 /* The link object of gpu (created in order of link number). */
@@ -140,6 +172,30 @@ static void theoretical(json_t *gpu)
         json_object_set_new(gpu, "nvlink_theoretical_gbps", json_real(round(sum * 1000) / 1000));
 }
 
+/* Status lines with no GPU line above them: one GPU, the N of a pasted "-i N" or GPU0,
+   its name unknown (noted). 0, or -1 when there are none. */
+static int read_orphan_links(json_t *doc, const char *text)
+{
+    const char *i = strstr(text, " -i ");
+    int index = i && atoi(i + 4) >= 0 ? atoi(i + 4) : 0;
+    json_t *gpu = NULL;
+    const char *p = text;
+    ls_line_t line;
+    while (ls_next_line(&p, &line)) {
+        const char *t = skip_blanks(line.buf);
+        if (!status_line(t))
+            continue;
+        if (!gpu)
+            gpu = ls_import_gpu(doc, index);
+        link_line(gpu, t);
+    }
+    if (!gpu)
+        return -1;
+    ls_import_note_missing("nvidia-smi nvlink 'Link N:' lines without their 'GPU N: NAME' line: read as one "
+                           "GPU (GPU%d), its name not in the paste", index);
+    return 0;
+}
+
 int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *err,
                          size_t errlen)
 {
@@ -160,7 +216,7 @@ int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *
                 ls_set_if_absent(gpu, "uuid", uuid);
             elided_gpu = 0;
             gpus++;
-        } else if (gpu && strstr(t, "all links are inactive")) {
+        } else if (gpu && all_inactive_line(t)) {
             /* "NVML: Unable to retrieve NVLink information as all links are inactive" */
             json_object_set_new(gpu, "nvlinks", json_array());
             json_object_set_new(gpu, "nvlinks_all_inactive", json_true());
@@ -173,7 +229,7 @@ int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *
     }
     if (gpu && elided_gpu)
         json_object_set_new(gpu, "nvlinks_elided", json_true());
-    if (gpus == 0)
+    if (gpus == 0 && read_orphan_links(doc, text) != 0)
         return ls_seterr(err, errlen, "%s: no 'GPU N: NAME' line with 'Link N:' lines under it", name);
     json_t *g;
     size_t i;

@@ -2,7 +2,9 @@
    ("PCI", "GPU Link Info", "PCIe Generation"), one block per GPU opened by
    "GPU 00000000:00:06.0". The GPU's index is not printed: it is the GPU of the document
    with that bus id, else the N of a pasted "-i N" when one GPU is shown, else the
-   block's position. */
+   block's position. A paste indented as a whole (a Markdown code block of four spaces)
+   is read from its common indent: nvidia-smi starts the banner and the GPU lines at the
+   margin. */
 #include "smi_text.h"
 #include "import_note.h"
 #include "import_util.h"
@@ -27,6 +29,7 @@ typedef struct {
     int indent[DEPTH];
     char section[DEPTH][48];
     int depth;
+    size_t base; /* the indent every non-blank line of the paste shares */
 } query_t;
 
 int ls_smi_query_detect(const char *text)
@@ -35,14 +38,27 @@ int ls_smi_query_detect(const char *text)
         return 1;
     if (strstr(text, "Product Name") && strstr(text, "\nGPU 0000") && strstr(text, " : "))
         return 1;
-    return ls_smi_query_excerpt_detect(text); /* a few sections of one block */
+    return ls_smi_query_excerpt_detect(text); /* a few sections, with or without the GPU line */
 }
 
-static int count_blocks(const char *text)
+/* "GPU 00000000:2D:00.0" at the paste's margin: a GPU block opens. */
+static int block_line(const char *t, char *bus, size_t buslen)
+{
+    char b[48];
+    if (sscanf(t, "GPU %47s", b) != 1 || !strchr(b, ':'))
+        return 0;
+    snprintf(bus, buslen, "%s", b);
+    return 1;
+}
+
+static int count_blocks(const char *text, size_t base)
 {
     int n = 0;
-    for (const char *p = text; (p = strstr(p, "\nGPU 0")) != NULL; p++)
-        n++;
+    char bus[48];
+    const char *p = text;
+    ls_line_t line;
+    while (ls_next_line(&p, &line))
+        n += strspn(line.buf, " ") == base && block_line(line.buf + base, bus, sizeof bus);
     return n;
 }
 
@@ -141,8 +157,9 @@ static void query_line(query_t *q, const char *line)
     const char *t = line + indent;
     if (!*t)
         return;
+    indent -= (int)q->base; /* every non-blank line has at least base */
     char bus[48];
-    if (indent == 0 && sscanf(t, "GPU %47s", bus) == 1 && strchr(bus, ':')) {
+    if (indent == 0 && block_line(t, bus, sizeof bus)) {
         open_gpu(q, bus);
         q->depth = 0;
         return;
@@ -178,11 +195,11 @@ static void query_line(query_t *q, const char *line)
 int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *err,
                         size_t errlen)
 {
-    query_t q = {.doc = doc, .pinned_index = -1};
+    query_t q = {.doc = doc, .pinned_index = -1, .base = ls_smi_query_margin(text)};
     const char *i = strstr(text, " -i ");
     if (i)
         q.pinned_index = atoi(i + 4);
-    q.ngpu_blocks = count_blocks(text);
+    q.ngpu_blocks = count_blocks(text, q.base);
     if (q.ngpu_blocks == 0 && !strstr(text, "NVSMI LOG")) { /* an excerpt: one GPU's sections */
         int index = q.pinned_index >= 0 ? q.pinned_index : 0;
         q.gpu = ls_import_gpu(doc, index);
@@ -196,7 +213,9 @@ int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *e
         query_line(&q, line.buf);
     if (q.blocks == 0)
         return ls_seterr(err, errlen, "%s: no 'GPU 00000000:BB:DD.F' block", name);
-    if (!strstr(text, "Processes")) /* the last section of every GPU block */
+    /* Processes: the last section of every GPU block, except where -d (--display)
+       chose the sections */
+    if (!strstr(text, "Processes") && !strstr(text, "-d ") && !strstr(text, "--display"))
         ls_import_note_missing("the paste stops before the end of the GPU block");
     return 0;
 }

@@ -1,8 +1,10 @@
-/* nvidia-smi -q pasted in part: a few sections of one GPU's block without the
+/* nvidia-smi -q pasted in part: a few sections of a GPU's block, with or without the
    "GPU 00000000:BB:DD.F" line that opens it (`nvidia-smi -q -d PERFORMANCE`, a
-   `grep -A8 'Clocks Throttle'`, a screen's worth). Recognized by the section names and
-   keys nvidia-smi prints in a GPU block (its -q layout, drivers 450 to 610); the text
-   form only: `-q -x` XML is named and refused by the caller. */
+   `grep -A8 'Clocks Throttle'`, an `-a` cut to its PCI section with "..." lines, a
+   screen's worth). Recognized by the section names and keys nvidia-smi prints in a GPU
+   block (its -q layout, drivers 450 to 610), read from the paste's common indent (a
+   Markdown code block indents it all); the text form only: `-q -x` XML is named and
+   refused by the caller. */
 #include "smi_query_excerpt.h"
 #include "import_util.h"
 
@@ -18,6 +20,9 @@ static const char *const sections[] = {
     "GPU Reset Status", "GPU Operation Mode", "GPU Virtualization Mode", "Utilization",
     "Driver Model", "Performance", "Bridge Chip", "Processes", "Voltage",
 };
+
+/* Keys of the log's head, above the first GPU block. */
+static const char *const head_keys[] = {"Timestamp", "Driver Version", "CUDA Version", "Attached GPUs"};
 
 /* Keys of a GPU block that no other tool's text carries in " : " form. */
 static const char *const keys[] = {
@@ -47,18 +52,28 @@ typedef struct {
     int kv, known, other;
 } tally_t;
 
-static void tally_line(const char *line, tally_t *t)
+/* Lines that neither speak for -q nor against it: the "..." of an elision and the
+   block's opening "GPU 00000000:2D:00.0" at the margin. */
+static int neutral(const char *s, size_t indent)
+{
+    return strncmp(s, "...", 3) == 0 || (indent == 0 && strncmp(s, "GPU 0", 5) == 0 && strchr(s, ':'));
+}
+
+static void tally_line(const char *line, size_t base, tally_t *t)
 {
     size_t indent = strspn(line, " ");
     const char *s = line + indent;
     size_t len = trimmed(s);
-    if (len == 0)
+    if (len == 0 || neutral(s, indent - base))
         return;
+    indent -= base;
     const char *colon = strstr(s, " : ");
-    if (colon && indent > 0) {
-        size_t k = (size_t)(colon - s);
-        while (k && s[k - 1] == ' ')
-            k--;
+    size_t k = colon ? (size_t)(colon - s) : 0;
+    while (k && s[k - 1] == ' ')
+        k--;
+    if (colon && indent == 0 && in_list(head_keys, sizeof head_keys / sizeof head_keys[0], s, k)) {
+        t->known++;
+    } else if (colon && indent > 0) {
         t->kv++;
         t->known += in_list(keys, sizeof keys / sizeof keys[0], s, k);
     } else if (!colon && in_list(sections, sizeof sections / sizeof sections[0], s, len)) {
@@ -68,15 +83,45 @@ static void tally_line(const char *line, tally_t *t)
     }
 }
 
+/* A line nvidia-smi starts at its margin: the banner, a key of the log's head, or the
+   "GPU 00000000:2D:00.0" that opens a block. */
+static int margin_line(const char *s)
+{
+    const char *colon = strstr(s, " : ");
+    size_t k = colon ? (size_t)(colon - s) : 0;
+    while (k && s[k - 1] == ' ')
+        k--;
+    return strstr(s, "NVSMI LOG") || (strncmp(s, "GPU 0", 5) == 0 && strchr(s, ':') && !colon) ||
+           (colon && in_list(head_keys, sizeof head_keys / sizeof head_keys[0], s, k));
+}
+
+size_t ls_smi_query_margin(const char *text)
+{
+    size_t base = (size_t)-1;
+    const char *p = text;
+    ls_line_t line;
+    while (ls_next_line(&p, &line)) {
+        size_t n = strspn(line.buf, " ");
+        if (trimmed(line.buf + n) && n < base)
+            base = n;
+    }
+    if (base == (size_t)-1 || base == 0)
+        return 0;
+    p = text;
+    while (ls_next_line(&p, &line))
+        if (strspn(line.buf, " ") == base && margin_line(line.buf + base))
+            return base;
+    return 0; /* a block's own sections, four spaces in under a GPU line not pasted */
+}
+
 int ls_smi_query_excerpt_detect(const char *text)
 {
-    if (strstr(text, "\nGPU 0") || strncmp(text, "GPU 0", 5) == 0)
-        return 0; /* a whole block: the full reader's */
     tally_t t = {0};
+    size_t base = ls_smi_query_margin(text);
     const char *p = text;
     ls_line_t line;
     while (ls_next_line(&p, &line))
-        tally_line(line.buf, &t);
+        tally_line(line.buf, base, &t);
     /* indented "Key : value" lines under -q's own section names or keys, and little
        else (a command line, a code fence) */
     return t.kv >= 3 && t.known >= 1 && t.other <= 3 && t.other * 4 <= t.kv;

@@ -5,7 +5,14 @@
    "NUMA Affinity", "GPU NUMA ID"), then one row per device. Cells are separated by tabs
    (as nvidia-smi writes them) or by runs of spaces (as a terminal copy has them); the
    header carries ANSI underline escapes. A legend follows, and on machines with RDMA
-   devices a "NIC Legend:" with lines "NIC0: mlx5_0". */
+   devices a "NIC Legend:" with lines "NIC0: mlx5_0".
+
+   nvidia-smi pads each header name to its column; a name as wide as the column runs
+   into the next ("NIC11NIC12"), and is split at its device labels. A pasted excerpt
+   (import, topo --from) is read leniently: NIC columns past the model's limit and header
+   columns nvidia-smi does not print (an edited "NUMA") are kept for alignment but not
+   read, and rows pasted without their header are named from their diagonal where that
+   is certain (topo_text_infer below). Each of these is noted. */
 #include "topo_text.h"
 #include "util/sanitize.h"
 #include "util/log.h"
@@ -17,11 +24,13 @@
 
 #define MAX_DEVS (LS_MAX_GPUS + LS_MAX_NICS)
 #define MAX_TOKENS (MAX_DEVS + 16)
-#define MAX_AFF 3
+#define NPHRASES 3 /* the affinity columns nvidia-smi prints */
+#define MAX_AFF 6  /* those, and columns it does not print, kept unread */
 
 /* ---- lines and tokens ---------------------------------------------------------- */
 
 typedef struct {
+    const char *start; /* start of the current line in the text */
     const char *pos; /* start of the next line in the text */
     char *line;      /* current line: ANSI escapes and CR removed */
     int lineno;      /* 1-based number of the current line */
@@ -78,6 +87,7 @@ static int reader_next(reader_t *r)
         return 0;
     const char *nl = strchr(r->pos, '\n');
     size_t len = nl ? (size_t)(nl - r->pos) : strlen(r->pos);
+    r->start = r->pos;
     copy_visible(r->pos, len, r->line);
     ls_sanitize_line(r->line); /* C1 controls and broken UTF-8 too */
     r->pos += nl ? len + 1 : len;
@@ -165,13 +175,13 @@ static int ends_matrix(const tok_t *toks, int n)
 
 /* ---- the topo -m header ------------------------------------------------------- */
 
-enum aff_col { AFF_CPU, AFF_NUMA, AFF_GPU_NUMA };
+enum aff_col { AFF_CPU, AFF_NUMA, AFF_GPU_NUMA, AFF_UNREAD };
 
 static const struct {
     const char *words[3];
     int nwords;
     const char *name;
-} aff_phrases[MAX_AFF] = {
+} aff_phrases[NPHRASES] = {
     {{"CPU", "Affinity"}, 2, "CPU Affinity"},
     {{"NUMA", "Affinity"}, 2, "NUMA Affinity"},
     {{"GPU", "NUMA", "ID"}, 3, "GPU NUMA ID"},
@@ -180,18 +190,23 @@ static const struct {
 typedef struct {
     int ndev, ngpus, nnics;
     int is_nic[MAX_DEVS];
-    int index[MAX_DEVS]; /* index among GPUs or among NICs */
+    int index[MAX_DEVS]; /* index among GPUs or among NICs; -1: a column kept unread */
     char label[MAX_DEVS][32];
     int has_row[MAX_DEVS];
     int naff;
     enum aff_col aff[MAX_AFF];
     size_t aff_pos[MAX_AFF]; /* column of each affinity phrase in the header line */
+    int lenient;             /* an excerpt: what cannot be read is kept unread and noted */
+    int nunread;             /* NIC columns past LS_MAX_NICS (lenient) */
+    char unread_col[48];     /* the first header column nvidia-smi does not print (lenient) */
+    int inferred;            /* no header row: columns named from the rows' diagonal */
+    int after_command;       /* the header follows the command on its line: positions shifted */
 } header_t;
 
 /* Which affinity column starts at toks[i], or -1. */
 static int aff_phrase_at(const tok_t *toks, int n, int i)
 {
-    for (int c = 0; c < MAX_AFF; c++) {
+    for (int c = 0; c < NPHRASES; c++) {
         int w = 0;
         while (w < aff_phrases[c].nwords && i + w < n && tok_eq(toks[i + w], aff_phrases[c].words[w]))
             w++;
@@ -227,15 +242,45 @@ static int add_device(header_t *h, tok_t t, int lineno, char *err, size_t errlen
     int d = h->ndev, nic = !is_gpu_label(t);
     if (find_device(h, t) >= 0)
         return ls_seterr(err, errlen, "line %d: column '%.*s' appears twice", lineno, (int)t.len, t.s);
-    /* the limit first: the label is written into h->label[d] */
-    if (nic ? h->nnics >= LS_MAX_NICS : h->ngpus >= LS_MAX_GPUS)
+    /* the limits first: the label is written into h->label[d] */
+    int past = nic ? h->nnics >= LS_MAX_NICS : h->ngpus >= LS_MAX_GPUS;
+    if (d >= MAX_DEVS || (past && !(nic && h->lenient)))
         return ls_seterr(err, errlen, "line %d: more than %d %s columns", lineno,
                          nic ? LS_MAX_NICS : LS_MAX_GPUS, nic ? "NIC" : "GPU");
     if (tok_copy(t, h->label[d], sizeof h->label[d]) != 0)
         return ls_seterr(err, errlen, "line %d: column name '%.*s' is too long", lineno, (int)t.len, t.s);
     h->is_nic[d] = nic;
-    h->index[d] = nic ? h->nnics++ : h->ngpus++;
+    h->index[d] = past ? -1 : nic ? h->nnics++ : h->ngpus++;
+    h->nunread += past;
     h->ndev++;
+    return 0;
+}
+
+/* The length of the device label ("GPU12", "NIC3") at the start of s, or 0. */
+static size_t label_length(const char *s, size_t len)
+{
+    if (len < 4 || (memcmp(s, "GPU", 3) != 0 && memcmp(s, "NIC", 3) != 0))
+        return 0;
+    size_t n = 3;
+    while (n < len && isdigit((unsigned char)s[n]))
+        n++;
+    return n > 3 ? n : 0;
+}
+
+/* A header token made of device labels run together ("NIC11NIC12": each padded name
+   fills its column): each label, or the token itself when it is not such a run. */
+static int add_devices(header_t *h, tok_t t, int lineno, char *err, size_t errlen)
+{
+    size_t off = 0, n;
+    while (off < t.len && (n = label_length(t.s + off, t.len - off)) > 0)
+        off += n;
+    if (off != t.len || label_length(t.s, t.len) == t.len)
+        return add_device(h, t, lineno, err, errlen);
+    for (off = 0; off < t.len; off += n) {
+        n = label_length(t.s + off, t.len - off);
+        if (add_device(h, (tok_t){t.s + off, n, t.end - t.len + off + n}, lineno, err, errlen) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -245,7 +290,25 @@ static int add_affinity(header_t *h, int col, int lineno, char *err, size_t errl
         if (h->aff[i] == (enum aff_col)col)
             return ls_seterr(err, errlen, "line %d: column '%s' appears twice", lineno,
                              aff_phrases[col].name);
+    if (h->naff >= MAX_AFF) /* unread columns (lenient) fill the table too */
+        return ls_seterr(err, errlen, "line %d: more than %d columns after the devices", lineno, MAX_AFF);
     h->aff[h->naff++] = (enum aff_col)col;
+    return 0;
+}
+
+/* Lenient: a header word nvidia-smi does not print after the devices (an edited paste's
+   "NUMA"): a column whose values are kept apart and not read. */
+static int add_unread(header_t *h, tok_t t, int lineno, char *err, size_t errlen)
+{
+    if (!h->lenient || h->naff >= MAX_AFF)
+        return ls_seterr(err, errlen,
+                         "line %d: unknown header column at '%.*s' (expected CPU Affinity, "
+                         "NUMA Affinity or GPU NUMA ID)",
+                         lineno, (int)t.len, t.s);
+    if (!h->unread_col[0])
+        tok_copy(t, h->unread_col, sizeof h->unread_col);
+    h->aff_pos[h->naff] = t.end - t.len;
+    h->aff[h->naff++] = AFF_UNREAD;
     return 0;
 }
 
@@ -259,20 +322,22 @@ static int is_device_name(tok_t t)
 }
 
 /* Devices up to the first affinity phrase, then only affinity phrases. */
-static int parse_header(const tok_t *toks, int n, header_t *h, int lineno, char *err, size_t errlen)
+static int parse_header(const tok_t *toks, int n, header_t *h, int lenient, int lineno, char *err,
+                        size_t errlen)
 {
     memset(h, 0, sizeof *h);
+    h->lenient = lenient;
     int i = 0;
     for (; i < n && aff_phrase_at(toks, n, i) < 0 && is_device_name(toks[i]); i++)
-        if (add_device(h, toks[i], lineno, err, errlen) != 0)
+        if (add_devices(h, toks[i], lineno, err, errlen) != 0)
             return -1;
     while (i < n) {
         int col = aff_phrase_at(toks, n, i);
-        if (col < 0)
-            return ls_seterr(err, errlen,
-                             "line %d: unknown header column at '%.*s' (expected CPU Affinity, "
-                             "NUMA Affinity or GPU NUMA ID)",
-                             lineno, (int)toks[i].len, toks[i].s);
+        if (col < 0) {
+            if (add_unread(h, toks[i++], lineno, err, errlen) != 0)
+                return -1;
+            continue;
+        }
         if (add_affinity(h, col, lineno, err, errlen) != 0)
             return -1;
         h->aff_pos[h->naff - 1] = toks[i].end - toks[i].len;
@@ -296,6 +361,8 @@ typedef struct {
 
 static void note_missing(parser_t *p, const char *what)
 {
+    if (!p->missing) /* format detection: nothing to report */
+        return;
     size_t used = strlen(p->missing);
     snprintf(p->missing + used, p->missinglen - used, "%s%s", used ? "; " : "", what);
 }
@@ -303,6 +370,8 @@ static void note_missing(parser_t *p, const char *what)
 static void store_link(const header_t *h, int row, int col, ls_link_t link, ls_topo_t *topo)
 {
     int r = h->index[row], c = h->index[col];
+    if (r < 0 || c < 0) /* a column kept unread */
+        return;
     if (!h->is_nic[row] && !h->is_nic[col])
         topo->gpu_gpu[r][c] = link;
     else if (!h->is_nic[row])
@@ -388,6 +457,8 @@ static int store_value(const header_t *h, int g, int col, const char *v, ls_topo
 {
     char *dst = topo->cpu_affinity[g];
     size_t size = sizeof topo->cpu_affinity[g];
+    if (h->aff[col] == AFF_UNREAD || g < 0)
+        return 0;
     if (h->aff[col] == AFF_NUMA)
         dst = topo->numa_affinity[g], size = sizeof topo->numa_affinity[g];
     else if (h->aff[col] == AFF_GPU_NUMA)
@@ -418,6 +489,8 @@ static void columns_by_position(const header_t *h, const char *line, char **vals
 static int parse_values(parser_t *p, int row, ls_topo_t *topo, char *err, size_t errlen)
 {
     const header_t *h = &p->hdr;
+    if (h->inferred) /* no header: which affinity column is which is not in the text */
+        return 0;
     char *vals[MAX_AFF + 2];
     char *rest = p->rd.line + p->toks[h->ndev].end;
     int tabs = strchr(rest, '\t') != NULL;
@@ -428,7 +501,7 @@ static int parse_values(parser_t *p, int row, ls_topo_t *topo, char *err, size_t
     int cols[MAX_AFF + 2];
     for (int i = 0; i < n; i++)
         cols[i] = i;
-    if (!tabs && n > 0 && n < h->naff && !h->is_nic[row])
+    if (!tabs && n > 0 && n < h->naff && !h->is_nic[row] && !h->after_command)
         columns_by_position(h, p->rd.line, vals, n, cols);
     int allowed = h->is_nic[row] ? 0 : h->naff;
     if (n > allowed)
@@ -490,6 +563,135 @@ static int next_tokens(parser_t *p)
     return 1;
 }
 
+/* ---- rows pasted without their header (lenient) ---------------------------------- */
+
+/* One row as printed: its label ("GPU3", "NIC1"), how many link cells lead it, where its
+   X (self) stands, and whether it is whole: a GPU row ends in its affinity values (a
+   CPU list, a node or N/A), a NIC row in its last cell. */
+typedef struct {
+    int gpu, number, cells, x, whole;
+} rowshape_t;
+
+static int row_shape(const tok_t *toks, int n, rowshape_t *r)
+{
+    if (n < 2 || label_length(toks[0].s, toks[0].len) != toks[0].len || toks[0].len > 3 + 4)
+        return -1; /* a label of up to 4 digits: more devices than the model holds is no row */
+    *r = (rowshape_t){.gpu = toks[0].s[0] == 'G', .number = atoi(toks[0].s + 3), .x = -1};
+    ls_link_t link;
+    for (int i = 1; i < n && parse_link_tok(toks[i], &link) == 0; i++) {
+        if (link.type == LS_LINK_X && r->x >= 0)
+            return -1;
+        if (link.type == LS_LINK_X)
+            r->x = r->cells;
+        r->cells++;
+    }
+    tok_t next = 1 + r->cells < n ? toks[1 + r->cells] : (tok_t){"", 0, 0};
+    int value = next.len && (tok_eq(next, "N/A") || memchr(next.s, '-', next.len) || isdigit((unsigned char)next.s[0]));
+    r->whole = r->gpu ? value : next.len == 0;
+    return r->cells > 0 && (r->x < 0 || r->x < r->cells) ? 0 : -1;
+}
+
+typedef struct {
+    int cells;    /* link cells of a whole row; -1 until one is seen */
+    int ngpus;    /* from a NIC row's X: its column less its number; -1 until one is seen */
+    int top_gpu;  /* the highest GPU number with a row */
+    int top_nic;  /* the highest NIC number with a row */
+    int last_gpu; /* a row for GPU<cells - 1>: every column is a GPU */
+} shape_t;
+
+/* Adds one row; -1 where it contradicts the rows before it or its own label. */
+static int shape_add(shape_t *sh, const rowshape_t *r)
+{
+    if (r->whole && sh->cells >= 0 && r->cells != sh->cells)
+        return -1;
+    if (r->whole)
+        sh->cells = r->cells;
+    if (r->gpu && r->x >= 0 && r->x != r->number)
+        return -1;
+    if (!r->gpu && r->x >= 0) {
+        int g = r->x - r->number;
+        if (g < 1 || (sh->ngpus >= 0 && g != sh->ngpus))
+            return -1;
+        sh->ngpus = g;
+    }
+    if (r->gpu && r->number > sh->top_gpu)
+        sh->top_gpu = r->number;
+    if (!r->gpu && r->number > sh->top_nic)
+        sh->top_nic = r->number;
+    return 0;
+}
+
+/* The rows from the line at text on, up to the end of the matrix. */
+static int shape_rows(const char *text, shape_t *sh)
+{
+    reader_t rd;
+    tok_t *toks = calloc(MAX_TOKENS, sizeof *toks);
+    if (!toks || reader_init(&rd, text) != 0) {
+        free(toks);
+        return -1;
+    }
+    *sh = (shape_t){.cells = -1, .ngpus = -1, .top_gpu = -1, .top_nic = -1};
+    int rc = 0, n;
+    rowshape_t r;
+    while (rc == 0 && reader_next(&rd) && (n = tokenize(rd.line, toks, MAX_TOKENS)) > 0 && n <= MAX_TOKENS &&
+           !ends_matrix(toks, n) && row_shape(toks, n, &r) == 0)
+        rc = shape_add(sh, &r);
+    free(rd.line);
+    free(toks);
+    return rc;
+}
+
+/* Names the columns of rows pasted without their header, where the rows make it
+   certain: nvidia-smi prints a row per device in header order, GPUs first, each with X
+   in its own column, so a NIC row's X gives the GPU count, and a row for the GPU of the
+   last column says every column is a GPU. Else -1 with err saying what is missing. */
+static int infer_header(parser_t *p, char *err, size_t errlen)
+{
+    shape_t sh;
+    if (shape_rows(p->rd.start, &sh) != 0 || sh.cells < 0)
+        return ls_seterr(err, errlen, "line %d: rows of nvidia-smi topo -m without their header row, and "
+                         "their diagonal does not name the columns; paste from the header line on", p->rd.lineno);
+    int ngpus = sh.ngpus >= 0 ? sh.ngpus : sh.top_gpu == sh.cells - 1 ? sh.cells : -1;
+    if (ngpus < 0)
+        return ls_seterr(err, errlen, "line %d: rows of nvidia-smi topo -m without their header row: how many "
+                         "of their %d columns are GPUs is not in the text (no NIC row, no row for GPU%d); paste "
+                         "from the header line on", p->rd.lineno, sh.cells, sh.cells - 1);
+    if (ngpus > sh.cells || sh.top_gpu >= ngpus || sh.top_nic >= sh.cells - ngpus || ngpus > LS_MAX_GPUS)
+        return ls_seterr(err, errlen, "line %d: rows of nvidia-smi topo -m without their header row, and "
+                         "their diagonal does not name the columns; paste from the header line on", p->rd.lineno);
+    header_t *h = &p->hdr;
+    memset(h, 0, sizeof *h);
+    h->lenient = h->inferred = 1;
+    for (int d = 0; d < sh.cells; d++) {
+        char label[16];
+        int n = d < ngpus ? snprintf(label, sizeof label, "GPU%d", d) : snprintf(label, sizeof label, "NIC%d", d - ngpus);
+        if (add_device(h, (tok_t){label, (size_t)n, (size_t)n}, p->rd.lineno, err, errlen) != 0)
+            return -1;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "no header row: %d GPU and %d NIC columns named from the rows' diagonal, the "
+             "affinity columns not read", ngpus, sh.cells - ngpus);
+    note_missing(p, what);
+    p->rd.pos = p->rd.start; /* the rows are read again under the header */
+    p->rd.lineno--;
+    return 0;
+}
+
+/* "nvidia-smi topo -m   GPU0  GPU1 ... CPU Affinity" (a terminal copy that kept the
+   command and the header on one line): where the header starts, after the command's
+   words, or -1. */
+static int header_after_command(const tok_t *toks, int n)
+{
+    int smi = -1;
+    for (int i = 0; i < n; i++) {
+        if (tok_eq(toks[i], "nvidia-smi"))
+            smi = i;
+        else if (smi >= 0 && tok_eq(toks[i], "GPU0"))
+            return looks_like_header(toks + i, n - i) && i > smi + 1 && tok_eq(toks[smi + 1], "topo") ? i : -1;
+    }
+    return -1;
+}
+
 static int find_header(parser_t *p, char *err, size_t errlen)
 {
     while (next_tokens(p)) {
@@ -500,9 +702,22 @@ static int find_header(parser_t *p, char *err, size_t errlen)
         if (p->ntok > MAX_TOKENS)
             continue;
         if (looks_like_header(p->toks, p->ntok))
-            return parse_header(p->toks, p->ntok, &p->hdr, p->rd.lineno, err, errlen);
-        if (looks_like_row(p->toks, p->ntok) && is_gpu_label(p->toks[0]))
-            return ls_seterr(err, errlen, "line %d: matrix row before any header row", p->rd.lineno);
+            return parse_header(p->toks, p->ntok, &p->hdr, p->lenient, p->rd.lineno, err, errlen);
+        int at = p->lenient ? header_after_command(p->toks, p->ntok) : -1;
+        if (at > 0) { /* nothing is lost: the columns are named as on a line of their own */
+            if (parse_header(p->toks + at, p->ntok - at, &p->hdr, 1, p->rd.lineno, err, errlen) != 0)
+                return -1;
+            p->hdr.after_command = 1;
+            return 0;
+        }
+        if (looks_like_row(p->toks, p->ntok) && label_length(p->toks[0].s, p->toks[0].len) == p->toks[0].len)
+            return p->lenient ? infer_header(p, err, errlen)
+                              : ls_seterr(err, errlen, "line %d: matrix row before any header row", p->rd.lineno);
+        if (p->lenient && strstr(p->rd.line, "NICs found in the topology")) { /* "76 NICs found ..., only displaying 56" */
+            char *say = p->rd.line + strspn(p->rd.line, " \t");
+            say[strcspn(say, ".")] = '\0'; /* without its full stop */
+            note_missing(p, say);
+        }
     }
     return ls_seterr(err, errlen,
                      "line %d: no header row (expected a line like 'GPU0 GPU1 ... CPU Affinity')",
@@ -519,7 +734,7 @@ static void note_absent_rows(parser_t *p, ls_topo_t *topo)
     size_t used = 0;
     int gpus = 0, nics = 0;
     for (int d = 0; d < h->ndev; d++) {
-        if (h->has_row[d])
+        if (h->has_row[d] || h->index[d] < 0)
             continue;
         if (h->is_nic[d]) {
             nics++;
@@ -530,7 +745,7 @@ static void note_absent_rows(parser_t *p, ls_topo_t *topo)
             used += (size_t)snprintf(what + used, sizeof what - used, "%s%s", used ? " " : "",
                                      h->label[d]);
         for (int c = 0; c < h->ndev; c++)
-            if (!h->is_nic[c] && h->has_row[c] && c != d)
+            if (!h->is_nic[c] && h->has_row[c] && c != d && h->index[c] >= 0)
                 topo->gpu_gpu[h->index[d]][h->index[c]] = topo->gpu_gpu[h->index[c]][h->index[d]];
         topo->gpu_gpu[h->index[d]][h->index[d]].type = LS_LINK_X;
     }
@@ -541,6 +756,14 @@ static void note_absent_rows(parser_t *p, ls_topo_t *topo)
     }
     if (nics) {
         snprintf(line, sizeof line, "%d of %d NIC rows absent", nics, h->nnics);
+        note_missing(p, line);
+    }
+    if (h->nunread) {
+        snprintf(line, sizeof line, "%d NIC columns past the first %d not read", h->nunread, LS_MAX_NICS);
+        note_missing(p, line);
+    }
+    if (h->unread_col[0]) {
+        snprintf(line, sizeof line, "header column '%s' (not one nvidia-smi prints) not read", h->unread_col);
         note_missing(p, line);
     }
 }
@@ -577,6 +800,8 @@ static void fill_labels(const header_t *h, ls_topo_t *topo)
     topo->nnics = h->nnics;
     for (int d = 0; d < h->ndev; d++) {
         int i = h->index[d];
+        if (i < 0)
+            continue;
         if (!h->is_nic[d]) {
             /* "GPU0".."GPU63" fit; a longer label is cut to the field (GCC 12 checks) */
             snprintf(topo->gpu_label[i], sizeof topo->gpu_label[i], "%.*s",
@@ -805,11 +1030,22 @@ static int detect(const char *text, int p2p)
             found = 1; /* too wide: the parser says so, naming the limit */
             break;
         }
+        char err[256];
+        if (!p2p && p->ntok <= MAX_TOKENS && looks_like_row(p->toks, p->ntok) &&
+            label_length(p->toks[0].s, p->toks[0].len) == p->toks[0].len) {
+            p->lenient = 1; /* rows without their header: read when their diagonal names the columns */
+            found = infer_header(p, err, sizeof err) == 0;
+            break;
+        }
+        int at = p->ntok <= MAX_TOKENS ? header_after_command(p->toks, p->ntok) : -1;
+        if (at > 0) { /* the command, then the header, on one line */
+            memmove(p->toks, p->toks + at, (size_t)(p->ntok - at) * sizeof *p->toks);
+            p->ntok -= at;
+        }
         if (p->ntok > MAX_TOKENS || !looks_like_header(p->toks, p->ntok))
             continue;
-        char err[256];
         int ndev = p2p ? (all_gpu_labels(p->toks, p->ntok) ? p->ntok : -1)
-                       : (parse_header(p->toks, p->ntok, &p->hdr, 0, err, sizeof err) == 0 ? p->hdr.ndev : -1);
+                       : (parse_header(p->toks, p->ntok, &p->hdr, 1, 0, err, sizeof err) == 0 ? p->hdr.ndev : -1);
         if (!p2p && ndev < 0 && strstr(err, "more than")) {
             found = 1; /* too many GPU or NIC columns: the parser names the limit */
             break;

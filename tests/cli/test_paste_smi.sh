@@ -67,13 +67,33 @@ run 0 plan "$tmp/doc.json"
 grep -q "3 GPUs and no link or figure between them in the text" "$tmp/out" && ok || bad "p2p alone plan: $(grep -A1 ^Plan "$tmp/out")"
 
 # near misses are refused in one line saying what they look like and what is missing
+# rows without their header: named from their diagonal where it is certain (a row for
+# the GPU of the last column: every column is a GPU; a NIC row: its X gives the GPU count)
 printf 'GPU1\tNV4\t X \tNV4\t0-15\t0\nGPU2\tNV4\tNV4\t X \t0-15\t0\n' >"$tmp/rows.txt"
+run 0 import "$tmp/rows.txt" -o "$tmp/doc.json"
+grep -q "no header row: 3 GPU and 0 NIC columns named from the rows' diagonal" "$tmp/err" && ok ||
+    bad "rows without header, last GPU's row: $(cat "$tmp/err")"
+check "rows without header: GPU0 keeps what the rows give it" '(.gpus | length) == 3 and .imports[0].incomplete == true'
+printf 'GPU2\tSYS\tSYS\t X \tPIX\t0-15\t0\nNIC0\tSYS\tSYS\tPIX\t X\n' >"$tmp/rows.txt"
+run 0 import "$tmp/rows.txt" -o "$tmp/doc.json"
+grep -q "no header row: 3 GPU and 1 NIC columns" "$tmp/err" && ok || bad "rows without header, NIC row: $(cat "$tmp/err")"
+# the twin: no NIC row and no row for the last column's GPU: which columns are GPUs is open
+printf 'GPU0\t X \tNV4\tSYS\tSYS\t0-15\t0\nGPU1\tNV4\t X \tSYS\tSYS\t0-15\t0\n' >"$tmp/rows.txt"
 run 2 import "$tmp/rows.txt" -o "$tmp/x.json"
-grep -q "rows of nvidia-smi topo -m without their header row" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok ||
-    bad "rows without header: $(cat "$tmp/err")"
+grep -q "rows of nvidia-smi topo -m without their header row: how many of their 4 columns are GPUs is not in the text" "$tmp/err" &&
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "rows without header, uncertain: $(cat "$tmp/err")"
+run 2 topo --from "$tmp/rows.txt"
+grep -q "how many of their 4 columns are GPUs is not in the text" "$tmp/err" && ok || bad "topo --from, uncertain rows: $(cat "$tmp/err")"
+# nvlink -s link lines without their GPU line: one GPU, noted in one warning line
 printf '         Link 0: 25 GB/s\n         Link 1: <inactive>\n' >"$tmp/links.txt"
-run 2 import "$tmp/links.txt" -o "$tmp/x.json"
-grep -q "nvlink 'Link N:' lines without their 'GPU N: NAME" "$tmp/err" && ok || bad "nvlink lines: $(cat "$tmp/err")"
+run 0 import "$tmp/links.txt" -o "$tmp/doc.json"
+grep -q "nvlink 'Link N:' lines without their 'GPU N: NAME' line: read as one GPU (GPU0)" "$tmp/err" && ok ||
+    bad "nvlink lines: $(cat "$tmp/err")"
+check "nvlink lines: one GPU, two links, no name" '(.gpus | length) == 1 and (.gpus[0].nvlinks | length) == 2 and (.gpus[0].name == null) and .imports[0].incomplete == true'
+# a health check's rewording of them ("Link 4: Inactive") is not nvidia-smi's text: refused
+printf 'GPU 0 has nvlinks inactive:     Link 4: Inactive\n         Link 5: Inactive\n' >"$tmp/nhc.txt"
+run 2 import "$tmp/nhc.txt" -o "$tmp/x.json"
+grep -q "nvlink 'Link N:' lines without their 'GPU N: NAME" "$tmp/err" && ok || bad "nhc lines: $(cat "$tmp/err")"
 printf 'hello\nworld\n' >"$tmp/prose.txt"
 run 2 import "$tmp/prose.txt" -o "$tmp/x.json"
 grep -q "unknown format" "$tmp/err" && ok || bad "prose: $(cat "$tmp/err")"

@@ -114,8 +114,13 @@ check_case() {
     fi
 }
 
+# LS_REAL_ONLY=FILE: only the cases FILE names (one a line), to measure one batch alone
+# (tests/fixtures/real/batch-*.list)
 shopt -s nullglob
 for c in "$real"/*.case; do
+    if [ -n "$LS_REAL_ONLY" ] && ! grep -qxF "$(basename "$c" .case)" "$LS_REAL_ONLY"; then
+        continue
+    fi
     check_case "$c"
 done
 for s in train heldout; do

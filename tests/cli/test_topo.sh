@@ -102,9 +102,15 @@ run 0 topo --sysfs-root "$fx/sysfs/two-socket" --color never && {
 # --- bad input: one line naming the file, exit 2 -------------------------------------------
 run 2 topo --from "$tmp/does-not-exist.txt" && expect_one_error_line "$tmp/does-not-exist.txt"
 run 2 topo --from "$tmp" && expect_one_error_line "$tmp: cannot read: Is a directory"
-for f in malformed-unknown-word malformed-no-header empty; do
+for f in malformed-unknown-word empty; do
     run 2 topo --from "$fx/topo/$f.txt" && expect_one_error_line "$fx/topo/$f.txt: line "
 done
+# rows without their header read as import reads them: named from the diagonal where it is
+# certain (here a row for GPU1, the GPU of the last column), with one warning line
+run 0 topo --from "$fx/topo/malformed-no-header.txt"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "no header row: 2 GPU and 0 NIC columns named from the rows' diagonal" "$tmp/err" &&
+    ok || bad "rows without header: $(cat "$tmp/err")"
+grep -q "^GPU1    NV18     X" "$tmp/out" && ok || bad "rows without header: $(grep ^GPU1 "$tmp/out")"
 # a cut matrix reads as `linkscope import` reads it (issue 22): the whole rows, one warning
 # line naming what was cut, "?" (in the legend: not in the given text) for the links it
 # does not show

@@ -317,6 +317,143 @@ static void rejects_too_many_gpus(void **state)
     free(text);
 }
 
+/* ---- pasted excerpts (the lenient reader of import and topo --from) ---------------- */
+
+static ls_topo_t *parse_partial(const char *text, char *missing, size_t len)
+{
+    ls_topo_t *topo = calloc(1, sizeof *topo);
+    char err[512] = "";
+    if (ls_topo_parse_text_partial(text, topo, missing, len, err, sizeof err) != 0)
+        fail_msg("partial parse failed: %s", err);
+    return topo;
+}
+
+static void expect_partial_error(const char *text, const char *needle)
+{
+    ls_topo_t *topo = calloc(1, sizeof *topo);
+    char err[512] = "", missing[512];
+    assert_int_not_equal(ls_topo_parse_text_partial(text, topo, missing, sizeof missing, err, sizeof err), 0);
+    if (!strstr(err, needle))
+        fail_msg("error '%s' does not contain '%s'", err, needle);
+    free(topo);
+}
+
+/* A header name as wide as its column runs into the next one ("NIC1NIC2"): split at the
+   labels. The twin: the same matrix with the names apart reads the same. */
+static void header_names_run_together(void **state)
+{
+    (void)state;
+    const char *fmt = "\tGPU0\tGPU1\tNIC0\t%s\tCPU Affinity\tNUMA Affinity\n"
+                      "GPU0\t X \tNV4\tPIX\tSYS\tSYS\t0-7\t0\n"
+                      "GPU1\tNV4\t X \tSYS\tPIX\tSYS\t8-15\t1\n";
+    char text[512];
+    for (int apart = 0; apart < 2; apart++) {
+        snprintf(text, sizeof text, fmt, apart ? "NIC1\tNIC2" : "NIC1NIC2");
+        char missing[512];
+        ls_topo_t *t = parse_partial(text, missing, sizeof missing); /* no NIC rows */
+        assert_int_equal(t->nnics, 3);
+        expect_link(t->gpu_nic[1][1], LS_LINK_PIX, 0, "GPU-NIC", 1, 1);
+        assert_string_equal(t->numa_affinity[1], "1");
+        free(t);
+    }
+    /* a name that is one label stays one column, whatever its digits */
+    ls_topo_t *t = parse_string("\tGPU0\tNIC12\tCPU Affinity\nGPU0\t X \tPIX\t0-7\nNIC12\tPIX\t X \n");
+    assert_int_equal(t->nnics, 1);
+    free(t);
+}
+
+/* More NIC columns than the model holds (nvidia-smi shows up to 56): an excerpt keeps
+   the first LS_MAX_NICS and says how many it did not read; the strict reader refuses. */
+static void nic_columns_past_the_limit(void **state)
+{
+    (void)state;
+    int nics = LS_MAX_NICS + 4;
+    char *text = calloc(1, 8192);
+    strcat(text, "40 NICs found in the topology, only displaying 36 in the matrix.\n\tGPU0\tGPU1");
+    for (int n = 0; n < nics; n++)
+        sprintf(text + strlen(text), "\tNIC%d", n);
+    strcat(text, "\tCPU Affinity\nGPU0\t X \tNV8");
+    for (int n = 0; n < nics; n++)
+        strcat(text, n == nics - 1 ? "\tPIX" : "\tSYS");
+    strcat(text, "\t0-7\n");
+    char missing[512];
+    ls_topo_t *t = parse_partial(text, missing, sizeof missing);
+    assert_int_equal(t->nnics, LS_MAX_NICS);
+    assert_non_null(strstr(missing, "4 NIC columns past the first 32 not read"));
+    assert_non_null(strstr(missing, "40 NICs found in the topology, only displaying 36 in the matrix"));
+    expect_link(t->gpu_gpu[0][1], LS_LINK_NV, 8, "GPU-GPU", 0, 1);
+    free(t);
+    expect_error(text, "more than 32 NIC columns");
+    free(text);
+}
+
+/* A header column nvidia-smi does not print (an edited paste's "NUMA"): the excerpt
+   reads the links and leaves that column's values unread, noted; strict refuses it. */
+static void unknown_header_column_in_an_excerpt(void **state)
+{
+    (void)state;
+    const char *text = "        GPU0    GPU1   NUMA \nGPU0     X      SYS      0\nGPU1    SYS      X       1 \n";
+    char missing[512];
+    ls_topo_t *t = parse_partial(text, missing, sizeof missing);
+    assert_int_equal(t->ngpus, 2);
+    expect_link(t->gpu_gpu[0][1], LS_LINK_SYS, 0, "GPU-GPU", 0, 1);
+    assert_string_equal(t->numa_affinity[0], "");
+    assert_non_null(strstr(missing, "header column 'NUMA' (not one nvidia-smi prints) not read"));
+    free(t);
+    expect_error(text, "unknown header column at 'NUMA'");
+}
+
+/* Rows without their header, named from the diagonal where it is certain: a NIC row's
+   X gives the GPU count; a row for the GPU of the last column makes every column a GPU.
+   The twin without either is refused, saying what is missing. */
+static void rows_without_header(void **state)
+{
+    (void)state;
+    char missing[512];
+    ls_topo_t *t = parse_partial("GPU2\tNV4\tNV4\t X \tPIX\tSYS\t0-7\t0\t\tN/A\n"
+                                 "NIC0\tSYS\tSYS\tPIX\t X \tSYS\n"
+                                 "NIC1\tPIX\tPIX\tSYS\tSYS\t X\n",
+                                 missing, sizeof missing);
+    assert_int_equal(t->ngpus, 3);
+    assert_int_equal(t->nnics, 2);
+    expect_link(t->gpu_nic[2][0], LS_LINK_PIX, 0, "GPU-NIC", 2, 0);
+    expect_link(t->gpu_gpu[0][2], LS_LINK_NV, 4, "GPU-GPU", 0, 2); /* from GPU2's row */
+    assert_string_equal(t->cpu_affinity[2], "");                  /* not read: unnamed */
+    assert_non_null(strstr(missing, "no header row: 3 GPU and 2 NIC columns named from the rows' diagonal"));
+    free(t);
+    t = parse_partial("GPU0\t X \tNV2\t0-7\nGPU1\tNV2\t X \t0-7\n", missing, sizeof missing);
+    assert_int_equal(t->ngpus, 2);
+    assert_int_equal(t->nnics, 0);
+    free(t);
+    expect_partial_error("GPU0\t X \tNV2\tSYS\t0-7\nGPU1\tNV2\t X \tSYS\t0-7\n",
+                         "how many of their 3 columns are GPUs is not in the text (no NIC row, no row for GPU2)");
+    /* a row whose X stands off its own column: the diagonal names nothing */
+    expect_partial_error("GPU1\t X \tNV2\t0-7\nNIC0\tSYS\t X\n", "their diagonal does not name the columns");
+    /* the strict reader keeps refusing rows before a header */
+    expect_error("GPU0\t X \tNV2\t0-7\nGPU1\tNV2\t X \t0-7\n", "matrix row before any header row");
+}
+
+/* A terminal copy that kept the command and the header on one line: the header starts
+   at GPU0 after `nvidia-smi topo -m` (the excerpt reader); the twin without the command
+   word is still no header. */
+static void header_after_the_command(void **state)
+{
+    (void)state;
+    const char *text = "nvidia-smi topo -m                   GPU0    GPU1    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+                       "GPU0     X      PHB     0-23    0               N/A\n"
+                       "GPU1    PHB      X      0-23    0               N/A\n";
+    char missing[512];
+    ls_topo_t *t = parse_partial(text, missing, sizeof missing);
+    assert_int_equal(t->ngpus, 2);
+    expect_link(t->gpu_gpu[0][1], LS_LINK_PHB, 0, "GPU-GPU", 0, 1);
+    assert_string_equal(t->numa_affinity[1], "0");
+    assert_string_equal(missing, "");
+    free(t);
+    assert_int_equal(ls_topo_text_detect(text), 1);
+    expect_partial_error("some words here   GPU0    GPU1    CPU Affinity\nGPU0     X      PHB     0-23\n",
+                         "without their header row");
+}
+
 static void rejects_malformed_p2p(void **state)
 {
     (void)state;
@@ -490,6 +627,11 @@ int main(void)
         cmocka_unit_test(render_reads_back),
         cmocka_unit_test(render_csv),
         cmocka_unit_test(doc_round_trip),
+        cmocka_unit_test(header_names_run_together),
+        cmocka_unit_test(nic_columns_past_the_limit),
+        cmocka_unit_test(unknown_header_column_in_an_excerpt),
+        cmocka_unit_test(rows_without_header),
+        cmocka_unit_test(header_after_the_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
