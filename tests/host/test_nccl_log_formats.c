@@ -16,6 +16,7 @@
 
 #include "helpers.h"
 #include "analyze/analyze.h"
+#include "analyze/nccl_messages.h"
 #include "import/import.h"
 #include "import/nccl_log.h"
 #include "import/nccl_text.h"
@@ -259,6 +260,20 @@ static void cut_rank_list(void **state)
     json_decref(doc);
 }
 
+/* Catalog rows written from NCCL's WARN call sites (socket.h "Net : Socket creation
+   failed : %s"; ibvwrap.cc's "Call to %s failed with error %s" for ibv_create_cq). */
+static void catalog_rows(void **state)
+{
+    (void)state;
+    ls_nccl_message_t m;
+    assert_int_equal(ls_nccl_message_match("Net : Socket creation failed : Address family not supported by protocol", &m), 0);
+    assert_string_equal(m.id, "socket_create");
+    assert_int_equal(ls_nccl_message_match("Call to ibv_create_cq failed with error Cannot allocate memory", &m), 0);
+    assert_string_equal(m.id, "ib_create_cq");
+    assert_int_equal(ls_nccl_message_match("Call to ibv_create_qp failed with error Cannot allocate memory", &m), 0);
+    assert_string_equal(m.id, "ib_create_qp");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +281,7 @@ int main(void)
         cmocka_unit_test(error_trail),    cmocka_unit_test(quiet_setup_lines),
         cmocka_unit_test(socket_network), cmocka_unit_test(version_and_interleaving),
         cmocka_unit_test(old_test_failure), cmocka_unit_test(cut_rank_list),
+        cmocka_unit_test(catalog_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
