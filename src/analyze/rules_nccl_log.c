@@ -403,7 +403,7 @@ static void warn_where(const json_t *g, char *out, size_t len)
              nh && ng ? ", " : "", ng ? (ng > 1 ? "GPUs " : "GPU ") : "", gpus);
 }
 
-/* ncclResult_t (src/nccl.h.in): what the number NCCLCHECK's trail passes up means. */
+/* ncclResult_t (NCCL's src/nccl.h.in): what the number NCCLCHECK's trail passes up means. */
 static const char *const result_names[] = {
     [1] = "ncclUnhandledCudaError: a CUDA call failed",
     [2] = "ncclSystemError: a system call (socket, memory, file) failed",
@@ -438,11 +438,11 @@ static void error_trails(const log_src_t *src, json_t *out)
         warn_where(g, where, sizeof where);
         json_decref(g);
         ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src->subject, json_pack("[s]", src->evidence),
-                       "%s: an NCCL call failed with error %lld (%s)%s, raised at %s and passed up %lld "
-                       "line%s; the paste holds no WARN line saying why; next: the lines before it, or "
-                       "rerun with NCCL_DEBUG=WARN (INFO for the context)",
-                       src->subject, code, name, where, ls_json_str(t, "at", "?"), ls_json_int(t, "lines", 1),
-                       ls_json_int(t, "lines", 1) == 1 ? "" : "s");
+                       "%s: an NCCL call failed with error %lld (%s)%s, raised at %s (%lld line%s of "
+                       "its return-code trail); the paste holds no WARN line saying why; next: the lines "
+                       "before it, or rerun with NCCL_DEBUG=WARN (INFO for the context)",
+                       src->subject, code, name, where, ls_json_str(t, "at", "unknown"),
+                       ls_json_int(t, "lines", 1), ls_json_int(t, "lines", 1) == 1 ? "" : "s");
     }
 }
 

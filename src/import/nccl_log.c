@@ -12,6 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A forum's autolinks put back as the text they link: GitHub turns "net_ib.cc:101" and
+   "10.1.3.201" into "[net_ib.cc:101](http://net_ib.cc:101/)" when a log is pasted outside
+   a code block. */
+static void unlink_markdown(char *buf)
+{
+    for (char *open = strchr(buf, '['); open; open = strchr(open + 1, '[')) {
+        char *close = strchr(open, ']');
+        if (!close || strncmp(close, "](http", 6) != 0)
+            continue;
+        char *end = strchr(close, ')');
+        if (!end)
+            return;
+        size_t text = (size_t)(close - open - 1);
+        memmove(open, open + 1, text);
+        memmove(open + text, end + 1, strlen(end + 1) + 1);
+    }
+}
+
 /* A "FILE:LINE" token (no blank in it) ending at end: the place NCCL's WARN macro prints
    before the word WARN ("misc/socket.cc:483", "register_mr_buffers:465"). */
 static int file_line_token(const char *line, const char *end)
@@ -133,6 +151,7 @@ int ls_nccl_log_detect(const char *text)
     char buf[2048];
     for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
         char kind;
+        unlink_markdown(buf);
         const char *kw, *p = strstr(buf, "NCCL version ");
         if (nccl_keyword(buf, &kind, &kw))
             return 1;
@@ -366,6 +385,7 @@ static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
     for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
+        unlink_markdown(buf);
         char *s = buf;
         while (*s == ' ' || *s == '\t' || *s == '`')
             s++;
@@ -394,6 +414,7 @@ static void set_hosts(const char *text, json_t *facts)
     char buf[2048], host[128];
     for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
         char kind;
+        unlink_markdown(buf);
         const char *kw = NULL, *info = nccl_keyword(buf, &kind, &kw);
         int dev;
         if (!info || kind != 'I' || line_prefix(buf, kw, host, sizeof host, &dev) != 0 || !strstr(info, " via "))

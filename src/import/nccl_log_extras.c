@@ -27,7 +27,7 @@ static json_t *array_at(json_t *facts, const char *key)
 
 /* "misc/socket.cc:564 -> 2", "transport/net.cc:1298 -> 6", "group.cc:64 -> 2 [Async
    thread]", "socket.cc:80 -> 6 (Connection reset)": NCCLCHECK's INFO line ("%s:%d -> %d",
-   src/include/checks.h) under a failed call; the first line of each code, host and GPU
+   NCCL's src/include/checks.h) under a failed call; the first line of each code, host and GPU
    is where the error was raised, the rest pass it up. */
 static int error_trail(const char *msg, const char *host, int dev, json_t *facts)
 {
@@ -110,7 +110,7 @@ static int graph_detail(const char *msg, json_t *facts)
 }
 
 /* "Cuda Alloc Size 1824 pointer 0x7f0baaa00200", "Cuda Host Alloc Size 1048576 pointer
-   0x..." (src/include/alloc.h, NCCL_DEBUG_SUBSYS=ALLOC), optionally after the
+   0x..." (NCCL's src/include/alloc.h, NCCL_DEBUG_SUBSYS=ALLOC), optionally after the
    "channel.cc:24 " that NCCL_DEBUG_FILE-less builds print before it. */
 static int allocation(const char *msg, json_t *facts)
 {

@@ -89,7 +89,7 @@ static void prefixes(void **state)
 }
 
 /* WARN lines: the 2.4+ form with FILE:LINE, the 2.27+ form with "(func)", the 2.0-2.2
-   form without "NCCL", and one pasted without its prefix. */
+   form without "NCCL", one pasted without its prefix, and one a forum turned into links. */
 static void warn_forms(void **state)
 {
     (void)state;
@@ -107,6 +107,10 @@ static void warn_forms(void **state)
          "Socket creation failed : Address family"},
         {"include/socket.h:344 WARN Socket creation failed : Address family\n", NULL, -1,
          "Socket creation failed : Address family"},
+        /* pasted outside a code block: the forum made links of FILE:LINE and addresses */
+        {"> nodeB:1:2 [5] transport/[net_ib.cc:101](http://net_ib.cc:101/) NCCL WARN NET/IB : Got async event "
+         "from [10.0.0.2](http://10.0.0.2/)\n",
+         "nodeB", 5, "NET/IB : Got async event from 10.0.0.2"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *doc = import_text(cases[i].line);
