@@ -265,7 +265,8 @@ static void cut_rank_list(void **state)
 }
 
 /* Catalog rows written from NCCL's WARN call sites (socket.h "Net : Socket creation
-   failed : %s"; ibvwrap.cc's "Call to %s failed with error %s" for ibv_create_cq). */
+   failed : %s"; ibvwrap.cc's "Call to %s failed with error %s" for ibv_create_cq; the
+   rest as noted below), each matching its own row. */
 static void catalog_rows(void **state)
 {
     (void)state;
@@ -276,6 +277,22 @@ static void catalog_rows(void **state)
     assert_string_equal(m.id, "ib_create_cq");
     assert_int_equal(ls_nccl_message_match("Call to ibv_create_qp failed with error Cannot allocate memory", &m), 0);
     assert_string_equal(m.id, "ib_create_qp");
+    /* net_ib's async event thread, proxy.cc's service thread, alloc.h, p2p.cc */
+    static const struct {
+        const char *text, *id;
+    } more[] = {
+        {"NET/IB : mlx5_3:1 async fatal event on QP (0x1234): invalid request local work queue error", "ib_async_fatal"},
+        {"NET/IB : mlx5_3:1 Got async event : port error", "ib_async_event"},
+        {"Call to ibv_get_async_event failed", "ib_async_read"},
+        {"communicator encountered a fatal error (detected in ncclIbTest)", "comm_fatal"},
+        {"[Service thread] Error encountered progressing operation=Connect, res=3, closing connection", "proxy_service_error"},
+        {"Failed to CUDA calloc 6291456 bytes", "cuda_calloc"},
+        {"rank 3 failed to IPC register userbuff 0x7f00 buffSize 1024 nPeers 2 isLegacyIpc 0", "ipc_register_userbuff"},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        assert_int_equal(ls_nccl_message_match(more[i].text, &m), 0);
+        assert_string_equal(m.id, more[i].id);
+    }
 }
 
 int main(void)
