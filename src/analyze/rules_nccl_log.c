@@ -403,12 +403,57 @@ static void warn_where(const json_t *g, char *out, size_t len)
              nh && ng ? ", " : "", ng ? (ng > 1 ? "GPUs " : "GPU ") : "", gpus);
 }
 
+/* ncclResult_t (NCCL's src/nccl.h.in): what the number NCCLCHECK's trail passes up means. */
+static const char *const result_names[] = {
+    [1] = "ncclUnhandledCudaError: a CUDA call failed",
+    [2] = "ncclSystemError: a system call (socket, memory, file) failed",
+    [3] = "ncclInternalError: an internal check failed",
+    [4] = "ncclInvalidArgument: a bad argument",
+    [5] = "ncclInvalidUsage: the API was used wrongly",
+    [6] = "ncclRemoteError: a remote peer failed or went away",
+    [7] = "ncclInProgress",
+    [8] = "ncclTimeout: an operation timed out",
+};
+
+/* A failed call's return-code trail ("misc/socket.cc:564 -> 2" up to "group.cc:64 -> 2")
+   where the paste holds no WARN line: NCCL failed and says only where; one finding per
+   code, host and GPU (import/nccl_log_extras.c). */
+static void error_trails(const log_src_t *src, json_t *out)
+{
+    size_t k;
+    const json_t *t;
+    json_array_foreach(json_object_get(src->obj, "error_trails"), k, t)
+    {
+        long long code = ls_json_int(t, "code", 0);
+        const char *name = code > 0 && code < (long long)(sizeof result_names / sizeof result_names[0]) &&
+                                   result_names[code]
+                               ? result_names[code]
+                               : "an NCCL error code this build does not name";
+        json_t *g = json_pack("{s:[], s:[]}", "hosts", "gpus");
+        if (*ls_json_str(t, "host", ""))
+            json_array_append(json_object_get(g, "hosts"), json_object_get(t, "host"));
+        if (json_object_get(t, "gpu"))
+            json_array_append(json_object_get(g, "gpus"), json_object_get(t, "gpu"));
+        char where[300];
+        warn_where(g, where, sizeof where);
+        json_decref(g);
+        ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src->subject, json_pack("[s]", src->evidence),
+                       "%s: an NCCL call failed with error %lld (%s)%s, raised at %s (%lld line%s of "
+                       "its return-code trail); the paste holds no WARN line saying why; next: the lines "
+                       "before it, or rerun with NCCL_DEBUG=WARN (INFO for the context)",
+                       src->subject, code, name, where, ls_json_str(t, "at", "unknown"),
+                       ls_json_int(t, "lines", 1), ls_json_int(t, "lines", 1) == 1 ? "" : "s");
+    }
+}
+
 /* nccl_warn: every WARN line of a log, named from the catalog (data/nccl-messages.tsv)
    with the host and GPU that printed it; a line the catalog does not know still shows,
    as an unrecognized NCCL warning with its text. */
 static void nccl_warn(const log_src_t *src, int n, json_t *out)
 {
     for (int i = 0; i < n; i++) {
+        if (!json_array_size(json_object_get(src[i].obj, "warnings")))
+            error_trails(&src[i], out); /* a WARN line, where there is one, says it better */
         json_t *groups = warn_groups(src[i].obj);
         const char *key;
         json_t *g;

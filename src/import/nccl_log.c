@@ -1,4 +1,5 @@
 #include "nccl_log.h"
+#include "nccl_log_extras.h"
 #include "model/nic_view.h"
 #include "import_util.h"
 #include "model/nccl_log.h"
@@ -11,47 +12,153 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ls_nccl_log_detect(const char *text)
+/* A forum's autolinks put back as the text they link: GitHub turns "net_ib.cc:101" and
+   "10.1.3.201" into "[net_ib.cc:101](http://net_ib.cc:101/)" when a log is pasted outside
+   a code block. */
+static void unlink_markdown(char *buf)
 {
-    const char *p = strstr(text, "NCCL INFO ");
-    if (p || strstr(text, " NCCL WARN "))
-        return 1;
-    for (p = strstr(text, "NCCL version "); p; p = strstr(p + 1, "NCCL version "))
-        if ((p == text || p[-1] == '\n') && isdigit((unsigned char)p[13]))
-            return 1;
+    for (char *open = strchr(buf, '['); open; open = strchr(open + 1, '[')) {
+        char *close = strchr(open, ']');
+        if (!close || strncmp(close, "](http", 6) != 0)
+            continue;
+        char *end = strchr(close, ')');
+        if (!end)
+            return;
+        size_t text = (size_t)(close - open - 1);
+        memmove(open, open + 1, text);
+        memmove(open + text, end + 1, strlen(end + 1) + 1);
+    }
+}
+
+/* A "FILE:LINE" token (no blank in it) ending at end: the place NCCL's WARN macro prints
+   before the word WARN ("misc/socket.cc:483", "register_mr_buffers:465"). */
+static int file_line_token(const char *line, const char *end)
+{
+    const char *start = end;
+    while (start > line && start[-1] != ' ' && start[-1] != '\t')
+        start--;
+    const char *colon = NULL;
+    for (const char *p = start; p < end; p++)
+        if (*p == ':')
+            colon = p;
+    if (!colon || colon == start || colon + 1 == end)
+        return 0;
+    for (const char *p = colon + 1; p < end; p++)
+        if (!isdigit((unsigned char)*p))
+            return 0;
+    return 1;
+}
+
+/* Where the message of an NCCL line starts, after the keyword, or NULL: "NCCL INFO ",
+   "NCCL WARN ", or the " WARN " that NCCL 2.0-2.2 printed without "NCCL" right after its
+   FILE:LINE ("include/socket.h:311 WARN Socket creation failed ..."). *kind is 'I' or
+   'W'; *kw the keyword's start. */
+static const char *nccl_keyword(const char *line, char *kind, const char **kw)
+{
+    /* the last "NCCL INFO " of a line: where two processes' writes interleaved
+       ("h:1:2 [6] NCCL INFO h:1:3 [7] NCCL INFO Ring 04 : ...") the last one is whole */
+    const char *p = NULL;
+    for (const char *q = strstr(line, "NCCL INFO "); q; q = strstr(q + 1, "NCCL INFO "))
+        p = q;
+    if (p) {
+        *kind = 'I', *kw = p;
+        return p + 10;
+    }
+    p = strstr(line, "NCCL WARN ");
+    if (p) {
+        *kind = 'W', *kw = p;
+        return p + 10;
+    }
+    for (p = strstr(line, " WARN "); p; p = strstr(p + 1, " WARN "))
+        if (file_line_token(line, p)) {
+            *kind = 'W', *kw = p + 1;
+            return p + 6;
+        }
+    return NULL;
+}
+
+/* The "host:pid:tid [dev]" NCCL prints before its keyword (debug.cc: "%s:%d:%d [%d]"
+   for INFO, "%s:%d:%d [%d] %s:%d NCCL WARN" for WARN), read backwards from the keyword so
+   that whatever a launcher or logger put in front ("[1,3]<stdout>:", "[0] ", "host: ",
+   "2025-11-12 20:41:43,851 - INFO - ", "[2026-03-13 22:26:02] ", a colour code) is left
+   out. host "" and *dev -1 where the line does not show them (a paste of the message
+   alone, a masked host). 0 when a host was read. */
+static int line_prefix(const char *line, const char *kw, char *host, size_t len, int *dev)
+{
+    host[0] = '\0', *dev = -1;
+    const char *end = kw;
+    while (end > line && end[-1] == ' ')
+        end--;
+    if (end > line && end[-1] == ')') { /* NCCL >= 2.27: "FILE:LINE (func) NCCL WARN" */
+        const char *open = end;
+        while (open > line && open[-1] != '(')
+            open--;
+        end = open > line ? open - 1 : end;
+        while (end > line && end[-1] == ' ')
+            end--;
+    }
+    if (file_line_token(line, end) && end > line && end[-1] != ']') {
+        while (end > line && end[-1] != ' ')
+            end--;
+        while (end > line && end[-1] == ' ')
+            end--;
+    }
+    if (end <= line || end[-1] != ']')
+        return -1;
+    const char *open = end - 1;
+    while (open > line && isdigit((unsigned char)open[-1]))
+        open--;
+    if (open == line || open[-1] != '[' || open == end - 1)
+        return -1;
+    *dev = atoi(open);
+    const char *tok_end = open - 1;
+    while (tok_end > line && tok_end[-1] == ' ')
+        tok_end--;
+    const char *tok = tok_end;
+    while (tok > line && tok[-1] != ' ' && tok[-1] != '\t')
+        tok--;
+    /* "host:pid:tid" (the pid may be X's where the poster masked it, "host:XXXXXX"),
+       read from its right end: what a launcher glued in front without a blank
+       ("[1,3]<stdout>:host:1:2") is not the host */
+    const char *h_end = tok_end;
+    for (int fields = 0; fields < 2; fields++) {
+        const char *c = h_end;
+        while (c > tok && c[-1] != ':')
+            c--;
+        size_t w = (size_t)(h_end - c);
+        if (c == tok || !w || (strspn(c, "0123456789") < w && strspn(c, "X") < w))
+            break;
+        h_end = c - 1;
+    }
+    if (h_end == tok_end)
+        return -1;
+    const char *h = h_end;
+    while (h > tok && h[-1] != ':')
+        h--;
+    if (h == h_end)
+        return -1;
+    tok = h;
+    size_t n = (size_t)(h_end - h);
+    if (n >= len)
+        return -1;
+    memcpy(host, tok, n);
+    host[n] = '\0';
     return 0;
 }
 
-/* "host:pid:tid [dev] NCCL INFO ...": the host, when the prefix has that shape. */
-static int line_host(const char *line, char *host, size_t len)
+int ls_nccl_log_detect(const char *text)
 {
-    /* an mpirun --tag-output tag first: "[1,3]<stdout>:host:pid:tid ..." */
-    const char *tag = line[0] == '[' ? strstr(line, ">:") : NULL;
-    if (tag && memchr(line, ' ', (size_t)(tag - line)) == NULL)
-        line = tag + 2;
-    /* a bracket and a blank before the host: NCCL_DEBUG_TIMESTAMP_FORMAT's
-       "[2026-03-13 22:26:02] ", or a colour code's residue "[0m " */
-    const char *close = line[0] == '[' ? strchr(line, ']') : NULL;
-    size_t colour = line[0] == '[' ? 1 + strspn(line + 1, "0123456789;") : 0; /* "[0m" of ESC[0m */
-    if (colour > 1 && line[colour] == 'm' && line[colour + 1] == ' ')
-        line += colour + 2;
-    else if (close && close[1] == ' ' && close[2] != ' ' && close[2] != '[')
-        line = close + 2;
-    const char *info = strstr(line, " NCCL INFO ");
-    if (!info)
-        info = strstr(line, " NCCL WARN ");
-    const char *c1 = strchr(line, ':');
-    if (!info || !c1 || c1 > info || c1 == line)
-        return -1;
-    const char *c2 = strchr(c1 + 1, ':');
-    /* the pid: digits, or a mask of X's where the poster hid it ("host:XXXXXX [5]") */
-    if (!c2 || c2 > info || !(isdigit((unsigned char)c1[1]) || c1[1] == 'X'))
-        return -1;
-    size_t n = (size_t)(c1 - line);
-    if (n >= len)
-        return -1;
-    memcpy(host, line, n);
-    host[n] = '\0';
+    char buf[2048];
+    for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
+        char kind;
+        unlink_markdown(buf);
+        const char *kw, *p = strstr(buf, "NCCL version ");
+        if (nccl_keyword(buf, &kind, &kw))
+            return 1;
+        /* at the line start, or after a launcher's prefix ("[1,0]<stdout>:NCCL version") */
+        if (p && (p == buf || p[-1] == ':') && isdigit((unsigned char)p[13]))
+            return 1;
+    }
     return 0;
 }
 
@@ -195,7 +302,7 @@ static void note_rank_host(json_t *facts, int rank, const char *host)
         json_object_set_new(map, key, json_string(host));
 }
 
-static void parse_message(const char *msg, const char *host, json_t *facts)
+static void parse_message(const char *msg, const char *host, int dev, json_t *facts)
 {
     if (strncmp(msg, "Ring ", 5) == 0 || strncmp(msg, "Channel ", 8) == 0) {
         json_t *t = strstr(msg, " via ") ? parse_connection(msg) : NULL;
@@ -217,15 +324,16 @@ static void parse_message(const char *msg, const char *host, json_t *facts)
         json_object_set_new(facts, "network", json_string(net));
     parse_gdr(msg, facts);
     ls_nccl_net_line(msg, facts);
+    ls_nccl_log_extras(msg, host, dev, facts);
 }
 
 /* "host:pid:tid [3] NCCL WARN NET/IB : Got completion from peer ...": the text, the host
    and the GPU (the bracket before NCCL WARN is the rank's CUDA device), into warnings[]
    once each (analyze/nccl_messages.c names what it means). */
-static void parse_warn(const char *line, const char *warn, const char *host, json_t *facts)
+static void parse_warn(const char *warn, const char *host, int dev, json_t *facts)
 {
     char text[400];
-    snprintf(text, sizeof text, "%s", warn + strlen("NCCL WARN "));
+    snprintf(text, sizeof text, "%s", warn);
     text[strcspn(text, "\r\n")] = '\0';
     size_t n = strlen(text);
     while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '`'))
@@ -235,20 +343,8 @@ static void parse_warn(const char *line, const char *warn, const char *host, jso
     json_t *o = json_pack("{s:s}", "text", text);
     if (host[0])
         json_object_set_new(o, "host", json_string(host));
-    /* the first bracket of digits after a space: "[1,0]<stderr>:" launcher tags are not */
-    for (const char *b = strchr(line, '['); b && b < warn; b = strchr(b + 1, '[')) {
-        char dev[8];
-        const char *close = strchr(b, ']');
-        size_t len = close ? (size_t)(close - b - 1) : 0;
-        if (b == line || b[-1] != ' ' || !close || close > warn || !len || len >= sizeof dev)
-            continue;
-        memcpy(dev, b + 1, len);
-        dev[len] = '\0';
-        if (bracket_is_gpu(dev)) {
-            json_object_set_new(o, "gpu", json_integer(atoi(dev)));
-            break;
-        }
-    }
+    if (dev >= 0) /* the bracket before the keyword: the rank's CUDA device */
+        json_object_set_new(o, "gpu", json_integer(dev));
     json_t *list = json_object_get(facts, "warnings");
     size_t i;
     json_t *e;
@@ -271,31 +367,41 @@ static void parse_warn(const char *line, const char *warn, const char *host, jso
     json_array_append_new(list, o);
 }
 
+/* "NCCL version 2.5.6+cuda10.2" (printed bare by NCCL <= 2.8 and at the VERSION level
+   since): at the line start or after a launcher's or logger's prefix ending in ':' or a
+   blank ("[1,0]<stdout>:NCCL version ..."). */
+static int version_line(const char *s, json_t *facts)
+{
+    const char *p = strstr(s, "NCCL version ");
+    char v[32];
+    if (!p || (p > s && p[-1] != ':' && p[-1] != ' ') || sscanf(p, "NCCL version %31[0-9.]", v) != 1)
+        return 0;
+    if (json_is_null(json_object_get(facts, "nccl_version")))
+        json_object_set_new(facts, "nccl_version", json_string(v));
+    return 1;
+}
+
 static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
     for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
+        unlink_markdown(buf);
         char *s = buf;
         while (*s == ' ' || *s == '\t' || *s == '`')
             s++;
-        char v[32];
-        if (sscanf(s, "NCCL version %31[0-9.]", v) == 1) { /* NCCL <= 2.8: printed bare */
-            if (json_is_null(json_object_get(facts, "nccl_version")))
-                json_object_set_new(facts, "nccl_version", json_string(v));
+        char kind;
+        const char *kw = NULL, *msg = nccl_keyword(s, &kind, &kw);
+        if (!msg) {
+            version_line(s, facts);
             continue;
         }
-        const char *info = strstr(s, "NCCL INFO ");
-        const char *warn = strstr(s, "NCCL WARN ");
-        if (!info && !warn)
-            continue;
-        host[0] = '\0';
-        if (line_host(s, host, sizeof host) == 0)
+        int dev;
+        if (line_prefix(s, kw, host, sizeof host, &dev) == 0)
             add_unique_string(json_object_get(facts, "hosts"), host);
-        if (!info) {
-            parse_warn(s, warn, host, facts);
-            continue;
-        }
-        parse_message(info + strlen("NCCL INFO "), host, facts);
+        if (kind == 'W')
+            parse_warn(msg, host, dev, facts);
+        else
+            parse_message(msg, host, dev, facts);
     }
 }
 
@@ -307,8 +413,11 @@ static void set_hosts(const char *text, json_t *facts)
     json_t *map = json_object_get(facts, "rank_hosts");
     char buf[2048], host[128];
     for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
-        const char *info = strstr(buf, "NCCL INFO ");
-        if (!info || line_host(buf, host, sizeof host) != 0 || !strstr(info, " via "))
+        char kind;
+        unlink_markdown(buf);
+        const char *kw = NULL, *info = nccl_keyword(buf, &kind, &kw);
+        int dev;
+        if (!info || kind != 'I' || line_prefix(buf, kw, host, sizeof host, &dev) != 0 || !strstr(info, " via "))
             continue;
         int from, to;
         const char *colon = strstr(info, " : ");
@@ -359,6 +468,7 @@ json_t *ls_nccl_log_facts(const char *text)
         return facts;
     fix_bus_brackets(facts);
     parse_lines(text, facts);
+    json_object_del(facts, "network_said"); /* the extras' note while reading */
     set_hosts(text, facts);
     json_t *edges = json_array();
     ls_nccl_transport_summary(json_object_get(facts, "transports"), edges);
@@ -374,7 +484,7 @@ static int has_facts(const json_t *f)
         if (json_array_size(json_object_get(f, arrays[i])) > 0)
             return 1;
     return json_is_string(json_object_get(f, "nccl_version")) || json_object_get(f, "nranks") ||
-           json_object_get(f, "network");
+           json_object_get(f, "network") || ls_nccl_log_extras_any(f);
 }
 
 /* "NCCL_IB_DISABLE set by environment to 0" into doc's env (the first value wins). */

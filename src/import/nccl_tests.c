@@ -583,6 +583,11 @@ static void set_run_fields(json_t *e, const block_t *b, const row_t *first, cons
     json_object_set_new(e, "gpus", gpus);
     int runs = block_runs(b);
     long long nranks = runs > 1 ? distinct_ranks(b) : b->nranks;
+    /* nccl-tests numbers the ranks of a run 0..n-1: a rank line naming rank R means at
+       least R+1 ranks, however few of the lines the paste kept ("Rank 71" alone) */
+    for (int i = 0; runs == 1 && i < b->nranks; i++)
+        if (b->ranks[i].rank + 1 > nranks)
+            nranks = b->ranks[i].rank + 1;
     if (nranks == 0 && b->nthread > 0 && b->ngpus > 0)
         nranks = b->nthread * b->ngpus;
     if (nranks > 0) /* a paste without rank lines or header says nothing of it */

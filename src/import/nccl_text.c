@@ -172,12 +172,33 @@ static void failure_host(const char *line, const char *at, char *host, size_t le
     }
 }
 
+/* nccl-tests before March 2019 (src/common.h, NCCLCHECK/CUDACHECK): "NCCL failure
+   FILE:LINE 'MESSAGE'" and "Cuda failure FILE:LINE 'MESSAGE'" at the start of a line,
+   with no host and no "Test". NCCL's own "Cuda failure 'x'" WARN text has no FILE:LINE. */
+static const char *old_failure(const char *line)
+{
+    if (strncmp(line, "NCCL failure ", 13) && strncmp(line, "Cuda failure ", 13))
+        return NULL;
+    const char *file = line + 13, *q = file;
+    while (*q && !isspace((unsigned char)*q))
+        q++;
+    const char *colon = q > file ? memchr(file, ':', (size_t)(q - file)) : NULL;
+    if (!colon || colon == file || !isdigit((unsigned char)colon[1]) || q[0] != ' ' || q[1] != '\'')
+        return NULL;
+    for (const char *d = colon + 1; d < q; d++)
+        if (!isdigit((unsigned char)*d))
+            return NULL;
+    return line;
+}
+
 int ls_nccl_text_failure(const char *line, ls_nccl_failure_t *f)
 {
     memset(f, 0, sizeof *f);
     const char *at = strstr(line, "Test NCCL failure ");
     if (!at)
         at = strstr(line, "Test CUDA failure ");
+    if (!at)
+        at = old_failure(line);
     if (at) {
         failure_host(line, at, f->host, sizeof f->host);
         snprintf(f->message, sizeof f->message, "%s", at);

@@ -22,7 +22,15 @@ static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
                                  json_array_size(json_object_get(f, "transports")));
     size_t warns = json_array_size(json_object_get(f, "warnings"));
     if (warns && used < notelen)
-        snprintf(note + used, notelen - used, ", %zu distinct WARN line(s)", warns);
+        used += (size_t)snprintf(note + used, notelen - used, ", %zu distinct WARN line(s)", warns);
+    size_t trails = json_array_size(json_object_get(f, "error_trails")), graphs = json_array_size(json_object_get(f, "graphs"));
+    if (trails && used < notelen) /* what a log without connections holds (nccl_log_extras.h) */
+        used += (size_t)snprintf(note + used, notelen - used, ", %zu failed call(s) (return-code trail)", trails);
+    if (graphs && used < notelen)
+        used += (size_t)snprintf(note + used, notelen - used, ", %zu graph search result(s)", graphs);
+    if (json_object_get(f, "allocations") && used < notelen)
+        snprintf(note + used, notelen - used, ", %lld allocation line(s)",
+                 (long long)json_integer_value(json_object_get(json_object_get(f, "allocations"), "count")));
 }
 
 /* What the file just imported lacked: its "imports" record's "missing" (a partial

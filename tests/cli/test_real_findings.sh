@@ -14,6 +14,15 @@ real="$src/tests/fixtures/real"
 
 declare -A expected=([train]=0 [heldout]=0) found=([train]=0 [heldout]=0) alarms=([train]=0 [heldout]=0)
 declare -A cases=([train]=0 [heldout]=0) refused=([train]=0 [heldout]=0)
+# expected answers (issue 22's count): each expected finding, each no-finding, a healthy
+# case staying quiet, and the text imported (or, for `import: refused`, refused in one line)
+declare -A answers=([train]=0 [heldout]=0) right=([train]=0 [heldout]=0)
+
+# answer OK: one expected answer, met (OK=1) or not
+answer() {
+    answers[$split]=$((answers[$split] + 1))
+    right[$split]=$((right[$split] + $1))
+}
 
 # field NAME FILE: the values of one sidecar key, one a line (comments and blanks dropped)
 field() {
@@ -50,8 +59,10 @@ check_case() {
     if [ "$want_import" = refused ]; then # the right answer is one line saying what it is
         if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/$name.err")" -eq 1 ]; then
             refused[$split]=$((refused[$split] + 1))
+            answer 1
             ok
         else
+            answer 0
             miss "$name: expected a one-line refusal, got exit $rc: $(head -c 300 "$tmp/$name.err")"
         fi
         return
@@ -63,6 +74,11 @@ check_case() {
         fi
         refused[$split]=$((refused[$split] + 1))
         expected[$split]=$((expected[$split] + $(field finding "$c" | grep -c .)))
+        local k
+        for ((k = 0; k < 1 + $(field finding "$c" | grep -c .) + $(field no-finding "$c" | grep -c .); k++)); do
+            answer 0 # not imported: the import and every finding expectation unmet
+        done
+        [ "$(field healthy "$c" | head -n 1)" = yes ] && answer 0
         miss "$name: import refused: $(head -c 300 "$tmp/$name.err")"
         return
     fi
@@ -71,14 +87,17 @@ check_case() {
         return
     fi
     cases[$split]=$((cases[$split] + 1))
+    answer 1 # imported
     local rule
     while IFS= read -r rule; do
         [ -z "$rule" ] && continue
         expected[$split]=$((expected[$split] + 1))
         if jq -e --arg r "$rule" 'any(.findings[]; .rule == $r)' "$tmp/$name.plan" >/dev/null; then
             found[$split]=$((found[$split] + 1))
+            answer 1
             ok
         else
+            answer 0
             miss "$name: expected finding $rule did not fire; got: $(jq -r '[.findings[].rule] | join(",")' "$tmp/$name.plan")"
         fi
     done < <(field finding "$c")
@@ -86,8 +105,10 @@ check_case() {
         [ -z "$rule" ] && continue
         if jq -e --arg r "$rule" 'any(.findings[]; .rule == $r)' "$tmp/$name.plan" >/dev/null; then
             alarms[$split]=$((alarms[$split] + 1))
+            answer 0
             miss "$name: $rule fired but must not: $(jq -r --arg r "$rule" '[.findings[] | select(.rule == $r) | .message][0]' "$tmp/$name.plan")"
         else
+            answer 1
             ok
         fi
     done < <(field no-finding "$c")
@@ -96,8 +117,10 @@ check_case() {
         loud=$(jq -r '[.findings[] | select(.severity != "info") | "\(.severity) \(.rule)"] | join(", ")' "$tmp/$name.plan")
         if [ -n "$loud" ]; then
             alarms[$split]=$((alarms[$split] + 1))
+            answer 0
             bad "$name ($split): healthy case got $loud"
         else
+            answer 1
             ok
         fi
     fi
@@ -124,7 +147,7 @@ for c in "$real"/*.case; do
     check_case "$c"
 done
 for s in train heldout; do
-    echo "$s: ${found[$s]} of ${expected[$s]} expected, ${alarms[$s]} false alarms (${cases[$s]} cases imported, ${refused[$s]} refused)"
+    echo "$s: ${found[$s]} of ${expected[$s]} expected, ${alarms[$s]} false alarms (${cases[$s]} cases imported, ${refused[$s]} refused); answers ${right[$s]} of ${answers[$s]}"
 done
 echo "test_real_findings: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

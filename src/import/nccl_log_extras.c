@@ -1,0 +1,181 @@
+#include "nccl_log_extras.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *object_at(json_t *facts, const char *key)
+{
+    json_t *o = json_object_get(facts, key);
+    if (!o) {
+        o = json_object();
+        json_object_set_new(facts, key, o);
+    }
+    return o;
+}
+
+static json_t *array_at(json_t *facts, const char *key)
+{
+    json_t *a = json_object_get(facts, key);
+    if (!a) {
+        a = json_array();
+        json_object_set_new(facts, key, a);
+    }
+    return a;
+}
+
+/* "misc/socket.cc:564 -> 2", "transport/net.cc:1298 -> 6", "group.cc:64 -> 2 [Async
+   thread]", "socket.cc:80 -> 6 (Connection reset)": NCCLCHECK's INFO line ("%s:%d -> %d",
+   NCCL's src/include/checks.h) under a failed call; the first line of each code, host and GPU
+   is where the error was raised, the rest pass it up. */
+static int error_trail(const char *msg, const char *host, int dev, json_t *facts)
+{
+    char at[128];
+    int code;
+    if (sscanf(msg, "%127[^ ] -> %d", at, &code) != 2 || !strchr(at, ':') || !isdigit((unsigned char)strrchr(at, ':')[1]))
+        return 0;
+    if (code == 0)
+        return 1;
+    json_t *list = array_at(facts, "error_trails");
+    size_t i;
+    json_t *t;
+    json_array_foreach(list, i, t)
+    {
+        const json_t *g = json_object_get(t, "gpu");
+        if (json_integer_value(json_object_get(t, "code")) == code &&
+            !strcmp(json_string_value(json_object_get(t, "host")), host) &&
+            (g ? json_integer_value(g) : -1) == dev) {
+            json_object_set_new(t, "lines", json_integer(json_integer_value(json_object_get(t, "lines")) + 1));
+            return 1;
+        }
+    }
+    t = json_pack("{s:i, s:s, s:s, s:i}", "code", code, "at", at, "host", host, "lines", 1);
+    if (dev >= 0)
+        json_object_set_new(t, "gpu", json_integer(dev));
+    json_array_append_new(list, t);
+    return 1;
+}
+
+/* "Pattern 4, crossNic 0, nChannels 4, bw 24.000000/24.000000, type NVL/PXB, sameChannels
+   0" (src/graph/search.cc; "speed" for "bw" before 2.19; NCCL 2.5: "speed %d/%d, nvlink
+   %d, type %d"). */
+static int graph_line(const char *msg, json_t *facts)
+{
+    int pattern, cross, nch;
+    if (sscanf(msg, "Pattern %d, crossNic %d, nChannels %d", &pattern, &cross, &nch) != 3)
+        return 0;
+    json_t *g = json_pack("{s:i, s:b, s:i}", "pattern", pattern, "cross_nic", cross, "channels", nch);
+    const char *bw = strstr(msg, " bw ");
+    bw = bw ? bw + 4 : strstr(msg, " speed ") ? strstr(msg, " speed ") + 7 : NULL;
+    double intra, inter;
+    if (bw && sscanf(bw, "%lf/%lf", &intra, &inter) == 2) {
+        json_object_set_new(g, "bw_intra", json_real(intra));
+        json_object_set_new(g, "bw_inter", json_real(inter));
+    }
+    char ti[16], te[16];
+    const char *type = strstr(msg, " type ");
+    if (type && sscanf(type + 6, "%15[A-Z]/%15[A-Z]", ti, te) == 2) {
+        json_object_set_new(g, "type_intra", json_string(ti));
+        json_object_set_new(g, "type_inter", json_string(te));
+    }
+    json_array_append_new(array_at(facts, "graphs"), g);
+    return 1;
+}
+
+/* A node of NCCL's topology at the start of msg: "GPU/1", "NET/7", "CPU/0", "NIC/0",
+   "NVS/0", "PCI/13000". */
+static int topo_node(const char *msg)
+{
+    static const char *const kinds[] = {"GPU/", "NET/", "CPU/", "NIC/", "NVS/", "PCI/"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strncmp(msg, kinds[i], 4) && isxdigit((unsigned char)msg[4]))
+            return 1;
+    return 0;
+}
+
+/* The graph search's channel lines "0 : NET/1 GPU/1 GPU/8 ... NET/1" (search.cc prints
+   each channel of a graph) and the path lines "NET/7 :GPU/16000 (7/9.000000/SYS) ..."
+   (topo paths, NCCL_DEBUG_SUBSYS=GRAPH). */
+static int graph_detail(const char *msg, json_t *facts)
+{
+    int ch, used = 0;
+    int channel = sscanf(msg, "%d : %n", &ch, &used) == 1 && used > 0 && topo_node(msg + used);
+    const char *colon = strstr(msg, " :");
+    int path = topo_node(msg) && colon && topo_node(colon + 2 + (colon[2] == ' '));
+    if (!channel && !path)
+        return 0;
+    json_object_set_new(facts, "graph_lines", json_integer(json_integer_value(json_object_get(facts, "graph_lines")) + 1));
+    return 1;
+}
+
+/* "Cuda Alloc Size 1824 pointer 0x7f0baaa00200", "Cuda Host Alloc Size 1048576 pointer
+   0x..." (NCCL's src/include/alloc.h, NCCL_DEBUG_SUBSYS=ALLOC), optionally after the
+   "channel.cc:24 " that NCCL_DEBUG_FILE-less builds print before it. */
+static int allocation(const char *msg, json_t *facts)
+{
+    const char *a = strstr(msg, "Cuda Alloc Size ");
+    const char *h = strstr(msg, "Cuda Host Alloc Size ");
+    long long bytes;
+    if (!(a || h) || sscanf(a ? a + 16 : h + 21, "%lld pointer", &bytes) != 1)
+        return 0;
+    json_t *o = object_at(facts, "allocations");
+    const char *key = a ? "device_bytes" : "host_bytes";
+    json_object_set_new(o, "count", json_integer(json_integer_value(json_object_get(o, "count")) + 1));
+    json_object_set_new(o, key, json_integer(json_integer_value(json_object_get(o, key)) + bytes));
+    return 1;
+}
+
+/* "NVLS multicast support is available on dev 0" / "... is not available on dev 5"
+   (src/transport/nvls.cc, 2.17+). */
+static int nvls_line(const char *msg, json_t *facts)
+{
+    int d;
+    const char *p = strstr(msg, "NVLS multicast support is ");
+    if (!p)
+        return 0;
+    p += strlen("NVLS multicast support is ");
+    int not = !strncmp(p, "not ", 4);
+    if (sscanf(p + (not ? 4 : 0), "available on dev %d", &d) != 1)
+        return 0;
+    json_t *list = array_at(object_at(facts, "nvls"), not ? "unavailable" : "available");
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v) if (json_integer_value(v) == d) return 1;
+    json_array_append_new(list, json_integer(d));
+    return 1;
+}
+
+/* The network NCCL < 2.7 used: "NET/Socket : Using [0]ens3:..." is printed only by the
+   socket transport it falls back to (src/transport/net_socket.cc); "Using network X"
+   (2.7+) names it where it is printed and wins. "NET/IB : No device found." */
+static int network_lines(const char *msg, json_t *facts)
+{
+    if (!strncmp(msg, "NET/IB : No device found", 24)) {
+        json_object_set_new(facts, "ib_devices", json_integer(0));
+        return 1;
+    }
+    if (strncmp(msg, "NET/Socket : Using", 18))
+        return 0;
+    if (!json_object_get(facts, "network") && !json_object_get(facts, "network_said"))
+        json_object_set_new(facts, "network", json_string("Socket"));
+    return 1;
+}
+
+void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts)
+{
+    if (!strncmp(msg, "Using network ", 14)) /* said outright: NET/Socket lines no longer guess it */
+        json_object_set_new(facts, "network_said", json_true());
+    (void)(error_trail(msg, host ? host : "", dev, facts) || graph_line(msg, facts) ||
+           graph_detail(msg, facts) || allocation(msg, facts) || nvls_line(msg, facts) ||
+           network_lines(msg, facts));
+}
+
+int ls_nccl_log_extras_any(const json_t *facts)
+{
+    static const char *const keys[] = {"error_trails", "graphs", "graph_lines", "allocations", "nvls", "ib_devices"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (json_object_get(facts, keys[i]))
+            return 1;
+    return 0;
+}

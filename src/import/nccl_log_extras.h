@@ -1,0 +1,27 @@
+/* NCCL INFO messages that say what NCCL did without naming a connection, read from
+   their printed formats (NCCL 2.4 .. 2.28 source, docs/import.md "NCCL INFO log"):
+   the return-code trail of a failed call, the graph search, buffer allocations, NVLS
+   support, the socket network of NCCL < 2.7 and an empty IB device list. Each adds to
+   the log's facts; a log made only of such lines imports. */
+#ifndef LS_IMPORT_NCCL_LOG_EXTRAS_H
+#define LS_IMPORT_NCCL_LOG_EXTRAS_H
+
+#include <jansson.h>
+
+/* One message (the text after "NCCL INFO "), printed on host (may be "") by the rank on
+   CUDA device dev (-1 unknown), into facts:
+   "error_trails" [{code, at, host, gpu, lines}]  "file:line -> N" with N != 0 (NCCLCHECK's
+                                                   INFO line), one per code, host and GPU
+   "graphs" [{pattern, cross_nic, channels, bw_intra, bw_inter, type_intra, type_inter}]
+   "graph_lines" N                                 the channel and path lines of the search
+   "allocations" {count, device_bytes, host_bytes} "Cuda [Host] Alloc Size N pointer P"
+   "nvls" {"available": [dev], "unavailable": [dev]}
+   "network" "Socket"                              "NET/Socket : Using" before 2.7, which
+                                                   printed no "Using network" line
+   "ib_devices" 0                                  "NET/IB : No device found." */
+void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts);
+
+/* 1 when facts hold anything the extras read. */
+int ls_nccl_log_extras_any(const json_t *facts);
+
+#endif

@@ -1,0 +1,308 @@
+/* NCCL log and nccl-tests lines built from the formats the tools print (NCCL's debug.cc
+   "%s:%d:%d [%d] NCCL INFO", its WARN "%s:%d:%d [%d] %s:%d NCCL WARN", NCCLCHECK's
+   "%s:%d -> %d", graph/search.cc's "Pattern ..", alloc.h's "Cuda Alloc Size ..",
+   nvls.cc, net_socket.cc; nccl-tests' pre-2019 "NCCL failure %s:%d '%s'"), each under
+   the prefixes launchers and loggers put in front, with a healthy twin that stays quiet.
+   Synthetic: no real post is fitted here (the real ones are tests/fixtures/real/). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "analyze/analyze.h"
+#include "analyze/nccl_messages.h"
+#include "import/import.h"
+#include "import/nccl_log.h"
+#include "import/nccl_text.h"
+#include "model/doc.h"
+
+static json_t *import_text(const char *text)
+{
+    char err[512] = "";
+    json_t *doc = ls_import_doc_new();
+    if (ls_import_text(doc, text, "synthetic.log", NULL, NULL, err, sizeof err) < 0)
+        fail_msg("import refused: %s", err);
+    char why[256];
+    if (ls_doc_validate(doc, why, sizeof why) != 0)
+        fail_msg("document does not validate: %s", why);
+    return doc;
+}
+
+/* The severity of the first finding of rule, or "" when none fired. */
+static const char *fired(const json_t *doc, const char *rule, char *sev, size_t len)
+{
+    json_t *f = ls_findings(doc);
+    size_t i;
+    json_t *x;
+    sev[0] = '\0';
+    json_array_foreach(f, i, x) if (!strcmp(json_string_value(json_object_get(x, "rule")), rule))
+    {
+        snprintf(sev, len, "%s", json_string_value(json_object_get(x, "severity")));
+        break;
+    }
+    json_decref(f);
+    return sev;
+}
+
+static int loud(const json_t *doc)
+{
+    json_t *f = ls_findings(doc);
+    size_t i;
+    json_t *x;
+    int n = 0;
+    json_array_foreach(f, i, x) n += strcmp(json_string_value(json_object_get(x, "severity")), "info") != 0;
+    json_decref(f);
+    return n;
+}
+
+static const json_t *log0(const json_t *doc)
+{
+    return json_array_get(json_object_get(doc, "nccl_logs"), 0);
+}
+
+/* The host and GPU of a line, whatever is in front of "host:pid:tid [dev]". */
+static void prefixes(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
+        "[1,3]<stdout>:nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
+        "[2] nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
+        "nodeA: nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
+        "2025-01-02 03:04:05,678 - INFO - nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
+        "[2025-01-02 03:04:05] nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        json_t *doc = import_text(lines[i]);
+        const json_t *hosts = json_object_get(log0(doc), "hosts");
+        assert_int_equal(json_array_size(hosts), 1);
+        assert_string_equal(json_string_value(json_array_get(hosts, 0)), "nodeA");
+        assert_int_equal(json_array_size(json_object_get(log0(doc), "transports")), 1);
+        json_decref(doc);
+    }
+}
+
+/* WARN lines: the 2.4+ form with FILE:LINE, the 2.27+ form with "(func)", the 2.0-2.2
+   form without "NCCL", one pasted without its prefix, and one a forum turned into links. */
+static void warn_forms(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        const char *host;
+        int gpu;
+        const char *text;
+    } cases[] = {
+        {"nodeB:1:2 [5] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to x failed\n", "nodeB", 5,
+         "socketStartConnect: Connect to x failed"},
+        {"nodeB:1:2 [5] misc/socket.cc:483 (ncclSocketConnect) NCCL WARN Net : Connection closed\n", "nodeB", 5,
+         "Net : Connection closed"},
+        {"nodeB:1:2 [0] include/socket.h:311 WARN Socket creation failed : Address family\n", "nodeB", 0,
+         "Socket creation failed : Address family"},
+        {"include/socket.h:344 WARN Socket creation failed : Address family\n", NULL, -1,
+         "Socket creation failed : Address family"},
+        /* pasted outside a code block: the forum made links of FILE:LINE and addresses */
+        {"> nodeB:1:2 [5] transport/[net_ib.cc:101](http://net_ib.cc:101/) NCCL WARN NET/IB : Got async event "
+         "from [10.0.0.2](http://10.0.0.2/)\n",
+         "nodeB", 5, "NET/IB : Got async event from 10.0.0.2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = import_text(cases[i].line);
+        const json_t *w = json_array_get(json_object_get(log0(doc), "warnings"), 0);
+        assert_non_null(w);
+        assert_string_equal(json_string_value(json_object_get(w, "text")), cases[i].text);
+        if (cases[i].host)
+            assert_string_equal(json_string_value(json_object_get(w, "host")), cases[i].host);
+        else
+            assert_null(json_object_get(w, "host"));
+        assert_int_equal(json_object_get(w, "gpu") ? json_integer_value(json_object_get(w, "gpu")) : -1,
+                         cases[i].gpu);
+        char sev[16];
+        assert_string_not_equal(fired(doc, "nccl_warn", sev, sizeof sev), "");
+        json_decref(doc);
+    }
+    /* a word WARN in ordinary text is no NCCL line */
+    assert_int_equal(ls_nccl_log_detect("WARN: the disk is full\nsee the WARN above\n"), 0);
+}
+
+/* NCCLCHECK's trail with no WARN line: one nccl_warn naming the code, where it was raised
+   and the host and GPU; beside a WARN line the trail adds nothing. */
+static void error_trail(void **state)
+{
+    (void)state;
+    json_t *doc = import_text("nodeC:7:8 [2] NCCL INFO misc/socket.cc:100 -> 2\n"
+                              "nodeC:7:8 [2] NCCL INFO bootstrap.cc:200 -> 2\n"
+                              "nodeC:7:7 [2] NCCL INFO group.cc:300 -> 2 [Async thread]\n");
+    const json_t *t = json_array_get(json_object_get(log0(doc), "error_trails"), 0);
+    assert_int_equal(json_integer_value(json_object_get(t, "code")), 2);
+    assert_string_equal(json_string_value(json_object_get(t, "at")), "misc/socket.cc:100");
+    assert_int_equal(json_integer_value(json_object_get(t, "lines")), 3);
+    char sev[16];
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "warning");
+    json_decref(doc);
+
+    doc = import_text("nodeC:7:8 [2] misc/socket.cc:99 NCCL WARN socketProgress: Connection closed\n"
+                      "nodeC:7:8 [2] NCCL INFO misc/socket.cc:100 -> 6\n");
+    json_t *f = ls_findings(doc);
+    size_t i, n = 0;
+    json_t *x;
+    json_array_foreach(f, i, x) n += !strcmp(json_string_value(json_object_get(x, "rule")), "nccl_warn");
+    assert_int_equal(n, 1); /* the WARN line's finding only */
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* Lines of a healthy set-up that name no connection: graph search (2.5, 2.7-2.18 and 2.19+
+   forms), its channel and path lines, allocations, NVLS support: they import, quietly. */
+static void quiet_setup_lines(void **state)
+{
+    (void)state;
+    json_t *doc = import_text(
+        "h:1:2 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 2, speed 12/12, nvlink 1, type 2, sameChannels 1\n"
+        "h:1:2 [0] NCCL INFO Pattern 1, crossNic 0, nChannels 4, speed 24.000000/24.000000, type NVL/PIX, sameChannels 0\n"
+        "h:1:2 [0] NCCL INFO Pattern 3, crossNic 0, nChannels 8, bw 40.000000/40.000000, type NVL/PIX, sameChannels 1\n"
+        "h:1:2 [0] NCCL INFO  0 : GPU/0 GPU/1 GPU/2 GPU/3\n"
+        "h:1:2 [0] NCCL INFO GPU/1000 :GPU/1000 (0/5000.000000/LOC) GPU/2000 (1/40.000000/NVL)\n"
+        "h:1:2 [0] NCCL INFO channel.cc:20 Cuda Alloc Size 8 pointer 0x7f0000000000\n"
+        "h:1:2 [0] NCCL INFO Cuda Host Alloc Size 1048576 pointer 0x7f0000100000\n"
+        "h:1:2 [0] NCCL INFO NVLS multicast support is not available on dev 0\n");
+    const json_t *l = log0(doc);
+    const json_t *g = json_object_get(l, "graphs");
+    assert_int_equal(json_array_size(g), 3);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(g, 2), "channels")), 8);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(g, 1), "type_intra")), "NVL");
+    assert_int_equal(json_integer_value(json_object_get(l, "graph_lines")), 2);
+    const json_t *a = json_object_get(l, "allocations");
+    assert_int_equal(json_integer_value(json_object_get(a, "count")), 2);
+    assert_int_equal(json_integer_value(json_object_get(a, "device_bytes")), 8);
+    assert_int_equal(json_integer_value(json_object_get(a, "host_bytes")), 1048576);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(l, "nvls"), "unavailable")), 1);
+    assert_int_equal(loud(doc), 0);
+    json_decref(doc);
+}
+
+/* NCCL < 2.7 names its socket network only by "NET/Socket : Using": on two hosts that is
+   the fall-back (net_socket warning); on one host no traffic leaves it (quiet); a
+   "Using network IB" line wins over it. */
+static void socket_network(void **state)
+{
+    (void)state;
+    const char *two = "a:1:1 [0] NCCL INFO NET/IB : No device found.\n"
+                      "a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
+                      "b:2:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>\n";
+    json_t *doc = import_text(two);
+    assert_string_equal(json_string_value(json_object_get(log0(doc), "network")), "Socket");
+    assert_int_equal(json_integer_value(json_object_get(log0(doc), "ib_devices")), 0);
+    char sev[16];
+    assert_string_equal(fired(doc, "net_socket", sev, sizeof sev), "warning");
+    json_decref(doc);
+
+    doc = import_text("a:1:1 [0] NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>\n"
+                      "a:1:2 [1] NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>\n");
+    assert_string_equal(fired(doc, "net_socket", sev, sizeof sev), "");
+    json_decref(doc);
+
+    doc = import_text("a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
+                      "a:1:1 [0] NCCL INFO Using network IB\n"
+                      "b:2:2 [0] NCCL INFO Using network IB\n");
+    assert_string_equal(json_string_value(json_object_get(log0(doc), "network")), "IB");
+    json_decref(doc);
+}
+
+/* A version line behind a launcher tag; interleaved writes keep the whole message. */
+static void version_and_interleaving(void **state)
+{
+    (void)state;
+    json_t *doc = import_text("[1,0]<stdout>:NCCL version 2.5.6+cuda10.2\n"
+                              "h:1:2 [6] NCCL INFO h:1:3 [7] NCCL INFO Ring 04 : 7[7] -> 3[3] via P2P/IPC\n");
+    assert_string_equal(json_string_value(json_object_get(log0(doc), "nccl_version")), "2.5.6");
+    const json_t *t = json_array_get(json_object_get(log0(doc), "transports"), 0);
+    assert_int_equal(json_integer_value(json_object_get(t, "from")), 7);
+    json_decref(doc);
+}
+
+/* nccl-tests before March 2019: "NCCL failure FILE:LINE 'MSG'" / "Cuda failure ..." with
+   no host and no "Test"; NCCL's own "Cuda failure 'x'" (no FILE:LINE) is not one. */
+static void old_test_failure(void **state)
+{
+    (void)state;
+    ls_nccl_failure_t f;
+    assert_int_equal(ls_nccl_text_failure("NCCL failure common.cu:908 'unhandled cuda error'", &f), 0);
+    assert_int_equal(f.primary, 1);
+    assert_string_equal(f.host, "");
+    assert_int_equal(ls_nccl_text_failure("Cuda failure all_reduce.cu:95 'out of memory'", &f), 0);
+    assert_int_not_equal(ls_nccl_text_failure("Cuda failure 'named symbol not found'", &f), 0);
+    assert_int_not_equal(ls_nccl_text_failure("the NCCL failure common.cu:1 'x' above", &f), 0);
+
+    json_t *doc = import_text("$ ./build/all_reduce_perf -b 8 -e 128M -f 2 -g 4\n"
+                              "NCCL failure common.cu:908 'unhandled cuda error'\n");
+    char sev[16];
+    assert_string_not_equal(fired(doc, "entry_failed", sev, sizeof sev), "");
+    json_decref(doc);
+}
+
+/* A rank line names at least rank+1 ranks: a device list cut to its last line is not a
+   one-rank run. */
+static void cut_rank_list(void **state)
+{
+    (void)state;
+    json_t *doc = import_text(
+        "#  Rank 15 Group  0 Pid  1 on nodeZ device  7 [0x01] NVIDIA Graphics Device\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+        "   536870912     134217728     float     sum      -1   1806.7  297.16  586.06      0   1835.9  292.43  576.74      0\n"
+        "  1073741824     268435456     float     sum      -1   3108.8  345.38  681.17      0   2924.7  367.13  724.06      0\n");
+    const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    assert_int_equal(json_integer_value(json_object_get(e, "nranks")), 16);
+    char sev[16];
+    assert_string_equal(fired(doc, "implausible", sev, sizeof sev), "");
+    json_decref(doc);
+}
+
+/* Catalog rows written from NCCL's WARN call sites (socket.h "Net : Socket creation
+   failed : %s"; ibvwrap.cc's "Call to %s failed with error %s" for ibv_create_cq; the
+   rest as noted below), each matching its own row. */
+static void catalog_rows(void **state)
+{
+    (void)state;
+    ls_nccl_message_t m;
+    assert_int_equal(ls_nccl_message_match("Net : Socket creation failed : Address family not supported by protocol", &m), 0);
+    assert_string_equal(m.id, "socket_create");
+    assert_int_equal(ls_nccl_message_match("Call to ibv_create_cq failed with error Cannot allocate memory", &m), 0);
+    assert_string_equal(m.id, "ib_create_cq");
+    assert_int_equal(ls_nccl_message_match("Call to ibv_create_qp failed with error Cannot allocate memory", &m), 0);
+    assert_string_equal(m.id, "ib_create_qp");
+    /* net_ib's async event thread, proxy.cc's service thread, alloc.h, p2p.cc */
+    static const struct {
+        const char *text, *id;
+    } more[] = {
+        {"NET/IB : mlx5_3:1 async fatal event on QP (0x1234): invalid request local work queue error", "ib_async_fatal"},
+        {"NET/IB : mlx5_3:1 Got async event : port error", "ib_async_event"},
+        {"Call to ibv_get_async_event failed", "ib_async_read"},
+        {"communicator encountered a fatal error (detected in ncclIbTest)", "comm_fatal"},
+        {"[Service thread] Error encountered progressing operation=Connect, res=3, closing connection", "proxy_service_error"},
+        {"Failed to CUDA calloc 6291456 bytes", "cuda_calloc"},
+        {"rank 3 failed to IPC register userbuff 0x7f00 buffSize 1024 nPeers 2 isLegacyIpc 0", "ipc_register_userbuff"},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        assert_int_equal(ls_nccl_message_match(more[i].text, &m), 0);
+        assert_string_equal(m.id, more[i].id);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(prefixes),       cmocka_unit_test(warn_forms),
+        cmocka_unit_test(error_trail),    cmocka_unit_test(quiet_setup_lines),
+        cmocka_unit_test(socket_network), cmocka_unit_test(version_and_interleaving),
+        cmocka_unit_test(old_test_failure), cmocka_unit_test(cut_rank_list),
+        cmocka_unit_test(catalog_rows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
