@@ -4,6 +4,8 @@
    figure or a single sample has no spread; the threshold alone decides. */
 #include "compare.h"
 #include "model/doc.h"
+#include "model/families.h"
+#include "model/vocab.h"
 #include "util/array.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -55,30 +57,20 @@ static void copy_keys(json_t *dst, const json_t *src, const char *const *keys)
     }
 }
 
-/* The attributes that name what an entry measured, per family (docs/schema.md). */
+/* The attributes that name what an entry measured: its family's identity keys
+   (model/families.c, docs/schema.md); a family this build does not know, by its id. */
 static json_t *entry_identity(const json_t *e)
 {
-    static const char *const pair_keys[] = {"s:method", "s:mode", "s:direction", "i:src", "i:dst",
-                                            "*:p2p",    "s:under", NULL};
-    static const char *const hbm_keys[] = {"s:method", "i:gpu", NULL};
-    static const char *const host_keys[] = {"s:method", "s:direction", "i:gpu", "i:numa_node",
-                                            "s:memory", "s:under",     NULL};
-    static const char *const other_keys[] = {"s:method", "s:id", "s:subject", NULL}; /* subject: imports name it (derived from id) */
+    static const char *const unknown_keys[] = {"s:method", "s:id", "s:subject", NULL};
     const char *family = ls_json_str(e, "family", "");
+    const ls_fam_t *fam = ls_fam_find(family);
     json_t *m = json_pack("{s:s}", "family", family);
     /* "staged" is each tool's own way without P2P (linkscope: two copies through pinned
        host memory; p2pBandwidthLatencyTest: cudaMemcpyPeer with peer access off, staged
        by the driver): different methods, never paired */
-    if (strcmp(ls_json_str(e, "method", ""), "staged") == 0)
-        json_object_set_new(m, "staged_by", json_string(ls_json_str(e, "source", "linkscope")));
-    if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)
-        copy_keys(m, e, pair_keys);
-    else if (strcmp(family, "hbm") == 0)
-        copy_keys(m, e, hbm_keys);
-    else if (strcmp(family, "host") == 0)
-        copy_keys(m, e, host_keys);
-    else
-        copy_keys(m, e, other_keys);
+    if (strcmp(ls_json_str(e, "method", ""), LS_P2P_STAGED) == 0)
+        json_object_set_new(m, "staged_by", json_string(ls_json_str(e, "source", LS_SOURCE_LINKSCOPE)));
+    copy_keys(m, e, fam && fam->identity ? fam->identity : unknown_keys);
     return m;
 }
 

@@ -3,6 +3,7 @@
    axis, throttle samples marked under them). */
 #include "burn_render.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 #define MARGIN_T 22
 #define PANEL_GAP 14
 
-static int is_burn(const json_t *e) { return strcmp(ls_json_str(e, "family", ""), "burn") == 0; }
+static int is_burn(const json_t *e) { return strcmp(ls_json_str(e, "family", ""), LS_FAMILY_BURN) == 0; }
 
 int ls_burn_count(const json_t *doc)
 {

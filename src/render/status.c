@@ -1,5 +1,6 @@
 #include "status.h"
 #include "model/doc.h"
+#include "model/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -75,18 +76,14 @@ const json_t *ls_doc_entry_by_id(const json_t *doc, const char *id)
 
 const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b, const json_t *chosen)
 {
-    size_t i;
-    const json_t *e;
     int any = 0;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(v, doc, NULL)
     {
-        const char *family = ls_json_str(e, "family", "");
-        if ((strcmp(family, "p2p") && strcmp(family, "latency")) || ls_json_int(e, "src", -1) != a ||
-            ls_json_int(e, "dst", -1) != b)
+        if (!v.fam || v.fam->per != LS_PER_PAIR || v.src != a || v.dst != b)
             continue;
         any = 1;
-        if (strcmp(ls_json_str(e, "status", "ok"), "ok"))
-            return ls_json_str(e, "status", "");
+        if (strcmp(ls_json_str(v.json, "status", "ok"), "ok"))
+            return v.status;
     }
     return chosen ? ls_status_word(plan, chosen) : any ? "ok" : "-";
 }

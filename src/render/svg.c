@@ -1,5 +1,6 @@
 #include "svg.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -426,7 +427,7 @@ static const double SMALL_MAX = 1 << 20;
 
 static int same_series(const json_t *e, const char *collective, const char *variant)
 {
-    return !strcmp(ls_json_str(e, "family", ""), "nccl") && !strcmp(ls_json_str(e, "collective", ""), collective) &&
+    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && !strcmp(ls_json_str(e, "collective", ""), collective) &&
            !strcmp(ls_json_str(e, "variant", "default"), variant);
 }
 
@@ -632,7 +633,7 @@ int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc, const json_t *plan)
     const json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") || !json_array_size(json_object_get(e, "rows")))
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) || !json_array_size(json_object_get(e, "rows")))
             continue;
         const char *c = ls_json_str(e, "collective", "?"), *v = ls_json_str(e, "variant", "default");
         int k = 0;
@@ -660,7 +661,7 @@ ls_table_t *ls_table_unplotted(const json_t *doc, const json_t *plan)
     const json_t *e, *r;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl"))
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL))
             continue;
         const char *c = ls_json_str(e, "collective", "?"), *v = ls_json_str(e, "variant", "default");
         for (enum chart_mode m = CHART_BUSBW; m <= CHART_SMALL_TIME; m++) {
