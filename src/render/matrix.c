@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* nvbandwidth's "mode" of a copy-engine read (import/nvbandwidth.c), not an HBM method */
+#define NVBW_READ "read"
+
 void ls_matrix_init(ls_matrix_t *m, int n_fixed)
 {
     memset(m, 0, sizeof *m);
@@ -140,7 +143,7 @@ static void method_source(const json_t *e, const char *path, char *buf, size_t l
     const char *mode = ls_json_str(e, "mode", NULL);
     const char *matrix = ls_json_str(e, "matrix", NULL);
     snprintf(buf, len, "%s%s%s%s (%s%s%.120s)", ls_json_str(e, "method", "unknown"), mode ? " " : "",
-             mode && !strcmp(mode, "read") ? "reads" : (mode ? mode : ""), path,
+             mode && !strcmp(mode, NVBW_READ) ? "reads" : (mode ? mode : ""), path,
              ls_json_str(e, "source", LS_SOURCE_LINKSCOPE), matrix ? ": " : "", matrix ? matrix : "");
 }
 
