@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The document's words are named once (docs/design.md, "The vocabulary"): a family,
-method, direction, memory, flag or source word of src/model/vocab.h is written as a
-literal only in vocab.h, in a #define that names it, and in the descriptor tables
+method, direction, memory, flag or source word of src/model/vocab.h (or one a
+descriptor of model/families.c spells out) is written as a literal only in vocab.h, in a #define that names it, and in the descriptor tables
 (model/families.c, measure/family.c). This lists every other place a C source of the
 parts below matches or writes one by literal: strcmp/strncmp against it, a flag test,
 a family lookup, or the family of a new entry. Exit 1 with one line per place."""
@@ -18,8 +18,11 @@ FAMILY_ARG = r"\b(ls_entry_new|ls_import_entry)\s*\(\s*\"(\w+)\""
 
 
 def words(root):
+    """vocab.h's words, and those a descriptor of model/families.c writes out itself."""
     text = open(os.path.join(root, "src/model/vocab.h")).read()
-    return set(re.findall(r'^#define LS_\w+ "([^"]+)"', text, re.M))
+    found = set(re.findall(r'^#define LS_\w+ "([^"]+)"', text, re.M))
+    fams = open(os.path.join(root, "src/model/families.c")).read()
+    return found | set(re.findall(r'\.(?:name|word) = "([^"]+)"', fams))
 
 
 def code_lines(path):

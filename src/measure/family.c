@@ -26,7 +26,7 @@
 static const char *const host_methods[] = {LS_MEM_PINNED, LS_MEM_PAGEABLE, NULL};
 
 static const ls_family_t families[] = {
-    {.fam = &ls_fam_p2p, .name = LS_FAMILY_P2P,
+    {.name = LS_FAMILY_P2P,
      .summary = "P2P bandwidth for every ordered GPU pair",
      .about = "P2P bandwidth for every ordered pair of GPUs, one direction and both directions\n"
               "at once, by four methods: ce (copy engine, cudaMemcpyPeerAsync), sm_write (copy\n"
@@ -43,7 +43,7 @@ static const ls_family_t families[] = {
         is < 0.1% */
      .default_size = 2ull << 30, .default_size_text = "2G", .size_what = "bytes per copy",
      .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 0, .measure = MEASURE(ls_measure_p2p)},
-    {.fam = &ls_fam_latency, .name = LS_FAMILY_LATENCY,
+    {.name = LS_FAMILY_LATENCY,
      .summary = "GPU-to-GPU and host latency",
      .about = "Latency between every ordered pair of GPUs, in us, by four definitions, each\n"
               "labelled:\n"
@@ -61,7 +61,7 @@ static const ls_family_t families[] = {
      .methods = ls_latency_methods,
      .pairs = 1, .one_gpu = " (measuring GPU to host only)",
      .measure = MEASURE(ls_measure_latency)},
-    {.fam = &ls_fam_hbm, .name = LS_FAMILY_HBM,
+    {.name = LS_FAMILY_HBM,
      .summary = "device-local memory bandwidth per GPU",
      .about = "Device-local memory bandwidth per GPU: read, write and copy kernels (16-byte\n"
               "accesses, non-zero pseudo-random data, buffers far larger than L2) and a\n"
@@ -74,7 +74,7 @@ static const ls_family_t families[] = {
      /* 1 GiB: 17x the H200's 60 MB L2 */
      .default_size = 1ull << 30, .default_size_text = "1G",
      .size_what = "bytes per buffer", .size_note = "two buffers per GPU", .buffers_per_gpu = 2, .measure = MEASURE(ls_measure_hbm)},
-    {.fam = &ls_fam_host, .name = LS_FAMILY_HOST,
+    {.name = LS_FAMILY_HOST,
      .summary = "host <-> device copy bandwidth per GPU and NUMA node",
      .about = "Host-to-device, device-to-host and both at once, per GPU, with pinned and\n"
               "pageable host memory bound to each NUMA node in turn (mbind) and the measuring\n"
@@ -102,6 +102,11 @@ const ls_family_t *ls_family_find(const char *name)
     return NULL;
 }
 
+const ls_fam_t *ls_family_fam(const ls_family_t *f)
+{
+    return ls_fam_find(f->name);
+}
+
 void ls_family_resolve(const ls_family_t *f, ls_measure_opts_t *o)
 {
     if (f->default_size)
@@ -126,6 +131,7 @@ int ls_family_measure(const ls_family_t *f, json_t *doc, const ls_measure_opts_t
 {
     ls_measure_opts_t r = *o;
     ls_family_resolve(f, &r);
+    r.fam = ls_family_fam(f);
     return f->measure(doc, &r, err, errlen);
 }
 
@@ -164,7 +170,8 @@ int ls_family_check_host_memory(const ls_family_t *f, uint64_t size, char *err, 
 int ls_family_warn_failures(const ls_family_t *f, const json_t *doc, size_t first)
 {
     int failed = 0;
-    for (ls_view_t v = ls_view_from(doc, f->fam, first); v.json; v = ls_view_from(doc, f->fam, v.index + 1)) {
+    const ls_fam_t *fam = ls_family_fam(f);
+    for (ls_view_t v = ls_view_from(doc, fam, first); v.json && fam; v = ls_view_from(doc, fam, v.index + 1)) {
         const char *status = ls_json_str(v.json, "status", "ok");
         if (strcmp(status, "ok") != 0 && strcmp(status, "skipped") != 0) {
             ls_warn("%s: %s: %s", ls_json_str(v.json, "id", "?"), status, ls_json_str(v.json, "error", ""));

@@ -13,8 +13,8 @@
 typedef int (*ls_measure_fn)(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 
 typedef struct {
-    const ls_fam_t *fam;           /* what its figures are */
-    const char *name;              /* command, "family" of its entries, step of the run: fam's */
+    const char *name;              /* command, "family" of its entries, step of the run: the
+                                      model descriptor's name (ls_family_fam) */
     const char *summary;           /* one line for `linkscope help` */
     const char *about;             /* its usage text between the usage line and the options */
     const char *notes;             /* its usage text after the options (before the exit codes) */
@@ -35,6 +35,9 @@ typedef struct {
 const ls_family_t *ls_families(int *count);
 /* NULL when no family has that name. */
 const ls_family_t *ls_family_find(const char *name);
+/* What its figures are: the model's descriptor of the same name (never NULL for a
+   family of the registry, tests/host/test_families.c). */
+const ls_fam_t *ls_family_fam(const ls_family_t *f);
 
 /* The one place defaults are resolved: size 0 becomes the family's default size, and the
    size is rounded down to a multiple of 16 bytes (the copy kernels' access; --size is at

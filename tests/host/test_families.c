@@ -67,18 +67,19 @@ static void descriptors_complete(void **state)
 static void prometheus_names_unique(void **state)
 {
     (void)state;
-    int gauges = 0;
     for (int i = 0; ls_fams[i]; i++) {
         const ls_fam_prom_t *p = &ls_fams[i]->prom;
         if (!p->name)
             continue;
-        gauges++;
         assert_true(!strncmp(p->name, "linkscope_", 10));
         assert_true(p->scale > 0 && strlen(p->help) > 0 && strlen(p->metric) > 0);
         for (int k = 0; k < i; k++)
             assert_true(!ls_fams[k]->prom.name || strcmp(ls_fams[k]->prom.name, p->name));
     }
-    assert_int_equal(gauges, 5);
+    /* the gauges docs/reports.md lists */
+    const ls_fam_t *listed[] = {&ls_fam_p2p, &ls_fam_latency, &ls_fam_hbm, &ls_fam_host, &ls_fam_nccl};
+    for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++)
+        assert_non_null(listed[i]->prom.name);
 }
 
 static int same_words(const char *const *list, const ls_fam_t *f)
@@ -106,10 +107,11 @@ static void measuring_families_join_the_model(void **state)
     int n;
     const ls_family_t *f = ls_families(&n);
     for (int i = 0; i < n; i++) {
-        assert_non_null(f[i].fam);
-        assert_string_equal(f[i].name, f[i].fam->name);
-        assert_int_equal(f[i].pairs, f[i].fam->per == LS_PER_PAIR);
-        assert_true(ls_proj_cost_row(f[i].fam->cost) >= 0);
+        const ls_fam_t *fam = ls_family_fam(&f[i]);
+        assert_non_null(fam);
+        assert_string_equal(f[i].name, fam->name);
+        assert_int_equal(f[i].pairs, fam->per == LS_PER_PAIR);
+        assert_true(ls_proj_cost_row(fam->cost) >= 0);
     }
 }
 
