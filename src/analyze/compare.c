@@ -139,8 +139,6 @@ static void label_of(const json_t *m, char *buf, size_t len)
                  mode ? mode : "", direction ? " " : "", direction ? direction : "",
                  ls_json_int(m, "src", -1), dsttext, json_is_false(p2p) ? " (no P2P)" : "",
                  extra);
-    } else if (strcmp(family, "hbm") == 0) {
-        snprintf(buf, len, "hbm %s GPU%lld", method, ls_json_int(m, "gpu", -1));
     } else if (strcmp(family, "host") == 0) {
         long long node = ls_json_int(m, "numa_node", -1);
         char nodetext[24] = "";
@@ -160,8 +158,14 @@ static void label_of(const json_t *m, char *buf, size_t len)
                  ls_json_str(m, "metric", ""), gpus, vtext,
                  strcmp(ls_json_str(m, "dtype", "float"), "float") ? ls_json_str(m, "dtype", "")
                                                                      : "");
-    } else {
-        snprintf(buf, len, "%s %s %s", family, method, ls_json_str(m, "id", ""));
+    } else { /* any other family (hbm's "hbm read GPU0"): its identity's GPUs, and the
+                entry's id where the identity holds it */
+        char who[64] = "";
+        if (json_is_integer(json_object_get(m, "src")) && json_is_integer(json_object_get(m, "dst")))
+            snprintf(who, sizeof who, " GPU%lld->GPU%lld", ls_json_int(m, "src", -1), ls_json_int(m, "dst", -1));
+        else if (json_is_integer(json_object_get(m, "gpu")))
+            snprintf(who, sizeof who, " GPU%lld", ls_json_int(m, "gpu", -1));
+        snprintf(buf, len, "%s %s%s %s", family, method, who, ls_json_str(m, "id", ""));
     }
     size_t n = strlen(buf);
     while (n && buf[n - 1] == ' ')
