@@ -18,7 +18,8 @@ typedef struct {
     const char *summary;           /* one line for `linkscope help` */
     const char *about;             /* its usage text between the usage line and the options */
     const char *notes;             /* its usage text after the options (before the exit codes) */
-    const char *const *methods;    /* --methods words in table order, NULL-terminated (model/vocab.h) */
+    const char *const *methods;    /* its command tables' methods in table order, NULL-terminated
+                                      (model/vocab.h); NULL for a family without tables */
     int pairs;                     /* 1: ordered GPU pairs (P2P needs two GPUs; fam->per is
                                       LS_PER_PAIR, tests/host/test_family.c); 0: per GPU */
     const char *one_gpu;           /* with pairs: what it still does on one GPU, or "" */
