@@ -10,6 +10,7 @@
 #include "model/entry.h"
 #include "model/gpuset.h"
 #include "model/families.h"
+#include "model/view.h"
 #include "model/vocab.h"
 
 #include <math.h>
@@ -74,10 +75,9 @@ static int range(const json_t *doc, const json_t *plan, const headline_t *h, dou
 {
     *lo = INFINITY, *hi = -INFINITY, *peak = 0, *n = 0;
     *w = (worst_t){NULL, INFINITY, 0, 0};
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, h->family)
     {
+        const json_t *e = ent.json;
         if (!matches(e, h))
             continue;
         double v = ls_json_num(e, "value", NAN), p = peak_of(plan, e);
@@ -238,10 +238,9 @@ static void collective_label(const json_t *e, char *label, size_t len)
 /* Each collective's bus bandwidth at its largest size and time at its smallest. */
 static void collective_lines(ls_buf_t *b, const json_t *doc, const json_t *plan, const cols_t *c)
 {
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!is_collective(e))
             continue;
         char label[160], bw[24], big[24], small_us[24], small[24], head[320], at[40] = "", time[64] = "";
@@ -273,10 +272,9 @@ static void status_line(ls_buf_t *b, const json_t *doc, const json_t *plan)
 {
     static const char *words[] = {"ok", "noisy", "wrong", "failed", "timeout", "skipped"};
     int count[6] = {0}, other = 0;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, NULL)
     {
+        const json_t *e = ent.json;
         const char *w = ls_status_word(plan, e);
         size_t k = 0;
         while (k < 6 && strcmp(words[k], w))
@@ -312,10 +310,9 @@ static cols_t columns(const json_t *doc, const json_t *plan)
         c.label = ls_text_width(r.label) > c.label ? ls_text_width(r.label) : c.label;
         c.range = ls_text_width(r.range) > c.range ? ls_text_width(r.range) : c.range;
     }
-    size_t k;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), k, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         char label[160], bw[24];
         if (!is_collective(e))
             continue;
@@ -348,10 +345,9 @@ char *ls_render_headline(const json_t *doc, const json_t *plan)
 
 static void collective_rows(ls_table_t *t, const json_t *doc, const json_t *plan)
 {
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!is_collective(e))
             continue;
         char label[160], who[96], bw[24], big[24], us[24], small[24];
@@ -420,10 +416,9 @@ json_t *ls_headline_json(const json_t *doc, const json_t *plan)
         }
         json_array_append_new(out, h);
     }
-    size_t k;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), k, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!is_collective(e))
             continue;
         char label[96];
