@@ -64,12 +64,10 @@ void ls_peak_cell(const json_t *plan, const json_t *entry, double value, char *b
 
 const json_t *ls_doc_entry_by_id(const json_t *doc, const char *id)
 {
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(v, doc, NULL)
     {
-        if (id && *id && !strcmp(ls_json_str(e, "id", ""), id))
-            return e;
+        if (id && *id && !strcmp(v.id, id))
+            return v.json;
     }
     return NULL;
 }

@@ -516,13 +516,11 @@ static void ceiling_lines(ls_buf_t *b, const double *ceiling, int n, double ymax
 static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char *collective, const char *variant,
                   enum chart_mode mode)
 {
-    const json_t *list = json_object_get(doc, "measurements");
     double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
     int nseries = 0;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(list, i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!plotted(e, collective, variant, mode))
             continue;
         nseries++;
@@ -584,8 +582,9 @@ static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char
                   top + ph / 2, top + ph / 2, mode == CHART_BUSBW ? "busbw GB/s" : "time per call, us");
     ceiling_lines(b, ceiling, nceil, ymax, left, top, pw, ph);
     int s = 0;
-    json_array_foreach(list, i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!plotted(e, collective, variant, mode))
             continue;
         const char *colour = palette[s % 10];
