@@ -154,7 +154,7 @@ static json_t *pattern_entry(const fabric_t *f)
     json_object_set_new(e, "method", json_string(pattern_names[f->pat]));
     json_object_set_new(e, "gpus", gpus);
     json_object_set_new(e, "bytes", json_integer((json_int_t)f->size));
-    json_object_set_new(e, "copy", json_string("ce"));
+    json_object_set_new(e, "copy", json_string(LS_P2P_CE));
     if (f->pat != ALL_TO_ALL)
         json_object_set_new(e, "subject", json_integer(f->dev[f->subject]));
     return e;

@@ -41,7 +41,7 @@ json_t *ls_nccl_skipped_entry(const char *coll, const char *variant, const char 
     json_object_set_new(e, "id", json_string(id));
     json_object_set_new(e, "collective", json_string(coll));
     json_object_set_new(e, "variant", json_string(variant ? variant : "default"));
-    json_object_set_new(e, "source", json_string("linkscope"));
+    json_object_set_new(e, "source", json_string(LS_SOURCE_LINKSCOPE));
     ls_entry_fail(e, "skipped", why);
     return e;
 }
