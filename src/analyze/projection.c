@@ -21,14 +21,34 @@ typedef struct {
     const char *what, *per;
     double fixed_s, transfer_s; /* transfer: at 10 samples a figure, or per GiB swept */
     const char *source;
+    /* The telemetry window inside fixed_s as measured: its GPUs, every reading with
+       NVML's PCIe throughput query (all windows then did); pcie_now: the window still
+       asks for it (host copies, sample/telemetry.h). 0 GPUs: no window. */
+    int window_gpus, pcie_now;
+    int short_figure; /* a figure of a few ms: it waits READINGS_WAITED_SHORT readings */
 } cost_t;
+
+/* One telemetry reading of one GPU (sample/telemetry.c), measured on 1 x H200 in session
+   6, interleaved on one lease (docs/bench/h200x1-2026-12-04-s6/): 2.15 ms without the
+   PCIe throughput query, 43.6 ms with it (the query samples 20 ms per direction).
+   Readings a figure waits for: 0.89, from the same runs' HBM step (4 figures, median
+   0.581 s with the query, 0.433 s without: 37 ms a figure for 41.4 ms a reading). A
+   figure of a few ms (latency) waits longer, the reading under way at its start and the
+   one after it: 1.42, from `linkscope latency` on 1 GPU (its one figure, pointer chase
+   to host), 5 runs each way alternating on one lease, the wall time with the query less
+   without, median 59 ms for 41.5 ms a reading (docs/bench/h200x1-2026-12-04-s6/). */
+#define READING_S 0.00215
+#define READING_PCIE_S 0.0436
+#define READINGS_WAITED 0.89
+#define READINGS_WAITED_SHORT 1.42
 
 enum { C_INVENTORY, C_P2P_CE, C_P2P_SM, C_P2P_STAGED, C_LATENCY, C_HBM, C_HOST_PINNED,
        C_HOST_PAGEABLE, C_NCCL_INIT, C_NCCL_SWEEP, C_ALL_REDUCE, C_ALL_GATHER,
        C_REDUCE_SCATTER, C_ALLTOALL, C_BURN, C_SPEC, C_COUNT };
 
 #define H200X2 "examples/h200x2-run.json"
-#define H200X1 "tests/fixtures/runs/ (22 quick runs of 1 x H200, the current code)"
+#define H200X1 "tests/fixtures/runs/ (22 quick runs of 1 x H200, session 3)"
+#define HOST_S6 "fixed: docs/bench/h200x1-2026-12-04-s6/ (5 quick runs of 1 x H200 on two leases, host step median 4.916 s)"
 
 /* Measured. A figure's transfer is (samples + the loop pick + the warm-up) x loops x
    bytes / value, its fixed part the rest of its step's seconds over its figures. A
@@ -38,27 +58,34 @@ static const cost_t costs[C_COUNT] = {
     [C_INVENTORY] = {.what = "discovery (inventory and topology)", .per = "run", .fixed_s = 0.03,
                      .source = H200X1 ": run.elapsed_s less its steps, median 0.031 s"},
     [C_P2P_CE] = {.what = "P2P copy engine (2 GiB)", .per = "figure", .fixed_s = 0.371, .transfer_s = 0.130,
-                  .source = H200X2},
+                  .source = H200X2, .window_gpus = 2},
     [C_P2P_SM] = {.what = "P2P SM read / write", .per = "figure", .fixed_s = 0.371, .transfer_s = 0.141,
-                  .source = H200X2},
+                  .source = H200X2, .window_gpus = 2},
     [C_P2P_STAGED] = {.what = "P2P staged through host", .per = "figure", .fixed_s = 0.371,
-                      .transfer_s = 0.564, .source = H200X2},
+                      .transfer_s = 0.564, .source = H200X2, .window_gpus = 2},
     [C_LATENCY] = {.what = "latency (any definition)", .per = "figure", .fixed_s = 0.244, .transfer_s = 0.005,
-                   .source = H200X2},
+                   .source = H200X2, .window_gpus = 2, .short_figure = 1},
     /* quick runs: the step's median 0.579 s for 4 figures; the thorough run (20
        samples): 0.648 s; the difference is 10 samples' transfer */
     [C_HBM] = {.what = "HBM (1 GiB)", .per = "figure", .fixed_s = 0.128, .transfer_s = 0.017,
-               .source = H200X1 " and session 3's thorough run: step 0.579 s (quick, median), 0.648 s (20 samples)"},
-    [C_HOST_PINNED] = {.what = "host copy, pinned (512 MiB)", .per = "figure", .fixed_s = 0.413,
-                       .transfer_s = 0.558, .source = H200X2},
-    [C_HOST_PAGEABLE] = {.what = "host copy, pageable", .per = "figure", .fixed_s = 0.413, .transfer_s = 0.831,
-                         .source = H200X2},
+               .source = H200X1 " and session 3's thorough run: step 0.579 s (quick, median), 0.648 s (20 samples)", .window_gpus = 1},
+    /* fixed: 1 x H200, session 6, since the host side's fill and check run over threads
+       (measure/host_pattern.c): the host step's median of 5 quick runs on two leases
+       (4.557-5.669 s), 4.916 s, less the transfer below (3 x (0.558 + 0.831) s), over its
+       6 figures; the same way from the 3 runs before that change, (6.600 - 4.167) / 6 =
+       0.405 s, against the 0.413 s measured on 2 x H200 */
+    [C_HOST_PINNED] = {.what = "host copy, pinned (512 MiB)", .per = "figure", .fixed_s = 0.125,
+                       .transfer_s = 0.558, .source = HOST_S6 "; transfer " H200X2, .window_gpus = 1,
+                       .pcie_now = 1},
+    [C_HOST_PAGEABLE] = {.what = "host copy, pageable", .per = "figure", .fixed_s = 0.125, .transfer_s = 0.831,
+                         .source = HOST_S6 "; transfer " H200X2, .window_gpus = 1, .pcie_now = 1},
     /* the first sweep of a set (all_reduce: 3.69 s, 2.64 s of it transfer) less a
        later sweep's fixed part */
     [C_NCCL_INIT] = {.what = "NCCL communicators of a GPU set", .per = "GPU set", .fixed_s = 0.74,
                      .source = H200X2 ": the first sweep's fixed part (1.05 s) less a later sweep's"},
     [C_NCCL_SWEEP] = {.what = "NCCL sweep: buffers, telemetry, launch threads", .per = "sweep",
-                      .fixed_s = 0.31, .source = H200X2 ": all_gather, reduce_scatter, alltoall, mean"},
+                      .fixed_s = 0.31, .source = H200X2 ": all_gather, reduce_scatter, alltoall, mean",
+                      .window_gpus = 2},
     [C_ALL_REDUCE] = {.what = "all_reduce on 2 GPUs", .per = "GiB swept", .transfer_s = 0.165,
                       .source = H200X2 ": 2.64 s over 16 GiB (8 B - 8 GiB, x2)"},
     [C_ALL_GATHER] = {.what = "all_gather on 2 GPUs", .per = "GiB swept", .transfer_s = 0.122,
@@ -73,9 +100,20 @@ static const cost_t costs[C_COUNT] = {
                 .source = H200X1 ": 0.0001-0.0002 s"},
 };
 
-static double figure_s(int c, double samples_factor)
+/* The window's cost in a figure: its GPUs read one after the other, READINGS_WAITED
+   readings of them. */
+static double window_s(const cost_t *k, int gpus, int pcie)
 {
-    return costs[c].fixed_s + costs[c].transfer_s * samples_factor;
+    return (k->short_figure ? READINGS_WAITED_SHORT : READINGS_WAITED) * gpus * (pcie ? READING_PCIE_S : READING_S);
+}
+
+/* A figure whose telemetry window holds `gpus` GPUs now: the measured fixed part less
+   its window then, plus the window now. */
+static double figure_s(int c, double samples_factor, int gpus)
+{
+    const cost_t *k = &costs[c];
+    double rest = k->fixed_s - window_s(k, k->window_gpus, 1);
+    return rest + (k->window_gpus ? window_s(k, gpus, k->pcie_now) : 0) + k->transfer_s * samples_factor;
 }
 
 static ls_proj_step_t *add_step(ls_projection_t *p, const char *name, int figures, int rounds)
@@ -89,11 +127,12 @@ static ls_proj_step_t *add_step(ls_projection_t *p, const char *name, int figure
     return s;
 }
 
-/* A step of `rounds` batches, each batch `per_round` figures one after another. */
-static void timed(ls_proj_step_t *s, int c, int per_round, double samples)
+/* A step of `rounds` batches, each batch `per_round` figures one after another, each
+   batch in a telemetry window of `gpus` GPUs. */
+static void timed(ls_proj_step_t *s, int c, int per_round, double samples, int gpus)
 {
-    s->seconds = s->rounds * per_round * figure_s(c, samples);
-    s->min_seconds = s->rounds * per_round * figure_s(c, 0.5);
+    s->seconds = s->rounds * per_round * figure_s(c, samples, gpus);
+    s->min_seconds = s->rounds * per_round * figure_s(c, 0.5, gpus);
 }
 
 static void never_cut(ls_proj_step_t *s, double seconds)
@@ -132,17 +171,25 @@ static int checked_classes(const ls_fabric_t *f, const ls_schedule_t *sched)
     return n;
 }
 
+/* The GPUs of a pair round's telemetry window (one window per round, method and
+   direction: measure/p2p_cuda.c), the rounds' mean. */
+static int round_gpus(const ls_projection_t *p, int pairs)
+{
+    int r = p->pair_rounds > 0 ? p->pair_rounds : 1;
+    return (2 * pairs + r - 1) / r;
+}
+
 static void pair_steps(ls_projection_t *p, int pairs, int classes, double samples)
 {
     int r = p->pair_rounds;
     ls_proj_step_t *s = add_step(p, "p2p ce, one way and both ways", 3 * pairs, 3 * r);
-    timed(s, C_P2P_CE, 1, samples);
+    timed(s, C_P2P_CE, 1, samples, round_gpus(p, pairs));
     if (classes == 0)
         return;
     /* a pair alone per class, one way, the other way, both: never cut (it checks the
        figures just taken) */
     s = add_step(p, "p2p ce: concurrent against alone", 3 * classes, 3 * classes);
-    never_cut(s, 3 * classes * figure_s(C_P2P_CE, samples));
+    never_cut(s, 3 * classes * figure_s(C_P2P_CE, samples, 2));
 }
 
 /* GiB in the sizes min, min x factor, ... up to max (the harness's sweep). */
@@ -160,7 +207,7 @@ static double swept_gib(uint64_t min_b, uint64_t max_b, double factor)
 static double sweep_s(int c, int n, uint64_t min_b, uint64_t max_b, double factor)
 {
     double scale = 2.0 * (n - 1) / n;
-    return costs[C_NCCL_SWEEP].fixed_s + costs[c].transfer_s * scale * swept_gib(min_b, max_b, factor);
+    return figure_s(C_NCCL_SWEEP, 0, n) + costs[c].transfer_s * scale * swept_gib(min_b, max_b, factor);
 }
 
 #define GIB (1ull << 30)
@@ -208,11 +255,11 @@ static void group_step(ls_projection_t *p, int n, int thorough)
 static void per_gpu_steps(ls_projection_t *p, const int *numa, int n, double samples)
 {
     ls_proj_step_t *s = add_step(p, "hbm read, write, copy, copy_ce", 4 * n, 4);
-    timed(s, C_HBM, 1, samples);
+    timed(s, C_HBM, 1, samples, n); /* every GPU at once, one window */
     int batches = most_per_node(numa, n);
     s = add_step(p, "host copies, pinned and pageable", 6 * n, 6 * batches);
-    s->seconds = batches * 3 * (figure_s(C_HOST_PINNED, samples) + figure_s(C_HOST_PAGEABLE, samples));
-    s->min_seconds = batches * 3 * (figure_s(C_HOST_PINNED, 0.5) + figure_s(C_HOST_PAGEABLE, 0.5));
+    s->seconds = batches * 3 * (figure_s(C_HOST_PINNED, samples, 1) + figure_s(C_HOST_PAGEABLE, samples, 1));
+    s->min_seconds = batches * 3 * (figure_s(C_HOST_PINNED, 0.5, 1) + figure_s(C_HOST_PAGEABLE, 0.5, 1));
 }
 
 static void deep_steps(ls_projection_t *p, int n, int pairs, double samples)
@@ -221,13 +268,13 @@ static void deep_steps(ls_projection_t *p, int n, int pairs, double samples)
     if (pairs == 0)
         return; /* one GPU: the run takes none of these (pair families, run.c) */
     ls_proj_step_t *s = add_step(p, "p2p sm_read, sm_write", 6 * pairs, 6 * r);
-    timed(s, C_P2P_SM, 1, samples);
+    timed(s, C_P2P_SM, 1, samples, round_gpus(p, pairs));
     s = add_step(p, "p2p staged through host", 3 * pairs, 3 * r);
-    timed(s, C_P2P_STAGED, 1, samples);
+    timed(s, C_P2P_STAGED, 1, samples, round_gpus(p, pairs));
     /* 7 definitions per ordered pair (two directions a round), pointer chase to host
        per GPU */
     s = add_step(p, "latency, every definition", 7 * 2 * pairs + n, 2 * 7 * r + n);
-    timed(s, C_LATENCY, 1, samples);
+    timed(s, C_LATENCY, 1, samples, 2); /* a window per pair (per GPU to host: 1) */
 }
 
 /* Thorough only: the fabric stress step, all_to_all then one_to_all and all_to_one from
@@ -239,7 +286,7 @@ static void fabric_step(ls_projection_t *p, int n, double samples)
         return;
     ls_proj_step_t *s = add_step(p, "fabric stress: all to all, one to all, all to one",
                                  2 * n + 1, 2 * n + 1);
-    timed(s, C_P2P_CE, 1, samples);
+    timed(s, C_P2P_CE, 1, samples, n);
 }
 
 /* Thorough only: 60 s of sustained load on every GPU at once; cut down, 30 s. */
@@ -273,7 +320,8 @@ int ls_proj_cost_row(const char *key)
 
 /* A family of the model that none of the steps above prices (own_steps 0: the run
    measures it as a step of its own, pipeline/run.c): every method on every ordered
-   pair, in the pair rounds, or on every GPU at once, at its cost row's price. */
+   pair, in the pair rounds (a telemetry window over a round's GPUs), or on every GPU at
+   once (one window), at its cost row's price. */
 static void family_steps(ls_projection_t *p, int n, int pairs, double samples)
 {
     for (int f = 0; ls_fams[f] && p->nsteps < LS_PROJ_MAX_STEPS - 1; f++) {
@@ -287,7 +335,7 @@ static void family_steps(ls_projection_t *p, int n, int pairs, double samples)
         int pair = fam->per == LS_PER_PAIR;
         ls_proj_step_t *s = add_step(p, fam->name, methods * (pair ? 2 * pairs : n),
                                      methods * (pair ? 2 * p->pair_rounds : 1));
-        timed(s, row, 1, samples);
+        timed(s, row, 1, samples, pair ? round_gpus(p, pairs) : n); /* a round's GPUs, or all at once */
     }
 }
 
@@ -398,18 +446,18 @@ static void health_probe_steps(ls_projection_t *p, int n, int pairs)
     ls_proj_step_t *s;
     if (pairs > 0) { /* a->b for every pair of a round at once, then b->a */
         s = add_step(p, LS_HEALTH_STEP_P2P, 2 * pairs, 2 * p->pair_rounds);
-        timed(s, C_P2P_CE, 1, samples);
+        timed(s, C_P2P_CE, 1, samples, round_gpus(p, pairs));
     }
     if (n >= 2) {
         /* one size: the set's communicators, one sweep's fixed part and that size's
            transfer, the 2-GPU cost per GiB scaled by the ring's 2(n-1)/n */
         s = add_step(p, LS_HEALTH_STEP_ALL_REDUCE, 1, 1);
-        s->seconds = s->min_seconds = costs[C_NCCL_INIT].fixed_s + costs[C_NCCL_SWEEP].fixed_s +
+        s->seconds = s->min_seconds = costs[C_NCCL_INIT].fixed_s + figure_s(C_NCCL_SWEEP, 0, n) +
                                       costs[C_ALL_REDUCE].transfer_s * 2.0 * (n - 1) / n *
                                           ((double)LS_HEALTH_PROBE_ALL_REDUCE_BYTES / (double)GIB);
     }
     s = add_step(p, LS_HEALTH_STEP_HBM, n, 1); /* every GPU at once */
-    timed(s, C_HBM, 1, samples);
+    timed(s, C_HBM, 1, samples, n);
 }
 
 int ls_project_health(const ls_fabric_t *fabric, double window_s, ls_projection_t *p)

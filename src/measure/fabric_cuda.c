@@ -237,7 +237,7 @@ static void measure_pattern(json_t *doc, fabric_t *f, const ls_measure_opts_t *o
         ls_entry_fail(e, "failed", rc != cudaSuccess ? cudaGetErrorString(rc) : "cannot clear the destinations");
         cudaGetLastError();
     } else {
-        ls_telemetry_t *tele = ls_telemetry_for(f->dev, f->n);
+        ls_telemetry_t *tele = ls_telemetry_for(f->dev, f->n, 0);
         ls_rtimer_result_t res;
         int st = ls_rtimer_run(t, enqueue_group, f, FABRIC_MAX_LOOPS, &rule, ms, &res, err, sizeof err);
         ls_telemetry_stop(tele, e);

@@ -163,7 +163,7 @@ static void measure_method(json_t *doc, hbm_all_t *h, const char *method, const 
         for (int g = 0; g < h->n; g++)
             ls_entry_cuda_fail(e[g], "setup", rc);
     } else {
-        ls_telemetry_t *tele = ls_telemetry_for(h->dev, h->n);
+        ls_telemetry_t *tele = ls_telemetry_for(h->dev, h->n, 0);
         ls_rtimer_result_t res;
         int st = ls_rtimer_run(t, enqueue_group, h, HBM_MAX_LOOPS, &rule, ms, &res, buf, sizeof buf);
         json_t *scratch = json_object();

@@ -276,7 +276,7 @@ static void measure_small(json_t *doc, int a, int b, int pair_p2p, int through_h
     json_t *eg = ls_latency_entry(a, b, "gpu_copy", pair_p2p, through_host, 4);
     json_t *ec = ls_latency_entry(a, b, "cpu_copy", pair_p2p, through_host, 4);
     ls_progress_detail("latency: small copies GPU%d -> GPU%d (%s)", a, b, through_host ? "P2P disabled" : "P2P");
-    ls_telemetry_t *tele = ls_telemetry_for(devs, 2);
+    ls_telemetry_t *tele = ls_telemetry_for(devs, 2, 0);
     const char *fail = small_copies(a, b, n, g, c, buf, sizeof buf);
     ls_telemetry_stop(tele, eg);
     ls_entry_share_telemetry(ec, eg);
@@ -294,7 +294,7 @@ static void measure_pair(json_t *doc, int a, int b, int p2p, int n, double *us, 
             continue;
         json_t *e = ls_latency_entry(a, b, "gpu_pingpong", p2p, through_host, 4);
         ls_progress_detail("latency: ping-pong GPU%d <-> GPU%d%s", a, b, through_host ? " through host" : "");
-        ls_telemetry_t *tele = ls_telemetry_for(devs, 2);
+        ls_telemetry_t *tele = ls_telemetry_for(devs, 2, 0);
         const char *fail = pingpong(a, b, through_host, n, us, buf, sizeof buf);
         ls_telemetry_stop(tele, e);
         finish_entry(doc, e, us, n, fail);
@@ -302,7 +302,7 @@ static void measure_pair(json_t *doc, int a, int b, int p2p, int n, double *us, 
     if (p2p) {
         json_t *e = ls_latency_entry(a, b, "pointer_chase", 1, 0, 8);
         ls_progress_detail("latency: pointer chase GPU%d reads GPU%d", a, b);
-        ls_telemetry_t *tele = ls_telemetry_for(devs, 2);
+        ls_telemetry_t *tele = ls_telemetry_for(devs, 2, 0);
         const char *fail = chase(a, b, chain, n, us, buf, sizeof buf);
         ls_telemetry_stop(tele, e);
         finish_entry(doc, e, us, n, fail);
@@ -390,7 +390,7 @@ int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_
         int a = o->gpus[x];
         json_t *e = ls_latency_entry(a, LS_HOST_SIDE, "pointer_chase", 0, 1, 8);
         ls_progress_detail("latency: pointer chase GPU%d reads host memory", a);
-        ls_telemetry_t *tele = ls_telemetry_for(&a, 1);
+        ls_telemetry_t *tele = ls_telemetry_for(&a, 1, 0);
         const char *fail = chase(a, -1, chain, n, us, buf, sizeof buf);
         ls_telemetry_stop(tele, e);
         finish_entry(doc, e, us, n, fail);

@@ -1204,7 +1204,7 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     int status = 0;
     char why[512] = "";
     /* NVML telemetry over the whole sweep, as for every measurement (this process's GPUs) */
-    ls_telemetry_t *tele = ls_telemetry_for(ctx.dev, ctx.n);
+    ls_telemetry_t *tele = ls_telemetry_for(ctx.dev, ctx.n, 0);
     void *pinned = pin_launcher(entry);
     status = warmup_all(&r, sizes, nsizes, why, sizeof why);
     for (int s = 0; s < nsizes && status == 0; s++) {

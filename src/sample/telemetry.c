@@ -31,6 +31,7 @@ typedef struct {
 struct ls_telemetry {
     ls_ticker_t ticker;
     int running, period_ms, n, samples;
+    int pcie; /* query NVML's sampled PCIe throughput in every reading */
     double reading_s; /* the readings' seconds, summed: what the window costs (issue 26) */
     unsigned long long throttle_union;
     int throttled;
@@ -71,7 +72,8 @@ static double mono_s(void)
 }
 
 /* One reading of every GPU of the window, one after the other; its time is kept (the
-   PCIe throughput query samples over 20 ms per direction, NVML's documentation). */
+   PCIe throughput query, only in windows that ask for it, samples over 20 ms per
+   direction, NVML's documentation). */
 static void sample_once(ls_telemetry_t *t)
 {
     double start = mono_s();
@@ -95,7 +97,7 @@ static void sample_once(ls_telemetry_t *t)
         if (ls_nvml_is_throttling(live.throttle_mask))
             t->throttled = 1;
         double tx, rx;
-        if (ls_nvml_pcie_throughput(g->nvml, &tx, &rx) == 0) {
+        if (t->pcie && ls_nvml_pcie_throughput(g->nvml, &tx, &rx) == 0) {
             widen(&g->pcie_tx, tx);
             widen(&g->pcie_rx, rx);
         }
@@ -118,13 +120,26 @@ static int telemetry_period(int period_ms)
     return period_ms > 0 ? period_ms : LS_TELEMETRY_PERIOD_MS;
 }
 
-ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms)
+/* LINKSCOPE_TELEMETRY_PCIE=always: the PCIe throughput in every window (before session
+   6, every window read it); =never: in none. */
+static int want_pcie(unsigned what)
+{
+    const char *env = getenv("LINKSCOPE_TELEMETRY_PCIE");
+    if (env && strcmp(env, "always") == 0)
+        return 1;
+    if (env && strcmp(env, "never") == 0)
+        return 0;
+    return (what & LS_TELEMETRY_PCIE) != 0;
+}
+
+ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms, unsigned what)
 {
     ls_telemetry_t *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
     t->n = n > LS_MAX_GPUS ? LS_MAX_GPUS : n;
     t->period_ms = telemetry_period(period_ms);
+    t->pcie = want_pcie(what);
     clock_gettime(CLOCK_MONOTONIC, &t->t0);
     if (!ls_telemetry_available(t->why, sizeof t->why))
         return t;

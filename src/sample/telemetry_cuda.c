@@ -15,11 +15,11 @@ void ls_nvml_indices_for(const int *devices, int n, int *nvml)
     }
 }
 
-ls_telemetry_t *ls_telemetry_for(const int *devices, int n)
+ls_telemetry_t *ls_telemetry_for(const int *devices, int n, unsigned what)
 {
     int nvml[LS_MAX_GPUS];
     if (n > LS_MAX_GPUS)
         n = LS_MAX_GPUS;
     ls_nvml_indices_for(devices, n, nvml);
-    return ls_telemetry_start(devices, nvml, n, LS_TELEMETRY_PERIOD_MS);
+    return ls_telemetry_start(devices, nvml, n, LS_TELEMETRY_PERIOD_MS, what);
 }

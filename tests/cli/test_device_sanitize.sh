@@ -26,6 +26,10 @@ done
 # a race in NCCL's kernel excepted; its warning is not an error
 expect "racecheck nccl-all_reduce: 0 errors (1 NCCL-internal excepted: ncclDevKernel_AllReduce_Sum_f32_RING_LL x1)" \
     "$(line racecheck nccl-all_reduce 0 "$fx/sanitizer/racecheck-nccl-constructed.log")"
+# real, session 6: racecheck's hazards inside cuBLAS's own GEMM kernel (the 8192^3
+# GEMM of test_measure_burn), excepted by name and counted apart from NCCL's
+expect "racecheck test_measure_burn: 0 errors (8 cuBLAS-internal excepted: nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT x8) [exit 1]" \
+    "$(line racecheck test_measure_burn 1 "$fx/sanitizer/racecheck-burn-cublas-s6.log")"
 # no count from the tool (killed by the timeout): said, never read as clean
 printf 'linkscope: measuring ...\n' >"$tmp/cut.log"
 expect "memcheck run-quick: no count from the tool (see its log) [timed out: partial]" \

@@ -34,10 +34,10 @@ run 0 run --dry-run --from "$fx/topo/hgx-h100x8-nic8.txt"
 total=$(awk '$1 == "total" { print $2 }' "$tmp/out")
 awk -v t="$total" 'BEGIN { exit !(t > 0 && t <= 120) }' && ok || bad "HGX quick: total '$total' over 120 s"
 # A tighter budget cuts the last steps down, never drops one.
-run 0 run --dry-run --budget 110 --from "$fx/topo/hgx-h100x8-nic8.txt"
-last_line | grep -q "cut: .*latency, every definition" && ok || bad "HGX 110 s: '$(last_line)'"
-[ "$(grep -c 'cut down' "$tmp/out")" -ge 1 ] && ok || bad "HGX 110 s: no step shown cut down"
-grep -q "^p2p ce, one way and both ways .*full$" "$tmp/out" && ok || bad "HGX 110 s: P2P CE cut"
+run 0 run --dry-run --budget 90 --from "$fx/topo/hgx-h100x8-nic8.txt"
+last_line | grep -q "cut: .*latency, every definition" && ok || bad "HGX 90 s: '$(last_line)'"
+[ "$(grep -c 'cut down' "$tmp/out")" -ge 1 ] && ok || bad "HGX 90 s: no step shown cut down"
+grep -q "^p2p ce, one way and both ways .*full$" "$tmp/out" && ok || bad "HGX 90 s: P2P CE cut"
 # Each collective is its own step, cut on its own; the plan's groups and spec are steps.
 for step in "nccl all_reduce on 8 GPUs" "nccl all_gather on 8 GPUs" "nccl reduce_scatter on 8 GPUs" \
     "nccl alltoall on 8 GPUs" "nccl all_reduce on the plan's groups" "spec"; do
@@ -53,7 +53,7 @@ grep -q "^fabric stress" "$tmp/out" && ok || bad "thorough: no fabric stress ste
 # down: the plan is printed, one line on stderr says what cannot fit, exit 4.
 run 4 run --dry-run --budget 60 --from "$fx/topo/seed000-gv100x11.txt"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "11 GPUs at 60 s: $(cat "$tmp/err")"
-grep -q "the 60 s budget cannot hold the run of 11 GPUs: cut down as far as it goes it projects [0-9]* s (largest: latency" "$tmp/err" &&
+grep -q "the 60 s budget cannot hold the run of 11 GPUs: cut down as far as it goes it projects [0-9]* s (largest: [a-z]" "$tmp/err" &&
     ok || bad "11 GPUs at 60 s: '$(cat "$tmp/err")'"
 last_line | grep -q "over the budget even cut down: the run would not start" && ok || bad "11 GPUs at 60 s: '$(last_line)'"
 # the same machine from its run document (tests/fixtures/analyze/seed000-gv100x11.json)

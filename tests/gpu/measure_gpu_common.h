@@ -54,4 +54,24 @@ static inline int check_entries(const json_t *doc, const char *family, double lo
     return count;
 }
 
+/* Entries of the family whose telemetry ran (NVML there) that hold NVML's sampled PCIe
+   throughput: it is read only in the host copies' windows (sample/telemetry.h,
+   LS_TELEMETRY_PCIE). Returns how many entries had a running window; *with_pcie how many
+   of them held pcie_tx_gbps. */
+static inline int pcie_windows(const json_t *doc, const char *family, int *with_pcie)
+{
+    int ran = 0;
+    long i = -1;
+    *with_pcie = 0;
+    while ((i = ls_doc_next_measurement(doc, family, i + 1)) >= 0) {
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+        const json_t *t = json_object_get(e, "telemetry");
+        if (!json_is_true(json_object_get(t, "available")))
+            continue;
+        ran++;
+        *with_pcie += json_object_get(t, "pcie_tx_gbps") != NULL;
+    }
+    return ran;
+}
+
 #endif

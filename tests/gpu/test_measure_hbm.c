@@ -23,6 +23,9 @@ static void hbm_verified_below_peak(void **state)
     long i = ls_doc_next_measurement(doc, "hbm", 0);
     const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
     assert_true(ls_json_num(e, "efficiency", 0) > 0 && ls_json_num(e, "efficiency", 0) < 1);
+    int with_pcie;
+    pcie_windows(doc, "hbm", &with_pcie);
+    assert_int_equal(with_pcie, 0); /* no PCIe query (40 ms a reading) beside HBM copies */
     json_decref(doc);
 }
 

@@ -18,6 +18,9 @@ static void host_copies_verified(void **state)
     assert_int_equal(ls_measure_host(doc, &o, err, sizeof err), 0);
     int n = check_entries(doc, "host", 0, 242);
     assert_true(n >= 6 && n % 6 == 0); /* 3 directions x pinned, pageable per node */
+    int with_pcie, ran = pcie_windows(doc, "host", &with_pcie);
+    assert_true(ran > 0); /* NVML is there on the GPU machine */
+    assert_int_equal(with_pcie, ran); /* host copies cross PCIe: every window reads it */
     json_decref(doc);
 }
 

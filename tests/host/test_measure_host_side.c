@@ -90,7 +90,7 @@ static void telemetry_without_nvml_says_so(void **state)
         return;
     }
     int gpus[2] = {0, 1}, nvml[2] = {-1, -1};
-    ls_telemetry_t *t = ls_telemetry_start(gpus, nvml, 2, 10);
+    ls_telemetry_t *t = ls_telemetry_start(gpus, nvml, 2, 10, LS_TELEMETRY_PCIE);
     assert_non_null(t);
     json_t *e = json_object();
     ls_telemetry_stop(t, e);
