@@ -4,6 +4,9 @@
    figure or a single sample has no spread; the threshold alone decides. */
 #include "compare.h"
 #include "model/doc.h"
+#include "model/families.h"
+#include "model/vocab.h"
+#include "model/view.h"
 #include "util/array.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -55,36 +58,26 @@ static void copy_keys(json_t *dst, const json_t *src, const char *const *keys)
     }
 }
 
-/* The attributes that name what an entry measured, per family (docs/schema.md). */
+/* The attributes that name what an entry measured: its family's identity keys
+   (model/families.c, docs/schema.md); a family this build does not know, by its id. */
 static json_t *entry_identity(const json_t *e)
 {
-    static const char *const pair_keys[] = {"s:method", "s:mode", "s:direction", "i:src", "i:dst",
-                                            "*:p2p",    "s:under", NULL};
-    static const char *const hbm_keys[] = {"s:method", "i:gpu", NULL};
-    static const char *const host_keys[] = {"s:method", "s:direction", "i:gpu", "i:numa_node",
-                                            "s:memory", "s:under",     NULL};
-    static const char *const other_keys[] = {"s:method", "s:id", "s:subject", NULL}; /* subject: imports name it (derived from id) */
+    static const char *const unknown_keys[] = {"s:method", "s:id", "s:subject", NULL};
     const char *family = ls_json_str(e, "family", "");
+    const ls_fam_t *fam = ls_fam_find(family);
     json_t *m = json_pack("{s:s}", "family", family);
     /* "staged" is each tool's own way without P2P (linkscope: two copies through pinned
        host memory; p2pBandwidthLatencyTest: cudaMemcpyPeer with peer access off, staged
        by the driver): different methods, never paired */
-    if (strcmp(ls_json_str(e, "method", ""), "staged") == 0)
-        json_object_set_new(m, "staged_by", json_string(ls_json_str(e, "source", "linkscope")));
-    if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)
-        copy_keys(m, e, pair_keys);
-    else if (strcmp(family, "hbm") == 0)
-        copy_keys(m, e, hbm_keys);
-    else if (strcmp(family, "host") == 0)
-        copy_keys(m, e, host_keys);
-    else
-        copy_keys(m, e, other_keys);
+    if (strcmp(ls_json_str(e, "method", ""), LS_P2P_STAGED) == 0)
+        json_object_set_new(m, "staged_by", json_string(ls_json_str(e, "source", LS_SOURCE_LINKSCOPE)));
+    copy_keys(m, e, fam && fam->identity ? fam->identity : unknown_keys);
     return m;
 }
 
 static json_t *nccl_identity(const json_t *e, int without_variant)
 {
-    json_t *m = json_pack("{s:s}", "family", "nccl");
+    json_t *m = json_pack("{s:s}", "family", LS_FAMILY_NCCL);
     copy_str(m, e, "collective");
     if (!without_variant)
         json_object_set_new(m, "variant", json_string(ls_json_str(e, "variant", "default")));
@@ -128,12 +121,13 @@ static void drop_repeated_words(char *buf)
 static void label_of(const json_t *m, char *buf, size_t len)
 {
     const char *family = ls_json_str(m, "family", "?");
+    const ls_fam_t *fam = ls_fam_find(family);
     const char *method = ls_json_str(m, "method", "");
     const char *under = ls_json_str(m, "under", NULL);
     char extra[64] = "";
     if (under)
         snprintf(extra, sizeof extra, " (under %s)", under);
-    if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0) {
+    if (fam && fam->per == LS_PER_PAIR) { /* p2p, latency: "p2p ce uni GPU0->GPU1" */
         const json_t *p2p = json_object_get(m, "p2p");
         long long dst = ls_json_int(m, "dst", -1);
         char dsttext[32];
@@ -147,16 +141,14 @@ static void label_of(const json_t *m, char *buf, size_t len)
                  mode ? mode : "", direction ? " " : "", direction ? direction : "",
                  ls_json_int(m, "src", -1), dsttext, json_is_false(p2p) ? " (no P2P)" : "",
                  extra);
-    } else if (strcmp(family, "hbm") == 0) {
-        snprintf(buf, len, "hbm %s GPU%lld", method, ls_json_int(m, "gpu", -1));
-    } else if (strcmp(family, "host") == 0) {
+    } else if (fam == &ls_fam_host) {
         long long node = ls_json_int(m, "numa_node", -1);
         char nodetext[24] = "";
         if (json_object_get(m, "numa_node"))
             snprintf(nodetext, sizeof nodetext, " node%lld", node);
         snprintf(buf, len, "host %s %s GPU%lld%s %s%s", method, ls_json_str(m, "direction", ""),
                  ls_json_int(m, "gpu", -1), nodetext, ls_json_str(m, "memory", ""), extra);
-    } else if (strcmp(family, "nccl") == 0) {
+    } else if (fam == &ls_fam_nccl) {
         char gpus[128], size[32];
         gpus_text(json_object_get(m, "gpus"), gpus, sizeof gpus);
         ls_format_size((uint64_t)ls_json_int(m, "bytes", 0), size, sizeof size);
@@ -168,8 +160,14 @@ static void label_of(const json_t *m, char *buf, size_t len)
                  ls_json_str(m, "metric", ""), gpus, vtext,
                  strcmp(ls_json_str(m, "dtype", "float"), "float") ? ls_json_str(m, "dtype", "")
                                                                      : "");
-    } else {
-        snprintf(buf, len, "%s %s %s", family, method, ls_json_str(m, "id", ""));
+    } else { /* any other family (hbm's "hbm read GPU0"): its identity's GPUs, and the
+                entry's id where the identity holds it */
+        char who[64] = "";
+        if (json_is_integer(json_object_get(m, "src")) && json_is_integer(json_object_get(m, "dst")))
+            snprintf(who, sizeof who, " GPU%lld->GPU%lld", ls_json_int(m, "src", -1), ls_json_int(m, "dst", -1));
+        else if (json_is_integer(json_object_get(m, "gpu")))
+            snprintf(who, sizeof who, " GPU%lld", ls_json_int(m, "gpu", -1));
+        snprintf(buf, len, "%s %s%s %s", family, method, who, ls_json_str(m, "id", ""));
     }
     size_t n = strlen(buf);
     while (n && buf[n - 1] == ' ')
@@ -260,14 +258,12 @@ static void number_repeats(ls_figures_t *figs)
 int ls_figures_collect(const json_t *doc, int without_variant, ls_figures_t *out)
 {
     memset(out, 0, sizeof *out);
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(v, doc, NULL)
     {
-        if (strcmp(ls_json_str(e, "status", ""), "ok") != 0)
+        const json_t *e = v.json;
+        if (!v.ok)
             continue;
-        const char *family = ls_json_str(e, "family", "");
-        if (strcmp(family, "nccl") == 0) {
+        if (v.fam == &ls_fam_nccl) { /* a figure per size, from its rows */
             if (collect_nccl(e, without_variant, out) != 0)
                 return -1;
             continue;
@@ -640,13 +636,10 @@ static int collect_variant(const json_t *doc, const char *variant, ls_figures_t 
 {
     json_t *copy = json_pack("{s:[]}", "measurements");
     json_t *list = json_object_get(copy, "measurements");
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(v, doc, &ls_fam_nccl)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") == 0 &&
-            strcmp(ls_json_str(e, "variant", "default"), variant) == 0)
-            json_array_append(list, (json_t *)e);
+        if (strcmp(ls_json_str(v.json, "variant", "default"), variant) == 0)
+            json_array_append(list, (json_t *)v.json);
     }
     int rc = ls_figures_collect(copy, 1, out);
     json_decref(copy);
@@ -656,13 +649,9 @@ static int collect_variant(const json_t *doc, const char *variant, ls_figures_t 
 static json_t *variant_names(const json_t *doc)
 {
     json_t *names = json_array();
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(v, doc, &ls_fam_nccl)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") != 0)
-            continue;
-        ls_json_add_string_once(names, ls_json_str(e, "variant", "default"));
+        ls_json_add_string_once(names, ls_json_str(v.json, "variant", "default"));
     }
     return names;
 }

@@ -10,6 +10,7 @@
      transfer per GiB swept;
    - burn: its seconds plus a fixed part; spec and discovery: fixed. */
 #include "analyze/projection.h"
+#include "model/families.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -297,6 +298,47 @@ static void burn_step(ls_projection_t *p, int n)
     s->cut_how = "30 s of load, not 60";
 }
 
+/* A family's cost key (model/families.h, "cost") to its row. */
+static const struct {
+    const char *key;
+    int row;
+} cost_keys[] = {
+    {.key = "p2p_ce", .row = C_P2P_CE},   {.key = "p2p_sm", .row = C_P2P_SM},
+    {.key = "p2p_staged", .row = C_P2P_STAGED}, {.key = "latency", .row = C_LATENCY},
+    {.key = "hbm", .row = C_HBM},          {.key = "host_pinned", .row = C_HOST_PINNED},
+    {.key = "host_pageable", .row = C_HOST_PAGEABLE}, {.key = "nccl_sweep", .row = C_NCCL_SWEEP},
+    {.key = "burn", .row = C_BURN},
+};
+
+int ls_proj_cost_row(const char *key)
+{
+    for (size_t i = 0; key && i < sizeof cost_keys / sizeof cost_keys[0]; i++)
+        if (!strcmp(cost_keys[i].key, key))
+            return cost_keys[i].row;
+    return -1;
+}
+
+/* A family of the model that none of the steps above prices (own_steps 0: the run
+   measures it as a step of its own, pipeline/run.c): every method on every ordered
+   pair, in the pair rounds (a telemetry window over a round's GPUs), or on every GPU at
+   once (one window), at its cost row's price. */
+static void family_steps(ls_projection_t *p, int n, int pairs, double samples)
+{
+    for (int f = 0; ls_fams[f] && p->nsteps < LS_PROJ_MAX_STEPS - 1; f++) {
+        const ls_fam_t *fam = ls_fams[f];
+        int row = ls_proj_cost_row(fam->cost), methods = 0;
+        if (fam->own_steps || row < 0 || (fam->per == LS_PER_PAIR && pairs == 0))
+            continue;
+        while (fam->methods[methods].word)
+            methods++;
+        methods = methods ? methods : 1;
+        int pair = fam->per == LS_PER_PAIR;
+        ls_proj_step_t *s = add_step(p, fam->name, methods * (pair ? 2 * pairs : n),
+                                     methods * (pair ? 2 * p->pair_rounds : 1));
+        timed(s, row, 1, samples, pair ? round_gpus(p, pairs) : n); /* a round's GPUs, or all at once */
+    }
+}
+
 /* Cuts steps down from the last (what answers least) until the total fits. */
 static void apply_budget(ls_projection_t *p)
 {
@@ -342,6 +384,7 @@ int ls_project_run(const ls_fabric_t *fabric, const int *numa, const ls_proj_opt
         collective_steps(p, n, o->thorough);
     per_gpu_steps(p, numa, n, samples);
     deep_steps(p, n, pairs, samples);
+    family_steps(p, n, pairs, samples);
     if (o->thorough)
         fabric_step(p, n, samples);
     if (nccl)

@@ -54,6 +54,9 @@ int ls_proj_step(const ls_projection_t *p, const char *prefix);
    largest steps at their minimum, with what to do. */
 void ls_proj_refusal(const ls_projection_t *p, char *out, size_t len);
 
+/* The row of the cost table a family's cost key names (model/families.h), -1 none. */
+int ls_proj_cost_row(const char *key);
+
 /* The cost table (docs/schedule.md, "Costs"), as markdown rows. */
 void ls_proj_cost_rows(char *out, size_t len);
 

@@ -8,6 +8,7 @@
 #include "dcgm_figures.h"
 #include "import_util.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ static long long result_gpu(const json_t *r)
 static void add_figure(json_t *doc, const char *method, const char *metric, const char *unit, double v, long long gpu,
                        const char *test)
 {
-    json_t *e = ls_import_entry("dcgm", metric, unit, v);
+    json_t *e = ls_import_entry(LS_FAMILY_DCGM, metric, unit, v);
     json_object_set_new(e, "method", json_string(method));
     json_object_set_new(e, "gpu", json_integer(gpu));
     json_object_set_new(e, "test", json_string(test));

@@ -9,6 +9,7 @@
 #include "model/doc.h"
 #include "model/nccl_log.h"
 #include "model/entry.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -711,7 +712,7 @@ static void mark_dropped_cells(json_t *e, const block_t *b, const row_t *first, 
 static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, const char *variant,
                            json_t *doc)
 {
-    json_t *e = ls_import_entry("nccl", "busbw", "GB/s", 0);
+    json_t *e = ls_import_entry(LS_FAMILY_NCCL, "busbw", "GB/s", 0);
     json_object_del(e, "value");
     int nhosts;
     set_run_fields(e, b, first, variant, &nhosts);

@@ -18,6 +18,7 @@
 #include "nccl_tests.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <math.h>
@@ -273,7 +274,7 @@ static void set_footer(json_t *e, const json_t *top)
 static int add_group(json_t *doc, const run_t *run, size_t from, size_t to)
 {
     const json_t *results = json_object_get(run->top, "results");
-    json_t *e = ls_import_entry("nccl", "busbw", "GB/s", 0);
+    json_t *e = ls_import_entry(LS_FAMILY_NCCL, "busbw", "GB/s", 0);
     json_object_del(e, "value");
     set_run(e, run, json_array_get(results, from), doc);
     set_rows(e, results, from, to, ls_json_int(run->config, "validation", 0));

@@ -17,11 +17,15 @@
 #include "nvloom.h"
 #include "import_util.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* nvloom's word for its latency testcases and CSV rows (not the document's family) */
+#define NVLOOM_LATENCY "latency"
 
 #define CSV_HEADER "measurement_id, bandwidth/latency"
 
@@ -110,7 +114,7 @@ static void set_process(json_t *e, const nv_t *s, const char *key, const char *h
 
 static json_t *new_entry(const char *method, const char *pattern, int lat, double v)
 {
-    json_t *e = ls_import_entry("mnnvl", lat ? "latency" : "bandwidth", lat ? "us" : "GB/s", lat ? v / 1000 : v);
+    json_t *e = ls_import_entry(LS_FAMILY_MNNVL, lat ? "latency" : "bandwidth", lat ? "us" : "GB/s", lat ? v / 1000 : v);
     json_object_set_new(e, "method", json_string(method));
     json_object_set_new(e, "pattern", json_string(pattern));
     return e;
@@ -133,8 +137,8 @@ static void add_cell(nv_t *s, const char *row, int col, double v, const char *no
     json_t *e = new_entry(s->test, kind, strcmp(s->unit, "ns") == 0, v);
     char id[320], subject[160] = "";
     long long r = atoll(row), c = atoll(s->labels[col]);
-    if (!strcmp(kind, "pairwise") || !strcmp(kind, "latency")) {
-        int lat = !strcmp(kind, "latency"); /* latency rows read from the column's memory */
+    if (!strcmp(kind, "pairwise") || !strcmp(kind, NVLOOM_LATENCY)) {
+        int lat = !strcmp(kind, NVLOOM_LATENCY); /* latency rows read from the column's memory */
         pair(e, s, lat ? r : c, lat ? c : r);
         snprintf(id, sizeof id, "mnnvl-%s-%lld-%lld", s->test, lat ? r : c, lat ? c : r);
     } else if (!strcmp(kind, "gpu_to_rack")) {
@@ -283,7 +287,7 @@ static void csv_line(nv_t *s, const char *raw)
     if (n != 12 || ls_tok_double(f[11], &v) != 0 || ls_tok_long(f[2], &src) != 0 ||
         ls_tok_long(f[3], &dst) != 0 || ls_tok_long(f[0], &mid) != 0)
         return;
-    int lat = strcmp(f[1], "latency") == 0;
+    int lat = strcmp(f[1], NVLOOM_LATENCY) == 0;
     char method[160], id[256];
     snprintf(method, sizeof method, "csv_%s", lat ? "latency" : f[8]);
     json_t *e = new_entry(method, "csv", lat, v);

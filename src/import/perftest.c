@@ -13,6 +13,7 @@
 #include "perftest.h"
 #include "import_util.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <stdio.h>
@@ -134,9 +135,9 @@ static json_t *row_entry(const pt_t *p, const double *v, long long bytes)
     json_t *e;
     if (p->latency) {
         int main_col = p->at[C_TYP] >= 0 ? C_TYP : C_TAVG; /* t_typical is perftest's median */
-        e = ls_import_entry("net", "latency", "us", v[main_col]);
+        e = ls_import_entry(LS_FAMILY_NET, "latency", "us", v[main_col]);
     } else {
-        e = ls_import_entry("net", "bandwidth", "GB/s", to_gbps(p, v[C_AVG]));
+        e = ls_import_entry(LS_FAMILY_NET, "bandwidth", "GB/s", to_gbps(p, v[C_AVG]));
         if (p->at[C_PEAK] >= 0 && v[C_PEAK] > 0) /* 0.00: peak not measured (-D) */
             json_object_set_new(e, "peak_gbps", json_real(to_gbps(p, v[C_PEAK])));
         json_object_set_new(e, "reported", json_pack("{s:f, s:s}", "average", v[C_AVG], "unit", p->unit));

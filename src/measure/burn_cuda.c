@@ -12,6 +12,7 @@
 #include "measure/gpu.h"
 #include "model/entry.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <pthread.h>
@@ -297,10 +298,10 @@ static void pair_peers(worker_t *w, int n)
 static json_t *burn_entry(const worker_t *w, const ls_burn_opts_t *o, const char *lib,
                           json_t *series)
 {
-    const char *method = w->use_cublas ? "gemm_bf16" : "fma_fp32";
+    const char *method = w->use_cublas ? LS_BURN_GEMM_BF16 : LS_BURN_FMA_FP32;
     char id[64];
     snprintf(id, sizeof id, "burn-%s-%d", method, w->dev);
-    json_t *e = ls_entry_new("burn", "throughput", "TFLOP/s");
+    json_t *e = ls_entry_new(LS_FAMILY_BURN, "throughput", "TFLOP/s");
     json_object_set_new(e, "id", json_string(id));
     json_object_set_new(e, "method", json_string(method));
     json_object_set_new(e, "gpus", json_pack("[i]", w->dev));

@@ -10,6 +10,7 @@
 #include "model/doc.h"
 #include "model/entry.h"
 #include "model/entries.h"
+#include "model/vocab.h"
 #include "util/log.h"
 #include "util/stats.h"
 
@@ -25,7 +26,7 @@
 #define FABRIC_MAX_LOOPS 16
 
 enum pattern { ALL_TO_ALL, ONE_TO_ALL, ALL_TO_ONE };
-static const char *const pattern_names[] = {"all_to_all", "one_to_all", "all_to_one"};
+static const char *const pattern_names[] = {LS_FABRIC_ALL_TO_ALL, LS_FABRIC_ONE_TO_ALL, LS_FABRIC_ALL_TO_ONE};
 
 typedef struct {
     int n;
@@ -142,10 +143,10 @@ static json_t *pattern_entry(const fabric_t *f)
 {
     char id[64];
     if (f->pat == ALL_TO_ALL)
-        snprintf(id, sizeof id, "fabric-all_to_all");
+        snprintf(id, sizeof id, "%s-%s", LS_FAMILY_FABRIC, LS_FABRIC_ALL_TO_ALL);
     else
-        snprintf(id, sizeof id, "fabric-%s-%d", pattern_names[f->pat], f->dev[f->subject]);
-    json_t *e = ls_entry_new("fabric", "bandwidth", "GB/s");
+        snprintf(id, sizeof id, "%s-%s-%d", LS_FAMILY_FABRIC, pattern_names[f->pat], f->dev[f->subject]);
+    json_t *e = ls_entry_new(LS_FAMILY_FABRIC, "bandwidth", "GB/s");
     json_t *gpus = json_array();
     for (int i = 0; i < f->n; i++)
         json_array_append_new(gpus, json_integer(f->dev[i]));
@@ -153,7 +154,7 @@ static json_t *pattern_entry(const fabric_t *f)
     json_object_set_new(e, "method", json_string(pattern_names[f->pat]));
     json_object_set_new(e, "gpus", gpus);
     json_object_set_new(e, "bytes", json_integer((json_int_t)f->size));
-    json_object_set_new(e, "copy", json_string("ce"));
+    json_object_set_new(e, "copy", json_string(LS_P2P_CE));
     if (f->pat != ALL_TO_ALL)
         json_object_set_new(e, "subject", json_integer(f->dev[f->subject]));
     return e;

@@ -1,10 +1,11 @@
-/* The registry of measurement families (family.h). Adding one: its measure function in
-   a *_cuda.c file (built without CUDA, MEASURE names measure_nocuda.c's one function),
-   its descriptor here, its tables in render/family_tables.c (docs/design.md). */
+/* The registry of measuring families (family.h). Adding one: its model descriptor
+   (model/families.c), its measure function in a *_cuda.c file (built without CUDA,
+   MEASURE names measure_nocuda.c's one function), its descriptor here (docs/design.md). */
 #include "family.h"
 #include "figures.h"
 #include "gpu.h"
 #include "model/doc.h"
+#include "model/view.h"
 #include "model/vocab.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -101,6 +102,11 @@ const ls_family_t *ls_family_find(const char *name)
     return NULL;
 }
 
+const ls_fam_t *ls_family_fam(const ls_family_t *f)
+{
+    return ls_fam_find(f->name);
+}
+
 void ls_family_resolve(const ls_family_t *f, ls_measure_opts_t *o)
 {
     if (f->default_size)
@@ -125,6 +131,7 @@ int ls_family_measure(const ls_family_t *f, json_t *doc, const ls_measure_opts_t
 {
     ls_measure_opts_t r = *o;
     ls_family_resolve(f, &r);
+    r.fam = ls_family_fam(f);
     return f->measure(doc, &r, err, errlen);
 }
 
@@ -163,13 +170,11 @@ int ls_family_check_host_memory(const ls_family_t *f, uint64_t size, char *err, 
 int ls_family_warn_failures(const ls_family_t *f, const json_t *doc, size_t first)
 {
     int failed = 0;
-    const json_t *list = json_object_get(doc, "measurements");
-    for (size_t i = first; i < json_array_size(list); i++) {
-        const json_t *e = json_array_get(list, i);
-        const char *status = ls_json_str(e, "status", "ok");
-        if (strcmp(ls_json_str(e, "family", ""), f->name) == 0 && strcmp(status, "ok") != 0 &&
-            strcmp(status, "skipped") != 0) {
-            ls_warn("%s: %s: %s", ls_json_str(e, "id", "?"), status, ls_json_str(e, "error", ""));
+    const ls_fam_t *fam = ls_family_fam(f);
+    for (ls_view_t v = ls_view_from(doc, fam, first); v.json && fam; v = ls_view_from(doc, fam, v.index + 1)) {
+        const char *status = ls_json_str(v.json, "status", "ok");
+        if (strcmp(status, "ok") != 0 && strcmp(status, "skipped") != 0) {
+            ls_warn("%s: %s: %s", ls_json_str(v.json, "id", "?"), status, ls_json_str(v.json, "error", ""));
             failed++;
         }
     }

@@ -1,21 +1,27 @@
-/* The measurement families: one descriptor each, one registry. The measuring commands
-   (linkscope p2p|latency|hbm|host) and the run loop over it; what a family is (its
-   methods, pair or per GPU, defaults, the function that measures it) is written here
-   and nowhere else. Its tables are render's (render/family_tables.c, by name). */
+/* The measuring families: how each is measured, one descriptor each, one registry. The
+   measuring commands (linkscope p2p|latency|hbm|host) and the run loop over it. What
+   its figures ARE (metric, unit, methods' words, identity, Prometheus gauge, report
+   section, cost) is the model's descriptor it points at (model/families.h); here are
+   its command's texts, its defaults and the function that measures it. Its command's
+   tables are render's (render/family_tables.c, by name). */
 #ifndef LS_MEASURE_FAMILY_H
 #define LS_MEASURE_FAMILY_H
 
 #include "measure.h"
+#include "model/families.h"
 
 typedef int (*ls_measure_fn)(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 
 typedef struct {
-    const char *name;              /* command, "family" of its entries, step of the run */
+    const char *name;              /* command, "family" of its entries, step of the run: the
+                                      model descriptor's name (ls_family_fam) */
     const char *summary;           /* one line for `linkscope help` */
     const char *about;             /* its usage text between the usage line and the options */
     const char *notes;             /* its usage text after the options (before the exit codes) */
-    const char *const *methods;    /* in table order, NULL-terminated (model/vocab.h) */
-    int pairs;                     /* 1: ordered GPU pairs (P2P needs two GPUs); 0: per GPU */
+    const char *const *methods;    /* its command tables' methods in table order, NULL-terminated
+                                      (model/vocab.h); NULL for a family without tables */
+    int pairs;                     /* 1: ordered GPU pairs (P2P needs two GPUs; fam->per is
+                                      LS_PER_PAIR, tests/host/test_family.c); 0: per GPU */
     const char *one_gpu;           /* with pairs: what it still does on one GPU, or "" */
     uint64_t default_size;         /* bytes; 0 when --size does not apply */
     const char *default_size_text; /* the same as the usage text writes it */
@@ -30,6 +36,9 @@ typedef struct {
 const ls_family_t *ls_families(int *count);
 /* NULL when no family has that name. */
 const ls_family_t *ls_family_find(const char *name);
+/* What its figures are: the model's descriptor of the same name (never NULL for a
+   family of the registry, tests/host/test_families.c). */
+const ls_fam_t *ls_family_fam(const ls_family_t *f);
 
 /* The one place defaults are resolved: size 0 becomes the family's default size, and the
    size is rounded down to a multiple of 16 bytes (the copy kernels' access; --size is at

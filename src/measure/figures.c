@@ -1,5 +1,6 @@
 #include "figures.h"
 #include "model/entry.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,15 +18,15 @@ uint64_t ls_round16(uint64_t bytes) { return bytes & ~(uint64_t)15; }
 uint64_t ls_p2p_counted_bytes(const char *direction, uint64_t size, int loops)
 {
     uint64_t one = size * (uint64_t)loops;
-    return strcmp(direction, "bidir") == 0 ? 2 * one : one;
+    return strcmp(direction, LS_DIR_BIDIR) == 0 ? 2 * one : one;
 }
 
 uint64_t ls_hbm_traffic_bytes(const char *method, uint64_t size, int loops)
 {
     uint64_t one = size * (uint64_t)loops;
-    if (strcmp(method, "copy") == 0 || strcmp(method, "copy_ce") == 0)
+    if (strcmp(method, LS_HBM_COPY) == 0 || strcmp(method, LS_HBM_COPY_CE) == 0)
         return 2 * one; /* each byte read once and written once */
-    if (strcmp(method, "read") == 0 || strcmp(method, "write") == 0)
+    if (strcmp(method, LS_HBM_READ) == 0 || strcmp(method, LS_HBM_WRITE) == 0)
         return one;
     return 0;
 }
@@ -33,7 +34,7 @@ uint64_t ls_hbm_traffic_bytes(const char *method, uint64_t size, int loops)
 uint64_t ls_host_counted_bytes(const char *direction, uint64_t size, int loops)
 {
     uint64_t one = size * (uint64_t)loops;
-    return strcmp(direction, "bidir") == 0 ? 2 * one : one;
+    return strcmp(direction, LS_DIR_BIDIR) == 0 ? 2 * one : one;
 }
 
 double ls_pingpong_one_way_us(double elapsed_ns, int round_trips)

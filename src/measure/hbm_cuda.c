@@ -35,11 +35,11 @@ static cudaError_t enqueue_hbm(void *arg, const ls_timer_t *t, int loops)
     hbm_job_t *j = arg;
     cudaError_t rc = cudaSuccess;
     for (int i = 0; i < loops && rc == cudaSuccess; i++) {
-        if (strcmp(j->method, "read") == 0)
+        if (strcmp(j->method, LS_HBM_READ) == 0)
             rc = ls_k_read(j->a, j->size, j->xor_dev, j->grid, j->block, t->stream[0]);
-        else if (strcmp(j->method, "write") == 0)
+        else if (strcmp(j->method, LS_HBM_WRITE) == 0)
             rc = ls_k_write(j->b, j->size, SEED_W, j->grid, j->block, t->stream[0]);
-        else if (strcmp(j->method, "copy_ce") == 0) /* the copy engine, as nvbandwidth's device_local_copy */
+        else if (strcmp(j->method, LS_HBM_COPY_CE) == 0) /* the copy engine, as nvbandwidth's device_local_copy */
             rc = cudaMemcpyAsync(j->b, j->a, j->size, cudaMemcpyDeviceToDevice, t->stream[0]);
         else
             rc = ls_k_copy(j->b, j->a, j->size, j->grid, j->block, t->stream[0]);
@@ -71,9 +71,9 @@ static const char *check_hbm(int dev, hbm_job_t *j, char *buf, size_t len)
 {
     unsigned want = 0;
     long long wrong;
-    if (strcmp(j->method, "read") == 0) {
+    if (strcmp(j->method, LS_HBM_READ) == 0) {
         wrong = ls_count_wrong(dev, j->a, j->size, SEED_A, &want); /* the input is intact */
-    } else if (strcmp(j->method, "write") == 0) {
+    } else if (strcmp(j->method, LS_HBM_WRITE) == 0) {
         wrong = ls_count_wrong(dev, j->b, j->size, SEED_W, NULL);
     } else {
         wrong = ls_count_wrong(dev, j->b, j->size, SEED_A, NULL);
@@ -125,7 +125,7 @@ static void group_result(json_t *e, int dev, hbm_job_t *j, const double *ms, int
                          int stop_rule, char *buf, size_t len)
 {
     const char *bad = st == 0 ? check_hbm(dev, j, buf, len) : buf;
-    if (!bad && strcmp(j->method, "read") == 0)
+    if (!bad && strcmp(j->method, LS_HBM_READ) == 0)
         bad = check_read_kernel(dev, j, buf, len);
     if (bad) {
         ls_entry_fail(e, st == -2 ? "timeout" : "failed", bad);
@@ -154,7 +154,7 @@ static void measure_method(json_t *doc, hbm_all_t *h, const char *method, const 
     for (int g = 0; g < h->n; g++) {
         h->job[g].method = method;
         e[g] = ls_hbm_entry(h->dev[g], method, h->job[g].size, h->theo[g]);
-        if (rc == cudaSuccess && strcmp(method, "read") != 0 && cudaSetDevice(h->dev[g]) == cudaSuccess)
+        if (rc == cudaSuccess && strcmp(method, LS_HBM_READ) != 0 && cudaSetDevice(h->dev[g]) == cudaSuccess)
             rc = cudaMemset(h->job[g].b, 0, h->job[g].size);
     }
     for (int g = 0; g < h->n && rc == cudaSuccess; g++)

@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "pattern.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <pthread.h>
@@ -50,7 +51,7 @@ static cudaError_t enqueue_host(void *arg, const ls_timer_t *t, int loops)
 {
     host_job_t *j = arg;
     cudaError_t rc = cudaSuccess;
-    int h2d = strcmp(j->direction, "d2h") != 0, d2h = strcmp(j->direction, "h2d") != 0;
+    int h2d = strcmp(j->direction, LS_DIR_D2H) != 0, d2h = strcmp(j->direction, LS_DIR_H2D) != 0;
     cudaSetDevice(j->dev);
     for (int i = 0; i < loops && rc == cudaSuccess; i++) {
         if (h2d)
@@ -88,13 +89,13 @@ static cudaError_t pageable_sample(host_job_t *j, int loops, double *ms)
 {
     pageable_run_t up = {j, 1, loops, cudaSuccess}, down = {j, 0, loops, cudaSuccess};
     double t0 = now_ms();
-    if (strcmp(j->direction, "bidir") == 0) {
+    if (strcmp(j->direction, LS_DIR_BIDIR) == 0) {
         pthread_t th;
         if (pthread_create(&th, NULL, pageable_thread, &down) != 0)
             return cudaErrorUnknown;
         pageable_thread(&up);
         pthread_join(th, NULL);
-    } else if (strcmp(j->direction, "h2d") == 0) {
+    } else if (strcmp(j->direction, LS_DIR_H2D) == 0) {
         pageable_thread(&up);
     } else {
         pageable_thread(&down);
@@ -123,9 +124,9 @@ static int run_pageable(host_job_t *j, int n, double *ms, int *loops_out, char *
 static long long verify_host(host_job_t *j)
 {
     long long wrong = 0;
-    if (strcmp(j->direction, "d2h") != 0)
+    if (strcmp(j->direction, LS_DIR_D2H) != 0)
         wrong = ls_count_wrong(j->dev, j->dev_dst, j->size, SEED_HOST, NULL);
-    if (wrong == 0 && strcmp(j->direction, "h2d") != 0)
+    if (wrong == 0 && strcmp(j->direction, LS_DIR_H2D) != 0)
         wrong = ls_host_count_wrong(j->host_dst, j->size, j->seed_dev);
     return wrong;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/families.h"
 #include "model/topo.h"
 
 #define LS_DEFAULT_SAMPLES 20
@@ -35,6 +36,9 @@ typedef struct {
     /* p2p: 1 measures a->b then b->a only, not both ways at once (health's probe,
        docs/health.md); 0 all three. */
     int one_way;
+    /* The family measured (ls_family_measure sets it, model/families.h): the family and
+       method words its entries are written with. */
+    const ls_fam_t *fam;
 } ls_measure_opts_t;
 
 typedef void (*ls_measure_progress_fn)(const char *what);

@@ -81,7 +81,7 @@ static cudaError_t enqueue_direction(p2p_job_t *j, const ls_timer_t *t, int d)
 {
     int a = j->dev[d], b = j->dev[1 - d];
     void *src = j->src[d], *dst = j->dst[1 - d];
-    if (strcmp(j->method, "ce") == 0) {
+    if (strcmp(j->method, LS_P2P_CE) == 0) {
         /* Issued on the source's stream: the copy engine pushes (writes) to the peer.
            LS_CE_API=1 uses cudaMemcpyAsync on the unified address space instead. */
         cudaSetDevice(a);
@@ -89,11 +89,11 @@ static cudaError_t enqueue_direction(p2p_job_t *j, const ls_timer_t *t, int d)
             return cudaMemcpyAsync(dst, src, j->size, cudaMemcpyDefault, t->stream[src_stream(d)]);
         return cudaMemcpyPeerAsync(dst, b, src, a, j->size, t->stream[src_stream(d)]);
     }
-    if (strcmp(j->method, "sm_write") == 0) {
+    if (strcmp(j->method, LS_P2P_SM_WRITE) == 0) {
         cudaSetDevice(a);
         return ls_k_copy(dst, src, j->size, j->grid[d], j->block[d], t->stream[src_stream(d)]);
     }
-    if (strcmp(j->method, "sm_read") == 0) {
+    if (strcmp(j->method, LS_P2P_SM_READ) == 0) {
         cudaSetDevice(b);
         return ls_k_copy(dst, src, j->size, j->grid[1 - d], j->block[1 - d],
                          t->stream[dst_stream(d)]);
@@ -315,7 +315,7 @@ static void measure_groups(phase_t *ph, int staged, const ls_measure_opts_t *o)
 static int ready_pair(round_t *r, int k, json_t *e, const char *method, int phase)
 {
     p2p_job_t *j = r->job[k];
-    int sm = strcmp(method, "sm_read") == 0 || strcmp(method, "sm_write") == 0;
+    int sm = strcmp(method, LS_P2P_SM_READ) == 0 || strcmp(method, LS_P2P_SM_WRITE) == 0;
     char err[256] = "";
     j->method = method;
     j->phase = phase;
@@ -327,7 +327,7 @@ static int ready_pair(round_t *r, int k, json_t *e, const char *method, int phas
         return -1;
     }
     cudaError_t rc = cudaSuccess;
-    if ((strcmp(method, "staged") == 0 && job_stage_init(j, err, sizeof err) != 0) ||
+    if ((strcmp(method, LS_P2P_STAGED) == 0 && job_stage_init(j, err, sizeof err) != 0) ||
         (rc = clear_dst(j)) != cudaSuccess) {
         ls_entry_fail(e, "failed", err[0] ? err : cudaGetErrorString(rc));
         cudaGetLastError();
@@ -353,7 +353,7 @@ static void measure_phase(json_t *doc, round_t *r, const char *method, int phase
             ph.entry[k] = all[k], active++;
     }
     if (active > 0)
-        measure_groups(&ph, strcmp(method, "staged") == 0, o);
+        measure_groups(&ph, strcmp(method, LS_P2P_STAGED) == 0, o);
     for (int k = 0; k < r->njobs; k++)
         ls_doc_add_unique(doc, all[k]);
 }

@@ -72,8 +72,9 @@ void ls_json_add_string_once(json_t *strings, const char *s);
 double ls_json_num(const json_t *obj, const char *key, double fallback);
 long long ls_json_int(const json_t *obj, const char *key, long long fallback);
 
-/* Iterates measurements of one family ("p2p", "latency", "hbm", "host", "nccl", ...);
-   family NULL matches all. Returns the next index >= start whose entry matches, or -1. */
+/* Iterates measurements of one family (LS_FAMILY_P2P, ...); family NULL matches all.
+   Returns the next index >= start whose entry matches, or -1. New code walks the
+   entries with LS_DOC_FOREACH over a family descriptor (model/view.h) instead. */
 long ls_doc_next_measurement(const json_t *doc, const char *family, long start);
 
 /* The object of doc's gpus[] whose index is index, or NULL. */

@@ -6,6 +6,7 @@
 #include "entries.h"
 #include "topo.h"
 #include "../util/log.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static int check_entry(const json_t *m, size_t i, char *err, size_t errlen)
     char why[128];
     const char *id = ls_json_str(m, "id", "?");
     /* only a latency entry's dst may be host memory (docs/schema.md) */
-    int host_dst = strcmp(ls_json_str(m, "family", ""), "latency") == 0;
+    int host_dst = strcmp(ls_json_str(m, "family", ""), LS_FAMILY_LATENCY) == 0;
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
         long long lowest = fields[k].lowest < 0 && !host_dst ? 0 : fields[k].lowest;
         if (check_index(json_object_get(m, fields[k].key), lowest, why, sizeof why))

@@ -11,6 +11,12 @@
 #define LS_FAMILY_HOST "host"
 #define LS_FAMILY_NCCL "nccl"
 #define LS_FAMILY_TP "tp"
+#define LS_FAMILY_FABRIC "fabric"
+#define LS_FAMILY_BURN "burn"
+/* imported only: perftest, nvloom, DCGM's diagnostic figures */
+#define LS_FAMILY_NET "net"
+#define LS_FAMILY_MNNVL "mnnvl"
+#define LS_FAMILY_DCGM "dcgm"
 
 /* p2p methods: copy engine, SM kernels reading the peer or writing to it, through host */
 #define LS_P2P_CE "ce"
@@ -29,6 +35,19 @@
 #define LS_HBM_WRITE "write"
 #define LS_HBM_COPY "copy"
 #define LS_HBM_COPY_CE "copy_ce"
+
+/* fabric methods (patterns) */
+#define LS_FABRIC_ALL_TO_ALL "all_to_all"
+#define LS_FABRIC_ONE_TO_ALL "one_to_all"
+#define LS_FABRIC_ALL_TO_ONE "all_to_one"
+
+/* burn methods: cuBLAS GEMM, or the FMA kernel where cuBLAS is absent */
+#define LS_BURN_GEMM_BF16 "gemm_bf16"
+#define LS_BURN_FMA_FP32 "fma_fp32"
+
+/* nccl methods: a sweep of launches, or of CUDA graph launches (-G) */
+#define LS_NCCL_LAUNCH "nccl"
+#define LS_NCCL_GRAPH "nccl_graph"
 
 /* directions: p2p uni | bidir; host h2d | d2h | bidir */
 #define LS_DIR_UNI "uni"

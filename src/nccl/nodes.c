@@ -1,6 +1,7 @@
 /* nodes[] and per-node transports of MPI collectives (nodes.h). */
 #include "nodes.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <string.h>
 
@@ -51,7 +52,7 @@ void ls_nodes_annotate(json_t *doc, const json_t *nodes)
     json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") != 0 || strcmp(ls_json_str(e, "mode", ""), "mpi") != 0)
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) != 0 || strcmp(ls_json_str(e, "mode", ""), "mpi") != 0)
             continue;
         json_t *hosts = json_array();
         for (long long r = 0; r < (long long)json_array_size(json_object_get(e, "gpus")); r++) {

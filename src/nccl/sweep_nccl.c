@@ -1021,9 +1021,9 @@ static json_t *new_entry(const run_t *r, const int *gpus_all)
     json_t *gpus = json_array();
     for (int k = 0; k < ctx.nranks; k++)
         json_array_append_new(gpus, json_integer(gpus_all[k]));
-    json_object_set_new(e, "method", json_string(o->graph > 0 ? "nccl_graph" : "nccl"));
+    json_object_set_new(e, "method", json_string(o->graph > 0 ? LS_NCCL_GRAPH : LS_NCCL_LAUNCH));
     json_object_set_new(e, "gpus", gpus);
-    json_object_set_new(e, "source", json_string("linkscope"));
+    json_object_set_new(e, "source", json_string(LS_SOURCE_LINKSCOPE));
     json_object_set_new(e, "collective", json_string(r->coll->name));
     json_object_set_new(e, "nranks", json_integer(ctx.nranks));
     json_object_set_new(e, "mode", json_string(ctx.mpi ? "mpi" : "threads"));

@@ -6,6 +6,7 @@
 #include "variant.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/vocab.h"
 #include "util/log.h"
 
 #include <stdio.h>
@@ -34,13 +35,13 @@ json_t *ls_nccl_env_snapshot(void)
 
 json_t *ls_nccl_skipped_entry(const char *coll, const char *variant, const char *why)
 {
-    json_t *e = ls_entry_new("nccl", "busbw", "GB/s");
+    json_t *e = ls_entry_new(LS_FAMILY_NCCL, "busbw", "GB/s");
     char id[160];
     snprintf(id, sizeof id, "nccl-%s-%s", coll, variant ? variant : "default");
     json_object_set_new(e, "id", json_string(id));
     json_object_set_new(e, "collective", json_string(coll));
     json_object_set_new(e, "variant", json_string(variant ? variant : "default"));
-    json_object_set_new(e, "source", json_string("linkscope"));
+    json_object_set_new(e, "source", json_string(LS_SOURCE_LINKSCOPE));
     ls_entry_fail(e, "skipped", why);
     return e;
 }

@@ -5,6 +5,7 @@
 #include "analyze/ceiling.h"
 #include "analyze/machine.h"
 #include "model/doc.h"
+#include "model/view.h"
 
 #include <string.h>
 
@@ -82,10 +83,8 @@ json_t *ls_probe_figures(const json_t *doc)
 {
     json_t *out = json_array();
     ls_machine_t *m = ls_machine_new(doc);
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
-        json_t *f = figure_of(m, e);
+    LS_DOC_FOREACH(e, doc, NULL) {
+        json_t *f = figure_of(m, e.json);
         if (f)
             json_array_append_new(out, f);
     }

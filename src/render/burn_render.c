@@ -3,6 +3,8 @@
    axis, throttle samples marked under them). */
 #include "burn_render.h"
 #include "model/doc.h"
+#include "model/vocab.h"
+#include "model/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,14 +17,13 @@
 #define MARGIN_T 22
 #define PANEL_GAP 14
 
-static int is_burn(const json_t *e) { return strcmp(ls_json_str(e, "family", ""), "burn") == 0; }
-
 int ls_burn_count(const json_t *doc)
 {
-    size_t i;
-    const json_t *e;
     int n = 0;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e) n += is_burn(e);
+    LS_DOC_FOREACH(e, doc, &ls_fam_burn)
+    {
+        n++;
+    }
     return n;
 }
 
@@ -71,10 +72,11 @@ static void reasons_line(FILE *f, const json_t *e)
 
 void ls_burn_table(FILE *f, const json_t *doc)
 {
-    size_t i;
-    const json_t *e;
     const json_t *any = NULL;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e) if (is_burn(e) && !any) any = e;
+    LS_DOC_FOREACH(ent, doc, &ls_fam_burn)
+    {
+        any = any ? any : ent.json;
+    }
     double first_s = ls_json_num(json_object_get(any, "burn"), "first_s", -1);
     char first[32] = "seconds";
     if (first_s > 0) /* documents before first_s was recorded: the words alone */
@@ -101,11 +103,9 @@ void ls_burn_table(FILE *f, const json_t *doc)
         fprintf(f, "%-4s %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n", "GPU", "method", "seconds", "first",
                 "sustained", "ratio", "SM MHz", "power W", "max C", "HBM GB/s", "peer GB/s");
     }
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_burn)
     {
-        if (!is_burn(e))
-            continue;
-        const json_t *b = json_object_get(e, "burn");
+        const json_t *e = ent.json, *b = json_object_get(e, "burn");
         char c[8][32];
         fmt_or_dash(c[0], 32, b, "seconds", "%.0f");
         fmt_or_dash(c[1], 32, b, "first_tflops", "%.1f");
@@ -217,12 +217,11 @@ static void chart(ls_buf_t *b, const json_t *e)
 
 int ls_svg_burn_charts(ls_buf_t *b, const json_t *doc)
 {
-    size_t i;
-    const json_t *e;
     int n = 0;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_burn)
     {
-        if (!is_burn(e) || !json_is_object(json_object_get(json_object_get(e, "burn"), "series")))
+        const json_t *e = ent.json;
+        if (!json_is_object(json_object_get(json_object_get(e, "burn"), "series")))
             continue;
         chart(b, e);
         n++;

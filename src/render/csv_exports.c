@@ -7,6 +7,8 @@
 #include "status.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/vocab.h"
+#include "model/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -100,12 +102,12 @@ static ls_table_t *paths(const json_t *doc, const json_t *plan)
             char sa[CELL], sb[CELL], uni[CELL], up[CELL], bid[CELL], lat[CELL];
             snprintf(sa, CELL, "%d", a);
             snprintf(sb, CELL, "%d", b);
-            double u = ls_doc_pair_value(doc, "p2p", "uni", a, b, &uid);
+            double u = ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_UNI, a, b, &uid);
             full(uni, u);
             const json_t *ue = ls_doc_entry_by_id(doc, uid);
             pct(up, plan, ue, u);
-            full(bid, ls_doc_pair_value(doc, "p2p", "bidir", a, b, NULL));
-            full(lat, ls_doc_pair_value(doc, "latency", NULL, a, b, NULL));
+            full(bid, ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL));
+            full(lat, ls_doc_pair_value(doc, &ls_fam_latency, NULL, a, b, NULL));
             const char *row[] = {sa, sb, ls_json_str(l, "type", ""), ls_json_str(l, "class", ""),
                                  ls_json_str(l, "p2p_read", ""), ls_json_str(l, "p2p_write", ""), uni, up, uid, bid, lat,
                                  ls_pair_status(doc, plan, a, b, ue)};
@@ -152,8 +154,10 @@ static ls_table_t *collectives(const json_t *doc, const json_t *plan)
                                    "ip_time_us", "ip_algbw_gbps", "ip_busbw_gbps", "ip_wrong",
                                    "busbw_pct_of_peak", "status"};
     ls_table_t *t = ls_table_new("collectives", 16, header);
-    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1))
-        collective_rows(t, json_array_get(json_object_get(doc, "measurements"), (size_t)i), plan);
+    LS_DOC_FOREACH(v, doc, &ls_fam_nccl)
+    {
+        collective_rows(t, v.json, plan);
+    }
     return t;
 }
 
@@ -170,7 +174,7 @@ static void stats(char c[5][CELL], const json_t *e)
 
 /* One row per entry of family, its own columns first (cols fills them), then the
    statistics, the ceiling, % of it, source, entry and status. */
-static ls_table_t *family_table(const json_t *doc, const json_t *plan, const char *family, const char *name,
+static ls_table_t *family_table(const json_t *doc, const json_t *plan, const ls_fam_t *family, const char *name,
                                 int nown, const char *const *own, void (*cols)(const json_t *e, char c[][CELL]))
 {
     static const char *const tail[] = {"median", "min", "max", "cv", "samples", "peak", "pct_of_peak",
@@ -181,8 +185,8 @@ static ls_table_t *family_table(const json_t *doc, const json_t *plan, const cha
     for (int i = 0; i < 10; i++)
         header[nown + i] = tail[i];
     ls_table_t *t = ls_table_new(name, nown + 10, header);
-    for (long i = ls_doc_next_measurement(doc, family, 0); i >= 0; i = ls_doc_next_measurement(doc, family, i + 1)) {
-        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+    LS_DOC_FOREACH(v, doc, family) {
+        const json_t *e = v.json;
         char c[16][CELL];
         cols(e, c);
         stats(c + nown, e);
@@ -193,7 +197,7 @@ static ls_table_t *family_table(const json_t *doc, const json_t *plan, const cha
         const char *row[16];
         for (int k = 0; k < nown + 7; k++)
             row[k] = c[k];
-        row[nown + 7] = ls_json_str(e, "source", "linkscope");
+        row[nown + 7] = ls_json_str(e, "source", LS_SOURCE_LINKSCOPE);
         row[nown + 8] = ls_json_str(e, "id", "");
         row[nown + 9] = ls_status_word(plan, e);
         ls_table_row(t, row);
@@ -221,7 +225,7 @@ static void latency_cols(const json_t *e, char c[][CELL])
     snprintf(c[0], CELL, "%s", ls_json_str(e, "method", ""));
     integer(c[1], e, "src", 0);
     integer(c[2], e, "dst", 0);
-    snprintf(c[3], CELL, "%s", ls_entry_has_flag(e, "through_host") ? "yes" : "no");
+    snprintf(c[3], CELL, "%s", ls_entry_has_flag(e, LS_FLAG_THROUGH_HOST) ? "yes" : "no");
 }
 
 char *ls_report_csv(const json_t *doc, const json_t *plan, const char *name)
@@ -232,9 +236,9 @@ char *ls_report_csv(const json_t *doc, const json_t *plan, const char *name)
     ls_table_t *t = !strcmp(name, "boards_clocks") ? boards(doc)
                     : !strcmp(name, "p2p_paths")   ? paths(doc, plan)
                     : !strcmp(name, "collectives") ? collectives(doc, plan)
-                    : !strcmp(name, "hbm")         ? family_table(doc, plan, "hbm", "hbm", 2, hbm_own, hbm_cols)
-                    : !strcmp(name, "host_copies") ? family_table(doc, plan, "host", "host_copies", 4, host_own, host_cols)
-                    : !strcmp(name, "latency")     ? family_table(doc, plan, "latency", "latency", 4, lat_own, latency_cols)
+                    : !strcmp(name, LS_FAMILY_HBM) ? family_table(doc, plan, &ls_fam_hbm, LS_FAMILY_HBM, 2, hbm_own, hbm_cols)
+                    : !strcmp(name, "host_copies") ? family_table(doc, plan, &ls_fam_host, "host_copies", 4, host_own, host_cols)
+                    : !strcmp(name, LS_FAMILY_LATENCY) ? family_table(doc, plan, &ls_fam_latency, LS_FAMILY_LATENCY, 4, lat_own, latency_cols)
                                                    : NULL;
     if (!t)
         return NULL;

@@ -3,22 +3,24 @@
 #include "family_tables.h"
 #include "matrix.h"
 #include "measure_tables.h"
+#include "model/families.h"
+#include "model/vocab.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* p2p: one matrix per method, one direction then both; latency: one per method, P2P
-   then through host. */
-static const char *p2p_direction(int pass) { return pass ? "bidir" : "uni"; }
+/* A family with directions: one matrix per method, one direction then both; one
+   without: one per method, its own path then through host. */
+static const char *direction_of(int pass) { return pass ? LS_DIR_BIDIR : LS_DIR_UNI; }
 
-static int matrices(const json_t *doc, const char *family, const char *const *methods, FILE *f, int color, const char *dir, char *err, size_t errlen)
+static int matrices(const json_t *doc, const ls_fam_t *fam, const char *const *methods, FILE *f, int color,
+                    const char *dir, char *err, size_t errlen)
 {
     ls_matrix_t *m = malloc(sizeof *m);
-    int rc = m ? 0 : -1, p2p = strcmp(family, "p2p") == 0;
+    int rc = m ? 0 : -1, dirs = fam->directions;
     for (int pass = 0; pass < 2 && !rc; pass++)
         for (int k = 0; methods[k] && !rc; k++) {
-            if (!ls_matrix_from_doc(doc, family, methods[k], p2p ? p2p_direction(pass) : NULL,
-                                    p2p ? 0 : pass, m))
+            if (!ls_matrix_from_doc(doc, fam, methods[k], dirs ? direction_of(pass) : NULL, dirs ? 0 : pass, m))
                 continue;
             if (f) {
                 char *text = ls_matrix_text(m, color);
@@ -33,19 +35,19 @@ static int matrices(const json_t *doc, const char *family, const char *const *me
 
 static void print_p2p(FILE *f, const json_t *doc, const char *const *methods, int color)
 {
-    matrices(doc, "p2p", methods, f, color, NULL, NULL, 0);
+    matrices(doc, &ls_fam_p2p, methods, f, color, NULL, NULL, 0);
     ls_p2p_path_table(f, doc);
 }
 
 static int csv_p2p(const json_t *doc, const char *const *methods, const char *dir,
                    char *err, size_t errlen)
 {
-    return matrices(doc, "p2p", methods, NULL, 0, dir, err, errlen);
+    return matrices(doc, &ls_fam_p2p, methods, NULL, 0, dir, err, errlen);
 }
 
 static void print_latency(FILE *f, const json_t *doc, const char *const *methods, int color)
 {
-    matrices(doc, "latency", methods, f, color, NULL, NULL, 0);
+    matrices(doc, &ls_fam_latency, methods, f, color, NULL, NULL, 0);
     ls_latency_host_table(f, doc);
     ls_p2p_path_table(f, doc);
 }
@@ -53,7 +55,7 @@ static void print_latency(FILE *f, const json_t *doc, const char *const *methods
 static int csv_latency(const json_t *doc, const char *const *methods, const char *dir,
                        char *err, size_t errlen)
 {
-    return matrices(doc, "latency", methods, NULL, 0, dir, err, errlen);
+    return matrices(doc, &ls_fam_latency, methods, NULL, 0, dir, err, errlen);
 }
 
 static void print_hbm(FILE *f, const json_t *doc, const char *const *methods, int color)
@@ -83,10 +85,10 @@ static int csv_host(const json_t *doc, const char *const *methods, const char *d
 }
 
 static const ls_family_tables_t tables[] = {
-    {"p2p", print_p2p, csv_p2p},
-    {"latency", print_latency, csv_latency},
-    {"hbm", print_hbm, csv_hbm},
-    {"host", print_host, csv_host},
+    {.family = LS_FAMILY_P2P, .print = print_p2p, .csv = csv_p2p},
+    {.family = LS_FAMILY_LATENCY, .print = print_latency, .csv = csv_latency},
+    {.family = LS_FAMILY_HBM, .print = print_hbm, .csv = csv_hbm},
+    {.family = LS_FAMILY_HOST, .print = print_host, .csv = csv_host},
 };
 
 const ls_family_tables_t *ls_family_tables(const char *family)

@@ -6,6 +6,7 @@
 #include "format.h"
 #include "render.h"
 #include "model/doc.h"
+#include "model/view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,9 +69,10 @@ static char *end(ls_out_t *o)
     json_object_set_new(r, "gpus", json_integer(ls_doc_ngpus(o->doc)));
     json_object_set_new(r, "headline", ls_headline_json(o->doc, o->plan));
     json_t *figs = json_array();
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(o->doc, "measurements"), i, e) json_array_append_new(figs, figure(e));
+    LS_DOC_FOREACH(e, o->doc, NULL)
+    {
+        json_array_append_new(figs, figure(e.json));
+    }
     json_object_set(r, "findings", (json_t *)o->findings);
     json_object_set(r, "plan", (json_t *)o->plan);
     json_object_set_new(r, "figures", figs);

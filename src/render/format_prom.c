@@ -1,35 +1,18 @@
 /* The Prometheus / OpenMetrics text report (--format prom), for node_exporter's textfile
-   collector: one gauge family per kind of figure, named by Prometheus' conventions (base
+   collector: one gauge family per family of figures that names one (its descriptor,
+   model/families.c), named by Prometheus' conventions (base
    units: bytes per second, seconds; a linkscope_ prefix), every label set unique (the
    entry id is a label), values at full precision. A data format: written at the end,
    nothing for the outline's tables. docs/reports.md lists the metrics. */
 #include "format.h"
 #include "render.h"
 #include "model/doc.h"
+#include "model/view.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {
-    const char *family, *metric; /* which entries */
-    const char *name, *help;
-    double scale; /* document unit -> base unit */
-} metric_t;
-
-/* GB/s is 1e9 bytes per second (docs/methods.md); latency is in microseconds. */
-static const metric_t metrics[] = {
-    {"p2p", "bandwidth", "linkscope_p2p_bandwidth_bytes_per_second",
-     "GPU to GPU copy bandwidth, median of the samples (direction uni: one way; bidir: both summed).", 1e9},
-    {"latency", "latency", "linkscope_p2p_latency_seconds", "GPU to GPU latency, median of the samples.", 1e-6},
-    {"hbm", "bandwidth", "linkscope_hbm_bandwidth_bytes_per_second",
-     "Device memory traffic (bytes read + bytes written) per second, median.", 1e9},
-    {"host", "bandwidth", "linkscope_host_copy_bandwidth_bytes_per_second",
-     "Host <-> device copy bandwidth, median.", 1e9},
-    {"nccl", "busbw", "linkscope_nccl_bus_bandwidth_bytes_per_second",
-     "NCCL bus bandwidth at the largest message size, as nccl-tests counts it.", 1e9},
-};
 
 static void nothing(ls_out_t *o, const ls_table_t *t, int flags)
 {
@@ -61,7 +44,7 @@ static void str_label(ls_buf_t *b, const json_t *e, const char *key, int *first)
         label(b, key, json_string_value(json_object_get(e, key)), first);
 }
 
-static void sample(ls_buf_t *b, const char *host, const metric_t *m, const json_t *e)
+static void sample(ls_buf_t *b, const char *host, const ls_fam_prom_t *m, const json_t *e)
 {
     int first = 1;
     ls_buf_printf(b, "%s{", m->name);
@@ -82,23 +65,19 @@ static void sample(ls_buf_t *b, const char *host, const metric_t *m, const json_
     ls_buf_printf(b, "} %s\n", v);
 }
 
-static int counts(const json_t *e, const metric_t *m)
+/* One gauge per family that names one (model/families.c), over its ok entries of that
+   metric with a value. */
+static void family(ls_buf_t *b, const json_t *doc, const char *host, const ls_fam_t *f)
 {
-    return !strcmp(ls_json_str(e, "family", ""), m->family) && !strcmp(ls_json_str(e, "metric", ""), m->metric) &&
-           !strcmp(ls_json_str(e, "status", ""), "ok") && json_is_number(json_object_get(e, "value"));
-}
-
-static void family(ls_buf_t *b, const json_t *doc, const char *host, const metric_t *m)
-{
-    size_t i, n = 0;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    const ls_fam_prom_t *m = &f->prom;
+    size_t n = 0;
+    LS_DOC_FOREACH(v, doc, f)
     {
-        if (!counts(e, m))
+        if (!v.ok || strcmp(v.metric, m->metric) || !json_is_number(json_object_get(v.json, "value")))
             continue;
         if (!n++)
             ls_buf_printf(b, "# HELP %s %s\n# TYPE %s gauge\n", m->name, m->help, m->name);
-        sample(b, host, m, e);
+        sample(b, host, m, v.json);
     }
 }
 
@@ -129,8 +108,9 @@ static char *end(ls_out_t *o)
     ls_buf_t b = {0};
     const char *host = ls_json_str(json_object_get(o->doc, "host"), "hostname", "");
     verdict_metrics(&b, o->findings, host);
-    for (size_t k = 0; k < sizeof metrics / sizeof metrics[0]; k++)
-        family(&b, o->doc, host, &metrics[k]);
+    for (int k = 0; ls_fams[k]; k++)
+        if (ls_fams[k]->prom.name)
+            family(&b, o->doc, host, ls_fams[k]);
     return ls_buf_take(&b);
 }
 

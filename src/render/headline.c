@@ -9,6 +9,9 @@
 #include "model/doc.h"
 #include "model/entry.h"
 #include "model/gpuset.h"
+#include "model/families.h"
+#include "model/view.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,33 +20,34 @@
 
 typedef struct {
     const char *label;  /* what the line says */
-    const char *family, *method, *direction, *unit;
+    const ls_fam_t *family;
+    const char *method, *direction, *unit;
     int through_host;   /* 1: only through-host figures, 0: only direct ones */
 } headline_t;
 
 static const headline_t lines[] = {
-    {"P2P one direction (copy engine)", "p2p", "ce", "uni", "GB/s", 0},
-    {"P2P both directions, summed (copy engine)", "p2p", "ce", "bidir", "GB/s", 0},
-    {"P2P one direction, SM kernel reading peer", "p2p", "sm_read", "uni", "GB/s", 0},
-    {"P2P one direction via host memory (P2P off)", "p2p", "staged", "uni", "GB/s", 1},
-    {"GPU-GPU latency, one-way store (ping-pong)", "latency", "gpu_pingpong", NULL, "us", 0},
-    {"GPU-GPU latency, pointer chase (read)", "latency", "pointer_chase", NULL, "us", 0},
-    {"GPU-GPU latency, GPU-timed copy", "latency", "gpu_copy", NULL, "us", 0},
-    {"HBM traffic (read + write), read kernel", "hbm", "read", NULL, "GB/s", 0},
-    {"HBM traffic (read + write), copy engine", "hbm", "copy_ce", NULL, "GB/s", 0},
-    {"host to GPU, pinned", "host", "h2d", NULL, "GB/s", 0},
-    {"GPU to host, pinned", "host", "d2h", NULL, "GB/s", 0},
+    {"P2P one direction (copy engine)", &ls_fam_p2p, LS_P2P_CE, LS_DIR_UNI, "GB/s", 0},
+    {"P2P both directions, summed (copy engine)", &ls_fam_p2p, LS_P2P_CE, LS_DIR_BIDIR, "GB/s", 0},
+    {"P2P one direction, SM kernel reading peer", &ls_fam_p2p, LS_P2P_SM_READ, LS_DIR_UNI, "GB/s", 0},
+    {"P2P one direction via host memory (P2P off)", &ls_fam_p2p, LS_P2P_STAGED, LS_DIR_UNI, "GB/s", 1},
+    {"GPU-GPU latency, one-way store (ping-pong)", &ls_fam_latency, LS_LAT_GPU_PINGPONG, NULL, "us", 0},
+    {"GPU-GPU latency, pointer chase (read)", &ls_fam_latency, LS_LAT_POINTER_CHASE, NULL, "us", 0},
+    {"GPU-GPU latency, GPU-timed copy", &ls_fam_latency, LS_LAT_GPU_COPY, NULL, "us", 0},
+    {"HBM traffic (read + write), read kernel", &ls_fam_hbm, LS_HBM_READ, NULL, "GB/s", 0},
+    {"HBM traffic (read + write), copy engine", &ls_fam_hbm, LS_HBM_COPY_CE, NULL, "GB/s", 0},
+    {"host to GPU, pinned", &ls_fam_host, LS_DIR_H2D, NULL, "GB/s", 0},
+    {"GPU to host, pinned", &ls_fam_host, LS_DIR_D2H, NULL, "GB/s", 0},
 };
 
 static int matches(const json_t *e, const headline_t *h)
 {
-    if (strcmp(ls_json_str(e, "family", ""), h->family) || strcmp(ls_json_str(e, "status", ""), "ok") ||
-        strcmp(ls_json_str(e, "method", ""), h->method) || ls_entry_has_flag(e, "through_host") != h->through_host)
+    if (strcmp(ls_json_str(e, "family", ""), h->family->name) || strcmp(ls_json_str(e, "status", ""), "ok") ||
+        strcmp(ls_json_str(e, "method", ""), h->method) || ls_entry_has_flag(e, LS_FLAG_THROUGH_HOST) != h->through_host)
         return 0;
-    if (h->direction && strcmp(ls_json_str(e, "direction", "uni"), h->direction))
+    if (h->direction && strcmp(ls_json_str(e, "direction", LS_DIR_UNI), h->direction))
         return 0;
-    if (!strcmp(h->family, "host") &&
-        (strcmp(ls_json_str(e, "memory", ""), "pinned") || json_is_false(json_object_get(e, "local"))))
+    if (h->family == &ls_fam_host &&
+        (strcmp(ls_json_str(e, "memory", ""), LS_MEM_PINNED) || json_is_false(json_object_get(e, "local"))))
         return 0;
     return json_is_number(json_object_get(e, "value"));
 }
@@ -71,10 +75,9 @@ static int range(const json_t *doc, const json_t *plan, const headline_t *h, dou
 {
     *lo = INFINITY, *hi = -INFINITY, *peak = 0, *n = 0;
     *w = (worst_t){NULL, INFINITY, 0, 0};
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, h->family)
     {
+        const json_t *e = ent.json;
         if (!matches(e, h))
             continue;
         double v = ls_json_num(e, "value", NAN), p = peak_of(plan, e);
@@ -100,7 +103,7 @@ static void subject_of(const json_t *e, char *buf, size_t len)
 {
     long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
     if (s >= 0 && d >= 0)
-        snprintf(buf, len, "GPU%lld%sGPU%lld", s, !strcmp(ls_json_str(e, "direction", "uni"), "bidir") ? "<->" : "->",
+        snprintf(buf, len, "GPU%lld%sGPU%lld", s, !strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_BIDIR) ? "<->" : "->",
                  d);
     else
         snprintf(buf, len, "GPU%lld", ls_json_int(e, "gpu", -1));
@@ -209,7 +212,7 @@ static num_t ls_fmt_num_s(double v)
 
 static int is_collective(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "family", ""), "nccl") && !strcmp(ls_json_str(e, "status", ""), "ok") &&
+    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && !strcmp(ls_json_str(e, "status", ""), "ok") &&
            json_object_get(e, "value"); /* an imported paste cut before its first row */
 }
 
@@ -235,10 +238,9 @@ static void collective_label(const json_t *e, char *label, size_t len)
 /* Each collective's bus bandwidth at its largest size and time at its smallest. */
 static void collective_lines(ls_buf_t *b, const json_t *doc, const json_t *plan, const cols_t *c)
 {
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!is_collective(e))
             continue;
         char label[160], bw[24], big[24], small_us[24], small[24], head[320], at[40] = "", time[64] = "";
@@ -270,10 +272,9 @@ static void status_line(ls_buf_t *b, const json_t *doc, const json_t *plan)
 {
     static const char *words[] = {"ok", "noisy", "wrong", "failed", "timeout", "skipped"};
     int count[6] = {0}, other = 0;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, NULL)
     {
+        const json_t *e = ent.json;
         const char *w = ls_status_word(plan, e);
         size_t k = 0;
         while (k < 6 && strcmp(words[k], w))
@@ -309,10 +310,9 @@ static cols_t columns(const json_t *doc, const json_t *plan)
         c.label = ls_text_width(r.label) > c.label ? ls_text_width(r.label) : c.label;
         c.range = ls_text_width(r.range) > c.range ? ls_text_width(r.range) : c.range;
     }
-    size_t k;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), k, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         char label[160], bw[24];
         if (!is_collective(e))
             continue;
@@ -345,10 +345,9 @@ char *ls_render_headline(const json_t *doc, const json_t *plan)
 
 static void collective_rows(ls_table_t *t, const json_t *doc, const json_t *plan)
 {
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!is_collective(e))
             continue;
         char label[160], who[96], bw[24], big[24], us[24], small[24];
@@ -417,10 +416,9 @@ json_t *ls_headline_json(const json_t *doc, const json_t *plan)
         }
         json_array_append_new(out, h);
     }
-    size_t k;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), k, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!is_collective(e))
             continue;
         char label[96];

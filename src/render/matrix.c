@@ -3,6 +3,8 @@
 #include "strbuf.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/view.h"
+#include "model/vocab.h"
 #include "util/fileio.h"
 
 #include <math.h>
@@ -10,23 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *method_words(const char *family, const char *method)
-{
-    static const char *const words[][3] = {
-        {"p2p", "ce", "copy engine (cudaMemcpyPeerAsync)"},
-        {"p2p", "sm_write", "SM kernel on the source writing into the peer"},
-        {"p2p", "sm_read", "SM kernel on the destination reading the peer"},
-        {"p2p", "staged", "P2P disabled: staged through pinned host memory"},
-        {"latency", "gpu_pingpong", "one-way trip: flag written into the peer's memory, ping-pong / 2"},
-        {"latency", "pointer_chase", "per dependent 8-byte read; row reads column's memory"},
-        {"latency", "gpu_copy", "GPU-timed 4 B cudaMemcpyPeerAsync, per copy (p2pBandwidthLatencyTest GPU)"},
-        {"latency", "cpu_copy", "CPU time per 4 B cudaMemcpyPeerAsync call (p2pBandwidthLatencyTest CPU)"},
-    };
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(words[i][0], family) == 0 && strcmp(words[i][1], method) == 0)
-            return words[i][2];
-    return method;
-}
+/* nvbandwidth's "mode" of a copy-engine read (import/nvbandwidth.c), not an HBM method */
+#define NVBW_READ "read"
 
 void ls_matrix_init(ls_matrix_t *m, int n_fixed)
 {
@@ -60,74 +47,77 @@ int ls_matrix_slot(ls_matrix_t *m, int gpu)
     return i;
 }
 
-static void set_cell(ls_matrix_t *m, int a, int b, const json_t *e)
+static void set_cell(ls_matrix_t *m, int a, int b, const ls_view_t *v)
 {
     int i = ls_matrix_slot(m, a), j = ls_matrix_slot(m, b);
     if (i < 0 || j < 0)
         return;
-    int ok = strcmp(ls_json_str(e, "status", ""), "ok") == 0;
-    m->cell[i][j] = ok ? LS_CELL_VALUE : LS_CELL_FAILED;
-    m->no_p2p[i][j] = (unsigned char)ls_entry_has_flag(e, "no_p2p");
-    m->v[i][j] = ls_json_num(e, "value", NAN);
-    m->cv[i][j] = ls_json_num(json_object_get(e, "stats"), "cv", 0);
-    long long n = ls_json_int(json_object_get(e, "stats"), "n", 0);
-    if (n > m->samples)
-        m->samples = (int)n;
+    m->cell[i][j] = v->ok ? LS_CELL_VALUE : LS_CELL_FAILED;
+    m->no_p2p[i][j] = (unsigned char)!!(v->flags & LS_VF_NO_P2P);
+    m->v[i][j] = v->value;
+    m->cv[i][j] = v->cv;
+    if (v->n > m->samples)
+        m->samples = v->n;
 }
 
 void ls_matrix_put(ls_matrix_t *m, const json_t *e, int both)
 {
-    int a = (int)ls_json_int(e, "src", -1), b = (int)ls_json_int(e, "dst", -1);
-    if (a < 0 || b < 0 || a >= LS_MAX_GPUS || b >= LS_MAX_GPUS)
+    ls_view_t v = ls_view_of(e);
+    if (v.src < 0 || v.dst < 0 || v.src >= LS_MAX_GPUS || v.dst >= LS_MAX_GPUS)
         return;
-    set_cell(m, a, b, e);
-    m->direct[a][b] = 1;
-    if (both && !m->direct[b][a])
-        set_cell(m, b, a, e);
+    set_cell(m, v.src, v.dst, &v);
+    m->direct[v.src][v.dst] = 1;
+    if (both && !m->direct[v.dst][v.src])
+        set_cell(m, v.dst, v.src, &v);
 }
 
-static int matches(const json_t *e, const char *family, const char *method, const char *direction,
-                   int through_host)
+static int matches(const ls_view_t *v, const char *method, const char *direction, int through_host)
 {
-    if (strcmp(ls_json_str(e, "family", ""), family) != 0 ||
-        strcmp(ls_json_str(e, "method", ""), method) != 0)
+    if (strcmp(v->method_word, method) != 0)
         return 0;
-    if (direction && strcmp(ls_json_str(e, "direction", ""), direction) != 0)
+    if (direction && strcmp(v->direction ? v->direction : "", direction) != 0)
         return 0;
-    if (!direction && ls_entry_has_flag(e, "through_host") != !!through_host)
+    if (!direction && !!(v->flags & LS_VF_THROUGH_HOST) != !!through_host)
         return 0;
-    return ls_json_int(e, "src", -1) >= 0 && ls_json_int(e, "dst", -1) >= 0;
+    return v->src >= 0 && v->dst >= 0;
 }
 
-int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method,
+/* A command's matrix title: a family with directions says which, one without names the
+   path (through host memory or not). */
+static void command_title(ls_matrix_t *m, const ls_fam_t *fam, const char *method, int bidir,
+                          int through_host)
+{
+    const char *words = ls_fam_method_words(fam, method);
+    if (fam->directions)
+        snprintf(m->title, sizeof m->title, "%s, %s, %s", fam->title, words,
+                 bidir ? "both directions at once (sum of the two)" : "one direction (bytes copied / time)");
+    else if (fam == &ls_fam_latency) /* the words its command has always printed */
+        snprintf(m->title, sizeof m->title, "Latency%s, %s", through_host ? " through host memory" : "", words);
+    else
+        snprintf(m->title, sizeof m->title, "%s%s, %s", fam->title, through_host ? " through host memory" : "",
+                 words);
+}
+
+int ls_matrix_from_doc(const json_t *doc, const ls_fam_t *fam, const char *method,
                        const char *direction, int through_host, ls_matrix_t *m)
 {
     ls_matrix_init(m, 0);
-    int p2p = strcmp(family, "p2p") == 0;
-    int bidir = direction && strcmp(direction, "bidir") == 0;
+    int bidir = direction && strcmp(direction, LS_DIR_BIDIR) == 0;
     snprintf(m->corner, sizeof m->corner, bidir ? "GPU(row) <-> GPU(column)" : "GPU(row) -> GPU(column)");
-    snprintf(m->unit, sizeof m->unit, "%s", p2p ? "GB/s" : "us");
-    m->lower_is_better = !p2p;
-    if (p2p)
-        snprintf(m->title, sizeof m->title, "P2P bandwidth, %s, %s", method_words(family, method),
-                 bidir ? "both directions at once (sum of the two)" : "one direction (bytes copied / time)");
-    else
-        snprintf(m->title, sizeof m->title, "Latency%s, %s", through_host ? " through host memory" : "",
-                 method_words(family, method));
-    snprintf(m->name, sizeof m->name, "%s-%s-%s", family, method,
-             p2p ? direction : through_host ? "host" : "p2p");
-    const json_t *list = json_object_get(doc, "measurements");
-    size_t k;
-    json_t *e;
-    json_array_foreach(list, k, e)
-        if (matches(e, family, method, direction, through_host)) {
-            ls_matrix_slot(m, (int)ls_json_int(e, "src", 0));
-            ls_matrix_slot(m, (int)ls_json_int(e, "dst", 0));
+    snprintf(m->unit, sizeof m->unit, "%s", fam->unit);
+    m->lower_is_better = fam->lower_is_better;
+    command_title(m, fam, method, bidir, through_host);
+    snprintf(m->name, sizeof m->name, "%s-%s-%s", fam->name, method,
+             fam->directions ? direction : through_host ? "host" : "p2p");
+    LS_DOC_FOREACH(v, doc, fam)
+        if (matches(&v, method, direction, through_host)) {
+            ls_matrix_slot(m, v.src);
+            ls_matrix_slot(m, v.dst);
         }
     int filled = 0;
-    json_array_foreach(list, k, e)
-        if (matches(e, family, method, direction, through_host)) {
-            ls_matrix_put(m, e, bidir);
+    LS_DOC_FOREACH(v, doc, fam)
+        if (matches(&v, method, direction, through_host)) {
+            ls_matrix_put(m, v.json, bidir);
             filled++;
         }
     return filled;
@@ -141,9 +131,9 @@ int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method
 static void report_key(const json_t *e, char *key, size_t len)
 {
     snprintf(key, len, "%s|%s|%s|%s|%s|%d|%s", ls_json_str(e, "family", ""),
-             ls_json_str(e, "direction", "uni"), ls_json_str(e, "method", ""),
-             ls_json_str(e, "mode", ""), ls_json_str(e, "source", "linkscope"),
-             ls_entry_has_flag(e, "through_host"), ls_json_str(e, "matrix", ""));
+             ls_json_str(e, "direction", LS_DIR_UNI), ls_json_str(e, "method", ""),
+             ls_json_str(e, "mode", ""), ls_json_str(e, "source", LS_SOURCE_LINKSCOPE),
+             ls_entry_has_flag(e, LS_FLAG_THROUGH_HOST), ls_json_str(e, "matrix", ""));
 }
 
 /* "ce (p2pBandwidthLatencyTest: Unidirectional P2P=Disabled Bandwidth Matrix (GB/s))",
@@ -153,46 +143,47 @@ static void method_source(const json_t *e, const char *path, char *buf, size_t l
     const char *mode = ls_json_str(e, "mode", NULL);
     const char *matrix = ls_json_str(e, "matrix", NULL);
     snprintf(buf, len, "%s%s%s%s (%s%s%.120s)", ls_json_str(e, "method", "unknown"), mode ? " " : "",
-             mode && !strcmp(mode, "read") ? "reads" : (mode ? mode : ""), path,
-             ls_json_str(e, "source", "linkscope"), matrix ? ": " : "", matrix ? matrix : "");
+             mode && !strcmp(mode, NVBW_READ) ? "reads" : (mode ? mode : ""), path,
+             ls_json_str(e, "source", LS_SOURCE_LINKSCOPE), matrix ? ": " : "", matrix ? matrix : "");
 }
 
-static void report_title(const json_t *e, ls_matrix_t *m)
+/* "P2P bandwidth, GB/s, one direction, GPU(row) -> GPU(column): ce (linkscope)": the
+   family's title and unit, the direction for a family with directions, else the path. */
+static void report_title(const ls_view_t *v, ls_matrix_t *m)
 {
-    const char *dir = ls_json_str(e, "direction", "uni");
     char how[200];
-    if (!strcmp(ls_json_str(e, "family", ""), "latency")) {
-        method_source(e, ls_entry_has_flag(e, "through_host") ? ", through host memory" : "", how, sizeof how);
-        snprintf(m->title, sizeof m->title, "GPU-to-GPU latency, us, GPU(row) -> GPU(column): %.150s", how);
-        snprintf(m->unit, sizeof m->unit, "us");
-        m->lower_is_better = 1;
+    const ls_fam_t *f = v->fam;
+    if (!f->directions) {
+        method_source(v->json, v->flags & LS_VF_THROUGH_HOST ? ", through host memory" : "", how, sizeof how);
+        snprintf(m->title, sizeof m->title, "%s, %s, GPU(row) -> GPU(column): %.150s", f->title, f->unit, how);
     } else {
-        method_source(e, "", how, sizeof how);
-        snprintf(m->title, sizeof m->title, "P2P bandwidth, GB/s, %s, GPU(row) -> GPU(column): %.150s",
-                 strcmp(dir, "bidir") ? "one direction" : "both directions summed", how);
-        snprintf(m->unit, sizeof m->unit, "GB/s");
+        method_source(v->json, "", how, sizeof how);
+        int bidir = v->direction && !strcmp(v->direction, LS_DIR_BIDIR);
+        snprintf(m->title, sizeof m->title, "%s, %s, %s, GPU(row) -> GPU(column): %.150s", f->title, f->unit,
+                 bidir ? "both directions summed" : "one direction", how);
     }
+    snprintf(m->unit, sizeof m->unit, "%s", f->unit);
+    m->lower_is_better = f->lower_is_better;
 }
 
-/* A GPU-to-GPU entry the report shows: ok, p2p or latency, between two GPUs (a figure
-   through host memory gets a matrix of its own, never a cell of the direct one). */
-static int report_entry(const json_t *e)
+/* A GPU-to-GPU entry the report shows: ok, of a family shown as matrices, between two
+   GPUs (a figure through host memory gets a matrix of its own, never a cell of the
+   direct one). */
+static int report_entry(const ls_view_t *v)
 {
-    const char *fam = ls_json_str(e, "family", "");
-    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    return (!strcmp(fam, "p2p") || !strcmp(fam, "latency")) && a >= 0 && b >= 0 && a < LS_MAX_GPUS &&
-           b < LS_MAX_GPUS && !strcmp(ls_json_str(e, "status", ""), "ok");
+    return v->fam && v->fam->show == LS_SHOW_MATRIX && v->src >= 0 && v->dst >= 0 && v->src < LS_MAX_GPUS &&
+           v->dst < LS_MAX_GPUS && v->ok;
 }
 
 /* A new matrix for e's kind at list[n], over the document's GPUs (and e's pair). */
-static ls_matrix_t *report_matrix(ls_matrix_t *list, int n, const json_t *e, int ngpus)
+static ls_matrix_t *report_matrix(ls_matrix_t *list, int n, const ls_view_t *v, int ngpus)
 {
     ls_matrix_t *grown = realloc(list, (size_t)(n + 1) * sizeof *grown);
     if (!grown)
         abort();
-    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    ls_matrix_init(&grown[n], ngpus > a && ngpus > b ? ngpus : (int)(a > b ? a : b) + 1);
-    report_title(e, &grown[n]);
+    int a = v->src, b = v->dst;
+    ls_matrix_init(&grown[n], ngpus > a && ngpus > b ? ngpus : (a > b ? a : b) + 1);
+    report_title(v, &grown[n]);
     return grown;
 }
 
@@ -201,24 +192,22 @@ int ls_doc_matrices(const json_t *doc, ls_matrix_t **out)
     int n = 0, ngpus = ls_doc_ngpus(doc);
     char keys[64][160];
     ls_matrix_t *list = NULL;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(v, doc, NULL)
     {
-        if (!report_entry(e))
+        if (!report_entry(&v))
             continue;
         char key[160];
-        report_key(e, key, sizeof key);
+        report_key(v.json, key, sizeof key);
         int k = 0;
         while (k < n && strcmp(keys[k], key))
             k++;
         if (k == n) {
             if (n == 64)
                 continue;
-            list = report_matrix(list, n, e, ngpus);
+            list = report_matrix(list, n, &v, ngpus);
             snprintf(keys[n++], sizeof keys[0], "%s", key);
         }
-        ls_matrix_put(&list[k], e, !strcmp(ls_json_str(e, "direction", "uni"), "bidir"));
+        ls_matrix_put(&list[k], v.json, v.direction && !strcmp(v.direction, LS_DIR_BIDIR));
     }
     *out = list;
     return n;
@@ -376,32 +365,26 @@ typedef struct {
     char link[16];
 } path_row_t;
 
-static double best_value(const json_t *doc, const char *family, const char *direction,
+/* The best ok figure of fam between a and b (either way for bidir), on the pair's own
+   path (through_host 0) or through host; method NULL: any but staged (the path's own
+   figure, not the detour through host). NaN when none. */
+static double best_value(const json_t *doc, const ls_fam_t *fam, const char *direction,
                          const char *method, int a, int b, int through_host)
 {
     double best = NAN;
-    size_t k;
-    json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
-        if (strcmp(ls_json_str(e, "family", ""), family) != 0 ||
-            strcmp(ls_json_str(e, "status", ""), "ok") != 0)
+    int bidir = direction && strcmp(direction, LS_DIR_BIDIR) == 0;
+    LS_DOC_FOREACH(v, doc, fam)
+    {
+        if (!v.ok || (direction && strcmp(v.direction ? v.direction : "", direction) != 0))
             continue;
-        if (direction && strcmp(ls_json_str(e, "direction", ""), direction) != 0)
+        if (method ? strcmp(v.method_word, method) != 0 : strcmp(v.method_word, LS_P2P_STAGED) == 0)
             continue;
-        if (method && strcmp(ls_json_str(e, "method", ""), method) != 0)
+        if (!!(v.flags & LS_VF_THROUGH_HOST) != through_host)
             continue;
-        if (!method && strcmp(ls_json_str(e, "method", ""), "staged") == 0)
-            continue; /* the path's own figure, not the detour through host */
-        if (ls_entry_has_flag(e, "through_host") != through_host)
+        if (!((v.src == a && v.dst == b) || (bidir && v.src == b && v.dst == a)))
             continue;
-        int s = (int)ls_json_int(e, "src", -9), d = (int)ls_json_int(e, "dst", -9);
-        int bidir = direction && strcmp(direction, "bidir") == 0;
-        if (!((s == a && d == b) || (bidir && s == b && d == a)))
-            continue;
-        double v = ls_json_num(e, "value", NAN);
-        int lower = strcmp(family, "latency") == 0;
-        if (isnan(best) || (lower ? v < best : v > best))
-            best = v;
+        if (isnan(best) || (fam->lower_is_better ? v.value < best : v.value > best))
+            best = v.value;
     }
     return best;
 }
@@ -443,8 +426,8 @@ int ls_p2p_path_table(FILE *f, const json_t *doc)
     if (!m)
         return 0;
     /* GPUs that have any P2P figure. */
-    if (ls_matrix_from_doc(doc, "p2p", "ce", "uni", 0, m) == 0 &&
-        ls_matrix_from_doc(doc, "p2p", "staged", "uni", 0, m) == 0) {
+    if (ls_matrix_from_doc(doc, &ls_fam_p2p, LS_P2P_CE, LS_DIR_UNI, 0, m) == 0 &&
+        ls_matrix_from_doc(doc, &ls_fam_p2p, LS_P2P_STAGED, LS_DIR_UNI, 0, m) == 0) {
         free(m);
         return 0;
     }
@@ -455,11 +438,11 @@ int ls_p2p_path_table(FILE *f, const json_t *doc)
             path_row_t *p = &r[rows++];
             p->a = m->index[i];
             p->b = m->index[j];
-            p->ab = best_value(doc, "p2p", "uni", NULL, p->a, p->b, 0);
-            p->ba = best_value(doc, "p2p", "uni", NULL, p->b, p->a, 0);
-            p->both = best_value(doc, "p2p", "bidir", NULL, p->a, p->b, 0);
-            p->write_us = best_value(doc, "latency", NULL, "gpu_pingpong", p->a, p->b, 0);
-            p->read_us = best_value(doc, "latency", NULL, "pointer_chase", p->a, p->b, 0);
+            p->ab = best_value(doc, &ls_fam_p2p, LS_DIR_UNI, NULL, p->a, p->b, 0);
+            p->ba = best_value(doc, &ls_fam_p2p, LS_DIR_UNI, NULL, p->b, p->a, 0);
+            p->both = best_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, NULL, p->a, p->b, 0);
+            p->write_us = best_value(doc, &ls_fam_latency, NULL, LS_LAT_GPU_PINGPONG, p->a, p->b, 0);
+            p->read_us = best_value(doc, &ls_fam_latency, NULL, LS_LAT_POINTER_CHASE, p->a, p->b, 0);
             link_word(doc, p->a, p->b, p->link, sizeof p->link);
             if (isnan(p->ab) && isnan(p->ba))
                 snprintf(p->link + strlen(p->link), sizeof p->link - strlen(p->link), " no P2P");

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "model/families.h"
 #include "model/topo.h"
 #include "table.h"
 
@@ -48,17 +49,17 @@ int ls_matrix_slot(ls_matrix_t *m, int gpu);
    flag, the sample count. */
 void ls_matrix_put(ls_matrix_t *m, const json_t *e, int both);
 
-/* Selects entries: family "p2p" or "latency"; method; direction ("uni", "bidir") for
-   p2p, NULL for latency; through_host selects latency entries with or without the
-   "through_host" flag. Bidirectional entries fill both (a,b) and (b,a). Entries to or
+/* Selects entries of a pair family (model/families.h): method; direction ("uni",
+   "bidir") for a family with directions (p2p), NULL for one without (latency);
+   through_host then selects entries with or without the "through_host" flag. Bidirectional entries fill both (a,b) and (b,a). Entries to or
    from the host are left out. Returns the number of cells filled (0: nothing to show). */
-int ls_matrix_from_doc(const json_t *doc, const char *family, const char *method,
+int ls_matrix_from_doc(const json_t *doc, const ls_fam_t *fam, const char *method,
                        const char *direction, int through_host, ls_matrix_t *m);
 
 /* Every matrix of the report: one per (family, direction, method, read or write,
    source, through host, and the tool's own matrix title for an import) of the
-   document's ok p2p and latency entries, in the order their first entries
-   were taken, over GPUs 0..ngpus-1. Returns the count; *out is an array the caller
+   document's ok entries of every family shown as matrices (LS_SHOW_MATRIX: p2p,
+   latency), in the order their first entries were taken, over GPUs 0..ngpus-1. Returns the count; *out is an array the caller
    frees. */
 int ls_doc_matrices(const json_t *doc, ls_matrix_t **out);
 

@@ -2,6 +2,9 @@
 #include "format.h"
 #include "strbuf.h"
 #include "model/doc.h"
+#include "model/entries.h"
+#include "model/view.h"
+#include "model/vocab.h"
 #include "util/fileio.h"
 
 #include <math.h>
@@ -9,13 +12,12 @@
 #include <string.h>
 
 /* The entry of a family matching the filters, or NULL. memory/direction may be NULL. */
-static const json_t *find(const json_t *doc, const char *family, long long gpu, const char *method,
+static const json_t *find(const json_t *doc, const ls_fam_t *family, long long gpu, const char *method,
                           long long node, const char *memory, const char *direction)
 {
-    size_t k;
-    json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
-        if (strcmp(ls_json_str(e, "family", ""), family) != 0 || ls_json_int(e, "gpu", -9) != gpu)
+    LS_DOC_FOREACH(v, doc, family) {
+        const json_t *e = v.json;
+        if (ls_json_int(e, "gpu", -9) != gpu)
             continue;
         if (method && strcmp(ls_json_str(e, "method", ""), method) != 0)
             continue;
@@ -41,15 +43,11 @@ static void cell(char *buf, size_t len, const json_t *e, const char *key, double
 }
 
 /* Distinct values of an integer key among a family's entries, sorted. */
-static int distinct(const json_t *doc, const char *family, const char *key, long long *out, int max)
+static int distinct(const json_t *doc, const ls_fam_t *family, const char *key, long long *out, int max)
 {
     int n = 0;
-    size_t k;
-    json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
-        if (strcmp(ls_json_str(e, "family", ""), family) != 0)
-            continue;
-        long long v = ls_json_int(e, key, -9);
+    LS_DOC_FOREACH(ent, doc, family) {
+        long long v = ls_json_int(ent.json, key, -9);
         if (v == -9)
             continue;
         int seen = 0;
@@ -102,16 +100,16 @@ int ls_hbm_table(FILE *f, const json_t *doc)
     static const ls_column_t cols[] = {{4, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0},  {9, 0, 0, 0}, {12, 0, 0, 0},
                                        {9, 0, 0, 0}, {12, 0, 0, 0}, {9, 0, 0, 0}, {7, 0, 0, 0}};
     long long gpus[256];
-    int n = distinct(doc, "hbm", "gpu", gpus, 256);
+    int n = distinct(doc, &ls_fam_hbm, "gpu", gpus, 256);
     if (!n)
         return 0;
     ls_table_t *t = ls_table_new("HBM bandwidth per GPU: traffic = bytes read + bytes written per second "
                                  "(GB/s = 1e9 B/s), median; copy also as bytes copied", 9, header);
     for (int i = 0; i < n; i++) {
-        const json_t *e[4] = {find(doc, "hbm", gpus[i], "read", -1, NULL, NULL),
-                              find(doc, "hbm", gpus[i], "write", -1, NULL, NULL),
-                              find(doc, "hbm", gpus[i], "copy", -1, NULL, NULL),
-                              find(doc, "hbm", gpus[i], "copy_ce", -1, NULL, NULL)};
+        const json_t *e[4] = {find(doc, &ls_fam_hbm, gpus[i], LS_HBM_READ, -1, NULL, NULL),
+                              find(doc, &ls_fam_hbm, gpus[i], LS_HBM_WRITE, -1, NULL, NULL),
+                              find(doc, &ls_fam_hbm, gpus[i], LS_HBM_COPY, -1, NULL, NULL),
+                              find(doc, &ls_fam_hbm, gpus[i], LS_HBM_COPY_CE, -1, NULL, NULL)};
         char g[24], r[16], w[16], c[16], cc[16], ce[16], th[16], eff[16], spread[24];
         snprintf(g, sizeof g, "%lld", gpus[i]);
         cell(r, sizeof r, e[0], "value", 1);
@@ -136,18 +134,18 @@ int ls_host_table(FILE *f, const json_t *doc)
     static const ls_column_t cols[] = {{4, 0, 0, 0}, {5, 0, 0, 0}, {6, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0},
                                        {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {7, 0, 0, 0}};
     long long gpus[256], nodes[64];
-    int ng = distinct(doc, "host", "gpu", gpus, 256), nn = distinct(doc, "host", "numa_node", nodes, 64);
+    int ng = distinct(doc, &ls_fam_host, "gpu", gpus, 256), nn = distinct(doc, &ls_fam_host, "numa_node", nodes, 64);
     if (!ng)
         return 0;
     ls_table_t *t = ls_table_new("Host <-> GPU copies (GB/s = 1e9 B/s, bytes copied / time, median; bidir = "
                                  "sum of both directions); host memory bound to the NUMA node", 10, header);
     for (int i = 0; i < ng; i++)
         for (int k = 0; k < nn; k++) {
-            const char *dirs[3] = {"h2d", "d2h", "bidir"};
+            const char *dirs[3] = {LS_DIR_H2D, LS_DIR_D2H, LS_DIR_BIDIR};
             const json_t *e[6];
             char c[6][16], g[24], node[24], spread[24];
             for (int m = 0; m < 6; m++) {
-                e[m] = find(doc, "host", gpus[i], NULL, nodes[k], m < 3 ? "pinned" : "pageable", dirs[m % 3]);
+                e[m] = find(doc, &ls_fam_host, gpus[i], NULL, nodes[k], m < 3 ? LS_MEM_PINNED : LS_MEM_PAGEABLE, dirs[m % 3]);
                 cell(c[m], sizeof c[m], e[m], "value", 1);
             }
             const json_t *any = e[0] ? e[0] : e[3];
@@ -176,10 +174,9 @@ int ls_latency_host_table(FILE *f, const json_t *doc)
     ls_table_t *t = ls_table_new("GPU reading pinned host memory: pointer chase, us per dependent 8-byte read",
                                  5, header);
     ls_buf_t errors = {0};
-    size_t k;
-    json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
-        if (strcmp(ls_json_str(e, "family", ""), "latency") != 0 || ls_json_int(e, "dst", 0) != -1)
+    LS_DOC_FOREACH(v, doc, &ls_fam_latency) {
+        const json_t *e = v.json;
+        if (ls_json_int(e, "dst", 0) != LS_HOST_SIDE)
             continue;
         const json_t *s = json_object_get(e, "stats");
         int ok = strcmp(ls_json_str(e, "status", ""), "ok") == 0;
@@ -217,18 +214,14 @@ static int write_csv(const char *dir, const char *name, const char *text, char *
 }
 
 /* CSV rows: one per entry of the family, with the fields that identify it. */
-static int family_csv(const json_t *doc, const char *family, const char *dir, const char *name,
+static int family_csv(const json_t *doc, const ls_fam_t *family, const char *dir, const char *name,
                       char *err, size_t errlen)
 {
     ls_buf_t b = {0};
     ls_buf_puts(&b, "gpu,numa_node,method,direction,memory,status,value_gbps,min,max,cv,"
                     "theoretical_gbps\n");
-    size_t k;
-    json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), k, e) {
-        if (strcmp(ls_json_str(e, "family", ""), family) != 0)
-            continue;
-        const json_t *s = json_object_get(e, "stats");
+    LS_DOC_FOREACH(ent, doc, family) {
+        const json_t *e = ent.json, *s = json_object_get(e, "stats");
         ls_buf_printf(&b, "%lld,%lld,", ls_json_int(e, "gpu", -1), ls_json_int(e, "numa_node", -1));
         const char *words[] = {ls_json_str(e, "method", ""), ls_json_str(e, "direction", ""),
                                ls_json_str(e, "memory", ""), ls_json_str(e, "status", "")};
@@ -252,10 +245,10 @@ static int family_csv(const json_t *doc, const char *family, const char *dir, co
 
 int ls_hbm_csv(const json_t *doc, const char *dir, char *err, size_t errlen)
 {
-    return family_csv(doc, "hbm", dir, "hbm.csv", err, errlen);
+    return family_csv(doc, &ls_fam_hbm, dir, "hbm.csv", err, errlen);
 }
 
 int ls_host_csv(const json_t *doc, const char *dir, char *err, size_t errlen)
 {
-    return family_csv(doc, "host", dir, "host.csv", err, errlen);
+    return family_csv(doc, &ls_fam_host, dir, "host.csv", err, errlen);
 }

@@ -2,6 +2,7 @@
    once for every format; a section asks the format's capabilities (format.h) where the
    formats differ in what they show, never in how. */
 #include "burn_render.h"
+#include "family_report.h"
 #include "format.h"
 #include "matrix.h"
 #include "render.h"
@@ -10,6 +11,7 @@
 #include "svg.h"
 #include "tools_tables.h"
 #include "model/doc.h"
+#include "model/view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +167,7 @@ static void matrices(ls_out_t *o)
 
 static void memory(ls_out_t *o)
 {
-    if (ls_doc_next_measurement(o->doc, "hbm", 0) < 0 && ls_doc_next_measurement(o->doc, "host", 0) < 0)
+    if (!ls_doc_has(o->doc, &ls_fam_hbm) && !ls_doc_has(o->doc, &ls_fam_host))
         note(o, "No device memory or host copy measurements.");
     show(o, ls_table_hbm(o->doc, o->plan), 0);
     show(o, ls_table_host_copies(o->doc, o->plan), 0);
@@ -183,7 +185,7 @@ static void collectives(ls_out_t *o)
     int n = figures(o, &charts, 1);
     if (o->fmt->caps & LS_FMT_FIGURES) /* what was too short to chart */
         show(o, ls_table_unplotted(o->doc, o->plan), 0);
-    if (!n && ls_doc_next_measurement(o->doc, "nccl", 0) < 0)
+    if (!n && !ls_doc_has(o->doc, &ls_fam_nccl))
         note(o, "No collective measurements.");
     else
         show(o, ls_table_collectives(o->doc, o->plan), 0);
@@ -285,6 +287,15 @@ const ls_format_t *ls_format_of_path(const char *path)
     return NULL;
 }
 
+/* The section's families that render has no tables of its own for (LS_SHOW_TABLE,
+   model/families.c): one table each, after the section's own. */
+static void family_tables(ls_out_t *o, const ls_section_t *s)
+{
+    for (int k = 0; ls_fams[k]; k++)
+        if (ls_fams[k]->show == LS_SHOW_TABLE && ls_fams[k]->section && !strcmp(ls_fams[k]->section, s->id))
+            show(o, ls_table_family(o->doc, o->plan, ls_fams[k]), 0);
+}
+
 char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings, const json_t *plan)
 {
     ls_out_t o = {fmt, {0}, doc, findings, plan, 0};
@@ -297,6 +308,7 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
         if (fmt->heading)
             fmt->heading(&o, s);
         s->content(&o);
+        family_tables(&o, s);
         if (fmt->section_end)
             fmt->section_end(&o);
     }

@@ -2,6 +2,7 @@
 #include "run_tables.h"
 #include "strbuf.h"
 #include "model/doc.h"
+#include "model/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,14 +50,13 @@ static void per_gpu_range(const json_t *e, char *buf, size_t len)
 
 ls_table_t *ls_table_fabric(const json_t *doc)
 {
-    if (ls_doc_next_measurement(doc, "fabric", 0) < 0)
+    if (!ls_doc_has(doc, &ls_fam_fabric))
         return NULL;
     static const char *header[] = {"pattern", "GPU", "total GB/s (median)", "ceiling GB/s",
                                    "of ceiling %", "per writing GPU GB/s", "status", "entry"};
     ls_table_t *t = ls_table_new("Fabric stress: GPUs writing at the same time (copy engine)", 8, header);
-    for (long i = ls_doc_next_measurement(doc, "fabric", 0); i >= 0;
-         i = ls_doc_next_measurement(doc, "fabric", i + 1)) {
-        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+    LS_DOC_FOREACH(view, doc, &ls_fam_fabric) {
+        const json_t *e = view.json;
         char gpu[16] = "all", v[24], ceil[24], pct[24], range[64];
         if (json_is_integer(json_object_get(e, "subject")))
             snprintf(gpu, sizeof gpu, "%lld", ls_json_int(e, "subject", -1));

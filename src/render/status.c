@@ -1,5 +1,6 @@
 #include "status.h"
 #include "model/doc.h"
+#include "model/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -63,30 +64,24 @@ void ls_peak_cell(const json_t *plan, const json_t *entry, double value, char *b
 
 const json_t *ls_doc_entry_by_id(const json_t *doc, const char *id)
 {
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(v, doc, NULL)
     {
-        if (id && *id && !strcmp(ls_json_str(e, "id", ""), id))
-            return e;
+        if (id && *id && !strcmp(v.id, id))
+            return v.json;
     }
     return NULL;
 }
 
 const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b, const json_t *chosen)
 {
-    size_t i;
-    const json_t *e;
     int any = 0;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(v, doc, NULL)
     {
-        const char *family = ls_json_str(e, "family", "");
-        if ((strcmp(family, "p2p") && strcmp(family, "latency")) || ls_json_int(e, "src", -1) != a ||
-            ls_json_int(e, "dst", -1) != b)
+        if (!v.fam || v.fam->per != LS_PER_PAIR || v.src != a || v.dst != b)
             continue;
         any = 1;
-        if (strcmp(ls_json_str(e, "status", "ok"), "ok"))
-            return ls_json_str(e, "status", "");
+        if (strcmp(ls_json_str(v.json, "status", "ok"), "ok"))
+            return v.status;
     }
     return chosen ? ls_status_word(plan, chosen) : any ? "ok" : "-";
 }

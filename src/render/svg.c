@@ -1,5 +1,7 @@
 #include "svg.h"
 #include "model/doc.h"
+#include "model/vocab.h"
+#include "model/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -426,7 +428,7 @@ static const double SMALL_MAX = 1 << 20;
 
 static int same_series(const json_t *e, const char *collective, const char *variant)
 {
-    return !strcmp(ls_json_str(e, "family", ""), "nccl") && !strcmp(ls_json_str(e, "collective", ""), collective) &&
+    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && !strcmp(ls_json_str(e, "collective", ""), collective) &&
            !strcmp(ls_json_str(e, "variant", "default"), variant);
 }
 
@@ -463,9 +465,10 @@ static int plotted(const json_t *e, const char *collective, const char *variant,
 static int chart_series(const json_t *doc, const char *collective, const char *variant, enum chart_mode mode)
 {
     int n = 0;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e) n += plotted(e, collective, variant, mode);
+    LS_DOC_FOREACH(e, doc, &ls_fam_nccl)
+    {
+        n += plotted(e.json, collective, variant, mode);
+    }
     return n;
 }
 
@@ -483,10 +486,9 @@ static int series_ceilings(const json_t *doc, const json_t *plan, const char *co
                            enum chart_mode mode, double *out, int max)
 {
     int n = 0;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         double c = plotted(e, collective, variant, mode) ? entry_ceiling(plan, e) : 0;
         int k = 0;
         while (k < n && fabs(out[k] - c) > 0.005 * c)
@@ -514,13 +516,11 @@ static void ceiling_lines(ls_buf_t *b, const double *ceiling, int n, double ymax
 static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char *collective, const char *variant,
                   enum chart_mode mode)
 {
-    const json_t *list = json_object_get(doc, "measurements");
     double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
     int nseries = 0;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(list, i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!plotted(e, collective, variant, mode))
             continue;
         nseries++;
@@ -582,8 +582,9 @@ static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char
                   top + ph / 2, top + ph / 2, mode == CHART_BUSBW ? "busbw GB/s" : "time per call, us");
     ceiling_lines(b, ceiling, nceil, ymax, left, top, pw, ph);
     int s = 0;
-    json_array_foreach(list, i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
+        const json_t *e = ent.json;
         if (!plotted(e, collective, variant, mode))
             continue;
         const char *colour = palette[s % 10];
@@ -628,11 +629,10 @@ int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc, const json_t *plan)
     /* (collective, variant) pairs in the order they first appear */
     const char *seen[128][2];
     int n = 0, drawn = 0;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") || !json_array_size(json_object_get(e, "rows")))
+        const json_t *e = ent.json;
+        if (!json_array_size(json_object_get(e, "rows")))
             continue;
         const char *c = ls_json_str(e, "collective", "?"), *v = ls_json_str(e, "variant", "default");
         int k = 0;
@@ -656,12 +656,11 @@ ls_table_t *ls_table_unplotted(const json_t *doc, const json_t *plan)
     static const char *const head[] = {"collective", "variant", "GPUs", "figure", "size", "value", "ceiling"};
     ls_table_t *t = ls_table_new("Collective figures too few to chart (a GPU set with under 3 sizes): out-of-place, "
                                  "per size", 7, head);
-    size_t i, k;
-    const json_t *e, *r;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    size_t k;
+    const json_t *r;
+    LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "nccl"))
-            continue;
+        const json_t *e = ent.json;
         const char *c = ls_json_str(e, "collective", "?"), *v = ls_json_str(e, "variant", "default");
         for (enum chart_mode m = CHART_BUSBW; m <= CHART_SMALL_TIME; m++) {
             if (series_points(e, m) >= CHART_MIN_POINTS)

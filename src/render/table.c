@@ -2,6 +2,8 @@
 #include "table.h"
 #include "status.h"
 #include "model/doc.h"
+#include "model/view.h"
+#include "model/vocab.h"
 #include "util/sanitize.h"
 
 #include <math.h>
@@ -335,25 +337,21 @@ ls_table_t *ls_table_p2p_status(const json_t *doc)
 
 /* Value of the first ok entry of family for the ordered pair with this direction;
    id and method written out. */
-double ls_doc_pair_value(const json_t *doc, const char *family, const char *direction, int a, int b,
+double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *direction, int a, int b,
                          const char **label)
 {
     double best = NAN;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
+    int bidir = direction && !strcmp(direction, LS_DIR_BIDIR);
+    LS_DOC_FOREACH(v, doc, fam)
     {
-        long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
-        int match = (s == a && d == b) || (direction && !strcmp(direction, "bidir") && s == b && d == a);
-        if (!match || strcmp(ls_json_str(e, "family", ""), family) || strcmp(ls_json_str(e, "status", ""), "ok") ||
-            (direction && strcmp(ls_json_str(e, "direction", "uni"), direction) && strcmp(family, "latency")))
+        int match = (v.src == a && v.dst == b) || (bidir && v.src == b && v.dst == a);
+        if (!match || !v.ok ||
+            (direction && fam->directions && strcmp(v.direction ? v.direction : LS_DIR_UNI, direction)))
             continue;
-        double v = ls_json_num(e, "value", NAN);
-        int better = isnan(best) || (!strcmp(family, "latency") ? v < best : v > best);
-        if (better) {
-            best = v;
+        if (isnan(best) || (fam->lower_is_better ? v.value < best : v.value > best)) {
+            best = v.value;
             if (label)
-                *label = ls_json_str(e, "id", "");
+                *label = v.id;
         }
     }
     return best;
@@ -375,12 +373,12 @@ ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
             char sa[16], sb[16], uni[24], pct[24], bid[24], lat[24];
             snprintf(sa, sizeof sa, "%d", a);
             snprintf(sb, sizeof sb, "%d", b);
-            double u = ls_doc_pair_value(doc, "p2p", "uni", a, b, &uid);
+            double u = ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_UNI, a, b, &uid);
             ue = ls_doc_entry_by_id(doc, uid);
             ls_fmt_num(u, uni, sizeof uni);
             ls_peak_cell(plan, ue, u, pct, sizeof pct);
-            ls_fmt_num(ls_doc_pair_value(doc, "p2p", "bidir", a, b, NULL), bid, sizeof bid);
-            ls_fmt_num(ls_doc_pair_value(doc, "latency", NULL, a, b, NULL), lat, sizeof lat);
+            ls_fmt_num(ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL), bid, sizeof bid);
+            ls_fmt_num(ls_doc_pair_value(doc, &ls_fam_latency, NULL, a, b, NULL), lat, sizeof lat);
             const char *type = ls_json_str(l, "type", "unknown"), *cls = ls_json_str(l, "class", "unknown");
             const char *row[] = {sa, sb, strcmp(type, "?") ? type : "unknown", strcmp(cls, "?") ? cls : "unknown",
                                  ls_json_str(l, "p2p_read", "-"), ls_json_str(l, "p2p_write", "-"), uni, pct, uid, bid, lat,
@@ -395,8 +393,8 @@ ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan)
     static const char *header[] = {"GPU", "method", "HBM traffic GB/s (median)", "min", "max", "cv %",
                                    "peak GB/s", "% of peak", "samples", "source", "entry", "status"};
     ls_table_t *t = ls_table_new("Device memory bandwidth, counted as HBM traffic (bytes read + bytes written) per second; peak = the hardware ceiling (bus width x memory clock)", 12, header);
-    for (long i = ls_doc_next_measurement(doc, "hbm", 0); i >= 0; i = ls_doc_next_measurement(doc, "hbm", i + 1)) {
-        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i), *st = json_object_get(e, "stats");
+    LS_DOC_FOREACH(view, doc, &ls_fam_hbm) {
+        const json_t *e = view.json, *st = json_object_get(e, "stats");
         char g[16], v[24], mn[24], mx[24], cv[24], th[24], eff[24], n[16];
         snprintf(g, sizeof g, "%lld", ls_json_int(e, "gpu", json_integer_value(json_array_get(json_object_get(e, "gpus"), 0))));
         num(v, sizeof v, e, "value");
@@ -420,12 +418,12 @@ ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan)
 
 ls_table_t *ls_table_host_copies(const json_t *doc, const json_t *plan)
 {
-    if (ls_doc_next_measurement(doc, "host", 0) < 0)
+    if (!ls_doc_has(doc, &ls_fam_host))
         return NULL;
     static const char *header[] = {"GPU", "NUMA node", "direction", "memory", "GB/s (median)", "% of peak", "source", "entry", "status"};
     ls_table_t *t = ls_table_new("Host <-> device copies, GB/s (bytes copied per second); peak = the GPU's PCIe link after encoding and TLP overhead", 9, header);
-    for (long i = ls_doc_next_measurement(doc, "host", 0); i >= 0; i = ls_doc_next_measurement(doc, "host", i + 1)) {
-        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+    LS_DOC_FOREACH(view, doc, &ls_fam_host) {
+        const json_t *e = view.json;
         char g[16], node[16], v[24], th[24];
         intstr(g, sizeof g, e, "gpu");
         intstr(node, sizeof node, e, "numa_node");
@@ -448,8 +446,8 @@ ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
     /* a narrow terminal keeps the entry, the size, the out-of-place figures and the status */
     ls_table_drop(t, "bytes,nranks,collective,variant,ip algbw GB/s,oop algbw GB/s,ip wrong,ip time us,"
                      "ip busbw GB/s,GPUs");
-    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
-        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+    LS_DOC_FOREACH(view, doc, &ls_fam_nccl) {
+        const json_t *e = view.json;
         char *gpus = gpus_str(json_object_get(e, "gpus"));
         const char *gpus_cell = gpus && gpus[0] ? gpus : "unknown"; /* no rank line pasted */
         /* the ranks the run had (its rank lines), never the local GPU count: a 2-node run of

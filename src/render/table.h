@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "model/topo.h"
+#include "model/families.h"
 #include "strbuf.h"
 
 /* A fixed column (nvidia-smi's layout): width in bytes, left or right aligned, longer
@@ -71,7 +72,7 @@ ls_table_t *ls_gpu_grid_table(const char *title, int n, const int *index,
 
 /* The best ok figure of family for the ordered pair a -> b (highest bandwidth, lowest
    latency; "bidir" also matches b -> a); its entry id into *label when label. NAN: none. */
-double ls_doc_pair_value(const json_t *doc, const char *family, const char *direction, int a, int b,
+double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *direction, int a, int b,
                          const char **label);
 
 /* "0,1,2" for a JSON array of GPU indices. */

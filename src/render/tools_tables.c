@@ -1,6 +1,7 @@
 /* Other tools' imported figures in the report (tools_tables.h). */
 #include "tools_tables.h"
 #include "model/doc.h"
+#include "model/view.h"
 #include "strbuf.h"
 
 #include <math.h>
@@ -10,18 +11,18 @@
 
 int ls_tools_present(const json_t *doc)
 {
-    return ls_doc_next_measurement(doc, "net", 0) >= 0 || ls_doc_next_measurement(doc, "mnnvl", 0) >= 0 ||
-           ls_doc_next_measurement(doc, "dcgm", 0) >= 0;
+    return ls_doc_has(doc, &ls_fam_net) || ls_doc_has(doc, &ls_fam_mnnvl) || ls_doc_has(doc, &ls_fam_dcgm);
 }
 
 ls_table_t *ls_table_dcgm_figures(const json_t *doc)
 {
-    if (ls_doc_next_measurement(doc, "dcgm", 0) < 0)
+    if (!ls_doc_has(doc, &ls_fam_dcgm))
         return NULL;
     static const char *header[] = {"test", "figure", "GPU", "value", "unit"};
     ls_table_t *t = ls_table_new("DCGM diagnostic (imported): the figures its tests printed", 5, header);
-    for (long i = ls_doc_next_measurement(doc, "dcgm", 0); i >= 0; i = ls_doc_next_measurement(doc, "dcgm", i + 1)) {
-        const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
+    LS_DOC_FOREACH(view, doc, &ls_fam_dcgm)
+    {
+        const json_t *e = view.json;
         char gpu[24], v[24];
         snprintf(gpu, sizeof gpu, "%lld", ls_json_int(e, "gpu", -1));
         ls_fmt_num(ls_json_num(e, "value", NAN), v, sizeof v);
@@ -29,11 +30,6 @@ ls_table_t *ls_table_dcgm_figures(const json_t *doc)
         ls_table_row(t, row);
     }
     return t;
-}
-
-static const json_t *entry_at(const json_t *doc, long i)
-{
-    return json_array_get(json_object_get(doc, "measurements"), (size_t)i);
 }
 
 static int same_str(const json_t *a, const json_t *b, const char *key)
@@ -52,18 +48,18 @@ static void size_text(long long bytes, char *out, size_t len)
 }
 
 /* One row for the entries of one (tool, port, direction), from the first of them. */
-static void perftest_row(ls_table_t *t, const json_t *doc, long first, char *done)
+static void perftest_row(ls_table_t *t, const json_t *doc, size_t first, char *done)
 {
-    const json_t *a = entry_at(doc, first);
+    const json_t *a = ls_view_at(doc, first).json;
     int lat = strcmp(ls_json_str(a, "unit", ""), "us") == 0;
     long long lo = -1, hi = -1;
     double at_hi = NAN, best = NAN;
     int n = 0;
-    for (long i = first; i >= 0; i = ls_doc_next_measurement(doc, "net", i + 1)) {
-        const json_t *e = entry_at(doc, i);
+    for (ls_view_t w = ls_view_from(doc, &ls_fam_net, first); w.json; w = ls_view_from(doc, &ls_fam_net, w.index + 1)) {
+        const json_t *e = w.json;
         if (!same_str(a, e, "method") || !same_str(a, e, "device") || !same_str(a, e, "direction"))
             continue;
-        done[i] = 1, n++;
+        done[w.index] = 1, n++;
         long long b = ls_json_int(e, "bytes", -1);
         double v = ls_json_num(e, "value", NAN);
         lo = lo < 0 || b < lo ? b : lo;
@@ -85,7 +81,7 @@ static void perftest_row(ls_table_t *t, const json_t *doc, long first, char *don
 
 ls_table_t *ls_table_perftest(const json_t *doc)
 {
-    if (ls_doc_next_measurement(doc, "net", 0) < 0)
+    if (!ls_doc_has(doc, &ls_fam_net))
         return NULL;
     static const char *header[] = {"test",     "port", "direction", "link", "sizes", "range",
                                    "at largest", "best", "unit"};
@@ -93,9 +89,11 @@ ls_table_t *ls_table_perftest(const json_t *doc)
                                  "1 Gb/s = 0.125 GB/s), latency us (t_typical); best = highest GB/s or lowest us",
                                  9, header);
     char *done = calloc(json_array_size(json_object_get(doc, "measurements")) + 1, 1);
-    for (long i = ls_doc_next_measurement(doc, "net", 0); done && i >= 0; i = ls_doc_next_measurement(doc, "net", i + 1))
-        if (!done[i])
-            perftest_row(t, doc, i, done);
+    LS_DOC_FOREACH(v, doc, &ls_fam_net)
+    {
+        if (done && !done[v.index])
+            perftest_row(t, doc, v.index, done);
+    }
     free(done);
     return t;
 }
@@ -106,18 +104,19 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void nvloom_row(ls_table_t *t, const json_t *doc, long first, char *done)
+static void nvloom_row(ls_table_t *t, const json_t *doc, size_t first, char *done)
 {
-    const json_t *a = entry_at(doc, first);
+    const json_t *a = ls_view_at(doc, first).json;
     size_t cap = 64, n = 0;
     double *v = malloc(cap * sizeof *v);
     const char *low_subject = "";
     double low = NAN;
-    for (long i = first; v && i >= 0; i = ls_doc_next_measurement(doc, "mnnvl", i + 1)) {
-        const json_t *e = entry_at(doc, i);
+    for (ls_view_t w = ls_view_from(doc, &ls_fam_mnnvl, first); v && w.json;
+         w = ls_view_from(doc, &ls_fam_mnnvl, w.index + 1)) {
+        const json_t *e = w.json;
         if (!same_str(a, e, "method") || !same_str(a, e, "metric"))
             continue;
-        done[i] = 1;
+        done[w.index] = 1;
         if (n == cap) {
             double *g = realloc(v, (cap *= 2) * sizeof *v);
             if (!g)
@@ -148,7 +147,7 @@ static void nvloom_row(ls_table_t *t, const json_t *doc, long first, char *done)
 
 ls_table_t *ls_table_nvloom(const json_t *doc)
 {
-    if (ls_doc_next_measurement(doc, "mnnvl", 0) < 0)
+    if (!ls_doc_has(doc, &ls_fam_mnnvl))
         return NULL;
     static const char *header[] = {"testcase", "pattern", "cells", "min", "median", "max", "unit", "worst"};
     ls_table_t *t = ls_table_new("nvloom (imported): per testcase; bandwidth GB/s, latency us; worst = the "
@@ -157,10 +156,11 @@ ls_table_t *ls_table_nvloom(const json_t *doc)
     /* a narrow terminal keeps the worst cell (the process a finding names) and the min */
     ls_table_drop(t, "pattern,cells,max,median");
     char *done = calloc(json_array_size(json_object_get(doc, "measurements")) + 1, 1);
-    for (long i = ls_doc_next_measurement(doc, "mnnvl", 0); done && i >= 0;
-         i = ls_doc_next_measurement(doc, "mnnvl", i + 1))
-        if (!done[i])
-            nvloom_row(t, doc, i, done);
+    LS_DOC_FOREACH(w, doc, &ls_fam_mnnvl)
+    {
+        if (done && !done[w.index])
+            nvloom_row(t, doc, w.index, done);
+    }
     free(done);
     return t;
 }

@@ -18,8 +18,8 @@ static void registry_in_run_order(void **state)
     int n;
     const ls_family_t *f = ls_families(&n);
     static const char *const order[] = {"p2p", "latency", "hbm", "host"};
-    assert_int_equal(n, 4);
-    for (int i = 0; i < n; i++) {
+    assert_true(n >= 4); /* these four first; a family added later runs after them */
+    for (int i = 0; i < 4; i++) {
         assert_string_equal(f[i].name, order[i]);
         assert_ptr_equal(ls_family_find(order[i]), &f[i]);
     }
@@ -34,14 +34,17 @@ static void descriptors_complete(void **state)
     const ls_family_t *f = ls_families(&n);
     for (int i = 0; i < n; i++) {
         assert_non_null(f[i].measure);
-        assert_non_null(f[i].methods[0]);
-        for (int k = 0; f[i].methods[k]; k++)
+        /* the commands' --methods words, where its tables show them by method; NULL: the
+           model descriptor's */
+        for (int k = 0; f[i].methods && f[i].methods[k]; k++)
             assert_true(strlen(f[i].methods[k]) > 0);
+        assert_non_null(ls_family_fam(&f[i]));
         assert_true(strlen(f[i].summary) > 0 && strlen(f[i].about) > 0);
         /* a family that takes --size says its default as the usage writes it */
         assert_int_equal(f[i].default_size != 0, f[i].default_size_text != NULL);
         assert_int_equal(f[i].pairs, f[i].one_gpu != NULL);
     }
+    assert_non_null(ls_family_find("p2p")->methods[0]);
     assert_true(ls_family_find("p2p")->pairs && ls_family_find("latency")->pairs);
     assert_false(ls_family_find("hbm")->pairs || ls_family_find("host")->pairs);
     assert_string_equal(ls_family_find("p2p")->methods[3], "staged");
@@ -76,13 +79,14 @@ static void size_checked_against_host_memory(void **state)
     assert_int_equal(ls_family_check_host_memory(hbm, 1ull << 62, err, sizeof err), 0); /* device only */
 }
 
+/* The four families' commands print their own tables (a family added later prints none
+   until render has them; the report shows it from its model descriptor). */
 static void every_family_has_tables(void **state)
 {
     (void)state;
-    int n;
-    const ls_family_t *f = ls_families(&n);
-    for (int i = 0; i < n; i++) {
-        const ls_family_tables_t *t = ls_family_tables(f[i].name);
+    static const char *const with_tables[] = {"p2p", "latency", "hbm", "host"};
+    for (int i = 0; i < 4; i++) {
+        const ls_family_tables_t *t = ls_family_tables(with_tables[i]);
         assert_non_null(t);
         assert_non_null(t->print);
         assert_non_null(t->csv);

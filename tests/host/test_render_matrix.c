@@ -53,7 +53,7 @@ static void matrix_has_direction_values_and_failures(void **state)
     (void)state;
     json_t *doc = two_gpu_doc();
     ls_matrix_t *m = malloc(sizeof *m);
-    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "ce", "uni", 0, m), 2);
+    assert_int_equal(ls_matrix_from_doc(doc, &ls_fam_p2p, "ce", "uni", 0, m), 2);
     assert_int_equal(m->n, 2);
     assert_float_equal(m->v[0][1], 396.25, 1e-9);
     assert_float_equal(m->v[1][0], 391.5, 1e-9);
@@ -65,18 +65,18 @@ static void matrix_has_direction_values_and_failures(void **state)
     assert_non_null(strstr(text, "391.50"));
     assert_null(strstr(text, "\033[")); /* no colour when not asked */
     free(text);
-    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "sm_write", "uni", 0, m), 2);
+    assert_int_equal(ls_matrix_from_doc(doc, &ls_fam_p2p, "sm_write", "uni", 0, m), 2);
     text = render(m, 0);
     assert_non_null(strstr(text, "failed"));
     free(text);
     /* bidir fills both cells, says <-> */
-    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "ce", "bidir", 0, m), 1);
+    assert_int_equal(ls_matrix_from_doc(doc, &ls_fam_p2p, "ce", "bidir", 0, m), 1);
     assert_float_equal(m->v[1][0], 783.5, 1e-9);
     text = render(m, 0);
     assert_non_null(strstr(text, "GPU(row) <-> GPU(column)"));
     assert_null(strstr(text, "*")); /* every pair has P2P */
     free(text);
-    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "sm_read", "uni", 0, m), 0);
+    assert_int_equal(ls_matrix_from_doc(doc, &ls_fam_p2p, "sm_read", "uni", 0, m), 0);
     free(m);
     json_decref(doc);
 }
@@ -88,7 +88,7 @@ static void pairs_without_p2p_are_marked(void **state)
     add(doc, ls_p2p_entry(0, 1, "uni", "ce", 0, 1 << 28), 9.25); /* no peer access: staged by the driver */
     add(doc, ls_p2p_entry(1, 0, "uni", "ce", 0, 1 << 28), 9.5);
     ls_matrix_t *m = malloc(sizeof *m);
-    assert_int_equal(ls_matrix_from_doc(doc, "p2p", "ce", "uni", 0, m), 2);
+    assert_int_equal(ls_matrix_from_doc(doc, &ls_fam_p2p, "ce", "uni", 0, m), 2);
     char *text = render(m, 0);
     assert_non_null(strstr(text, "    9.25*"));
     assert_non_null(strstr(text, "* no P2P between the pair: measured through host memory"));
@@ -109,13 +109,13 @@ static void heatmap_colours_best_green_worst_red(void **state)
     assert_string_equal(ls_heat_escape(7), ls_heat_escape(1));
     json_t *doc = two_gpu_doc();
     ls_matrix_t *m = malloc(sizeof *m);
-    ls_matrix_from_doc(doc, "p2p", "ce", "uni", 0, m);
+    ls_matrix_from_doc(doc, &ls_fam_p2p, "ce", "uni", 0, m);
     char *text = render(m, 1);
     /* the best cell is green; the other (98.8% of it) is also at the green end */
     assert_non_null(strstr(text, "\033[30;48;5;46m   396.25\033[0m"));
     free(text);
     /* latency: lower is better */
-    ls_matrix_from_doc(doc, "latency", "pointer_chase", NULL, 0, m);
+    ls_matrix_from_doc(doc, &ls_fam_latency, "pointer_chase", NULL, 0, m);
     assert_true(m->lower_is_better);
     assert_string_equal(m->unit, "us");
     free(m);
@@ -127,7 +127,7 @@ static void csv_per_matrix(void **state)
     (void)state;
     json_t *doc = two_gpu_doc();
     ls_matrix_t *m = malloc(sizeof *m);
-    ls_matrix_from_doc(doc, "p2p", "sm_write", "uni", 0, m);
+    ls_matrix_from_doc(doc, &ls_fam_p2p, "sm_write", "uni", 0, m);
     char *csv = ls_matrix_csv(m);
     assert_string_equal(csv, "\"GPU(row) -> GPU(column) (GB/s)\",0,1\n0,,380\n1,failed,\n");
     free(csv);
