@@ -29,6 +29,8 @@ static json_t *array_at(json_t *facts, const char *key)
    thread]", "socket.cc:80 -> 6 (Connection reset)": NCCLCHECK's INFO line ("%s:%d -> %d",
    NCCL's src/include/checks.h) under a failed call; the first line of each code, host and GPU
    is where the error was raised, the rest pass it up. */
+#define TRAIL_HOST_KEY "host" /* the machine's name in a trail fact, not the host family */
+
 static int error_trail(const char *msg, const char *host, int dev, json_t *facts)
 {
     char at[128];
@@ -44,13 +46,13 @@ static int error_trail(const char *msg, const char *host, int dev, json_t *facts
     {
         const json_t *g = json_object_get(t, "gpu");
         if (json_integer_value(json_object_get(t, "code")) == code &&
-            !strcmp(json_string_value(json_object_get(t, "host")), host) &&
+            !strcmp(json_string_value(json_object_get(t, TRAIL_HOST_KEY)), host) &&
             (g ? json_integer_value(g) : -1) == dev) {
             json_object_set_new(t, "lines", json_integer(json_integer_value(json_object_get(t, "lines")) + 1));
             return 1;
         }
     }
-    t = json_pack("{s:i, s:s, s:s, s:i}", "code", code, "at", at, "host", host, "lines", 1);
+    t = json_pack("{s:i, s:s, s:s, s:i}", "code", code, "at", at, TRAIL_HOST_KEY, host, "lines", 1);
     if (dev >= 0)
         json_object_set_new(t, "gpu", json_integer(dev));
     json_array_append_new(list, t);
