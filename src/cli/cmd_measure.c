@@ -3,6 +3,7 @@
    new or an existing run document. The same options and order of work for every
    family; what differs is the family's descriptor. */
 #include "commands.h"
+#include "measure_usage.h"
 #include "options.h"
 #include "discover/discover.h"
 #include "measure/family.h"
@@ -15,7 +16,7 @@
 #include "util/parse.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,49 +29,66 @@ typedef struct {
     uint64_t size;        /* 0: default */
 } measure_args_t;
 
-static int parse_value(const char *cmd, int c, const char *v, measure_args_t *a)
+static int opt_gpus(const char *cmd, const char *v, void *args)
 {
-    switch (c) {
-    case 'o': a->out = v; return 0;
-    case 'i': a->into = v; return 0;
-    case 'c': a->csv_dir = v; return 0;
-    case 'g': return ls_opt_gpus(cmd, v, a->gpus, LS_MAX_GPUS, &a->ngpus);
-    case 'P': return ls_opt_progress(cmd, v) ? LS_EXIT_USAGE : 0;
-    case 'n':
-        if (ls_parse_long(v, 1, 100000, &a->samples) != 0)
-            return ls_usage_error(cmd, "--samples '%s': expected a whole number from 1 to 100000", v);
-        return 0;
-    default:
-        if (ls_parse_size(v, &a->size) != 0)
-            return ls_usage_error(cmd, "--size '%s': expected a size like 256M or 1G", v);
-        if (a->size < 16)
-            return ls_usage_error(cmd, "--size '%s': expected at least 16 bytes", v);
-        return 0;
-    }
+    measure_args_t *a = args;
+    return ls_opt_gpus(cmd, v, a->gpus, LS_MAX_GPUS, &a->ngpus);
 }
+
+static int opt_samples(const char *cmd, const char *v, void *args)
+{
+    if (ls_parse_long(v, 1, 100000, &((measure_args_t *)args)->samples) != 0)
+        return ls_usage_error(cmd, "--samples '%s': expected a whole number from 1 to 100000", v);
+    return 0;
+}
+
+static int opt_size(const char *cmd, const char *v, void *args)
+{
+    uint64_t *size = &((measure_args_t *)args)->size;
+    if (ls_parse_size(v, size) != 0)
+        return ls_usage_error(cmd, "--size '%s': expected a size like 256M or 1G", v);
+    if (*size < 16)
+        return ls_usage_error(cmd, "--size '%s': expected at least 16 bytes", v);
+    return 0;
+}
+
+/* The options every measuring command takes; --size shown where the family has one
+   (another refuses it after parsing, in words). */
+static const ls_opt_t options[] = {
+    {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
+     .off = offsetof(measure_args_t, out),
+     .help = "write a new run document (discovery first, so the GPUs are\n"
+             "recorded); - writes it to stdout, without the tables"},
+    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(measure_args_t, into),
+     .help = "add the entries to an existing run document (validated first)"},
+    {.name = "gpus", .kind = LS_OPT_CALL, .arg = "LIST", .call = opt_gpus,
+     .help = "GPUs to measure, e.g. 0,1 or 0-3 (nvidia-smi / PCI bus order);\ndefault all"},
+    {.name = "samples", .kind = LS_OPT_CALL, .arg = "N", .call = opt_samples,
+     .help = "timed samples per figure, all kept (default 20; median\nreported)"},
+    {.name = "csv", .kind = LS_OPT_STRING, .arg = "DIR", .off = offsetof(measure_args_t, csv_dir),
+     .help = "also write each table as CSV into DIR (created if missing)"},
+    LS_OPT_PROGRESS_ROW,
+    {.name = "size", .kind = LS_OPT_CALL, .arg = "SIZE", .call = opt_size, .help_of = ls_measure_size_help},
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_measure = {
+    .head_of = ls_measure_head,
+    .opts = options,
+    .tail_of = ls_measure_tail,
+    .column = 17,
+    .args_size = sizeof(measure_args_t),
+};
 
 static int parse_args(const char *cmd, int argc, char **argv, measure_args_t *a)
 {
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
-                                         {"into", required_argument, 0, 'i'},
-                                         {"gpus", required_argument, 0, 'g'},
-                                         {"samples", required_argument, 0, 'n'},
-                                         {"size", required_argument, 0, 's'},
-                                         {"csv", required_argument, 0, 'c'},
-                                         {"progress", required_argument, 0, 'P'},
-                                         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
-    ls_opt_begin();
-    int c, rc = 0;
-    while (!rc && (c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (ls_opt_refused(cmd, c, argv))
-            return LS_EXIT_USAGE;
-        rc = parse_value(cmd, c, optarg, a);
-    }
-    if (rc)
-        return rc;
-    if (optind < argc)
-        return ls_usage_error(cmd, "unknown option '%s'", argv[optind]);
+    char *pos[argc];
+    int npos;
+    if (ls_opt_parse(cmd, &opts_measure, argc, argv, a, pos, &npos))
+        return LS_EXIT_USAGE;
+    if (npos)
+        return ls_usage_error(cmd, "unexpected argument '%s'", pos[0]);
     if (a->out && a->into)
         return ls_usage_error(cmd, "-o and --into exclude each other");
     return 0;

@@ -3,19 +3,26 @@
 #ifndef LS_CLI_COMMANDS_H
 #define LS_CLI_COMMANDS_H
 
+#include <stdio.h>
+
+#include "optparse.h"
+
 typedef struct {
     const char *name;
     int (*fn)(int argc, char **argv); /* argv[0] is the command name */
     const char *summary;
-    const char *usage; /* full text for `linkscope COMMAND --help` */
+    const ls_cmd_opts_t *opts; /* its options and usage text (optparse.h) */
 } ls_command_t;
 
 const ls_command_t *ls_find_command(const char *name);
 const ls_command_t *ls_commands(int *count);
 
+/* `linkscope COMMAND --help`: the usage built from the command's options. */
+void ls_command_usage(const ls_command_t *cmd, FILE *f);
+
 #define LS_DECLARE_COMMAND(n) \
     int cmd_##n(int argc, char **argv); \
-    extern const char usage_##n[];
+    extern const ls_cmd_opts_t opts_##n;
 
 LS_DECLARE_COMMAND(run)
 LS_DECLARE_COMMAND(inventory)
@@ -23,7 +30,7 @@ LS_DECLARE_COMMAND(topo)
 /* p2p, latency, hbm, host: one command per measurement family (measure/family.h), all
    run by cmd_measure with the usage text built from the family's descriptor. */
 int cmd_measure(int argc, char **argv);
-const char *ls_measure_usage(const char *family);
+extern const ls_cmd_opts_t opts_measure;
 LS_DECLARE_COMMAND(burn)
 LS_DECLARE_COMMAND(nccl)
 LS_DECLARE_COMMAND(report)
@@ -38,10 +45,14 @@ LS_DECLARE_COMMAND(health)
 LS_DECLARE_COMMAND(help)
 LS_DECLARE_COMMAND(version)
 
+/* help --completion [--parse CMD ARGS...] (help_completion.c); argv[0] is "--completion". */
+int ls_help_completion(int argc, char **argv);
+
 /* tp --verdict RUN.json [--model NAME] (tp_verdict.c). */
 int ls_tp_verdict_cmd(int argc, char **argv);
 
-/* Shared by commands: "unknown option" line, exit 2. */
+/* Shared by commands (optparse.c): "linkscope CMD: WHAT (see 'linkscope CMD --help')"
+   on stderr; returns LS_EXIT_USAGE. */
 int ls_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
