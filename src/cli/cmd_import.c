@@ -20,24 +20,17 @@ typedef struct {
     ls_import_opts_t opts;
 } import_args_t;
 
-/* The collectives nccl-tests has a binary for (NAME_perf): --collective takes only these. */
-static const char *const *collective_words(void)
-{
-    static const char *const words[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
-                                        "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube",
-                                        NULL};
-    return words;
-}
-
 static int opt_collective(const char *cmd, const char *v, void *args)
 {
-    for (const char *const *w = collective_words(); *w; w++)
+    char names[256] = "";
+    for (const char *const *w = ls_import_collectives(); *w; w++) {
         if (!strcmp(v, *w)) {
             ((import_args_t *)args)->opts.collective = *w;
             return 0;
         }
-    return ls_usage_error(cmd, "--collective %.64s: not one of nccl-tests' collectives (all_reduce, all_gather, "
-                          "reduce_scatter, alltoall, broadcast, reduce, sendrecv, gather, scatter, hypercube)", v);
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "", *w);
+    }
+    return ls_usage_error(cmd, "--collective %.64s: not one of nccl-tests' collectives (%s)", v, names);
 }
 
 /* The head of the usage, with the formats listed by import's table. */
@@ -69,7 +62,7 @@ static const ls_opt_t options[] = {
     {.name = "variant", .kind = LS_OPT_STRING, .arg = "NAME", .off = offsetof(import_args_t, opts.variant),
      .help = "label nccl-tests results, e.g. NCCL_P2P_LEVEL=PHB (default\n"
              "\"default\"); compare --variants sets variants side by side"},
-    {.name = "collective", .kind = LS_OPT_CALL, .arg = "NAME", .call = opt_collective, .words = collective_words,
+    {.name = "collective", .kind = LS_OPT_CALL, .arg = "NAME", .call = opt_collective, .words = ls_import_collectives,
      .help = "the collective, when the log names none (all_reduce, ...)"},
     {.name = "p2p-read", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(import_args_t, p2p_read),
      .help = "nvidia-smi topo -p2p r output (the topology imported with\nit)"},

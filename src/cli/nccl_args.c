@@ -115,18 +115,31 @@ static void add_unique(opts_t *o, const char *name)
     o->colls[o->ncolls++] = name;
 }
 
+/* nccl's collectives by name, from its table (nccl/coll.c): "all_reduce, ..., sendrecv". */
+static const char *collective_names(void)
+{
+    static char text[256];
+    int n;
+    const ls_coll_t *const *all = ls_coll_all(&n);
+    size_t used = 0;
+    for (int k = 0; k < n && used < sizeof text; k++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", k ? ", " : "", all[k]->name);
+    return text;
+}
+
 static int add_collective(opts_t *o, const char *name)
 {
-    if (strcmp(name, "all") == 0) {
-        static const char *four[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall"};
-        for (int k = 0; k < 4; k++)
-            add_unique(o, four[k]);
+    int n;
+    const ls_coll_t *const *all = ls_coll_all(&n);
+    if (strcmp(name, "all") == 0) { /* the first four of the table, as the usage says */
+        for (int k = 0; k < 4 && k < n; k++)
+            add_unique(o, all[k]->name);
         return 0;
     }
-    if (!ls_coll_find(name))
-        return bad("unknown collective '%s' (expected all_reduce, all_gather, reduce_scatter, "
-                   "alltoall, broadcast, reduce, sendrecv or all)%s", name, "");
-    add_unique(o, name);
+    const ls_coll_t *coll = ls_coll_find(name);
+    if (!coll)
+        return bad("unknown collective '%s' (expected %s or all)", name, collective_names());
+    add_unique(o, coll->name);
     return 0;
 }
 
@@ -298,8 +311,7 @@ int ls_nccl_parse_args(int argc, char **argv, opts_t *o)
         if (add_collective(o, pos[i]))
             return LS_EXIT_USAGE;
     if (!o->selftest && o->ncolls == 0)
-        return bad("which collective? (all_reduce, all_gather, reduce_scatter, alltoall, "
-                   "broadcast, reduce, sendrecv or all)%s%s", "", "");
+        return bad("which collective? (%s or all)%s", collective_names(), "");
     if (s->min_bytes > s->max_bytes)
         return bad("-b is larger than -e%s%s", "", "");
     if (s->step_factor > 1.0 && s->min_bytes < s->max_bytes &&

@@ -293,6 +293,14 @@ const char *ls_import_formats(int col)
     return text;
 }
 
+const char *const *ls_import_collectives(void)
+{
+    static const char *const names[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+                                        "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube",
+                                        NULL};
+    return names;
+}
+
 /* The import boundary: whatever a log held (GPU names, hostnames, variants), the
    document gets it without terminal escapes or control characters (docs/safety.md). */
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,

@@ -54,6 +54,10 @@ typedef struct {
    or Z". A static buffer, valid until the next call. */
 const char *ls_import_formats(int col);
 
+/* The collectives nccl-tests has a binary for (NAME_perf), NULL-terminated: what
+   import --collective takes. */
+const char *const *ls_import_collectives(void);
+
 enum ls_import_format ls_import_detect(const char *text);
 const char *ls_import_format_name(enum ls_import_format fmt);
 
