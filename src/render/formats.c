@@ -1,8 +1,13 @@
-/* The report formats' names, from ls_formats (format.h): for a command's usage, its
-   refusals and the completion of --format. */
+/* The registry of report formats (format.h): every format, in the order the usage
+   lists them, and their names for a command's usage, its refusals and the completion
+   of --format. A new format is its file and one line here (docs/design.md). */
 #include "format.h"
 
 #include <stdio.h>
+
+const ls_format_t *const ls_formats[] = {
+    &ls_format_term, &ls_format_md, &ls_format_html, &ls_format_csv, &ls_format_json, &ls_format_prom, NULL,
+};
 
 const char *const *ls_format_names(void)
 {
