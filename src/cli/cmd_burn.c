@@ -74,6 +74,12 @@ static const ls_opt_t options[] = {
     {.kind = LS_OPT_END},
 };
 
+static int check_outputs(const char *cmd, void *args)
+{
+    const burn_args_t *a = args;
+    return a->out && a->into ? ls_usage_error(cmd, "-o and --into exclude each other") : 0;
+}
+
 const ls_cmd_opts_t opts_burn = {
     .head = "usage: linkscope burn [--seconds N] [--gpus LIST] [-o FILE | --into FILE]\n"
             "                      [--period-ms MS] [--no-cublas] [--no-traffic]\n"
@@ -96,6 +102,7 @@ const ls_cmd_opts_t opts_burn = {
             "usage, 3 no usable GPU or built without CUDA.\n",
     .column = 17,
     .args_size = sizeof(burn_args_t),
+    .check = check_outputs,
 };
 
 static int parse_args(int argc, char **argv, burn_args_t *a)
@@ -110,8 +117,6 @@ static int parse_args(int argc, char **argv, burn_args_t *a)
         return LS_EXIT_USAGE;
     if (npos)
         return ls_usage_error("burn", "unexpected argument '%s'", pos[0]);
-    if (a->out && a->into)
-        return ls_usage_error("burn", "-o and --into exclude each other");
     return 0;
 }
 
@@ -130,7 +135,7 @@ static int choose_gpus(burn_args_t *a, int count)
 static json_t *open_doc(const burn_args_t *a)
 {
     if (a->into)
-        return ls_read_document_into(a->into);
+        return ls_into_take("burn", a->into);
     json_t *doc = ls_doc_new();
     ls_discover_opts_t d = {NULL, 1, 1};
     ls_discover(doc, &d);

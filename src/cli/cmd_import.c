@@ -132,7 +132,7 @@ int cmd_import(int argc, char **argv)
     char err[512];
     json_t *doc;
     if (a.into) {
-        doc = ls_read_document_into(a.into);
+        doc = ls_into_take("import", a.into);
         if (!doc)
             return LS_EXIT_USAGE;
     } else {

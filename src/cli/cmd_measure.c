@@ -72,12 +72,23 @@ static const ls_opt_t options[] = {
     {.kind = LS_OPT_END},
 };
 
+/* What the options say together, before --into is opened (optparse.h). */
+static int check_options(const char *cmd, void *args)
+{
+    const measure_args_t *a = args;
+    const ls_family_t *fam = ls_family_find(cmd);
+    if (a->size && fam && !fam->default_size)
+        return ls_usage_error(cmd, "--size does not apply to %s", cmd);
+    return a->out && a->into ? ls_usage_error(cmd, "-o and --into exclude each other") : 0;
+}
+
 const ls_cmd_opts_t opts_measure = {
     .head_of = ls_measure_head,
     .opts = options,
     .tail_of = ls_measure_tail,
     .column = 17,
     .args_size = sizeof(measure_args_t),
+    .check = check_options,
 };
 
 static int parse_args(const char *cmd, int argc, char **argv, measure_args_t *a)
@@ -89,8 +100,6 @@ static int parse_args(const char *cmd, int argc, char **argv, measure_args_t *a)
         return LS_EXIT_USAGE;
     if (npos)
         return ls_usage_error(cmd, "unexpected argument '%s'", pos[0]);
-    if (a->out && a->into)
-        return ls_usage_error(cmd, "-o and --into exclude each other");
     return 0;
 }
 
@@ -114,10 +123,10 @@ static int check_machine(const ls_family_t *fam, const measure_args_t *a, int co
     return ls_family_check_gpu_memory(fam, o, err, sizeof err) ? ls_usage_error(fam->name, "%s", err) : 0;
 }
 
-static json_t *open_document(const measure_args_t *a)
+static json_t *open_document(const char *cmd, const measure_args_t *a)
 {
     if (a->into)
-        return ls_read_document_into(a->into);
+        return ls_into_take(cmd, a->into);
     json_t *doc = ls_doc_new();
     ls_discover_opts_t d = {NULL, 1, 1};
     ls_discover(doc, &d);
@@ -153,8 +162,6 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
 /* Every refusal that needs no GPU: options, output paths, host memory. */
 static int check_args(const ls_family_t *fam, const measure_args_t *a)
 {
-    if (a->size && !fam->default_size)
-        return ls_usage_error(fam->name, "--size does not apply to %s", fam->name);
     if (ls_check_writable(fam->name, a->out ? "-o" : "--into", a->out ? a->out : a->into, 0) ||
         ls_check_writable(fam->name, "--csv", a->csv_dir, 1))
         return LS_EXIT_USAGE;
@@ -195,7 +202,7 @@ int cmd_measure(int argc, char **argv)
         return rc;
     /* Order: the input document, then the machine, then discovery for a new document,
        so that every refusal is one line and comes before any work. */
-    json_t *doc = a.into ? open_document(&a) : NULL;
+    json_t *doc = a.into ? open_document(fam->name, &a) : NULL;
     if (a.into && !doc)
         return LS_EXIT_USAGE;
     char err[512] = "";
@@ -214,5 +221,5 @@ int cmd_measure(int argc, char **argv)
         json_decref(doc);
         return rc;
     }
-    return measure(fam, &a, doc ? doc : open_document(&a), &o, count);
+    return measure(fam, &a, doc ? doc : open_document(fam->name, &a), &o, count);
 }

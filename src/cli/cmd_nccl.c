@@ -40,14 +40,11 @@ static int bad(const char *fmt, const char *a, const char *b)
 
 static json_t *open_document(const opts_t *o, json_t *env, int discover)
 {
-    char err[512];
     json_t *doc;
     if (o->into) {
-        doc = ls_doc_into_open(o->into, err, sizeof err);
-        if (!doc) {
-            ls_error("%s", err);
+        doc = ls_into_take("nccl", o->into);
+        if (!doc)
             return NULL;
-        }
     } else {
         doc = ls_doc_new();
         if (discover) {

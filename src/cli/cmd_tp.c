@@ -65,11 +65,9 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
 {
     const char *path = a->into_path ? a->into_path : a->out_path;
     char err[600];
-    json_t *doc = a->into_path ? ls_doc_into_open(path, err, sizeof err) : ls_doc_new();
-    if (!doc) {
-        ls_error("%s", err);
+    json_t *doc = a->into_path ? ls_into_take("tp", path) : ls_doc_new();
+    if (!doc)
         return LS_EXIT_USAGE;
-    }
     if (measured)
         ls_doc_add_measurement(doc, json_incref(measured));
     ls_doc_add_measurement(doc, ls_tp_doc_entry(estimate, a->preset ? a->preset->name : NULL, a->tp,

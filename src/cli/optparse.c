@@ -8,8 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
+static int quiet;
+
+void ls_usage_quiet(int on)
+{
+    quiet = on;
+}
+
 int ls_usage_error(const char *command, const char *fmt, ...)
 {
+    if (quiet)
+        return LS_EXIT_USAGE;
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "linkscope %s: ", command);
@@ -119,7 +128,7 @@ int ls_opt_parse(const char *cmd, const ls_cmd_opts_t *spec, int argc, char **ar
         else
             pos[(*npos)++] = argv[i];
     }
-    return rc;
+    return !rc && spec->check ? spec->check(cmd, args) : rc;
 }
 
 /* ---- usage ------------------------------------------------------------------------- */

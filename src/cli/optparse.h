@@ -60,6 +60,9 @@ typedef struct {
     const char *(*tail_of)(const char *cmd);
     int column;                /* where the help column starts */
     size_t args_size;          /* the size of the struct .off points into */
+    /* What the options say together (no I/O), after every option is read: 0, or one
+       usage line and LS_EXIT_USAGE. NULL: nothing. */
+    int (*check)(const char *cmd, void *args);
 } ls_cmd_opts_t;
 
 /* The rows several commands share (struct T has int fail_on / quiet). */

@@ -250,9 +250,16 @@ static const ls_opt_t options[] = {
      .call_row = on_option,
      .help = "write a new run document holding the tp entry (and the\n"
              "measured nccl entry with --measure)"},
-    ROW("into", "FILE", 0, "append those entries to an existing run document"),
+    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(tp_args_t, into_path),
+     .help = "append those entries to an existing run document"},
     {.kind = LS_OPT_END},
 };
+
+static int check_outputs(const char *cmd, void *args)
+{
+    const tp_args_t *a = args;
+    return a->out_path && a->into_path ? ls_usage_error(cmd, "give -o or --into, not both") : 0;
+}
 
 const ls_cmd_opts_t opts_tp = {
     .head = "usage: linkscope tp (--model NAME | --hidden H --layers L) [--bytes B] --tp N\n"
@@ -283,6 +290,7 @@ const ls_cmd_opts_t opts_tp = {
             "      --link name=PCIe,bw=5.2,lat=22.1 --link name=NVLink,bw=122.7,lat=17.5\n",
     .column = 25,
     .args_size = sizeof(tp_args_t),
+    .check = check_outputs,
 };
 
 int ls_tp_parse_args(int argc, char **argv, tp_args_t *a)
@@ -322,8 +330,6 @@ int ls_tp_check_args(tp_args_t *a)
                               a->nprompts, a->nprefill_compute);
     if (a->measure && a->nmeasure_gpus != a->tp)
         return ls_usage_error("tp", "--measure needs --gpus with %ld GPUs (= --tp)", a->tp);
-    if (a->out_path && a->into_path)
-        return ls_usage_error("tp", "give -o or --into, not both");
     /* before any work: --measure runs NCCL */
     if (ls_check_writable("tp", a->into_path ? "--into" : "-o", a->into_path ? a->into_path : a->out_path, 0))
         return LS_EXIT_USAGE;

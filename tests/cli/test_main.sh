@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# linkscope's command table (src/cli/main.c): help, --help per command, --version, and
+# linkscope's command table (src/cli/commands.c): help, --help per command, --version, and
 # the one-line errors for an unknown command.
 # usage: test_main.sh LINKSCOPE FIXTURES_DIR
 set -u
 bin=$1
 here=$(cd "$(dirname "$0")" && pwd)
-main_c=$here/../../src/cli/main.c
+main_c=$here/../../src/cli/commands.c
 . "$(dirname "$0")/lib.sh"
 
 # one_line FILE WHAT: FILE holds exactly one line
