@@ -111,12 +111,8 @@ static int parse_args(int argc, char **argv, burn_args_t *a)
     a->fail_on = LS_FAIL_NEVER;
     a->o.seconds = LS_BURN_DEFAULT_SECONDS;
     a->o.period_ms = LS_BURN_PERIOD_MS;
-    char *pos[argc];
-    int npos;
-    if (ls_opt_parse("burn", &opts_burn, argc, argv, a, pos, &npos))
+    if (ls_opt_parse("burn", &opts_burn, argc, argv, a, NULL, NULL))
         return LS_EXIT_USAGE;
-    if (npos)
-        return ls_usage_error("burn", "unexpected argument '%s'", pos[0]);
     return 0;
 }
 

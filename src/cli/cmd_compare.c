@@ -55,12 +55,8 @@ static const ls_opt_t options[] = {
     FLAG("markdown", markdown, "Markdown tables instead of the terminal table"),
     FLAG("json", json, "the comparison as JSON on stdout"),
     FLAG("changes-only", changes_only, "list only flagged figures"),
-    {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "LEVEL", .off = offsetof(compare_args_t, fail_on),
-     .column = 20,
-     .help = "exit 1 when a finding at or above LEVEL exists: info,\n"
-             "warning, error (default) or never\n"
-             "(a regression counts as an error: it fails at every level\n"
-             "but never)"},
+    LS_OPT_FAIL_ON_NOTE(compare_args_t, "\n(a regression counts as an error: it fails at every level\n"
+                                        "but never)"),
     FLAG("fail-on-regression", fail_on_regression, "the same as --fail-on error (kept for older scripts)"),
     LS_OPT_QUIET_ROW(compare_args_t),
     {.kind = LS_OPT_END},

@@ -51,12 +51,8 @@ static const ls_opt_t options[] = {
      .help = "Prometheus text on stdout: outliers per node, median per\nfigure"},
     {.name = "html", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(fleet_args_t, html),
      .help = "an HTML report, one row per node, outliers marked"},
-    {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "LEVEL", .off = offsetof(fleet_args_t, fail_on),
-     .column = 20,
-     .help = "exit 1 when a finding at or above LEVEL exists: info,\n"
-             "warning, error (default) or never\n"
-             "(an outlier counts as an error; the node findings listed are\n"
-             "warnings and errors, so info acts as warning)"},
+    LS_OPT_FAIL_ON_NOTE(fleet_args_t, "\n(an outlier counts as an error; the node findings listed are\n"
+                                      "warnings and errors, so info acts as warning)"),
     LS_OPT_QUIET_ROW(fleet_args_t),
     {.kind = LS_OPT_END},
 };

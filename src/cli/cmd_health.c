@@ -125,12 +125,8 @@ static int parse(int argc, char **argv, opts_t *o)
 {
     *o = (opts_t){.format = "text", .fail_on = LS_FAIL_ON_DEFAULT, .window_s = 2.0, .budget_s = 10.0};
     o->from = getenv("LINKSCOPE_HEALTH_FROM");
-    char *pos[argc];
-    int npos;
-    if (ls_opt_parse("health", &opts_health, argc, argv, o, pos, &npos))
+    if (ls_opt_parse("health", &opts_health, argc, argv, o, NULL, NULL))
         return LS_EXIT_USAGE;
-    if (npos)
-        return ls_usage_error("health", "unexpected argument '%s'", pos[0]);
     if (o->window_s >= o->budget_s)
         return ls_usage_error("health", "--window %g does not fit in --budget %g", o->window_s, o->budget_s);
     if (o->drain && !o->slurm)

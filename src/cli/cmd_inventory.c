@@ -65,12 +65,8 @@ const ls_cmd_opts_t opts_inventory = {
 static int parse_args(int argc, char **argv, inv_opts_t *o)
 {
     memset(o, 0, sizeof *o);
-    char *pos[argc];
-    int npos;
-    if (ls_opt_parse("inventory", &opts_inventory, argc, argv, o, pos, &npos))
+    if (ls_opt_parse("inventory", &opts_inventory, argc, argv, o, NULL, NULL))
         return LS_EXIT_USAGE;
-    if (npos)
-        return ls_usage_error("inventory", "unexpected argument '%s'", pos[0]);
     if (o->json && o->csv)
         return ls_usage_error("inventory", "--json and --csv exclude each other");
     struct stat st;

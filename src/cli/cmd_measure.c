@@ -94,12 +94,8 @@ const ls_cmd_opts_t opts_measure = {
 static int parse_args(const char *cmd, int argc, char **argv, measure_args_t *a)
 {
     memset(a, 0, sizeof *a);
-    char *pos[argc];
-    int npos;
-    if (ls_opt_parse(cmd, &opts_measure, argc, argv, a, pos, &npos))
+    if (ls_opt_parse(cmd, &opts_measure, argc, argv, a, NULL, NULL))
         return LS_EXIT_USAGE;
-    if (npos)
-        return ls_usage_error(cmd, "unexpected argument '%s'", pos[0]);
     return 0;
 }
 

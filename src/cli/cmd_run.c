@@ -152,12 +152,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
     memset(a, 0, sizeof *a);
     a->budget_s = -1;
     a->fail_on = LS_FAIL_ON_DEFAULT;
-    char *pos[argc];
-    int npos;
-    if (ls_opt_parse("run", &opts_run, argc, argv, a, pos, &npos))
+    if (ls_opt_parse("run", &opts_run, argc, argv, a, NULL, NULL))
         return LS_EXIT_USAGE;
-    if (npos)
-        return ls_usage_error("run", "unexpected argument '%s'", pos[0]);
     if (a->budget_s < 0)
         a->budget_s = a->thorough ? 600 : 120;
     if (a->quiet && !a->progress_set)

@@ -86,12 +86,8 @@ const ls_cmd_opts_t opts_topo = {
 static int parse_args(int argc, char **argv, topo_opts_t *o)
 {
     memset(o, 0, sizeof *o);
-    char *pos[argc];
-    int npos;
-    if (ls_opt_parse("topo", &opts_topo, argc, argv, o, pos, &npos))
+    if (ls_opt_parse("topo", &opts_topo, argc, argv, o, NULL, NULL))
         return LS_EXIT_USAGE;
-    if (npos)
-        return ls_usage_error("topo", "unexpected argument '%s'", pos[0]);
     int rc = check_options(o);
     return rc ? rc : ls_check_writable("topo", "-o", o->output, 0);
 }

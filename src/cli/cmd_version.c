@@ -16,12 +16,8 @@ const ls_cmd_opts_t opts_version = {
 
 int cmd_version(int argc, char **argv)
 {
-    char *pos[argc];
-    int npos;
-    if (ls_opt_parse("version", &opts_version, argc, argv, NULL, pos, &npos))
+    if (ls_opt_parse("version", &opts_version, argc, argv, NULL, NULL, NULL))
         return LS_EXIT_USAGE;
-    if (npos)
-        return ls_usage_error("version", "takes no arguments");
     printf("linkscope %s (commit %s, schema %s)\n", LS_VERSION, LS_GIT_COMMIT, LS_SCHEMA);
     return LS_EXIT_OK;
 }

@@ -115,7 +115,9 @@ static int parse_short(const char *cmd, const ls_cmd_opts_t *spec, int argc, cha
 int ls_opt_parse(const char *cmd, const ls_cmd_opts_t *spec, int argc, char **argv, void *args,
                  char **pos, int *npos)
 {
-    int rc = 0, options = 1;
+    int rc = 0, options = 1, none;
+    if (!npos)
+        npos = &none;
     *npos = 0;
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -125,8 +127,10 @@ int ls_opt_parse(const char *cmd, const ls_cmd_opts_t *spec, int argc, char **ar
             rc = parse_long(cmd, spec, argc, argv, &i, args);
         else if (options && a[0] == '-' && a[1])
             rc = parse_short(cmd, spec, argc, argv, &i, args);
-        else
+        else if (pos)
             pos[(*npos)++] = argv[i];
+        else
+            rc = ls_usage_error(cmd, "unexpected argument '%s'", a);
     }
     return !rc && spec->check ? spec->check(cmd, args) : rc;
 }

@@ -66,11 +66,13 @@ typedef struct {
 } ls_cmd_opts_t;
 
 /* The rows several commands share (struct T has int fail_on / quiet). */
-#define LS_OPT_FAIL_ON_ROW(T)                                                               \
+#define LS_OPT_FAIL_ON_ROW(T) LS_OPT_FAIL_ON_NOTE(T, "")
+/* The same with the command's own note under it (lines ending in \n but the last). */
+#define LS_OPT_FAIL_ON_NOTE(T, note)                                                        \
     {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "LEVEL", .off = offsetof(T, fail_on), \
      .column = 20,                                                                          \
      .help = "exit 1 when a finding at or above LEVEL exists: info,\n"                      \
-             "warning, error (default) or never"}
+             "warning, error (default) or never" note}
 #define LS_OPT_QUIET_ROW(T)                                                                 \
     {.name = "quiet", .kind = LS_OPT_FLAG, .off = offsetof(T, quiet), .column = 20,          \
      .help = "print only the verdict line and what failed (at --fail-on)"}
@@ -81,7 +83,8 @@ typedef struct {
              "timestamped lines), never"}
 
 /* Parses argv[1..argc-1] by spec into args: the arguments that are not options, in
-   order, into pos (*npos of them; pos has room for argc). "--" ends the options; a
+   order, into pos (*npos of them; pos has room for argc), or with pos and npos NULL
+   each refused ("unexpected argument 'x'"). "--" ends the options; a
    long option's value follows it or "="; a short one's follows it or is glued to it.
    0, or one line on stderr ("linkscope CMD: unknown option '--x' (see ...)", "... -o
    needs a value ...") and LS_EXIT_USAGE. */

@@ -296,12 +296,8 @@ const ls_cmd_opts_t opts_tp = {
 int ls_tp_parse_args(int argc, char **argv, tp_args_t *a)
 {
     a->gpus_of = -1;
-    char *pos[argc];
-    int npos;
-    if (ls_opt_parse("tp", &opts_tp, argc, argv, a, pos, &npos))
+    if (ls_opt_parse("tp", &opts_tp, argc, argv, a, NULL, NULL))
         return LS_EXIT_USAGE;
-    if (npos)
-        return ls_usage_error("tp", "unexpected argument '%s'", pos[0]);
     return 0;
 }
 
