@@ -133,7 +133,7 @@ static json_t *open_doc(const burn_args_t *a)
     if (a->into)
         return ls_into_take("burn", a->into);
     json_t *doc = ls_doc_new();
-    ls_discover_opts_t d = {NULL, 1, 1};
+    ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
     ls_discover(doc, &d);
     return doc;
 }

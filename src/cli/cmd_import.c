@@ -142,7 +142,8 @@ int cmd_import(int argc, char **argv)
     char(*notes)[640] = calloc((size_t)a.nfiles + 1, sizeof *notes);
     char(*warns)[640] = calloc((size_t)a.nfiles + 1, sizeof *warns);
     int rc = LS_EXIT_USAGE;
-    ls_import_batch_t batch = {a.files, texts, a.nfiles, a.p2p_read, a.p2p_write, a.opts};
+    ls_import_batch_t batch = {.files = a.files, .texts = texts, .nfiles = a.nfiles, .p2p_read = a.p2p_read,
+                              .p2p_write = a.p2p_write, .opts = a.opts};
     if (texts && notes && warns && ls_import_batch(doc, &batch, notes, warns) == 0) {
         const char *out = a.out ? a.out : (a.into ? a.into : "-");
         char why[256];

@@ -128,7 +128,7 @@ int cmd_inventory(int argc, char **argv)
     if (!o.sysfs_root && (rc = require_gpu()) != 0)
         return rc;
     json_t *doc = ls_doc_new();
-    ls_discover_opts_t d = {o.sysfs_root, o.sysfs_root == NULL, o.sysfs_root == NULL};
+    ls_discover_opts_t d = {.sysfs_root = o.sysfs_root, .use_nvml = !o.sysfs_root, .use_cuda = !o.sysfs_root};
     ls_discover(doc, &d);
     rc = write_output(&o, doc);
     json_decref(doc);

@@ -124,7 +124,7 @@ static json_t *open_document(const char *cmd, const measure_args_t *a)
     if (a->into)
         return ls_into_take(cmd, a->into);
     json_t *doc = ls_doc_new();
-    ls_discover_opts_t d = {NULL, 1, 1};
+    ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
     ls_discover(doc, &d);
     return doc;
 }

@@ -24,7 +24,7 @@
    (--json, -o -, or a child). */
 static const ls_nccl_show_t *tables(const opts_t *o)
 {
-    static ls_nccl_show_t show = {NULL, ls_nccl_print_table, ls_nccl_print_variants};
+    static ls_nccl_show_t show = {.table = ls_nccl_print_table, .variants = ls_nccl_print_variants};
     show.out = stdout;
     int off = o->json || o->child_out || (o->output && strcmp(o->output, "-") == 0) ||
               (o->into && strcmp(o->into, "-") == 0);
@@ -50,7 +50,7 @@ static json_t *open_document(const opts_t *o, json_t *env, int discover)
         if (discover) {
             /* Discovery's warnings stay in software.warnings: the one line about
                NCCL itself, if any, is what the user needs here. */
-            ls_discover_opts_t d = {NULL, 1, 1};
+            ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
             ls_log_quiet(1);
             ls_discover(doc, &d);
             ls_log_quiet(0);
