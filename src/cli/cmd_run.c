@@ -8,6 +8,7 @@
 #include "analyze/analyze.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
 #include "render/spec_render.h"
@@ -36,7 +37,7 @@ typedef struct {
 /* --level's words: index 1 is the thorough level. */
 static const char *const *level_words(void)
 {
-    static const char *const words[] = {"quick", "thorough", NULL};
+    static const char *const words[] = {LS_LEVEL_QUICK, LS_LEVEL_THOROUGH, NULL};
     return words;
 }
 

@@ -54,6 +54,10 @@
 /* An entry's or a step's status when it measured ("status"; the others: docs/schema.md). */
 #define LS_STATUS_OK "ok"
 
+/* run's levels ("run": {"level"}, run --level). */
+#define LS_LEVEL_QUICK "quick"
+#define LS_LEVEL_THOROUGH "thorough"
+
 /* The health probe's figures ("kind", pipeline/probe.h). */
 #define LS_PROBE_P2P_CE "p2p_ce"
 #define LS_PROBE_HBM_COPY "hbm_copy"

@@ -72,5 +72,17 @@ for c in run report plan compare check fleet health; do
         bad "$c --fail-on offers '${words[$c:--fail-on]:-}'"
 done
 
+# The script itself, as bash runs it: what it offers for a few command lines.
+complete_words() { # WORDS...: COMPREPLY for the last word of "linkscope WORDS..."
+    bash -c '. "$1"; shift; COMP_WORDS=(linkscope "$@"); COMP_CWORD=$(($# )); _linkscope; echo "${COMPREPLY[*]}"' \
+        _ "$comp" "$@"
+}
+[ "$(complete_words report x.json --format "")" = "$fmts" ] && ok || bad "report --format <TAB>: '$(complete_words report x.json --format "")'"
+[ "$(complete_words run --level t)" = "thorough" ] && ok || bad "run --level t<TAB>: '$(complete_words run --level t)'"
+[ "$(complete_words fleet --fail-on n)" = "never" ] && ok || bad "fleet --fail-on n<TAB>: '$(complete_words fleet --fail-on n)'"
+[ "$(complete_words import --var)" = "--variant" ] && ok || bad "import --var<TAB>: '$(complete_words import --var)'"
+[[ " $(complete_words r) " == *" report "* && " $(complete_words r) " == *" run "* ]] && ok ||
+    bad "r<TAB>: '$(complete_words r)'"
+
 echo "test_completion: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
