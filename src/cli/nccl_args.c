@@ -210,15 +210,31 @@ static int parse_own(opts_t *o, int c, const char *f, const char *v)
     }
 }
 
-/* One option, by its row: its spelling the short one where there is one (as the
-   refusals word it and as variant children get it again). */
+/* A row's spelling, the short one where there is one (as the refusals word it and as
+   variant children get it again): kept as long as the process, one slot per row. */
+static const char *spelling(const ls_opt_t *row)
+{
+    static struct {
+        const ls_opt_t *row;
+        char text[24];
+    } kept[48];
+    int k = 0;
+    while (k < 47 && kept[k].row && kept[k].row != row)
+        k++;
+    if (kept[k].row != row) {
+        kept[k].row = row;
+        if (row->short_name)
+            snprintf(kept[k].text, sizeof kept[k].text, "-%c", row->short_name);
+        else
+            snprintf(kept[k].text, sizeof kept[k].text, "--%s", row->name);
+    }
+    return kept[k].text;
+}
+
+/* One option, by its row. */
 static int on_option(const ls_opt_t *row, const char *v, void *args)
 {
-    char f[32];
-    if (row->short_name)
-        snprintf(f, sizeof f, "-%c", row->short_name);
-    else
-        snprintf(f, sizeof f, "--%s", row->name);
+    const char *f = spelling(row);
     int rc = parse_own(args, row->value, f, v);
     if (rc == 1)
         rc = parse_sweep_flag(args, f, v);
@@ -277,6 +293,7 @@ static const ls_opt_t options[] = {
      .flags = LS_OPT_HIDDEN},
     {.kind = LS_OPT_END},
 };
+_Static_assert(sizeof options / sizeof options[0] <= 48, "more rows than spelling() keeps");
 
 const ls_cmd_opts_t opts_nccl = {
     .head = "usage: linkscope nccl COLLECTIVE|all [nccl-tests flags] [--gpus 0,1]\n"
