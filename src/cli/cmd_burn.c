@@ -56,7 +56,7 @@ static const ls_opt_t options[] = {
      .help = "how long to hold the load (default 180)"},
     {.name = "gpus", .kind = LS_OPT_CALL, .arg = "LIST", .call = opt_gpus,
      .help = "GPUs to load, e.g. 0,1 or 0-3 (default all)"},
-    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(burn_args_t, out),
+    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(burn_args_t, out), .flags = LS_OPT_OUTPUT,
      .help = "write a new run document (discovery first)"},
     {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(burn_args_t, into),
      .help = "add the entries to an existing run document"},
@@ -156,9 +156,7 @@ static int report(const burn_args_t *a, const json_t *doc)
 int cmd_burn(int argc, char **argv)
 {
     burn_args_t a;
-    int rc = parse_args(argc, argv, &a);
-    if (!rc)
-        rc = ls_check_writable("burn", a.out ? "-o" : "--into", a.out ? a.out : a.into, 0);
+    int rc = parse_args(argc, argv, &a); /* -o and --into: checked by the dispatcher (into.c) */
     if (rc)
         return rc;
     char err[512] = "";

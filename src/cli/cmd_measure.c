@@ -56,7 +56,7 @@ static int opt_size(const char *cmd, const char *v, void *args)
    (another refuses it after parsing, in words). */
 static const ls_opt_t options[] = {
     {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
-     .off = offsetof(measure_args_t, out),
+     .off = offsetof(measure_args_t, out), .flags = LS_OPT_OUTPUT,
      .help = "write a new run document (discovery first, so the GPUs are\n"
              "recorded); - writes it to stdout, without the tables"},
     {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(measure_args_t, into),
@@ -66,6 +66,7 @@ static const ls_opt_t options[] = {
     {.name = "samples", .kind = LS_OPT_CALL, .arg = "N", .call = opt_samples,
      .help = "timed samples per figure, all kept (default 20; median\nreported)"},
     {.name = "csv", .kind = LS_OPT_STRING, .arg = "DIR", .off = offsetof(measure_args_t, csv_dir),
+     .flags = LS_OPT_OUTPUT_DIR,
      .help = "also write each table as CSV into DIR (created if missing)"},
     LS_OPT_PROGRESS_ROW,
     {.name = "size", .kind = LS_OPT_CALL, .arg = "SIZE", .call = opt_size, .help_of = ls_measure_size_help},
@@ -155,12 +156,10 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
     return LS_EXIT_OK;
 }
 
-/* Every refusal that needs no GPU: options, output paths, host memory. */
+/* The refusal that needs no GPU beyond the options and outputs (the parser's check and
+   the dispatcher's prologue): host memory. */
 static int check_args(const ls_family_t *fam, const measure_args_t *a)
 {
-    if (ls_check_writable(fam->name, a->out ? "-o" : "--into", a->out ? a->out : a->into, 0) ||
-        ls_check_writable(fam->name, "--csv", a->csv_dir, 1))
-        return LS_EXIT_USAGE;
     char err[256];
     return ls_family_check_host_memory(fam, a->size, err, sizeof err) ? ls_usage_error(fam->name, "%s", err) : 0;
 }

@@ -55,7 +55,7 @@ static const ls_opt_t options[] = {
     {.name = "json", .kind = LS_OPT_FLAG, .off = offsetof(topo_opts_t, json),
      .help = "write the run document (schema linkscope.run/1)"},
     {.name = "csv", .kind = LS_OPT_FLAG, .off = offsetof(topo_opts_t, csv), .help = "write the link matrix as CSV"},
-    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(topo_opts_t, output),
+    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(topo_opts_t, output), .flags = LS_OPT_OUTPUT,
      .help = "write to FILE (atomically) instead of stdout"},
     {.name = "color", .kind = LS_OPT_STRING, .arg = "WHEN", .off = offsetof(topo_opts_t, color),
      .words = color_words, .help = "auto (on a terminal unless NO_COLOR is set), always or never"},
@@ -89,7 +89,7 @@ static int parse_args(int argc, char **argv, topo_opts_t *o)
     if (ls_opt_parse("topo", &opts_topo, argc, argv, o, NULL, NULL))
         return LS_EXIT_USAGE;
     int rc = check_options(o);
-    return rc ? rc : ls_check_writable("topo", "-o", o->output, 0);
+    return rc;
 }
 
 /* ---- input ------------------------------------------------------------------------ */

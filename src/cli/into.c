@@ -7,11 +7,31 @@
 #include "model/doc.h"
 #include "util/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static json_t *held;          /* the document read for --into, until taken */
 static const char *held_path; /* its path, as the command line gave it */
+
+/* cmd's command line read by its own table into a scratch argument struct (free it),
+   quietly; NULL when the parser refuses it (the command then says why). */
+static char *parse_quietly(const ls_command_t *cmd, int argc, char **argv)
+{
+    char *args = calloc(1, cmd->opts->args_size + 1);
+    char **pos = calloc((size_t)argc + 1, sizeof *pos);
+    int npos, rc = LS_EXIT_USAGE;
+    ls_usage_quiet(1);
+    if (args && pos)
+        rc = ls_opt_parse(cmd->name, cmd->opts, argc, argv, args, pos, &npos);
+    ls_usage_quiet(0);
+    free(pos);
+    if (rc) {
+        free(args);
+        return NULL;
+    }
+    return args;
+}
 
 const char *ls_into_path(const ls_command_t *cmd, int argc, char **argv)
 {
@@ -21,17 +41,28 @@ const char *ls_into_path(const ls_command_t *cmd, int argc, char **argv)
             break;
     if (!row || row->kind == LS_OPT_END)
         return NULL;
-    char *args = calloc(1, cmd->opts->args_size + 1);
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    const char *path = NULL;
-    int npos;
-    ls_usage_quiet(1); /* the command parses again and words any refusal itself */
-    if (args && pos && ls_opt_parse(cmd->name, cmd->opts, argc, argv, args, pos, &npos) == 0)
-        path = *(const char **)(args + row->off);
-    ls_usage_quiet(0);
-    free(pos);
+    char *args = parse_quietly(cmd, argc, argv);
+    const char *path = args ? *(const char **)(args + row->off) : NULL;
     free(args);
     return path;
+}
+
+int ls_outputs_check(const ls_command_t *cmd, int argc, char **argv)
+{
+    char *args = cmd->opts ? parse_quietly(cmd, argc, argv) : NULL;
+    int rc = 0;
+    for (const ls_opt_t *row = args ? cmd->opts->opts : NULL; row && row->kind != LS_OPT_END && !rc; row++) {
+        if (row->kind != LS_OPT_STRING || !(row->flags & (LS_OPT_OUTPUT | LS_OPT_OUTPUT_DIR)))
+            continue;
+        char opt[40]; /* as the refusal names it: -o, or --csv */
+        if (row->short_name)
+            snprintf(opt, sizeof opt, "-%c", row->short_name);
+        else
+            snprintf(opt, sizeof opt, "--%s", row->name);
+        rc = ls_check_writable(cmd->name, opt, *(const char **)(args + row->off), !!(row->flags & LS_OPT_OUTPUT_DIR));
+    }
+    free(args);
+    return rc ? LS_EXIT_USAGE : 0;
 }
 
 /* path checked and read under its lock; NULL after one line. */

@@ -59,8 +59,11 @@ static int run_command(int argc, char **argv)
         ls_command_usage(cmd, stdout);
         return LS_EXIT_OK;
     }
-    /* the prologue every --into command shares: DOC read and locked before any work */
-    int rc = ls_into_begin(cmd, argc - 1, argv + 1);
+    /* the prologue every command shares: the outputs checked, an --into DOC read and
+       locked, before any work */
+    int rc = ls_outputs_check(cmd, argc - 1, argv + 1);
+    if (rc == 0)
+        rc = ls_into_begin(cmd, argc - 1, argv + 1);
     if (rc == 0)
         rc = cmd->fn(argc - 1, argv + 1);
     ls_into_end();

@@ -23,6 +23,10 @@ enum ls_opt_kind {
 enum {
     LS_OPT_HIDDEN = 1, /* accepted, not in the usage or the completion (an old spelling) */
     LS_OPT_UNLISTED = 2, /* offered, but not in the options block: the usage's text says it */
+    /* (STRING rows) a file, or a folder, the command writes: the dispatcher checks that
+       it can be written before the command runs (into.c); "-" passes */
+    LS_OPT_OUTPUT = 4,
+    LS_OPT_OUTPUT_DIR = 8,
 };
 
 typedef struct ls_opt ls_opt_t;

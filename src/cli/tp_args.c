@@ -164,14 +164,6 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
         a->runs[a->nruns - 1].variant = val;
         return 0;
     }
-    if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output-file") == 0) {
-        a->out_path = val;
-        return 0;
-    }
-    if (strcmp(opt, "--into") == 0) {
-        a->into_path = val;
-        return 0;
-    }
     return ls_usage_error("tp", "unknown option '%s'", opt);
 }
 
@@ -190,13 +182,13 @@ static int on_option(const ls_opt_t *row, const char *v, void *args)
 {
     tp_args_t *a = args;
     char opt[64];
-    snprintf(opt, sizeof opt, "%s%s", row->name ? "--" : "-o", row->name ? row->name : "");
+    snprintf(opt, sizeof opt, "--%s", row->name);
     if (row->value == 'j')
         a->json = 1;
     else if (row->value == 'm')
         return add_measure(a);
     else
-        return parse_valued(a, row->short_name == 'o' ? "-o" : opt, v, &a->gpus_of);
+        return parse_valued(a, opt, v, &a->gpus_of);
     return 0;
 }
 
@@ -246,8 +238,8 @@ static const ls_opt_t options[] = {
                                       "shares are shown"),
     {.name = "json", .kind = LS_OPT_CALL, .value = 'j', .call_row = on_option,
      .help = "the estimate as JSON on stdout instead of the report"},
-    {.name = "output-file", .short_name = 'o', .kind = LS_OPT_CALL, .arg = "FILE", .label = "-o FILE",
-     .call_row = on_option,
+    {.name = "output-file", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
+     .off = offsetof(tp_args_t, out_path), .flags = LS_OPT_OUTPUT,
      .help = "write a new run document holding the tp entry (and the\n"
              "measured nccl entry with --measure)"},
     {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(tp_args_t, into_path),
@@ -326,9 +318,6 @@ int ls_tp_check_args(tp_args_t *a)
                               a->nprompts, a->nprefill_compute);
     if (a->measure && a->nmeasure_gpus != a->tp)
         return ls_usage_error("tp", "--measure needs --gpus with %ld GPUs (= --tp)", a->tp);
-    /* before any work: --measure runs NCCL */
-    if (ls_check_writable("tp", a->into_path ? "--into" : "-o", a->into_path ? a->into_path : a->out_path, 0))
-        return LS_EXIT_USAGE;
     for (int p = 0; p < a->nprompts; p++)
         for (int b = 0; b < a->nbatches; b++)
             if ((double)a->prompts[p] * (double)a->batches[b] * (double)a->hidden * (double)a->bytes >

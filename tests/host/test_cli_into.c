@@ -19,6 +19,7 @@
 
 #include "helpers.h"
 #include "cli/commands.h"
+#include "cli/optparse.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -142,12 +143,39 @@ static void a_command_line_the_parser_refuses_is_left_to_the_command(void **stat
     ls_into_end();
 }
 
+/* Every option a command's table marks as an output is checked by the dispatcher
+   before the command runs: a folder that does not exist refused, a writable path passed. */
+static void every_output_option_is_checked_before_the_command(void **state)
+{
+    (void)state;
+    int n, checked = 0;
+    const ls_command_t *cmds = ls_commands(&n);
+    for (int i = 0; i < n; i++)
+        for (const ls_opt_t *row = cmds[i].opts->opts; row->kind != LS_OPT_END; row++) {
+            if (!(row->flags & (LS_OPT_OUTPUT | LS_OPT_OUTPUT_DIR)))
+                continue;
+            char opt[40];
+            if (row->name)
+                snprintf(opt, sizeof opt, "--%s", row->name);
+            else
+                snprintf(opt, sizeof opt, "-%c", row->short_name);
+            char *bad[] = {(char *)cmds[i].name, opt, "/nonexistent/out", NULL};
+            char *good[] = {(char *)cmds[i].name, opt, row->flags & LS_OPT_OUTPUT_DIR ? "/tmp" : "/tmp/ls-out", NULL};
+            assert_int_equal(ls_outputs_check(&cmds[i], 3, bad), LS_EXIT_USAGE);
+            assert_int_equal(ls_outputs_check(&cmds[i], 3, good), 0);
+            checked++;
+        }
+    /* -o of burn, import, inventory, topo, baseline, tp and the families, --csv, --junit, --html */
+    assert_true(checked >= 14);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_into_command_opens_locks_and_writes_the_same_way),
         cmocka_unit_test(an_unreadable_into_is_refused_before_the_command),
         cmocka_unit_test(a_command_line_the_parser_refuses_is_left_to_the_command),
+        cmocka_unit_test(every_output_option_is_checked_before_the_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
