@@ -66,7 +66,7 @@ json_t *ls_into_take(const char *cmd, const char *path);
 void ls_into_end(void);
 /* Before any command: every file or folder its options name to write (rows flagged
    LS_OPT_OUTPUT, LS_OPT_OUTPUT_DIR) checked writable; 0, or one line and LS_EXIT_USAGE. */
-int ls_outputs_check(const ls_command_t *cmd, int argc, char **argv);
+int ls_check_output_options(const ls_command_t *cmd, int argc, char **argv);
 /* The --into path the command line gives by cmd's option table (its "into" row), or
    NULL (none, or a line its parser refuses). */
 const char *ls_into_path(const ls_command_t *cmd, int argc, char **argv);

@@ -47,7 +47,7 @@ const char *ls_into_path(const ls_command_t *cmd, int argc, char **argv)
     return path;
 }
 
-int ls_outputs_check(const ls_command_t *cmd, int argc, char **argv)
+int ls_check_output_options(const ls_command_t *cmd, int argc, char **argv)
 {
     char *args = cmd->opts ? parse_quietly(cmd, argc, argv) : NULL;
     int rc = 0;

@@ -61,7 +61,7 @@ static int run_command(int argc, char **argv)
     }
     /* the prologue every command shares: the outputs checked, an --into DOC read and
        locked, before any work */
-    int rc = ls_outputs_check(cmd, argc - 1, argv + 1);
+    int rc = ls_check_output_options(cmd, argc - 1, argv + 1);
     if (rc == 0)
         rc = ls_into_begin(cmd, argc - 1, argv + 1);
     if (rc == 0)
