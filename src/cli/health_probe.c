@@ -4,7 +4,6 @@
 
 #include "health/health.h"
 #include "measure/gpu.h"
-#include "model/vocab.h"
 #include "pipeline/probe.h"
 #include "render/strbuf.h"
 
@@ -183,7 +182,7 @@ static void not_measured(ls_buf_t *b, const json_t *probe)
     const json_t *s;
     json_array_foreach(json_object_get(probe, "steps"), i, s) {
         const char *status = json_string_value(json_object_get(s, "status"));
-        if (strcmp(status, LS_STATUS_OK))
+        if (strcmp(status, LS_PROBE_STEP_OK))
             ls_buf_printf(b, "; %s %s: %s", json_string_value(json_object_get(s, "step")), status,
                           json_string_value(json_object_get(s, "note")) ? json_string_value(json_object_get(s, "note")) : "");
     }

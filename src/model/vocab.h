@@ -50,19 +50,11 @@
 /* "source" of a figure measured by linkscope itself */
 #define LS_SOURCE_LINKSCOPE "linkscope"
 
-/* The methods of each measuring family in the order they run, NULL-terminated. */
-/* An entry's or a step's status when it measured ("status"; the others: docs/schema.md). */
-#define LS_STATUS_OK "ok"
-
 /* run's levels ("run": {"level"}, run --level). */
 #define LS_LEVEL_QUICK "quick"
 #define LS_LEVEL_THOROUGH "thorough"
 
-/* The health probe's figures ("kind", pipeline/probe.h). */
-#define LS_PROBE_P2P_CE "p2p_ce"
-#define LS_PROBE_HBM_COPY "hbm_copy"
-#define LS_PROBE_ALL_REDUCE "all_reduce"
-
+/* The methods of each measuring family in the order they run, NULL-terminated. */
 extern const char *const ls_p2p_methods[];
 extern const char *const ls_latency_methods[];
 extern const char *const ls_hbm_methods[];

@@ -19,7 +19,9 @@
 
 #include "helpers.h"
 #include "cli/commands.h"
+#include "cli/measure_usage.h"
 #include "cli/optparse.h"
+#include "measure/family.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -169,6 +171,27 @@ static void every_output_option_is_checked_before_the_command(void **state)
     assert_true(checked >= 14);
 }
 
+/* The command table's one cap on measuring commands holds every family of the registry,
+   each with its usage (a family past the cap would drop out of the table unseen). */
+static void the_table_holds_every_family(void **state)
+{
+    (void)state;
+    int nf;
+    const ls_family_t *fams = ls_families(&nf);
+    assert_true(nf <= LS_MEASURE_MAX_FAMILIES);
+    for (int i = 0; i < nf; i++) {
+        const ls_command_t *c = ls_find_command(fams[i].name);
+        assert_non_null(c);
+        ls_buf_t b = {0};
+        ls_opt_usage(&b, c->name, c->opts);
+        char *text = ls_buf_take(&b);
+        char first[64];
+        snprintf(first, sizeof first, "usage: linkscope %s ", fams[i].name);
+        assert_true(strncmp(text, first, strlen(first)) == 0);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -176,6 +199,7 @@ int main(void)
         cmocka_unit_test(an_unreadable_into_is_refused_before_the_command),
         cmocka_unit_test(a_command_line_the_parser_refuses_is_left_to_the_command),
         cmocka_unit_test(every_output_option_is_checked_before_the_command),
+        cmocka_unit_test(the_table_holds_every_family),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
