@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Generates linkscope's man page and bash completion from its own help text, at build
-# time (CMakeLists.txt): `linkscope help` lists the commands, `linkscope COMMAND --help`
-# gives each one's usage and options. help2man is not used: it documents one command
-# with --help/--version, and linkscope's help is per command.
+# Generates linkscope's man page and bash completion at build time (CMakeLists.txt):
+# `linkscope help` lists the commands, `linkscope COMMAND --help` gives each one's usage
+# (its options block generated from the command's option table, src/cli/optparse.h),
+# and `linkscope help --completion` writes the completion from the same tables, with
+# the words of --format, --level, --fail-on ... help2man is not used: it documents one
+# command with --help/--version, and linkscope's help is per command.
 # usage: gen-docs.sh LINKSCOPE OUTDIR
 set -euo pipefail
 bin=$1 out=$2
@@ -38,21 +40,6 @@ roff() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/'; }
     echo "nvidia-smi(1); the project's docs/ folder."
 } >"$out/linkscope.1"
 
-# bash completion: commands, then each command's long options (from its --help)
-{
-    echo "# bash completion for linkscope (generated from its help text)"
-    echo "_linkscope() {"
-    echo "    local cur=\${COMP_WORDS[COMP_CWORD]} cmd=\${COMP_WORDS[1]}"
-    echo "    if [ \"\$COMP_CWORD\" -eq 1 ]; then"
-    echo "        COMPREPLY=(\$(compgen -W \"$(echo $commands)\" -- \"\$cur\")); return"
-    echo "    fi"
-    echo "    case \$cmd in"
-    for c in $commands; do
-        opts=$("$bin" "$c" --help 2>&1 | grep -oE '(^|[ [])--[a-z][a-z0-9-]*' | tr -d ' [' | sort -u | tr '\n' ' ')
-        echo "    $c) [[ \$cur == -* ]] && { COMPREPLY=(\$(compgen -W \"$opts--help\" -- \"\$cur\")); return; } ;;"
-    done
-    echo "    esac"
-    echo "    COMPREPLY=(\$(compgen -f -- \"\$cur\"))"
-    echo "}"
-    echo "complete -o filenames -F _linkscope linkscope"
-} >"$out/linkscope.bash"
+# bash completion: from the option tables, so it offers only what each command accepts
+# (tests/cli/test_completion.sh)
+"$bin" help --completion >"$out/linkscope.bash"

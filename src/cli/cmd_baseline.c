@@ -7,26 +7,15 @@
 #include "util/log.h"
 #include "util/parse.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char usage_baseline[] =
-    "usage: linkscope baseline RUN.json [-o FILE] [--tolerance PCT]\n"
-    "                          [--latency-tolerance PCT]\n"
-    "\n"
-    "Writes a baseline (schema linkscope.baseline/1) from a good run: one expectation\n"
-    "per figure, a minimum for bandwidths and a maximum for latencies and times, each\n"
-    "with a tolerance of at least three times the figure's own coefficient of\n"
-    "variation. Check other machines or later runs against it with 'linkscope check'.\n"
-    "Baselines may be edited or written by hand (docs/compare-check.md).\n"
-    "\n"
-    "Options:\n"
-    "  -o FILE                   write to FILE (default: stdout)\n"
-    "  --tolerance PCT           allowed shortfall of bandwidths, percent (default\n"
-    "                            10)\n"
-    "  --latency-tolerance PCT   allowed excess of latencies and times (default 25)\n";
+typedef struct {
+    const char *run, *out;
+    double tol, lat_tol;
+} baseline_args_t;
 
 static int parse_pct(const char *opt, const char *text, double *out)
 {
@@ -35,34 +24,57 @@ static int parse_pct(const char *opt, const char *text, double *out)
     return 0;
 }
 
-typedef struct {
-    const char *run, *out;
-    double tol, lat_tol;
-} baseline_args_t;
+static int opt_tolerance(const char *cmd, const char *v, void *args)
+{
+    (void)cmd;
+    return parse_pct("--tolerance", v, &((baseline_args_t *)args)->tol);
+}
+
+static int opt_latency_tolerance(const char *cmd, const char *v, void *args)
+{
+    (void)cmd;
+    return parse_pct("--latency-tolerance", v, &((baseline_args_t *)args)->lat_tol);
+}
+
+static const ls_opt_t options[] = {
+    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(baseline_args_t, out), .flags = LS_OPT_OUTPUT,
+     .help = "write to FILE (default: stdout)"},
+    {.name = "tolerance", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_tolerance,
+     .help = "allowed shortfall of bandwidths, percent (default\n10)"},
+    {.name = "latency-tolerance", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_latency_tolerance,
+     .help = "allowed excess of latencies and times (default 25)"},
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_baseline = {
+    .head = "usage: linkscope baseline RUN.json [-o FILE] [--tolerance PCT]\n"
+            "                          [--latency-tolerance PCT]\n"
+            "\n"
+            "Writes a baseline (schema linkscope.baseline/1) from a good run: one expectation\n"
+            "per figure, a minimum for bandwidths and a maximum for latencies and times, each\n"
+            "with a tolerance of at least three times the figure's own coefficient of\n"
+            "variation. Check other machines or later runs against it with 'linkscope check'.\n"
+            "Baselines may be edited or written by hand (docs/compare-check.md).\n"
+            "\n"
+            "Options:\n",
+    .opts = options,
+    .column = 28,
+    .args_size = sizeof(baseline_args_t),
+};
 
 static int parse_args(int argc, char **argv, baseline_args_t *a)
 {
-    static const struct option opts[] = {{"tolerance", required_argument, 0, 't'},
-                                         {"latency-tolerance", required_argument, 0, 'l'},
-                                         {0, 0, 0, 0}};
-    *a = (baseline_args_t){NULL, "-", 10.0, 25.0};
-    ls_opt_begin();
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (ls_opt_refused("baseline", c, argv))
-            return LS_EXIT_USAGE;
-        if (c == 'o')
-            a->out = optarg;
-        else if (parse_pct(c == 't' ? "--tolerance" : "--latency-tolerance", optarg,
-                           c == 't' ? &a->tol : &a->lat_tol) != 0)
-            return LS_EXIT_USAGE;
-    }
-    if (optind + 1 < argc)
-        return ls_usage_error("baseline", "one RUN.json only ('%s')", argv[optind + 1]);
-    if (optind >= argc)
+    *a = (baseline_args_t){.out = "-", .tol = 10.0, .lat_tol = 25.0};
+    char *pos[argc];
+    int npos;
+    if (ls_opt_parse("baseline", &opts_baseline, argc, argv, a, pos, &npos))
+        return LS_EXIT_USAGE;
+    if (npos > 1)
+        return ls_usage_error("baseline", "one RUN.json only ('%s')", pos[1]);
+    if (npos < 1)
         return ls_usage_error("baseline", "no RUN.json given");
-    a->run = argv[optind];
-    return ls_check_writable("baseline", "-o", a->out, 0);
+    a->run = pos[0];
+    return 0;
 }
 
 int cmd_baseline(int argc, char **argv)

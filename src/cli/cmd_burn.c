@@ -12,40 +12,9 @@
 #include "util/log.h"
 #include "util/parse.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-const char usage_burn[] =
-    "usage: linkscope burn [--seconds N] [--gpus LIST] [-o FILE | --into FILE]\n"
-    "                      [--period-ms MS] [--no-cublas] [--no-traffic]\n"
-    "                      [--fail-on LEVEL] [--progress auto|always|never]\n"
-    "\n"
-    "Holds every chosen GPU under sustained load: bf16 tensor-core GEMMs (8192^3,\n"
-    "through cuBLAS, loaded at run time; set LINKSCOPE_CUBLAS to its file; an FP32\n"
-    "FMA kernel where it is absent), with device-local copies and copies to the next\n"
-    "GPU (NVLink or PCIe) beside them, while NVML is read every 100 ms: SM and memory\n"
-    "clocks, board power, temperature, throttle reasons, NVLink throughput. Reports\n"
-    "throughput in the first seconds against the sustained throughput, the\n"
-    "temperature and power reached, the throttle reasons and when they began, and\n"
-    "findings (thermal or hardware slowdown, power below DCGM's targeted-power\n"
-    "criterion, a GPU behind its peers, a fault in the repeated product). Never\n"
-    "changes clocks or power limits.\n"
-    "\n"
-    "  --seconds N    how long to hold the load (default 180)\n"
-    "  --gpus LIST    GPUs to load, e.g. 0,1 or 0-3 (default all)\n"
-    "  -o FILE        write a new run document (discovery first)\n"
-    "  --into FILE    add the entries to an existing run document\n"
-    "  --period-ms MS NVML sampling period (default 100)\n"
-    "  --no-cublas    the FMA kernel even where cuBLAS is there\n"
-    "  --no-traffic   compute only, no HBM or GPU-to-GPU copies beside it\n"
-    "  --fail-on L    exit 1 when a finding at or above L exists: info, warning,\n"
-    "                 error or never (the default: burn measures; give a level to\n"
-    "                 judge)\n"
-    LS_PROGRESS_USAGE
-    "\n"
-    "Exit codes: 0 ok, 1 a finding at or above --fail-on or every GPU failed, 2\n"
-    "usage, 3 no usable GPU or built without CUDA.\n";
 
 typedef struct {
     ls_burn_opts_t o;
@@ -60,44 +29,91 @@ static int parse_num_opt(const char *opt, const char *text, double lo, double hi
     return 0;
 }
 
+static int opt_seconds(const char *cmd, const char *v, void *args)
+{
+    (void)cmd;
+    return parse_num_opt("--seconds", v, 1, 86400, &((burn_args_t *)args)->o.seconds);
+}
+
+static int opt_period(const char *cmd, const char *v, void *args)
+{
+    (void)cmd;
+    double ms;
+    int rc = parse_num_opt("--period-ms", v, 10, 10000, &ms);
+    if (!rc)
+        ((burn_args_t *)args)->o.period_ms = (int)ms;
+    return rc;
+}
+
+static int opt_gpus(const char *cmd, const char *v, void *args)
+{
+    burn_args_t *a = args;
+    return ls_opt_gpus(cmd, v, a->o.gpus, LS_MAX_GPUS, &a->o.ngpus);
+}
+
+static const ls_opt_t options[] = {
+    {.name = "seconds", .kind = LS_OPT_CALL, .arg = "N", .call = opt_seconds,
+     .help = "how long to hold the load (default 180)"},
+    {.name = "gpus", .kind = LS_OPT_CALL, .arg = "LIST", .call = opt_gpus,
+     .help = "GPUs to load, e.g. 0,1 or 0-3 (default all)"},
+    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(burn_args_t, out), .flags = LS_OPT_OUTPUT,
+     .help = "write a new run document (discovery first)"},
+    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(burn_args_t, into),
+     .help = "add the entries to an existing run document"},
+    {.name = "period-ms", .kind = LS_OPT_CALL, .arg = "MS", .call = opt_period,
+     .help = "NVML sampling period (default 100)"},
+    {.name = "no-cublas", .kind = LS_OPT_FLAG, .off = offsetof(burn_args_t, o.no_cublas),
+     .help = "the FMA kernel even where cuBLAS is there"},
+    {.name = "no-traffic", .kind = LS_OPT_FLAG, .off = offsetof(burn_args_t, o.no_traffic),
+     .help = "compute only, no HBM or GPU-to-GPU copies beside it"},
+    {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "L", .off = offsetof(burn_args_t, fail_on),
+     .help = "exit 1 when a finding at or above L exists: info, warning,\n"
+             "error or never (the default: burn measures; give a level to\n"
+             "judge)"},
+    LS_OPT_PROGRESS_ROW,
+    {.kind = LS_OPT_END},
+};
+
+static int check_outputs(const char *cmd, void *args)
+{
+    const burn_args_t *a = args;
+    return a->out && a->into ? ls_usage_error(cmd, "-o and --into exclude each other") : 0;
+}
+
+const ls_cmd_opts_t opts_burn = {
+    .head = "usage: linkscope burn [--seconds N] [--gpus LIST] [-o FILE | --into FILE]\n"
+            "                      [--period-ms MS] [--no-cublas] [--no-traffic]\n"
+            "                      [--fail-on LEVEL] [--progress auto|always|never]\n"
+            "\n"
+            "Holds every chosen GPU under sustained load: bf16 tensor-core GEMMs (8192^3,\n"
+            "through cuBLAS, loaded at run time; set LINKSCOPE_CUBLAS to its file; an FP32\n"
+            "FMA kernel where it is absent), with device-local copies and copies to the next\n"
+            "GPU (NVLink or PCIe) beside them, while NVML is read every 100 ms: SM and memory\n"
+            "clocks, board power, temperature, throttle reasons, NVLink throughput. Reports\n"
+            "throughput in the first seconds against the sustained throughput, the\n"
+            "temperature and power reached, the throttle reasons and when they began, and\n"
+            "findings (thermal or hardware slowdown, power below DCGM's targeted-power\n"
+            "criterion, a GPU behind its peers, a fault in the repeated product). Never\n"
+            "changes clocks or power limits.\n"
+            "\n",
+    .opts = options,
+    .tail = "\n"
+            "Exit codes: 0 ok, 1 a finding at or above --fail-on or every GPU failed, 2\n"
+            "usage, 3 no usable GPU or built without CUDA.\n",
+    .column = 17,
+    .args_size = sizeof(burn_args_t),
+    .check = check_outputs,
+};
+
 static int parse_args(int argc, char **argv, burn_args_t *a)
 {
-    static const struct option opts[] = {
-        {"seconds", required_argument, 0, 's'}, {"gpus", required_argument, 0, 'g'},
-        {"into", required_argument, 0, 'i'},    {"period-ms", required_argument, 0, 'p'},
-        {"no-cublas", no_argument, 0, 'C'},     {"no-traffic", no_argument, 0, 'T'},
-        {"fail-on", required_argument, 0, 'F'}, {"progress", required_argument, 0, 'P'},
-        {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->fail_on = LS_FAIL_NEVER;
     a->o.seconds = LS_BURN_DEFAULT_SECONDS;
     a->o.period_ms = LS_BURN_PERIOD_MS;
-    ls_opt_begin();
-    int c, rc = 0;
-    double v;
-    while (!rc && (c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (ls_opt_refused("burn", c, argv))
-            return LS_EXIT_USAGE;
-        switch (c) {
-        case 's': rc = parse_num_opt("--seconds", optarg, 1, 86400, &a->o.seconds); break;
-        case 'p':
-            if (!(rc = parse_num_opt("--period-ms", optarg, 10, 10000, &v)))
-                a->o.period_ms = (int)v;
-            break;
-        case 'g': rc = ls_opt_gpus("burn", optarg, a->o.gpus, LS_MAX_GPUS, &a->o.ngpus); break;
-        case 'o': a->out = optarg; break;
-        case 'i': a->into = optarg; break;
-        case 'C': a->o.no_cublas = 1; break;
-        case 'T': a->o.no_traffic = 1; break;
-        case 'P': rc = ls_opt_progress("burn", optarg) ? LS_EXIT_USAGE : 0; break;
-        case 'F': rc = ls_opt_fail_on("burn", optarg, &a->fail_on) ? LS_EXIT_USAGE : 0; break;
-        }
-    }
-    if (!rc && optind < argc)
-        rc = ls_usage_error("burn", "unexpected argument '%s'", argv[optind]);
-    if (!rc && a->out && a->into)
-        rc = ls_usage_error("burn", "-o and --into exclude each other");
-    return rc;
+    if (ls_opt_parse("burn", &opts_burn, argc, argv, a, NULL, NULL))
+        return LS_EXIT_USAGE;
+    return 0;
 }
 
 static int choose_gpus(burn_args_t *a, int count)
@@ -115,9 +131,9 @@ static int choose_gpus(burn_args_t *a, int count)
 static json_t *open_doc(const burn_args_t *a)
 {
     if (a->into)
-        return ls_read_document_into(a->into);
+        return ls_into_take("burn", a->into);
     json_t *doc = ls_doc_new();
-    ls_discover_opts_t d = {NULL, 1, 1};
+    ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
     ls_discover(doc, &d);
     return doc;
 }
@@ -140,9 +156,7 @@ static int report(const burn_args_t *a, const json_t *doc)
 int cmd_burn(int argc, char **argv)
 {
     burn_args_t a;
-    int rc = parse_args(argc, argv, &a);
-    if (!rc)
-        rc = ls_check_writable("burn", a.out ? "-o" : "--into", a.out ? a.out : a.into, 0);
+    int rc = parse_args(argc, argv, &a); /* -o and --into: checked by the dispatcher (into.c) */
     if (rc)
         return rc;
     char err[512] = "";

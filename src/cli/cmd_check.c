@@ -10,53 +10,10 @@
 #include "util/fileio.h"
 #include "util/log.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char usage_check[] =
-    "usage: linkscope check RUN.json... --baseline FILE [--require-all]\n"
-    "                       [--fail-on LEVEL] [--quiet] [--junit FILE]\n"
-    "       linkscope check --spec RUN.json [--fail-on LEVEL] [--model NAME]\n"
-    "                       [--quiet] [--junit FILE]\n"
-    "\n"
-    "Checks every expectation of the baseline (made by 'linkscope baseline' or\n"
-    "written by hand, docs/compare-check.md) against the run's figures. Each\n"
-    "violation is one line on stdout: a figure below its minimum or above its maximum\n"
-    "after the tolerance, max(the baseline's percent, 3 x the figure's recorded\n"
-    "spread). An expectation that no figure of the run matches is skipped (a SKIP\n"
-    "line): the run did not measure it. Several runs (one per node, or runs of one\n"
-    "machine): each gets its lines and its verdict line, and the exit code is the\n"
-    "worst.\n"
-    "\n"
-    "Options:\n"
-    "  --baseline FILE   the baseline (schema linkscope.baseline/1)\n"
-    "  --require-all     a skipped expectation is a violation (a figure the run\n"
-    "                    lacks)\n"
-    "  --fail-on LEVEL   a violation counts as an error: exit 1 at info, warning,\n"
-    "                    error (default), exit 0 at never; with --spec: a finding at\n"
-    "                    or above LEVEL\n"
-    LS_QUIET_USAGE
-    "  --junit FILE      also write JUnit XML there: one testcase per expectation, a\n"
-    "                    failure per violation, skipped where the run has no such\n"
-    "                    figure; with --spec one testcase per GPU, a failure per\n"
-    "                    failing finding\n"
-    "\n"
-    "With --spec, each GPU is identified in linkscope's datasheet\n"
-    "(data/gpu-datasheet.tsv, built in) by its NVML name and held against it:\n"
-    "NVLinks, memory, PCIe link, power limit, SM count, measured HBM bandwidth\n"
-    "(docs/acceptance.md). Then what the GPUs' interconnect means for a\n"
-    "tensor-parallel prefill of 32k tokens at TP=2, 4 and 8, here against the part's\n"
-    "NVLink.\n"
-    "  --spec            check against the datasheet (works on any document: a run,\n"
-    "                    an import of nvidia-smi -q)\n"
-    "  --model NAME      with --spec: the model preset of the TP lines\n"
-    "                    (default " LS_SPEC_TP_MODEL ")\n"
-    "\n"
-    "Exit codes: 0 all expectations met or skipped (--spec: no finding at\n"
-    "--fail-on); 1 at least one violation (--spec: a finding at or above --fail-on);\n"
-    "2 unreadable or malformed run or baseline.\n";
 
 typedef struct {
     const char *run, *baseline, *junit, *model;
@@ -64,48 +21,80 @@ typedef struct {
     int nruns, quiet, spec, require_all, fail_on;
 } check_args_t;
 
-static int parse_args(int argc, char **argv, check_args_t *a)
+static const ls_opt_t options[] = {
+    {.kind = LS_OPT_TEXT, .help = "Options:\n"},
+    {.name = "baseline", .short_name = 'b', .kind = LS_OPT_STRING, .arg = "FILE",
+     .off = offsetof(check_args_t, baseline), .help = "the baseline (schema linkscope.baseline/1)"},
+    {.name = "require-all", .kind = LS_OPT_FLAG, .off = offsetof(check_args_t, require_all),
+     .help = "a skipped expectation is a violation (a figure the run\nlacks)"},
+    {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "LEVEL", .off = offsetof(check_args_t, fail_on),
+     .help = "a violation counts as an error: exit 1 at info, warning,\n"
+             "error (default), exit 0 at never; with --spec: a finding at\n"
+             "or above LEVEL"},
+    {.name = "quiet", .short_name = 'q', .kind = LS_OPT_FLAG, .off = offsetof(check_args_t, quiet),
+     .help = "print only the verdict line and what failed (at --fail-on)"},
+    {.name = "junit", .short_name = 'j', .kind = LS_OPT_STRING, .arg = "FILE",
+     .off = offsetof(check_args_t, junit), .flags = LS_OPT_OUTPUT,
+     .help = "also write JUnit XML there: one testcase per expectation, a\n"
+             "failure per violation, skipped where the run has no such\n"
+             "figure; with --spec one testcase per GPU, a failure per\n"
+             "failing finding"},
+    {.kind = LS_OPT_TEXT,
+     .help = "\n"
+             "With --spec, each GPU is identified in linkscope's datasheet\n"
+             "(data/gpu-datasheet.tsv, built in) by its NVML name and held against it:\n"
+             "NVLinks, memory, PCIe link, power limit, SM count, measured HBM bandwidth\n"
+             "(docs/acceptance.md). Then what the GPUs' interconnect means for a\n"
+             "tensor-parallel prefill of 32k tokens at TP=2, 4 and 8, here against the part's\n"
+             "NVLink.\n"},
+    {.name = "spec", .kind = LS_OPT_FLAG, .off = offsetof(check_args_t, spec),
+     .help = "check against the datasheet (works on any document: a run,\n"
+             "an import of nvidia-smi -q)"},
+    {.name = "model", .kind = LS_OPT_STRING, .arg = "NAME", .off = offsetof(check_args_t, model),
+     .help = "with --spec: the model preset of the TP lines\n(default " LS_SPEC_TP_MODEL ")"},
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_check = {
+    .head = "usage: linkscope check RUN.json... --baseline FILE [--require-all]\n"
+            "                       [--fail-on LEVEL] [--quiet] [--junit FILE]\n"
+            "       linkscope check --spec RUN.json [--fail-on LEVEL] [--model NAME]\n"
+            "                       [--quiet] [--junit FILE]\n"
+            "\n"
+            "Checks every expectation of the baseline (made by 'linkscope baseline' or\n"
+            "written by hand, docs/compare-check.md) against the run's figures. Each\n"
+            "violation is one line on stdout: a figure below its minimum or above its maximum\n"
+            "after the tolerance, max(the baseline's percent, 3 x the figure's recorded\n"
+            "spread). An expectation that no figure of the run matches is skipped (a SKIP\n"
+            "line): the run did not measure it. Several runs (one per node, or runs of one\n"
+            "machine): each gets its lines and its verdict line, and the exit code is the\n"
+            "worst.\n"
+            "\n",
+    .opts = options,
+    .tail = "\n"
+            "Exit codes: 0 all expectations met or skipped (--spec: no finding at\n"
+            "--fail-on); 1 at least one violation (--spec: a finding at or above --fail-on);\n"
+            "2 unreadable or malformed run or baseline.\n",
+    .column = 20,
+    .args_size = sizeof(check_args_t),
+};
+
+/* pos: room for argc arguments, kept as a->runs. */
+static int parse_args(int argc, char **argv, check_args_t *a, char **pos)
 {
-    static const struct option opts[] = {{"baseline", required_argument, 0, 'b'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {"junit", required_argument, 0, 'j'},
-                                         {"spec", no_argument, 0, 's'},
-                                         {"fail-on", required_argument, 0, 'F'},
-                                         {"model", required_argument, 0, 'm'},
-                                         {"require-all", no_argument, 0, 'A'},
-                                         {0, 0, 0, 0}};
     *a = (check_args_t){.model = LS_SPEC_TP_MODEL, .fail_on = LS_FAIL_ON_DEFAULT};
-    ls_opt_begin();
-    int c;
-    while ((c = getopt_long(argc, argv, ":b:qj:", opts, NULL)) != -1) {
-        if (ls_opt_refused("check", c, argv))
-            return LS_EXIT_USAGE;
-        if (c == 'b')
-            a->baseline = optarg;
-        else if (c == 'j')
-            a->junit = optarg;
-        else if (c == 's')
-            a->spec = 1;
-        else if (c == 'm')
-            a->model = optarg;
-        else if (c == 'A')
-            a->require_all = 1;
-        else if (c == 'F' && ls_opt_fail_on("check", optarg, &a->fail_on))
-            return LS_EXIT_USAGE;
-        else if (c == 'q')
-            a->quiet = 1;
-    }
-    a->runs = argv + optind;
-    a->nruns = argc - optind;
-    a->run = optind < argc ? argv[optind] : NULL;
+    if (ls_opt_parse("check", &opts_check, argc, argv, a, pos, &a->nruns))
+        return LS_EXIT_USAGE;
+    a->runs = pos;
+    a->run = a->nruns ? pos[0] : NULL;
     if (a->nruns > 1 && (a->spec || a->junit))
         return ls_usage_error("check", "one RUN.json only with %s ('%s')",
-                              a->spec ? "--spec" : "--junit", argv[optind + 1]);
+                              a->spec ? "--spec" : "--junit", pos[1]);
     if (a->spec && (a->baseline || a->require_all))
         return ls_usage_error("check", "--spec is a check of its own: not with --baseline or --require-all");
     if (!a->run || (!a->baseline && !a->spec))
         return ls_usage_error("check", "needs RUN.json and --baseline FILE or --spec");
-    return ls_check_writable("check", "--junit", a->junit, 0);
+    return 0;
 }
 
 static int check_spec(const check_args_t *a)
@@ -193,7 +182,8 @@ static json_t *read_runs(const check_args_t *a)
 int cmd_check(int argc, char **argv)
 {
     check_args_t a;
-    int rc = parse_args(argc, argv, &a);
+    char *pos[argc];
+    int rc = parse_args(argc, argv, &a, pos);
     if (rc)
         return rc;
     if (a.spec)

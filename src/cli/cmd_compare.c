@@ -7,43 +7,10 @@
 #include "util/log.h"
 #include "util/parse.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char usage_compare[] =
-    "usage: linkscope compare A.json B.json [--threshold PCT] [--markdown | --json]\n"
-    "                         [--changes-only] [--fail-on LEVEL] [--quiet]\n"
-    "       linkscope compare --variants RUN.json [--base VARIANT] [same options]\n"
-    "\n"
-    "Matches the figures of two run documents by what they measured (family, method,\n"
-    "direction, GPUs, collective, variant, size, ...) and shows A, B, B/A and the\n"
-    "change. A change is flagged as a regression or a gain when it exceeds both the\n"
-    "threshold and three times the samples' combined coefficient of variation;\n"
-    "figures without samples (imported) use the threshold alone. Inventory\n"
-    "differences (GPU names, driver, CUDA, NCCL, NIC firmware) are shown first as\n"
-    "context.\n"
-    "\n"
-    "Options:\n"
-    "  --threshold PCT       smallest change flagged, percent (default 5)\n"
-    "  --latency-threshold PCT\n"
-    "                        the same for figures in us: latencies and small-message\n"
-    "                        times, which jitter more (default 10)\n"
-    "  --variants            compare the NCCL variants within one document against\n"
-    "                        --base (default \"default\"), e.g. NCCL_P2P_LEVEL=PHB\n"
-    "  --markdown            Markdown tables instead of the terminal table\n"
-    "  --json                the comparison as JSON on stdout\n"
-    "  --changes-only        list only flagged figures\n"
-    LS_FAIL_ON_USAGE
-    "                    (a regression counts as an error: it fails at every level\n"
-    "                    but never)\n"
-    "  --fail-on-regression  the same as --fail-on error (kept for older scripts)\n"
-    LS_QUIET_USAGE
-    "\n"
-    "Exit codes: 0 compared, no regression at --fail-on; 1 a regression (unless\n"
-    "--fail-on never); 2 unreadable or mismatched inputs (different schema, nothing\n"
-    "in common). Details: docs/compare-check.md.\n";
 
 typedef struct {
     const char *files[2];
@@ -53,51 +20,88 @@ typedef struct {
     ls_compare_opts_t opts;
 } compare_args_t;
 
+static int parse_pct(const char *opt, const char *v, double *pct)
+{
+    if (ls_parse_double(v, pct) != 0 || *pct < 0 || *pct > 1000)
+        return ls_usage_error("compare", "%s '%s': expected a percentage 0-1000", opt, v);
+    return 0;
+}
+
+static int opt_threshold(const char *cmd, const char *v, void *args)
+{
+    (void)cmd;
+    return parse_pct("--threshold", v, &((compare_args_t *)args)->opts.threshold_pct);
+}
+
+static int opt_latency_threshold(const char *cmd, const char *v, void *args)
+{
+    (void)cmd;
+    return parse_pct("--latency-threshold", v, &((compare_args_t *)args)->opts.latency_threshold_pct);
+}
+
+#define FLAG(n, field, text) \
+    {.name = n, .kind = LS_OPT_FLAG, .off = offsetof(compare_args_t, field), .help = text}
+
+static const ls_opt_t options[] = {
+    {.name = "threshold", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_threshold,
+     .help = "smallest change flagged, percent (default 5)"},
+    {.name = "latency-threshold", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_latency_threshold,
+     .help = "the same for figures in us: latencies and small-message\n"
+             "times, which jitter more (default 10)"},
+    FLAG("variants", variants, "compare the NCCL variants within one document against\n"
+                               "--base (default \"default\"), e.g. NCCL_P2P_LEVEL=PHB"),
+    {.name = "base", .kind = LS_OPT_STRING, .arg = "VARIANT", .off = offsetof(compare_args_t, base),
+     .help = "with --variants: the variant the others are held against"},
+    FLAG("markdown", markdown, "Markdown tables instead of the terminal table"),
+    FLAG("json", json, "the comparison as JSON on stdout"),
+    FLAG("changes-only", changes_only, "list only flagged figures"),
+    LS_OPT_FAIL_ON_NOTE(compare_args_t, "\n(a regression counts as an error: it fails at every level\n"
+                                        "but never)"),
+    FLAG("fail-on-regression", fail_on_regression, "the same as --fail-on error (kept for older scripts)"),
+    LS_OPT_QUIET_ROW(compare_args_t),
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_compare = {
+    .head = "usage: linkscope compare A.json B.json [--threshold PCT] [--markdown | --json]\n"
+            "                         [--changes-only] [--fail-on LEVEL] [--quiet]\n"
+            "       linkscope compare --variants RUN.json [--base VARIANT] [same options]\n"
+            "\n"
+            "Matches the figures of two run documents by what they measured (family, method,\n"
+            "direction, GPUs, collective, variant, size, ...) and shows A, B, B/A and the\n"
+            "change. A change is flagged as a regression or a gain when it exceeds both the\n"
+            "threshold and three times the samples' combined coefficient of variation;\n"
+            "figures without samples (imported) use the threshold alone. Inventory\n"
+            "differences (GPU names, driver, CUDA, NCCL, NIC firmware) are shown first as\n"
+            "context.\n"
+            "\n"
+            "Options:\n",
+    .opts = options,
+    .tail = "\n"
+            "Exit codes: 0 compared, no regression at --fail-on; 1 a regression (unless\n"
+            "--fail-on never); 2 unreadable or mismatched inputs (different schema, nothing\n"
+            "in common). Details: docs/compare-check.md.\n",
+    .column = 24,
+    .args_size = sizeof(compare_args_t),
+};
+
 static int parse_args(int argc, char **argv, compare_args_t *a)
 {
     memset(a, 0, sizeof *a);
     a->base = "default";
     a->opts.threshold_pct = 5.0;
     a->opts.latency_threshold_pct = 10.0;
-    static const struct option opts[] = {{"threshold", required_argument, 0, 't'},
-                                         {"latency-threshold", required_argument, 0, 'l'},
-                                         {"base", required_argument, 0, 'b'},
-                                         {"variants", no_argument, 0, 'v'},
-                                         {"markdown", no_argument, 0, 'm'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"changes-only", no_argument, 0, 'c'},
-                                         {"fail-on-regression", no_argument, 0, 'f'},
-                                         {"fail-on", required_argument, 0, 'F'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {0, 0, 0, 0}};
-    int *flag[128] = {['v'] = &a->variants, ['m'] = &a->markdown, ['j'] = &a->json,
-                      ['c'] = &a->changes_only, ['f'] = &a->fail_on_regression, ['q'] = &a->quiet};
     a->fail_on = LS_FAIL_ON_DEFAULT;
-    int c;
-    ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (ls_opt_refused("compare", c, argv))
-            return LS_EXIT_USAGE;
-        if (c == 'b') {
-            a->base = optarg;
-        } else if (c == 'F') {
-            if (ls_opt_fail_on("compare", optarg, &a->fail_on))
-                return LS_EXIT_USAGE;
-        } else if (c == 't' || c == 'l') {
-            double *pct = c == 't' ? &a->opts.threshold_pct : &a->opts.latency_threshold_pct;
-            if (ls_parse_double(optarg, pct) != 0 || *pct < 0 || *pct > 1000)
-                return ls_usage_error("compare", "%s '%s': expected a percentage 0-1000",
-                                      c == 't' ? "--threshold" : "--latency-threshold", optarg);
-        } else {
-            *flag[c] = 1;
-        }
-    }
+    char *pos[argc];
+    int npos;
+    if (ls_opt_parse("compare", &opts_compare, argc, argv, a, pos, &npos))
+        return LS_EXIT_USAGE;
     if (a->fail_on_regression && a->fail_on == LS_FAIL_NEVER)
         a->fail_on = LS_SEV_ERROR;
-    for (; optind < argc; optind++) {
+    for (int i = 0; i < npos; i++) {
         if (a->nfiles == 2)
-            return ls_usage_error("compare", "too many files ('%s')", argv[optind]);
-        a->files[a->nfiles++] = argv[optind];
+            return ls_usage_error("compare", "too many files ('%s')", pos[i]);
+        a->files[a->nfiles++] = pos[i];
     }
     int want = a->variants ? 1 : 2;
     if (a->nfiles != want)

@@ -10,99 +10,96 @@
 #include "util/log.h"
 #include "util/parse.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char usage_fleet[] =
-    "usage: linkscope fleet DOC|FOLDER|GLOB... [--json | --prom] [--html FILE]\n"
-    "                       [--score Z] [--min-change PCT] [--fail-on LEVEL]\n"
-    "                       [--quiet]\n"
-    "\n"
-    "Reads the run documents of many nodes (e.g. from `srun --ntasks-per-node=1\n"
-    "linkscope run -o run-%N.json`), groups the nodes by hardware model and finds,\n"
-    "per figure, the nodes whose value is worse than the model's median by a robust\n"
-    "score (median absolute deviation) and a minimum change. Each outlier is named by\n"
-    "node and subject (a GPU, a GPU pair, a network port). A FOLDER means its *.json\n"
-    "files; a quoted GLOB is expanded here. Each node's own findings (this\n"
-    "linkscope's rules on its document: a part that is not what it claims, a link\n"
-    "trained narrow, a pending row remap, ...) are listed beside, at warning and\n"
-    "error.\n"
-    "\n"
-    "Options:\n"
-    "  --score Z          robust score beyond which a figure is an outlier (default\n"
-    "                     3.5)\n"
-    "  --min-change PCT   and at least this much worse than the median, percent\n"
-    "                     (default 10)\n"
-    "  --json             the analysis as JSON on stdout\n"
-    "  --prom             Prometheus text on stdout: outliers per node, median per\n"
-    "                     figure\n"
-    "  --html FILE        an HTML report, one row per node, outliers marked\n"
-    LS_FAIL_ON_USAGE
-    "                    (an outlier counts as an error; the node findings listed are\n"
-    "                    warnings and errors, so info acts as warning)\n"
-    LS_QUIET_USAGE
-    "\n"
-    "Exit codes: 0 no node fails at --fail-on; 1 a node with an outlier or a finding\n"
-    "at or above --fail-on (gate a node before a job);\n"
-    "2 bad usage or a document that cannot be read (one line naming the file; it is\n"
-    "skipped and the others are reported).\n"
-    "Details: docs/fleet.md.\n";
 
 typedef struct {
     ls_fleet_opts_t opts;
     int json, prom, quiet;
     const char *html;
     int fail_on;
+    char **docs; /* the DOC|FOLDER|GLOB arguments */
+    int ndocs;
 } fleet_args_t;
 
-static int parse_args(int argc, char **argv, fleet_args_t *a)
+static int opt_score(const char *cmd, const char *v, void *args)
 {
-    static const struct option opts[] = {{"score", required_argument, 0, 's'},
-                                         {"min-change", required_argument, 0, 'm'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"prom", no_argument, 0, 'p'},
-                                         {"html", required_argument, 0, 'h'},
-                                         {"fail-on", required_argument, 0, 'F'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {0, 0, 0, 0}};
+    double *score = &((fleet_args_t *)args)->opts.score;
+    if (ls_parse_double(v, score) || *score <= 0)
+        return ls_usage_error(cmd, "--score: expected a positive number, got '%s'", v);
+    return 0;
+}
+
+static int opt_min_change(const char *cmd, const char *v, void *args)
+{
+    double *pct = &((fleet_args_t *)args)->opts.min_change_pct;
+    if (ls_parse_double(v, pct) || *pct < 0 || *pct > 1000)
+        return ls_usage_error(cmd, "--min-change: expected a percentage 0-1000, got '%s'", v);
+    return 0;
+}
+
+static const ls_opt_t options[] = {
+    {.name = "score", .kind = LS_OPT_CALL, .arg = "Z", .call = opt_score,
+     .help = "robust score beyond which a figure is an outlier (default\n3.5)"},
+    {.name = "min-change", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_min_change,
+     .help = "and at least this much worse than the median, percent\n(default 10)"},
+    {.name = "json", .kind = LS_OPT_FLAG, .off = offsetof(fleet_args_t, json),
+     .help = "the analysis as JSON on stdout"},
+    {.name = "prom", .kind = LS_OPT_FLAG, .off = offsetof(fleet_args_t, prom),
+     .help = "Prometheus text on stdout: outliers per node, median per\nfigure"},
+    {.name = "html", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(fleet_args_t, html), .flags = LS_OPT_OUTPUT,
+     .help = "an HTML report, one row per node, outliers marked"},
+    LS_OPT_FAIL_ON_NOTE(fleet_args_t, "\n(an outlier counts as an error; the node findings listed are\n"
+                                      "warnings and errors, so info acts as warning)"),
+    LS_OPT_QUIET_ROW(fleet_args_t),
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_fleet = {
+    .head = "usage: linkscope fleet DOC|FOLDER|GLOB... [--json | --prom] [--html FILE]\n"
+            "                       [--score Z] [--min-change PCT] [--fail-on LEVEL]\n"
+            "                       [--quiet]\n"
+            "\n"
+            "Reads the run documents of many nodes (e.g. from `srun --ntasks-per-node=1\n"
+            "linkscope run -o run-%N.json`), groups the nodes by hardware model and finds,\n"
+            "per figure, the nodes whose value is worse than the model's median by a robust\n"
+            "score (median absolute deviation) and a minimum change. Each outlier is named by\n"
+            "node and subject (a GPU, a GPU pair, a network port). A FOLDER means its *.json\n"
+            "files; a quoted GLOB is expanded here. Each node's own findings (this\n"
+            "linkscope's rules on its document: a part that is not what it claims, a link\n"
+            "trained narrow, a pending row remap, ...) are listed beside, at warning and\n"
+            "error.\n"
+            "\n"
+            "Options:\n",
+    .opts = options,
+    .tail = "\n"
+            "Exit codes: 0 no node fails at --fail-on; 1 a node with an outlier or a finding\n"
+            "at or above --fail-on (gate a node before a job);\n"
+            "2 bad usage or a document that cannot be read (one line naming the file; it is\n"
+            "skipped and the others are reported).\n"
+            "Details: docs/fleet.md.\n",
+    .column = 21,
+    .args_size = sizeof(fleet_args_t),
+};
+
+/* pos: room for argc arguments, kept as a->docs. */
+static int parse_args(int argc, char **argv, fleet_args_t *a, char **pos)
+{
     memset(a, 0, sizeof *a);
     a->fail_on = LS_FAIL_ON_DEFAULT;
     ls_fleet_opts_default(&a->opts);
-    int c;
-    ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (ls_opt_refused("fleet", c, argv))
-            return LS_EXIT_USAGE;
-        switch (c) {
-        case 's':
-            if (ls_parse_double(optarg, &a->opts.score) || a->opts.score <= 0)
-                return ls_usage_error("fleet", "--score: expected a positive number, got '%s'", optarg);
-            break;
-        case 'm':
-            if (ls_parse_double(optarg, &a->opts.min_change_pct) || a->opts.min_change_pct < 0 ||
-                a->opts.min_change_pct > 1000)
-                return ls_usage_error("fleet", "--min-change: expected a percentage 0-1000, got '%s'",
-                                      optarg);
-            break;
-        case 'j': a->json = 1; break;
-        case 'p': a->prom = 1; break;
-        case 'h': a->html = optarg; break;
-        case 'F':
-            if (ls_opt_fail_on("fleet", optarg, &a->fail_on))
-                return LS_EXIT_USAGE;
-            break;
-        case 'q': a->quiet = 1; break;
-        }
-    }
+    if (ls_opt_parse("fleet", &opts_fleet, argc, argv, a, pos, &a->ndocs))
+        return LS_EXIT_USAGE;
+    a->docs = pos;
     if (a->quiet && (a->json || a->prom))
         return ls_usage_error("fleet", "--quiet and --json or --prom: choose one");
     if (a->json && a->prom)
         return ls_usage_error("fleet", "--json and --prom both write stdout: choose one");
-    if (optind >= argc)
+    if (a->ndocs == 0)
         return ls_usage_error("fleet", "needs run documents (files, a folder or a glob)");
-    return ls_check_writable("fleet", "--html", a->html, 0);
+    return 0;
 }
 
 /* Whether a node row fails at level: an outlier or an error finding at error, a warning
@@ -167,7 +164,8 @@ static int write_outputs(const json_t *result, const fleet_args_t *a)
 int cmd_fleet(int argc, char **argv)
 {
     fleet_args_t a;
-    int rc = parse_args(argc, argv, &a);
+    char *pos[argc];
+    int rc = parse_args(argc, argv, &a, pos);
     if (rc != 0)
         return rc;
     ls_paths_t paths = {0};
@@ -175,7 +173,7 @@ int cmd_fleet(int argc, char **argv)
     json_t *result = NULL;
     rc = LS_EXIT_USAGE;
     int skipped = -1;
-    if (fleet && ls_fleet_collect(&paths, argc - optind, argv + optind) == 0)
+    if (fleet && ls_fleet_collect(&paths, a.ndocs, a.docs) == 0)
         skipped = ls_fleet_load(fleet, &paths);
     if (skipped >= 0 && (size_t)skipped == paths.n)
         fprintf(stderr, "linkscope fleet: none of the %zu documents could be read\n", paths.n);

@@ -11,59 +11,12 @@
 #include "util/log.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-const char usage_health[] =
-    "usage: linkscope health [--from DIR] [--format text|json|labels]\n"
-    "                        [--slurm [--drain] [--node NAME]]\n"
-    "                        [--fail-on LEVEL] [--quiet] [--window SECONDS]\n"
-    "                        [--budget SECONDS] [--no-probe]\n"
-    "       linkscope health --dry-run [--from DIR|FILE] [--window SECONDS]\n"
-    "                        [--no-probe]\n"
-    "\n"
-    "Checks this node's state: the driver answers, GPU count, NVLinks up against the\n"
-    "part, PCIe width against the maximum, ECC, row remapping and page retirement,\n"
-    "XID events in the kernel log, NVLink error counters over a window, PCIe AER and\n"
-    "replays, InfiniBand and RoCE ports, the NVSwitch fabric, other processes on the\n"
-    "GPUs. Each finding carries an action: isolate, reboot, reset, watch or none\n"
-    "(docs/health.md). Then, within what is left of the budget, a short probe:\n"
-    "copy-engine copies between every GPU pair, one all_reduce size, one HBM copy,\n"
-    "each verified and held against its hardware ceiling; not where the driver is\n"
-    "gone, a reboot is due or another process holds a GPU.\n"
-    "\n"
-    "  --from DIR        recorded node state (nvml.json, kernel.log, sys/...) instead\n"
-    "                    of this node; also $LINKSCOPE_HEALTH_FROM\n"
-    "  --format F        text (default), json, or labels (Kubernetes node labels,\n"
-    "                    key=value)\n"
-    "  --slurm           print only the reason Slurm shows (\"linkscope: ...\n"
-    "                    (isolate)\")\n"
-    "  --drain           with --slurm: drain this node with that reason through\n"
-    "                    scontrol when it fails; resume it when it passes and\n"
-    "                    linkscope had drained it\n"
-    "  --node NAME       the Slurm node name (default $SLURMD_NODENAME, else the host\n"
-    "                    name)\n"
-    "  --fail-on LEVEL   exit 1 on a finding at LEVEL or above: error (default:\n"
-    "                    isolate, reboot, reset), warning (also watch), info (also\n"
-    "                    none) or never\n"
-    LS_QUIET_USAGE
-    "  --window S        seconds between the two NVLink error counter readings\n"
-    "                    (default 2)\n"
-    "  --budget S        the live checks' hard cap (default 10): a driver that gives\n"
-    "                    no answer within it is a finding (reboot), not a hung check;\n"
-    "                    a probe step that would not fit in what is left is skipped\n"
-    "                    and said so\n"
-    "  --no-probe        the state checks only, no measuring (--from never probes)\n"
-    "  --dry-run         check nothing: the steps and their projected seconds by the\n"
-    "                    cost table of run --dry-run, for this machine, a recorded\n"
-    "                    state (--from DIR) or a topology (--from FILE: topo -m text\n"
-    "                    or a run document)\n"
-    "\n"
-    "Exit: 0 healthy, 1 a finding at --fail-on or above, 2 bad usage or unreadable\n"
-    "--from.\n";
 
 typedef struct {
     const char *from, *format, *node;
@@ -72,51 +25,108 @@ typedef struct {
     double window_s, budget_s;
 } opts_t;
 
+static const char *const *format_words(void)
+{
+    static const char *const words[] = {"text", "json", "labels", NULL};
+    return words;
+}
+
+static int opt_format(const char *cmd, const char *v, void *args)
+{
+    for (const char *const *w = format_words(); *w; w++)
+        if (!strcmp(v, *w)) {
+            ((opts_t *)args)->format = *w;
+            return 0;
+        }
+    return ls_usage_error(cmd, "--format takes text, json or labels, not '%s'", v);
+}
+
+static int opt_seconds(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    *out = strtod(v, &end);
+    if (end == v || *end || *out < lo || *out > hi)
+        return ls_usage_error(cmd, "%s takes %g to %g seconds, not '%s'", opt, lo, hi, v);
+    return 0;
+}
+
+static int opt_window(const char *cmd, const char *v, void *args)
+{
+    return opt_seconds(cmd, "--window", v, 0, 30, &((opts_t *)args)->window_s);
+}
+
+static int opt_budget(const char *cmd, const char *v, void *args)
+{
+    return opt_seconds(cmd, "--budget", v, 1, 300, &((opts_t *)args)->budget_s);
+}
+
+#define FLAG(n, field, text) {.name = n, .kind = LS_OPT_FLAG, .off = offsetof(opts_t, field), .help = text}
+
+static const ls_opt_t options[] = {
+    {.name = "from", .kind = LS_OPT_STRING, .arg = "DIR", .off = offsetof(opts_t, from),
+     .help = "recorded node state (nvml.json, kernel.log, sys/...) instead\n"
+             "of this node; also $LINKSCOPE_HEALTH_FROM"},
+    {.name = "format", .kind = LS_OPT_CALL, .arg = "F", .call = opt_format, .words = format_words,
+     .help = "text (default), json, or labels (Kubernetes node labels,\nkey=value)"},
+    FLAG("slurm", slurm, "print only the reason Slurm shows (\"linkscope: ...\n(isolate)\")"),
+    FLAG("drain", drain, "with --slurm: drain this node with that reason through\n"
+                         "scontrol when it fails; resume it when it passes and\n"
+                         "linkscope had drained it"),
+    {.name = "node", .kind = LS_OPT_STRING, .arg = "NAME", .off = offsetof(opts_t, node),
+     .help = "the Slurm node name (default $SLURMD_NODENAME, else the host\nname)"},
+    {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "LEVEL", .off = offsetof(opts_t, fail_on),
+     .help = "exit 1 on a finding at LEVEL or above: error (default:\n"
+             "isolate, reboot, reset), warning (also watch), info (also\n"
+             "none) or never"},
+    {.name = "quiet", .short_name = 'q', .kind = LS_OPT_FLAG, .off = offsetof(opts_t, quiet),
+     .help = "print only the verdict line and what failed (at --fail-on)"},
+    {.name = "window", .kind = LS_OPT_CALL, .arg = "S", .call = opt_window,
+     .help = "seconds between the two NVLink error counter readings\n(default 2)"},
+    {.name = "budget", .kind = LS_OPT_CALL, .arg = "S", .call = opt_budget,
+     .help = "the live checks' hard cap (default 10): a driver that gives\n"
+             "no answer within it is a finding (reboot), not a hung check;\n"
+             "a probe step that would not fit in what is left is skipped\n"
+             "and said so"},
+    FLAG("no-probe", no_probe, "the state checks only, no measuring (--from never probes)"),
+    FLAG("dry-run", dry_run, "check nothing: the steps and their projected seconds by the\n"
+                             "cost table of run --dry-run, for this machine, a recorded\n"
+                             "state (--from DIR) or a topology (--from FILE: topo -m text\n"
+                             "or a run document)"),
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_health = {
+    .head = "usage: linkscope health [--from DIR] [--format text|json|labels]\n"
+            "                        [--slurm [--drain] [--node NAME]]\n"
+            "                        [--fail-on LEVEL] [--quiet] [--window SECONDS]\n"
+            "                        [--budget SECONDS] [--no-probe]\n"
+            "       linkscope health --dry-run [--from DIR|FILE] [--window SECONDS]\n"
+            "                        [--no-probe]\n"
+            "\n"
+            "Checks this node's state: the driver answers, GPU count, NVLinks up against the\n"
+            "part, PCIe width against the maximum, ECC, row remapping and page retirement,\n"
+            "XID events in the kernel log, NVLink error counters over a window, PCIe AER and\n"
+            "replays, InfiniBand and RoCE ports, the NVSwitch fabric, other processes on the\n"
+            "GPUs. Each finding carries an action: isolate, reboot, reset, watch or none\n"
+            "(docs/health.md). Then, within what is left of the budget, a short probe:\n"
+            "copy-engine copies between every GPU pair, one all_reduce size, one HBM copy,\n"
+            "each verified and held against its hardware ceiling; not where the driver is\n"
+            "gone, a reboot is due or another process holds a GPU.\n"
+            "\n",
+    .opts = options,
+    .tail = "\n"
+            "Exit: 0 healthy, 1 a finding at --fail-on or above, 2 bad usage or unreadable\n"
+            "--from.\n",
+    .column = 20,
+    .args_size = sizeof(opts_t),
+};
+
 static int parse(int argc, char **argv, opts_t *o)
 {
     *o = (opts_t){.format = "text", .fail_on = LS_FAIL_ON_DEFAULT, .window_s = 2.0, .budget_s = 10.0};
     o->from = getenv("LINKSCOPE_HEALTH_FROM");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = !strcmp(a, "--from") || !strcmp(a, "--format") || !strcmp(a, "--node") ||
-                    !strcmp(a, "--fail-on") || !strcmp(a, "--window") || !strcmp(a, "--budget");
-        if (takes && !v)
-            return ls_usage_error("health", "%s needs a value", a);
-        if (!strcmp(a, "--from"))
-            o->from = v;
-        else if (!strcmp(a, "--format"))
-            o->format = v;
-        else if (!strcmp(a, "--node"))
-            o->node = v;
-        else if (!strcmp(a, "--fail-on")) {
-            if (ls_opt_fail_on("health", v, &o->fail_on))
-                return LS_EXIT_USAGE;
-        } else if (!strcmp(a, "--window")) {
-            char *end;
-            o->window_s = strtod(v, &end);
-            if (*end || o->window_s < 0 || o->window_s > 30)
-                return ls_usage_error("health", "--window takes 0 to 30 seconds, not '%s'", v);
-        } else if (!strcmp(a, "--budget")) {
-            char *end;
-            o->budget_s = strtod(v, &end);
-            if (*end || o->budget_s < 1 || o->budget_s > 300)
-                return ls_usage_error("health", "--budget takes 1 to 300 seconds, not '%s'", v);
-        } else if (!strcmp(a, "--slurm"))
-            o->slurm = 1;
-        else if (!strcmp(a, "--drain"))
-            o->drain = 1;
-        else if (!strcmp(a, "--dry-run"))
-            o->dry_run = 1;
-        else if (!strcmp(a, "--no-probe"))
-            o->no_probe = 1;
-        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
-            o->quiet = 1;
-        else
-            return ls_usage_error("health", "unknown option '%s'", a);
-        i += takes;
-    }
-    if (strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "labels"))
-        return ls_usage_error("health", "--format takes text, json or labels, not '%s'", o->format);
+    if (ls_opt_parse("health", &opts_health, argc, argv, o, NULL, NULL))
+        return LS_EXIT_USAGE;
     if (o->window_s >= o->budget_s)
         return ls_usage_error("health", "--window %g does not fit in --budget %g", o->window_s, o->budget_s);
     if (o->drain && !o->slurm)

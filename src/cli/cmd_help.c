@@ -2,24 +2,37 @@
 #include "util/log.h"
 
 #include <stdio.h>
+#include <string.h>
 
-const char usage_help[] =
-    "usage: linkscope help [COMMAND]\n"
-    "\n"
-    "Lists the commands, or prints one command's help (same as COMMAND --help).\n";
+static const ls_opt_t options[] = {{.kind = LS_OPT_END}};
+
+const ls_cmd_opts_t opts_help = {
+    .head = "usage: linkscope help [COMMAND]\n"
+            "       linkscope help --completion\n"
+            "\n"
+            "Lists the commands, or prints one command's help (same as COMMAND --help).\n"
+            "--completion writes the bash completion, made from every command's options.\n",
+    .opts = options,
+};
 
 int cmd_help(int argc, char **argv)
 {
-    if (argc > 2)
+    char *pos[argc];
+    int npos;
+    if (argc > 1 && !strcmp(argv[1], "--completion")) /* packaging/gen-docs.sh */
+        return ls_help_completion(argc - 1, argv + 1);
+    if (ls_opt_parse("help", &opts_help, argc, argv, NULL, pos, &npos))
+        return LS_EXIT_USAGE;
+    if (npos > 1)
         return ls_usage_error("help", "expected at most one command name");
-    if (argc == 2) {
-        const ls_command_t *cmd = ls_find_command(argv[1]);
+    if (npos == 1) {
+        const ls_command_t *cmd = ls_find_command(pos[0]);
         if (!cmd) {
             fprintf(stderr, "linkscope: '%s' is not a linkscope command (see 'linkscope help')\n",
-                    argv[1]);
+                    pos[0]);
             return LS_EXIT_USAGE;
         }
-        fputs(cmd->usage, stdout);
+        ls_command_usage(cmd, stdout);
         return LS_EXIT_OK;
     }
     int n;

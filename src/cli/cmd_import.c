@@ -6,61 +6,10 @@
 #include "util/fileio.h"
 #include "util/log.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char usage_import[] =
-    "usage: linkscope import FILE... [-o OUT.json] [--into DOC.json] [--variant NAME]\n"
-    "                        [--collective NAME] [--p2p-read FILE] [--p2p-write FILE]\n"
-    "\n"
-    "Reads saved output of other tools into one run document (\"source\": \"import\"),\n"
-    "so that reports, plan, compare and check work on logs people already have.\n"
-    "Each FILE's format is recognized from its text:\n"
-    "  nccl-tests                 all_reduce_perf, all_gather_perf, ... (any 2.x\n"
-    "                             version, several ranks, -d all, NCCL_DEBUG=INFO\n"
-    "                             lines mixed in, partial pastes: rows without\n"
-    "                             header, launcher tags)\n"
-    "  NCCL INFO log              NCCL_DEBUG=INFO output alone: version, ranks,\n"
-    "                             hosts, the transport of every connection, GPUDirect\n"
-    "                             RDMA\n"
-    "  p2pBandwidthLatencyTest    cuda-samples: P2P bandwidth and latency matrices,\n"
-    "                             peer access\n"
-    "  nvbandwidth                its text output or the JSON of nvbandwidth -j\n"
-    "  nvidia-smi topo -m         the topology matrix (and a topo -p2p block under\n"
-    "                             it)\n"
-    "  nvidia-smi topo -p2p       P2P status words (r/w when the pasted command says\n"
-    "                             so)\n"
-    "  nvidia-smi nvlink -s / -e  link speeds, inactive links, error counters\n"
-    "  nvidia-smi -q              GPU names, bus ids, PCIe generation and width\n"
-    "  nccl-tests -J JSON         the text's figures, plus -I per-iteration\n"
-    "                             statistics\n"
-    "  dcgmi diag --json          each test's result per GPU, DCGM's error codes and\n"
-    "                             text, its PCIe test's figures\n"
-    "  dcgmi health -c -j         the health watches' results per GPU and system\n"
-    "  ncclras                    text or -f json: job summary, communicator states,\n"
-    "                             ranks and processes named in errors, -m events\n"
-    "  NCCL Inspector JSONL       a job's collectives (with --into RUN.json: against\n"
-    "                             its curve)\n"
-    "  perftest                   ib_write_bw, ib_read_lat, ...: per size GB/s or us\n"
-    "  nvloom                     nvloom_cli matrices (pairwise, gpu-to-rack, ...)\n"
-    "                             and CSV\n"
-    "A partial paste keeps its whole rows and says what was cut (one warning line).\n"
-    "\n"
-    "Options:\n"
-    "  -o FILE             write the document to FILE (default: stdout, or DOC with\n"
-    "                      --into)\n"
-    "  --into DOC          add to an existing run document (rewritten atomically)\n"
-    "  --variant NAME      label nccl-tests results, e.g. NCCL_P2P_LEVEL=PHB (default\n"
-    "                      \"default\"); compare --variants sets variants side by side\n"
-    "  --collective NAME   the collective, when the log names none (all_reduce, ...)\n"
-    "  --p2p-read FILE     nvidia-smi topo -p2p r output (the topology imported with\n"
-    "                      it)\n"
-    "  --p2p-write FILE    nvidia-smi topo -p2p w output\n"
-    "\n"
-    "A file that is unreadable or in no known format gives one line naming it and\n"
-    "exit code 2; nothing is written then. Details: docs/import.md.\n";
 
 #define MAX_FILES 256
 
@@ -71,48 +20,81 @@ typedef struct {
     ls_import_opts_t opts;
 } import_args_t;
 
-/* The collectives nccl-tests has a binary for (NAME_perf): --collective takes only these. */
-static const char *const collectives[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
-                                          "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube"};
-
-static int known_collective(const char *name)
+static int opt_collective(const char *cmd, const char *v, void *args)
 {
-    for (size_t i = 0; i < sizeof collectives / sizeof *collectives; i++)
-        if (!strcmp(name, collectives[i]))
-            return 1;
-    return 0;
+    char names[256] = "";
+    for (const char *const *w = ls_import_collectives(); *w; w++) {
+        if (!strcmp(v, *w)) {
+            ((import_args_t *)args)->opts.collective = *w;
+            return 0;
+        }
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "", *w);
+    }
+    return ls_usage_error(cmd, "--collective %.64s: not one of nccl-tests' collectives (%s)", v, names);
 }
+
+/* The head of the usage, with the formats listed by import's table. */
+static const char *head_of(const char *cmd)
+{
+    static char text[8192];
+    (void)cmd;
+    if (!text[0])
+        snprintf(text, sizeof text, "%s%s%s",
+                 "usage: linkscope import FILE... [-o OUT.json] [--into DOC.json] [--variant NAME]\n"
+                 "                        [--collective NAME] [--p2p-read FILE] [--p2p-write FILE]\n"
+                 "\n"
+                 "Reads saved output of other tools into one run document (\"source\": \"import\"),\n"
+                 "so that reports, plan, compare and check work on logs people already have.\n"
+                 "Each FILE's format is recognized from its text (tried in this order):\n",
+                 ls_import_formats(29),
+                 "A partial paste keeps its whole rows and says what was cut (one warning line).\n"
+                 "\n"
+                 "Options:\n");
+    return text;
+}
+
+static const ls_opt_t options[] = {
+    {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
+     .off = offsetof(import_args_t, out), .flags = LS_OPT_OUTPUT,
+     .help = "write the document to FILE (default: stdout, or DOC with\n--into)"},
+    {.name = "into", .kind = LS_OPT_STRING, .arg = "DOC", .off = offsetof(import_args_t, into),
+     .help = "add to an existing run document (rewritten atomically)"},
+    {.name = "variant", .kind = LS_OPT_STRING, .arg = "NAME", .off = offsetof(import_args_t, opts.variant),
+     .help = "label nccl-tests results, e.g. NCCL_P2P_LEVEL=PHB (default\n"
+             "\"default\"); compare --variants sets variants side by side"},
+    {.name = "collective", .kind = LS_OPT_CALL, .arg = "NAME", .call = opt_collective, .words = ls_import_collectives,
+     .help = "the collective, when the log names none (all_reduce, ...)"},
+    {.name = "p2p-read", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(import_args_t, p2p_read),
+     .help = "nvidia-smi topo -p2p r output (the topology imported with\nit)"},
+    {.name = "p2p-write", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(import_args_t, p2p_write),
+     .help = "nvidia-smi topo -p2p w output"},
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_import = {
+    .head_of = head_of,
+    .opts = options,
+    .tail = "\n"
+            "A file that is unreadable or in no known format gives one line naming it and\n"
+            "exit code 2; nothing is written then. Details: docs/import.md.\n",
+    .column = 22,
+    .args_size = sizeof(import_args_t),
+};
 
 static int parse_args(int argc, char **argv, import_args_t *a)
 {
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
-                                         {"into", required_argument, 0, 'i'},
-                                         {"variant", required_argument, 0, 'v'},
-                                         {"collective", required_argument, 0, 'c'},
-                                         {"p2p-read", required_argument, 0, 'r'},
-                                         {"p2p-write", required_argument, 0, 'w'},
-                                         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
-    const char **slots[128] = {['o'] = &a->out, ['i'] = &a->into, ['v'] = &a->opts.variant,
-                               ['c'] = &a->opts.collective, ['r'] = &a->p2p_read, ['w'] = &a->p2p_write};
-    int c;
-    ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (ls_opt_refused("import", c, argv))
-            return LS_EXIT_USAGE;
-        *slots[c] = optarg;
-    }
-    if (a->opts.collective && !known_collective(a->opts.collective))
-        return ls_usage_error("import", "--collective %.64s: not one of nccl-tests' collectives (all_reduce, all_gather, "
-                              "reduce_scatter, alltoall, broadcast, reduce, sendrecv, gather, scatter, hypercube)",
-                              a->opts.collective);
-    if (argc - optind > MAX_FILES)
+    char *pos[argc];
+    int npos;
+    if (ls_opt_parse("import", &opts_import, argc, argv, a, pos, &npos))
+        return LS_EXIT_USAGE;
+    if (npos > MAX_FILES)
         return ls_usage_error("import", "at most %d files at once", MAX_FILES);
-    for (; optind < argc; optind++)
-        a->files[a->nfiles++] = argv[optind];
+    for (int i = 0; i < npos; i++)
+        a->files[a->nfiles++] = pos[i];
     if (a->nfiles == 0 && !a->p2p_read && !a->p2p_write)
         return ls_usage_error("import", "no FILE given");
-    return ls_check_writable("import", a->out ? "-o" : "--into", a->out ? a->out : a->into, 0);
+    return 0;
 }
 
 /* Reads every input first, so that an unreadable file stops everything. */
@@ -150,7 +132,7 @@ int cmd_import(int argc, char **argv)
     char err[512];
     json_t *doc;
     if (a.into) {
-        doc = ls_read_document_into(a.into);
+        doc = ls_into_take("import", a.into);
         if (!doc)
             return LS_EXIT_USAGE;
     } else {
@@ -160,7 +142,8 @@ int cmd_import(int argc, char **argv)
     char(*notes)[640] = calloc((size_t)a.nfiles + 1, sizeof *notes);
     char(*warns)[640] = calloc((size_t)a.nfiles + 1, sizeof *warns);
     int rc = LS_EXIT_USAGE;
-    ls_import_batch_t batch = {a.files, texts, a.nfiles, a.p2p_read, a.p2p_write, a.opts};
+    ls_import_batch_t batch = {.files = a.files, .texts = texts, .nfiles = a.nfiles, .p2p_read = a.p2p_read,
+                              .p2p_write = a.p2p_write, .opts = a.opts};
     if (texts && notes && warns && ls_import_batch(doc, &batch, notes, warns) == 0) {
         const char *out = a.out ? a.out : (a.into ? a.into : "-");
         char why[256];

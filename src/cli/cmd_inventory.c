@@ -12,37 +12,11 @@
 #include "util/fileio.h"
 #include "util/log.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-const char usage_inventory[] =
-    "usage: linkscope inventory [--json | --csv] [-o FILE] [--sysfs-root DIR]\n"
-    "\n"
-    "Lists every GPU in PCI bus order (the numbers nvidia-smi and CUDA with\n"
-    "CUDA_DEVICE_ORDER=PCI_BUS_ID use): board, memory, SM clocks (current,\n"
-    "application, max), memory clock, theoretical HBM bandwidth, PCIe generation and\n"
-    "width (current and max) with the theoretical PCIe bandwidth, active NVLinks and\n"
-    "their rate, power draw, limit and default limit, temperature, ECC, persistence\n"
-    "mode, current throttle reasons and NUMA node; then the RDMA NICs and the\n"
-    "software versions. Sources: NVML, CUDA, sysfs (docs/discovery.md). Without NVML\n"
-    "the inventory comes from CUDA alone.\n"
-    "\n"
-    "  --json            write the run document (inventory and topology) instead of\n"
-    "                    the table\n"
-    "  --csv             write a boards-and-clocks CSV: gpu, board, memory_mib,\n"
-    "                    sm_app_mhz, sm_max_mhz, mem_max_mhz, hbm_theoretical_gbps,\n"
-    "                    pcie_gen, pcie_width, pcie_theoretical_gbps, numa_node\n"
-    "                    (empty cell = unknown)\n"
-    "  -o FILE           write the JSON (or, with --csv, the CSV) to FILE; the table\n"
-    "                    still goes to stdout unless --json or --csv is given\n"
-    "  --sysfs-root DIR  read /sys and /proc under DIR and skip NVML and CUDA\n"
-    "                    (testing on a saved or fake tree; no GPU needed)\n"
-    "\n"
-    "Bandwidths are GB/s = 1e9 bytes/s, one direction, theoretical. Exit codes: 0 ok,\n"
-    "2 usage error, 3 no usable GPU or driver.\n";
 
 typedef struct {
     int json, csv;
@@ -50,36 +24,55 @@ typedef struct {
     const char *sysfs_root;
 } inv_opts_t;
 
+static const ls_opt_t options[] = {
+    {.name = "json", .kind = LS_OPT_FLAG, .off = offsetof(inv_opts_t, json),
+     .help = "write the run document (inventory and topology) instead of\nthe table"},
+    {.name = "csv", .kind = LS_OPT_FLAG, .off = offsetof(inv_opts_t, csv),
+     .help = "write a boards-and-clocks CSV: gpu, board, memory_mib,\n"
+             "sm_app_mhz, sm_max_mhz, mem_max_mhz, hbm_theoretical_gbps,\n"
+             "pcie_gen, pcie_width, pcie_theoretical_gbps, numa_node\n"
+             "(empty cell = unknown)"},
+    {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
+     .off = offsetof(inv_opts_t, out), .flags = LS_OPT_OUTPUT,
+     .help = "write the JSON (or, with --csv, the CSV) to FILE; the table\n"
+             "still goes to stdout unless --json or --csv is given"},
+    {.name = "sysfs-root", .kind = LS_OPT_STRING, .arg = "DIR", .off = offsetof(inv_opts_t, sysfs_root),
+     .help = "read /sys and /proc under DIR and skip NVML and CUDA\n"
+             "(testing on a saved or fake tree; no GPU needed)"},
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_inventory = {
+    .head = "usage: linkscope inventory [--json | --csv] [-o FILE] [--sysfs-root DIR]\n"
+            "\n"
+            "Lists every GPU in PCI bus order (the numbers nvidia-smi and CUDA with\n"
+            "CUDA_DEVICE_ORDER=PCI_BUS_ID use): board, memory, SM clocks (current,\n"
+            "application, max), memory clock, theoretical HBM bandwidth, PCIe generation and\n"
+            "width (current and max) with the theoretical PCIe bandwidth, active NVLinks and\n"
+            "their rate, power draw, limit and default limit, temperature, ECC, persistence\n"
+            "mode, current throttle reasons and NUMA node; then the RDMA NICs and the\n"
+            "software versions. Sources: NVML, CUDA, sysfs (docs/discovery.md). Without NVML\n"
+            "the inventory comes from CUDA alone.\n"
+            "\n",
+    .opts = options,
+    .tail = "\n"
+            "Bandwidths are GB/s = 1e9 bytes/s, one direction, theoretical. Exit codes: 0 ok,\n"
+            "2 usage error, 3 no usable GPU or driver.\n",
+    .column = 20,
+    .args_size = sizeof(inv_opts_t),
+};
+
 static int parse_args(int argc, char **argv, inv_opts_t *o)
 {
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'},
-                                         {"csv", no_argument, 0, 'v'},
-                                         {"output", required_argument, 0, 'o'},
-                                         {"sysfs-root", required_argument, 0, 's'},
-                                         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
-    int c;
-    ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (c == ':' && optopt == 's')
-            return ls_usage_error("inventory", "--sysfs-root needs a directory");
-        if (c == ':')
-            return ls_usage_error("inventory", "%s needs a file name", argv[optind - 1]);
-        if (c == '?')
-            return ls_opt_unknown("inventory", argv);
-        o->json |= c == 'j';
-        o->csv |= c == 'v';
-        if (c == 'o' || c == 's')
-            *(c == 'o' ? &o->out : &o->sysfs_root) = optarg;
-    }
-    if (optind < argc)
-        return ls_usage_error("inventory", "unknown option '%s'", argv[optind]);
+    if (ls_opt_parse("inventory", &opts_inventory, argc, argv, o, NULL, NULL))
+        return LS_EXIT_USAGE;
     if (o->json && o->csv)
         return ls_usage_error("inventory", "--json and --csv exclude each other");
     struct stat st;
     if (o->sysfs_root && (stat(o->sysfs_root, &st) != 0 || !S_ISDIR(st.st_mode)))
         return ls_usage_error("inventory", "--sysfs-root %s: not a directory", o->sysfs_root);
-    return ls_check_writable("inventory", "-o", o->out, 0);
+    return 0;
 }
 
 /* ---- the command ------------------------------------------------------------------------- */
@@ -135,7 +128,7 @@ int cmd_inventory(int argc, char **argv)
     if (!o.sysfs_root && (rc = require_gpu()) != 0)
         return rc;
     json_t *doc = ls_doc_new();
-    ls_discover_opts_t d = {o.sysfs_root, o.sysfs_root == NULL, o.sysfs_root == NULL};
+    ls_discover_opts_t d = {.sysfs_root = o.sysfs_root, .use_nvml = !o.sysfs_root, .use_cuda = !o.sysfs_root};
     ls_discover(doc, &d);
     rc = write_output(&o, doc);
     json_decref(doc);

@@ -3,6 +3,7 @@
    new or an existing run document. The same options and order of work for every
    family; what differs is the family's descriptor. */
 #include "commands.h"
+#include "measure_usage.h"
 #include "options.h"
 #include "discover/discover.h"
 #include "measure/family.h"
@@ -15,7 +16,7 @@
 #include "util/parse.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,51 +29,74 @@ typedef struct {
     uint64_t size;        /* 0: default */
 } measure_args_t;
 
-static int parse_value(const char *cmd, int c, const char *v, measure_args_t *a)
+static int opt_gpus(const char *cmd, const char *v, void *args)
 {
-    switch (c) {
-    case 'o': a->out = v; return 0;
-    case 'i': a->into = v; return 0;
-    case 'c': a->csv_dir = v; return 0;
-    case 'g': return ls_opt_gpus(cmd, v, a->gpus, LS_MAX_GPUS, &a->ngpus);
-    case 'P': return ls_opt_progress(cmd, v) ? LS_EXIT_USAGE : 0;
-    case 'n':
-        if (ls_parse_long(v, 1, 100000, &a->samples) != 0)
-            return ls_usage_error(cmd, "--samples '%s': expected a whole number from 1 to 100000", v);
-        return 0;
-    default:
-        if (ls_parse_size(v, &a->size) != 0)
-            return ls_usage_error(cmd, "--size '%s': expected a size like 256M or 1G", v);
-        if (a->size < 16)
-            return ls_usage_error(cmd, "--size '%s': expected at least 16 bytes", v);
-        return 0;
-    }
+    measure_args_t *a = args;
+    return ls_opt_gpus(cmd, v, a->gpus, LS_MAX_GPUS, &a->ngpus);
 }
+
+static int opt_samples(const char *cmd, const char *v, void *args)
+{
+    if (ls_parse_long(v, 1, 100000, &((measure_args_t *)args)->samples) != 0)
+        return ls_usage_error(cmd, "--samples '%s': expected a whole number from 1 to 100000", v);
+    return 0;
+}
+
+static int opt_size(const char *cmd, const char *v, void *args)
+{
+    uint64_t *size = &((measure_args_t *)args)->size;
+    if (ls_parse_size(v, size) != 0)
+        return ls_usage_error(cmd, "--size '%s': expected a size like 256M or 1G", v);
+    if (*size < 16)
+        return ls_usage_error(cmd, "--size '%s': expected at least 16 bytes", v);
+    return 0;
+}
+
+/* The options every measuring command takes; --size shown where the family has one
+   (another refuses it after parsing, in words). */
+static const ls_opt_t options[] = {
+    {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
+     .off = offsetof(measure_args_t, out), .flags = LS_OPT_OUTPUT,
+     .help = "write a new run document (discovery first, so the GPUs are\n"
+             "recorded); - writes it to stdout, without the tables"},
+    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(measure_args_t, into),
+     .help = "add the entries to an existing run document (validated first)"},
+    {.name = "gpus", .kind = LS_OPT_CALL, .arg = "LIST", .call = opt_gpus,
+     .help = "GPUs to measure, e.g. 0,1 or 0-3 (nvidia-smi / PCI bus order);\ndefault all"},
+    {.name = "samples", .kind = LS_OPT_CALL, .arg = "N", .call = opt_samples,
+     .help = "timed samples per figure, all kept (default 20; median\nreported)"},
+    {.name = "csv", .kind = LS_OPT_STRING, .arg = "DIR", .off = offsetof(measure_args_t, csv_dir),
+     .flags = LS_OPT_OUTPUT_DIR,
+     .help = "also write each table as CSV into DIR (created if missing)"},
+    LS_OPT_PROGRESS_ROW,
+    {.name = "size", .kind = LS_OPT_CALL, .arg = "SIZE", .call = opt_size, .help_of = ls_measure_size_help},
+    {.kind = LS_OPT_END},
+};
+
+/* What the options say together, before --into is opened (optparse.h). */
+static int check_options(const char *cmd, void *args)
+{
+    const measure_args_t *a = args;
+    const ls_family_t *fam = ls_family_find(cmd);
+    if (a->size && fam && !fam->default_size)
+        return ls_usage_error(cmd, "--size does not apply to %s", cmd);
+    return a->out && a->into ? ls_usage_error(cmd, "-o and --into exclude each other") : 0;
+}
+
+const ls_cmd_opts_t opts_measure = {
+    .head_of = ls_measure_head,
+    .opts = options,
+    .tail_of = ls_measure_tail,
+    .column = 17,
+    .args_size = sizeof(measure_args_t),
+    .check = check_options,
+};
 
 static int parse_args(const char *cmd, int argc, char **argv, measure_args_t *a)
 {
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
-                                         {"into", required_argument, 0, 'i'},
-                                         {"gpus", required_argument, 0, 'g'},
-                                         {"samples", required_argument, 0, 'n'},
-                                         {"size", required_argument, 0, 's'},
-                                         {"csv", required_argument, 0, 'c'},
-                                         {"progress", required_argument, 0, 'P'},
-                                         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
-    ls_opt_begin();
-    int c, rc = 0;
-    while (!rc && (c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (ls_opt_refused(cmd, c, argv))
-            return LS_EXIT_USAGE;
-        rc = parse_value(cmd, c, optarg, a);
-    }
-    if (rc)
-        return rc;
-    if (optind < argc)
-        return ls_usage_error(cmd, "unknown option '%s'", argv[optind]);
-    if (a->out && a->into)
-        return ls_usage_error(cmd, "-o and --into exclude each other");
+    if (ls_opt_parse(cmd, &opts_measure, argc, argv, a, NULL, NULL))
+        return LS_EXIT_USAGE;
     return 0;
 }
 
@@ -96,12 +120,12 @@ static int check_machine(const ls_family_t *fam, const measure_args_t *a, int co
     return ls_family_check_gpu_memory(fam, o, err, sizeof err) ? ls_usage_error(fam->name, "%s", err) : 0;
 }
 
-static json_t *open_document(const measure_args_t *a)
+static json_t *open_document(const char *cmd, const measure_args_t *a)
 {
     if (a->into)
-        return ls_read_document_into(a->into);
+        return ls_into_take(cmd, a->into);
     json_t *doc = ls_doc_new();
-    ls_discover_opts_t d = {NULL, 1, 1};
+    ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
     ls_discover(doc, &d);
     return doc;
 }
@@ -132,14 +156,10 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
     return LS_EXIT_OK;
 }
 
-/* Every refusal that needs no GPU: options, output paths, host memory. */
+/* The refusal that needs no GPU beyond the options and outputs (the parser's check and
+   the dispatcher's prologue): host memory. */
 static int check_args(const ls_family_t *fam, const measure_args_t *a)
 {
-    if (a->size && !fam->default_size)
-        return ls_usage_error(fam->name, "--size does not apply to %s", fam->name);
-    if (ls_check_writable(fam->name, a->out ? "-o" : "--into", a->out ? a->out : a->into, 0) ||
-        ls_check_writable(fam->name, "--csv", a->csv_dir, 1))
-        return LS_EXIT_USAGE;
     char err[256];
     return ls_family_check_host_memory(fam, a->size, err, sizeof err) ? ls_usage_error(fam->name, "%s", err) : 0;
 }
@@ -177,7 +197,7 @@ int cmd_measure(int argc, char **argv)
         return rc;
     /* Order: the input document, then the machine, then discovery for a new document,
        so that every refusal is one line and comes before any work. */
-    json_t *doc = a.into ? open_document(&a) : NULL;
+    json_t *doc = a.into ? open_document(fam->name, &a) : NULL;
     if (a.into && !doc)
         return LS_EXIT_USAGE;
     char err[512] = "";
@@ -196,5 +216,5 @@ int cmd_measure(int argc, char **argv)
         json_decref(doc);
         return rc;
     }
-    return measure(fam, &a, doc ? doc : open_document(&a), &o, count);
+    return measure(fam, &a, doc ? doc : open_document(fam->name, &a), &o, count);
 }

@@ -6,51 +6,56 @@
 #include "render/render.h"
 #include "util/log.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char usage_plan[] =
-    "usage: linkscope plan RUN.json [--json] [--fail-on LEVEL] [--quiet]\n"
-    "\n"
-    "Reads a run document (from 'linkscope run', a measuring command or 'linkscope\n"
-    "import') and prints what is wrong or slow (findings, each with the entries it\n"
-    "rests on) and how to split work over the GPUs: islands, the best GPU set for\n"
-    "each group size with its expected and measured all_reduce bus bandwidth, the\n"
-    "best pairs, the best GPUs for memory-bound work and the GPUs to keep out of\n"
-    "synchronous groups. Works offline.\n"
-    "\n"
-    "  --json             print {\"findings\": [...], \"plan\": {...}} instead of text\n"
-    LS_FAIL_ON_USAGE LS_QUIET_USAGE
-    "\n"
-    "Exit: 0 ok, 1 a finding at or above --fail-on, 2 bad usage or input.\n"
-    "Rules and thresholds: docs/analysis.md.\n";
+typedef struct {
+    int json, quiet, fail_on;
+} plan_args_t;
+
+static const ls_opt_t options[] = {
+    {.name = "json", .kind = LS_OPT_FLAG, .off = offsetof(plan_args_t, json),
+     .help = "print {\"findings\": [...], \"plan\": {...}} instead of text"},
+    LS_OPT_FAIL_ON_ROW(plan_args_t),
+    LS_OPT_QUIET_ROW(plan_args_t),
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_plan = {
+    .head = "usage: linkscope plan RUN.json [--json] [--fail-on LEVEL] [--quiet]\n"
+            "\n"
+            "Reads a run document (from 'linkscope run', a measuring command or 'linkscope\n"
+            "import') and prints what is wrong or slow (findings, each with the entries it\n"
+            "rests on) and how to split work over the GPUs: islands, the best GPU set for\n"
+            "each group size with its expected and measured all_reduce bus bandwidth, the\n"
+            "best pairs, the best GPUs for memory-bound work and the GPUs to keep out of\n"
+            "synchronous groups. Works offline.\n"
+            "\n",
+    .opts = options,
+    .tail = "\n"
+            "Exit: 0 ok, 1 a finding at or above --fail-on, 2 bad usage or input.\n"
+            "Rules and thresholds: docs/analysis.md.\n",
+    .column = 21,
+    .args_size = sizeof(plan_args_t),
+};
 
 int cmd_plan(int argc, char **argv)
 {
-    const char *path = NULL;
-    int json_out = 0, quiet = 0, fail_on = LS_FAIL_ON_DEFAULT;
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'},
-                                         {"fail-on", required_argument, 0, 'F'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {0, 0, 0, 0}};
-    int c;
-    ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (ls_opt_refused("plan", c, argv) || (c == 'F' && ls_opt_fail_on("plan", optarg, &fail_on)))
-            return LS_EXIT_USAGE;
-        json_out |= c == 'j';
-        quiet |= c == 'q';
-    }
+    plan_args_t a = {.fail_on = LS_FAIL_ON_DEFAULT};
+    char *pos[argc];
+    int npos;
+    if (ls_opt_parse("plan", &opts_plan, argc, argv, &a, pos, &npos))
+        return LS_EXIT_USAGE;
+    int json_out = a.json, quiet = a.quiet, fail_on = a.fail_on;
     if (json_out && quiet)
         return ls_usage_error("plan", "--json and --quiet: choose one");
-    if (optind + 1 < argc)
-        return ls_usage_error("plan", "one run document expected, got '%s' and '%s'", argv[optind],
-                              argv[optind + 1]);
-    if (optind >= argc)
+    if (npos > 1)
+        return ls_usage_error("plan", "one run document expected, got '%s' and '%s'", pos[0], pos[1]);
+    if (npos < 1)
         return ls_usage_error("plan", "a run document (RUN.json) is required");
-    path = argv[optind];
+    const char *path = pos[0];
     json_t *doc = ls_read_document(path);
     if (!doc)
         return LS_EXIT_USAGE;

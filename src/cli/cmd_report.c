@@ -12,39 +12,70 @@
 #include "util/log.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-const char usage_report[] =
-    "usage: linkscope report RUN.json [--format term|md|html|csv|json|prom]\n"
-    "                        [-o FILE|DIR]\n"
-    "                        [--fail-on LEVEL] [--quiet]\n"
-    "\n"
-    "Renders a run document with its findings and plan (computed from the document,\n"
-    "offline).\n"
-    "\n"
-    "  --format term   plain text tables (default; the format of FILE's extension\n"
-    "                  .md/.html when -o names one)\n"
-    "  --format md     Markdown\n"
-    "  --format html   one self-contained HTML file: inline CSS and SVG heatmaps of\n"
-    "                  every matrix, topology picture, bus bandwidth against size; no\n"
-    "                  script, no network access needed\n"
-    "  --format csv    boards_clocks.csv, p2p_paths.csv, collectives.csv, hbm.csv,\n"
-    "                  host_copies.csv, latency.csv into DIR (created if missing),\n"
-    "                  or all six to stdout or to one\n"
-    "                  FILE.csv, each after a '# NAME.csv' line\n"
-    "  --format json   the verdict, headline, findings, plan and one flat object per\n"
-    "                  figure, full precision\n"
-    "  --format prom   Prometheus text for node_exporter's textfile collector\n"
-    "  -o FILE|DIR     write there (atomically) instead of stdout; '-' is stdout\n"
-    LS_FAIL_ON_USAGE LS_QUIET_USAGE
-    "\n"
-    "The report opens with the verdict. On a terminal (and NO_COLOR unset) the\n"
-    "verdict and severities are coloured. The same document always gives the same\n"
-    "bytes. Formats: docs/reports.md.\n";
+typedef struct {
+    const ls_format_t *fmt;
+    const char *out;
+    int quiet, fail_on;
+} report_args_t;
+
+static int opt_format(const char *cmd, const char *v, void *args)
+{
+    if (!(((report_args_t *)args)->fmt = ls_format_find(v)))
+        return ls_usage_error(cmd, "--format: expected %s, got '%s'", ls_format_names_joined(", ", " or "), v);
+    return 0;
+}
+
+static const char *format_help(const char *name)
+{
+    const ls_format_t *f = ls_format_find(name);
+    return f ? f->help : NULL;
+}
+
+/* The synopsis names the formats of render's registry. */
+static const char *head_of(const char *cmd)
+{
+    static char text[1024];
+    (void)cmd;
+    if (!text[0])
+        snprintf(text, sizeof text,
+                 "usage: linkscope report RUN.json [--format %s]\n"
+                 "                        [-o FILE|DIR]\n"
+                 "                        [--fail-on LEVEL] [--quiet]\n"
+                 "\n"
+                 "Renders a run document with its findings and plan (computed from the document,\n"
+                 "offline).\n"
+                 "\n",
+                 ls_format_names_joined("|", "|"));
+    return text;
+}
+
+static const ls_opt_t options[] = {
+    {.name = "format", .short_name = 'f', .kind = LS_OPT_CALL, .arg = "F", .call = opt_format,
+     .words = ls_format_names, .word_help = format_help},
+    {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE|DIR", .label = "-o FILE|DIR",
+     .off = offsetof(report_args_t, out), .help = "write there (atomically) instead of stdout; '-' is stdout"},
+    LS_OPT_FAIL_ON_ROW(report_args_t),
+    {.name = "quiet", .short_name = 'q', .kind = LS_OPT_FLAG, .off = offsetof(report_args_t, quiet),
+     .column = 20, .help = "print only the verdict line and what failed (at --fail-on)"},
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_report = {
+    .head_of = head_of,
+    .opts = options,
+    .tail = "\n"
+            "The report opens with the verdict. On a terminal (and NO_COLOR unset) the\n"
+            "verdict and severities are coloured. The same document always gives the same\n"
+            "bytes. Formats: docs/reports.md.\n",
+    .column = 18,
+    .args_size = sizeof(report_args_t),
+};
 
 /* Formats by name from render's registry; CSV (six files) is written here. */
 static const ls_format_t *format_of_path(const char *path)
@@ -116,43 +147,24 @@ static int write_csv(const json_t *doc, const json_t *findings, const char *dir)
     return LS_EXIT_OK;
 }
 
-static int parse_args(int argc, char **argv, const char **path, const char **out, const ls_format_t **fmt,
-                      int *quiet, int *fail_on)
+static int parse_args(int argc, char **argv, const char **path, report_args_t *a)
 {
-    static const struct option opts[] = {{"format", required_argument, 0, 'f'},
-                                         {"output", required_argument, 0, 'o'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {"fail-on", required_argument, 0, 'F'},
-                                         {0, 0, 0, 0}};
-    int c;
-    ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":f:o:q", opts, NULL)) != -1) {
-        if ((c == ':' && optopt == 'f') || (c == 'f' && !(*fmt = ls_format_find(optarg))))
-            return ls_usage_error("report", "--format needs term, md, html, csv, json or prom");
-        if (c == 'q')
-            *quiet = 1;
-        if (c == 'F' && ls_opt_fail_on("report", optarg, fail_on))
-            return LS_EXIT_USAGE;
-        if (c == ':')
-            return ls_usage_error("report", "-o needs a file or directory");
-        if (c == '?')
-            return ls_opt_unknown("report", argv);
-        if (c == 'o')
-            *out = optarg;
-    }
-    if (optind + 1 < argc)
-        return ls_usage_error("report", "one run document expected, got '%s' and '%s'", argv[optind],
-                              argv[optind + 1]);
-    if (optind >= argc)
+    char *pos[argc];
+    int npos;
+    if (ls_opt_parse("report", &opts_report, argc, argv, a, pos, &npos))
+        return LS_EXIT_USAGE;
+    if (npos > 1)
+        return ls_usage_error("report", "one run document expected, got '%s' and '%s'", pos[0], pos[1]);
+    if (npos < 1)
         return ls_usage_error("report", "a run document (RUN.json) is required");
-    *path = argv[optind];
-    const char *o = *out;
-    if (!*fmt && o && strlen(o) > 4 && !strcmp(o + strlen(o) - 4, ".csv"))
+    *path = pos[0];
+    const char *o = a->out;
+    if (!a->fmt && o && strlen(o) > 4 && !strcmp(o + strlen(o) - 4, ".csv"))
         return ls_usage_error("report", "-o %s: CSV is six files; give --format csv -o DIR (or -o FILE.csv)", o);
-    if (!*fmt)
-        *fmt = format_of_path(o);
+    if (!a->fmt)
+        a->fmt = format_of_path(o);
     /* CSV goes into a folder (created if missing), the others into a file */
-    return ls_check_writable("report", "-o", o, *fmt == &ls_format_csv);
+    return ls_check_writable("report", "-o", o, a->fmt == &ls_format_csv);
 }
 
 /* --quiet: the verdict line and the findings that fail at --fail-on. */
@@ -174,12 +186,14 @@ static int report_exit(const json_t *findings, int rc, int fail_on)
 
 int cmd_report(int argc, char **argv)
 {
-    const char *path = NULL, *out = NULL;
-    const ls_format_t *fmt = NULL;
-    int quiet = 0, fail_on = LS_FAIL_ON_DEFAULT;
-    int rc = parse_args(argc, argv, &path, &out, &fmt, &quiet, &fail_on);
+    const char *path = NULL;
+    report_args_t a = {.fail_on = LS_FAIL_ON_DEFAULT};
+    int rc = parse_args(argc, argv, &path, &a);
     if (rc)
         return rc;
+    const char *out = a.out;
+    const ls_format_t *fmt = a.fmt;
+    int quiet = a.quiet, fail_on = a.fail_on;
     json_t *doc = ls_read_document(path);
     if (!doc)
         return LS_EXIT_USAGE;

@@ -1,5 +1,6 @@
 /* linkscope run: the full characterization of this machine in one command. */
 #include "commands.h"
+#include "render/format.h"
 #include "term_colour.h"
 #include "options.h"
 #include "run_dry.h"
@@ -7,6 +8,7 @@
 #include "analyze/analyze.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
 #include "render/spec_render.h"
@@ -15,59 +17,10 @@
 #include "util/parse.h"
 #include "util/pathpat.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char usage_run[] =
-    "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
-    "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
-    "                     [--quiet] [--progress auto|always|never]\n"
-    "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS]\n"
-    "                     [--gpus LIST] [--no-nccl]\n"
-    "\n"
-    "Characterizes this machine end to end, in the order the figures answer:\n"
-    "inventory and topology, copy-engine P2P for every GPU pair (disjoint pairs at\n"
-    "once), the four main NCCL collectives on all GPUs, HBM and host copies,\n"
-    "SM-kernel and staged P2P, latency, (thorough) the fabric stress step, all_reduce\n"
-    "on each group the plan proposes, (thorough) 60 s of sustained load (linkscope\n"
-    "burn); each GPU against its datasheet (as check --spec); then the findings and\n"
-    "the plan. Writes the run document (default linkscope-HOST-DATE.json) and the\n"
-    "HTML report beside it (same name, .html), and prints findings, plan and the\n"
-    "tensor-parallel verdict.\n"
-    "\n"
-    "  --level L      quick (default): all_reduce to 8 GiB, the other collectives to\n"
-    "                 512 MiB (x4 steps from 8 B), 10 samples per figure; thorough:\n"
-    "                 every collective to 8 GiB in factor-2 steps, 20 samples per\n"
-    "                 figure\n"
-    "  --budget S     wall-time budget in seconds (default 120 quick, 600 thorough),\n"
-    "                 a hard cap: steps are cut down from the last back (half the\n"
-    "                 samples, the collectives to 1 GiB, burn to 30 s), never\n"
-    "                 dropped, until the projection fits; each cut is recorded.\n"
-    "                 Where even cut down it does not fit, one line says so and the\n"
-    "                 run stops before measuring (exit 4)\n"
-    "  --gpus LIST    GPUs to use, e.g. 0,1 or 0-3 (default all)\n"
-    "  -o FILE        the run document's path (the HTML report goes to FILE minus\n"
-    "                 .json plus .html); %N in FILE is this node's short host name\n"
-    "  --no-nccl      skip the collectives\n"
-    "  --no-report    do not write the HTML report\n"
-    "  --dry-run      measure nothing: print the steps in the order they run, the\n"
-    "                 pair rounds, the projected seconds of each step and what the\n"
-    "                 budget would cut; the last line is 'projected: N s, rounds R,\n"
-    "                 cut: ...' (exit 4 as the run would when even cut down it does\n"
-    "                 not fit)\n"
-    "  --from FILE    with --dry-run: plan the machine of FILE (saved `nvidia-smi\n"
-    "                 topo -m` text or a run document) instead of this one; no GPU\n"
-    "                 needed\n"
-    LS_FAIL_ON_USAGE
-    LS_QUIET_USAGE
-    "                    (and no progress unless --progress is given)\n"
-    LS_PROGRESS_USAGE
-    "\n"
-    "The full report of the document: linkscope report FILE (or the HTML beside it).\n"
-    "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or\n"
-    "driver, 4 the budget cannot hold the run even cut down (nothing measured)\n";
 
 typedef struct {
     int thorough;
@@ -81,66 +34,127 @@ typedef struct {
     int quiet, progress_set;
 } run_args_t;
 
+/* --level's words: index 1 is the thorough level. */
+static const char *const *level_words(void)
+{
+    static const char *const words[] = {LS_LEVEL_QUICK, LS_LEVEL_THOROUGH, NULL};
+    return words;
+}
+
+static int opt_level(const char *cmd, const char *v, void *args)
+{
+    const char *const *w = level_words();
+    if (strcmp(v, w[0]) && strcmp(v, w[1]))
+        return ls_usage_error(cmd, "--level: expected %s or %s, got '%s'", w[0], w[1], v);
+    ((run_args_t *)args)->thorough = strcmp(v, w[1]) == 0;
+    return 0;
+}
+
+static int opt_budget(const char *cmd, const char *v, void *args)
+{
+    double *budget = &((run_args_t *)args)->budget_s;
+    if (ls_parse_double(v, budget) || *budget <= 0)
+        return ls_usage_error(cmd, "--budget: expected a positive number of seconds, got '%s'", v);
+    return 0;
+}
+
+static int opt_gpus(const char *cmd, const char *v, void *args)
+{
+    run_args_t *a = args;
+    return ls_opt_gpus(cmd, v, a->gpus, LS_MAX_GPUS, &a->ngpus);
+}
+
+/* "%N": this node's short name, one file per node under srun. */
+static int opt_output(const char *cmd, const char *v, void *args)
+{
+    static char path[4096];
+    if (ls_expand_node(v, NULL, path, sizeof path) != 0)
+        return ls_usage_error(cmd, "-o: path too long '%s'", v);
+    ((run_args_t *)args)->out = path;
+    return 0;
+}
+
+static int opt_progress(const char *cmd, const char *v, void *args)
+{
+    ((run_args_t *)args)->progress_set = 1;
+    return ls_opt_progress(cmd, v) ? LS_EXIT_USAGE : 0;
+}
+
+#define FLAG(n, field, text) {.name = n, .kind = LS_OPT_FLAG, .off = offsetof(run_args_t, field), .help = text}
+
+static const ls_opt_t options[] = {
+    {.name = "level", .kind = LS_OPT_CALL, .arg = "L", .call = opt_level, .words = level_words,
+     .help = "quick (default): all_reduce to 8 GiB, the other collectives to\n"
+             "512 MiB (x4 steps from 8 B), 10 samples per figure; thorough:\n"
+             "every collective to 8 GiB in factor-2 steps, 20 samples per\n"
+             "figure"},
+    {.name = "budget", .kind = LS_OPT_CALL, .arg = "S", .call = opt_budget,
+     .help = "wall-time budget in seconds (default 120 quick, 600 thorough),\n"
+             "a hard cap: steps are cut down from the last back (half the\n"
+             "samples, the collectives to 1 GiB, burn to 30 s), never\n"
+             "dropped, until the projection fits; each cut is recorded.\n"
+             "Where even cut down it does not fit, one line says so and the\n"
+             "run stops before measuring (exit 4)"},
+    {.name = "gpus", .kind = LS_OPT_CALL, .arg = "LIST", .call = opt_gpus,
+     .help = "GPUs to use, e.g. 0,1 or 0-3 (default all)"},
+    {.short_name = 'o', .kind = LS_OPT_CALL, .arg = "FILE", .call = opt_output,
+     .help = "the run document's path (the HTML report goes to FILE minus\n"
+             ".json plus .html); %N in FILE is this node's short host name"},
+    FLAG("no-nccl", no_nccl, "skip the collectives"),
+    FLAG("no-report", no_report, "do not write the HTML report"),
+    FLAG("dry-run", dry_run, "measure nothing: print the steps in the order they run, the\n"
+                             "pair rounds, the projected seconds of each step and what the\n"
+                             "budget would cut; the last line is 'projected: N s, rounds R,\n"
+                             "cut: ...' (exit 4 as the run would when even cut down it does\n"
+                             "not fit)"),
+    {.name = "from", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(run_args_t, from),
+     .help = "with --dry-run: plan the machine of FILE (saved `nvidia-smi\n"
+             "topo -m` text or a run document) instead of this one; no GPU\n"
+             "needed"},
+    LS_OPT_FAIL_ON_ROW(run_args_t),
+    {.name = "quiet", .kind = LS_OPT_FLAG, .off = offsetof(run_args_t, quiet), .column = 20,
+     .help = "print only the verdict line and what failed (at --fail-on)\n"
+             "(and no progress unless --progress is given)"},
+    {.name = "progress", .kind = LS_OPT_CALL, .arg = "M", .call = opt_progress, .words = ls_progress_words,
+     .help = "auto (default: a line rewritten on a terminal, else one\n"
+             "timestamped line per step and round on stderr), always (the\n"
+             "timestamped lines), never"},
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_run = {
+    .head = "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
+            "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
+            "                     [--quiet] [--progress auto|always|never]\n"
+            "       linkscope run --dry-run [--from FILE] [--level L] [--budget SECONDS]\n"
+            "                     [--gpus LIST] [--no-nccl]\n"
+            "\n"
+            "Characterizes this machine end to end, in the order the figures answer:\n"
+            "inventory and topology, copy-engine P2P for every GPU pair (disjoint pairs at\n"
+            "once), the four main NCCL collectives on all GPUs, HBM and host copies,\n"
+            "SM-kernel and staged P2P, latency, (thorough) the fabric stress step, all_reduce\n"
+            "on each group the plan proposes, (thorough) 60 s of sustained load (linkscope\n"
+            "burn); each GPU against its datasheet (as check --spec); then the findings and\n"
+            "the plan. Writes the run document (default linkscope-HOST-DATE.json) and the\n"
+            "HTML report beside it (same name, .html), and prints findings, plan and the\n"
+            "tensor-parallel verdict.\n"
+            "\n",
+    .opts = options,
+    .tail = "\n"
+            "The full report of the document: linkscope report FILE (or the HTML beside it).\n"
+            "exit: 0 done, 1 a finding at or above --fail-on, 2 usage, 3 no usable GPU or\n"
+            "driver, 4 the budget cannot hold the run even cut down (nothing measured)\n",
+    .column = 17,
+    .args_size = sizeof(run_args_t),
+};
+
 static int parse_args(int argc, char **argv, run_args_t *a)
 {
-    static const struct option opts[] = {{"level", required_argument, 0, 'l'},
-                                         {"budget", required_argument, 0, 'b'},
-                                         {"gpus", required_argument, 0, 'g'},
-                                         {"no-nccl", no_argument, 0, 'N'},
-                                         {"no-report", no_argument, 0, 'R'},
-                                         {"fail-on", required_argument, 0, 'F'},
-                                         {"dry-run", no_argument, 0, 'D'},
-                                         {"from", required_argument, 0, 'f'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {"progress", required_argument, 0, 'P'},
-                                         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->budget_s = -1;
     a->fail_on = LS_FAIL_ON_DEFAULT;
-    ls_opt_begin();
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'l':
-            if (strcmp(optarg, "quick") && strcmp(optarg, "thorough"))
-                return ls_usage_error("run", "--level: expected quick or thorough, got '%s'", optarg);
-            a->thorough = strcmp(optarg, "thorough") == 0;
-            break;
-        case 'b':
-            if (ls_parse_double(optarg, &a->budget_s) || a->budget_s <= 0)
-                return ls_usage_error("run", "--budget: expected a positive number of seconds, got '%s'", optarg);
-            break;
-        case 'g':
-            if (ls_opt_gpus("run", optarg, a->gpus, LS_MAX_GPUS, &a->ngpus))
-                return LS_EXIT_USAGE;
-            break;
-        case 'o': { /* "%N": this node's short name, one file per node under srun */
-            static char path[4096];
-            if (ls_expand_node(optarg, NULL, path, sizeof path) != 0)
-                return ls_usage_error("run", "-o: path too long '%s'", optarg);
-            a->out = path;
-            break;
-        }
-        case 'N': a->no_nccl = 1; break;
-        case 'R': a->no_report = 1; break;
-        case 'F':
-            if (ls_opt_fail_on("run", optarg, &a->fail_on))
-                return LS_EXIT_USAGE;
-            break;
-        case 'D': a->dry_run = 1; break;
-        case 'f': a->from = optarg; break;
-        case 'q': a->quiet = 1; break;
-        case 'P':
-            if (ls_opt_progress("run", optarg))
-                return LS_EXIT_USAGE;
-            a->progress_set = 1;
-            break;
-        case ':': return ls_usage_error("run", "option '%s' needs a value", argv[optind - 1]);
-        default: return ls_usage_error("run", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return ls_usage_error("run", "unexpected argument '%s'", argv[optind]);
+    if (ls_opt_parse("run", &opts_run, argc, argv, a, NULL, NULL))
+        return LS_EXIT_USAGE;
     if (a->budget_s < 0)
         a->budget_s = a->thorough ? 600 : 120;
     if (a->quiet && !a->progress_set)
@@ -228,7 +242,7 @@ int cmd_run(int argc, char **argv)
     free(head);
     free(text);
     print_tp_verdict(doc);
-    printf("\nEvery figure: linkscope report %s (terminal, --format md|html|csv|json|prom)\n", path);
+    printf("\nEvery figure: linkscope report %s (--format %s)\n", path, ls_format_names_joined("|", "|"));
 done:
     if (rc == 0 && ls_fail_on_count(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;

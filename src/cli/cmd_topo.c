@@ -10,42 +10,22 @@
 #include "util/fileio.h"
 #include "util/log.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char usage_topo[] =
-    "usage: linkscope topo [--from FILE] [--p2p-read FILE] [--p2p-write FILE]\n"
-    "                      [--json | --csv] [-o FILE] [--color WHEN]\n"
-    "                      [--sysfs-root DIR]\n"
-    "\n"
-    "The link type between every pair of GPUs and NICs in the words of nvidia-smi\n"
-    "topo -m (X, NV#, PIX, PXB, PHB, NODE, SYS) with CPU and NUMA affinity, then the\n"
-    "P2P read and write status matrices (OK, CNS, GNS, TNS, NS, U). GPUs are numbered\n"
-    "in PCI bus order.\n"
-    "\n"
-    "  --from FILE       read saved `nvidia-smi topo -m` output (tabs or spaces, ANSI\n"
-    "                    escapes, NIC rows) or a linkscope run document, instead of\n"
-    "                    this machine; '-' reads stdin\n"
-    "  --p2p-read FILE   with --from: saved `nvidia-smi topo -p2p r` output\n"
-    "  --p2p-write FILE  with --from: saved `nvidia-smi topo -p2p w` output\n"
-    "  --json            write the run document (schema linkscope.run/1)\n"
-    "  --csv             write the link matrix as CSV\n"
-    "  -o FILE           write to FILE (atomically) instead of stdout\n"
-    "  --color WHEN      auto (on a terminal unless NO_COLOR is set), always or never\n"
-    "  --sysfs-root DIR  discover from a copy of /sys and /proc under DIR, without\n"
-    "                    NVML and CUDA (testing on a saved or fake tree; no GPU\n"
-    "                    needed)\n"
-    "\n"
-    "Exit codes: 0 ok, 2 usage error or unreadable or malformed input, 3 no GPU or\n"
-    "driver. See docs/topology.md.\n";
-
 typedef struct {
     const char *from, *p2p_read, *p2p_write, *output, *sysfs_root, *color;
     int json, csv;
 } topo_opts_t;
+
+static const char *const *color_words(void)
+{
+    static const char *const words[] = {"auto", "always", "never", NULL};
+    return words;
+}
 
 static int check_options(const topo_opts_t *o)
 {
@@ -63,33 +43,53 @@ static int check_options(const topo_opts_t *o)
     return 0;
 }
 
+#define STRING(n, field, a, text) \
+    {.name = n, .kind = LS_OPT_STRING, .arg = a, .off = offsetof(topo_opts_t, field), .help = text}
+
+static const ls_opt_t options[] = {
+    STRING("from", from, "FILE", "read saved `nvidia-smi topo -m` output (tabs or spaces, ANSI\n"
+                                 "escapes, NIC rows) or a linkscope run document, instead of\n"
+                                 "this machine; '-' reads stdin"),
+    STRING("p2p-read", p2p_read, "FILE", "with --from: saved `nvidia-smi topo -p2p r` output"),
+    STRING("p2p-write", p2p_write, "FILE", "with --from: saved `nvidia-smi topo -p2p w` output"),
+    {.name = "json", .kind = LS_OPT_FLAG, .off = offsetof(topo_opts_t, json),
+     .help = "write the run document (schema linkscope.run/1)"},
+    {.name = "csv", .kind = LS_OPT_FLAG, .off = offsetof(topo_opts_t, csv), .help = "write the link matrix as CSV"},
+    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(topo_opts_t, output), .flags = LS_OPT_OUTPUT,
+     .help = "write to FILE (atomically) instead of stdout"},
+    {.name = "color", .kind = LS_OPT_STRING, .arg = "WHEN", .off = offsetof(topo_opts_t, color),
+     .words = color_words, .help = "auto (on a terminal unless NO_COLOR is set), always or never"},
+    STRING("sysfs-root", sysfs_root, "DIR", "discover from a copy of /sys and /proc under DIR, without\n"
+                                            "NVML and CUDA (testing on a saved or fake tree; no GPU\n"
+                                            "needed)"),
+    {.kind = LS_OPT_END},
+};
+
+const ls_cmd_opts_t opts_topo = {
+    .head = "usage: linkscope topo [--from FILE] [--p2p-read FILE] [--p2p-write FILE]\n"
+            "                      [--json | --csv] [-o FILE] [--color WHEN]\n"
+            "                      [--sysfs-root DIR]\n"
+            "\n"
+            "The link type between every pair of GPUs and NICs in the words of nvidia-smi\n"
+            "topo -m (X, NV#, PIX, PXB, PHB, NODE, SYS) with CPU and NUMA affinity, then the\n"
+            "P2P read and write status matrices (OK, CNS, GNS, TNS, NS, U). GPUs are numbered\n"
+            "in PCI bus order.\n"
+            "\n",
+    .opts = options,
+    .tail = "\n"
+            "Exit codes: 0 ok, 2 usage error or unreadable or malformed input, 3 no GPU or\n"
+            "driver. See docs/topology.md.\n",
+    .column = 20,
+    .args_size = sizeof(topo_opts_t),
+};
+
 static int parse_args(int argc, char **argv, topo_opts_t *o)
 {
-    static const struct option opts[] = {{"from", required_argument, 0, 'f'},
-                                         {"p2p-read", required_argument, 0, 'r'},
-                                         {"p2p-write", required_argument, 0, 'w'},
-                                         {"sysfs-root", required_argument, 0, 's'},
-                                         {"color", required_argument, 0, 'c'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"csv", no_argument, 0, 'v'},
-                                         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
-    const char **slots[128] = {['f'] = &o->from, ['r'] = &o->p2p_read, ['w'] = &o->p2p_write,
-                               ['o'] = &o->output, ['s'] = &o->sysfs_root, ['c'] = &o->color};
-    int c;
-    ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        if (ls_opt_refused("topo", c, argv))
-            return LS_EXIT_USAGE;
-        if (c == 'j' || c == 'v')
-            *(c == 'j' ? &o->json : &o->csv) = 1;
-        else
-            *slots[c] = optarg;
-    }
-    if (optind < argc)
-        return ls_usage_error("topo", "unknown option '%s'", argv[optind]);
+    if (ls_opt_parse("topo", &opts_topo, argc, argv, o, NULL, NULL))
+        return LS_EXIT_USAGE;
     int rc = check_options(o);
-    return rc ? rc : ls_check_writable("topo", "-o", o->output, 0);
+    return rc;
 }
 
 /* ---- input ------------------------------------------------------------------------ */

@@ -11,70 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char usage_tp[] =
-    "usage: linkscope tp (--model NAME | --hidden H --layers L) [--bytes B] --tp N\n"
-    "                    --prompt T[,T...] [--output N] [--batch B[,B...]]\n"
-    "                    [--run RUN.json [--gpus LIST] [--variant V] [--name N]]...\n"
-    "                    [--link [name=NAME,]bw=GB/s,(lat=us|rtt=us)]...\n"
-    "                    [--measure --gpus LIST]\n"
-    "                    [--compute-ms MS] [--prefill-compute-ms MS[,MS...]]\n"
-    "                    [--json] [-o NEW.json | --into RUN.json]\n"
-    "       linkscope tp --verdict RUN.json [--model NAME]\n"
-    "\n"
-    "Estimates the tensor-parallel communication of a transformer: Megatron-style\n"
-    "tensor parallelism issues two all-reduces per layer (after attention, after the\n"
-    "MLP), each of tokens x hidden x bytes. A prefill of T tokens moves batch x T\n"
-    "tokens at once, a decode step batch tokens. Each source of all-reduce time is\n"
-    "one column:\n"
-    "  --run FILE      the nccl all_reduce curve of a run document (time against\n"
-    "                  size): interpolated in log size and log time between measured\n"
-    "                  sizes, an alpha-beta fit t = alpha + S/bw outside them (shown\n"
-    "                  with its fit).\n"
-    "                  --gpus and --variant after --run pick the entry (default\n"
-    "                  variant \"default\"); its rank count must equal --tp.\n"
-    "  --link SPEC     a link described by bandwidth (GB/s = 1e9 B/s, one direction)\n"
-    "                  and latency: ring all-reduce over N ranks, t = 2(N-1) lat +\n"
-    "                  2(N-1)/N S/bw; lat = us per step (one transfer to the next\n"
-    "                  rank); rtt = a measured round trip, used as lat = rtt/2.\n"
-    "  --measure       runs all_reduce at exactly the sizes needed on --gpus (count =\n"
-    "                  --tp) and shows the measured times beside the other sources\n"
-    "                  (needs NCCL and GPUs; exit 3 when it cannot run).\n"
-    "--name N after a source names its column (default: the file name[:variant], the\n"
-    "link's name=, \"measured\"). Two or more sources are compared with the first:\n"
-    "difference (first - other) and ratio (first / other).\n"
-    "--verdict RUN.json prints the document's tensor-parallel verdict (a 32k-token\n"
-    "prefill at each TP size the machine has, default model llama3.3-70b), the lines\n"
-    "run, report and check --spec print.\n"
-    "\n"
-    "options:\n"
-    "  --model NAME           a preset (see below); --hidden/--layers override it\n"
-    "  --bytes B              bytes per activation element: 2 (bf16/fp16, default),\n"
-    "                         1, 4\n"
-    "  --prompt LIST          prompt lengths in tokens, e.g. 3200,12900,51400\n"
-    "  --output N             output tokens per request (default 256): the prefill\n"
-    "                         yields the first, then N-1 decode steps\n"
-    "  --batch LIST           requests processed together (default 1)\n"
-    "  --compute-ms MS[,MS..] compute time of one decode step without communication\n"
-    "                         (ms): one value for every prompt, or one per --prompt\n"
-    "  --prefill-compute-ms L compute time of each prefill (one per --prompt, batch\n"
-    "                         1, ms; scaled by the batch); with these, totals and\n"
-    "                         shares are shown\n"
-    "  --json                 the estimate as JSON on stdout instead of the report\n"
-    "  -o FILE                write a new run document holding the tp entry (and the\n"
-    "                         measured nccl entry with --measure)\n"
-    "  --into FILE            append those entries to an existing run document\n"
-    "\n"
-    "presets: llama3-8b, llama3-70b (= llama3.1-70b), llama3.3-70b, llama3.1-405b,\n"
-    "qwen3-8b,\n"
-    "         qwen3-32b, qwen3-30b-a3b (MoE), mixtral-8x7b (MoE); MoE experts are\n"
-    "         taken as sharded by tensor parallelism: expert-parallel all-to-all is\n"
-    "         not modelled.\n"
-    "\n"
-    "example (seed 001: V100 pair over PCIe Gen3 x8 against NVLink):\n"
-    "  linkscope tp --model llama3.3-70b --tp 2 --prompt 3200,12900,51400 \\\n"
-    "      --output 256 \\\n"
-    "      --link name=PCIe,bw=5.2,lat=22.1 --link name=NVLink,bw=122.7,lat=17.5\n";
-
 /* ---- Sources ------------------------------------------------------------------------ */
 
 /* A --run source: the document read, its entry chosen (analyze/tp_sources.c). */
@@ -129,11 +65,9 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
 {
     const char *path = a->into_path ? a->into_path : a->out_path;
     char err[600];
-    json_t *doc = a->into_path ? ls_doc_into_open(path, err, sizeof err) : ls_doc_new();
-    if (!doc) {
-        ls_error("%s", err);
+    json_t *doc = a->into_path ? ls_into_take("tp", path) : ls_doc_new();
+    if (!doc)
         return LS_EXIT_USAGE;
-    }
     if (measured)
         ls_doc_add_measurement(doc, json_incref(measured));
     ls_doc_add_measurement(doc, ls_tp_doc_entry(estimate, a->preset ? a->preset->name : NULL, a->tp,

@@ -152,13 +152,13 @@ static void measured(ls_buf_t *b, const json_t *probe)
     const json_t *figures = json_object_get(probe, "figures"), *f;
     int n;
     ls_buf_t part = {0};
-    lowest(&part, figures, "p2p_ce", "gbps", &n);
+    lowest(&part, figures, LS_PROBE_P2P_CE, "gbps", &n);
     if (n)
         ls_buf_printf(b, "; p2p ce %d one-way copies%s", n, part.data ? part.data : "");
     free(part.data);
     size_t i;
     json_array_foreach(figures, i, f)
-        if (!strcmp(json_string_value(json_object_get(f, "kind")), "all_reduce")) {
+        if (!strcmp(json_string_value(json_object_get(f, "kind")), LS_PROBE_ALL_REDUCE)) {
             ls_buf_printf(b, "; all_reduce %.0f MiB on %zu GPUs", json_number_value(json_object_get(f, "bytes")) / 1048576.0,
                           json_array_size(json_object_get(f, "gpus")));
             if (json_object_get(f, "busbw"))
@@ -167,7 +167,7 @@ static void measured(ls_buf_t *b, const json_t *probe)
                 ls_buf_printf(b, ", #wrong %lld", (long long)json_integer_value(json_object_get(f, "wrong")));
         }
     part = (ls_buf_t){0};
-    lowest(&part, figures, "hbm_copy", "gbps", &n);
+    lowest(&part, figures, LS_PROBE_HBM_COPY, "gbps", &n);
     if (n)
         ls_buf_printf(b, "; hbm copy on %d GPU%s%s", n, n == 1 ? "" : "s", part.data ? part.data : "");
     free(part.data);
@@ -182,7 +182,7 @@ static void not_measured(ls_buf_t *b, const json_t *probe)
     const json_t *s;
     json_array_foreach(json_object_get(probe, "steps"), i, s) {
         const char *status = json_string_value(json_object_get(s, "status"));
-        if (strcmp(status, "ok"))
+        if (strcmp(status, LS_PROBE_STEP_OK))
             ls_buf_printf(b, "; %s %s: %s", json_string_value(json_object_get(s, "step")), status,
                           json_string_value(json_object_get(s, "note")) ? json_string_value(json_object_get(s, "note")) : "");
     }

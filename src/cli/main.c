@@ -1,78 +1,12 @@
 /* linkscope: measure and explain a GPU machine's interconnect. */
 #include "commands.h"
 #include "util/fileio.h"
-#include "measure/family.h"
 #include "util/log.h"
 #include "version.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const ls_command_t head[] = {
-    {"run", cmd_run, "measure this machine end to end; write the run document and report", usage_run},
-    {"inventory", cmd_inventory, "GPUs, clocks, memory, PCIe, NVLink, power (NVML, CUDA)", usage_inventory},
-    {"topo", cmd_topo, "link type per GPU and NIC pair, as nvidia-smi topo -m", usage_topo},
-};
-/* Between them, one command per measurement family (measure/family.h). */
-static const ls_command_t tail[] = {
-    {"burn", cmd_burn, "sustained load: throughput, clocks, power, temperature, throttling", usage_burn},
-    {"nccl", cmd_nccl, "NCCL collectives with validation, transports and variants", usage_nccl},
-    {"report", cmd_report, "render a run document: terminal, Markdown, HTML, CSV", usage_report},
-    {"plan", cmd_plan, "findings, islands and the GPU groups to use", usage_plan},
-    {"compare", cmd_compare, "two run documents side by side with ratios", usage_compare},
-    {"check", cmd_check, "check a run document against a baseline (exit 1 on violation)", usage_check},
-    {"baseline", cmd_baseline, "make a baseline file from a good run", usage_baseline},
-    {"import", cmd_import, "nccl-tests, p2pBandwidthLatencyTest, topo -m into a run document", usage_import},
-    {"fleet", cmd_fleet, "many nodes' run documents: models, medians, the outlier nodes", usage_fleet},
-    {"health", cmd_health, "node state for a scheduler: XIDs, remaps, links down, with actions", usage_health},
-    {"tp", cmd_tp, "tensor-parallel communication time estimate", usage_tp},
-    {"help", cmd_help, "list the commands, or show one command's help", usage_help},
-    {"version", cmd_version, "print the version and git commit", usage_version},
-};
-
-#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
-const ls_command_t *ls_commands(int *count)
-{
-    static ls_command_t table[COUNT(head) + COUNT(tail) + 16];
-    static int n;
-    if (!n) {
-        int nf;
-        const ls_family_t *fams = ls_families(&nf);
-        for (int i = 0; i < COUNT(head); i++)
-            table[n++] = head[i];
-        for (int i = 0; i < nf && i < 16; i++)
-            table[n++] = (ls_command_t){fams[i].name, cmd_measure, fams[i].summary,
-                                        ls_measure_usage(fams[i].name)};
-        for (int i = 0; i < COUNT(tail); i++)
-            table[n++] = tail[i];
-    }
-    *count = n;
-    return table;
-}
-
-const ls_command_t *ls_find_command(const char *name)
-{
-    int n;
-    const ls_command_t *cmds = ls_commands(&n);
-    for (int i = 0; i < n; i++)
-        if (strcmp(cmds[i].name, name) == 0)
-            return &cmds[i];
-    return NULL;
-}
-
-int ls_usage_error(const char *command, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "linkscope %s: ", command);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see 'linkscope %s --help')\n", command);
-    va_end(ap);
-    return LS_EXIT_USAGE;
-}
 
 static int wants_help(int argc, char **argv)
 {
@@ -122,8 +56,16 @@ static int run_command(int argc, char **argv)
         return LS_EXIT_USAGE;
     }
     if (wants_help(argc - 1, argv + 1)) {
-        fputs(cmd->usage, stdout);
+        ls_command_usage(cmd, stdout);
         return LS_EXIT_OK;
     }
-    return cmd->fn(argc - 1, argv + 1);
+    /* the prologue every command shares: the outputs checked, an --into DOC read and
+       locked, before any work */
+    int rc = ls_check_output_options(cmd, argc - 1, argv + 1);
+    if (rc == 0)
+        rc = ls_into_begin(cmd, argc - 1, argv + 1);
+    if (rc == 0)
+        rc = cmd->fn(argc - 1, argv + 1);
+    ls_into_end();
+    return rc;
 }

@@ -1,48 +1,66 @@
-/* The usage text of a measuring command (cmd_measure.c), built from its family's
-   descriptor: the same options for every family, its own paragraphs and --size line. */
-#include "commands.h"
-#include "options.h"
+/* The usage text of a measuring command (cmd_measure.c) around its options, built from
+   its family's descriptor: its own synopsis, paragraphs and --size line. */
+#include "measure_usage.h"
 #include "measure/family.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* The options every measuring command takes, for its usage text. */
-static const char options_help[] =
-    "  -o FILE        write a new run document (discovery first, so the GPUs are\n"
-    "                 recorded); - writes it to stdout, without the tables\n"
-    "  --into FILE    add the entries to an existing run document (validated first)\n"
-    "  --gpus LIST    GPUs to measure, e.g. 0,1 or 0-3 (nvidia-smi / PCI bus order);\n"
-    "                 default all\n"
-    "  --samples N    timed samples per figure, all kept (default 20; median\n"
-    "                 reported)\n"
-    "  --csv DIR      also write each table as CSV into DIR (created if missing)\n"
-    LS_PROGRESS_USAGE;
-
-static void build_usage(const ls_family_t *f, char *buf, size_t len)
+/* The family's slot among at most LS_MEASURE_MAX_FAMILIES, or -1. */
+static int slot_of(const char *family, const ls_family_t **f)
 {
-    int head = (int)strlen("usage: linkscope  ") + (int)strlen(f->name);
-    int n = snprintf(buf, len, "usage: linkscope %s [-o FILE | --into FILE] [--gpus LIST]\n%*s[--samples N]%s\n",
-                     f->name, head, "", f->default_size ? " [--size SIZE] [--csv DIR]" : " [--csv DIR]");
-    n += snprintf(buf + n, len - (size_t)n, "%*s[--progress auto|always|never]\n", head, "");
-    n += snprintf(buf + n, len - (size_t)n, "\n%s\n%s", f->about, options_help);
-    if (f->default_size)
-        n += snprintf(buf + n, len - (size_t)n, "  --size SIZE    %s (default %s; %s)\n", f->size_what,
-                      f->default_size_text, f->size_note);
-    snprintf(buf + n, len - (size_t)n, "\n%sExit codes: 0 ok, 2 bad option or input file, 3 no usable GPU or\n"
-             "built without CUDA.\n", f->notes);
-}
-
-const char *ls_measure_usage(const char *family)
-{
-    static char text[8][4096];
     int count;
     const ls_family_t *fams = ls_families(&count);
-    for (int i = 0; i < count && i < 8; i++)
+    for (int i = 0; i < count && i < LS_MEASURE_MAX_FAMILIES; i++)
         if (strcmp(fams[i].name, family) == 0) {
-            if (!text[i][0])
-                build_usage(&fams[i], text[i], sizeof text[i]);
-            return text[i];
+            *f = &fams[i];
+            return i;
         }
-    return "";
+    return -1;
+}
+
+const char *ls_measure_head(const char *family)
+{
+    static char text[LS_MEASURE_MAX_FAMILIES][2048];
+    const ls_family_t *f;
+    int i = slot_of(family, &f);
+    if (i < 0)
+        return "";
+    if (!text[i][0]) {
+        int head = (int)strlen("usage: linkscope  ") + (int)strlen(f->name);
+        snprintf(text[i], sizeof text[i],
+                 "usage: linkscope %s [-o FILE | --into FILE] [--gpus LIST]\n%*s[--samples N]%s\n"
+                 "%*s[--progress auto|always|never]\n\n%s\n",
+                 f->name, head, "", f->default_size ? " [--size SIZE] [--csv DIR]" : " [--csv DIR]", head, "",
+                 f->about);
+    }
+    return text[i];
+}
+
+const char *ls_measure_size_help(const char *family)
+{
+    static char text[LS_MEASURE_MAX_FAMILIES][512];
+    const ls_family_t *f;
+    int i = slot_of(family, &f);
+    if (i < 0 || !f->default_size)
+        return NULL;
+    if (!text[i][0])
+        snprintf(text[i], sizeof text[i], "%s (default %s; %s)", f->size_what, f->default_size_text,
+                 f->size_note);
+    return text[i];
+}
+
+const char *ls_measure_tail(const char *family)
+{
+    static char text[LS_MEASURE_MAX_FAMILIES][2048];
+    const ls_family_t *f;
+    int i = slot_of(family, &f);
+    if (i < 0)
+        return "";
+    if (!text[i][0])
+        snprintf(text[i], sizeof text[i],
+                 "\n%sExit codes: 0 ok, 2 bad option or input file, 3 no usable GPU or\n"
+                 "built without CUDA.\n",
+                 f->notes);
+    return text[i];
 }

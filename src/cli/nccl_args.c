@@ -8,7 +8,7 @@
 #include "util/log.h"
 #include "util/parse.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -115,56 +115,32 @@ static void add_unique(opts_t *o, const char *name)
     o->colls[o->ncolls++] = name;
 }
 
+/* nccl's collectives by name, from its table (nccl/coll.c): "all_reduce, ..., sendrecv". */
+static const char *collective_names(void)
+{
+    static char text[256];
+    int n;
+    const ls_coll_t *const *all = ls_coll_all(&n);
+    size_t used = 0;
+    for (int k = 0; k < n && used < sizeof text; k++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", k ? ", " : "", all[k]->name);
+    return text;
+}
+
 static int add_collective(opts_t *o, const char *name)
 {
-    if (strcmp(name, "all") == 0) {
-        static const char *four[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall"};
-        for (int k = 0; k < 4; k++)
-            add_unique(o, four[k]);
+    int n;
+    const ls_coll_t *const *all = ls_coll_all(&n);
+    if (strcmp(name, "all") == 0) { /* the first four of the table, as the usage says */
+        for (int k = 0; k < 4 && k < n; k++)
+            add_unique(o, all[k]->name);
         return 0;
     }
-    if (!ls_coll_find(name))
-        return bad("unknown collective '%s' (expected all_reduce, all_gather, reduce_scatter, "
-                   "alltoall, broadcast, reduce, sendrecv or all)%s", name, "");
-    add_unique(o, name);
+    const ls_coll_t *coll = ls_coll_find(name);
+    if (!coll)
+        return bad("unknown collective '%s' (expected %s or all)", name, collective_names());
+    add_unique(o, coll->name);
     return 0;
-}
-
-/* nccl-tests' flags in both spellings, then linkscope's own (long only). */
-typedef struct {
-    const char *s, *l;
-    int val, has_arg;
-} flag_t;
-
-static const flag_t flags[] = {
-    {"-b", "--minbytes", 'b', 1},  {"-e", "--maxbytes", 'e', 1},    {"-i", "--stepbytes", 'i', 1},
-    {"-f", "--stepfactor", 'f', 1}, {"-n", "--iters", 'n', 1},      {"-w", "--warmup_iters", 'w', 1},
-    {"-c", "--check", 'c', 1},     {"-z", "--blocking", 'z', 1},    {"-G", "--cudagraph", 'G', 1},
-    {"-r", "--root", 'r', 1},      {"-d", "--datatype", 'd', 1},    {"-g", "--ngpus", 'g', 1},
-    {"-t", "--nthreads", 't', 1},  {"-o", "--output", 'o', 1},      {NULL, "--in-place", 'P', 1},
-    {NULL, "--op", 'O', 1},        {NULL, "--timeout", 'T', 1},     {NULL, "--gpus", 'U', 1},
-    {NULL, "--into", 'I', 1},      {NULL, "--child-out", 'C', 1},   {NULL, "--variant", 'V', 1},
-    {NULL, "--launch", 'L', 1},    {NULL, "--json", 'J', 0},      {NULL, "--mpi-selftest", 'M', 0},
-    {NULL, "--each-hca", 'H', 0},
-};
-#define NFLAGS ((int)(sizeof flags / sizeof flags[0]))
-
-static const struct option *long_options(void)
-{
-    static struct option opts[NFLAGS + 1];
-    for (int j = 0; j < NFLAGS && !opts[NFLAGS - 1].name; j++)
-        opts[j] = (struct option){flags[j].l + 2, flags[j].has_arg ? required_argument : no_argument, 0,
-                                  flags[j].val};
-    return opts;
-}
-
-/* The flag as given: its long spelling when given long (index >= 0), else its short. */
-static const char *spelling(int val, int index)
-{
-    for (int k = 0; k < NFLAGS; k++)
-        if (flags[k].val == val && (index >= 0 || flags[k].s))
-            return index >= 0 ? flags[index].l : flags[k].s;
-    return "?";
 }
 
 static void sweep_defaults(opts_t *o)
@@ -234,33 +210,126 @@ static int parse_own(opts_t *o, int c, const char *f, const char *v)
     }
 }
 
+/* A row's spelling, the short one where there is one (as the refusals word it and as
+   variant children get it again): kept as long as the process, one slot per row. */
+static const char *spelling(const ls_opt_t *row)
+{
+    static struct {
+        const ls_opt_t *row;
+        char text[24];
+    } kept[48];
+    int k = 0;
+    while (k < 47 && kept[k].row && kept[k].row != row)
+        k++;
+    if (kept[k].row != row) {
+        kept[k].row = row;
+        if (row->short_name)
+            snprintf(kept[k].text, sizeof kept[k].text, "-%c", row->short_name);
+        else
+            snprintf(kept[k].text, sizeof kept[k].text, "--%s", row->name);
+    }
+    return kept[k].text;
+}
+
+/* One option, by its row. */
+static int on_option(const ls_opt_t *row, const char *v, void *args)
+{
+    const char *f = spelling(row);
+    int rc = parse_own(args, row->value, f, v);
+    if (rc == 1)
+        rc = parse_sweep_flag(args, f, v);
+    return rc == 1 ? bad("unknown option '%s'%s", f, "") : rc;
+}
+
+/* nccl-tests' flags in both spellings, then linkscope's own (long only). */
+#define TESTS(s, shown, n, a, text) \
+    {.name = n, .short_name = s, .kind = LS_OPT_CALL, .arg = a, .label = shown, .value = s, .call_row = on_option, \
+     .help = text}
+#define OWN(n, code, a, text) \
+    {.name = n, .kind = LS_OPT_CALL, .arg = a, .value = code, .call_row = on_option, .help = text}
+
+static const ls_opt_t options[] = {
+    {.kind = LS_OPT_TEXT, .help = "nccl-tests flags (same meaning and defaults):\n"},
+    TESTS('b', "-b, --minbytes SIZE", "minbytes", "SIZE", "smallest size (default 32M; K, M, G = 1024 multiples)"),
+    TESTS('e', "-e, --maxbytes SIZE", "maxbytes", "SIZE", "largest size (default 32M)"),
+    TESTS('f', "-f, --stepfactor F", "stepfactor", "F", "multiply the size by F (default 1 = use -i)"),
+    TESTS('i', "-i, --stepbytes SIZE", "stepbytes", "SIZE", "add SIZE when -f is 1 (default 1M)"),
+    TESTS('n', "-n, --iters N", "iters", "N", "timed iterations per size (default 20)"),
+    TESTS('w', "-w, --warmup_iters N", "warmup_iters", "N", "warmup iterations per size (default 1)"),
+    TESTS('c', "-c, --check 0|1", "check", "0|1", "check results on the device (#wrong; default 1)"),
+    TESTS('d', "-d, --datatype TYPE", "datatype", "TYPE", "int8 uint8 int32 uint32 int64 uint64 half float double\n"
+                                                          "bfloat16 (default float)"),
+    {.name = "op", .kind = LS_OPT_CALL, .arg = "OP", .label = "-o, --op OP", .value = 'O', .call_row = on_option,
+     .help = "sum prod max min avg (default sum); -o with any other\n"
+             "word is the output file (see below)"},
+    TESTS('r', "-r, --root N", "root", "N", "root rank of broadcast and reduce (default 0)"),
+    TESTS('z', "-z, --blocking 0|1", "blocking", "0|1", "wait for each collective inside the timed loop\n(default 0)"),
+    TESTS('G', "-G, --cudagraph N", "cudagraph", "N", "capture the iterations in a CUDA graph, launch it N\ntimes"),
+    TESTS('g', "-g, --ngpus N", "ngpus", "N", "use GPUs 0..N-1 (default: every visible GPU)"),
+    TESTS('t', "-t, --nthreads 1", "nthreads", "1", "one thread drives all GPUs with group calls (only 1)"),
+    /* -o: nccl-tests' operator, or with any other word the output file */
+    {.short_name = 'o', .kind = LS_OPT_CALL, .arg = "OP", .value = 'o', .call_row = on_option, .flags = LS_OPT_HIDDEN},
+    {.kind = LS_OPT_TEXT, .help = "\nlinkscope options:\n"},
+    OWN("gpus", 'U', "LIST", "GPUs to use, e.g. 0,1,4 (PCI bus order, as nvidia-smi)"),
+    OWN("in-place", 'P', "0|1|2", "0 out-of-place only, 1 in-place only, 2 both (default)"),
+    OWN("launch", 'L', "group|threads", "group: one thread launches for every GPU in group\n"
+                                        "calls (nccl-tests' -t 1, default); threads: one thread\n"
+                                        "per GPU"),
+    OWN("variant", 'V', "K=V", "also run with the environment variable K=V, each\n"
+                               "setting in its own process; shown beside the default\n"
+                               "with ratios"),
+    OWN("each-hca", 'H', NULL, "a variant per active RDMA port (NCCL_IB_HCA==mlx5_N:P)\n"
+                               "and one with all of them; busbw per port beside the\n"
+                               "port's line rate, with findings (docs/nccl.md)"),
+    {.name = "output", .kind = LS_OPT_CALL, .arg = "FILE", .label = "-o, --output FILE", .value = 'o',
+     .call_row = on_option, .help = "write a new run document (- = stdout)"},
+    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(opts_t, into),
+     .help = "add the entries to an existing run document"},
+    OWN("timeout", 'T', "S", "watchdog: abort a collective not done in S s (default\n60)"),
+    OWN("json", 'J', NULL, "print the run document on stdout instead of the tables"),
+    OWN("mpi-selftest", 'M', NULL, "under mpirun: check MPI broadcast and gather, no GPU"),
+    /* a variant child's document (nccl/variants.c) */
+    {.name = "child-out", .kind = LS_OPT_CALL, .arg = "FILE", .value = 'C', .call_row = on_option,
+     .flags = LS_OPT_HIDDEN},
+    {.kind = LS_OPT_END},
+};
+_Static_assert(sizeof options / sizeof options[0] <= 48, "more rows than spelling() keeps");
+
+const ls_cmd_opts_t opts_nccl = {
+    .head = "usage: linkscope nccl COLLECTIVE|all [nccl-tests flags] [--gpus 0,1]\n"
+            "                      [--variant K=V]...\n"
+            "                      [-o FILE] [--into FILE] [--timeout S] [--json]\n"
+            "\n"
+            "Sweeps an NCCL collective over sizes, nccl-tests' way, checks every result on\n"
+            "the GPU, and records the transport NCCL used on each ring edge (from its own\n"
+            "debug log, captured privately).\n"
+            "\n"
+            "COLLECTIVE: all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce,\n"
+            "            sendrecv; all = the first four.\n"
+            "\n",
+    .opts = options,
+    .tail = "\n"
+            "Under MPI (mpirun -np N linkscope nccl ...): one rank per GPU, the node-local\n"
+            "rank picks the GPU (--gpus maps local ranks to GPUs), rank 0 prints and writes.\n"
+            "Exit: 0 ok; 1 a result was wrong or a collective timed out or failed; 2 usage;\n"
+            "3 no NCCL or no GPU (the document, when asked for, is still written and valid).\n",
+    .column = 26,
+    .args_size = sizeof(opts_t),
+};
+
 int ls_nccl_parse_args(int argc, char **argv, opts_t *o)
 {
     ls_nccl_sweep_opts_t *s = &o->sweep;
     sweep_defaults(o);
-    ls_opt_begin();
-    int c, index = -1;
-    while ((c = getopt_long(argc, argv, ":b:e:i:f:n:w:c:z:G:r:d:g:t:o:", long_options(), &index)) != -1) {
-        if (c == ':')
-            return bad("%s needs a value%s", argv[optind - 1], "");
-        if (c == '?')
-            return bad("unknown option '%s'%s", argv[optind - 1], "");
-        const char *f = spelling(c, index);
-        index = -1;
-        int rc = parse_own(o, c, f, optarg);
-        if (rc == 1)
-            rc = parse_sweep_flag(o, f, optarg);
-        if (rc == 1)
-            return bad("unknown option '%s'%s", f, "");
-        if (rc)
-            return LS_EXIT_USAGE;
-    }
-    for (; optind < argc; optind++)
-        if (add_collective(o, argv[optind]))
+    char *pos[argc];
+    int npos;
+    if (ls_opt_parse("nccl", &opts_nccl, argc, argv, o, pos, &npos))
+        return LS_EXIT_USAGE;
+    for (int i = 0; i < npos; i++)
+        if (add_collective(o, pos[i]))
             return LS_EXIT_USAGE;
     if (!o->selftest && o->ncolls == 0)
-        return bad("which collective? (all_reduce, all_gather, reduce_scatter, alltoall, "
-                   "broadcast, reduce, sendrecv or all)%s%s", "", "");
+        return bad("which collective? (%s or all)%s", collective_names(), "");
     if (s->min_bytes > s->max_bytes)
         return bad("-b is larger than -e%s%s", "", "");
     if (s->step_factor > 1.0 && s->min_bytes < s->max_bytes &&

@@ -17,7 +17,7 @@ static char *my_record(void)
     json_t *rec = json_pack("{s:s, s:i}", "hostname", host, "rank", ls_mpi_rank());
     if (ls_mpi_local_rank() == 0) {
         json_t *doc = ls_doc_new();
-        ls_discover_opts_t d = {NULL, 1, 1};
+        ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
         ls_log_quiet(1);
         ls_discover(doc, &d);
         ls_log_quiet(0);

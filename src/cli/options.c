@@ -7,7 +7,6 @@
 #include "util/parse.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,31 +69,6 @@ json_t *ls_read_document_into(const char *path)
     if (!doc)
         ls_error("%s", err);
     return doc;
-}
-
-int ls_opt_missing(const char *cmd, char **argv)
-{
-    return ls_usage_error(cmd, "%s needs a value", argv[optind - 1]);
-}
-
-int ls_opt_unknown(const char *cmd, char **argv)
-{
-    return ls_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-}
-
-void ls_opt_begin(void)
-{
-    optind = 1;
-    opterr = 0;
-}
-
-int ls_opt_refused(const char *cmd, int c, char **argv)
-{
-    if (c == ':')
-        return ls_opt_missing(cmd, argv);
-    if (c == '?')
-        return ls_opt_unknown(cmd, argv);
-    return 0;
 }
 
 int ls_opt_progress(const char *cmd, const char *text)

@@ -25,37 +25,14 @@ json_t *ls_read_document(const char *path);
    ls_doc_unlock_into), and DOC may be written back (docs/safety.md). */
 json_t *ls_read_document_into(const char *path);
 
-/* Before a command's getopt_long loop: from argv[1], with the refusals left to it. */
-void ls_opt_begin(void);
-
-/* In the loop, for what getopt_long returned: 0 for an option, else (':' a missing
-   value, '?' an unknown option) one usage line and LS_EXIT_USAGE. */
-int ls_opt_refused(const char *cmd, int c, char **argv);
-
-/* getopt_long's two refusals (':' and '?', with ":" leading the short options and
-   opterr 0), as the commands word them: "-o needs a value", "unknown option '-x'". */
-int ls_opt_missing(const char *cmd, char **argv);
-int ls_opt_unknown(const char *cmd, char **argv);
-
 /* --fail-on LEVEL, the same in every command that judges (run, report, plan, compare,
    check, fleet, health; docs/compare-check.md "Exit codes"): the exit code is 1 when a
    finding (a violation, a regression, an outlier) at or above LEVEL exists. LEVEL is
    info, warning, error or never; LS_FAIL_ON_DEFAULT when it is not given. */
 #define LS_FAIL_NEVER (LS_SEV_ERROR + 1)
 #define LS_FAIL_ON_DEFAULT LS_SEV_ERROR
-#define LS_FAIL_ON_USAGE                                                                    \
-    "  --fail-on LEVEL   exit 1 when a finding at or above LEVEL exists: info,\n"    \
-    "                    warning, error (default) or never\n"
-#define LS_QUIET_USAGE                                                                      \
-    "  --quiet           print only the verdict line and what failed (at --fail-on)\n"
-
 /* --progress auto|always|never (util/log.h): sets the mode; 0, or one usage line. */
 int ls_opt_progress(const char *cmd, const char *text);
-#define LS_PROGRESS_USAGE                                                                   \
-    "  --progress M   auto (default: a line rewritten on a terminal, else one\n"        \
-    "                 timestamped line per step and round on stderr), always (the\n"   \
-    "                 timestamped lines), never\n"
-
 /* LEVEL into *level (an enum ls_severity, or LS_FAIL_NEVER): 0, or one usage line. */
 int ls_opt_fail_on(const char *cmd, const char *text, int *level);
 

@@ -7,6 +7,7 @@
 #include "discover/discover.h"
 #include "import/topo_text.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "model/topo.h"
 #include "pipeline/rounds.h"
 #include "util/log.h"
@@ -34,7 +35,7 @@ static void print_rounds(const ls_fabric_t *f)
 static void print_projection(const ls_projection_t *p, int thorough)
 {
     printf("dry run: %d GPUs, %s level, budget %.0f s\n\n", p->ngpus,
-           thorough ? "thorough" : "quick", p->budget_s);
+           thorough ? LS_LEVEL_THOROUGH : LS_LEVEL_QUICK, p->budget_s);
     printf("%-40s %8s %7s %12s  %s\n", "step", "figures", "rounds", "projected s", "budget");
     for (int i = 0; i < p->nsteps; i++) {
         const ls_proj_step_t *s = &p->steps[i];

@@ -5,7 +5,7 @@
 #include "util/log.h"
 #include "util/parse.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -164,53 +164,132 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
         a->runs[a->nruns - 1].variant = val;
         return 0;
     }
-    if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output-file") == 0) {
-        a->out_path = val;
-        return 0;
-    }
-    if (strcmp(opt, "--into") == 0) {
-        a->into_path = val;
-        return 0;
-    }
     return ls_usage_error("tp", "unknown option '%s'", opt);
 }
 
+static int add_measure(tp_args_t *a)
+{
+    if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
+        return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
+    a->measure = 1;
+    a->gpus_of = 0;
+    a->last_source = 'm';
+    return 0;
+}
+
+/* Every option, by its row, in the order given. */
+static int on_option(const ls_opt_t *row, const char *v, void *args)
+{
+    tp_args_t *a = args;
+    char opt[64];
+    snprintf(opt, sizeof opt, "--%s", row->name);
+    if (row->value == 'j')
+        a->json = 1;
+    else if (row->value == 'm')
+        return add_measure(a);
+    else
+        return parse_valued(a, opt, v, &a->gpus_of);
+    return 0;
+}
+
+#define ROW(n, a, col, text) {.name = n, .kind = LS_OPT_CALL, .arg = a, .call_row = on_option, .column = col, .help = text}
+#define UNLISTED(n, a) {.name = n, .kind = LS_OPT_CALL, .arg = a, .call_row = on_option, .flags = LS_OPT_UNLISTED}
+
+static const ls_opt_t options[] = {
+    ROW("run", "FILE", 18, "the nccl all_reduce curve of a run document (time against\n"
+                           "size): interpolated in log size and log time between measured\n"
+                           "sizes, an alpha-beta fit t = alpha + S/bw outside them (shown\n"
+                           "with its fit).\n"
+                           "--gpus and --variant after --run pick the entry (default\n"
+                           "variant \"default\"); its rank count must equal --tp."),
+    ROW("link", "SPEC", 18, "a link described by bandwidth (GB/s = 1e9 B/s, one direction)\n"
+                            "and latency: ring all-reduce over N ranks, t = 2(N-1) lat +\n"
+                            "2(N-1)/N S/bw; lat = us per step (one transfer to the next\n"
+                            "rank); rtt = a measured round trip, used as lat = rtt/2."),
+    {.name = "measure", .kind = LS_OPT_CALL, .value = 'm', .call_row = on_option, .column = 18,
+     .help = "runs all_reduce at exactly the sizes needed on --gpus (count =\n"
+             "--tp) and shows the measured times beside the other sources\n"
+             "(needs NCCL and GPUs; exit 3 when it cannot run)."},
+    UNLISTED("gpus", "LIST"),
+    UNLISTED("variant", "V"),
+    UNLISTED("name", "N"),
+    {.kind = LS_OPT_TEXT,
+     .help = "--name N after a source names its column (default: the file name[:variant], the\n"
+             "link's name=, \"measured\"). Two or more sources are compared with the first:\n"
+             "difference (first - other) and ratio (first / other).\n"
+             "--verdict RUN.json prints the document's tensor-parallel verdict (a 32k-token\n"
+             "prefill at each TP size the machine has, default model llama3.3-70b), the lines\n"
+             "run, report and check --spec print.\n"
+             "\n"
+             "options:\n"},
+    ROW("model", "NAME", 0, "a preset (see below); --hidden/--layers override it"),
+    UNLISTED("hidden", "H"),
+    UNLISTED("layers", "L"),
+    UNLISTED("tp", "N"),
+    ROW("bytes", "B", 0, "bytes per activation element: 2 (bf16/fp16, default),\n1, 4"),
+    ROW("prompt", "LIST", 0, "prompt lengths in tokens, e.g. 3200,12900,51400"),
+    ROW("output", "N", 0, "output tokens per request (default 256): the prefill\n"
+                          "yields the first, then N-1 decode steps"),
+    ROW("batch", "LIST", 0, "requests processed together (default 1)"),
+    ROW("compute-ms", "MS[,MS..]", 0, "compute time of one decode step without communication\n"
+                                      "(ms): one value for every prompt, or one per --prompt"),
+    ROW("prefill-compute-ms", "L", 0, "compute time of each prefill (one per --prompt, batch\n"
+                                      "1, ms; scaled by the batch); with these, totals and\n"
+                                      "shares are shown"),
+    {.name = "json", .kind = LS_OPT_CALL, .value = 'j', .call_row = on_option,
+     .help = "the estimate as JSON on stdout instead of the report"},
+    {.name = "output-file", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
+     .off = offsetof(tp_args_t, out_path), .flags = LS_OPT_OUTPUT,
+     .help = "write a new run document holding the tp entry (and the\n"
+             "measured nccl entry with --measure)"},
+    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(tp_args_t, into_path),
+     .help = "append those entries to an existing run document"},
+    {.kind = LS_OPT_END},
+};
+
+static int check_outputs(const char *cmd, void *args)
+{
+    const tp_args_t *a = args;
+    return a->out_path && a->into_path ? ls_usage_error(cmd, "give -o or --into, not both") : 0;
+}
+
+const ls_cmd_opts_t opts_tp = {
+    .head = "usage: linkscope tp (--model NAME | --hidden H --layers L) [--bytes B] --tp N\n"
+            "                    --prompt T[,T...] [--output N] [--batch B[,B...]]\n"
+            "                    [--run RUN.json [--gpus LIST] [--variant V] [--name N]]...\n"
+            "                    [--link [name=NAME,]bw=GB/s,(lat=us|rtt=us)]...\n"
+            "                    [--measure --gpus LIST]\n"
+            "                    [--compute-ms MS] [--prefill-compute-ms MS[,MS...]]\n"
+            "                    [--json] [-o NEW.json | --into RUN.json]\n"
+            "       linkscope tp --verdict RUN.json [--model NAME]\n"
+            "\n"
+            "Estimates the tensor-parallel communication of a transformer: Megatron-style\n"
+            "tensor parallelism issues two all-reduces per layer (after attention, after the\n"
+            "MLP), each of tokens x hidden x bytes. A prefill of T tokens moves batch x T\n"
+            "tokens at once, a decode step batch tokens. Each source of all-reduce time is\n"
+            "one column:\n",
+    .opts = options,
+    .tail = "\n"
+            "presets: llama3-8b, llama3-70b (= llama3.1-70b), llama3.3-70b, llama3.1-405b,\n"
+            "qwen3-8b,\n"
+            "         qwen3-32b, qwen3-30b-a3b (MoE), mixtral-8x7b (MoE); MoE experts are\n"
+            "         taken as sharded by tensor parallelism: expert-parallel all-to-all is\n"
+            "         not modelled.\n"
+            "\n"
+            "example (seed 001: V100 pair over PCIe Gen3 x8 against NVLink):\n"
+            "  linkscope tp --model llama3.3-70b --tp 2 --prompt 3200,12900,51400 \\\n"
+            "      --output 256 \\\n"
+            "      --link name=PCIe,bw=5.2,lat=22.1 --link name=NVLink,bw=122.7,lat=17.5\n",
+    .column = 25,
+    .args_size = sizeof(tp_args_t),
+    .check = check_outputs,
+};
+
 int ls_tp_parse_args(int argc, char **argv, tp_args_t *a)
 {
-    static const char *const valued[] = {"model", "hidden", "layers", "bytes", "tp", "output", "prompt",
-        "batch", "compute-ms", "prefill-compute-ms", "run", "link", "gpus", "variant", "into", "name",
-        "output-file"};
-    enum { NV = sizeof valued / sizeof valued[0] };
-    static struct option opts[NV + 3];
-    for (int k = 0; k < NV && !opts[NV - 1].name; k++)
-        opts[k] = (struct option){valued[k], required_argument, 0, 'v'};
-    opts[NV] = (struct option){"json", no_argument, 0, 'j'};
-    opts[NV + 1] = (struct option){"measure", no_argument, 0, 'm'};
-    int last_is_run = -1; /* -1 none yet, 1 --run, 0 --measure */
-    int c, index = -1;
-    ls_opt_begin();
-    while ((c = getopt_long(argc, argv, ":o:", opts, &index)) != -1) {
-        if (ls_opt_refused("tp", c, argv))
-            return LS_EXIT_USAGE;
-        char opt[64];
-        snprintf(opt, sizeof opt, "%s%s", c == 'o' ? "-o" : "--", c == 'o' ? "" : opts[index].name);
-        index = -1;
-        if (c == 'j') {
-            a->json = 1;
-        } else if (c == 'm') {
-            if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
-                return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
-            a->measure = 1;
-            last_is_run = 0;
-            a->last_source = 'm';
-        } else {
-            int rc = parse_valued(a, opt, optarg, &last_is_run);
-            if (rc)
-                return rc;
-        }
-    }
-    if (optind < argc)
-        return ls_usage_error("tp", "unknown option '%s'", argv[optind]);
+    a->gpus_of = -1;
+    if (ls_opt_parse("tp", &opts_tp, argc, argv, a, NULL, NULL))
+        return LS_EXIT_USAGE;
     return 0;
 }
 
@@ -239,11 +318,6 @@ int ls_tp_check_args(tp_args_t *a)
                               a->nprompts, a->nprefill_compute);
     if (a->measure && a->nmeasure_gpus != a->tp)
         return ls_usage_error("tp", "--measure needs --gpus with %ld GPUs (= --tp)", a->tp);
-    if (a->out_path && a->into_path)
-        return ls_usage_error("tp", "give -o or --into, not both");
-    /* before any work: --measure runs NCCL */
-    if (ls_check_writable("tp", a->into_path ? "--into" : "-o", a->into_path ? a->into_path : a->out_path, 0))
-        return LS_EXIT_USAGE;
     for (int p = 0; p < a->nprompts; p++)
         for (int b = 0; b < a->nbatches; b++)
             if ((double)a->prompts[p] * (double)a->batches[b] * (double)a->hidden * (double)a->bytes >

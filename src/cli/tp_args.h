@@ -7,6 +7,7 @@
 
 #include "analyze/tp.h"
 #include "analyze/tp_sources.h"
+#include "optparse.h"
 
 #define MAX_SOURCES 8
 #define MAX_LIST 32
@@ -32,7 +33,11 @@ typedef struct {
     int measure, measure_gpus[MAX_GPUS], nmeasure_gpus;
     int json;
     const char *out_path, *into_path;
+    int gpus_of; /* what --gpus and --variant belong to: 1 --run, 0 --measure, -1 none yet */
 } tp_args_t;
+
+/* tp's options and usage (tp_args.c). */
+extern const ls_cmd_opts_t opts_tp;
 
 /* Parses argv (argv[0] = "tp") into a (defaults set by the caller): 0, or LS_EXIT_USAGE
    after one line. */

@@ -7,19 +7,32 @@
 #include "model/doc.h"
 #include "util/log.h"
 
+#include <stddef.h>
 #include <string.h>
+
+typedef struct {
+    const char *run, *model;
+} verdict_args_t;
+
+/* tp --verdict's own options (it is another mode of tp; its help is tp's). */
+static const ls_opt_t options[] = {
+    {.name = "verdict", .kind = LS_OPT_STRING, .arg = "RUN.json", .off = offsetof(verdict_args_t, run)},
+    {.name = "model", .kind = LS_OPT_STRING, .arg = "NAME", .off = offsetof(verdict_args_t, model)},
+    {.kind = LS_OPT_END},
+};
+
+static const ls_cmd_opts_t opts_verdict = {.opts = options, .args_size = sizeof(verdict_args_t)};
 
 int ls_tp_verdict_cmd(int argc, char **argv)
 {
-    const char *run = NULL, *model = LS_SPEC_TP_MODEL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--verdict") && i + 1 < argc)
-            run = argv[++i];
-        else if (!strcmp(argv[i], "--model") && i + 1 < argc)
-            model = argv[++i];
-        else
-            return ls_usage_error("tp", "--verdict RUN.json takes only --model NAME, got '%s'", argv[i]);
-    }
+    verdict_args_t a = {.model = LS_SPEC_TP_MODEL};
+    char *pos[argc];
+    int npos;
+    if (ls_opt_parse("tp", &opts_verdict, argc, argv, &a, pos, &npos))
+        return LS_EXIT_USAGE;
+    if (npos)
+        return ls_usage_error("tp", "--verdict RUN.json takes only --model NAME, got '%s'", pos[0]);
+    const char *run = a.run, *model = a.model;
     if (!run)
         return ls_usage_error("tp", "--verdict needs a run document");
     char err[512];

@@ -136,22 +136,103 @@ static int import_topo_p2p(json_t *doc, const char *text, const char *name, char
 /* The readers, in the order they are tried: the first whose detect says yes reads the
    text (a more specific format before one whose signature it also carries). */
 static const ls_importer_t readers[] = {
-    {LS_FMT_NCCL_TESTS_JSON, "nccl-tests JSON", ls_nccl_tests_json_detect, NULL, ls_import_nccl_tests_json},
-    {LS_FMT_DCGM_DIAG, "dcgmi diag JSON", ls_dcgm_diag_detect, NULL, ls_import_dcgm_diag},
-    {LS_FMT_DCGM_HEALTH, "dcgmi health JSON", ls_dcgm_health_detect, NULL, ls_import_dcgm_health},
-    {LS_FMT_INSPECTOR, "NCCL Inspector JSONL", ls_inspector_detect, NULL, ls_import_inspector},
-    {LS_FMT_NCCL_RAS_JSON, "ncclras JSON", ls_nccl_ras_json_detect, NULL, ls_import_nccl_ras_json},
-    {LS_FMT_NCCL_RAS, "ncclras", ls_nccl_ras_detect, NULL, ls_import_nccl_ras}, /* before the INFO log */
-    {LS_FMT_PERFTEST, "perftest", ls_perftest_detect, NULL, ls_import_perftest},
-    {LS_FMT_NVLOOM, "nvloom", ls_nvloom_detect, NULL, ls_import_nvloom}, /* before nvbandwidth */
-    {LS_FMT_NVBANDWIDTH, "nvbandwidth", ls_nvbandwidth_detect, NULL, ls_import_nvbandwidth},
-    {LS_FMT_P2P_SAMPLE, "p2pBandwidthLatencyTest", ls_p2p_sample_detect, NULL, ls_import_p2p_sample},
-    {LS_FMT_NCCL_TESTS, "nccl-tests", ls_nccl_tests_detect, read_nccl_tests, NULL},
-    {LS_FMT_NCCL_LOG, "NCCL INFO log", ls_nccl_log_detect, NULL, ls_import_nccl_log},
-    {LS_FMT_SMI_QUERY, "nvidia-smi -q", ls_smi_query_detect, NULL, ls_import_smi_query},
-    {LS_FMT_SMI_NVLINK, "nvidia-smi nvlink", ls_smi_nvlink_detect, NULL, ls_import_smi_nvlink},
-    {LS_FMT_TOPO_P2P, "nvidia-smi topo -p2p", looks_like_topo_p2p, NULL, import_topo_p2p},
-    {LS_FMT_TOPO, "nvidia-smi topo -m", ls_topo_text_detect, NULL, import_topo},
+    {.fmt = LS_FMT_NCCL_TESTS_JSON,
+     .name = "nccl-tests JSON",
+     .detect = ls_nccl_tests_json_detect,
+     .read_text = ls_import_nccl_tests_json,
+     .help = "nccl-tests -J: the text's figures, plus -I\n"
+              "per-iteration statistics"},
+    {.fmt = LS_FMT_DCGM_DIAG,
+     .name = "dcgmi diag JSON",
+     .detect = ls_dcgm_diag_detect,
+     .read_text = ls_import_dcgm_diag,
+     .help = "dcgmi diag --json: each test's result per GPU,\n"
+              "DCGM's error codes and text, its PCIe test's\n"
+              "figures"},
+    {.fmt = LS_FMT_DCGM_HEALTH,
+     .name = "dcgmi health JSON",
+     .detect = ls_dcgm_health_detect,
+     .read_text = ls_import_dcgm_health,
+     .help = "dcgmi health -c -j: the health watches' results\n"
+              "per GPU and system"},
+    {.fmt = LS_FMT_INSPECTOR,
+     .name = "NCCL Inspector JSONL",
+     .detect = ls_inspector_detect,
+     .read_text = ls_import_inspector,
+     .help = "a job's collectives (with --into RUN.json: against\n"
+              "its curve)"},
+    {.fmt = LS_FMT_NCCL_RAS_JSON,
+     .name = "ncclras JSON",
+     .detect = ls_nccl_ras_json_detect,
+     .read_text = ls_import_nccl_ras_json,
+     .help = "ncclras -f json: job summary, communicator\n"
+              "states, ranks and processes named in errors, -m\n"
+              "events"},
+    {.fmt = LS_FMT_NCCL_RAS,
+     .name = "ncclras",
+     .detect = ls_nccl_ras_detect,
+     .read_text = ls_import_nccl_ras,
+     .help = "its text: the same as its JSON"}, /* before the INFO log */
+    {.fmt = LS_FMT_PERFTEST,
+     .name = "perftest",
+     .detect = ls_perftest_detect,
+     .read_text = ls_import_perftest,
+     .help = "ib_write_bw, ib_read_lat, ...: per size GB/s or us"},
+    {.fmt = LS_FMT_NVLOOM,
+     .name = "nvloom",
+     .detect = ls_nvloom_detect,
+     .read_text = ls_import_nvloom,
+     .help = "nvloom_cli matrices (pairwise, gpu-to-rack, ...)\n"
+              "and CSV"}, /* before nvbandwidth */
+    {.fmt = LS_FMT_NVBANDWIDTH,
+     .name = "nvbandwidth",
+     .detect = ls_nvbandwidth_detect,
+     .read_text = ls_import_nvbandwidth,
+     .help = "its text output or the JSON of nvbandwidth -j"},
+    {.fmt = LS_FMT_P2P_SAMPLE,
+     .name = "p2pBandwidthLatencyTest",
+     .detect = ls_p2p_sample_detect,
+     .read_text = ls_import_p2p_sample,
+     .help = "cuda-samples: P2P bandwidth and latency matrices,\n"
+              "peer access"},
+    {.fmt = LS_FMT_NCCL_TESTS,
+     .name = "nccl-tests",
+     .detect = ls_nccl_tests_detect,
+     .read = read_nccl_tests,
+     .help = "all_reduce_perf, all_gather_perf, ... (any 2.x\n"
+              "version, several ranks, -d all, NCCL_DEBUG=INFO\n"
+              "lines mixed in, partial pastes: rows without\n"
+              "header, launcher tags)"},
+    {.fmt = LS_FMT_NCCL_LOG,
+     .name = "NCCL INFO log",
+     .detect = ls_nccl_log_detect,
+     .read_text = ls_import_nccl_log,
+     .help = "NCCL_DEBUG=INFO output alone: version, ranks,\n"
+              "hosts, the transport of every connection, GPUDirect\n"
+              "RDMA"},
+    {.fmt = LS_FMT_SMI_QUERY,
+     .name = "nvidia-smi -q",
+     .detect = ls_smi_query_detect,
+     .read_text = ls_import_smi_query,
+     .help = "GPU names, bus ids, PCIe generation and width"},
+    {.fmt = LS_FMT_SMI_NVLINK,
+     .name = "nvidia-smi nvlink",
+     .detect = ls_smi_nvlink_detect,
+     .read_text = ls_import_smi_nvlink,
+     .help = "nvlink -s / -e: link speeds, inactive links, error\n"
+              "counters"},
+    {.fmt = LS_FMT_TOPO_P2P,
+     .name = "nvidia-smi topo -p2p",
+     .detect = looks_like_topo_p2p,
+     .read_text = import_topo_p2p,
+     .help = "P2P status words (r/w when the pasted command says\n"
+              "so)"},
+    {.fmt = LS_FMT_TOPO,
+     .name = "nvidia-smi topo -m",
+     .detect = ls_topo_text_detect,
+     .read_text = import_topo,
+     .help = "the topology matrix (and a topo -p2p block under\n"
+              "it)"},
 };
 
 #define NREADERS (sizeof readers / sizeof readers[0])
@@ -180,6 +261,46 @@ const char *ls_import_format_name(enum ls_import_format fmt)
     return "unknown";
 }
 
+/* "  NAME" padded to column col (the names are shorter), then the help, its later
+   lines indented to col. Returns the bytes added (at most len - 1). */
+static size_t put_usage(char *buf, size_t len, const ls_importer_t *r, int col)
+{
+    size_t used = 0;
+    int n = snprintf(buf, len, "  %-*s", col - 2, r->name);
+    used = n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+    for (const char *p = r->help; *p && used + (size_t)col + 2 < len; p++) {
+        buf[used++] = *p;
+        if (*p == '\n')
+            used += (size_t)snprintf(buf + used, len - used, "%*s", col, "");
+    }
+    if (used + 1 < len)
+        buf[used++] = '\n';
+    buf[used] = 0;
+    return used;
+}
+
+const char *ls_import_formats(int col)
+{
+    static char text[8192];
+    size_t used = 0;
+    text[0] = 0;
+    for (size_t i = 0; i < NREADERS && used + 1 < sizeof text; i++)
+        if (col > 0)
+            used += put_usage(text + used, sizeof text - used, &readers[i], col);
+        else
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%s",
+                                     i == 0 ? "" : i + 1 == NREADERS ? " or " : ", ", readers[i].name);
+    return text;
+}
+
+const char *const *ls_import_collectives(void)
+{
+    static const char *const names[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+                                        "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube",
+                                        NULL};
+    return names;
+}
+
 /* The import boundary: whatever a log held (GPU names, hostnames, variants), the
    document gets it without terminal escapes or control characters (docs/safety.md). */
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
@@ -198,12 +319,7 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
                          : r->read_text(doc, text, name, err, errlen))
             : ls_import_sniff(text, near, sizeof near) /* a near miss: say what it looks like */
               ? ls_seterr(err, errlen, "%s: %s", name, near)
-              : ls_seterr(err, errlen,
-                          "%s: unknown format (expected nccl-tests output, an NCCL INFO log, "
-                          "p2pBandwidthLatencyTest output, nvbandwidth text or JSON, nvidia-smi "
-                          "topo -m, nvidia-smi nvlink -s/-e or nvidia-smi -q text, nccl-tests -J JSON, dcgmi diag "
-                          "or health JSON, ncclras text or JSON, NCCL Inspector JSONL, perftest or nvloom "
-                          "output)", name);
+              : ls_seterr(err, errlen, "%s: unknown format (expected one of: %s)", name, ls_import_formats(0));
     free(plain);
     ls_doc_sanitize(doc); /* the import boundary (docs/safety.md) */
     if (r && n >= 0)

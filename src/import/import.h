@@ -45,7 +45,18 @@ typedef struct {
     int (*read)(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts, char *err,
                 size_t errlen);
     int (*read_text)(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
+    /* What the text holds, for import's usage: lines joined by \n. */
+    const char *help;
 } ls_importer_t;
+
+/* The formats import reads, listed from its table: with col > 0 the usage's lines, each
+   "  NAME" and its help from column col; with col 0 the names in one line, "A, B, ...
+   or Z". A static buffer, valid until the next call. */
+const char *ls_import_formats(int col);
+
+/* The collectives nccl-tests has a binary for (NAME_perf), NULL-terminated: what
+   import --collective takes. */
+const char *const *ls_import_collectives(void);
 
 enum ls_import_format ls_import_detect(const char *text);
 const char *ls_import_format_name(enum ls_import_format fmt);

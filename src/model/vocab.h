@@ -69,6 +69,10 @@
 /* "source" of a figure measured by linkscope itself */
 #define LS_SOURCE_LINKSCOPE "linkscope"
 
+/* run's levels ("run": {"level"}, run --level). */
+#define LS_LEVEL_QUICK "quick"
+#define LS_LEVEL_THOROUGH "thorough"
+
 /* The methods of each measuring family in the order they run, NULL-terminated. */
 extern const char *const ls_p2p_methods[];
 extern const char *const ls_latency_methods[];

@@ -59,5 +59,10 @@ json_t *ls_probe_snapshot(ls_probe_t *p);
       error?, ceiling_gbps?, path?, basis?}
    A ceiling that is unknown is left out, never guessed. */
 json_t *ls_probe_figures(const json_t *doc);
+/* Their kinds, and the status of a step that measured (health's probe lines match them). */
+#define LS_PROBE_P2P_CE "p2p_ce"
+#define LS_PROBE_HBM_COPY "hbm_copy"
+#define LS_PROBE_ALL_REDUCE "all_reduce"
+#define LS_PROBE_STEP_OK "ok"
 
 #endif

@@ -3,7 +3,7 @@
    format_html.c, format_csv.c). A backend says how a heading, a table, a list, a figure,
    a note and preformatted text look in its format; it never decides what is shown. A new
    output format is one new file defining one ls_format_t, listed in ls_formats
-   (outline.c). docs/design.md walks through adding one. */
+   (formats.c). docs/design.md walks through adding one. */
 #ifndef LS_RENDER_FORMAT_H
 #define LS_RENDER_FORMAT_H
 
@@ -81,6 +81,9 @@ struct ls_format {
     /* The report's first line (render.h's ls_render_verdict); worst: 2 error, 1 warning,
        0 healthy. NULL: said as text. */
     void (*verdict)(ls_out_t *o, const char *line, int worst);
+    /* What --format NAME writes, for report's usage (lines joined by \n); NULL: not a
+       report format. */
+    const char *help;
 };
 
 extern const ls_format_t ls_format_term, ls_format_md, ls_format_html, ls_format_csv;
@@ -89,9 +92,14 @@ extern const ls_format_t ls_format_json, ls_format_prom;
 /* Fixed columns (table.h's ls_column_t), for a command's own tables; not a report format. */
 extern const ls_format_t ls_format_columns;
 
-/* Every format, NULL-terminated, and one by name (NULL when unknown). */
+/* Every format, NULL-terminated (formats.c), and one by name (NULL when unknown). */
 extern const ls_format_t *const ls_formats[];
 const ls_format_t *ls_format_find(const char *name);
+/* The formats' names (formats.c): NULL-terminated, and in one line joined by sep
+   with last before the last one ("term, md, ... or prom"; static, valid until the next
+   call). */
+const char *const *ls_format_names(void);
+const char *ls_format_names_joined(const char *sep, const char *last);
 /* The format whose ext ends path (".htm" reads as ".html"); NULL when none. */
 const ls_format_t *ls_format_of_path(const char *path);
 

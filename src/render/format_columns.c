@@ -40,4 +40,7 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
     }
 }
 
-const ls_format_t ls_format_columns = {"columns", NULL, 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL, NULL};
+const ls_format_t ls_format_columns = {
+    .name = "columns",
+    .table = table,
+};

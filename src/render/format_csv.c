@@ -24,4 +24,12 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
 }
 
 /* Rows only: a CSV file has no place for headings, lists, pictures or prose. */
-const ls_format_t ls_format_csv = {"csv", ".csv", 0, NULL, NULL, NULL, table, NULL, NULL, NULL, NULL, NULL, NULL};
+const ls_format_t ls_format_csv = {
+    .name = "csv",
+    .ext = ".csv",
+    .table = table,
+    .help = "boards_clocks.csv, p2p_paths.csv, collectives.csv, hbm.csv,\n"
+            "host_copies.csv, latency.csv into DIR (created if missing),\n"
+            "or all six to stdout or to one\n"
+            "FILE.csv, each after a '# NAME.csv' line",
+};

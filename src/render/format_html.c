@@ -203,5 +203,20 @@ static char *end(ls_out_t *o)
 }
 
 /* No begin: the head counts the figures, so end() writes it. */
-const ls_format_t ls_format_html = {"html", ".html", LS_FMT_FIGURES | LS_FMT_EMPTY_NOTE, NULL, heading, section_end, table,
-                                    list, figures, note, text, end, verdict};
+const ls_format_t ls_format_html = {
+    .name = "html",
+    .ext = ".html",
+    .caps = LS_FMT_FIGURES | LS_FMT_EMPTY_NOTE,
+    .heading = heading,
+    .section_end = section_end,
+    .table = table,
+    .list = list,
+    .figures = figures,
+    .note = note,
+    .text = text,
+    .end = end,
+    .verdict = verdict,
+    .help = "one self-contained HTML file: inline CSS and SVG heatmaps of\n"
+            "every matrix, topology picture, bus bandwidth against size; no\n"
+            "script, no network access needed",
+};

@@ -96,4 +96,11 @@ static char *end(ls_out_t *o)
     return out;
 }
 
-const ls_format_t ls_format_json = {"json", ".json", 0, NULL, NULL, NULL, nothing, NULL, NULL, NULL, NULL, end, NULL};
+const ls_format_t ls_format_json = {
+    .name = "json",
+    .ext = ".json",
+    .table = nothing,
+    .end = end,
+    .help = "the verdict, headline, findings, plan and one flat object per\n"
+            "figure, full precision",
+};

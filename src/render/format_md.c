@@ -80,4 +80,14 @@ static void text(ls_out_t *o, const char *s)
 }
 
 /* No inline pictures (the tables say it); an empty section stays empty under its heading. */
-const ls_format_t ls_format_md = {"md", ".md", 0, begin, heading, NULL, table, list, NULL, NULL, text, NULL, verdict};
+const ls_format_t ls_format_md = {
+    .name = "md",
+    .ext = ".md",
+    .begin = begin,
+    .heading = heading,
+    .table = table,
+    .list = list,
+    .text = text,
+    .verdict = verdict,
+    .help = "Markdown",
+};

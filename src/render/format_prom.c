@@ -114,4 +114,10 @@ static char *end(ls_out_t *o)
     return ls_buf_take(&b);
 }
 
-const ls_format_t ls_format_prom = {"prom", ".prom", 0, NULL, NULL, NULL, nothing, NULL, NULL, NULL, NULL, end, NULL};
+const ls_format_t ls_format_prom = {
+    .name = "prom",
+    .ext = ".prom",
+    .table = nothing,
+    .end = end,
+    .help = "Prometheus text for node_exporter's textfile collector",
+};

@@ -319,4 +319,16 @@ static void text(ls_out_t *o, const char *s)
 }
 
 /* No pictures in plain text (the tables say it), no section end. */
-const ls_format_t ls_format_term = {"term", NULL, LS_FMT_PROSE, begin, heading, NULL, table, list, NULL, note, text, NULL, verdict};
+const ls_format_t ls_format_term = {
+    .name = "term",
+    .caps = LS_FMT_PROSE,
+    .begin = begin,
+    .heading = heading,
+    .table = table,
+    .list = list,
+    .note = note,
+    .text = text,
+    .verdict = verdict,
+    .help = "plain text tables (default; the format of FILE's extension\n"
+            ".md/.html when -o names one)",
+};

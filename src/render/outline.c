@@ -265,9 +265,6 @@ const char *ls_section_short_title(const ls_format_t *fmt, const ls_section_t *s
     return s->short_title ? s->short_title : s->title;
 }
 
-const ls_format_t *const ls_formats[] = {&ls_format_term, &ls_format_md,   &ls_format_html,
-                                         &ls_format_csv,  &ls_format_json, &ls_format_prom, NULL};
-
 const ls_format_t *ls_format_find(const char *name)
 {
     for (int i = 0; ls_formats[i]; i++)

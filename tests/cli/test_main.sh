@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# linkscope's command table (src/cli/main.c): help, --help per command, --version, and
+# linkscope's command table (src/cli/commands.c): help, --help per command, --version, and
 # the one-line errors for an unknown command.
 # usage: test_main.sh LINKSCOPE FIXTURES_DIR
 set -u
 bin=$1
 here=$(cd "$(dirname "$0")" && pwd)
-main_c=$here/../../src/cli/main.c
+main_c=$here/../../src/cli/commands.c
 . "$(dirname "$0")/lib.sh"
 
 # one_line FILE WHAT: FILE holds exactly one line
@@ -15,8 +15,8 @@ one_line() {
     if [ "$n" -eq 1 ]; then ok; else bad "$2: $n lines, expected one: $(head -c 300 "$1")"; fi
 }
 
-# The command names, from the table itself: {"name", cmd_name, ...
-mapfile -t commands < <(sed -n 's/^ *{"\([a-z0-9]*\)", cmd_\1,.*/\1/p' "$main_c")
+# The command names, from the table itself: {.name = "name", ...
+mapfile -t commands < <(sed -n 's/^ *{\.name = "\([a-z0-9]*\)",.*/\1/p' "$main_c")
 if [ "${#commands[@]}" -ge 10 ]; then ok; else bad "read only ${#commands[@]} commands from $main_c"; fi
 
 # Unknown command: one line on stderr naming it, nothing on stdout, exit 2.

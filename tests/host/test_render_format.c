@@ -39,8 +39,7 @@ static void title_only(ls_out_t *o, const ls_table_t *t, int flags)
 static void a_table_only_format_writes_every_table_in_outline_order(void **state)
 {
     (void)state;
-    static const ls_format_t titles = {"titles", NULL, 0, NULL, NULL, NULL, title_only,
-                                       NULL, NULL, NULL, NULL, NULL, NULL};
+    static const ls_format_t titles = {.name = "titles", .table = title_only};
     char err[512];
     json_t *doc = ls_doc_read(ls_fixture("analyze/seed000-gv100x11.json"), err, sizeof err);
     assert_non_null(doc);
