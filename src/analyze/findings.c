@@ -49,7 +49,7 @@ int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
     return n;
 }
 
-void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const char *subject,
+void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
                     json_t *evidence, const char *fmt, ...)
 {
     char message[2048];
@@ -57,9 +57,11 @@ void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const 
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:o}", "rule", rule, "severity",
-                                          ls_severity_name(sev), "subject", subject, "message",
-                                          message, "evidence", evidence ? evidence : json_array()));
+    json_t *f = json_pack("{s:s, s:s}", "rule", rule, "severity", ls_severity_name(sev));
+    ls_about_set(f, &about);
+    json_object_set_new(f, "message", json_string(message));
+    json_object_set_new(f, "evidence", evidence ? evidence : json_array());
+    json_array_append_new(list, f);
 }
 
 const json_t *ls_measurement(const ls_machine_t *m, size_t i)
@@ -136,30 +138,6 @@ const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id)
     return NULL;
 }
 
-uint64_t ls_finding_gpus(const json_t *finding)
-{
-    const char *s = ls_json_str(finding, "subject", "");
-    uint64_t mask = 0;
-    const char *set = strstr(s, "GPUs ");
-    if (set) { /* "0-3,7" */
-        const char *p = set + 5;
-        while (*p >= '0' && *p <= '9') {
-            char *end;
-            long a = strtol(p, &end, 10), b = a;
-            if (*end == '-' && end[1] >= '0' && end[1] <= '9')
-                b = strtol(end + 1, &end, 10);
-            for (long g = a; g <= b && g < 64; g++)
-                mask |= 1ULL << g;
-            p = *end == ',' ? end + 1 : end;
-        }
-        return mask;
-    }
-    for (const char *p = strstr(s, "GPU"); p; p = strstr(p + 3, "GPU"))
-        if (p[3] >= '0' && p[3] <= '9' && atoi(p + 3) < 64)
-            mask |= 1ULL << atoi(p + 3);
-    return mask;
-}
-
 /* The ids of the entries, for one hash lookup per piece of evidence (linear in findings
    and entries, not their product). NULL keys when out of memory: nothing is lowered. */
 static const char **entry_ids(const ls_machine_t *m, size_t *n)
@@ -232,13 +210,20 @@ static void without_index(const char *in, char *out, size_t len)
     out[o] = '\0';
 }
 
-/* One GPU's finding: subject exactly "GPU<n>"; its index, else -1. */
+/* One GPU's finding: it names that GPU alone (no pair, port or anything else); its
+   index, else -1. */
 static int single_gpu(const json_t *f)
 {
-    const char *s = ls_json_str(f, "subject", "");
-    char *end;
-    long g = strncmp(s, "GPU", 3) ? -1 : strtol(s + 3, &end, 10);
-    return g >= 0 && s[3] >= '0' && s[3] <= '9' && !*end && g < LS_MAX_GPUS ? (int)g : -1;
+    uint64_t gpus = ls_finding_gpus(f);
+    char alone[32];
+    if (ls_popcount64(gpus) != 1)
+        return -1;
+    int g = 0;
+    while (!(gpus >> g & 1))
+        g++;
+    ls_about_t a = LS_ABOUT_GPU(g);
+    ls_about_text(&a, alone, sizeof alone);
+    return strcmp(ls_json_str(f, "subject", ""), alone) ? -1 : g;
 }
 
 /* The same condition on every GPU of the machine (a power brake on all eight, the same
@@ -280,7 +265,7 @@ static void fold_every_gpu(const ls_machine_t *m, json_t *found)
             if (j != i)
                 json_array_remove(found, j);
         }
-        char message[2600], each[2200], set[96], subject[128];
+        char message[2600], each[2200];
         size_t o = 0;
         for (const char *p = norm; *p && o + 10 < sizeof each;) {
             if (!strncmp(p, "GPU#", 4)) {
@@ -296,9 +281,8 @@ static void fold_every_gpu(const ls_machine_t *m, json_t *found)
                  loud ? "; one condition of the whole node (its power supply, chassis, cooling, or a setting "
                         "applied to every GPU) rather than separate faults"
                       : "");
-        ls_format_gpu_mask(gpus, set, sizeof set);
-        snprintf(subject, sizeof subject, "GPUs %s (all)", set);
-        json_object_set_new(f, "subject", json_string(subject));
+        ls_about_t all = {.gpus = gpus, .all = 1};
+        ls_about_set(f, &all);
         json_object_set_new(f, "message", json_string(message));
         json_object_set_new(f, "evidence", evidence);
     }
@@ -341,6 +325,19 @@ static void fold_into_busy(json_t *found)
     json_object_set_new(busy, "message", json_string(message));
 }
 
+/* What the plan does with each finding, once its severity is final (after the noisy
+   lowering): an error that names GPUs keeps them out of the best and cleanest choices. */
+static void set_actions(json_t *found)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(found, i, f)
+    {
+        int avoid = ls_finding_severity(f) == LS_SEV_ERROR && ls_finding_gpus(f);
+        json_object_set_new(f, "action", json_string(ls_finding_action_name(avoid ? LS_FA_AVOID : LS_FA_NONE)));
+    }
+}
+
 json_t *ls_findings(const json_t *doc)
 {
     json_t *found = json_array();
@@ -367,5 +364,6 @@ json_t *ls_findings(const json_t *doc)
     ls_rules_burn(doc, found);
     ls_rules_tools(doc, found);
     ls_spec_findings(doc, found);
+    set_actions(found);
     return by_severity(found);
 }

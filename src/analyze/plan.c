@@ -948,7 +948,7 @@ static void mark_errors(plan_ctx_t *c, const json_t *found)
     json_array_foreach(found, i, f)
     {
         uint64_t mask = ls_finding_gpus(f);
-        if (ls_finding_severity(f) < LS_SEV_ERROR || !mask)
+        if (ls_finding_action(f) != LS_FA_AVOID || !mask)
             continue;
         int n = ls_popcount64(mask);
         if (n == 1) {

@@ -129,7 +129,7 @@ static void far_below(const json_t *r, json_t *out)
     double ceiling = ls_json_num(r, "ceiling_gbs", 0), busbw = ls_json_num(r, "busbw", NAN);
     if (ls_json_int(r, "ports", 0) != 1 || ceiling <= 0 || !(busbw < LS_PORT_FAR_BELOW * ceiling))
         return;
-    ls_finding_add(out, "port_far_below_rate", LS_SEV_WARNING, hca_text(r), json_pack("[s]", ls_json_str(r, "setting", "")),
+    ls_finding_add(out, "port_far_below_rate", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r)), json_pack("[s]", ls_json_str(r, "setting", "")),
                    "%s over port %s alone: %.1f GB/s busbw, %.0f%% of the port's %.0f Gb/s (%.1f GB/s)",
                    ls_json_str(r, "collective", ""), hca_text(r), busbw, 100 * busbw / ceiling,
                    ls_json_num(r, "rate_gbps", 0), ceiling);
@@ -143,7 +143,7 @@ static void below_slower(const json_t *r, const json_t *s, json_t *out)
     if (ls_json_int(r, "ports", 0) != 1 || ls_json_int(s, "ports", 0) != 1 || rr <= rs || rs <= 0 ||
         !(br < LS_PORT_SLOWER * bs))
         return;
-    ls_finding_add(out, "port_below_slower_port", LS_SEV_WARNING, hca_text(r),
+    ls_finding_add(out, "port_below_slower_port", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r)),
                    json_pack("[s, s]", ls_json_str(r, "setting", ""), ls_json_str(s, "setting", "")),
                    "%s over port %s (%.0f Gb/s): %.1f GB/s busbw, below port %s (%.0f Gb/s) at %.1f GB/s; "
                    "check its PCIe link, firmware and placement",
@@ -167,7 +167,7 @@ static void together_slower(const json_t *rows, const char *coll, json_t *out)
     }
     if (!all || !best || !(ls_json_num(all, "busbw", NAN) < LS_PORT_SLOWER * ls_json_num(best, "busbw", NAN)))
         return;
-    ls_finding_add(out, "ports_together_slower", LS_SEV_WARNING, coll,
+    ls_finding_add(out, "ports_together_slower", LS_SEV_WARNING, LS_ABOUT_WHAT(coll),
                    json_pack("[s, s]", ls_json_str(all, "setting", ""), ls_json_str(best, "setting", "")),
                    "%s over all %lld ports together: %.1f GB/s busbw, slower than port %s alone (%.1f GB/s); "
                    "the ports may share a PCIe root or NCCL splits channels badly: use one port",

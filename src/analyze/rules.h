@@ -2,6 +2,7 @@
 #ifndef LS_ANALYZE_RULES_H
 #define LS_ANALYZE_RULES_H
 
+#include "about.h"
 #include "analyze.h"
 #include "machine.h"
 
@@ -61,9 +62,9 @@
 #define LS_SPREAD_HOST_SHARED 0.14
 #define LS_NOISY_MIN_SAMPLES 3
 
-/* Appends {rule, severity, subject, message, evidence}; evidence reference stolen
-   (NULL = empty array). */
-void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const char *subject,
+/* Appends {rule, severity, subject, gpus?, pairs?, port?, message, evidence}: the subject
+   and its data from about (about.h); evidence reference stolen (NULL = empty array). */
+void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
                     json_t *evidence, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Degraded pair in its link class, asymmetry, PCIe downtrained, NVLink inactive. */
@@ -105,8 +106,6 @@ double ls_noisy_limit(const json_t *e);
 int ls_entry_host_shared(const json_t *e);
 /* The measurement with this id, or NULL. */
 const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id);
-/* GPUs a finding names in its subject ("GPU0<->GPU4", "GPU3", "... on GPUs 0-3"). */
-uint64_t ls_finding_gpus(const json_t *finding);
 
 /* Shared by rules and the planner: the NUMA node holding the most GPUs (-1 if none)
    and whether GPU g sits on a node with a minority of the GPUs. */

@@ -38,7 +38,7 @@ static void nothing_measured(const ls_machine_t *m, json_t *out)
                                 json_is_number(v) || json_is_string(v) || json_is_true(v)))
             return;
     }
-    ls_finding_add(out, "nothing_measured", LS_SEV_ERROR, "document", json_array(),
+    ls_finding_add(out, "nothing_measured", LS_SEV_ERROR, LS_ABOUT_WHAT("document"), json_array(),
                    "Nothing measured: the document holds no GPU, no link, no figure and no imported tool "
                    "report, so nothing in it can be judged healthy; next: `linkscope run -o RUN.json`, or "
                    "`linkscope import FILE -o RUN.json` with a tool's output");
@@ -67,12 +67,6 @@ static uint64_t entry_gpus(const json_t *e)
     return mask;
 }
 
-static void subject_of(uint64_t gpus, char *subject, size_t len)
-{
-    char set[96];
-    ls_format_gpu_mask(gpus, set, sizeof set);
-    snprintf(subject, len, gpus ? "GPUs %s" : "figures", set);
-}
 
 /* Why an ok figure cannot be, or NULL. nccl-tests prints busbw with two decimals, so
    the 0.00 of a sweep that stopped at a few bytes is a rounding, and a cut paste may keep
@@ -107,7 +101,7 @@ typedef struct {
 
 static void flag_figures(const ls_machine_t *m, const figure_rule_t *r, json_t *out)
 {
-    char list[768] = "", what[64], subject[112];
+    char list[768] = "", what[64];
     int n = 0;
     uint64_t gpus = 0;
     json_t *evidence = json_array();
@@ -125,8 +119,7 @@ static void flag_figures(const ls_machine_t *m, const figure_rule_t *r, json_t *
         json_decref(evidence);
         return;
     }
-    subject_of(gpus, subject, sizeof subject);
-    ls_finding_add(out, r->rule, r->severity, subject, evidence, r->message, n, n == 1 ? "" : "s",
+    ls_finding_add(out, r->rule, r->severity, gpus ? LS_ABOUT_GPUS(gpus) : LS_ABOUT_WHAT("figures"), evidence, r->message, n, n == 1 ? "" : "s",
                    n == 1 ? "s" : "", list);
 }
 

@@ -85,7 +85,7 @@ void ls_rules_net(const ls_machine_t *m, json_t *out)
         if (nodes < 2 || nranks / nodes < nics.nics || bus <= 0 ||
             strcmp(ls_json_str(e, "status", "ok"), "ok") != 0 || bus >= LS_NET_LOW * nics.gbps)
             continue;
-        ls_finding_add(out, "net_below_nics", LS_SEV_WARNING, ls_json_str(e, "id", ""),
+        ls_finding_add(out, "net_below_nics", LS_SEV_WARNING, LS_ABOUT_WHAT(ls_json_str(e, "id", "")),
                        json_pack("[s, s]", ls_json_str(e, "id", ""), "nccl_logs.net_speeds"),
                        "%s across %lld nodes reaches %.1f GB/s busbw, %.0f%% of the %.1f GB/s of the %d NIC%s "
                        "NCCL uses on each node (%s): a run across nodes approaches the sum of one node's NICs, so "

@@ -115,7 +115,7 @@ static void judge_role(json_t *out, const json_t *doc, const char *method, vals_
         const char *host = host_of(doc, method, p);
         char subject[160];
         snprintf(subject, sizeof subject, "process %lld%s%s%s", p, host ? " (" : "", host ? host : "", host ? ")" : "");
-        ls_finding_add(out, "mnnvl_degraded", ratio < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING, subject,
+        ls_finding_add(out, "mnnvl_degraded", ratio < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING, LS_ABOUT_WHAT(subject),
                        NULL,
                        "nvloom %s: %s reaches %.0f%% of the other processes' median %s (%.1f of %.1f GB/s): look at "
                        "that GPU's NVLink ports (nvidia-smi nvlink -s and -e on its host)",
