@@ -11,6 +11,7 @@
 #include "analyze/compare.h"
 #include "model/doc.h"
 #include "util/array.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -93,9 +94,9 @@ static void subject_of(const json_t *m, char *buf, size_t len)
         hca += strlen("NCCL_IB_HCA=");
         snprintf(buf, len, "port %s", hca + (*hca == '='));
     }
-    else if ((strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0) && dst >= 0)
+    else if ((strcmp(family, LS_FAMILY_P2P) == 0 || strcmp(family, LS_FAMILY_LATENCY) == 0) && dst >= 0)
         snprintf(buf, len, "GPUs %lld-%lld", src < dst ? src : dst, src < dst ? dst : src);
-    else if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)
+    else if (strcmp(family, LS_FAMILY_P2P) == 0 || strcmp(family, LS_FAMILY_LATENCY) == 0)
         snprintf(buf, len, "GPU %lld", src);
     else if (json_object_get(m, "gpu"))
         snprintf(buf, len, "GPU %lld", ls_json_int(m, "gpu", -1));

@@ -1,5 +1,6 @@
 #include "machine.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ static int entry_ok(const json_t *e)
 static void keep_better(ls_pair_bw_t *slot, const json_t *e)
 {
     const json_t *p2p = json_object_get(e, "p2p");
-    int direct = p2p ? json_is_true(p2p) : strcmp(ls_json_str(e, "method", ""), "staged") != 0;
+    int direct = p2p ? json_is_true(p2p) : strcmp(ls_json_str(e, "method", ""), LS_P2P_STAGED) != 0;
     double v = ls_json_num(e, "value", 0);
     if (slot->value > 0 && (slot->direct > direct || (slot->direct == direct && slot->value >= v)))
         return;
@@ -65,7 +66,7 @@ static void load_p2p(ls_machine_t *m)
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
         if (!entry_ok(e) || a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b)
             continue;
-        if (strcmp(ls_json_str(e, "direction", "uni"), "bidir") == 0)
+        if (strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_BIDIR) == 0)
             keep_better(&m->bidir[a < b ? a : b][a < b ? b : a], e);
         else
             keep_better(&m->uni[a][b], e);

@@ -2,6 +2,7 @@
 #include "ports.h"
 #include "model/doc.h"
 #include "rules.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -104,7 +105,7 @@ json_t *ls_port_sweep_rows(const json_t *doc)
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
         const char *variant = ls_json_str(e, "variant", "");
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") != 0 || strncmp(variant, HCA_PREFIX, strlen(HCA_PREFIX)) != 0 ||
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) != 0 || strncmp(variant, HCA_PREFIX, strlen(HCA_PREFIX)) != 0 ||
             variant[strlen(HCA_PREFIX)] == '^' || strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
         double rate, busbw = ls_json_num(e, "value", NAN);

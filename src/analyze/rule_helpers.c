@@ -3,6 +3,7 @@
    apart. */
 #include "rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,8 +93,8 @@ int ls_numa_minority(const ls_machine_t *m, int g)
 
 int ls_entry_host_shared(const json_t *e)
 {
-    int host = !strcmp(ls_json_str(e, "family", ""), "host");
-    int shared = !strcmp(ls_json_str(e, "memory", ""), "pageable") || !strcmp(ls_json_str(e, "method", ""), "bidir");
+    int host = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_HOST);
+    int shared = !strcmp(ls_json_str(e, "memory", ""), LS_MEM_PAGEABLE) || !strcmp(ls_json_str(e, "method", ""), LS_DIR_BIDIR);
     return host && shared;
 }
 

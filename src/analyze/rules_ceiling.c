@@ -4,6 +4,7 @@
 #include "ceiling.h"
 #include "rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ static int judged(const json_t *e)
     if (strcmp(ls_json_str(e, "status", ""), "ok") || ls_json_num(e, "value", 0) <= 0 ||
         json_object_get(e, "under") || !strcmp(ls_json_str(e, "metric", ""), "latency"))
         return 0;
-    if (!strcmp(family, "nccl")) {
+    if (!strcmp(family, LS_FAMILY_NCCL)) {
         /* a variant that turns peer access off goes through host memory, not the links */
         const char *v = ls_json_str(e, "variant", "default");
         if (strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") || strstr(v, "NCCL_NVLS") ||
@@ -59,7 +60,7 @@ static ls_about_t entry_about(const json_t *e, char *what, char *subject, size_t
     long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
     ls_about_t a;
     if (s >= 0 && d >= 0) {
-        a = strcmp(ls_json_str(e, "direction", ""), "bidir") ? LS_ABOUT_PAIR(s, d) : LS_ABOUT_BOTH(s, d);
+        a = strcmp(ls_json_str(e, "direction", ""), LS_DIR_BIDIR) ? LS_ABOUT_PAIR(s, d) : LS_ABOUT_BOTH(s, d);
     } else {
         a = LS_ABOUT_GPUS(ls_gpu_mask_of(json_object_get(e, "gpus")) | ls_gpu_bit(ls_json_int(e, "gpu", -1)));
         /* no GPU named (a paste without rank lines): say so, never an empty list */
@@ -96,7 +97,7 @@ static const char *next_step(enum ls_path path)
 
 static const char *label_of(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "family", ""), "nccl") ? ls_json_str(e, "collective", "nccl")
+    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) ? ls_json_str(e, "collective", LS_FAMILY_NCCL)
                                                          : ls_json_str(e, "method", "unknown");
 }
 
@@ -220,7 +221,7 @@ static void one_rank(const json_t *e, json_t *out)
 
 static void above(const json_t *e, const ls_ceiling_t *c, json_t *out)
 {
-    int nccl = !strcmp(ls_json_str(e, "family", ""), "nccl");
+    int nccl = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL);
     double v = nccl ? nccl_peak(e) : ls_json_num(e, "value", 0);
     if (v <= (nccl ? LS_IMPLAUSIBLE_NCCL : LS_IMPLAUSIBLE_COPY) * c->gbps)
         return;
@@ -244,7 +245,7 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
         const json_t *e = ls_measurement(m, (size_t)i);
         if (strcmp(ls_json_str(e, "status", ""), "ok"))
             continue;
-        int nccl = !strcmp(ls_json_str(e, "family", ""), "nccl");
+        int nccl = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL);
         if (nccl && ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus"))) == 1 &&
             ls_json_int(e, "nodes", 1) <= 1) {
             one_rank(e, out);
@@ -257,7 +258,7 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
         double frac = ls_ceiling_floor(c.path), r = ls_json_num(e, "value", 0) / c.gbps;
         /* both directions at once through host memory share its bandwidth and the root
            complex's arbitration (their spread: LS_NOISY_CV_HOST_SHARED): one-way only */
-        if (c.path == LS_PATH_STAGED && !strcmp(ls_json_str(e, "direction", ""), "bidir"))
+        if (c.path == LS_PATH_STAGED && !strcmp(ls_json_str(e, "direction", ""), LS_DIR_BIDIR))
             frac = 0;
         if (judged(e) && frac > 0 && r < frac && (size_t)n < cap)
             list[n++] = (below_t){e, c, r};

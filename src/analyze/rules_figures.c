@@ -6,6 +6,7 @@
 #include "rules.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +75,7 @@ static uint64_t entry_gpus(const json_t *e)
 static const char *impossible(const json_t *e, char *buf, size_t len)
 {
     const json_t *v = json_object_get(e, "value");
-    int nccl = !strcmp(ls_json_str(e, "family", ""), "nccl");
+    int nccl = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL);
     if (strcmp(ls_json_str(e, "status", ""), "ok"))
         return NULL;
     if (!json_is_number(v))
@@ -174,7 +175,7 @@ static const figure_rule_t impossible_values = {
 
 static const figure_rule_t suspect_rows = {
     .rule = "suspect_rows",
-    .family = "nccl",
+    .family = LS_FAMILY_NCCL,
     .severity = LS_SEV_WARNING,
     .fault = bad_rows,
     .message = "%d NCCL sweep%s hold%s rows nccl-tests does not print when it works: %s; the figures of "

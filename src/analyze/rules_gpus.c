@@ -2,6 +2,7 @@
    measurement, ECC errors, NVLink error counters rising while measuring. */
 #include "rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -142,7 +143,7 @@ static void throttling(const ls_machine_t *m, json_t *out)
         }
         json_array_foreach(json_object_get(e, "flags"), k, r)
         {
-            if (json_is_string(r) && !strcmp(json_string_value(r), "throttled"))
+            if (json_is_string(r) && !strcmp(json_string_value(r), LS_FLAG_THROTTLED))
                 hit = 1;
         }
         if (hit)

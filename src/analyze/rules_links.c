@@ -3,6 +3,7 @@
 #include "rules.h"
 #include "ceiling.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -87,7 +88,7 @@ static const json_t *reverse_entry(const ls_machine_t *m, const json_t *e)
          i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
         const json_t *r = ls_measurement(m, (size_t)i);
         if (ls_json_int(r, "src", -1) == b && ls_json_int(r, "dst", -1) == a &&
-            strcmp(ls_json_str(r, "direction", "uni"), "uni") == 0 &&
+            strcmp(ls_json_str(r, "direction", LS_DIR_UNI), LS_DIR_UNI) == 0 &&
             strcmp(ls_json_str(r, "status", ""), "ok") == 0 &&
             strcmp(ls_json_str(r, "method", ""), ls_json_str(e, "method", "")) == 0 &&
             strcmp(ls_json_str(r, "source", ""), ls_json_str(e, "source", "")) == 0)
@@ -120,8 +121,8 @@ static const json_t *symmetric_witness(const ls_machine_t *m, const json_t *e)
          i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
         const json_t *o = ls_measurement(m, (size_t)i);
         if (o == e || ls_json_int(o, "src", -1) != a || ls_json_int(o, "dst", -1) != b ||
-            strcmp(ls_json_str(o, "direction", "uni"), "uni") != 0 ||
-            strcmp(ls_json_str(o, "method", ""), "staged") == 0)
+            strcmp(ls_json_str(o, "direction", LS_DIR_UNI), LS_DIR_UNI) != 0 ||
+            strcmp(ls_json_str(o, "method", ""), LS_P2P_STAGED) == 0)
             continue;
         if (strcmp(ls_json_str(o, "method", ""), ls_json_str(e, "method", "")) == 0 &&
             strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", "")) == 0)
@@ -139,7 +140,7 @@ static void asymmetry(const ls_machine_t *m, json_t *out)
          i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-        if (a < 0 || b <= a || strcmp(ls_json_str(e, "direction", "uni"), "uni") != 0 ||
+        if (a < 0 || b <= a || strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_UNI) != 0 ||
             strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
         const json_t *r = reverse_entry(m, e);

@@ -4,6 +4,7 @@
 #include "rules.h"
 #include "model/doc.h"
 #include "nccl_messages.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ static int sources(const ls_machine_t *m, log_src_t *out, int max)
          i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         out[n].obj = e, out[n].is_entry = 1;
-        out[n].about = LS_ABOUT_ON(ls_json_str(e, "collective", "nccl"), ls_gpu_mask_of(json_object_get(e, "gpus")));
+        out[n].about = LS_ABOUT_ON(ls_json_str(e, "collective", LS_FAMILY_NCCL), ls_gpu_mask_of(json_object_get(e, "gpus")));
         ls_about_text(&out[n].about, out[n].subject, sizeof out[n].subject);
         snprintf(out[n].evidence, sizeof out[n].evidence, "%s", ls_json_str(e, "id", ""));
         n++;

@@ -6,6 +6,7 @@
 #include "model/doc.h"
 #include "nccl_messages.h"
 #include "util/parse.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -52,12 +53,12 @@ static ls_about_t about_of(const json_t *e, char *what, char *subject, size_t le
     char hosts[160];
     rank_hosts(e, hosts, sizeof hosts);
     ls_about_t a = LS_ABOUT_WHAT(what);
-    if (!strcmp(ls_json_str(e, "family", ""), "nccl") && ls_json_int(e, "nodes", 1) > 1 && hosts[0])
+    if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && ls_json_int(e, "nodes", 1) > 1 && hosts[0])
         snprintf(what, len, "%.40s on %lld nodes (%.70s)", collective_name(e),
                  ls_json_int(e, "nodes", 1), hosts); /* GPU indices repeat on every node */
-    else if (!strcmp(ls_json_str(e, "family", ""), "nccl") && !mask) /* no rank line in the paste */
+    else if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && !mask) /* no rank line in the paste */
         snprintf(what, len, "%.60s (GPUs not in the paste)", collective_name(e));
-    else if (!strcmp(ls_json_str(e, "family", ""), "nccl"))
+    else if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL))
         a = LS_ABOUT_ON(collective_name(e), mask);
     else
         snprintf(what, len, "%s", ls_json_str(e, "id", "?"));

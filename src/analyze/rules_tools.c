@@ -5,6 +5,7 @@
 #include "tools_rules.h"
 #include "model/doc.h"
 #include "model/gpuset.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -170,7 +171,7 @@ static void straggler_entry(json_t *out, const json_t *e)
                        "%s: %s is the slowest at %d of %d sizes, %.0f%% above the other processes' median "
                        "time per iteration%s%lld bytes; every rank waits for it: look at that host and GPU "
                        "(clocks, throttling, its NIC)",
-                       ls_json_str(e, "collective", "nccl"), who, counts[p], sized, (worst_ratio - 1) * 100,
+                       ls_json_str(e, "collective", LS_FAMILY_NCCL), who, counts[p], sized, (worst_ratio - 1) * 100,
                        worst_size_p == p ? " at worst, at " : " at ", worst_bytes);
     }
 }

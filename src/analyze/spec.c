@@ -3,6 +3,7 @@
 #include "analyze/burn_rules.h"
 #include "analyze/rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,7 +153,7 @@ static double best_hbm(const json_t *doc, long long g, const char **id)
     const json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "hbm") != 0 || ls_json_int(e, "gpu", -1) != g ||
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_HBM) != 0 || ls_json_int(e, "gpu", -1) != g ||
             strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
         double v = ls_json_num(e, "value", 0);
