@@ -9,6 +9,7 @@
 #include "analyze/fleet.h"
 #include "analyze/analyze.h"
 #include "analyze/compare.h"
+#include "analyze/machine.h"
 #include "model/doc.h"
 #include "util/array.h"
 #include "model/vocab.h"
@@ -218,18 +219,6 @@ static int by_model_key(const void *x, const void *y)
     return strcmp(a->key, b->key);
 }
 
-static int by_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, by_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Median and MAD of the values of records [from, to). */
 static void spread(const record_t *rec, size_t from, size_t to, double *scratch, double *median,
                    double *mad)
@@ -237,10 +226,10 @@ static void spread(const record_t *rec, size_t from, size_t to, double *scratch,
     size_t n = to - from;
     for (size_t i = 0; i < n; i++)
         scratch[i] = rec[from + i].value;
-    *median = median_of(scratch, n);
+    *median = ls_median(scratch, (int)n);
     for (size_t i = 0; i < n; i++)
         scratch[i] = fabs(rec[from + i].value - *median);
-    *mad = median_of(scratch, n);
+    *mad = ls_median(scratch, (int)n);
 }
 
 /* One group of records (one figure on the nodes of one model): outliers appended. */

@@ -15,7 +15,7 @@ int ls_popcount64(uint64_t x)
     return n;
 }
 
-static int cmp_double(const void *a, const void *b)
+int ls_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -29,7 +29,7 @@ double ls_median(const double *values, int n)
     if (!s)
         return 0;
     memcpy(s, values, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    qsort(s, (size_t)n, sizeof *s, ls_cmp_double);
     double med = (n % 2) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
     free(s);
     return med;

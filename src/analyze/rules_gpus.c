@@ -252,14 +252,8 @@ typedef struct {
 } nvlink_rise_t;
 
 typedef struct {
-    double from, to;
+    double from, to; /* from first: the sort key (ls_cmp_double) */
 } span_t;
-
-static int by_from(const void *a, const void *b)
-{
-    double x = ((const span_t *)a)->from, y = ((const span_t *)b)->from;
-    return (x > y) - (x < y);
-}
 
 /* How far counter `name` of GPU key `g` rose while measurements ran. Entries measured
    together share one window (the GPU- and CPU-timed copy latencies have the same
@@ -279,7 +273,7 @@ static double counter_rise(const ls_machine_t *m, const char *g, const char *nam
         if (json_is_number(a) && json_is_number(b) && json_number_value(a) > json_number_value(b))
             spans[n++] = (span_t){json_number_value(b), json_number_value(a)};
     }
-    qsort(spans, n, sizeof *spans, by_from);
+    qsort(spans, n, sizeof *spans, ls_cmp_double); /* by from, the first member */
     double rise = 0, end = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         if (spans[i].to <= end)

@@ -1,4 +1,5 @@
 #include "tp.h"
+#include "machine.h"
 #include "../model/doc.h"
 #include "../util/log.h"
 
@@ -113,14 +114,8 @@ int ls_tp_fit_alpha_beta(const double *bytes, const double *time_us, size_t n, d
 /* ---- Curves ------------------------------------------------------------------------- */
 
 typedef struct {
-    double bytes, time_us;
+    double bytes, time_us; /* bytes first: the sort key (ls_cmp_double) */
 } point_t;
-
-static int by_bytes(const void *a, const void *b)
-{
-    double x = ((const point_t *)a)->bytes, y = ((const point_t *)b)->bytes;
-    return (x > y) - (x < y);
-}
 
 static size_t merge_duplicates(point_t *pts, size_t n)
 {
@@ -187,7 +182,7 @@ int ls_tp_curve_init(ls_tp_curve_t *c, const double *bytes, const double *time_u
         free(pts);
         return ls_seterr(err, errlen, "no point with a positive size and time");
     }
-    qsort(pts, kept, sizeof *pts, by_bytes);
+    qsort(pts, kept, sizeof *pts, ls_cmp_double); /* by bytes, the first member */
     kept = merge_duplicates(pts, kept);
     c->bytes = malloc(kept * sizeof *c->bytes);
     c->time_us = malloc(kept * sizeof *c->time_us);
