@@ -141,11 +141,14 @@ json_t *ls_fleet_node_findings(const json_t *doc)
     json_array_foreach(all, i, f) /* ls_findings sorts errors first */
     {
         const char *sev = ls_json_str(f, "severity", "");
-        if (!strcmp(sev, "error") || !strcmp(sev, "warning"))
-            json_array_append_new(kept, json_pack("{s:s, s:s, s:s, s:s}", "severity", sev, "rule",
-                                                  ls_json_str(f, "rule", ""), "subject",
-                                                  ls_json_str(f, "subject", ""), "message",
-                                                  ls_json_str(f, "message", "")));
+        if (strcmp(sev, "error") && strcmp(sev, "warning"))
+            continue;
+        json_t *k = json_pack("{s:s, s:s, s:s, s:s}", "severity", sev, "rule", ls_json_str(f, "rule", ""), "subject",
+                              ls_json_str(f, "subject", ""), "message", ls_json_str(f, "message", ""));
+        if (json_object_get(f, "gpus")) /* the GPUs a scheduler drains, as data */
+            json_object_set(k, "gpus", json_object_get(f, "gpus"));
+        json_object_set(k, "action", json_object_get(f, "action"));
+        json_array_append_new(kept, k);
     }
     json_decref(all);
     return kept;

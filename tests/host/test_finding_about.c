@@ -12,6 +12,7 @@
 
 #include "analyze/about.h"
 #include "analyze/analyze.h"
+#include "analyze/fleet.h"
 #include "helpers.h"
 #include "model/doc.h"
 #include "model/gpuset.h"
@@ -155,12 +156,27 @@ static void fold_names_every_gpu(void **state)
     json_decref(doc);
 }
 
+/* A fleet keeps each node's warnings and errors with the GPUs they name: a scheduler
+   drains GPU0 and GPU4 of seed 004's box from the data, not from the text. */
+static void fleet_keeps_the_data(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/seed004-nvlink8-degraded.json"), *kept = ls_fleet_node_findings(doc);
+    const json_t *d = rule_of(kept, "degraded_link");
+    assert_non_null(d);
+    assert_int_equal(ls_finding_gpus(d), 0x11);
+    assert_int_equal(ls_finding_action(d), LS_FA_AVOID);
+    json_decref(kept);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_shape_renders),    cmocka_unit_test(data_fields_written),
         cmocka_unit_test(seed004_error_is_data),  cmocka_unit_test(plan_reads_data_not_text),
         cmocka_unit_test(burn_fault_names_its_gpu), cmocka_unit_test(fold_names_every_gpu),
+        cmocka_unit_test(fleet_keeps_the_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
