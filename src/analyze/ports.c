@@ -130,7 +130,8 @@ static void far_below(const json_t *r, json_t *out)
     double ceiling = ls_json_num(r, "ceiling_gbs", 0), busbw = ls_json_num(r, "busbw", NAN);
     if (ls_json_int(r, "ports", 0) != 1 || ceiling <= 0 || !(busbw < LS_PORT_FAR_BELOW * ceiling))
         return;
-    ls_finding_add(out, "port_far_below_rate", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r)), json_pack("[s]", ls_json_str(r, "setting", "")),
+    ls_finding_add(out, "port_far_below_rate", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r)),
+                   json_pack("[s]", ls_json_str(r, "setting", "")),
                    "%s over port %s alone: %.1f GB/s busbw, %.0f%% of the port's %.0f Gb/s (%.1f GB/s)",
                    ls_json_str(r, "collective", ""), hca_text(r), busbw, 100 * busbw / ceiling,
                    ls_json_num(r, "rate_gbps", 0), ceiling);

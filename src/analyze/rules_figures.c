@@ -120,8 +120,8 @@ static void flag_figures(const ls_machine_t *m, const figure_rule_t *r, json_t *
         json_decref(evidence);
         return;
     }
-    ls_finding_add(out, r->rule, r->severity, gpus ? LS_ABOUT_GPUS(gpus) : LS_ABOUT_WHAT("figures"), evidence, r->message, n, n == 1 ? "" : "s",
-                   n == 1 ? "s" : "", list);
+    ls_about_t about = gpus ? LS_ABOUT_GPUS(gpus) : LS_ABOUT_WHAT("figures");
+    ls_finding_add(out, r->rule, r->severity, about, evidence, r->message, n, n == 1 ? "" : "s", n == 1 ? "s" : "", list);
 }
 
 static int by_value(const void *a, const void *b)
