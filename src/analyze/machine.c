@@ -60,8 +60,8 @@ static void keep_better(ls_pair_bw_t *slot, const json_t *e)
 
 static void load_p2p(ls_machine_t *m)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
         const json_t *e = json_array_get(json_object_get(m->doc, "measurements"), (size_t)i);
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
         if (!entry_ok(e) || a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b)
@@ -75,8 +75,8 @@ static void load_p2p(ls_machine_t *m)
 
 static void load_hbm(ls_machine_t *m)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "hbm", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "hbm", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HBM, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HBM, i + 1)) {
         const json_t *e = json_array_get(json_object_get(m->doc, "measurements"), (size_t)i);
         long long g = ls_json_int(e, "gpu", -1);
         if (g < 0) {

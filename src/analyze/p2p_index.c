@@ -113,7 +113,8 @@ static void blocking(const ls_machine_t *m, ls_p2p_index_t *ix)
 static int build(const ls_machine_t *m, ls_p2p_index_t *ix)
 {
     const json_t *list = json_object_get(m->doc, "measurements");
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1))
+    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
+         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1))
         ix->entry[ix->n++] = json_array_get(list, (size_t)k);
     for (size_t i = 0; i < ix->n; i++)
         if (entry_keys(m, ix, i))

@@ -22,7 +22,8 @@ typedef struct {
 static int hbm_by_method(const ls_machine_t *m, const char **methods, hbm_best_t (*best)[LS_MAX_GPUS])
 {
     int nmethods = 0;
-    for (long i = ls_doc_next_measurement(m->doc, "hbm", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "hbm", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HBM, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HBM, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         long long g = ls_json_int(e, "gpu", -1);
         if (g < 0 && json_is_integer(json_array_get(json_object_get(e, "gpus"), 0)))

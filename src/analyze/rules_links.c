@@ -84,8 +84,8 @@ static void degraded_pairs(const ls_machine_t *m, json_t *out)
 static const json_t *reverse_entry(const ls_machine_t *m, const json_t *e)
 {
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
         const json_t *r = ls_measurement(m, (size_t)i);
         if (ls_json_int(r, "src", -1) == b && ls_json_int(r, "dst", -1) == a &&
             strcmp(ls_json_str(r, "direction", LS_DIR_UNI), LS_DIR_UNI) == 0 &&
@@ -117,8 +117,8 @@ static int asymmetric(const json_t *e, const json_t *r, int need_samples)
 static const json_t *symmetric_witness(const ls_machine_t *m, const json_t *e)
 {
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
         const json_t *o = ls_measurement(m, (size_t)i);
         if (o == e || ls_json_int(o, "src", -1) != a || ls_json_int(o, "dst", -1) != b ||
             strcmp(ls_json_str(o, "direction", LS_DIR_UNI), LS_DIR_UNI) != 0 ||
@@ -136,8 +136,8 @@ static const json_t *symmetric_witness(const ls_machine_t *m, const json_t *e)
 
 static void asymmetry(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
         if (a < 0 || b <= a || strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_UNI) != 0 ||

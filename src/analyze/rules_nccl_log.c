@@ -25,8 +25,8 @@ typedef struct {
 static int sources(const ls_machine_t *m, log_src_t *out, int max)
 {
     int n = 0;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < max;
-         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0 && n < max;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         out[n].obj = e, out[n].is_entry = 1;
         out[n].about = LS_ABOUT_ON(ls_json_str(e, "collective", LS_FAMILY_NCCL), ls_gpu_mask_of(json_object_get(e, "gpus")));

@@ -9,6 +9,7 @@
 #include "rules.h"
 #include "machine.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "util/parse.h"
 
 #include <math.h>
@@ -78,7 +79,8 @@ void ls_rules_net(const ls_machine_t *m, json_t *out)
     node_nics_t nics;
     if (nics_with_speed(m->doc, &nics) != 0 || nics.gbps <= 0)
         return;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         long long nodes = ls_json_int(e, "nodes", 1), nranks = ls_json_int(e, "nranks", 0);
         double bus = large_busbw(e);

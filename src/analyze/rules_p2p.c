@@ -5,6 +5,7 @@
 #include "rules.h"
 #include "p2p_index.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "model/entry.h"
 
 #include <math.h>
@@ -77,7 +78,8 @@ static int no_peer_access(const ls_machine_t *m, const ls_p2p_index_t *ix, int a
    (its filter of accessible peer pairs finds none). */
 static void waived(const ls_machine_t *m, json_t *out)
 {
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
+         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         const char *id = ls_json_str(e, "id", ""), *test = ls_json_str(e, "test", id);
         if (strcmp(ls_json_str(e, "status", ""), "skipped") || strcmp(ls_json_str(e, "source", ""), "nvbandwidth") ||
@@ -148,7 +150,8 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
     int wa = -1, wb = -1;
     json_t *evidence = json_array();
     uint64_t gpus = 0;
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
+         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         /* one-way against one-way, bidirectional against bidirectional (both directions
            at once through the host against both at once peer to peer) */
@@ -189,7 +192,8 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
 
 static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
 {
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
+         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         if (!ok(e) || uni(e) || !direct(e) || json_object_get(e, "under"))
             continue;

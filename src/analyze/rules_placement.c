@@ -2,6 +2,7 @@
    nearest NIC is across the SMP interconnect, and P2P that NCCL could use but did not. */
 #include "rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "model/nccl_log.h"
 #include "util/parse.h"
 
@@ -136,7 +137,8 @@ static int set_entry(const json_t *e, const json_t *o, int want_default)
 static double set_largest(const ls_machine_t *m, const json_t *e, int want_default)
 {
     double largest = 0;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1))
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1))
         if (set_entry(e, ls_measurement(m, (size_t)i), want_default))
             largest = fmax(largest, ls_nccl_largest_bytes(ls_measurement(m, (size_t)i)));
     return largest;
@@ -149,8 +151,8 @@ static double set_median(const ls_machine_t *m, const json_t *e, int want_defaul
 {
     double vals[64];
     int n = 0;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < 64;
-         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0 && n < 64;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *o = ls_measurement(m, (size_t)i);
         if (!set_entry(e, o, want_default) || !isfinite(ls_nccl_busbw_at(o, at)))
             continue;
@@ -194,14 +196,14 @@ static int unused_p2p_edges(const ls_machine_t *m, const json_t *e, char *list, 
 
 static void nccl_p2p_unused(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         if (!is_default(e) || strcmp(ls_json_str(e, "status", ""), "ok"))
             continue;
         int seen = 0; /* report a set once, at its first default entry */
-        for (long j = ls_doc_next_measurement(m->doc, "nccl", 0); j >= 0 && j < i && !seen;
-             j = ls_doc_next_measurement(m->doc, "nccl", j + 1))
+        for (long j = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); j >= 0 && j < i && !seen;
+             j = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, j + 1))
             seen = is_default(ls_measurement(m, (size_t)j)) && same_set(e, ls_measurement(m, (size_t)j));
         char edges[384];
         if (seen || !unused_p2p_edges(m, e, edges, sizeof edges))

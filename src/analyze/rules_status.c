@@ -100,7 +100,8 @@ static void out_of_bounds(const json_t *e, json_t *out)
 
 static void wrong_elements(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         double total = 0, first = -1;
         int rows = 0;
@@ -137,7 +138,8 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
    one node, so every such run is a single-node run. */
 static void separate_runs(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         long long runs = ls_json_int(e, "separate_runs", 1);
         if (runs < 2)
@@ -265,7 +267,8 @@ static uint64_t row_bytes(const json_t *row)
 
 static void busbw_collapse(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         const json_t *rows = json_object_get(e, "rows");
         size_t n = json_array_size(rows);

@@ -270,7 +270,8 @@ static double measured_at(const json_t *doc, const char *coll, long long bytes, 
                           int *between)
 {
     *between = 0;
-    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         long long er = ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus")));
         if (strcmp(ls_json_str(e, "collective", ""), coll) != 0 || (nranks > 0 && er != nranks))
@@ -381,7 +382,8 @@ void ls_rules_tools(const json_t *doc, json_t *out)
     const json_t *d;
     json_array_foreach(json_object_get(doc, "dcgm"), i, d)
         dcgm_one(out, d);
-    for (long k = ls_doc_next_measurement(doc, "nccl", 0); k >= 0; k = ls_doc_next_measurement(doc, "nccl", k + 1))
+    for (long k = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, 0); k >= 0;
+         k = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, k + 1))
         straggler_entry(out, json_array_get(json_object_get(doc, "measurements"), (size_t)k));
     json_array_foreach(json_object_get(doc, "nccl_ras"), i, d)
         ras_one(out, d, i);

@@ -1,6 +1,7 @@
 #include "tp.h"
 #include "machine.h"
 #include "../model/doc.h"
+#include "../model/vocab.h"
 #include "../util/log.h"
 
 #include <math.h>
@@ -286,8 +287,8 @@ static void describe_candidates(const json_t *doc, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0 && used < len;
-         i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, 0); i >= 0 && used < len;
+         i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *m = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         if (strcmp(ls_json_str(m, "collective", ""), "all_reduce") != 0)
             continue;
@@ -320,8 +321,8 @@ const json_t *ls_tp_find_allreduce_ranks(const json_t *doc, const int *gpus, int
     const json_t *list = json_object_get(doc, "measurements");
     const json_t *first = NULL, *preferred = NULL;
     int matches = 0;
-    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0;
-         i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *m = json_array_get(list, (size_t)i);
         const char *v = ls_json_str(m, "variant", "default");
         if (strcmp(ls_json_str(m, "collective", ""), "all_reduce") != 0 ||
