@@ -9,20 +9,25 @@
 enum ls_severity { LS_SEV_INFO = 0, LS_SEV_WARNING = 1, LS_SEV_ERROR = 2 };
 
 /* Array of findings: each {rule, severity ("info"|"warning"|"error"), subject
-   (e.g. "GPU0->GPU4"), message (one line), evidence (array of measurement ids or
-   document paths)}. An even, healthy machine gives an empty array. Ordered by
-   severity (errors first), then by rule group, deterministically. */
+   (e.g. "GPU0->GPU4", rendered from the data), gpus?, pairs?, port? (what it names, as
+   data: about.h), message (one line), evidence (array of measurement ids or document
+   paths), action ("none"|"avoid": what the plan does with its GPUs)}. An even, healthy
+   machine gives an empty array. Ordered by severity (errors first), then by the rule
+   table's order (rule_table.c), deterministically. */
 json_t *ls_findings(const json_t *doc);
 
 /* The plan: {islands: [{gpus, link_class}], groups: [{k, gpus, ring,
    expected_busbw_gbps, expected_from, measured_busbw_gbps?, measured_entries?}],
    measured_groups: [...], best_pairs: [...], best_hbm_gpus: [...], keep_out: [{gpu,
    codes: [...], reasons: [...]}], needs: [...], ceilings: {ID: {ceiling_gbps, percent?,
-   path, basis}}, noisy: [ID, ...]}. docs/analysis.md describes each field. */
-json_t *ls_plan(const json_t *doc);
-/* The same from the document's findings (ls_findings(doc)) already computed: the rules
-   run once for a report or a plan, not once more inside the planner. */
+   path, basis}}, noisy: [ID, ...]}. docs/analysis.md describes each field. Made from the
+   document's findings (ls_findings(doc)) already computed: a report, `plan`, a run's
+   analysis and the fuzz targets compute the findings once and pass them on. The planner
+   reads each finding's action and gpus, never its text. */
 json_t *ls_plan_with(const json_t *doc, const json_t *findings);
+/* ls_findings then ls_plan_with, for a caller that has no findings and wants only the
+   plan (the run's plan of groups to measure, mid-run, on the document as it stands). */
+json_t *ls_plan(const json_t *doc);
 
 /* "info", "warning", "error". */
 const char *ls_severity_name(enum ls_severity sev);

@@ -3,6 +3,7 @@
 #include "spec.h"
 #include "model/theory.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -153,14 +154,14 @@ static int entry_gpu(const json_t *e)
 
 static int is_bidir(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "direction", ""), "bidir");
+    return !strcmp(ls_json_str(e, "direction", ""), LS_DIR_BIDIR);
 }
 
 static double p2p_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c)
 {
     int a = (int)ls_json_int(e, "src", -1), b = (int)ls_json_int(e, "dst", -1);
     const json_t *p2p = json_object_get(e, "p2p");
-    int direct = p2p ? json_is_true(p2p) : strcmp(ls_json_str(e, "method", ""), "staged") != 0;
+    int direct = p2p ? json_is_true(p2p) : strcmp(ls_json_str(e, "method", ""), LS_P2P_STAGED) != 0;
     double v;
     if (direct) {
         v = ls_ceiling_pair(m, a, b, &c->path, c->basis, sizeof c->basis);
@@ -179,9 +180,9 @@ static double p2p_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t *
 
 static double host_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c)
 {
-    c->path = strcmp(ls_json_str(e, "memory", "pinned"), "pageable") ? LS_PATH_HOST : LS_PATH_PAGEABLE;
+    c->path = strcmp(ls_json_str(e, "memory", LS_MEM_PINNED), LS_MEM_PAGEABLE) ? LS_PATH_HOST : LS_PATH_PAGEABLE;
     double v = ls_ceiling_pcie_gpu(m, entry_gpu(e), c->basis, sizeof c->basis);
-    return is_bidir(e) || !strcmp(ls_json_str(e, "method", ""), "bidir") ? 2 * v : v;
+    return is_bidir(e) || !strcmp(ls_json_str(e, "method", ""), LS_DIR_BIDIR) ? 2 * v : v;
 }
 
 static double hbm_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c)
@@ -265,18 +266,18 @@ double ls_ceiling_entry(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c)
     const char *family = ls_json_str(e, "family", "");
     memset(c, 0, sizeof *c);
     double v = 0;
-    if (!strcmp(family, "p2p"))
+    if (!strcmp(family, LS_FAMILY_P2P))
         v = p2p_ceiling(m, e, c);
-    else if (!strcmp(family, "host"))
+    else if (!strcmp(family, LS_FAMILY_HOST))
         v = host_ceiling(m, e, c);
-    else if (!strcmp(family, "hbm"))
+    else if (!strcmp(family, LS_FAMILY_HBM))
         v = hbm_ceiling(m, e, c);
-    else if (!strcmp(family, "nccl"))
+    else if (!strcmp(family, LS_FAMILY_NCCL))
         v = nccl_ceiling(m, e, c);
     else
         return 0;
     double recorded = ls_json_num(e, "theoretical", 0);
-    if (recorded > 0 && strcmp(family, "nccl")) {
+    if (recorded > 0 && strcmp(family, LS_FAMILY_NCCL)) {
         /* a limit recorded with the figure itself wins (the tool knew its path) */
         v = recorded;
         snprintf(c->basis, sizeof c->basis, "recorded with the figure");

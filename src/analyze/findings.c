@@ -1,96 +1,13 @@
-/* Findings: runs every rule group over the condensed machine and orders the result. */
-#include "ports.h"
+/* Findings: runs every rule group of the table (rule_table.c) over the condensed
+   machine, lowers what rests on noisy figures, folds, sets each finding's action and
+   orders the result. The rules' shared helpers are in rule_helpers.c. */
 #include "rules.h"
-#include "burn_rules.h"
-#include "tools_rules.h"
-#include "spec.h"
 #include "model/doc.h"
 #include "util/strindex.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *severity_names[] = {"info", "warning", "error"};
-
-const char *ls_severity_name(enum ls_severity sev)
-{
-    return (unsigned)sev <= LS_SEV_ERROR ? severity_names[sev] : "info";
-}
-
-int ls_severity_parse(const char *name, enum ls_severity *sev)
-{
-    for (int s = LS_SEV_INFO; s <= LS_SEV_ERROR; s++)
-        if (strcmp(name, severity_names[s]) == 0) {
-            *sev = (enum ls_severity)s;
-            return 0;
-        }
-    return -1;
-}
-
-enum ls_severity ls_finding_severity(const json_t *finding)
-{
-    enum ls_severity sev = LS_SEV_INFO;
-    ls_severity_parse(ls_json_str(finding, "severity", "info"), &sev);
-    return sev;
-}
-
-int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
-{
-    int n = 0;
-    size_t i;
-    const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
-        if (ls_finding_severity(f) >= sev)
-            n++;
-    }
-    return n;
-}
-
-void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const char *subject,
-                    json_t *evidence, const char *fmt, ...)
-{
-    char message[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:o}", "rule", rule, "severity",
-                                          ls_severity_name(sev), "subject", subject, "message",
-                                          message, "evidence", evidence ? evidence : json_array()));
-}
-
-const json_t *ls_measurement(const ls_machine_t *m, size_t i)
-{
-    return json_array_get(json_object_get(m->doc, "measurements"), i);
-}
-
-int ls_numa_majority(const ls_machine_t *m, int *count)
-{
-    int counts[LS_MAX_GPUS] = {0}, best = -1, best_count = 0;
-    for (int g = 0; g < m->ngpus; g++)
-        if (m->numa[g] >= 0 && m->numa[g] < LS_MAX_GPUS)
-            counts[m->numa[g]]++;
-    for (int n = 0; n < LS_MAX_GPUS; n++)
-        if (counts[n] > best_count)
-            best = n, best_count = counts[n];
-    if (count)
-        *count = best_count;
-    return best;
-}
-
-int ls_numa_minority(const ls_machine_t *m, int g)
-{
-    int largest;
-    if (m->ngpus < 3 || m->numa[g] < 0 || ls_numa_majority(m, &largest) < 0)
-        return 0;
-    int here = 0;
-    for (int o = 0; o < m->ngpus; o++)
-        here += m->numa[o] == m->numa[g];
-    return here < LS_NUMA_MINORITY * largest;
-}
 
 /* Stable order: errors, warnings, infos; within one severity the order the rules ran. */
 static json_t *by_severity(json_t *found)
@@ -107,57 +24,6 @@ static json_t *by_severity(json_t *found)
     }
     json_decref(found);
     return sorted;
-}
-
-int ls_entry_host_shared(const json_t *e)
-{
-    int host = !strcmp(ls_json_str(e, "family", ""), "host");
-    int shared = !strcmp(ls_json_str(e, "memory", ""), "pageable") || !strcmp(ls_json_str(e, "method", ""), "bidir");
-    return host && shared;
-}
-
-double ls_noisy_limit(const json_t *e)
-{
-    return ls_entry_host_shared(e) ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
-}
-
-int ls_entry_noisy(const json_t *e)
-{
-    const json_t *st = json_object_get(e, "stats");
-    return !strcmp(ls_json_str(e, "status", ""), "ok") && ls_json_int(st, "n", 0) >= LS_NOISY_MIN_SAMPLES &&
-           ls_json_num(st, "cv", 0) > ls_noisy_limit(e);
-}
-
-const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id)
-{
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1))
-        if (!strcmp(ls_json_str(ls_measurement(m, (size_t)i), "id", ""), id))
-            return ls_measurement(m, (size_t)i);
-    return NULL;
-}
-
-uint64_t ls_finding_gpus(const json_t *finding)
-{
-    const char *s = ls_json_str(finding, "subject", "");
-    uint64_t mask = 0;
-    const char *set = strstr(s, "GPUs ");
-    if (set) { /* "0-3,7" */
-        const char *p = set + 5;
-        while (*p >= '0' && *p <= '9') {
-            char *end;
-            long a = strtol(p, &end, 10), b = a;
-            if (*end == '-' && end[1] >= '0' && end[1] <= '9')
-                b = strtol(end + 1, &end, 10);
-            for (long g = a; g <= b && g < 64; g++)
-                mask |= 1ULL << g;
-            p = *end == ',' ? end + 1 : end;
-        }
-        return mask;
-    }
-    for (const char *p = strstr(s, "GPU"); p; p = strstr(p + 3, "GPU"))
-        if (p[3] >= '0' && p[3] <= '9' && atoi(p + 3) < 64)
-            mask |= 1ULL << atoi(p + 3);
-    return mask;
 }
 
 /* The ids of the entries, for one hash lookup per piece of evidence (linear in findings
@@ -232,13 +98,20 @@ static void without_index(const char *in, char *out, size_t len)
     out[o] = '\0';
 }
 
-/* One GPU's finding: subject exactly "GPU<n>"; its index, else -1. */
+/* One GPU's finding: it names that GPU alone (no pair, port or anything else); its
+   index, else -1. */
 static int single_gpu(const json_t *f)
 {
-    const char *s = ls_json_str(f, "subject", "");
-    char *end;
-    long g = strncmp(s, "GPU", 3) ? -1 : strtol(s + 3, &end, 10);
-    return g >= 0 && s[3] >= '0' && s[3] <= '9' && !*end && g < LS_MAX_GPUS ? (int)g : -1;
+    uint64_t gpus = ls_finding_gpus(f);
+    char alone[32];
+    if (ls_popcount64(gpus) != 1)
+        return -1;
+    int g = 0;
+    while (!(gpus >> g & 1))
+        g++;
+    ls_about_t a = LS_ABOUT_GPU(g);
+    ls_about_text(&a, alone, sizeof alone);
+    return strcmp(ls_json_str(f, "subject", ""), alone) ? -1 : g;
 }
 
 /* The same condition on every GPU of the machine (a power brake on all eight, the same
@@ -280,7 +153,7 @@ static void fold_every_gpu(const ls_machine_t *m, json_t *found)
             if (j != i)
                 json_array_remove(found, j);
         }
-        char message[2600], each[2200], set[96], subject[128];
+        char message[2600], each[2200];
         size_t o = 0;
         for (const char *p = norm; *p && o + 10 < sizeof each;) {
             if (!strncmp(p, "GPU#", 4)) {
@@ -296,9 +169,8 @@ static void fold_every_gpu(const ls_machine_t *m, json_t *found)
                  loud ? "; one condition of the whole node (its power supply, chassis, cooling, or a setting "
                         "applied to every GPU) rather than separate faults"
                       : "");
-        ls_format_gpu_mask(gpus, set, sizeof set);
-        snprintf(subject, sizeof subject, "GPUs %s (all)", set);
-        json_object_set_new(f, "subject", json_string(subject));
+        ls_about_t all = {.gpus = gpus, .all = 1};
+        ls_about_set(f, &all);
         json_object_set_new(f, "message", json_string(message));
         json_object_set_new(f, "evidence", evidence);
     }
@@ -341,31 +213,39 @@ static void fold_into_busy(json_t *found)
     json_object_set_new(busy, "message", json_string(message));
 }
 
+/* What the plan does with each finding, once its severity is final (after the noisy
+   lowering): an error that names GPUs keeps them out of the best and cleanest choices. */
+static void set_actions(json_t *found)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(found, i, f)
+    {
+        int avoid = ls_finding_severity(f) == LS_SEV_ERROR && ls_finding_gpus(f);
+        json_object_set_new(f, "action", json_string(ls_finding_action_name(avoid ? LS_FA_AVOID : LS_FA_NONE)));
+    }
+}
+
+/* Runs the groups of one stage in the table's order. */
+static void run_stage(const ls_machine_t *m, enum ls_rule_stage stage, json_t *found)
+{
+    for (size_t i = 0; i < ls_rule_group_count; i++)
+        if (ls_rule_groups[i].stage == stage)
+            ls_rule_groups[i].run(m, found);
+}
+
 json_t *ls_findings(const json_t *doc)
 {
     json_t *found = json_array();
     ls_machine_t *m = ls_machine_new(doc);
     if (!m)
         return found;
-    ls_rules_input(m, found);
-    ls_rules_figures(m, found);
-    ls_rules_status(m, found);
-    ls_rules_links(m, found);
-    ls_rules_matrix(m, found);
-    ls_rules_ceiling(m, found);
-    ls_rules_p2p(m, found);
-    ls_rules_gpus(m, found);
-    ls_rules_placement(m, found);
-    ls_rules_shared_path(m, found);
-    ls_port_sweep_findings(doc, found);
-    ls_rules_nccl_log(m, found);
-    ls_rules_net(m, found);
+    run_stage(m, LS_STAGE_JUDGED, found);
     lower_noisy(m, found);
     fold_into_busy(found);
     fold_every_gpu(m, found);
+    run_stage(m, LS_STAGE_AS_IS, found);
     ls_machine_free(m);
-    ls_rules_burn(doc, found);
-    ls_rules_tools(doc, found);
-    ls_spec_findings(doc, found);
+    set_actions(found);
     return by_severity(found);
 }

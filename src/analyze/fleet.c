@@ -9,8 +9,10 @@
 #include "analyze/fleet.h"
 #include "analyze/analyze.h"
 #include "analyze/compare.h"
+#include "analyze/machine.h"
 #include "model/doc.h"
 #include "util/array.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -93,9 +95,9 @@ static void subject_of(const json_t *m, char *buf, size_t len)
         hca += strlen("NCCL_IB_HCA=");
         snprintf(buf, len, "port %s", hca + (*hca == '='));
     }
-    else if ((strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0) && dst >= 0)
+    else if ((strcmp(family, LS_FAMILY_P2P) == 0 || strcmp(family, LS_FAMILY_LATENCY) == 0) && dst >= 0)
         snprintf(buf, len, "GPUs %lld-%lld", src < dst ? src : dst, src < dst ? dst : src);
-    else if (strcmp(family, "p2p") == 0 || strcmp(family, "latency") == 0)
+    else if (strcmp(family, LS_FAMILY_P2P) == 0 || strcmp(family, LS_FAMILY_LATENCY) == 0)
         snprintf(buf, len, "GPU %lld", src);
     else if (json_object_get(m, "gpu"))
         snprintf(buf, len, "GPU %lld", ls_json_int(m, "gpu", -1));
@@ -139,11 +141,14 @@ json_t *ls_fleet_node_findings(const json_t *doc)
     json_array_foreach(all, i, f) /* ls_findings sorts errors first */
     {
         const char *sev = ls_json_str(f, "severity", "");
-        if (!strcmp(sev, "error") || !strcmp(sev, "warning"))
-            json_array_append_new(kept, json_pack("{s:s, s:s, s:s, s:s}", "severity", sev, "rule",
-                                                  ls_json_str(f, "rule", ""), "subject",
-                                                  ls_json_str(f, "subject", ""), "message",
-                                                  ls_json_str(f, "message", "")));
+        if (strcmp(sev, "error") && strcmp(sev, "warning"))
+            continue;
+        json_t *k = json_pack("{s:s, s:s, s:s, s:s}", "severity", sev, "rule", ls_json_str(f, "rule", ""), "subject",
+                              ls_json_str(f, "subject", ""), "message", ls_json_str(f, "message", ""));
+        if (json_object_get(f, "gpus")) /* the GPUs a scheduler drains, as data */
+            json_object_set(k, "gpus", json_object_get(f, "gpus"));
+        json_object_set(k, "action", json_object_get(f, "action"));
+        json_array_append_new(kept, k);
     }
     json_decref(all);
     return kept;
@@ -217,18 +222,6 @@ static int by_model_key(const void *x, const void *y)
     return strcmp(a->key, b->key);
 }
 
-static int by_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, by_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Median and MAD of the values of records [from, to). */
 static void spread(const record_t *rec, size_t from, size_t to, double *scratch, double *median,
                    double *mad)
@@ -236,10 +229,10 @@ static void spread(const record_t *rec, size_t from, size_t to, double *scratch,
     size_t n = to - from;
     for (size_t i = 0; i < n; i++)
         scratch[i] = rec[from + i].value;
-    *median = median_of(scratch, n);
+    *median = ls_median(scratch, (int)n);
     for (size_t i = 0; i < n; i++)
         scratch[i] = fabs(rec[from + i].value - *median);
-    *mad = median_of(scratch, n);
+    *mad = ls_median(scratch, (int)n);
 }
 
 /* One group of records (one figure on the nodes of one model): outliers appended. */

@@ -1,5 +1,6 @@
 #include "machine.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@ int ls_popcount64(uint64_t x)
     return n;
 }
 
-static int cmp_double(const void *a, const void *b)
+int ls_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -28,7 +29,7 @@ double ls_median(const double *values, int n)
     if (!s)
         return 0;
     memcpy(s, values, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    qsort(s, (size_t)n, sizeof *s, ls_cmp_double);
     double med = (n % 2) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
     free(s);
     return med;
@@ -43,7 +44,7 @@ static int entry_ok(const json_t *e)
 static void keep_better(ls_pair_bw_t *slot, const json_t *e)
 {
     const json_t *p2p = json_object_get(e, "p2p");
-    int direct = p2p ? json_is_true(p2p) : strcmp(ls_json_str(e, "method", ""), "staged") != 0;
+    int direct = p2p ? json_is_true(p2p) : strcmp(ls_json_str(e, "method", ""), LS_P2P_STAGED) != 0;
     double v = ls_json_num(e, "value", 0);
     if (slot->value > 0 && (slot->direct > direct || (slot->direct == direct && slot->value >= v)))
         return;
@@ -59,13 +60,13 @@ static void keep_better(ls_pair_bw_t *slot, const json_t *e)
 
 static void load_p2p(ls_machine_t *m)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
         const json_t *e = json_array_get(json_object_get(m->doc, "measurements"), (size_t)i);
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
         if (!entry_ok(e) || a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b)
             continue;
-        if (strcmp(ls_json_str(e, "direction", "uni"), "bidir") == 0)
+        if (strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_BIDIR) == 0)
             keep_better(&m->bidir[a < b ? a : b][a < b ? b : a], e);
         else
             keep_better(&m->uni[a][b], e);
@@ -74,8 +75,8 @@ static void load_p2p(ls_machine_t *m)
 
 static void load_hbm(ls_machine_t *m)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "hbm", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "hbm", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HBM, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HBM, i + 1)) {
         const json_t *e = json_array_get(json_object_get(m->doc, "measurements"), (size_t)i);
         long long g = ls_json_int(e, "gpu", -1);
         if (g < 0) {

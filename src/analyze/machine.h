@@ -66,5 +66,8 @@ double ls_nccl_busbw_at(const json_t *entry, double bytes);
 
 /* Median of n values (sorted copy; 0 for n == 0). */
 double ls_median(const double *values, int n);
+/* qsort order of the double each element starts with: a double, or a struct whose first
+   member is one (C allows the cast to its first member). */
+int ls_cmp_double(const void *a, const void *b);
 
 #endif

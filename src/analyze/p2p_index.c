@@ -3,6 +3,7 @@
 #include "rules.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +17,12 @@ int ls_p2p_ok(const json_t *e)
 int ls_p2p_direct(const json_t *e)
 {
     const json_t *p = json_object_get(e, "p2p");
-    return p ? json_is_true(p) : strcmp(ls_json_str(e, "method", ""), "staged") != 0;
+    return p ? json_is_true(p) : strcmp(ls_json_str(e, "method", ""), LS_P2P_STAGED) != 0;
 }
 
 int ls_p2p_uni(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "direction", "uni"), "uni");
+    return !strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_UNI);
 }
 
 int ls_p2p_status_blocks(enum ls_p2p_status s)
@@ -100,7 +101,7 @@ static void blocking(const ls_machine_t *m, ls_p2p_index_t *ix)
     for (i = 0; i < ix->n; i++) {
         const json_t *e = ix->entry[i];
         long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
-        if (!in_range(s, LS_MAX_GPUS) || !in_range(d, LS_MAX_GPUS) || !ls_entry_has_flag(e, "no_p2p"))
+        if (!in_range(s, LS_MAX_GPUS) || !in_range(d, LS_MAX_GPUS) || !ls_entry_has_flag(e, LS_FLAG_NO_P2P))
             continue;
         if (!ix->no_p2p_entry[s][d])
             ix->no_p2p_entry[s][d] = e;
@@ -112,7 +113,8 @@ static void blocking(const ls_machine_t *m, ls_p2p_index_t *ix)
 static int build(const ls_machine_t *m, ls_p2p_index_t *ix)
 {
     const json_t *list = json_object_get(m->doc, "measurements");
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1))
+    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
+         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1))
         ix->entry[ix->n++] = json_array_get(list, (size_t)k);
     for (size_t i = 0; i < ix->n; i++)
         if (entry_keys(m, ix, i))

@@ -4,6 +4,7 @@
 #include "ceiling.h"
 #include "rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -301,11 +302,12 @@ static double measured_busbw(const ls_machine_t *m, uint64_t mask, const char *v
 {
     double vals[64], largest = 0;
     int n = 0;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1))
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1))
         if (is_allreduce_on(ls_measurement(m, (size_t)i), mask, variant))
             largest = fmax(largest, ls_nccl_largest_bytes(ls_measurement(m, (size_t)i)));
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < 64;
-         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0 && n < 64;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         double size = ls_nccl_largest_bytes(e); /* unknown (0): kept, nothing to compare */
         if (!is_allreduce_on(e, mask, variant) || (size > 0 && size < largest))
@@ -374,7 +376,8 @@ static json_t *measured_groups(plan_ctx_t *c)
 {
     json_t *list = json_array();
     const ls_machine_t *m = c->m;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
         const char *variant = ls_json_str(e, "variant", "default");
@@ -948,7 +951,7 @@ static void mark_errors(plan_ctx_t *c, const json_t *found)
     json_array_foreach(found, i, f)
     {
         uint64_t mask = ls_finding_gpus(f);
-        if (ls_finding_severity(f) < LS_SEV_ERROR || !mask)
+        if (ls_finding_action(f) != LS_FA_AVOID || !mask)
             continue;
         int n = ls_popcount64(mask);
         if (n == 1) {

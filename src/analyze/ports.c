@@ -2,6 +2,7 @@
 #include "ports.h"
 #include "model/doc.h"
 #include "rules.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -104,7 +105,7 @@ json_t *ls_port_sweep_rows(const json_t *doc)
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
         const char *variant = ls_json_str(e, "variant", "");
-        if (strcmp(ls_json_str(e, "family", ""), "nccl") != 0 || strncmp(variant, HCA_PREFIX, strlen(HCA_PREFIX)) != 0 ||
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) != 0 || strncmp(variant, HCA_PREFIX, strlen(HCA_PREFIX)) != 0 ||
             variant[strlen(HCA_PREFIX)] == '^' || strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
         double rate, busbw = ls_json_num(e, "value", NAN);
@@ -129,7 +130,8 @@ static void far_below(const json_t *r, json_t *out)
     double ceiling = ls_json_num(r, "ceiling_gbs", 0), busbw = ls_json_num(r, "busbw", NAN);
     if (ls_json_int(r, "ports", 0) != 1 || ceiling <= 0 || !(busbw < LS_PORT_FAR_BELOW * ceiling))
         return;
-    ls_finding_add(out, "port_far_below_rate", LS_SEV_WARNING, hca_text(r), json_pack("[s]", ls_json_str(r, "setting", "")),
+    ls_finding_add(out, "port_far_below_rate", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r)),
+                   json_pack("[s]", ls_json_str(r, "setting", "")),
                    "%s over port %s alone: %.1f GB/s busbw, %.0f%% of the port's %.0f Gb/s (%.1f GB/s)",
                    ls_json_str(r, "collective", ""), hca_text(r), busbw, 100 * busbw / ceiling,
                    ls_json_num(r, "rate_gbps", 0), ceiling);
@@ -143,7 +145,7 @@ static void below_slower(const json_t *r, const json_t *s, json_t *out)
     if (ls_json_int(r, "ports", 0) != 1 || ls_json_int(s, "ports", 0) != 1 || rr <= rs || rs <= 0 ||
         !(br < LS_PORT_SLOWER * bs))
         return;
-    ls_finding_add(out, "port_below_slower_port", LS_SEV_WARNING, hca_text(r),
+    ls_finding_add(out, "port_below_slower_port", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r)),
                    json_pack("[s, s]", ls_json_str(r, "setting", ""), ls_json_str(s, "setting", "")),
                    "%s over port %s (%.0f Gb/s): %.1f GB/s busbw, below port %s (%.0f Gb/s) at %.1f GB/s; "
                    "check its PCIe link, firmware and placement",
@@ -167,7 +169,7 @@ static void together_slower(const json_t *rows, const char *coll, json_t *out)
     }
     if (!all || !best || !(ls_json_num(all, "busbw", NAN) < LS_PORT_SLOWER * ls_json_num(best, "busbw", NAN)))
         return;
-    ls_finding_add(out, "ports_together_slower", LS_SEV_WARNING, coll,
+    ls_finding_add(out, "ports_together_slower", LS_SEV_WARNING, LS_ABOUT_WHAT(coll),
                    json_pack("[s, s]", ls_json_str(all, "setting", ""), ls_json_str(best, "setting", "")),
                    "%s over all %lld ports together: %.1f GB/s busbw, slower than port %s alone (%.1f GB/s); "
                    "the ports may share a PCIe root or NCCL splits channels badly: use one port",

@@ -2,6 +2,7 @@
 #ifndef LS_ANALYZE_RULES_H
 #define LS_ANALYZE_RULES_H
 
+#include "about.h"
 #include "analyze.h"
 #include "machine.h"
 
@@ -61,39 +62,27 @@
 #define LS_SPREAD_HOST_SHARED 0.14
 #define LS_NOISY_MIN_SAMPLES 3
 
-/* Appends {rule, severity, subject, message, evidence}; evidence reference stolen
-   (NULL = empty array). */
-void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, const char *subject,
+/* Appends {rule, severity, subject, gpus?, pairs?, port?, message, evidence}: the subject
+   and its data from about (about.h); evidence reference stolen (NULL = empty array). */
+void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
                     json_t *evidence, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-/* Degraded pair in its link class, asymmetry, PCIe downtrained, NVLink inactive. */
-void ls_rules_links(const ls_machine_t *m, json_t *out);
-/* HBM efficiency outliers, power limit, throttling, ECC, NVLink error counters. */
-void ls_rules_gpus(const ls_machine_t *m, json_t *out);
-/* NUMA placement, NIC distance, P2P supported but not used by NCCL. */
-void ls_rules_placement(const ls_machine_t *m, json_t *out);
-
-/* Every figure against its hardware ceiling: below_ceiling, implausible. */
-void ls_rules_ceiling(const ls_machine_t *m, json_t *out);
-/* P2P availability and gain, bidirectional figures, sockets, host-only topologies. */
-void ls_rules_p2p(const ls_machine_t *m, json_t *out);
-/* Entry statuses, wrong elements, busbw collapse, busy GPUs, noisy figures. */
-void ls_rules_status(const ls_machine_t *m, json_t *out);
-/* NCCL's own log: SHM or NET inside a node, GPUDirect RDMA off, NET/Socket. */
-void ls_rules_nccl_log(const ls_machine_t *m, json_t *out);
-/* A multi-node collective's busbw against the NICs its log names with their speeds. */
-void ls_rules_net(const ls_machine_t *m, json_t *out);
 /* Causes of a slow or missing path between GPUs a and b, the ones the document shows
    first (rules_causes.c); writes at most len bytes. */
 void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len);
-/* One direction of a pair far below its mirror in a single matrix (one_way_low). */
-void ls_rules_matrix(const ls_machine_t *m, json_t *out);
-/* The input: a cut paste (imports[].incomplete) as one info finding per file. */
-void ls_rules_input(const ls_machine_t *m, json_t *out);
-/* Figures that cannot be: nothing_measured, impossible_value, suspect_rows (rules_figures.c). */
-void ls_rules_figures(const ls_machine_t *m, json_t *out);
-/* P2P pairs slower measured together than alone (shared_path). */
-void ls_rules_shared_path(const ls_machine_t *m, json_t *out);
+
+/* The rule groups in the order they run (rule_table.c; docs/analysis.md, docs/design.md
+   "Adding a rule"). A group appends its findings to out. Those of stage LS_STAGE_JUDGED
+   run first; the driver then lowers what rests only on noisy figures and folds (into
+   busy_gpu, one finding for every GPU); those of LS_STAGE_AS_IS run after, as they say. */
+enum ls_rule_stage { LS_STAGE_JUDGED, LS_STAGE_AS_IS };
+typedef struct {
+    const char *id;
+    enum ls_rule_stage stage;
+    void (*run)(const ls_machine_t *m, json_t *out);
+} ls_rule_group_t;
+extern const ls_rule_group_t ls_rule_groups[];
+extern const size_t ls_rule_group_count;
 
 /* 1 when entry e's spread is above its limit (with enough samples to say). */
 int ls_entry_noisy(const json_t *e);
@@ -105,8 +94,6 @@ double ls_noisy_limit(const json_t *e);
 int ls_entry_host_shared(const json_t *e);
 /* The measurement with this id, or NULL. */
 const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id);
-/* GPUs a finding names in its subject ("GPU0<->GPU4", "GPU3", "... on GPUs 0-3"). */
-uint64_t ls_finding_gpus(const json_t *finding);
 
 /* Shared by rules and the planner: the NUMA node holding the most GPUs (-1 if none)
    and whether GPU g sits on a node with a minority of the GPUs. */

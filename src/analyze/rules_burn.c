@@ -18,6 +18,12 @@ static int is_burn(const json_t *e)
     return strcmp(ls_json_str(e, "family", ""), "burn") == 0 && json_is_object(burn_of(e));
 }
 
+/* A burn finding is about the GPU the load ran on. */
+static ls_about_t burn_gpu(const json_t *e)
+{
+    return LS_ABOUT_GPU(ls_json_int(e, "gpu", -1));
+}
+
 /* Thermal reasons first, then the hardware brake, then the power cap. */
 static void throttle_findings(const json_t *e, const char *subject, json_t *out)
 {
@@ -30,18 +36,18 @@ static void throttle_findings(const json_t *e, const char *subject, json_t *out)
         double first = ls_json_num(ev, "first_s", 0), share = 100 * ls_json_num(ev, "share", 0);
         json_t *evidence = json_pack("[s]", ls_json_str(e, "id", ""));
         if (strstr(r, "thermal"))
-            ls_finding_add(out, "burn_thermal", LS_SEV_WARNING, subject, evidence,
+            ls_finding_add(out, "burn_thermal", LS_SEV_WARNING, burn_gpu(e), evidence,
                            "%s: %s from %.1f s into the load (%.0f%% of samples), %.0f C reached: "
                            "check the airflow or coolant before accepting it",
                            subject, r, first, share, temp);
         else if (strcmp(r, "hw_slowdown") == 0 || strcmp(r, "hw_power_brake_slowdown") == 0)
-            ls_finding_add(out, "burn_hw_slowdown", LS_SEV_ERROR, subject, evidence,
+            ls_finding_add(out, "burn_hw_slowdown", LS_SEV_ERROR, burn_gpu(e), evidence,
                            "%s: %s from %.1f s into the load (%.0f%% of samples): the board or "
                            "the power supply pulled the clocks down (power brake, PSU or "
                            "temperature sensor)",
                            subject, r, first, share);
         else if (strcmp(r, "sw_power_cap") == 0)
-            ls_finding_add(out, "burn_power_cap", LS_SEV_INFO, subject, evidence,
+            ls_finding_add(out, "burn_power_cap", LS_SEV_INFO, burn_gpu(e), evidence,
                            "%s: held at its power limit from %.1f s (%.0f%% of samples); SM clock "
                            "%.0f MHz sustained at %.0f W: what the part does at its rating",
                            subject, first, share, ls_json_num(b, "sm_mhz_sustained", 0),
@@ -62,7 +68,7 @@ static void power_finding(const json_t *doc, const json_t *e, const char *subjec
     if (strcmp(ls_json_str(b, "method", ""), "gemm_bf16") != 0 || limit <= 0 || reached <= 0)
         return;
     if (reached < LS_BURN_POWER_SHARE * limit)
-        ls_finding_add(out, "burn_power_low", LS_SEV_WARNING, subject,
+        ls_finding_add(out, "burn_power_low", LS_SEV_WARNING, burn_gpu(e),
                        json_pack("[s]", ls_json_str(e, "id", "")),
                        "%s: drew at most %.0f W of its %.0f W limit under sustained GEMMs (%.0f%%; "
                        "DCGM's targeted power test fails below %.0f%%)",
@@ -74,7 +80,7 @@ static void sag_finding(const json_t *e, const char *subject, json_t *out)
     const json_t *b = burn_of(e);
     double ratio = ls_json_num(b, "sustained_ratio", 0);
     if (ratio > 0 && ratio < LS_BURN_SAG_RATIO)
-        ls_finding_add(out, "burn_sag", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+        ls_finding_add(out, "burn_sag", LS_SEV_WARNING, burn_gpu(e), json_pack("[s]", ls_json_str(e, "id", "")),
                        "%s: %.0f TFLOP/s sustained after %.0f TFLOP/s in the first seconds (%.0f%%): "
                        "the load pulled clocks down over time",
                        subject, ls_json_num(b, "sustained_tflops", 0), ls_json_num(b, "first_tflops", 0),
@@ -85,7 +91,7 @@ static void fault_finding(const json_t *e, const char *subject, json_t *out)
 {
     long long wrong = ls_json_int(burn_of(e), "wrong", 0);
     if (wrong > 0)
-        ls_finding_add(out, "burn_fault", LS_SEV_ERROR, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+        ls_finding_add(out, "burn_fault", LS_SEV_ERROR, burn_gpu(e), json_pack("[s]", ls_json_str(e, "id", "")),
                        "%s: the repeated product differed from the first in %lld words: a compute "
                        "or memory fault under load",
                        subject, wrong);
@@ -140,7 +146,7 @@ static void base_clock_finding(const json_t *doc, const json_t *e, const ls_data
     reasons_seen(e, reasons, sizeof reasons);
     if (limit > 0 && rated > 0 && limit < rated)
         snprintf(cause, sizeof cause, "; its power limit is set to %.0f W of the default %.0f W", limit, rated);
-    ls_finding_add(out, "burn_below_base", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+    ls_finding_add(out, "burn_below_base", LS_SEV_WARNING, burn_gpu(e), json_pack("[s]", ls_json_str(e, "id", "")),
                    "%s: SM clock held %.0f MHz under sustained load (median of the second half), below "
                    "the %s's %d MHz base clock, the minimum NVIDIA promises within the power limit; "
                    "throttle reasons seen: %s%s",
@@ -169,7 +175,7 @@ static void peer_findings(const json_t *list, json_t *out)
             continue;
         char subject[32];
         snprintf(subject, sizeof subject, "GPU %lld", ls_json_int(e, "gpu", -1));
-        ls_finding_add(out, "burn_behind", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+        ls_finding_add(out, "burn_behind", LS_SEV_WARNING, burn_gpu(e), json_pack("[s]", ls_json_str(e, "id", "")),
                        "%s: %.0f TFLOP/s sustained, %.0f%% of the other GPUs' median %.0f",
                        subject, v, 100 * v / s.median, s.median);
     }

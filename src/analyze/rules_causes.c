@@ -8,6 +8,7 @@
 #include "model/doc.h"
 #include "model/entry.h"
 #include "model/topo.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,10 +31,11 @@ static int geforce(const ls_machine_t *m, int g)
 
 static int flagged_no_p2p(const ls_machine_t *m, int a, int b)
 {
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
+         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
-        if (((s == a && d == b) || (s == b && d == a)) && ls_entry_has_flag(e, "no_p2p"))
+        if (((s == a && d == b) || (s == b && d == a)) && ls_entry_has_flag(e, LS_FLAG_NO_P2P))
             return 1;
     }
     return 0;

@@ -4,6 +4,7 @@
 #include "ceiling.h"
 #include "rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ static int judged(const json_t *e)
     if (strcmp(ls_json_str(e, "status", ""), "ok") || ls_json_num(e, "value", 0) <= 0 ||
         json_object_get(e, "under") || !strcmp(ls_json_str(e, "metric", ""), "latency"))
         return 0;
-    if (!strcmp(family, "nccl")) {
+    if (!strcmp(family, LS_FAMILY_NCCL)) {
         /* a variant that turns peer access off goes through host memory, not the links */
         const char *v = ls_json_str(e, "variant", "default");
         if (strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") || strstr(v, "NCCL_NVLS") ||
@@ -52,26 +53,23 @@ static int judged(const json_t *e)
     return bytes <= 0 || bytes >= 4.0 * 1024 * 1024;
 }
 
-/* The GPUs of an entry as a mask, and its subject: "GPU0->GPU1", "GPU3", "GPUs 0-3". */
-static uint64_t entry_mask(const json_t *e, char *subject, size_t len)
+/* What an entry is about: its pair ("GPU0->GPU1"), its GPUs ("GPU3", "GPUs 0-3"), or,
+   naming no GPU, its id (written into what); its subject text into subject. */
+static ls_about_t entry_about(const json_t *e, char *what, char *subject, size_t len)
 {
     long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
+    ls_about_t a;
     if (s >= 0 && d >= 0) {
-        snprintf(subject, len, strcmp(ls_json_str(e, "direction", ""), "bidir") ? "GPU%lld->GPU%lld" : "GPU%lld<->GPU%lld",
-                 s, d);
-        return (1ULL << (s & 63)) | (1ULL << (d & 63));
+        a = strcmp(ls_json_str(e, "direction", ""), LS_DIR_BIDIR) ? LS_ABOUT_PAIR(s, d) : LS_ABOUT_BOTH(s, d);
+    } else {
+        a = LS_ABOUT_GPUS(ls_gpu_mask_of(json_object_get(e, "gpus")) | ls_gpu_bit(ls_json_int(e, "gpu", -1)));
+        /* no GPU named (a paste without rank lines): say so, never an empty list */
+        snprintf(what, len, "%s (GPUs not in the paste)", ls_json_str(e, "id", "the run"));
+        if (!a.gpus)
+            a.what = what;
     }
-    uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
-    long long g = ls_json_int(e, "gpu", -1);
-    if (g >= 0)
-        mask |= 1ULL << (g & 63);
-    char set[96];
-    ls_format_gpu_mask(mask, set, sizeof set);
-    if (!mask) /* no GPU named (a paste without rank lines): say so, never an empty list */
-        snprintf(subject, len, "%s (GPUs not in the paste)", ls_json_str(e, "id", "the run"));
-    else
-        snprintf(subject, len, ls_popcount64(mask) == 1 ? "GPU%s" : "GPUs %s", set);
-    return mask;
+    ls_about_text(&a, subject, len);
+    return a;
 }
 
 static const char *next_step(enum ls_path path)
@@ -99,7 +97,7 @@ static const char *next_step(enum ls_path path)
 
 static const char *label_of(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "family", ""), "nccl") ? ls_json_str(e, "collective", "nccl")
+    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) ? ls_json_str(e, "collective", LS_FAMILY_NCCL)
                                                          : ls_json_str(e, "method", "unknown");
 }
 
@@ -114,9 +112,9 @@ static enum ls_severity below_severity(const ls_ceiling_t *c, double ratio)
 static void below_one(const below_t *b, json_t *out)
 {
     double v = ls_json_num(b->e, "value", 0), frac = ls_ceiling_floor(b->c.path);
-    char subject[96];
-    entry_mask(b->e, subject, sizeof subject);
-    ls_finding_add(out, "below_ceiling", below_severity(&b->c, b->ratio), subject,
+    char what[96], subject[96];
+    ls_about_t about = entry_about(b->e, what, subject, sizeof subject);
+    ls_finding_add(out, "below_ceiling", below_severity(&b->c, b->ratio), about,
                    json_pack("[s]", ls_json_str(b->e, "id", "")),
                    "%s %s %s %.1f GB/s is %.0f%% of its ceiling %.1f GB/s (%s; a healthy %s path reaches at "
                    "least %.0f%%): a link running at part speed, a downtrained or shared path, or clocks held "
@@ -145,8 +143,8 @@ static void below_group(const below_t *list, int n, int first, const char *done,
     for (int i = first; i < n; i++) {
         if (done[i] || !same_kind(&list[first], &list[i]))
             continue;
-        char subject[96];
-        gpus |= entry_mask(list[i].e, subject, sizeof subject);
+        char what[96], subject[96];
+        gpus |= entry_about(list[i].e, what, subject, sizeof subject).gpus;
         if (count < (int)(sizeof ratios / sizeof *ratios))
             ratios[count] = list[i].ratio;
         count++;
@@ -156,11 +154,9 @@ static void below_group(const below_t *list, int n, int first, const char *done,
     }
     const below_t *w = &list[worst_i];
     double frac = ls_ceiling_floor(w->c.path);
-    char set[96], subject[112], worst_subject[96];
-    ls_format_gpu_mask(gpus, set, sizeof set);
-    snprintf(subject, sizeof subject, "GPUs %s", set);
-    entry_mask(w->e, worst_subject, sizeof worst_subject);
-    ls_finding_add(out, "below_ceiling", below_severity(&w->c, worst), subject, evidence,
+    char what[96], worst_subject[96];
+    entry_about(w->e, what, worst_subject, sizeof worst_subject);
+    ls_finding_add(out, "below_ceiling", below_severity(&w->c, worst), LS_ABOUT_GPUS(gpus), evidence,
                    "%d %s %s figures are below %.0f%% of their ceilings (median %.0f%%, worst %s %.1f of %.1f GB/s, "
                    "%.0f%%; %s): the whole fabric runs at part speed (link speed, firmware, fabric manager) "
                    "rather than one link; next: %s",
@@ -210,12 +206,12 @@ static double nccl_peak(const json_t *e)
 
 static void one_rank(const json_t *e, json_t *out)
 {
-    char subject[96];
-    entry_mask(e, subject, sizeof subject);
+    char what[96], subject[96];
+    ls_about_t about = entry_about(e, what, subject, sizeof subject);
     char figure[64] = "any figure it prints"; /* a paste cut before the rows has none */
     if (json_is_number(json_object_get(e, "value")))
         snprintf(figure, sizeof figure, "its %.1f GB/s (peak %.1f)", ls_json_num(e, "value", 0), nccl_peak(e));
-    ls_finding_add(out, "implausible", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+    ls_finding_add(out, "implausible", LS_SEV_WARNING, about, json_pack("[s]", ls_json_str(e, "id", "")),
                    "%s %s ran on one rank: no data crossed any link, so %s measures a local copy, not the "
                    "interconnect; do not believe it; next: run one rank per GPU (`-g N` or `mpirun -np N`)",
                    subject, strcmp(ls_json_str(e, "collective", "unknown"), "unknown") ? ls_json_str(e, "collective", "")
@@ -225,13 +221,13 @@ static void one_rank(const json_t *e, json_t *out)
 
 static void above(const json_t *e, const ls_ceiling_t *c, json_t *out)
 {
-    int nccl = !strcmp(ls_json_str(e, "family", ""), "nccl");
+    int nccl = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL);
     double v = nccl ? nccl_peak(e) : ls_json_num(e, "value", 0);
     if (v <= (nccl ? LS_IMPLAUSIBLE_NCCL : LS_IMPLAUSIBLE_COPY) * c->gbps)
         return;
-    char subject[96];
-    entry_mask(e, subject, sizeof subject);
-    ls_finding_add(out, "implausible", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+    char what[96], subject[96];
+    ls_about_t about = entry_about(e, what, subject, sizeof subject);
+    ls_finding_add(out, "implausible", LS_SEV_WARNING, about, json_pack("[s]", ls_json_str(e, "id", "")),
                    "%s %s %.1f GB/s is %.0f%% of the physical ceiling %.1f GB/s (%s): the figure cannot be "
                    "right (wrong byte count, a copy that never crossed the link, or the wrong GPUs); do not "
                    "believe it; next: rerun with data checking on",
@@ -249,7 +245,7 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
         const json_t *e = ls_measurement(m, (size_t)i);
         if (strcmp(ls_json_str(e, "status", ""), "ok"))
             continue;
-        int nccl = !strcmp(ls_json_str(e, "family", ""), "nccl");
+        int nccl = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL);
         if (nccl && ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus"))) == 1 &&
             ls_json_int(e, "nodes", 1) <= 1) {
             one_rank(e, out);
@@ -262,7 +258,7 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
         double frac = ls_ceiling_floor(c.path), r = ls_json_num(e, "value", 0) / c.gbps;
         /* both directions at once through host memory share its bandwidth and the root
            complex's arbitration (their spread: LS_NOISY_CV_HOST_SHARED): one-way only */
-        if (c.path == LS_PATH_STAGED && !strcmp(ls_json_str(e, "direction", ""), "bidir"))
+        if (c.path == LS_PATH_STAGED && !strcmp(ls_json_str(e, "direction", ""), LS_DIR_BIDIR))
             frac = 0;
         if (judged(e) && frac > 0 && r < frac && (size_t)n < cap)
             list[n++] = (below_t){e, c, r};

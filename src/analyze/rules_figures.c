@@ -6,6 +6,7 @@
 #include "rules.h"
 #include "model/doc.h"
 #include "model/entry.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static void nothing_measured(const ls_machine_t *m, json_t *out)
                                 json_is_number(v) || json_is_string(v) || json_is_true(v)))
             return;
     }
-    ls_finding_add(out, "nothing_measured", LS_SEV_ERROR, "document", json_array(),
+    ls_finding_add(out, "nothing_measured", LS_SEV_ERROR, LS_ABOUT_WHAT("document"), json_array(),
                    "Nothing measured: the document holds no GPU, no link, no figure and no imported tool "
                    "report, so nothing in it can be judged healthy; next: `linkscope run -o RUN.json`, or "
                    "`linkscope import FILE -o RUN.json` with a tool's output");
@@ -67,12 +68,6 @@ static uint64_t entry_gpus(const json_t *e)
     return mask;
 }
 
-static void subject_of(uint64_t gpus, char *subject, size_t len)
-{
-    char set[96];
-    ls_format_gpu_mask(gpus, set, sizeof set);
-    snprintf(subject, len, gpus ? "GPUs %s" : "figures", set);
-}
 
 /* Why an ok figure cannot be, or NULL. nccl-tests prints busbw with two decimals, so
    the 0.00 of a sweep that stopped at a few bytes is a rounding, and a cut paste may keep
@@ -80,7 +75,7 @@ static void subject_of(uint64_t gpus, char *subject, size_t len)
 static const char *impossible(const json_t *e, char *buf, size_t len)
 {
     const json_t *v = json_object_get(e, "value");
-    int nccl = !strcmp(ls_json_str(e, "family", ""), "nccl");
+    int nccl = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL);
     if (strcmp(ls_json_str(e, "status", ""), "ok"))
         return NULL;
     if (!json_is_number(v))
@@ -107,7 +102,7 @@ typedef struct {
 
 static void flag_figures(const ls_machine_t *m, const figure_rule_t *r, json_t *out)
 {
-    char list[768] = "", what[64], subject[112];
+    char list[768] = "", what[64];
     int n = 0;
     uint64_t gpus = 0;
     json_t *evidence = json_array();
@@ -125,9 +120,8 @@ static void flag_figures(const ls_machine_t *m, const figure_rule_t *r, json_t *
         json_decref(evidence);
         return;
     }
-    subject_of(gpus, subject, sizeof subject);
-    ls_finding_add(out, r->rule, r->severity, subject, evidence, r->message, n, n == 1 ? "" : "s",
-                   n == 1 ? "s" : "", list);
+    ls_about_t about = gpus ? LS_ABOUT_GPUS(gpus) : LS_ABOUT_WHAT("figures");
+    ls_finding_add(out, r->rule, r->severity, about, evidence, r->message, n, n == 1 ? "" : "s", n == 1 ? "s" : "", list);
 }
 
 static int by_value(const void *a, const void *b)
@@ -181,7 +175,7 @@ static const figure_rule_t impossible_values = {
 
 static const figure_rule_t suspect_rows = {
     .rule = "suspect_rows",
-    .family = "nccl",
+    .family = LS_FAMILY_NCCL,
     .severity = LS_SEV_WARNING,
     .fault = bad_rows,
     .message = "%d NCCL sweep%s hold%s rows nccl-tests does not print when it works: %s; the figures of "

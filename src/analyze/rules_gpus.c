@@ -2,6 +2,7 @@
    measurement, ECC errors, NVLink error counters rising while measuring. */
 #include "rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +22,8 @@ typedef struct {
 static int hbm_by_method(const ls_machine_t *m, const char **methods, hbm_best_t (*best)[LS_MAX_GPUS])
 {
     int nmethods = 0;
-    for (long i = ls_doc_next_measurement(m->doc, "hbm", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "hbm", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HBM, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HBM, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         long long g = ls_json_int(e, "gpu", -1);
         if (g < 0 && json_is_integer(json_array_get(json_object_get(e, "gpus"), 0)))
@@ -82,9 +84,7 @@ static void hbm_outliers(const ls_machine_t *m, json_t *out)
         if (!evidence[g])
             continue;
         int k = worst_k[g];
-        char subject[16];
-        snprintf(subject, sizeof subject, "GPU%d", g);
-        ls_finding_add(out, "hbm_efficiency", LS_SEV_WARNING, subject, evidence[g],
+        ls_finding_add(out, "hbm_efficiency", LS_SEV_WARNING, LS_ABOUT_GPU(g), evidence[g],
                        "GPU%d %s: HBM %s %.1f of %.1f GB/s theoretical (%.0f%%), while the GPUs' median by that "
                        "method is %.0f%%",
                        g, ls_machine_gpu_name(m, g), methods[k], best[k][g].value, best[k][g].theoretical,
@@ -99,10 +99,9 @@ static void power_limits(const ls_machine_t *m, json_t *out)
         double limit = ls_json_num(p, "limit_w", 0), def = ls_json_num(p, "default_limit_w", 0);
         if (limit <= 0 || def <= 0 || limit >= LS_POWER_TOLERANCE * def)
             continue;
-        char subject[16], path[48];
-        snprintf(subject, sizeof subject, "GPU%d", g);
+        char path[48];
         snprintf(path, sizeof path, "gpus[%d].power", g);
-        ls_finding_add(out, "power_limit", LS_SEV_WARNING, subject, json_pack("[s]", path),
+        ls_finding_add(out, "power_limit", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d power limit %.0f W is below its default %.0f W: clocks and figures drop under load",
                        g, limit, def);
     }
@@ -145,7 +144,7 @@ static void throttling(const ls_machine_t *m, json_t *out)
         }
         json_array_foreach(json_object_get(e, "flags"), k, r)
         {
-            if (json_is_string(r) && !strcmp(json_string_value(r), "throttled"))
+            if (json_is_string(r) && !strcmp(json_string_value(r), LS_FLAG_THROTTLED))
                 hit = 1;
         }
         if (hit)
@@ -160,7 +159,7 @@ static void throttling(const ls_machine_t *m, json_t *out)
             size_t len = strlen(list);
             snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", json_string_value(r));
         }
-        ls_finding_add(out, "throttling", LS_SEV_WARNING, "measurements", json_incref(evidence),
+        ls_finding_add(out, "throttling", LS_SEV_WARNING, LS_ABOUT_WHAT("measurements"), json_incref(evidence),
                        "%zu measurement(s) ran while clocks were throttled (%s): their figures understate the hardware",
                        json_array_size(evidence), list[0] ? list : "flagged throttled");
     }
@@ -171,21 +170,21 @@ static void throttling(const ls_machine_t *m, json_t *out)
 /* Row remapping (A100 and later) and page retirement (earlier parts) as NVML reports
    them: a repair the GPU has recorded but applies only at the next GPU reset (rows) or
    driver load (pages); a remapping failure means a bank has no spare row left. */
-static void memory_repair(int g, const json_t *ecc, const char *subject, const char *path, json_t *out)
+static void memory_repair(int g, const json_t *ecc, const char *path, json_t *out)
 {
     const json_t *rows = json_object_get(ecc, "remapped_rows");
     const json_t *pages = json_object_get(ecc, "retired_pages");
     if (json_is_true(json_object_get(rows, "failure")))
-        ls_finding_add(out, "ecc", LS_SEV_ERROR, subject, json_pack("[s]", path),
+        ls_finding_add(out, "ecc", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d: row remapping failed (a memory bank has no spare row left): drain it and "
                        "have it checked (nvidia-smi -q -d ROW_REMAPPER)", g);
     else if (json_is_true(json_object_get(rows, "pending")))
-        ls_finding_add(out, "ecc", LS_SEV_WARNING, subject, json_pack("[s]", path),
+        ls_finding_add(out, "ecc", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d has a row remap pending (%lld correctable, %lld uncorrectable rows remapped): "
                        "it takes effect only after a GPU reset (nvidia-smi -r) or a reboot", g,
                        ls_json_int(rows, "correctable", 0), ls_json_int(rows, "uncorrectable", 0));
     if (json_is_true(json_object_get(pages, "pending")))
-        ls_finding_add(out, "ecc", LS_SEV_WARNING, subject, json_pack("[s]", path),
+        ls_finding_add(out, "ecc", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d has memory pages pending retirement (%lld single-bit, %lld double-bit retired): "
                        "they are retired only when the driver reloads (reboot)", g,
                        ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0));
@@ -201,7 +200,7 @@ static void throttled_now(const ls_machine_t *m, json_t *out)
     static const char *const serious[] = {"hw_slowdown", "hw_power_brake_slowdown", "hw_thermal_slowdown",
                                           "sw_thermal_slowdown"};
     for (int g = 0; g < m->ngpus; g++) {
-        char list[160] = "", subject[16], path[48];
+        char list[160] = "", path[48];
         size_t k;
         const json_t *r;
         json_array_foreach(json_object_get(m->gpu[g], "throttle_reasons"), k, r)
@@ -214,9 +213,8 @@ static void throttled_now(const ls_machine_t *m, json_t *out)
         }
         if (!list[0])
             continue;
-        snprintf(subject, sizeof subject, "GPU%d", g);
         snprintf(path, sizeof path, "gpus[%d].throttle_reasons", g);
-        ls_finding_add(out, "throttling", LS_SEV_WARNING, subject, json_pack("[s]", path),
+        ls_finding_add(out, "throttling", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d's clocks were held down by %s when it was read: %s", g, list,
                        strstr(list, "power_brake") ? "a power-brake signal from outside the GPU (power supply, or a "
                                                      "chassis that does not know the board): check cabling and the BMC"
@@ -231,22 +229,21 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
         const json_t *ecc = json_object_get(m->gpu[g], "ecc");
         long long unc = ls_json_int(ecc, "volatile_uncorrected", 0);
         long long cor = ls_json_int(ecc, "volatile_corrected", 0);
-        char subject[16], path[48];
-        snprintf(subject, sizeof subject, "GPU%d", g);
+        char path[48];
         snprintf(path, sizeof path, "gpus[%d].ecc", g);
         if (unc > 0)
-            ls_finding_add(out, "ecc", LS_SEV_ERROR, subject, json_pack("[s]", path),
+            ls_finding_add(out, "ecc", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
                            "GPU%d has %lld uncorrected ECC errors since the driver loaded: drain it and check "
                            "nvidia-smi -q -d ECC,PAGE_RETIREMENT", g, unc);
         else if (cor > 0)
-            ls_finding_add(out, "ecc", LS_SEV_INFO, subject, json_pack("[s]", path),
+            ls_finding_add(out, "ecc", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
                            "GPU%d has %lld corrected ECC errors since the driver loaded", g, cor);
         else if (ls_json_int(ecc, "aggregate_corrected", 0) > 0 || ls_json_int(ecc, "aggregate_uncorrected", 0) > 0)
-            ls_finding_add(out, "ecc", LS_SEV_INFO, subject, json_pack("[s]", path),
+            ls_finding_add(out, "ecc", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
                            "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life (none since "
                            "the driver loaded): watch whether they grow", g, ls_json_int(ecc, "aggregate_corrected", 0),
                            ls_json_int(ecc, "aggregate_uncorrected", 0));
-        memory_repair(g, ecc, subject, path, out);
+        memory_repair(g, ecc, path, out);
     }
 }
 
@@ -256,14 +253,8 @@ typedef struct {
 } nvlink_rise_t;
 
 typedef struct {
-    double from, to;
+    double from, to; /* from first: the sort key (ls_cmp_double) */
 } span_t;
-
-static int by_from(const void *a, const void *b)
-{
-    double x = ((const span_t *)a)->from, y = ((const span_t *)b)->from;
-    return (x > y) - (x < y);
-}
 
 /* How far counter `name` of GPU key `g` rose while measurements ran. Entries measured
    together share one window (the GPU- and CPU-timed copy latencies have the same
@@ -283,7 +274,7 @@ static double counter_rise(const ls_machine_t *m, const char *g, const char *nam
         if (json_is_number(a) && json_is_number(b) && json_number_value(a) > json_number_value(b))
             spans[n++] = (span_t){json_number_value(b), json_number_value(a)};
     }
-    qsort(spans, n, sizeof *spans, by_from);
+    qsort(spans, n, sizeof *spans, ls_cmp_double); /* by from, the first member */
     double rise = 0, end = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         if (spans[i].to <= end)
@@ -317,16 +308,14 @@ static int rose_in(const json_t *e, const char *g)
    recoveries stayed at 0, so that alone is information, not a fault. */
 static void nvlink_error_finding(int g, const nvlink_rise_t *r, json_t *evidence, json_t *out)
 {
-    char subject[16];
-    snprintf(subject, sizeof subject, "GPU%d", g);
     if (r->recovery > 0 || r->replay > 0)
         ls_finding_add(out, "nvlink_errors", r->recovery > 0 ? LS_SEV_ERROR : LS_SEV_WARNING,
-                       subject, evidence,
+                       LS_ABOUT_GPU(g), evidence,
                        "GPU%d NVLink errors rose during measurements: %.0f recoveries, %.0f "
                        "replays, %.0f CRC: check nvidia-smi nvlink -e and the link's cabling/board",
                        g, r->recovery, r->replay, r->crc);
     else
-        ls_finding_add(out, "nvlink_errors", LS_SEV_INFO, subject, evidence,
+        ls_finding_add(out, "nvlink_errors", LS_SEV_INFO, LS_ABOUT_GPU(g), evidence,
                        "GPU%d NVLink CRC counters rose by %.0f during measurements with no replay "
                        "or recovery (corrected in the link layer); watch the trend with "
                        "nvidia-smi nvlink -e", g, r->crc);

@@ -31,7 +31,7 @@ void ls_rules_input(const ls_machine_t *m, json_t *out)
         char subject[160];
         snprintf(subject, sizeof subject, "input %s", *file ? file : "(unnamed)");
         const char *missing = what_missing(imp);
-        ls_finding_add(out, "cut_paste", LS_SEV_INFO, subject, json_pack("[s]", "imports"),
+        ls_finding_add(out, "cut_paste", LS_SEV_INFO, LS_ABOUT_WHAT(subject), json_pack("[s]", "imports"),
                        "%s is a cut paste (%s): the findings judge the part given; links, rows and figures it "
                        "left out are unknown, not absent or healthy; next: paste the whole output",
                        subject, missing);

@@ -3,6 +3,7 @@
 #include "rules.h"
 #include "ceiling.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,15 +60,14 @@ static void degraded_pair(const ls_machine_t *m, int a, int b, json_t *out)
         json_decref(evidence);
         return;
     }
-    char word[16], subject[48];
+    char word[16];
     ls_machine_link_word(m, a, b, word, sizeof word);
     int k = ratio[0] > 0 && ratio[0] < LS_DEGRADED_RATIO ? 0 : 1;
     int s = dirs[k][0], d = dirs[k][1];
-    snprintf(subject, sizeof subject, flagged == 2 ? "GPU%d<->GPU%d" : "GPU%d->GPU%d", s, d);
     const char *hint = strncmp(word, "NV", 2) == 0 ? "NVLink partly down? compare nvidia-smi nvlink -s"
                                                     : "downtrained or shared PCIe path?";
     ls_finding_add(out, "degraded_link", worst < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING,
-                   subject, evidence,
+                   flagged == 2 ? LS_ABOUT_BOTH(s, d) : LS_ABOUT_PAIR(s, d), evidence,
                    "GPU%d->GPU%d %.1f GB/s is %.0f%% of the median %.1f GB/s of %d other %s %s pair directions (%s)",
                    s, d, m->uni[s][d].value, 100 * ratio[k], med[k], peers[k], word,
                    m->uni[s][d].direct ? "P2P" : "staged", hint);
@@ -84,11 +84,11 @@ static void degraded_pairs(const ls_machine_t *m, json_t *out)
 static const json_t *reverse_entry(const ls_machine_t *m, const json_t *e)
 {
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
         const json_t *r = ls_measurement(m, (size_t)i);
         if (ls_json_int(r, "src", -1) == b && ls_json_int(r, "dst", -1) == a &&
-            strcmp(ls_json_str(r, "direction", "uni"), "uni") == 0 &&
+            strcmp(ls_json_str(r, "direction", LS_DIR_UNI), LS_DIR_UNI) == 0 &&
             strcmp(ls_json_str(r, "status", ""), "ok") == 0 &&
             strcmp(ls_json_str(r, "method", ""), ls_json_str(e, "method", "")) == 0 &&
             strcmp(ls_json_str(r, "source", ""), ls_json_str(e, "source", "")) == 0)
@@ -117,12 +117,12 @@ static int asymmetric(const json_t *e, const json_t *r, int need_samples)
 static const json_t *symmetric_witness(const ls_machine_t *m, const json_t *e)
 {
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
         const json_t *o = ls_measurement(m, (size_t)i);
         if (o == e || ls_json_int(o, "src", -1) != a || ls_json_int(o, "dst", -1) != b ||
-            strcmp(ls_json_str(o, "direction", "uni"), "uni") != 0 ||
-            strcmp(ls_json_str(o, "method", ""), "staged") == 0)
+            strcmp(ls_json_str(o, "direction", LS_DIR_UNI), LS_DIR_UNI) != 0 ||
+            strcmp(ls_json_str(o, "method", ""), LS_P2P_STAGED) == 0)
             continue;
         if (strcmp(ls_json_str(o, "method", ""), ls_json_str(e, "method", "")) == 0 &&
             strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", "")) == 0)
@@ -136,11 +136,11 @@ static const json_t *symmetric_witness(const ls_machine_t *m, const json_t *e)
 
 static void asymmetry(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "p2p", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "p2p", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-        if (a < 0 || b <= a || strcmp(ls_json_str(e, "direction", "uni"), "uni") != 0 ||
+        if (a < 0 || b <= a || strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_UNI) != 0 ||
             strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
         const json_t *r = reverse_entry(m, e);
@@ -149,15 +149,14 @@ static void asymmetry(const ls_machine_t *m, json_t *out)
         double va = ls_json_num(e, "value", 0), vb = ls_json_num(r, "value", 0);
         double pct = 100 * fabs(va - vb) / (va > vb ? va : vb);
         const json_t *w = symmetric_witness(m, e);
-        char subject[64], tail[200] = "";
-        snprintf(subject, sizeof subject, "GPU%lld<->GPU%lld", a, b);
+        char tail[200] = "";
         json_t *evidence = json_pack("[s, s]", ls_json_str(e, "id", ""), ls_json_str(r, "id", ""));
         if (w) {
             json_array_append_new(evidence, json_string(ls_json_str(w, "id", "")));
             snprintf(tail, sizeof tail, "; %s %s finds both directions alike: the method, not the link",
                      ls_json_str(w, "source", "?"), ls_json_str(w, "method", "?"));
         }
-        ls_finding_add(out, "asymmetry", w ? LS_SEV_INFO : LS_SEV_WARNING, subject, evidence,
+        ls_finding_add(out, "asymmetry", w ? LS_SEV_INFO : LS_SEV_WARNING, LS_ABOUT_BOTH(a, b), evidence,
                        "GPU%lld->GPU%lld %.1f GB/s vs GPU%lld->GPU%lld %.1f GB/s (%s %s, %d and %d samples): "
                        "%.0f%% apart, beyond the samples' spread%s",
                        a, b, va, b, a, vb, ls_json_str(e, "source", "?"), ls_json_str(e, "method", "?"),
@@ -171,17 +170,16 @@ static void pcie_training(const ls_machine_t *m, json_t *out)
         const json_t *p = json_object_get(m->gpu[g], "pcie");
         long long gc = ls_json_int(p, "gen_current", 0), gm = ls_json_int(p, "gen_max", 0);
         long long wc = ls_json_int(p, "width_current", 0), wm = ls_json_int(p, "width_max", 0);
-        char subject[16], path[48];
-        snprintf(subject, sizeof subject, "GPU%d", g);
+        char path[48];
         snprintf(path, sizeof path, "gpus[%d].pcie", g);
         if (wc > 0 && wm > 0 && wc < wm)
-            ls_finding_add(out, "pcie_downtrained", LS_SEV_WARNING, subject, json_pack("[s]", path),
+            ls_finding_add(out, "pcie_downtrained", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
                            "GPU%d PCIe link trained at x%lld of x%lld lanes: reseat the card, check the slot, "
                            "riser and BIOS lane setting (a laptop or a board that wires the GPU at x%lld "
                            "reports this too)",
                            g, wc, wm, wc);
         if (gc > 0 && gm > 0 && gc < gm)
-            ls_finding_add(out, "pcie_downtrained", LS_SEV_INFO, subject, json_pack("[s]", path),
+            ls_finding_add(out, "pcie_downtrained", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
                            "GPU%d PCIe at Gen%lld of Gen%lld (an idle GPU lowers its link speed to save "
                            "power; read it again under load)", g, gc, gm);
     }
@@ -206,23 +204,22 @@ static size_t active_nvlinks(const json_t *gpu)
 static void inactive_against_part(const ls_machine_t *m, int g, size_t down, size_t total, const char *list,
                                   json_t *out)
 {
-    char subject[16], path[48];
-    snprintf(subject, sizeof subject, "GPU%d", g);
+    char path[48];
     snprintf(path, sizeof path, "gpus[%d].nvlinks", g);
     const ls_spec_row_t *part = ls_part_of(m, g);
     size_t active = total - down;
     if (part && part->nvlinks > 0 && active >= (size_t)part->nvlinks)
-        ls_finding_add(out, "nvlink_unwired", LS_SEV_INFO, subject, json_pack("[s]", path),
+        ls_finding_add(out, "nvlink_unwired", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d: %zu of %zu NVLink ports inactive (links %s), %zu active: the part (%s) wires %d, "
                        "so the others are not connected, not down", g, down, total, list, active, part->key,
                        part->nvlinks);
     else if (part && part->nvlinks > 0)
-        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d: %zu of the %d NVLinks its part (%s) wires are down (%zu of %zu ports inactive: links "
                        "%s); next: reseat the bridge or check the cable, `nvidia-smi nvlink -e` for errors",
                        g, (size_t)part->nvlinks - active, part->nvlinks, part->key, down, total, list);
     else
-        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d: %zu of %zu NVLinks inactive (links %s)", g, down, total, list);
 }
 
@@ -235,26 +232,25 @@ static void inactive_against_part(const ls_machine_t *m, int g, size_t down, siz
    GPUs whose links are up, warned about with the bridge named as the likely reason. */
 static void all_inactive(const ls_machine_t *m, int g, int others_active, json_t *out)
 {
-    char subject[16], path[48];
-    snprintf(subject, sizeof subject, "GPU%d", g);
+    char path[48];
     snprintf(path, sizeof path, "gpus[%d].nvlinks_all_inactive", g);
     const ls_spec_row_t *part = ls_part_of(m, g);
     int pcie_card = part && strcmp(part->form, "PCIe") == 0;
     if (pcie_card && part->nvlinks > 0)
-        ls_finding_add(out, "nvlink_unwired", LS_SEV_INFO, subject, json_pack("[s]", path),
+        ls_finding_add(out, "nvlink_unwired", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d (%s): every NVLink port inactive: no NVLink bridge is fitted (the part, %s, wires %d "
                        "links through a bridge); its traffic to other GPUs goes over PCIe",
                        g, ls_machine_gpu_name(m, g), part->key, part->nvlinks);
     if (pcie_card || (part && part->nvlinks <= 0))
         return;
     if (part || strstr(ls_machine_gpu_name(m, g), "SXM"))
-        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, subject, json_pack("[s]", path),
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d %s: every NVLink is inactive (NVML cannot read them): its traffic to other GPUs "
                        "falls back to PCIe or host memory; next: `nvidia-smi nvlink -s`, and on NVSwitch systems "
                        "`systemctl status nvidia-fabricmanager`; drain the node if a reset does not bring them up",
                        g, ls_machine_gpu_name(m, g));
     else if (others_active)
-        ls_finding_add(out, "nvlink_inactive", LS_SEV_WARNING, subject, json_pack("[s]", path),
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d %s: every NVLink is inactive while other GPUs have theirs up; the part is not in the "
                        "datasheet: if it is a PCIe card, it has no bridge fitted; else its links are down "
                        "(`nvidia-smi nvlink -s`, `nvidia-smi nvlink -e`)", g, ls_machine_gpu_name(m, g));

@@ -19,11 +19,12 @@ static void one_way(const ls_machine_t *m, int a, int b, json_t *out)
     if (ratio >= LS_ONE_WAY_RATIO)
         return;
     char subject[48], causes[512];
-    snprintf(subject, sizeof subject, "GPU%d->GPU%d", lo, hi);
+    ls_about_t about = LS_ABOUT_PAIR(lo, hi);
+    ls_about_text(&about, subject, sizeof subject);
     ls_pair_causes(m, lo, hi, causes, sizeof causes);
     /* a quarter or less of the mirror is beyond any lane-count mismatch of one link */
     const char *strength = ratio < LS_ONE_WAY_RATIO / 2 ? "far below" : "below";
-    ls_finding_add(out, "one_way_low", LS_SEV_WARNING, subject,
+    ls_finding_add(out, "one_way_low", LS_SEV_WARNING, about,
                    json_pack("[s,s]", slow->id ? slow->id : "", fast->id ? fast->id : ""),
                    "%s %s %.1f GB/s is %s its mirror GPU%d->GPU%d %.1f GB/s (%.0f%%); the link is full duplex, "
                    "so one direction should match the other; this rests on %s, so rerun to confirm; likely: %s; next: `nvidia-smi topo -m`, "

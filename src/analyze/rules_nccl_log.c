@@ -4,6 +4,7 @@
 #include "rules.h"
 #include "model/doc.h"
 #include "nccl_messages.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
    debug log) or a log imported on its own (top-level nccl_logs[], docs/import.md). */
 typedef struct {
     const json_t *obj;  /* has "transports" */
+    ls_about_t about;   /* its collective on its GPUs, or the log (what: the subject) */
     char subject[128];  /* "all_reduce on GPUs 0,1", "NCCL log x.log" */
     char evidence[96];  /* entry id or "nccl_logs[2]" */
     int is_entry;
@@ -23,13 +25,12 @@ typedef struct {
 static int sources(const ls_machine_t *m, log_src_t *out, int max)
 {
     int n = 0;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < max;
-         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0 && n < max;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
-        char set[96];
-        ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(e, "gpus")), set, sizeof set);
         out[n].obj = e, out[n].is_entry = 1;
-        snprintf(out[n].subject, sizeof out[n].subject, "%s on GPUs %s", ls_json_str(e, "collective", "nccl"), set);
+        out[n].about = LS_ABOUT_ON(ls_json_str(e, "collective", LS_FAMILY_NCCL), ls_gpu_mask_of(json_object_get(e, "gpus")));
+        ls_about_text(&out[n].about, out[n].subject, sizeof out[n].subject);
         snprintf(out[n].evidence, sizeof out[n].evidence, "%s", ls_json_str(e, "id", ""));
         n++;
     }
@@ -43,6 +44,7 @@ static int sources(const ls_machine_t *m, log_src_t *out, int max)
         const char *base = strrchr(file, '/');
         out[n].obj = l, out[n].is_entry = 0;
         snprintf(out[n].subject, sizeof out[n].subject, "NCCL log %s", base ? base + 1 : *file ? file : "imported");
+        out[n].about = LS_ABOUT_WHAT(out[n].subject);
         snprintf(out[n].evidence, sizeof out[n].evidence, "nccl_logs[%zu]", k);
         n++;
     }
@@ -145,7 +147,7 @@ static void p2p_env_off(const ls_machine_t *m, json_t *out)
     int a, b, nv = nvlink_pair(m, &a, &b);
     if (nv)
         snprintf(tail, sizeof tail, "; GPUs %d and %d have NVLink (topology), which it leaves unused", a, b);
-    ls_finding_add(out, "p2p_env_off", nv ? LS_SEV_WARNING : LS_SEV_INFO, "run",
+    ls_finding_add(out, "p2p_env_off", nv ? LS_SEV_WARNING : LS_SEV_INFO, LS_ABOUT_WHAT("run"),
                    json_pack("[s]", by_level ? "env.NCCL_P2P_LEVEL" : "env.NCCL_P2P_DISABLE"),
                    "The environment sets %s: P2P is switched off, so GPUs of one "
                    "node exchange data through host memory (SHM) by choice, not by a fault%s; unset it "
@@ -206,7 +208,7 @@ static void transport_finding(const ls_machine_t *m, const log_src_t *src, json_
     /* where the topology says P2P is OK, nccl_p2p_unused grades it with the variants;
        where it says P2P is impossible, p2p_unavailable does */
     enum ls_severity sev = off || (all_known && is_default(e)) ? LS_SEV_INFO : LS_SEV_WARNING;
-    ls_finding_add(out, "nccl_transport", sev, src->subject, json_pack("[s]", src->evidence),
+    ls_finding_add(out, "nccl_transport", sev, src->about, json_pack("[s]", src->evidence),
                    "%s: NCCL connected GPUs of one node through %s (%s%s) instead of P2P, so their traffic "
                    "goes through host memory or the NIC%s; %s; next: NCCL_DEBUG=INFO shows why, and `nvidia-smi "
                    "topo -p2p r` whether P2P is possible",
@@ -296,7 +298,7 @@ static void gdr_disabled(const ls_machine_t *m, const log_src_t *src, int n, jso
             snprintf(cause, sizeof cause, "the NIC may be too far from the GPU (NCCL_NET_GDR_LEVEL) or peermem missing");
         if (with + without)
             snprintf(count, sizeof count, "%d of %d network connections run without it: ", without, with + without);
-        ls_finding_add(out, "gdr_disabled", LS_SEV_WARNING, src[i].subject, json_pack("[s]", src[i].evidence),
+        ls_finding_add(out, "gdr_disabled", LS_SEV_WARNING, src[i].about, json_pack("[s]", src[i].evidence),
                        "%s: GPUDirect RDMA is off: %snetwork traffic is staged through host memory (%s); next: "
                        "`lsmod | grep peermem`, `nvidia-smi topo -m` (GPU-NIC distance), NCCL_DEBUG=INFO for the "
                        "distance NCCL measured",
@@ -334,14 +336,14 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
         if (sockets)
             snprintf(conns, sizeof conns, ", %d connections", sockets);
         if (ib_disabled_by_env(m)) {
-            ls_finding_add(out, "net_socket", LS_SEV_INFO, src[i].subject, json_pack("[s]", "env.NCCL_IB_DISABLE"),
+            ls_finding_add(out, "net_socket", LS_SEV_INFO, src[i].about, json_pack("[s]", "env.NCCL_IB_DISABLE"),
                            "%s: NCCL uses TCP sockets (NET/Socket%s) because NCCL_IB_DISABLE=1 is set: asked for, "
                            "not a fall-back; bandwidth is that of the kernel's TCP stack; next: unset "
                            "NCCL_IB_DISABLE where an InfiniBand/RoCE NIC is meant to carry the traffic",
                            src[i].subject, conns);
             continue;
         }
-        ls_finding_add(out, "net_socket", LS_SEV_WARNING, src[i].subject, json_pack("[s]", src[i].evidence),
+        ls_finding_add(out, "net_socket", LS_SEV_WARNING, src[i].about, json_pack("[s]", src[i].evidence),
                        "%s: NCCL fell back to TCP sockets (NET/Socket%s): no usable RDMA device (no "
                        "InfiniBand/RoCE NIC, the IB verbs library or driver missing, or NCCL_IB_DISABLE=1), so "
                        "bandwidth is that of the kernel's TCP stack; next: `ibv_devinfo`, NCCL_DEBUG=INFO "
@@ -437,7 +439,7 @@ static void error_trails(const log_src_t *src, json_t *out)
         char where[300];
         warn_where(g, where, sizeof where);
         json_decref(g);
-        ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src->subject, json_pack("[s]", src->evidence),
+        ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src->about, json_pack("[s]", src->evidence),
                        "%s: an NCCL call failed with error %lld (%s)%s, raised at %s (%lld line%s of "
                        "its return-code trail); the paste holds no WARN line saying why; next: the lines "
                        "before it, or rerun with NCCL_DEBUG=WARN (INFO for the context)",
@@ -467,13 +469,13 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
             const char *text = ls_json_str(g, "text", "");
             ls_nccl_message_t msg;
             if (ls_nccl_message_match(text, &msg) != 0) {
-                ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src[i].subject, json_pack("[s]", src[i].evidence),
+                ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src[i].about, json_pack("[s]", src[i].evidence),
                                "%s: unrecognized NCCL warning%s%s: \"%s\"; the lines before it in the log "
                                "say what NCCL was doing",
                                src[i].subject, where, times, text);
                 continue;
             }
-            ls_finding_add(out, "nccl_warn", (enum ls_severity)msg.severity, src[i].subject,
+            ls_finding_add(out, "nccl_warn", (enum ls_severity)msg.severity, src[i].about,
                            json_pack("[s]", src[i].evidence),
                            "%s: %s (%s%s%s): \"%s\"; likely: %s; next: %s", src[i].subject, msg.meaning,
                            msg.subsystem, where, times, text, msg.cause, msg.next);

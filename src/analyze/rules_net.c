@@ -9,6 +9,7 @@
 #include "rules.h"
 #include "machine.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "util/parse.h"
 
 #include <math.h>
@@ -78,14 +79,15 @@ void ls_rules_net(const ls_machine_t *m, json_t *out)
     node_nics_t nics;
     if (nics_with_speed(m->doc, &nics) != 0 || nics.gbps <= 0)
         return;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         long long nodes = ls_json_int(e, "nodes", 1), nranks = ls_json_int(e, "nranks", 0);
         double bus = large_busbw(e);
         if (nodes < 2 || nranks / nodes < nics.nics || bus <= 0 ||
             strcmp(ls_json_str(e, "status", "ok"), "ok") != 0 || bus >= LS_NET_LOW * nics.gbps)
             continue;
-        ls_finding_add(out, "net_below_nics", LS_SEV_WARNING, ls_json_str(e, "id", ""),
+        ls_finding_add(out, "net_below_nics", LS_SEV_WARNING, LS_ABOUT_WHAT(ls_json_str(e, "id", "")),
                        json_pack("[s, s]", ls_json_str(e, "id", ""), "nccl_logs.net_speeds"),
                        "%s across %lld nodes reaches %.1f GB/s busbw, %.0f%% of the %.1f GB/s of the %d NIC%s "
                        "NCCL uses on each node (%s): a run across nodes approaches the sum of one node's NICs, so "

@@ -21,18 +21,6 @@ typedef struct {
     size_t n, cap;
 } vals_t;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void push(vals_t *a, double x)
 {
     if (a->n == a->cap) {
@@ -95,12 +83,7 @@ static void judge_role(json_t *out, const json_t *doc, const char *method, vals_
     int have = 0;
     for (long long p = 0; meds && others && p < np; p++)
         if (per[p][role].n) {
-            double *copy = malloc(per[p][role].n * sizeof *copy);
-            if (!copy)
-                continue;
-            memcpy(copy, per[p][role].v, per[p][role].n * sizeof *copy);
-            meds[p] = median(copy, per[p][role].n), have++;
-            free(copy);
+            meds[p] = ls_median(per[p][role].v, (int)per[p][role].n), have++;
         }
     for (long long p = 0; have > LS_DEGRADED_MIN_PEERS && p < np; p++) {
         if (!per[p][role].n)
@@ -109,13 +92,13 @@ static void judge_role(json_t *out, const json_t *doc, const char *method, vals_
         for (long long q = 0; q < np; q++)
             if (q != p && per[q][role].n)
                 others[m++] = meds[q];
-        double ref = median(others, m), ratio = ref > 0 ? meds[p] / ref : 1;
+        double ref = ls_median(others, (int)m), ratio = ref > 0 ? meds[p] / ref : 1;
         if (ratio >= LS_DEGRADED_RATIO)
             continue;
         const char *host = host_of(doc, method, p);
         char subject[160];
         snprintf(subject, sizeof subject, "process %lld%s%s%s", p, host ? " (" : "", host ? host : "", host ? ")" : "");
-        ls_finding_add(out, "mnnvl_degraded", ratio < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING, subject,
+        ls_finding_add(out, "mnnvl_degraded", ratio < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING, LS_ABOUT_WHAT(subject),
                        NULL,
                        "nvloom %s: %s reaches %.0f%% of the other processes' median %s (%.1f of %.1f GB/s): look at "
                        "that GPU's NVLink ports (nvidia-smi nvlink -s and -e on its host)",

@@ -5,6 +5,7 @@
 #include "rules.h"
 #include "p2p_index.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "model/entry.h"
 
 #include <math.h>
@@ -77,13 +78,14 @@ static int no_peer_access(const ls_machine_t *m, const ls_p2p_index_t *ix, int a
    (its filter of accessible peer pairs finds none). */
 static void waived(const ls_machine_t *m, json_t *out)
 {
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
+         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         const char *id = ls_json_str(e, "id", ""), *test = ls_json_str(e, "test", id);
         if (strcmp(ls_json_str(e, "status", ""), "skipped") || strcmp(ls_json_str(e, "source", ""), "nvbandwidth") ||
             !strstr(test, "device_to_device") || !strstr(ls_json_str(e, "error", ""), "waived"))
             continue;
-        ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, "all GPUs", json_pack("[s]", id),
+        ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, LS_ABOUT_WHAT("all GPUs"), json_pack("[s]", id),
                        "nvbandwidth waived %s: it does so when no GPU pair has peer access, so every copy between "
                        "GPUs goes through host memory and NCCL uses SHM: likely consumer boards whose driver "
                        "disables P2P, a VM, or ACS/IOMMU; next: `nvidia-smi topo -p2p r`, check ACS: "
@@ -119,15 +121,13 @@ static void p2p_unavailable(const ls_machine_t *m, const ls_p2p_index_t *ix, jso
         return;
     }
     list_tail(list, sizeof list, n);
-    char set[96], subject[112], cost[128] = "";
-    ls_format_gpu_mask(gpus, set, sizeof set);
-    snprintf(subject, sizeof subject, "GPUs %s", set);
+    char cost[128] = "";
     if (nstaged)
         snprintf(cost, sizeof cost, "; copies between them go through host memory at %.1f GB/s (median)",
                  ls_median(staged, nstaged));
     char causes[512];
     ls_pair_causes(m, fa, fb, causes, sizeof causes);
-    ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, subject, json_pack("[s]", "links"),
+    ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus), json_pack("[s]", "links"),
                    "No peer-to-peer access on %d of %d GPU pairs (%s; %s)%s, and NCCL sends their traffic "
                    "through shared host memory (SHM) or the network; likely (GPU%d<->GPU%d): %s; next: "
                    "`nvidia-smi topo -p2p r`, check ACS: `lspci -vvv | grep ACSCtl`",
@@ -150,7 +150,8 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
     int wa = -1, wb = -1;
     json_t *evidence = json_array();
     uint64_t gpus = 0;
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
+         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         /* one-way against one-way, bidirectional against bidirectional (both directions
            at once through the host against both at once peer to peer) */
@@ -176,15 +177,12 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
         return;
     }
     list_tail(list, sizeof list, n);
-    char set[96], subject[112];
-    ls_format_gpu_mask(gpus, set, sizeof set);
-    snprintf(subject, sizeof subject, "GPUs %s", set);
     /* at a fraction of the staged speed direct copies are slower, not "no faster": the
        wording follows the worst pair's ratio */
     int slower = worst < LS_P2P_SLOWER;
     char causes[512];
     ls_pair_causes(m, wa, wb, causes, sizeof causes);
-    ls_finding_add(out, "p2p_no_gain", LS_SEV_WARNING, subject, evidence,
+    ls_finding_add(out, "p2p_no_gain", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus), evidence,
                    "P2P is enabled but %s copying through host memory on %d of %d pair directions "
                    "(%s; worst %.1f GB/s direct vs %.1f GB/s staged, %.0f%%): peer traffic is not taking a "
                    "direct path; likely: %s; next: check ACS: `lspci -vvv | grep ACSCtl`, IOMMU: "
@@ -194,7 +192,8 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
 
 static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
 {
-    for (long k = ls_doc_next_measurement(m->doc, "p2p", 0); k >= 0; k = ls_doc_next_measurement(m->doc, "p2p", k + 1)) {
+    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
+         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         if (!ok(e) || uni(e) || !direct(e) || json_object_get(e, "under"))
             continue;
@@ -208,7 +207,8 @@ static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
             continue;
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
         char subject[48], detail[200] = "";
-        snprintf(subject, sizeof subject, "GPU%lld<->GPU%lld", a < b ? a : b, a < b ? b : a);
+        ls_about_t about = LS_ABOUT_BOTH(a < b ? a : b, a < b ? b : a);
+        ls_about_text(&about, subject, sizeof subject);
         json_t *evidence = json_pack("[s]", ls_json_str(e, "id", ""));
         if (low_sum) {
             json_array_append_new(evidence, json_string(ls_json_str(f, "id", "")));
@@ -220,7 +220,7 @@ static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
             snprintf(detail + used, sizeof detail - used, "%s%.0f%% of the median %.1f GB/s of %d other pairs of its link",
                      used ? " and " : "", 100 * v / med, med, peers);
         }
-        ls_finding_add(out, "bidir_low", LS_SEV_WARNING, subject, evidence,
+        ls_finding_add(out, "bidir_low", LS_SEV_WARNING, about, evidence,
                        "%s both directions at once %.1f GB/s (%s %s) is %s: the link does not carry both "
                        "directions at full speed (a lane or link partly down, a shared switch uplink, or a "
                        "half-duplex path through the host); next: `nvidia-smi nvlink -s` / `nvidia-smi -q | grep "
@@ -261,10 +261,7 @@ static void cross_socket_slow(const ls_machine_t *m, json_t *out)
     double mc = ls_median(cross, nc), ms = ls_median(same, ns);
     if (mc >= LS_CROSS_SOCKET_RATIO * ms)
         return;
-    char set[96], subject[112];
-    ls_format_gpu_mask(gpus, set, sizeof set);
-    snprintf(subject, sizeof subject, "GPUs %s", set);
-    ls_finding_add(out, "cross_socket_slow", LS_SEV_WARNING, subject, json_pack("[s]", "links"),
+    ls_finding_add(out, "cross_socket_slow", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus), json_pack("[s]", "links"),
                    "GPU pairs across CPU sockets reach %.1f GB/s (median of %d pair directions), %.0f%% of the "
                    "%.1f GB/s of pairs within one socket (%d): traffic crosses the SMP interconnect, often "
                    "without P2P; keep communicating GPUs on one socket (`linkscope plan` groups), next: "
@@ -306,7 +303,7 @@ static void all_pairs_host(const ls_machine_t *m, json_t *out)
     if (!pairs || (!sys_same && !phb_same))
         return;
     int sys = sys_same > 0;
-    ls_finding_add(out, "all_pairs_host", sys ? LS_SEV_WARNING : LS_SEV_INFO, "all GPUs", json_pack("[s]", "links"),
+    ls_finding_add(out, "all_pairs_host", sys ? LS_SEV_WARNING : LS_SEV_INFO, LS_ABOUT_WHAT("all GPUs"), json_pack("[s]", "links"),
                    "Every GPU pair is at %s while GPUs share a CPU socket: no PCIe switch joins any two "
                    "GPUs, so P2P (where allowed) crosses the CPU's root complex; %s; next: `lspci -tv` for the "
                    "real tree, check ACS: `lspci -vvv | grep ACSCtl`",

@@ -2,6 +2,7 @@
    nearest NIC is across the SMP interconnect, and P2P that NCCL could use but did not. */
 #include "rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 #include "model/nccl_log.h"
 #include "util/parse.h"
 
@@ -31,10 +32,9 @@ static void numa_gpus(const ls_machine_t *m, json_t *out)
     for (int g = 0; g < m->ngpus; g++) {
         if (!ls_numa_minority(m, g) || nvlink_to_node(m, g, major))
             continue;
-        char subject[16], path[48];
-        snprintf(subject, sizeof subject, "GPU%d", g);
+        char path[48];
         snprintf(path, sizeof path, "gpus[%d].numa_node", g);
-        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, subject, json_pack("[s]", path),
+        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d sits on NUMA node %d while %d of the %d GPUs are on node %d: "
                        "its traffic to them crosses the SMP interconnect",
                        g, m->numa[g], largest, m->ngpus, major);
@@ -55,7 +55,7 @@ static void numa_nics(const ls_machine_t *m, json_t *out)
             continue;
         char path[48];
         snprintf(path, sizeof path, "nics[%zu].numa_node", i);
-        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, ls_json_str(nic, "name", "NIC"),
+        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, LS_ABOUT_WHAT(ls_json_str(nic, "name", "NIC")),
                        json_pack("[s]", path), "NIC %s sits on NUMA node %lld where no GPU is",
                        ls_json_str(nic, "name", ls_json_str(nic, "label", "")), node);
     }
@@ -97,15 +97,14 @@ static void nic_distance(const ls_machine_t *m, json_t *out)
         const char *name = ls_json_str(n, "name", "");
         if (!*name)
             name = ls_json_str(n, "label", "");
-        char subject[16], fallback[16];
+        char fallback[16];
         if (!*name) {
             snprintf(fallback, sizeof fallback, "NIC%d", nic);
             name = fallback;
         }
-        snprintf(subject, sizeof subject, "GPU%d", g);
         /* a warning where NICs are laid out per GPU and this one misses out; on a machine
            with a few NICs on one socket, the GPUs of the other socket are SYS by design */
-        ls_finding_add(out, "nic_distance", per_gpu_nics ? LS_SEV_WARNING : LS_SEV_INFO, subject,
+        ls_finding_add(out, "nic_distance", per_gpu_nics ? LS_SEV_WARNING : LS_SEV_INFO, LS_ABOUT_GPU(g),
                        json_pack("[s]", "gpu_nic_links"),
                        "GPU%d's nearest NIC (%s) is at SYS distance: network traffic crosses the SMP "
                        "interconnect and GPUDirect RDMA is off by default", g, name);
@@ -138,7 +137,8 @@ static int set_entry(const json_t *e, const json_t *o, int want_default)
 static double set_largest(const ls_machine_t *m, const json_t *e, int want_default)
 {
     double largest = 0;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1))
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1))
         if (set_entry(e, ls_measurement(m, (size_t)i), want_default))
             largest = fmax(largest, ls_nccl_largest_bytes(ls_measurement(m, (size_t)i)));
     return largest;
@@ -151,8 +151,8 @@ static double set_median(const ls_machine_t *m, const json_t *e, int want_defaul
 {
     double vals[64];
     int n = 0;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0 && n < 64;
-         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0 && n < 64;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *o = ls_measurement(m, (size_t)i);
         if (!set_entry(e, o, want_default) || !isfinite(ls_nccl_busbw_at(o, at)))
             continue;
@@ -196,14 +196,14 @@ static int unused_p2p_edges(const ls_machine_t *m, const json_t *e, char *list, 
 
 static void nccl_p2p_unused(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         if (!is_default(e) || strcmp(ls_json_str(e, "status", ""), "ok"))
             continue;
         int seen = 0; /* report a set once, at its first default entry */
-        for (long j = ls_doc_next_measurement(m->doc, "nccl", 0); j >= 0 && j < i && !seen;
-             j = ls_doc_next_measurement(m->doc, "nccl", j + 1))
+        for (long j = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); j >= 0 && j < i && !seen;
+             j = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, j + 1))
             seen = is_default(ls_measurement(m, (size_t)j)) && same_set(e, ls_measurement(m, (size_t)j));
         char edges[384];
         if (seen || !unused_p2p_edges(m, e, edges, sizeof edges))
@@ -229,10 +229,9 @@ static void nccl_p2p_unused(const ls_machine_t *m, json_t *out)
         } else {
             snprintf(tail, sizeof tail, "; try NCCL_P2P_LEVEL=PHB for this job and compare");
         }
-        char set[48];
-        ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(e, "gpus")), set, sizeof set);
-        snprintf(subject, sizeof subject, "%s on GPUs %s", ls_json_str(e, "collective", "?"), set);
-        ls_finding_add(out, "nccl_p2p_unused", sev, subject, ids,
+        ls_about_t about = LS_ABOUT_ON(ls_json_str(e, "collective", "?"), ls_gpu_mask_of(json_object_get(e, "gpus")));
+        ls_about_text(&about, subject, sizeof subject);
+        ls_finding_add(out, "nccl_p2p_unused", sev, about, ids,
                        "%s: NCCL used SHM/NET on %s where P2P is supported (default P2P level stops at PXB)%s",
                        subject, edges, tail);
     }

@@ -37,7 +37,7 @@ static void class_finding(const ls_machine_t *m, const char *word, json_t *out)
     const json_t *a = json_object_get(json_object_get(first, "concurrency_check"), "alone");
     char subject[48];
     snprintf(subject, sizeof subject, "%s pairs", word);
-    ls_finding_add(out, "shared_path", LS_SEV_WARNING, subject, evidence,
+    ls_finding_add(out, "shared_path", LS_SEV_WARNING, LS_ABOUT_WHAT(subject), evidence,
                    "%s %s: %.1f GB/s beside %lld other pair(s), %.1f GB/s alone: these pairs "
                    "share a path the topology does not show (link, switch uplink, NVSwitch "
                    "plane); the run measured them one pair at a time",

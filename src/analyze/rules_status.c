@@ -6,6 +6,7 @@
 #include "model/doc.h"
 #include "nccl_messages.h"
 #include "util/parse.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,22 +45,25 @@ static const char *collective_name(const json_t *e)
     return strcmp(c, "unknown") ? c : "the run (collective not named)";
 }
 
-static void subject_of(const json_t *e, char *subject, size_t len)
+/* What entry e is about (its collective on its GPUs, on its nodes, or its id; what holds
+   the text of one that names no GPU) and its subject text. */
+static ls_about_t about_of(const json_t *e, char *what, char *subject, size_t len)
 {
-    char set[96];
     uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
-    ls_format_gpu_mask(mask, set, sizeof set);
     char hosts[160];
     rank_hosts(e, hosts, sizeof hosts);
-    if (!strcmp(ls_json_str(e, "family", ""), "nccl") && ls_json_int(e, "nodes", 1) > 1 && hosts[0])
-        snprintf(subject, len, "%.40s on %lld nodes (%.70s)", collective_name(e),
+    ls_about_t a = LS_ABOUT_WHAT(what);
+    if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && ls_json_int(e, "nodes", 1) > 1 && hosts[0])
+        snprintf(what, len, "%.40s on %lld nodes (%.70s)", collective_name(e),
                  ls_json_int(e, "nodes", 1), hosts); /* GPU indices repeat on every node */
-    else if (!strcmp(ls_json_str(e, "family", ""), "nccl") && !mask) /* no rank line in the paste */
-        snprintf(subject, len, "%.60s (GPUs not in the paste)", collective_name(e));
-    else if (!strcmp(ls_json_str(e, "family", ""), "nccl"))
-        snprintf(subject, len, "%.40s on GPUs %.60s", collective_name(e), set);
+    else if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && !mask) /* no rank line in the paste */
+        snprintf(what, len, "%.60s (GPUs not in the paste)", collective_name(e));
+    else if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL))
+        a = LS_ABOUT_ON(collective_name(e), mask);
     else
-        snprintf(subject, len, "%s", ls_json_str(e, "id", "?"));
+        snprintf(what, len, "%s", ls_json_str(e, "id", "?"));
+    ls_about_text(&a, subject, len);
+    return a;
 }
 
 /* The footer's count when no row has a #wrong count (the 2.0-era layout prints the
@@ -80,14 +84,14 @@ static void out_of_bounds(const json_t *e, json_t *out)
         if (err > worst)
             worst = err, at = ls_json_num(row, "bytes", 0);
     }
-    char subject[128], where[96] = "";
-    subject_of(e, subject, sizeof subject);
+    char what[128], subject[128], where[96] = "";
+    ls_about_t about = about_of(e, what, subject, sizeof subject);
     if (at >= 0) {
         char size[32];
         ls_format_size((uint64_t)at, size, sizeof size);
         snprintf(where, sizeof where, "; the largest error column value, %g, is at %s", worst, size);
     }
-    ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+    ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, about, json_pack("[s]", ls_json_str(e, "id", "")),
                    "%s: nccl-tests counted %lld out-of-bounds values (validation FAILED)%s: the collective "
                    "returned wrong data, so none of its figures counts; next: `nvidia-smi -q -d ECC`, "
                    "`nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of the GPUs to find the one",
@@ -96,7 +100,8 @@ static void out_of_bounds(const json_t *e, json_t *out)
 
 static void wrong_elements(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         double total = 0, first = -1;
         int rows = 0;
@@ -115,10 +120,10 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
             out_of_bounds(e, out);
             continue;
         }
-        char subject[128], size[32];
-        subject_of(e, subject, sizeof subject);
+        char what[128], subject[128], size[32];
+        ls_about_t about = about_of(e, what, subject, sizeof subject);
         ls_format_size((uint64_t)first, size, sizeof size);
-        ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+        ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, about, json_pack("[s]", ls_json_str(e, "id", "")),
                        "%s: %.0f wrong elements in %d size%s, first at %s: the collective returned wrong data (a "
                        "faulty GPU, link or NIC, memory errors, or a library bug), so none of its figures counts; "
                        "next: `nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of "
@@ -133,15 +138,16 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
    one node, so every such run is a single-node run. */
 static void separate_runs(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         long long runs = ls_json_int(e, "separate_runs", 1);
         if (runs < 2)
             continue;
-        char hosts[256], subject[128];
+        char hosts[256], what[128], subject[128];
         rank_hosts(e, hosts, sizeof hosts);
-        subject_of(e, subject, sizeof subject);
-        ls_finding_add(out, "separate_runs", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+        ls_about_t about = about_of(e, what, subject, sizeof subject);
+        ls_finding_add(out, "separate_runs", LS_SEV_WARNING, about, json_pack("[s]", ls_json_str(e, "id", "")),
                        "%s: the paste holds %lld independent runs (a header per process, or rank 0 printed more "
                        "than once)%s%s%s: %lld single-node runs of %lld rank%s each, not a %lld-node test, so "
                        "nothing crossed between the nodes; next: build nccl-tests with MPI=1 and launch with "
@@ -162,21 +168,21 @@ static int failure_line(const char *why)
 static void one_status(const json_t *e, json_t *out)
 {
     const char *status = ls_json_str(e, "status", "ok");
-    char subject[128];
-    subject_of(e, subject, sizeof subject);
+    char what[128], subject[128];
+    ls_about_t about = about_of(e, what, subject, sizeof subject);
     json_t *ev = json_pack("[s]", ls_json_str(e, "id", ""));
     const char *why = ls_json_str(e, "error", "no reason recorded");
     ls_nccl_message_t msg;
     if (!strcmp(status, "failed") && failure_line(why) && ls_nccl_message_match(why, &msg) == 0)
-        ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, ev,
+        ls_finding_add(out, "entry_failed", LS_SEV_ERROR, about, ev,
                        "%s failed: %s; %s; likely: %s; next: %s", ls_json_str(e, "id", "?"), why, msg.meaning,
                        msg.cause, msg.next);
     else if (!strcmp(status, "failed"))
-        ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, ev,
+        ls_finding_add(out, "entry_failed", LS_SEV_ERROR, about, ev,
                        "%s failed: %s; its figure counts for nothing (status column: failed); next: rerun that "
                        "step alone and read its error", ls_json_str(e, "id", "?"), why);
     else if (!strcmp(status, "timeout"))
-        ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, subject, ev,
+        ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, about, ev,
                        "%s timed out: %s; a hang usually means a broken P2P or network path or a GPU stuck in "
                        "another job; next: rerun with NCCL_DEBUG=INFO and check `nvidia-smi` for other processes",
                        ls_json_str(e, "id", "?"), why);
@@ -203,7 +209,7 @@ static void skipped(const ls_machine_t *m, json_t *out)
     json_object_foreach(reasons, why, ids)
     {
         const char *first = json_string_value(json_array_get(ids, 0));
-        ls_finding_add(out, "entry_skipped", LS_SEV_INFO, json_array_size(ids) == 1 ? first : "measurements",
+        ls_finding_add(out, "entry_skipped", LS_SEV_INFO, LS_ABOUT_WHAT(json_array_size(ids) == 1 ? first : "measurements"),
                        json_incref(ids), "%zu measurement%s skipped (%s%s): %s", json_array_size(ids),
                        json_array_size(ids) == 1 ? "" : "s", first, json_array_size(ids) > 1 ? ", ..." : "", why);
     }
@@ -223,13 +229,13 @@ static void run_steps(const ls_machine_t *m, json_t *out)
         snprintf(path, sizeof path, "run.steps[%zu]", i);
         const char *why = ls_json_str(s, "error", "no reason recorded");
         if (!strcmp(status, "failed"))
-            ls_finding_add(out, "entry_failed", LS_SEV_ERROR, subject, json_pack("[s]", path),
+            ls_finding_add(out, "entry_failed", LS_SEV_ERROR, LS_ABOUT_WHAT(subject), json_pack("[s]", path),
                            "run step %s failed: %s", step, why);
         else if (!strcmp(status, "timeout"))
-            ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, subject, json_pack("[s]", path),
+            ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, LS_ABOUT_WHAT(subject), json_pack("[s]", path),
                            "run step %s timed out: %s", step, why);
         else if (!strcmp(status, "skipped"))
-            ls_finding_add(out, "entry_skipped", LS_SEV_INFO, subject, json_pack("[s]", path),
+            ls_finding_add(out, "entry_skipped", LS_SEV_INFO, LS_ABOUT_WHAT(subject), json_pack("[s]", path),
                            "run step %s skipped: %s", step, why);
     }
 }
@@ -261,7 +267,8 @@ static uint64_t row_bytes(const json_t *row)
 
 static void busbw_collapse(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         const json_t *rows = json_object_get(e, "rows");
         size_t n = json_array_size(rows);
@@ -279,11 +286,11 @@ static void busbw_collapse(const ls_machine_t *m, json_t *out)
             }
             if (!stays)
                 continue;
-            char subject[128], s1[32], s2[32];
-            subject_of(e, subject, sizeof subject);
+            char what[128], subject[128], s1[32], s2[32];
+            ls_about_t about = about_of(e, what, subject, sizeof subject);
             ls_format_size(row_bytes(prev), s1, sizeof s1);
             ls_format_size(row_bytes(json_array_get(rows, k)), s2, sizeof s2);
-            ls_finding_add(out, "busbw_collapse", LS_SEV_WARNING, subject, json_pack("[s]", ls_json_str(e, "id", "")),
+            ls_finding_add(out, "busbw_collapse", LS_SEV_WARNING, about, json_pack("[s]", ls_json_str(e, "id", "")),
                            "%s: busbw falls from %.2f GB/s at %s to %.2f at %s and stays down (lowest %.2f): "
                            "large messages hit a slower path (a NIC or PCIe link that saturates, congestion, a "
                            "protocol or algorithm switch, memory registration); next: rerun with NCCL_DEBUG=INFO "
@@ -328,10 +335,10 @@ static void busy_gpu(const ls_machine_t *m, json_t *out)
         json_decref(evidence);
         return;
     }
-    char set[96], subject[112];
-    ls_format_gpu_mask(gpus, set, sizeof set);
-    snprintf(subject, sizeof subject, ls_popcount64(gpus) == 1 ? "GPU%s" : "GPUs %s", set);
-    ls_finding_add(out, "busy_gpu", LS_SEV_WARNING, subject, evidence,
+    char subject[112];
+    ls_about_t about = LS_ABOUT_GPUS(gpus);
+    ls_about_text(&about, subject, sizeof subject);
+    ls_finding_add(out, "busy_gpu", LS_SEV_WARNING, about, evidence,
                    "Other processes ran on %s during %zu measurements (pid %s): they share the GPU's memory "
                    "bandwidth and links, so these figures are low and spread; rerun on an idle machine; next: "
                    "`nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv`",
@@ -356,7 +363,7 @@ static void noisy(const ls_machine_t *m, json_t *out)
         json_decref(evidence);
         return;
     }
-    ls_finding_add(out, "noisy", LS_SEV_WARNING, json_array_size(evidence) == 1 ? worst_id : "measurements", evidence,
+    ls_finding_add(out, "noisy", LS_SEV_WARNING, LS_ABOUT_WHAT(json_array_size(evidence) == 1 ? worst_id : "measurements"), evidence,
                    "%zu figure%s spread wider than a healthy idle machine's (coefficient of variation; worst %s at "
                    "%.1f%%, limit %.0f%%): another process, clock changes or a shared path moved them while "
                    "measuring; findings resting only on them are lowered to info; rerun on an idle machine",

@@ -5,28 +5,12 @@
 #include "tools_rules.h"
 #include "model/doc.h"
 #include "model/gpuset.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void gpus_text(const json_t *gpus, char *out, size_t len)
-{
-    size_t n = json_array_size(gpus);
-    if (n == 0) {
-        snprintf(out, len, "GPU unknown");
-        return;
-    }
-    size_t used = (size_t)snprintf(out, len, n == 1 ? "GPU" : "GPUs ");
-    size_t i;
-    const json_t *g;
-    json_array_foreach(gpus, i, g)
-    {
-        if (used < len)
-            used += (size_t)snprintf(out + used, len - used, "%s%lld", i ? "," : "", (long long)json_integer_value(g));
-    }
-}
 
 /* DCGM's own severity of an error (dcgm_errors.h dcgmErrorSeverity_t): what it says to
    do with the GPU. */
@@ -42,7 +26,8 @@ static const char *dcgm_severity_name(long long sev)
 static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, const json_t *p, int fail)
 {
     char subject[128];
-    gpus_text(json_object_get(result, "gpus"), subject, sizeof subject);
+    ls_about_t about = LS_ABOUT_GPUS(ls_gpu_mask_of(json_object_get(result, "gpus")));
+    ls_about_text(&about, subject, sizeof subject);
     char code[48] = "no error code";
     if (json_is_integer(json_object_get(p, "error_id")))
         snprintf(code, sizeof code, "DCGM error code %lld", ls_json_int(p, "error_id", 0));
@@ -52,7 +37,7 @@ static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, 
     if (sev_name)
         snprintf(sev_text, sizeof sev_text, ", DCGM severity: %s", sev_name);
     int workable = sev == 1 || sev == 5;
-    ls_finding_add(out, "dcgm_failed", fail && !workable ? LS_SEV_ERROR : LS_SEV_WARNING, subject, NULL,
+    ls_finding_add(out, "dcgm_failed", fail && !workable ? LS_SEV_ERROR : LS_SEV_WARNING, about, NULL,
                    "DCGM diagnostic %s test %s on %s (%s%s): %s (the next step is DCGM's own, in its message)",
                    ls_json_str(test, "name", "?"), fail ? "failed" : "warned", subject, code, sev_text,
                    ls_json_str(p, "message", ""));
@@ -93,11 +78,11 @@ static void dcgm_one(json_t *out, const json_t *d)
         }
     }
     if (npass)
-        ls_finding_add(out, "dcgm_passed", LS_SEV_INFO, "DCGM diagnostic", NULL,
+        ls_finding_add(out, "dcgm_passed", LS_SEV_INFO, LS_ABOUT_WHAT("DCGM diagnostic"), NULL,
                        "DCGM %s diagnostic: %d test%s passed (%s)", ls_json_str(d, "version", "(version unknown)"),
                        npass, npass == 1 ? "" : "s", passed);
     if (ls_json_str(d, "runtime_error", NULL))
-        ls_finding_add(out, "dcgm_runtime_error", LS_SEV_ERROR, "DCGM diagnostic", NULL,
+        ls_finding_add(out, "dcgm_runtime_error", LS_SEV_ERROR, LS_ABOUT_WHAT("DCGM diagnostic"), NULL,
                        "DCGM diagnostic did not run: %s", ls_json_str(d, "runtime_error", ""));
 }
 
@@ -182,11 +167,11 @@ static void straggler_entry(json_t *out, const json_t *e)
         char who[256];
         name_process(e, p, who, sizeof who);
         json_t *ev = json_pack("[s]", ls_json_str(e, "id", ""));
-        ls_finding_add(out, "nccl_straggler", LS_SEV_WARNING, who, ev,
+        ls_finding_add(out, "nccl_straggler", LS_SEV_WARNING, LS_ABOUT_WHAT(who), ev,
                        "%s: %s is the slowest at %d of %d sizes, %.0f%% above the other processes' median "
                        "time per iteration%s%lld bytes; every rank waits for it: look at that host and GPU "
                        "(clocks, throttling, its NIC)",
-                       ls_json_str(e, "collective", "nccl"), who, counts[p], sized, (worst_ratio - 1) * 100,
+                       ls_json_str(e, "collective", LS_FAMILY_NCCL), who, counts[p], sized, (worst_ratio - 1) * 100,
                        worst_size_p == p ? " at worst, at " : " at ", worst_bytes);
     }
 }
@@ -206,7 +191,7 @@ static void ras_unranked(json_t *out, const json_t *p, const char *ev_id)
         char subject[320];
         snprintf(subject, sizeof subject, "process %lld on %s, GPU %lld", ls_json_int(x, "pid", -1),
                  ls_json_str(x, "host", "unknown"), ls_json_int(x, "gpu", -1));
-        ls_finding_add(out, "nccl_ras_problem", sev, subject, json_pack("[s]", ev_id), "NCCL RAS %s (%s): %s%s%s", state,
+        ls_finding_add(out, "nccl_ras_problem", sev, LS_ABOUT_WHAT(subject), json_pack("[s]", ev_id), "NCCL RAS %s (%s): %s%s%s", state,
                        strcmp(comm, "job") == 0 ? "the job" : comm, subject, why ? ": " : "", why ? why : "");
     }
     if (json_array_size(json_object_get(p, "processes")))
@@ -220,7 +205,7 @@ static void ras_unranked(json_t *out, const json_t *p, const char *ev_id)
     }
     char subject[320];
     snprintf(subject, sizeof subject, strcmp(comm, "job") == 0 ? "NCCL job" : "communicator %s", comm);
-    ls_finding_add(out, "nccl_ras_problem", sev, subject, json_pack("[s]", ev_id), "NCCL RAS %s on %s%s%s%s%s", state,
+    ls_finding_add(out, "nccl_ras_problem", sev, LS_ABOUT_WHAT(subject), json_pack("[s]", ev_id), "NCCL RAS %s on %s%s%s%s%s", state,
                    subject, used ? ": missing rank " : "", ranks, why ? ": " : "", why ? why : "");
 }
 
@@ -236,14 +221,14 @@ static void ras_one(json_t *out, const json_t *ras, size_t idx)
         if (strcmp(st, "RUNNING") == 0 && strcmp(er, "OK") == 0)
             continue;
         if (strcmp(st, "INIT") == 0 && strcmp(er, "OK") == 0) { /* a communicator being created (RAS's docs) */
-            ls_finding_add(out, "nccl_ras_state", LS_SEV_INFO, "NCCL job", json_pack("[s]", ev_id),
+            ls_finding_add(out, "nccl_ras_state", LS_SEV_INFO, LS_ABOUT_WHAT("NCCL job"), json_pack("[s]", ev_id),
                            "NCCL RAS: communicator group %lld (%lld communicators, %lld ranks) is still initializing: "
                            "query again to see it RUNNING",
                            ls_json_int(g, "group", -1), ls_json_int(g, "comms", -1), ls_json_int(g, "ranks", -1));
             continue;
         }
         ls_finding_add(out, "nccl_ras_state", strcmp(er, "OK") != 0 ? LS_SEV_ERROR : LS_SEV_WARNING,
-                       "NCCL job", json_pack("[s]", ev_id),
+                       LS_ABOUT_WHAT("NCCL job"), json_pack("[s]", ev_id),
                        "NCCL RAS: communicator group %lld (%lld communicators, %lld ranks) is %s with %s: the job "
                        "is not healthy",
                        ls_json_int(g, "group", -1), ls_json_int(g, "comms", -1), ls_json_int(g, "ranks", -1), st, er);
@@ -263,7 +248,7 @@ static void ras_one(json_t *out, const json_t *ras, size_t idx)
             const char *why = json_string_value(json_array_get(json_object_get(p, "lines"), 0));
             ls_finding_add(out, "nccl_ras_problem",
                            strcmp(ls_json_str(p, "kind", ""), "error") == 0 ? LS_SEV_ERROR : LS_SEV_WARNING,
-                           subject, json_pack("[s]", ev_id), "NCCL RAS %s on communicator %s: %s (process %lld)%s%s",
+                           LS_ABOUT_WHAT(subject), json_pack("[s]", ev_id), "NCCL RAS %s on communicator %s: %s (process %lld)%s%s",
                            ls_json_str(p, "state", "?"), ls_json_str(p, "comm", "?"), subject,
                            ls_json_int(r, "pid", -1), why ? ": " : "", why ? why : "");
         }
@@ -285,7 +270,8 @@ static double measured_at(const json_t *doc, const char *coll, long long bytes, 
                           int *between)
 {
     *between = 0;
-    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         long long er = ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus")));
         if (strcmp(ls_json_str(e, "collective", ""), coll) != 0 || (nranks > 0 && er != nranks))
@@ -383,7 +369,7 @@ static void job_vs_measured(json_t *out, const json_t *doc)
         }
         char subject[96];
         snprintf(subject, sizeof subject, "%s over %lld ranks", coll, nranks);
-        ls_finding_add(out, "job_vs_measured", low ? LS_SEV_WARNING : LS_SEV_INFO, subject, ev,
+        ls_finding_add(out, "job_vs_measured", low ? LS_SEV_WARNING : LS_SEV_INFO, LS_ABOUT_WHAT(subject), ev,
                        "this job's %s got %s of what this machine measured busbw at the same size and rank count%s", coll, text,
                        low ? ": look at the job's algorithm and protocol, its placement, and what ran beside it" : "");
     }
@@ -396,7 +382,8 @@ void ls_rules_tools(const json_t *doc, json_t *out)
     const json_t *d;
     json_array_foreach(json_object_get(doc, "dcgm"), i, d)
         dcgm_one(out, d);
-    for (long k = ls_doc_next_measurement(doc, "nccl", 0); k >= 0; k = ls_doc_next_measurement(doc, "nccl", k + 1))
+    for (long k = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, 0); k >= 0;
+         k = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, k + 1))
         straggler_entry(out, json_array_get(json_object_get(doc, "measurements"), (size_t)k));
     json_array_foreach(json_object_get(doc, "nccl_ras"), i, d)
         ras_one(out, d, i);

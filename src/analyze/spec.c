@@ -3,6 +3,7 @@
 #include "analyze/burn_rules.h"
 #include "analyze/rules.h"
 #include "model/doc.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,7 +153,7 @@ static double best_hbm(const json_t *doc, long long g, const char **id)
     const json_t *e;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
     {
-        if (strcmp(ls_json_str(e, "family", ""), "hbm") != 0 || ls_json_int(e, "gpu", -1) != g ||
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_HBM) != 0 || ls_json_int(e, "gpu", -1) != g ||
             strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
         double v = ls_json_num(e, "value", 0);
@@ -202,13 +203,19 @@ static void pcie_words(const json_t *gpu, char *text, size_t len)
 
 /* An SXM module whose NVLinks the document does not record: it cannot be accepted as
    the part until they are seen (seed 003's PCIe conversions carry the SXM name). */
+/* A spec finding is about its GPU (by the document's index). */
+static ls_about_t gpu_about(const json_t *gpu)
+{
+    return LS_ABOUT_GPU(ls_json_int(gpu, "index", -1));
+}
+
 static void nvlink_unrecorded(const json_t *gpu, const ls_spec_row_t *r, const char *subject,
                               json_t *checks, json_t *findings)
 {
     json_array_append_new(checks, json_pack("{s:s, s:i, s:n}", "check", "nvlinks", "spec",
                                             r->nvlinks, "seen"));
     if (is_board_with_nvlink(r))
-        ls_finding_add(findings, "spec_nvlink", LS_SEV_WARNING, subject, NULL,
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_WARNING, gpu_about(gpu), NULL,
                        "%s reports \"%s\" (the %s part, %d NVLinks, %.0f GB/s) but the document "
                        "does not record its NVLinks: import `nvidia-smi nvlink -s` or `nvidia-smi "
                        "topo -m` of this machine, or run linkscope on it; a PCIe card under this "
@@ -238,13 +245,13 @@ static void check_nvlink(const json_t *doc, const json_t *gpu, const ls_spec_row
     json_array_append_new(checks, json_pack("{s:s, s:i, s:i}", "check", "nvlinks", "spec",
                                             r->nvlinks, "seen", active));
     if (active == 0 && is_board_with_nvlink(r) && json_array_size(json_object_get(doc, "gpus")) < 2)
-        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, subject, NULL,
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, gpu_about(gpu), NULL,
                        "%s reports \"%s\" (the %s part, %d NVLinks) with 0 active NVLinks, but "
                        "it is the only GPU here (a one-GPU VM slice of an NVLink board shows none "
                        "either): no GPU-to-GPU traffic to judge; a box of several must show them",
                        subject, name, r->form, r->nvlinks);
     else if (active == 0 && is_board_with_nvlink(r))
-        ls_finding_add(findings, "spec_nvlink", LS_SEV_ERROR, subject, NULL,
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_ERROR, gpu_about(gpu), NULL,
                        "%s reports \"%s\" (the %s part, %d NVLinks, %.0f GB/s) but has 0 active "
                        "NVLinks: GPU-to-GPU traffic such as tensor parallelism goes over %s "
                        "instead of %.0f GB/s each way. Check the part with the seller; "
@@ -252,21 +259,21 @@ static void check_nvlink(const json_t *doc, const json_t *gpu, const ls_spec_row
                        subject, name, r->form, r->nvlinks, r->nvlink_gbps, pcie_text,
                        r->nvlink_gbps / 2);
     else if (active == 0)
-        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, subject, NULL,
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, gpu_about(gpu), NULL,
                        "%s: no NVLink bridge fitted (the part takes %d links, %.0f GB/s): "
                        "GPU-to-GPU traffic goes over %s",
                        subject, r->nvlinks, r->nvlink_gbps, pcie_text);
     else if (active < r->nvlinks && is_board_with_nvlink(r))
         /* some links up and some not: a partial set is a fault (a link or its cable down),
            never how an SXM module is sold or sliced */
-        ls_finding_add(findings, "spec_nvlink", LS_SEV_ERROR, subject, NULL,
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_ERROR, gpu_about(gpu), NULL,
                        "%s: %d of the part's %d NVLinks active (%s, %.0f GB/s with all): the "
                        "pairs through the %d inactive link%s run slower; nvidia-smi nvlink -s "
                        "names them",
                        subject, active, r->nvlinks, r->form, r->nvlink_gbps, r->nvlinks - active,
                        r->nvlinks - active == 1 ? "" : "s");
     else if (active < r->nvlinks) /* a PCIe card: bridges join some of its links */
-        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, subject, NULL,
+        ls_finding_add(findings, "spec_nvlink", LS_SEV_INFO, gpu_about(gpu), NULL,
                        "%s: %d of the part's %d NVLinks active", subject, active, r->nvlinks);
 }
 
@@ -283,7 +290,7 @@ static void check_memory(const json_t *gpu, const ls_spec_row_t *r, const char *
     json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "memory_gib", "spec", r->memory_gb, "seen",
                                             gib));
     if (gib < 0.9 * r->memory_gb)
-        ls_finding_add(findings, "spec_memory", LS_SEV_WARNING, subject, NULL,
+        ls_finding_add(findings, "spec_memory", LS_SEV_WARNING, gpu_about(gpu), NULL,
                        "%s: %.1f GiB of memory, the part has %.0f GiB", subject, gib, r->memory_gb);
 }
 
@@ -298,7 +305,7 @@ static void check_pcie(const json_t *gpu, const ls_spec_row_t *r, const char *su
                                             r->pcie_gen, "spec_width", r->pcie_width, "seen_gen",
                                             (json_int_t)gen, "seen_width", (json_int_t)width));
     if (gen < r->pcie_gen || width < r->pcie_width)
-        ls_finding_add(findings, "spec_pcie", LS_SEV_WARNING, subject, NULL,
+        ls_finding_add(findings, "spec_pcie", LS_SEV_WARNING, gpu_about(gpu), NULL,
                        "%s: the PCIe link can reach Gen%lld x%lld at most, the part is Gen%d "
                        "x%d (the slot, a riser or the BIOS setting limits it; "
                        "`lspci -vv | grep LnkCap`)",
@@ -313,7 +320,7 @@ static void check_power_sms(const json_t *gpu, const ls_spec_row_t *r, const cha
         json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "power_w", "spec",
                                                 r->power_w, "seen", limit));
         if (limit < 0.95 * r->power_w)
-            ls_finding_add(findings, "spec_power", LS_SEV_WARNING, subject, NULL,
+            ls_finding_add(findings, "spec_power", LS_SEV_WARNING, gpu_about(gpu), NULL,
                            "%s: default power limit %.0f W, the part is rated %.0f W: sustained "
                            "clocks will be lower than the datasheet's",
                            subject, limit, r->power_w);
@@ -323,7 +330,7 @@ static void check_power_sms(const json_t *gpu, const ls_spec_row_t *r, const cha
         json_array_append_new(checks, json_pack("{s:s, s:i, s:I}", "check", "sms", "spec", r->sms,
                                                 "seen", (json_int_t)sms));
         if (sms < r->sms)
-            ls_finding_add(findings, "spec_sms", LS_SEV_ERROR, subject, NULL,
+            ls_finding_add(findings, "spec_sms", LS_SEV_ERROR, gpu_about(gpu), NULL,
                            "%s: %lld SMs, the part has %d: a cut-down or mislabelled part",
                            subject, sms, r->sms);
     }
@@ -339,7 +346,7 @@ static void check_hbm(const json_t *doc, const json_t *gpu, const ls_spec_row_t 
     json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "memory_gbps", "spec",
                                             r->memory_gbps, "seen", best));
     if (best < LS_SPEC_HBM_SHARE * r->memory_gbps)
-        ls_finding_add(findings, "spec_hbm", LS_SEV_WARNING, subject, json_pack("[s]", id),
+        ls_finding_add(findings, "spec_hbm", LS_SEV_WARNING, gpu_about(gpu), json_pack("[s]", id),
                        "%s: memory bandwidth %.0f GB/s measured, %.0f%% of the datasheet's "
                        "%.0f GB/s (healthy parts reach 86-94%%)",
                        subject, best, 100 * best / r->memory_gbps, r->memory_gbps);
@@ -372,13 +379,13 @@ static const ls_spec_row_t *identify(const json_t *gpu, const ls_datasheet_t *ds
     const char *name = ls_json_str(gpu, "name", ""), *id = ls_json_str(gpu, "pci_device_id", "");
     const ls_spec_row_t *by_name = ls_datasheet_find(ds, name), *by_id = ls_datasheet_find_pci(ds, id);
     if (by_name && *id && by_name->pci_ids[0] && !list_has(by_name->pci_ids, id))
-        ls_finding_add(findings, "spec_identity", LS_SEV_WARNING, subject, NULL,
+        ls_finding_add(findings, "spec_identity", LS_SEV_WARNING, gpu_about(gpu), NULL,
                        "%s reports \"%s\" but its PCI device id %s is not that part's (%s)%s%s: "
                        "a relabelled or re-flashed board, or a variant the datasheet lacks",
                        subject, name, id, by_name->pci_ids, by_id ? ", it is the " : "",
                        by_id ? by_id->key : "");
     if (!by_name && by_id)
-        ls_finding_add(findings, "spec_identity", LS_SEV_INFO, subject, NULL,
+        ls_finding_add(findings, "spec_identity", LS_SEV_INFO, gpu_about(gpu), NULL,
                        "%s: \"%s\" is in no row by name; its PCI device id %s is the %s's",
                        subject, name, id, by_id->key);
     return by_name ? by_name : by_id;
@@ -396,12 +403,12 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
         snprintf(subject, sizeof subject, "GPU %lld", ls_json_int(gpu, "index", (json_int_t)i));
         const ls_spec_row_t *r = identify(gpu, ds, subject, findings);
         if (!r) {
-            ls_finding_add(findings, "spec_unknown", LS_SEV_INFO, subject, NULL,
+            ls_finding_add(findings, "spec_unknown", LS_SEV_INFO, gpu_about(gpu), NULL,
                            "%s: \"%s\" is not in linkscope's datasheet (data/gpu-datasheet.tsv): "
                            "judged against clock-derived peaks only",
                            subject, name[0] ? name : "unnamed GPU");
-            json_array_append_new(out, json_pack("{s:s, s:s, s:n}", "gpu", subject, "name", name,
-                                                 "part"));
+            json_array_append_new(out, json_pack("{s:s, s:I, s:s, s:n}", "gpu", subject, "index",
+                                                 ls_json_int(gpu, "index", (json_int_t)i), "name", name, "part"));
             continue;
         }
         json_t *checks = json_array();
@@ -411,9 +418,9 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
         check_power_sms(gpu, r, subject, checks, findings);
         check_hbm(doc, gpu, r, subject, checks, findings);
         check_base_clock(doc, gpu, r, checks);
-        json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s, s:o}", "gpu", subject, "name",
-                                             name, "part", r->key, "source", r->source, "checks",
-                                             checks));
+        json_array_append_new(out, json_pack("{s:s, s:I, s:s, s:s, s:s, s:o}", "gpu", subject, "index",
+                                             ls_json_int(gpu, "index", (json_int_t)i), "name", name, "part",
+                                             r->key, "source", r->source, "checks", checks));
     }
     return json_pack("{s:o}", "gpus", out);
 }

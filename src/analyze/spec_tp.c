@@ -3,6 +3,7 @@
 #include "model/doc.h"
 #include "model/theory.h"
 #include "util/log.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,8 +18,8 @@ static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, siz
     size_t i;
     const json_t *e, *gpu;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
-        if (strcmp(ls_json_str(e, "family", ""), "p2p") == 0 && strcmp(ls_json_str(e, "method", ""), "ce") == 0 &&
-            strcmp(ls_json_str(e, "direction", ""), "uni") == 0 && strcmp(ls_json_str(e, "status", ""), "ok") == 0 &&
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_P2P) == 0 && strcmp(ls_json_str(e, "method", ""), LS_P2P_CE) == 0 &&
+            strcmp(ls_json_str(e, "direction", ""), LS_DIR_UNI) == 0 && strcmp(ls_json_str(e, "status", ""), "ok") == 0 &&
             ls_json_num(e, "value", 0) > best)
             best = ls_json_num(e, "value", 0);
     if (best > 0)

@@ -1,5 +1,7 @@
 #include "tp.h"
+#include "machine.h"
 #include "../model/doc.h"
+#include "../model/vocab.h"
 #include "../util/log.h"
 
 #include <math.h>
@@ -113,14 +115,8 @@ int ls_tp_fit_alpha_beta(const double *bytes, const double *time_us, size_t n, d
 /* ---- Curves ------------------------------------------------------------------------- */
 
 typedef struct {
-    double bytes, time_us;
+    double bytes, time_us; /* bytes first: the sort key (ls_cmp_double) */
 } point_t;
-
-static int by_bytes(const void *a, const void *b)
-{
-    double x = ((const point_t *)a)->bytes, y = ((const point_t *)b)->bytes;
-    return (x > y) - (x < y);
-}
 
 static size_t merge_duplicates(point_t *pts, size_t n)
 {
@@ -187,7 +183,7 @@ int ls_tp_curve_init(ls_tp_curve_t *c, const double *bytes, const double *time_u
         free(pts);
         return ls_seterr(err, errlen, "no point with a positive size and time");
     }
-    qsort(pts, kept, sizeof *pts, by_bytes);
+    qsort(pts, kept, sizeof *pts, ls_cmp_double); /* by bytes, the first member */
     kept = merge_duplicates(pts, kept);
     c->bytes = malloc(kept * sizeof *c->bytes);
     c->time_us = malloc(kept * sizeof *c->time_us);
@@ -291,8 +287,8 @@ static void describe_candidates(const json_t *doc, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0 && used < len;
-         i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, 0); i >= 0 && used < len;
+         i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *m = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
         if (strcmp(ls_json_str(m, "collective", ""), "all_reduce") != 0)
             continue;
@@ -325,8 +321,8 @@ const json_t *ls_tp_find_allreduce_ranks(const json_t *doc, const int *gpus, int
     const json_t *list = json_object_get(doc, "measurements");
     const json_t *first = NULL, *preferred = NULL;
     int matches = 0;
-    for (long i = ls_doc_next_measurement(doc, "nccl", 0); i >= 0;
-         i = ls_doc_next_measurement(doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *m = json_array_get(list, (size_t)i);
         const char *v = ls_json_str(m, "variant", "default");
         if (strcmp(ls_json_str(m, "collective", ""), "all_reduce") != 0 ||

@@ -3,6 +3,7 @@
 #include "model/doc.h"
 #include "model/entry.h"
 #include "util/parse.h"
+#include "model/vocab.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,7 +110,7 @@ int ls_tp_source_from_run(const json_t *doc, const ls_tp_run_t *r, long tp, ls_t
 
 json_t *ls_tp_doc_entry(const json_t *estimate, const char *model, long tp, const int *gpus, int ngpus)
 {
-    json_t *e = ls_entry_new("tp", "time", "us");
+    json_t *e = ls_entry_new(LS_FAMILY_TP, "time", "us");
     char id[128];
     snprintf(id, sizeof id, "tp-%s-tp%ld", model ? model : "custom", tp);
     json_object_set_new(e, "id", json_string(id));
@@ -124,7 +125,7 @@ json_t *ls_tp_doc_entry(const json_t *estimate, const char *model, long tp, cons
     const json_t *req = json_object_get(json_array_get(json_object_get(estimate, "scenarios"), 0), "request");
     double ms = ls_json_num(json_array_get(json_object_get(req, "sources"), 0), "comm_ms", 0);
     json_object_set_new(e, "value", json_real(ms * 1e3));
-    json_object_set_new(e, "source", json_string("linkscope"));
+    json_object_set_new(e, "source", json_string(LS_SOURCE_LINKSCOPE));
     json_object_set_new(e, "estimate", json_deep_copy(estimate));
     return e;
 }

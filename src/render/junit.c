@@ -103,19 +103,25 @@ static void spec_failure(ls_buf_t *b, const json_t *f)
     ls_buf_puts(b, "</failure>\n");
 }
 
-/* The failures whose subject is gpu (NULL: whose subject is no GPU of spec). */
-static size_t spec_case(ls_buf_t *b, const json_t *spec, const json_t *failing, const char *gpu)
+/* 1 when finding f names the spec's GPU g alone (its "gpus" is [g's "index"]). */
+static int names_gpu(const json_t *f, const json_t *g)
+{
+    const json_t *gpus = json_object_get(f, "gpus");
+    return json_array_size(gpus) == 1 && json_is_integer(json_object_get(g, "index")) &&
+           json_integer_value(json_array_get(gpus, 0)) == json_integer_value(json_object_get(g, "index"));
+}
+
+/* The failures that name the spec's GPU g alone (NULL: those that name no GPU of spec). */
+static size_t spec_case(ls_buf_t *b, const json_t *spec, const json_t *failing, const json_t *gpu)
 {
     size_t i, j, n = 0;
     const json_t *f, *g;
     json_array_foreach(failing, i, f)
     {
-        const char *subject = ls_json_str(f, "subject", "");
-        int mine = gpu && strcmp(subject, gpu) == 0;
+        int mine = gpu && names_gpu(f, gpu);
         if (!gpu) {
             mine = 1;
-            json_array_foreach(json_object_get(spec, "gpus"), j, g) mine &=
-                strcmp(subject, ls_json_str(g, "gpu", "")) != 0;
+            json_array_foreach(json_object_get(spec, "gpus"), j, g) mine &= !names_gpu(f, g);
         }
         if (mine) {
             spec_failure(b, f);
@@ -138,7 +144,7 @@ char *ls_render_junit_spec(const json_t *spec, const json_t *failing, const char
         ls_buf_puts(&cases, part ? " against " : " (part unknown)");
         ls_buf_html(&cases, part ? part : "");
         ls_buf_puts(&cases, "\">\n");
-        failed += spec_case(&cases, spec, failing, ls_json_str(g, "gpu", "")) > 0;
+        failed += spec_case(&cases, spec, failing, g) > 0;
         ls_buf_puts(&cases, "    </testcase>\n");
         n++;
     }

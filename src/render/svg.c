@@ -201,7 +201,7 @@ static int gpu_numa(const json_t *doc, int g)
     return ls_svg_gpu_numa(doc, g);
 }
 
-/* Pairs named by degraded_link findings ("GPU0<->GPU4", "GPU5->GPU6"), drawn over the
+/* Pairs named by degraded_link findings (their "pairs": the first one), drawn over the
    links; the word "degraded" a third of the way from the first GPU, clear of a fabric
    box in the middle. Returns how many pairs were drawn. */
 static int degraded_overlay(ls_buf_t *b, const json_t *findings, const double *x, const double *y, int n)
@@ -211,11 +211,11 @@ static int degraded_overlay(ls_buf_t *b, const json_t *findings, const double *x
     const json_t *f;
     json_array_foreach(findings, i, f)
     {
-        int a, c;
-        if (strcmp(ls_json_str(f, "rule", ""), "degraded_link") ||
-            (sscanf(ls_json_str(f, "subject", ""), "GPU%d<->GPU%d", &a, &c) != 2 &&
-             sscanf(ls_json_str(f, "subject", ""), "GPU%d->GPU%d", &a, &c) != 2) ||
-            a < 0 || c < 0 || a >= n || c >= n)
+        const json_t *pair = json_array_get(json_object_get(f, "pairs"), 0);
+        const json_t *ja = json_array_get(pair, 0), *jc = json_array_get(pair, 1);
+        long long a = json_is_integer(ja) ? json_integer_value(ja) : -1;
+        long long c = json_is_integer(jc) ? json_integer_value(jc) : -1;
+        if (strcmp(ls_json_str(f, "rule", ""), "degraded_link") || a < 0 || c < 0 || a >= n || c >= n)
             continue;
         ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d50000\" stroke-width=\"5\" "
                          "stroke-dasharray=\"8 5\"/>", x[a], y[a], x[c], y[c]);

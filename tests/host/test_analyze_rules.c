@@ -58,7 +58,7 @@ static void seed004_degraded_pair_found(void **state)
     assert_string_equal(ls_json_str(d, "severity", ""), "error");
     assert_int_equal(json_array_size(json_object_get(d, "evidence")), 2);
     assert_non_null(strstr(ls_json_str(d, "message", ""), "NV12"));
-    json_t *plan = ls_plan(doc);
+    json_t *plan = ls_plan_with(doc, f);
     assert_int_equal(json_array_size(json_object_get(plan, "islands")), 1);
     /* the degraded pair is not proposed for model parallelism */
     size_t i;
@@ -82,7 +82,7 @@ static void h200x2_has_no_broken_link(void **state)
        nvbandwidth measures both directions alike */
     assert_int_equal(count_rule(f, "asymmetry", "GPU0<->GPU1"), 1);
     assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "info");
-    json_t *plan = ls_plan(doc);
+    json_t *plan = ls_plan_with(doc, f);
     const json_t *g = json_array_get(json_object_get(plan, "groups"), 0);
     assert_float_equal(ls_json_num(g, "expected_busbw_gbps", 0), 396.1, 1e-9);
     assert_float_equal(ls_json_num(g, "measured_busbw_gbps", 0), 344.29, 1e-9);
@@ -109,7 +109,7 @@ static void h200x2_has_no_broken_link(void **state)
 static void even_box_gives_no_finding_and_one_island(void **state)
 {
     (void)state;
-    json_t *doc = load("analyze/hgx-h200x8-even.json"), *f = ls_findings(doc), *plan = ls_plan(doc);
+    json_t *doc = load("analyze/hgx-h200x8-even.json"), *f = ls_findings(doc), *plan = ls_plan_with(doc, f);
     assert_int_equal(json_array_size(f), 0);
     const json_t *islands = json_object_get(plan, "islands");
     assert_int_equal(json_array_size(islands), 1);
@@ -448,7 +448,7 @@ static void severity_names_round_trip(void **state)
 static void empty_document_gives_empty_analysis(void **state)
 {
     (void)state;
-    json_t *doc = ls_doc_new(), *f = ls_findings(doc), *plan = ls_plan(doc);
+    json_t *doc = ls_doc_new(), *f = ls_findings(doc), *plan = ls_plan_with(doc, f);
     assert_int_equal(json_array_size(f), 1);
     assert_string_equal(ls_json_str(json_array_get(f, 0), "rule", ""), "nothing_measured");
     assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "error");

@@ -24,8 +24,8 @@ static int setup(void **state)
     doc = ls_doc_read(ls_fixture("analyze/seed000-gv100x11.json"), err, sizeof err);
     if (!doc)
         fail_msg("%s", err);
-    plan = ls_plan(doc);
     findings = ls_findings(doc);
+    plan = ls_plan_with(doc, findings);
     return 0;
 }
 

@@ -188,7 +188,7 @@ static void test_below_base(void **state)
 static void test_html_chart(void **state)
 {
     (void)state;
-    json_t *doc = load_burn(), *findings = ls_findings(doc), *plan = ls_plan(doc);
+    json_t *doc = load_burn(), *findings = ls_findings(doc), *plan = ls_plan_with(doc, findings);
     char *html = ls_report_html(doc, findings, plan);
     assert_non_null(strstr(html, "<section id=\"burn\">"));
     assert_non_null(strstr(html, "GPU 0 under sustained load, 150 s"));

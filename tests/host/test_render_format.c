@@ -43,7 +43,7 @@ static void a_table_only_format_writes_every_table_in_outline_order(void **state
     char err[512];
     json_t *doc = ls_doc_read(ls_fixture("analyze/seed000-gv100x11.json"), err, sizeof err);
     assert_non_null(doc);
-    json_t *findings = ls_findings(doc), *plan = ls_plan(doc);
+    json_t *findings = ls_findings(doc), *plan = ls_plan_with(doc, findings);
     char *text = ls_report(&titles, doc, findings, plan);
     const char *head = strstr(text, "Headline figures"), *run = strstr(text, "Run\n"), *fnd = strstr(text, "Findings ("), *topo = strstr(text, "Link types"),
                *inv = strstr(text, "Boards and clocks");

@@ -133,12 +133,12 @@ static void test_seed000_gv100_hbm(void **state)
     assert_int_equal(ls_datasheet_builtin(&ds, err, sizeof err), 0);
     json_t *doc = load("analyze/seed000-gv100x11.json"), *findings = json_array();
     json_decref(ls_spec_check(doc, &ds, findings));
-    assert_int_equal(count(findings, "spec_hbm", "warning", "GPU 7"), 1);
-    assert_int_equal(count(findings, "spec_hbm", "warning", "GPU 9"), 1);
+    assert_int_equal(count(findings, "spec_hbm", "warning", "GPU7"), 1);
+    assert_int_equal(count(findings, "spec_hbm", "warning", "GPU9"), 1);
     assert_int_equal(count(findings, "spec_hbm", NULL, NULL), 2); /* V100s at 89 % pass */
     /* Tesla PG500-216 and V100-FHHL-16GB are not in the table: said, not guessed */
-    assert_int_equal(count(findings, "spec_unknown", "info", "GPU 8"), 1);
-    assert_int_equal(count(findings, "spec_unknown", "info", "GPU 10"), 1);
+    assert_int_equal(count(findings, "spec_unknown", "info", "GPU8"), 1);
+    assert_int_equal(count(findings, "spec_unknown", "info", "GPU10"), 1);
     json_decref(findings);
     json_decref(doc);
     ls_datasheet_free(&ds);
@@ -191,9 +191,9 @@ static void test_pci_identity(void **state)
     json_object_set_new(g1, "pci_device_id", json_string("0x2335"));
     json_array_clear(findings);
     json_t *spec = ls_spec_check(doc, &ds, findings);
-    assert_int_equal(count(findings, "spec_identity", "warning", "GPU 0"), 1);
+    assert_int_equal(count(findings, "spec_identity", "warning", "GPU0"), 1);
     assert_non_null(strstr(ls_json_str(json_array_get(findings, 0), "message", ""), "it is the h100-sxm5"));
-    assert_int_equal(count(findings, "spec_identity", "info", "GPU 1"), 1);
+    assert_int_equal(count(findings, "spec_identity", "info", "GPU1"), 1);
     assert_int_equal(count(findings, "spec_unknown", NULL, NULL), 0);
     assert_string_equal(ls_json_str(json_array_get(json_object_get(spec, "gpus"), 1), "part", ""), "h200-sxm");
     json_decref(spec);

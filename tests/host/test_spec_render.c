@@ -31,7 +31,7 @@ static json_t *load(const char *name)
 
 static char *report(const ls_format_t *fmt, const json_t *doc)
 {
-    json_t *f = ls_findings(doc), *plan = ls_plan(doc);
+    json_t *f = ls_findings(doc), *plan = ls_plan_with(doc, f);
     char *out = ls_report(fmt, doc, f, plan);
     json_decref(f);
     json_decref(plan);

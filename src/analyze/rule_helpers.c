@@ -1,0 +1,119 @@
+/* Helpers the rule groups share (rules.h): severities, building a finding, the entries,
+   NUMA majority, noisy figures. The driver (findings.c) and the table (rule_table.c) are
+   apart. */
+#include "rules.h"
+#include "model/doc.h"
+#include "model/vocab.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *severity_names[] = {"info", "warning", "error"};
+
+const char *ls_severity_name(enum ls_severity sev)
+{
+    return (unsigned)sev <= LS_SEV_ERROR ? severity_names[sev] : "info";
+}
+
+int ls_severity_parse(const char *name, enum ls_severity *sev)
+{
+    for (int s = LS_SEV_INFO; s <= LS_SEV_ERROR; s++)
+        if (strcmp(name, severity_names[s]) == 0) {
+            *sev = (enum ls_severity)s;
+            return 0;
+        }
+    return -1;
+}
+
+enum ls_severity ls_finding_severity(const json_t *finding)
+{
+    enum ls_severity sev = LS_SEV_INFO;
+    ls_severity_parse(ls_json_str(finding, "severity", "info"), &sev);
+    return sev;
+}
+
+int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
+{
+    int n = 0;
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f)
+    {
+        if (ls_finding_severity(f) >= sev)
+            n++;
+    }
+    return n;
+}
+
+void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                    json_t *evidence, const char *fmt, ...)
+{
+    char message[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    json_t *f = json_pack("{s:s, s:s}", "rule", rule, "severity", ls_severity_name(sev));
+    ls_about_set(f, &about);
+    json_object_set_new(f, "message", json_string(message));
+    json_object_set_new(f, "evidence", evidence ? evidence : json_array());
+    json_array_append_new(list, f);
+}
+
+const json_t *ls_measurement(const ls_machine_t *m, size_t i)
+{
+    return json_array_get(json_object_get(m->doc, "measurements"), i);
+}
+
+int ls_numa_majority(const ls_machine_t *m, int *count)
+{
+    int counts[LS_MAX_GPUS] = {0}, best = -1, best_count = 0;
+    for (int g = 0; g < m->ngpus; g++)
+        if (m->numa[g] >= 0 && m->numa[g] < LS_MAX_GPUS)
+            counts[m->numa[g]]++;
+    for (int n = 0; n < LS_MAX_GPUS; n++)
+        if (counts[n] > best_count)
+            best = n, best_count = counts[n];
+    if (count)
+        *count = best_count;
+    return best;
+}
+
+int ls_numa_minority(const ls_machine_t *m, int g)
+{
+    int largest;
+    if (m->ngpus < 3 || m->numa[g] < 0 || ls_numa_majority(m, &largest) < 0)
+        return 0;
+    int here = 0;
+    for (int o = 0; o < m->ngpus; o++)
+        here += m->numa[o] == m->numa[g];
+    return here < LS_NUMA_MINORITY * largest;
+}
+
+int ls_entry_host_shared(const json_t *e)
+{
+    int host = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_HOST);
+    int shared = !strcmp(ls_json_str(e, "memory", ""), LS_MEM_PAGEABLE) || !strcmp(ls_json_str(e, "method", ""), LS_DIR_BIDIR);
+    return host && shared;
+}
+
+double ls_noisy_limit(const json_t *e)
+{
+    return ls_entry_host_shared(e) ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
+}
+
+int ls_entry_noisy(const json_t *e)
+{
+    const json_t *st = json_object_get(e, "stats");
+    return !strcmp(ls_json_str(e, "status", ""), "ok") && ls_json_int(st, "n", 0) >= LS_NOISY_MIN_SAMPLES &&
+           ls_json_num(st, "cv", 0) > ls_noisy_limit(e);
+}
+
+const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id)
+{
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1))
+        if (!strcmp(ls_json_str(ls_measurement(m, (size_t)i), "id", ""), id))
+            return ls_measurement(m, (size_t)i);
+    return NULL;
+}
