@@ -196,6 +196,36 @@ static void nvlink_shared_window_counted_once(void **state)
     json_decref(doc);
 }
 
+/* The reverse of a one-way figure is the first ok figure of the other direction by the
+   same tool and method in document order (found through a hash index): a failed one
+   before it and a slow one after it change nothing; the slow one listed first is it. */
+static int asymmetry_with_copy(const char *status, int first)
+{
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    json_t *copy = json_deep_copy(measurement(doc, "p2p-ce-uni-6-5"));
+    json_object_set_new(copy, "id", json_string("p2p-ce-uni-6-5-copy"));
+    json_object_set_new(copy, "status", json_string(status));
+    json_object_set_new(copy, "value", json_real(ls_json_num(copy, "value", 0) / 2));
+    json_t *list = json_object_get(doc, "measurements");
+    if (first)
+        json_array_insert_new(list, 0, copy);
+    else
+        json_array_append_new(list, copy);
+    json_t *f = ls_findings(doc);
+    int n = count_rule(f, "asymmetry", "GPU5<->GPU6");
+    json_decref(f);
+    json_decref(doc);
+    return n;
+}
+
+static void asymmetry_takes_first_ok_reverse(void **state)
+{
+    (void)state;
+    assert_int_equal(asymmetry_with_copy("failed", 1), 0);
+    assert_int_equal(asymmetry_with_copy("ok", 0), 0);
+    assert_int_equal(asymmetry_with_copy("ok", 1), 1);
+}
+
 /* Windows out of time order in the document (one measured later listed first) and
    overlapping: the rise is the union of the spans, [50, 140] and [200, 210] = 100. */
 static void nvlink_windows_out_of_order(void **state)
@@ -530,6 +560,7 @@ int main(void)
         cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(nvlink_shared_window_counted_once),
         cmocka_unit_test(nvlink_windows_out_of_order),
+        cmocka_unit_test(asymmetry_takes_first_ok_reverse),
         cmocka_unit_test(hbm_compared_by_method),
         cmocka_unit_test(sync_boost_is_not_throttling),
         cmocka_unit_test(nccl_variant_compared_at_a_common_size),
