@@ -26,9 +26,10 @@ void ls_uni_index_free(ls_uni_index_t *ix);
    is a -> b; NULL when there is none (or out of memory). */
 const json_t *ls_uni_reverse(const ls_uni_index_t *ix, const json_t *e);
 
-/* The first one-way entry of e's pair, e's position, by another tool or method (not
-   staged), for which found(entry, its reverse) says yes; memoised per pair, tool and
-   method. e must be an ok one-way entry of the index. */
+/* The first one-way entry of e's pair and direction by another tool or method (not
+   staged) for which found(entry, its reverse) says yes; NULL when none. Memoised per
+   pair, tool and method, so one index serves one found function. e must be an ok
+   one-way entry of the index. */
 const json_t *ls_uni_witness(ls_uni_index_t *ix, const json_t *e, int (*found)(const json_t *o, const json_t *r));
 
 #endif
