@@ -7,12 +7,16 @@
 # latency figures, a repeatable quarter of the figures cut to 30% and 60%: many rules
 # fire, many findings). Times `plan` and `report` of each: wall seconds, CPU seconds
 # (user + system) and the CPU ratio per 4x entries. Not a test: the seconds depend on the
-# machine. Usage: scripts/bench-scale.sh [LINKSCOPE [SIZES]] (defaults:
-# build-rel/linkscope, "2500 10000 40000").
+# machine. Two more kinds, shapes a rule scanned every entry per entry for (docs/safety.md,
+# "Cost"): "oneway" (the even fixture's P2P figures of one direction only: no entry has a
+# reverse) and "variants" (the even fixture, each all_reduce entry a variant of its own).
+# Usage: scripts/bench-scale.sh [LINKSCOPE [SIZES [KINDS]]] (defaults:
+# build-rel/linkscope, "2500 10000 40000", "even faulty").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${1:-build-rel/linkscope}")
 sizes=${2:-2500 10000 40000}
+kinds=${3:-even faulty}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -20,15 +24,19 @@ gen() { # KIND N OUT
     python3 - "$@" <<'PY'
 import json, sys
 kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-src = {"even": "tests/fixtures/analyze/hgx-h200x8-even.json", "faulty": "examples/h200x2-run.json"}[kind]
+src = "examples/h200x2-run.json" if kind == "faulty" else "tests/fixtures/analyze/hgx-h200x8-even.json"
 d = json.load(open(src))
 base, ms = d["measurements"], []
+if kind == "oneway":
+    base = [e for e in base if e.get("family") != "p2p" or e["src"] < e["dst"]]
 for k in range(n):
     e = json.loads(json.dumps(base[k % len(base)]))
     e["id"] = "%s-r%d" % (e.get("id", "e"), k // len(base))
+    if kind == "variants" and e.get("collective") == "all_reduce":
+        e["variant"] = "NCCL_BENCH=%d" % k
     v = e.get("value")
     if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
-        f = 1 + ((k * 7919) % 41 - 20) / 1000.0 if kind == "even" else (1, 1, 0.3, 0.6)[(k * 7919) % 4]
+        f = (1, 1, 0.3, 0.6)[(k * 7919) % 4] if kind == "faulty" else 1 + ((k * 7919) % 41 - 20) / 1000.0
         e["value"] = round(v * f, 3)
     ms.append(e)
 d["measurements"] = ms
@@ -37,7 +45,7 @@ PY
 }
 
 printf '%-7s %-7s %8s %8s %8s %s\n' kind command entries wall_s cpu_s cpu_ratio
-for kind in even faulty; do
+for kind in $kinds; do
     for n in $sizes; do gen "$kind" "$n" "$tmp/$kind-$n.json"; done
     for cmd in plan report; do
         prev=

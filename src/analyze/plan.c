@@ -5,6 +5,7 @@
 #include "rules.h"
 #include "model/doc.h"
 #include "model/vocab.h"
+#include "util/strindex.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -34,7 +35,22 @@ typedef struct {
     uint64_t bad_pair[LS_MAX_GPUS];      /* pairs named in an error finding, by GPU */
     uint64_t bad_sets[MAX_BAD_SETS];     /* larger GPU sets named in an error finding */
     int nbad_sets;
+    const json_t **allreduce; /* the ok all_reduce entries, gathered in one pass */
+    char **allreduce_key;     /* each one's GPU set and variant (set_key) */
+    size_t nallreduce;
+    ls_strindex_t allreduce_ix; /* the entries of one set and variant, in constant time */
 } plan_ctx_t;
+
+/* "MASK\x1fVARIANT": a GPU set and variant as one key (sanitized strings hold no control
+   character). NULL when out of memory. */
+static char *set_key(uint64_t mask, const char *variant)
+{
+    int n = snprintf(NULL, 0, "%llx\x1f%s", (unsigned long long)mask, variant);
+    char *key = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (key)
+        snprintf(key, (size_t)n + 1, "%llx\x1f%s", (unsigned long long)mask, variant);
+    return key;
+}
 
 typedef struct {
     double bottleneck;
@@ -288,29 +304,24 @@ static json_t *mask_array(uint64_t mask)
     return int_array(idx, k);
 }
 
-static int is_allreduce_on(const json_t *e, uint64_t mask, const char *variant)
-{
-    return !strcmp(ls_json_str(e, "collective", ""), "all_reduce") && !strcmp(ls_json_str(e, "status", ""), "ok") &&
-           !strcmp(ls_json_str(e, "variant", "default"), variant) && ls_gpu_mask_of(json_object_get(e, "gpus")) == mask;
-}
-
 /* Median busbw of the ok all_reduce entries on exactly this set with this variant.
    An entry's value is its busbw at its largest size, so only the entries that reached
    the largest size of them all count: a short sweep (tp --measure at a prompt's few
-   MB) beside an 8 GiB one would pull the median down to a figure of another size. */
-static double measured_busbw(const ls_machine_t *m, uint64_t mask, const char *variant, json_t *ids)
+   MB) beside an 8 GiB one would pull the median down to a figure of another size. The
+   entries of the set come from the index, in document order. */
+static double measured_busbw(const plan_ctx_t *c, uint64_t mask, const char *variant, json_t *ids)
 {
     double vals[64], largest = 0;
     int n = 0;
-    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1))
-        if (is_allreduce_on(ls_measurement(m, (size_t)i), mask, variant))
-            largest = fmax(largest, ls_nccl_largest_bytes(ls_measurement(m, (size_t)i)));
-    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0 && n < 64;
-         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i);
+    char *key = set_key(mask, variant);
+    size_t first = key ? ls_strindex_first(&c->allreduce_ix, key) : LS_STRINDEX_NONE;
+    free(key);
+    for (size_t i = first; i != LS_STRINDEX_NONE; i = ls_strindex_next(&c->allreduce_ix, i))
+        largest = fmax(largest, ls_nccl_largest_bytes(c->allreduce[i]));
+    for (size_t i = first; i != LS_STRINDEX_NONE && n < 64; i = ls_strindex_next(&c->allreduce_ix, i)) {
+        const json_t *e = c->allreduce[i];
         double size = ls_nccl_largest_bytes(e); /* unknown (0): kept, nothing to compare */
-        if (!is_allreduce_on(e, mask, variant) || (size > 0 && size < largest))
+        if (size > 0 && size < largest)
             continue;
         vals[n++] = ls_json_num(e, "value", 0);
         json_array_append_new(ids, json_string(ls_json_str(e, "id", "")));
@@ -333,7 +344,7 @@ static json_t *group_json(plan_ctx_t *c, int k, uint64_t mask, const ring_t *r)
         json_object_set_new(g, "expected_from", json_string("unknown")); /* no link class, no figure */
     }
     json_t *ids = json_array();
-    double measured = measured_busbw(c->m, mask, "default", ids);
+    double measured = measured_busbw(c, mask, "default", ids);
     if (measured > 0) {
         json_object_set_new(g, "measured_busbw_gbps", json_real(round2(measured)));
         json_object_set_new(g, "measured_entries", ids);
@@ -371,34 +382,24 @@ static int variant_without_p2p(const char *variant)
     return strstr(variant, "NCCL_P2P_DISABLE=1") || strstr(variant, "NCCL_P2P_LEVEL=LOC");
 }
 
-/* Every all_reduce set and variant that was measured, beside what its links predict. */
+/* Every all_reduce set and variant that was measured, beside what its links predict
+   (each set and variant once, by its first entry: linear in entries). */
 static json_t *measured_groups(plan_ctx_t *c)
 {
     json_t *list = json_array();
     const ls_machine_t *m = c->m;
-    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i);
+    for (size_t i = 0; i < c->nallreduce; i++) {
+        const json_t *e = c->allreduce[i];
         uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
         const char *variant = ls_json_str(e, "variant", "default");
-        if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") || !mask ||
-            (m->ngpus < 64 && mask >> m->ngpus) ||
-            strcmp(ls_json_str(e, "status", ""), "ok"))
-            continue;
-        int seen = 0;
-        size_t j;
-        json_t *g;
-        json_array_foreach(list, j, g)
-        {
-            seen |= ls_gpu_mask_of(json_object_get(g, "gpus")) == mask &&
-                    !strcmp(ls_json_str(g, "variant", ""), variant);
-        }
-        if (seen)
+        /* a set and variant seen before (its first entry is another) was listed then */
+        if (!mask || (m->ngpus < 64 && mask >> m->ngpus) ||
+            ls_strindex_first(&c->allreduce_ix, c->allreduce_key[i]) != i)
             continue;
         ring_t r;
         ring_of(c, mask, &r);
         json_t *ids = json_array();
-        double measured = measured_busbw(m, mask, variant, ids);
+        double measured = measured_busbw(c, mask, variant, ids);
         if (variant_without_p2p(variant)) {
             json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:s, s:o}", "gpus", mask_array(mask), "variant",
                                                   variant, "measured_busbw_gbps", round2(measured), "expected_from",
@@ -718,6 +719,42 @@ static json_t *keep_out(plan_ctx_t *c)
     return list;
 }
 
+static void ctx_free(plan_ctx_t *c)
+{
+    if (!c)
+        return;
+    free(c->dp);
+    free(c->parent);
+    for (size_t i = 0; c->allreduce_key && i < c->nallreduce; i++)
+        free(c->allreduce_key[i]);
+    free(c->allreduce_key);
+    free(c->allreduce);
+    ls_strindex_free(&c->allreduce_ix);
+    free(c);
+}
+
+/* The ok all_reduce entries, each with its set key, indexed. 0, or -1 out of memory. */
+static int gather_allreduce(plan_ctx_t *c)
+{
+    const ls_machine_t *m = c->m;
+    size_t cap = json_array_size(json_object_get(m->doc, "measurements")) + 1;
+    c->allreduce = malloc(cap * sizeof *c->allreduce);
+    c->allreduce_key = calloc(cap, sizeof *c->allreduce_key);
+    if (!c->allreduce || !c->allreduce_key)
+        return -1;
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") || strcmp(ls_json_str(e, "status", ""), "ok"))
+            continue;
+        c->allreduce_key[c->nallreduce] =
+            set_key(ls_gpu_mask_of(json_object_get(e, "gpus")), ls_json_str(e, "variant", "default"));
+        c->allreduce[c->nallreduce] = e;
+        if (!c->allreduce_key[c->nallreduce++])
+            return -1;
+    }
+    return ls_strindex_build(&c->allreduce_ix, (const char *const *)c->allreduce_key, c->nallreduce);
+}
+
 static plan_ctx_t *ctx_new(const ls_machine_t *m)
 {
     plan_ctx_t *c = calloc(1, sizeof *c);
@@ -726,13 +763,11 @@ static plan_ctx_t *ctx_new(const ls_machine_t *m)
     size_t cells = ((size_t)1 << EXACT_RING_MAX) * EXACT_RING_MAX;
     c->dp = malloc(cells * sizeof *c->dp);
     c->parent = calloc(cells, 1);
-    if (!c->dp || !c->parent) {
-        free(c->dp);
-        free(c->parent);
-        free(c);
+    c->m = m;
+    if (!c->dp || !c->parent || gather_allreduce(c) != 0) {
+        ctx_free(c);
         return NULL;
     }
-    c->m = m;
     for (int a = 0; a < m->ngpus; a++)
         for (int b = 0; b < m->ngpus; b++)
             if (a != b)
@@ -1044,9 +1079,7 @@ json_t *ls_plan_with(const json_t *doc, const json_t *findings)
     json_object_set_new(plan, "ceilings", ceilings(m));
     json_object_set_new(plan, "noisy", noisy_entries(m));
     json_object_set_new(plan, "summary", summary(c, plan));
-    free(c->dp);
-    free(c->parent);
-    free(c);
+    ctx_free(c);
     ls_machine_free(m);
     return plan;
 }

@@ -256,34 +256,66 @@ typedef struct {
     double from, to; /* from first: the sort key (ls_cmp_double) */
 } span_t;
 
-/* How far counter `name` of GPU key `g` rose while measurements ran. Entries measured
-   together share one window (the GPU- and CPU-timed copy latencies have the same
-   before/after): the counter is monotonic, so the rise is the length of the union of
-   the [before, after] spans, not their sum. */
-static double counter_rise(const ls_machine_t *m, const char *g, const char *name)
+/* The NVLink counters read, and the [before, after] spans over which each rose. */
+enum { NVLINK_COUNTERS = 4 };
+static const char *const nvlink_counter[NVLINK_COUNTERS] = {"crc_flit", "crc_data", "replay", "recovery"};
+
+typedef struct {
+    span_t *span;
+    size_t n, cap;
+} spans_t;
+
+static int by_from(const void *a, const void *b)
 {
-    size_t n = 0, cap = json_array_size(json_object_get(m->doc, "measurements"));
-    span_t *spans = malloc((cap ? cap : 1) * sizeof *spans);
-    if (!spans)
-        return 0;
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0 && n < cap;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-        const json_t *t = json_object_get(ls_measurement(m, (size_t)i), "telemetry");
-        const json_t *b = json_object_get(json_object_get(json_object_get(t, "nvlink_errors_before"), g), name);
-        const json_t *a = json_object_get(json_object_get(json_object_get(t, "nvlink_errors_after"), g), name);
-        if (json_is_number(a) && json_is_number(b) && json_number_value(a) > json_number_value(b))
-            spans[n++] = (span_t){json_number_value(b), json_number_value(a)};
+    double x = ((const span_t *)a)->from, y = ((const span_t *)b)->from;
+    return (x > y) - (x < y);
+}
+
+static void add_span(spans_t *s, double from, double to)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        span_t *grown = realloc(s->span, cap * sizeof *grown);
+        if (!grown)
+            return; /* out of memory: this span is not counted */
+        s->span = grown, s->cap = cap;
     }
-    qsort(spans, n, sizeof *spans, ls_cmp_double); /* by from, the first member */
+    s->span[s->n++] = (span_t){from, to};
+}
+
+/* How far a counter rose while measurements ran. Entries measured together share one
+   window (the GPU- and CPU-timed copy latencies have the same before/after): the counter
+   is monotonic, so the rise is the length of the union of the [before, after] spans, not
+   their sum. Spans come in document order, which is usually time order: sorted only when
+   they are not (linear then). */
+static double counter_rise(spans_t *s)
+{
+    int sorted = 1;
+    for (size_t i = 1; i < s->n && sorted; i++)
+        sorted = s->span[i - 1].from <= s->span[i].from;
+    if (!sorted)
+        qsort(s->span, s->n, sizeof *s->span, by_from);
     double rise = 0, end = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        if (spans[i].to <= end)
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->span[i].to <= end)
             continue;
-        rise += spans[i].to - (spans[i].from > end ? spans[i].from : end);
-        end = spans[i].to;
+        rise += s->span[i].to - (s->span[i].from > end ? s->span[i].from : end);
+        end = s->span[i].to;
     }
-    free(spans);
     return rise;
+}
+
+/* Adds the spans over which e's counters of GPU key g rose. */
+static void add_spans(const json_t *e, const char *g, spans_t *s)
+{
+    const json_t *t = json_object_get(e, "telemetry");
+    const json_t *before = json_object_get(json_object_get(t, "nvlink_errors_before"), g);
+    const json_t *after = json_object_get(json_object_get(t, "nvlink_errors_after"), g);
+    for (int c = 0; c < NVLINK_COUNTERS; c++) {
+        const json_t *b = json_object_get(before, nvlink_counter[c]), *a = json_object_get(after, nvlink_counter[c]);
+        if (json_is_number(a) && json_is_number(b) && json_number_value(a) > json_number_value(b))
+            add_span(&s[c], json_number_value(b), json_number_value(a));
+    }
 }
 
 /* 1 when any counter of GPU key g rose over measurement e. */
@@ -332,10 +364,13 @@ static int gpu_key(const char *key)
     return strcmp(canon, key) ? -1 : (int)g;
 }
 
-/* One pass over the entries and each entry's GPU keys (linear in entries). */
+/* One pass over the entries and each entry's GPU keys (linear in entries): the entries
+   over which a GPU's counters rose, and each counter's spans. */
 static void nvlink_errors(const ls_machine_t *m, json_t *out)
 {
     json_t *evidence[LS_MAX_GPUS] = {0};
+    spans_t spans[LS_MAX_GPUS][NVLINK_COUNTERS];
+    memset(spans, 0, sizeof spans);
     for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i), *v;
         const char *key;
@@ -347,16 +382,17 @@ static void nvlink_errors(const ls_machine_t *m, json_t *out)
             if (!evidence[g])
                 evidence[g] = json_array();
             json_array_append_new(evidence[g], json_string(ls_json_str(e, "id", "")));
+            add_spans(e, key, spans[g]);
         }
     }
     for (int g = 0; g < LS_MAX_GPUS; g++) {
-        char key[16];
-        if (!evidence[g])
-            continue;
-        snprintf(key, sizeof key, "%d", g);
-        nvlink_rise_t r = {counter_rise(m, key, "crc_flit") + counter_rise(m, key, "crc_data"),
-                           counter_rise(m, key, "replay"), counter_rise(m, key, "recovery")};
-        nvlink_error_finding(g, &r, evidence[g], out);
+        if (evidence[g]) {
+            nvlink_rise_t r = {counter_rise(&spans[g][0]) + counter_rise(&spans[g][1]), counter_rise(&spans[g][2]),
+                               counter_rise(&spans[g][3])};
+            nvlink_error_finding(g, &r, evidence[g], out);
+        }
+        for (int c = 0; c < NVLINK_COUNTERS; c++)
+            free(spans[g][c].span);
     }
 }
 

@@ -2,6 +2,7 @@
    samples' spread, PCIe links trained below their capability, NVLinks down. */
 #include "rules.h"
 #include "ceiling.h"
+#include "uni_index.h"
 #include "model/doc.h"
 #include "model/vocab.h"
 
@@ -80,23 +81,6 @@ static void degraded_pairs(const ls_machine_t *m, json_t *out)
             degraded_pair(m, a, b, out);
 }
 
-/* The uni p2p entry b -> a measured by the same tool and method as e, or NULL. */
-static const json_t *reverse_entry(const ls_machine_t *m, const json_t *e)
-{
-    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
-        const json_t *r = ls_measurement(m, (size_t)i);
-        if (ls_json_int(r, "src", -1) == b && ls_json_int(r, "dst", -1) == a &&
-            strcmp(ls_json_str(r, "direction", LS_DIR_UNI), LS_DIR_UNI) == 0 &&
-            strcmp(ls_json_str(r, "status", ""), "ok") == 0 &&
-            strcmp(ls_json_str(r, "method", ""), ls_json_str(e, "method", "")) == 0 &&
-            strcmp(ls_json_str(r, "source", ""), ls_json_str(e, "source", "")) == 0)
-            return r;
-    }
-    return NULL;
-}
-
 static double stat_of(const json_t *e, const char *key)
 {
     return ls_json_num(json_object_get(e, "stats"), key, 0);
@@ -113,42 +97,29 @@ static int asymmetric(const json_t *e, const json_t *r, int need_samples)
     return hi > 0 && diff >= LS_ASYM_MIN_FRACTION * hi && diff > spread;
 }
 
-/* Another tool or method on the same pair that finds both directions alike. */
-static const json_t *symmetric_witness(const ls_machine_t *m, const json_t *e)
+/* A witness: an ok figure whose two directions agree within their spread. */
+static int symmetric(const json_t *o, const json_t *r)
 {
-    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
-        const json_t *o = ls_measurement(m, (size_t)i);
-        if (o == e || ls_json_int(o, "src", -1) != a || ls_json_int(o, "dst", -1) != b ||
-            strcmp(ls_json_str(o, "direction", LS_DIR_UNI), LS_DIR_UNI) != 0 ||
-            strcmp(ls_json_str(o, "method", ""), LS_P2P_STAGED) == 0)
-            continue;
-        if (strcmp(ls_json_str(o, "method", ""), ls_json_str(e, "method", "")) == 0 &&
-            strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", "")) == 0)
-            continue;
-        const json_t *r = reverse_entry(m, o);
-        if (r && strcmp(ls_json_str(o, "status", ""), "ok") == 0 && !asymmetric(o, r, 0))
-            return o;
-    }
-    return NULL;
+    return strcmp(ls_json_str(o, "status", ""), "ok") == 0 && !asymmetric(o, r, 0);
 }
 
+/* Each pair's two directions of one tool and method (the reverse and another tool's
+   witness found through ls_uni_index: linear in entries). */
 static void asymmetry(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i);
+    ls_uni_index_t *ix = ls_uni_index_new(m);
+    for (size_t i = 0; ix && i < ix->n; i++) {
+        const json_t *e = ix->entry[i];
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
         if (a < 0 || b <= a || strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_UNI) != 0 ||
             strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
-        const json_t *r = reverse_entry(m, e);
+        const json_t *r = ls_uni_reverse(ix, e);
         if (!r || !asymmetric(e, r, 1))
             continue;
         double va = ls_json_num(e, "value", 0), vb = ls_json_num(r, "value", 0);
         double pct = 100 * fabs(va - vb) / (va > vb ? va : vb);
-        const json_t *w = symmetric_witness(m, e);
+        const json_t *w = ls_uni_witness(ix, e, symmetric);
         char tail[200] = "";
         json_t *evidence = json_pack("[s, s]", ls_json_str(e, "id", ""), ls_json_str(r, "id", ""));
         if (w) {
@@ -162,6 +133,7 @@ static void asymmetry(const ls_machine_t *m, json_t *out)
                        a, b, va, b, a, vb, ls_json_str(e, "source", "?"), ls_json_str(e, "method", "?"),
                        (int)stat_of(e, "n"), (int)stat_of(r, "n"), pct, tail);
     }
+    ls_uni_index_free(ix);
 }
 
 static void pcie_training(const ls_machine_t *m, json_t *out)

@@ -116,6 +116,28 @@ static int write_csv_file(const json_t *doc, const json_t *findings, const char 
     return rc;
 }
 
+/* The six files into dir as one set (ls_outputs_add): a failure on any leaves every old
+   file as it was. */
+static int write_csv_dir(const json_t *plan, const json_t *doc, const char *dir)
+{
+    char err[512] = "";
+    ls_outputs_t *set = ls_outputs_new();
+    int bad = !set;
+    for (int i = 0; i < LS_CSV_COUNT && !bad; i++) {
+        char *text = ls_report_csv(doc, plan, ls_csv_names[i]), path[4096];
+        snprintf(path, sizeof path, "%s/%s.csv", dir, ls_csv_names[i]);
+        bad = ls_outputs_add(set, path, text, strlen(text), err, sizeof err) != 0;
+        free(text);
+    }
+    if (bad)
+        ls_outputs_free(set);
+    else
+        bad = ls_outputs_commit(set, err, sizeof err) != 0;
+    if (bad)
+        ls_error("%s", *err ? err : "out of memory");
+    return bad ? LS_EXIT_USAGE : LS_EXIT_OK;
+}
+
 static int write_csv(const json_t *doc, const json_t *findings, const char *dir)
 {
     int to_stdout = !dir || !strcmp(dir, "-");
@@ -127,24 +149,15 @@ static int write_csv(const json_t *doc, const json_t *findings, const char *dir)
         return LS_EXIT_USAGE;
     }
     json_t *plan = ls_plan_with(doc, findings); /* the ceilings and noisy figures of the status columns */
-    for (int i = 0; i < LS_CSV_COUNT; i++) {
-        char *text = ls_report_csv(doc, plan, ls_csv_names[i]), path[4096];
-        int rc;
-        if (to_stdout) {
-            printf("%s# %s.csv\n", i ? "\n" : "", ls_csv_names[i]);
-            rc = write_out(NULL, text);
-        } else {
-            snprintf(path, sizeof path, "%s/%s.csv", dir, ls_csv_names[i]);
-            rc = write_out(path, text);
-        }
+    int rc = to_stdout ? LS_EXIT_OK : write_csv_dir(plan, doc, dir);
+    for (int i = 0; i < LS_CSV_COUNT && to_stdout && !rc; i++) {
+        char *text = ls_report_csv(doc, plan, ls_csv_names[i]);
+        printf("%s# %s.csv\n", i ? "\n" : "", ls_csv_names[i]);
+        rc = write_out(NULL, text);
         free(text);
-        if (rc) {
-            json_decref(plan);
-            return rc;
-        }
     }
     json_decref(plan);
-    return LS_EXIT_OK;
+    return rc;
 }
 
 static int parse_args(int argc, char **argv, const char **path, report_args_t *a)

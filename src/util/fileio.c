@@ -170,15 +170,17 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-/* The temporary file being written, removed by the signal handler if the process is
-   interrupted (SIGINT, SIGTERM, SIGHUP) before the rename. unlink is async-signal-safe. */
-static char pending_tmp[PATH_MAX + 64];
-static volatile sig_atomic_t pending_active;
+/* The temporary files being written (one, or a set's), removed by the signal handler if
+   the process is interrupted (SIGINT, SIGTERM, SIGHUP) before their rename. A slot is in
+   use while its flag is set. unlink is async-signal-safe. */
+static char pending_tmp[LS_OUTPUTS_MAX][PATH_MAX + 64];
+static volatile sig_atomic_t pending_active[LS_OUTPUTS_MAX];
 
 static void on_signal(int sig)
 {
-    if (pending_active)
-        unlink(pending_tmp);
+    for (int i = 0; i < LS_OUTPUTS_MAX; i++)
+        if (pending_active[i])
+            unlink(pending_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -201,30 +203,46 @@ static void install_cleanup(void)
     }
 }
 
-/* Creates dir/.base.XXXXXX exclusively (never through a planted symlink) with mode 0600;
-   fills pending_tmp. Returns the descriptor or -1. */
-static int create_temp(const char *target)
+/* Holds back (block 1) or lets through (block 0) the signals the handler catches. */
+static void hold_signals(int block, sigset_t *old)
 {
-    char dirbuf[PATH_MAX], basebuf[PATH_MAX];
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT), sigaddset(&set, SIGTERM), sigaddset(&set, SIGHUP);
+    sigprocmask(block ? SIG_BLOCK : SIG_SETMASK, block ? &set : old, block ? old : NULL);
+}
+
+/* A slot no temporary file uses, or -1. */
+static int free_slot(void)
+{
+    for (int i = 0; i < LS_OUTPUTS_MAX; i++)
+        if (!pending_active[i])
+            return i;
+    return -1;
+}
+
+/* Creates dir/.base.XXXXXX exclusively (never through a planted symlink) with mode 0600
+   in slot's name. Returns the descriptor or -1. */
+static int create_temp(const char *target, int slot)
+{
+    char dirbuf[PATH_MAX], basebuf[PATH_MAX], *tmp = pending_tmp[slot];
     snprintf(dirbuf, sizeof dirbuf, "%s", target);
     snprintf(basebuf, sizeof basebuf, "%s", target);
     const char *dir = dirname(dirbuf), *base = basename(basebuf);
     unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL) ^ (unsigned)(size_t)&seed;
     for (int attempt = 0; attempt < 100; attempt++) {
         seed = seed * 1103515245u + 12345u;
-        if (snprintf(pending_tmp, sizeof pending_tmp, "%s/.%s.tmp.%ld.%06x", dir, base,
-                     (long)getpid(), (seed >> 8) & 0xffffffu) >= (int)sizeof pending_tmp) {
+        if (snprintf(tmp, sizeof pending_tmp[slot], "%s/.%s.tmp.%ld.%06x", dir, base, (long)getpid(),
+                     (seed >> 8) & 0xffffffu) >= (int)sizeof pending_tmp[slot]) {
             errno = ENAMETOOLONG;
             return -1;
         }
-        sigset_t block, old;
-        sigemptyset(&block);
-        sigaddset(&block, SIGINT), sigaddset(&block, SIGTERM), sigaddset(&block, SIGHUP);
-        sigprocmask(SIG_BLOCK, &block, &old); /* created and registered as one step */
-        int fd = open(pending_tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        pending_active = fd >= 0;
+        sigset_t old;
+        hold_signals(1, &old); /* created and registered as one step */
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        pending_active[slot] = fd >= 0;
         int saved = errno;
-        sigprocmask(SIG_SETMASK, &old, NULL);
+        hold_signals(0, &old);
         errno = saved;
         if (fd >= 0 || errno != EEXIST)
             return fd;
@@ -232,11 +250,11 @@ static int create_temp(const char *target)
     return -1;
 }
 
-static void drop_temp(void)
+static void drop_temp(int slot)
 {
-    if (pending_active)
-        unlink(pending_tmp);
-    pending_active = 0;
+    if (pending_active[slot])
+        unlink(pending_tmp[slot]);
+    pending_active[slot] = 0;
 }
 
 /* The mode a new file gets: 0666 less the umask, as fopen would give. */
@@ -247,14 +265,18 @@ static mode_t new_file_mode(void)
     return 0666 & ~mask;
 }
 
-/* Replaces the regular file (or creates the file) target through a temporary file in
-   its folder: same mode and, where allowed, owner as the old file; data on disk before
-   the rename; the folder synced after it. */
-static int replace_regular(const char *target, const struct stat *old, const char *data,
-                           size_t len, char *err, size_t errlen)
+/* Writes the temporary file that will replace the regular file (or create the file)
+   target: in its folder, the same mode and, where allowed, owner as the old file, data on
+   disk. Returns its slot, or -1 with err filled and nothing left behind. */
+static int stage_regular(const char *target, const struct stat *old, const char *data, size_t len,
+                         char *err, size_t errlen)
 {
     install_cleanup();
-    int fd = create_temp(target);
+    int slot = free_slot();
+    if (slot < 0)
+        return ls_seterr(err, errlen, "%s: cannot write: more than %d files in one set", target,
+                         LS_OUTPUTS_MAX);
+    int fd = create_temp(target, slot);
     if (fd < 0)
         return ls_seterr(err, errlen, "%s: cannot write: no temporary file beside it: %s",
                          target, strerror(errno));
@@ -264,22 +286,47 @@ static int replace_regular(const char *target, const struct stat *old, const cha
     bad = bad || write_all(fd, data, len) != 0 || fsync(fd) != 0;
     int saved = errno;
     bad |= close(fd) != 0;
-    if (!bad && rename(pending_tmp, target) != 0)
-        bad = 1, saved = errno;
-    else if (bad && !saved)
-        saved = errno;
     if (bad) {
-        drop_temp();
-        return ls_seterr(err, errlen, "%s: cannot write: %s", target, strerror(saved));
+        drop_temp(slot);
+        return ls_seterr(err, errlen, "%s: cannot write: %s", target, strerror(saved ? saved : errno));
     }
-    pending_active = 0;
+    return slot;
+}
+
+/* Syncs the folder of target: a rename into it on disk (some file systems refuse:
+   harmless). */
+static void sync_folder(const char *target)
+{
     char dirbuf[PATH_MAX];
     snprintf(dirbuf, sizeof dirbuf, "%s", target);
     int dfd = open(dirname(dirbuf), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
-        fsync(dfd); /* the rename itself on disk; some file systems refuse: harmless */
+        fsync(dfd);
         close(dfd);
     }
+}
+
+/* Renames slot's temporary file onto target. 0, or -1 with err (the temporary file
+   removed). */
+static int commit_regular(int slot, const char *target, char *err, size_t errlen)
+{
+    if (rename(pending_tmp[slot], target) != 0) {
+        int saved = errno;
+        drop_temp(slot);
+        return ls_seterr(err, errlen, "%s: cannot write: %s", target, strerror(saved));
+    }
+    pending_active[slot] = 0;
+    return 0;
+}
+
+/* Replaces the regular file (or creates the file) target through a temporary file. */
+static int replace_regular(const char *target, const struct stat *old, const char *data,
+                           size_t len, char *err, size_t errlen)
+{
+    int slot = stage_regular(target, old, data, len, err, errlen);
+    if (slot < 0 || commit_regular(slot, target, err, errlen) != 0)
+        return -1;
+    sync_folder(target);
     return 0;
 }
 
@@ -399,6 +446,45 @@ int ls_resolve_output(const char *path, char *target, size_t targetlen, char *er
     return 0;
 }
 
+/* Where an output to path goes, once checked: the path to replace (the link's target,
+   or path), whether it exists (st then holds it), or a special file written through. */
+typedef struct {
+    char target[PATH_MAX];
+    struct stat st;
+    int exists, through;
+} out_plan_t;
+
+/* Checks an output path (not "-") as every branch of the writer does. 0, or -1 with err. */
+static int plan_output(const char *path, out_plan_t *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    /* Every branch below follows links only where the kernel's rule would */
+    if (check_links(path, err, errlen) != 0)
+        return -1;
+    /* A device, FIFO or socket, also through a link (/dev/stdout -> /proc/self/fd/1 ->
+       pipe:[N], which names no path), is written through. */
+    if (stat(path, &p->st) == 0 && !S_ISREG(p->st.st_mode) && !S_ISDIR(p->st.st_mode)) {
+        snprintf(p->target, sizeof p->target, "%s", path);
+        p->exists = p->through = 1;
+        return 0;
+    }
+    if (ls_resolve_output(path, p->target, sizeof p->target, err, errlen) != 0)
+        return -1;
+    if (stat(p->target, &p->st) != 0) {
+        if (errno != ENOENT)
+            return ls_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return 0;
+    }
+    p->exists = 1;
+    if (is_input(&p->st))
+        return ls_seterr(err, errlen, "%s: is one of the inputs; refusing to overwrite it "
+                         "(give another output path)", path);
+    if (S_ISDIR(p->st.st_mode))
+        return ls_seterr(err, errlen, "%s: is a folder; expected a file", path);
+    p->through = !S_ISREG(p->st.st_mode);
+    return 0;
+}
+
 int ls_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
 {
     if (strcmp(path, "-") == 0) {
@@ -408,30 +494,104 @@ int ls_write_file_atomic(const char *path, const char *data, size_t len, char *e
         }
         return 0;
     }
-    struct stat st;
-    /* Every branch below follows links only where the kernel's rule would */
-    if (check_links(path, err, errlen) != 0)
+    out_plan_t p;
+    if (plan_output(path, &p, err, errlen) != 0)
         return -1;
-    /* A device, FIFO or socket, also through a link (/dev/stdout -> /proc/self/fd/1 ->
-       pipe:[N], which names no path), is written through. */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return write_through(path, data, len, err, errlen);
-    char target[PATH_MAX];
-    if (ls_resolve_output(path, target, sizeof target, err, errlen) != 0)
+    if (p.through)
+        return write_through(p.target, data, len, err, errlen);
+    return replace_regular(p.target, p.exists ? &p.st : NULL, data, len, err, errlen);
+}
+
+/* A set of outputs (ls_outputs_new): each member's target and either its temporary
+   file's slot or, for a special file written through, a copy of its bytes. */
+struct ls_outputs {
+    int n;
+    struct {
+        char target[PATH_MAX];
+        int slot;
+        char *through;
+        size_t len;
+    } item[LS_OUTPUTS_MAX];
+};
+
+ls_outputs_t *ls_outputs_new(void)
+{
+    return calloc(1, sizeof(ls_outputs_t));
+}
+
+/* 1 when target is already a member of set. */
+static int in_set(const ls_outputs_t *set, const char *target)
+{
+    for (int i = 0; i < set->n; i++)
+        if (!strcmp(set->item[i].target, target))
+            return 1;
+    return 0;
+}
+
+int ls_outputs_add(ls_outputs_t *set, const char *path, const char *data, size_t len, char *err,
+                   size_t errlen)
+{
+    out_plan_t p;
+    if (!strcmp(path, "-"))
+        return ls_seterr(err, errlen, "a set of files cannot go to stdout");
+    if (set->n == LS_OUTPUTS_MAX)
+        return ls_seterr(err, errlen, "%s: cannot write: more than %d files in one set", path,
+                         LS_OUTPUTS_MAX);
+    if (plan_output(path, &p, err, errlen) != 0)
         return -1;
-    if (stat(target, &st) != 0) {
-        if (errno != ENOENT)
-            return ls_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        return replace_regular(target, NULL, data, len, err, errlen);
+    if (in_set(set, p.target))
+        return ls_seterr(err, errlen, "%s: named twice in one set of outputs", path);
+    int slot = -1;
+    char *copy = NULL;
+    if (p.through && !(copy = malloc(len ? len : 1)))
+        return ls_seterr(err, errlen, "%s: cannot write: out of memory", path);
+    if (p.through)
+        memcpy(copy, data, len);
+    else if ((slot = stage_regular(p.target, p.exists ? &p.st : NULL, data, len, err, errlen)) < 0)
+        return -1;
+    snprintf(set->item[set->n].target, PATH_MAX, "%s", p.target);
+    set->item[set->n].slot = slot;
+    set->item[set->n].through = copy;
+    set->item[set->n].len = len;
+    set->n++;
+    return 0;
+}
+
+int ls_outputs_commit(ls_outputs_t *set, char *err, size_t errlen)
+{
+    sigset_t old;
+    int rc = 0, renamed = 0;
+    hold_signals(1, &old); /* every file renamed, or (interrupted before) none */
+    for (int i = 0; i < set->n && !rc; i++)
+        if (set->item[i].slot >= 0) {
+            rc = commit_regular(set->item[i].slot, set->item[i].target, err, errlen);
+            set->item[i].slot = rc ? set->item[i].slot : -2; /* -2: renamed */
+            renamed += !rc;
+        }
+    hold_signals(0, &old);
+    if (rc && renamed && err) /* a folder changed under us: say what the set holds now */
+        ls_seterr(err + strlen(err), errlen - strlen(err), " (%d file%s before it in the set replaced)",
+                  renamed, renamed == 1 ? "" : "s");
+    for (int i = 0; i < set->n && !rc; i++)
+        if (set->item[i].through)
+            rc = write_through(set->item[i].target, set->item[i].through, set->item[i].len, err, errlen);
+    for (int i = 0; i < set->n; i++)
+        if (set->item[i].slot == -2)
+            sync_folder(set->item[i].target);
+    ls_outputs_free(set);
+    return rc ? -1 : 0;
+}
+
+void ls_outputs_free(ls_outputs_t *set)
+{
+    if (!set)
+        return;
+    for (int i = 0; i < set->n; i++) {
+        if (set->item[i].slot >= 0)
+            drop_temp(set->item[i].slot);
+        free(set->item[i].through);
     }
-    if (is_input(&st))
-        return ls_seterr(err, errlen, "%s: is one of the inputs; refusing to overwrite it "
-                         "(give another output path)", path);
-    if (S_ISDIR(st.st_mode))
-        return ls_seterr(err, errlen, "%s: is a folder; expected a file", path);
-    if (!S_ISREG(st.st_mode))
-        return write_through(target, data, len, err, errlen);
-    return replace_regular(target, &st, data, len, err, errlen);
+    free(set);
 }
 
 int ls_stdout_close(void)

@@ -27,6 +27,26 @@ void ls_inputs_forget(const char *path);
    one of this process's inputs is refused. Returns 0, or -1 with err filled. */
 int ls_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
+/* Most files in one set of outputs (report --format csv DIR writes six). */
+#define LS_OUTPUTS_MAX 16
+
+/* A set of outputs replaced together: report --format csv DIR's six files, so that no
+   reader (and no failure) sees new files beside old ones. ls_outputs_add checks each path
+   as ls_write_file_atomic does (links, folders, inputs) and writes its temporary file to
+   disk at once; nothing is replaced until ls_outputs_commit, which renames them all one
+   after the other with SIGINT, SIGTERM and SIGHUP held back (so an interruption leaves
+   either every old file or every new one; only SIGKILL or a power cut in that window of
+   renames can split the set), then writes the special files (a FIFO, /dev/null) through.
+   A failed add leaves the set as it was, to be freed: ls_outputs_free removes every
+   temporary file not renamed, and the old files stay whole. Commit frees the set. Each
+   returns 0, or -1 with err filled. */
+typedef struct ls_outputs ls_outputs_t;
+ls_outputs_t *ls_outputs_new(void);
+int ls_outputs_add(ls_outputs_t *set, const char *path, const char *data, size_t len, char *err,
+                   size_t errlen);
+int ls_outputs_commit(ls_outputs_t *set, char *err, size_t errlen);
+void ls_outputs_free(ls_outputs_t *set);
+
 /* At exit: flushes and closes stdout. A failed or short write seen at any time, or a
    failed flush or close, is one line on stderr (unless the writer said it already) and
    -1; otherwise 0. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Hostile sizes and shapes (docs/safety.md): the former undefined-behaviour sites (a long
 # device name, a #wrong of 1e300, bytes of 1e300 in a tp curve, a 97th topology column),
-# limits named in one line (1000 columns, input size), import never writing a document
-# the reader rejects. Under the sanitizer build, undefined behaviour aborts the process.
+# limits named in one line (1000 columns, input size, a document written past it, 257
+# files), import never writing a document the reader rejects. Under the sanitizer build, undefined behaviour aborts the process.
 # args: LINKSCOPE_BINARY FIXTURES_DIR
 bin=$1
 fx=$2
@@ -55,5 +55,20 @@ one_line "import /dev/zero" "larger than the 4 MiB input limit"
 head -c 5000000 /dev/zero | tr '\0' ' ' >"$tmp/big.txt"
 LINKSCOPE_MAX_INPUT_MB=4 "$bin" report "$tmp/big.txt" 2>"$tmp/err"
 one_line "report of a 5 MB file" "input limit"
+
+# a document written is held to the same limit (100 imports of a 4.6 kB log make 1.3 MB
+# of document: each input is under 1 MiB, the document is not): one line, no file
+log=$fx/h200x2/nccl-tests-all_reduce.txt
+LINKSCOPE_MAX_INPUT_MB=1 "$bin" import $(for i in $(seq 100); do echo "$log"; done) -o "$tmp/many.json" \
+    >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && ok || bad "a document past the limit: not exit 2"
+grep "error" "$tmp/err" | grep -q "not written: the document is larger than the 1 MiB input limit" && ok ||
+    bad "a document past the limit: $(grep error "$tmp/err")"
+[ ! -e "$tmp/many.json" ] && ok || bad "a document past the limit was written"
+# at most 256 files per import: the 257th is a usage error, nothing written
+"$bin" import $(for i in $(seq 257); do echo "$log"; done) -o "$tmp/many.json" 2>"$tmp/err"
+[ $? -eq 2 ] && ok || bad "257 files: not exit 2"
+one_line "257 files" "at most 256 files"
+[ ! -e "$tmp/many.json" ] && ok || bad "257 files: a document was written"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,8 +3,8 @@
 # documents of one hostname gives no duplicate series; Markdown keeps no live link or
 # image from an imported name; an error line that quotes a document shows its escape
 # characters as \xNN; import --collective takes only nccl-tests' collectives; a bad
-# LINKSCOPE_MAX_INPUT_MB is said in one line; the CSV set under -o DIR leaves no
-# temporary file (each file is replaced atomically, the set of six is not); with
+# LINKSCOPE_MAX_INPUT_MB is said in one line; the CSV set under -o DIR is written as
+# one set (a file that cannot be written leaves the other five old), no temporary file; with
 # stdout closed, a report written to a file exits 0; nvidia-smi -q's memory size past
 # 2^63 bytes is no signed overflow.
 # args: LINKSCOPE_BINARY FIXTURES_DIR
@@ -61,9 +61,25 @@ grep -q "LINKSCOPE_MAX_INPUT_MB=lots is not a whole number" "$tmp/err" && ok || 
 [ "$(grep -c MAX_INPUT_MB "$tmp/err")" = 1 ] && ok || bad "bad LINKSCOPE_MAX_INPUT_MB said more than once"
 
 # the CSV set: its six files (docs/reports.md), no temporary file left
+six="boards_clocks.csv collectives.csv hbm.csv host_copies.csv latency.csv p2p_paths.csv "
 run 0 report "$doc" --format csv -o "$tmp/csv"
-[ "$(LC_ALL=C ls -A "$tmp/csv" | tr '\n' ' ')" = "boards_clocks.csv collectives.csv hbm.csv host_copies.csv latency.csv p2p_paths.csv " ] &&
-    ok || bad "CSV set: $(ls -A "$tmp/csv")"
+[ "$(LC_ALL=C ls -A "$tmp/csv" | tr '\n' ' ')" = "$six" ] && ok || bad "CSV set: $(ls -A "$tmp/csv")"
+# ... written as one set: another document's report whose last file cannot be written
+# (a folder stands there) changes none of the other five (it replaced all five before)
+other=$fx/analyze/hgx-h200x8-even.json
+cp -r "$tmp/csv" "$tmp/csv-before"
+rm "$tmp/csv/latency.csv" && mkdir "$tmp/csv/latency.csv"
+run 2 report "$other" --format csv -o "$tmp/csv"
+[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "latency.csv: is a folder" "$tmp/err" && ok || bad "CSV set error: $(cat "$tmp/err")"
+for f in boards_clocks collectives hbm host_copies p2p_paths; do
+    cmp -s "$tmp/csv/$f.csv" "$tmp/csv-before/$f.csv" && ok || bad "CSV set: $f.csv replaced though the set failed"
+done
+[ "$(LC_ALL=C ls -A "$tmp/csv" | tr '\n' ' ')" = "$six" ] && ok || bad "CSV set: left $(ls -A "$tmp/csv")"
+rmdir "$tmp/csv/latency.csv"
+run 0 report "$other" --format csv -o "$tmp/csv"
+for f in boards_clocks p2p_paths; do # the other document's GPUs: these differ
+    cmp -s "$tmp/csv/$f.csv" "$tmp/csv-before/$f.csv" && bad "CSV set: $f.csv not replaced" || ok
+done
 
 # stdout closed, the report goes to a file: written, exit 0
 "$bin" report "$doc" -o "$tmp/closed.md" >&- 2>"$tmp/err"

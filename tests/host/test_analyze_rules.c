@@ -196,6 +196,58 @@ static void nvlink_shared_window_counted_once(void **state)
     json_decref(doc);
 }
 
+/* The reverse of a one-way figure is the first ok figure of the other direction by the
+   same tool and method in document order (found through a hash index): a failed one
+   before it and a slow one after it change nothing; the slow one listed first is it. */
+static int asymmetry_with_copy(const char *status, int first)
+{
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    json_t *copy = json_deep_copy(measurement(doc, "p2p-ce-uni-6-5"));
+    json_object_set_new(copy, "id", json_string("p2p-ce-uni-6-5-copy"));
+    json_object_set_new(copy, "status", json_string(status));
+    json_object_set_new(copy, "value", json_real(ls_json_num(copy, "value", 0) / 2));
+    json_t *list = json_object_get(doc, "measurements");
+    if (first)
+        json_array_insert_new(list, 0, copy);
+    else
+        json_array_append_new(list, copy);
+    json_t *f = ls_findings(doc);
+    int n = count_rule(f, "asymmetry", "GPU5<->GPU6");
+    json_decref(f);
+    json_decref(doc);
+    return n;
+}
+
+static void asymmetry_takes_first_ok_reverse(void **state)
+{
+    (void)state;
+    assert_int_equal(asymmetry_with_copy("failed", 1), 0);
+    assert_int_equal(asymmetry_with_copy("ok", 0), 0);
+    assert_int_equal(asymmetry_with_copy("ok", 1), 1);
+}
+
+/* Windows out of time order in the document (one measured later listed first) and
+   overlapping: the rise is the union of the spans, [50, 140] and [200, 210] = 100. */
+static void nvlink_windows_out_of_order(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    const char *ids[] = {"p2p-ce-uni-5-6", "p2p-ce-uni-6-5", "p2p-ce-uni-1-0"};
+    const int from[] = {200, 100, 50}, to[] = {210, 140, 120};
+    for (int k = 0; k < 3; k++) {
+        json_t *tele = json_pack("{s:{s:{s:i}}, s:{s:{s:i}}}", "nvlink_errors_before", "6", "crc_data", from[k],
+                                 "nvlink_errors_after", "6", "crc_data", to[k]);
+        json_object_set_new(measurement(doc, ids[k]), "telemetry", tele);
+    }
+    json_t *f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "nvlink_errors", "GPU6"), 1);
+    const json_t *x = json_array_get(f, 0);
+    assert_non_null(strstr(ls_json_str(x, "message", ""), "rose by 100 during"));
+    assert_int_equal(json_array_size(json_object_get(x, "evidence")), 3);
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* A short all_reduce sweep on the same GPUs (tp --measure up to a prompt's 52 MB) does
    not pull the 2-GPU group's measured busbw (its 8 GiB sweep's) down. */
 static void short_sweep_does_not_dilute_measured_busbw(void **state)
@@ -507,6 +559,8 @@ int main(void)
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(nvlink_shared_window_counted_once),
+        cmocka_unit_test(nvlink_windows_out_of_order),
+        cmocka_unit_test(asymmetry_takes_first_ok_reverse),
         cmocka_unit_test(hbm_compared_by_method),
         cmocka_unit_test(sync_boost_is_not_throttling),
         cmocka_unit_test(nccl_variant_compared_at_a_common_size),
