@@ -116,11 +116,43 @@ static double figure_s(int c, double samples_factor, int gpus)
     return rest + (k->window_gpus ? window_s(k, gpus, k->pcie_now) : 0) + k->transfer_s * samples_factor;
 }
 
-static ls_proj_step_t *add_step(ls_projection_t *p, const char *name, int figures, int rounds)
+static const char *const step_titles[LS_STEP_COUNT] = {
+    [LS_STEP_INVENTORY] = "inventory and topology",
+    [LS_STEP_P2P_CE] = "p2p ce, one way and both ways",
+    [LS_STEP_CHECK] = "p2p ce: concurrent against alone",
+    [LS_STEP_ALL_REDUCE] = "all_reduce",
+    [LS_STEP_ALL_GATHER] = "all_gather",
+    [LS_STEP_REDUCE_SCATTER] = "reduce_scatter",
+    [LS_STEP_ALLTOALL] = "alltoall",
+    [LS_STEP_HBM] = "hbm read, write, copy, copy_ce",
+    [LS_STEP_HOST] = "host copies, pinned and pageable",
+    [LS_STEP_P2P_SM] = "p2p sm_read, sm_write",
+    [LS_STEP_P2P_STAGED] = "p2p staged through host",
+    [LS_STEP_LATENCY] = "latency, every definition",
+    [LS_STEP_FABRIC] = "fabric stress: all to all, one to all, all to one",
+    [LS_STEP_GROUPS] = "nccl all_reduce on the plan's groups",
+    [LS_STEP_BURN] = "burn",
+    [LS_STEP_SPEC] = "spec",
+    [LS_STEP_FAMILY] = "family",
+    [LS_STEP_NODE_STATE] = "node state: NVML, sysfs, kernel log",
+    [LS_STEP_NVLINK_WINDOW] = "NVLink error counters over the window",
+    [LS_STEP_PROBE_P2P] = "probe: p2p ce each way, one size",
+    [LS_STEP_PROBE_ALL_REDUCE] = "probe: all_reduce, one size",
+    [LS_STEP_PROBE_HBM] = "probe: hbm copy, one size",
+};
+
+const char *ls_proj_step_title(int id)
+{
+    return id >= 0 && id < LS_STEP_COUNT ? step_titles[id] : "unknown";
+}
+
+/* A step of that id, under its title (name: a title of its own, NULL for the id's). */
+static ls_proj_step_t *add_step(ls_projection_t *p, int id, const char *name, int figures, int rounds)
 {
     ls_proj_step_t *s = &p->steps[p->nsteps++];
     memset(s, 0, sizeof *s);
-    snprintf(s->name, sizeof s->name, "%s", name);
+    s->id = id;
+    snprintf(s->name, sizeof s->name, "%s", name ? name : ls_proj_step_title(id));
     s->figures = figures;
     s->rounds = rounds;
     s->cut_how = "half the samples";
@@ -182,13 +214,13 @@ static int round_gpus(const ls_projection_t *p, int pairs)
 static void pair_steps(ls_projection_t *p, int pairs, int classes, double samples)
 {
     int r = p->pair_rounds;
-    ls_proj_step_t *s = add_step(p, "p2p ce, one way and both ways", 3 * pairs, 3 * r);
+    ls_proj_step_t *s = add_step(p, LS_STEP_P2P_CE, NULL, 3 * pairs, 3 * r);
     timed(s, C_P2P_CE, 1, samples, round_gpus(p, pairs));
     if (classes == 0)
         return;
     /* a pair alone per class, one way, the other way, both: never cut (it checks the
        figures just taken) */
-    s = add_step(p, "p2p ce: concurrent against alone", 3 * classes, 3 * classes);
+    s = add_step(p, LS_STEP_CHECK, NULL, 3 * classes, 3 * classes);
     never_cut(s, 3 * classes * figure_s(C_P2P_CE, samples, 2));
 }
 
@@ -218,20 +250,18 @@ static double sweep_s(int c, int n, uint64_t min_b, uint64_t max_b, double facto
    once, for the first. */
 static void collective_steps(ls_projection_t *p, int n, int thorough)
 {
-    static const struct {
-        const char *name;
-        int cost;
-    } colls[] = {{"all_reduce", C_ALL_REDUCE}, {"all_gather", C_ALL_GATHER},
-                 {"reduce_scatter", C_REDUCE_SCATTER}, {"alltoall", C_ALLTOALL}};
-    for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++) {
+    /* the steps' ids and these rows in the same order */
+    static const int cost_of[] = {C_ALL_REDUCE, C_ALL_GATHER, C_REDUCE_SCATTER, C_ALLTOALL};
+    for (size_t i = 0; i < sizeof cost_of / sizeof cost_of[0]; i++) {
         char name[64];
-        snprintf(name, sizeof name, "nccl %s on %d GPUs", colls[i].name, n);
-        ls_proj_step_t *s = add_step(p, name, 1, 1);
+        int id = LS_STEP_ALL_REDUCE + (int)i;
+        snprintf(name, sizeof name, "nccl %s on %d GPUs", ls_proj_step_title(id), n);
+        ls_proj_step_t *s = add_step(p, id, name, 1, 1);
         int big = i == 0 || thorough;
         uint64_t max_b = big ? 8 * GIB : GIB;
         double factor = big ? 2 : 4, init = i == 0 ? costs[C_NCCL_INIT].fixed_s : 0;
-        s->seconds = init + sweep_s(colls[i].cost, n, 8, max_b, factor);
-        s->min_seconds = init + sweep_s(colls[i].cost, n, 8, max_b > GIB ? GIB : max_b, factor);
+        s->seconds = init + sweep_s(cost_of[i], n, 8, max_b, factor);
+        s->min_seconds = init + sweep_s(cost_of[i], n, 8, max_b > GIB ? GIB : max_b, factor);
         s->cut_how = "to 1 GiB, not 8 GiB";
     }
 }
@@ -243,7 +273,7 @@ static void group_step(ls_projection_t *p, int n, int thorough)
 {
     if (n < 3)
         return;
-    ls_proj_step_t *s = add_step(p, "nccl all_reduce on the plan's groups", n - 2, n - 2);
+    ls_proj_step_t *s = add_step(p, LS_STEP_GROUPS, NULL, n - 2, n - 2);
     for (int k = 2; k < n; k++) {
         double init = costs[C_NCCL_INIT].fixed_s;
         s->seconds += init + sweep_s(C_ALL_REDUCE, k, 1 << 20, thorough ? 8 * GIB : GIB, 4);
@@ -254,10 +284,10 @@ static void group_step(ls_projection_t *p, int n, int thorough)
 
 static void per_gpu_steps(ls_projection_t *p, const int *numa, int n, double samples)
 {
-    ls_proj_step_t *s = add_step(p, "hbm read, write, copy, copy_ce", 4 * n, 4);
+    ls_proj_step_t *s = add_step(p, LS_STEP_HBM, NULL, 4 * n, 4);
     timed(s, C_HBM, 1, samples, n); /* every GPU at once, one window */
     int batches = most_per_node(numa, n);
-    s = add_step(p, "host copies, pinned and pageable", 6 * n, 6 * batches);
+    s = add_step(p, LS_STEP_HOST, NULL, 6 * n, 6 * batches);
     s->seconds = batches * 3 * (figure_s(C_HOST_PINNED, samples, 1) + figure_s(C_HOST_PAGEABLE, samples, 1));
     s->min_seconds = batches * 3 * (figure_s(C_HOST_PINNED, 0.5, 1) + figure_s(C_HOST_PAGEABLE, 0.5, 1));
 }
@@ -267,13 +297,13 @@ static void deep_steps(ls_projection_t *p, int n, int pairs, double samples)
     int r = p->pair_rounds;
     if (pairs == 0)
         return; /* one GPU: the run takes none of these (pair families, run.c) */
-    ls_proj_step_t *s = add_step(p, "p2p sm_read, sm_write", 6 * pairs, 6 * r);
+    ls_proj_step_t *s = add_step(p, LS_STEP_P2P_SM, NULL, 6 * pairs, 6 * r);
     timed(s, C_P2P_SM, 1, samples, round_gpus(p, pairs));
-    s = add_step(p, "p2p staged through host", 3 * pairs, 3 * r);
+    s = add_step(p, LS_STEP_P2P_STAGED, NULL, 3 * pairs, 3 * r);
     timed(s, C_P2P_STAGED, 1, samples, round_gpus(p, pairs));
     /* 7 definitions per ordered pair (two directions a round), pointer chase to host
        per GPU */
-    s = add_step(p, "latency, every definition", 7 * 2 * pairs + n, 2 * 7 * r + n);
+    s = add_step(p, LS_STEP_LATENCY, NULL, 7 * 2 * pairs + n, 2 * 7 * r + n);
     timed(s, C_LATENCY, 1, samples, 2); /* a window per pair (per GPU to host: 1) */
 }
 
@@ -284,15 +314,14 @@ static void fabric_step(ls_projection_t *p, int n, double samples)
 {
     if (n < 2)
         return;
-    ls_proj_step_t *s = add_step(p, "fabric stress: all to all, one to all, all to one",
-                                 2 * n + 1, 2 * n + 1);
+    ls_proj_step_t *s = add_step(p, LS_STEP_FABRIC, NULL, 2 * n + 1, 2 * n + 1);
     timed(s, C_P2P_CE, 1, samples, n);
 }
 
 /* Thorough only: 60 s of sustained load on every GPU at once; cut down, 30 s. */
 static void burn_step(ls_projection_t *p, int n)
 {
-    ls_proj_step_t *s = add_step(p, "burn", n, 1);
+    ls_proj_step_t *s = add_step(p, LS_STEP_BURN, NULL, n, 1);
     s->seconds = costs[C_BURN].fixed_s + 60.0;
     s->min_seconds = costs[C_BURN].fixed_s + 30.0;
     s->cut_how = "30 s of load, not 60";
@@ -333,8 +362,9 @@ static void family_steps(ls_projection_t *p, int n, int pairs, double samples)
             methods++;
         methods = methods ? methods : 1;
         int pair = fam->per == LS_PER_PAIR;
-        ls_proj_step_t *s = add_step(p, fam->name, methods * (pair ? 2 * pairs : n),
+        ls_proj_step_t *s = add_step(p, LS_STEP_FAMILY, fam->name, methods * (pair ? 2 * pairs : n),
                                      methods * (pair ? 2 * p->pair_rounds : 1));
+        s->family = fam->name;
         timed(s, row, 1, samples, pair ? round_gpus(p, pairs) : n); /* a round's GPUs, or all at once */
     }
 }
@@ -376,7 +406,7 @@ int ls_project_run(const ls_fabric_t *fabric, const int *numa, const ls_proj_opt
     p->budget_s = o->budget_s;
     int classes = checked_classes(fabric, &sched);
     ls_schedule_free(&sched);
-    never_cut(add_step(p, "inventory and topology", 0, 1), costs[C_INVENTORY].fixed_s);
+    never_cut(add_step(p, LS_STEP_INVENTORY, NULL, 0, 1), costs[C_INVENTORY].fixed_s);
     if (pairs > 0)
         pair_steps(p, pairs, classes, samples);
     int nccl = n >= 2 && !o->no_nccl;
@@ -391,15 +421,16 @@ int ls_project_run(const ls_fabric_t *fabric, const int *numa, const ls_proj_opt
         group_step(p, n, o->thorough);
     if (o->thorough)
         burn_step(p, n);
-    never_cut(add_step(p, "spec", n, 1), costs[C_SPEC].fixed_s);
+    never_cut(add_step(p, LS_STEP_SPEC, NULL, n, 1), costs[C_SPEC].fixed_s);
     apply_budget(p);
     return 0;
 }
 
-int ls_proj_step(const ls_projection_t *p, const char *prefix)
+int ls_proj_step(const ls_projection_t *p, int id, const char *family)
 {
     for (int i = 0; i < p->nsteps; i++)
-        if (strncmp(p->steps[i].name, prefix, strlen(prefix)) == 0)
+        if (p->steps[i].id == id && (id != LS_STEP_FAMILY || (family && p->steps[i].family &&
+                                                              strcmp(p->steps[i].family, family) == 0)))
             return i;
     return -1;
 }
@@ -445,18 +476,18 @@ static void health_probe_steps(ls_projection_t *p, int n, int pairs)
     double samples = LS_HEALTH_PROBE_SAMPLES / 10.0; /* the costs are at 10 samples */
     ls_proj_step_t *s;
     if (pairs > 0) { /* a->b for every pair of a round at once, then b->a */
-        s = add_step(p, LS_HEALTH_STEP_P2P, 2 * pairs, 2 * p->pair_rounds);
+        s = add_step(p, LS_STEP_PROBE_P2P, NULL, 2 * pairs, 2 * p->pair_rounds);
         timed(s, C_P2P_CE, 1, samples, round_gpus(p, pairs));
     }
     if (n >= 2) {
         /* one size: the set's communicators, one sweep's fixed part and that size's
            transfer, the 2-GPU cost per GiB scaled by the ring's 2(n-1)/n */
-        s = add_step(p, LS_HEALTH_STEP_ALL_REDUCE, 1, 1);
+        s = add_step(p, LS_STEP_PROBE_ALL_REDUCE, NULL, 1, 1);
         s->seconds = s->min_seconds = costs[C_NCCL_INIT].fixed_s + figure_s(C_NCCL_SWEEP, 0, n) +
                                       costs[C_ALL_REDUCE].transfer_s * 2.0 * (n - 1) / n *
                                           ((double)LS_HEALTH_PROBE_ALL_REDUCE_BYTES / (double)GIB);
     }
-    s = add_step(p, LS_HEALTH_STEP_HBM, n, 1); /* every GPU at once */
+    s = add_step(p, LS_STEP_PROBE_HBM, NULL, n, 1); /* every GPU at once */
     timed(s, C_HBM, 1, samples, n);
 }
 
@@ -470,9 +501,9 @@ int ls_project_health(const ls_fabric_t *fabric, double window_s, ls_projection_
     p->ngpus = n;
     p->pair_rounds = sched.nrounds;
     ls_schedule_free(&sched);
-    ls_proj_step_t *s = add_step(p, "node state: NVML, sysfs, kernel log", 0, 1);
+    ls_proj_step_t *s = add_step(p, LS_STEP_NODE_STATE, NULL, 0, 1);
     s->seconds = s->min_seconds = costs[C_INVENTORY].fixed_s; /* the same readings */
-    s = add_step(p, "NVLink error counters over the window", 0, 1);
+    s = add_step(p, LS_STEP_NVLINK_WINDOW, NULL, 0, 1);
     s->seconds = s->min_seconds = window_s;
     health_probe_steps(p, n, pairs);
     apply_budget(p);

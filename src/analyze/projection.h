@@ -14,7 +14,41 @@
 
 #define LS_PROJ_MAX_STEPS 24
 
+/* The steps by id: the run (pipeline/run.c) and health's probe (pipeline/probe.c) record
+   each step against the projection's step of the same id, never by its display name. */
+enum ls_step_id {
+    LS_STEP_INVENTORY,
+    LS_STEP_P2P_CE,
+    LS_STEP_CHECK,
+    LS_STEP_ALL_REDUCE, /* the four collectives on all GPUs, in this order */
+    LS_STEP_ALL_GATHER,
+    LS_STEP_REDUCE_SCATTER,
+    LS_STEP_ALLTOALL,
+    LS_STEP_HBM,
+    LS_STEP_HOST,
+    LS_STEP_P2P_SM,
+    LS_STEP_P2P_STAGED,
+    LS_STEP_LATENCY,
+    LS_STEP_FABRIC,
+    LS_STEP_GROUPS,
+    LS_STEP_BURN,
+    LS_STEP_SPEC,
+    LS_STEP_FAMILY, /* a family of the model with no step of its own: .family names it */
+    LS_STEP_NODE_STATE, /* health's state checks and probe */
+    LS_STEP_NVLINK_WINDOW,
+    LS_STEP_PROBE_P2P,
+    LS_STEP_PROBE_ALL_REDUCE,
+    LS_STEP_PROBE_HBM,
+    LS_STEP_COUNT
+};
+
+/* The step's display name ("p2p ce, one way and both ways"); the collectives on all GPUs
+   add the GPU count ("nccl all_reduce on 8 GPUs"), a family step is its family's name. */
+const char *ls_proj_step_title(int id);
+
 typedef struct {
+    int id;             /* enum ls_step_id */
+    const char *family; /* LS_STEP_FAMILY: the family's name; else NULL */
     char name[64];
     int figures;
     int rounds;       /* batches measured one after another (concurrent inside) */
@@ -47,8 +81,8 @@ typedef struct {
 int ls_project_run(const ls_fabric_t *fabric, const int *numa, const ls_proj_opts_t *o,
                    ls_projection_t *p);
 
-/* The index of the step whose name starts with prefix, or -1. */
-int ls_proj_step(const ls_projection_t *p, const char *prefix);
+/* The index of the step of that id (and, for LS_STEP_FAMILY, that family), or -1. */
+int ls_proj_step(const ls_projection_t *p, int id, const char *family);
 
 /* One line saying what cannot fit (over_budget): the minimum, the budget and the
    largest steps at their minimum, with what to do. */
@@ -66,14 +100,9 @@ void ls_proj_cost_rows(char *out, size_t len);
    one size with LS_HEALTH_PROBE_SAMPLES samples, one all_reduce size on all GPUs, one
    HBM copy on every GPU at once; priced by the costs of a run. 0, or -1 out of memory. */
 #define LS_HEALTH_PROBE_SAMPLES 3
-/* The probe's steps, by these names in the projection and in health's record of what
-   it measured (pipeline/probe.c), so that each step is held to its own projection. */
 /* The probe's one all_reduce size: 1 GiB, large enough to be bandwidth-bound on NVLink
    (the run's ceiling rule judges from 64 MiB, rules.h). */
 #define LS_HEALTH_PROBE_ALL_REDUCE_BYTES (1ull << 30)
-#define LS_HEALTH_STEP_P2P "probe: p2p ce each way, one size"
-#define LS_HEALTH_STEP_ALL_REDUCE "probe: all_reduce, one size"
-#define LS_HEALTH_STEP_HBM "probe: hbm copy, one size"
 int ls_project_health(const ls_fabric_t *fabric, double window_s, ls_projection_t *p);
 
 #endif

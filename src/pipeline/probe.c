@@ -23,10 +23,8 @@ double ls_probe_now(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* The probe's steps under health --dry-run's names (analyze/projection.h). */
-#define STEP_P2P LS_HEALTH_STEP_P2P
-#define STEP_ALL_REDUCE LS_HEALTH_STEP_ALL_REDUCE
-#define STEP_HBM LS_HEALTH_STEP_HBM
+/* The probe's steps are health --dry-run's, by id (analyze/projection.h), recorded under
+   their titles. */
 
 typedef struct {
     ls_probe_t *p;
@@ -83,36 +81,37 @@ static void record(probe_t *r, json_t *step)
     pthread_mutex_unlock(&r->p->lock);
 }
 
-static double projected(const probe_t *r, const char *name)
+static double projected(const probe_t *r, int id)
 {
-    int k = r->planned ? ls_proj_step(&r->proj, name) : -1;
+    int k = r->planned ? ls_proj_step(&r->proj, id, NULL) : -1;
     return k >= 0 ? r->proj.steps[k].seconds : 0;
 }
 
-static void skipped(probe_t *r, const char *name, const char *why)
+static void skipped(probe_t *r, int id, const char *why)
 {
-    record(r, json_pack("{s:s, s:s, s:f, s:f, s:s}", "step", name, "status", "skipped", "seconds", 0.0,
-                        "projected_s", projected(r, name), "note", why));
+    record(r, json_pack("{s:s, s:s, s:f, s:f, s:s}", "step", ls_proj_step_title(id), "status", "skipped",
+                        "seconds", 0.0, "projected_s", projected(r, id), "note", why));
 }
 
 /* 1 when the step's projection, with LS_PROBE_MARGIN, ends before the deadline; else it
    is recorded skipped. */
-static int fits(probe_t *r, const char *name)
+static int fits(probe_t *r, int id)
 {
-    double need = projected(r, name) * LS_PROBE_MARGIN, left = r->o->deadline - ls_probe_now();
+    double need = projected(r, id) * LS_PROBE_MARGIN, left = r->o->deadline - ls_probe_now();
     if (need <= left)
         return 1;
     char why[128];
     snprintf(why, sizeof why, "would not fit: projected %.1f s (x%.1f), %.1f s of the budget left",
-             projected(r, name), LS_PROBE_MARGIN, left > 0 ? left : 0);
-    skipped(r, name, why);
+             projected(r, id), LS_PROBE_MARGIN, left > 0 ? left : 0);
+    skipped(r, id, why);
     return 0;
 }
 
-static void done(probe_t *r, const char *name, double t0, int rc, const char *err)
+static void done(probe_t *r, int id, double t0, int rc, const char *err)
 {
-    json_t *s = json_pack("{s:s, s:s, s:f, s:f}", "step", name, "status", rc == 0 ? "ok" : "failed", "seconds",
-                          ls_probe_now() - t0, "projected_s", projected(r, name));
+    json_t *s = json_pack("{s:s, s:s, s:f, s:f}", "step", ls_proj_step_title(id), "status",
+                          rc == 0 ? "ok" : "failed", "seconds", ls_probe_now() - t0, "projected_s",
+                          projected(r, id));
     if (rc != 0 && err && *err)
         json_object_set_new(s, "note", json_string(err));
     record(r, s);
@@ -120,11 +119,11 @@ static void done(probe_t *r, const char *name, double t0, int rc, const char *er
 
 /* One family's method at its default size, LS_HEALTH_PROBE_SAMPLES samples exactly, the
    pairs in the scheduler's rounds (run.c measure_opts, cut to the probe). */
-static void family(probe_t *r, const char *fam, const char *method, const char *name)
+static void family(probe_t *r, const char *fam, const char *method, int id)
 {
-    if (!fits(r, name))
+    if (!fits(r, id))
         return;
-    set_running(r, name);
+    set_running(r, ls_proj_step_title(id));
     ls_measure_opts_t mo;
     memset(&mo, 0, sizeof mo);
     memcpy(mo.gpus, r->gpus, sizeof(int) * (size_t)r->n);
@@ -138,7 +137,7 @@ static void family(probe_t *r, const char *fam, const char *method, const char *
     char err[512] = "";
     double t0 = ls_probe_now();
     int rc = ls_family_measure(ls_family_find(fam), r->doc, &mo, err, sizeof err);
-    done(r, name, t0, rc, err);
+    done(r, id, t0, rc, err);
 }
 
 /* One all_reduce size on every GPU, as the run sweeps (run.c sweep): 5 warm-up and 20
@@ -147,16 +146,16 @@ static void all_reduce(probe_t *r)
 {
     char why[512];
     if (r->o->no_nccl) {
-        skipped(r, STEP_ALL_REDUCE, "--no-nccl");
+        skipped(r, LS_STEP_PROBE_ALL_REDUCE, "--no-nccl");
         return;
     }
     if (ls_nccl_probe(NULL, 0, why, sizeof why) != 0) {
-        skipped(r, STEP_ALL_REDUCE, why);
+        skipped(r, LS_STEP_PROBE_ALL_REDUCE, why);
         return;
     }
-    if (!fits(r, STEP_ALL_REDUCE))
+    if (!fits(r, LS_STEP_PROBE_ALL_REDUCE))
         return;
-    set_running(r, STEP_ALL_REDUCE);
+    set_running(r, ls_proj_step_title(LS_STEP_PROBE_ALL_REDUCE));
     double left = r->o->deadline - ls_probe_now();
     ls_nccl_sweep_opts_t o = {.collective = "all_reduce", .gpus = r->gpus, .ngpus = r->n,
                               .min_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES, .max_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES,
@@ -173,7 +172,7 @@ static void all_reduce(probe_t *r)
         ls_nccl_add_entry(r->doc, entry);
     }
     ls_nccl_sweep_finish();
-    done(r, STEP_ALL_REDUCE, t0, rc, why);
+    done(r, LS_STEP_PROBE_ALL_REDUCE, t0, rc, why);
 }
 
 /* The GPUs, their rounds and the probe's projection on them (as health --dry-run). */
@@ -226,10 +225,10 @@ void ls_probe_run(ls_probe_t *p, const ls_probe_opts_t *o)
     probe_t r = {.p = p, .o = o, .doc = ls_doc_new()};
     if (r.doc && plan(&r) == 0) {
         if (r.n >= 2) {
-            family(&r, LS_FAMILY_P2P, LS_P2P_CE, STEP_P2P);
+            family(&r, LS_FAMILY_P2P, LS_P2P_CE, LS_STEP_PROBE_P2P);
             all_reduce(&r);
         }
-        family(&r, LS_FAMILY_HBM, LS_HBM_COPY, STEP_HBM);
+        family(&r, LS_FAMILY_HBM, LS_HBM_COPY, LS_STEP_PROBE_HBM);
     }
     if (r.rounds)
         ls_run_rounds_free(r.rounds);

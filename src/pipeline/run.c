@@ -20,9 +20,8 @@
 #include <time.h>
 
 /* The projection's steps, in its order (analyze/projection.c): the run measures them in
-   that order and records each under the projection's name. */
-enum { P_INVENTORY, P_P2P_CE, P_CHECK, P_ALL_REDUCE, P_ALL_GATHER, P_REDUCE_SCATTER, P_ALLTOALL, P_HBM,
-       P_HOST, P_P2P_SM, P_P2P_STAGED, P_LATENCY, P_FABRIC, P_GROUPS, P_BURN, P_SPEC, P_COUNT };
+   that order and records each against the projection's step of the same id
+   (LS_STEP_*), under its title. */
 
 typedef struct {
     json_t *doc, *steps;
@@ -32,7 +31,6 @@ typedef struct {
     ls_projection_t proj;
     int planned;                    /* proj holds the projection */
     int refused;                    /* even cut down the run does not fit its budget */
-    int step_of[P_COUNT];           /* projection step index of each P_*, -1 none */
     int nccl_ok;                    /* the collectives ran: NCCL is there */
 } run_t;
 
@@ -51,26 +49,32 @@ static void step_skipped(run_t *r, const char *name, const char *why)
 
 /* A step is cut down, never dropped (issue 14): when the projection cut it to fit the
    budget, or when the run is already past its budget. */
-static int step_cut(run_t *r, int which)
+/* The projection's step of that id (and family, for LS_STEP_FAMILY), -1 none. */
+static int proj_index(const run_t *r, int which, const char *family)
 {
-    int k = r->planned && which >= 0 ? r->step_of[which] : -1;
+    return r->planned && which >= 0 ? ls_proj_step(&r->proj, which, family) : -1;
+}
+
+static int step_cut(run_t *r, int which, const char *family)
+{
+    int k = proj_index(r, which, family);
     return (k >= 0 && r->proj.steps[k].cut) || now_s() - r->start >= r->o->budget_s;
 }
 
-/* The step's record: its seconds, and where the projection has a step of that very
-   name its projected seconds; what its cut left out. */
+/* The step's record: its seconds and its projected seconds (not on a plan group's
+   sweep: the projection prices the groups as one step); what its cut left out. */
 static void step_done(run_t *r, const char *name, double t0, int rc, const char *err, int which,
-                      int cut)
+                      const char *family, int cut)
 {
     json_t *s = json_pack("{s:s, s:s, s:f}", "step", name, "status", rc == 0 ? "ok" : "failed",
                           "seconds", now_s() - t0);
-    int k = r->planned && which >= 0 ? r->step_of[which] : -1;
-    if (k >= 0 && strcmp(r->proj.steps[k].name, name) == 0)
+    int k = proj_index(r, which, family);
+    if (k >= 0 && which != LS_STEP_GROUPS)
         json_object_set_new(s, "projected_s", json_real(r->proj.steps[k].seconds));
     if (cut)
         json_object_set_new(s, "cut", json_string(k >= 0 ? r->proj.steps[k].cut_how
-                                                  : which == P_BURN ? "30 s of load, not 60"
-                                                  : which >= P_ALL_REDUCE && which <= P_ALLTOALL
+                                                  : which == LS_STEP_BURN ? "30 s of load, not 60"
+                                                  : which >= LS_STEP_ALL_REDUCE && which <= LS_STEP_ALLTOALL
                                                       ? "to 1 GiB, not 8 GiB"
                                                       : "half the samples"));
     if (rc != 0 && err && *err)
@@ -90,34 +94,11 @@ static void discover(run_t *r)
     ls_progress_done();
 }
 
-/* The run's steps under the projection's names (analyze/projection.c); the collectives'
-   names carry the GPU count ("nccl all_reduce on 8 GPUs"). */
-static const char *const step_names[P_COUNT] = {
-    [P_INVENTORY] = "inventory and topology", [P_P2P_CE] = "p2p ce, one way and both ways",
-    [P_CHECK] = "p2p ce: concurrent against alone",
-    [P_ALL_REDUCE] = "all_reduce", [P_ALL_GATHER] = "all_gather",
-    [P_REDUCE_SCATTER] = "reduce_scatter", [P_ALLTOALL] = "alltoall",
-    [P_HBM] = "hbm read, write, copy, copy_ce", [P_HOST] = "host copies, pinned and pageable",
-    [P_P2P_SM] = "p2p sm_read, sm_write", [P_P2P_STAGED] = "p2p staged through host",
-    [P_LATENCY] = "latency, every definition",
-    [P_FABRIC] = "fabric stress: all to all, one to all, all to one",
-    [P_GROUPS] = "nccl all_reduce on the plan's groups", [P_BURN] = "burn", [P_SPEC] = "spec"};
-
-static void proj_name(const run_t *r, int which, char *out, size_t len)
-{
-    if (which >= P_ALL_REDUCE && which <= P_ALLTOALL)
-        snprintf(out, len, "nccl %s on %d GPUs", step_names[which], r->o->ngpus);
-    else
-        snprintf(out, len, "%s", step_names[which]);
-}
-
 /* The pair rounds from the discovered topology, and the projection of the run on it:
    which steps the budget cuts down, or that even cut down it does not fit (the run then
    stops here, before measuring: LS_EXIT_BUDGET). */
 static void plan(run_t *r)
 {
-    for (int i = 0; i < P_COUNT; i++)
-        r->step_of[i] = -1;
     r->rounds = calloc(1, sizeof *r->rounds);
     if (!r->rounds || ls_run_rounds_init(r->rounds, r->doc, r->o->gpus, r->o->ngpus) != 0) {
         ls_warn("no topology: every GPU pair measured alone, the budget applied as the run goes");
@@ -132,13 +113,6 @@ static void plan(run_t *r)
     if (ls_project_run(&r->rounds->fabric, r->rounds->numa, &po, &r->proj) != 0)
         return;
     r->planned = 1;
-    for (int i = 0; i < P_COUNT; i++) {
-        char name[96];
-        proj_name(r, i, name, sizeof name);
-        for (int k = 0; k < r->proj.nsteps; k++)
-            if (strcmp(r->proj.steps[k].name, name) == 0)
-                r->step_of[i] = k;
-    }
     if (r->proj.over_budget) {
         char line[640];
         ls_proj_refusal(&r->proj, line, sizeof line);
@@ -161,14 +135,15 @@ static void measure_opts(run_t *r, ls_measure_opts_t *mo, int cut)
         ls_run_rounds_apply(r->rounds, mo);
 }
 
-/* One family (methods: a comma list, NULL all) as the step `name` (the projection's
-   step `which`, -1 none). */
+/* One family (methods: a comma list, NULL all) as the projection's step `which`
+   (LS_STEP_FAMILY: the family's own step), recorded as `name`. */
 static void run_family(run_t *r, const ls_family_t *f, const char *methods, int which,
                        const char *name)
 {
     if (!f || (f->pairs && r->o->ngpus < 2))
         return;
-    int cut = step_cut(r, which);
+    const char *family = which == LS_STEP_FAMILY ? f->name : NULL;
+    int cut = step_cut(r, which, family);
     ls_measure_opts_t mo;
     measure_opts(r, &mo, cut);
     mo.methods = methods;
@@ -177,23 +152,23 @@ static void run_family(run_t *r, const ls_family_t *f, const char *methods, int 
     double t0 = now_s();
     int rc = ls_family_measure(f, r->doc, &mo, err, sizeof err);
     ls_progress_done();
-    step_done(r, name, t0, rc, err, which, cut);
+    step_done(r, name, t0, rc, err, which, family, cut);
 }
 
 static void family_step(run_t *r, const char *family, const char *methods, int which)
 {
-    run_family(r, ls_family_find(family), methods, which, step_names[which]);
+    run_family(r, ls_family_find(family), methods, which, ls_proj_step_title(which));
 }
 
 /* Copy-engine P2P for every pair, then the check that pairs measured together do not
    slow each other (rounds.h). */
 static void p2p_ce(run_t *r)
 {
-    family_step(r, LS_FAMILY_P2P, LS_P2P_CE, P_P2P_CE);
+    family_step(r, LS_FAMILY_P2P, LS_P2P_CE, LS_STEP_P2P_CE);
     if (!r->rounds || r->o->ngpus < 2 || r->rounds->nrounds == r->rounds->round_start[r->rounds->nrounds])
         return; /* no round of more than one pair */
     ls_measure_opts_t mo;
-    measure_opts(r, &mo, step_cut(r, P_P2P_CE));
+    measure_opts(r, &mo, step_cut(r, LS_STEP_P2P_CE, NULL));
     ls_progress("checking concurrent figures against alone ...");
     double t0 = now_s();
     int serial = ls_run_rounds_check(r->rounds, r->doc, &mo);
@@ -201,7 +176,7 @@ static void p2p_ce(run_t *r)
     char note[96] = "";
     if (serial)
         snprintf(note, sizeof note, "%d link class(es) share a path: measured one pair at a time", serial);
-    step_done(r, step_names[P_CHECK], t0, 0, NULL, P_CHECK, 0);
+    step_done(r, ls_proj_step_title(LS_STEP_CHECK), t0, 0, NULL, LS_STEP_CHECK, NULL, 0);
     if (serial)
         json_object_set_new(json_array_get(r->steps, json_array_size(r->steps) - 1), "note",
                             json_string(note));
@@ -209,16 +184,16 @@ static void p2p_ce(run_t *r)
 
 static void hbm_host(run_t *r)
 {
-    family_step(r, LS_FAMILY_HBM, NULL, P_HBM);
-    family_step(r, LS_FAMILY_HOST, NULL, P_HOST);
+    family_step(r, LS_FAMILY_HBM, NULL, LS_STEP_HBM);
+    family_step(r, LS_FAMILY_HOST, NULL, LS_STEP_HOST);
 }
 
 /* What answers least comes last: SM-kernel and staged P2P, every latency definition. */
 static void deep(run_t *r)
 {
-    family_step(r, LS_FAMILY_P2P, LS_P2P_SM_READ "," LS_P2P_SM_WRITE, P_P2P_SM);
-    family_step(r, LS_FAMILY_P2P, LS_P2P_STAGED, P_P2P_STAGED);
-    family_step(r, LS_FAMILY_LATENCY, NULL, P_LATENCY);
+    family_step(r, LS_FAMILY_P2P, LS_P2P_SM_READ "," LS_P2P_SM_WRITE, LS_STEP_P2P_SM);
+    family_step(r, LS_FAMILY_P2P, LS_P2P_STAGED, LS_STEP_P2P_STAGED);
+    family_step(r, LS_FAMILY_LATENCY, NULL, LS_STEP_LATENCY);
     /* a family of the registry that none of the steps above names runs here, under its
        own name (docs/design.md, "How to add a measurement family") */
     static const char *const named[] = {LS_FAMILY_P2P, LS_FAMILY_LATENCY, LS_FAMILY_HBM,
@@ -230,17 +205,18 @@ static void deep(run_t *r)
         for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
             known |= strcmp(fams[i].name, named[k]) == 0;
         if (!known)
-            run_family(r, &fams[i], NULL, -1, fams[i].name);
+            run_family(r, &fams[i], NULL, LS_STEP_FAMILY, fams[i].name);
     }
 }
 
-/* One sweep as the projection's step `which` (a collective on all GPUs, or P_GROUPS). */
+/* One sweep as the projection's step `which` (a collective on all GPUs, or
+   LS_STEP_GROUPS). */
 static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, uint64_t min_b,
                   uint64_t max_b, double factor, int which)
 {
     char name[96];
     snprintf(name, sizeof name, "nccl %s on %d GPUs", collective, ngpus);
-    int cut = step_cut(r, which);
+    int cut = step_cut(r, which, NULL);
     if (cut && max_b > (1ull << 30)) /* the cut-down form: to 1 GiB */
         max_b = 1ull << 30;
     ls_nccl_sweep_opts_t o = {.collective = collective, .gpus = gpus, .ngpus = ngpus,
@@ -255,7 +231,7 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
     json_t *entry = ls_nccl_sweep(&o, err, sizeof err);
     ls_progress_done();
     if (!entry) {
-        step_done(r, name, t0, -1, err, which, cut);
+        step_done(r, name, t0, -1, err, which, NULL, cut);
         return;
     }
     int ok = strcmp(ls_json_str(entry, "status", "failed"), "ok") == 0;
@@ -263,7 +239,7 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
         snprintf(err, sizeof err, "%s", ls_json_str(entry, "error", "failed"));
     ls_nccl_annotate_entry(r->doc, entry);
     ls_nccl_add_entry(r->doc, entry);
-    step_done(r, name, t0, ok ? 0 : -1, err, which, cut);
+    step_done(r, name, t0, ok ? 0 : -1, err, which, NULL, cut);
 }
 
 static int same_set(const json_t *list, const int *gpus, int n)
@@ -291,7 +267,7 @@ static void plan_groups(run_t *r, uint64_t max_b)
         int set[LS_MAX_GPUS];
         for (int k = 0; k < n; k++)
             set[k] = (int)json_integer_value(json_array_get(list, (size_t)k));
-        sweep(r, "all_reduce", set, n, 1 << 20, max_b, 4, P_GROUPS);
+        sweep(r, "all_reduce", set, n, 1 << 20, max_b, 4, LS_STEP_GROUPS);
     }
     json_decref(plan);
 }
@@ -311,9 +287,9 @@ static void collectives(run_t *r)
        GPU memory are dropped by the harness with a note. */
     int thorough = r->o->thorough;
     uint64_t max_b = thorough ? 8ull << 30 : 1ull << 30;
-    sweep(r, "all_reduce", r->o->gpus, r->o->ngpus, 8, 8ull << 30, 2, P_ALL_REDUCE);
-    for (int i = P_ALL_GATHER; i <= P_ALLTOALL; i++)
-        sweep(r, step_names[i], r->o->gpus, r->o->ngpus, 8, max_b, thorough ? 2 : 4, i);
+    sweep(r, "all_reduce", r->o->gpus, r->o->ngpus, 8, 8ull << 30, 2, LS_STEP_ALL_REDUCE);
+    for (int i = LS_STEP_ALL_GATHER; i <= LS_STEP_ALLTOALL; i++)
+        sweep(r, ls_proj_step_title(i), r->o->gpus, r->o->ngpus, 8, max_b, thorough ? 2 : 4, i);
     r->nccl_ok = 1;
 }
 
@@ -322,15 +298,15 @@ static void fabric(run_t *r)
 {
     if (!r->o->thorough || r->o->ngpus < 2)
         return;
-    int cut = step_cut(r, P_FABRIC);
+    int cut = step_cut(r, LS_STEP_FABRIC, NULL);
     ls_measure_opts_t mo;
     measure_opts(r, &mo, cut);
-    ls_progress("measuring %s ...", step_names[P_FABRIC]);
+    ls_progress("measuring %s ...", ls_proj_step_title(LS_STEP_FABRIC));
     char err[512] = "";
     double t0 = now_s();
     int rc = ls_measure_fabric(r->doc, &mo, err, sizeof err);
     ls_progress_done();
-    step_done(r, step_names[P_FABRIC], t0, rc, err, P_FABRIC, cut);
+    step_done(r, ls_proj_step_title(LS_STEP_FABRIC), t0, rc, err, LS_STEP_FABRIC, NULL, cut);
 }
 
 /* all_reduce on each group the plan proposes, from everything measured before it. */
@@ -349,7 +325,7 @@ static void burn(run_t *r)
 {
     if (!r->o->thorough)
         return;
-    int cut = step_cut(r, P_BURN); /* cut down: half the seconds, never dropped */
+    int cut = step_cut(r, LS_STEP_BURN, NULL); /* cut down: half the seconds, never dropped */
     ls_burn_opts_t o;
     memset(&o, 0, sizeof o);
     memcpy(o.gpus, r->o->gpus, sizeof(int) * (size_t)r->o->ngpus);
@@ -361,7 +337,7 @@ static void burn(run_t *r)
     double t0 = now_s();
     int rc = ls_measure_burn(r->doc, &o, err, sizeof err);
     ls_progress_done();
-    step_done(r, "burn", t0, rc, err, P_BURN, cut);
+    step_done(r, ls_proj_step_title(LS_STEP_BURN), t0, rc, err, LS_STEP_BURN, NULL, cut);
 }
 
 /* Each GPU against its datasheet (docs/acceptance.md); the findings join the others
@@ -370,7 +346,8 @@ static void spec(run_t *r)
 {
     char err[512] = "";
     double t0 = now_s();
-    step_done(r, "spec", t0, ls_spec_record(r->doc, err, sizeof err), err, P_SPEC, 0);
+    step_done(r, ls_proj_step_title(LS_STEP_SPEC), t0, ls_spec_record(r->doc, err, sizeof err), err, LS_STEP_SPEC,
+              NULL, 0);
 }
 
 /* The run object, then findings and plan computed from everything measured. */

@@ -174,27 +174,29 @@ static void test_every_step(void **state)
     ls_proj_opts_t o = {.thorough = 1};
     assert_int_equal(ls_project_run(&one, NULL, &o, &p), 0);
     print_projection("1 GPU, thorough", &p);
-    int burn = ls_proj_step(&p, "burn"), spec = ls_proj_step(&p, "spec");
+    int burn = ls_proj_step(&p, LS_STEP_BURN, NULL), spec = ls_proj_step(&p, LS_STEP_SPEC, NULL);
     assert_true(burn > 0 && spec == burn + 1 && spec == p.nsteps - 1);
     assert_true(p.steps[burn].seconds > 60 && p.steps[burn].min_seconds < 31);
     assert_true(p.steps[spec].seconds == p.steps[spec].min_seconds);
-    assert_int_equal(ls_proj_step(&p, "nccl"), -1);
+    assert_int_equal(ls_proj_step(&p, LS_STEP_ALL_REDUCE, NULL), -1);
+    assert_int_equal(ls_proj_step(&p, LS_STEP_GROUPS, NULL), -1);
     /* thorough: burn is the first step a budget cuts */
     o.budget_s = p.full_s - 1;
     assert_int_equal(ls_project_run(&one, NULL, &o, &p), 0);
-    assert_true(p.steps[ls_proj_step(&p, "burn")].cut && !p.steps[ls_proj_step(&p, "host")].cut);
+    assert_true(p.steps[ls_proj_step(&p, LS_STEP_BURN, NULL)].cut && !p.steps[ls_proj_step(&p, LS_STEP_HOST, NULL)].cut);
     o = (ls_proj_opts_t){.thorough = 0};
     assert_int_equal(ls_project_run(&one, NULL, &o, &p), 0);
-    assert_int_equal(ls_proj_step(&p, "burn"), -1);
-    assert_true(ls_proj_step(&p, "spec") > 0);
+    assert_int_equal(ls_proj_step(&p, LS_STEP_BURN, NULL), -1);
+    assert_true(ls_proj_step(&p, LS_STEP_SPEC, NULL) > 0);
     ls_fabric_free(&one);
     project_file("topo/hgx-h100x8-nic8.txt", 1, 0, &p);
-    assert_true(ls_proj_step(&p, "fabric stress") > 0 && ls_proj_step(&p, "burn") > ls_proj_step(&p, "fabric stress"));
+    assert_true(ls_proj_step(&p, LS_STEP_FABRIC, NULL) > 0 && ls_proj_step(&p, LS_STEP_BURN, NULL) > ls_proj_step(&p, LS_STEP_FABRIC, NULL));
     ls_fabric_t f;
     assert_int_equal(ls_fabric_uniform(8, LS_LINK_NV, &f), 0);
     o = (ls_proj_opts_t){.no_nccl = 1};
     assert_int_equal(ls_project_run(&f, NULL, &o, &p), 0);
-    assert_int_equal(ls_proj_step(&p, "nccl"), -1);
+    assert_int_equal(ls_proj_step(&p, LS_STEP_ALL_REDUCE, NULL), -1);
+    assert_int_equal(ls_proj_step(&p, LS_STEP_GROUPS, NULL), -1);
     ls_fabric_free(&f);
 }
 
