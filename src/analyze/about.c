@@ -65,7 +65,8 @@ void ls_about_set(json_t *f, const ls_about_t *a)
     if (a->gpus)
         json_object_set_new(f, "gpus", gpu_list(a->gpus));
     if (a->pair && a->both)
-        json_object_set_new(f, "pairs", json_pack("[[i, i], [i, i]]", a->from, a->to, a->to, a->from));
+        json_object_set_new(f, "pairs",
+                            json_pack("[[i, i], [i, i]]", a->from, a->to, a->to, a->from));
     else if (a->pair)
         json_object_set_new(f, "pairs", json_pack("[[i, i]]", a->from, a->to));
     if (a->port)
@@ -79,7 +80,8 @@ uint64_t ls_finding_gpus(const json_t *finding)
 
 enum ls_finding_action ls_finding_action(const json_t *finding)
 {
-    return strcmp(ls_json_str(finding, "action", ""), action_names[LS_FA_AVOID]) ? LS_FA_NONE : LS_FA_AVOID;
+    return strcmp(ls_json_str(finding, "action", ""), action_names[LS_FA_AVOID]) ? LS_FA_NONE
+                                                                                 : LS_FA_AVOID;
 }
 
 const char *ls_finding_action_name(enum ls_finding_action a)

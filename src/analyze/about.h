@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 typedef struct {
-    uint64_t gpus;    /* the GPUs it names (0: none, or none this document knows) */
-    int pair;         /* 1: a pair of GPUs, from -> to */
+    uint64_t gpus; /* the GPUs it names (0: none, or none this document knows) */
+    int pair;      /* 1: a pair of GPUs, from -> to */
     int from, to;
     int both;         /* with pair: both directions (GPUa<->GPUb) */
     int all;          /* gpus is every GPU of the machine (a folded finding) */
@@ -31,10 +31,17 @@ uint64_t ls_gpu_bit(long long g);
 
 #define LS_ABOUT_GPU(g) ((ls_about_t){.gpus = ls_gpu_bit(g)})
 #define LS_ABOUT_GPUS(mask) ((ls_about_t){.gpus = (mask)})
-#define LS_ABOUT_PAIR(a, b) \
-    ((ls_about_t){.gpus = ls_gpu_bit(a) | ls_gpu_bit(b), .pair = 1, .from = (int)(a), .to = (int)(b)})
-#define LS_ABOUT_BOTH(a, b) \
-    ((ls_about_t){.gpus = ls_gpu_bit(a) | ls_gpu_bit(b), .pair = 1, .both = 1, .from = (int)(a), .to = (int)(b)})
+#define LS_ABOUT_PAIR(a, b)                                                                        \
+    ((ls_about_t){.gpus = ls_gpu_bit(a) | ls_gpu_bit(b),                                           \
+                  .pair = 1,                                                                       \
+                  .from = (int)(a),                                                                \
+                  .to = (int)(b)})
+#define LS_ABOUT_BOTH(a, b)                                                                        \
+    ((ls_about_t){.gpus = ls_gpu_bit(a) | ls_gpu_bit(b),                                           \
+                  .pair = 1,                                                                       \
+                  .both = 1,                                                                       \
+                  .from = (int)(a),                                                                \
+                  .to = (int)(b)})
 #define LS_ABOUT_WHAT(text) ((ls_about_t){.what = (text)})
 #define LS_ABOUT_ON(text, mask) ((ls_about_t){.what = (text), .gpus = (mask)})
 #define LS_ABOUT_PORT(p) ((ls_about_t){.port = (p)})

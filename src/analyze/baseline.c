@@ -12,7 +12,10 @@
 #include <string.h>
 #include <time.h>
 
-static double round2(double v) { return round(v * 100.0) / 100.0; }
+static double round2(double v)
+{
+    return round(v * 100.0) / 100.0;
+}
 
 json_t *ls_baseline_from_doc(const json_t *doc, const char *source_name, double tolerance_pct,
                              double latency_tolerance_pct)
@@ -26,8 +29,8 @@ json_t *ls_baseline_from_doc(const json_t *doc, const char *source_name, double 
     gmtime_r(&now, &tm);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
     char from[512];
-    snprintf(from, sizeof from, "made by linkscope baseline from %s (host %s, run %s)",
-             source_name, ls_json_str(json_object_get(doc, "host"), "hostname", "?"),
+    snprintf(from, sizeof from, "made by linkscope baseline from %s (host %s, run %s)", source_name,
+             ls_json_str(json_object_get(doc, "host"), "hostname", "?"),
              ls_json_str(doc, "created", "?"));
     json_t *list = json_array();
     for (size_t i = 0; i < figs.n; i++) {
@@ -38,7 +41,8 @@ json_t *ls_baseline_from_doc(const json_t *doc, const char *source_name, double 
         double spread = fmax(f->cv, ls_entry_host_shared(f->match) ? LS_SPREAD_HOST_SHARED : 0);
         /* "exact": the figure's identity has these attributes and no others, so that
            e.g. a copy measured under load does not have to meet the idle figure */
-        json_t *exp = json_pack("{s:s, s:O, s:b}", "label", f->label, "match", f->match, "exact", 1);
+        json_t *exp = json_pack("{s:s, s:O, s:b}", "label", f->label, "match", f->match, "exact",
+                                1);
         json_object_set_new(exp, f->higher_is_better ? "min" : "max", json_real(f->value));
         json_object_set_new(exp, "unit", json_string(f->unit));
         json_object_set_new(exp, "tolerance_pct", json_real(tol));
@@ -64,8 +68,8 @@ static int check_expectation(const json_t *exp, size_t i, char *err, size_t errl
     for (size_t k = 0; k < 2; k++) {
         const json_t *v = json_object_get(exp, pcts[k]);
         if (v && (!json_is_number(v) || json_number_value(v) < 0))
-            return ls_seterr(err, errlen, "expectations[%zu].%s: expected a non-negative number",
-                             i, pcts[k]);
+            return ls_seterr(err, errlen, "expectations[%zu].%s: expected a non-negative number", i,
+                             pcts[k]);
     }
     return 0;
 }
@@ -91,8 +95,7 @@ static int baseline_validate(const json_t *b, char *err, size_t errlen)
         return ls_seterr(err, errlen, "expectations: missing, empty or not an array");
     size_t i;
     const json_t *exp;
-    json_array_foreach(list, i, exp)
-    {
+    json_array_foreach(list, i, exp) {
         if (check_expectation(exp, i, err, errlen) != 0)
             return -1;
     }
@@ -122,7 +125,8 @@ typedef struct {
 static tolerance_t tolerance_of(const json_t *exp, double default_tol, double k)
 {
     tolerance_t t = {.given = ls_json_num(exp, "tolerance_pct", default_tol),
-                     .spread = ls_json_num(exp, "spread_pct", 0), .k = k};
+                     .spread = ls_json_num(exp, "spread_pct", 0),
+                     .k = k};
     t.tol = fmax(t.given, k * t.spread);
     return t;
 }
@@ -173,8 +177,9 @@ static size_t next_match(const ls_figures_t *figs, const ls_strindex_t *ix, cons
                          const json_t *match, size_t i, int first)
 {
     if (key)
-        return first ? ls_strindex_first(ix, key)
-                     : i == LS_STRINDEX_NONE ? i : ls_strindex_next(ix, i);
+        return first                   ? ls_strindex_first(ix, key)
+               : i == LS_STRINDEX_NONE ? i
+                                       : ls_strindex_next(ix, i);
     for (i = first ? 0 : i + 1; i < figs->n; i++)
         if (ls_figure_matches(&figs->items[i], match))
             return i;
@@ -239,7 +244,8 @@ json_t *ls_baseline_check(const json_t *baseline, const json_t *doc, int require
     *checked = 0;
     check_ctx_t c = {.default_tol = ls_json_num(baseline, "tolerance_pct", 0),
                      .k = ls_json_num(baseline, "spread_k", LS_BASELINE_SPREAD_K),
-                     .require_all = require_all, .violations = json_array(),
+                     .require_all = require_all,
+                     .violations = json_array(),
                      .skipped = json_array()};
     if (skipped)
         *skipped = c.skipped;
@@ -255,7 +261,8 @@ json_t *ls_baseline_check(const json_t *baseline, const json_t *doc, int require
         c.ix = &ix;
         size_t i;
         const json_t *exp;
-        json_array_foreach(json_object_get(baseline, "expectations"), i, exp) check_one(exp, i, &c);
+        json_array_foreach(json_object_get(baseline, "expectations"), i, exp)
+            check_one(exp, i, &c);
         ls_strindex_free(&ix);
     }
     free(keys);

@@ -26,7 +26,9 @@ static void datasheet_load(void)
 const ls_spec_row_t *ls_part_of(const ls_machine_t *m, int g)
 {
     pthread_once(&datasheet_once, datasheet_load);
-    return datasheet.n && g >= 0 && g < m->ngpus && m->gpu[g] ? ls_datasheet_row_of(&datasheet, m->gpu[g]) : NULL;
+    return datasheet.n && g >= 0 && g < m->ngpus && m->gpu[g]
+               ? ls_datasheet_row_of(&datasheet, m->gpu[g])
+               : NULL;
 }
 
 /* PCIe generation and width of GPU g's part from the datasheet where the document
@@ -44,8 +46,9 @@ static int part_pcie(const ls_machine_t *m, int g, int *gen, int *width, const c
 
 const char *ls_path_name(enum ls_path path)
 {
-    static const char *names[] = {"unknown", "NVLink", "PCIe P2P", "staged", "host", "pageable", "HBM",
-                                  "NCCL busbw", "NCCL busbw through host memory"};
+    static const char *names[] = {"unknown", "NVLink",     "PCIe P2P",
+                                  "staged",  "host",       "pageable",
+                                  "HBM",     "NCCL busbw", "NCCL busbw through host memory"};
     return (unsigned)path <= LS_PATH_NCCL_HOST ? names[path] : "unknown";
 }
 
@@ -68,7 +71,9 @@ double ls_ceiling_pcie_gpu(const ls_machine_t *m, int g, char *basis, size_t len
     if (basis && gen > 0 && width > 0)
         snprintf(basis, len, "PCIe Gen%d x%d%s%s after %s and TLP overhead", gen, width,
                  part ? " assumed from the part " : "", part ? part : "",
-                 gen <= 2 ? "8b/10b" : gen <= 5 ? "128b/130b" : "FLIT");
+                 gen <= 2   ? "8b/10b"
+                 : gen <= 5 ? "128b/130b"
+                            : "FLIT");
     else if (basis)
         snprintf(basis, len, "PCIe %.1f GB/s after encoding and TLP overhead", raw);
     return v;
@@ -82,8 +87,8 @@ static int board_generation(const char *name)
     static const struct {
         const char *model;
         int generation;
-    } boards[] = {{"P100", 1}, {"V100", 2}, {"GV100", 2}, {"A100", 3}, {"A800", 3}, {"H100", 4},
-                  {"H200", 4}, {"H800", 4}, {"B100", 5}, {"B200", 5}};
+    } boards[] = {{"P100", 1}, {"V100", 2}, {"GV100", 2}, {"A100", 3}, {"A800", 3},
+                  {"H100", 4}, {"H200", 4}, {"H800", 4},  {"B100", 5}, {"B200", 5}};
     for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
         const char *at = strstr(name, boards[i].model);
         /* "A100" but not "RTX A1000" */
@@ -100,8 +105,7 @@ double ls_ceiling_nvlink_rate(const ls_machine_t *m, int g, int *generation)
     *generation = 0;
     if (g < 0 || g >= m->ngpus)
         return 0;
-    json_array_foreach(json_object_get(m->gpu[g], "nvlinks"), i, l)
-    {
+    json_array_foreach(json_object_get(m->gpu[g], "nvlinks"), i, l) {
         if (!json_is_true(json_object_get(l, "active")))
             continue;
         *generation = (int)ls_json_int(l, "version", 0);
@@ -114,7 +118,8 @@ double ls_ceiling_nvlink_rate(const ls_machine_t *m, int g, int *generation)
     return ls_nvlink_rate_by_version((unsigned)*generation);
 }
 
-double ls_ceiling_pair(const ls_machine_t *m, int a, int b, enum ls_path *path, char *basis, size_t len)
+double ls_ceiling_pair(const ls_machine_t *m, int a, int b, enum ls_path *path, char *basis,
+                       size_t len)
 {
     *path = LS_PATH_UNKNOWN;
     if (!m->has_topo || a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b)
@@ -138,7 +143,8 @@ double ls_ceiling_pair(const ls_machine_t *m, int a, int b, enum ls_path *path, 
         return 0;
     *path = LS_PATH_PCIE;
     char ba[128], bb[128];
-    double pa = ls_ceiling_pcie_gpu(m, a, ba, sizeof ba), pb = ls_ceiling_pcie_gpu(m, b, bb, sizeof bb);
+    double pa = ls_ceiling_pcie_gpu(m, a, ba, sizeof ba),
+           pb = ls_ceiling_pcie_gpu(m, b, bb, sizeof bb);
     if (pa <= 0 || pb <= 0)
         return 0;
     snprintf(basis, len, "%s", pa <= pb ? ba : bb);
@@ -169,7 +175,8 @@ static double p2p_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t *
         /* through pinned host memory: down one GPU's PCIe link and up the other's */
         /* a GPU whose link is unknown leaves its basis unwritten: empty, never read raw */
         char ba[128] = "", bb[128] = "";
-        double pa = ls_ceiling_pcie_gpu(m, a, ba, sizeof ba), pb = ls_ceiling_pcie_gpu(m, b, bb, sizeof bb);
+        double pa = ls_ceiling_pcie_gpu(m, a, ba, sizeof ba),
+               pb = ls_ceiling_pcie_gpu(m, b, bb, sizeof bb);
         c->path = LS_PATH_STAGED;
         v = pa > 0 && pb > 0 ? fmin(pa, pb) : 0;
         if (v > 0)
@@ -180,7 +187,8 @@ static double p2p_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t *
 
 static double host_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c)
 {
-    c->path = strcmp(ls_json_str(e, "memory", LS_MEM_PINNED), LS_MEM_PAGEABLE) ? LS_PATH_HOST : LS_PATH_PAGEABLE;
+    c->path = strcmp(ls_json_str(e, "memory", LS_MEM_PINNED), LS_MEM_PAGEABLE) ? LS_PATH_HOST
+                                                                               : LS_PATH_PAGEABLE;
     double v = ls_ceiling_pcie_gpu(m, entry_gpu(e), c->basis, sizeof c->basis);
     return is_bidir(e) || !strcmp(ls_json_str(e, "method", ""), LS_DIR_BIDIR) ? 2 * v : v;
 }
@@ -190,7 +198,8 @@ static double hbm_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t *
     int g = entry_gpu(e);
     const json_t *gpu = g >= 0 && g < m->ngpus ? m->gpu[g] : NULL;
     const json_t *clk = json_object_get(gpu, "clocks");
-    long long width = ls_json_int(gpu, "memory_bus_width_bits", 0), mhz = ls_json_int(clk, "mem_max_mhz", 0);
+    long long width = ls_json_int(gpu, "memory_bus_width_bits", 0),
+              mhz = ls_json_int(clk, "mem_max_mhz", 0);
     c->path = LS_PATH_HBM;
     if (width > 0 && mhz > 0) {
         snprintf(c->basis, sizeof c->basis, "%lld-bit memory bus x %lld MHz x 2", width, mhz);
@@ -206,13 +215,13 @@ static double gpu_nvlink_total(const ls_machine_t *m, int g)
 {
     size_t i, active = 0;
     const json_t *l;
-    json_array_foreach(json_object_get(m->gpu[g], "nvlinks"), i, l)
-    {
+    json_array_foreach(json_object_get(m->gpu[g], "nvlinks"), i, l) {
         active += json_is_true(json_object_get(l, "active"));
     }
     int gen;
     double rate = ls_ceiling_nvlink_rate(m, g, &gen);
-    return active && rate > 0 ? (double)active * rate : ls_json_num(m->gpu[g], "nvlink_theoretical_gbps", 0);
+    return active && rate > 0 ? (double)active * rate
+                              : ls_json_num(m->gpu[g], "nvlink_theoretical_gbps", 0);
 }
 
 /* A collective within one node is bounded by its slowest GPU's share of the fabric:

@@ -14,20 +14,20 @@
 /* Path types, each with its own calibrated fraction (rules.h). */
 enum ls_path {
     LS_PATH_UNKNOWN = 0,
-    LS_PATH_NVLINK,  /* GPU to GPU over NVLink */
-    LS_PATH_PCIE,    /* GPU to GPU over PCIe, peer to peer */
-    LS_PATH_STAGED,  /* GPU to GPU through host memory */
-    LS_PATH_HOST,    /* host memory to or from a GPU, pinned */
-    LS_PATH_PAGEABLE,/* host memory, pageable (CPU copies dominate: no rule) */
-    LS_PATH_HBM,     /* device memory traffic */
-    LS_PATH_NCCL,    /* a collective's bus bandwidth */
+    LS_PATH_NVLINK,   /* GPU to GPU over NVLink */
+    LS_PATH_PCIE,     /* GPU to GPU over PCIe, peer to peer */
+    LS_PATH_STAGED,   /* GPU to GPU through host memory */
+    LS_PATH_HOST,     /* host memory to or from a GPU, pinned */
+    LS_PATH_PAGEABLE, /* host memory, pageable (CPU copies dominate: no rule) */
+    LS_PATH_HBM,      /* device memory traffic */
+    LS_PATH_NCCL,     /* a collective's bus bandwidth */
     LS_PATH_NCCL_HOST /* ... of a set with a pair through host memory (SHM): not judged */
 };
 
 typedef struct {
-    double gbps;       /* ceiling in the figure's own terms (bidir: both directions); 0 unknown */
+    double gbps; /* ceiling in the figure's own terms (bidir: both directions); 0 unknown */
     enum ls_path path;
-    char basis[128];   /* how it was derived, e.g. "18 x NVLink 4 at 26.56 GB/s" */
+    char basis[128]; /* how it was derived, e.g. "18 x NVLink 4 at 26.56 GB/s" */
 } ls_ceiling_t;
 
 /* PCIe payload efficiency of one transaction layer packet: 256-byte payload behind a
@@ -43,7 +43,8 @@ double ls_ceiling_pcie_gpu(const ls_machine_t *m, int g, char *basis, size_t len
 double ls_ceiling_nvlink_rate(const ls_machine_t *m, int g, int *generation);
 /* One direction between GPUs a and b by their link (NV: the pair's links x rate; PCIe:
    the slower GPU's link). path set to NVLINK or PCIE; 0 unknown. */
-double ls_ceiling_pair(const ls_machine_t *m, int a, int b, enum ls_path *path, char *basis, size_t len);
+double ls_ceiling_pair(const ls_machine_t *m, int a, int b, enum ls_path *path, char *basis,
+                       size_t len);
 /* The ceiling of one measurement entry (p2p, host, hbm, nccl); 0 when unknown or when
    the family has none (latency). Writes the path type and basis. */
 double ls_ceiling_entry(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c);

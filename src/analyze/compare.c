@@ -70,7 +70,8 @@ static json_t *entry_identity(const json_t *e)
        host memory; p2pBandwidthLatencyTest: cudaMemcpyPeer with peer access off, staged
        by the driver): different methods, never paired */
     if (strcmp(ls_json_str(e, "method", ""), LS_P2P_STAGED) == 0)
-        json_object_set_new(m, "staged_by", json_string(ls_json_str(e, "source", LS_SOURCE_LINKSCOPE)));
+        json_object_set_new(m, "staged_by",
+                            json_string(ls_json_str(e, "source", LS_SOURCE_LINKSCOPE)));
     copy_keys(m, e, fam && fam->identity ? fam->identity : unknown_keys);
     return m;
 }
@@ -95,8 +96,7 @@ static void gpus_text(const json_t *gpus, char *buf, size_t len)
     size_t used = 0, i;
     const json_t *g;
     buf[0] = '\0';
-    json_array_foreach(gpus, i, g)
-    {
+    json_array_foreach(gpus, i, g) {
         if (used < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? "," : "",
                                      (long long)json_integer_value(g));
@@ -112,7 +112,8 @@ static void drop_repeated_words(char *buf)
     for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
         if (strcmp(w, prev) == 0)
             continue;
-        used += (size_t)snprintf(out + used, used < sizeof out ? sizeof out - used : 0, "%s%s", used ? " " : "", w);
+        used += (size_t)snprintf(out + used, used < sizeof out ? sizeof out - used : 0, "%s%s",
+                                 used ? " " : "", w);
         snprintf(prev, sizeof prev, "%s", w);
     }
     strcpy(buf, out);
@@ -139,8 +140,7 @@ static void label_of(const json_t *m, char *buf, size_t len)
         const char *direction = ls_json_str(m, "direction", NULL);
         snprintf(buf, len, "%s %s%s%s%s%s GPU%lld->%s%s%s", family, method, mode ? "-" : "",
                  mode ? mode : "", direction ? " " : "", direction ? direction : "",
-                 ls_json_int(m, "src", -1), dsttext, json_is_false(p2p) ? " (no P2P)" : "",
-                 extra);
+                 ls_json_int(m, "src", -1), dsttext, json_is_false(p2p) ? " (no P2P)" : "", extra);
     } else if (fam == &ls_fam_host) {
         long long node = ls_json_int(m, "numa_node", -1);
         char nodetext[24] = "";
@@ -159,12 +159,14 @@ static void label_of(const json_t *m, char *buf, size_t len)
         snprintf(buf, len, "%s %s %s GPUs %s%s %s", ls_json_str(m, "collective", "?"), size,
                  ls_json_str(m, "metric", ""), gpus, vtext,
                  strcmp(ls_json_str(m, "dtype", "float"), "float") ? ls_json_str(m, "dtype", "")
-                                                                     : "");
+                                                                   : "");
     } else { /* any other family (hbm's "hbm read GPU0"): its identity's GPUs, and the
                 entry's id where the identity holds it */
         char who[64] = "";
-        if (json_is_integer(json_object_get(m, "src")) && json_is_integer(json_object_get(m, "dst")))
-            snprintf(who, sizeof who, " GPU%lld->GPU%lld", ls_json_int(m, "src", -1), ls_json_int(m, "dst", -1));
+        if (json_is_integer(json_object_get(m, "src")) &&
+            json_is_integer(json_object_get(m, "dst")))
+            snprintf(who, sizeof who, " GPU%lld->GPU%lld", ls_json_int(m, "src", -1),
+                     ls_json_int(m, "dst", -1));
         else if (json_is_integer(json_object_get(m, "gpu")))
             snprintf(who, sizeof who, " GPU%lld", ls_json_int(m, "gpu", -1));
         snprintf(buf, len, "%s %s%s %s", family, method, who, ls_json_str(m, "id", ""));
@@ -197,7 +199,8 @@ static int add_figure(ls_figures_t *figs, json_t *match, double value, const cha
     label_of(match, f->label, sizeof f->label);
     f->value = value;
     snprintf(f->unit, sizeof f->unit, "%s", unit);
-    f->higher_is_better = strcmp(unit, "GB/s") == 0 || strcmp(unit, "TFLOP/s") == 0; /* bandwidth, throughput */
+    f->higher_is_better = strcmp(unit, "GB/s") == 0 ||
+                          strcmp(unit, "TFLOP/s") == 0; /* bandwidth, throughput */
     f->cv = cv;
     f->n = n;
     snprintf(f->entry_id, sizeof f->entry_id, "%s", entry_id);
@@ -210,8 +213,7 @@ static int collect_nccl(const json_t *e, int without_variant, ls_figures_t *figs
 {
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(e, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(e, "rows"), i, row) {
         long long bytes = ls_json_int(row, "bytes", -1);
         const json_t *res = json_object_get(row, "oop");
         if (!json_is_object(res))
@@ -307,8 +309,7 @@ int ls_figure_matches(const ls_figure_t *fig, const json_t *match)
 {
     const char *key;
     const json_t *want;
-    json_object_foreach((json_t *)match, key, want)
-    {
+    json_object_foreach((json_t *)match, key, want) {
         const json_t *have = json_object_get(fig->match, key);
         if (!have || !value_equal(key, want, have))
             return 0;
@@ -409,8 +410,8 @@ static const ls_figure_t *partner(const ls_figure_t *a, const ls_figures_t *fb,
         const ls_figure_t *b = &fb->items[k];
         if (used_b[k])
             continue;
-        int fits = pass == 0   ? strcmp(a->tool, b->tool) == 0 && strcmp(a->file, b->file) == 0 &&
-                                     a->rank == b->rank
+        int fits = pass == 0 ? strcmp(a->tool, b->tool) == 0 && strcmp(a->file, b->file) == 0 &&
+                                   a->rank == b->rank
                    : pass == 1 ? strcmp(a->tool, b->tool) == 0 && a->rank == b->rank
                                : 1;
         if (fits && (!best || origin_cmp(b, best) < 0))
@@ -501,8 +502,7 @@ void ls_gpu_summary(const json_t *doc, char *buf, size_t len)
     const json_t *g;
     const char *first = NULL;
     int same = 1, count = 0;
-    json_array_foreach(gpus, i, g)
-    {
+    json_array_foreach(gpus, i, g) {
         const char *name = ls_json_str(g, "name", "?");
         if (!first)
             first = name;
@@ -517,19 +517,18 @@ void ls_gpu_summary(const json_t *doc, char *buf, size_t len)
     }
     /* mixed: each name once with its count, in the order they first appear (11 V100s of
        five kinds read "6 x Tesla V100-PCIE-32GB, 2 x Quadro GV100, ...", not 11 names) */
-    json_array_foreach(gpus, i, g)
-    {
+    json_array_foreach(gpus, i, g) {
         const char *name = ls_json_str(g, "name", "?");
         size_t k, n = 0;
         const json_t *h;
         int seen = 0;
-        json_array_foreach(gpus, k, h)
-        {
+        json_array_foreach(gpus, k, h) {
             seen |= k < i && strcmp(ls_json_str(h, "name", "?"), name) == 0;
             n += strcmp(ls_json_str(h, "name", "?"), name) == 0;
         }
         if (!seen && used < len)
-            used += (size_t)snprintf(buf + used, len - used, "%s%zu x %s", used ? ", " : "", n, name);
+            used += (size_t)snprintf(buf + used, len - used, "%s%zu x %s", used ? ", " : "", n,
+                                     name);
     }
 }
 
@@ -538,8 +537,7 @@ static void nic_firmware(const json_t *doc, char *buf, size_t len)
     size_t used = 0, i;
     const json_t *nic;
     buf[0] = '\0';
-    json_array_foreach(json_object_get(doc, "nics"), i, nic)
-    {
+    json_array_foreach(json_object_get(doc, "nics"), i, nic) {
         const char *fw = ls_json_str(nic, "firmware", NULL);
         if (fw && used < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "",
@@ -566,11 +564,14 @@ static json_t *context_lines(const json_t *a, const json_t *b)
     ls_gpu_summary(a, ga, sizeof ga);
     ls_gpu_summary(b, gb, sizeof gb);
     add_context(list, "GPUs", ga, gb);
-    static const char *const software[][2] = {
-        {"driver", "driver"}, {"CUDA driver", "cuda_driver"}, {"CUDA runtime", "cuda_runtime"}, {"NCCL", "nccl"}};
+    static const char *const software[][2] = {{"driver", "driver"},
+                                              {"CUDA driver", "cuda_driver"},
+                                              {"CUDA runtime", "cuda_runtime"},
+                                              {"NCCL", "nccl"}};
     const json_t *sa = json_object_get(a, "software"), *sb = json_object_get(b, "software");
     for (size_t k = 0; k < sizeof software / sizeof software[0]; k++)
-        add_context(list, software[k][0], ls_json_str(sa, software[k][1], NULL), ls_json_str(sb, software[k][1], NULL));
+        add_context(list, software[k][0], ls_json_str(sa, software[k][1], NULL),
+                    ls_json_str(sb, software[k][1], NULL));
     char fa[512], fb[512];
     nic_firmware(a, fa, sizeof fa);
     nic_firmware(b, fb, sizeof fb);
@@ -605,8 +606,8 @@ static void families_text(const ls_figures_t *figs, char *buf, size_t len)
         snprintf(buf, len, "none");
 }
 
-json_t *ls_compare_docs(const json_t *a, const json_t *b, const ls_compare_opts_t *opts,
-                        char *err, size_t errlen)
+json_t *ls_compare_docs(const json_t *a, const json_t *b, const ls_compare_opts_t *opts, char *err,
+                        size_t errlen)
 {
     ls_figures_t fa, fb;
     json_t *result = NULL;
@@ -663,7 +664,8 @@ json_t *ls_compare_variants(const json_t *doc, const char *base, const ls_compar
     int has_base = 0;
     size_t i;
     const json_t *n;
-    json_array_foreach(names, i, n) has_base |= strcmp(json_string_value(n), base) == 0;
+    json_array_foreach(names, i, n)
+        has_base |= strcmp(json_string_value(n), base) == 0;
     if (json_array_size(names) < 2 || !has_base) {
         ls_seterr(err, errlen,
                   "the document has %zu nccl variant%s%s; --variants needs \"%s\" and at least "
@@ -676,8 +678,7 @@ json_t *ls_compare_variants(const json_t *doc, const char *base, const ls_compar
     ls_figures_t fbase;
     collect_variant(doc, base, &fbase);
     json_t *blocks = json_array();
-    json_array_foreach(names, i, n)
-    {
+    json_array_foreach(names, i, n) {
         const char *v = json_string_value(n);
         if (strcmp(v, base) == 0)
             continue;

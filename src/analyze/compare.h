@@ -8,18 +8,18 @@
 #include <stddef.h>
 
 typedef struct {
-    json_t *match;      /* identity attributes, e.g. {"family":"p2p","method":"ce",...} */
-    char key[512];      /* canonical text of match (sorted keys): equal key = same figure */
-    char label[192];    /* for people: "p2p ce uni GPU0->GPU1" */
+    json_t *match;   /* identity attributes, e.g. {"family":"p2p","method":"ce",...} */
+    char key[512];   /* canonical text of match (sorted keys): equal key = same figure */
+    char label[192]; /* for people: "p2p ce uni GPU0->GPU1" */
     double value;
     char unit[16];
     int higher_is_better; /* bandwidth 1; latency and time 0 */
-    double cv;          /* coefficient of variation of the samples; 0 when unknown */
-    int n;              /* samples behind value; 0 when imported or unknown */
+    double cv;            /* coefficient of variation of the samples; 0 when unknown */
+    int n;                /* samples behind value; 0 when imported or unknown */
     char entry_id[96];
-    char tool[48];      /* the tool an imported figure came from ("" = linkscope) */
-    char file[96];      /* and its file (the entry's source_file, "" when unknown) */
-    int rank;           /* how many figures of the same key, tool and file come before */
+    char tool[48]; /* the tool an imported figure came from ("" = linkscope) */
+    char file[96]; /* and its file (the entry's source_file, "" when unknown) */
+    int rank;      /* how many figures of the same key, tool and file come before */
 } ls_figure_t;
 
 typedef struct {
@@ -56,8 +56,8 @@ typedef struct {
    ("regression"|"gain"|"same"|"n/a"), match, source_a, source_b}], "only_a", "only_b",
    "regressions", "gains", "context": [{what, a, b, differs}]}, or NULL with err when
    nothing is in common. */
-json_t *ls_compare_docs(const json_t *a, const json_t *b, const ls_compare_opts_t *opts,
-                        char *err, size_t errlen);
+json_t *ls_compare_docs(const json_t *a, const json_t *b, const ls_compare_opts_t *opts, char *err,
+                        size_t errlen);
 
 /* The nccl variants of one document against base (e.g. "default"): same result
    layout, one block per other variant: {"variants": [{"variant", "rows", ...}]}. NULL

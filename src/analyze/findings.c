@@ -16,8 +16,7 @@ static json_t *by_severity(json_t *found)
     for (int s = LS_SEV_ERROR; s >= LS_SEV_INFO; s--) {
         size_t i;
         json_t *f;
-        json_array_foreach(found, i, f)
-        {
+        json_array_foreach(found, i, f) {
             if ((int)ls_finding_severity(f) == s)
                 json_array_append(sorted, f);
         }
@@ -43,9 +42,9 @@ static int all_noisy(const ls_machine_t *m, const ls_strindex_t *ix, const json_
 {
     size_t k;
     const json_t *id;
-    json_array_foreach(json_object_get(f, "evidence"), k, id)
-    {
-        size_t at = json_is_string(id) ? ls_strindex_first(ix, json_string_value(id)) : LS_STRINDEX_NONE;
+    json_array_foreach(json_object_get(f, "evidence"), k, id) {
+        size_t at = json_is_string(id) ? ls_strindex_first(ix, json_string_value(id))
+                                       : LS_STRINDEX_NONE;
         if (at == LS_STRINDEX_NONE || !ls_entry_noisy(ls_measurement(m, at)))
             return 0;
     }
@@ -63,14 +62,15 @@ static void lower_noisy(const ls_machine_t *m, json_t *found)
         free(ids);
         return;
     }
-    json_array_foreach(found, i, f)
-    {
+    json_array_foreach(found, i, f) {
         const char *rule = ls_json_str(f, "rule", "");
-        if (!json_array_size(json_object_get(f, "evidence")) || !strcmp(rule, "noisy") || !strcmp(rule, "busy_gpu") ||
-            ls_finding_severity(f) == LS_SEV_INFO || !all_noisy(m, &ix, f))
+        if (!json_array_size(json_object_get(f, "evidence")) || !strcmp(rule, "noisy") ||
+            !strcmp(rule, "busy_gpu") || ls_finding_severity(f) == LS_SEV_INFO ||
+            !all_noisy(m, &ix, f))
             continue;
         char message[2200];
-        snprintf(message, sizeof message, "%s (rests only on noisy figures: rerun on an idle machine)",
+        snprintf(message, sizeof message,
+                 "%s (rests only on noisy figures: rerun on an idle machine)",
                  ls_json_str(f, "message", ""));
         json_object_set_new(f, "severity", json_string("info"));
         json_object_set_new(f, "message", json_string(message));
@@ -146,7 +146,8 @@ static void fold_every_gpu(const ls_machine_t *m, json_t *found)
             const json_t *o = json_array_get(found, j);
             int g = single_gpu(o);
             without_index(ls_json_str(o, "message", ""), other, sizeof other);
-            if (g < 0 || strcmp(ls_json_str(o, "rule", ""), ls_json_str(f, "rule", "")) || strcmp(norm, other) ||
+            if (g < 0 || strcmp(ls_json_str(o, "rule", ""), ls_json_str(f, "rule", "")) ||
+                strcmp(norm, other) ||
                 strcmp(ls_json_str(o, "severity", ""), ls_json_str(f, "severity", "")))
                 continue;
             json_array_extend(evidence, json_object_get(o, "evidence"));
@@ -166,7 +167,8 @@ static void fold_every_gpu(const ls_machine_t *m, json_t *found)
         each[o] = '\0';
         int loud = ls_finding_severity(f) > LS_SEV_INFO;
         snprintf(message, sizeof message, "On every GPU (%d of %d): %s%s", m->ngpus, m->ngpus, each,
-                 loud ? "; one condition of the whole node (its power supply, chassis, cooling, or a setting "
+                 loud ? "; one condition of the whole node (its power supply, chassis, cooling, or "
+                        "a setting "
                         "applied to every GPU) rather than separate faults"
                       : "");
         ls_about_t all = {.gpus = gpus, .all = 1};
@@ -208,8 +210,10 @@ static void fold_into_busy(json_t *found)
     if (!folded)
         return;
     char message[2600];
-    snprintf(message, sizeof message, "%s; %d below-ceiling finding%s on these GPUs folded in as evidence (the "
-             "same cause)", ls_json_str(busy, "message", ""), folded, folded == 1 ? "" : "s");
+    snprintf(message, sizeof message,
+             "%s; %d below-ceiling finding%s on these GPUs folded in as evidence (the "
+             "same cause)",
+             ls_json_str(busy, "message", ""), folded, folded == 1 ? "" : "s");
     json_object_set_new(busy, "message", json_string(message));
 }
 
@@ -219,10 +223,10 @@ static void set_actions(json_t *found)
 {
     size_t i;
     json_t *f;
-    json_array_foreach(found, i, f)
-    {
+    json_array_foreach(found, i, f) {
         int avoid = ls_finding_severity(f) == LS_SEV_ERROR && ls_finding_gpus(f);
-        json_object_set_new(f, "action", json_string(ls_finding_action_name(avoid ? LS_FA_AVOID : LS_FA_NONE)));
+        json_object_set_new(f, "action",
+                            json_string(ls_finding_action_name(avoid ? LS_FA_AVOID : LS_FA_NONE)));
     }
 }
 

@@ -36,8 +36,8 @@ struct ls_fleet {
     record_t *rec;
     size_t n, cap;
     names_t models, nodes, files;
-    int *node_model;     /* per node */
-    json_t *node_found;  /* per node: its findings at warning and error */
+    int *node_model;    /* per node */
+    json_t *node_found; /* per node: its findings at warning and error */
 };
 
 void ls_fleet_opts_default(ls_fleet_opts_t *opts)
@@ -47,7 +47,10 @@ void ls_fleet_opts_default(ls_fleet_opts_t *opts)
     opts->min_nodes = 5;
 }
 
-ls_fleet_t *ls_fleet_new(void) { return calloc(1, sizeof(ls_fleet_t)); }
+ls_fleet_t *ls_fleet_new(void)
+{
+    return calloc(1, sizeof(ls_fleet_t));
+}
 
 static int names_find(const names_t *names, const char *s)
 {
@@ -94,8 +97,8 @@ static void subject_of(const json_t *m, char *buf, size_t len)
     else if (hca) { /* "NCCL_IB_HCA==mlx5_1:1" (--each-hca's exact match) reads "port mlx5_1:1" */
         hca += strlen("NCCL_IB_HCA=");
         snprintf(buf, len, "port %s", hca + (*hca == '='));
-    }
-    else if ((strcmp(family, LS_FAMILY_P2P) == 0 || strcmp(family, LS_FAMILY_LATENCY) == 0) && dst >= 0)
+    } else if ((strcmp(family, LS_FAMILY_P2P) == 0 || strcmp(family, LS_FAMILY_LATENCY) == 0) &&
+               dst >= 0)
         snprintf(buf, len, "GPUs %lld-%lld", src < dst ? src : dst, src < dst ? dst : src);
     else if (strcmp(family, LS_FAMILY_P2P) == 0 || strcmp(family, LS_FAMILY_LATENCY) == 0)
         snprintf(buf, len, "GPU %lld", src);
@@ -118,7 +121,8 @@ static int add_node(ls_fleet_t *fleet, const json_t *doc, const char *file)
     const char *host = ls_json_str(json_object_get(doc, "host"), "hostname", NULL);
     const char *name = host && host[0] ? host : file;
     char both[512];
-    if (names_find(&fleet->nodes, name) >= 0) { /* two documents of one hostname: two rows, two series */
+    if (names_find(&fleet->nodes, name) >=
+        0) { /* two documents of one hostname: two rows, two series */
         snprintf(both, sizeof both, "%s (%s)", name, file);
         name = both;
     }
@@ -143,8 +147,9 @@ json_t *ls_fleet_node_findings(const json_t *doc)
         const char *sev = ls_json_str(f, "severity", "");
         if (strcmp(sev, "error") && strcmp(sev, "warning"))
             continue;
-        json_t *k = json_pack("{s:s, s:s, s:s, s:s}", "severity", sev, "rule", ls_json_str(f, "rule", ""), "subject",
-                              ls_json_str(f, "subject", ""), "message", ls_json_str(f, "message", ""));
+        json_t *k = json_pack("{s:s, s:s, s:s, s:s}", "severity", sev, "rule",
+                              ls_json_str(f, "rule", ""), "subject", ls_json_str(f, "subject", ""),
+                              "message", ls_json_str(f, "message", ""));
         if (json_object_get(f, "gpus")) /* the GPUs a scheduler drains, as data */
             json_object_set(k, "gpus", json_object_get(f, "gpus"));
         json_object_set(k, "action", json_object_get(f, "action"));
@@ -246,9 +251,9 @@ static void judge_group(const ls_fleet_t *fleet, size_t from, size_t to, double 
     /* every node's value, for the report's distribution of the figure */
     json_t *values = json_array();
     json_t *figure = json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:b, s:o}", "model",
-                               fleet->models.items[first->model], "label", first->label, "unit", first->unit,
-                               "nodes", (int)(to - from), "median", median, "mad", mad, "judged",
-                               (int)(to - from) >= opts->min_nodes, "values", values);
+                               fleet->models.items[first->model], "label", first->label, "unit",
+                               first->unit, "nodes", (int)(to - from), "median", median, "mad", mad,
+                               "judged", (int)(to - from) >= opts->min_nodes, "values", values);
     json_array_append_new(figures, figure);
     for (size_t i = from; i < to; i++) {
         const record_t *r = &fleet->rec[i];
@@ -256,20 +261,22 @@ static void judge_group(const ls_fleet_t *fleet, size_t from, size_t to, double 
         double change_pct = median != 0 ? 100.0 * worse / fabs(median) : 0;
         /* MAD 0 (most nodes identical): any deviation scores as far beyond the limit */
         double z = mad > 0 ? 0.6745 * worse / mad : (worse > 0 ? INFINITY : 0);
-        int outlier = (int)(to - from) >= opts->min_nodes && median != 0 && change_pct >= opts->min_change_pct &&
-                      z >= opts->score;
-        json_array_append_new(values, json_pack("{s:s, s:f, s:b}", "node", fleet->nodes.items[r->node], "value",
-                                                r->value, "outlier", outlier));
+        int outlier = (int)(to - from) >= opts->min_nodes && median != 0 &&
+                      change_pct >= opts->min_change_pct && z >= opts->score;
+        json_array_append_new(values,
+                              json_pack("{s:s, s:f, s:b}", "node", fleet->nodes.items[r->node],
+                                        "value", r->value, "outlier", outlier));
         if (!outlier)
             continue;
         per_node[r->node]++;
-        json_array_append_new(
-            outliers,
-            json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f}", "node",
-                      fleet->nodes.items[r->node], "file", fleet->files.items[r->node], "model",
-                      fleet->models.items[r->model], "subject", r->subject, "label", r->label,
-                      "unit", r->unit, "value", r->value, "median", median, "mad", mad, "score",
-                      isinf(z) ? 1e9 : z, "worse_pct", change_pct));
+        json_array_append_new(outliers,
+                              json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f}",
+                                        "node", fleet->nodes.items[r->node], "file",
+                                        fleet->files.items[r->node], "model",
+                                        fleet->models.items[r->model], "subject", r->subject,
+                                        "label", r->label, "unit", r->unit, "value", r->value,
+                                        "median", median, "mad", mad, "score", isinf(z) ? 1e9 : z,
+                                        "worse_pct", change_pct));
     }
 }
 
@@ -305,8 +312,7 @@ static json_t *node_subjects(const json_t *outliers, const char *node)
     json_t *subjects = json_array();
     size_t i;
     const json_t *o;
-    json_array_foreach(outliers, i, o)
-    {
+    json_array_foreach(outliers, i, o) {
         if (strcmp(ls_json_str(o, "node", ""), node) != 0)
             continue;
         ls_json_add_string_once(subjects, ls_json_str(o, "subject", ""));
@@ -320,17 +326,19 @@ static int count_severity(const json_t *found, const char *severity)
     size_t i;
     const json_t *f;
     int n = 0;
-    json_array_foreach(found, i, f) n += !strcmp(ls_json_str(f, "severity", ""), severity);
+    json_array_foreach(found, i, f)
+        n += !strcmp(ls_json_str(f, "severity", ""), severity);
     return n;
 }
 
 static json_t *node_row(const ls_fleet_t *fleet, const json_t *outliers, int n, int outlier_count)
 {
     json_t *found = json_array_get(fleet->node_found, (size_t)n); /* every node has its list */
-    return json_pack("{s:s, s:s, s:s, s:i, s:o, s:i, s:i, s:O}", "node", fleet->nodes.items[n], "file",
-                     fleet->files.items[n], "model", fleet->models.items[fleet->node_model[n]],
-                     "outliers", outlier_count, "subjects", node_subjects(outliers, fleet->nodes.items[n]),
-                     "errors", count_severity(found, "error"), "warnings", count_severity(found, "warning"),
+    return json_pack("{s:s, s:s, s:s, s:i, s:o, s:i, s:i, s:O}", "node", fleet->nodes.items[n],
+                     "file", fleet->files.items[n], "model",
+                     fleet->models.items[fleet->node_model[n]], "outliers", outlier_count,
+                     "subjects", node_subjects(outliers, fleet->nodes.items[n]), "errors",
+                     count_severity(found, "error"), "warnings", count_severity(found, "warning"),
                      "findings", found);
 }
 
@@ -353,9 +361,9 @@ static json_t *summary(const ls_fleet_t *fleet, json_t *outliers, json_t *figure
         warnings += ls_json_int(row, "errors", 0) == 0 && ls_json_int(row, "warnings", 0) > 0;
         json_array_append_new(nodes, row);
     }
-    return json_pack("{s:o, s:o, s:o, s:o, s:i, s:i, s:i}", "models", models, "nodes", nodes, "figures",
-                     figures, "outliers", outliers, "outlier_nodes", flagged, "error_nodes", errors,
-                     "warning_nodes", warnings);
+    return json_pack("{s:o, s:o, s:o, s:o, s:i, s:i, s:i}", "models", models, "nodes", nodes,
+                     "figures", figures, "outliers", outliers, "outlier_nodes", flagged,
+                     "error_nodes", errors, "warning_nodes", warnings);
 }
 
 json_t *ls_fleet_analyze(ls_fleet_t *fleet, const ls_fleet_opts_t *opts)

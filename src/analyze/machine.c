@@ -81,7 +81,8 @@ static void load_hbm(ls_machine_t *m)
         long long g = ls_json_int(e, "gpu", -1);
         if (g < 0) {
             const json_t *gs = json_object_get(e, "gpus");
-            g = json_is_integer(json_array_get(gs, 0)) ? json_integer_value(json_array_get(gs, 0)) : -1;
+            g = json_is_integer(json_array_get(gs, 0)) ? json_integer_value(json_array_get(gs, 0))
+                                                       : -1;
         }
         if (!entry_ok(e) || g < 0 || g >= m->ngpus)
             continue;
@@ -100,8 +101,7 @@ static void load_gpus(ls_machine_t *m)
 {
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(m->doc, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(m->doc, "gpus"), i, g) {
         long long idx = ls_json_int(g, "index", -1);
         if (idx < 0 || idx >= LS_MAX_GPUS)
             continue;
@@ -122,8 +122,7 @@ static void count_measured_gpus(ls_machine_t *m)
     static const char *const keys[] = {"src", "dst", "gpu"};
     size_t i;
     const json_t *e;
-    json_array_foreach(json_object_get(m->doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(m->doc, "measurements"), i, e) {
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
             long long g = ls_json_int(e, keys[k], -1);
             if (g >= 0 && g < LS_MAX_GPUS && g + 1 > m->ngpus)
@@ -147,7 +146,8 @@ ls_machine_t *ls_machine_new(const json_t *doc)
         m->numa[g] = -1;
     load_gpus(m);
     count_measured_gpus(m);
-    m->has_topo = ls_topo_from_doc(doc, m->topo) == 0 && json_array_size(json_object_get(doc, "links")) > 0;
+    m->has_topo = ls_topo_from_doc(doc, m->topo) == 0 &&
+                  json_array_size(json_object_get(doc, "links")) > 0;
     load_p2p(m);
     load_hbm(m);
     return m;
@@ -252,8 +252,7 @@ double ls_nccl_largest_bytes(const json_t *e)
     double b = ls_json_num(e, "bytes", 0);
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(e, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(e, "rows"), i, row) {
         b = fmax(b, ls_json_num(row, "bytes", 0));
     }
     return b;
@@ -263,12 +262,12 @@ double ls_nccl_busbw_at(const json_t *e, double bytes)
 {
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(e, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(e, "rows"), i, row) {
         if (ls_json_num(row, "bytes", -1) != bytes)
             continue;
         const json_t *side = json_object_get(row, "oop");
-        double v = ls_json_num(json_is_object(side) ? side : json_object_get(row, "ip"), "busbw", -1);
+        double v = ls_json_num(json_is_object(side) ? side : json_object_get(row, "ip"), "busbw",
+                               -1);
         if (v >= 0)
             return v;
     }

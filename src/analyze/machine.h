@@ -12,26 +12,26 @@
 
 /* One measured figure of a GPU pair: the entry it came from and its spread. */
 typedef struct {
-    double value;      /* median GB/s; 0 when nothing was measured */
+    double value; /* median GB/s; 0 when nothing was measured */
     double min, max, stddev;
-    int n;             /* samples */
-    int direct;        /* 1: peer access (P2P), 0: staged through host memory */
-    const char *id;    /* measurement id (owned by the document) */
+    int n;          /* samples */
+    int direct;     /* 1: peer access (P2P), 0: staged through host memory */
+    const char *id; /* measurement id (owned by the document) */
 } ls_pair_bw_t;
 
 typedef struct {
     const json_t *doc;
     int ngpus;
-    const json_t *gpu[LS_MAX_GPUS];  /* gpus[] object by index, NULL when absent */
-    ls_topo_t *topo;                 /* link types and P2P status */
+    const json_t *gpu[LS_MAX_GPUS]; /* gpus[] object by index, NULL when absent */
+    ls_topo_t *topo;                /* link types and P2P status */
     int has_topo;
     ls_pair_bw_t uni[LS_MAX_GPUS][LS_MAX_GPUS];   /* best one-direction P2P, src -> dst */
     ls_pair_bw_t bidir[LS_MAX_GPUS][LS_MAX_GPUS]; /* both directions, a < b */
-    double hbm[LS_MAX_GPUS];         /* best measured HBM traffic GB/s, 0 = none */
+    double hbm[LS_MAX_GPUS];                      /* best measured HBM traffic GB/s, 0 = none */
     double hbm_theoretical[LS_MAX_GPUS];
     const char *hbm_id[LS_MAX_GPUS];
-    int numa[LS_MAX_GPUS];           /* -1 unknown */
-    long long memory[LS_MAX_GPUS];   /* bytes, 0 unknown */
+    int numa[LS_MAX_GPUS];         /* -1 unknown */
+    long long memory[LS_MAX_GPUS]; /* bytes, 0 unknown */
 } ls_machine_t;
 
 /* Condenses doc (which must outlive the machine). NULL only when out of memory. */
@@ -56,7 +56,6 @@ const char *ls_machine_gpu_name(const ls_machine_t *m, int g);
 
 /* Number of set bits, lowest set index. */
 int ls_popcount64(uint64_t x);
-
 
 /* The largest size an nccl entry reached (its `bytes`, else its last row's; 0 unknown),
    and its bus bandwidth at `bytes` (the row of that size; its value when it reached

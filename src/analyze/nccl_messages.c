@@ -65,7 +65,9 @@ int ls_nccl_message_match(const char *text, ls_nccl_message_t *out)
             if (pattern_matches(pattern, text)) {
                 copy_field(out->id, sizeof out->id, col[0], len[0]);
                 copy_field(out->subsystem, sizeof out->subsystem, col[2], len[2]);
-                out->severity = len[3] == 5 && !strncmp(col[3], "error", 5) ? 2 : len[3] == 4 && !strncmp(col[3], "info", 4) ? 0 : 1;
+                out->severity = len[3] == 5 && !strncmp(col[3], "error", 5)  ? 2
+                                : len[3] == 4 && !strncmp(col[3], "info", 4) ? 0
+                                                                             : 1;
                 copy_field(out->meaning, sizeof out->meaning, col[4], len[4]);
                 copy_field(out->cause, sizeof out->cause, col[5], len[5]);
                 copy_field(out->next, sizeof out->next, col[6], len[6]);

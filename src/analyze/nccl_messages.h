@@ -8,7 +8,7 @@
 typedef struct {
     char id[40];
     char subsystem[24];
-    int severity;       /* 2 error, 1 warning, 0 info (enum ls_severity's values) */
+    int severity; /* 2 error, 1 warning, 0 info (enum ls_severity's values) */
     char meaning[256];
     char cause[400];
     char next[256];

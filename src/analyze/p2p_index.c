@@ -27,7 +27,8 @@ int ls_p2p_uni(const json_t *e)
 
 int ls_p2p_status_blocks(enum ls_p2p_status s)
 {
-    return s == LS_P2P_CNS || s == LS_P2P_GNS || s == LS_P2P_TNS || s == LS_P2P_NS || s == LS_P2P_DR;
+    return s == LS_P2P_CNS || s == LS_P2P_GNS || s == LS_P2P_TNS || s == LS_P2P_NS ||
+           s == LS_P2P_DR;
 }
 
 int ls_p2p_word_blocks(const char *w)
@@ -41,23 +42,25 @@ int ls_p2p_word_blocks(const char *w)
 static char *partner_key(const json_t *e, long long a, long long b, int direct, int uni)
 {
     char *key = NULL;
-    int n = asprintf(&key, "%c%d %lld %lld %s\x1f%s\x1f%s", direct ? 'D' : 'S', uni, a, b, ls_json_str(e, "source", ""),
-                     ls_json_str(e, "mode", ""), direct ? ls_json_str(e, "method", "") : "");
+    int n = asprintf(&key, "%c%d %lld %lld %s\x1f%s\x1f%s", direct ? 'D' : 'S', uni, a, b,
+                     ls_json_str(e, "source", ""), ls_json_str(e, "mode", ""),
+                     direct ? ls_json_str(e, "method", "") : "");
     return n < 0 ? NULL : key;
 }
 
 static char *peer_group_key(const json_t *e, const char *word)
 {
     char *key = NULL;
-    int n = asprintf(&key, "%s\x1f%s\x1f%s", ls_json_str(e, "source", ""), ls_json_str(e, "method", ""), word);
+    int n = asprintf(&key, "%s\x1f%s\x1f%s", ls_json_str(e, "source", ""),
+                     ls_json_str(e, "method", ""), word);
     return n < 0 ? NULL : key;
 }
 
 static char *peer_pair_key(const json_t *e, long long a, long long b)
 {
     char *key = NULL;
-    int n = asprintf(&key, "%s\x1f%s\x1f%lld %lld", ls_json_str(e, "source", ""), ls_json_str(e, "method", ""),
-                     a < b ? a : b, a < b ? b : a);
+    int n = asprintf(&key, "%s\x1f%s\x1f%lld %lld", ls_json_str(e, "source", ""),
+                     ls_json_str(e, "method", ""), a < b ? a : b, a < b ? b : a);
     return n < 0 ? NULL : key;
 }
 
@@ -80,7 +83,9 @@ static int entry_keys(const ls_machine_t *m, ls_p2p_index_t *ix, size_t i)
     int partner = ls_p2p_ok(e) && !json_object_get(e, "under");
     ix->pair_key[i] = partner ? partner_key(e, a, b, ls_p2p_direct(e), ls_p2p_uni(e)) : strdup("");
     int peer = m->has_topo && bidir_direct(e) && in_range(a, m->ngpus) && in_range(b, m->ngpus);
-    ix->word_key[i] = peer ? peer_group_key(e, ls_machine_link_word(m, (int)a, (int)b, word, sizeof word)) : strdup("");
+    ix->word_key[i] = peer ? peer_group_key(e, ls_machine_link_word(m, (int)a, (int)b, word,
+                                                                    sizeof word))
+                           : strdup("");
     ix->peer_key[i] = bidir_direct(e) ? peer_pair_key(e, a, b) : strdup("");
     ix->peer_count[i] = -1;
     return ix->pair_key[i] && ix->word_key[i] && ix->peer_key[i] ? 0 : -1;
@@ -91,17 +96,18 @@ static void blocking(const ls_machine_t *m, ls_p2p_index_t *ix)
 {
     size_t i;
     const json_t *l;
-    json_array_foreach(json_object_get(m->doc, "links"), i, l)
-    {
+    json_array_foreach(json_object_get(m->doc, "links"), i, l) {
         long long a = ls_json_int(l, "a", -1), b = ls_json_int(l, "b", -1);
         if (in_range(a, LS_MAX_GPUS) && in_range(b, LS_MAX_GPUS) && !ix->blocking_link[a][b] &&
-            (json_is_false(json_object_get(l, "cuda_peer_access")) || ls_p2p_word_blocks(ls_json_str(l, "p2p_status", NULL))))
+            (json_is_false(json_object_get(l, "cuda_peer_access")) ||
+             ls_p2p_word_blocks(ls_json_str(l, "p2p_status", NULL))))
             ix->blocking_link[a][b] = l;
     }
     for (i = 0; i < ix->n; i++) {
         const json_t *e = ix->entry[i];
         long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
-        if (!in_range(s, LS_MAX_GPUS) || !in_range(d, LS_MAX_GPUS) || !ls_entry_has_flag(e, LS_FLAG_NO_P2P))
+        if (!in_range(s, LS_MAX_GPUS) || !in_range(d, LS_MAX_GPUS) ||
+            !ls_entry_has_flag(e, LS_FLAG_NO_P2P))
             continue;
         if (!ix->no_p2p_entry[s][d])
             ix->no_p2p_entry[s][d] = e;
@@ -139,8 +145,8 @@ ls_p2p_index_t *ls_p2p_index_new(const ls_machine_t *m)
     ix->peer_key = calloc(cap, sizeof *ix->peer_key);
     ix->peer_median = calloc(cap, sizeof *ix->peer_median);
     ix->peer_count = calloc(cap, sizeof *ix->peer_count);
-    if (!ix->entry || !ix->pair_key || !ix->word_key || !ix->peer_key || !ix->peer_median || !ix->peer_count ||
-        build(m, ix)) {
+    if (!ix->entry || !ix->pair_key || !ix->word_key || !ix->peer_key || !ix->peer_median ||
+        !ix->peer_count || build(m, ix)) {
         ls_p2p_index_free(ix);
         return NULL;
     }
@@ -168,8 +174,8 @@ void ls_p2p_index_free(ls_p2p_index_t *ix)
     free(ix);
 }
 
-const json_t *ls_p2p_partner(const ls_p2p_index_t *ix, const json_t *e, long long a, long long b, int want_direct,
-                             int want_uni)
+const json_t *ls_p2p_partner(const ls_p2p_index_t *ix, const json_t *e, long long a, long long b,
+                             int want_direct, int want_uni)
 {
     char *key = partner_key(e, a, b, want_direct, want_uni);
     size_t pos = key ? ls_strindex_first(&ix->pair_ix, key) : LS_STRINDEX_NONE;
@@ -178,12 +184,14 @@ const json_t *ls_p2p_partner(const ls_p2p_index_t *ix, const json_t *e, long lon
 }
 
 /* The figures of e's word group in document order, those of pair {a, b} left out. */
-static int collect_peers(const ls_p2p_index_t *ix, const char *group, long long a, long long b, double *vals, int cap)
+static int collect_peers(const ls_p2p_index_t *ix, const char *group, long long a, long long b,
+                         double *vals, int cap)
 {
     int n = 0;
     for (size_t p = ls_strindex_first(&ix->word_ix, group); p != LS_STRINDEX_NONE && n < cap;
          p = ls_strindex_next(&ix->word_ix, p)) {
-        long long c = ls_json_int(ix->entry[p], "src", -1), d = ls_json_int(ix->entry[p], "dst", -1);
+        long long c = ls_json_int(ix->entry[p], "src", -1),
+                  d = ls_json_int(ix->entry[p], "dst", -1);
         if (!((c == a && d == b) || (c == b && d == a)))
             vals[n++] = ls_json_num(ix->entry[p], "value", 0);
     }
@@ -196,7 +204,8 @@ double ls_p2p_bidir_peers(const ls_machine_t *m, ls_p2p_index_t *ix, const json_
     if (!m->has_topo)
         return 0; /* without the topology, pairs of different links would be compared */
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    char *key = in_range(a, LS_MAX_GPUS) && in_range(b, LS_MAX_GPUS) ? peer_pair_key(e, a, b) : NULL;
+    char *key = in_range(a, LS_MAX_GPUS) && in_range(b, LS_MAX_GPUS) ? peer_pair_key(e, a, b)
+                                                                     : NULL;
     if (!key)
         return 0;
     size_t memo = ls_strindex_first(&ix->peer_ix, key);
@@ -205,7 +214,8 @@ double ls_p2p_bidir_peers(const ls_machine_t *m, ls_p2p_index_t *ix, const json_
         *peers = ix->peer_count[memo];
         return ix->peer_median[memo];
     }
-    char word[16], *group = peer_group_key(e, ls_machine_link_word(m, (int)a, (int)b, word, sizeof word));
+    char word[16],
+        *group = peer_group_key(e, ls_machine_link_word(m, (int)a, (int)b, word, sizeof word));
     double vals[LS_MAX_GPUS * 4];
     int n = group ? collect_peers(ix, group, a, b, vals, (int)(sizeof vals / sizeof *vals)) : 0;
     free(group);

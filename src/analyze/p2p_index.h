@@ -11,13 +11,13 @@
 
 typedef struct {
     size_t n;
-    const json_t **entry;   /* position -> p2p entry, document order */
-    char **pair_key;        /* partner key of each entry ("" when it is no partner) */
-    char **word_key;        /* source, method and link word of a bidir peer ("" when none) */
-    char **peer_key;        /* source, method and unordered pair of a bidir entry */
+    const json_t **entry; /* position -> p2p entry, document order */
+    char **pair_key;      /* partner key of each entry ("" when it is no partner) */
+    char **word_key;      /* source, method and link word of a bidir peer ("" when none) */
+    char **peer_key;      /* source, method and unordered pair of a bidir entry */
     ls_strindex_t pair_ix, word_ix, peer_ix;
-    double *peer_median;    /* bidir_peers memo at the first position of each peer_key */
-    int *peer_count;        /* -1: not computed yet */
+    double *peer_median; /* bidir_peers memo at the first position of each peer_key */
+    int *peer_count;     /* -1: not computed yet */
     /* no_peer_access: the first blocking link or no_p2p entry of each ordered pair */
     const json_t *blocking_link[LS_MAX_GPUS][LS_MAX_GPUS];
     const json_t *no_p2p_entry[LS_MAX_GPUS][LS_MAX_GPUS];
@@ -29,8 +29,8 @@ void ls_p2p_index_free(ls_p2p_index_t *ix);
 
 /* The first ok entry (not under load) from a to b of e's tool and mode, direct
    (want_direct, then also of e's method) or staged, one-way (want_uni) or both ways. */
-const json_t *ls_p2p_partner(const ls_p2p_index_t *ix, const json_t *e, long long a, long long b, int want_direct,
-                             int want_uni);
+const json_t *ls_p2p_partner(const ls_p2p_index_t *ix, const json_t *e, long long a, long long b,
+                             int want_direct, int want_uni);
 /* Median of the first LS_MAX_GPUS * 4 direct bidir figures of e's tool and method on
    other pairs of e's link word (*peers of them); memoised per tool, method and pair. */
 double ls_p2p_bidir_peers(const ls_machine_t *m, ls_p2p_index_t *ix, const json_t *e, int *peers);

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXACT_RING_MAX 12   /* rings of up to 12 GPUs are searched exhaustively */
+#define EXACT_RING_MAX 12      /* rings of up to 12 GPUs are searched exhaustively */
 #define EXHAUSTIVE_SETS_MAX 12 /* machines of up to 12 GPUs: every subset is tried */
-#define TIE_BAND 0.98       /* sets within 2% of the best count as equal */
+#define TIE_BAND 0.98          /* sets within 2% of the best count as equal */
 #define PAIR_BAND 0.95
 #define HBM_BAND 0.95
 #define MAX_PAIRS_LISTED 8
@@ -29,7 +29,7 @@ typedef struct {
     double *dp;
     signed char *parent;
     uint64_t pool, kept;
-    uint64_t present; /* GPUs the document has (an import may skip indices) */
+    uint64_t present;                    /* GPUs the document has (an import may skip indices) */
     int order[LS_MAX_GPUS][LS_MAX_GPUS]; /* growth order from each GPU (large machines) */
     uint64_t bad_gpus;                   /* GPUs named alone in an error finding */
     uint64_t bad_pair[LS_MAX_GPUS];      /* pairs named in an error finding, by GPU */
@@ -59,7 +59,10 @@ typedef struct {
     int all_measured, any_measured;
 } ring_t;
 
-static double round2(double x) { return round(x * 100) / 100; }
+static double round2(double x)
+{
+    return round(x * 100) / 100;
+}
 
 static int members(uint64_t mask, int *idx)
 {
@@ -268,7 +271,8 @@ static uint64_t best_set(plan_ctx_t *c, int k, ring_t *ring)
     int n = candidates(c, k, cand, max), clean = 0;
     for (int i = 0; i < n; i++)
         clean += !tainted(c, cand[i]);
-    for (int i = 0, kept = 0; clean && clean < n && i < n; i++) /* drop tainted sets while clean ones exist */
+    for (int i = 0, kept = 0; clean && clean < n && i < n;
+         i++) /* drop tainted sets while clean ones exist */
         if (!tainted(c, cand[i]))
             cand[kept++] = cand[i];
     n = clean && clean < n ? clean : n;
@@ -318,7 +322,8 @@ static double measured_busbw(const plan_ctx_t *c, uint64_t mask, const char *var
     free(key);
     for (size_t i = first; i != LS_STRINDEX_NONE; i = ls_strindex_next(&c->allreduce_ix, i))
         largest = fmax(largest, ls_nccl_largest_bytes(c->allreduce[i]));
-    for (size_t i = first; i != LS_STRINDEX_NONE && n < 64; i = ls_strindex_next(&c->allreduce_ix, i)) {
+    for (size_t i = first; i != LS_STRINDEX_NONE && n < 64;
+         i = ls_strindex_next(&c->allreduce_ix, i)) {
         const json_t *e = c->allreduce[i];
         double size = ls_nccl_largest_bytes(e); /* unknown (0): kept, nothing to compare */
         if (size > 0 && size < largest)
@@ -336,12 +341,14 @@ static const char *expected_from(const ring_t *r)
 
 static json_t *group_json(plan_ctx_t *c, int k, uint64_t mask, const ring_t *r)
 {
-    json_t *g = json_pack("{s:i, s:o, s:o}", "k", k, "gpus", mask_array(mask), "ring", int_array(r->order, r->k));
+    json_t *g = json_pack("{s:i, s:o, s:o}", "k", k, "gpus", mask_array(mask), "ring",
+                          int_array(r->order, r->k));
     if (r->bottleneck > 0) {
         json_object_set_new(g, "expected_busbw_gbps", json_real(round2(r->bottleneck)));
         json_object_set_new(g, "expected_from", json_string(expected_from(r)));
     } else {
-        json_object_set_new(g, "expected_from", json_string("unknown")); /* no link class, no figure */
+        json_object_set_new(g, "expected_from",
+                            json_string("unknown")); /* no link class, no figure */
     }
     json_t *ids = json_array();
     double measured = measured_busbw(c, mask, "default", ids);
@@ -367,7 +374,8 @@ static json_t *groups(plan_ctx_t *c)
             continue;
         json_t *g = group_json(c, k, mask, &r);
         /* nothing expected (links unknown) and nothing measured: the row would say nothing */
-        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown") && !json_object_get(g, "measured_busbw_gbps"))
+        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown") &&
+            !json_object_get(g, "measured_busbw_gbps"))
             json_decref(g);
         else
             json_array_append_new(list, g);
@@ -401,22 +409,27 @@ static json_t *measured_groups(plan_ctx_t *c)
         json_t *ids = json_array();
         double measured = measured_busbw(c, mask, variant, ids);
         if (variant_without_p2p(variant)) {
-            json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:s, s:o}", "gpus", mask_array(mask), "variant",
-                                                  variant, "measured_busbw_gbps", round2(measured), "expected_from",
-                                                  "p2p_off", "entries", ids));
+            json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:s, s:o}", "gpus",
+                                                  mask_array(mask), "variant", variant,
+                                                  "measured_busbw_gbps", round2(measured),
+                                                  "expected_from", "p2p_off", "entries", ids));
             continue;
         }
         if (r.bottleneck <= 0) { /* links unknown: nothing to compare the figure with */
-            json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:s, s:o}", "gpus", mask_array(mask), "variant",
-                                                  variant, "measured_busbw_gbps", round2(measured), "expected_from",
-                                                  "unknown", "entries", ids));
+            json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:s, s:o}", "gpus",
+                                                  mask_array(mask), "variant", variant,
+                                                  "measured_busbw_gbps", round2(measured),
+                                                  "expected_from", "unknown", "entries", ids));
             continue;
         }
-        json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:f, s:s, s:f, s:o}", "gpus", mask_array(mask),
-                                              "variant", variant, "measured_busbw_gbps", round2(measured),
-                                              "expected_busbw_gbps", round2(r.bottleneck), "expected_from",
-                                              expected_from(&r), "ratio",
-                                              r.bottleneck > 0 ? round(1000 * measured / r.bottleneck) / 1000 : 0.0,
+        json_array_append_new(list, json_pack("{s:o, s:s, s:f, s:f, s:s, s:f, s:o}", "gpus",
+                                              mask_array(mask), "variant", variant,
+                                              "measured_busbw_gbps", round2(measured),
+                                              "expected_busbw_gbps", round2(r.bottleneck),
+                                              "expected_from", expected_from(&r), "ratio",
+                                              r.bottleneck > 0
+                                                  ? round(1000 * measured / r.bottleneck) / 1000
+                                                  : 0.0,
                                               "entries", ids));
     }
     return list;
@@ -460,7 +473,8 @@ static int lower_first(uint64_t a, uint64_t b)
    absent, so it never splits an island. */
 static int link_unknown(const ls_machine_t *m, int a, int b)
 {
-    return m->topo->gpu_gpu[a][b].type == LS_LINK_NONE && m->topo->gpu_gpu[b][a].type == LS_LINK_NONE;
+    return m->topo->gpu_gpu[a][b].type == LS_LINK_NONE &&
+           m->topo->gpu_gpu[b][a].type == LS_LINK_NONE;
 }
 
 /* a and b are in one island of class rank: joined by rank or better, or their link is
@@ -522,7 +536,8 @@ static json_t *islands(const ls_machine_t *m)
         for (int i = 0; i < n; i++)
             for (int j = i + 1; j < n; j++)
                 if (ls_popcount64(out[j]) > ls_popcount64(out[i]) ||
-                    (ls_popcount64(out[j]) == ls_popcount64(out[i]) && lower_first(out[j], out[i]))) {
+                    (ls_popcount64(out[j]) == ls_popcount64(out[i]) &&
+                     lower_first(out[j], out[i]))) {
                     uint64_t t = out[i];
                     out[i] = out[j], out[j] = t;
                 }
@@ -559,10 +574,11 @@ static void add_pair(const plan_ctx_t *c, json_t *list, int a, int b)
     char word[16];
     double v = pair_bidir(c, a, b, &meas);
     ls_machine_link_word(c->m, a, b, word, sizeof word);
-    json_array_append_new(list, json_pack("{s:[i,i], s:s, s:f, s:s, s:I}", "gpus", a, b, "link",
-                                          strcmp(word, "?") ? word : "unknown", "bidir_gbps",
-                                          round2(v), "from", meas ? "measured" : "link_class", "memory_total_bytes",
-                                          (json_int_t)(c->m->memory[a] + c->m->memory[b])));
+    json_array_append_new(list,
+                          json_pack("{s:[i,i], s:s, s:f, s:s, s:I}", "gpus", a, b, "link",
+                                    strcmp(word, "?") ? word : "unknown", "bidir_gbps", round2(v),
+                                    "from", meas ? "measured" : "link_class", "memory_total_bytes",
+                                    (json_int_t)(c->m->memory[a] + c->m->memory[b])));
 }
 
 /* Pairs within 5% of the fastest pair count as equal. Listed: first disjoint pairs
@@ -583,8 +599,8 @@ static json_t *best_pairs(const plan_ctx_t *c, int *in_band)
     for (int pass = 0; pass < 2; pass++)
         for (int a = 0; a < m->ngpus; a++)
             for (int b = a + 1; b < m->ngpus; b++) {
-                if (top <= 0 || pair_bidir(c, a, b, &meas) < PAIR_BAND * top || (listed[a] >> b & 1) ||
-                    tainted(c, 1ULL << a | 1ULL << b))
+                if (top <= 0 || pair_bidir(c, a, b, &meas) < PAIR_BAND * top ||
+                    (listed[a] >> b & 1) || tainted(c, 1ULL << a | 1ULL << b))
                     continue;
                 *in_band += pass == 0;
                 if ((pass == 0 && ((used >> a & 1) || (used >> b & 1))) ||
@@ -622,10 +638,12 @@ static json_t *best_hbm(const plan_ctx_t *c, int *in_band)
         if (best < 0)
             break;
         used[best] = 1;
-        json_t *o = json_pack("{s:i, s:s, s:f, s:s}", "gpu", best, "name", ls_machine_gpu_name(m, best),
-                              "gbps", round2(v[best]), "from", measured ? "measured" : "theoretical");
+        json_t *o = json_pack("{s:i, s:s, s:f, s:s}", "gpu", best, "name",
+                              ls_machine_gpu_name(m, best), "gbps", round2(v[best]), "from",
+                              measured ? "measured" : "theoretical");
         if (measured && m->hbm_theoretical[best] > 0)
-            json_object_set_new(o, "efficiency", json_real(round(1000 * v[best] / m->hbm_theoretical[best]) / 1000));
+            json_object_set_new(o, "efficiency",
+                                json_real(round(1000 * v[best] / m->hbm_theoretical[best]) / 1000));
         if (measured)
             json_object_set_new(o, "entry", json_string(m->hbm_id[best]));
         json_array_append_new(list, o);
@@ -687,21 +705,25 @@ static json_t *keep_out_gpu(const ls_machine_t *m, int g, long long mem)
             others_near |= best_rank_of(m, o) < 6;
         }
     if (ls_numa_minority(m, g))
-        reason(codes, reasons, "numa", "on NUMA node %d, away from the %d GPUs on node %d", m->numa[g], largest, node);
+        reason(codes, reasons, "numa", "on NUMA node %d, away from the %d GPUs on node %d",
+               m->numa[g], largest, node);
     if (m->ngpus > 2 && p2p_peers(m, g) == 0 && others_p2p)
-        reason(codes, reasons, "no_p2p", "no P2P to any other GPU: its traffic is staged through host memory");
+        reason(codes, reasons, "no_p2p",
+               "no P2P to any other GPU: its traffic is staged through host memory");
     if (mem > 0 && m->memory[g] > 0 && m->memory[g] < 0.9 * (double)mem)
-        reason(codes, reasons, "smaller_memory", "%.0f GiB of memory where the others have %.0f GiB: caps the group's model size",
+        reason(codes, reasons, "smaller_memory",
+               "%.0f GiB of memory where the others have %.0f GiB: caps the group's model size",
                (double)m->memory[g] / (1 << 30), (double)mem / (1 << 30));
     if (m->has_topo && m->ngpus > 2 && best_rank_of(m, g) >= 6 && others_near)
-        reason(codes, reasons, "sys", "reaches every other GPU only across the SMP interconnect (SYS)");
+        reason(codes, reasons, "sys",
+               "reaches every other GPU only across the SMP interconnect (SYS)");
     if (!json_array_size(codes)) {
         json_decref(codes);
         json_decref(reasons);
         return NULL;
     }
-    return json_pack("{s:i, s:s, s:o, s:o}", "gpu", g, "name", ls_machine_gpu_name(m, g), "codes", codes,
-                     "reasons", reasons);
+    return json_pack("{s:i, s:s, s:o, s:o}", "gpu", g, "name", ls_machine_gpu_name(m, g), "codes",
+                     codes, "reasons", reasons);
 }
 
 static json_t *keep_out(plan_ctx_t *c)
@@ -742,17 +764,20 @@ static int gather_allreduce(plan_ctx_t *c)
     c->allreduce_key = calloc(cap, sizeof *c->allreduce_key);
     if (!c->allreduce || !c->allreduce_key)
         return -1;
-    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0; i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
-        if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") || strcmp(ls_json_str(e, "status", ""), "ok"))
+        if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") ||
+            strcmp(ls_json_str(e, "status", ""), "ok"))
             continue;
-        c->allreduce_key[c->nallreduce] =
-            set_key(ls_gpu_mask_of(json_object_get(e, "gpus")), ls_json_str(e, "variant", "default"));
+        c->allreduce_key[c->nallreduce] = set_key(ls_gpu_mask_of(json_object_get(e, "gpus")),
+                                                  ls_json_str(e, "variant", "default"));
         c->allreduce[c->nallreduce] = e;
         if (!c->allreduce_key[c->nallreduce++])
             return -1;
     }
-    return ls_strindex_build(&c->allreduce_ix, (const char *const *)c->allreduce_key, c->nallreduce);
+    return ls_strindex_build(&c->allreduce_ix, (const char *const *)c->allreduce_key,
+                             c->nallreduce);
 }
 
 static plan_ctx_t *ctx_new(const ls_machine_t *m)
@@ -787,12 +812,12 @@ static const json_t *cleanest_island(const plan_ctx_t *c, const json_t *isl)
     const json_t *best = NULL;
     size_t i;
     const json_t *is;
-    json_array_foreach(isl, i, is)
-    {
+    json_array_foreach(isl, i, is) {
         uint64_t mask = ls_gpu_mask_of(json_object_get(is, "gpus"));
         if ((mask & c->kept) || !homogeneous(c->m, mask) || tainted(c, mask))
             continue;
-        if (!best || ls_popcount64(mask) > ls_popcount64(ls_gpu_mask_of(json_object_get(best, "gpus"))))
+        if (!best ||
+            ls_popcount64(mask) > ls_popcount64(ls_gpu_mask_of(json_object_get(best, "gpus"))))
             best = is; /* islands come ordered by class, then size, then index */
     }
     return best;
@@ -806,7 +831,8 @@ static int bad_pairs(const plan_ctx_t *c)
     return 0;
 }
 
-static void summary_line(json_t *summary, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void summary_line(json_t *summary, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void summary_line(json_t *summary, const char *fmt, ...)
 {
     va_list ap;
@@ -821,9 +847,12 @@ static void summary_steps(const json_t *groups, json_t *summary)
 {
     for (size_t i = 1; i < json_array_size(groups); i++) {
         const json_t *prev = json_array_get(groups, i - 1), *cur = json_array_get(groups, i);
-        double a = ls_json_num(prev, "expected_busbw_gbps", 0), b = ls_json_num(cur, "expected_busbw_gbps", 0);
+        double a = ls_json_num(prev, "expected_busbw_gbps", 0),
+               b = ls_json_num(cur, "expected_busbw_gbps", 0);
         if (a > 0 && b < (1 - STEP_DROP) * a)
-            summary_line(summary, "From %lld GPUs the best ring drops a step: expected busbw %.2f -> %.2f GB/s",
+            summary_line(summary,
+                         "From %lld GPUs the best ring drops a step: expected busbw %.2f -> %.2f "
+                         "GB/s",
                          ls_json_int(cur, "k", 0), a, b);
     }
 }
@@ -862,16 +891,18 @@ static void fallback_summary(const json_t *plan, json_t *out)
     char line[320] = "", set[96];
     size_t i, used = 0;
     const json_t *f;
-    json_array_foreach(json_object_get(plan, "fallback_groups"), i, f)
-    {
+    json_array_foreach(json_object_get(plan, "fallback_groups"), i, f) {
         ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(f, "gpus")), set, sizeof set);
         if (used < sizeof line)
-            used += (size_t)snprintf(line + used, sizeof line - used, "%sGPUs %s (node %lld)", i ? ", " : "", set,
-                                     ls_json_int(f, "numa_node", -1));
+            used += (size_t)snprintf(line + used, sizeof line - used, "%sGPUs %s (node %lld)",
+                                     i ? ", " : "", set, ls_json_int(f, "numa_node", -1));
     }
     if (used)
-        summary_line(out, "No island (no GPU pair closer than across the CPU): group by NUMA node instead, "
-                          "so that a group stays on one socket: %s", line);
+        summary_line(out,
+                     "No island (no GPU pair closer than across the CPU): group by NUMA node "
+                     "instead, "
+                     "so that a group stays on one socket: %s",
+                     line);
 }
 
 /* No figure or rate for the pairs (a topo -m paste of boards linkscope cannot rate): the
@@ -881,18 +912,21 @@ static void nvlink_pairs_summary(const json_t *plan, json_t *out)
     char line[256] = "";
     size_t i, used = 0, n = 0;
     const json_t *is;
-    json_array_foreach(json_object_get(plan, "islands"), i, is)
-    {
+    json_array_foreach(json_object_get(plan, "islands"), i, is) {
         const json_t *g = json_object_get(is, "gpus");
-        if (strcmp(ls_json_str(is, "link_class", ""), "NV") || json_array_size(g) != 2 || used >= sizeof line)
+        if (strcmp(ls_json_str(is, "link_class", ""), "NV") || json_array_size(g) != 2 ||
+            used >= sizeof line)
             continue;
         used += (size_t)snprintf(line + used, sizeof line - used, "%s%lld+%lld", n++ ? ", " : "",
                                  (long long)json_integer_value(json_array_get(g, 0)),
                                  (long long)json_integer_value(json_array_get(g, 1)));
     }
     if (n)
-        summary_line(out, "NVLink pair%s: GPUs %s (the pairs for two-GPU work; no figure or link rate in the "
-                          "text to rank them)", n == 1 ? "" : "s", line);
+        summary_line(out,
+                     "NVLink pair%s: GPUs %s (the pairs for two-GPU work; no figure or link rate "
+                     "in the "
+                     "text to rank them)",
+                     n == 1 ? "" : "s", line);
 }
 
 static json_t *summary(const plan_ctx_t *c, const json_t *plan)
@@ -909,71 +943,81 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
         char unknown[96] = "";
         size_t nu = json_array_size(json_object_get(isl, "unknown_pairs"));
         if (nu)
-            snprintf(unknown, sizeof unknown, "; %zu pair%s not shown in the text, not judged", nu, nu == 1 ? "" : "s");
+            snprintf(unknown, sizeof unknown, "; %zu pair%s not shown in the text, not judged", nu,
+                     nu == 1 ? "" : "s");
         if (*name)
-            summary_line(out, "Cleanest island: GPUs %s (%s, %d x %s%s)", set, ls_json_str(isl, "link_class", "?"),
-                         ls_popcount64(mask), name, unknown);
+            summary_line(out, "Cleanest island: GPUs %s (%s, %d x %s%s)", set,
+                         ls_json_str(isl, "link_class", "?"), ls_popcount64(mask), name, unknown);
         else
-            summary_line(out, "Cleanest island: GPUs %s (%s, %d GPUs%s)", set, ls_json_str(isl, "link_class", "?"),
-                         ls_popcount64(mask), unknown);
-    } else if (json_array_size(json_object_get(plan, "islands")) && (c->bad_gpus || c->nbad_sets || bad_pairs(c))) {
-        summary_line(out, "No clean island: every island holds a GPU or pair named in an error finding");
+            summary_line(out, "Cleanest island: GPUs %s (%s, %d GPUs%s)", set,
+                         ls_json_str(isl, "link_class", "?"), ls_popcount64(mask), unknown);
+    } else if (json_array_size(json_object_get(plan, "islands")) &&
+               (c->bad_gpus || c->nbad_sets || bad_pairs(c))) {
+        summary_line(out,
+                     "No clean island: every island holds a GPU or pair named in an error finding");
     }
     summary_steps(json_object_get(plan, "groups"), out);
     const json_t *pairs = json_object_get(plan, "best_pairs"), *p0 = json_array_get(pairs, 0);
-    const char *link = p0 && strcmp(ls_json_str(p0, "link", "unknown"), "unknown") ? ls_json_str(p0, "link", "") : "link unknown";
+    const char *link = p0 && strcmp(ls_json_str(p0, "link", "unknown"), "unknown")
+                           ? ls_json_str(p0, "link", "")
+                           : "link unknown";
     if (p0 && c->m->ngpus == 2) /* "the only one of its speed" says nothing with one pair */
         summary_line(out, "The pair: GPUs %lld and %lld (%s, %.1f GB/s both directions)",
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),
                      link, ls_json_num(p0, "bidir_gbps", 0));
     else if (p0 && ls_json_int(plan, "equal_best_pairs", 0) == 1)
-        summary_line(out, "Fastest pair: GPUs %lld and %lld (%s, %.1f GB/s both directions), the only one of its speed",
+        summary_line(out,
+                     "Fastest pair: GPUs %lld and %lld (%s, %.1f GB/s both directions), the only "
+                     "one of its speed",
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 0)),
                      (long long)json_integer_value(json_array_get(json_object_get(p0, "gpus"), 1)),
                      link, ls_json_num(p0, "bidir_gbps", 0));
     else if (p0)
         summary_line(out, "%lld pairs are equally fast (%s, about %.0f GB/s both directions)",
-                     ls_json_int(plan, "equal_best_pairs", 0), link, ls_json_num(p0, "bidir_gbps", 0));
+                     ls_json_int(plan, "equal_best_pairs", 0), link,
+                     ls_json_num(p0, "bidir_gbps", 0));
     else
         nvlink_pairs_summary(plan, out);
     size_t i;
     const json_t *h;
-    json_array_foreach(json_object_get(plan, "needs"), i, h)
-    {
+    json_array_foreach(json_object_get(plan, "needs"), i, h) {
         summary_line(out, "To judge more: %s", json_string_value(h));
     }
     uint64_t hbm = 0;
-    json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, h)
-    {
+    json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, h) {
         hbm |= 1ULL << (ls_json_int(h, "gpu", 0) & 63);
     }
     if (hbm && ls_popcount64(hbm) < c->m->ngpus) {
         ls_format_gpu_mask(hbm, set, sizeof set);
-        summary_line(out, "Memory-bound single-GPU work: GPUs %s (highest measured HBM bandwidth)", set);
+        summary_line(out, "Memory-bound single-GPU work: GPUs %s (highest measured HBM bandwidth)",
+                     set);
     }
     const json_t *k;
-    json_array_foreach(json_object_get(plan, "keep_out"), i, k)
-    {
+    json_array_foreach(json_object_get(plan, "keep_out"), i, k) {
         char codes[128] = "";
         size_t j;
         const json_t *code;
-        json_array_foreach(json_object_get(k, "codes"), j, code)
-        {
+        json_array_foreach(json_object_get(k, "codes"), j, code) {
             size_t len = strlen(codes);
-            snprintf(codes + len, sizeof codes - len, "%s%s", j ? ", " : "", json_string_value(code));
+            snprintf(codes + len, sizeof codes - len, "%s%s", j ? ", " : "",
+                     json_string_value(code));
         }
         summary_line(out, "Keep GPU %lld out of synchronous groups (%s): give it independent work",
                      ls_json_int(k, "gpu", -1), codes);
     }
     if (isl)
-        json_object_set_new((json_t *)plan, "cleanest_island", json_incref(json_object_get(isl, "gpus")));
+        json_object_set_new((json_t *)plan, "cleanest_island",
+                            json_incref(json_object_get(isl, "gpus")));
     fallback_summary(plan, out);
     if (!json_array_size(out)) /* never a heading over nothing */
-        summary_line(out, c->m->ngpus < 2    ? "%d GPU in the text: no group or pair to plan"
-                          : any_known_link(c->m) ? "%d GPUs, no two of them closer than across the CPU, no NUMA node "
-                                             "known: no group to plan"
-                                           : "%d GPUs and no link or figure between them in the text: no group to plan",
+        summary_line(out,
+                     c->m->ngpus < 2 ? "%d GPU in the text: no group or pair to plan"
+                     : any_known_link(c->m)
+                         ? "%d GPUs, no two of them closer than across the CPU, no NUMA node "
+                           "known: no group to plan"
+                         : "%d GPUs and no link or figure between them in the text: no group to "
+                           "plan",
                      c->m->ngpus);
     return out;
 }
@@ -983,8 +1027,7 @@ static void mark_errors(plan_ctx_t *c, const json_t *found)
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(found, i, f)
-    {
+    json_array_foreach(found, i, f) {
         uint64_t mask = ls_finding_gpus(f);
         if (ls_finding_action(f) != LS_FA_AVOID || !mask)
             continue;
@@ -1006,15 +1049,16 @@ static void mark_errors(plan_ctx_t *c, const json_t *found)
 static json_t *ceilings(const ls_machine_t *m)
 {
     json_t *out = json_object();
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         ls_ceiling_t c;
         const char *id = ls_json_str(e, "id", "");
         if (!*id || ls_ceiling_entry(m, e, &c) <= 0)
             continue;
         double v = ls_json_num(e, "value", 0);
-        json_t *o = json_pack("{s:f, s:s, s:s}", "ceiling_gbps", round2(c.gbps), "path", ls_path_name(c.path), "basis",
-                              c.basis);
+        json_t *o = json_pack("{s:f, s:s, s:s}", "ceiling_gbps", round2(c.gbps), "path",
+                              ls_path_name(c.path), "basis", c.basis);
         if (v > 0 && !strcmp(ls_json_str(e, "status", ""), "ok"))
             json_object_set_new(o, "percent", json_real(round(1000 * v / c.gbps) / 10));
         json_object_set_new(out, id, o);
@@ -1026,9 +1070,11 @@ static json_t *ceilings(const ls_machine_t *m)
 static json_t *noisy_entries(const ls_machine_t *m)
 {
     json_t *out = json_array();
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1))
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1))
         if (ls_entry_noisy(ls_measurement(m, (size_t)i)))
-            json_array_append_new(out, json_string(ls_json_str(ls_measurement(m, (size_t)i), "id", "")));
+            json_array_append_new(out,
+                                  json_string(ls_json_str(ls_measurement(m, (size_t)i), "id", "")));
     return out;
 }
 
@@ -1037,7 +1083,8 @@ static json_t *needs(const ls_machine_t *m)
 {
     json_t *list = json_array();
     if (!m->has_topo && m->ngpus > 1) /* GPUs of the document or only of its figures */
-        json_array_append_new(list, json_string("import `nvidia-smi topo -m` to judge links: without it no link "
+        json_array_append_new(list, json_string("import `nvidia-smi topo -m` to judge links: "
+                                                "without it no link "
                                                 "class, expected figure or island is given"));
     return list;
 }

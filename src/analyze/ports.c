@@ -16,20 +16,19 @@ json_t *ls_port_sweep_plan(const json_t *nics)
     double total = 0;
     size_t i, p;
     const json_t *nic, *port;
-    json_array_foreach(nics, i, nic)
-    {
-        json_array_foreach(json_object_get(nic, "ports"), p, port)
-        {
+    json_array_foreach(nics, i, nic) {
+        json_array_foreach(json_object_get(nic, "ports"), p, port) {
             double rate = ls_json_num(port, "rate_gbps", 0);
             if (strcmp(ls_json_str(port, "state", ""), "ACTIVE") != 0 || rate <= 0)
                 continue;
             char hca[64], setting[96];
-            snprintf(hca, sizeof hca, "%s:%lld", ls_json_str(nic, "name", "?"), ls_json_int(port, "port", 1));
+            snprintf(hca, sizeof hca, "%s:%lld", ls_json_str(nic, "name", "?"),
+                     ls_json_int(port, "port", 1));
             /* "=": exact names; NCCL_IB_HCA matches by prefix, so mlx5_1 alone would
                also select mlx5_10 ... mlx5_19 */
             snprintf(setting, sizeof setting, HCA_PREFIX "=%s", hca);
-            json_array_append_new(plan, json_pack("{s:s, s:[s], s:f}", "setting", setting, "hcas", hca,
-                                                  "rate_gbps", rate));
+            json_array_append_new(plan, json_pack("{s:s, s:[s], s:f}", "setting", setting, "hcas",
+                                                  hca, "rate_gbps", rate));
             json_array_append_new(all, json_string(hca));
             total += rate;
         }
@@ -38,10 +37,10 @@ json_t *ls_port_sweep_plan(const json_t *nics)
         char setting[1024] = HCA_PREFIX "=";
         size_t k;
         const json_t *h;
-        json_array_foreach(all, k, h)
-        {
+        json_array_foreach(all, k, h) {
             size_t used = strlen(setting);
-            snprintf(setting + used, sizeof setting - used, "%s%s", k ? "," : "", json_string_value(h));
+            snprintf(setting + used, sizeof setting - used, "%s%s", k ? "," : "",
+                     json_string_value(h));
         }
         json_array_append_new(plan, json_pack("{s:s, s:O, s:f}", "setting", setting, "hcas", all,
                                               "rate_gbps", total));
@@ -61,12 +60,10 @@ static double port_rate(const json_t *doc, const char *hca)
         sscanf(colon + 1, "%lld", &want);
     size_t i, p;
     const json_t *nic, *port;
-    json_array_foreach(json_object_get(doc, "nics"), i, nic)
-    {
+    json_array_foreach(json_object_get(doc, "nics"), i, nic) {
         if (strcmp(ls_json_str(nic, "name", ""), name) != 0)
             continue;
-        json_array_foreach(json_object_get(nic, "ports"), p, port)
-        {
+        json_array_foreach(json_object_get(nic, "ports"), p, port) {
             if (ls_json_int(port, "port", 0) == want)
                 return ls_json_num(port, "rate_gbps", 0);
         }
@@ -102,20 +99,23 @@ json_t *ls_port_sweep_rows(const json_t *doc)
     json_t *rows = json_array();
     size_t i;
     const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         const char *variant = ls_json_str(e, "variant", "");
-        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) != 0 || strncmp(variant, HCA_PREFIX, strlen(HCA_PREFIX)) != 0 ||
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) != 0 ||
+            strncmp(variant, HCA_PREFIX, strlen(HCA_PREFIX)) != 0 ||
             variant[strlen(HCA_PREFIX)] == '^' || strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
         double rate, busbw = ls_json_num(e, "value", NAN);
         json_t *hcas = hcas_of(doc, variant, &rate);
         double ceiling = rate / 8; /* Gb/s of the line -> GB/s */
-        json_array_append_new(
-            rows, json_pack("{s:s, s:s, s:o, s:i, s:f, s:f, s:f, s:o}", "collective",
-                            ls_json_str(e, "collective", ""), "setting", variant, "hcas", hcas, "ports",
-                            (int)json_array_size(hcas), "rate_gbps", rate, "ceiling_gbs", ceiling, "busbw",
-                            busbw, "fraction", ceiling > 0 && isfinite(busbw) ? json_real(busbw / ceiling) : json_null()));
+        json_array_append_new(rows,
+                              json_pack("{s:s, s:s, s:o, s:i, s:f, s:f, s:f, s:o}", "collective",
+                                        ls_json_str(e, "collective", ""), "setting", variant,
+                                        "hcas", hcas, "ports", (int)json_array_size(hcas),
+                                        "rate_gbps", rate, "ceiling_gbs", ceiling, "busbw", busbw,
+                                        "fraction",
+                                        ceiling > 0 && isfinite(busbw) ? json_real(busbw / ceiling)
+                                                                       : json_null()));
     }
     return rows;
 }
@@ -132,12 +132,14 @@ static void far_below(const json_t *r, json_t *out)
         return;
     ls_finding_add(out, "port_far_below_rate", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r)),
                    json_pack("[s]", ls_json_str(r, "setting", "")),
-                   "%s over port %s alone: %.1f GB/s busbw, %.0f%% of the port's %.0f Gb/s (%.1f GB/s)",
+                   "%s over port %s alone: %.1f GB/s busbw, %.0f%% of the port's %.0f Gb/s (%.1f "
+                   "GB/s)",
                    ls_json_str(r, "collective", ""), hca_text(r), busbw, 100 * busbw / ceiling,
                    ls_json_num(r, "rate_gbps", 0), ceiling);
 }
 
-/* Port r rated faster than port s but slower in busbw (seed 002: 400G at 20.4 GB/s, 200G at 30.6). */
+/* Port r rated faster than port s but slower in busbw (seed 002: 400G at 20.4 GB/s, 200G at 30.6).
+ */
 static void below_slower(const json_t *r, const json_t *s, json_t *out)
 {
     double rr = ls_json_num(r, "rate_gbps", 0), rs = ls_json_num(s, "rate_gbps", 0);
@@ -146,8 +148,10 @@ static void below_slower(const json_t *r, const json_t *s, json_t *out)
         !(br < LS_PORT_SLOWER * bs))
         return;
     ls_finding_add(out, "port_below_slower_port", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r)),
-                   json_pack("[s, s]", ls_json_str(r, "setting", ""), ls_json_str(s, "setting", "")),
-                   "%s over port %s (%.0f Gb/s): %.1f GB/s busbw, below port %s (%.0f Gb/s) at %.1f GB/s; "
+                   json_pack("[s, s]", ls_json_str(r, "setting", ""),
+                             ls_json_str(s, "setting", "")),
+                   "%s over port %s (%.0f Gb/s): %.1f GB/s busbw, below port %s (%.0f Gb/s) at "
+                   "%.1f GB/s; "
                    "check its PCIe link, firmware and placement",
                    ls_json_str(r, "collective", ""), hca_text(r), rr, br, hca_text(s), rs, bs);
 }
@@ -157,8 +161,7 @@ static void together_slower(const json_t *rows, const char *coll, json_t *out)
 {
     const json_t *all = NULL, *best = NULL, *r;
     size_t i;
-    json_array_foreach(rows, i, r)
-    {
+    json_array_foreach(rows, i, r) {
         if (strcmp(ls_json_str(r, "collective", ""), coll) != 0)
             continue;
         long long n = ls_json_int(r, "ports", 0);
@@ -167,11 +170,14 @@ static void together_slower(const json_t *rows, const char *coll, json_t *out)
         if (n == 1 && (!best || ls_json_num(r, "busbw", 0) > ls_json_num(best, "busbw", 0)))
             best = r;
     }
-    if (!all || !best || !(ls_json_num(all, "busbw", NAN) < LS_PORT_SLOWER * ls_json_num(best, "busbw", NAN)))
+    if (!all || !best ||
+        !(ls_json_num(all, "busbw", NAN) < LS_PORT_SLOWER * ls_json_num(best, "busbw", NAN)))
         return;
     ls_finding_add(out, "ports_together_slower", LS_SEV_WARNING, LS_ABOUT_WHAT(coll),
-                   json_pack("[s, s]", ls_json_str(all, "setting", ""), ls_json_str(best, "setting", "")),
-                   "%s over all %lld ports together: %.1f GB/s busbw, slower than port %s alone (%.1f GB/s); "
+                   json_pack("[s, s]", ls_json_str(all, "setting", ""),
+                             ls_json_str(best, "setting", "")),
+                   "%s over all %lld ports together: %.1f GB/s busbw, slower than port %s alone "
+                   "(%.1f GB/s); "
                    "the ports may share a PCIe root or NCCL splits channels badly: use one port",
                    coll, ls_json_int(all, "ports", 0), ls_json_num(all, "busbw", 0), hca_text(best),
                    ls_json_num(best, "busbw", 0));
@@ -182,17 +188,17 @@ void ls_port_sweep_findings(const json_t *doc, json_t *out)
     json_t *rows = ls_port_sweep_rows(doc);
     size_t i, k;
     const json_t *r, *s;
-    json_array_foreach(rows, i, r)
-    {
+    json_array_foreach(rows, i, r) {
         far_below(r, out);
-        json_array_foreach(rows, k, s)
-        {
-            if (k != i && strcmp(ls_json_str(r, "collective", ""), ls_json_str(s, "collective", "")) == 0)
+        json_array_foreach(rows, k, s) {
+            if (k != i &&
+                strcmp(ls_json_str(r, "collective", ""), ls_json_str(s, "collective", "")) == 0)
                 below_slower(r, s, out);
         }
         int first = 1; /* "together" once per collective */
         for (size_t j = 0; j < i; j++)
-            first &= strcmp(ls_json_str(json_array_get(rows, j), "collective", ""), ls_json_str(r, "collective", "")) != 0;
+            first &= strcmp(ls_json_str(json_array_get(rows, j), "collective", ""),
+                            ls_json_str(r, "collective", "")) != 0;
         if (first)
             together_slower(rows, ls_json_str(r, "collective", ""), out);
     }

@@ -42,61 +42,129 @@ typedef struct {
 #define READINGS_WAITED 0.89
 #define READINGS_WAITED_SHORT 1.42
 
-enum { C_INVENTORY, C_P2P_CE, C_P2P_SM, C_P2P_STAGED, C_LATENCY, C_HBM, C_HOST_PINNED,
-       C_HOST_PAGEABLE, C_NCCL_INIT, C_NCCL_SWEEP, C_ALL_REDUCE, C_ALL_GATHER,
-       C_REDUCE_SCATTER, C_ALLTOALL, C_BURN, C_SPEC, C_COUNT };
+enum {
+    C_INVENTORY,
+    C_P2P_CE,
+    C_P2P_SM,
+    C_P2P_STAGED,
+    C_LATENCY,
+    C_HBM,
+    C_HOST_PINNED,
+    C_HOST_PAGEABLE,
+    C_NCCL_INIT,
+    C_NCCL_SWEEP,
+    C_ALL_REDUCE,
+    C_ALL_GATHER,
+    C_REDUCE_SCATTER,
+    C_ALLTOALL,
+    C_BURN,
+    C_SPEC,
+    C_COUNT
+};
 
 #define H200X2 "examples/h200x2-run.json"
 #define H200X1 "tests/fixtures/runs/ (22 quick runs of 1 x H200, session 3)"
-#define HOST_S6 "fixed: docs/bench/h200x1-2026-12-04-s6/ (5 quick runs of 1 x H200 on two leases, host step median 4.916 s)"
+#define HOST_S6                                                                                    \
+    "fixed: docs/bench/h200x1-2026-12-04-s6/ (5 quick runs of 1 x H200 on two leases, host step "  \
+    "median 4.916 s)"
 
 /* Measured. A figure's transfer is (samples + the loop pick + the warm-up) x loops x
    bytes / value, its fixed part the rest of its step's seconds over its figures. A
    sweep's transfer is the sum over its rows of (in-place + out-of-place time) x 26
    launches (5 warm-up, 20 timed, 1 checked), over the GiB it swept. */
 static const cost_t costs[C_COUNT] = {
-    [C_INVENTORY] = {.what = "discovery (inventory and topology)", .per = "run", .fixed_s = 0.03,
+    [C_INVENTORY] = {.what = "discovery (inventory and topology)",
+                     .per = "run",
+                     .fixed_s = 0.03,
                      .source = H200X1 ": run.elapsed_s less its steps, median 0.031 s"},
-    [C_P2P_CE] = {.what = "P2P copy engine (2 GiB)", .per = "figure", .fixed_s = 0.371, .transfer_s = 0.130,
-                  .source = H200X2, .window_gpus = 2},
-    [C_P2P_SM] = {.what = "P2P SM read / write", .per = "figure", .fixed_s = 0.371, .transfer_s = 0.141,
-                  .source = H200X2, .window_gpus = 2},
-    [C_P2P_STAGED] = {.what = "P2P staged through host", .per = "figure", .fixed_s = 0.371,
-                      .transfer_s = 0.564, .source = H200X2, .window_gpus = 2},
-    [C_LATENCY] = {.what = "latency (any definition)", .per = "figure", .fixed_s = 0.244, .transfer_s = 0.005,
-                   .source = H200X2, .window_gpus = 2, .short_figure = 1},
+    [C_P2P_CE] = {.what = "P2P copy engine (2 GiB)",
+                  .per = "figure",
+                  .fixed_s = 0.371,
+                  .transfer_s = 0.130,
+                  .source = H200X2,
+                  .window_gpus = 2},
+    [C_P2P_SM] = {.what = "P2P SM read / write",
+                  .per = "figure",
+                  .fixed_s = 0.371,
+                  .transfer_s = 0.141,
+                  .source = H200X2,
+                  .window_gpus = 2},
+    [C_P2P_STAGED] = {.what = "P2P staged through host",
+                      .per = "figure",
+                      .fixed_s = 0.371,
+                      .transfer_s = 0.564,
+                      .source = H200X2,
+                      .window_gpus = 2},
+    [C_LATENCY] = {.what = "latency (any definition)",
+                   .per = "figure",
+                   .fixed_s = 0.244,
+                   .transfer_s = 0.005,
+                   .source = H200X2,
+                   .window_gpus = 2,
+                   .short_figure = 1},
     /* quick runs: the step's median 0.579 s for 4 figures; the thorough run (20
        samples): 0.648 s; the difference is 10 samples' transfer */
-    [C_HBM] = {.what = "HBM (1 GiB)", .per = "figure", .fixed_s = 0.128, .transfer_s = 0.017,
-               .source = H200X1 " and session 3's thorough run: step 0.579 s (quick, median), 0.648 s (20 samples)", .window_gpus = 1},
+    [C_HBM] = {.what = "HBM (1 GiB)",
+               .per = "figure",
+               .fixed_s = 0.128,
+               .transfer_s = 0.017,
+               .source = H200X1
+               " and session 3's thorough run: step 0.579 s (quick, median), 0.648 s (20 samples)",
+               .window_gpus = 1},
     /* fixed: 1 x H200, session 6, since the host side's fill and check run over threads
        (measure/host_pattern.c): the host step's median of 5 quick runs on two leases
        (4.557-5.669 s), 4.916 s, less the transfer below (3 x (0.558 + 0.831) s), over its
        6 figures; the same way from the 3 runs before that change, (6.600 - 4.167) / 6 =
        0.405 s, against the 0.413 s measured on 2 x H200 */
-    [C_HOST_PINNED] = {.what = "host copy, pinned (512 MiB)", .per = "figure", .fixed_s = 0.125,
-                       .transfer_s = 0.558, .source = HOST_S6 "; transfer " H200X2, .window_gpus = 1,
+    [C_HOST_PINNED] = {.what = "host copy, pinned (512 MiB)",
+                       .per = "figure",
+                       .fixed_s = 0.125,
+                       .transfer_s = 0.558,
+                       .source = HOST_S6 "; transfer " H200X2,
+                       .window_gpus = 1,
                        .pcie_now = 1},
-    [C_HOST_PAGEABLE] = {.what = "host copy, pageable", .per = "figure", .fixed_s = 0.125, .transfer_s = 0.831,
-                         .source = HOST_S6 "; transfer " H200X2, .window_gpus = 1, .pcie_now = 1},
+    [C_HOST_PAGEABLE] = {.what = "host copy, pageable",
+                         .per = "figure",
+                         .fixed_s = 0.125,
+                         .transfer_s = 0.831,
+                         .source = HOST_S6 "; transfer " H200X2,
+                         .window_gpus = 1,
+                         .pcie_now = 1},
     /* the first sweep of a set (all_reduce: 3.69 s, 2.64 s of it transfer) less a
        later sweep's fixed part */
-    [C_NCCL_INIT] = {.what = "NCCL communicators of a GPU set", .per = "GPU set", .fixed_s = 0.74,
-                     .source = H200X2 ": the first sweep's fixed part (1.05 s) less a later sweep's"},
-    [C_NCCL_SWEEP] = {.what = "NCCL sweep: buffers, telemetry, launch threads", .per = "sweep",
-                      .fixed_s = 0.31, .source = H200X2 ": all_gather, reduce_scatter, alltoall, mean",
+    [C_NCCL_INIT] = {.what = "NCCL communicators of a GPU set",
+                     .per = "GPU set",
+                     .fixed_s = 0.74,
+                     .source = H200X2
+                     ": the first sweep's fixed part (1.05 s) less a later sweep's"},
+    [C_NCCL_SWEEP] = {.what = "NCCL sweep: buffers, telemetry, launch threads",
+                      .per = "sweep",
+                      .fixed_s = 0.31,
+                      .source = H200X2 ": all_gather, reduce_scatter, alltoall, mean",
                       .window_gpus = 2},
-    [C_ALL_REDUCE] = {.what = "all_reduce on 2 GPUs", .per = "GiB swept", .transfer_s = 0.165,
+    [C_ALL_REDUCE] = {.what = "all_reduce on 2 GPUs",
+                      .per = "GiB swept",
+                      .transfer_s = 0.165,
                       .source = H200X2 ": 2.64 s over 16 GiB (8 B - 8 GiB, x2)"},
-    [C_ALL_GATHER] = {.what = "all_gather on 2 GPUs", .per = "GiB swept", .transfer_s = 0.122,
+    [C_ALL_GATHER] = {.what = "all_gather on 2 GPUs",
+                      .per = "GiB swept",
+                      .transfer_s = 0.122,
                       .source = H200X2 ": 0.081 s over 0.667 GiB (8 B - 512 MiB, x4)"},
-    [C_REDUCE_SCATTER] = {.what = "reduce_scatter on 2 GPUs", .per = "GiB swept", .transfer_s = 0.125,
+    [C_REDUCE_SCATTER] = {.what = "reduce_scatter on 2 GPUs",
+                          .per = "GiB swept",
+                          .transfer_s = 0.125,
                           .source = H200X2 ": 0.083 s over 0.667 GiB"},
-    [C_ALLTOALL] = {.what = "alltoall on 2 GPUs", .per = "GiB swept", .transfer_s = 0.114,
+    [C_ALLTOALL] = {.what = "alltoall on 2 GPUs",
+                    .per = "GiB swept",
+                    .transfer_s = 0.114,
                     .source = H200X2 ": 0.076 s over 0.667 GiB"},
-    [C_BURN] = {.what = "burn: start, cuBLAS, drain (beside its seconds)", .per = "run", .fixed_s = 0.80,
+    [C_BURN] = {.what = "burn: start, cuBLAS, drain (beside its seconds)",
+                .per = "run",
+                .fixed_s = 0.80,
                 .source = "tests/fixtures/runs/ thorough-run.json: 60.80 s for a 60 s burn"},
-    [C_SPEC] = {.what = "spec: each GPU against its datasheet", .per = "run", .fixed_s = 0.0002,
+    [C_SPEC] = {.what = "spec: each GPU against its datasheet",
+                .per = "run",
+                .fixed_s = 0.0002,
                 .source = H200X1 ": 0.0001-0.0002 s"},
 };
 
@@ -104,7 +172,8 @@ static const cost_t costs[C_COUNT] = {
    readings of them. */
 static double window_s(const cost_t *k, int gpus, int pcie)
 {
-    return (k->short_figure ? READINGS_WAITED_SHORT : READINGS_WAITED) * gpus * (pcie ? READING_PCIE_S : READING_S);
+    return (k->short_figure ? READINGS_WAITED_SHORT : READINGS_WAITED) * gpus *
+           (pcie ? READING_PCIE_S : READING_S);
 }
 
 /* A figure whose telemetry window holds `gpus` GPUs now: the measured fixed part less
@@ -113,7 +182,8 @@ static double figure_s(int c, double samples_factor, int gpus)
 {
     const cost_t *k = &costs[c];
     double rest = k->fixed_s - window_s(k, k->window_gpus, 1);
-    return rest + (k->window_gpus ? window_s(k, gpus, k->pcie_now) : 0) + k->transfer_s * samples_factor;
+    return rest + (k->window_gpus ? window_s(k, gpus, k->pcie_now) : 0) +
+           k->transfer_s * samples_factor;
 }
 
 static const char *const step_titles[LS_STEP_COUNT] = {
@@ -147,7 +217,8 @@ const char *ls_proj_step_title(int id)
 }
 
 /* A step of that id, under its title (name: a title of its own, NULL for the id's). */
-static ls_proj_step_t *add_step(ls_projection_t *p, int id, const char *name, int figures, int rounds)
+static ls_proj_step_t *add_step(ls_projection_t *p, int id, const char *name, int figures,
+                                int rounds)
 {
     ls_proj_step_t *s = &p->steps[p->nsteps++];
     memset(s, 0, sizeof *s);
@@ -239,7 +310,8 @@ static double swept_gib(uint64_t min_b, uint64_t max_b, double factor)
 static double sweep_s(int c, int n, uint64_t min_b, uint64_t max_b, double factor)
 {
     double scale = 2.0 * (n - 1) / n;
-    return figure_s(C_NCCL_SWEEP, 0, n) + costs[c].transfer_s * scale * swept_gib(min_b, max_b, factor);
+    return figure_s(C_NCCL_SWEEP, 0, n) +
+           costs[c].transfer_s * scale * swept_gib(min_b, max_b, factor);
 }
 
 #define GIB (1ull << 30)
@@ -288,8 +360,10 @@ static void per_gpu_steps(ls_projection_t *p, const int *numa, int n, double sam
     timed(s, C_HBM, 1, samples, n); /* every GPU at once, one window */
     int batches = most_per_node(numa, n);
     s = add_step(p, LS_STEP_HOST, NULL, 6 * n, 6 * batches);
-    s->seconds = batches * 3 * (figure_s(C_HOST_PINNED, samples, 1) + figure_s(C_HOST_PAGEABLE, samples, 1));
-    s->min_seconds = batches * 3 * (figure_s(C_HOST_PINNED, 0.5, 1) + figure_s(C_HOST_PAGEABLE, 0.5, 1));
+    s->seconds = batches * 3 *
+                 (figure_s(C_HOST_PINNED, samples, 1) + figure_s(C_HOST_PAGEABLE, samples, 1));
+    s->min_seconds = batches * 3 *
+                     (figure_s(C_HOST_PINNED, 0.5, 1) + figure_s(C_HOST_PAGEABLE, 0.5, 1));
 }
 
 static void deep_steps(ls_projection_t *p, int n, int pairs, double samples)
@@ -332,10 +406,14 @@ static const struct {
     const char *key;
     int row;
 } cost_keys[] = {
-    {.key = "p2p_ce", .row = C_P2P_CE},   {.key = "p2p_sm", .row = C_P2P_SM},
-    {.key = "p2p_staged", .row = C_P2P_STAGED}, {.key = "latency", .row = C_LATENCY},
-    {.key = "hbm", .row = C_HBM},          {.key = "host_pinned", .row = C_HOST_PINNED},
-    {.key = "host_pageable", .row = C_HOST_PAGEABLE}, {.key = "nccl_sweep", .row = C_NCCL_SWEEP},
+    {.key = "p2p_ce", .row = C_P2P_CE},
+    {.key = "p2p_sm", .row = C_P2P_SM},
+    {.key = "p2p_staged", .row = C_P2P_STAGED},
+    {.key = "latency", .row = C_LATENCY},
+    {.key = "hbm", .row = C_HBM},
+    {.key = "host_pinned", .row = C_HOST_PINNED},
+    {.key = "host_pageable", .row = C_HOST_PAGEABLE},
+    {.key = "nccl_sweep", .row = C_NCCL_SWEEP},
     {.key = "burn", .row = C_BURN},
 };
 
@@ -365,7 +443,8 @@ static void family_steps(ls_projection_t *p, int n, int pairs, double samples)
         ls_proj_step_t *s = add_step(p, LS_STEP_FAMILY, fam->name, methods * (pair ? 2 * pairs : n),
                                      methods * (pair ? 2 * p->pair_rounds : 1));
         s->family = fam->name;
-        timed(s, row, 1, samples, pair ? round_gpus(p, pairs) : n); /* a round's GPUs, or all at once */
+        timed(s, row, 1, samples,
+              pair ? round_gpus(p, pairs) : n); /* a round's GPUs, or all at once */
     }
 }
 
@@ -429,8 +508,9 @@ int ls_project_run(const ls_fabric_t *fabric, const int *numa, const ls_proj_opt
 int ls_proj_step(const ls_projection_t *p, int id, const char *family)
 {
     for (int i = 0; i < p->nsteps; i++)
-        if (p->steps[i].id == id && (id != LS_STEP_FAMILY || (family && p->steps[i].family &&
-                                                              strcmp(p->steps[i].family, family) == 0)))
+        if (p->steps[i].id == id &&
+            (id != LS_STEP_FAMILY ||
+             (family && p->steps[i].family && strcmp(p->steps[i].family, family) == 0)))
             return i;
     return -1;
 }
@@ -441,7 +521,8 @@ void ls_proj_refusal(const ls_projection_t *p, char *out, size_t len)
     for (int i = 0; i < p->nsteps; i++)
         order[k++] = i;
     for (int i = 1; i < k; i++) /* largest minimum first */
-        for (int j = i; j > 0 && p->steps[order[j]].min_seconds > p->steps[order[j - 1]].min_seconds; j--) {
+        for (int j = i;
+             j > 0 && p->steps[order[j]].min_seconds > p->steps[order[j - 1]].min_seconds; j--) {
             int t = order[j];
             order[j] = order[j - 1];
             order[j - 1] = t;
@@ -449,11 +530,12 @@ void ls_proj_refusal(const ls_projection_t *p, char *out, size_t len)
     char largest[256] = "";
     for (int i = 0; i < 3 && i < k; i++) {
         size_t at = strlen(largest);
-        snprintf(largest + at, sizeof largest - at, "%s%s %.0f s", i ? ", " : "", p->steps[order[i]].name,
-                 p->steps[order[i]].min_seconds);
+        snprintf(largest + at, sizeof largest - at, "%s%s %.0f s", i ? ", " : "",
+                 p->steps[order[i]].name, p->steps[order[i]].min_seconds);
     }
-    snprintf(out, len, "the %.0f s budget cannot hold the run of %d GPUs: cut down as far as it goes it "
-                       "projects %.0f s (largest: %s); give --budget %.0f or fewer GPUs (--gpus)",
+    snprintf(out, len,
+             "the %.0f s budget cannot hold the run of %d GPUs: cut down as far as it goes it "
+             "projects %.0f s (largest: %s); give --budget %.0f or fewer GPUs (--gpus)",
              p->budget_s, p->ngpus, p->min_s, largest, (double)((long)p->min_s + 1));
 }
 
@@ -463,8 +545,8 @@ void ls_proj_cost_rows(char *out, size_t len)
     out[0] = '\0';
     for (int c = 0; c < C_COUNT && at < len; c++) {
         const cost_t *k = &costs[c];
-        int n = snprintf(out + at, len - at, "| %s | %s | %.3g | %.3g | %s |\n", k->what, k->per, k->fixed_s,
-                         k->transfer_s, k->source);
+        int n = snprintf(out + at, len - at, "| %s | %s | %.3g | %.3g | %s |\n", k->what, k->per,
+                         k->fixed_s, k->transfer_s, k->source);
         at += n > 0 ? (size_t)n : 0;
     }
 }

@@ -33,7 +33,7 @@ enum ls_step_id {
     LS_STEP_GROUPS,
     LS_STEP_BURN,
     LS_STEP_SPEC,
-    LS_STEP_FAMILY, /* a family of the model with no step of its own: .family names it */
+    LS_STEP_FAMILY,     /* a family of the model with no step of its own: .family names it */
     LS_STEP_NODE_STATE, /* health's state checks and probe */
     LS_STEP_NVLINK_WINDOW,
     LS_STEP_PROBE_P2P,
@@ -51,11 +51,11 @@ typedef struct {
     const char *family; /* LS_STEP_FAMILY: the family's name; else NULL */
     char name[64];
     int figures;
-    int rounds;       /* batches measured one after another (concurrent inside) */
-    double seconds;   /* projected, as planned */
+    int rounds;          /* batches measured one after another (concurrent inside) */
+    double seconds;      /* projected, as planned */
     double full_seconds; /* before any cut */
-    double min_seconds; /* cut down to its minimum (fewer samples, fewer sizes) */
-    int cut;          /* 1 when the budget cut it down */
+    double min_seconds;  /* cut down to its minimum (fewer samples, fewer sizes) */
+    int cut;             /* 1 when the budget cut it down */
     const char *cut_how; /* what its cut-down form leaves out: "half the samples" */
 } ls_proj_step_t;
 
@@ -63,17 +63,17 @@ typedef struct {
     int ngpus, pair_rounds;
     int nsteps;
     ls_proj_step_t steps[LS_PROJ_MAX_STEPS];
-    double total_s;   /* after cuts */
-    double full_s;    /* before cuts */
-    double min_s;     /* every step at its minimum */
+    double total_s; /* after cuts */
+    double full_s;  /* before cuts */
+    double min_s;   /* every step at its minimum */
     double budget_s;
-    int over_budget;  /* even every step at its minimum does not fit: the run refuses */
+    int over_budget; /* even every step at its minimum does not fit: the run refuses */
 } ls_projection_t;
 
 typedef struct {
-    int thorough;     /* 0 quick, 1 thorough (fabric stress, burn, 20 samples) */
-    double budget_s;  /* <= 0: no cut */
-    int no_nccl;      /* the run takes no collective (--no-nccl, or NCCL missing) */
+    int thorough;    /* 0 quick, 1 thorough (fabric stress, burn, 20 samples) */
+    double budget_s; /* <= 0: no cut */
+    int no_nccl;     /* the run takes no collective (--no-nccl, or NCCL missing) */
 } ls_proj_opts_t;
 
 /* numa[g]: GPU g's NUMA node (-1 unknown): host copies of GPUs on different nodes run

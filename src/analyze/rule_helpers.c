@@ -38,8 +38,7 @@ int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
     int n = 0;
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         if (ls_finding_severity(f) >= sev)
             n++;
     }
@@ -94,7 +93,8 @@ int ls_numa_minority(const ls_machine_t *m, int g)
 int ls_entry_host_shared(const json_t *e)
 {
     int host = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_HOST);
-    int shared = !strcmp(ls_json_str(e, "memory", ""), LS_MEM_PAGEABLE) || !strcmp(ls_json_str(e, "method", ""), LS_DIR_BIDIR);
+    int shared = !strcmp(ls_json_str(e, "memory", ""), LS_MEM_PAGEABLE) ||
+                 !strcmp(ls_json_str(e, "method", ""), LS_DIR_BIDIR);
     return host && shared;
 }
 
@@ -106,13 +106,15 @@ double ls_noisy_limit(const json_t *e)
 int ls_entry_noisy(const json_t *e)
 {
     const json_t *st = json_object_get(e, "stats");
-    return !strcmp(ls_json_str(e, "status", ""), "ok") && ls_json_int(st, "n", 0) >= LS_NOISY_MIN_SAMPLES &&
+    return !strcmp(ls_json_str(e, "status", ""), "ok") &&
+           ls_json_int(st, "n", 0) >= LS_NOISY_MIN_SAMPLES &&
            ls_json_num(st, "cv", 0) > ls_noisy_limit(e);
 }
 
 const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id)
 {
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1))
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1))
         if (!strcmp(ls_json_str(ls_measurement(m, (size_t)i), "id", ""), id))
             return ls_measurement(m, (size_t)i);
     return NULL;

@@ -8,24 +8,44 @@
 #include "tools_rules.h"
 
 /* Judged groups (rules_*.c; docs/analysis.md has every rule they give). */
-void ls_rules_input(const ls_machine_t *m, json_t *out);       /* cut_paste */
-void ls_rules_figures(const ls_machine_t *m, json_t *out);     /* nothing_measured, impossible_value, suspect_rows */
-void ls_rules_status(const ls_machine_t *m, json_t *out);      /* statuses, wrong elements, collapse, busy, noisy */
-void ls_rules_links(const ls_machine_t *m, json_t *out);       /* degraded pair, asymmetry, PCIe, NVLink down */
-void ls_rules_matrix(const ls_machine_t *m, json_t *out);      /* one_way_low */
-void ls_rules_ceiling(const ls_machine_t *m, json_t *out);     /* below_ceiling, implausible */
-void ls_rules_p2p(const ls_machine_t *m, json_t *out);         /* P2P availability and gain, bidir, sockets */
-void ls_rules_gpus(const ls_machine_t *m, json_t *out);        /* HBM, power limit, throttling, ECC, NVLink errors */
-void ls_rules_placement(const ls_machine_t *m, json_t *out);   /* NUMA, NIC distance, P2P unused by NCCL */
-void ls_rules_shared_path(const ls_machine_t *m, json_t *out); /* pairs slower together than alone */
-void ls_rules_nccl_log(const ls_machine_t *m, json_t *out);    /* NCCL's own log: transports, GDR, sockets, WARN */
-void ls_rules_net(const ls_machine_t *m, json_t *out);         /* a multi-node busbw against its NICs */
+void ls_rules_input(const ls_machine_t *m, json_t *out); /* cut_paste */
+void ls_rules_figures(const ls_machine_t *m,
+                      json_t *out); /* nothing_measured, impossible_value, suspect_rows */
+void ls_rules_status(const ls_machine_t *m,
+                     json_t *out); /* statuses, wrong elements, collapse, busy, noisy */
+void ls_rules_links(const ls_machine_t *m,
+                    json_t *out); /* degraded pair, asymmetry, PCIe, NVLink down */
+void ls_rules_matrix(const ls_machine_t *m, json_t *out);  /* one_way_low */
+void ls_rules_ceiling(const ls_machine_t *m, json_t *out); /* below_ceiling, implausible */
+void ls_rules_p2p(const ls_machine_t *m,
+                  json_t *out); /* P2P availability and gain, bidir, sockets */
+void ls_rules_gpus(const ls_machine_t *m,
+                   json_t *out); /* HBM, power limit, throttling, ECC, NVLink errors */
+void ls_rules_placement(const ls_machine_t *m,
+                        json_t *out); /* NUMA, NIC distance, P2P unused by NCCL */
+void ls_rules_shared_path(const ls_machine_t *m,
+                          json_t *out); /* pairs slower together than alone */
+void ls_rules_nccl_log(const ls_machine_t *m,
+                       json_t *out); /* NCCL's own log: transports, GDR, sockets, WARN */
+void ls_rules_net(const ls_machine_t *m, json_t *out); /* a multi-node busbw against its NICs */
 
 /* Groups whose function reads the document alone (also called outside the findings). */
-static void port_sweep(const ls_machine_t *m, json_t *out) { ls_port_sweep_findings(m->doc, out); }
-static void burn(const ls_machine_t *m, json_t *out) { ls_rules_burn(m->doc, out); }
-static void tools(const ls_machine_t *m, json_t *out) { ls_rules_tools(m->doc, out); }
-static void spec(const ls_machine_t *m, json_t *out) { ls_spec_findings(m->doc, out); }
+static void port_sweep(const ls_machine_t *m, json_t *out)
+{
+    ls_port_sweep_findings(m->doc, out);
+}
+static void burn(const ls_machine_t *m, json_t *out)
+{
+    ls_rules_burn(m->doc, out);
+}
+static void tools(const ls_machine_t *m, json_t *out)
+{
+    ls_rules_tools(m->doc, out);
+}
+static void spec(const ls_machine_t *m, json_t *out)
+{
+    ls_spec_findings(m->doc, out);
+}
 
 const ls_rule_group_t ls_rule_groups[] = {
     {.id = "input", .stage = LS_STAGE_JUDGED, .run = ls_rules_input},

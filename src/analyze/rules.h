@@ -7,34 +7,34 @@
 #include "machine.h"
 
 /* Thresholds (docs/analysis.md explains each). */
-#define LS_DEGRADED_RATIO 0.75       /* pair below this fraction of its class median */
-#define LS_DEGRADED_ERROR_RATIO 0.5  /* ... below this: an error */
-#define LS_DEGRADED_MIN_PEERS 3      /* other pairs of the class needed to compare */
-#define LS_ASYM_MIN_FRACTION 0.05    /* asymmetry smaller than this is never reported */
-#define LS_ASYM_SPREAD_FACTOR 3.0    /* ... and it must exceed 3 x the summed stddev */
-#define LS_HBM_OUTLIER_RATIO 0.85    /* efficiency below this fraction of the median */
+#define LS_DEGRADED_RATIO 0.75      /* pair below this fraction of its class median */
+#define LS_DEGRADED_ERROR_RATIO 0.5 /* ... below this: an error */
+#define LS_DEGRADED_MIN_PEERS 3     /* other pairs of the class needed to compare */
+#define LS_ASYM_MIN_FRACTION 0.05   /* asymmetry smaller than this is never reported */
+#define LS_ASYM_SPREAD_FACTOR 3.0   /* ... and it must exceed 3 x the summed stddev */
+#define LS_HBM_OUTLIER_RATIO 0.85   /* efficiency below this fraction of the median */
 #define LS_HBM_MIN_GPUS 3
-#define LS_POWER_TOLERANCE 0.98      /* limit below 98% of the default */
-#define LS_NUMA_MINORITY 0.5         /* node with fewer than half the GPUs of the largest */
-#define LS_NCCL_VARIANT_GAIN 0.05    /* a P2P-level variant 5% faster makes it a warning */
+#define LS_POWER_TOLERANCE 0.98   /* limit below 98% of the default */
+#define LS_NUMA_MINORITY 0.5      /* node with fewer than half the GPUs of the largest */
+#define LS_NCCL_VARIANT_GAIN 0.05 /* a P2P-level variant 5% faster makes it a warning */
 
 /* Hardware ceilings (ceiling.h): a figure below this fraction of its own ceiling is
    flagged, per path type (calibration in docs/analysis.md). */
-#define LS_CEILING_NVLINK 0.60       /* H200 NV18: CE 396.8/478 = 83%, p2pBandwidthLatencyTest 75% */
-#define LS_CEILING_PCIE 0.40         /* seed 000 PHB P2P 7.08 of 14.4 GB/s = 49% is healthy */
+#define LS_CEILING_NVLINK 0.60 /* H200 NV18: CE 396.8/478 = 83%, p2pBandwidthLatencyTest 75% */
+#define LS_CEILING_PCIE 0.40   /* seed 000 PHB P2P 7.08 of 14.4 GB/s = 49% is healthy */
 /* A copy staged through host memory crosses PCIe twice (down one GPU's link into host
    memory, up the other's); the driver pipelines the two, but at worst they run one after
    the other: half the one-way ceiling. Below the PCIe fraction of that half it is not the
    links' pace (a link at a fraction of its width or generation, or a throttled host). */
 #define LS_CEILING_STAGED (LS_CEILING_PCIE / 2)
-#define LS_CEILING_HOST 0.60         /* H200 pinned 55.5 of 57.6 GB/s = 96% */
-#define LS_CEILING_HBM 0.60          /* H200 SM copy 3966/4814 = 82%; Quadro GV100 68% */
-#define LS_CEILING_NCCL 0.35         /* H200 all_gather 258/478 = 54%; seed 000 SHM rings 48% */
+#define LS_CEILING_HOST 0.60 /* H200 pinned 55.5 of 57.6 GB/s = 96% */
+#define LS_CEILING_HBM 0.60  /* H200 SM copy 3966/4814 = 82%; Quadro GV100 68% */
+#define LS_CEILING_NCCL 0.35 /* H200 all_gather 258/478 = 54%; seed 000 SHM rings 48% */
 #define LS_CEILING_NCCL_MIN_BYTES (64.0 * 1024 * 1024) /* smaller sweeps are latency-bound */
-#define LS_IMPLAUSIBLE_COPY 1.15     /* a copy above 115% of its ceiling cannot be */
-#define LS_IMPLAUSIBLE_NCCL 2.0      /* NVLS reduces in the switch: busbw up to ~1.75 x links */
+#define LS_IMPLAUSIBLE_COPY 1.15 /* a copy above 115% of its ceiling cannot be */
+#define LS_IMPLAUSIBLE_NCCL 2.0  /* NVLS reduces in the switch: busbw up to ~1.75 x links */
 
-#define LS_P2P_NO_GAIN 1.10          /* direct P2P under 1.1 x the staged copy: no gain */
+#define LS_P2P_NO_GAIN 1.10 /* direct P2P under 1.1 x the staged copy: no gain */
 /* ... and under 1 / 1.1 of it (the same band below parity): slower than staged, worded so */
 #define LS_P2P_SLOWER (1.0 / LS_P2P_NO_GAIN)
 /* One direction of a pair below half its mirror: PCIe and NVLink are full duplex with the
@@ -42,12 +42,12 @@
    (at most 25% even for host copies, LS_NOISY_CV_HOST_SHARED); half is what losing half
    the lanes or links one way gives. */
 #define LS_ONE_WAY_RATIO 0.5
-#define LS_BIDIR_SUM_FRACTION 0.60   /* bidir below 60% of the two one-way figures' sum */
-#define LS_BIDIR_PEER_FRACTION 0.60  /* ... or below 60% of its class's median bidir */
-#define LS_COLLAPSE_DROP 0.50        /* busbw falls by more than half from one size to the next */
+#define LS_BIDIR_SUM_FRACTION 0.60  /* bidir below 60% of the two one-way figures' sum */
+#define LS_BIDIR_PEER_FRACTION 0.60 /* ... or below 60% of its class's median bidir */
+#define LS_COLLAPSE_DROP 0.50       /* busbw falls by more than half from one size to the next */
 #define LS_COLLAPSE_MIN_BYTES (1024.0 * 1024) /* ... from a size of at least 1 MiB */
-#define LS_CROSS_SOCKET_RATIO 0.75   /* cross-socket median below 75% of same-socket */
-#define LS_NOISY_CV 0.10             /* CV above 10%: noisy (H200 idle: device-timed at most 1.4%) */
+#define LS_CROSS_SOCKET_RATIO 0.75            /* cross-socket median below 75% of same-socket */
+#define LS_NOISY_CV 0.10 /* CV above 10%: noisy (H200 idle: device-timed at most 1.4%) */
 /* Host copies from pageable memory (a CPU memcpy through a staging buffer, timed on the
    CPU) and host copies both ways at once (the two directions' arbitration) spread by
    themselves: 25 idle, healthy runs on 1 x H200 gave up to 16.8% (pageable both ways)

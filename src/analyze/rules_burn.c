@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const json_t *burn_of(const json_t *e) { return json_object_get(e, "burn"); }
+static const json_t *burn_of(const json_t *e)
+{
+    return json_object_get(e, "burn");
+}
 
 static int is_burn(const json_t *e)
 {
@@ -30,8 +33,7 @@ static void throttle_findings(const json_t *e, const char *subject, json_t *out)
     const json_t *b = burn_of(e), *ev;
     size_t i;
     double temp = ls_json_num(b, "temp_max_c", -1);
-    json_array_foreach(json_object_get(b, "throttle_events"), i, ev)
-    {
+    json_array_foreach(json_object_get(b, "throttle_events"), i, ev) {
         const char *r = ls_json_str(ev, "reason", "");
         double first = ls_json_num(ev, "first_s", 0), share = 100 * ls_json_num(ev, "share", 0);
         json_t *evidence = json_pack("[s]", ls_json_str(e, "id", ""));
@@ -80,18 +82,21 @@ static void sag_finding(const json_t *e, const char *subject, json_t *out)
     const json_t *b = burn_of(e);
     double ratio = ls_json_num(b, "sustained_ratio", 0);
     if (ratio > 0 && ratio < LS_BURN_SAG_RATIO)
-        ls_finding_add(out, "burn_sag", LS_SEV_WARNING, burn_gpu(e), json_pack("[s]", ls_json_str(e, "id", "")),
-                       "%s: %.0f TFLOP/s sustained after %.0f TFLOP/s in the first seconds (%.0f%%): "
+        ls_finding_add(out, "burn_sag", LS_SEV_WARNING, burn_gpu(e),
+                       json_pack("[s]", ls_json_str(e, "id", "")),
+                       "%s: %.0f TFLOP/s sustained after %.0f TFLOP/s in the first seconds "
+                       "(%.0f%%): "
                        "the load pulled clocks down over time",
-                       subject, ls_json_num(b, "sustained_tflops", 0), ls_json_num(b, "first_tflops", 0),
-                       100 * ratio);
+                       subject, ls_json_num(b, "sustained_tflops", 0),
+                       ls_json_num(b, "first_tflops", 0), 100 * ratio);
 }
 
 static void fault_finding(const json_t *e, const char *subject, json_t *out)
 {
     long long wrong = ls_json_int(burn_of(e), "wrong", 0);
     if (wrong > 0)
-        ls_finding_add(out, "burn_fault", LS_SEV_ERROR, burn_gpu(e), json_pack("[s]", ls_json_str(e, "id", "")),
+        ls_finding_add(out, "burn_fault", LS_SEV_ERROR, burn_gpu(e),
+                       json_pack("[s]", ls_json_str(e, "id", "")),
                        "%s: the repeated product differed from the first in %lld words: a compute "
                        "or memory fault under load",
                        subject, wrong);
@@ -102,8 +107,7 @@ double ls_burn_sm_mhz_held(const json_t *doc, long long g)
     double held = 0;
     size_t i;
     const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         double mhz = ls_json_num(burn_of(e), "sm_mhz_sustained", 0);
         if (is_burn(e) && ls_json_int(e, "gpu", -1) == g && mhz > 0 && (held == 0 || mhz < held))
             held = mhz;
@@ -117,9 +121,9 @@ static void reasons_seen(const json_t *e, char *text, size_t len)
     size_t i, used = 0;
     const json_t *ev;
     text[0] = '\0';
-    json_array_foreach(json_object_get(burn_of(e), "throttle_events"), i, ev)
-    {
-        int n = snprintf(text + used, len - used, "%s%s", used ? ", " : "", ls_json_str(ev, "reason", "?"));
+    json_array_foreach(json_object_get(burn_of(e), "throttle_events"), i, ev) {
+        int n = snprintf(text + used, len - used, "%s%s", used ? ", " : "",
+                         ls_json_str(ev, "reason", "?"));
         if (n < 0 || (size_t)n >= len - used)
             break;
         used += (size_t)n;
@@ -141,14 +145,19 @@ static void base_clock_finding(const json_t *doc, const json_t *e, const ls_data
     if (!r || r->base_mhz <= 0 || held <= 0 || held >= r->base_mhz)
         return;
     const json_t *power = json_object_get(gpu, "power");
-    double limit = ls_json_num(power, "limit_w", 0), rated = ls_json_num(power, "default_limit_w", 0);
+    double limit = ls_json_num(power, "limit_w", 0),
+           rated = ls_json_num(power, "default_limit_w", 0);
     char reasons[160], cause[96] = "";
     reasons_seen(e, reasons, sizeof reasons);
     if (limit > 0 && rated > 0 && limit < rated)
-        snprintf(cause, sizeof cause, "; its power limit is set to %.0f W of the default %.0f W", limit, rated);
-    ls_finding_add(out, "burn_below_base", LS_SEV_WARNING, burn_gpu(e), json_pack("[s]", ls_json_str(e, "id", "")),
-                   "%s: SM clock held %.0f MHz under sustained load (median of the second half), below "
-                   "the %s's %d MHz base clock, the minimum NVIDIA promises within the power limit; "
+        snprintf(cause, sizeof cause, "; its power limit is set to %.0f W of the default %.0f W",
+                 limit, rated);
+    ls_finding_add(out, "burn_below_base", LS_SEV_WARNING, burn_gpu(e),
+                   json_pack("[s]", ls_json_str(e, "id", "")),
+                   "%s: SM clock held %.0f MHz under sustained load (median of the second half), "
+                   "below "
+                   "the %s's %d MHz base clock, the minimum NVIDIA promises within the power "
+                   "limit; "
                    "throttle reasons seen: %s%s",
                    subject, held, r->key, r->base_mhz, reasons, cause);
 }
@@ -159,25 +168,25 @@ static void peer_findings(const json_t *list, json_t *out)
 {
     size_t i, j;
     const json_t *e, *f;
-    json_array_foreach(list, i, e)
-    {
+    json_array_foreach(list, i, e) {
         if (!is_burn(e) || ls_json_num(e, "value", 0) <= 0)
             continue;
         double others[LS_MAX_GPUS];
         int n = 0;
-        json_array_foreach(list, j, f) if (j != i && is_burn(f) && n < LS_MAX_GPUS &&
-                                           ls_json_num(f, "value", 0) > 0 &&
-                                           strcmp(ls_json_str(f, "method", ""), ls_json_str(e, "method", "")) == 0)
-            others[n++] = ls_json_num(f, "value", 0);
+        json_array_foreach(list, j, f)
+            if (j != i && is_burn(f) && n < LS_MAX_GPUS && ls_json_num(f, "value", 0) > 0 &&
+                strcmp(ls_json_str(f, "method", ""), ls_json_str(e, "method", "")) == 0)
+                others[n++] = ls_json_num(f, "value", 0);
         ls_stats_t s = ls_stats(others, (size_t)n);
         double v = ls_json_num(e, "value", 0);
         if (n == 0 || v >= LS_BURN_PEER_RATIO * s.median)
             continue;
         char subject[32];
         snprintf(subject, sizeof subject, "GPU %lld", ls_json_int(e, "gpu", -1));
-        ls_finding_add(out, "burn_behind", LS_SEV_WARNING, burn_gpu(e), json_pack("[s]", ls_json_str(e, "id", "")),
-                       "%s: %.0f TFLOP/s sustained, %.0f%% of the other GPUs' median %.0f",
-                       subject, v, 100 * v / s.median, s.median);
+        ls_finding_add(out, "burn_behind", LS_SEV_WARNING, burn_gpu(e),
+                       json_pack("[s]", ls_json_str(e, "id", "")),
+                       "%s: %.0f TFLOP/s sustained, %.0f%% of the other GPUs' median %.0f", subject,
+                       v, 100 * v / s.median, s.median);
     }
 }
 
@@ -188,8 +197,7 @@ void ls_rules_burn(const json_t *doc, json_t *out)
     ls_datasheet_t ds = {0};
     char err[160];
     int have_ds = 0;
-    json_array_foreach(list, i, e)
-    {
+    json_array_foreach(list, i, e) {
         if (!is_burn(e))
             continue;
         char subject[32];

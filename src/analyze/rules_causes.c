@@ -46,12 +46,15 @@ static const struct {
     enum ls_p2p_status status;
     const char *cause;
 } p2p_words[] = {
-    {.status = LS_P2P_GNS, .cause = "GPU not supported: the driver gives this board no peer access "
-                                    "(GeForce and some workstation boards)"},
-    {.status = LS_P2P_CNS, .cause = "chipset not supported: the root complex (or a VM's virtual bridge) "
-                                    "does not pass peer traffic"},
-    {.status = LS_P2P_TNS, .cause = "topology not supported: the driver allows no P2P where the two GPUs "
-                                    "sit (across sockets or root complexes on this platform)"},
+    {.status = LS_P2P_GNS,
+     .cause = "GPU not supported: the driver gives this board no peer access "
+              "(GeForce and some workstation boards)"},
+    {.status = LS_P2P_CNS,
+     .cause = "chipset not supported: the root complex (or a VM's virtual bridge) "
+              "does not pass peer traffic"},
+    {.status = LS_P2P_TNS,
+     .cause = "topology not supported: the driver allows no P2P where the two GPUs "
+              "sit (across sockets or root complexes on this platform)"},
     {.status = LS_P2P_DR, .cause = "disabled by a driver registry key"},
     {.status = LS_P2P_NS, .cause = "not supported, without a reason given"},
 };
@@ -62,11 +65,11 @@ static enum ls_p2p_status smi_status(const ls_machine_t *m, int a, int b)
 {
     enum ls_p2p_status s = LS_P2P_UNKNOWN;
     if (m->has_topo && m->topo->has_p2p && a >= 0 && b >= 0)
-        s = m->topo->p2p_read[a][b] > LS_P2P_OK ? m->topo->p2p_read[a][b] : m->topo->p2p_write[a][b];
+        s = m->topo->p2p_read[a][b] > LS_P2P_OK ? m->topo->p2p_read[a][b]
+                                                : m->topo->p2p_write[a][b];
     size_t i;
     const json_t *l;
-    json_array_foreach(json_object_get(m->doc, "links"), i, l)
-    {
+    json_array_foreach(json_object_get(m->doc, "links"), i, l) {
         if (s <= LS_P2P_OK && ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b &&
             ls_p2p_parse(ls_json_str(l, "p2p_status", ""), &s) != 0)
             s = LS_P2P_UNKNOWN;
@@ -87,34 +90,47 @@ void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len)
     int n = 0;
     buf[0] = '\0';
     const json_t *env = json_object_get(m->doc, "env");
-    const char *dis = ls_json_str(env, "NCCL_P2P_DISABLE", ""), *lvl = ls_json_str(env, "NCCL_P2P_LEVEL", "");
+    const char *dis = ls_json_str(env, "NCCL_P2P_DISABLE", ""),
+               *lvl = ls_json_str(env, "NCCL_P2P_LEVEL", "");
     if (!strcmp(dis, "1"))
         add(buf, len, &n, "the environment sets NCCL_P2P_DISABLE=%s%s", dis, "");
     else if (!strcmp(lvl, "LOC") || !strcmp(lvl, "0"))
         add(buf, len, &n, "the environment sets NCCL_P2P_LEVEL=%s%s", lvl, "");
     add_smi_word(m, a, b, buf, len, &n);
     if (geforce(m, a) || geforce(m, b))
-        add(buf, len, &n, "%s is a GeForce board: NVIDIA's driver gives GeForce cards no PCIe peer "
-            "access%s", ls_machine_gpu_name(m, geforce(m, a) ? a : b),
-            " (only over an NVLink bridge where the card has one; copies marked P2P are then staged)");
+        add(buf, len, &n,
+            "%s is a GeForce board: NVIDIA's driver gives GeForce cards no PCIe peer "
+            "access%s",
+            ls_machine_gpu_name(m, geforce(m, a) ? a : b),
+            " (only over an NVLink bridge where the card has one; copies marked P2P are then "
+            "staged)");
     if (flagged_no_p2p(m, a, b))
         add(buf, len, &n, "the tool reported no peer access for this pair%s%s", "", "");
-    enum ls_link_type t = m->has_topo && a >= 0 && b >= 0 ? m->topo->gpu_gpu[a][b].type : LS_LINK_NONE;
-    int numa_cross = a >= 0 && b >= 0 && m->numa[a] >= 0 && m->numa[b] >= 0 && m->numa[a] != m->numa[b];
+    enum ls_link_type t = m->has_topo && a >= 0 && b >= 0 ? m->topo->gpu_gpu[a][b].type
+                                                          : LS_LINK_NONE;
+    int numa_cross = a >= 0 && b >= 0 && m->numa[a] >= 0 && m->numa[b] >= 0 &&
+                     m->numa[a] != m->numa[b];
     if (t == LS_LINK_SYS || numa_cross)
         add(buf, len, &n, "the pair crosses CPU sockets (%s): traffic takes the SMP interconnect%s",
             t == LS_LINK_SYS ? "SYS in the topology" : "different NUMA nodes", "");
     else if (t == LS_LINK_PHB || t == LS_LINK_NODE)
-        add(buf, len, &n, "the pair meets at the CPU (%s), where ACS or the IOMMU can redirect peer traffic%s",
+        add(buf, len, &n,
+            "the pair meets at the CPU (%s), where ACS or the IOMMU can redirect peer traffic%s",
             t == LS_LINK_PHB ? "PHB" : "NODE", "");
     else if (t == LS_LINK_PIX || t == LS_LINK_PXB)
-        add(buf, len, &n, "the pair shares a PCIe switch (%s): ACS on that switch sends peer traffic up to "
-            "the CPU%s", t == LS_LINK_PIX ? "PIX" : "PXB", "");
+        add(buf, len, &n,
+            "the pair shares a PCIe switch (%s): ACS on that switch sends peer traffic up to "
+            "the CPU%s",
+            t == LS_LINK_PIX ? "PIX" : "PXB", "");
     else if (t == LS_LINK_NV)
-        add(buf, len, &n, "the pair is joined by NVLink: a link or cable down or running slow%s%s", "", "");
+        add(buf, len, &n, "the pair is joined by NVLink: a link or cable down or running slow%s%s",
+            "", "");
     if (n)
-        add(buf, len, &n, "else %s%s", n == 1 ? "a VM's virtual bridge, or a downtrained link" : "a downtrained link", "");
+        add(buf, len, &n, "else %s%s",
+            n == 1 ? "a VM's virtual bridge, or a downtrained link" : "a downtrained link", "");
     else
-        add(buf, len, &n, "%s%s", "the text does not show which: ACS or IOMMU redirection, a VM's virtual "
-            "bridge, a consumer board without peer access, or a socket crossing", "");
+        add(buf, len, &n, "%s%s",
+            "the text does not show which: ACS or IOMMU redirection, a VM's virtual "
+            "bridge, a consumer board without peer access, or a socket crossing",
+            "");
 }

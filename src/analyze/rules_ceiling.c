@@ -45,10 +45,11 @@ static int judged(const json_t *e)
     if (!strcmp(family, LS_FAMILY_NCCL)) {
         /* a variant that turns peer access off goes through host memory, not the links */
         const char *v = ls_json_str(e, "variant", "default");
-        if (strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") || strstr(v, "NCCL_NVLS") ||
-            strstr(v, "NCCL_SHM") || strstr(v, "NCCL_NET"))
+        if (strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") ||
+            strstr(v, "NCCL_NVLS") || strstr(v, "NCCL_SHM") || strstr(v, "NCCL_NET"))
             return 0;
-        return ls_nccl_largest_bytes(e) >= LS_CEILING_NCCL_MIN_BYTES && ls_json_int(e, "nranks", 2) > 1;
+        return ls_nccl_largest_bytes(e) >= LS_CEILING_NCCL_MIN_BYTES &&
+               ls_json_int(e, "nranks", 2) > 1;
     }
     return bytes <= 0 || bytes >= 4.0 * 1024 * 1024;
 }
@@ -60,9 +61,11 @@ static ls_about_t entry_about(const json_t *e, char *what, char *subject, size_t
     long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
     ls_about_t a;
     if (s >= 0 && d >= 0) {
-        a = strcmp(ls_json_str(e, "direction", ""), LS_DIR_BIDIR) ? LS_ABOUT_PAIR(s, d) : LS_ABOUT_BOTH(s, d);
+        a = strcmp(ls_json_str(e, "direction", ""), LS_DIR_BIDIR) ? LS_ABOUT_PAIR(s, d)
+                                                                  : LS_ABOUT_BOTH(s, d);
     } else {
-        a = LS_ABOUT_GPUS(ls_gpu_mask_of(json_object_get(e, "gpus")) | ls_gpu_bit(ls_json_int(e, "gpu", -1)));
+        a = LS_ABOUT_GPUS(ls_gpu_mask_of(json_object_get(e, "gpus")) |
+                          ls_gpu_bit(ls_json_int(e, "gpu", -1)));
         /* no GPU named (a paste without rank lines): say so, never an empty list */
         snprintf(what, len, "%s (GPUs not in the paste)", ls_json_str(e, "id", "the run"));
         if (!a.gpus)
@@ -76,29 +79,36 @@ static const char *next_step(enum ls_path path)
 {
     switch (path) {
     case LS_PATH_NVLINK:
-        return "check the links: `nvidia-smi nvlink -s` (all at full speed?) and `nvidia-smi nvlink -e` (errors); "
+        return "check the links: `nvidia-smi nvlink -s` (all at full speed?) and `nvidia-smi "
+               "nvlink -e` (errors); "
                "on NVSwitch systems `systemctl status nvidia-fabricmanager`";
     case LS_PATH_PCIE:
-        return "check the path: `nvidia-smi -q | grep -A3 'Link Width'` under load, ACS: `lspci -vvv | grep ACSCtl`, "
+        return "check the path: `nvidia-smi -q | grep -A3 'Link Width'` under load, ACS: `lspci "
+               "-vvv | grep ACSCtl`, "
                "and IOMMU on the kernel command line (`cat /proc/cmdline`)";
     case LS_PATH_STAGED:
-        return "check both GPUs' PCIe links under load (`nvidia-smi -q | grep -A3 'Link Width'`) and host "
+        return "check both GPUs' PCIe links under load (`nvidia-smi -q | grep -A3 'Link Width'`) "
+               "and host "
                "memory placement (`nvidia-smi topo -m` NUMA affinity, `numactl -H`)";
     case LS_PATH_HOST:
-        return "check the PCIe link under load (`nvidia-smi -q | grep -A3 'Link Width'`) and that the buffer is pinned "
+        return "check the PCIe link under load (`nvidia-smi -q | grep -A3 'Link Width'`) and that "
+               "the buffer is pinned "
                "and on the GPU's NUMA node (`linkscope host`)";
     case LS_PATH_HBM:
-        return "check clocks and throttling while it runs: `nvidia-smi -q -d CLOCK,PERFORMANCE` (memory clock at "
+        return "check clocks and throttling while it runs: `nvidia-smi -q -d CLOCK,PERFORMANCE` "
+               "(memory clock at "
                "max? power cap?)";
     default:
-        return "compare NCCL's transports (`NCCL_DEBUG=INFO`) with the topology and rerun on an idle machine";
+        return "compare NCCL's transports (`NCCL_DEBUG=INFO`) with the topology and rerun on an "
+               "idle machine";
     }
 }
 
 static const char *label_of(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) ? ls_json_str(e, "collective", LS_FAMILY_NCCL)
-                                                         : ls_json_str(e, "method", "unknown");
+    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL)
+               ? ls_json_str(e, "collective", LS_FAMILY_NCCL)
+               : ls_json_str(e, "method", "unknown");
 }
 
 /* A ceiling from the part's datasheet link (the paste gave no link width or generation)
@@ -116,11 +126,13 @@ static void below_one(const below_t *b, json_t *out)
     ls_about_t about = entry_about(b->e, what, subject, sizeof subject);
     ls_finding_add(out, "below_ceiling", below_severity(&b->c, b->ratio), about,
                    json_pack("[s]", ls_json_str(b->e, "id", "")),
-                   "%s %s %s %.1f GB/s is %.0f%% of its ceiling %.1f GB/s (%s; a healthy %s path reaches at "
-                   "least %.0f%%): a link running at part speed, a downtrained or shared path, or clocks held "
+                   "%s %s %s %.1f GB/s is %.0f%% of its ceiling %.1f GB/s (%s; a healthy %s path "
+                   "reaches at "
+                   "least %.0f%%): a link running at part speed, a downtrained or shared path, or "
+                   "clocks held "
                    "down; next: %s",
-                   subject, ls_path_name(b->c.path), label_of(b->e), v, 100 * b->ratio, b->c.gbps, b->c.basis,
-                   ls_path_name(b->c.path), 100 * frac, next_step(b->c.path));
+                   subject, ls_path_name(b->c.path), label_of(b->e), v, 100 * b->ratio, b->c.gbps,
+                   b->c.basis, ls_path_name(b->c.path), 100 * frac, next_step(b->c.path));
 }
 
 /* Figures of one kind: same path, family, method or collective, direction and tool. */
@@ -156,12 +168,17 @@ static void below_group(const below_t *list, int n, int first, const char *done,
     double frac = ls_ceiling_floor(w->c.path);
     char what[96], worst_subject[96];
     entry_about(w->e, what, worst_subject, sizeof worst_subject);
-    ls_finding_add(out, "below_ceiling", below_severity(&w->c, worst), LS_ABOUT_GPUS(gpus), evidence,
-                   "%d %s %s figures are below %.0f%% of their ceilings (median %.0f%%, worst %s %.1f of %.1f GB/s, "
-                   "%.0f%%; %s): the whole fabric runs at part speed (link speed, firmware, fabric manager) "
+    ls_finding_add(out, "below_ceiling", below_severity(&w->c, worst), LS_ABOUT_GPUS(gpus),
+                   evidence,
+                   "%d %s %s figures are below %.0f%% of their ceilings (median %.0f%%, worst %s "
+                   "%.1f of %.1f GB/s, "
+                   "%.0f%%; %s): the whole fabric runs at part speed (link speed, firmware, fabric "
+                   "manager) "
                    "rather than one link; next: %s",
                    count, ls_path_name(w->c.path), label_of(w->e), 100 * frac,
-                   100 * ls_median(ratios, count < (int)(sizeof ratios / sizeof *ratios) ? count : (int)(sizeof ratios / sizeof *ratios)),
+                   100 * ls_median(ratios, count < (int)(sizeof ratios / sizeof *ratios)
+                                               ? count
+                                               : (int)(sizeof ratios / sizeof *ratios)),
                    worst_subject, ls_json_num(w->e, "value", 0), w->c.gbps, 100 * worst, w->c.basis,
                    next_step(w->c.path));
 }
@@ -196,8 +213,7 @@ static double nccl_peak(const json_t *e)
     double peak = ls_json_num(e, "value", 0);
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(e, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(e, "rows"), i, row) {
         peak = fmax(peak, fmax(ls_json_num(json_object_get(row, "oop"), "busbw", 0),
                                ls_json_num(json_object_get(row, "ip"), "busbw", 0)));
     }
@@ -210,12 +226,18 @@ static void one_rank(const json_t *e, json_t *out)
     ls_about_t about = entry_about(e, what, subject, sizeof subject);
     char figure[64] = "any figure it prints"; /* a paste cut before the rows has none */
     if (json_is_number(json_object_get(e, "value")))
-        snprintf(figure, sizeof figure, "its %.1f GB/s (peak %.1f)", ls_json_num(e, "value", 0), nccl_peak(e));
-    ls_finding_add(out, "implausible", LS_SEV_WARNING, about, json_pack("[s]", ls_json_str(e, "id", "")),
-                   "%s %s ran on one rank: no data crossed any link, so %s measures a local copy, not the "
-                   "interconnect; do not believe it; next: run one rank per GPU (`-g N` or `mpirun -np N`)",
-                   subject, strcmp(ls_json_str(e, "collective", "unknown"), "unknown") ? ls_json_str(e, "collective", "")
-                                                                                 : "its collective (not named in the paste)",
+        snprintf(figure, sizeof figure, "its %.1f GB/s (peak %.1f)", ls_json_num(e, "value", 0),
+                 nccl_peak(e));
+    ls_finding_add(out, "implausible", LS_SEV_WARNING, about,
+                   json_pack("[s]", ls_json_str(e, "id", "")),
+                   "%s %s ran on one rank: no data crossed any link, so %s measures a local copy, "
+                   "not the "
+                   "interconnect; do not believe it; next: run one rank per GPU (`-g N` or `mpirun "
+                   "-np N`)",
+                   subject,
+                   strcmp(ls_json_str(e, "collective", "unknown"), "unknown")
+                       ? ls_json_str(e, "collective", "")
+                       : "its collective (not named in the paste)",
                    figure);
 }
 
@@ -227,9 +249,12 @@ static void above(const json_t *e, const ls_ceiling_t *c, json_t *out)
         return;
     char what[96], subject[96];
     ls_about_t about = entry_about(e, what, subject, sizeof subject);
-    ls_finding_add(out, "implausible", LS_SEV_WARNING, about, json_pack("[s]", ls_json_str(e, "id", "")),
-                   "%s %s %.1f GB/s is %.0f%% of the physical ceiling %.1f GB/s (%s): the figure cannot be "
-                   "right (wrong byte count, a copy that never crossed the link, or the wrong GPUs); do not "
+    ls_finding_add(out, "implausible", LS_SEV_WARNING, about,
+                   json_pack("[s]", ls_json_str(e, "id", "")),
+                   "%s %s %.1f GB/s is %.0f%% of the physical ceiling %.1f GB/s (%s): the figure "
+                   "cannot be "
+                   "right (wrong byte count, a copy that never crossed the link, or the wrong "
+                   "GPUs); do not "
                    "believe it; next: rerun with data checking on",
                    subject, ls_json_str(e, "id", ""), v, 100 * v / c->gbps, c->gbps, c->basis);
 }
@@ -241,12 +266,14 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
     int n = 0;
     if (!list)
         return;
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         if (strcmp(ls_json_str(e, "status", ""), "ok"))
             continue;
         int nccl = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL);
-        if (nccl && ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus"))) == 1 &&
+        if (nccl &&
+            ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus"))) == 1 &&
             ls_json_int(e, "nodes", 1) <= 1) {
             one_rank(e, out);
             continue;

@@ -18,8 +18,8 @@
    the host and software it ran on, the record of imports, a stored analysis. Any other
    top-level member that is not empty (gpus, links, measurements, nccl_logs, dcgm, a
    section a later import adds) is something for the rules to judge. */
-static const char *const header[] = {"schema", "created", "tool", "host", "software",
-                                     "env", "imports", "source", "findings", "plan"};
+static const char *const header[] = {"schema", "created", "tool",   "host",     "software",
+                                     "env",    "imports", "source", "findings", "plan"};
 
 static int is_header(const char *key)
 {
@@ -33,15 +33,17 @@ static void nothing_measured(const ls_machine_t *m, json_t *out)
 {
     const char *key;
     const json_t *v;
-    json_object_foreach((json_t *)m->doc, key, v)
-    {
-        if (!is_header(key) && ((json_is_array(v) && json_array_size(v)) || (json_is_object(v) && json_object_size(v)) ||
-                                json_is_number(v) || json_is_string(v) || json_is_true(v)))
+    json_object_foreach((json_t *)m->doc, key, v) {
+        if (!is_header(key) && ((json_is_array(v) && json_array_size(v)) ||
+                                (json_is_object(v) && json_object_size(v)) || json_is_number(v) ||
+                                json_is_string(v) || json_is_true(v)))
             return;
     }
     ls_finding_add(out, "nothing_measured", LS_SEV_ERROR, LS_ABOUT_WHAT("document"), json_array(),
-                   "Nothing measured: the document holds no GPU, no link, no figure and no imported tool "
-                   "report, so nothing in it can be judged healthy; next: `linkscope run -o RUN.json`, or "
+                   "Nothing measured: the document holds no GPU, no link, no figure and no "
+                   "imported tool "
+                   "report, so nothing in it can be judged healthy; next: `linkscope run -o "
+                   "RUN.json`, or "
                    "`linkscope import FILE -o RUN.json` with a tool's output");
 }
 
@@ -50,7 +52,8 @@ static void list_entry(char *list, size_t len, int n, const json_t *e, const cha
 {
     size_t used = strlen(list);
     if (n < MAX_LISTED)
-        snprintf(list + used, len - used, "%s%s (%s)", n ? ", " : "", ls_json_str(e, "id", "?"), what);
+        snprintf(list + used, len - used, "%s%s (%s)", n ? ", " : "", ls_json_str(e, "id", "?"),
+                 what);
     else if (n == MAX_LISTED)
         snprintf(list + used, len - used, " and more");
 }
@@ -60,14 +63,12 @@ static uint64_t entry_gpus(const json_t *e)
     uint64_t mask = 0;
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(e, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(e, "gpus"), i, g) {
         if (json_is_integer(g) && json_integer_value(g) >= 0 && json_integer_value(g) < LS_MAX_GPUS)
             mask |= 1ULL << json_integer_value(g);
     }
     return mask;
 }
-
 
 /* Why an ok figure cannot be, or NULL. nccl-tests prints busbw with two decimals, so
    the 0.00 of a sweep that stopped at a few bytes is a rounding, and a cut paste may keep
@@ -121,7 +122,8 @@ static void flag_figures(const ls_machine_t *m, const figure_rule_t *r, json_t *
         return;
     }
     ls_about_t about = gpus ? LS_ABOUT_GPUS(gpus) : LS_ABOUT_WHAT("figures");
-    ls_finding_add(out, r->rule, r->severity, about, evidence, r->message, n, n == 1 ? "" : "s", n == 1 ? "s" : "", list);
+    ls_finding_add(out, r->rule, r->severity, about, evidence, r->message, n, n == 1 ? "" : "s",
+                   n == 1 ? "s" : "", list);
 }
 
 static int by_value(const void *a, const void *b)
@@ -133,7 +135,8 @@ static int by_value(const void *a, const void *b)
 /* 1 when a row's time or bandwidth in result r (oop or ip) is below zero. */
 static int negative_result(const json_t *r)
 {
-    return ls_json_num(r, "time_us", 0) < 0 || ls_json_num(r, "algbw", 0) < 0 || ls_json_num(r, "busbw", 0) < 0;
+    return ls_json_num(r, "time_us", 0) < 0 || ls_json_num(r, "algbw", 0) < 0 ||
+           ls_json_num(r, "busbw", 0) < 0;
 }
 
 /* What is wrong with an nccl entry's rows, or NULL. */
@@ -147,8 +150,7 @@ static const char *bad_rows(const json_t *e, char *buf, size_t len)
     const json_t *rows = json_object_get(e, "rows");
     size_t n = json_array_size(rows), i, dup = 0;
     const json_t *r;
-    json_array_foreach(rows, i, r)
-    {
+    json_array_foreach(rows, i, r) {
         if (negative_result(json_object_get(r, "oop")) || negative_result(json_object_get(r, "ip")))
             return "a negative time or bandwidth";
     }
@@ -168,9 +170,12 @@ static const figure_rule_t impossible_values = {
     .family = NULL,
     .severity = LS_SEV_ERROR,
     .fault = impossible,
-    .message = "%d figure%s recorded as measured cannot be%.0s: %s; a bandwidth, latency or throughput of zero or "
-               "below (or none) is no measurement: a measurement that did not run, a tool's cell printed as 0.00, "
-               "or a hand-edited document; its pairs are unknown, not healthy; next: measure again (`linkscope run`)",
+    .message = "%d figure%s recorded as measured cannot be%.0s: %s; a bandwidth, latency or "
+               "throughput of zero or "
+               "below (or none) is no measurement: a measurement that did not run, a tool's cell "
+               "printed as 0.00, "
+               "or a hand-edited document; its pairs are unknown, not healthy; next: measure again "
+               "(`linkscope run`)",
 };
 
 static const figure_rule_t suspect_rows = {
@@ -178,7 +183,8 @@ static const figure_rule_t suspect_rows = {
     .family = LS_FAMILY_NCCL,
     .severity = LS_SEV_WARNING,
     .fault = bad_rows,
-    .message = "%d NCCL sweep%s hold%s rows nccl-tests does not print when it works: %s; the figures of "
+    .message = "%d NCCL sweep%s hold%s rows nccl-tests does not print when it works: %s; the "
+               "figures of "
                "those rows are unknown; next: run the sweep again and keep its whole output",
 };
 

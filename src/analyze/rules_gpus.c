@@ -19,7 +19,8 @@ typedef struct {
 
 /* Efficiency (measured / theoretical) per method and GPU: a GPU is compared with the
    others by the same method, never its copy with their read (read > write > copy). */
-static int hbm_by_method(const ls_machine_t *m, const char **methods, hbm_best_t (*best)[LS_MAX_GPUS])
+static int hbm_by_method(const ls_machine_t *m, const char **methods,
+                         hbm_best_t (*best)[LS_MAX_GPUS])
 {
     int nmethods = 0;
     for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HBM, 0); i >= 0;
@@ -42,7 +43,9 @@ static int hbm_by_method(const ls_machine_t *m, const char **methods, hbm_best_t
         }
         double th = ls_json_num(e, "theoretical", 0);
         if (v > best[k][g].value)
-            best[k][g] = (hbm_best_t){v, th > 0 ? th : ls_json_num(m->gpu[g], "hbm_theoretical_gbps", 0),
+            best[k][g] = (hbm_best_t){v,
+                                      th > 0 ? th
+                                             : ls_json_num(m->gpu[g], "hbm_theoretical_gbps", 0),
                                       ls_json_str(e, "id", "")};
     }
     return nmethods;
@@ -63,7 +66,9 @@ static void hbm_outliers(const ls_machine_t *m, json_t *out)
         double eff[LS_MAX_GPUS], vals[LS_MAX_GPUS];
         int n = 0;
         for (int g = 0; g < m->ngpus; g++) {
-            eff[g] = best[k][g].value > 0 && best[k][g].theoretical > 0 ? best[k][g].value / best[k][g].theoretical : 0;
+            eff[g] = best[k][g].value > 0 && best[k][g].theoretical > 0
+                         ? best[k][g].value / best[k][g].theoretical
+                         : 0;
             if (eff[g] > 0)
                 vals[n++] = eff[g];
         }
@@ -85,10 +90,12 @@ static void hbm_outliers(const ls_machine_t *m, json_t *out)
             continue;
         int k = worst_k[g];
         ls_finding_add(out, "hbm_efficiency", LS_SEV_WARNING, LS_ABOUT_GPU(g), evidence[g],
-                       "GPU%d %s: HBM %s %.1f of %.1f GB/s theoretical (%.0f%%), while the GPUs' median by that "
+                       "GPU%d %s: HBM %s %.1f of %.1f GB/s theoretical (%.0f%%), while the GPUs' "
+                       "median by that "
                        "method is %.0f%%",
-                       g, ls_machine_gpu_name(m, g), methods[k], best[k][g].value, best[k][g].theoretical,
-                       100 * best[k][g].value / best[k][g].theoretical, 100 * median[k]);
+                       g, ls_machine_gpu_name(m, g), methods[k], best[k][g].value,
+                       best[k][g].theoretical, 100 * best[k][g].value / best[k][g].theoretical,
+                       100 * median[k]);
     }
 }
 
@@ -102,7 +109,8 @@ static void power_limits(const ls_machine_t *m, json_t *out)
         char path[48];
         snprintf(path, sizeof path, "gpus[%d].power", g);
         ls_finding_add(out, "power_limit", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d power limit %.0f W is below its default %.0f W: clocks and figures drop under load",
+                       "GPU%d power limit %.0f W is below its default %.0f W: clocks and figures "
+                       "drop under load",
                        g, limit, def);
     }
 }
@@ -119,8 +127,7 @@ static void add_unique(json_t *array, const char *s)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(array, i, v)
-    {
+    json_array_foreach(array, i, v) {
         if (!strcmp(json_string_value(v), s))
             return;
     }
@@ -137,13 +144,11 @@ static void throttling(const ls_machine_t *m, json_t *out)
         int hit = 0;
         size_t k;
         const json_t *r;
-        json_array_foreach(tr, k, r)
-        {
+        json_array_foreach(tr, k, r) {
             if (json_is_string(r) && !benign_reason(json_string_value(r)))
                 add_unique(reasons, json_string_value(r)), hit = 1;
         }
-        json_array_foreach(json_object_get(e, "flags"), k, r)
-        {
+        json_array_foreach(json_object_get(e, "flags"), k, r) {
             if (json_is_string(r) && !strcmp(json_string_value(r), LS_FLAG_THROTTLED))
                 hit = 1;
         }
@@ -154,13 +159,14 @@ static void throttling(const ls_machine_t *m, json_t *out)
         char list[256] = "";
         size_t k;
         json_t *r;
-        json_array_foreach(reasons, k, r)
-        {
+        json_array_foreach(reasons, k, r) {
             size_t len = strlen(list);
             snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", json_string_value(r));
         }
-        ls_finding_add(out, "throttling", LS_SEV_WARNING, LS_ABOUT_WHAT("measurements"), json_incref(evidence),
-                       "%zu measurement(s) ran while clocks were throttled (%s): their figures understate the hardware",
+        ls_finding_add(out, "throttling", LS_SEV_WARNING, LS_ABOUT_WHAT("measurements"),
+                       json_incref(evidence),
+                       "%zu measurement(s) ran while clocks were throttled (%s): their figures "
+                       "understate the hardware",
                        json_array_size(evidence), list[0] ? list : "flagged throttled");
     }
     json_decref(reasons);
@@ -176,18 +182,23 @@ static void memory_repair(int g, const json_t *ecc, const char *path, json_t *ou
     const json_t *pages = json_object_get(ecc, "retired_pages");
     if (json_is_true(json_object_get(rows, "failure")))
         ls_finding_add(out, "ecc", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d: row remapping failed (a memory bank has no spare row left): drain it and "
-                       "have it checked (nvidia-smi -q -d ROW_REMAPPER)", g);
+                       "GPU%d: row remapping failed (a memory bank has no spare row left): drain "
+                       "it and "
+                       "have it checked (nvidia-smi -q -d ROW_REMAPPER)",
+                       g);
     else if (json_is_true(json_object_get(rows, "pending")))
         ls_finding_add(out, "ecc", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d has a row remap pending (%lld correctable, %lld uncorrectable rows remapped): "
-                       "it takes effect only after a GPU reset (nvidia-smi -r) or a reboot", g,
-                       ls_json_int(rows, "correctable", 0), ls_json_int(rows, "uncorrectable", 0));
+                       "GPU%d has a row remap pending (%lld correctable, %lld uncorrectable rows "
+                       "remapped): "
+                       "it takes effect only after a GPU reset (nvidia-smi -r) or a reboot",
+                       g, ls_json_int(rows, "correctable", 0),
+                       ls_json_int(rows, "uncorrectable", 0));
     if (json_is_true(json_object_get(pages, "pending")))
         ls_finding_add(out, "ecc", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d has memory pages pending retirement (%lld single-bit, %lld double-bit retired): "
-                       "they are retired only when the driver reloads (reboot)", g,
-                       ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0));
+                       "GPU%d has memory pages pending retirement (%lld single-bit, %lld "
+                       "double-bit retired): "
+                       "they are retired only when the driver reloads (reboot)",
+                       g, ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0));
 }
 
 /* Clock-event reasons of the GPU's own reading (discovery, or an import of nvidia-smi
@@ -197,14 +208,13 @@ static void memory_repair(int g, const json_t *ecc, const char *path, json_t *ou
    what a loaded part does at its limit and is left to the measurement rule above. */
 static void throttled_now(const ls_machine_t *m, json_t *out)
 {
-    static const char *const serious[] = {"hw_slowdown", "hw_power_brake_slowdown", "hw_thermal_slowdown",
-                                          "sw_thermal_slowdown"};
+    static const char *const serious[] = {"hw_slowdown", "hw_power_brake_slowdown",
+                                          "hw_thermal_slowdown", "sw_thermal_slowdown"};
     for (int g = 0; g < m->ngpus; g++) {
         char list[160] = "", path[48];
         size_t k;
         const json_t *r;
-        json_array_foreach(json_object_get(m->gpu[g], "throttle_reasons"), k, r)
-        {
+        json_array_foreach(json_object_get(m->gpu[g], "throttle_reasons"), k, r) {
             for (size_t i = 0; i < sizeof serious / sizeof serious[0]; i++) {
                 size_t len = strlen(list);
                 if (json_is_string(r) && !strcmp(json_string_value(r), serious[i]))
@@ -216,10 +226,12 @@ static void throttled_now(const ls_machine_t *m, json_t *out)
         snprintf(path, sizeof path, "gpus[%d].throttle_reasons", g);
         ls_finding_add(out, "throttling", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d's clocks were held down by %s when it was read: %s", g, list,
-                       strstr(list, "power_brake") ? "a power-brake signal from outside the GPU (power supply, or a "
-                                                     "chassis that does not know the board): check cabling and the BMC"
-                       : strstr(list, "thermal")   ? "check cooling and airflow before measuring"
-                                                   : "check power cabling and temperature before measuring");
+                       strstr(list, "power_brake")
+                           ? "a power-brake signal from outside the GPU (power supply, or a "
+                             "chassis that does not know the board): check cabling and the BMC"
+                       : strstr(list, "thermal")
+                           ? "check cooling and airflow before measuring"
+                           : "check power cabling and temperature before measuring");
     }
 }
 
@@ -233,15 +245,20 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
         snprintf(path, sizeof path, "gpus[%d].ecc", g);
         if (unc > 0)
             ls_finding_add(out, "ecc", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d has %lld uncorrected ECC errors since the driver loaded: drain it and check "
-                           "nvidia-smi -q -d ECC,PAGE_RETIREMENT", g, unc);
+                           "GPU%d has %lld uncorrected ECC errors since the driver loaded: drain "
+                           "it and check "
+                           "nvidia-smi -q -d ECC,PAGE_RETIREMENT",
+                           g, unc);
         else if (cor > 0)
             ls_finding_add(out, "ecc", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
                            "GPU%d has %lld corrected ECC errors since the driver loaded", g, cor);
-        else if (ls_json_int(ecc, "aggregate_corrected", 0) > 0 || ls_json_int(ecc, "aggregate_uncorrected", 0) > 0)
+        else if (ls_json_int(ecc, "aggregate_corrected", 0) > 0 ||
+                 ls_json_int(ecc, "aggregate_uncorrected", 0) > 0)
             ls_finding_add(out, "ecc", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life (none since "
-                           "the driver loaded): watch whether they grow", g, ls_json_int(ecc, "aggregate_corrected", 0),
+                           "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life "
+                           "(none since "
+                           "the driver loaded): watch whether they grow",
+                           g, ls_json_int(ecc, "aggregate_corrected", 0),
                            ls_json_int(ecc, "aggregate_uncorrected", 0));
         memory_repair(g, ecc, path, out);
     }
@@ -258,7 +275,8 @@ typedef struct {
 
 /* The NVLink counters read, and the [before, after] spans over which each rose. */
 enum { NVLINK_COUNTERS = 4 };
-static const char *const nvlink_counter[NVLINK_COUNTERS] = {"crc_flit", "crc_data", "replay", "recovery"};
+static const char *const nvlink_counter[NVLINK_COUNTERS] = {"crc_flit", "crc_data", "replay",
+                                                            "recovery"};
 
 typedef struct {
     span_t *span;
@@ -312,7 +330,8 @@ static void add_spans(const json_t *e, const char *g, spans_t *s)
     const json_t *before = json_object_get(json_object_get(t, "nvlink_errors_before"), g);
     const json_t *after = json_object_get(json_object_get(t, "nvlink_errors_after"), g);
     for (int c = 0; c < NVLINK_COUNTERS; c++) {
-        const json_t *b = json_object_get(before, nvlink_counter[c]), *a = json_object_get(after, nvlink_counter[c]);
+        const json_t *b = json_object_get(before, nvlink_counter[c]),
+                     *a = json_object_get(after, nvlink_counter[c]);
         if (json_is_number(a) && json_is_number(b) && json_number_value(a) > json_number_value(b))
             add_span(&s[c], json_number_value(b), json_number_value(a));
     }
@@ -325,8 +344,7 @@ static int rose_in(const json_t *e, const char *g)
     const json_t *before = json_object_get(json_object_get(t, "nvlink_errors_before"), g);
     const char *key;
     const json_t *v;
-    json_object_foreach(json_object_get(json_object_get(t, "nvlink_errors_after"), g), key, v)
-    {
+    json_object_foreach(json_object_get(json_object_get(t, "nvlink_errors_after"), g), key, v) {
         const json_t *b = json_object_get(before, key);
         if (json_is_number(v) && json_is_number(b) && json_number_value(v) > json_number_value(b))
             return 1;
@@ -350,7 +368,8 @@ static void nvlink_error_finding(int g, const nvlink_rise_t *r, json_t *evidence
         ls_finding_add(out, "nvlink_errors", LS_SEV_INFO, LS_ABOUT_GPU(g), evidence,
                        "GPU%d NVLink CRC counters rose by %.0f during measurements with no replay "
                        "or recovery (corrected in the link layer); watch the trend with "
-                       "nvidia-smi nvlink -e", g, r->crc);
+                       "nvidia-smi nvlink -e",
+                       g, r->crc);
 }
 
 /* GPU index of a telemetry key ("3"), -1 when the key is no canonical index. */
@@ -371,11 +390,12 @@ static void nvlink_errors(const ls_machine_t *m, json_t *out)
     json_t *evidence[LS_MAX_GPUS] = {0};
     spans_t spans[LS_MAX_GPUS][NVLINK_COUNTERS];
     memset(spans, 0, sizeof spans);
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i), *v;
         const char *key;
-        json_object_foreach(json_object_get(json_object_get(e, "telemetry"), "nvlink_errors_after"), key, v)
-        {
+        json_object_foreach(json_object_get(json_object_get(e, "telemetry"), "nvlink_errors_after"),
+                            key, v) {
             int g = gpu_key(key); /* telemetry is keyed by GPU index */
             if (g < 0 || !rose_in(e, key))
                 continue;
@@ -387,8 +407,8 @@ static void nvlink_errors(const ls_machine_t *m, json_t *out)
     }
     for (int g = 0; g < LS_MAX_GPUS; g++) {
         if (evidence[g]) {
-            nvlink_rise_t r = {counter_rise(&spans[g][0]) + counter_rise(&spans[g][1]), counter_rise(&spans[g][2]),
-                               counter_rise(&spans[g][3])};
+            nvlink_rise_t r = {counter_rise(&spans[g][0]) + counter_rise(&spans[g][1]),
+                               counter_rise(&spans[g][2]), counter_rise(&spans[g][3])};
             nvlink_error_finding(g, &r, evidence[g], out);
         }
         for (int c = 0; c < NVLINK_COUNTERS; c++)

@@ -23,18 +23,20 @@ void ls_rules_input(const ls_machine_t *m, json_t *out)
 {
     size_t i;
     const json_t *imp;
-    json_array_foreach(json_object_get(m->doc, "imports"), i, imp)
-    {
+    json_array_foreach(json_object_get(m->doc, "imports"), i, imp) {
         if (!json_is_true(json_object_get(imp, "incomplete")))
             continue;
         const char *file = ls_json_str(imp, "file", "");
         char subject[160];
         snprintf(subject, sizeof subject, "input %s", *file ? file : "(unnamed)");
         const char *missing = what_missing(imp);
-        ls_finding_add(out, "cut_paste", LS_SEV_INFO, LS_ABOUT_WHAT(subject), json_pack("[s]", "imports"),
-                       "%s is a cut paste (%s): the findings judge the part given; links, rows and figures it "
+        ls_finding_add(out, "cut_paste", LS_SEV_INFO, LS_ABOUT_WHAT(subject),
+                       json_pack("[s]", "imports"),
+                       "%s is a cut paste (%s): the findings judge the part given; links, rows and "
+                       "figures it "
                        "left out are unknown, not absent or healthy; next: paste the whole output",
                        subject, missing);
-        json_object_set_new(json_array_get(out, json_array_size(out) - 1), "missing", json_string(missing));
+        json_object_set_new(json_array_get(out, json_array_size(out) - 1), "missing",
+                            json_string(missing));
     }
 }

@@ -65,11 +65,14 @@ static void degraded_pair(const ls_machine_t *m, int a, int b, json_t *out)
     ls_machine_link_word(m, a, b, word, sizeof word);
     int k = ratio[0] > 0 && ratio[0] < LS_DEGRADED_RATIO ? 0 : 1;
     int s = dirs[k][0], d = dirs[k][1];
-    const char *hint = strncmp(word, "NV", 2) == 0 ? "NVLink partly down? compare nvidia-smi nvlink -s"
-                                                    : "downtrained or shared PCIe path?";
-    ls_finding_add(out, "degraded_link", worst < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING,
+    const char *hint = strncmp(word, "NV", 2) == 0
+                           ? "NVLink partly down? compare nvidia-smi nvlink -s"
+                           : "downtrained or shared PCIe path?";
+    ls_finding_add(out, "degraded_link",
+                   worst < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING,
                    flagged == 2 ? LS_ABOUT_BOTH(s, d) : LS_ABOUT_PAIR(s, d), evidence,
-                   "GPU%d->GPU%d %.1f GB/s is %.0f%% of the median %.1f GB/s of %d other %s %s pair directions (%s)",
+                   "GPU%d->GPU%d %.1f GB/s is %.0f%% of the median %.1f GB/s of %d other %s %s "
+                   "pair directions (%s)",
                    s, d, m->uni[s][d].value, 100 * ratio[k], med[k], peers[k], word,
                    m->uni[s][d].direct ? "P2P" : "staged", hint);
 }
@@ -124,14 +127,18 @@ static void asymmetry(const ls_machine_t *m, json_t *out)
         json_t *evidence = json_pack("[s, s]", ls_json_str(e, "id", ""), ls_json_str(r, "id", ""));
         if (w) {
             json_array_append_new(evidence, json_string(ls_json_str(w, "id", "")));
-            snprintf(tail, sizeof tail, "; %s %s finds both directions alike: the method, not the link",
+            snprintf(tail, sizeof tail,
+                     "; %s %s finds both directions alike: the method, not the link",
                      ls_json_str(w, "source", "?"), ls_json_str(w, "method", "?"));
         }
-        ls_finding_add(out, "asymmetry", w ? LS_SEV_INFO : LS_SEV_WARNING, LS_ABOUT_BOTH(a, b), evidence,
-                       "GPU%lld->GPU%lld %.1f GB/s vs GPU%lld->GPU%lld %.1f GB/s (%s %s, %d and %d samples): "
+        ls_finding_add(out, "asymmetry", w ? LS_SEV_INFO : LS_SEV_WARNING, LS_ABOUT_BOTH(a, b),
+                       evidence,
+                       "GPU%lld->GPU%lld %.1f GB/s vs GPU%lld->GPU%lld %.1f GB/s (%s %s, %d and %d "
+                       "samples): "
                        "%.0f%% apart, beyond the samples' spread%s",
-                       a, b, va, b, a, vb, ls_json_str(e, "source", "?"), ls_json_str(e, "method", "?"),
-                       (int)stat_of(e, "n"), (int)stat_of(r, "n"), pct, tail);
+                       a, b, va, b, a, vb, ls_json_str(e, "source", "?"),
+                       ls_json_str(e, "method", "?"), (int)stat_of(e, "n"), (int)stat_of(r, "n"),
+                       pct, tail);
     }
     ls_uni_index_free(ix);
 }
@@ -145,15 +152,21 @@ static void pcie_training(const ls_machine_t *m, json_t *out)
         char path[48];
         snprintf(path, sizeof path, "gpus[%d].pcie", g);
         if (wc > 0 && wm > 0 && wc < wm)
-            ls_finding_add(out, "pcie_downtrained", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d PCIe link trained at x%lld of x%lld lanes: reseat the card, check the slot, "
-                           "riser and BIOS lane setting (a laptop or a board that wires the GPU at x%lld "
+            ls_finding_add(out, "pcie_downtrained", LS_SEV_WARNING, LS_ABOUT_GPU(g),
+                           json_pack("[s]", path),
+                           "GPU%d PCIe link trained at x%lld of x%lld lanes: reseat the card, "
+                           "check the slot, "
+                           "riser and BIOS lane setting (a laptop or a board that wires the GPU at "
+                           "x%lld "
                            "reports this too)",
                            g, wc, wm, wc);
         if (gc > 0 && gm > 0 && gc < gm)
-            ls_finding_add(out, "pcie_downtrained", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d PCIe at Gen%lld of Gen%lld (an idle GPU lowers its link speed to save "
-                           "power; read it again under load)", g, gc, gm);
+            ls_finding_add(out, "pcie_downtrained", LS_SEV_INFO, LS_ABOUT_GPU(g),
+                           json_pack("[s]", path),
+                           "GPU%d PCIe at Gen%lld of Gen%lld (an idle GPU lowers its link speed to "
+                           "save "
+                           "power; read it again under load)",
+                           g, gc, gm);
     }
 }
 
@@ -161,8 +174,7 @@ static size_t active_nvlinks(const json_t *gpu)
 {
     size_t i, active = 0;
     const json_t *l;
-    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l)
-    {
+    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l) {
         active += json_is_true(json_object_get(l, "active"));
     }
     return active;
@@ -171,10 +183,10 @@ static size_t active_nvlinks(const json_t *gpu)
 /* down of total NVLink ports inactive on GPU g. The part's datasheet says how many
    links its board wires (an H100 PCIe or NVL shows 18 ports, its bridges wire 12; an RTX
    A6000 or 3090 wires 4): ports beyond those are not connected, not down, so that is
-   info (nvlink_unwired); fewer active than wired is an error naming how many wired links are down. A part
-   not in the datasheet keeps the plain count. */
-static void inactive_against_part(const ls_machine_t *m, int g, size_t down, size_t total, const char *list,
-                                  json_t *out)
+   info (nvlink_unwired); fewer active than wired is an error naming how many wired links are down.
+   A part not in the datasheet keeps the plain count. */
+static void inactive_against_part(const ls_machine_t *m, int g, size_t down, size_t total,
+                                  const char *list, json_t *out)
 {
     char path[48];
     snprintf(path, sizeof path, "gpus[%d].nvlinks", g);
@@ -182,17 +194,23 @@ static void inactive_against_part(const ls_machine_t *m, int g, size_t down, siz
     size_t active = total - down;
     if (part && part->nvlinks > 0 && active >= (size_t)part->nvlinks)
         ls_finding_add(out, "nvlink_unwired", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d: %zu of %zu NVLink ports inactive (links %s), %zu active: the part (%s) wires %d, "
-                       "so the others are not connected, not down", g, down, total, list, active, part->key,
-                       part->nvlinks);
+                       "GPU%d: %zu of %zu NVLink ports inactive (links %s), %zu active: the part "
+                       "(%s) wires %d, "
+                       "so the others are not connected, not down",
+                       g, down, total, list, active, part->key, part->nvlinks);
     else if (part && part->nvlinks > 0)
-        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d: %zu of the %d NVLinks its part (%s) wires are down (%zu of %zu ports inactive: links "
-                       "%s); next: reseat the bridge or check the cable, `nvidia-smi nvlink -e` for errors",
-                       g, (size_t)part->nvlinks - active, part->nvlinks, part->key, down, total, list);
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, LS_ABOUT_GPU(g),
+                       json_pack("[s]", path),
+                       "GPU%d: %zu of the %d NVLinks its part (%s) wires are down (%zu of %zu "
+                       "ports inactive: links "
+                       "%s); next: reseat the bridge or check the cable, `nvidia-smi nvlink -e` "
+                       "for errors",
+                       g, (size_t)part->nvlinks - active, part->nvlinks, part->key, down, total,
+                       list);
     else
-        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d: %zu of %zu NVLinks inactive (links %s)", g, down, total, list);
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, LS_ABOUT_GPU(g),
+                       json_pack("[s]", path), "GPU%d: %zu of %zu NVLinks inactive (links %s)", g,
+                       down, total, list);
 }
 
 /* GPU g printed "all links are inactive" (NVML reads none). What the part wires says
@@ -210,22 +228,31 @@ static void all_inactive(const ls_machine_t *m, int g, int others_active, json_t
     int pcie_card = part && strcmp(part->form, "PCIe") == 0;
     if (pcie_card && part->nvlinks > 0)
         ls_finding_add(out, "nvlink_unwired", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d (%s): every NVLink port inactive: no NVLink bridge is fitted (the part, %s, wires %d "
+                       "GPU%d (%s): every NVLink port inactive: no NVLink bridge is fitted (the "
+                       "part, %s, wires %d "
                        "links through a bridge); its traffic to other GPUs goes over PCIe",
                        g, ls_machine_gpu_name(m, g), part->key, part->nvlinks);
     if (pcie_card || (part && part->nvlinks <= 0))
         return;
     if (part || strstr(ls_machine_gpu_name(m, g), "SXM"))
-        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d %s: every NVLink is inactive (NVML cannot read them): its traffic to other GPUs "
-                       "falls back to PCIe or host memory; next: `nvidia-smi nvlink -s`, and on NVSwitch systems "
-                       "`systemctl status nvidia-fabricmanager`; drain the node if a reset does not bring them up",
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_ERROR, LS_ABOUT_GPU(g),
+                       json_pack("[s]", path),
+                       "GPU%d %s: every NVLink is inactive (NVML cannot read them): its traffic to "
+                       "other GPUs "
+                       "falls back to PCIe or host memory; next: `nvidia-smi nvlink -s`, and on "
+                       "NVSwitch systems "
+                       "`systemctl status nvidia-fabricmanager`; drain the node if a reset does "
+                       "not bring them up",
                        g, ls_machine_gpu_name(m, g));
     else if (others_active)
-        ls_finding_add(out, "nvlink_inactive", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d %s: every NVLink is inactive while other GPUs have theirs up; the part is not in the "
-                       "datasheet: if it is a PCIe card, it has no bridge fitted; else its links are down "
-                       "(`nvidia-smi nvlink -s`, `nvidia-smi nvlink -e`)", g, ls_machine_gpu_name(m, g));
+        ls_finding_add(out, "nvlink_inactive", LS_SEV_WARNING, LS_ABOUT_GPU(g),
+                       json_pack("[s]", path),
+                       "GPU%d %s: every NVLink is inactive while other GPUs have theirs up; the "
+                       "part is not in the "
+                       "datasheet: if it is a PCIe card, it has no bridge fitted; else its links "
+                       "are down "
+                       "(`nvidia-smi nvlink -s`, `nvidia-smi nvlink -e`)",
+                       g, ls_machine_gpu_name(m, g));
 }
 
 /* Some links of a GPU down; or all of them while another GPU has active NVLinks (a
@@ -238,8 +265,7 @@ static void nvlinks_inactive(const ls_machine_t *m, json_t *out)
         size_t i, down = 0;
         const json_t *l;
         char list[128] = "";
-        json_array_foreach(links, i, l)
-        {
+        json_array_foreach(links, i, l) {
             if (json_is_false(json_object_get(l, "active"))) {
                 size_t len = strlen(list);
                 snprintf(list + len, sizeof list - len, "%s%lld", down ? "," : "",
@@ -250,7 +276,8 @@ static void nvlinks_inactive(const ls_machine_t *m, json_t *out)
         int others_active = 0;
         for (int o = 0; o < m->ngpus; o++)
             others_active |= o != g && active_nvlinks(m->gpu[o]) > 0;
-        if (!json_array_size(links) && json_is_true(json_object_get(m->gpu[g], "nvlinks_all_inactive"))) {
+        if (!json_array_size(links) &&
+            json_is_true(json_object_get(m->gpu[g], "nvlinks_all_inactive"))) {
             all_inactive(m, g, others_active, out);
             continue;
         }

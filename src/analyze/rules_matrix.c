@@ -26,11 +26,16 @@ static void one_way(const ls_machine_t *m, int a, int b, json_t *out)
     const char *strength = ratio < LS_ONE_WAY_RATIO / 2 ? "far below" : "below";
     ls_finding_add(out, "one_way_low", LS_SEV_WARNING, about,
                    json_pack("[s,s]", slow->id ? slow->id : "", fast->id ? fast->id : ""),
-                   "%s %s %.1f GB/s is %s its mirror GPU%d->GPU%d %.1f GB/s (%.0f%%); the link is full duplex, "
-                   "so one direction should match the other; this rests on %s, so rerun to confirm; likely: %s; next: `nvidia-smi topo -m`, "
+                   "%s %s %.1f GB/s is %s its mirror GPU%d->GPU%d %.1f GB/s (%.0f%%); the link is "
+                   "full duplex, "
+                   "so one direction should match the other; this rests on %s, so rerun to "
+                   "confirm; likely: %s; next: `nvidia-smi topo -m`, "
                    "`nvidia-smi -q | grep -A3 'Link Width'`, `lspci -vvv | grep ACSCtl`",
-                   subject, slow->direct ? "P2P" : "staged", slow->value, strength, hi, lo, fast->value,
-                   100 * ratio, slow->n >= 2 || fast->n >= 2 ? "one direction without repeats" : "one figure each way (no repeats in the paste)", causes);
+                   subject, slow->direct ? "P2P" : "staged", slow->value, strength, hi, lo,
+                   fast->value, 100 * ratio,
+                   slow->n >= 2 || fast->n >= 2 ? "one direction without repeats"
+                                                : "one figure each way (no repeats in the paste)",
+                   causes);
 }
 
 void ls_rules_matrix(const ls_machine_t *m, json_t *out)

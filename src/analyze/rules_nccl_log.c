@@ -15,10 +15,10 @@
 /* One place NCCL's connections are recorded: an nccl entry (live or imported with a
    debug log) or a log imported on its own (top-level nccl_logs[], docs/import.md). */
 typedef struct {
-    const json_t *obj;  /* has "transports" */
-    ls_about_t about;   /* its collective on its GPUs, or the log (what: the subject) */
-    char subject[128];  /* "all_reduce on GPUs 0,1", "NCCL log x.log" */
-    char evidence[96];  /* entry id or "nccl_logs[2]" */
+    const json_t *obj; /* has "transports" */
+    ls_about_t about;  /* its collective on its GPUs, or the log (what: the subject) */
+    char subject[128]; /* "all_reduce on GPUs 0,1", "NCCL log x.log" */
+    char evidence[96]; /* entry id or "nccl_logs[2]" */
     int is_entry;
 } log_src_t;
 
@@ -29,21 +29,24 @@ static int sources(const ls_machine_t *m, log_src_t *out, int max)
          i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         out[n].obj = e, out[n].is_entry = 1;
-        out[n].about = LS_ABOUT_ON(ls_json_str(e, "collective", LS_FAMILY_NCCL), ls_gpu_mask_of(json_object_get(e, "gpus")));
+        out[n].about = LS_ABOUT_ON(ls_json_str(e, "collective", LS_FAMILY_NCCL),
+                                   ls_gpu_mask_of(json_object_get(e, "gpus")));
         ls_about_text(&out[n].about, out[n].subject, sizeof out[n].subject);
         snprintf(out[n].evidence, sizeof out[n].evidence, "%s", ls_json_str(e, "id", ""));
         n++;
     }
     size_t k;
     const json_t *l;
-    json_array_foreach(json_object_get(m->doc, "nccl_logs"), k, l)
-    {
+    json_array_foreach(json_object_get(m->doc, "nccl_logs"), k, l) {
         if (n >= max)
             break;
         const char *file = ls_json_str(l, "file", "");
         const char *base = strrchr(file, '/');
         out[n].obj = l, out[n].is_entry = 0;
-        snprintf(out[n].subject, sizeof out[n].subject, "NCCL log %s", base ? base + 1 : *file ? file : "imported");
+        snprintf(out[n].subject, sizeof out[n].subject, "NCCL log %s",
+                 base    ? base + 1
+                 : *file ? file
+                         : "imported");
         out[n].about = LS_ABOUT_WHAT(out[n].subject);
         snprintf(out[n].evidence, sizeof out[n].evidence, "nccl_logs[%zu]", k);
         n++;
@@ -58,8 +61,7 @@ static const char *rank_host(const json_t *e, long long rank)
 {
     size_t i;
     const json_t *r;
-    json_array_foreach(json_object_get(e, "ranks"), i, r)
-    {
+    json_array_foreach(json_object_get(e, "ranks"), i, r) {
         if (ls_json_int(r, "rank", -1) == rank && json_is_string(json_object_get(r, "host")))
             return ls_json_str(r, "host", NULL);
     }
@@ -84,7 +86,8 @@ static int same_node(const json_t *e, const json_t *t)
 {
     long long fr = ls_json_int(t, "from_rank", -1), tr = ls_json_int(t, "to_rank", -1);
     long long from = ls_json_int(t, "from", -1), to = ls_json_int(t, "to", -1);
-    int distinct = (fr >= 0 && tr >= 0 && fr != tr) || (fr < 0 && from >= 0 && to >= 0 && from != to);
+    int distinct = (fr >= 0 && tr >= 0 && fr != tr) ||
+                   (fr < 0 && from >= 0 && to >= 0 && from != to);
     if (!strncmp(ls_json_str(t, "transport", ""), "SHM", 3))
         return distinct;
     if (json_is_boolean(json_object_get(t, "same_host")))
@@ -108,14 +111,14 @@ static int p2p_switched_off(const ls_machine_t *m, const json_t *e)
     const char *env = ls_json_str(json_object_get(m->doc, "env"), "NCCL_P2P_DISABLE", "");
     size_t i;
     const json_t *line;
-    json_array_foreach(json_object_get(e, "nccl_env"), i, line)
-    {
-        if (json_is_string(line) && strstr(json_string_value(line), "NCCL_P2P_DISABLE set by environment to 1"))
+    json_array_foreach(json_object_get(e, "nccl_env"), i, line) {
+        if (json_is_string(line) &&
+            strstr(json_string_value(line), "NCCL_P2P_DISABLE set by environment to 1"))
             return 1;
     }
     const char *level = ls_json_str(json_object_get(m->doc, "env"), "NCCL_P2P_LEVEL", "");
-    return strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") || !strcmp(env, "1") ||
-           !strcmp(level, "LOC");
+    return strstr(v, "NCCL_P2P_DISABLE=1") || strstr(v, "NCCL_P2P_LEVEL=LOC") ||
+           !strcmp(env, "1") || !strcmp(level, "LOC");
 }
 
 /* The first GPU pair the topology joins by NVLink ("NV#"), into a, b; 0 without one. */
@@ -137,7 +140,8 @@ static int nvlink_pair(const ls_machine_t *m, int *a, int *b)
 static void p2p_env_off(const ls_machine_t *m, json_t *out)
 {
     const json_t *env = json_object_get(m->doc, "env");
-    const char *dis = ls_json_str(env, "NCCL_P2P_DISABLE", ""), *lvl = ls_json_str(env, "NCCL_P2P_LEVEL", "");
+    const char *dis = ls_json_str(env, "NCCL_P2P_DISABLE", ""),
+               *lvl = ls_json_str(env, "NCCL_P2P_LEVEL", "");
     if (strcmp(dis, "1") && strcmp(lvl, "LOC"))
         return;
     int by_level = strcmp(dis, "1") != 0;
@@ -146,11 +150,13 @@ static void p2p_env_off(const ls_machine_t *m, json_t *out)
              by_level ? lvl : dis);
     int a, b, nv = nvlink_pair(m, &a, &b);
     if (nv)
-        snprintf(tail, sizeof tail, "; GPUs %d and %d have NVLink (topology), which it leaves unused", a, b);
+        snprintf(tail, sizeof tail,
+                 "; GPUs %d and %d have NVLink (topology), which it leaves unused", a, b);
     ls_finding_add(out, "p2p_env_off", nv ? LS_SEV_WARNING : LS_SEV_INFO, LS_ABOUT_WHAT("run"),
                    json_pack("[s]", by_level ? "env.NCCL_P2P_LEVEL" : "env.NCCL_P2P_DISABLE"),
                    "The environment sets %s: P2P is switched off, so GPUs of one "
-                   "node exchange data through host memory (SHM) by choice, not by a fault%s; unset it "
+                   "node exchange data through host memory (SHM) by choice, not by a fault%s; "
+                   "unset it "
                    "to measure the peer path, keep it only where P2P is slower than the host",
                    what, tail);
 }
@@ -170,20 +176,22 @@ static void edge_name(const json_t *t, char *edge, size_t len)
     if (a >= 0 && b >= 0)
         snprintf(edge, len, "GPU%lld->GPU%lld", a, b);
     else
-        snprintf(edge, len, "rank %lld->%lld", ls_json_int(t, "from_rank", -1), ls_json_int(t, "to_rank", -1));
+        snprintf(edge, len, "rank %lld->%lld", ls_json_int(t, "from_rank", -1),
+                 ls_json_int(t, "to_rank", -1));
 }
 
-static void transport_finding(const ls_machine_t *m, const log_src_t *src, json_t *seen, json_t *out)
+static void transport_finding(const ls_machine_t *m, const log_src_t *src, json_t *seen,
+                              json_t *out)
 {
     const json_t *e = src->obj;
     char edges[256] = "", kinds[64] = "";
-    int n = 0, nk = 0, all_p2p_ok = m->has_topo && m->topo->has_p2p, all_known = all_p2p_ok, any = 0;
+    int n = 0, nk = 0, all_p2p_ok = m->has_topo && m->topo->has_p2p, all_known = all_p2p_ok,
+        any = 0;
     if (json_object_get(seen, src->subject))
         return;
     size_t k;
     const json_t *t;
-    json_array_foreach(json_object_get(e, "transports"), k, t)
-    {
+    json_array_foreach(json_object_get(e, "transports"), k, t) {
         const char *tr = ls_json_str(t, "transport", "");
         if ((strncmp(tr, "SHM", 3) && strncmp(tr, "NET", 3)) || !same_node(e, t))
             continue;
@@ -198,7 +206,8 @@ static void transport_finding(const ls_machine_t *m, const log_src_t *src, json_
         if (!known || !ls_machine_p2p_ok(m, (int)a, (int)b))
             all_p2p_ok = 0;
         /* known both ways: P2P OK (nccl_p2p_unused grades it) or not possible (p2p_unavailable) */
-        if (!known || m->topo->p2p_read[a][b] == LS_P2P_UNKNOWN || m->topo->p2p_write[a][b] == LS_P2P_UNKNOWN)
+        if (!known || m->topo->p2p_read[a][b] == LS_P2P_UNKNOWN ||
+            m->topo->p2p_write[a][b] == LS_P2P_UNKNOWN)
             all_known = 0;
     }
     if (!any)
@@ -209,16 +218,22 @@ static void transport_finding(const ls_machine_t *m, const log_src_t *src, json_
        where it says P2P is impossible, p2p_unavailable does */
     enum ls_severity sev = off || (all_known && is_default(e)) ? LS_SEV_INFO : LS_SEV_WARNING;
     ls_finding_add(out, "nccl_transport", sev, src->about, json_pack("[s]", src->evidence),
-                   "%s: NCCL connected GPUs of one node through %s (%s%s) instead of P2P, so their traffic "
-                   "goes through host memory or the NIC%s; %s; next: NCCL_DEBUG=INFO shows why, and `nvidia-smi "
+                   "%s: NCCL connected GPUs of one node through %s (%s%s) instead of P2P, so their "
+                   "traffic "
+                   "goes through host memory or the NIC%s; %s; next: NCCL_DEBUG=INFO shows why, "
+                   "and `nvidia-smi "
                    "topo -p2p r` whether P2P is possible",
                    src->subject, kinds, edges, n >= EDGES_LISTED ? ", ..." : "",
-                   off ? " (P2P was switched off for this run: NCCL_P2P_DISABLE or NCCL_P2P_LEVEL=LOC)" : "",
-                   all_p2p_ok   ? "P2P is OK in the topology: NCCL's P2P level (default PXB) stops short of "
-                                  "this path, try NCCL_P2P_LEVEL=PHB or SYS"
-                   : all_known  ? "the topology says P2P is not possible between them (p2p_unavailable)"
-                                : "likely P2P unavailable (consumer boards, a VM, ACS/IOMMU, GPUs in "
-                                  "different containers) or beyond NCCL's P2P level");
+                   off ? " (P2P was switched off for this run: NCCL_P2P_DISABLE or "
+                         "NCCL_P2P_LEVEL=LOC)"
+                       : "",
+                   all_p2p_ok
+                       ? "P2P is OK in the topology: NCCL's P2P level (default PXB) stops short of "
+                         "this path, try NCCL_P2P_LEVEL=PHB or SYS"
+                   : all_known
+                       ? "the topology says P2P is not possible between them (p2p_unavailable)"
+                       : "likely P2P unavailable (consumer boards, a VM, ACS/IOMMU, GPUs in "
+                         "different containers) or beyond NCCL's P2P level");
 }
 
 static void nccl_transport(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
@@ -246,21 +261,19 @@ static const char *gdr_reason(const json_t *e)
 {
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(e, "gdr"), i, g)
-    {
+    json_array_foreach(json_object_get(e, "gdr"), i, g) {
         const char *text = ls_json_str(g, "text", "GPU Direct RDMA disabled");
         if (json_is_false(json_object_get(g, "enabled")) && !socket_network(e, text))
             return text;
     }
     const char *key;
     const json_t *v;
-    json_object_foreach((json_t *)e, key, v)
-    {
+    json_object_foreach((json_t *)e, key, v) {
         const json_t *s;
-        json_array_foreach(v, i, s)
-        {
+        json_array_foreach(v, i, s) {
             const char *line = json_string_value(s);
-            if (line && (strstr(line, "GPU Direct RDMA Disabled") || strstr(line, "disabling GDR")) &&
+            if (line &&
+                (strstr(line, "GPU Direct RDMA Disabled") || strstr(line, "disabling GDR")) &&
                 !socket_network(e, line))
                 return line;
         }
@@ -275,8 +288,7 @@ static void gdr_disabled(const ls_machine_t *m, const log_src_t *src, int n, jso
         int without = 0, with = 0;
         size_t k;
         const json_t *t;
-        json_array_foreach(json_object_get(e, "transports"), k, t)
-        {
+        json_array_foreach(json_object_get(e, "transports"), k, t) {
             const char *tr = ls_json_str(t, "transport", "");
             if (strncmp(tr, "NET", 3) || strstr(tr, "Socket") || same_node(e, t))
                 continue;
@@ -295,12 +307,17 @@ static void gdr_disabled(const ls_machine_t *m, const log_src_t *src, int n, jso
         else if (gdr && json_is_null(json_object_get(gdr, "module")))
             snprintf(cause, sizeof cause, "no nvidia_peermem module is loaded");
         else
-            snprintf(cause, sizeof cause, "the NIC may be too far from the GPU (NCCL_NET_GDR_LEVEL) or peermem missing");
+            snprintf(cause, sizeof cause,
+                     "the NIC may be too far from the GPU (NCCL_NET_GDR_LEVEL) or peermem missing");
         if (with + without)
-            snprintf(count, sizeof count, "%d of %d network connections run without it: ", without, with + without);
-        ls_finding_add(out, "gdr_disabled", LS_SEV_WARNING, src[i].about, json_pack("[s]", src[i].evidence),
-                       "%s: GPUDirect RDMA is off: %snetwork traffic is staged through host memory (%s); next: "
-                       "`lsmod | grep peermem`, `nvidia-smi topo -m` (GPU-NIC distance), NCCL_DEBUG=INFO for the "
+            snprintf(count, sizeof count, "%d of %d network connections run without it: ", without,
+                     with + without);
+        ls_finding_add(out, "gdr_disabled", LS_SEV_WARNING, src[i].about,
+                       json_pack("[s]", src[i].evidence),
+                       "%s: GPUDirect RDMA is off: %snetwork traffic is staged through host memory "
+                       "(%s); next: "
+                       "`lsmod | grep peermem`, `nvidia-smi topo -m` (GPU-NIC distance), "
+                       "NCCL_DEBUG=INFO for the "
                        "distance NCCL measured",
                        src[i].subject, count, cause);
     }
@@ -322,8 +339,7 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
         int sockets = 0;
         size_t k;
         const json_t *t;
-        json_array_foreach(json_object_get(e, "transports"), k, t)
-        {
+        json_array_foreach(json_object_get(e, "transports"), k, t) {
             sockets += strstr(ls_json_str(t, "transport", ""), "Socket") != NULL;
         }
         /* "Using network Socket" matters only where traffic leaves the node */
@@ -336,17 +352,25 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
         if (sockets)
             snprintf(conns, sizeof conns, ", %d connections", sockets);
         if (ib_disabled_by_env(m)) {
-            ls_finding_add(out, "net_socket", LS_SEV_INFO, src[i].about, json_pack("[s]", "env.NCCL_IB_DISABLE"),
-                           "%s: NCCL uses TCP sockets (NET/Socket%s) because NCCL_IB_DISABLE=1 is set: asked for, "
-                           "not a fall-back; bandwidth is that of the kernel's TCP stack; next: unset "
-                           "NCCL_IB_DISABLE where an InfiniBand/RoCE NIC is meant to carry the traffic",
+            ls_finding_add(out, "net_socket", LS_SEV_INFO, src[i].about,
+                           json_pack("[s]", "env.NCCL_IB_DISABLE"),
+                           "%s: NCCL uses TCP sockets (NET/Socket%s) because NCCL_IB_DISABLE=1 is "
+                           "set: asked for, "
+                           "not a fall-back; bandwidth is that of the kernel's TCP stack; next: "
+                           "unset "
+                           "NCCL_IB_DISABLE where an InfiniBand/RoCE NIC is meant to carry the "
+                           "traffic",
                            src[i].subject, conns);
             continue;
         }
-        ls_finding_add(out, "net_socket", LS_SEV_WARNING, src[i].about, json_pack("[s]", src[i].evidence),
-                       "%s: NCCL fell back to TCP sockets (NET/Socket%s): no usable RDMA device (no "
-                       "InfiniBand/RoCE NIC, the IB verbs library or driver missing, or NCCL_IB_DISABLE=1), so "
-                       "bandwidth is that of the kernel's TCP stack; next: `ibv_devinfo`, NCCL_DEBUG=INFO "
+        ls_finding_add(out, "net_socket", LS_SEV_WARNING, src[i].about,
+                       json_pack("[s]", src[i].evidence),
+                       "%s: NCCL fell back to TCP sockets (NET/Socket%s): no usable RDMA device "
+                       "(no "
+                       "InfiniBand/RoCE NIC, the IB verbs library or driver missing, or "
+                       "NCCL_IB_DISABLE=1), so "
+                       "bandwidth is that of the kernel's TCP stack; next: `ibv_devinfo`, "
+                       "NCCL_DEBUG=INFO "
                        "NCCL_DEBUG_SUBSYS=NET for why NET/IB was not used",
                        src[i].subject, conns);
     }
@@ -359,8 +383,7 @@ static json_t *warn_groups(const json_t *e)
     json_t *groups = json_object();
     size_t i;
     const json_t *w;
-    json_array_foreach(json_object_get(e, "warnings"), i, w)
-    {
+    json_array_foreach(json_object_get(e, "warnings"), i, w) {
         const char *text = ls_json_str(w, "text", "");
         ls_nccl_message_t msg;
         const char *key = ls_nccl_message_match(text, &msg) == 0 ? msg.id : text;
@@ -375,12 +398,14 @@ static json_t *warn_groups(const json_t *e)
         size_t k;
         const json_t *v;
         int seen = 0;
-        json_array_foreach(hosts, k, v) seen |= json_equal(v, h);
+        json_array_foreach(hosts, k, v)
+            seen |= json_equal(v, h);
         if (h && !seen)
             json_array_append(hosts, (json_t *)h);
         const json_t *gpu = json_object_get(w, "gpu");
         seen = 0;
-        json_array_foreach(gpus, k, v) seen |= json_equal(v, gpu);
+        json_array_foreach(gpus, k, v)
+            seen |= json_equal(v, gpu);
         if (gpu && !seen)
             json_array_append(gpus, (json_t *)gpu);
     }
@@ -394,15 +419,16 @@ static void warn_where(const json_t *g, char *out, size_t len)
     int nh = 0, ng = 0;
     size_t k;
     const json_t *v;
-    json_array_foreach(json_object_get(g, "hosts"), k, v) append(hosts, sizeof hosts, &nh, json_string_value(v));
-    json_array_foreach(json_object_get(g, "gpus"), k, v)
-    {
+    json_array_foreach(json_object_get(g, "hosts"), k, v)
+        append(hosts, sizeof hosts, &nh, json_string_value(v));
+    json_array_foreach(json_object_get(g, "gpus"), k, v) {
         char num[24];
         snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
         append(gpus, sizeof gpus, &ng, num);
     }
-    snprintf(out, len, "%s%s%s%s%s%s", nh || ng ? " on " : "", nh ? (nh > 1 ? "hosts " : "host ") : "", hosts,
-             nh && ng ? ", " : "", ng ? (ng > 1 ? "GPUs " : "GPU ") : "", gpus);
+    snprintf(out, len, "%s%s%s%s%s%s", nh || ng ? " on " : "",
+             nh ? (nh > 1 ? "hosts " : "host ") : "", hosts, nh && ng ? ", " : "",
+             ng ? (ng > 1 ? "GPUs " : "GPU ") : "", gpus);
 }
 
 /* ncclResult_t (NCCL's src/nccl.h.in): what the number NCCLCHECK's trail passes up means. */
@@ -424,10 +450,11 @@ static void error_trails(const log_src_t *src, json_t *out)
 {
     size_t k;
     const json_t *t;
-    json_array_foreach(json_object_get(src->obj, "error_trails"), k, t)
-    {
+    json_array_foreach(json_object_get(src->obj, "error_trails"), k, t) {
         long long code = ls_json_int(t, "code", 0);
-        const char *name = code > 0 && code < (long long)(sizeof result_names / sizeof result_names[0]) &&
+        const char *name = code > 0 &&
+                                   code <
+                                       (long long)(sizeof result_names / sizeof result_names[0]) &&
                                    result_names[code]
                                ? result_names[code]
                                : "an NCCL error code this build does not name";
@@ -439,9 +466,12 @@ static void error_trails(const log_src_t *src, json_t *out)
         char where[300];
         warn_where(g, where, sizeof where);
         json_decref(g);
-        ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src->about, json_pack("[s]", src->evidence),
-                       "%s: an NCCL call failed with error %lld (%s)%s, raised at %s (%lld line%s of "
-                       "its return-code trail); the paste holds no WARN line saying why; next: the lines "
+        ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src->about,
+                       json_pack("[s]", src->evidence),
+                       "%s: an NCCL call failed with error %lld (%s)%s, raised at %s (%lld line%s "
+                       "of "
+                       "its return-code trail); the paste holds no WARN line saying why; next: the "
+                       "lines "
                        "before it, or rerun with NCCL_DEBUG=WARN (INFO for the context)",
                        src->subject, code, name, where, ls_json_str(t, "at", "unknown"),
                        ls_json_int(t, "lines", 1), ls_json_int(t, "lines", 1) == 1 ? "" : "s");
@@ -459,8 +489,7 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
         json_t *groups = warn_groups(src[i].obj);
         const char *key;
         json_t *g;
-        json_object_foreach(groups, key, g)
-        {
+        json_object_foreach(groups, key, g) {
             char where[300], times[32] = "";
             warn_where(g, where, sizeof where);
             long long count = ls_json_int(g, "count", 1);
@@ -469,16 +498,18 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
             const char *text = ls_json_str(g, "text", "");
             ls_nccl_message_t msg;
             if (ls_nccl_message_match(text, &msg) != 0) {
-                ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src[i].about, json_pack("[s]", src[i].evidence),
-                               "%s: unrecognized NCCL warning%s%s: \"%s\"; the lines before it in the log "
+                ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src[i].about,
+                               json_pack("[s]", src[i].evidence),
+                               "%s: unrecognized NCCL warning%s%s: \"%s\"; the lines before it in "
+                               "the log "
                                "say what NCCL was doing",
                                src[i].subject, where, times, text);
                 continue;
             }
             ls_finding_add(out, "nccl_warn", (enum ls_severity)msg.severity, src[i].about,
                            json_pack("[s]", src[i].evidence),
-                           "%s: %s (%s%s%s): \"%s\"; likely: %s; next: %s", src[i].subject, msg.meaning,
-                           msg.subsystem, where, times, text, msg.cause, msg.next);
+                           "%s: %s (%s%s%s): \"%s\"; likely: %s; next: %s", src[i].subject,
+                           msg.meaning, msg.subsystem, where, times, text, msg.cause, msg.next);
         }
         json_decref(groups);
     }

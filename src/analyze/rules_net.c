@@ -31,8 +31,7 @@ static int nics_with_speed(const json_t *doc, node_nics_t *n)
 {
     size_t i;
     const json_t *log;
-    json_array_foreach(json_object_get(doc, "nccl_logs"), i, log)
-    {
+    json_array_foreach(json_object_get(doc, "nccl_logs"), i, log) {
         const json_t *speeds = json_object_get(log, "net_speeds");
         const json_t *devs = json_object_get(log, "net_devices");
         if (!json_is_object(speeds) || json_array_size(devs) == 0)
@@ -41,8 +40,7 @@ static int nics_with_speed(const json_t *doc, node_nics_t *n)
         size_t k, used = 0;
         const json_t *d;
         int all = 1;
-        json_array_foreach(devs, k, d)
-        {
+        json_array_foreach(devs, k, d) {
             const char *name = ls_json_str(d, "name", "");
             long long mbps = ls_json_int(speeds, name, 0);
             all &= mbps > 0;
@@ -64,11 +62,11 @@ static double large_busbw(const json_t *e)
     double best = 0;
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(e, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(e, "rows"), i, row) {
         if (ls_json_num(row, "bytes", 0) < LS_CEILING_NCCL_MIN_BYTES)
             continue;
-        const json_t *r = json_object_get(row, "oop") ? json_object_get(row, "oop") : json_object_get(row, "ip");
+        const json_t *r = json_object_get(row, "oop") ? json_object_get(row, "oop")
+                                                      : json_object_get(row, "ip");
         best = fmax(best, ls_json_num(r, "busbw", 0));
     }
     return best;
@@ -87,14 +85,20 @@ void ls_rules_net(const ls_machine_t *m, json_t *out)
         if (nodes < 2 || nranks / nodes < nics.nics || bus <= 0 ||
             strcmp(ls_json_str(e, "status", "ok"), "ok") != 0 || bus >= LS_NET_LOW * nics.gbps)
             continue;
-        ls_finding_add(out, "net_below_nics", LS_SEV_WARNING, LS_ABOUT_WHAT(ls_json_str(e, "id", "")),
+        ls_finding_add(out, "net_below_nics", LS_SEV_WARNING,
+                       LS_ABOUT_WHAT(ls_json_str(e, "id", "")),
                        json_pack("[s, s]", ls_json_str(e, "id", ""), "nccl_logs.net_speeds"),
-                       "%s across %lld nodes reaches %.1f GB/s busbw, %.0f%% of the %.1f GB/s of the %d NIC%s "
-                       "NCCL uses on each node (%s): a run across nodes approaches the sum of one node's NICs, so "
-                       "half of them (or their rate) is not carrying traffic; next: `ibstat` on every node (ports "
-                       "Active at full rate?), NCCL_DEBUG_SUBSYS=INIT,NET for the channels per NIC, and GPUDirect "
+                       "%s across %lld nodes reaches %.1f GB/s busbw, %.0f%% of the %.1f GB/s of "
+                       "the %d NIC%s "
+                       "NCCL uses on each node (%s): a run across nodes approaches the sum of one "
+                       "node's NICs, so "
+                       "half of them (or their rate) is not carrying traffic; next: `ibstat` on "
+                       "every node (ports "
+                       "Active at full rate?), NCCL_DEBUG_SUBSYS=INIT,NET for the channels per "
+                       "NIC, and GPUDirect "
                        "RDMA (GDR) in the connection lines",
-                       ls_json_str(e, "collective", "collective"), nodes, bus, 100 * bus / nics.gbps, nics.gbps,
-                       nics.nics, nics.nics == 1 ? "" : "s", nics.names);
+                       ls_json_str(e, "collective", "collective"), nodes, bus,
+                       100 * bus / nics.gbps, nics.gbps, nics.nics, nics.nics == 1 ? "" : "s",
+                       nics.names);
     }
 }

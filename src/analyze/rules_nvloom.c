@@ -14,7 +14,8 @@
 #define MAX_PROCESSES 4096
 
 enum role { AS_SOURCE, AS_DESTINATION, AS_TESTED, NROLES };
-static const char *const role_text[NROLES] = {"as the source", "as the destination", "in its own row"};
+static const char *const role_text[NROLES] = {"as the source", "as the destination",
+                                              "in its own row"};
 
 typedef struct {
     double *v;
@@ -38,8 +39,7 @@ static const char *host_of(const json_t *doc, const char *method, long long p)
 {
     size_t i;
     const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         if (strcmp(ls_json_str(e, "method", ""), method) != 0)
             continue;
         if (ls_json_int(e, "process", -1) == p && ls_json_str(e, "host", NULL))
@@ -57,16 +57,18 @@ static void collect(const json_t *doc, const char *method, vals_t (*per)[NROLES]
 {
     size_t i;
     const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
-        if (strcmp(ls_json_str(e, "family", ""), "mnnvl") || strcmp(ls_json_str(e, "metric", ""), "bandwidth") ||
-            strcmp(ls_json_str(e, "method", ""), method) || !json_is_number(json_object_get(e, "value")))
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
+        if (strcmp(ls_json_str(e, "family", ""), "mnnvl") ||
+            strcmp(ls_json_str(e, "metric", ""), "bandwidth") ||
+            strcmp(ls_json_str(e, "method", ""), method) ||
+            !json_is_number(json_object_get(e, "value")))
             continue;
         double v = ls_json_num(e, "value", 0);
         long long s = ls_json_int(e, "src_process", -1), d = ls_json_int(e, "dst_process", -1),
                   p = ls_json_int(e, "process", -1);
         const char *pattern = ls_json_str(e, "pattern", "");
-        if (!strcmp(pattern, "pairwise") && s >= 0 && d >= 0 && s < MAX_PROCESSES && d < MAX_PROCESSES) {
+        if (!strcmp(pattern, "pairwise") && s >= 0 && d >= 0 && s < MAX_PROCESSES &&
+            d < MAX_PROCESSES) {
             push(&per[s][AS_SOURCE], v), push(&per[d][AS_DESTINATION], v);
             *maxp = s > *maxp ? s : *maxp, *maxp = d > *maxp ? d : *maxp;
         } else if ((!strcmp(pattern, "gpu_to_rack") || !strcmp(pattern, "per_process")) && p >= 0 &&
@@ -77,7 +79,8 @@ static void collect(const json_t *doc, const char *method, vals_t (*per)[NROLES]
     }
 }
 
-static void judge_role(json_t *out, const json_t *doc, const char *method, vals_t (*per)[NROLES], long long np, int role)
+static void judge_role(json_t *out, const json_t *doc, const char *method, vals_t (*per)[NROLES],
+                       long long np, int role)
 {
     double *meds = calloc((size_t)np, sizeof *meds), *others = calloc((size_t)np, sizeof *others);
     int have = 0;
@@ -97,10 +100,13 @@ static void judge_role(json_t *out, const json_t *doc, const char *method, vals_
             continue;
         const char *host = host_of(doc, method, p);
         char subject[160];
-        snprintf(subject, sizeof subject, "process %lld%s%s%s", p, host ? " (" : "", host ? host : "", host ? ")" : "");
-        ls_finding_add(out, "mnnvl_degraded", ratio < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING, LS_ABOUT_WHAT(subject),
-                       NULL,
-                       "nvloom %s: %s reaches %.0f%% of the other processes' median %s (%.1f of %.1f GB/s): look at "
+        snprintf(subject, sizeof subject, "process %lld%s%s%s", p, host ? " (" : "",
+                 host ? host : "", host ? ")" : "");
+        ls_finding_add(out, "mnnvl_degraded",
+                       ratio < LS_DEGRADED_ERROR_RATIO ? LS_SEV_ERROR : LS_SEV_WARNING,
+                       LS_ABOUT_WHAT(subject), NULL,
+                       "nvloom %s: %s reaches %.0f%% of the other processes' median %s (%.1f of "
+                       "%.1f GB/s): look at "
                        "that GPU's NVLink ports (nvidia-smi nvlink -s and -e on its host)",
                        method, subject, ratio * 100, role_text[role], meds[p], ref);
     }
@@ -112,8 +118,7 @@ void ls_rules_nvloom(const json_t *doc, json_t *out)
     json_t *seen = json_array();
     size_t i;
     const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         if (strcmp(ls_json_str(e, "family", ""), "mnnvl") != 0)
             continue;
         const char *method = ls_json_str(e, "method", "");
@@ -121,7 +126,7 @@ void ls_rules_nvloom(const json_t *doc, json_t *out)
         ls_json_add_string_once(seen, method);
         if (json_array_size(seen) == before)
             continue;
-        vals_t (*per)[NROLES] = calloc(MAX_PROCESSES, sizeof *per);
+        vals_t(*per)[NROLES] = calloc(MAX_PROCESSES, sizeof *per);
         long long maxp = -1;
         if (!per)
             break;

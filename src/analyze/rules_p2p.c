@@ -51,24 +51,30 @@ static void list_tail(char *list, size_t len, int n)
 /* 1 when something in the document says a and b have no peer access: topo -p2p words,
    cudaDeviceCanAccessPeer, or a figure flagged no_p2p (p2pBandwidthLatencyTest's
    "CANNOT Access Peer", linkscope's own check). */
-static int no_peer_access(const ls_machine_t *m, const ls_p2p_index_t *ix, int a, int b, const char **why)
+static int no_peer_access(const ls_machine_t *m, const ls_p2p_index_t *ix, int a, int b,
+                          const char **why)
 {
     if (m->has_topo && m->topo->has_p2p &&
-        (ls_p2p_status_blocks(m->topo->p2p_read[a][b]) || ls_p2p_status_blocks(m->topo->p2p_write[a][b]))) {
-        enum ls_p2p_status s =
-            ls_p2p_status_blocks(m->topo->p2p_read[a][b]) ? m->topo->p2p_read[a][b] : m->topo->p2p_write[a][b];
+        (ls_p2p_status_blocks(m->topo->p2p_read[a][b]) ||
+         ls_p2p_status_blocks(m->topo->p2p_write[a][b]))) {
+        enum ls_p2p_status s = ls_p2p_status_blocks(m->topo->p2p_read[a][b])
+                                   ? m->topo->p2p_read[a][b]
+                                   : m->topo->p2p_write[a][b];
         *why = ls_p2p_word(s);
         return 1;
     }
     const json_t *l = ix->blocking_link[a][b], *e = ix->no_p2p_entry[a][b];
     if (l) {
         /* a topo -p2p word whose capability (read, write) the paste did not name */
-        *why = json_is_false(json_object_get(l, "cuda_peer_access")) ? "cudaDeviceCanAccessPeer = 0"
-                                                                    : ls_json_str(l, "p2p_status", "");
+        *why = json_is_false(json_object_get(l, "cuda_peer_access"))
+                   ? "cudaDeviceCanAccessPeer = 0"
+                   : ls_json_str(l, "p2p_status", "");
         return 1;
     }
     if (e) {
-        *why = !strcmp(ls_json_str(e, "source", ""), "p2pBandwidthLatencyTest") ? "CANNOT Access Peer" : "no peer access";
+        *why = !strcmp(ls_json_str(e, "source", ""), "p2pBandwidthLatencyTest")
+                   ? "CANNOT Access Peer"
+                   : "no peer access";
         return 1;
     }
     return 0;
@@ -82,14 +88,20 @@ static void waived(const ls_machine_t *m, json_t *out)
          k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
         const json_t *e = ls_measurement(m, (size_t)k);
         const char *id = ls_json_str(e, "id", ""), *test = ls_json_str(e, "test", id);
-        if (strcmp(ls_json_str(e, "status", ""), "skipped") || strcmp(ls_json_str(e, "source", ""), "nvbandwidth") ||
+        if (strcmp(ls_json_str(e, "status", ""), "skipped") ||
+            strcmp(ls_json_str(e, "source", ""), "nvbandwidth") ||
             !strstr(test, "device_to_device") || !strstr(ls_json_str(e, "error", ""), "waived"))
             continue;
-        ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, LS_ABOUT_WHAT("all GPUs"), json_pack("[s]", id),
-                       "nvbandwidth waived %s: it does so when no GPU pair has peer access, so every copy between "
-                       "GPUs goes through host memory and NCCL uses SHM: likely consumer boards whose driver "
-                       "disables P2P, a VM, or ACS/IOMMU; next: `nvidia-smi topo -p2p r`, check ACS: "
-                       "`lspci -vvv | grep ACSCtl`", test);
+        ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, LS_ABOUT_WHAT("all GPUs"),
+                       json_pack("[s]", id),
+                       "nvbandwidth waived %s: it does so when no GPU pair has peer access, so "
+                       "every copy between "
+                       "GPUs goes through host memory and NCCL uses SHM: likely consumer boards "
+                       "whose driver "
+                       "disables P2P, a VM, or ACS/IOMMU; next: `nvidia-smi topo -p2p r`, check "
+                       "ACS: "
+                       "`lspci -vvv | grep ACSCtl`",
+                       test);
         return;
     }
 }
@@ -113,7 +125,8 @@ static void p2p_unavailable(const ls_machine_t *m, const ls_p2p_index_t *ix, jso
             }
             list_pair(list, sizeof list, &n, a, "<->", b);
             gpus |= 1ULL << a | 1ULL << b;
-            if (m->uni[a][b].value > 0 && !m->uni[a][b].direct && nstaged < (int)(sizeof staged / sizeof *staged))
+            if (m->uni[a][b].value > 0 && !m->uni[a][b].direct &&
+                nstaged < (int)(sizeof staged / sizeof *staged))
                 staged[nstaged++] = m->uni[a][b].value;
         }
     if (!n) {
@@ -123,23 +136,29 @@ static void p2p_unavailable(const ls_machine_t *m, const ls_p2p_index_t *ix, jso
     list_tail(list, sizeof list, n);
     char cost[128] = "";
     if (nstaged)
-        snprintf(cost, sizeof cost, "; copies between them go through host memory at %.1f GB/s (median)",
+        snprintf(cost, sizeof cost,
+                 "; copies between them go through host memory at %.1f GB/s (median)",
                  ls_median(staged, nstaged));
     char causes[512];
     ls_pair_causes(m, fa, fb, causes, sizeof causes);
-    ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus), json_pack("[s]", "links"),
-                   "No peer-to-peer access on %d of %d GPU pairs (%s; %s)%s, and NCCL sends their traffic "
-                   "through shared host memory (SHM) or the network; likely (GPU%d<->GPU%d): %s; next: "
+    ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus),
+                   json_pack("[s]", "links"),
+                   "No peer-to-peer access on %d of %d GPU pairs (%s; %s)%s, and NCCL sends their "
+                   "traffic "
+                   "through shared host memory (SHM) or the network; likely (GPU%d<->GPU%d): %s; "
+                   "next: "
                    "`nvidia-smi topo -p2p r`, check ACS: `lspci -vvv | grep ACSCtl`",
                    n, total, list, why_first, cost, fa, fb, causes);
 }
 
 /* The entry of e's pair (reversed if asked) of the same tool and mode, direct or staged as
    asked, one-way (want_uni) or bidirectional: a hash lookup (p2p_index.c). */
-static const json_t *same_pair(const ls_p2p_index_t *ix, const json_t *e, int want_direct, int reverse, int want_uni)
+static const json_t *same_pair(const ls_p2p_index_t *ix, const json_t *e, int want_direct,
+                               int reverse, int want_uni)
 {
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    return reverse ? ls_p2p_partner(ix, e, b, a, want_direct, want_uni) : ls_p2p_partner(ix, e, a, b, want_direct, want_uni);
+    return reverse ? ls_p2p_partner(ix, e, b, a, want_direct, want_uni)
+                   : ls_p2p_partner(ix, e, a, b, want_direct, want_uni);
 }
 
 static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t *out)
@@ -184,10 +203,12 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
     ls_pair_causes(m, wa, wb, causes, sizeof causes);
     ls_finding_add(out, "p2p_no_gain", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus), evidence,
                    "P2P is enabled but %s copying through host memory on %d of %d pair directions "
-                   "(%s; worst %.1f GB/s direct vs %.1f GB/s staged, %.0f%%): peer traffic is not taking a "
+                   "(%s; worst %.1f GB/s direct vs %.1f GB/s staged, %.0f%%): peer traffic is not "
+                   "taking a "
                    "direct path; likely: %s; next: check ACS: `lspci -vvv | grep ACSCtl`, IOMMU: "
                    "`cat /proc/cmdline`, and compare NCCL with NCCL_P2P_DISABLE=1",
-                   slower ? "slower than" : "no faster than", n, compared, list, wd, ws, 100 * worst, causes);
+                   slower ? "slower than" : "no faster than", n, compared, list, wd, ws,
+                   100 * worst, causes);
 }
 
 static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
@@ -202,7 +223,8 @@ static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
         double sum = f && r ? ls_json_num(f, "value", 0) + ls_json_num(r, "value", 0) : 0;
         int peers;
         double med = ls_p2p_bidir_peers(m, ix, e, &peers);
-        int low_sum = sum > 0 && v < LS_BIDIR_SUM_FRACTION * sum, low_peer = med > 0 && v < LS_BIDIR_PEER_FRACTION * med;
+        int low_sum = sum > 0 && v<LS_BIDIR_SUM_FRACTION * sum, low_peer = med> 0 &&
+                      v < LS_BIDIR_PEER_FRACTION * med;
         if (!low_sum && !low_peer)
             continue;
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
@@ -213,19 +235,25 @@ static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
         if (low_sum) {
             json_array_append_new(evidence, json_string(ls_json_str(f, "id", "")));
             json_array_append_new(evidence, json_string(ls_json_str(r, "id", "")));
-            snprintf(detail, sizeof detail, "%.0f%% of its two one-way figures' sum %.1f GB/s", 100 * v / sum, sum);
+            snprintf(detail, sizeof detail, "%.0f%% of its two one-way figures' sum %.1f GB/s",
+                     100 * v / sum, sum);
         }
         if (low_peer) {
             size_t used = strlen(detail);
-            snprintf(detail + used, sizeof detail - used, "%s%.0f%% of the median %.1f GB/s of %d other pairs of its link",
+            snprintf(detail + used, sizeof detail - used,
+                     "%s%.0f%% of the median %.1f GB/s of %d other pairs of its link",
                      used ? " and " : "", 100 * v / med, med, peers);
         }
         ls_finding_add(out, "bidir_low", LS_SEV_WARNING, about, evidence,
-                       "%s both directions at once %.1f GB/s (%s %s) is %s: the link does not carry both "
-                       "directions at full speed (a lane or link partly down, a shared switch uplink, or a "
-                       "half-duplex path through the host); next: `nvidia-smi nvlink -s` / `nvidia-smi -q | grep "
+                       "%s both directions at once %.1f GB/s (%s %s) is %s: the link does not "
+                       "carry both "
+                       "directions at full speed (a lane or link partly down, a shared switch "
+                       "uplink, or a "
+                       "half-duplex path through the host); next: `nvidia-smi nvlink -s` / "
+                       "`nvidia-smi -q | grep "
                        "-A3 'Link Width'`, and check ACS: `lspci -vvv | grep ACSCtl`",
-                       subject, v, ls_json_str(e, "source", "?"), ls_json_str(e, "method", "?"), detail);
+                       subject, v, ls_json_str(e, "source", "?"), ls_json_str(e, "method", "?"),
+                       detail);
     }
 }
 
@@ -261,10 +289,14 @@ static void cross_socket_slow(const ls_machine_t *m, json_t *out)
     double mc = ls_median(cross, nc), ms = ls_median(same, ns);
     if (mc >= LS_CROSS_SOCKET_RATIO * ms)
         return;
-    ls_finding_add(out, "cross_socket_slow", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus), json_pack("[s]", "links"),
-                   "GPU pairs across CPU sockets reach %.1f GB/s (median of %d pair directions), %.0f%% of the "
-                   "%.1f GB/s of pairs within one socket (%d): traffic crosses the SMP interconnect, often "
-                   "without P2P; keep communicating GPUs on one socket (`linkscope plan` groups), next: "
+    ls_finding_add(out, "cross_socket_slow", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus),
+                   json_pack("[s]", "links"),
+                   "GPU pairs across CPU sockets reach %.1f GB/s (median of %d pair directions), "
+                   "%.0f%% of the "
+                   "%.1f GB/s of pairs within one socket (%d): traffic crosses the SMP "
+                   "interconnect, often "
+                   "without P2P; keep communicating GPUs on one socket (`linkscope plan` groups), "
+                   "next: "
                    "`nvidia-smi topo -m` (CPU Affinity) and `numactl -H`",
                    mc, nc, 100 * mc / ms, ms, ns);
 }
@@ -303,12 +335,16 @@ static void all_pairs_host(const ls_machine_t *m, json_t *out)
     if (!pairs || (!sys_same && !phb_same))
         return;
     int sys = sys_same > 0;
-    ls_finding_add(out, "all_pairs_host", sys ? LS_SEV_WARNING : LS_SEV_INFO, LS_ABOUT_WHAT("all GPUs"), json_pack("[s]", "links"),
-                   "Every GPU pair is at %s while GPUs share a CPU socket: no PCIe switch joins any two "
-                   "GPUs, so P2P (where allowed) crosses the CPU's root complex; %s; next: `lspci -tv` for the "
+    ls_finding_add(out, "all_pairs_host", sys ? LS_SEV_WARNING : LS_SEV_INFO,
+                   LS_ABOUT_WHAT("all GPUs"), json_pack("[s]", "links"),
+                   "Every GPU pair is at %s while GPUs share a CPU socket: no PCIe switch joins "
+                   "any two "
+                   "GPUs, so P2P (where allowed) crosses the CPU's root complex; %s; next: `lspci "
+                   "-tv` for the "
                    "real tree, check ACS: `lspci -vvv | grep ACSCtl`",
                    sys ? "SYS" : "PHB or SYS",
-                   sys ? "SYS inside one socket is what a VM's flat virtual PCIe tree or ACS shows: ask for the "
+                   sys ? "SYS inside one socket is what a VM's flat virtual PCIe tree or ACS "
+                         "shows: ask for the "
                          "host's topology or passthrough of the switches"
                        : "usual for GPUs on separate root ports or in a VM");
 }

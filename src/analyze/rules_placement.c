@@ -34,7 +34,8 @@ static void numa_gpus(const ls_machine_t *m, json_t *out)
             continue;
         char path[48];
         snprintf(path, sizeof path, "gpus[%d].numa_node", g);
-        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
+        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, LS_ABOUT_GPU(g),
+                       json_pack("[s]", path),
                        "GPU%d sits on NUMA node %d while %d of the %d GPUs are on node %d: "
                        "its traffic to them crosses the SMP interconnect",
                        g, m->numa[g], largest, m->ngpus, major);
@@ -45,8 +46,7 @@ static void numa_nics(const ls_machine_t *m, json_t *out)
 {
     size_t i;
     const json_t *nic;
-    json_array_foreach(json_object_get(m->doc, "nics"), i, nic)
-    {
+    json_array_foreach(json_object_get(m->doc, "nics"), i, nic) {
         long long node = ls_json_int(nic, "numa_node", -1);
         int gpus_here = 0, known = 0;
         for (int g = 0; g < m->ngpus; g++)
@@ -55,27 +55,30 @@ static void numa_nics(const ls_machine_t *m, json_t *out)
             continue;
         char path[48];
         snprintf(path, sizeof path, "nics[%zu].numa_node", i);
-        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, LS_ABOUT_WHAT(ls_json_str(nic, "name", "NIC")),
-                       json_pack("[s]", path), "NIC %s sits on NUMA node %lld where no GPU is",
+        ls_finding_add(out, "numa_placement", LS_SEV_WARNING,
+                       LS_ABOUT_WHAT(ls_json_str(nic, "name", "NIC")), json_pack("[s]", path),
+                       "NIC %s sits on NUMA node %lld where no GPU is",
                        ls_json_str(nic, "name", ls_json_str(nic, "label", "")), node);
     }
 }
 
 /* Rank of the nearest NIC of GPU g (2 PIX/PXB, 4 PHB, 5 NODE, 6 SYS), its index in
-   *nic; 0 when unknown: no link recorded, or one of them unknown (a cut paste). */
+ *nic; 0 when unknown: no link recorded, or one of them unknown (a cut paste). */
 static int nearest_nic(const ls_machine_t *m, int g, int *nic)
 {
     int best = 0;
     size_t i;
     const json_t *l;
-    json_array_foreach(json_object_get(m->doc, "gpu_nic_links"), i, l)
-    {
+    json_array_foreach(json_object_get(m->doc, "gpu_nic_links"), i, l) {
         ls_link_t link;
         if (ls_json_int(l, "gpu", -1) != g)
             continue;
         if (ls_link_parse(ls_json_str(l, "type", "?"), &link) || link.type == LS_LINK_NONE)
             return 0;
-        int r = link.type == LS_LINK_SYS ? 6 : link.type == LS_LINK_NODE ? 5 : link.type == LS_LINK_PHB ? 4 : 2;
+        int r = link.type == LS_LINK_SYS    ? 6
+                : link.type == LS_LINK_NODE ? 5
+                : link.type == LS_LINK_PHB  ? 4
+                                            : 2;
         if (!best || r < best)
             best = r, *nic = (int)ls_json_int(l, "nic", -1);
     }
@@ -93,7 +96,8 @@ static void nic_distance(const ls_machine_t *m, json_t *out)
         int nic = -1;
         if (nearest_nic(m, g, &nic) != 6)
             continue;
-        const json_t *n = json_array_get(json_object_get(m->doc, "nics"), (size_t)(nic < 0 ? 0 : nic));
+        const json_t *n = json_array_get(json_object_get(m->doc, "nics"),
+                                         (size_t)(nic < 0 ? 0 : nic));
         const char *name = ls_json_str(n, "name", "");
         if (!*name)
             name = ls_json_str(n, "label", "");
@@ -104,10 +108,12 @@ static void nic_distance(const ls_machine_t *m, json_t *out)
         }
         /* a warning where NICs are laid out per GPU and this one misses out; on a machine
            with a few NICs on one socket, the GPUs of the other socket are SYS by design */
-        ls_finding_add(out, "nic_distance", per_gpu_nics ? LS_SEV_WARNING : LS_SEV_INFO, LS_ABOUT_GPU(g),
-                       json_pack("[s]", "gpu_nic_links"),
-                       "GPU%d's nearest NIC (%s) is at SYS distance: network traffic crosses the SMP "
-                       "interconnect and GPUDirect RDMA is off by default", g, name);
+        ls_finding_add(out, "nic_distance", per_gpu_nics ? LS_SEV_WARNING : LS_SEV_INFO,
+                       LS_ABOUT_GPU(g), json_pack("[s]", "gpu_nic_links"),
+                       "GPU%d's nearest NIC (%s) is at SYS distance: network traffic crosses the "
+                       "SMP "
+                       "interconnect and GPUDirect RDMA is off by default",
+                       g, name);
     }
 }
 
@@ -116,7 +122,8 @@ static int same_set(const json_t *x, const json_t *y)
     const json_t *gx = json_object_get(x, "gpus"), *gy = json_object_get(y, "gpus");
     if (json_array_size(gx) != json_array_size(gy))
         return 0;
-    return ls_gpu_mask_of(gx) == ls_gpu_mask_of(gy) && !strcmp(ls_json_str(x, "collective", ""), ls_json_str(y, "collective", ""));
+    return ls_gpu_mask_of(gx) == ls_gpu_mask_of(gy) &&
+           !strcmp(ls_json_str(x, "collective", ""), ls_json_str(y, "collective", ""));
 }
 
 static int is_default(const json_t *e)
@@ -130,7 +137,8 @@ static int set_entry(const json_t *e, const json_t *o, int want_default)
 {
     if (!same_set(e, o) || strcmp(ls_json_str(o, "status", ""), "ok"))
         return 0;
-    return want_default ? is_default(o) : strstr(ls_json_str(o, "variant", ""), "NCCL_P2P_LEVEL") != NULL;
+    return want_default ? is_default(o)
+                        : strstr(ls_json_str(o, "variant", ""), "NCCL_P2P_LEVEL") != NULL;
 }
 
 /* The largest size the entries of set_entry reached (0 unknown). */
@@ -146,8 +154,8 @@ static double set_largest(const ls_machine_t *m, const json_t *e, int want_defau
 
 /* Median busbw at `at` bytes (0: each entry's value) of the entries of set_entry; adds
    their ids to ids. */
-static double set_median(const ls_machine_t *m, const json_t *e, int want_default, double at, json_t *ids,
-                         char *variant, size_t vlen)
+static double set_median(const ls_machine_t *m, const json_t *e, int want_default, double at,
+                         json_t *ids, char *variant, size_t vlen)
 {
     double vals[64];
     int n = 0;
@@ -173,8 +181,7 @@ static int unused_p2p_edges(const ls_machine_t *m, const json_t *e, char *list, 
     const json_t *t;
     uint64_t seen[LS_MAX_GPUS] = {0}; /* edges listed, by source GPU */
     list[0] = '\0';
-    json_array_foreach(json_object_get(e, "transports"), i, t)
-    {
+    json_array_foreach(json_object_get(e, "transports"), i, t) {
         long long a = ls_json_int(t, "from", -1), b = ls_json_int(t, "to", -1);
         const char *tr = ls_json_str(t, "transport", "");
         if (a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b || !m->has_topo ||
@@ -204,7 +211,8 @@ static void nccl_p2p_unused(const ls_machine_t *m, json_t *out)
         int seen = 0; /* report a set once, at its first default entry */
         for (long j = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); j >= 0 && j < i && !seen;
              j = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, j + 1))
-            seen = is_default(ls_measurement(m, (size_t)j)) && same_set(e, ls_measurement(m, (size_t)j));
+            seen = is_default(ls_measurement(m, (size_t)j)) &&
+                   same_set(e, ls_measurement(m, (size_t)j));
         char edges[384];
         if (seen || !unused_p2p_edges(m, e, edges, sizeof edges))
             continue;
@@ -224,15 +232,19 @@ static void nccl_p2p_unused(const ls_machine_t *m, json_t *out)
         if (alt > 0 && def > 0) {
             double gain = alt / def - 1;
             sev = gain >= LS_NCCL_VARIANT_GAIN ? LS_SEV_WARNING : LS_SEV_INFO;
-            snprintf(tail, sizeof tail, "; %s measured%s %.2f vs %.2f GB/s (%+.0f%%)%s", variant, size, alt, def,
-                     100 * gain, gain >= LS_NCCL_VARIANT_GAIN ? ": worth setting for this job" : ": keep the default");
+            snprintf(tail, sizeof tail, "; %s measured%s %.2f vs %.2f GB/s (%+.0f%%)%s", variant,
+                     size, alt, def, 100 * gain,
+                     gain >= LS_NCCL_VARIANT_GAIN ? ": worth setting for this job"
+                                                  : ": keep the default");
         } else {
             snprintf(tail, sizeof tail, "; try NCCL_P2P_LEVEL=PHB for this job and compare");
         }
-        ls_about_t about = LS_ABOUT_ON(ls_json_str(e, "collective", "?"), ls_gpu_mask_of(json_object_get(e, "gpus")));
+        ls_about_t about = LS_ABOUT_ON(ls_json_str(e, "collective", "?"),
+                                       ls_gpu_mask_of(json_object_get(e, "gpus")));
         ls_about_text(&about, subject, sizeof subject);
         ls_finding_add(out, "nccl_p2p_unused", sev, about, ids,
-                       "%s: NCCL used SHM/NET on %s where P2P is supported (default P2P level stops at PXB)%s",
+                       "%s: NCCL used SHM/NET on %s where P2P is supported (default P2P level "
+                       "stops at PXB)%s",
                        subject, edges, tail);
     }
 }

@@ -25,8 +25,7 @@ static void rank_hosts(const json_t *e, char *out, size_t len)
     size_t used = 0, i;
     const json_t *r;
     out[0] = '\0';
-    json_array_foreach(json_object_get(e, "ranks"), i, r)
-    {
+    json_array_foreach(json_object_get(e, "ranks"), i, r) {
         const char *h = ls_json_str(r, "host", "");
         char quoted[80];
         snprintf(quoted, sizeof quoted, "%s, ", h);
@@ -53,10 +52,12 @@ static ls_about_t about_of(const json_t *e, char *what, char *subject, size_t le
     char hosts[160];
     rank_hosts(e, hosts, sizeof hosts);
     ls_about_t a = LS_ABOUT_WHAT(what);
-    if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && ls_json_int(e, "nodes", 1) > 1 && hosts[0])
+    if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && ls_json_int(e, "nodes", 1) > 1 &&
+        hosts[0])
         snprintf(what, len, "%.40s on %lld nodes (%.70s)", collective_name(e),
                  ls_json_int(e, "nodes", 1), hosts); /* GPU indices repeat on every node */
-    else if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && !mask) /* no rank line in the paste */
+    else if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) &&
+             !mask) /* no rank line in the paste */
         snprintf(what, len, "%.60s (GPUs not in the paste)", collective_name(e));
     else if (!strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL))
         a = LS_ABOUT_ON(collective_name(e), mask);
@@ -77,8 +78,7 @@ static void out_of_bounds(const json_t *e, json_t *out)
     double worst = 0, at = -1;
     size_t k;
     const json_t *row;
-    json_array_foreach(json_object_get(e, "rows"), k, row)
-    {
+    json_array_foreach(json_object_get(e, "rows"), k, row) {
         double err = fmax(ls_json_num(json_object_get(row, "oop"), "error", 0),
                           ls_json_num(json_object_get(row, "ip"), "error", 0));
         if (err > worst)
@@ -89,12 +89,17 @@ static void out_of_bounds(const json_t *e, json_t *out)
     if (at >= 0) {
         char size[32];
         ls_format_size((uint64_t)at, size, sizeof size);
-        snprintf(where, sizeof where, "; the largest error column value, %g, is at %s", worst, size);
+        snprintf(where, sizeof where, "; the largest error column value, %g, is at %s", worst,
+                 size);
     }
-    ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, about, json_pack("[s]", ls_json_str(e, "id", "")),
-                   "%s: nccl-tests counted %lld out-of-bounds values (validation FAILED)%s: the collective "
-                   "returned wrong data, so none of its figures counts; next: `nvidia-smi -q -d ECC`, "
-                   "`nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of the GPUs to find the one",
+    ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, about,
+                   json_pack("[s]", ls_json_str(e, "id", "")),
+                   "%s: nccl-tests counted %lld out-of-bounds values (validation FAILED)%s: the "
+                   "collective "
+                   "returned wrong data, so none of its figures counts; next: `nvidia-smi -q -d "
+                   "ECC`, "
+                   "`nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of the GPUs to find the "
+                   "one",
                    subject, oob, where);
 }
 
@@ -107,8 +112,7 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
         int rows = 0;
         size_t k;
         const json_t *row;
-        json_array_foreach(json_object_get(e, "rows"), k, row)
-        {
+        json_array_foreach(json_object_get(e, "rows"), k, row) {
             double w = row_wrong(row);
             if (w <= 0)
                 continue;
@@ -123,10 +127,14 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
         char what[128], subject[128], size[32];
         ls_about_t about = about_of(e, what, subject, sizeof subject);
         ls_format_size((uint64_t)first, size, sizeof size);
-        ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, about, json_pack("[s]", ls_json_str(e, "id", "")),
-                       "%s: %.0f wrong elements in %d size%s, first at %s: the collective returned wrong data (a "
-                       "faulty GPU, link or NIC, memory errors, or a library bug), so none of its figures counts; "
-                       "next: `nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of "
+        ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, about,
+                       json_pack("[s]", ls_json_str(e, "id", "")),
+                       "%s: %.0f wrong elements in %d size%s, first at %s: the collective returned "
+                       "wrong data (a "
+                       "faulty GPU, link or NIC, memory errors, or a library bug), so none of its "
+                       "figures counts; "
+                       "next: `nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 "
+                       "on subsets of "
                        "the GPUs to find the one",
                        subject, total, rows, rows == 1 ? "" : "s", size);
     }
@@ -147,13 +155,18 @@ static void separate_runs(const ls_machine_t *m, json_t *out)
         char hosts[256], what[128], subject[128];
         rank_hosts(e, hosts, sizeof hosts);
         ls_about_t about = about_of(e, what, subject, sizeof subject);
-        ls_finding_add(out, "separate_runs", LS_SEV_WARNING, about, json_pack("[s]", ls_json_str(e, "id", "")),
-                       "%s: the paste holds %lld independent runs (a header per process, or rank 0 printed more "
-                       "than once)%s%s%s: %lld single-node runs of %lld rank%s each, not a %lld-node test, so "
-                       "nothing crossed between the nodes; next: build nccl-tests with MPI=1 and launch with "
+        ls_finding_add(out, "separate_runs", LS_SEV_WARNING, about,
+                       json_pack("[s]", ls_json_str(e, "id", "")),
+                       "%s: the paste holds %lld independent runs (a header per process, or rank 0 "
+                       "printed more "
+                       "than once)%s%s%s: %lld single-node runs of %lld rank%s each, not a "
+                       "%lld-node test, so "
+                       "nothing crossed between the nodes; next: build nccl-tests with MPI=1 and "
+                       "launch with "
                        "mpirun, one process per GPU (no -g)",
                        subject, runs, hosts[0] ? " on " : "", hosts, hosts[0] ? "" : "", runs,
-                       ls_json_int(e, "nranks", 1), ls_json_int(e, "nranks", 1) == 1 ? "" : "s", runs);
+                       ls_json_int(e, "nranks", 1), ls_json_int(e, "nranks", 1) == 1 ? "" : "s",
+                       runs);
     }
 }
 
@@ -175,16 +188,20 @@ static void one_status(const json_t *e, json_t *out)
     ls_nccl_message_t msg;
     if (!strcmp(status, "failed") && failure_line(why) && ls_nccl_message_match(why, &msg) == 0)
         ls_finding_add(out, "entry_failed", LS_SEV_ERROR, about, ev,
-                       "%s failed: %s; %s; likely: %s; next: %s", ls_json_str(e, "id", "?"), why, msg.meaning,
-                       msg.cause, msg.next);
+                       "%s failed: %s; %s; likely: %s; next: %s", ls_json_str(e, "id", "?"), why,
+                       msg.meaning, msg.cause, msg.next);
     else if (!strcmp(status, "failed"))
         ls_finding_add(out, "entry_failed", LS_SEV_ERROR, about, ev,
-                       "%s failed: %s; its figure counts for nothing (status column: failed); next: rerun that "
-                       "step alone and read its error", ls_json_str(e, "id", "?"), why);
+                       "%s failed: %s; its figure counts for nothing (status column: failed); "
+                       "next: rerun that "
+                       "step alone and read its error",
+                       ls_json_str(e, "id", "?"), why);
     else if (!strcmp(status, "timeout"))
         ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, about, ev,
-                       "%s timed out: %s; a hang usually means a broken P2P or network path or a GPU stuck in "
-                       "another job; next: rerun with NCCL_DEBUG=INFO and check `nvidia-smi` for other processes",
+                       "%s timed out: %s; a hang usually means a broken P2P or network path or a "
+                       "GPU stuck in "
+                       "another job; next: rerun with NCCL_DEBUG=INFO and check `nvidia-smi` for "
+                       "other processes",
                        ls_json_str(e, "id", "?"), why);
     else
         json_decref(ev);
@@ -194,7 +211,8 @@ static void one_status(const json_t *e, json_t *out)
 static void skipped(const ls_machine_t *m, json_t *out)
 {
     json_t *reasons = json_object();
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         if (strcmp(ls_json_str(e, "status", ""), "skipped"))
             continue;
@@ -206,12 +224,13 @@ static void skipped(const ls_machine_t *m, json_t *out)
     }
     const char *why;
     json_t *ids;
-    json_object_foreach(reasons, why, ids)
-    {
+    json_object_foreach(reasons, why, ids) {
         const char *first = json_string_value(json_array_get(ids, 0));
-        ls_finding_add(out, "entry_skipped", LS_SEV_INFO, LS_ABOUT_WHAT(json_array_size(ids) == 1 ? first : "measurements"),
-                       json_incref(ids), "%zu measurement%s skipped (%s%s): %s", json_array_size(ids),
-                       json_array_size(ids) == 1 ? "" : "s", first, json_array_size(ids) > 1 ? ", ..." : "", why);
+        ls_finding_add(out, "entry_skipped", LS_SEV_INFO,
+                       LS_ABOUT_WHAT(json_array_size(ids) == 1 ? first : "measurements"),
+                       json_incref(ids), "%zu measurement%s skipped (%s%s): %s",
+                       json_array_size(ids), json_array_size(ids) == 1 ? "" : "s", first,
+                       json_array_size(ids) > 1 ? ", ..." : "", why);
     }
     json_decref(reasons);
 }
@@ -221,28 +240,28 @@ static void run_steps(const ls_machine_t *m, json_t *out)
 {
     size_t i;
     const json_t *s;
-    json_array_foreach(json_object_get(json_object_get(m->doc, "run"), "steps"), i, s)
-    {
+    json_array_foreach(json_object_get(json_object_get(m->doc, "run"), "steps"), i, s) {
         const char *status = ls_json_str(s, "status", "ok"), *step = ls_json_str(s, "step", "?");
         char subject[96], path[48];
         snprintf(subject, sizeof subject, "run step %s", step);
         snprintf(path, sizeof path, "run.steps[%zu]", i);
         const char *why = ls_json_str(s, "error", "no reason recorded");
         if (!strcmp(status, "failed"))
-            ls_finding_add(out, "entry_failed", LS_SEV_ERROR, LS_ABOUT_WHAT(subject), json_pack("[s]", path),
-                           "run step %s failed: %s", step, why);
+            ls_finding_add(out, "entry_failed", LS_SEV_ERROR, LS_ABOUT_WHAT(subject),
+                           json_pack("[s]", path), "run step %s failed: %s", step, why);
         else if (!strcmp(status, "timeout"))
-            ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, LS_ABOUT_WHAT(subject), json_pack("[s]", path),
-                           "run step %s timed out: %s", step, why);
+            ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, LS_ABOUT_WHAT(subject),
+                           json_pack("[s]", path), "run step %s timed out: %s", step, why);
         else if (!strcmp(status, "skipped"))
-            ls_finding_add(out, "entry_skipped", LS_SEV_INFO, LS_ABOUT_WHAT(subject), json_pack("[s]", path),
-                           "run step %s skipped: %s", step, why);
+            ls_finding_add(out, "entry_skipped", LS_SEV_INFO, LS_ABOUT_WHAT(subject),
+                           json_pack("[s]", path), "run step %s skipped: %s", step, why);
     }
 }
 
 static void statuses(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1))
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1))
         one_status(ls_measurement(m, (size_t)i), out);
     skipped(m, out);
     run_steps(m, out);
@@ -290,11 +309,16 @@ static void busbw_collapse(const ls_machine_t *m, json_t *out)
             ls_about_t about = about_of(e, what, subject, sizeof subject);
             ls_format_size(row_bytes(prev), s1, sizeof s1);
             ls_format_size(row_bytes(json_array_get(rows, k)), s2, sizeof s2);
-            ls_finding_add(out, "busbw_collapse", LS_SEV_WARNING, about, json_pack("[s]", ls_json_str(e, "id", "")),
-                           "%s: busbw falls from %.2f GB/s at %s to %.2f at %s and stays down (lowest %.2f): "
-                           "large messages hit a slower path (a NIC or PCIe link that saturates, congestion, a "
-                           "protocol or algorithm switch, memory registration); next: rerun with NCCL_DEBUG=INFO "
-                           "NCCL_DEBUG_SUBSYS=INIT,TUNING and compare NCCL_PROTO=Simple and NCCL_ALGO=Ring",
+            ls_finding_add(out, "busbw_collapse", LS_SEV_WARNING, about,
+                           json_pack("[s]", ls_json_str(e, "id", "")),
+                           "%s: busbw falls from %.2f GB/s at %s to %.2f at %s and stays down "
+                           "(lowest %.2f): "
+                           "large messages hit a slower path (a NIC or PCIe link that saturates, "
+                           "congestion, a "
+                           "protocol or algorithm switch, memory registration); next: rerun with "
+                           "NCCL_DEBUG=INFO "
+                           "NCCL_DEBUG_SUBSYS=INIT,TUNING and compare NCCL_PROTO=Simple and "
+                           "NCCL_ALGO=Ring",
                            subject, before, s1, after, s2, worst);
             break;
         }
@@ -307,23 +331,24 @@ static void busy_gpu(const ls_machine_t *m, json_t *out)
     uint64_t gpus = 0;
     json_t *evidence = json_array();
     char pids[160] = "";
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         const char *g;
         const json_t *list;
         int here = 0;
         if (!strcmp(ls_json_str(e, "mode", ""), "mpi"))
             continue; /* under MPI the other ranks of the job are processes on the GPUs too */
-        json_object_foreach(json_object_get(json_object_get(e, "telemetry"), "processes"), g, list)
-        {
+        json_object_foreach(json_object_get(json_object_get(e, "telemetry"), "processes"), g,
+                            list) {
             size_t k;
             const json_t *p;
-            json_array_foreach(list, k, p)
-            {
+            json_array_foreach(list, k, p) {
                 char one[32];
                 snprintf(one, sizeof one, "%lld on GPU%s", ls_json_int(p, "pid", -1), g);
                 if (!strstr(pids, one) && strlen(pids) + strlen(one) + 3 < sizeof pids)
-                    snprintf(pids + strlen(pids), sizeof pids - strlen(pids), "%s%s", *pids ? ", " : "", one);
+                    snprintf(pids + strlen(pids), sizeof pids - strlen(pids), "%s%s",
+                             *pids ? ", " : "", one);
                 gpus |= 1ULL << (atoi(g) & 63);
                 here = 1;
             }
@@ -339,8 +364,10 @@ static void busy_gpu(const ls_machine_t *m, json_t *out)
     ls_about_t about = LS_ABOUT_GPUS(gpus);
     ls_about_text(&about, subject, sizeof subject);
     ls_finding_add(out, "busy_gpu", LS_SEV_WARNING, about, evidence,
-                   "Other processes ran on %s during %zu measurements (pid %s): they share the GPU's memory "
-                   "bandwidth and links, so these figures are low and spread; rerun on an idle machine; next: "
+                   "Other processes ran on %s during %zu measurements (pid %s): they share the "
+                   "GPU's memory "
+                   "bandwidth and links, so these figures are low and spread; rerun on an idle "
+                   "machine; next: "
                    "`nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv`",
                    subject, json_array_size(evidence), pids);
 }
@@ -350,7 +377,8 @@ static void noisy(const ls_machine_t *m, json_t *out)
     json_t *evidence = json_array();
     double worst = 0, worst_limit = LS_NOISY_CV;
     const char *worst_id = "";
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0; i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
+    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
         if (!ls_entry_noisy(e))
             continue;
@@ -363,12 +391,17 @@ static void noisy(const ls_machine_t *m, json_t *out)
         json_decref(evidence);
         return;
     }
-    ls_finding_add(out, "noisy", LS_SEV_WARNING, LS_ABOUT_WHAT(json_array_size(evidence) == 1 ? worst_id : "measurements"), evidence,
-                   "%zu figure%s spread wider than a healthy idle machine's (coefficient of variation; worst %s at "
-                   "%.1f%%, limit %.0f%%): another process, clock changes or a shared path moved them while "
-                   "measuring; findings resting only on them are lowered to info; rerun on an idle machine",
-                   json_array_size(evidence), json_array_size(evidence) == 1 ? "" : "s", worst_id, 100 * worst,
-                   100 * worst_limit);
+    ls_finding_add(out, "noisy", LS_SEV_WARNING,
+                   LS_ABOUT_WHAT(json_array_size(evidence) == 1 ? worst_id : "measurements"),
+                   evidence,
+                   "%zu figure%s spread wider than a healthy idle machine's (coefficient of "
+                   "variation; worst %s at "
+                   "%.1f%%, limit %.0f%%): another process, clock changes or a shared path moved "
+                   "them while "
+                   "measuring; findings resting only on them are lowered to info; rerun on an idle "
+                   "machine",
+                   json_array_size(evidence), json_array_size(evidence) == 1 ? "" : "s", worst_id,
+                   100 * worst, 100 * worst_limit);
 }
 
 void ls_rules_status(const ls_machine_t *m, json_t *out)

@@ -16,14 +16,16 @@
    do with the GPU. */
 static const char *dcgm_severity_name(long long sev)
 {
-    static const char *const names[] = {"none", "monitor", "isolate", "unknown", "triage", "configuration", "drain and reset"};
+    static const char *const names[] = {"none",   "monitor",       "isolate",        "unknown",
+                                        "triage", "configuration", "drain and reset"};
     return sev >= 0 && sev < 7 ? names[sev] : NULL;
 }
 
 /* A failed result is an error unless DCGM itself rates the problem as one the GPU can
    work with: DCGM_ERROR_MONITOR (1) or DCGM_ERROR_CONFIG (5, e.g. persistence mode off),
    then a warning; a warned result is a warning. */
-static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, const json_t *p, int fail)
+static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, const json_t *p,
+                         int fail)
 {
     char subject[128];
     ls_about_t about = LS_ABOUT_GPUS(ls_gpu_mask_of(json_object_get(result, "gpus")));
@@ -37,10 +39,12 @@ static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, 
     if (sev_name)
         snprintf(sev_text, sizeof sev_text, ", DCGM severity: %s", sev_name);
     int workable = sev == 1 || sev == 5;
-    ls_finding_add(out, "dcgm_failed", fail && !workable ? LS_SEV_ERROR : LS_SEV_WARNING, about, NULL,
-                   "DCGM diagnostic %s test %s on %s (%s%s): %s (the next step is DCGM's own, in its message)",
-                   ls_json_str(test, "name", "?"), fail ? "failed" : "warned", subject, code, sev_text,
-                   ls_json_str(p, "message", ""));
+    ls_finding_add(out, "dcgm_failed", fail && !workable ? LS_SEV_ERROR : LS_SEV_WARNING, about,
+                   NULL,
+                   "DCGM diagnostic %s test %s on %s (%s%s): %s (the next step is DCGM's own, in "
+                   "its message)",
+                   ls_json_str(test, "name", "?"), fail ? "failed" : "warned", subject, code,
+                   sev_text, ls_json_str(p, "message", ""));
 }
 
 /* Passes are evidence: one line per diagnostic naming the tests that passed. */
@@ -51,17 +55,15 @@ static void dcgm_one(json_t *out, const json_t *d)
     int npass = 0;
     size_t i, j, k;
     const json_t *t, *r, *p;
-    json_array_foreach(json_object_get(d, "tests"), i, t)
-    {
+    json_array_foreach(json_object_get(d, "tests"), i, t) {
         int test_pass = 0, test_bad = 0;
-        json_array_foreach(json_object_get(t, "results"), j, r)
-        {
+        json_array_foreach(json_object_get(t, "results"), j, r) {
             const char *st = ls_json_str(r, "status", "");
-            int fail = strcmp(st, "fail") == 0, warn = strcmp(st, "warn") == 0 || strcmp(st, "warning") == 0;
+            int fail = strcmp(st, "fail") == 0,
+                warn = strcmp(st, "warn") == 0 || strcmp(st, "warning") == 0;
             test_pass |= strcmp(st, "pass") == 0;
             test_bad |= fail || warn;
-            json_array_foreach(json_object_get(r, "problems"), k, p)
-            {
+            json_array_foreach(json_object_get(r, "problems"), k, p) {
                 if (fail || warn)
                     dcgm_problem(out, t, r, p, fail);
             }
@@ -79,11 +81,13 @@ static void dcgm_one(json_t *out, const json_t *d)
     }
     if (npass)
         ls_finding_add(out, "dcgm_passed", LS_SEV_INFO, LS_ABOUT_WHAT("DCGM diagnostic"), NULL,
-                       "DCGM %s diagnostic: %d test%s passed (%s)", ls_json_str(d, "version", "(version unknown)"),
-                       npass, npass == 1 ? "" : "s", passed);
+                       "DCGM %s diagnostic: %d test%s passed (%s)",
+                       ls_json_str(d, "version", "(version unknown)"), npass, npass == 1 ? "" : "s",
+                       passed);
     if (ls_json_str(d, "runtime_error", NULL))
-        ls_finding_add(out, "dcgm_runtime_error", LS_SEV_ERROR, LS_ABOUT_WHAT("DCGM diagnostic"), NULL,
-                       "DCGM diagnostic did not run: %s", ls_json_str(d, "runtime_error", ""));
+        ls_finding_add(out, "dcgm_runtime_error", LS_SEV_ERROR, LS_ABOUT_WHAT("DCGM diagnostic"),
+                       NULL, "DCGM diagnostic did not run: %s",
+                       ls_json_str(d, "runtime_error", ""));
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -108,7 +112,8 @@ static int slowest_process(const json_t *means, double *ratio)
         const json_t *t = json_array_get(means, i);
         if (!json_is_number(t))
             continue;
-        if (worst < 0 || json_number_value(t) > json_number_value(json_array_get(means, (size_t)worst)))
+        if (worst < 0 ||
+            json_number_value(t) > json_number_value(json_array_get(means, (size_t)worst)))
             worst = (int)i;
     }
     for (size_t i = 0; i < n; i++)
@@ -129,8 +134,8 @@ static void name_process(const json_t *e, int p, char *out, size_t len)
     /* nccl-tests' process p drives ranks p*k .. p*k+k-1 (k = ranks / processes) */
     const json_t *ranks = json_object_get(e, "ranks");
     const json_t *row = json_array_get(json_object_get(e, "rows"), 0);
-    size_t nproc = json_array_size(json_object_get(json_object_get(json_object_get(row, "oop"), "iter"),
-                                                   "process_mean_us"));
+    size_t nproc = json_array_size(
+        json_object_get(json_object_get(json_object_get(row, "oop"), "iter"), "process_mean_us"));
     size_t per = nproc && json_array_size(ranks) ? json_array_size(ranks) / nproc : 0;
     const json_t *r = per ? json_array_get(ranks, (size_t)p * per) : NULL;
     if (r)
@@ -147,9 +152,9 @@ static void straggler_entry(json_t *out, const json_t *e)
     long long worst_bytes = 0;
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(e, "rows"), i, row)
-    {
-        const json_t *means = json_object_get(json_object_get(json_object_get(row, "oop"), "iter"), "process_mean_us");
+    json_array_foreach(json_object_get(e, "rows"), i, row) {
+        const json_t *means = json_object_get(json_object_get(json_object_get(row, "oop"), "iter"),
+                                              "process_mean_us");
         double ratio;
         int p = slowest_process(means, &ratio);
         if (p < 0)
@@ -168,11 +173,14 @@ static void straggler_entry(json_t *out, const json_t *e)
         name_process(e, p, who, sizeof who);
         json_t *ev = json_pack("[s]", ls_json_str(e, "id", ""));
         ls_finding_add(out, "nccl_straggler", LS_SEV_WARNING, LS_ABOUT_WHAT(who), ev,
-                       "%s: %s is the slowest at %d of %d sizes, %.0f%% above the other processes' median "
-                       "time per iteration%s%lld bytes; every rank waits for it: look at that host and GPU "
+                       "%s: %s is the slowest at %d of %d sizes, %.0f%% above the other processes' "
+                       "median "
+                       "time per iteration%s%lld bytes; every rank waits for it: look at that host "
+                       "and GPU "
                        "(clocks, throttling, its NIC)",
-                       ls_json_str(e, "collective", LS_FAMILY_NCCL), who, counts[p], sized, (worst_ratio - 1) * 100,
-                       worst_size_p == p ? " at worst, at " : " at ", worst_bytes);
+                       ls_json_str(e, "collective", LS_FAMILY_NCCL), who, counts[p], sized,
+                       (worst_ratio - 1) * 100, worst_size_p == p ? " at worst, at " : " at ",
+                       worst_bytes);
     }
 }
 
@@ -181,32 +189,37 @@ static void straggler_entry(json_t *out, const json_t *e)
 static void ras_unranked(json_t *out, const json_t *p, const char *ev_id)
 {
     const char *kind = ls_json_str(p, "kind", "");
-    enum ls_severity sev = !strcmp(kind, "error") ? LS_SEV_ERROR : !strcmp(kind, "info") ? LS_SEV_INFO : LS_SEV_WARNING;
+    enum ls_severity sev = !strcmp(kind, "error")  ? LS_SEV_ERROR
+                           : !strcmp(kind, "info") ? LS_SEV_INFO
+                                                   : LS_SEV_WARNING;
     const char *state = ls_json_str(p, "state", "?"), *comm = ls_json_str(p, "comm", "?");
     const char *why = json_string_value(json_array_get(json_object_get(p, "lines"), 0));
     size_t k;
     const json_t *x;
-    json_array_foreach(json_object_get(p, "processes"), k, x)
-    {
+    json_array_foreach(json_object_get(p, "processes"), k, x) {
         char subject[320];
         snprintf(subject, sizeof subject, "process %lld on %s, GPU %lld", ls_json_int(x, "pid", -1),
                  ls_json_str(x, "host", "unknown"), ls_json_int(x, "gpu", -1));
-        ls_finding_add(out, "nccl_ras_problem", sev, LS_ABOUT_WHAT(subject), json_pack("[s]", ev_id), "NCCL RAS %s (%s): %s%s%s", state,
-                       strcmp(comm, "job") == 0 ? "the job" : comm, subject, why ? ": " : "", why ? why : "");
+        ls_finding_add(out, "nccl_ras_problem", sev, LS_ABOUT_WHAT(subject),
+                       json_pack("[s]", ev_id), "NCCL RAS %s (%s): %s%s%s", state,
+                       strcmp(comm, "job") == 0 ? "the job" : comm, subject, why ? ": " : "",
+                       why ? why : "");
     }
     if (json_array_size(json_object_get(p, "processes")))
         return;
     char ranks[256] = "";
     size_t used = 0;
-    json_array_foreach(json_object_get(p, "missing_ranks"), k, x)
-    {
+    json_array_foreach(json_object_get(p, "missing_ranks"), k, x) {
         if (used < sizeof ranks)
-            used += (size_t)snprintf(ranks + used, sizeof ranks - used, "%s%lld", k ? ", " : "", (long long)json_integer_value(x));
+            used += (size_t)snprintf(ranks + used, sizeof ranks - used, "%s%lld", k ? ", " : "",
+                                     (long long)json_integer_value(x));
     }
     char subject[320];
-    snprintf(subject, sizeof subject, strcmp(comm, "job") == 0 ? "NCCL job" : "communicator %s", comm);
-    ls_finding_add(out, "nccl_ras_problem", sev, LS_ABOUT_WHAT(subject), json_pack("[s]", ev_id), "NCCL RAS %s on %s%s%s%s%s", state,
-                   subject, used ? ": missing rank " : "", ranks, why ? ": " : "", why ? why : "");
+    snprintf(subject, sizeof subject, strcmp(comm, "job") == 0 ? "NCCL job" : "communicator %s",
+             comm);
+    ls_finding_add(out, "nccl_ras_problem", sev, LS_ABOUT_WHAT(subject), json_pack("[s]", ev_id),
+                   "NCCL RAS %s on %s%s%s%s%s", state, subject, used ? ": missing rank " : "",
+                   ranks, why ? ": " : "", why ? why : "");
 }
 
 static void ras_one(json_t *out, const json_t *ras, size_t idx)
@@ -215,40 +228,47 @@ static void ras_one(json_t *out, const json_t *ras, size_t idx)
     snprintf(ev_id, sizeof ev_id, "nccl_ras[%zu]", idx);
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(ras, "groups"), i, g)
-    {
-        const char *st = ls_json_str(g, "status", "unknown"), *er = ls_json_str(g, "errors", "unknown");
+    json_array_foreach(json_object_get(ras, "groups"), i, g) {
+        const char *st = ls_json_str(g, "status", "unknown"),
+                   *er = ls_json_str(g, "errors", "unknown");
         if (strcmp(st, "RUNNING") == 0 && strcmp(er, "OK") == 0)
             continue;
-        if (strcmp(st, "INIT") == 0 && strcmp(er, "OK") == 0) { /* a communicator being created (RAS's docs) */
-            ls_finding_add(out, "nccl_ras_state", LS_SEV_INFO, LS_ABOUT_WHAT("NCCL job"), json_pack("[s]", ev_id),
-                           "NCCL RAS: communicator group %lld (%lld communicators, %lld ranks) is still initializing: "
+        if (strcmp(st, "INIT") == 0 &&
+            strcmp(er, "OK") == 0) { /* a communicator being created (RAS's docs) */
+            ls_finding_add(out, "nccl_ras_state", LS_SEV_INFO, LS_ABOUT_WHAT("NCCL job"),
+                           json_pack("[s]", ev_id),
+                           "NCCL RAS: communicator group %lld (%lld communicators, %lld ranks) is "
+                           "still initializing: "
                            "query again to see it RUNNING",
-                           ls_json_int(g, "group", -1), ls_json_int(g, "comms", -1), ls_json_int(g, "ranks", -1));
+                           ls_json_int(g, "group", -1), ls_json_int(g, "comms", -1),
+                           ls_json_int(g, "ranks", -1));
             continue;
         }
         ls_finding_add(out, "nccl_ras_state", strcmp(er, "OK") != 0 ? LS_SEV_ERROR : LS_SEV_WARNING,
                        LS_ABOUT_WHAT("NCCL job"), json_pack("[s]", ev_id),
-                       "NCCL RAS: communicator group %lld (%lld communicators, %lld ranks) is %s with %s: the job "
+                       "NCCL RAS: communicator group %lld (%lld communicators, %lld ranks) is %s "
+                       "with %s: the job "
                        "is not healthy",
-                       ls_json_int(g, "group", -1), ls_json_int(g, "comms", -1), ls_json_int(g, "ranks", -1), st, er);
+                       ls_json_int(g, "group", -1), ls_json_int(g, "comms", -1),
+                       ls_json_int(g, "ranks", -1), st, er);
     }
     const json_t *p;
-    json_array_foreach(json_object_get(ras, "problems"), i, p)
-    {
+    json_array_foreach(json_object_get(ras, "problems"), i, p) {
         size_t k;
         const json_t *r;
         if (json_array_size(json_object_get(p, "ranks")) == 0)
             ras_unranked(out, p, ev_id);
-        json_array_foreach(json_object_get(p, "ranks"), k, r)
-        {
+        json_array_foreach(json_object_get(p, "ranks"), k, r) {
             char subject[320];
-            snprintf(subject, sizeof subject, "rank %lld on %s, GPU %lld", ls_json_int(r, "rank", -1),
-                     ls_json_str(r, "host", "unknown"), ls_json_int(r, "gpu", -1));
+            snprintf(subject, sizeof subject, "rank %lld on %s, GPU %lld",
+                     ls_json_int(r, "rank", -1), ls_json_str(r, "host", "unknown"),
+                     ls_json_int(r, "gpu", -1));
             const char *why = json_string_value(json_array_get(json_object_get(p, "lines"), 0));
             ls_finding_add(out, "nccl_ras_problem",
-                           strcmp(ls_json_str(p, "kind", ""), "error") == 0 ? LS_SEV_ERROR : LS_SEV_WARNING,
-                           LS_ABOUT_WHAT(subject), json_pack("[s]", ev_id), "NCCL RAS %s on communicator %s: %s (process %lld)%s%s",
+                           strcmp(ls_json_str(p, "kind", ""), "error") == 0 ? LS_SEV_ERROR
+                                                                            : LS_SEV_WARNING,
+                           LS_ABOUT_WHAT(subject), json_pack("[s]", ev_id),
+                           "NCCL RAS %s on communicator %s: %s (process %lld)%s%s",
                            ls_json_str(p, "state", "?"), ls_json_str(p, "comm", "?"), subject,
                            ls_json_int(r, "pid", -1), why ? ": " : "", why ? why : "");
         }
@@ -258,7 +278,8 @@ static void ras_one(json_t *out, const json_t *ras, size_t idx)
 /* A row's busbw (out-of-place; in-place when that is all it has); 0 when none. */
 static double row_busbw(const json_t *row)
 {
-    const json_t *res = json_object_get(row, "oop") ? json_object_get(row, "oop") : json_object_get(row, "ip");
+    const json_t *res = json_object_get(row, "oop") ? json_object_get(row, "oop")
+                                                    : json_object_get(row, "ip");
     return ls_json_num(res, "busbw", 0);
 }
 
@@ -266,20 +287,20 @@ static double row_busbw(const json_t *row)
    of an nccl entry, else, between the two measured sizes around it, the busbw
    interpolated on a log scale of size (*between set; never beyond the sizes measured);
    0 when none. */
-static double measured_at(const json_t *doc, const char *coll, long long bytes, long long nranks, const char **id,
-                          int *between)
+static double measured_at(const json_t *doc, const char *coll, long long bytes, long long nranks,
+                          const char **id, int *between)
 {
     *between = 0;
     for (long i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, 0); i >= 0;
          i = ls_doc_next_measurement(doc, LS_FAMILY_NCCL, i + 1)) {
         const json_t *e = json_array_get(json_object_get(doc, "measurements"), (size_t)i);
-        long long er = ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus")));
+        long long er = ls_json_int(e, "nranks",
+                                   (long long)json_array_size(json_object_get(e, "gpus")));
         if (strcmp(ls_json_str(e, "collective", ""), coll) != 0 || (nranks > 0 && er != nranks))
             continue;
         size_t k;
         const json_t *row, *lo = NULL, *hi = NULL;
-        json_array_foreach(json_object_get(e, "rows"), k, row)
-        {
+        json_array_foreach(json_object_get(e, "rows"), k, row) {
             long long b = ls_json_int(row, "bytes", -1);
             if (row_busbw(row) <= 0 || b <= 0)
                 continue;
@@ -293,7 +314,8 @@ static double measured_at(const json_t *doc, const char *coll, long long bytes, 
                 hi = row;
         }
         if (lo && hi && bytes > 0) {
-            double x0 = log((double)ls_json_int(lo, "bytes", 1)), x1 = log((double)ls_json_int(hi, "bytes", 1));
+            double x0 = log((double)ls_json_int(lo, "bytes", 1)),
+                   x1 = log((double)ls_json_int(hi, "bytes", 1));
             double f = (log((double)bytes) - x0) / (x1 - x0);
             *id = ls_json_str(e, "id", "");
             *between = 1;
@@ -317,8 +339,7 @@ static void add_unique(json_t *ids, const char *id)
 {
     size_t i;
     const json_t *v;
-    json_array_foreach(ids, i, v)
-    {
+    json_array_foreach(ids, i, v) {
         if (strcmp(json_string_value(v), id) == 0)
             return;
     }
@@ -343,7 +364,8 @@ static void job_vs_measured(json_t *out, const json_t *doc)
         json_t *ev = json_array();
         for (size_t j = i; j < n; j++) {
             const json_t *b = json_array_get(list, j);
-            if (done[j] || strcmp(ls_json_str(b, "collective", ""), coll) != 0 || ls_json_int(b, "nranks", -1) != nranks)
+            if (done[j] || strcmp(ls_json_str(b, "collective", ""), coll) != 0 ||
+                ls_json_int(b, "nranks", -1) != nranks)
                 continue;
             done[j] = 1;
             const char *id = NULL;
@@ -358,8 +380,10 @@ static void job_vs_measured(json_t *out, const json_t *doc)
             char size[48];
             size_text(bytes, size, sizeof size);
             if (used < sizeof text)
-                used += (size_t)snprintf(text + used, sizeof text - used, "%s%.0f%% at %s (%.1f of %.1f GB/s%s)",
-                                         compared > 1 ? "; " : "", ratio * 100, size, ls_json_num(b, "busbw", 0), here,
+                used += (size_t)snprintf(text + used, sizeof text - used,
+                                         "%s%.0f%% at %s (%.1f of %.1f GB/s%s)",
+                                         compared > 1 ? "; " : "", ratio * 100, size,
+                                         ls_json_num(b, "busbw", 0), here,
                                          between ? ", between the sizes measured" : "");
             add_unique(ev, id);
         }
@@ -369,9 +393,14 @@ static void job_vs_measured(json_t *out, const json_t *doc)
         }
         char subject[96];
         snprintf(subject, sizeof subject, "%s over %lld ranks", coll, nranks);
-        ls_finding_add(out, "job_vs_measured", low ? LS_SEV_WARNING : LS_SEV_INFO, LS_ABOUT_WHAT(subject), ev,
-                       "this job's %s got %s of what this machine measured busbw at the same size and rank count%s", coll, text,
-                       low ? ": look at the job's algorithm and protocol, its placement, and what ran beside it" : "");
+        ls_finding_add(out, "job_vs_measured", low ? LS_SEV_WARNING : LS_SEV_INFO,
+                       LS_ABOUT_WHAT(subject), ev,
+                       "this job's %s got %s of what this machine measured busbw at the same size "
+                       "and rank count%s",
+                       coll, text,
+                       low ? ": look at the job's algorithm and protocol, its placement, and what "
+                             "ran beside it"
+                           : "");
     }
     free(done);
 }

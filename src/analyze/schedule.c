@@ -140,7 +140,10 @@ typedef struct {
     int npairs, nrounds, width;
 } builder_t;
 
-static unsigned char *round_use(const builder_t *b, int r) { return b->used + (size_t)r * b->width; }
+static unsigned char *round_use(const builder_t *b, int r)
+{
+    return b->used + (size_t)r * b->width;
+}
 
 static int fits(const ls_fabric_t *f, const builder_t *b, ls_pair_t p, int r)
 {
@@ -235,7 +238,7 @@ static int compare_pairs(const void *x, const void *y)
 /* Rounds that hold pairs again from the builder, with pairs ordered by (a, b). */
 static int to_schedule(const builder_t *b, ls_schedule_t *s)
 {
-    int (*key)[3] = malloc(sizeof *key * (b->npairs ? b->npairs : 1));
+    int(*key)[3] = malloc(sizeof *key * (b->npairs ? b->npairs : 1));
     s->rounds = calloc(b->nrounds ? b->nrounds : 1, sizeof *s->rounds);
     if (!key || !s->rounds) {
         free(key);
@@ -262,8 +265,12 @@ int ls_schedule_pairs(const ls_fabric_t *f, int serial, ls_schedule_t *s)
 {
     memset(s, 0, sizeof *s);
     size_t total = f->n > 1 ? (size_t)f->n * (f->n - 1) / 2 : 1;
-    builder_t b = {malloc(total * sizeof *b.pair), malloc(total * sizeof *b.round_of), NULL,
-                   0, 0, 4 * f->n + 1};
+    builder_t b = {malloc(total * sizeof *b.pair),
+                   malloc(total * sizeof *b.round_of),
+                   NULL,
+                   0,
+                   0,
+                   4 * f->n + 1};
     b.used = calloc(total, (size_t)b.width);
     int rc = -1;
     if (b.pair && b.round_of && b.used) {

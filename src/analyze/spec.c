@@ -21,8 +21,14 @@ static char *next_field(char **cursor)
     return start;
 }
 
-static double num_or_unknown(const char *s) { return *s ? atof(s) : -1; }
-static int int_or_unknown(const char *s) { return *s ? atoi(s) : -1; }
+static double num_or_unknown(const char *s)
+{
+    return *s ? atof(s) : -1;
+}
+static int int_or_unknown(const char *s)
+{
+    return *s ? atoi(s) : -1;
+}
 
 static int parse_row(char *line, ls_spec_row_t *r)
 {
@@ -77,8 +83,8 @@ int ls_datasheet_parse(const char *text, ls_datasheet_t *ds, char *err, size_t e
             ds->rows = grown;
         }
         if (parse_row(line, &ds->rows[ds->n]) != 0) {
-            snprintf(err, errlen, "datasheet line %d: expected %d tab-separated columns",
-                     lineno, SPEC_COLUMNS);
+            snprintf(err, errlen, "datasheet line %d: expected %d tab-separated columns", lineno,
+                     SPEC_COLUMNS);
             free(copy);
             ls_datasheet_free(ds);
             return -1;
@@ -141,7 +147,8 @@ static int active_nvlinks(const json_t *gpu)
     int active = 0;
     if (!json_is_array(links))
         return -1; /* not recorded */
-    json_array_foreach(links, i, l) active += json_is_true(json_object_get(l, "active"));
+    json_array_foreach(links, i, l)
+        active += json_is_true(json_object_get(l, "active"));
     return active;
 }
 
@@ -151,10 +158,9 @@ static double best_hbm(const json_t *doc, long long g, const char **id)
     double best = 0;
     size_t i;
     const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
-        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_HBM) != 0 || ls_json_int(e, "gpu", -1) != g ||
-            strcmp(ls_json_str(e, "status", ""), "ok") != 0)
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_HBM) != 0 ||
+            ls_json_int(e, "gpu", -1) != g || strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
         double v = ls_json_num(e, "value", 0);
         if (v > best) {
@@ -180,8 +186,7 @@ static int nvlinks_from_topology(const json_t *doc, long long g)
     size_t i;
     const json_t *l;
     int seen = 0, links = 0;
-    json_array_foreach(json_object_get(doc, "links"), i, l)
-    {
+    json_array_foreach(json_object_get(doc, "links"), i, l) {
         if (ls_json_int(l, "a", -1) != g || ls_json_int(l, "b", -1) == g)
             continue;
         seen = 1;
@@ -287,8 +292,8 @@ static void check_memory(const json_t *gpu, const ls_spec_row_t *r, const char *
        MiB is 140.4 GiB (150.8 in 1e9 bytes), an A100's 81920 MiB 80 GiB. Memory sizes are
        GiB everywhere (issue 27); drivers show a little less or more. */
     double gib = bytes / (1024.0 * 1024 * 1024);
-    json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "memory_gib", "spec", r->memory_gb, "seen",
-                                            gib));
+    json_array_append_new(checks, json_pack("{s:s, s:f, s:f}", "check", "memory_gib", "spec",
+                                            r->memory_gb, "seen", gib));
     if (gib < 0.9 * r->memory_gb)
         ls_finding_add(findings, "spec_memory", LS_SEV_WARNING, gpu_about(gpu), NULL,
                        "%s: %.1f GiB of memory, the part has %.0f GiB", subject, gib, r->memory_gb);
@@ -301,9 +306,10 @@ static void check_pcie(const json_t *gpu, const ls_spec_row_t *r, const char *su
     long long gen = ls_json_int(pcie, "gen_max", -1), width = ls_json_int(pcie, "width_max", -1);
     if (gen <= 0 || width <= 0 || r->pcie_gen <= 0 || r->pcie_width <= 0)
         return;
-    json_array_append_new(checks, json_pack("{s:s, s:i, s:i, s:I, s:I}", "check", "pcie", "spec_gen",
-                                            r->pcie_gen, "spec_width", r->pcie_width, "seen_gen",
-                                            (json_int_t)gen, "seen_width", (json_int_t)width));
+    json_array_append_new(checks,
+                          json_pack("{s:s, s:i, s:i, s:I, s:I}", "check", "pcie", "spec_gen",
+                                    r->pcie_gen, "spec_width", r->pcie_width, "seen_gen",
+                                    (json_int_t)gen, "seen_width", (json_int_t)width));
     if (gen < r->pcie_gen || width < r->pcie_width)
         ls_finding_add(findings, "spec_pcie", LS_SEV_WARNING, gpu_about(gpu), NULL,
                        "%s: the PCIe link can reach Gen%lld x%lld at most, the part is Gen%d "
@@ -331,8 +337,8 @@ static void check_power_sms(const json_t *gpu, const ls_spec_row_t *r, const cha
                                                 "seen", (json_int_t)sms));
         if (sms < r->sms)
             ls_finding_add(findings, "spec_sms", LS_SEV_ERROR, gpu_about(gpu), NULL,
-                           "%s: %lld SMs, the part has %d: a cut-down or mislabelled part",
-                           subject, sms, r->sms);
+                           "%s: %lld SMs, the part has %d: a cut-down or mislabelled part", subject,
+                           sms, r->sms);
     }
 }
 
@@ -361,14 +367,16 @@ const ls_spec_row_t *ls_datasheet_row_of(const ls_datasheet_t *ds, const json_t 
 /* The SM clock a sustained load held (linkscope burn) against the part's base clock: a
    check with "spec": null where the datasheet has no sourced base clock. The finding is
    the burn family's (burn_below_base, analyze/rules_burn.c). */
-static void check_base_clock(const json_t *doc, const json_t *gpu, const ls_spec_row_t *r, json_t *checks)
+static void check_base_clock(const json_t *doc, const json_t *gpu, const ls_spec_row_t *r,
+                             json_t *checks)
 {
     double held = ls_burn_sm_mhz_held(doc, ls_json_int(gpu, "index", -1));
     if (held <= 0)
         return;
-    json_array_append_new(checks, json_pack("{s:s, s:o, s:f}", "check", "base_mhz", "spec",
-                                            r->base_mhz > 0 ? json_integer(r->base_mhz) : json_null(),
-                                            "seen", held));
+    json_array_append_new(checks,
+                          json_pack("{s:s, s:o, s:f}", "check", "base_mhz", "spec",
+                                    r->base_mhz > 0 ? json_integer(r->base_mhz) : json_null(),
+                                    "seen", held));
 }
 
 /* The GPU's row by its name; its PCI device id (discovery records it) must then be the
@@ -377,7 +385,8 @@ static const ls_spec_row_t *identify(const json_t *gpu, const ls_datasheet_t *ds
                                      const char *subject, json_t *findings)
 {
     const char *name = ls_json_str(gpu, "name", ""), *id = ls_json_str(gpu, "pci_device_id", "");
-    const ls_spec_row_t *by_name = ls_datasheet_find(ds, name), *by_id = ls_datasheet_find_pci(ds, id);
+    const ls_spec_row_t *by_name = ls_datasheet_find(ds, name),
+                        *by_id = ls_datasheet_find_pci(ds, id);
     if (by_name && *id && by_name->pci_ids[0] && !list_has(by_name->pci_ids, id))
         ls_finding_add(findings, "spec_identity", LS_SEV_WARNING, gpu_about(gpu), NULL,
                        "%s reports \"%s\" but its PCI device id %s is not that part's (%s)%s%s: "
@@ -386,8 +395,8 @@ static const ls_spec_row_t *identify(const json_t *gpu, const ls_datasheet_t *ds
                        by_id ? by_id->key : "");
     if (!by_name && by_id)
         ls_finding_add(findings, "spec_identity", LS_SEV_INFO, gpu_about(gpu), NULL,
-                       "%s: \"%s\" is in no row by name; its PCI device id %s is the %s's",
-                       subject, name, id, by_id->key);
+                       "%s: \"%s\" is in no row by name; its PCI device id %s is the %s's", subject,
+                       name, id, by_id->key);
     return by_name ? by_name : by_id;
 }
 
@@ -396,8 +405,7 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
     json_t *out = json_array();
     size_t i;
     const json_t *gpu;
-    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, gpu) {
         char subject[32];
         const char *name = ls_json_str(gpu, "name", "");
         snprintf(subject, sizeof subject, "GPU %lld", ls_json_int(gpu, "index", (json_int_t)i));
@@ -408,7 +416,8 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
                            "judged against clock-derived peaks only",
                            subject, name[0] ? name : "unnamed GPU");
             json_array_append_new(out, json_pack("{s:s, s:I, s:s, s:n}", "gpu", subject, "index",
-                                                 ls_json_int(gpu, "index", (json_int_t)i), "name", name, "part"));
+                                                 ls_json_int(gpu, "index", (json_int_t)i), "name",
+                                                 name, "part"));
             continue;
         }
         json_t *checks = json_array();
@@ -418,9 +427,10 @@ json_t *ls_spec_check(const json_t *doc, const ls_datasheet_t *ds, json_t *findi
         check_power_sms(gpu, r, subject, checks, findings);
         check_hbm(doc, gpu, r, subject, checks, findings);
         check_base_clock(doc, gpu, r, checks);
-        json_array_append_new(out, json_pack("{s:s, s:I, s:s, s:s, s:s, s:o}", "gpu", subject, "index",
-                                             ls_json_int(gpu, "index", (json_int_t)i), "name", name, "part",
-                                             r->key, "source", r->source, "checks", checks));
+        json_array_append_new(out,
+                              json_pack("{s:s, s:I, s:s, s:s, s:s, s:o}", "gpu", subject, "index",
+                                        ls_json_int(gpu, "index", (json_int_t)i), "name", name,
+                                        "part", r->key, "source", r->source, "checks", checks));
     }
     return json_pack("{s:o}", "gpus", out);
 }
@@ -429,7 +439,8 @@ void ls_spec_findings(const json_t *doc, json_t *findings)
 {
     ls_datasheet_t ds;
     char err[160];
-    if (!json_is_object(json_object_get(doc, "spec")) || ls_datasheet_builtin(&ds, err, sizeof err) != 0)
+    if (!json_is_object(json_object_get(doc, "spec")) ||
+        ls_datasheet_builtin(&ds, err, sizeof err) != 0)
         return;
     json_decref(ls_spec_check(doc, &ds, findings));
     ls_datasheet_free(&ds);

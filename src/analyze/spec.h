@@ -15,7 +15,7 @@ typedef struct {
     char form[16];   /* "SXM5", "PCIe", ... */
     double memory_gb, memory_gbps, nvlink_gbps, power_w;
     int nvlink_gen, nvlinks, pcie_gen, pcie_width, sms, boost_mhz;
-    int base_mhz; /* NVIDIA's product brief base clock; < 0 where none was read */
+    int base_mhz;     /* NVIDIA's product brief base clock; < 0 where none was read */
     char pci_ids[64]; /* "0x2330", ';'-separated; "" when not known */
     char source[320];
 } ls_spec_row_t;

@@ -18,9 +18,10 @@ static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, siz
     size_t i;
     const json_t *e, *gpu;
     json_array_foreach(json_object_get(doc, "measurements"), i, e)
-        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_P2P) == 0 && strcmp(ls_json_str(e, "method", ""), LS_P2P_CE) == 0 &&
-            strcmp(ls_json_str(e, "direction", ""), LS_DIR_UNI) == 0 && strcmp(ls_json_str(e, "status", ""), "ok") == 0 &&
-            ls_json_num(e, "value", 0) > best)
+        if (strcmp(ls_json_str(e, "family", ""), LS_FAMILY_P2P) == 0 &&
+            strcmp(ls_json_str(e, "method", ""), LS_P2P_CE) == 0 &&
+            strcmp(ls_json_str(e, "direction", ""), LS_DIR_UNI) == 0 &&
+            strcmp(ls_json_str(e, "status", ""), "ok") == 0 && ls_json_num(e, "value", 0) > best)
             best = ls_json_num(e, "value", 0);
     if (best > 0)
         return snprintf(basis, len, "measured P2P copy"), best;
@@ -29,8 +30,9 @@ static double here_gbps(const json_t *doc, int part_has_nvlink, char *basis, siz
     if (nvl > 0)
         return snprintf(basis, len, "theoretical NVLink of the active links"), nvl;
     if (ls_spec_active_nvlinks(doc, gpu) < 0 && part_has_nvlink)
-        return snprintf(basis, len, "the document does not record the GPUs' NVLinks; import nvidia-smi "
-                                    "nvlink -s or topo -m"),
+        return snprintf(basis, len,
+                        "the document does not record the GPUs' NVLinks; import nvidia-smi "
+                        "nvlink -s or topo -m"),
                0; /* PCIe would be a guess */
     const json_t *pcie = json_object_get(gpu, "pcie");
     /* The link at its maximum generation (an idle GPU lowers it: Gen1 at P8) and the
@@ -60,9 +62,9 @@ static double part_nvlink_gbps(const json_t *gpu, const ls_spec_row_t *part)
 {
     size_t i;
     const json_t *l;
-    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l)
-    {
-        if (json_is_true(json_object_get(l, "active")) && ls_json_num(l, "gbps", 0) > 0 && part->nvlinks > 0)
+    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l) {
+        if (json_is_true(json_object_get(l, "active")) && ls_json_num(l, "gbps", 0) > 0 &&
+            part->nvlinks > 0)
             return part->nvlinks * ls_json_num(l, "gbps", 0);
     }
     return part->nvlink_gbps / 2;
@@ -74,14 +76,15 @@ static json_t *degree(const ls_tp_shape_t *shape, const char *model, uint64_t to
     double t_here = prefill_s(shape, tokens, tp, here);
     json_t *d = json_pack("{s:i, s:f}", "tp", tp, "here_s", t_here);
     char line[320];
-    int n = snprintf(line, sizeof line, "TP=%d prefill of %lluk tokens (%s): %.2f s of all-reduce "
-                     "here (%s, %.0f GB/s)", tp, (unsigned long long)(tokens / 1024), model,
-                     t_here, basis, here);
+    int n = snprintf(line, sizeof line,
+                     "TP=%d prefill of %lluk tokens (%s): %.2f s of all-reduce "
+                     "here (%s, %.0f GB/s)",
+                     tp, (unsigned long long)(tokens / 1024), model, t_here, basis, here);
     if (part && part_gbps > 0 && n > 0 && (size_t)n < sizeof line) {
         double t_part = prefill_s(shape, tokens, tp, part_gbps);
         json_object_set_new(d, "part_s", json_real(t_part));
-        snprintf(line + n, sizeof line - (size_t)n, " vs %.2f s on the %s's NVLink (%.4g GB/s)", t_part, part->key,
-                 part_gbps);
+        snprintf(line + n, sizeof line - (size_t)n, " vs %.2f s on the %s's NVLink (%.4g GB/s)",
+                 t_part, part->key, part_gbps);
     }
     json_object_set_new(d, "line", json_string(line));
     return d;
@@ -92,11 +95,14 @@ json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const ch
 {
     const ls_tp_preset_t *p = ls_tp_preset_find(model);
     if (!p)
-        return ls_seterr(err, errlen, "unknown model preset '%s' (linkscope tp --help lists them)", model), NULL;
+        return ls_seterr(err, errlen, "unknown model preset '%s' (linkscope tp --help lists them)",
+                         model),
+               NULL;
     size_t ngpus = json_array_size(json_object_get(doc, "gpus"));
     if (ngpus < 2) /* only the TP sizes the machine has: none, which is known, not unknown */
         return json_pack("{s:s, s:I, s:s}", "model", p->name, "tokens", (json_int_t)tokens, "none",
-                         ngpus ? "one GPU here: tensor parallelism needs two or more" : "no GPU in the document");
+                         ngpus ? "one GPU here: tensor parallelism needs two or more"
+                               : "no GPU in the document");
     const json_t *gpu = json_array_get(json_object_get(doc, "gpus"), 0);
     const ls_spec_row_t *part = ls_datasheet_find(ds, ls_json_str(gpu, "name", ""));
     char basis[160] = "";
@@ -104,17 +110,20 @@ json_t *ls_spec_tp_verdict(const json_t *doc, const ls_datasheet_t *ds, const ch
     if (here <= 0)
         return ls_seterr(err, errlen, "%s",
                          basis[0] ? basis
-                                  : "the document gives no GPU-to-GPU bandwidth (no P2P figure, NVLink or PCIe link)"),
+                                  : "the document gives no GPU-to-GPU bandwidth (no P2P figure, "
+                                    "NVLink or PCIe link)"),
                NULL;
     ls_tp_shape_t shape = {p->hidden, p->layers, 2}; /* bf16 activations */
-    json_t *out = json_pack("{s:s, s:I, s:{s:f, s:s}}", "model", p->name, "tokens", (json_int_t)tokens,
-                            "here", "gbps", here, "basis", basis);
+    json_t *out = json_pack("{s:s, s:I, s:{s:f, s:s}}", "model", p->name, "tokens",
+                            (json_int_t)tokens, "here", "gbps", here, "basis", basis);
     double part_gbps = part && part->nvlink_gbps > 0 ? part_nvlink_gbps(gpu, part) : 0;
     if (part_gbps > 0)
-        json_object_set_new(out, "part", json_pack("{s:s, s:f}", "name", part->key, "gbps", part_gbps));
+        json_object_set_new(out, "part",
+                            json_pack("{s:s, s:f}", "name", part->key, "gbps", part_gbps));
     json_t *degrees = json_array();
     for (int tp = 2; tp <= 8 && (size_t)tp <= ngpus; tp *= 2) /* the TP sizes the machine has */
-        json_array_append_new(degrees, degree(&shape, p->name, tokens, tp, here, basis, part, part_gbps));
+        json_array_append_new(degrees,
+                              degree(&shape, p->name, tokens, tp, here, basis, part, part_gbps));
     json_object_set_new(out, "degrees", degrees);
     return out;
 }

@@ -276,7 +276,8 @@ static int same_gpu_set(const json_t *entry, const int *gpus, int ngpus)
         int found = 0;
         size_t k;
         const json_t *g;
-        json_array_foreach(list, k, g) found |= json_is_integer(g) && json_integer_value(g) == gpus[i];
+        json_array_foreach(list, k, g)
+            found |= json_is_integer(g) && json_integer_value(g) == gpus[i];
         if (!found)
             return 0;
     }
@@ -295,8 +296,7 @@ static void describe_candidates(const json_t *doc, char *buf, size_t len)
         char gpus[64] = "";
         size_t k, g = 0;
         const json_t *v;
-        json_array_foreach(json_object_get(m, "gpus"), k, v)
-        {
+        json_array_foreach(json_object_get(m, "gpus"), k, v) {
             if (g + 1 >= sizeof gpus) /* gpus + g must stay inside the buffer */
                 break;
             int w = snprintf(gpus + g, sizeof gpus - g, "%s%lld", k ? "," : "",
@@ -343,11 +343,13 @@ const json_t *ls_tp_find_allreduce_ranks(const json_t *doc, const int *gpus, int
     char have[400];
     describe_candidates(doc, have, sizeof have);
     if (matches > 1)
-        ls_seterr(err, errlen, "several nccl all_reduce entries match and none is variant "
-                               "\"default\": choose one with --variant (the document has %s)",
+        ls_seterr(err, errlen,
+                  "several nccl all_reduce entries match and none is variant "
+                  "\"default\": choose one with --variant (the document has %s)",
                   have);
     else
-        ls_seterr(err, errlen, "no nccl all_reduce entry with rows for %s%s%s (the document has %s)",
+        ls_seterr(err, errlen,
+                  "no nccl all_reduce entry with rows for %s%s%s (the document has %s)",
                   ngpus ? "the GPUs asked" : "any GPUs", variant ? " and variant " : "",
                   variant ? variant : "", have[0] ? have : "none");
     return NULL;

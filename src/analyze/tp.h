@@ -55,28 +55,28 @@ int ls_tp_fit_alpha_beta(const double *bytes, const double *time_us, size_t n, d
 /* A measured curve: time of one all-reduce against its size. */
 typedef struct {
     size_t n;
-    double *bytes;   /* ascending, distinct */
+    double *bytes; /* ascending, distinct */
     double *time_us;
     int have_fit;
-    double alpha_us, bw_gbps;             /* the fit used outside the measured range */
-    double fit_max_rel, fit_rms_rel;      /* |fit - measured| / measured over the points */
+    double alpha_us, bw_gbps;        /* the fit used outside the measured range */
+    double fit_max_rel, fit_rms_rel; /* |fit - measured| / measured over the points */
     /* Outside the range the curve continues with a fit of its nearest end: one fit over
        every size bends towards the middle sizes and misses the ends (on 2 x H200 it gave
        291 GB/s where the top sizes run at 330). Each end fit uses the points within a
        factor LS_TP_END_SPAN of that end (at least two). */
     int have_low_fit, have_high_fit;
-    double low_alpha_us, low_bw_gbps;     /* used below the smallest size */
-    double high_alpha_us, high_bw_gbps;   /* used above the largest size */
+    double low_alpha_us, low_bw_gbps;   /* used below the smallest size */
+    double high_alpha_us, high_bw_gbps; /* used above the largest size */
 } ls_tp_curve_t;
 
 #define LS_TP_END_SPAN 32.0
 
 enum ls_tp_how {
-    LS_TP_EXACT = 0,  /* a measured size */
-    LS_TP_INTERP,     /* between two measured sizes, log-log */
-    LS_TP_FIT_BELOW,  /* below the smallest measured size: the alpha-beta fit */
-    LS_TP_FIT_ABOVE,  /* above the largest measured size: the alpha-beta fit */
-    LS_TP_FORMULA     /* a --link description: ring formula */
+    LS_TP_EXACT = 0, /* a measured size */
+    LS_TP_INTERP,    /* between two measured sizes, log-log */
+    LS_TP_FIT_BELOW, /* below the smallest measured size: the alpha-beta fit */
+    LS_TP_FIT_ABOVE, /* above the largest measured size: the alpha-beta fit */
+    LS_TP_FORMULA    /* a --link description: ring formula */
 };
 const char *ls_tp_how_name(enum ls_tp_how how); /* "measured", "interpolated", ... */
 
@@ -118,8 +118,8 @@ typedef enum { LS_TP_SRC_LINK, LS_TP_SRC_CURVE } ls_tp_src_kind_t;
 
 typedef struct {
     ls_tp_src_kind_t kind;
-    char name[64];       /* column label */
-    char origin[512];    /* one line: where the figures come from */
+    char name[64];          /* column label */
+    char origin[512];       /* one line: where the figures come from */
     double bw_gbps, lat_us; /* LINK */
     ls_tp_curve_t curve;    /* CURVE (measured curve, or the --measure results) */
     int measured;           /* 1 for the --measure results: compared with the others */
@@ -135,9 +135,11 @@ typedef struct {
     ls_tp_shape_t shape;
     const char *model_name; /* preset name or NULL */
     int tp;                 /* tensor-parallel degree = ranks of each all-reduce */
-    const uint64_t *prompts; int nprompts;
-    const uint64_t *batches; int nbatches;
-    uint64_t output;        /* output tokens per request (>= 1) */
+    const uint64_t *prompts;
+    int nprompts;
+    const uint64_t *batches;
+    int nbatches;
+    uint64_t output;                  /* output tokens per request (>= 1) */
     const double *decode_compute_ms;  /* one per prompt (decode step after it), or NULL */
     const double *prefill_compute_ms; /* one per prompt for batch 1, or NULL */
 } ls_tp_request_t;

@@ -63,13 +63,13 @@ static json_t *source_json(const ls_tp_source_t *s)
                                       c->bw_gbps, "max_rel_residual", c->fit_max_rel,
                                       "rms_rel_residual", c->fit_rms_rel));
     if (c->have_low_fit)
-        json_object_set_new(o, "fit_below", json_pack("{s:f, s:f, s:f}", "alpha_us", c->low_alpha_us,
-                                                      "bw_gbps", c->low_bw_gbps, "span",
-                                                      LS_TP_END_SPAN));
+        json_object_set_new(o, "fit_below",
+                            json_pack("{s:f, s:f, s:f}", "alpha_us", c->low_alpha_us, "bw_gbps",
+                                      c->low_bw_gbps, "span", LS_TP_END_SPAN));
     if (c->have_high_fit)
-        json_object_set_new(o, "fit_above", json_pack("{s:f, s:f, s:f}", "alpha_us", c->high_alpha_us,
-                                                      "bw_gbps", c->high_bw_gbps, "span",
-                                                      LS_TP_END_SPAN));
+        json_object_set_new(o, "fit_above",
+                            json_pack("{s:f, s:f, s:f}", "alpha_us", c->high_alpha_us, "bw_gbps",
+                                      c->high_bw_gbps, "span", LS_TP_END_SPAN));
     return o;
 }
 
@@ -100,15 +100,16 @@ static json_t *phase_json(const ls_tp_request_t *req, const ls_tp_source_t *sour
         json_object_set_new(o, "compute_ms", json_real(compute_ms));
     json_t *list = json_array();
     for (int i = 0; i < nsources; i++)
-        json_array_append_new(list, phase_source_json(&sources[i], req->tp, bytes, count, compute_ms));
+        json_array_append_new(list,
+                              phase_source_json(&sources[i], req->tp, bytes, count, compute_ms));
     json_object_set_new(o, "sources", list);
     return o;
 }
 
 /* Whole request: the prefill (which yields the first output token) and output-1 decode
    steps. */
-static json_t *request_json(const ls_tp_request_t *req, const json_t *prefill,
-                            const json_t *decode, int nsources)
+static json_t *request_json(const ls_tp_request_t *req, const json_t *prefill, const json_t *decode,
+                            int nsources)
 {
     uint64_t steps = req->output - 1;
     json_t *o = json_pack("{s:I}", "decode_steps", (json_int_t)steps);
@@ -179,7 +180,7 @@ json_t *ls_tp_estimate(const ls_tp_request_t *req, const ls_tp_source_t *sources
         for (int p = 0; p < req->nprompts; p++)
             json_array_append_new(scen, scenario_json(req, sources, nsources, p, b));
     return json_pack("{s:o, s:i, s:i, s:I, s:o, s:o, s:o}", "model", model, "tp", req->tp,
-                     "allreduces_per_pass", ls_tp_allreduces_per_pass(&req->shape),
-                     "output_tokens", (json_int_t)req->output, "sources", srcs, "allreduce_sizes",
+                     "allreduces_per_pass", ls_tp_allreduces_per_pass(&req->shape), "output_tokens",
+                     (json_int_t)req->output, "sources", srcs, "allreduce_sizes",
                      sizes_json(req, sources, nsources), "scenarios", scen);
 }

@@ -19,7 +19,8 @@ typedef struct {
 
 /* "name=PCIe,bw=5.2,lat=22.1" (or rtt=44.2 for a round trip, used as lat = rtt/2); the
    source is named linkN without a name. 0, or -1 with err naming the spec. */
-int ls_tp_source_from_link(const char *spec, int number, ls_tp_source_t *src, char *err, size_t errlen);
+int ls_tp_source_from_link(const char *spec, int number, ls_tp_source_t *src, char *err,
+                           size_t errlen);
 
 /* The all_reduce entry of doc (read from r->path) that r selects, on tp ranks, as a
    curve; *skipped gets the rows left out (#wrong > 0 or no time). 0, or -1 with err
@@ -28,7 +29,8 @@ int ls_tp_source_from_run(const json_t *doc, const ls_tp_run_t *r, long tp, ls_t
                           int *skipped, char *err, size_t errlen);
 
 /* The run document entry of an estimate (family "tp"), with the measured GPUs if any. */
-json_t *ls_tp_doc_entry(const json_t *estimate, const char *model, long tp, const int *gpus, int ngpus);
+json_t *ls_tp_doc_entry(const json_t *estimate, const char *model, long tp, const int *gpus,
+                        int ngpus);
 
 /* "0,1,3" into buf. */
 void ls_tp_format_gpus(const int *gpus, int n, char *buf, size_t len);

@@ -20,7 +20,8 @@ static char *pair_key(long long a, long long b)
 static char *figure_key(const json_t *e, long long a, long long b)
 {
     char *key = NULL;
-    int n = asprintf(&key, "%lld %lld\x1f%s\x1f%s", a, b, ls_json_str(e, "method", ""), ls_json_str(e, "source", ""));
+    int n = asprintf(&key, "%lld %lld\x1f%s\x1f%s", a, b, ls_json_str(e, "method", ""),
+                     ls_json_str(e, "source", ""));
     return n < 0 ? NULL : key;
 }
 
@@ -101,7 +102,8 @@ static int other_figure(const json_t *o, const json_t *e)
            strcmp(ls_json_str(o, "source", ""), ls_json_str(e, "source", ""));
 }
 
-const json_t *ls_uni_witness(ls_uni_index_t *ix, const json_t *e, int (*found)(const json_t *o, const json_t *r))
+const json_t *ls_uni_witness(ls_uni_index_t *ix, const json_t *e,
+                             int (*found)(const json_t *o, const json_t *r))
 {
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
     char *key = figure_key(e, a, b), *pair = pair_key(a, b);

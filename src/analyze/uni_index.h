@@ -30,6 +30,7 @@ const json_t *ls_uni_reverse(const ls_uni_index_t *ix, const json_t *e);
    staged) for which found(entry, its reverse) says yes; NULL when none. Memoised per
    pair, tool and method, so one index serves one found function. e must be an ok
    one-way entry of the index. */
-const json_t *ls_uni_witness(ls_uni_index_t *ix, const json_t *e, int (*found)(const json_t *o, const json_t *r));
+const json_t *ls_uni_witness(ls_uni_index_t *ix, const json_t *e,
+                             int (*found)(const json_t *o, const json_t *r));
 
 #endif

@@ -25,8 +25,7 @@ static void print_gpus(const json_t *spec)
 {
     size_t i, j;
     const json_t *g, *c;
-    json_array_foreach(json_object_get(spec, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(spec, "gpus"), i, g) {
         const char *part = ls_json_str(g, "part", NULL);
         printf("%s: \"%s\" -> %s\n", ls_json_str(g, "gpu", "?"), ls_json_str(g, "name", ""),
                part ? part : LS_SPEC_UNKNOWN_PART);
@@ -34,7 +33,8 @@ static void print_gpus(const json_t *spec)
             continue;
         printf("  source: %s\n  checked: ", ls_json_str(g, "source", "?"));
         ls_buf_t b = {0};
-        json_array_foreach(json_object_get(g, "checks"), j, c) print_check(&b, c);
+        json_array_foreach(json_object_get(g, "checks"), j, c)
+            print_check(&b, c);
         if (!json_array_size(json_object_get(g, "checks")))
             ls_buf_puts(&b, " nothing the document records");
         char *checks = ls_buf_take(&b), *text;
@@ -68,8 +68,9 @@ static int write_junit(const char *path, const char *run, const json_t *spec,
     json_t *failing = json_array();
     size_t i;
     json_t *f;
-    json_array_foreach(findings, i, f) if (ls_fail_on_trips(fail_on, ls_finding_severity(f)))
-        json_array_append(failing, f);
+    json_array_foreach(findings, i, f)
+        if (ls_fail_on_trips(fail_on, ls_finding_severity(f)))
+            json_array_append(failing, f);
     char *xml = ls_render_junit_spec(spec, failing, run), err[512];
     int rc = ls_write_file_atomic(path, xml, strlen(xml), err, sizeof err);
     if (rc)
@@ -106,8 +107,8 @@ int ls_tp_verdict_print(const json_t *doc, const char *model)
     return 0;
 }
 
-int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on,
-                  int quiet, const char *junit)
+int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on, int quiet,
+                  const char *junit)
 {
     ls_datasheet_t ds;
     if (open_datasheet(&ds, model) != 0)
@@ -127,10 +128,11 @@ int ls_check_spec(const char *run, const json_t *doc, const char *model, int fai
         print_gpus(spec);
         size_t i;
         const json_t *f;
-        json_array_foreach(findings, i, f)
-        { /* wrapped at the terminal's width, as the report's findings */
+        json_array_foreach(findings, i,
+                           f) { /* wrapped at the terminal's width, as the report's findings */
             char head[96];
-            int col = snprintf(head, sizeof head, "%s %s: ", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"));
+            int col = snprintf(head, sizeof head, "%s %s: ", ls_json_str(f, "severity", "?"),
+                               ls_json_str(f, "rule", "?"));
             ls_buf_t b = {0};
             ls_buf_puts(&b, head);
             ls_buf_wrap(&b, ls_json_str(f, "message", ""), col, 4, ls_term_width());
@@ -141,8 +143,9 @@ int ls_check_spec(const char *run, const json_t *doc, const char *model, int fai
         print_tp(doc, &ds, model, ngpus);
     }
     int over = ls_fail_on_count(findings, fail_on);
-    printf("check --spec: %d GPU%s, %d finding%s at or above %s in %s\n", ngpus, ngpus == 1 ? "" : "s",
-               over, over == 1 ? "" : "s", fail_on == LS_FAIL_NEVER ? "never" : ls_severity_name((enum ls_severity)fail_on), run);
+    printf("check --spec: %d GPU%s, %d finding%s at or above %s in %s\n", ngpus,
+           ngpus == 1 ? "" : "s", over, over == 1 ? "" : "s",
+           fail_on == LS_FAIL_NEVER ? "never" : ls_severity_name((enum ls_severity)fail_on), run);
     json_decref(spec);
     json_decref(findings);
     ls_datasheet_free(&ds);

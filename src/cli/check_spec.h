@@ -11,8 +11,8 @@
    from run), and with junit the failing findings as JUnit XML there (one testcase per
    GPU); returns the number of findings at or above fail_on, or -1 after one error line
    (unknown model, JUnit file not written). */
-int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on,
-                  int quiet, const char *junit);
+int ls_check_spec(const char *run, const json_t *doc, const char *model, int fail_on, int quiet,
+                  const char *junit);
 /* The tensor-parallel verdict of doc for model, as check --spec, run and report print
    it (analyze/spec_tp.c computes it, render/spec_render.c words it): `tp --verdict`.
    0, or -1 after one error line (unknown model). */

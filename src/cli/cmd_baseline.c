@@ -37,11 +37,21 @@ static int opt_latency_tolerance(const char *cmd, const char *v, void *args)
 }
 
 static const ls_opt_t options[] = {
-    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(baseline_args_t, out), .flags = LS_OPT_OUTPUT,
+    {.short_name = 'o',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(baseline_args_t, out),
+     .flags = LS_OPT_OUTPUT,
      .help = "write to FILE (default: stdout)"},
-    {.name = "tolerance", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_tolerance,
+    {.name = "tolerance",
+     .kind = LS_OPT_CALL,
+     .arg = "PCT",
+     .call = opt_tolerance,
      .help = "allowed shortfall of bandwidths, percent (default\n10)"},
-    {.name = "latency-tolerance", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_latency_tolerance,
+    {.name = "latency-tolerance",
+     .kind = LS_OPT_CALL,
+     .arg = "PCT",
+     .call = opt_latency_tolerance,
      .help = "allowed excess of latencies and times (default 25)"},
     {.kind = LS_OPT_END},
 };
@@ -97,7 +107,8 @@ int cmd_baseline(int argc, char **argv)
         json_decref(baseline);
         return LS_EXIT_USAGE;
     }
-    char *text = json_dumps(baseline, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    char *text = json_dumps(baseline,
+                            JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(baseline);
     int rc = LS_EXIT_USAGE;
     if (text) {

@@ -25,7 +25,8 @@ typedef struct {
 static int parse_num_opt(const char *opt, const char *text, double lo, double hi, double *v)
 {
     if (ls_parse_double(text, v) || *v < lo || *v > hi)
-        return ls_usage_error("burn", "%s: expected a number from %g to %g, got '%s'", opt, lo, hi, text);
+        return ls_usage_error("burn", "%s: expected a number from %g to %g, got '%s'", opt, lo, hi,
+                              text);
     return 0;
 }
 
@@ -52,21 +53,44 @@ static int opt_gpus(const char *cmd, const char *v, void *args)
 }
 
 static const ls_opt_t options[] = {
-    {.name = "seconds", .kind = LS_OPT_CALL, .arg = "N", .call = opt_seconds,
+    {.name = "seconds",
+     .kind = LS_OPT_CALL,
+     .arg = "N",
+     .call = opt_seconds,
      .help = "how long to hold the load (default 180)"},
-    {.name = "gpus", .kind = LS_OPT_CALL, .arg = "LIST", .call = opt_gpus,
+    {.name = "gpus",
+     .kind = LS_OPT_CALL,
+     .arg = "LIST",
+     .call = opt_gpus,
      .help = "GPUs to load, e.g. 0,1 or 0-3 (default all)"},
-    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(burn_args_t, out), .flags = LS_OPT_OUTPUT,
+    {.short_name = 'o',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(burn_args_t, out),
+     .flags = LS_OPT_OUTPUT,
      .help = "write a new run document (discovery first)"},
-    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(burn_args_t, into),
+    {.name = "into",
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(burn_args_t, into),
      .help = "add the entries to an existing run document"},
-    {.name = "period-ms", .kind = LS_OPT_CALL, .arg = "MS", .call = opt_period,
+    {.name = "period-ms",
+     .kind = LS_OPT_CALL,
+     .arg = "MS",
+     .call = opt_period,
      .help = "NVML sampling period (default 100)"},
-    {.name = "no-cublas", .kind = LS_OPT_FLAG, .off = offsetof(burn_args_t, o.no_cublas),
+    {.name = "no-cublas",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(burn_args_t, o.no_cublas),
      .help = "the FMA kernel even where cuBLAS is there"},
-    {.name = "no-traffic", .kind = LS_OPT_FLAG, .off = offsetof(burn_args_t, o.no_traffic),
+    {.name = "no-traffic",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(burn_args_t, o.no_traffic),
      .help = "compute only, no HBM or GPU-to-GPU copies beside it"},
-    {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "L", .off = offsetof(burn_args_t, fail_on),
+    {.name = "fail-on",
+     .kind = LS_OPT_FAIL_ON,
+     .arg = "L",
+     .off = offsetof(burn_args_t, fail_on),
      .help = "exit 1 when a finding at or above L exists: info, warning,\n"
              "error or never (the default: burn measures; give a level to\n"
              "judge)"},
@@ -146,8 +170,9 @@ static int report(const burn_args_t *a, const json_t *doc)
     ls_rules_burn(doc, found);
     size_t i;
     const json_t *f;
-    json_array_foreach(found, i, f) printf("%s %s: %s\n", ls_json_str(f, "severity", "?"),
-                                           ls_json_str(f, "rule", "?"), ls_json_str(f, "message", ""));
+    json_array_foreach(found, i, f)
+        printf("%s %s: %s\n", ls_json_str(f, "severity", "?"), ls_json_str(f, "rule", "?"),
+               ls_json_str(f, "message", ""));
     int over = ls_fail_on_count(found, a->fail_on);
     json_decref(found);
     return over;

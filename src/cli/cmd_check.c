@@ -23,18 +23,34 @@ typedef struct {
 
 static const ls_opt_t options[] = {
     {.kind = LS_OPT_TEXT, .help = "Options:\n"},
-    {.name = "baseline", .short_name = 'b', .kind = LS_OPT_STRING, .arg = "FILE",
-     .off = offsetof(check_args_t, baseline), .help = "the baseline (schema linkscope.baseline/1)"},
-    {.name = "require-all", .kind = LS_OPT_FLAG, .off = offsetof(check_args_t, require_all),
+    {.name = "baseline",
+     .short_name = 'b',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(check_args_t, baseline),
+     .help = "the baseline (schema linkscope.baseline/1)"},
+    {.name = "require-all",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(check_args_t, require_all),
      .help = "a skipped expectation is a violation (a figure the run\nlacks)"},
-    {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "LEVEL", .off = offsetof(check_args_t, fail_on),
+    {.name = "fail-on",
+     .kind = LS_OPT_FAIL_ON,
+     .arg = "LEVEL",
+     .off = offsetof(check_args_t, fail_on),
      .help = "a violation counts as an error: exit 1 at info, warning,\n"
              "error (default), exit 0 at never; with --spec: a finding at\n"
              "or above LEVEL"},
-    {.name = "quiet", .short_name = 'q', .kind = LS_OPT_FLAG, .off = offsetof(check_args_t, quiet),
+    {.name = "quiet",
+     .short_name = 'q',
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(check_args_t, quiet),
      .help = "print only the verdict line and what failed (at --fail-on)"},
-    {.name = "junit", .short_name = 'j', .kind = LS_OPT_STRING, .arg = "FILE",
-     .off = offsetof(check_args_t, junit), .flags = LS_OPT_OUTPUT,
+    {.name = "junit",
+     .short_name = 'j',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(check_args_t, junit),
+     .flags = LS_OPT_OUTPUT,
      .help = "also write JUnit XML there: one testcase per expectation, a\n"
              "failure per violation, skipped where the run has no such\n"
              "figure; with --spec one testcase per GPU, a failure per\n"
@@ -47,10 +63,15 @@ static const ls_opt_t options[] = {
              "(docs/acceptance.md). Then what the GPUs' interconnect means for a\n"
              "tensor-parallel prefill of 32k tokens at TP=2, 4 and 8, here against the part's\n"
              "NVLink.\n"},
-    {.name = "spec", .kind = LS_OPT_FLAG, .off = offsetof(check_args_t, spec),
+    {.name = "spec",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(check_args_t, spec),
      .help = "check against the datasheet (works on any document: a run,\n"
              "an import of nvidia-smi -q)"},
-    {.name = "model", .kind = LS_OPT_STRING, .arg = "NAME", .off = offsetof(check_args_t, model),
+    {.name = "model",
+     .kind = LS_OPT_STRING,
+     .arg = "NAME",
+     .off = offsetof(check_args_t, model),
      .help = "with --spec: the model preset of the TP lines\n(default " LS_SPEC_TP_MODEL ")"},
     {.kind = LS_OPT_END},
 };
@@ -91,7 +112,8 @@ static int parse_args(int argc, char **argv, check_args_t *a, char **pos)
         return ls_usage_error("check", "one RUN.json only with %s ('%s')",
                               a->spec ? "--spec" : "--junit", pos[1]);
     if (a->spec && (a->baseline || a->require_all))
-        return ls_usage_error("check", "--spec is a check of its own: not with --baseline or --require-all");
+        return ls_usage_error("check",
+                              "--spec is a check of its own: not with --baseline or --require-all");
     if (!a->run || (!a->baseline && !a->spec))
         return ls_usage_error("check", "needs RUN.json and --baseline FILE or --spec");
     return 0;
@@ -126,7 +148,8 @@ static void print_lines(const json_t *list)
 {
     size_t i;
     const json_t *v;
-    json_array_foreach(list, i, v) printf("%s\n", ls_json_str(v, "line", ""));
+    json_array_foreach(list, i, v)
+        printf("%s\n", ls_json_str(v, "line", ""));
 }
 
 static int write_junit(const check_args_t *a, const json_t *baseline, const json_t *violations,

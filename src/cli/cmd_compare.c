@@ -36,28 +36,43 @@ static int opt_threshold(const char *cmd, const char *v, void *args)
 static int opt_latency_threshold(const char *cmd, const char *v, void *args)
 {
     (void)cmd;
-    return parse_pct("--latency-threshold", v, &((compare_args_t *)args)->opts.latency_threshold_pct);
+    return parse_pct("--latency-threshold", v,
+                     &((compare_args_t *)args)->opts.latency_threshold_pct);
 }
 
-#define FLAG(n, field, text) \
-    {.name = n, .kind = LS_OPT_FLAG, .off = offsetof(compare_args_t, field), .help = text}
+#define FLAG(n, field, text)                                                                       \
+    {                                                                                              \
+        .name = n, .kind = LS_OPT_FLAG, .off = offsetof(compare_args_t, field), .help = text       \
+    }
 
 static const ls_opt_t options[] = {
-    {.name = "threshold", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_threshold,
+    {.name = "threshold",
+     .kind = LS_OPT_CALL,
+     .arg = "PCT",
+     .call = opt_threshold,
      .help = "smallest change flagged, percent (default 5)"},
-    {.name = "latency-threshold", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_latency_threshold,
+    {.name = "latency-threshold",
+     .kind = LS_OPT_CALL,
+     .arg = "PCT",
+     .call = opt_latency_threshold,
      .help = "the same for figures in us: latencies and small-message\n"
              "times, which jitter more (default 10)"},
-    FLAG("variants", variants, "compare the NCCL variants within one document against\n"
-                               "--base (default \"default\"), e.g. NCCL_P2P_LEVEL=PHB"),
-    {.name = "base", .kind = LS_OPT_STRING, .arg = "VARIANT", .off = offsetof(compare_args_t, base),
+    FLAG("variants", variants,
+         "compare the NCCL variants within one document against\n"
+         "--base (default \"default\"), e.g. NCCL_P2P_LEVEL=PHB"),
+    {.name = "base",
+     .kind = LS_OPT_STRING,
+     .arg = "VARIANT",
+     .off = offsetof(compare_args_t, base),
      .help = "with --variants: the variant the others are held against"},
     FLAG("markdown", markdown, "Markdown tables instead of the terminal table"),
     FLAG("json", json, "the comparison as JSON on stdout"),
     FLAG("changes-only", changes_only, "list only flagged figures"),
-    LS_OPT_FAIL_ON_NOTE(compare_args_t, "\n(a regression counts as an error: it fails at every level\n"
-                                        "but never)"),
-    FLAG("fail-on-regression", fail_on_regression, "the same as --fail-on error (kept for older scripts)"),
+    LS_OPT_FAIL_ON_NOTE(compare_args_t,
+                        "\n(a regression counts as an error: it fails at every level\n"
+                        "but never)"),
+    FLAG("fail-on-regression", fail_on_regression,
+         "the same as --fail-on error (kept for older scripts)"),
     LS_OPT_QUIET_ROW(compare_args_t),
     {.kind = LS_OPT_END},
 };
@@ -118,7 +133,8 @@ static int total_regressions(const json_t *result)
     int n = 0;
     size_t i;
     const json_t *b;
-    json_array_foreach(blocks, i, b) n += (int)ls_json_int(b, "regressions", 0);
+    json_array_foreach(blocks, i, b)
+        n += (int)ls_json_int(b, "regressions", 0);
     return n;
 }
 
@@ -127,8 +143,7 @@ static void print_regressions(const json_t *rows)
 {
     size_t i;
     const json_t *r;
-    json_array_foreach(rows, i, r)
-    {
+    json_array_foreach(rows, i, r) {
         if (strcmp(ls_json_str(r, "verdict", ""), "regression") != 0)
             continue;
         printf("regression %s: %g -> %g %s (%+.1f%%, limit %.1f%%)\n", ls_json_str(r, "label", "?"),
@@ -143,7 +158,8 @@ static void print_quiet(const json_t *result, const compare_args_t *a)
     size_t i;
     const json_t *b;
     if (blocks)
-        json_array_foreach(blocks, i, b) print_regressions(json_object_get(b, "rows"));
+        json_array_foreach(blocks, i, b)
+            print_regressions(json_object_get(b, "rows"));
     else
         print_regressions(json_object_get(result, "rows"));
     int n = total_regressions(result);
@@ -159,14 +175,16 @@ static void print_result(const json_t *result, const compare_args_t *a)
         return;
     }
     if (a->json) {
-        char *text = json_dumps(result, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+        char *text = json_dumps(result,
+                                JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
         if (text)
             printf("%s\n", text);
         free(text);
         return;
     }
-    ls_compare_view_t v = {a->files[0], a->variants ? NULL : a->files[1], a->base, a->opts.threshold_pct,
-                           a->opts.latency_threshold_pct, a->markdown, a->changes_only};
+    ls_compare_view_t v = {a->files[0],           a->variants ? NULL : a->files[1], a->base,
+                           a->opts.threshold_pct, a->opts.latency_threshold_pct,    a->markdown,
+                           a->changes_only};
     char *text = ls_compare_text(result, &v);
     fputs(text, stdout);
     free(text);

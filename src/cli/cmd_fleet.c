@@ -41,18 +41,33 @@ static int opt_min_change(const char *cmd, const char *v, void *args)
 }
 
 static const ls_opt_t options[] = {
-    {.name = "score", .kind = LS_OPT_CALL, .arg = "Z", .call = opt_score,
+    {.name = "score",
+     .kind = LS_OPT_CALL,
+     .arg = "Z",
+     .call = opt_score,
      .help = "robust score beyond which a figure is an outlier (default\n3.5)"},
-    {.name = "min-change", .kind = LS_OPT_CALL, .arg = "PCT", .call = opt_min_change,
+    {.name = "min-change",
+     .kind = LS_OPT_CALL,
+     .arg = "PCT",
+     .call = opt_min_change,
      .help = "and at least this much worse than the median, percent\n(default 10)"},
-    {.name = "json", .kind = LS_OPT_FLAG, .off = offsetof(fleet_args_t, json),
+    {.name = "json",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(fleet_args_t, json),
      .help = "the analysis as JSON on stdout"},
-    {.name = "prom", .kind = LS_OPT_FLAG, .off = offsetof(fleet_args_t, prom),
+    {.name = "prom",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(fleet_args_t, prom),
      .help = "Prometheus text on stdout: outliers per node, median per\nfigure"},
-    {.name = "html", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(fleet_args_t, html), .flags = LS_OPT_OUTPUT,
+    {.name = "html",
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(fleet_args_t, html),
+     .flags = LS_OPT_OUTPUT,
      .help = "an HTML report, one row per node, outliers marked"},
-    LS_OPT_FAIL_ON_NOTE(fleet_args_t, "\n(an outlier counts as an error; the node findings listed are\n"
-                                      "warnings and errors, so info acts as warning)"),
+    LS_OPT_FAIL_ON_NOTE(fleet_args_t,
+                        "\n(an outlier counts as an error; the node findings listed are\n"
+                        "warnings and errors, so info acts as warning)"),
     LS_OPT_QUIET_ROW(fleet_args_t),
     {.kind = LS_OPT_END},
 };
@@ -117,17 +132,16 @@ static int failing_nodes(const json_t *result, int level, int print)
     int n = 0;
     size_t i;
     const json_t *node;
-    json_array_foreach(json_object_get(result, "nodes"), i, node)
-    {
+    json_array_foreach(json_object_get(result, "nodes"), i, node) {
         if (!node_fails(node, level))
             continue;
         n++;
         if (print)
-            printf("%s: %lld outlier%s, %lld error%s, %lld warning%s (%s)\n", ls_json_str(node, "node", "?"),
-                   ls_json_int(node, "outliers", 0), ls_json_int(node, "outliers", 0) == 1 ? "" : "s",
-                   ls_json_int(node, "errors", 0), ls_json_int(node, "errors", 0) == 1 ? "" : "s",
-                   ls_json_int(node, "warnings", 0), ls_json_int(node, "warnings", 0) == 1 ? "" : "s",
-                   ls_json_str(node, "file", ""));
+            printf("%s: %lld outlier%s, %lld error%s, %lld warning%s (%s)\n",
+                   ls_json_str(node, "node", "?"), ls_json_int(node, "outliers", 0),
+                   ls_json_int(node, "outliers", 0) == 1 ? "" : "s", ls_json_int(node, "errors", 0),
+                   ls_json_int(node, "errors", 0) == 1 ? "" : "s", ls_json_int(node, "warnings", 0),
+                   ls_json_int(node, "warnings", 0) == 1 ? "" : "s", ls_json_str(node, "file", ""));
     }
     return n;
 }
@@ -137,7 +151,8 @@ static int write_outputs(const json_t *result, const fleet_args_t *a)
     char *text;
     if (a->quiet) {
         int n = failing_nodes(result, a->fail_on, 1);
-        printf("fleet: %d of %zu nodes fail\n", n, json_array_size(json_object_get(result, "nodes")));
+        printf("fleet: %d of %zu nodes fail\n", n,
+               json_array_size(json_object_get(result, "nodes")));
         return 0;
     }
     if (a->json)
@@ -177,9 +192,12 @@ int cmd_fleet(int argc, char **argv)
         skipped = ls_fleet_load(fleet, &paths);
     if (skipped >= 0 && (size_t)skipped == paths.n)
         fprintf(stderr, "linkscope fleet: none of the %zu documents could be read\n", paths.n);
-    else if (skipped >= 0 && (result = ls_fleet_analyze(fleet, &a.opts)) != NULL && write_outputs(result, &a) == 0)
+    else if (skipped >= 0 && (result = ls_fleet_analyze(fleet, &a.opts)) != NULL &&
+             write_outputs(result, &a) == 0)
         /* a document skipped is one that cannot be read: exit 2 after the others' report */
-        rc = skipped ? LS_EXIT_USAGE : failing_nodes(result, a.fail_on, 0) > 0 ? LS_EXIT_CHECK : LS_EXIT_OK;
+        rc = skipped                                   ? LS_EXIT_USAGE
+             : failing_nodes(result, a.fail_on, 0) > 0 ? LS_EXIT_CHECK
+                                                       : LS_EXIT_OK;
     json_decref(result);
     ls_fleet_free(fleet);
     ls_paths_free(&paths);

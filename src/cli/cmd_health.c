@@ -41,7 +41,8 @@ static int opt_format(const char *cmd, const char *v, void *args)
     return ls_usage_error(cmd, "--format takes text, json or labels, not '%s'", v);
 }
 
-static int opt_seconds(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out)
+static int opt_seconds(const char *cmd, const char *opt, const char *v, double lo, double hi,
+                       double *out)
 {
     char *end;
     *out = strtod(v, &end);
@@ -60,38 +61,65 @@ static int opt_budget(const char *cmd, const char *v, void *args)
     return opt_seconds(cmd, "--budget", v, 1, 300, &((opts_t *)args)->budget_s);
 }
 
-#define FLAG(n, field, text) {.name = n, .kind = LS_OPT_FLAG, .off = offsetof(opts_t, field), .help = text}
+#define FLAG(n, field, text)                                                                       \
+    {                                                                                              \
+        .name = n, .kind = LS_OPT_FLAG, .off = offsetof(opts_t, field), .help = text               \
+    }
 
 static const ls_opt_t options[] = {
-    {.name = "from", .kind = LS_OPT_STRING, .arg = "DIR", .off = offsetof(opts_t, from),
+    {.name = "from",
+     .kind = LS_OPT_STRING,
+     .arg = "DIR",
+     .off = offsetof(opts_t, from),
      .help = "recorded node state (nvml.json, kernel.log, sys/...) instead\n"
              "of this node; also $LINKSCOPE_HEALTH_FROM"},
-    {.name = "format", .kind = LS_OPT_CALL, .arg = "F", .call = opt_format, .words = format_words,
+    {.name = "format",
+     .kind = LS_OPT_CALL,
+     .arg = "F",
+     .call = opt_format,
+     .words = format_words,
      .help = "text (default), json, or labels (Kubernetes node labels,\nkey=value)"},
     FLAG("slurm", slurm, "print only the reason Slurm shows (\"linkscope: ...\n(isolate)\")"),
-    FLAG("drain", drain, "with --slurm: drain this node with that reason through\n"
-                         "scontrol when it fails; resume it when it passes and\n"
-                         "linkscope had drained it"),
-    {.name = "node", .kind = LS_OPT_STRING, .arg = "NAME", .off = offsetof(opts_t, node),
+    FLAG("drain", drain,
+         "with --slurm: drain this node with that reason through\n"
+         "scontrol when it fails; resume it when it passes and\n"
+         "linkscope had drained it"),
+    {.name = "node",
+     .kind = LS_OPT_STRING,
+     .arg = "NAME",
+     .off = offsetof(opts_t, node),
      .help = "the Slurm node name (default $SLURMD_NODENAME, else the host\nname)"},
-    {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "LEVEL", .off = offsetof(opts_t, fail_on),
+    {.name = "fail-on",
+     .kind = LS_OPT_FAIL_ON,
+     .arg = "LEVEL",
+     .off = offsetof(opts_t, fail_on),
      .help = "exit 1 on a finding at LEVEL or above: error (default:\n"
              "isolate, reboot, reset), warning (also watch), info (also\n"
              "none) or never"},
-    {.name = "quiet", .short_name = 'q', .kind = LS_OPT_FLAG, .off = offsetof(opts_t, quiet),
+    {.name = "quiet",
+     .short_name = 'q',
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(opts_t, quiet),
      .help = "print only the verdict line and what failed (at --fail-on)"},
-    {.name = "window", .kind = LS_OPT_CALL, .arg = "S", .call = opt_window,
+    {.name = "window",
+     .kind = LS_OPT_CALL,
+     .arg = "S",
+     .call = opt_window,
      .help = "seconds between the two NVLink error counter readings\n(default 2)"},
-    {.name = "budget", .kind = LS_OPT_CALL, .arg = "S", .call = opt_budget,
+    {.name = "budget",
+     .kind = LS_OPT_CALL,
+     .arg = "S",
+     .call = opt_budget,
      .help = "the live checks' hard cap (default 10): a driver that gives\n"
              "no answer within it is a finding (reboot), not a hung check;\n"
              "a probe step that would not fit in what is left is skipped\n"
              "and said so"},
     FLAG("no-probe", no_probe, "the state checks only, no measuring (--from never probes)"),
-    FLAG("dry-run", dry_run, "check nothing: the steps and their projected seconds by the\n"
-                             "cost table of run --dry-run, for this machine, a recorded\n"
-                             "state (--from DIR) or a topology (--from FILE: topo -m text\n"
-                             "or a run document)"),
+    FLAG("dry-run", dry_run,
+         "check nothing: the steps and their projected seconds by the\n"
+         "cost table of run --dry-run, for this machine, a recorded\n"
+         "state (--from DIR) or a topology (--from FILE: topo -m text\n"
+         "or a run document)"),
     {.kind = LS_OPT_END},
 };
 
@@ -123,12 +151,16 @@ const ls_cmd_opts_t opts_health = {
 
 static int parse(int argc, char **argv, opts_t *o)
 {
-    *o = (opts_t){.format = "text", .fail_on = LS_FAIL_ON_DEFAULT, .window_s = 2.0, .budget_s = 10.0};
+    *o = (opts_t){.format = "text",
+                  .fail_on = LS_FAIL_ON_DEFAULT,
+                  .window_s = 2.0,
+                  .budget_s = 10.0};
     o->from = getenv("LINKSCOPE_HEALTH_FROM");
     if (ls_opt_parse("health", &opts_health, argc, argv, o, NULL, NULL))
         return LS_EXIT_USAGE;
     if (o->window_s >= o->budget_s)
-        return ls_usage_error("health", "--window %g does not fit in --budget %g", o->window_s, o->budget_s);
+        return ls_usage_error("health", "--window %g does not fit in --budget %g", o->window_s,
+                              o->budget_s);
     if (o->drain && !o->slurm)
         return ls_usage_error("health", "--drain needs --slurm");
     if (o->dry_run && o->slurm)
@@ -163,13 +195,13 @@ static json_t *failing(const json_t *findings, int fail_on)
     return out;
 }
 
-static void print_text(const json_t *findings, const json_t *fails, const json_t *probe, const opts_t *o,
-                       double secs)
+static void print_text(const json_t *findings, const json_t *fails, const json_t *probe,
+                       const opts_t *o, double secs)
 {
     enum ls_action worst = ls_health_worst(fails);
     if (json_array_size(fails))
-        printf("linkscope health: FAIL (%s), %zu finding%s fail\n", ls_action_name(worst), json_array_size(fails),
-               json_array_size(fails) == 1 ? "" : "s");
+        printf("linkscope health: FAIL (%s), %zu finding%s fail\n", ls_action_name(worst),
+               json_array_size(fails), json_array_size(fails) == 1 ? "" : "s");
     else if (o->fail_on == LS_FAIL_NEVER && json_array_size(findings))
         printf("linkscope health: not judged (--fail-on never), worst action %s\n",
                ls_action_name(ls_health_worst(findings)));
@@ -199,7 +231,8 @@ static void print_labels(const json_t *fails)
     json_array_foreach(fails, i, f) {
         const char *r = json_string_value(json_object_get(f, "rule"));
         if (!strstr(rules, r) && strlen(rules) + strlen(r) + 2 < sizeof rules)
-            snprintf(rules + strlen(rules), sizeof rules - strlen(rules), "%s%s", *rules ? "." : "", r);
+            snprintf(rules + strlen(rules), sizeof rules - strlen(rules), "%s%s", *rules ? "." : "",
+                     r);
     }
     for (char *p = rules; *p; p++)
         if (*p == '_')
@@ -209,9 +242,10 @@ static void print_labels(const json_t *fails)
 
 static void print_json(json_t *findings, const json_t *fails, json_t *probe, double secs)
 {
-    json_t *o = json_pack("{s:s, s:s, s:O, s:O, s:f}", "verdict", json_array_size(fails) ? "fail" : "ok", "action",
-                          ls_action_name(ls_health_worst(fails)), "findings", findings, "probe", probe, "seconds",
-                          secs);
+    json_t *o = json_pack("{s:s, s:s, s:O, s:O, s:f}", "verdict",
+                          json_array_size(fails) ? "fail" : "ok", "action",
+                          ls_action_name(ls_health_worst(fails)), "findings", findings, "probe",
+                          probe, "seconds", secs);
     char *text = json_dumps(o, JSON_INDENT(2));
     printf("%s\n", text);
     free(text);
@@ -223,7 +257,8 @@ static void add_severity(json_t *findings)
     size_t i;
     json_t *f;
     json_array_foreach(findings, i, f)
-        json_object_set_new(f, "severity", json_string(ls_severity_name(severity_of(action_of(f)))));
+        json_object_set_new(f, "severity",
+                            json_string(ls_severity_name(severity_of(action_of(f)))));
 }
 
 static double now_s(void)
@@ -312,7 +347,7 @@ int cmd_health(int argc, char **argv)
     double t0 = now_s();
     char err[512];
     json_t *state = o.from && *o.from ? ls_health_load(o.from, err, sizeof err)
-                                          : live_within(o.window_s, o.budget_s);
+                                      : live_within(o.window_s, o.budget_s);
     if (!state) {
         fprintf(stderr, "linkscope health: %s\n", err);
         return LS_EXIT_USAGE;
@@ -321,7 +356,9 @@ int cmd_health(int argc, char **argv)
     int ngpus = (int)json_array_size(json_object_get(state, "gpus"));
     json_decref(state);
     /* the probe's clock is the state checks' (both CLOCK_MONOTONIC): one budget for both */
-    ls_health_probe_opts_t po = {.off = o.no_probe, .recorded = o.from && *o.from, .gpus = ngpus,
+    ls_health_probe_opts_t po = {.off = o.no_probe,
+                                 .recorded = o.from && *o.from,
+                                 .gpus = ngpus,
                                  .deadline = t0 + o.budget_s};
     int abandoned;
     json_t *probe = ls_health_probe(&po, findings, &abandoned);

@@ -28,9 +28,11 @@ static int opt_collective(const char *cmd, const char *v, void *args)
             ((import_args_t *)args)->opts.collective = *w;
             return 0;
         }
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "", *w);
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "",
+                 *w);
     }
-    return ls_usage_error(cmd, "--collective %.64s: not one of nccl-tests' collectives (%s)", v, names);
+    return ls_usage_error(cmd, "--collective %.64s: not one of nccl-tests' collectives (%s)", v,
+                          names);
 }
 
 /* The head of the usage, with the formats listed by import's table. */
@@ -40,10 +42,13 @@ static const char *head_of(const char *cmd)
     (void)cmd;
     if (!text[0])
         snprintf(text, sizeof text, "%s%s%s",
-                 "usage: linkscope import FILE... [-o OUT.json] [--into DOC.json] [--variant NAME]\n"
-                 "                        [--collective NAME] [--p2p-read FILE] [--p2p-write FILE]\n"
+                 "usage: linkscope import FILE... [-o OUT.json] [--into DOC.json] [--variant "
+                 "NAME]\n"
+                 "                        [--collective NAME] [--p2p-read FILE] [--p2p-write "
+                 "FILE]\n"
                  "\n"
-                 "Reads saved output of other tools into one run document (\"source\": \"import\"),\n"
+                 "Reads saved output of other tools into one run document (\"source\": "
+                 "\"import\"),\n"
                  "so that reports, plan, compare and check work on logs people already have.\n"
                  "Each FILE's format is recognized from its text (tried in this order):\n",
                  ls_import_formats(29),
@@ -54,19 +59,40 @@ static const char *head_of(const char *cmd)
 }
 
 static const ls_opt_t options[] = {
-    {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
-     .off = offsetof(import_args_t, out), .flags = LS_OPT_OUTPUT,
+    {.name = "output",
+     .short_name = 'o',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .label = "-o FILE",
+     .off = offsetof(import_args_t, out),
+     .flags = LS_OPT_OUTPUT,
      .help = "write the document to FILE (default: stdout, or DOC with\n--into)"},
-    {.name = "into", .kind = LS_OPT_STRING, .arg = "DOC", .off = offsetof(import_args_t, into),
+    {.name = "into",
+     .kind = LS_OPT_STRING,
+     .arg = "DOC",
+     .off = offsetof(import_args_t, into),
      .help = "add to an existing run document (rewritten atomically)"},
-    {.name = "variant", .kind = LS_OPT_STRING, .arg = "NAME", .off = offsetof(import_args_t, opts.variant),
+    {.name = "variant",
+     .kind = LS_OPT_STRING,
+     .arg = "NAME",
+     .off = offsetof(import_args_t, opts.variant),
      .help = "label nccl-tests results, e.g. NCCL_P2P_LEVEL=PHB (default\n"
              "\"default\"); compare --variants sets variants side by side"},
-    {.name = "collective", .kind = LS_OPT_CALL, .arg = "NAME", .call = opt_collective, .words = ls_import_collectives,
+    {.name = "collective",
+     .kind = LS_OPT_CALL,
+     .arg = "NAME",
+     .call = opt_collective,
+     .words = ls_import_collectives,
      .help = "the collective, when the log names none (all_reduce, ...)"},
-    {.name = "p2p-read", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(import_args_t, p2p_read),
+    {.name = "p2p-read",
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(import_args_t, p2p_read),
      .help = "nvidia-smi topo -p2p r output (the topology imported with\nit)"},
-    {.name = "p2p-write", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(import_args_t, p2p_write),
+    {.name = "p2p-write",
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(import_args_t, p2p_write),
      .help = "nvidia-smi topo -p2p w output"},
     {.kind = LS_OPT_END},
 };
@@ -142,16 +168,24 @@ int cmd_import(int argc, char **argv)
     char(*notes)[640] = calloc((size_t)a.nfiles + 1, sizeof *notes);
     char(*warns)[640] = calloc((size_t)a.nfiles + 1, sizeof *warns);
     int rc = LS_EXIT_USAGE;
-    ls_import_batch_t batch = {.files = a.files, .texts = texts, .nfiles = a.nfiles, .p2p_read = a.p2p_read,
-                              .p2p_write = a.p2p_write, .opts = a.opts};
+    ls_import_batch_t batch = {.files = a.files,
+                               .texts = texts,
+                               .nfiles = a.nfiles,
+                               .p2p_read = a.p2p_read,
+                               .p2p_write = a.p2p_write,
+                               .opts = a.opts};
     if (texts && notes && warns && ls_import_batch(doc, &batch, notes, warns) == 0) {
         const char *out = a.out ? a.out : (a.into ? a.into : "-");
         char why[256];
         /* range-checked as the reader checks: never a document report would refuse */
         int valid = ls_doc_validate(doc, why, sizeof why) == 0;
         if (!valid)
-            snprintf(err, sizeof err, "%s%s: what was read makes no valid run document (%s); "
-                     "nothing written", a.nfiles ? a.files[0] : a.p2p_read ? a.p2p_read : a.p2p_write,
+            snprintf(err, sizeof err,
+                     "%s%s: what was read makes no valid run document (%s); "
+                     "nothing written",
+                     a.nfiles     ? a.files[0]
+                     : a.p2p_read ? a.p2p_read
+                                  : a.p2p_write,
                      a.nfiles > 1 ? " and the other files" : "", why);
         if (valid && ls_doc_into_write(doc, out, err, sizeof err) == 0) {
             rc = LS_EXIT_OK;

@@ -25,18 +25,30 @@ typedef struct {
 } inv_opts_t;
 
 static const ls_opt_t options[] = {
-    {.name = "json", .kind = LS_OPT_FLAG, .off = offsetof(inv_opts_t, json),
+    {.name = "json",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(inv_opts_t, json),
      .help = "write the run document (inventory and topology) instead of\nthe table"},
-    {.name = "csv", .kind = LS_OPT_FLAG, .off = offsetof(inv_opts_t, csv),
+    {.name = "csv",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(inv_opts_t, csv),
      .help = "write a boards-and-clocks CSV: gpu, board, memory_mib,\n"
              "sm_app_mhz, sm_max_mhz, mem_max_mhz, hbm_theoretical_gbps,\n"
              "pcie_gen, pcie_width, pcie_theoretical_gbps, numa_node\n"
              "(empty cell = unknown)"},
-    {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
-     .off = offsetof(inv_opts_t, out), .flags = LS_OPT_OUTPUT,
+    {.name = "output",
+     .short_name = 'o',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .label = "-o FILE",
+     .off = offsetof(inv_opts_t, out),
+     .flags = LS_OPT_OUTPUT,
      .help = "write the JSON (or, with --csv, the CSV) to FILE; the table\n"
              "still goes to stdout unless --json or --csv is given"},
-    {.name = "sysfs-root", .kind = LS_OPT_STRING, .arg = "DIR", .off = offsetof(inv_opts_t, sysfs_root),
+    {.name = "sysfs-root",
+     .kind = LS_OPT_STRING,
+     .arg = "DIR",
+     .off = offsetof(inv_opts_t, sysfs_root),
      .help = "read /sys and /proc under DIR and skip NVML and CUDA\n"
              "(testing on a saved or fake tree; no GPU needed)"},
     {.kind = LS_OPT_END},
@@ -94,7 +106,9 @@ static int write_output(const inv_opts_t *o, const json_t *doc)
     char err[512];
     if (o->csv) {
         char *csv = ls_inventory_csv(doc);
-        int rc = csv ? ls_write_file_atomic(o->out ? o->out : "-", csv, strlen(csv), err, sizeof err) : -1;
+        int rc = csv ? ls_write_file_atomic(o->out ? o->out : "-", csv, strlen(csv), err,
+                                            sizeof err)
+                     : -1;
         free(csv);
         if (rc != 0) {
             ls_error("%s", csv ? err : "out of memory");
@@ -128,7 +142,9 @@ int cmd_inventory(int argc, char **argv)
     if (!o.sysfs_root && (rc = require_gpu()) != 0)
         return rc;
     json_t *doc = ls_doc_new();
-    ls_discover_opts_t d = {.sysfs_root = o.sysfs_root, .use_nvml = !o.sysfs_root, .use_cuda = !o.sysfs_root};
+    ls_discover_opts_t d = {.sysfs_root = o.sysfs_root,
+                            .use_nvml = !o.sysfs_root,
+                            .use_cuda = !o.sysfs_root};
     ls_discover(doc, &d);
     rc = write_output(&o, doc);
     json_decref(doc);

@@ -24,9 +24,9 @@
 typedef struct {
     const char *out, *into, *csv_dir;
     int gpus[LS_MAX_GPUS];
-    int ngpus;            /* 0: all GPUs */
-    long samples;         /* 0: default */
-    uint64_t size;        /* 0: default */
+    int ngpus;     /* 0: all GPUs */
+    long samples;  /* 0: default */
+    uint64_t size; /* 0: default */
 } measure_args_t;
 
 static int opt_gpus(const char *cmd, const char *v, void *args)
@@ -55,21 +55,42 @@ static int opt_size(const char *cmd, const char *v, void *args)
 /* The options every measuring command takes; --size shown where the family has one
    (another refuses it after parsing, in words). */
 static const ls_opt_t options[] = {
-    {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
-     .off = offsetof(measure_args_t, out), .flags = LS_OPT_OUTPUT,
+    {.name = "output",
+     .short_name = 'o',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .label = "-o FILE",
+     .off = offsetof(measure_args_t, out),
+     .flags = LS_OPT_OUTPUT,
      .help = "write a new run document (discovery first, so the GPUs are\n"
              "recorded); - writes it to stdout, without the tables"},
-    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(measure_args_t, into),
+    {.name = "into",
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(measure_args_t, into),
      .help = "add the entries to an existing run document (validated first)"},
-    {.name = "gpus", .kind = LS_OPT_CALL, .arg = "LIST", .call = opt_gpus,
+    {.name = "gpus",
+     .kind = LS_OPT_CALL,
+     .arg = "LIST",
+     .call = opt_gpus,
      .help = "GPUs to measure, e.g. 0,1 or 0-3 (nvidia-smi / PCI bus order);\ndefault all"},
-    {.name = "samples", .kind = LS_OPT_CALL, .arg = "N", .call = opt_samples,
+    {.name = "samples",
+     .kind = LS_OPT_CALL,
+     .arg = "N",
+     .call = opt_samples,
      .help = "timed samples per figure, all kept (default 20; median\nreported)"},
-    {.name = "csv", .kind = LS_OPT_STRING, .arg = "DIR", .off = offsetof(measure_args_t, csv_dir),
+    {.name = "csv",
+     .kind = LS_OPT_STRING,
+     .arg = "DIR",
+     .off = offsetof(measure_args_t, csv_dir),
      .flags = LS_OPT_OUTPUT_DIR,
      .help = "also write each table as CSV into DIR (created if missing)"},
     LS_OPT_PROGRESS_ROW,
-    {.name = "size", .kind = LS_OPT_CALL, .arg = "SIZE", .call = opt_size, .help_of = ls_measure_size_help},
+    {.name = "size",
+     .kind = LS_OPT_CALL,
+     .arg = "SIZE",
+     .call = opt_size,
+     .help_of = ls_measure_size_help},
     {.kind = LS_OPT_END},
 };
 
@@ -117,7 +138,9 @@ static int check_machine(const ls_family_t *fam, const measure_args_t *a, int co
     o->samples = (int)a->samples;
     o->size = a->size;
     char err[256];
-    return ls_family_check_gpu_memory(fam, o, err, sizeof err) ? ls_usage_error(fam->name, "%s", err) : 0;
+    return ls_family_check_gpu_memory(fam, o, err, sizeof err)
+               ? ls_usage_error(fam->name, "%s", err)
+               : 0;
 }
 
 static json_t *open_document(const char *cmd, const measure_args_t *a)
@@ -161,17 +184,19 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
 static int check_args(const ls_family_t *fam, const measure_args_t *a)
 {
     char err[256];
-    return ls_family_check_host_memory(fam, a->size, err, sizeof err) ? ls_usage_error(fam->name, "%s", err) : 0;
+    return ls_family_check_host_memory(fam, a->size, err, sizeof err)
+               ? ls_usage_error(fam->name, "%s", err)
+               : 0;
 }
 
 /* Measures into doc and writes the outputs; takes doc. */
-static int measure(const ls_family_t *fam, const measure_args_t *a, json_t *doc, ls_measure_opts_t *o,
-                   int count)
+static int measure(const ls_family_t *fam, const measure_args_t *a, json_t *doc,
+                   ls_measure_opts_t *o, int count)
 {
     char err[512] = "";
     if (fam->pairs && o->ngpus < 2)
-        fprintf(stderr, "linkscope %s: P2P needs two GPUs; this machine has %d%s\n", fam->name, count,
-                fam->one_gpu);
+        fprintf(stderr, "linkscope %s: P2P needs two GPUs; this machine has %d%s\n", fam->name,
+                count, fam->one_gpu);
     o->doc = doc;
     size_t first = json_array_size(json_object_get(doc, "measurements"));
     int rc = ls_family_measure(fam, doc, o, err, sizeof err);

@@ -61,7 +61,6 @@ static json_t *open_document(const opts_t *o, json_t *env, int discover)
     return doc;
 }
 
-
 static int write_outputs(const opts_t *o, json_t *doc)
 {
     char err[512];
@@ -77,8 +76,8 @@ static int write_outputs(const opts_t *o, json_t *doc)
 
 static int run_variants(const opts_t *o, json_t *doc)
 {
-    ls_nccl_variants_t v = {o->colls, o->ncolls, o->raw, o->nraw, o->variants, o->nvariants,
-                            o->sweep.timeout_s};
+    ls_nccl_variants_t v = {o->colls,     o->ncolls,         o->raw, o->nraw, o->variants,
+                            o->nvariants, o->sweep.timeout_s};
     int rc = ls_nccl_run_variants(&v, doc, tables(o));
     if (o->hca_plan && tables(o))
         ls_each_hca_print(stdout, doc);
@@ -95,7 +94,8 @@ int cmd_nccl(int argc, char **argv)
     if (o.selftest)
         return ls_nccl_mpi_selftest();
     /* the outputs before any work: a sweep lasts minutes */
-    if (ls_check_writable("nccl", "-o", o.output, 0) || ls_check_writable("nccl", "--into", o.into, 0) ||
+    if (ls_check_writable("nccl", "-o", o.output, 0) ||
+        ls_check_writable("nccl", "--into", o.into, 0) ||
         ls_check_writable("nccl", "--child-out", o.child_out, 0))
         return LS_EXIT_USAGE;
     json_t *env = ls_nccl_env_snapshot();
@@ -105,7 +105,8 @@ int cmd_nccl(int argc, char **argv)
     if (mpi) {
         if (o.nvariants) {
             json_decref(env);
-            return bad("--variant cannot run under MPI (each setting needs its own mpirun)%s%s", "", "");
+            return bad("--variant cannot run under MPI (each setting needs its own mpirun)%s%s", "",
+                       "");
         }
         if (o.ngpus_flag > 1) { /* parse_args has turned -g into a GPU list by now */
             json_decref(env);
@@ -138,9 +139,9 @@ int cmd_nccl(int argc, char **argv)
     } else {
         if (version[0])
             json_object_set_new(json_object_get(doc, "software"), "nccl", json_string(version));
-        rc = o.nvariants ? run_variants(&o, doc)
-                         : ls_nccl_run_collectives(&o.sweep, o.colls, o.ncolls, doc, writer,
-                                                   tables(&o));
+        rc = o.nvariants
+                 ? run_variants(&o, doc)
+                 : ls_nccl_run_collectives(&o.sweep, o.colls, o.ncolls, doc, writer, tables(&o));
     }
     if (writer) {
         ls_nodes_annotate(doc, nodes);

@@ -16,7 +16,9 @@ typedef struct {
 } plan_args_t;
 
 static const ls_opt_t options[] = {
-    {.name = "json", .kind = LS_OPT_FLAG, .off = offsetof(plan_args_t, json),
+    {.name = "json",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(plan_args_t, json),
      .help = "print {\"findings\": [...], \"plan\": {...}} instead of text"},
     LS_OPT_FAIL_ON_ROW(plan_args_t),
     LS_OPT_QUIET_ROW(plan_args_t),
@@ -52,7 +54,8 @@ int cmd_plan(int argc, char **argv)
     if (json_out && quiet)
         return ls_usage_error("plan", "--json and --quiet: choose one");
     if (npos > 1)
-        return ls_usage_error("plan", "one run document expected, got '%s' and '%s'", pos[0], pos[1]);
+        return ls_usage_error("plan", "one run document expected, got '%s' and '%s'", pos[0],
+                              pos[1]);
     if (npos < 1)
         return ls_usage_error("plan", "a run document (RUN.json) is required");
     const char *path = pos[0];

@@ -27,7 +27,8 @@ typedef struct {
 static int opt_format(const char *cmd, const char *v, void *args)
 {
     if (!(((report_args_t *)args)->fmt = ls_format_find(v)))
-        return ls_usage_error(cmd, "--format: expected %s, got '%s'", ls_format_names_joined(", ", " or "), v);
+        return ls_usage_error(cmd, "--format: expected %s, got '%s'",
+                              ls_format_names_joined(", ", " or "), v);
     return 0;
 }
 
@@ -56,13 +57,27 @@ static const char *head_of(const char *cmd)
 }
 
 static const ls_opt_t options[] = {
-    {.name = "format", .short_name = 'f', .kind = LS_OPT_CALL, .arg = "F", .call = opt_format,
-     .words = ls_format_names, .word_help = format_help},
-    {.name = "output", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE|DIR", .label = "-o FILE|DIR",
-     .off = offsetof(report_args_t, out), .help = "write there (atomically) instead of stdout; '-' is stdout"},
+    {.name = "format",
+     .short_name = 'f',
+     .kind = LS_OPT_CALL,
+     .arg = "F",
+     .call = opt_format,
+     .words = ls_format_names,
+     .word_help = format_help},
+    {.name = "output",
+     .short_name = 'o',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE|DIR",
+     .label = "-o FILE|DIR",
+     .off = offsetof(report_args_t, out),
+     .help = "write there (atomically) instead of stdout; '-' is stdout"},
     LS_OPT_FAIL_ON_ROW(report_args_t),
-    {.name = "quiet", .short_name = 'q', .kind = LS_OPT_FLAG, .off = offsetof(report_args_t, quiet),
-     .column = 20, .help = "print only the verdict line and what failed (at --fail-on)"},
+    {.name = "quiet",
+     .short_name = 'q',
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(report_args_t, quiet),
+     .column = 20,
+     .help = "print only the verdict line and what failed (at --fail-on)"},
     {.kind = LS_OPT_END},
 };
 
@@ -148,7 +163,8 @@ static int write_csv(const json_t *doc, const json_t *findings, const char *dir)
         ls_error("%s: cannot create the directory (%s)", dir, strerror(errno));
         return LS_EXIT_USAGE;
     }
-    json_t *plan = ls_plan_with(doc, findings); /* the ceilings and noisy figures of the status columns */
+    json_t *plan =
+        ls_plan_with(doc, findings); /* the ceilings and noisy figures of the status columns */
     int rc = to_stdout ? LS_EXIT_OK : write_csv_dir(plan, doc, dir);
     for (int i = 0; i < LS_CSV_COUNT && to_stdout && !rc; i++) {
         char *text = ls_report_csv(doc, plan, ls_csv_names[i]);
@@ -167,13 +183,16 @@ static int parse_args(int argc, char **argv, const char **path, report_args_t *a
     if (ls_opt_parse("report", &opts_report, argc, argv, a, pos, &npos))
         return LS_EXIT_USAGE;
     if (npos > 1)
-        return ls_usage_error("report", "one run document expected, got '%s' and '%s'", pos[0], pos[1]);
+        return ls_usage_error("report", "one run document expected, got '%s' and '%s'", pos[0],
+                              pos[1]);
     if (npos < 1)
         return ls_usage_error("report", "a run document (RUN.json) is required");
     *path = pos[0];
     const char *o = a->out;
     if (!a->fmt && o && strlen(o) > 4 && !strcmp(o + strlen(o) - 4, ".csv"))
-        return ls_usage_error("report", "-o %s: CSV is six files; give --format csv -o DIR (or -o FILE.csv)", o);
+        return ls_usage_error("report",
+                              "-o %s: CSV is six files; give --format csv -o DIR (or -o FILE.csv)",
+                              o);
     if (!a->fmt)
         a->fmt = format_of_path(o);
     /* CSV goes into a folder (created if missing), the others into a file */
@@ -214,7 +233,8 @@ int cmd_report(int argc, char **argv)
        this linkscope's datasheet and rules, not shown as an older one stored it */
     char err[256];
     if (json_object_get(doc, "spec") && ls_spec_record(doc, err, sizeof err) != 0)
-        ls_warn("%s: the acceptance check could not be made again (%s); the stored one is shown", path, err);
+        ls_warn("%s: the acceptance check could not be made again (%s); the stored one is shown",
+                path, err);
     json_t *findings = ls_findings(doc); /* once: the plan and the exit code use them */
     if (quiet) {
         report_quiet(findings, fail_on);

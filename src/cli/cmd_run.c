@@ -80,42 +80,69 @@ static int opt_progress(const char *cmd, const char *v, void *args)
     return ls_opt_progress(cmd, v) ? LS_EXIT_USAGE : 0;
 }
 
-#define FLAG(n, field, text) {.name = n, .kind = LS_OPT_FLAG, .off = offsetof(run_args_t, field), .help = text}
+#define FLAG(n, field, text)                                                                       \
+    {                                                                                              \
+        .name = n, .kind = LS_OPT_FLAG, .off = offsetof(run_args_t, field), .help = text           \
+    }
 
 static const ls_opt_t options[] = {
-    {.name = "level", .kind = LS_OPT_CALL, .arg = "L", .call = opt_level, .words = level_words,
+    {.name = "level",
+     .kind = LS_OPT_CALL,
+     .arg = "L",
+     .call = opt_level,
+     .words = level_words,
      .help = "quick (default): all_reduce to 8 GiB, the other collectives to\n"
              "512 MiB (x4 steps from 8 B), 10 samples per figure; thorough:\n"
              "every collective to 8 GiB in factor-2 steps, 20 samples per\n"
              "figure"},
-    {.name = "budget", .kind = LS_OPT_CALL, .arg = "S", .call = opt_budget,
+    {.name = "budget",
+     .kind = LS_OPT_CALL,
+     .arg = "S",
+     .call = opt_budget,
      .help = "wall-time budget in seconds (default 120 quick, 600 thorough),\n"
              "a hard cap: steps are cut down from the last back (half the\n"
              "samples, the collectives to 1 GiB, burn to 30 s), never\n"
              "dropped, until the projection fits; each cut is recorded.\n"
              "Where even cut down it does not fit, one line says so and the\n"
              "run stops before measuring (exit 4)"},
-    {.name = "gpus", .kind = LS_OPT_CALL, .arg = "LIST", .call = opt_gpus,
+    {.name = "gpus",
+     .kind = LS_OPT_CALL,
+     .arg = "LIST",
+     .call = opt_gpus,
      .help = "GPUs to use, e.g. 0,1 or 0-3 (default all)"},
-    {.short_name = 'o', .kind = LS_OPT_CALL, .arg = "FILE", .call = opt_output,
+    {.short_name = 'o',
+     .kind = LS_OPT_CALL,
+     .arg = "FILE",
+     .call = opt_output,
      .help = "the run document's path (the HTML report goes to FILE minus\n"
              ".json plus .html); %N in FILE is this node's short host name"},
     FLAG("no-nccl", no_nccl, "skip the collectives"),
     FLAG("no-report", no_report, "do not write the HTML report"),
-    FLAG("dry-run", dry_run, "measure nothing: print the steps in the order they run, the\n"
-                             "pair rounds, the projected seconds of each step and what the\n"
-                             "budget would cut; the last line is 'projected: N s, rounds R,\n"
-                             "cut: ...' (exit 4 as the run would when even cut down it does\n"
-                             "not fit)"),
-    {.name = "from", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(run_args_t, from),
+    FLAG("dry-run", dry_run,
+         "measure nothing: print the steps in the order they run, the\n"
+         "pair rounds, the projected seconds of each step and what the\n"
+         "budget would cut; the last line is 'projected: N s, rounds R,\n"
+         "cut: ...' (exit 4 as the run would when even cut down it does\n"
+         "not fit)"),
+    {.name = "from",
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(run_args_t, from),
      .help = "with --dry-run: plan the machine of FILE (saved `nvidia-smi\n"
              "topo -m` text or a run document) instead of this one; no GPU\n"
              "needed"},
     LS_OPT_FAIL_ON_ROW(run_args_t),
-    {.name = "quiet", .kind = LS_OPT_FLAG, .off = offsetof(run_args_t, quiet), .column = 20,
+    {.name = "quiet",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(run_args_t, quiet),
+     .column = 20,
      .help = "print only the verdict line and what failed (at --fail-on)\n"
              "(and no progress unless --progress is given)"},
-    {.name = "progress", .kind = LS_OPT_CALL, .arg = "M", .call = opt_progress, .words = ls_progress_words,
+    {.name = "progress",
+     .kind = LS_OPT_CALL,
+     .arg = "M",
+     .call = opt_progress,
+     .words = ls_progress_words,
      .help = "auto (default: a line rewritten on a terminal, else one\n"
              "timestamped line per step and round on stderr), always (the\n"
              "timestamped lines), never"},
@@ -197,8 +224,12 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;
-    ls_dry_opts_t dry = {.from = a.from, .thorough = a.thorough, .budget_s = a.budget_s,
-                         .gpus = a.gpus, .ngpus = a.ngpus, .no_nccl = a.no_nccl};
+    ls_dry_opts_t dry = {.from = a.from,
+                         .thorough = a.thorough,
+                         .budget_s = a.budget_s,
+                         .gpus = a.gpus,
+                         .ngpus = a.ngpus,
+                         .no_nccl = a.no_nccl};
     if (a.dry_run && a.from)
         return ls_run_dry(&dry);
     if (!a.dry_run && ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
@@ -242,7 +273,8 @@ int cmd_run(int argc, char **argv)
     free(head);
     free(text);
     print_tp_verdict(doc);
-    printf("\nEvery figure: linkscope report %s (--format %s)\n", path, ls_format_names_joined("|", "|"));
+    printf("\nEvery figure: linkscope report %s (--format %s)\n", path,
+           ls_format_names_joined("|", "|"));
 done:
     if (rc == 0 && ls_fail_on_count(findings, a.fail_on) > 0)
         rc = LS_EXIT_CHECK;

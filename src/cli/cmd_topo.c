@@ -38,30 +38,49 @@ static int check_options(const topo_opts_t *o)
     struct stat st;
     if (o->sysfs_root && (stat(o->sysfs_root, &st) != 0 || !S_ISDIR(st.st_mode)))
         return ls_usage_error("topo", "--sysfs-root %s: not a directory", o->sysfs_root);
-    if (o->color && strcmp(o->color, "auto") && strcmp(o->color, "always") && strcmp(o->color, "never"))
+    if (o->color && strcmp(o->color, "auto") && strcmp(o->color, "always") &&
+        strcmp(o->color, "never"))
         return ls_usage_error("topo", "--color takes auto, always or never, not '%s'", o->color);
     return 0;
 }
 
-#define STRING(n, field, a, text) \
-    {.name = n, .kind = LS_OPT_STRING, .arg = a, .off = offsetof(topo_opts_t, field), .help = text}
+#define STRING(n, field, a, text)                                                                  \
+    {                                                                                              \
+        .name = n, .kind = LS_OPT_STRING, .arg = a, .off = offsetof(topo_opts_t, field),           \
+        .help = text                                                                               \
+    }
 
 static const ls_opt_t options[] = {
-    STRING("from", from, "FILE", "read saved `nvidia-smi topo -m` output (tabs or spaces, ANSI\n"
-                                 "escapes, NIC rows) or a linkscope run document, instead of\n"
-                                 "this machine; '-' reads stdin"),
+    STRING("from", from, "FILE",
+           "read saved `nvidia-smi topo -m` output (tabs or spaces, ANSI\n"
+           "escapes, NIC rows) or a linkscope run document, instead of\n"
+           "this machine; '-' reads stdin"),
     STRING("p2p-read", p2p_read, "FILE", "with --from: saved `nvidia-smi topo -p2p r` output"),
     STRING("p2p-write", p2p_write, "FILE", "with --from: saved `nvidia-smi topo -p2p w` output"),
-    {.name = "json", .kind = LS_OPT_FLAG, .off = offsetof(topo_opts_t, json),
+    {.name = "json",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(topo_opts_t, json),
      .help = "write the run document (schema linkscope.run/1)"},
-    {.name = "csv", .kind = LS_OPT_FLAG, .off = offsetof(topo_opts_t, csv), .help = "write the link matrix as CSV"},
-    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(topo_opts_t, output), .flags = LS_OPT_OUTPUT,
+    {.name = "csv",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(topo_opts_t, csv),
+     .help = "write the link matrix as CSV"},
+    {.short_name = 'o',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(topo_opts_t, output),
+     .flags = LS_OPT_OUTPUT,
      .help = "write to FILE (atomically) instead of stdout"},
-    {.name = "color", .kind = LS_OPT_STRING, .arg = "WHEN", .off = offsetof(topo_opts_t, color),
-     .words = color_words, .help = "auto (on a terminal unless NO_COLOR is set), always or never"},
-    STRING("sysfs-root", sysfs_root, "DIR", "discover from a copy of /sys and /proc under DIR, without\n"
-                                            "NVML and CUDA (testing on a saved or fake tree; no GPU\n"
-                                            "needed)"),
+    {.name = "color",
+     .kind = LS_OPT_STRING,
+     .arg = "WHEN",
+     .off = offsetof(topo_opts_t, color),
+     .words = color_words,
+     .help = "auto (on a terminal unless NO_COLOR is set), always or never"},
+    STRING("sysfs-root", sysfs_root, "DIR",
+           "discover from a copy of /sys and /proc under DIR, without\n"
+           "NVML and CUDA (testing on a saved or fake tree; no GPU\n"
+           "needed)"),
     {.kind = LS_OPT_END},
 };
 
@@ -127,7 +146,8 @@ static int discover_topo(const topo_opts_t *o, ls_topo_t *topo, json_t **doc)
     }
     size_t i;
     json_t *w;
-    json_array_foreach(warnings, i, w) ls_warn("%s", json_string_value(w));
+    json_array_foreach(warnings, i, w)
+        ls_warn("%s", json_string_value(w));
     return 0;
 }
 
@@ -139,7 +159,8 @@ static int use_color(const topo_opts_t *o)
         return strcmp(o->color, "always") == 0;
     const char *term = getenv("TERM");
     int to_stdout = !o->output || strcmp(o->output, "-") == 0;
-    return to_stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
+    return to_stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR") &&
+           !(term && strcmp(term, "dumb") == 0);
 }
 
 static int emit_text(const topo_opts_t *o, const ls_topo_t *topo, const char *path)

@@ -49,7 +49,8 @@ static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_s
         (*nsrcs)++;
     }
     if (a->measure) {
-        int rc = ls_tp_measure_source(a->measure_gpus, a->nmeasure_gpus, a->bytes, req, &srcs[*nsrcs], measured);
+        int rc = ls_tp_measure_source(a->measure_gpus, a->nmeasure_gpus, a->bytes, req,
+                                      &srcs[*nsrcs], measured);
         if (rc)
             return rc;
         if (a->measure_name)
@@ -70,8 +71,9 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
         return LS_EXIT_USAGE;
     if (measured)
         ls_doc_add_measurement(doc, json_incref(measured));
-    ls_doc_add_measurement(doc, ls_tp_doc_entry(estimate, a->preset ? a->preset->name : NULL, a->tp,
-                                                 a->measure_gpus, a->measure ? a->nmeasure_gpus : 0));
+    ls_doc_add_measurement(doc,
+                           ls_tp_doc_entry(estimate, a->preset ? a->preset->name : NULL, a->tp,
+                                           a->measure_gpus, a->measure ? a->nmeasure_gpus : 0));
     int rc = ls_doc_into_write(doc, path, err, sizeof err);
     json_decref(doc);
     if (rc) {
@@ -85,7 +87,8 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
 static int emit(const tp_args_t *a, json_t *estimate, json_t *measured)
 {
     if (a->json) {
-        char *text = json_dumps(estimate, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        char *text = json_dumps(estimate,
+                                JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
         if (text) {
             puts(text);
             free(text);
@@ -110,14 +113,19 @@ int cmd_tp(int argc, char **argv)
         a.batches[a.nbatches++] = 1;
     if ((rc = ls_tp_check_args(&a)))
         return rc;
-    ls_tp_request_t req = {
-        .shape = {(int)a.hidden, (int)a.layers, (int)a.bytes},
-        .model_name = (a.preset && a.hidden == a.preset->hidden && a.layers == a.preset->layers)
-                          ? a.preset->name : NULL,
-        .tp = (int)a.tp,
-        .prompts = a.prompts, .nprompts = a.nprompts, .batches = a.batches, .nbatches = a.nbatches,
-        .output = (uint64_t)a.output, .decode_compute_ms = a.ndecode_compute ? a.decode_compute_ms : NULL,
-        .prefill_compute_ms = a.nprefill_compute ? a.prefill_compute_ms : NULL};
+    ls_tp_request_t req = {.shape = {(int)a.hidden, (int)a.layers, (int)a.bytes},
+                           .model_name = (a.preset && a.hidden == a.preset->hidden &&
+                                          a.layers == a.preset->layers)
+                                             ? a.preset->name
+                                             : NULL,
+                           .tp = (int)a.tp,
+                           .prompts = a.prompts,
+                           .nprompts = a.nprompts,
+                           .batches = a.batches,
+                           .nbatches = a.nbatches,
+                           .output = (uint64_t)a.output,
+                           .decode_compute_ms = a.ndecode_compute ? a.decode_compute_ms : NULL,
+                           .prefill_compute_ms = a.nprefill_compute ? a.prefill_compute_ms : NULL};
     ls_tp_source_t srcs[MAX_SOURCES];
     memset(srcs, 0, sizeof srcs);
     int nsrcs = 0;
@@ -126,7 +134,8 @@ int cmd_tp(int argc, char **argv)
     if (!rc) {
         json_t *estimate = ls_tp_estimate(&req, srcs, nsrcs);
         if (a.preset && a.preset->note[0])
-            json_object_set_new(json_object_get(estimate, "model"), "note", json_string(a.preset->note));
+            json_object_set_new(json_object_get(estimate, "model"), "note",
+                                json_string(a.preset->note));
         rc = emit(&a, estimate, measured);
         json_decref(estimate);
     }

@@ -125,4 +125,3 @@ void ls_command_usage(const ls_command_t *cmd, FILE *f)
     fputs(text ? text : "", f);
     free(text);
 }
-

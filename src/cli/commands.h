@@ -29,8 +29,8 @@ const ls_command_t *ls_commands(int *count);
 /* `linkscope COMMAND --help`: the usage built from the command's options. */
 void ls_command_usage(const ls_command_t *cmd, FILE *f);
 
-#define LS_DECLARE_COMMAND(n) \
-    int cmd_##n(int argc, char **argv); \
+#define LS_DECLARE_COMMAND(n)                                                                      \
+    int cmd_##n(int argc, char **argv);                                                            \
     extern const ls_cmd_opts_t opts_##n;
 
 LS_DECLARE_COMMAND(run)

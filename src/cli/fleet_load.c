@@ -147,7 +147,8 @@ static int add_in_order(ls_fleet_t *fleet, loader_t *l)
         pthread_mutex_unlock(&l->lock);
         if (!doc) {
             char shown[4 * sizeof l->errs[i]]; /* its text may quote the document */
-            fprintf(stderr, "linkscope fleet: %s; skipped\n", ls_term_escape(l->errs[i], shown, sizeof shown));
+            fprintf(stderr, "linkscope fleet: %s; skipped\n",
+                    ls_term_escape(l->errs[i], shown, sizeof shown));
             skipped++;
         }
         int rc = doc ? ls_fleet_add_found(fleet, doc, l->paths->items[i], found) : 0;
@@ -166,9 +167,16 @@ static int add_in_order(ls_fleet_t *fleet, loader_t *l)
 
 int ls_fleet_load(ls_fleet_t *fleet, const ls_paths_t *p)
 {
-    loader_t l = {p, calloc(p->n, sizeof(json_t *)), calloc(p->n, sizeof(json_t *)),
-                  calloc(p->n, sizeof *l.errs), calloc(p->n, sizeof(int)), 0, 0, 0,
-                  PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    loader_t l = {p,
+                  calloc(p->n, sizeof(json_t *)),
+                  calloc(p->n, sizeof(json_t *)),
+                  calloc(p->n, sizeof *l.errs),
+                  calloc(p->n, sizeof(int)),
+                  0,
+                  0,
+                  0,
+                  PTHREAD_MUTEX_INITIALIZER,
+                  PTHREAD_COND_INITIALIZER};
     if (!l.docs || !l.found || !l.errs || !l.done) {
         fprintf(stderr, "linkscope fleet: out of memory for %zu documents\n", p->n);
         free(l.docs), free(l.found), free(l.errs), free(l.done);

@@ -28,7 +28,8 @@ static int fabric_of_state(const char *dir, ls_fabric_t *f)
     const json_t *gpus = json_object_get(state, "gpus"), *g;
     size_t i;
     int nv = 0, n = (int)json_array_size(gpus);
-    json_array_foreach(gpus, i, g) nv |= ls_json_int(g, "nvlinks_active", 0) > 0;
+    json_array_foreach(gpus, i, g)
+        nv |= ls_json_int(g, "nvlinks_active", 0) > 0;
     json_decref(state);
     if (n == 0) {
         ls_error("health --dry-run: %s: the recorded state holds no GPU", dir);
@@ -57,8 +58,8 @@ static int fabric_of_topology(const char *from, ls_fabric_t *f)
                      "another with --from FILE or DIR)");
     }
     int rc = doc && topo->ngpus > 0 && ls_fabric_from_topo(topo, f) == 0 ? 0
-             : from || !doc                                          ? LS_EXIT_USAGE
-                                                                     : LS_EXIT_NOGPU;
+             : from || !doc                                              ? LS_EXIT_USAGE
+                                                                         : LS_EXIT_NOGPU;
     if (doc && topo->ngpus == 0 && from)
         ls_error("health --dry-run: %s holds no GPU", from);
     json_decref(doc);
@@ -85,8 +86,8 @@ static void print_projection(const ls_projection_t *p, double budget_s, int no_p
            p->pair_rounds, p->pair_rounds == 1 ? "" : "s");
     printf("%-40s %8s %7s %12s\n", "step", "figures", "rounds", "projected s");
     for (int i = 0; i < p->nsteps; i++)
-        printf("%-40s %8d %7d %12.1f\n", p->steps[i].name, p->steps[i].figures,
-               p->steps[i].rounds, p->steps[i].seconds);
+        printf("%-40s %8d %7d %12.1f\n", p->steps[i].name, p->steps[i].figures, p->steps[i].rounds,
+               p->steps[i].seconds);
     double state_s = p->steps[0].seconds + p->steps[1].seconds;
     printf("\nprojected: %.1f s for %d GPU%s, %s the %.0f s a scheduler's health check gets ",
            p->total_s, p->ngpus, p->ngpus == 1 ? "" : "s",
@@ -112,8 +113,7 @@ int ls_health_dry(const char *from, double window_s, double budget_s, int no_pro
         if (no_probe)
             drop_probe(p);
         print_projection(p, budget_s, no_probe);
-    }
-    else
+    } else
         rc = LS_EXIT_USAGE;
     free(p);
     ls_fabric_free(&f);

@@ -35,9 +35,11 @@ static const char *why_not(const json_t *findings, char *buf, size_t len)
     json_array_foreach(findings, i, f) {
         const char *rule = json_string_value(json_object_get(f, "rule"));
         const char *msg = json_string_value(json_object_get(f, "message"));
-        int reboot = ls_action_parse(json_string_value(json_object_get(f, "action"))) == LS_ACT_REBOOT;
+        int reboot = ls_action_parse(json_string_value(json_object_get(f, "action"))) ==
+                     LS_ACT_REBOOT;
         if (!strcmp(rule, "driver") || reboot) {
-            snprintf(buf, len, "%s (%s)", !reboot ? "no GPU to measure" : "the node needs a reboot first", msg);
+            snprintf(buf, len, "%s (%s)",
+                     !reboot ? "no GPU to measure" : "the node needs a reboot first", msg);
             return buf;
         }
         if (!strcmp(rule, "other_process")) {
@@ -115,7 +117,8 @@ json_t *ls_health_probe(const ls_health_probe_opts_t *o, json_t *findings, int *
         return not_run("not run", "this linkscope was built without CUDA");
     double left = o->deadline - ls_probe_now();
     if (left < LS_HEALTH_PROBE_MIN_S) {
-        snprintf(why, sizeof why, "%.1f s of the budget left after the state checks", left > 0 ? left : 0);
+        snprintf(why, sizeof why, "%.1f s of the budget left after the state checks",
+                 left > 0 ? left : 0);
         return not_run("not run", why);
     }
     json_t *rec = run_within(o->deadline, o->gpus, abandoned);
@@ -126,7 +129,8 @@ json_t *ls_health_probe(const ls_health_probe_opts_t *o, json_t *findings, int *
 }
 
 /* The lowest figure of a kind with its share of the ceiling: "lowest 391.2 GB/s (82%)". */
-static void lowest(ls_buf_t *b, const json_t *figures, const char *kind, const char *key, int *count)
+static void lowest(ls_buf_t *b, const json_t *figures, const char *kind, const char *key,
+                   int *count)
 {
     const json_t *low = NULL, *f;
     size_t i;
@@ -141,7 +145,8 @@ static void lowest(ls_buf_t *b, const json_t *figures, const char *kind, const c
     }
     if (!low)
         return;
-    double v = json_number_value(json_object_get(low, key)), c = json_number_value(json_object_get(low, "ceiling_gbps"));
+    double v = json_number_value(json_object_get(low, key)),
+           c = json_number_value(json_object_get(low, "ceiling_gbps"));
     ls_buf_printf(b, ", lowest %.1f GB/s", v);
     if (c > 0)
         ls_buf_printf(b, " (%.0f%% of its ceiling)", 100 * v / c);
@@ -159,17 +164,21 @@ static void measured(ls_buf_t *b, const json_t *probe)
     size_t i;
     json_array_foreach(figures, i, f)
         if (!strcmp(json_string_value(json_object_get(f, "kind")), LS_PROBE_ALL_REDUCE)) {
-            ls_buf_printf(b, "; all_reduce %.0f MiB on %zu GPUs", json_number_value(json_object_get(f, "bytes")) / 1048576.0,
+            ls_buf_printf(b, "; all_reduce %.0f MiB on %zu GPUs",
+                          json_number_value(json_object_get(f, "bytes")) / 1048576.0,
                           json_array_size(json_object_get(f, "gpus")));
             if (json_object_get(f, "busbw"))
-                ls_buf_printf(b, " %.1f GB/s busbw", json_number_value(json_object_get(f, "busbw")));
+                ls_buf_printf(b, " %.1f GB/s busbw",
+                              json_number_value(json_object_get(f, "busbw")));
             if (json_is_integer(json_object_get(f, "wrong")))
-                ls_buf_printf(b, ", #wrong %lld", (long long)json_integer_value(json_object_get(f, "wrong")));
+                ls_buf_printf(b, ", #wrong %lld",
+                              (long long)json_integer_value(json_object_get(f, "wrong")));
         }
     part = (ls_buf_t){0};
     lowest(&part, figures, LS_PROBE_HBM_COPY, "gbps", &n);
     if (n)
-        ls_buf_printf(b, "; hbm copy on %d GPU%s%s", n, n == 1 ? "" : "s", part.data ? part.data : "");
+        ls_buf_printf(b, "; hbm copy on %d GPU%s%s", n, n == 1 ? "" : "s",
+                      part.data ? part.data : "");
     free(part.data);
 }
 
@@ -184,7 +193,9 @@ static void not_measured(ls_buf_t *b, const json_t *probe)
         const char *status = json_string_value(json_object_get(s, "status"));
         if (strcmp(status, LS_PROBE_STEP_OK))
             ls_buf_printf(b, "; %s %s: %s", json_string_value(json_object_get(s, "step")), status,
-                          json_string_value(json_object_get(s, "note")) ? json_string_value(json_object_get(s, "note")) : "");
+                          json_string_value(json_object_get(s, "note"))
+                              ? json_string_value(json_object_get(s, "note"))
+                              : "");
     }
 }
 

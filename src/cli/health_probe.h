@@ -7,10 +7,10 @@
 #include <jansson.h>
 
 typedef struct {
-    int off;          /* --no-probe */
-    int recorded;     /* --from: a recorded state, no GPU here */
-    int gpus;         /* GPUs the state checks saw (NVML) */
-    double deadline;  /* ls_probe_now() seconds the whole check must end by */
+    int off;         /* --no-probe */
+    int recorded;    /* --from: a recorded state, no GPU here */
+    int gpus;        /* GPUs the state checks saw (NVML) */
+    double deadline; /* ls_probe_now() seconds the whole check must end by */
 } ls_health_probe_opts_t;
 
 /* The probe's record for the JSON output: {status: "ran"|"off"|"not run", why?, gpus?,

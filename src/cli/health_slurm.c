@@ -93,7 +93,8 @@ static int drained_by_us(const char *node)
         return 0;
     size_t slen = strcspn(state, " \n");
     int drain = memmem(state, slen, "DRAIN", 5) != NULL;
-    return drain && strncmp(reason + 7, LS_SLURM_REASON_PREFIX, strlen(LS_SLURM_REASON_PREFIX)) == 0;
+    return drain &&
+           strncmp(reason + 7, LS_SLURM_REASON_PREFIX, strlen(LS_SLURM_REASON_PREFIX)) == 0;
 }
 
 int ls_slurm_drain(const char *node, int failed, const char *reason)
@@ -104,8 +105,8 @@ int ls_slurm_drain(const char *node, int failed, const char *reason)
         snprintf(reason_arg, sizeof reason_arg, "reason=%s", reason);
         char *argv[] = {(char *)scontrol(), "update", name_arg, "state=drain", reason_arg, NULL};
         int rc = run_scontrol(argv, NULL, 0);
-        fprintf(stderr, "linkscope health: %s node %s: %s\n", rc == 0 ? "drained" : "could not drain", node,
-                reason);
+        fprintf(stderr, "linkscope health: %s node %s: %s\n",
+                rc == 0 ? "drained" : "could not drain", node, reason);
         return rc == 0 ? 0 : -1;
     }
     if (!drained_by_us(node))

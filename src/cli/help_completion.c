@@ -70,7 +70,8 @@ static int parse_only(int argc, char **argv)
         return ls_usage_error("help", "--completion --parse: expected a command name");
     void *args = calloc(1, c->opts->args_size + 1);
     char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos, rc = args && pos ? ls_opt_parse(c->name, c->opts, argc, argv, args, pos, &npos) : LS_EXIT_USAGE;
+    int npos, rc = args && pos ? ls_opt_parse(c->name, c->opts, argc, argv, args, pos, &npos)
+                               : LS_EXIT_USAGE;
     free(pos);
     free(args);
     return rc;

@@ -51,7 +51,8 @@ int ls_check_output_options(const ls_command_t *cmd, int argc, char **argv)
 {
     char *args = cmd->opts ? parse_quietly(cmd, argc, argv) : NULL;
     int rc = 0;
-    for (const ls_opt_t *row = args ? cmd->opts->opts : NULL; row && row->kind != LS_OPT_END && !rc; row++) {
+    for (const ls_opt_t *row = args ? cmd->opts->opts : NULL; row && row->kind != LS_OPT_END && !rc;
+         row++) {
         if (row->kind != LS_OPT_STRING || !(row->flags & (LS_OPT_OUTPUT | LS_OPT_OUTPUT_DIR)))
             continue;
         char opt[40]; /* as the refusal names it: -o, or --csv */
@@ -59,7 +60,8 @@ int ls_check_output_options(const ls_command_t *cmd, int argc, char **argv)
             snprintf(opt, sizeof opt, "-%c", row->short_name);
         else
             snprintf(opt, sizeof opt, "--%s", row->name);
-        rc = ls_check_writable(cmd->name, opt, *(const char **)(args + row->off), !!(row->flags & LS_OPT_OUTPUT_DIR));
+        rc = ls_check_writable(cmd->name, opt, *(const char **)(args + row->off),
+                               !!(row->flags & LS_OPT_OUTPUT_DIR));
     }
     free(args);
     return rc ? LS_EXIT_USAGE : 0;

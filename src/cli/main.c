@@ -38,7 +38,8 @@ static int run_command(int argc, char **argv)
        NVML's and the topology's. */
     const char *order = getenv("CUDA_DEVICE_ORDER");
     if (order && strcmp(order, "PCI_BUS_ID") != 0)
-        ls_warn("CUDA_DEVICE_ORDER=%s ignored: linkscope numbers GPUs in PCI bus order, as nvidia-smi",
+        ls_warn("CUDA_DEVICE_ORDER=%s ignored: linkscope numbers GPUs in PCI bus order, as "
+                "nvidia-smi",
                 order);
     setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
     if (argc < 2) { /* no command is a usage error: the list of commands, exit 2 */
@@ -52,7 +53,8 @@ static int run_command(int argc, char **argv)
         name = "help";
     const ls_command_t *cmd = ls_find_command(name);
     if (!cmd) {
-        fprintf(stderr, "linkscope: '%s' is not a linkscope command (see 'linkscope help')\n", name);
+        fprintf(stderr, "linkscope: '%s' is not a linkscope command (see 'linkscope help')\n",
+                name);
         return LS_EXIT_USAGE;
     }
     if (wants_help(argc - 1, argv + 1)) {

@@ -31,8 +31,8 @@ const char *ls_measure_head(const char *family)
         snprintf(text[i], sizeof text[i],
                  "usage: linkscope %s [-o FILE | --into FILE] [--gpus LIST]\n%*s[--samples N]%s\n"
                  "%*s[--progress auto|always|never]\n\n%s\n",
-                 f->name, head, "", f->default_size ? " [--size SIZE] [--csv DIR]" : " [--csv DIR]", head, "",
-                 f->about);
+                 f->name, head, "", f->default_size ? " [--size SIZE] [--csv DIR]" : " [--csv DIR]",
+                 head, "", f->about);
     }
     return text[i];
 }

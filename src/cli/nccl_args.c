@@ -123,7 +123,8 @@ static const char *collective_names(void)
     const ls_coll_t *const *all = ls_coll_all(&n);
     size_t used = 0;
     for (int k = 0; k < n && used < sizeof text; k++)
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", k ? ", " : "", all[k]->name);
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", k ? ", " : "",
+                                 all[k]->name);
     return text;
 }
 
@@ -169,8 +170,7 @@ static int add_each_hca(opts_t *o)
         return bad("--each-hca: no active RDMA port in /sys/class/infiniband%s%s", "", "");
     size_t i;
     const json_t *p;
-    json_array_foreach(o->hca_plan, i, p)
-    {
+    json_array_foreach(o->hca_plan, i, p) {
         if (o->nvariants == MAX_VARIANTS)
             return bad("--each-hca: more active ports than %s variants%s", "16", "");
         o->variants[o->nvariants++] = json_string_value(json_object_get(p, "setting"));
@@ -242,54 +242,92 @@ static int on_option(const ls_opt_t *row, const char *v, void *args)
 }
 
 /* nccl-tests' flags in both spellings, then linkscope's own (long only). */
-#define TESTS(s, shown, n, a, text) \
-    {.name = n, .short_name = s, .kind = LS_OPT_CALL, .arg = a, .label = shown, .value = s, .call_row = on_option, \
-     .help = text}
-#define OWN(n, code, a, text) \
-    {.name = n, .kind = LS_OPT_CALL, .arg = a, .value = code, .call_row = on_option, .help = text}
+#define TESTS(s, shown, n, a, text)                                                                \
+    {                                                                                              \
+        .name = n, .short_name = s, .kind = LS_OPT_CALL, .arg = a, .label = shown, .value = s,     \
+        .call_row = on_option, .help = text                                                        \
+    }
+#define OWN(n, code, a, text)                                                                      \
+    {                                                                                              \
+        .name = n, .kind = LS_OPT_CALL, .arg = a, .value = code, .call_row = on_option,            \
+        .help = text                                                                               \
+    }
 
 static const ls_opt_t options[] = {
     {.kind = LS_OPT_TEXT, .help = "nccl-tests flags (same meaning and defaults):\n"},
-    TESTS('b', "-b, --minbytes SIZE", "minbytes", "SIZE", "smallest size (default 32M; K, M, G = 1024 multiples)"),
+    TESTS('b', "-b, --minbytes SIZE", "minbytes", "SIZE",
+          "smallest size (default 32M; K, M, G = 1024 multiples)"),
     TESTS('e', "-e, --maxbytes SIZE", "maxbytes", "SIZE", "largest size (default 32M)"),
-    TESTS('f', "-f, --stepfactor F", "stepfactor", "F", "multiply the size by F (default 1 = use -i)"),
+    TESTS('f', "-f, --stepfactor F", "stepfactor", "F",
+          "multiply the size by F (default 1 = use -i)"),
     TESTS('i', "-i, --stepbytes SIZE", "stepbytes", "SIZE", "add SIZE when -f is 1 (default 1M)"),
     TESTS('n', "-n, --iters N", "iters", "N", "timed iterations per size (default 20)"),
-    TESTS('w', "-w, --warmup_iters N", "warmup_iters", "N", "warmup iterations per size (default 1)"),
-    TESTS('c', "-c, --check 0|1", "check", "0|1", "check results on the device (#wrong; default 1)"),
-    TESTS('d', "-d, --datatype TYPE", "datatype", "TYPE", "int8 uint8 int32 uint32 int64 uint64 half float double\n"
-                                                          "bfloat16 (default float)"),
-    {.name = "op", .kind = LS_OPT_CALL, .arg = "OP", .label = "-o, --op OP", .value = 'O', .call_row = on_option,
+    TESTS('w', "-w, --warmup_iters N", "warmup_iters", "N",
+          "warmup iterations per size (default 1)"),
+    TESTS('c', "-c, --check 0|1", "check", "0|1",
+          "check results on the device (#wrong; default 1)"),
+    TESTS('d', "-d, --datatype TYPE", "datatype", "TYPE",
+          "int8 uint8 int32 uint32 int64 uint64 half float double\n"
+          "bfloat16 (default float)"),
+    {.name = "op",
+     .kind = LS_OPT_CALL,
+     .arg = "OP",
+     .label = "-o, --op OP",
+     .value = 'O',
+     .call_row = on_option,
      .help = "sum prod max min avg (default sum); -o with any other\n"
              "word is the output file (see below)"},
     TESTS('r', "-r, --root N", "root", "N", "root rank of broadcast and reduce (default 0)"),
-    TESTS('z', "-z, --blocking 0|1", "blocking", "0|1", "wait for each collective inside the timed loop\n(default 0)"),
-    TESTS('G', "-G, --cudagraph N", "cudagraph", "N", "capture the iterations in a CUDA graph, launch it N\ntimes"),
+    TESTS('z', "-z, --blocking 0|1", "blocking", "0|1",
+          "wait for each collective inside the timed loop\n(default 0)"),
+    TESTS('G', "-G, --cudagraph N", "cudagraph", "N",
+          "capture the iterations in a CUDA graph, launch it N\ntimes"),
     TESTS('g', "-g, --ngpus N", "ngpus", "N", "use GPUs 0..N-1 (default: every visible GPU)"),
-    TESTS('t', "-t, --nthreads 1", "nthreads", "1", "one thread drives all GPUs with group calls (only 1)"),
+    TESTS('t', "-t, --nthreads 1", "nthreads", "1",
+          "one thread drives all GPUs with group calls (only 1)"),
     /* -o: nccl-tests' operator, or with any other word the output file */
-    {.short_name = 'o', .kind = LS_OPT_CALL, .arg = "OP", .value = 'o', .call_row = on_option, .flags = LS_OPT_HIDDEN},
+    {.short_name = 'o',
+     .kind = LS_OPT_CALL,
+     .arg = "OP",
+     .value = 'o',
+     .call_row = on_option,
+     .flags = LS_OPT_HIDDEN},
     {.kind = LS_OPT_TEXT, .help = "\nlinkscope options:\n"},
     OWN("gpus", 'U', "LIST", "GPUs to use, e.g. 0,1,4 (PCI bus order, as nvidia-smi)"),
     OWN("in-place", 'P', "0|1|2", "0 out-of-place only, 1 in-place only, 2 both (default)"),
-    OWN("launch", 'L', "group|threads", "group: one thread launches for every GPU in group\n"
-                                        "calls (nccl-tests' -t 1, default); threads: one thread\n"
-                                        "per GPU"),
-    OWN("variant", 'V', "K=V", "also run with the environment variable K=V, each\n"
-                               "setting in its own process; shown beside the default\n"
-                               "with ratios"),
-    OWN("each-hca", 'H', NULL, "a variant per active RDMA port (NCCL_IB_HCA==mlx5_N:P)\n"
-                               "and one with all of them; busbw per port beside the\n"
-                               "port's line rate, with findings (docs/nccl.md)"),
-    {.name = "output", .kind = LS_OPT_CALL, .arg = "FILE", .label = "-o, --output FILE", .value = 'o',
-     .call_row = on_option, .help = "write a new run document (- = stdout)"},
-    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(opts_t, into),
+    OWN("launch", 'L', "group|threads",
+        "group: one thread launches for every GPU in group\n"
+        "calls (nccl-tests' -t 1, default); threads: one thread\n"
+        "per GPU"),
+    OWN("variant", 'V', "K=V",
+        "also run with the environment variable K=V, each\n"
+        "setting in its own process; shown beside the default\n"
+        "with ratios"),
+    OWN("each-hca", 'H', NULL,
+        "a variant per active RDMA port (NCCL_IB_HCA==mlx5_N:P)\n"
+        "and one with all of them; busbw per port beside the\n"
+        "port's line rate, with findings (docs/nccl.md)"),
+    {.name = "output",
+     .kind = LS_OPT_CALL,
+     .arg = "FILE",
+     .label = "-o, --output FILE",
+     .value = 'o',
+     .call_row = on_option,
+     .help = "write a new run document (- = stdout)"},
+    {.name = "into",
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(opts_t, into),
      .help = "add the entries to an existing run document"},
     OWN("timeout", 'T', "S", "watchdog: abort a collective not done in S s (default\n60)"),
     OWN("json", 'J', NULL, "print the run document on stdout instead of the tables"),
     OWN("mpi-selftest", 'M', NULL, "under mpirun: check MPI broadcast and gather, no GPU"),
     /* a variant child's document (nccl/variants.c) */
-    {.name = "child-out", .kind = LS_OPT_CALL, .arg = "FILE", .value = 'C', .call_row = on_option,
+    {.name = "child-out",
+     .kind = LS_OPT_CALL,
+     .arg = "FILE",
+     .value = 'C',
+     .call_row = on_option,
      .flags = LS_OPT_HIDDEN},
     {.kind = LS_OPT_END},
 };
@@ -341,7 +379,8 @@ int ls_nccl_parse_args(int argc, char **argv, opts_t *o)
     }
     if (ls_coll_sweep_sizes(s->min_bytes, s->max_bytes, s->step_factor, s->step_bytes, NULL, 0) >
         LS_COLL_MAX_SIZES)
-        return bad("-b, -e, -f and -i give more than %s sizes%s", "100000", ": take a larger -i or -f");
+        return bad("-b, -e, -f and -i give more than %s sizes%s", "100000",
+                   ": take a larger -i or -f");
     if (o->ngpus_flag && !s->ngpus) {
         for (int k = 0; k < o->ngpus_flag; k++)
             o->gpus[k] = k;

@@ -22,8 +22,8 @@ static char *my_record(void)
         ls_discover(doc, &d);
         ls_log_quiet(0);
         json_t *inv = json_object();
-        static const char *keys[] = {"host", "software", "gpus", "links", "nics", "gpu_nic_links",
-                                     "nic_nic_links"};
+        static const char *keys[] = {"host", "software",      "gpus",         "links",
+                                     "nics", "gpu_nic_links", "nic_nic_links"};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             if (json_object_get(doc, keys[k]))
                 json_object_set(inv, keys[k], json_object_get(doc, keys[k]));
@@ -68,8 +68,7 @@ static json_t *node_of(json_t *nodes, const char *host)
 {
     size_t i;
     json_t *n;
-    json_array_foreach(nodes, i, n)
-    {
+    json_array_foreach(nodes, i, n) {
         if (strcmp(ls_json_str(n, "hostname", ""), host) == 0)
             return n;
     }

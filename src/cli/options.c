@@ -25,7 +25,8 @@ int ls_opt_gpus_exist(const char *cmd, const int *gpus, int n, int count)
 {
     for (int i = 0; i < n; i++)
         if (gpus[i] >= count)
-            return ls_usage_error(cmd, "--gpus: GPU %d does not exist (this machine has %d GPU%s: 0-%d)",
+            return ls_usage_error(cmd,
+                                  "--gpus: GPU %d does not exist (this machine has %d GPU%s: 0-%d)",
                                   gpus[i], count, count == 1 ? "" : "s", count - 1);
     return 0;
 }
@@ -37,11 +38,16 @@ int ls_check_writable(const char *cmd, const char *opt, const char *path, int is
     struct stat st;
     if (stat(path, &st) == 0) {
         if (is_dir != !!S_ISDIR(st.st_mode))
-            return ls_usage_error(cmd, "%s %s: expected %s", opt, path, is_dir ? "a folder" : "a file, not a folder");
+            return ls_usage_error(cmd, "%s %s: expected %s", opt, path,
+                                  is_dir ? "a folder" : "a file, not a folder");
         if (is_dir)
-            return access(path, W_OK) == 0 ? 0 : ls_usage_error(cmd, "%s %s: cannot write into it: %s", opt, path, strerror(errno));
+            return access(path, W_OK) == 0 ? 0
+                                           : ls_usage_error(cmd, "%s %s: cannot write into it: %s",
+                                                            opt, path, strerror(errno));
         if (!S_ISREG(st.st_mode)) /* a device or FIFO is written through (docs/safety.md) */
-            return access(path, W_OK) == 0 ? 0 : ls_usage_error(cmd, "%s %s: cannot write: %s", opt, path, strerror(errno));
+            return access(path, W_OK) == 0
+                       ? 0
+                       : ls_usage_error(cmd, "%s %s: cannot write: %s", opt, path, strerror(errno));
     }
     char parent[4096], err[512];
     /* A symbolic link's target is what gets replaced: its folder must be writable. */
@@ -49,7 +55,8 @@ int ls_check_writable(const char *cmd, const char *opt, const char *path, int is
         return ls_usage_error(cmd, "%s %s", opt, err);
     const char *folder = dirname(parent);
     if (access(folder, W_OK) != 0)
-        return ls_usage_error(cmd, "%s %s: cannot write into the folder %s: %s", opt, path, folder, strerror(errno));
+        return ls_usage_error(cmd, "%s %s: cannot write into the folder %s: %s", opt, path, folder,
+                              strerror(errno));
     return 0;
 }
 
@@ -102,7 +109,8 @@ int ls_fail_on_trips(int level, enum ls_severity sev)
 
 int ls_fail_on_count(const json_t *findings, int level)
 {
-    return level == LS_FAIL_NEVER ? 0 : ls_findings_count_at_least(findings, (enum ls_severity)level);
+    return level == LS_FAIL_NEVER ? 0
+                                  : ls_findings_count_at_least(findings, (enum ls_severity)level);
 }
 
 int ls_print_failed_findings(const json_t *findings, int level)
@@ -110,8 +118,7 @@ int ls_print_failed_findings(const json_t *findings, int level)
     int n = 0;
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         if (!ls_fail_on_trips(level, ls_finding_severity(f)))
             continue;
         const char *subject = ls_json_str(f, "subject", "");

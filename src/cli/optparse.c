@@ -71,7 +71,8 @@ static int apply(const char *cmd, const ls_opt_t *o, const char *value, void *ar
 }
 
 /* One argument that starts with "--" (not "--" itself): the option and its value. */
-static int parse_long(const char *cmd, const ls_cmd_opts_t *spec, int argc, char **argv, int *i, void *args)
+static int parse_long(const char *cmd, const ls_cmd_opts_t *spec, int argc, char **argv, int *i,
+                      void *args)
 {
     const char *arg = argv[*i] + 2, *eq = strchr(arg, '=');
     const ls_opt_t *o = find_long(spec->opts, arg, eq ? (size_t)(eq - arg) : strlen(arg));
@@ -90,7 +91,8 @@ static int parse_long(const char *cmd, const ls_cmd_opts_t *spec, int argc, char
 }
 
 /* One argument "-x", "-xVALUE" or "-xy" (flags together). */
-static int parse_short(const char *cmd, const ls_cmd_opts_t *spec, int argc, char **argv, int *i, void *args)
+static int parse_short(const char *cmd, const ls_cmd_opts_t *spec, int argc, char **argv, int *i,
+                       void *args)
 {
     const char *arg = argv[*i];
     for (const char *p = arg + 1; *p; p++) {
@@ -174,7 +176,8 @@ static void put_option(ls_buf_t *b, const char *cmd, const ls_opt_t *o, int colu
     else if (o->name)
         snprintf(label, sizeof label, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
     else
-        snprintf(label, sizeof label, "-%c%s%s", o->short_name, o->arg ? " " : "", o->arg ? o->arg : "");
+        snprintf(label, sizeof label, "-%c%s%s", o->short_name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
     if (help || !o->words || !o->word_help) {
         put_row(b, label, help, column);
         return;
@@ -199,7 +202,8 @@ void ls_opt_usage(ls_buf_t *b, const char *cmd, const ls_cmd_opts_t *spec)
 
 /* ---- completion -------------------------------------------------------------------- */
 
-const char *ls_opt_offered(const char *cmd, const ls_cmd_opts_t *spec, int i, const char *const **words)
+const char *ls_opt_offered(const char *cmd, const ls_cmd_opts_t *spec, int i,
+                           const char *const **words)
 {
     static char spelling[64];
     for (const ls_opt_t *o = spec->opts; o && o->kind != LS_OPT_END; o++) {
@@ -209,7 +213,7 @@ const char *ls_opt_offered(const char *cmd, const ls_cmd_opts_t *spec, int i, co
             snprintf(spelling, sizeof spelling, "--%s", o->name);
         else
             snprintf(spelling, sizeof spelling, "-%c", o->short_name);
-        *words = o->words                   ? o->words()
+        *words = o->words                     ? o->words()
                  : o->kind == LS_OPT_FAIL_ON  ? ls_fail_on_words()
                  : o->kind == LS_OPT_PROGRESS ? ls_progress_words()
                                               : NULL;

@@ -11,17 +11,17 @@
 #include "render/strbuf.h"
 
 enum ls_opt_kind {
-    LS_OPT_END = 0, /* ends a table */
-    LS_OPT_FLAG,    /* no value: the int at off is set to .value (1 when 0) */
-    LS_OPT_STRING,  /* the value's text into the const char * at off */
-    LS_OPT_CALL,    /* the value (NULL for a flag: .arg NULL) given to .call */
-    LS_OPT_FAIL_ON, /* --fail-on LEVEL into the int at off (options.h's ls_opt_fail_on) */
+    LS_OPT_END = 0,  /* ends a table */
+    LS_OPT_FLAG,     /* no value: the int at off is set to .value (1 when 0) */
+    LS_OPT_STRING,   /* the value's text into the const char * at off */
+    LS_OPT_CALL,     /* the value (NULL for a flag: .arg NULL) given to .call */
+    LS_OPT_FAIL_ON,  /* --fail-on LEVEL into the int at off (options.h's ls_opt_fail_on) */
     LS_OPT_PROGRESS, /* --progress MODE: sets util/log.h's progress mode */
-    LS_OPT_TEXT,    /* no option: .help printed as it is among the options */
+    LS_OPT_TEXT,     /* no option: .help printed as it is among the options */
 };
 
 enum {
-    LS_OPT_HIDDEN = 1, /* accepted, not in the usage or the completion (an old spelling) */
+    LS_OPT_HIDDEN = 1,   /* accepted, not in the usage or the completion (an old spelling) */
     LS_OPT_UNLISTED = 2, /* offered, but not in the options block: the usage's text says it */
     /* (STRING rows) a file, or a folder, the command writes: the dispatcher checks that
        it can be written before the command runs (into.c); "-" passes */
@@ -57,13 +57,13 @@ struct ls_opt {
 
 /* A command's options and the usage text around them. */
 typedef struct {
-    const char *head;          /* "usage: ..." up to the options block */
+    const char *head;                        /* "usage: ..." up to the options block */
     const char *(*head_of)(const char *cmd); /* or built: measuring commands, report */
-    const ls_opt_t *opts;      /* ended by an LS_OPT_END row */
-    const char *tail;          /* after the options block */
+    const ls_opt_t *opts;                    /* ended by an LS_OPT_END row */
+    const char *tail;                        /* after the options block */
     const char *(*tail_of)(const char *cmd);
-    int column;                /* where the help column starts */
-    size_t args_size;          /* the size of the struct .off points into */
+    int column;       /* where the help column starts */
+    size_t args_size; /* the size of the struct .off points into */
     /* What the options say together (no I/O), after every option is read: 0, or one
        usage line and LS_EXIT_USAGE. NULL: nothing. */
     int (*check)(const char *cmd, void *args);
@@ -72,19 +72,25 @@ typedef struct {
 /* The rows several commands share (struct T has int fail_on / quiet). */
 #define LS_OPT_FAIL_ON_ROW(T) LS_OPT_FAIL_ON_NOTE(T, "")
 /* The same with the command's own note under it (lines ending in \n but the last). */
-#define LS_OPT_FAIL_ON_NOTE(T, note)                                                        \
-    {.name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "LEVEL", .off = offsetof(T, fail_on), \
-     .column = 20,                                                                          \
-     .help = "exit 1 when a finding at or above LEVEL exists: info,\n"                      \
-             "warning, error (default) or never" note}
-#define LS_OPT_QUIET_ROW(T)                                                                 \
-    {.name = "quiet", .kind = LS_OPT_FLAG, .off = offsetof(T, quiet), .column = 20,          \
-     .help = "print only the verdict line and what failed (at --fail-on)"}
-#define LS_OPT_PROGRESS_ROW                                                                 \
-    {.name = "progress", .kind = LS_OPT_PROGRESS, .arg = "M", .column = 17,                 \
-     .help = "auto (default: a line rewritten on a terminal, else one\n"                    \
-             "timestamped line per step and round on stderr), always (the\n"               \
-             "timestamped lines), never"}
+#define LS_OPT_FAIL_ON_NOTE(T, note)                                                               \
+    {                                                                                              \
+        .name = "fail-on", .kind = LS_OPT_FAIL_ON, .arg = "LEVEL", .off = offsetof(T, fail_on),    \
+        .column = 20,                                                                              \
+        .help = "exit 1 when a finding at or above LEVEL exists: info,\n"                          \
+                "warning, error (default) or never" note                                           \
+    }
+#define LS_OPT_QUIET_ROW(T)                                                                        \
+    {                                                                                              \
+        .name = "quiet", .kind = LS_OPT_FLAG, .off = offsetof(T, quiet), .column = 20,             \
+        .help = "print only the verdict line and what failed (at --fail-on)"                       \
+    }
+#define LS_OPT_PROGRESS_ROW                                                                        \
+    {                                                                                              \
+        .name = "progress", .kind = LS_OPT_PROGRESS, .arg = "M", .column = 17,                     \
+        .help = "auto (default: a line rewritten on a terminal, else one\n"                        \
+                "timestamped line per step and round on stderr), always (the\n"                    \
+                "timestamped lines), never"                                                        \
+    }
 
 /* Parses argv[1..argc-1] by spec into args: the arguments that are not options, in
    order, into pos (*npos of them; pos has room for argc), or with pos and npos NULL
@@ -101,7 +107,8 @@ void ls_opt_usage(ls_buf_t *b, const char *cmd, const ls_cmd_opts_t *spec);
 /* The options the completion offers ("--name", or "-s" for a short option only), one
    per call: the i-th visible one, NULL past the last; *words gets its value's words
    (NULL: any). */
-const char *ls_opt_offered(const char *cmd, const ls_cmd_opts_t *spec, int i, const char *const **words);
+const char *ls_opt_offered(const char *cmd, const ls_cmd_opts_t *spec, int i,
+                           const char *const **words);
 
 /* Words of values several commands share. */
 const char *const *ls_fail_on_words(void);

@@ -22,7 +22,8 @@ static void print_rounds(const ls_fabric_t *f)
     if (ls_schedule_pairs(f, 0, &s) != 0)
         return;
     printf("\npair rounds (%d; a round measures a->b for all its pairs at once, then b->a, "
-           "then both ways):\n", s.nrounds);
+           "then both ways):\n",
+           s.nrounds);
     for (int r = 0; r < s.nrounds; r++) {
         printf("  round %2d:", r + 1);
         for (int k = 0; k < s.rounds[r].npairs; k++)

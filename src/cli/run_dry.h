@@ -3,10 +3,10 @@
 #define LS_CLI_RUN_DRY_H
 
 typedef struct {
-    const char *from;  /* nvidia-smi topo -m text or a run document; NULL: this machine */
+    const char *from; /* nvidia-smi topo -m text or a run document; NULL: this machine */
     int thorough;
     double budget_s;
-    const int *gpus;   /* --gpus: the GPUs of the run (indices of the machine), ngpus 0: all */
+    const int *gpus; /* --gpus: the GPUs of the run (indices of the machine), ngpus 0: all */
     int ngpus;
     int no_nccl;
 } ls_dry_opts_t;

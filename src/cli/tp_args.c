@@ -13,7 +13,8 @@
 
 /* A comma-separated list of at most max items, each read by one into out[k]: the number
    of items, or -1 (an empty or unreadable item, too many). */
-static int parse_list(const char *text, int max, int (*one)(const char *item, void *out, int k), void *out)
+static int parse_list(const char *text, int max, int (*one)(const char *item, void *out, int k),
+                      void *out)
 {
     int n = 0;
     const char *p = text;
@@ -116,25 +117,30 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
         if (parse_number_opt(opt, val, 1, 8, &a->bytes))
             return LS_EXIT_USAGE;
         return (a->bytes == 1 || a->bytes == 2 || a->bytes == 4)
-                   ? 0 : ls_usage_error("tp", "--bytes: expected 1, 2 or 4, got '%s'", val);
+                   ? 0
+                   : ls_usage_error("tp", "--bytes: expected 1, 2 or 4, got '%s'", val);
     }
     if (strcmp(opt, "--tp") == 0)
         return parse_number_opt(opt, val, 2, 1024, &a->tp);
     if (strcmp(opt, "--output") == 0)
         return parse_number_opt(opt, val, 1, 100000000, &a->output);
     if (strcmp(opt, "--prompt") == 0)
-        return list_opt(a->nprompts = parse_u64_list(val, a->prompts, MAX_LIST), opt, "token counts like 3200,12900", val);
+        return list_opt(a->nprompts = parse_u64_list(val, a->prompts, MAX_LIST), opt,
+                        "token counts like 3200,12900", val);
     if (strcmp(opt, "--batch") == 0)
-        return list_opt(a->nbatches = parse_u64_list(val, a->batches, MAX_LIST), opt, "batch sizes like 1,8", val);
+        return list_opt(a->nbatches = parse_u64_list(val, a->batches, MAX_LIST), opt,
+                        "batch sizes like 1,8", val);
     if (strcmp(opt, "--compute-ms") == 0)
-        return list_opt(a->ndecode_compute = parse_double_list(val, a->decode_compute_ms, MAX_LIST), opt,
-                        "milliseconds like 34.2 or 34.2,46.7", val);
+        return list_opt(a->ndecode_compute = parse_double_list(val, a->decode_compute_ms, MAX_LIST),
+                        opt, "milliseconds like 34.2 or 34.2,46.7", val);
     if (strcmp(opt, "--prefill-compute-ms") == 0)
-        return list_opt(a->nprefill_compute = parse_double_list(val, a->prefill_compute_ms, MAX_LIST), opt,
-                        "milliseconds like 3900,22700", val);
+        return list_opt(a->nprefill_compute = parse_double_list(val, a->prefill_compute_ms,
+                                                                MAX_LIST),
+                        opt, "milliseconds like 3900,22700", val);
     if (strcmp(opt, "--run") == 0) {
         if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
-            return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
+            return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)",
+                                  MAX_SOURCES);
         a->runs[a->nruns++] = (run_arg_t){.path = val};
         *last_is_run = 1;
         a->last_source = 'r';
@@ -142,7 +148,8 @@ static int parse_valued(tp_args_t *a, const char *opt, const char *val, int *las
     }
     if (strcmp(opt, "--link") == 0) {
         if (a->nruns + a->nlinks + a->measure >= MAX_SOURCES)
-            return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)", MAX_SOURCES);
+            return ls_usage_error("tp", "at most %d sources (--run, --link, --measure)",
+                                  MAX_SOURCES);
         a->links[a->nlinks++] = val;
         a->last_source = 'l';
         return 0;
@@ -192,21 +199,34 @@ static int on_option(const ls_opt_t *row, const char *v, void *args)
     return 0;
 }
 
-#define ROW(n, a, col, text) {.name = n, .kind = LS_OPT_CALL, .arg = a, .call_row = on_option, .column = col, .help = text}
-#define UNLISTED(n, a) {.name = n, .kind = LS_OPT_CALL, .arg = a, .call_row = on_option, .flags = LS_OPT_UNLISTED}
+#define ROW(n, a, col, text)                                                                       \
+    {                                                                                              \
+        .name = n, .kind = LS_OPT_CALL, .arg = a, .call_row = on_option, .column = col,            \
+        .help = text                                                                               \
+    }
+#define UNLISTED(n, a)                                                                             \
+    {                                                                                              \
+        .name = n, .kind = LS_OPT_CALL, .arg = a, .call_row = on_option, .flags = LS_OPT_UNLISTED  \
+    }
 
 static const ls_opt_t options[] = {
-    ROW("run", "FILE", 18, "the nccl all_reduce curve of a run document (time against\n"
-                           "size): interpolated in log size and log time between measured\n"
-                           "sizes, an alpha-beta fit t = alpha + S/bw outside them (shown\n"
-                           "with its fit).\n"
-                           "--gpus and --variant after --run pick the entry (default\n"
-                           "variant \"default\"); its rank count must equal --tp."),
-    ROW("link", "SPEC", 18, "a link described by bandwidth (GB/s = 1e9 B/s, one direction)\n"
-                            "and latency: ring all-reduce over N ranks, t = 2(N-1) lat +\n"
-                            "2(N-1)/N S/bw; lat = us per step (one transfer to the next\n"
-                            "rank); rtt = a measured round trip, used as lat = rtt/2."),
-    {.name = "measure", .kind = LS_OPT_CALL, .value = 'm', .call_row = on_option, .column = 18,
+    ROW("run", "FILE", 18,
+        "the nccl all_reduce curve of a run document (time against\n"
+        "size): interpolated in log size and log time between measured\n"
+        "sizes, an alpha-beta fit t = alpha + S/bw outside them (shown\n"
+        "with its fit).\n"
+        "--gpus and --variant after --run pick the entry (default\n"
+        "variant \"default\"); its rank count must equal --tp."),
+    ROW("link", "SPEC", 18,
+        "a link described by bandwidth (GB/s = 1e9 B/s, one direction)\n"
+        "and latency: ring all-reduce over N ranks, t = 2(N-1) lat +\n"
+        "2(N-1)/N S/bw; lat = us per step (one transfer to the next\n"
+        "rank); rtt = a measured round trip, used as lat = rtt/2."),
+    {.name = "measure",
+     .kind = LS_OPT_CALL,
+     .value = 'm',
+     .call_row = on_option,
+     .column = 18,
      .help = "runs all_reduce at exactly the sizes needed on --gpus (count =\n"
              "--tp) and shows the measured times beside the other sources\n"
              "(needs NCCL and GPUs; exit 3 when it cannot run)."},
@@ -228,21 +248,35 @@ static const ls_opt_t options[] = {
     UNLISTED("tp", "N"),
     ROW("bytes", "B", 0, "bytes per activation element: 2 (bf16/fp16, default),\n1, 4"),
     ROW("prompt", "LIST", 0, "prompt lengths in tokens, e.g. 3200,12900,51400"),
-    ROW("output", "N", 0, "output tokens per request (default 256): the prefill\n"
-                          "yields the first, then N-1 decode steps"),
+    ROW("output", "N", 0,
+        "output tokens per request (default 256): the prefill\n"
+        "yields the first, then N-1 decode steps"),
     ROW("batch", "LIST", 0, "requests processed together (default 1)"),
-    ROW("compute-ms", "MS[,MS..]", 0, "compute time of one decode step without communication\n"
-                                      "(ms): one value for every prompt, or one per --prompt"),
-    ROW("prefill-compute-ms", "L", 0, "compute time of each prefill (one per --prompt, batch\n"
-                                      "1, ms; scaled by the batch); with these, totals and\n"
-                                      "shares are shown"),
-    {.name = "json", .kind = LS_OPT_CALL, .value = 'j', .call_row = on_option,
+    ROW("compute-ms", "MS[,MS..]", 0,
+        "compute time of one decode step without communication\n"
+        "(ms): one value for every prompt, or one per --prompt"),
+    ROW("prefill-compute-ms", "L", 0,
+        "compute time of each prefill (one per --prompt, batch\n"
+        "1, ms; scaled by the batch); with these, totals and\n"
+        "shares are shown"),
+    {.name = "json",
+     .kind = LS_OPT_CALL,
+     .value = 'j',
+     .call_row = on_option,
      .help = "the estimate as JSON on stdout instead of the report"},
-    {.name = "output-file", .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .label = "-o FILE",
-     .off = offsetof(tp_args_t, out_path), .flags = LS_OPT_OUTPUT,
+    {.name = "output-file",
+     .short_name = 'o',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .label = "-o FILE",
+     .off = offsetof(tp_args_t, out_path),
+     .flags = LS_OPT_OUTPUT,
      .help = "write a new run document holding the tp entry (and the\n"
              "measured nccl entry with --measure)"},
-    {.name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(tp_args_t, into_path),
+    {.name = "into",
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(tp_args_t, into_path),
      .help = "append those entries to an existing run document"},
     {.kind = LS_OPT_END},
 };
@@ -306,21 +340,25 @@ int ls_tp_check_args(tp_args_t *a)
     if (!a->nprompts)
         return ls_usage_error("tp", "--prompt LIST (prompt lengths in tokens) is required");
     if (a->nruns + a->nlinks + a->measure == 0)
-        return ls_usage_error("tp", "give at least one source: --run FILE, --link SPEC or --measure");
+        return ls_usage_error("tp",
+                              "give at least one source: --run FILE, --link SPEC or --measure");
     if (a->ndecode_compute == 1)
         for (int p = 1; p < a->nprompts; p++)
             a->decode_compute_ms[p] = a->decode_compute_ms[0];
     else if (a->ndecode_compute && a->ndecode_compute != a->nprompts)
-        return ls_usage_error("tp", "--compute-ms: expected 1 or %d values (one per --prompt), got %d",
+        return ls_usage_error("tp",
+                              "--compute-ms: expected 1 or %d values (one per --prompt), got %d",
                               a->nprompts, a->ndecode_compute);
     if (a->nprefill_compute && a->nprefill_compute != a->nprompts)
-        return ls_usage_error("tp", "--prefill-compute-ms: expected %d values (one per --prompt), got %d",
+        return ls_usage_error("tp",
+                              "--prefill-compute-ms: expected %d values (one per --prompt), got %d",
                               a->nprompts, a->nprefill_compute);
     if (a->measure && a->nmeasure_gpus != a->tp)
         return ls_usage_error("tp", "--measure needs --gpus with %ld GPUs (= --tp)", a->tp);
     for (int p = 0; p < a->nprompts; p++)
         for (int b = 0; b < a->nbatches; b++)
-            if ((double)a->prompts[p] * (double)a->batches[b] * (double)a->hidden * (double)a->bytes >
+            if ((double)a->prompts[p] * (double)a->batches[b] * (double)a->hidden *
+                    (double)a->bytes >
                 0x1p50) /* in double: the product of the limits overflows 64 bits */
                 return ls_usage_error("tp", "--prompt x --batch: an all-reduce of more than 1 PiB");
     return 0;

@@ -16,7 +16,10 @@ typedef struct {
 
 /* tp --verdict's own options (it is another mode of tp; its help is tp's). */
 static const ls_opt_t options[] = {
-    {.name = "verdict", .kind = LS_OPT_STRING, .arg = "RUN.json", .off = offsetof(verdict_args_t, run)},
+    {.name = "verdict",
+     .kind = LS_OPT_STRING,
+     .arg = "RUN.json",
+     .off = offsetof(verdict_args_t, run)},
     {.name = "model", .kind = LS_OPT_STRING, .arg = "NAME", .off = offsetof(verdict_args_t, model)},
     {.kind = LS_OPT_END},
 };

@@ -60,7 +60,8 @@ int ls_cudadev_peer(int a, int b, ls_cudapeer_t *out)
         return -1;
     cudaDeviceGetP2PAttribute(&out->performance_rank, cudaDevP2PAttrPerformanceRank, a, b);
     cudaDeviceGetP2PAttribute(&out->access_supported, cudaDevP2PAttrAccessSupported, a, b);
-    cudaDeviceGetP2PAttribute(&out->native_atomic_supported, cudaDevP2PAttrNativeAtomicSupported, a, b);
+    cudaDeviceGetP2PAttribute(&out->native_atomic_supported, cudaDevP2PAttrNativeAtomicSupported, a,
+                              b);
     cudaDeviceGetP2PAttribute(&out->cuda_array_access_supported,
                               cudaDevP2PAttrCudaArrayAccessSupported, a, b);
     return 0;

@@ -9,16 +9,16 @@
 #include <stddef.h>
 
 typedef struct {
-    int ordinal;            /* CUDA device number (PCI bus order under CUDA_DEVICE_ORDER=PCI_BUS_ID) */
+    int ordinal; /* CUDA device number (PCI bus order under CUDA_DEVICE_ORDER=PCI_BUS_ID) */
     char name[256];
-    char pci_bus_id[32];    /* stored form "00000000:3b:00.0" */
+    char pci_bus_id[32]; /* stored form "00000000:3b:00.0" */
     int cc_major, cc_minor;
     int sms;
     long long l2_bytes;
     long long memory_bytes;
     int mem_bus_width_bits;
-    int mem_clock_khz;      /* peak memory clock, 0 if unknown */
-    int sm_clock_khz;       /* peak SM clock, 0 if unknown */
+    int mem_clock_khz; /* peak memory clock, 0 if unknown */
+    int sm_clock_khz;  /* peak SM clock, 0 if unknown */
 } ls_cudadev_t;
 
 typedef struct {

@@ -55,7 +55,8 @@ static void warn(ctx_t *c, const char *fmt, ...)
     va_start(ap, fmt);
     json_t *line = json_vsprintf(fmt, ap);
     va_end(ap);
-    ls_warn("%s", json_string_value(line) ? json_string_value(line) : "(a warning that is not UTF-8)");
+    ls_warn("%s",
+            json_string_value(line) ? json_string_value(line) : "(a warning that is not UTF-8)");
     json_array_append_new(c->warnings, line);
 }
 
@@ -142,8 +143,10 @@ static void run_sysfs(ctx_t *c)
     ls_pci_dev_t *found = calloc(LS_MAX_GPUS, sizeof *found);
     int n = found ? ls_sysfs_gpus(c->root, found, LS_MAX_GPUS) : -1;
     if (n < 0) {
-        warn(c, "sysfs: cannot read %s/sys/bus/pci/devices; PCI paths, NUMA nodes and PCIe "
-                "link types are not reported", c->root);
+        warn(c,
+             "sysfs: cannot read %s/sys/bus/pci/devices; PCI paths, NUMA nodes and PCIe "
+             "link types are not reported",
+             c->root);
         n = 0;
     }
     choose_gpus(c, found, n);
@@ -180,8 +183,9 @@ static void fill_from_cuda(json_t *gpu, const ls_cudadev_t *d)
     }
     char cc[16];
     snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-    json_object_set_new(gpu, "cuda", json_pack("{s:i, s:s, s:i, s:I}", "index", d->ordinal, "cc", cc,
-                                               "sms", d->sms, "l2_bytes", (json_int_t)d->l2_bytes));
+    json_object_set_new(gpu, "cuda",
+                        json_pack("{s:i, s:s, s:i, s:I}", "index", d->ordinal, "cc", cc, "sms",
+                                  d->sms, "l2_bytes", (json_int_t)d->l2_bytes));
 }
 
 static json_t *gpu_json(ctx_t *c, int g)
@@ -250,7 +254,8 @@ static ls_link_t pair_link(const ctx_t *c, const nvlink_sum_t *sum, int a, int b
         return link;
     }
     const gpu_src_t *ga = &c->gpu[a], *gb = &c->gpu[b];
-    const char *word = ga->nvml >= 0 && gb->nvml >= 0 ? ls_nvml_topology_word(ga->nvml, gb->nvml) : NULL;
+    const char *word = ga->nvml >= 0 && gb->nvml >= 0 ? ls_nvml_topology_word(ga->nvml, gb->nvml)
+                                                      : NULL;
     if (word && ls_link_parse(word, &link) == 0)
         return link;
     if (ga->has_pci && gb->has_pci)
@@ -265,7 +270,8 @@ static void pair_p2p(ctx_t *c, int a, int b)
     if (ga->nvml >= 0 && gb->nvml >= 0) {
         const char *r = ls_nvml_p2p_status(ga->nvml, gb->nvml, 0);
         const char *w = ls_nvml_p2p_status(ga->nvml, gb->nvml, 1);
-        if (r && w && ls_p2p_parse(r, &t->p2p_read[a][b]) == 0 && ls_p2p_parse(w, &t->p2p_write[a][b]) == 0) {
+        if (r && w && ls_p2p_parse(r, &t->p2p_read[a][b]) == 0 &&
+            ls_p2p_parse(w, &t->p2p_write[a][b]) == 0) {
             t->has_p2p = 1;
             return;
         }
@@ -289,11 +295,13 @@ static void build_topo(ctx_t *c)
     for (int g = 0; g < c->ngpus; g++) {
         const gpu_src_t *s = &c->gpu[g];
         snprintf(t->gpu_label[g], sizeof t->gpu_label[g], "GPU%d", g);
-        snprintf(t->cpu_affinity[g], sizeof t->cpu_affinity[g], "%s", s->has_pci ? s->pci.cpulist : "");
+        snprintf(t->cpu_affinity[g], sizeof t->cpu_affinity[g], "%s",
+                 s->has_pci ? s->pci.cpulist : "");
         ls_sysfs_numa_affinity(c->root, s->has_pci ? &s->pci : NULL, t->numa_affinity[g],
                                sizeof t->numa_affinity[g]);
         if (s->nvml >= 0)
-            sum[g].ok = ls_nvml_nvlink_summary(s->nvml, &sum[g].active, &sum[g].to_switch, sum[g].peer) == 0;
+            sum[g].ok = ls_nvml_nvlink_summary(s->nvml, &sum[g].active, &sum[g].to_switch,
+                                               sum[g].peer) == 0;
     }
     for (int a = 0; a < c->ngpus; a++)
         for (int b = 0; b < c->ngpus; b++) {
@@ -328,8 +336,7 @@ static void add_cuda_peers(ctx_t *c)
         return;
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(c->doc, "links"), i, l)
-    {
+    json_array_foreach(json_object_get(c->doc, "links"), i, l) {
         long long a = ls_json_int(l, "a", -1), b = ls_json_int(l, "b", -1);
         if (a < 0 || b < 0 || a >= c->ngpus || b >= c->ngpus)
             continue;
@@ -339,9 +346,10 @@ static void add_cuda_peers(ctx_t *c)
             continue;
         json_object_set_new(l, "cuda_peer_access", json_boolean(p.can_access));
         json_object_set_new(l, "cuda_p2p",
-                            json_pack("{s:i, s:b, s:b, s:b}", "performance_rank", p.performance_rank,
-                                      "access_supported", p.access_supported, "native_atomic_supported",
-                                      p.native_atomic_supported, "cuda_array_access_supported",
+                            json_pack("{s:i, s:b, s:b, s:b}", "performance_rank",
+                                      p.performance_rank, "access_supported", p.access_supported,
+                                      "native_atomic_supported", p.native_atomic_supported,
+                                      "cuda_array_access_supported",
                                       p.cuda_array_access_supported));
     }
 }
@@ -383,7 +391,8 @@ static void fill_software(ctx_t *c)
         json_object_set_new(sw, "driver", json_string(buf));
     if (c->nvml_ok && ls_nvml_cuda_driver_version(buf, sizeof buf) == 0)
         json_object_set_new(sw, "cuda_driver", json_string(buf));
-    if (c->ncuda > 0 && ls_cudadev_versions && ls_cudadev_versions(buf, sizeof buf, rt, sizeof rt) == 0) {
+    if (c->ncuda > 0 && ls_cudadev_versions &&
+        ls_cudadev_versions(buf, sizeof buf, rt, sizeof rt) == 0) {
         if (!json_object_get(sw, "cuda_driver") && buf[0])
             json_object_set_new(sw, "cuda_driver", json_string(buf));
         json_object_set_new(sw, "cuda_runtime", json_string(rt));
@@ -424,7 +433,8 @@ static void fill_env(json_t *doc)
         if (!eq || eq == vars[i])
             continue;
         char name[256];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - vars[i]) < 255 ? (int)(eq - vars[i]) : 255, vars[i]);
+        snprintf(name, sizeof name, "%.*s", (int)(eq - vars[i]) < 255 ? (int)(eq - vars[i]) : 255,
+                 vars[i]);
         json_object_set_new(env, name, json_string(eq + 1));
     }
     free(vars);

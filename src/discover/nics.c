@@ -245,8 +245,8 @@ json_t *ls_gpudirect_json(const char *root, int nnics)
         ready = "dma-buf";
     else if (kernel == 0 || open == 0)
         ready = "no";
-    return json_pack("{s:o, s:b, s:o, s:o, s:s}", "module", module ? json_string(module) : json_null(),
-                     "possible", nnics > 0 && (module || strcmp(ready, "dma-buf") == 0),
-                     "kernel_dmabuf", tristate(kernel), "nvidia_open", tristate(open), "ready",
-                     ready);
+    return json_pack("{s:o, s:b, s:o, s:o, s:s}", "module",
+                     module ? json_string(module) : json_null(), "possible",
+                     nnics > 0 && (module || strcmp(ready, "dma-buf") == 0), "kernel_dmabuf",
+                     tristate(kernel), "nvidia_open", tristate(open), "ready", ready);
 }

@@ -19,9 +19,9 @@ typedef struct {
 } ls_nic_port_t;
 
 typedef struct {
-    char name[32];      /* "mlx5_0" */
+    char name[32]; /* "mlx5_0" */
     char firmware[64];
-    char board_id[64];  /* "MT_0000000838" (the adapter model's PSID), "" unknown */
+    char board_id[64];                /* "MT_0000000838" (the adapter model's PSID), "" unknown */
     int pcie_gen, pcie_width;         /* current PCIe link; 0 unknown */
     int pcie_gen_max, pcie_width_max; /* what the device and slot can do; 0 unknown */
     int has_pci;

@@ -27,9 +27,9 @@ enum {
 typedef struct {
     char bus_id_legacy[16];
     unsigned domain, bus, device;
-    unsigned pci_device_id;    /* device id << 16 | vendor id */
+    unsigned pci_device_id; /* device id << 16 | vendor id */
     unsigned pci_subsystem_id;
-    char bus_id[32];           /* "00000000:3B:00.0" */
+    char bus_id[32]; /* "00000000:3B:00.0" */
 } nvml_pci_info_t;
 
 typedef struct { /* nvmlProcessInfo_v2_t, as nvmlDeviceGetComputeRunningProcesses_v2 fills it */
@@ -60,27 +60,31 @@ typedef struct { /* nvmlFieldValue_t */
 } nvml_field_value_t;
 
 enum { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 }; /* nvmlClockType_t */
-enum { NVML_TEMPERATURE_GPU = 0 };                               /* nvmlTemperatureSensors_t */
+enum { NVML_TEMPERATURE_GPU = 0 }; /* nvmlTemperatureSensors_t */
 enum { NVML_MEMORY_ERROR_CORRECTED = 0, NVML_MEMORY_ERROR_UNCORRECTED = 1 };
-enum { NVML_VOLATILE_ECC = 0 };                                  /* nvmlEccCounterType_t */
+enum { NVML_VOLATILE_ECC = 0 }; /* nvmlEccCounterType_t */
 enum { NVML_PCIE_UTIL_TX_BYTES = 0, NVML_PCIE_UTIL_RX_BYTES = 1 };
-enum { NVML_P2P_CAPS_INDEX_READ = 0, NVML_P2P_CAPS_INDEX_WRITE = 1, NVML_P2P_CAPS_INDEX_NVLINK = 2 };
+enum {
+    NVML_P2P_CAPS_INDEX_READ = 0,
+    NVML_P2P_CAPS_INDEX_WRITE = 1,
+    NVML_P2P_CAPS_INDEX_NVLINK = 2
+};
 enum { /* nvmlIntNvLinkDeviceType_t */
-    NVML_NVLINK_DEVICE_TYPE_GPU = 0,
-    NVML_NVLINK_DEVICE_TYPE_IBMNPU = 1,
-    NVML_NVLINK_DEVICE_TYPE_SWITCH = 2
+       NVML_NVLINK_DEVICE_TYPE_GPU = 0,
+       NVML_NVLINK_DEVICE_TYPE_IBMNPU = 1,
+       NVML_NVLINK_DEVICE_TYPE_SWITCH = 2
 };
 enum { /* nvmlNvLinkErrorCounter_t */
-    NVML_NVLINK_ERROR_DL_REPLAY = 0,
-    NVML_NVLINK_ERROR_DL_RECOVERY = 1,
-    NVML_NVLINK_ERROR_DL_CRC_FLIT = 2,
-    NVML_NVLINK_ERROR_DL_CRC_DATA = 3
+       NVML_NVLINK_ERROR_DL_REPLAY = 0,
+       NVML_NVLINK_ERROR_DL_RECOVERY = 1,
+       NVML_NVLINK_ERROR_DL_CRC_FLIT = 2,
+       NVML_NVLINK_ERROR_DL_CRC_DATA = 3
 };
 /* Field ids (nvmlDeviceGetFieldValues) */
 enum {
-    NVML_FI_DEV_NVLINK_SPEED_MBPS_L0 = 84,     /* ... L5 = 89 */
-    NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON = 90, /* common speed of the active links, MBps */
-    NVML_FI_DEV_NVLINK_SPEED_MBPS_L6 = 132,    /* ... L11 = 137 */
+    NVML_FI_DEV_NVLINK_SPEED_MBPS_L0 = 84,       /* ... L5 = 89 */
+    NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON = 90,   /* common speed of the active links, MBps */
+    NVML_FI_DEV_NVLINK_SPEED_MBPS_L6 = 132,      /* ... L11 = 137 */
     NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138, /* KiB, cumulative; scopeId = link */
     NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139,
     NVML_FI_DEV_NVLINK_GET_SPEED = 164 /* MBps, scopeId = link */
@@ -147,10 +151,10 @@ static void *sym(const char *a, const char *b)
 }
 
 /* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer. */
-#define LOAD(field, a, b)                                                                  \
-    do {                                                                                   \
-        void *p_ = sym(a, b);                                                              \
-        memcpy(&nv.field, &p_, sizeof p_);                                                 \
+#define LOAD(field, a, b)                                                                          \
+    do {                                                                                           \
+        void *p_ = sym(a, b);                                                                      \
+        memcpy(&nv.field, &p_, sizeof p_);                                                         \
     } while (0)
 
 static void load_symbols(void)
@@ -161,7 +165,8 @@ static void load_symbols(void)
     LOAD(get_count, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
     LOAD(get_handle, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
     LOAD(system_driver_version, "nvmlSystemGetDriverVersion", NULL);
-    LOAD(system_cuda_version, "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion");
+    LOAD(system_cuda_version, "nvmlSystemGetCudaDriverVersion_v2",
+         "nvmlSystemGetCudaDriverVersion");
     LOAD(pci_info, "nvmlDeviceGetPciInfo_v3", NULL);
     LOAD(name, "nvmlDeviceGetName", NULL);
     LOAD(uuid, "nvmlDeviceGetUUID", NULL);
@@ -259,7 +264,8 @@ static int open_locked(void)
     if (rc != NVML_SUCCESS) {
         char why[200];
         snprintf(why, sizeof why, "NVML: initialization failed: %s%s", nvml_error(rc),
-                 rc == NVML_ERROR_DRIVER_NOT_LOADED ? " (the NVIDIA kernel driver is not loaded)" : "");
+                 rc == NVML_ERROR_DRIVER_NOT_LOADED ? " (the NVIDIA kernel driver is not loaded)"
+                                                    : "");
         return fail_open(why);
     }
     return enumerate_devices();
@@ -288,7 +294,10 @@ void ls_nvml_close(void)
     pthread_mutex_unlock(&nv.lock);
 }
 
-int ls_nvml_count(void) { return nv.state > 0 ? (int)nv.count : 0; }
+int ls_nvml_count(void)
+{
+    return nv.state > 0 ? (int)nv.count : 0;
+}
 
 static nvml_dev_t device(int index)
 {
@@ -456,7 +465,8 @@ int ls_nvml_pcie_throughput(int index, double *tx_gbps, double *rx_gbps)
 {
     nvml_dev_t d = device(index);
     unsigned tx = 0, rx = 0;
-    if (!d || !nv.pcie_throughput || nv.pcie_throughput(d, NVML_PCIE_UTIL_TX_BYTES, &tx) != NVML_SUCCESS ||
+    if (!d || !nv.pcie_throughput ||
+        nv.pcie_throughput(d, NVML_PCIE_UTIL_TX_BYTES, &tx) != NVML_SUCCESS ||
         nv.pcie_throughput(d, NVML_PCIE_UTIL_RX_BYTES, &rx) != NVML_SUCCESS)
         return -1;
     /* NVML reports KB/s (1024 bytes) over its last 20 ms sample. */
@@ -647,9 +657,9 @@ static void describe_memory_and_clocks(nvml_dev_t d, json_t *gpu)
         fn_dev_clock fn;
         int type;
     } clocks[] = {
-        {"sm_mhz", nv.clock_info, NVML_CLOCK_SM},      {"mem_mhz", nv.clock_info, NVML_CLOCK_MEM},
-        {"sm_app_mhz", nv.app_clock, NVML_CLOCK_SM},   {"mem_app_mhz", nv.app_clock, NVML_CLOCK_MEM},
-        {"sm_max_mhz", nv.max_clock, NVML_CLOCK_SM},   {"mem_max_mhz", nv.max_clock, NVML_CLOCK_MEM},
+        {"sm_mhz", nv.clock_info, NVML_CLOCK_SM},    {"mem_mhz", nv.clock_info, NVML_CLOCK_MEM},
+        {"sm_app_mhz", nv.app_clock, NVML_CLOCK_SM}, {"mem_app_mhz", nv.app_clock, NVML_CLOCK_MEM},
+        {"sm_max_mhz", nv.max_clock, NVML_CLOCK_SM}, {"mem_max_mhz", nv.max_clock, NVML_CLOCK_MEM},
     };
     for (size_t i = 0; i < sizeof clocks / sizeof clocks[0]; i++) {
         unsigned mhz = clock_of(clocks[i].fn, d, clocks[i].type);
@@ -813,7 +823,7 @@ const char *ls_nvml_topology_word(int a, int b)
         return NULL;
     /* nvmlGpuTopologyLevel_t */
     switch (level) {
-    case 0:  /* INTERNAL: same board */
+    case 0:                /* INTERNAL: same board */
     case 10: return "PIX"; /* SINGLE: one PCIe switch */
     case 20: return "PXB"; /* MULTIPLE: several switches, no host bridge */
     case 30: return "PHB"; /* HOSTBRIDGE */
@@ -826,7 +836,8 @@ const char *ls_nvml_topology_word(int a, int b)
 int ls_nvml_driver_version(char *buf, size_t buflen)
 {
     char v[96];
-    if (nv.state <= 0 || !nv.system_driver_version || nv.system_driver_version(v, sizeof v) != NVML_SUCCESS)
+    if (nv.state <= 0 || !nv.system_driver_version ||
+        nv.system_driver_version(v, sizeof v) != NVML_SUCCESS)
         return -1;
     snprintf(buf, buflen, "%s", v);
     return 0;
@@ -835,7 +846,8 @@ int ls_nvml_driver_version(char *buf, size_t buflen)
 int ls_nvml_cuda_driver_version(char *buf, size_t buflen)
 {
     int v = 0;
-    if (nv.state <= 0 || !nv.system_cuda_version || nv.system_cuda_version(&v) != NVML_SUCCESS || v <= 0)
+    if (nv.state <= 0 || !nv.system_cuda_version || nv.system_cuda_version(&v) != NVML_SUCCESS ||
+        v <= 0)
         return -1;
     /* 13000 -> "13.0", 12040 -> "12.4" */
     snprintf(buf, buflen, "%d.%d", v / 1000, (v % 1000) / 10);

@@ -22,7 +22,12 @@ typedef struct {
     unsigned clique_id;
     unsigned char state;
 } fabric_info_t;
-enum { FABRIC_NOT_SUPPORTED = 0, FABRIC_NOT_STARTED = 1, FABRIC_IN_PROGRESS = 2, FABRIC_COMPLETED = 3 };
+enum {
+    FABRIC_NOT_SUPPORTED = 0,
+    FABRIC_NOT_STARTED = 1,
+    FABRIC_IN_PROGRESS = 2,
+    FABRIC_COMPLETED = 3
+};
 
 static struct {
     void *lib;
@@ -61,9 +66,10 @@ static void add_remap(dev_t_ d, json_t *g)
 {
     unsigned corr, unc, pending, failed;
     if (h.remapped && h.remapped(d, &corr, &unc, &pending, &failed) == OK)
-        json_object_set_new(g, "remapped_rows", json_pack("{s:i, s:i, s:b, s:b}", "correctable", (int)corr,
-                                                          "uncorrectable", (int)unc, "pending", pending != 0,
-                                                          "failed", failed != 0));
+        json_object_set_new(g, "remapped_rows",
+                            json_pack("{s:i, s:i, s:b, s:b}", "correctable", (int)corr,
+                                      "uncorrectable", (int)unc, "pending", pending != 0, "failed",
+                                      failed != 0));
 }
 
 static void add_retired(dev_t_ d, json_t *g)
@@ -90,7 +96,9 @@ static void add_fabric(dev_t_ d, json_t *g)
     const char *state = f.state == FABRIC_NOT_STARTED   ? "not started"
                         : f.state == FABRIC_IN_PROGRESS ? "in progress"
                                                         : "completed";
-    const char *status = f.status == OK ? "ok" : h.error_string ? h.error_string(f.status) : "error";
+    const char *status = f.status == OK   ? "ok"
+                         : h.error_string ? h.error_string(f.status)
+                                          : "error";
     json_object_set_new(g, "fabric", json_pack("{s:s, s:s}", "state", state, "status", status));
 }
 
@@ -105,7 +113,8 @@ static void add_processes(int index, json_t *g)
     json_t *p;
     json_array_foreach(list, i, p) {
         char path[64], name[64] = "";
-        snprintf(path, sizeof path, "/proc/%lld/comm", (long long)json_integer_value(json_object_get(p, "pid")));
+        snprintf(path, sizeof path, "/proc/%lld/comm",
+                 (long long)json_integer_value(json_object_get(p, "pid")));
         FILE *f = fopen(path, "r");
         if (f) {
             if (fgets(name, sizeof name, f))

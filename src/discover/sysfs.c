@@ -13,7 +13,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-static const char *root_or_empty(const char *root) { return root ? root : ""; }
+static const char *root_or_empty(const char *root)
+{
+    return root ? root : "";
+}
 
 int ls_sysfs_resolve(const char *root, const char *path, char *out, size_t outlen)
 {
@@ -138,8 +141,7 @@ enum ls_link_type ls_pci_classify(const ls_pci_dev_t *a, const ls_pci_dev_t *b)
            An unknown node (-1) on both sides counts as the same node. */
         return a->numa_node == b->numa_node ? LS_LINK_NODE : LS_LINK_SYS;
     int common = 0;
-    while (common < a->depth && common < b->depth &&
-           strcmp(a->path[common], b->path[common]) == 0)
+    while (common < a->depth && common < b->depth && strcmp(a->path[common], b->path[common]) == 0)
         common++;
     if (common == 0)
         return LS_LINK_PHB; /* different root ports of one host bridge: through the CPU */
@@ -284,7 +286,8 @@ int ls_sysfs_host(const char *root, json_t *host, json_t *warnings)
         cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (cpus > 0)
         json_object_set_new(host, "cpus", json_integer(cpus));
-    int answered = json_object_get(host, "hostname") || json_object_get(host, "cpu_model") || nodes > 0;
+    int answered = json_object_get(host, "hostname") || json_object_get(host, "cpu_model") ||
+                   nodes > 0;
     if (!answered) {
         char line[PATH_MAX + 64];
         snprintf(line, sizeof line, "host: nothing readable under %s/proc and %s/sys",
@@ -293,6 +296,7 @@ int ls_sysfs_host(const char *root, json_t *host, json_t *warnings)
         return -1;
     }
     if (nodes == 0)
-        json_array_append_new(warnings, json_string("host: no NUMA nodes under /sys/devices/system/node"));
+        json_array_append_new(warnings,
+                              json_string("host: no NUMA nodes under /sys/devices/system/node"));
     return 0;
 }

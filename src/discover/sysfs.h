@@ -13,13 +13,13 @@
 
 /* One PCI function as sysfs shows it. */
 typedef struct {
-    char bus_id[16];                     /* sysfs form "0000:3b:00.0" */
-    char host_bridge[32];                /* "pci0000:3a"; "" when unknown */
-    char path[LS_PCI_MAX_DEPTH][16];     /* bus ids from below the host bridge down to it */
-    int depth;                           /* entries in path (the device itself is last) */
-    int numa_node;                       /* -1 when unknown */
-    char cpulist[256];                   /* local_cpulist, "" when unknown */
-    unsigned vendor, class_code;         /* class_code: 24 bits, 0x030200 */
+    char bus_id[16];                 /* sysfs form "0000:3b:00.0" */
+    char host_bridge[32];            /* "pci0000:3a"; "" when unknown */
+    char path[LS_PCI_MAX_DEPTH][16]; /* bus ids from below the host bridge down to it */
+    int depth;                       /* entries in path (the device itself is last) */
+    int numa_node;                   /* -1 when unknown */
+    char cpulist[256];               /* local_cpulist, "" when unknown */
+    unsigned vendor, class_code;     /* class_code: 24 bits, 0x030200 */
 } ls_pci_dev_t;
 
 /* Reads one device: resolves /sys/bus/pci/devices/BUS_ID to /sys/devices/pciDDDD:BB/...

@@ -32,7 +32,8 @@ static int is(const json_t *o, const char *key, const char *want)
 static void subject(const json_t *f, char *buf, size_t len)
 {
     if (is(f, "kind", "p2p_ce"))
-        snprintf(buf, len, "GPU%lld->GPU%lld copy-engine copy", (long long)num(f, "src"), (long long)num(f, "dst"));
+        snprintf(buf, len, "GPU%lld->GPU%lld copy-engine copy", (long long)num(f, "src"),
+                 (long long)num(f, "dst"));
     else
         snprintf(buf, len, "GPU%lld HBM copy", (long long)num(f, "gpu"));
 }
@@ -52,7 +53,8 @@ static int copy_failed(const json_t *f, json_t *out)
     char s[96];
     subject(f, s, sizeof s);
     ls_health_add(out, "probe_copy", gpu_of(f), LS_ACT_ISOLATE, "%s %s: %s", s,
-        json_is_false(v) ? "failed verification" : "failed", str(f, "error", str(f, "status", "failed")));
+                  json_is_false(v) ? "failed verification" : "failed",
+                  str(f, "error", str(f, "status", "failed")));
     return 1;
 }
 
@@ -88,9 +90,11 @@ static void below_one(const json_t *f, enum ls_action a, json_t *out)
     char s[96];
     subject(f, s, sizeof s);
     ls_health_add(out, is(f, "kind", "p2p_ce") ? "probe_p2p" : "probe_hbm", gpu_of(f), a,
-        "%s %.1f GB/s is %.0f%% of its %s ceiling %.1f GB/s (%s; healthy: at least %.0f%%)", s, num(f, "gbps"),
-        100 * num(f, "gbps") / num(f, "ceiling_gbps"), str(f, "path", "?"), num(f, "ceiling_gbps"),
-        str(f, "basis", ""), 100 * floor_of(f));
+                  "%s %.1f GB/s is %.0f%% of its %s ceiling %.1f GB/s (%s; healthy: at least "
+                  "%.0f%%)",
+                  s, num(f, "gbps"), 100 * num(f, "gbps") / num(f, "ceiling_gbps"),
+                  str(f, "path", "?"), num(f, "ceiling_gbps"), str(f, "basis", ""),
+                  100 * floor_of(f));
 }
 
 /* Every figure of one kind below its floor: one finding each, or one for the lot. */
@@ -108,7 +112,8 @@ static void below_kind(const json_t *figures, const char *kind, json_t *out)
         if (a == LS_ACT_NONE)
             continue;
         count++;
-        if (!worst || num(f, "gbps") / num(f, "ceiling_gbps") < num(worst, "gbps") / num(worst, "ceiling_gbps"))
+        if (!worst || num(f, "gbps") / num(f, "ceiling_gbps") <
+                          num(worst, "gbps") / num(worst, "ceiling_gbps"))
             worst = f;
         act = a > act ? a : act;
     }
@@ -116,16 +121,17 @@ static void below_kind(const json_t *figures, const char *kind, json_t *out)
         return;
     if (count < PROBE_GROUP) {
         json_array_foreach(figures, i, f)
-            if (is(f, "kind", kind) && is(f, "status", "ok") && floor_of(f) > 0 && below_action(f) != LS_ACT_NONE)
+            if (is(f, "kind", kind) && is(f, "status", "ok") && floor_of(f) > 0 &&
+                below_action(f) != LS_ACT_NONE)
                 below_one(f, below_action(f), out);
         return;
     }
     char s[96];
     subject(worst, s, sizeof s);
     ls_health_add(out, strcmp(kind, "p2p_ce") ? "probe_hbm" : "probe_p2p", -1, act,
-        "%d of %d %s figures below %.0f%% of their ceilings (worst %s %.1f of %.1f GB/s)", count, total,
-        strcmp(kind, "p2p_ce") ? "HBM copy" : "copy-engine", 100 * floor_of(worst), s, num(worst, "gbps"),
-        num(worst, "ceiling_gbps"));
+                  "%d of %d %s figures below %.0f%% of their ceilings (worst %s %.1f of %.1f GB/s)",
+                  count, total, strcmp(kind, "p2p_ce") ? "HBM copy" : "copy-engine",
+                  100 * floor_of(worst), s, num(worst, "gbps"), num(worst, "ceiling_gbps"));
 }
 
 /* Wrong results are data corruption on the path (isolate); a collective that errors
@@ -136,11 +142,14 @@ static void all_reduce(const json_t *f, json_t *out)
     long long wrong = (long long)num(f, "wrong");
     double mib = num(f, "bytes") / (1024.0 * 1024.0);
     if (wrong > 0)
-        ls_health_add(out, "probe_all_reduce", -1, LS_ACT_ISOLATE, "all_reduce of %.0f MiB on %zu GPUs: %lld wrong elements",
-            mib, json_array_size(json_object_get(f, "gpus")), wrong);
+        ls_health_add(out, "probe_all_reduce", -1, LS_ACT_ISOLATE,
+                      "all_reduce of %.0f MiB on %zu GPUs: %lld wrong elements", mib,
+                      json_array_size(json_object_get(f, "gpus")), wrong);
     else if (!is(f, "status", "ok"))
-        ls_health_add(out, "probe_all_reduce", -1, LS_ACT_WATCH, "all_reduce of %.0f MiB on %zu GPUs %s: %s", mib,
-            json_array_size(json_object_get(f, "gpus")), str(f, "status", "failed"), str(f, "error", "no reason given"));
+        ls_health_add(out, "probe_all_reduce", -1, LS_ACT_WATCH,
+                      "all_reduce of %.0f MiB on %zu GPUs %s: %s", mib,
+                      json_array_size(json_object_get(f, "gpus")), str(f, "status", "failed"),
+                      str(f, "error", "no reason given"));
 }
 
 /* 1 when figures hold one of this kind. */
@@ -173,7 +182,8 @@ static void step_failed(const json_t *figures, const json_t *step, json_t *out)
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
         if (!strncmp(name, steps[k].step, strlen(steps[k].step)) &&
             (!*steps[k].kind || !has_kind(figures, steps[k].kind)))
-            ls_health_add(out, steps[k].rule, -1, LS_ACT_WATCH, "%s failed: %s", name, str(step, "note", "no reason given"));
+            ls_health_add(out, steps[k].rule, -1, LS_ACT_WATCH, "%s failed: %s", name,
+                          str(step, "note", "no reason given"));
 }
 
 json_t *ls_health_probe_findings(const json_t *probe)
@@ -193,6 +203,7 @@ json_t *ls_health_probe_findings(const json_t *probe)
     below_kind(figures, "hbm_copy", out);
     const char *running = str(probe, "running", NULL);
     if (running) /* cut off at the cap: slow, or hung (a hung GPU leaves an XID) */
-        ls_health_add(out, "probe_budget", -1, LS_ACT_WATCH, "%s did not finish within the budget", running);
+        ls_health_add(out, "probe_budget", -1, LS_ACT_WATCH, "%s did not finish within the budget",
+                      running);
     return out;
 }

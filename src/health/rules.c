@@ -53,10 +53,12 @@ static void rule_driver(ctx_t *c)
        nvidia-smi's "couldn't communicate with the NVIDIA driver" is cleared by a reboot. */
     const char *why = text_of(d, "error");
     if (int_of(c->state, "gpus_on_pci", -1) == 0) {
-        ls_health_add(c->findings, "driver", -1, LS_ACT_NONE, "no NVIDIA GPU on PCIe and no driver answering: nothing to check");
+        ls_health_add(c->findings, "driver", -1, LS_ACT_NONE,
+                      "no NVIDIA GPU on PCIe and no driver answering: nothing to check");
         return;
     }
-    ls_health_add(c->findings, "driver", -1, LS_ACT_REBOOT, "NVIDIA driver does not answer%s%s", *why ? ": " : "", why);
+    ls_health_add(c->findings, "driver", -1, LS_ACT_REBOOT, "NVIDIA driver does not answer%s%s",
+                  *why ? ": " : "", why);
 }
 
 static void rule_gpu_count(ctx_t *c)
@@ -66,8 +68,8 @@ static void rule_gpu_count(ctx_t *c)
     if (!json_is_true(json_object_get(json_object_get(c->state, "driver"), "ok")))
         return; /* the driver finding says it */
     if (on_pci > answered)
-        ls_health_add(c->findings, "gpu_count", -1, LS_ACT_REBOOT, "%d GPUs on PCIe, the driver answers for %d", on_pci,
-            answered);
+        ls_health_add(c->findings, "gpu_count", -1, LS_ACT_REBOOT,
+                      "%d GPUs on PCIe, the driver answers for %d", on_pci, answered);
 }
 
 static const ls_spec_row_t *part_of(ctx_t *c, const json_t *g)
@@ -78,8 +80,9 @@ static const ls_spec_row_t *part_of(ctx_t *c, const json_t *g)
 static void rule_part(ctx_t *c, const json_t *g, int idx)
 {
     if (!part_of(c, g))
-        ls_health_add(c->findings, "part_unknown", idx, LS_ACT_NONE, "GPU%d %s is not in linkscope's datasheet: its NVLinks are not checked",
-            idx, *text_of(g, "name") ? text_of(g, "name") : "(no name)");
+        ls_health_add(c->findings, "part_unknown", idx, LS_ACT_NONE,
+                      "GPU%d %s is not in linkscope's datasheet: its NVLinks are not checked", idx,
+                      *text_of(g, "name") ? text_of(g, "name") : "(no name)");
 }
 
 static void rule_nvlink(ctx_t *c, const json_t *g, int idx)
@@ -92,8 +95,8 @@ static void rule_nvlink(ctx_t *c, const json_t *g, int idx)
        on an SXM board, is a fault. */
     if (active == 0 && strcmp(row->form, "PCIe") == 0)
         return;
-    ls_health_add(c->findings, "nvlink_down", idx, LS_ACT_ISOLATE, "GPU%d NVLink %d of %d down", idx, row->nvlinks - active,
-        row->nvlinks);
+    ls_health_add(c->findings, "nvlink_down", idx, LS_ACT_ISOLATE, "GPU%d NVLink %d of %d down",
+                  idx, row->nvlinks - active, row->nvlinks);
 }
 
 /* sysfs wants "0000:19:00.0"; NVML writes "00000000:19:00.0". */
@@ -125,7 +128,8 @@ static void rule_pcie(ctx_t *c, const json_t *g, int idx)
     /* Only the width: an idle GPU lowers its link speed to save power (Gen1 at idle is
        normal), but never its lane count. */
     if (cur > 0 && max > 0 && cur < max)
-        ls_health_add(c->findings, "pcie_width", idx, LS_ACT_ISOLATE, "GPU%d PCIe x%d of x%d", idx, cur, max);
+        ls_health_add(c->findings, "pcie_width", idx, LS_ACT_ISOLATE, "GPU%d PCIe x%d of x%d", idx,
+                      cur, max);
 }
 
 /* "TOTAL_ERR_FATAL 0" style totals of an aer_dev_* file; -1 when absent. */
@@ -146,12 +150,15 @@ static void rule_aer(ctx_t *c, const json_t *g, int idx)
     long fatal = aer_total(c->root, bdf, "aer_dev_fatal", "TOTAL_ERR_FATAL");
     long nonfatal = aer_total(c->root, bdf, "aer_dev_nonfatal", "TOTAL_ERR_NONFATAL");
     if (fatal > 0)
-        ls_health_add(c->findings, "pcie_aer", idx, LS_ACT_ISOLATE, "GPU%d PCIe fatal errors: %ld", idx, fatal);
+        ls_health_add(c->findings, "pcie_aer", idx, LS_ACT_ISOLATE, "GPU%d PCIe fatal errors: %ld",
+                      idx, fatal);
     else if (nonfatal > 0)
-        ls_health_add(c->findings, "pcie_aer", idx, LS_ACT_WATCH, "GPU%d PCIe non-fatal errors: %ld", idx, nonfatal);
+        ls_health_add(c->findings, "pcie_aer", idx, LS_ACT_WATCH,
+                      "GPU%d PCIe non-fatal errors: %ld", idx, nonfatal);
     int replays = int_of(g, "pcie_replays", -1);
     if (replays > 0)
-        ls_health_add(c->findings, "pcie_replay", idx, LS_ACT_WATCH, "GPU%d PCIe replays: %d", idx, replays);
+        ls_health_add(c->findings, "pcie_replay", idx, LS_ACT_WATCH, "GPU%d PCIe replays: %d", idx,
+                      replays);
 }
 
 static void rule_memory(ctx_t *c, const json_t *g, int idx)
@@ -161,17 +168,19 @@ static void rule_memory(ctx_t *c, const json_t *g, int idx)
         ls_health_add(c->findings, "ecc_off", idx, LS_ACT_WATCH, "GPU%d ECC is off", idx);
     const json_t *rr = json_object_get(g, "remapped_rows");
     if (json_is_true(json_object_get(rr, "failed")))
-        ls_health_add(c->findings, "remap_failed", idx, LS_ACT_ISOLATE, "GPU%d row remapping failed", idx);
+        ls_health_add(c->findings, "remap_failed", idx, LS_ACT_ISOLATE,
+                      "GPU%d row remapping failed", idx);
     else if (json_is_true(json_object_get(rr, "pending")))
-        ls_health_add(c->findings, "remap_pending", idx, LS_ACT_RESET, "GPU%d row remap pending (a GPU reset applies it)", idx);
+        ls_health_add(c->findings, "remap_pending", idx, LS_ACT_RESET,
+                      "GPU%d row remap pending (a GPU reset applies it)", idx);
     const json_t *rp = json_object_get(g, "retired_pages");
     if (json_is_true(json_object_get(rp, "pending")))
-        ls_health_add(c->findings, "retire_pending", idx, LS_ACT_RESET, "GPU%d page retirement pending (a GPU reset applies it)",
-            idx);
+        ls_health_add(c->findings, "retire_pending", idx, LS_ACT_RESET,
+                      "GPU%d page retirement pending (a GPU reset applies it)", idx);
     int unc = int_of(ecc, "volatile_uncorrected", 0);
     if (unc > 0)
-        ls_health_add(c->findings, "ecc_uncorrected", idx, LS_ACT_RESET, "GPU%d %d uncorrected ECC errors since the driver loaded",
-            idx, unc);
+        ls_health_add(c->findings, "ecc_uncorrected", idx, LS_ACT_RESET,
+                      "GPU%d %d uncorrected ECC errors since the driver loaded", idx, unc);
 }
 
 static void rule_nvlink_errors(ctx_t *c, const json_t *g, int idx)
@@ -183,8 +192,8 @@ static void rule_nvlink_errors(ctx_t *c, const json_t *g, int idx)
     int crc = int_of(e, "crc_flit", 0) + int_of(e, "crc_data", 0);
     if (replay + recovery + crc > 0)
         ls_health_add(c->findings, "nvlink_errors", idx, recovery > 0 ? LS_ACT_RESET : LS_ACT_WATCH,
-            "GPU%d NVLink errors in %d s: %d replay, %d recovery, %d CRC", idx, int_of(e, "seconds", 0),
-            replay, recovery, crc);
+                      "GPU%d NVLink errors in %d s: %d replay, %d recovery, %d CRC", idx,
+                      int_of(e, "seconds", 0), replay, recovery, crc);
 }
 
 static void rule_fabric(ctx_t *c, const json_t *g, int idx)
@@ -193,13 +202,15 @@ static void rule_fabric(ctx_t *c, const json_t *g, int idx)
     if (!*state || strcmp(state, "n/a") == 0 || strcmp(state, "completed") == 0) {
         const char *status = text_of(json_object_get(g, "fabric"), "status");
         if (*status && strcmp(status, "ok") != 0)
-            ls_health_add(c->findings, "fabric", idx, LS_ACT_ISOLATE, "GPU%d NVSwitch fabric registration failed: %s", idx, status);
+            ls_health_add(c->findings, "fabric", idx, LS_ACT_ISOLATE,
+                          "GPU%d NVSwitch fabric registration failed: %s", idx, status);
         return;
     }
     /* Until the fabric manager has registered the GPU, NVLink through the NVSwitches
        cannot carry traffic. */
-    ls_health_add(c->findings, "fabric", idx, strcmp(state, "in progress") == 0 ? LS_ACT_WATCH : LS_ACT_ISOLATE,
-        "GPU%d NVSwitch fabric %s (fabric manager)", idx, state);
+    ls_health_add(c->findings, "fabric", idx,
+                  strcmp(state, "in progress") == 0 ? LS_ACT_WATCH : LS_ACT_ISOLATE,
+                  "GPU%d NVSwitch fabric %s (fabric manager)", idx, state);
 }
 
 static void rule_processes(ctx_t *c, const json_t *g, int idx)
@@ -208,9 +219,10 @@ static void rule_processes(ctx_t *c, const json_t *g, int idx)
     if (json_array_size(procs) == 0)
         return;
     const json_t *p = json_array_get(procs, 0);
-    ls_health_add(c->findings, "other_process", idx, LS_ACT_WATCH, "GPU%d in use by %zu other process%s (pid %d %s)", idx,
-        json_array_size(procs), json_array_size(procs) > 1 ? "es" : "", int_of(p, "pid", -1),
-        *text_of(p, "name") ? text_of(p, "name") : "");
+    ls_health_add(c->findings, "other_process", idx, LS_ACT_WATCH,
+                  "GPU%d in use by %zu other process%s (pid %d %s)", idx, json_array_size(procs),
+                  json_array_size(procs) > 1 ? "es" : "", int_of(p, "pid", -1),
+                  *text_of(p, "name") ? text_of(p, "name") : "");
 }
 
 /* "b3:00" of a bus id: bus and device, without domain and function. */
@@ -253,7 +265,8 @@ static void rule_xid(ctx_t *c)
 {
     const char *log = json_string_value(json_object_get(c->state, "kernel_log"));
     if (!log) {
-        ls_health_add(c->findings, "kernel_log", -1, LS_ACT_NONE, "kernel log unreadable: XID events unknown");
+        ls_health_add(c->findings, "kernel_log", -1, LS_ACT_NONE,
+                      "kernel log unreadable: XID events unknown");
         return;
     }
     json_t *events = json_array();
@@ -272,7 +285,8 @@ static void rule_xid(ctx_t *c)
             snprintf(who, sizeof who, "GPU%d", gpu);
         else
             snprintf(who, sizeof who, "PCI %s", text_of(e, "bus_id"));
-        ls_health_add(c->findings, "xid", gpu, a, "%s XID %d %s", who, xid, meaning ? meaning : "(not in the catalog)");
+        ls_health_add(c->findings, "xid", gpu, a, "%s XID %d %s", who, xid,
+                      meaning ? meaning : "(not in the catalog)");
     }
     json_decref(events);
 }
@@ -308,7 +322,8 @@ static void served_gpus(ctx_t *c, const ls_nic_t *nic, char *out, size_t outlen)
             continue;
         enum ls_link_type t = ls_pci_classify(&dev, &nic->pci);
         if (t == LS_LINK_PIX || t == LS_LINK_PXB)
-            snprintf(out + strlen(out), outlen - strlen(out), "%sGPU%d", *out ? "," : "", gpu_index(g, i));
+            snprintf(out + strlen(out), outlen - strlen(out), "%sGPU%d", *out ? "," : "",
+                     gpu_index(g, i));
     }
 }
 
@@ -330,12 +345,13 @@ static void port_rule(ctx_t *c, const ls_nic_t *nic, const ls_nic_port_t *p, dou
     if (*served)
         snprintf(tail, sizeof tail, " (serves %s)", served);
     if (strcmp(p->state, "ACTIVE") != 0)
-        ls_health_add(c->findings, "ib_port", -1, LS_ACT_ISOLATE, "%s port %d %s %s%s", nic->name, p->port, p->link_layer,
-            *p->state ? p->state : "state unknown", tail);
+        ls_health_add(c->findings, "ib_port", -1, LS_ACT_ISOLATE, "%s port %d %s %s%s", nic->name,
+                      p->port, p->link_layer, *p->state ? p->state : "state unknown", tail);
     else if (p->rate_gbps > 0 && p->rate_gbps < best)
         /* one rail slower than the others slows every collective that crosses it */
-        ls_health_add(c->findings, "ib_rate", -1, LS_ACT_ISOLATE, "%s port %d at %.0f Gb/s, others at %.0f%s", nic->name, p->port,
-            p->rate_gbps, best, tail);
+        ls_health_add(c->findings, "ib_rate", -1, LS_ACT_ISOLATE,
+                      "%s port %d at %.0f Gb/s, others at %.0f%s", nic->name, p->port, p->rate_gbps,
+                      best, tail);
 }
 
 static void rule_ib(ctx_t *c)
@@ -344,7 +360,8 @@ static void rule_ib(ctx_t *c)
     int n = ls_nics_list(c->root, nics, 32);
     for (int i = 0; i < n; i++)
         for (int p = 0; p < nics[i].nports; p++)
-            port_rule(c, &nics[i], &nics[i].ports[p], best_rate(nics, n, nics[i].ports[p].link_layer));
+            port_rule(c, &nics[i], &nics[i].ports[p],
+                      best_rate(nics, n, nics[i].ports[p].link_layer));
 }
 
 json_t *ls_health_rules(const json_t *state)

@@ -22,7 +22,7 @@ static xid_row_t rows[MAX_XIDS];
 static int nrows = -1;
 
 static const char *const action_names[] = {
-    [LS_ACT_NONE] = "none",     [LS_ACT_WATCH] = "watch",    [LS_ACT_RESET] = "reset",
+    [LS_ACT_NONE] = "none",     [LS_ACT_WATCH] = "watch",     [LS_ACT_RESET] = "reset",
     [LS_ACT_REBOOT] = "reboot", [LS_ACT_ISOLATE] = "isolate",
 };
 
@@ -38,7 +38,8 @@ void ls_health_add(json_t *out, const char *rule, int gpu, enum ls_action a, con
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    json_t *f = json_pack("{s:s, s:s, s:s}", "rule", rule, "message", msg, "action", ls_action_name(a));
+    json_t *f = json_pack("{s:s, s:s, s:s}", "rule", rule, "message", msg, "action",
+                          ls_action_name(a));
     if (gpu >= 0)
         json_object_set_new(f, "gpu", json_integer(gpu));
     json_array_append_new(out, f);

@@ -66,8 +66,8 @@ int ls_import_batch(json_t *doc, const ls_import_batch_t *a, char (*notes)[640],
         for (int i = 0; i < a->nfiles; i++) {
             int is_topo = ls_import_detect(texts[i]) == LS_FMT_TOPO;
             if (is_topo == (pass == 0) &&
-                import_one(doc, texts[i], a->files[i], &a->opts, notes[i], sizeof notes[i], warns[i],
-                           sizeof warns[i]) != 0)
+                import_one(doc, texts[i], a->files[i], &a->opts, notes[i], sizeof notes[i],
+                           warns[i], sizeof warns[i]) != 0)
                 return -1;
         }
     if (a->p2p_read && import_p2p_status(doc, a->p2p_read, 0) != 0)

@@ -35,8 +35,8 @@ int ls_dcgm_diag_detect(const char *text)
     const char *p = text;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
-    return *p == '{' &&
-           (strstr(text, "\"DCGM Diagnostic\"") || strstr(text, "\"DCGM GPU Diagnostic\"") || one_test(text));
+    return *p == '{' && (strstr(text, "\"DCGM Diagnostic\"") ||
+                         strstr(text, "\"DCGM GPU Diagnostic\"") || one_test(text));
 }
 
 /* "Pass", "PASS", "pass" -> "pass"; anything unrecognized stays as DCGM wrote it. */
@@ -91,9 +91,9 @@ static json_t *result_problems(const json_t *r)
     for (size_t l = 0; l < 2; l++) {
         size_t i;
         const json_t *w;
-        json_array_foreach(json_object_get(r, lists[l]), i, w)
-        {
-            const char *msg = ls_json_str(w, "warning", ls_json_str(w, "error", ls_json_str(w, "message", NULL)));
+        json_array_foreach(json_object_get(r, lists[l]), i, w) {
+            const char *msg = ls_json_str(w, "warning",
+                                          ls_json_str(w, "error", ls_json_str(w, "message", NULL)));
             if (json_is_string(w))
                 msg = json_string_value(w);
             if (!msg)
@@ -102,7 +102,8 @@ static json_t *result_problems(const json_t *r)
             if (error_code(w) >= 0)
                 json_object_set_new(p, "error_id", json_integer(error_code(w)));
             if (json_is_integer(json_object_get(w, "error_severity")))
-                json_object_set_new(p, "severity", json_integer(ls_json_int(w, "error_severity", 0)));
+                json_object_set_new(p, "severity",
+                                    json_integer(ls_json_int(w, "error_severity", 0)));
             json_array_append_new(out, p);
         }
     }
@@ -115,16 +116,15 @@ static int add_test(json_t *tests, const json_t *t, const char *category)
     json_t *results = json_array();
     size_t i;
     const json_t *r;
-    json_array_foreach(json_object_get(t, "results"), i, r)
-    {
+    json_array_foreach(json_object_get(t, "results"), i, r) {
         char status[32];
         lower_status(ls_json_str(r, "status", "unknown"), status, sizeof status);
-        json_array_append_new(results, json_pack("{s:s, s:o, s:o}", "status", status, "gpus", result_gpus(r),
-                                                 "problems", result_problems(r)));
+        json_array_append_new(results, json_pack("{s:s, s:o, s:o}", "status", status, "gpus",
+                                                 result_gpus(r), "problems", result_problems(r)));
         n++;
     }
-    json_t *test = json_pack("{s:s, s:s, s:o}", "name", ls_json_str(t, "name", "unknown"), "category",
-                             category, "results", results);
+    json_t *test = json_pack("{s:s, s:s, s:o}", "name", ls_json_str(t, "name", "unknown"),
+                             "category", category, "results", results);
     const char *summary = ls_json_str(json_object_get(t, "test_summary"), "status", NULL);
     if (summary) {
         char s[32];
@@ -140,8 +140,7 @@ static int add_tests(json_t *tests, const json_t *list, const char *category)
     int n = 0;
     size_t i;
     const json_t *t;
-    json_array_foreach(list, i, t)
-    {
+    json_array_foreach(list, i, t) {
         if (json_is_object(t))
             n += add_test(tests, t, category);
     }
@@ -153,7 +152,8 @@ static const char *version_of(const json_t *top, const json_t *root)
     const json_t *meta = json_object_get(top, "metadata");
     const char *v = ls_json_str(meta, "version", ls_json_str(meta, "DCGM Version", NULL));
     if (!v)
-        v = ls_json_str(top, "DCGM Version", ls_json_str(root, "version", ls_json_str(top, "version", NULL)));
+        v = ls_json_str(top, "DCGM Version",
+                        ls_json_str(root, "version", ls_json_str(top, "version", NULL)));
     return v;
 }
 
@@ -198,16 +198,19 @@ int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *e
     json_t *dcgm = json_pack("{s:s, s:o}", "file", name, "tests", tests);
     const char *v = version_of(top, root);
     const json_t *meta = json_object_get(top, "metadata");
-    const char *drv = ls_json_str(meta, "Driver Version Detected", ls_json_str(top, "Driver Version Detected", NULL));
+    const char *drv = ls_json_str(meta, "Driver Version Detected",
+                                  ls_json_str(top, "Driver Version Detected", NULL));
     if (v)
         json_object_set_new(dcgm, "version", json_string(v));
     if (drv)
         json_object_set_new(dcgm, "driver", json_string(drv));
-    const char *runtime = ls_json_str(root, "runtime_error", ls_json_str(top, "runtime_error", NULL));
+    const char *runtime = ls_json_str(root, "runtime_error",
+                                      ls_json_str(top, "runtime_error", NULL));
     if (runtime)
         json_object_set_new(dcgm, "runtime_error", json_string(runtime));
     if (json_is_true(json_object_get(top, "one_test")))
-        json_object_set_new(dcgm, "incomplete", json_string("a pasted test alone: no version, no other test"));
+        json_object_set_new(dcgm, "incomplete",
+                            json_string("a pasted test alone: no version, no other test"));
     json_t *list = json_object_get(doc, "dcgm");
     if (!json_is_array(list)) {
         list = json_array();

@@ -40,8 +40,8 @@ static long long result_gpu(const json_t *r)
     return s && end != s && *end == 0 ? v : -1; /* "0,1": not one GPU */
 }
 
-static void add_figure(json_t *doc, const char *method, const char *metric, const char *unit, double v, long long gpu,
-                       const char *test)
+static void add_figure(json_t *doc, const char *method, const char *metric, const char *unit,
+                       double v, long long gpu, const char *test)
 {
     json_t *e = ls_import_entry(LS_FAMILY_DCGM, metric, unit, v);
     json_object_set_new(e, "method", json_string(method));
@@ -87,7 +87,8 @@ static int info_text(json_t *doc, const char *s, long long gpu, const char *test
 {
     char *copy = strdup(s);
     int n = 0;
-    for (char *save = NULL, *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
+    for (char *save = NULL, *t = copy ? strtok_r(copy, ",", &save) : NULL; t;
+         t = strtok_r(NULL, ",", &save))
         n += piece(doc, t, gpu, test);
     free(copy);
     return n;
@@ -98,15 +99,13 @@ static int one_test(json_t *doc, const json_t *t)
     int n = 0;
     size_t i, k;
     const json_t *r, *line;
-    json_array_foreach(json_object_get(t, "results"), i, r)
-    {
+    json_array_foreach(json_object_get(t, "results"), i, r) {
         const json_t *info = json_object_get(r, "info");
         long long gpu = result_gpu(r);
         const char *test = ls_json_str(t, "name", "unknown");
         if (json_is_string(info))
             n += info_text(doc, json_string_value(info), gpu, test);
-        json_array_foreach(info, k, line)
-        {
+        json_array_foreach(info, k, line) {
             if (json_is_string(line))
                 n += info_text(doc, json_string_value(line), gpu, test);
         }
@@ -119,8 +118,7 @@ int ls_dcgm_figures(json_t *doc, const json_t *root)
     int n = 0;
     size_t i, j;
     const json_t *c, *t;
-    json_array_foreach(json_object_get(root, "test_categories"), i, c)
-    {
+    json_array_foreach(json_object_get(root, "test_categories"), i, c) {
         json_array_foreach(json_object_get(c, "tests"), j, t)
             n += json_is_object(t) ? one_test(doc, t) : 0;
     }

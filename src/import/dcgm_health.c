@@ -21,7 +21,8 @@
 int ls_dcgm_health_detect(const char *text)
 {
     const char *p = text + strspn(text, " \t\r\n");
-    return *p == '{' && (strstr(text, "\"Health Monitor Report\"") || strstr(text, "\"Overall Health\""));
+    return *p == '{' &&
+           (strstr(text, "\"Health Monitor Report\"") || strstr(text, "\"Overall Health\""));
 }
 
 /* "Healthy" -> "healthy", "Warning" -> "warning", "Failure" -> "failure". */
@@ -42,10 +43,10 @@ static json_t *message_of(const json_t *box)
     char msg[2048] = "";
     size_t used = 0, i;
     const json_t *line;
-    json_array_foreach(json_object_get(box, "overflow"), i, line)
-    {
+    json_array_foreach(json_object_get(box, "overflow"), i, line) {
         if (json_is_string(line) && used < sizeof msg)
-            used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s", used ? " " : "", json_string_value(line));
+            used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s", used ? " " : "",
+                                     json_string_value(line));
     }
     return json_string(msg);
 }
@@ -55,15 +56,17 @@ static json_t *entity(const char *group, const char *id, const json_t *box, int 
     json_t *systems = json_array();
     const char *sys;
     const json_t *s;
-    json_object_foreach(json_object_get(json_object_get(json_object_get(box, "children"), "Errors"), "children"), sys, s)
-    {
-        json_array_append_new(systems, json_pack("{s:s, s:o, s:o}", "system", sys, "health", result_of(s), "message",
-                                                 message_of(s)));
+    json_object_foreach(json_object_get(json_object_get(json_object_get(box, "children"), "Errors"),
+                                        "children"),
+                        sys, s) {
+        json_array_append_new(systems, json_pack("{s:s, s:o, s:o}", "system", sys, "health",
+                                                 result_of(s), "message", message_of(s)));
         (*incidents)++;
     }
     char *end;
     long long n = strtoll(id, &end, 10);
-    json_t *e = json_pack("{s:s, s:o, s:o}", "group", group, "health", result_of(box), "systems", systems);
+    json_t *e = json_pack("{s:s, s:o, s:o}", "group", group, "health", result_of(box), "systems",
+                          systems);
     json_object_set_new(e, "id", *end == 0 && end != id ? json_integer(n) : json_string(id));
     return e;
 }
@@ -83,12 +86,12 @@ int ls_import_dcgm_health(json_t *doc, const char *text, const char *name, char 
     int incidents = 0;
     const char *group, *id;
     const json_t *g, *box;
-    json_object_foreach((json_t *)body, group, g)
-    {
+    json_object_foreach((json_t *)body, group, g) {
         json_object_foreach(json_object_get(g, "children"), id, box)
             json_array_append_new(entities, entity(group, id, box, &incidents));
     }
-    json_t *h = json_pack("{s:s, s:o, s:o}", "file", name, "overall", result_of(overall), "entities", entities);
+    json_t *h = json_pack("{s:s, s:o, s:o}", "file", name, "overall", result_of(overall),
+                          "entities", entities);
     json_t *list = json_object_get(doc, "dcgm_health");
     if (!json_is_array(list)) {
         list = json_array();

@@ -11,6 +11,7 @@
 int ls_dcgm_health_detect(const char *text);
 
 /* The number of incidents kept (0 for a healthy report), or -1 with err. */
-int ls_import_dcgm_health(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
+int ls_import_dcgm_health(json_t *doc, const char *text, const char *name, char *err,
+                          size_t errlen);
 
 #endif

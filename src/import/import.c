@@ -70,10 +70,13 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
     char why[256];
     int rc = -1;
     if (ls_topo_from_doc(doc, topo) != 0)
-        ls_seterr(err, errlen, "%s: import the nvidia-smi topo -m text first (the P2P status "
-                               "needs the topology)", name);
+        ls_seterr(err, errlen,
+                  "%s: import the nvidia-smi topo -m text first (the P2P status "
+                  "needs the topology)",
+                  name);
     else if (ls_topo_parse_p2p_text(text, write, topo, why, sizeof why) != 0)
-        ls_seterr(err, errlen, "%s: nvidia-smi topo -p2p %c text: %s", name, write ? 'w' : 'r', why);
+        ls_seterr(err, errlen, "%s: nvidia-smi topo -p2p %c text: %s", name, write ? 'w' : 'r',
+                  why);
     else {
         ls_topo_to_doc(topo, doc);
         ls_doc_sanitize(doc);
@@ -83,11 +86,11 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
     return rc;
 }
 
-static int read_nccl_tests(json_t *doc, const char *text, const char *name, const ls_import_opts_t *o,
-                           char *err, size_t errlen)
+static int read_nccl_tests(json_t *doc, const char *text, const char *name,
+                           const ls_import_opts_t *o, char *err, size_t errlen)
 {
-    int n = ls_import_nccl_tests(doc, text, name, o ? o->variant : NULL, o ? o->collective : NULL, err,
-                                 errlen);
+    int n = ls_import_nccl_tests(doc, text, name, o ? o->variant : NULL, o ? o->collective : NULL,
+                                 err, errlen);
     char ignored[8]; /* NCCL INFO lines mixed in: their facts too, when there are any */
     if (n >= 0 && ls_nccl_log_detect(text))
         ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
@@ -115,7 +118,8 @@ static int topo_from_p2p(json_t *doc, const char *text, const char *name, char *
 static int import_topo_p2p(json_t *doc, const char *text, const char *name, char *err,
                            size_t errlen)
 {
-    if (json_array_size(json_object_get(doc, "links")) == 0 && topo_from_p2p(doc, text, name, err, errlen) != 0)
+    if (json_array_size(json_object_get(doc, "links")) == 0 &&
+        topo_from_p2p(doc, text, name, err, errlen) != 0)
         return -1;
     int kind = ls_topo_p2p_kind(text);
     if (kind)
@@ -132,7 +136,6 @@ static int import_topo_p2p(json_t *doc, const char *text, const char *name, char
     return rc;
 }
 
-
 /* The readers, in the order they are tried: the first whose detect says yes reads the
    text (a more specific format before one whose signature it also carries). */
 static const ls_importer_t readers[] = {
@@ -141,33 +144,33 @@ static const ls_importer_t readers[] = {
      .detect = ls_nccl_tests_json_detect,
      .read_text = ls_import_nccl_tests_json,
      .help = "nccl-tests -J: the text's figures, plus -I\n"
-              "per-iteration statistics"},
+             "per-iteration statistics"},
     {.fmt = LS_FMT_DCGM_DIAG,
      .name = "dcgmi diag JSON",
      .detect = ls_dcgm_diag_detect,
      .read_text = ls_import_dcgm_diag,
      .help = "dcgmi diag --json: each test's result per GPU,\n"
-              "DCGM's error codes and text, its PCIe test's\n"
-              "figures"},
+             "DCGM's error codes and text, its PCIe test's\n"
+             "figures"},
     {.fmt = LS_FMT_DCGM_HEALTH,
      .name = "dcgmi health JSON",
      .detect = ls_dcgm_health_detect,
      .read_text = ls_import_dcgm_health,
      .help = "dcgmi health -c -j: the health watches' results\n"
-              "per GPU and system"},
+             "per GPU and system"},
     {.fmt = LS_FMT_INSPECTOR,
      .name = "NCCL Inspector JSONL",
      .detect = ls_inspector_detect,
      .read_text = ls_import_inspector,
      .help = "a job's collectives (with --into RUN.json: against\n"
-              "its curve)"},
+             "its curve)"},
     {.fmt = LS_FMT_NCCL_RAS_JSON,
      .name = "ncclras JSON",
      .detect = ls_nccl_ras_json_detect,
      .read_text = ls_import_nccl_ras_json,
      .help = "ncclras -f json: job summary, communicator\n"
-              "states, ranks and processes named in errors, -m\n"
-              "events"},
+             "states, ranks and processes named in errors, -m\n"
+             "events"},
     {.fmt = LS_FMT_NCCL_RAS,
      .name = "ncclras",
      .detect = ls_nccl_ras_detect,
@@ -183,7 +186,7 @@ static const ls_importer_t readers[] = {
      .detect = ls_nvloom_detect,
      .read_text = ls_import_nvloom,
      .help = "nvloom_cli matrices (pairwise, gpu-to-rack, ...)\n"
-              "and CSV"}, /* before nvbandwidth */
+             "and CSV"}, /* before nvbandwidth */
     {.fmt = LS_FMT_NVBANDWIDTH,
      .name = "nvbandwidth",
      .detect = ls_nvbandwidth_detect,
@@ -194,22 +197,22 @@ static const ls_importer_t readers[] = {
      .detect = ls_p2p_sample_detect,
      .read_text = ls_import_p2p_sample,
      .help = "cuda-samples: P2P bandwidth and latency matrices,\n"
-              "peer access"},
+             "peer access"},
     {.fmt = LS_FMT_NCCL_TESTS,
      .name = "nccl-tests",
      .detect = ls_nccl_tests_detect,
      .read = read_nccl_tests,
      .help = "all_reduce_perf, all_gather_perf, ... (any 2.x\n"
-              "version, several ranks, -d all, NCCL_DEBUG=INFO\n"
-              "lines mixed in, partial pastes: rows without\n"
-              "header, launcher tags)"},
+             "version, several ranks, -d all, NCCL_DEBUG=INFO\n"
+             "lines mixed in, partial pastes: rows without\n"
+             "header, launcher tags)"},
     {.fmt = LS_FMT_NCCL_LOG,
      .name = "NCCL INFO log",
      .detect = ls_nccl_log_detect,
      .read_text = ls_import_nccl_log,
      .help = "NCCL_DEBUG=INFO output alone: version, ranks,\n"
-              "hosts, the transport of every connection, GPUDirect\n"
-              "RDMA"},
+             "hosts, the transport of every connection, GPUDirect\n"
+             "RDMA"},
     {.fmt = LS_FMT_SMI_QUERY,
      .name = "nvidia-smi -q",
      .detect = ls_smi_query_detect,
@@ -220,19 +223,19 @@ static const ls_importer_t readers[] = {
      .detect = ls_smi_nvlink_detect,
      .read_text = ls_import_smi_nvlink,
      .help = "nvlink -s / -e: link speeds, inactive links, error\n"
-              "counters"},
+             "counters"},
     {.fmt = LS_FMT_TOPO_P2P,
      .name = "nvidia-smi topo -p2p",
      .detect = looks_like_topo_p2p,
      .read_text = import_topo_p2p,
      .help = "P2P status words (r/w when the pasted command says\n"
-              "so)"},
+             "so)"},
     {.fmt = LS_FMT_TOPO,
      .name = "nvidia-smi topo -m",
      .detect = ls_topo_text_detect,
      .read_text = import_topo,
      .help = "the topology matrix (and a topo -p2p block under\n"
-              "it)"},
+             "it)"},
 };
 
 #define NREADERS (sizeof readers / sizeof readers[0])
@@ -289,15 +292,19 @@ const char *ls_import_formats(int col)
             used += put_usage(text + used, sizeof text - used, &readers[i], col);
         else
             used += (size_t)snprintf(text + used, sizeof text - used, "%s%s",
-                                     i == 0 ? "" : i + 1 == NREADERS ? " or " : ", ", readers[i].name);
+                                     i == 0              ? ""
+                                     : i + 1 == NREADERS ? " or "
+                                                         : ", ",
+                                     readers[i].name);
     return text;
 }
 
 const char *const *ls_import_collectives(void)
 {
-    static const char *const names[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
-                                        "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube",
-                                        NULL};
+    static const char *const names[] = {"all_reduce", "all_gather", "reduce_scatter",
+                                        "alltoall",   "broadcast",  "reduce",
+                                        "sendrecv",   "gather",     "scatter",
+                                        "hypercube",  NULL};
     return names;
 }
 
@@ -318,8 +325,9 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
     int n = r ? (r->read ? r->read(doc, text, name, opts, err, errlen)
                          : r->read_text(doc, text, name, err, errlen))
             : ls_import_sniff(text, near, sizeof near) /* a near miss: say what it looks like */
-              ? ls_seterr(err, errlen, "%s: %s", name, near)
-              : ls_seterr(err, errlen, "%s: unknown format (expected one of: %s)", name, ls_import_formats(0));
+                ? ls_seterr(err, errlen, "%s: %s", name, near)
+                : ls_seterr(err, errlen, "%s: unknown format (expected one of: %s)", name,
+                            ls_import_formats(0));
     free(plain);
     ls_doc_sanitize(doc); /* the import boundary (docs/safety.md) */
     if (r && n >= 0)

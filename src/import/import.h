@@ -16,17 +16,17 @@ enum ls_import_format {
     LS_FMT_P2P_SAMPLE,
     LS_FMT_NVBANDWIDTH,
     LS_FMT_TOPO,
-    LS_FMT_TOPO_P2P, /* nvidia-smi topo -p2p r|w: the text does not say which */
-    LS_FMT_SMI_NVLINK, /* nvidia-smi nvlink -s / -e: gpus[].nvlinks */
-    LS_FMT_SMI_QUERY,  /* nvidia-smi -q: gpus[] names, bus ids, PCIe; software */
+    LS_FMT_TOPO_P2P,        /* nvidia-smi topo -p2p r|w: the text does not say which */
+    LS_FMT_SMI_NVLINK,      /* nvidia-smi nvlink -s / -e: gpus[].nvlinks */
+    LS_FMT_SMI_QUERY,       /* nvidia-smi -q: gpus[] names, bus ids, PCIe; software */
     LS_FMT_NCCL_TESTS_JSON, /* nccl-tests -J */
-    LS_FMT_DCGM_DIAG,  /* dcgmi diag --json: top-level dcgm[] */
-    LS_FMT_NCCL_RAS,   /* ncclras text: top-level nccl_ras[] */
-    LS_FMT_INSPECTOR,  /* NCCL Inspector JSONL: top-level inspector[] */
-    LS_FMT_PERFTEST,   /* ib_write_bw, ib_read_lat ...: "net" entries */
-    LS_FMT_NVLOOM,     /* nvloom_cli matrices and CSV: "mnnvl" entries, top-level nvloom[] */
-    LS_FMT_DCGM_HEALTH, /* dcgmi health -c -j: top-level dcgm_health[] */
-    LS_FMT_NCCL_RAS_JSON /* ncclras -f json (and -m events): top-level nccl_ras[] */
+    LS_FMT_DCGM_DIAG,       /* dcgmi diag --json: top-level dcgm[] */
+    LS_FMT_NCCL_RAS,        /* ncclras text: top-level nccl_ras[] */
+    LS_FMT_INSPECTOR,       /* NCCL Inspector JSONL: top-level inspector[] */
+    LS_FMT_PERFTEST,        /* ib_write_bw, ib_read_lat ...: "net" entries */
+    LS_FMT_NVLOOM,          /* nvloom_cli matrices and CSV: "mnnvl" entries, top-level nvloom[] */
+    LS_FMT_DCGM_HEALTH,     /* dcgmi health -c -j: top-level dcgm_health[] */
+    LS_FMT_NCCL_RAS_JSON    /* ncclras -f json (and -m events): top-level nccl_ras[] */
 };
 
 typedef struct {
@@ -42,8 +42,8 @@ typedef struct {
     enum ls_import_format fmt;
     const char *name;
     int (*detect)(const char *text);
-    int (*read)(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts, char *err,
-                size_t errlen);
+    int (*read)(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
+                char *err, size_t errlen);
     int (*read_text)(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
     /* What the text holds, for import's usage: lines joined by \n. */
     const char *help;
@@ -75,14 +75,13 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
    version, ranks and hosts of a log; warn gets what a partial paste lacked (the
    file's imports record, or the first note of an entry flagged incomplete), or stays
    as it was. */
-void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
-                    char *note, size_t notelen, char *warn, size_t warnlen);
+void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n,
+                    const char *name, char *note, size_t notelen, char *warn, size_t warnlen);
 
 /* nvidia-smi topo -p2p r (write = 0) or w (write = 1) text into the document's links;
    needs the topology (topo -m) imported first. 0 or -1 with err. */
 int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int write, char *err,
                        size_t errlen);
-
 
 /* linkscope import's files: names, their texts (already read), the topo -p2p r and w
    files (NULL: none) and the options. */
@@ -98,6 +97,7 @@ typedef struct {
    before the figures (P2P status and link types hang off it). notes[i] and warns[i] get
    what file i held (ls_import_note), to be said once all is written. 0, or -1 after one
    line on stderr. */
-int ls_import_batch(json_t *doc, const ls_import_batch_t *b, char (*notes)[640], char (*warns)[640]);
+int ls_import_batch(json_t *doc, const ls_import_batch_t *b, char (*notes)[640],
+                    char (*warns)[640]);
 
 #endif

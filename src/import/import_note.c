@@ -8,9 +8,15 @@
 
 static char note[512];
 
-void ls_import_note_reset(void) { note[0] = '\0'; }
+void ls_import_note_reset(void)
+{
+    note[0] = '\0';
+}
 
-const char *ls_import_note_text(void) { return note[0] ? note : NULL; }
+const char *ls_import_note_text(void)
+{
+    return note[0] ? note : NULL;
+}
 
 void ls_import_note_missing(const char *fmt, ...)
 {

@@ -14,7 +14,8 @@ static const char *find_nocase(const char *hay, const char *needle)
     size_t n = strlen(needle);
     for (; *hay; hay++) {
         size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+        while (i < n && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
             i++;
         if (i == n)
             return hay;
@@ -79,33 +80,39 @@ static int headerless_rows(const char *text, char *buf, size_t len)
 {
     char why[256] = "", missing[512];
     ls_topo_t *topo = calloc(1, sizeof *topo);
-    if (topo && ls_topo_parse_text_partial(text, topo, missing, sizeof missing, why, sizeof why) == 0)
+    if (topo &&
+        ls_topo_parse_text_partial(text, topo, missing, sizeof missing, why, sizeof why) == 0)
         why[0] = '\0';
     free(topo);
     const char *rows = strstr(why, "rows of nvidia-smi topo -m");
     if (rows)
         return snprintf(buf, len, "looks like %s", rows) > 0;
-    return snprintf(buf, len, "looks like rows of nvidia-smi topo -m without their header row "
-                              "('GPU0 GPU1 ... NIC0 ... CPU Affinity'): the columns cannot be named; "
-                              "paste from the header line on") > 0;
+    return snprintf(buf, len,
+                    "looks like rows of nvidia-smi topo -m without their header row "
+                    "('GPU0 GPU1 ... NIC0 ... CPU Affinity'): the columns cannot be named; "
+                    "paste from the header line on") > 0;
 }
 
 int ls_import_sniff(const char *text, char *buf, size_t len)
 {
     if (ls_smi_query_is_xml(text))
-        return snprintf(buf, len, "nvidia-smi -q -x output (XML): not read; import the text form "
-                                  "(nvidia-smi -q, without -x)") > 0;
+        return snprintf(buf, len,
+                        "nvidia-smi -q -x output (XML): not read; import the text form "
+                        "(nvidia-smi -q, without -x)") > 0;
     if (strstr(text, "CPU Affinity") && strstr(text, "GPU0") && any_line(text, topo_row))
-        return snprintf(buf, len, "looks like nvidia-smi topo -m, but no line starts with its header "
-                                  "('GPU0 GPU1 ... CPU Affinity' on a line of its own): put the header on "
-                                  "its own line") > 0;
+        return snprintf(buf, len,
+                        "looks like nvidia-smi topo -m, but no line starts with its header "
+                        "('GPU0 GPU1 ... CPU Affinity' on a line of its own): put the header on "
+                        "its own line") > 0;
     if (any_line(text, topo_row))
         return headerless_rows(text, buf, len);
     if (find_nocase(text, "all links are inactive"))
-        return snprintf(buf, len, "nvidia-smi nvlink's 'all links are inactive' without its 'GPU N: NAME "
-                                  "(UUID: ...)' line: which GPU it is about is not in the text") > 0;
+        return snprintf(buf, len,
+                        "nvidia-smi nvlink's 'all links are inactive' without its 'GPU N: NAME "
+                        "(UUID: ...)' line: which GPU it is about is not in the text") > 0;
     if (any_line(text, nvlink_line))
-        return snprintf(buf, len, "looks like nvidia-smi nvlink 'Link N:' lines without their 'GPU N: "
-                                  "NAME (UUID: ...)' line: the GPU they belong to is not in the text") > 0;
+        return snprintf(buf, len,
+                        "looks like nvidia-smi nvlink 'Link N:' lines without their 'GPU N: "
+                        "NAME (UUID: ...)' line: the GPU they belong to is not in the text") > 0;
     return 0;
 }

@@ -93,8 +93,7 @@ json_t *ls_import_gpu(json_t *doc, int index)
     size_t i;
     json_t *gpu;
     size_t insert_at = json_array_size(gpus);
-    json_array_foreach(gpus, i, gpu)
-    {
+    json_array_foreach(gpus, i, gpu) {
         long long have = ls_json_int(gpu, "index", -1);
         if (have == index)
             return gpu;
@@ -125,12 +124,11 @@ void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *b
     ls_doc_add_unique(doc, entry);
 }
 
-json_t *ls_import_entry(const char *family, const char *metric, const char *unit,
-                        double value)
+json_t *ls_import_entry(const char *family, const char *metric, const char *unit, double value)
 {
     /* "id" first so that it leads the entry when written; ls_import_add fills it. */
-    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", "", "family", family, "metric",
-                          metric, "unit", unit, "status", "ok");
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", "", "family", family, "metric", metric,
+                          "unit", unit, "status", "ok");
     json_object_set_new(e, "value", json_real(value));
     return e;
 }
@@ -139,8 +137,7 @@ void ls_import_topo_numa(json_t *doc)
 {
     size_t i;
     json_t *g;
-    json_array_foreach(json_object_get(doc, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
         const char *aff = ls_json_str(g, "numa_affinity", "");
         if (json_object_get(g, "numa_node") || !*aff || strspn(aff, "0123456789") != strlen(aff) ||
             strlen(aff) > 4)

@@ -40,8 +40,7 @@ void ls_set_if_absent(json_t *obj, const char *key, const char *value);
 void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *base_id);
 
 /* Entry with a single reported figure (no samples: the tool printed one number). */
-json_t *ls_import_entry(const char *family, const char *metric, const char *unit,
-                        double value);
+json_t *ls_import_entry(const char *family, const char *metric, const char *unit, double value);
 
 /* topo -m's "NUMA Affinity" column, where it names one node ("3"; not "0-1" or "N/A"),
    as gpus[].numa_node when the document has none: the NUMA rules, the plan and the

@@ -27,8 +27,12 @@ static const char *collective_name(const char *coll)
 {
     static const struct {
         const char *nccl, *ours;
-    } names[] = {{"AllReduce", "all_reduce"},         {"AllGather", "all_gather"}, {"ReduceScatter", "reduce_scatter"},
-                 {"Broadcast", "broadcast"},           {"Reduce", "reduce"},        {"AllToAll", "alltoall"},
+    } names[] = {{"AllReduce", "all_reduce"},
+                 {"AllGather", "all_gather"},
+                 {"ReduceScatter", "reduce_scatter"},
+                 {"Broadcast", "broadcast"},
+                 {"Reduce", "reduce"},
+                 {"AllToAll", "alltoall"},
                  {"AlltoAll", "alltoall"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(coll, names[i].nccl) == 0)
@@ -66,14 +70,14 @@ static json_t *group_for(json_t *groups, const char *coll, long long bytes, long
 {
     size_t i;
     json_t *g;
-    json_array_foreach(groups, i, g)
-    {
-        if (strcmp(ls_json_str(g, "collective", ""), coll) == 0 && ls_json_int(g, "bytes", -1) == bytes &&
-            ls_json_int(g, "nranks", -1) == nranks)
+    json_array_foreach(groups, i, g) {
+        if (strcmp(ls_json_str(g, "collective", ""), coll) == 0 &&
+            ls_json_int(g, "bytes", -1) == bytes && ls_json_int(g, "nranks", -1) == nranks)
             return g;
     }
-    g = json_pack("{s:s, s:I, s:I, s:[], s:[], s:[]}", "collective", coll, "bytes", (json_int_t)bytes, "nranks",
-                  (json_int_t)nranks, "busbw_all", "time_all", "hosts");
+    g = json_pack("{s:s, s:I, s:I, s:[], s:[], s:[]}", "collective", coll, "bytes",
+                  (json_int_t)bytes, "nranks", (json_int_t)nranks, "busbw_all", "time_all",
+                  "hosts");
     json_array_append_new(groups, g);
     return g;
 }
@@ -84,8 +88,7 @@ static void add_host(json_t *g, const char *host)
         return;
     size_t i;
     const json_t *h;
-    json_array_foreach(json_object_get(g, "hosts"), i, h)
-    {
+    json_array_foreach(json_object_get(g, "hosts"), i, h) {
         if (strcmp(json_string_value(h), host) == 0)
             return;
     }
@@ -101,7 +104,8 @@ static int add_record(json_t *groups, const json_t *rec)
     if (!coll || !json_is_number(bw) || bytes < 0)
         return 0;
     const json_t *nr = field(rec, "header", "n_ranks");
-    json_t *g = group_for(groups, collective_name(coll), bytes, json_is_integer(nr) ? json_integer_value(nr) : -1);
+    json_t *g = group_for(groups, collective_name(coll), bytes,
+                          json_is_integer(nr) ? json_integer_value(nr) : -1);
     json_array_append_new(json_object_get(g, "busbw_all"), json_real(json_number_value(bw)));
     const json_t *t = json_object_get(perf, "coll_exec_time_us");
     if (json_is_number(t))
@@ -109,7 +113,8 @@ static int add_record(json_t *groups, const json_t *rec)
     const json_t *nodes = field(rec, "header", "nnodes");
     if (json_is_integer(nodes))
         json_object_set_new(g, "nnodes", json_integer(json_integer_value(nodes)));
-    static const char *const names[] = {"coll_algo", "coll_proto"}, *const keys[] = {"algo", "proto"};
+    static const char *const names[] = {"coll_algo", "coll_proto"}, *const keys[] = {"algo",
+                                                                                     "proto"};
     for (int k = 0; k < 2; k++)
         if (json_is_string(json_object_get(perf, names[k])))
             json_object_set_new(g, keys[k], json_string(ls_json_str(perf, names[k], "")));
@@ -122,8 +127,7 @@ static void finish(json_t *groups)
 {
     size_t i;
     json_t *g;
-    json_array_foreach(groups, i, g)
-    {
+    json_array_foreach(groups, i, g) {
         const json_t *bw = json_object_get(g, "busbw_all"), *t = json_object_get(g, "time_all");
         json_object_set_new(g, "records", json_integer((json_int_t)json_array_size(bw)));
         json_object_set_new(g, "busbw", json_real(median_of(bw)));

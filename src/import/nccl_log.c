@@ -166,7 +166,9 @@ static void add_unique_string(json_t *list, const char *s)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(list, i, v) if (strcmp(json_string_value(v), s) == 0) return;
+    json_array_foreach(list, i, v)
+        if (strcmp(json_string_value(v), s) == 0)
+            return;
     json_array_append_new(list, json_string(s));
 }
 
@@ -202,8 +204,8 @@ static json_t *parse_connection(const char *msg)
     char cls[64];
     ls_nccl_transport_class(via, cls, sizeof cls);
     json_t *t = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}", "channel",
-                          c.channel, "conn", c.conn, "from_rank", c.from_rank, "to_rank",
-                          c.to_rank, "from", bracket_is_gpu(c.from) ? atoi(c.from) : -1, "to",
+                          c.channel, "conn", c.conn, "from_rank", c.from_rank, "to_rank", c.to_rank,
+                          "from", bracket_is_gpu(c.from) ? atoi(c.from) : -1, "to",
                           bracket_is_gpu(c.to) ? atoi(c.to) : -1, "transport", cls, "via", via,
                           "gdrdma", strstr(via, "GDRDMA") != NULL, "read",
                           strstr(via, "/read") != NULL, "side", c.side);
@@ -228,16 +230,17 @@ static void add_connection(json_t *facts, json_t *t)
     json_t *list = json_object_get(facts, "transports");
     size_t i;
     json_t *o;
-    json_array_foreach(list, i, o) if (same_connection(o, t))
-    {
-        /* read by the shared parser too: keep its entry, with the bus ids */
-        static const char *const keys[] = {"from_bus", "to_bus", "from", "to"};
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-            if (json_object_get(t, keys[k]) && (k >= 2 ? json_object_get(t, keys[k - 2]) != NULL : 1))
-                json_object_set(o, keys[k], json_object_get(t, keys[k]));
-        json_decref(t);
-        return;
-    }
+    json_array_foreach(list, i, o)
+        if (same_connection(o, t)) {
+            /* read by the shared parser too: keep its entry, with the bus ids */
+            static const char *const keys[] = {"from_bus", "to_bus", "from", "to"};
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                if (json_object_get(t, keys[k]) &&
+                    (k >= 2 ? json_object_get(t, keys[k - 2]) != NULL : 1))
+                    json_object_set(o, keys[k], json_object_get(t, keys[k]));
+            json_decref(t);
+            return;
+        }
     json_array_append_new(list, t);
 }
 
@@ -257,8 +260,8 @@ static void parse_gdr(const char *msg, json_t *facts)
     if (g && sscanf(g, "GPU Direct RDMA %*s for HCA %d '%63[^']'", &hca, name) == 2) {
         json_object_set_new(o, "hca", json_integer(hca));
         json_object_set_new(o, "hca_name", json_string(name));
-    } else if (g && sscanf(g, "GPU Direct RDMA %*s for GPU %31s / HCA %d (distance %d %*s %d)",
-                           bus, &hca, &distance, &limit) == 4) {
+    } else if (g && sscanf(g, "GPU Direct RDMA %*s for GPU %31s / HCA %d (distance %d %*s %d)", bus,
+                           &hca, &distance, &limit) == 4) {
         json_object_set_new(o, "gpu_bus", json_string(bus));
         json_object_set_new(o, "hca", json_integer(hca));
         json_object_set_new(o, "distance", json_integer(distance));
@@ -274,11 +277,11 @@ static void parse_gdr(const char *msg, json_t *facts)
     json_t *list = json_object_get(facts, "gdr");
     size_t i;
     json_t *e;
-    json_array_foreach(list, i, e) if (json_equal(e, o))
-    {
-        json_decref(o);
-        return;
-    }
+    json_array_foreach(list, i, e)
+        if (json_equal(e, o)) {
+            json_decref(o);
+            return;
+        }
     json_array_append_new(list, o);
 }
 
@@ -317,7 +320,8 @@ static void parse_message(const char *msg, const char *host, int dev, json_t *fa
     set_int_if(facts, "nnodes", msg, " nNodes ");
     int rank;
     const char *r = strstr(msg, " rank ");
-    if (r && (strstr(msg, " nranks ") || strstr(msg, " nRanks ")) && sscanf(r + 6, "%d", &rank) == 1)
+    if (r && (strstr(msg, " nranks ") || strstr(msg, " nRanks ")) &&
+        sscanf(r + 6, "%d", &rank) == 1)
         note_rank_host(facts, rank, host);
     char net[32];
     if (sscanf(msg, "Using network %31s", net) == 1)
@@ -350,8 +354,7 @@ static void parse_warn(const char *warn, const char *host, int dev, json_t *fact
     json_t *e;
     /* a paste cut inside a WARN line ("Could not find a pat") that another line of the log
        prints whole is that message: it takes the whole text */
-    json_array_foreach(list, i, e)
-    {
+    json_array_foreach(list, i, e) {
         const char *whole = json_string_value(json_object_get(e, "text"));
         whole = whole ? whole : "";
         if (n >= 8 && strlen(whole) > n && strncmp(whole, text, n) == 0) {
@@ -359,11 +362,11 @@ static void parse_warn(const char *warn, const char *host, int dev, json_t *fact
             break;
         }
     }
-    json_array_foreach(list, i, e) if (json_equal(e, o))
-    {
-        json_decref(o);
-        return;
-    }
+    json_array_foreach(list, i, e)
+        if (json_equal(e, o)) {
+            json_decref(o);
+            return;
+        }
     json_array_append_new(list, o);
 }
 
@@ -374,7 +377,8 @@ static int version_line(const char *s, json_t *facts)
 {
     const char *p = strstr(s, "NCCL version ");
     char v[32];
-    if (!p || (p > s && p[-1] != ':' && p[-1] != ' ') || sscanf(p, "NCCL version %31[0-9.]", v) != 1)
+    if (!p || (p > s && p[-1] != ':' && p[-1] != ' ') ||
+        sscanf(p, "NCCL version %31[0-9.]", v) != 1)
         return 0;
     if (json_is_null(json_object_get(facts, "nccl_version")))
         json_object_set_new(facts, "nccl_version", json_string(v));
@@ -417,7 +421,8 @@ static void set_hosts(const char *text, json_t *facts)
         unlink_markdown(buf);
         const char *kw = NULL, *info = nccl_keyword(buf, &kind, &kw);
         int dev;
-        if (!info || kind != 'I' || line_prefix(buf, kw, host, sizeof host, &dev) != 0 || !strstr(info, " via "))
+        if (!info || kind != 'I' || line_prefix(buf, kw, host, sizeof host, &dev) != 0 ||
+            !strstr(info, " via "))
             continue;
         int from, to;
         const char *colon = strstr(info, " : ");
@@ -427,12 +432,13 @@ static void set_hosts(const char *text, json_t *facts)
     }
     size_t i;
     json_t *t;
-    json_array_foreach(json_object_get(facts, "transports"), i, t)
-    {
+    json_array_foreach(json_object_get(facts, "transports"), i, t) {
         char key[16];
-        snprintf(key, sizeof key, "%lld", (long long)json_integer_value(json_object_get(t, "from_rank")));
+        snprintf(key, sizeof key, "%lld",
+                 (long long)json_integer_value(json_object_get(t, "from_rank")));
         const json_t *fh = json_object_get(map, key);
-        snprintf(key, sizeof key, "%lld", (long long)json_integer_value(json_object_get(t, "to_rank")));
+        snprintf(key, sizeof key, "%lld",
+                 (long long)json_integer_value(json_object_get(t, "to_rank")));
         const json_t *th = json_object_get(map, key);
         if (fh)
             json_object_set(t, "from_host", (json_t *)fh);
@@ -448,8 +454,7 @@ static void fix_bus_brackets(json_t *facts)
 {
     size_t i;
     json_t *t;
-    json_array_foreach(json_object_get(facts, "transports"), i, t)
-    {
+    json_array_foreach(json_object_get(facts, "transports"), i, t) {
         static const char *const keys[] = {"from", "to"};
         for (int k = 0; k < 2; k++)
             if (json_integer_value(json_object_get(t, keys[k])) >= 1000)
@@ -478,8 +483,8 @@ json_t *ls_nccl_log_facts(const char *text)
 
 static int has_facts(const json_t *f)
 {
-    static const char *const arrays[] = {"ranks", "rings", "trees", "transports", "nccl_env", "gdr",
-                                         "net_devices", "warnings"};
+    static const char *const arrays[] = {"ranks",    "rings", "trees",       "transports",
+                                         "nccl_env", "gdr",   "net_devices", "warnings"};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (json_array_size(json_object_get(f, arrays[i])) > 0)
             return 1;
@@ -493,8 +498,7 @@ static void apply_env(json_t *doc, const json_t *facts)
     json_t *env = json_object_get(doc, "env");
     size_t i;
     const json_t *line;
-    json_array_foreach(json_object_get(facts, "nccl_env"), i, line)
-    {
+    json_array_foreach(json_object_get(facts, "nccl_env"), i, line) {
         char key[64], value[128];
         if (sscanf(json_string_value(line), "%63[A-Z0-9_] set by environment to %127[^\n]", key,
                    value) == 2 &&
@@ -510,7 +514,8 @@ int ls_import_nccl_log(json_t *doc, const char *text, const char *name, char *er
         json_decref(facts);
         return ls_seterr(err, errlen,
                          "%s: looks like an NCCL log, but holds nothing NCCL reports (no version, "
-                         "rank, channel, transport or WARN line)", name);
+                         "rank, channel, transport or WARN line)",
+                         name);
     }
     json_object_set_new(facts, "file", json_string(name));
     json_object_set_new(facts, "source", json_string("nccl-log"));

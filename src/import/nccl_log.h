@@ -27,7 +27,6 @@ json_t *ls_nccl_log_facts(const char *text);
 /* Adds the log's facts to doc's "nccl_logs" (and software.nccl, env). Returns 0 (no
    entry: a log holds no measurement), or -1 with err naming name when the log holds
    nothing NCCL printed. */
-int ls_import_nccl_log(json_t *doc, const char *text, const char *name, char *err,
-                       size_t errlen);
+int ls_import_nccl_log(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
 
 #endif

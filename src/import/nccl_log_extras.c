@@ -35,20 +35,21 @@ static int error_trail(const char *msg, const char *host, int dev, json_t *facts
 {
     char at[128];
     int code;
-    if (sscanf(msg, "%127[^ ] -> %d", at, &code) != 2 || !strchr(at, ':') || !isdigit((unsigned char)strrchr(at, ':')[1]))
+    if (sscanf(msg, "%127[^ ] -> %d", at, &code) != 2 || !strchr(at, ':') ||
+        !isdigit((unsigned char)strrchr(at, ':')[1]))
         return 0;
     if (code == 0)
         return 1;
     json_t *list = array_at(facts, "error_trails");
     size_t i;
     json_t *t;
-    json_array_foreach(list, i, t)
-    {
+    json_array_foreach(list, i, t) {
         const json_t *g = json_object_get(t, "gpu");
         if (json_integer_value(json_object_get(t, "code")) == code &&
             !strcmp(json_string_value(json_object_get(t, TRAIL_HOST_KEY)), host) &&
             (g ? json_integer_value(g) : -1) == dev) {
-            json_object_set_new(t, "lines", json_integer(json_integer_value(json_object_get(t, "lines")) + 1));
+            json_object_set_new(t, "lines",
+                                json_integer(json_integer_value(json_object_get(t, "lines")) + 1));
             return 1;
         }
     }
@@ -67,7 +68,8 @@ static int graph_line(const char *msg, json_t *facts)
     int pattern, cross, nch;
     if (sscanf(msg, "Pattern %d, crossNic %d, nChannels %d", &pattern, &cross, &nch) != 3)
         return 0;
-    json_t *g = json_pack("{s:i, s:b, s:i}", "pattern", pattern, "cross_nic", cross, "channels", nch);
+    json_t *g = json_pack("{s:i, s:b, s:i}", "pattern", pattern, "cross_nic", cross, "channels",
+                          nch);
     const char *bw = strstr(msg, " bw ");
     bw = bw ? bw + 4 : strstr(msg, " speed ") ? strstr(msg, " speed ") + 7 : NULL;
     double intra, inter;
@@ -107,7 +109,9 @@ static int graph_detail(const char *msg, json_t *facts)
     int path = topo_node(msg) && colon && topo_node(colon + 2 + (colon[2] == ' '));
     if (!channel && !path)
         return 0;
-    json_object_set_new(facts, "graph_lines", json_integer(json_integer_value(json_object_get(facts, "graph_lines")) + 1));
+    json_object_set_new(facts, "graph_lines",
+                        json_integer(json_integer_value(json_object_get(facts, "graph_lines")) +
+                                     1));
     return 1;
 }
 
@@ -123,7 +127,8 @@ static int allocation(const char *msg, json_t *facts)
         return 0;
     json_t *o = object_at(facts, "allocations");
     const char *key = a ? "device_bytes" : "host_bytes";
-    json_object_set_new(o, "count", json_integer(json_integer_value(json_object_get(o, "count")) + 1));
+    json_object_set_new(o, "count",
+                        json_integer(json_integer_value(json_object_get(o, "count")) + 1));
     json_object_set_new(o, key, json_integer(json_integer_value(json_object_get(o, key)) + bytes));
     return 1;
 }
@@ -143,7 +148,9 @@ static int nvls_line(const char *msg, json_t *facts)
     json_t *list = array_at(object_at(facts, "nvls"), not ? "unavailable" : "available");
     size_t i;
     json_t *v;
-    json_array_foreach(list, i, v) if (json_integer_value(v) == d) return 1;
+    json_array_foreach(list, i, v)
+        if (json_integer_value(v) == d)
+            return 1;
     json_array_append_new(list, json_integer(d));
     return 1;
 }
@@ -166,7 +173,8 @@ static int network_lines(const char *msg, json_t *facts)
 
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts)
 {
-    if (!strncmp(msg, "Using network ", 14)) /* said outright: NET/Socket lines no longer guess it */
+    if (!strncmp(msg, "Using network ",
+                 14)) /* said outright: NET/Socket lines no longer guess it */
         json_object_set_new(facts, "network_said", json_true());
     (void)(error_trail(msg, host ? host : "", dev, facts) || graph_line(msg, facts) ||
            graph_detail(msg, facts) || allocation(msg, facts) || nvls_line(msg, facts) ||
@@ -175,7 +183,8 @@ void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *fact
 
 int ls_nccl_log_extras_any(const json_t *facts)
 {
-    static const char *const keys[] = {"error_trails", "graphs", "graph_lines", "allocations", "nvls", "ib_devices"};
+    static const char *const keys[] = {"error_trails", "graphs", "graph_lines",
+                                       "allocations",  "nvls",   "ib_devices"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (json_object_get(facts, keys[i]))
             return 1;

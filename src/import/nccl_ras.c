@@ -39,17 +39,25 @@ int ls_nccl_ras_detect(const char *text)
 {
     if (strstr(text, "Job summary") && strstr(text, "Communicators"))
         return 1;
-    if (strstr(text, "Group") && strstr(text, "Comms") && strstr(text, "in group") && strstr(text, "Status") &&
-        strstr(text, "Errors"))
+    if (strstr(text, "Group") && strstr(text, "Comms") && strstr(text, "in group") &&
+        strstr(text, "Status") && strstr(text, "Errors"))
         return 1;
-    if (strstr(text, "RAS Monitor Mode") || (strstr(text, "] PEER_") && strstr(text, "managing GPU")))
+    if (strstr(text, "RAS Monitor Mode") ||
+        (strstr(text, "] PEER_") && strstr(text, "managing GPU")))
         return 1; /* ncclras -m */
     return (has_section(text, "Errors") || has_section(text, "Warnings")) &&
            (strstr(text, "Missing communicator data") || strstr(text, "considered dead") ||
             strstr(text, "managed by process") || strstr(text, "communication timeouts"));
 }
 
-enum section { SEC_NONE, SEC_JOB, SEC_COMMS, SEC_ERRORS, SEC_WARNINGS, SEC_UNTITLED /* a problem pasted without its section's title */ };
+enum section {
+    SEC_NONE,
+    SEC_JOB,
+    SEC_COMMS,
+    SEC_ERRORS,
+    SEC_WARNINGS,
+    SEC_UNTITLED /* a problem pasted without its section's title */
+};
 
 typedef struct {
     enum section sec;
@@ -72,7 +80,8 @@ static void job_row(ras_t *r, const ls_line_t *l)
     long long v[5];
     if (r->job_read || l->ntok != 5 || !all_numbers(l, 0, 5, v))
         return;
-    static const char *const keys[] = {"nodes", "processes_per_node", "gpus_per_process", "processes", "gpus"};
+    static const char *const keys[] = {"nodes", "processes_per_node", "gpus_per_process",
+                                       "processes", "gpus"};
     for (int i = 0; i < 5; i++)
         json_object_set_new(r->ras, keys[i], json_integer(v[i]));
     r->job_read = 1;
@@ -93,7 +102,8 @@ static json_t *count_or_range(const char *tok)
 
 static void comm_row(ras_t *r, const ls_line_t *l)
 {
-    static const char *const keys[] = {"group", "comms", "nodes_per_comm", "ranks_per_node", "ranks_per_comm", "ranks"};
+    static const char *const keys[] = {"group",          "comms",          "nodes_per_comm",
+                                       "ranks_per_node", "ranks_per_comm", "ranks"};
     long long v[2];
     if (l->ntok < 8 || !all_numbers(l, 0, 2, v))
         return;
@@ -115,9 +125,11 @@ static void comm_row(ras_t *r, const ls_line_t *l)
    capitalized word ("INCOMPLETE", "DEAD", "TIMEOUT") one of the job's. */
 static void problem_start(ras_t *r, const ls_line_t *l, const char *comm)
 {
-    const char *kind = r->sec == SEC_ERRORS ? "error" : r->sec == SEC_WARNINGS ? "warning" : "unknown";
-    r->current = json_pack("{s:s, s:s, s:s, s:[], s:[]}", "kind", kind,
-                           "comm", comm, "state", l->ntok > 1 ? l->tok[l->ntok - 1] : l->tok[0], "lines", "ranks");
+    const char *kind = r->sec == SEC_ERRORS     ? "error"
+                       : r->sec == SEC_WARNINGS ? "warning"
+                                                : "unknown";
+    r->current = json_pack("{s:s, s:s, s:s, s:[], s:[]}", "kind", kind, "comm", comm, "state",
+                           l->ntok > 1 ? l->tok[l->ntok - 1] : l->tok[0], "lines", "ranks");
     json_array_append_new(r->problems, r->current);
 }
 
@@ -136,10 +148,12 @@ static void rank_line(ras_t *r, const char *text)
 {
     long long rank, gpu, pid;
     char host[256];
-    if (sscanf(text, " Rank %lld -- GPU %lld managed by process %lld on node %255s", &rank, &gpu, &pid, host) != 4)
+    if (sscanf(text, " Rank %lld -- GPU %lld managed by process %lld on node %255s", &rank, &gpu,
+               &pid, host) != 4)
         return;
     json_array_append_new(json_object_get(r->current, "ranks"),
-                          json_pack("{s:I, s:I, s:I, s:s}", "rank", rank, "gpu", gpu, "pid", pid, "host", host));
+                          json_pack("{s:I, s:I, s:I, s:s}", "rank", rank, "gpu", gpu, "pid", pid,
+                                    "host", host));
 }
 
 /* "Process 3487984 on node 172.16.64.213 managing GPU 5" (a missing or dead process)
@@ -152,7 +166,8 @@ static void process_line(ras_t *r, const char *text)
         json_t *procs = json_object_get(r->current, "processes");
         if (!procs)
             json_object_set_new(r->current, "processes", procs = json_array());
-        json_array_append_new(procs, json_pack("{s:I, s:s, s:I}", "pid", pid, "host", host, "gpu", gpu));
+        json_array_append_new(procs,
+                              json_pack("{s:I, s:s, s:I}", "pid", pid, "host", host, "gpu", gpu));
     }
     const char *m = strstr(text, "The missing rank");
     if (m && (m = strchr(m, ':'))) {
@@ -194,7 +209,8 @@ static enum section section_of(const char *raw, enum section was)
         raw++; /* a paste indented as a code block */
     if (strncmp(raw, "Job summary", 11) == 0)
         return SEC_JOB;
-    if (strncmp(raw, "Communicators", 13) == 0 || (strncmp(raw, "Group ", 6) == 0 && strstr(raw, "Comms")))
+    if (strncmp(raw, "Communicators", 13) == 0 ||
+        (strncmp(raw, "Group ", 6) == 0 && strstr(raw, "Comms")))
         return SEC_COMMS; /* the table pasted without its title starts at its header */
     int g, c;
     if (sscanf(raw, "#%d-%d (", &g, &c) == 2 && was != SEC_ERRORS && was != SEC_WARNINGS)
@@ -214,10 +230,14 @@ static int monitor_event(ras_t *r, const char *raw)
 {
     char event[64];
     int at = 0;
-    if (sscanf(raw, "[%*[^]]] %63[A-Z_]:%n", event, &at) != 1 || at == 0 || strncmp(event, "PEER_", 5) != 0)
+    if (sscanf(raw, "[%*[^]]] %63[A-Z_]:%n", event, &at) != 1 || at == 0 ||
+        strncmp(event, "PEER_", 5) != 0)
         return 0;
-    const char *kind = strstr(event, "DEAD") ? "error" : (strstr(event, "UNRESPONSIVE") || strstr(event, "STUCK")) ? "warning" : "info";
-    r->current = json_pack("{s:s, s:s, s:s, s:[s], s:[]}", "kind", kind, "comm", "job", "state", event, "lines", raw, "ranks");
+    const char *kind = strstr(event, "DEAD")                                       ? "error"
+                       : (strstr(event, "UNRESPONSIVE") || strstr(event, "STUCK")) ? "warning"
+                                                                                   : "info";
+    r->current = json_pack("{s:s, s:s, s:s, s:[s], s:[]}", "kind", kind, "comm", "job", "state",
+                           event, "lines", raw, "ranks");
     json_array_append_new(r->problems, r->current);
     process_line(r, raw + at);
     r->current = NULL;
@@ -248,7 +268,9 @@ static void handle(ras_t *r, ls_line_t *l, const char *raw)
 
 int ls_import_nccl_ras(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
-    ras_t r = {.ras = json_pack("{s:s}", "file", name), .groups = json_array(), .problems = json_array()};
+    ras_t r = {.ras = json_pack("{s:s}", "file", name),
+               .groups = json_array(),
+               .problems = json_array()};
     const char *pos = text;
     ls_line_t line;
     char raw[sizeof line.buf];
@@ -259,7 +281,8 @@ int ls_import_nccl_ras(json_t *doc, const char *text, const char *name, char *er
     int n = (int)(json_array_size(r.groups) + json_array_size(r.problems));
     if (!r.job_read && n == 0) {
         json_decref(r.ras), json_decref(r.groups), json_decref(r.problems);
-        return ls_seterr(err, errlen, "%s: ncclras text: no job summary, communicator row or problem", name);
+        return ls_seterr(err, errlen,
+                         "%s: ncclras text: no job summary, communicator row or problem", name);
     }
     json_object_set_new(r.ras, "groups", r.groups);
     json_object_set_new(r.ras, "problems", r.problems);

@@ -29,20 +29,23 @@ int ls_nccl_ras_json_detect(const char *text)
     const char *p = text + strspn(text, " \t\r\n");
     if (*p != '{')
         return 0;
-    if (strstr(text, "\"communicators\"") && (strstr(text, "\"missing_ranks\"") || strstr(text, "\"ras\"")))
+    if (strstr(text, "\"communicators\"") &&
+        (strstr(text, "\"missing_ranks\"") || strstr(text, "\"ras\"")))
         return 1;
     return strstr(text, "\"event\"") && strstr(text, "\"peer\"") && strstr(text, "\"PEER_");
 }
 
 static json_t *rank_ref(const json_t *r)
 {
-    return json_pack("{s:I, s:I, s:I, s:s}", "rank", ls_json_int(r, "rank", -1), "gpu", ls_json_int(r, "cuda_dev", -1),
-                     "pid", ls_json_int(r, "pid", -1), "host", ls_json_str(r, "host", "unknown"));
+    return json_pack("{s:I, s:I, s:I, s:s}", "rank", ls_json_int(r, "rank", -1), "gpu",
+                     ls_json_int(r, "cuda_dev", -1), "pid", ls_json_int(r, "pid", -1), "host",
+                     ls_json_str(r, "host", "unknown"));
 }
 
 static json_t *problem(const char *kind, const char *comm, const char *state, const char *line)
 {
-    return json_pack("{s:s, s:s, s:s, s:[s], s:[]}", "kind", kind, "comm", comm, "state", state, "lines", line, "ranks");
+    return json_pack("{s:s, s:s, s:s, s:[s], s:[]}", "kind", kind, "comm", comm, "state", state,
+                     "lines", line, "ranks");
 }
 
 /* The most common count of op among the ranks; -1 when no rank has it. */
@@ -52,8 +55,7 @@ static long long usual_count(const json_t *ranks, const char *op)
     int best_n = 0;
     size_t i, j;
     const json_t *a, *b;
-    json_array_foreach(ranks, i, a)
-    {
+    json_array_foreach(ranks, i, a) {
         long long v = ls_json_int(json_object_get(a, "collective_counts"), op, -1);
         int n = 0;
         json_array_foreach(ranks, j, b)
@@ -70,18 +72,18 @@ static json_t *mismatch(const json_t *ranks, const char *comm)
     json_t *p = NULL;
     const char *op;
     const json_t *v;
-    json_object_foreach(json_object_get(json_array_get(ranks, 0), "collective_counts"), op, v)
-    {
+    json_object_foreach(json_object_get(json_array_get(ranks, 0), "collective_counts"), op, v) {
         long long usual = usual_count(ranks, op);
         size_t i;
         const json_t *r;
-        json_array_foreach(ranks, i, r)
-        {
+        json_array_foreach(ranks, i, r) {
             if (ls_json_int(json_object_get(r, "collective_counts"), op, -1) == usual)
                 continue;
             if (!p) {
                 char line[160];
-                snprintf(line, sizeof line, "Communicator ranks have different %s operation counts (most: %lld)", op, usual);
+                snprintf(line, sizeof line,
+                         "Communicator ranks have different %s operation counts (most: %lld)", op,
+                         usual);
                 p = problem("warning", comm, "MISMATCH", line);
             }
             json_array_append_new(json_object_get(p, "ranks"), rank_ref(r));
@@ -92,7 +94,8 @@ static json_t *mismatch(const json_t *ranks, const char *comm)
 
 /* A rank whose state RAS's text would call an error: a failed init, an async error, an
    abort. */
-static void rank_errors(json_t *problems, const json_t *r, const char *comm, int *error, int *init, int *fin, int *abort)
+static void rank_errors(json_t *problems, const json_t *r, const char *comm, int *error, int *init,
+                        int *fin, int *abort)
 {
     const json_t *st = json_object_get(r, "status");
     long long is = ls_json_int(st, "init_state", 0), ae = ls_json_int(st, "async_error", 0);
@@ -115,15 +118,15 @@ static void missing(json_t *problems, const json_t *c, const char *comm)
 {
     size_t i;
     const json_t *m;
-    json_array_foreach(json_object_get(c, "missing_ranks"), i, m)
-    {
+    json_array_foreach(json_object_get(c, "missing_ranks"), i, m) {
         const json_t *st = json_object_get(m, "status");
         int dead = json_is_true(json_object_get(st, "considered_dead"));
         json_t *p = problem("error", comm, dead ? "DEAD" : "INCOMPLETE",
-                            dead ? "Missing rank: its process is considered dead (unreachable via the RAS network)"
-                                 : json_is_true(json_object_get(st, "unresponsive"))
-                                       ? "Missing rank: RAS could not reach it (unresponsive)"
-                                       : "Missing rank: reachable, but not a member of the communicator");
+                            dead ? "Missing rank: its process is considered dead (unreachable via "
+                                   "the RAS network)"
+                            : json_is_true(json_object_get(st, "unresponsive"))
+                                ? "Missing rank: RAS could not reach it (unresponsive)"
+                                : "Missing rank: reachable, but not a member of the communicator");
         json_array_append_new(json_object_get(p, "ranks"), rank_ref(m));
         json_array_append_new(problems, p);
     }
@@ -145,13 +148,15 @@ static void communicator(json_t *groups, json_t *problems, const json_t *c, size
         json_array_append_new(problems, mm);
     char errors[64] = "";
     int incomplete = ls_json_int(c, "missing_ranks_count", 0) > 0;
-    snprintf(errors, sizeof errors, "%s%s%s%s%s", incomplete ? "INCOMPLETE" : "", incomplete && error ? "," : "",
-             error ? "ERROR" : "", (incomplete || error) && mm ? "," : "", mm ? "MISMATCH" : "");
+    snprintf(errors, sizeof errors, "%s%s%s%s%s", incomplete ? "INCOMPLETE" : "",
+             incomplete && error ? "," : "", error ? "ERROR" : "",
+             (incomplete || error) && mm ? "," : "", mm ? "MISMATCH" : "");
     const char *status = abort ? "ABORT" : fin ? "FINALIZE" : init ? "INIT" : "RUNNING";
-    json_array_append_new(groups, json_pack("{s:I, s:i, s:I, s:I, s:s, s:s, s:s}", "group", (json_int_t)idx, "comms", 1,
-                                            "ranks_per_comm", ls_json_int(c, "size", -1), "ranks",
-                                            ls_json_int(c, "size", -1), "status", status, "errors",
-                                            errors[0] ? errors : "OK", "hash", comm));
+    json_array_append_new(groups,
+                          json_pack("{s:I, s:i, s:I, s:I, s:s, s:s, s:s}", "group", (json_int_t)idx,
+                                    "comms", 1, "ranks_per_comm", ls_json_int(c, "size", -1),
+                                    "ranks", ls_json_int(c, "size", -1), "status", status, "errors",
+                                    errors[0] ? errors : "OK", "hash", comm));
 }
 
 /* One monitoring event: a peer declared dead is an error; the others are kept as lines. */
@@ -159,7 +164,8 @@ static void event(json_t *problems, const json_t *e)
 {
     const char *ev = ls_json_str(e, "event", "?");
     const json_t *peer = json_object_get(e, "peer");
-    int dead = strstr(ev, "DEAD") != NULL, bad = dead || strstr(ev, "UNRESPONSIVE") || strstr(ev, "STUCK");
+    int dead = strstr(ev, "DEAD") != NULL,
+        bad = dead || strstr(ev, "UNRESPONSIVE") || strstr(ev, "STUCK");
     char line[512];
     snprintf(line, sizeof line, "%s %s%s%s", ls_json_str(e, "timestamp", ""), ev,
              ls_json_str(e, "details", "")[0] ? ": " : "", ls_json_str(e, "details", ""));
@@ -168,8 +174,10 @@ static void event(json_t *problems, const json_t *e)
     size_t i;
     const json_t *g;
     json_array_foreach(json_object_get(peer, "cuda_devs"), i, g)
-        json_array_append_new(procs, json_pack("{s:I, s:s, s:I}", "pid", ls_json_int(peer, "pid", -1), "host",
-                                               ls_json_str(peer, "host", "unknown"), "gpu", json_integer_value(g)));
+        json_array_append_new(procs,
+                              json_pack("{s:I, s:s, s:I}", "pid", ls_json_int(peer, "pid", -1),
+                                        "host", ls_json_str(peer, "host", "unknown"), "gpu",
+                                        json_integer_value(g)));
     json_object_set_new(p, "processes", procs);
     json_array_append_new(problems, p);
 }
@@ -183,7 +191,8 @@ static int each_value(const char *text, json_t *values)
         if (at >= len)
             break;
         json_error_t jerr;
-        json_t *v = json_loadb(text + at, len - at, JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, &jerr);
+        json_t *v = json_loadb(text + at, len - at, JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY,
+                               &jerr);
         if (!v || jerr.position <= 0)
             return json_decref(v), -1;
         json_array_append_new(values, v);
@@ -223,7 +232,8 @@ static char *repair_commas(const char *text)
     return out;
 }
 
-int ls_import_nccl_ras_json(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+int ls_import_nccl_ras_json(json_t *doc, const char *text, const char *name, char *err,
+                            size_t errlen)
 {
     json_t *values = json_array();
     int repaired = 0;
@@ -240,15 +250,17 @@ int ls_import_nccl_ras_json(json_t *doc, const char *text, const char *name, cha
         json_decref(values);
         return ls_seterr(err, errlen, "%s: ncclras JSON: not JSON", name);
     }
-    json_t *ras = json_pack("{s:s, s:s}", "file", name, "format", "json"), *groups = json_array(), *problems = json_array();
+    json_t *ras = json_pack("{s:s, s:s}", "file", name, "format", "json"), *groups = json_array(),
+           *problems = json_array();
     if (repaired)
-        json_object_set_new(ras, "repaired", json_string("commas NCCL 2.28.9 leaves out in missing_ranks put back"));
+        json_object_set_new(ras, "repaired",
+                            json_string("commas NCCL 2.28.9 leaves out in missing_ranks put back"));
     size_t i, n = 0;
     const json_t *v;
-    json_array_foreach(values, i, v)
-    {
+    json_array_foreach(values, i, v) {
         if (ls_json_str(v, "nccl_version", NULL))
-            json_object_set_new(ras, "nccl_version", json_string(ls_json_str(v, "nccl_version", "")));
+            json_object_set_new(ras, "nccl_version",
+                                json_string(ls_json_str(v, "nccl_version", "")));
         size_t c;
         const json_t *comm;
         json_array_foreach(json_object_get(v, "communicators"), c, comm)
@@ -258,7 +270,9 @@ int ls_import_nccl_ras_json(json_t *doc, const char *text, const char *name, cha
         long long timeouts = ls_json_int(json_object_get(v, "ras"), "timeouts_count", 0);
         if (timeouts > 0) {
             char line[96];
-            snprintf(line, sizeof line, "Encountered %lld communication timeouts while gathering communicator data", timeouts);
+            snprintf(line, sizeof line,
+                     "Encountered %lld communication timeouts while gathering communicator data",
+                     timeouts);
             json_array_append_new(problems, problem("warning", "job", "TIMEOUT", line)), n++;
         }
     }

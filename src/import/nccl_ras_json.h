@@ -10,6 +10,7 @@
 int ls_nccl_ras_json_detect(const char *text);
 
 /* The number of communicators, problems and events kept, or -1 with err. */
-int ls_import_nccl_ras_json(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
+int ls_import_nccl_ras_json(json_t *doc, const char *text, const char *name, char *err,
+                            size_t errlen);
 
 #endif

@@ -66,13 +66,13 @@ typedef struct {
     long long oob;
     int has_oob;
     char failure[256];
-    int failure_primary;   /* failure[] holds a Test NCCL/CUDA failure line */
+    int failure_primary; /* failure[] holds a Test NCCL/CUDA failure line */
     char failed_hosts[8][64];
-    int nfailed_hosts;     /* distinct hosts of the failure lines (the first 8 kept) */
-    int nfailures;         /* failure lines of either kind */
-    int headers;           /* '# nThread' headers before any rank line or row */
-    int rank_repeats;      /* the most times one rank number was printed */
-    char missing[160]; /* what a partial paste lacked, for the entry's notes */
+    int nfailed_hosts;   /* distinct hosts of the failure lines (the first 8 kept) */
+    int nfailures;       /* failure lines of either kind */
+    int headers;         /* '# nThread' headers before any rank line or row */
+    int rank_repeats;    /* the most times one rank number was printed */
+    char missing[160];   /* what a partial paste lacked, for the entry's notes */
     long long bad_sizes; /* rows whose size or count is no integer in range (1e26): left out */
 } block_t;
 
@@ -202,7 +202,9 @@ static void parse_rank_line(block_t *b, const char *text)
     /* stops at a full buffer: r.name + used must never point past it */
     for (int i = name_from; i >= 0 && i < line.ntok && used + 1 < sizeof r.name; i++) {
         int w = snprintf(r.name + used, sizeof r.name - used, "%s%s", used ? " " : "", line.tok[i]);
-        used = w < 0 ? used : used + (size_t)w < sizeof r.name ? used + (size_t)w : sizeof r.name - 1;
+        used = w < 0                              ? used
+               : used + (size_t)w < sizeof r.name ? used + (size_t)w
+                                                  : sizeof r.name - 1;
     }
     b->ranks[b->nranks++] = r;
 }
@@ -221,8 +223,7 @@ static void parse_column_header(block_t *b, const ls_line_t *line)
             lay->redop_col = i;
         else if (strcmp(t, "root") == 0)
             lay->root_col = i;
-        else if ((strcmp(t, "time") == 0 || strcmp(t, "cputime") == 0) &&
-                 lay->ngroups < MAX_GROUPS)
+        else if ((strcmp(t, "time") == 0 || strcmp(t, "cputime") == 0) && lay->ngroups < MAX_GROUPS)
             lay->group_start[lay->ngroups++] = i;
     }
     if (lay->type_col < 0 || lay->ngroups == 0)
@@ -325,7 +326,8 @@ static int add_row(block_t *b, const ls_line_t *line)
     blank_redop(&lay, line);
     row_t r;
     memset(&r, 0, sizeof r);
-    if (ls_tok_long(line->tok[0], &r.bytes) || ls_tok_long(line->tok[1], &r.count) || r.bytes < 0 || r.count < 0) {
+    if (ls_tok_long(line->tok[0], &r.bytes) || ls_tok_long(line->tok[1], &r.count) || r.bytes < 0 ||
+        r.count < 0) {
         b->bad_sizes++; /* a size past 2^63 read as 0 bytes would be a wrong row */
         return 0;
     }
@@ -518,7 +520,8 @@ static void failure_text(const block_t *b, char *out, size_t len)
 {
     size_t used = (size_t)snprintf(out, len, "%s", b->failure);
     for (int i = 0; i < b->nfailed_hosts && i < 8 && used < len; i++)
-        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : " on ", b->failed_hosts[i]);
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : " on ",
+                                 b->failed_hosts[i]);
     if (used < len && b->nfailed_hosts > 8)
         used += (size_t)snprintf(out + used, len - used, " and %d more", b->nfailed_hosts - 8);
     if (used < len && b->nfailures > 1)
@@ -548,7 +551,8 @@ static void set_group_status(json_t *e, const block_t *b, const row_t *first, si
         /* the footer's own verdict: layouts without a #wrong count (the 2.0-era error
            column) say only here that validation failed */
         char msg[160];
-        snprintf(msg, sizeof msg, "nccl-tests counted %lld out-of-bounds values (validation FAILED)", b->oob);
+        snprintf(msg, sizeof msg,
+                 "nccl-tests counted %lld out-of-bounds values (validation FAILED)", b->oob);
         ls_entry_fail(e, "failed", msg);
     }
 }
@@ -658,9 +662,9 @@ static void set_footer_fields(json_t *e, const block_t *b, size_t nrows, int nho
     if (nhosts > 1) {
         json_t *ranks = json_array();
         for (int i = 0; i < b->nranks; i++)
-            json_array_append_new(ranks, json_pack("{s:i, s:s, s:i}", "rank", b->ranks[i].rank,
-                                                   "host", b->ranks[i].host, "device",
-                                                   b->ranks[i].device));
+            json_array_append_new(ranks,
+                                  json_pack("{s:i, s:s, s:i}", "rank", b->ranks[i].rank, "host",
+                                            b->ranks[i].host, "device", b->ranks[i].device));
         json_object_set_new(e, "ranks", ranks);
     }
     /* no footer ("# Out of bounds values", "# Avg bus bandwidth"): the log was cut */
@@ -670,8 +674,9 @@ static void set_footer_fields(json_t *e, const block_t *b, size_t nrows, int nho
         char note[256];
         snprintf(note, sizeof note, "incomplete paste: %s%s%s", b->missing,
                  b->missing[0] && cut ? "; " : "",
-                 !cut ? "" : nrows ? "no footer (the text ends inside the table)"
-                                   : "no result row (the text ends before the table)");
+                 !cut    ? ""
+                 : nrows ? "no footer (the text ends inside the table)"
+                         : "no result row (the text ends before the table)");
         json_object_set_new(e, "notes", json_pack("[s]", note));
     }
 }
@@ -698,13 +703,17 @@ static void mark_dropped_cells(json_t *e, const block_t *b, const row_t *first, 
     if (cells) {
         ls_entry_flag(e, "nonfinite_cells");
         json_object_set_new(e, "verified", json_false());
-        snprintf(note, sizeof note, "nccl-tests printed nan or inf in %lld cells (first at %lld bytes): left out", cells, at);
+        snprintf(note, sizeof note,
+                 "nccl-tests printed nan or inf in %lld cells (first at %lld bytes): left out",
+                 cells, at);
         add_note(e, note);
     }
     if (b->bad_sizes) {
         ls_entry_flag(e, "unreadable_size");
         json_object_set_new(e, "verified", json_false());
-        snprintf(note, sizeof note, "%lld rows whose size or count is no whole number below 2^63: left out", b->bad_sizes);
+        snprintf(note, sizeof note,
+                 "%lld rows whose size or count is no whole number below 2^63: left out",
+                 b->bad_sizes);
         add_note(e, note);
     }
 }
@@ -729,8 +738,7 @@ static void entry_id(const json_t *e, char *id, size_t idlen)
     size_t used = (size_t)snprintf(id, idlen, "nccl-%s", ls_json_str(e, "collective", "x"));
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(e, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(e, "gpus"), i, g) {
         if (used < idlen)
             used += (size_t)snprintf(id + used, idlen - used, "-%lld",
                                      (long long)json_integer_value(g));
@@ -750,7 +758,8 @@ static int flush_block(block_t *b, json_t *doc, const char *name, const char *va
         /* the rows are intact: keep them under an unknown collective, never a guess */
         snprintf(b->collective, sizeof b->collective, "unknown");
         snprintf(b->missing, sizeof b->missing,
-                 "the text names no collective (no *_perf command or banner; pass --collective NAME)");
+                 "the text names no collective (no *_perf command or banner; pass --collective "
+                 "NAME)");
     }
     if (!b->nccl_library[0] && dbg->nccl_version[0])
         snprintf(b->nccl_library, sizeof b->nccl_library, "%s", dbg->nccl_version);
@@ -771,7 +780,8 @@ static int flush_block(block_t *b, json_t *doc, const char *name, const char *va
         const row_t *first = b->nrows ? &b->rows[start] : &empty;
         json_t *e = group_entry(b, first, end - start, variant, doc);
         if (b->nrows == 0 && !b->failure[0] && (b->has_avg || b->has_oob))
-            ls_entry_fail(e, "failed", "nccl-tests printed no result rows (the run stopped early?)");
+            ls_entry_fail(e, "failed",
+                          "nccl-tests printed no result rows (the run stopped early?)");
         if (json_array_size(dbg->transports) > 0)
             json_object_set(e, "transports", dbg->transports);
         char id[128];
@@ -855,7 +865,8 @@ static void handle_comment(parser_t *p, ls_line_t *line, const char *rawcopy)
         b->headers++;
         return;
     }
-    if ((starts_block && (b->nrows > 0 || (b->nthread > 0 && !beside))) || (nthread && b->nthread > 0))
+    if ((starts_block && (b->nrows > 0 || (b->nthread > 0 && !beside))) ||
+        (nthread && b->nthread > 0))
         flush(p);
     if (nthread) {
         ls_tokenize(line);
@@ -926,8 +937,7 @@ static void apply_debug(json_t *doc, const debug_t *dbg)
     const char *key;
     json_t *value;
     json_t *env = json_object_get(doc, "env");
-    json_object_foreach(dbg->env, key, value)
-    {
+    json_object_foreach(dbg->env, key, value) {
         if (!json_object_get(env, key))
             json_object_set(env, key, value);
     }
@@ -955,8 +965,10 @@ int ls_import_nccl_tests(json_t *doc, const char *text, const char *name, const 
         p.added += flush_block(&p.block, doc, name, variant, collective, &p.dbg);
     }
     if (rc == 0 && p.added == 0)
-        rc = ls_seterr(err, errlen, "%s: no nccl-tests results found (expected a '# nThread ...' "
-                                    "header and result rows)", name);
+        rc = ls_seterr(err, errlen,
+                       "%s: no nccl-tests results found (expected a '# nThread ...' "
+                       "header and result rows)",
+                       name);
     if (rc == 0) {
         apply_debug(doc, &p.dbg);
         const char *version = p.dbg.nccl_version;

@@ -57,28 +57,28 @@ static const json_t *first_of(const json_t *obj, const char *a, const char *b)
 /* The per-iteration statistics kept beside a result, and each process's mean time. */
 static json_t *iter_json(const json_t *it)
 {
-    static const char *const keys[] = {"min_us", "max_us", "avg_us", "p50_us", "p95_us",
-                                       "p99_us", "stdev_us", "cv_pct"};
+    static const char *const keys[] = {"min_us", "max_us", "avg_us",   "p50_us",
+                                       "p95_us", "p99_us", "stdev_us", "cv_pct"};
     json_t *o = json_object();
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (json_is_number(json_object_get(it, keys[k])))
-            json_object_set_new(o, keys[k], json_real(json_number_value(json_object_get(it, keys[k]))));
+            json_object_set_new(o, keys[k],
+                                json_real(json_number_value(json_object_get(it, keys[k]))));
     /* nccl-tests 2.19.6 (-I with a skip): its statistics leave out the first iterations;
        the per-process means here do the same */
     long long skip = json_is_integer(json_object_get(it, "skipped_iterations"))
-                         ? json_integer_value(json_object_get(it, "skipped_iterations")) : 0;
+                         ? json_integer_value(json_object_get(it, "skipped_iterations"))
+                         : 0;
     if (skip > 0)
         json_object_set_new(o, "skipped_iterations", json_integer(skip));
     json_t *means = json_array();
     size_t p;
     const json_t *times;
-    json_array_foreach(json_object_get(it, "per_process_max_times_us"), p, times)
-    {
+    json_array_foreach(json_object_get(it, "per_process_max_times_us"), p, times) {
         double sum = 0;
         size_t n = 0, i;
         const json_t *t;
-        json_array_foreach(times, i, t)
-        {
+        json_array_foreach(times, i, t) {
             if (json_is_number(t) && (long long)i >= skip)
                 sum += json_number_value(t), n++;
         }
@@ -106,9 +106,10 @@ static json_t *result_json(const json_t *r, const json_t *per_iter)
         json_object_set_new(o, "busbw", json_real(ls_json_num(r, "bus_bw", 0)));
     const json_t *w = json_object_get(r, "nwrong");
     double wrong = json_is_number(w) ? json_number_value(w) : NAN;
-    json_object_set_new(o, "wrong", isfinite(wrong) && fabs(wrong) < 9.2e18 && wrong == floor(wrong)
-                                        ? json_integer((long long)wrong)
-                                        : json_null());
+    json_object_set_new(o, "wrong",
+                        isfinite(wrong) && fabs(wrong) < 9.2e18 && wrong == floor(wrong)
+                            ? json_integer((long long)wrong)
+                            : json_null());
     if (json_is_object(per_iter))
         json_object_set_new(o, "iter", iter_json(per_iter));
     return o;
@@ -126,7 +127,8 @@ static long long root_of(const json_t *r)
 static int same_group(const json_t *a, const json_t *b)
 {
     return strcmp(ls_json_str(a, "type", ""), ls_json_str(b, "type", "")) == 0 &&
-           strcmp(ls_json_str(a, "redop", ""), ls_json_str(b, "redop", "")) == 0 && root_of(a) == root_of(b);
+           strcmp(ls_json_str(a, "redop", ""), ls_json_str(b, "redop", "")) == 0 &&
+           root_of(a) == root_of(b);
 }
 
 typedef struct {
@@ -141,11 +143,9 @@ static int count_hosts(const json_t *devices)
     int n = 0;
     size_t i, j;
     const json_t *d, *o;
-    json_array_foreach(devices, i, d)
-    {
+    json_array_foreach(devices, i, d) {
         int seen = 0;
-        json_array_foreach(devices, j, o)
-        {
+        json_array_foreach(devices, j, o) {
             if (j >= i)
                 break;
             seen |= strcmp(ls_json_str(d, "hostname", ""), ls_json_str(o, "hostname", "")) == 0;
@@ -161,21 +161,23 @@ static void set_gpus(json_t *e, const run_t *run, json_t *doc)
     json_t *gpus = json_array(), *ranks = json_array();
     size_t p;
     const json_t *d;
-    json_array_foreach(json_object_get(run->config, "devices"), p, d)
-    {
+    json_array_foreach(json_object_get(run->config, "devices"), p, d) {
         long long dev = ls_json_int(d, "device", -1), rank = ls_json_int(d, "rank", -1);
         for (long long k = 0; dev >= 0 && k < run->per_process && k < 1024; k++) {
             json_array_append_new(gpus, json_integer(dev + k));
-            json_array_append_new(ranks, json_pack("{s:I, s:s, s:I}", "rank", (json_int_t)(rank + k), "host",
-                                                   ls_json_str(d, "hostname", "unknown"), "device",
-                                                   (json_int_t)(dev + k)));
+            json_array_append_new(ranks,
+                                  json_pack("{s:I, s:s, s:I}", "rank", (json_int_t)(rank + k),
+                                            "host", ls_json_str(d, "hostname", "unknown"), "device",
+                                            (json_int_t)(dev + k)));
         }
         /* one host: the inventory; the file keeps only each process's first rank line, so
            only that GPU's model is known (the others stay unnamed, never guessed) */
         if (run->nhosts == 1 && dev >= 0 && dev < 1024)
-            ls_set_if_absent(ls_import_gpu(doc, (int)dev), "name", ls_json_str(d, "device_info", NULL));
+            ls_set_if_absent(ls_import_gpu(doc, (int)dev), "name",
+                             ls_json_str(d, "device_info", NULL));
         if (run->nhosts == 1)
-            ls_set_if_absent(json_object_get(doc, "host"), "hostname", ls_json_str(d, "hostname", NULL));
+            ls_set_if_absent(json_object_get(doc, "host"), "hostname",
+                             ls_json_str(d, "hostname", NULL));
     }
     json_object_set_new(e, "gpus", gpus);
     json_object_set_new(e, "nranks", json_integer((json_int_t)json_array_size(ranks)));
@@ -185,9 +187,10 @@ static void set_gpus(json_t *e, const run_t *run, json_t *doc)
     } else {
         json_decref(ranks);
     }
-    json_object_set_new(e, "mode", json_string(json_array_size(json_object_get(run->config, "devices")) > 1
-                                                   ? "mpi"
-                                                   : "threads"));
+    json_object_set_new(e, "mode",
+                        json_string(json_array_size(json_object_get(run->config, "devices")) > 1
+                                        ? "mpi"
+                                        : "threads"));
 }
 
 static void set_run(json_t *e, const run_t *run, const json_t *first, json_t *doc)
@@ -223,10 +226,12 @@ static void set_rows(json_t *e, const json_t *results, size_t from, size_t to, l
     int all_checked = to > from;
     for (size_t i = from; i < to; i++) {
         const json_t *r = json_array_get(results, i);
-        json_t *row = json_pack("{s:I, s:I}", "bytes", (json_int_t)ls_json_int(r, "size", 0), "count",
-                                (json_int_t)ls_json_int(r, "count", 0));
-        json_t *oop = result_json(json_object_get(r, "out_of_place"), json_object_get(r, "out_of_place_per_iter"));
-        json_t *ip = result_json(json_object_get(r, "in_place"), json_object_get(r, "in_place_per_iter"));
+        json_t *row = json_pack("{s:I, s:I}", "bytes", (json_int_t)ls_json_int(r, "size", 0),
+                                "count", (json_int_t)ls_json_int(r, "count", 0));
+        json_t *oop = result_json(json_object_get(r, "out_of_place"),
+                                  json_object_get(r, "out_of_place_per_iter"));
+        json_t *ip = result_json(json_object_get(r, "in_place"),
+                                 json_object_get(r, "in_place_per_iter"));
         if (oop)
             json_object_set_new(row, "oop", oop);
         if (ip)
@@ -266,8 +271,9 @@ static void set_footer(json_t *e, const json_t *top)
         json_object_set_new(e, "out_of_bounds", json_integer(json_integer_value(oob)));
     if (!json_is_number(bw) && !json_is_integer(oob)) {
         json_object_set_new(e, "flags", json_pack("[s]", "incomplete"));
-        json_object_set_new(e, "notes", json_pack("[s]", "incomplete file: no average_bus_bandwidth or "
-                                                         "out_of_bounds (the run stopped before its footer)"));
+        json_object_set_new(e, "notes",
+                            json_pack("[s]", "incomplete file: no average_bus_bandwidth or "
+                                             "out_of_bounds (the run stopped before its footer)"));
     }
 }
 
@@ -286,15 +292,16 @@ static int add_group(json_t *doc, const run_t *run, size_t from, size_t to)
         ls_entry_fail(e, "failed", "nccl-tests counted out-of-bounds values (wrong results)");
     const json_t *errors = json_object_get(run->top, "errors");
     if (json_is_string(json_array_get(errors, 0)) && *json_string_value(json_array_get(errors, 0)))
-        json_object_set_new(e, "notes", json_pack("[s]", json_string_value(json_array_get(errors, 0))));
+        json_object_set_new(e, "notes",
+                            json_pack("[s]", json_string_value(json_array_get(errors, 0))));
     char id[128];
     size_t used = (size_t)snprintf(id, sizeof id, "nccl-%s", run->collective);
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(e, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(e, "gpus"), i, g) {
         if (used < sizeof id)
-            used += (size_t)snprintf(id + used, sizeof id - used, "-%lld", (long long)json_integer_value(g));
+            used += (size_t)snprintf(id + used, sizeof id - used, "-%lld",
+                                     (long long)json_integer_value(g));
     }
     ls_import_add(doc, e, SOURCE, id);
     return 1;
@@ -306,16 +313,19 @@ static void fill_run(run_t *run, const json_t *top, const char *name)
     run->top = top;
     run->config = json_object_get(top, "config");
     const char *argv0 = json_string_value(json_array_get(json_object_get(top, "args"), 0));
-    if ((!argv0 || ls_nccl_collective_from_name(argv0, run->collective, sizeof run->collective) != 0) &&
+    if ((!argv0 ||
+         ls_nccl_collective_from_name(argv0, run->collective, sizeof run->collective) != 0) &&
         ls_nccl_collective_from_name(name, run->collective, sizeof run->collective) != 0)
         snprintf(run->collective, sizeof run->collective, "unknown");
     version_from_code(ls_json_int(top, "nccl_version", 0), run->nccl, sizeof run->nccl);
-    long long nt = ls_json_int(run->config, "nthreads", 1), ng = ls_json_int(run->config, "ngpus", 1);
+    long long nt = ls_json_int(run->config, "nthreads", 1),
+              ng = ls_json_int(run->config, "ngpus", 1);
     run->per_process = nt > 0 && ng > 0 && nt * ng < 1024 ? nt * ng : 1;
     run->nhosts = count_hosts(json_object_get(run->config, "devices"));
 }
 
-int ls_import_nccl_tests_json(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+int ls_import_nccl_tests_json(json_t *doc, const char *text, const char *name, char *err,
+                              size_t errlen)
 {
     json_error_t jerr;
     json_t *top = json_loads(text, JSON_DECODE_ANY, &jerr);
@@ -344,7 +354,8 @@ int ls_import_nccl_tests_json(json_t *doc, const char *text, const char *name, c
         start = end;
     }
     if (added == 0)
-        add_group(doc, &run, 0, 0), added = 1; /* a run that printed no row: an entry that says so */
+        add_group(doc, &run, 0, 0),
+            added = 1; /* a run that printed no row: an entry that says so */
     json_decref(top);
     return added;
 }

@@ -7,10 +7,10 @@
 #include <string.h>
 
 /* nccl-tests' type names (src/common.cu test_typenames, all versions). */
-static const char *const type_names[] = {"int8",   "uint8",  "int32",  "uint32", "int64",
-                                         "uint64", "half",   "float",  "double", "bfloat16",
+static const char *const type_names[] = {"int8",   "uint8",  "int32",    "uint32",   "int64",
+                                         "uint64", "half",   "float",    "double",   "bfloat16",
                                          "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2", "char",
-                                         "int",    "uint",   "float16", "float32", "float64"};
+                                         "int",    "uint",   "float16",  "float32",  "float64"};
 
 static int is_type_name(const char *tok, size_t n)
 {

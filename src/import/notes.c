@@ -17,20 +17,25 @@ static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
         used += (size_t)snprintf(note + used, notelen - used, ", %lld ranks",
                                  (long long)json_integer_value(json_object_get(f, "nranks")));
     if (used < notelen)
-        used += (size_t)snprintf(note + used, notelen - used, ", %zu host(s) in the log, %zu connections",
+        used += (size_t)snprintf(note + used, notelen - used,
+                                 ", %zu host(s) in the log, %zu connections",
                                  json_array_size(json_object_get(f, "hosts")),
                                  json_array_size(json_object_get(f, "transports")));
     size_t warns = json_array_size(json_object_get(f, "warnings"));
     if (warns && used < notelen)
         used += (size_t)snprintf(note + used, notelen - used, ", %zu distinct WARN line(s)", warns);
-    size_t trails = json_array_size(json_object_get(f, "error_trails")), graphs = json_array_size(json_object_get(f, "graphs"));
+    size_t trails = json_array_size(json_object_get(f, "error_trails")),
+           graphs = json_array_size(json_object_get(f, "graphs"));
     if (trails && used < notelen) /* what a log without connections holds (nccl_log_extras.h) */
-        used += (size_t)snprintf(note + used, notelen - used, ", %zu failed call(s) (return-code trail)", trails);
+        used += (size_t)snprintf(note + used, notelen - used,
+                                 ", %zu failed call(s) (return-code trail)", trails);
     if (graphs && used < notelen)
-        used += (size_t)snprintf(note + used, notelen - used, ", %zu graph search result(s)", graphs);
+        used += (size_t)snprintf(note + used, notelen - used, ", %zu graph search result(s)",
+                                 graphs);
     if (json_object_get(f, "allocations") && used < notelen)
         snprintf(note + used, notelen - used, ", %lld allocation line(s)",
-                 (long long)json_integer_value(json_object_get(json_object_get(f, "allocations"), "count")));
+                 (long long)json_integer_value(
+                     json_object_get(json_object_get(f, "allocations"), "count")));
 }
 
 /* What the file just imported lacked: its "imports" record's "missing" (a partial
@@ -52,8 +57,7 @@ static void incomplete_warning(const json_t *doc, size_t from, const char *name,
         const json_t *e = json_array_get(ms, i);
         size_t k;
         const json_t *f;
-        json_array_foreach(json_object_get(e, "flags"), k, f)
-        {
+        json_array_foreach(json_object_get(e, "flags"), k, f) {
             if (strcmp(json_string_value(f), "incomplete") != 0)
                 continue;
             const char *why = json_string_value(json_array_get(json_object_get(e, "notes"), 0));
@@ -63,8 +67,8 @@ static void incomplete_warning(const json_t *doc, size_t from, const char *name,
     }
 }
 
-void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n, const char *name,
-                    char *note, size_t notelen, char *warn, size_t warnlen)
+void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt, int n,
+                    const char *name, char *note, size_t notelen, char *warn, size_t warnlen)
 {
     incomplete_warning(doc, before, name, warn, warnlen);
     if (fmt == LS_FMT_NCCL_LOG) {

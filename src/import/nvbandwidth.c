@@ -49,7 +49,10 @@ static int cell(const json_t *matrix, size_t row, size_t col, double *out)
     return json_is_string(v) && ls_tok_double(json_string_value(v), out) == 0;
 }
 
-static int has(const char *name, const char *part) { return strstr(name, part) != NULL; }
+static int has(const char *name, const char *part)
+{
+    return strstr(name, part) != NULL;
+}
 
 static void finish(json_t *doc, json_t *e, const char *test, const char *id, int *added)
 {
@@ -62,10 +65,11 @@ static void finish(json_t *doc, json_t *e, const char *test, const char *id, int
 static void add_host(json_t *doc, const char *test, const json_t *matrix, int *added)
 {
     int sm = has(test, "_sm");
-    const char *dir = (has(test, "host_to_device") || has(test, "host_to_all")) ? LS_DIR_H2D : LS_DIR_D2H;
+    const char *dir = (has(test, "host_to_device") || has(test, "host_to_all")) ? LS_DIR_H2D
+                                                                                : LS_DIR_D2H;
     int all = strncmp(test, "all_to_", 7) == 0 || has(test, "_to_all");
     const char *under = all ? (has(test, "bidirectional") ? "all_gpus_bidir" : "all_gpus")
-                                          : (has(test, "bidirectional") ? LS_DIR_BIDIR : NULL);
+                            : (has(test, "bidirectional") ? LS_DIR_BIDIR : NULL);
     size_t ncols = json_array_size(json_array_get(matrix, 0));
     for (size_t g = 0; g < ncols; g++) {
         double v;
@@ -134,7 +138,8 @@ static void add_latency(json_t *doc, const char *test, const json_t *matrix, int
             int src = host ? (int)c : (int)r, dst = host ? -1 : (int)c;
             json_t *e = ls_import_entry(LS_FAMILY_LATENCY, "latency", "us", ns / 1000.0);
             json_object_set_new(e, "method", json_string("pointer_chase"));
-            json_object_set_new(e, "gpus", host ? json_pack("[i]", src) : json_pack("[i, i]", src, dst));
+            json_object_set_new(e, "gpus",
+                                host ? json_pack("[i]", src) : json_pack("[i, i]", src, dst));
             json_object_set_new(e, "src", json_integer(src));
             json_object_set_new(e, "dst", json_integer(dst));
             json_object_set_new(e, "p2p", json_boolean(!host));
@@ -171,8 +176,7 @@ static void add_inventory(json_t *doc, const json_t *nvb)
 {
     size_t i;
     const json_t *item;
-    json_array_foreach(json_object_get(nvb, "GPU Device list"), i, item)
-    {
+    json_array_foreach(json_object_get(nvb, "GPU Device list"), i, item) {
         int index;
         char name[128], bus[64] = "", bus_id[32];
         /* older versions print the name alone: "0: NVIDIA GeForce RTX 4090" */
@@ -214,12 +218,14 @@ static void add_not_run(json_t *doc, const json_t *tc, const char *status, int *
     int waived = strcmp(status, "Waived") == 0;
     const char *family = family_of(test);
     int latency = strcmp(family, LS_FAMILY_LATENCY) == 0;
-    json_t *e = ls_import_entry(family, latency ? "latency" : "bandwidth", latency ? "us" : "GB/s", 0);
+    json_t *e = ls_import_entry(family, latency ? "latency" : "bandwidth", latency ? "us" : "GB/s",
+                                0);
     json_object_del(e, "value");
     char why[600];
-    snprintf(why, sizeof why, "%s", waived ? "nvbandwidth waived the testcase (it could not "
-                                             "run here, e.g. peer access unavailable)"
-                                           : ls_json_str(tc, "error", "nvbandwidth reported an error"));
+    snprintf(why, sizeof why, "%s",
+             waived ? "nvbandwidth waived the testcase (it could not "
+                      "run here, e.g. peer access unavailable)"
+                    : ls_json_str(tc, "error", "nvbandwidth reported an error"));
     ls_entry_fail(e, waived ? "skipped" : "failed", why);
     char id[128];
     snprintf(id, sizeof id, "%s-%s", family, test);
@@ -264,13 +270,13 @@ static int sum_lines(const char *text)
     return n;
 }
 
-int ls_import_nvbandwidth(json_t *doc, const char *text, const char *name, char *err,
-                          size_t errlen)
+int ls_import_nvbandwidth(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     json_error_t jerr;
     json_t *root = is_json(text) ? json_loads(text, 0, &jerr) : ls_nvbandwidth_text_parse(text);
     if (!root)
-        return ls_seterr(err, errlen, "%s: not valid JSON (line %d: %s)", name, jerr.line, jerr.text);
+        return ls_seterr(err, errlen, "%s: not valid JSON (line %d: %s)", name, jerr.line,
+                         jerr.text);
     const json_t *nvb = json_object_get(root, "nvbandwidth");
     const json_t *cases = json_object_get(nvb, "testcases");
     if (!json_is_array(cases)) {
@@ -281,15 +287,20 @@ int ls_import_nvbandwidth(json_t *doc, const char *text, const char *name, char 
     int added = 0;
     size_t i;
     const json_t *tc;
-    json_array_foreach(cases, i, tc) add_testcase(doc, tc, &added);
+    json_array_foreach(cases, i, tc)
+        add_testcase(doc, tc, &added);
     json_decref(root);
     int sums = sum_lines(text);
     if (added == 0 && sums > 0)
-        return ls_seterr(err, errlen, "%s: looks like nvbandwidth's SUM lines alone (%d per-test totals, as "
-                                      "'| grep SUM' leaves them): no matrix, so no GPU or pair figure to read; "
-                                      "import the whole output", name, sums);
+        return ls_seterr(err, errlen,
+                         "%s: looks like nvbandwidth's SUM lines alone (%d per-test totals, as "
+                         "'| grep SUM' leaves them): no matrix, so no GPU or pair figure to read; "
+                         "import the whole output",
+                         name, sums);
     if (added == 0)
-        return ls_seterr(err, errlen, "%s: no nvbandwidth testcase with figures or a status "
-                                      "(expected 'Running <testcase>.' and its matrix)", name);
+        return ls_seterr(err, errlen,
+                         "%s: no nvbandwidth testcase with figures or a status "
+                         "(expected 'Running <testcase>.' and its matrix)",
+                         name);
     return added;
 }

@@ -23,11 +23,11 @@
 #include <string.h>
 
 typedef struct {
-    int last_line;           /* the line being read is the last of the paste */
-    json_t *nvb, *tc;        /* the object; the testcase being read */
-    json_t *matrix;          /* its bandwidth_matrix (rows stacked over blocks) */
+    int last_line;              /* the line being read is the last of the paste */
+    json_t *nvb, *tc;           /* the object; the testcase being read */
+    json_t *matrix;             /* its bandwidth_matrix (rows stacked over blocks) */
     int ncols, want_rows, rows; /* the block being read; ncols 0 = no block */
-    int header_next;         /* the next line is the block's column header */
+    int header_next;            /* the next line is the block's column header */
 } nvbt_t;
 
 static const char *skip_quote(const char *t)
@@ -52,8 +52,7 @@ static int testcase_word(const char *t, char *out, size_t outlen)
 
 static int is_description(const char *t)
 {
-    return strstr(t, "(column)") &&
-           (strstr(t, "bandwidth (GB/s)") || strstr(t, "(ns)"));
+    return strstr(t, "(column)") && (strstr(t, "bandwidth (GB/s)") || strstr(t, "(ns)"));
 }
 
 int ls_nvbandwidth_text_detect(const char *text)
@@ -265,15 +264,15 @@ json_t *ls_nvbandwidth_text_parse(const char *text)
     end_block(&s);
     size_t i;
     json_t *tc;
-    json_array_foreach(json_object_get(s.nvb, "testcases"), i, tc)
-    {
+    json_array_foreach(json_object_get(s.nvb, "testcases"), i, tc) {
         if (!*ls_json_str(tc, "name", ""))
             ls_import_note_missing("a matrix without its 'Running <testcase>.' or SUM line "
                                    "(not imported: which test it is cannot be told)");
         else if (strcmp(ls_json_str(tc, "status", ""), "Passed") == 0 &&
-            !json_object_get(tc, "bandwidth_matrix")) {
+                 !json_object_get(tc, "bandwidth_matrix")) {
             json_object_set_new(tc, "status", json_string("Cut"));
-            ls_import_note_missing("%s: no matrix after its 'Running' line", ls_json_str(tc, "name", "?"));
+            ls_import_note_missing("%s: no matrix after its 'Running' line",
+                                   ls_json_str(tc, "name", "?"));
         }
     }
     return json_pack("{s:o}", "nvbandwidth", s.nvb);

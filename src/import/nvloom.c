@@ -31,7 +31,8 @@
 
 int ls_nvloom_detect(const char *text)
 {
-    return strstr(text, "nvloom_cli ") || strstr(text, "; rackGuid: ") || strstr(text, CSV_HEADER) ||
+    return strstr(text, "nvloom_cli ") || strstr(text, "; rackGuid: ") ||
+           strstr(text, CSV_HEADER) ||
            (strstr(text, "Running ") && strstr(text, "\nMax ") && strstr(text, "\nTotal ") &&
             strstr(text, "_to_"));
 }
@@ -61,8 +62,7 @@ static const json_t *process(const nv_t *s, long long p)
 {
     size_t i;
     const json_t *e;
-    json_array_foreach(s->procs, i, e)
-    {
+    json_array_foreach(s->procs, i, e) {
         if (ls_json_int(e, "process", -1) == p)
             return e;
     }
@@ -86,7 +86,10 @@ static void process_line(nv_t *s, const char *raw)
     json_array_append_new(s->procs, e);
 }
 
-static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+static int starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 /* What the cells of a testcase are about, from its name. */
 static const char *kind_of(const char *test)
@@ -104,7 +107,8 @@ static const char *kind_of(const char *test)
 }
 
 /* key = process index p; host_key = its host when the process table names it. */
-static void set_process(json_t *e, const nv_t *s, const char *key, const char *host_key, long long p)
+static void set_process(json_t *e, const nv_t *s, const char *key, const char *host_key,
+                        long long p)
 {
     json_object_set_new(e, key, json_integer(p));
     const json_t *pr = process(s, p);
@@ -114,7 +118,8 @@ static void set_process(json_t *e, const nv_t *s, const char *key, const char *h
 
 static json_t *new_entry(const char *method, const char *pattern, int lat, double v)
 {
-    json_t *e = ls_import_entry(LS_FAMILY_MNNVL, lat ? "latency" : "bandwidth", lat ? "us" : "GB/s", lat ? v / 1000 : v);
+    json_t *e = ls_import_entry(LS_FAMILY_MNNVL, lat ? "latency" : "bandwidth", lat ? "us" : "GB/s",
+                                lat ? v / 1000 : v);
     json_object_set_new(e, "method", json_string(method));
     json_object_set_new(e, "pattern", json_string(pattern));
     return e;
@@ -126,7 +131,8 @@ static void pair(json_t *e, const nv_t *s, long long src, long long dst)
     set_process(e, s, "src_process", "src_host", src);
     set_process(e, s, "dst_process", "dst_host", dst);
     char subject[64];
-    snprintf(subject, sizeof subject, "processes %lld-%lld", src < dst ? src : dst, src < dst ? dst : src);
+    snprintf(subject, sizeof subject, "processes %lld-%lld", src < dst ? src : dst,
+             src < dst ? dst : src);
     json_object_set_new(e, "subject", json_string(subject));
 }
 
@@ -186,13 +192,19 @@ static void matrix_row(nv_t *s, char **tok, int ntok)
     }
 }
 
-static json_t *last_test(const nv_t *s) { return json_array_get(s->tests, json_array_size(s->tests) - 1); }
+static json_t *last_test(const nv_t *s)
+{
+    return json_array_get(s->tests, json_array_size(s->tests) - 1);
+}
 
 /* "Min NAME 811.90 GB/s" (Avg, Max, Total): the testcase's record; the first ends its
    matrix, whose unit it gives: the rows kept until now become entries. */
 static int summary_line(nv_t *s, char **tok, int ntok)
 {
-    static const char *const stats[] = {"Min", "Avg", "Max", "Total"}, *const keys[] = {"min", "avg", "max", "total"};
+    static const char *const stats[] = {"Min", "Avg", "Max", "Total"}, *const keys[] = {"min",
+                                                                                        "avg",
+                                                                                        "max",
+                                                                                        "total"};
     for (size_t i = 0; i < 4; i++) {
         if (ntok != 4 || strcmp(tok[0], stats[i]) != 0)
             continue;
@@ -204,8 +216,7 @@ static int summary_line(nv_t *s, char **tok, int ntok)
             snprintf(s->unit, sizeof s->unit, "%s", tok[3]);
             size_t r;
             json_t *row;
-            json_array_foreach(s->rows, r, row)
-            {
+            json_array_foreach(s->rows, r, row) {
                 char *copy = strdup(json_string_value(row));
                 char **t = copy ? malloc((MAX_COLS + 1) * sizeof *t) : NULL;
                 if (t)
@@ -226,7 +237,8 @@ static void start_test(nv_t *s, const char *name)
     char *iter = strstr(s->test, "_iter_"); /* -c / -d repeats of one testcase */
     if (iter)
         *iter = 0;
-    json_array_append_new(s->tests, json_pack("{s:s, s:s}", "name", s->test, "pattern", kind_of(s->test)));
+    json_array_append_new(s->tests,
+                          json_pack("{s:s, s:s}", "name", s->test, "pattern", kind_of(s->test)));
     s->in_matrix = 1, s->ncols = 0;
     json_array_clear(s->rows);
 }
@@ -291,7 +303,8 @@ static void csv_line(nv_t *s, const char *raw)
     char method[160], id[256];
     snprintf(method, sizeof method, "csv_%s", lat ? "latency" : f[8]);
     json_t *e = new_entry(method, "csv", lat, v);
-    pair(e, s, lat ? dst : src, lat ? src : dst); /* latency: the executing process reads src's memory */
+    pair(e, s, lat ? dst : src,
+         lat ? src : dst); /* latency: the executing process reads src's memory */
     json_object_set_new(e, "measurement_id", json_integer(mid));
     if (!lat) {
         json_object_set_new(e, "copy", json_string(f[7]));

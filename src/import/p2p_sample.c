@@ -30,8 +30,8 @@ typedef struct {
     int p2p_enabled, read_mode;
     int cpu_timed; /* latency: the "CPU" sub-matrix */
     int cols[LS_MAX_GPUS], ncols;
-    int rows;        /* rows read under the current column line */
-    char title[96];  /* the sample's title of the matrix, as printed */
+    int rows;       /* rows read under the current column line */
+    char title[96]; /* the sample's title of the matrix, as printed */
 } matrix_t;
 
 typedef struct {
@@ -43,7 +43,7 @@ typedef struct {
     int ngpus_seen, access_lines;
     int added, bandwidth, latency; /* entries, and of them bandwidth / latency ones */
     matrix_t m;
-    int titled;                          /* a matrix title has been read */
+    int titled;                                            /* a matrix title has been read */
     char lead[LS_MAX_GPUS][sizeof(((ls_line_t *)0)->buf)]; /* rows before any title */
     int nlead;
 } p2p_parser_t;
@@ -51,10 +51,13 @@ typedef struct {
 /* Any part the sample prints: its title, the peer-access lines, a matrix title. */
 int ls_p2p_sample_detect(const char *text)
 {
-    static const char *const marks[] = {
-        "P2P (Peer-to-Peer) GPU Bandwidth Latency Test", "Unidirectional P2P=",
-        "Bidirectional P2P=", "P2P=Enabled Latency", "P2P=Disabled Latency",
-        "Access Peer Device=", "P2P Connectivity Matrix"};
+    static const char *const marks[] = {"P2P (Peer-to-Peer) GPU Bandwidth Latency Test",
+                                        "Unidirectional P2P=",
+                                        "Bidirectional P2P=",
+                                        "P2P=Enabled Latency",
+                                        "P2P=Disabled Latency",
+                                        "Access Peer Device=",
+                                        "P2P Connectivity Matrix"};
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (strstr(text, marks[i]))
             return 1;
@@ -67,8 +70,8 @@ static void parse_device_line(p2p_parser_t *p, const char *text)
     int index;
     char name[128];
     unsigned bus, dev, dom;
-    if (sscanf(text, "Device: %d, %127[^,], pciBusID: %x, pciDeviceID: %x, pciDomainID:%x",
-               &index, name, &bus, &dev, &dom) != 5 ||
+    if (sscanf(text, "Device: %d, %127[^,], pciBusID: %x, pciDeviceID: %x, pciDomainID:%x", &index,
+               name, &bus, &dev, &dom) != 5 ||
         index < 0 || index >= LS_MAX_GPUS)
         return;
     char bus_id[32] = "";
@@ -183,16 +186,18 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
     json_object_set_new(e, "verified", json_false()); /* the sample checks no data */
     /* "P2P=Enabled" on a pair the sample said CANNOT Access Peer: no peer access */
     int denied = m->p2p_enabled && p->access[row][col] == 0;
-    json_object_set_new(e, "flags", p2p ? json_array()
-                                        : denied ? json_pack("[s, s]", LS_FLAG_THROUGH_HOST, LS_FLAG_NO_P2P)
-                                                 : json_pack("[s]", LS_FLAG_THROUGH_HOST));
+    json_object_set_new(e, "flags",
+                        p2p      ? json_array()
+                        : denied ? json_pack("[s, s]", LS_FLAG_THROUGH_HOST, LS_FLAG_NO_P2P)
+                                 : json_pack("[s]", LS_FLAG_THROUGH_HOST));
     char id[96];
     if (latency)
         snprintf(id, sizeof id, "latency-%s%s-%d-%d%s", method, m->read_mode ? "-read" : "", src,
                  dst, p2p ? "" : "-nop2p");
     else
         snprintf(id, sizeof id, "p2p-ce%s-%s-%d-%d%s", m->read_mode ? "-read" : "",
-                 m->section == SEC_BIDIR ? LS_DIR_BIDIR : LS_DIR_UNI, src, dst, p2p ? "" : "-nop2p");
+                 m->section == SEC_BIDIR ? LS_DIR_BIDIR : LS_DIR_UNI, src, dst,
+                 p2p ? "" : "-nop2p");
     ls_import_add(p->doc, e, "p2pBandwidthLatencyTest", id);
     p->added++;
     if (latency)
@@ -213,8 +218,8 @@ static void parse_matrix_row(p2p_parser_t *p, ls_line_t *line, int last)
     int cells = line->ntok - 1;
     m->rows++;
     if (cells < m->ncols || last) { /* a row cut short: its last cell may be cut too */
-        ls_import_note_missing("'%s' row %lld cut after %d of %d cells", m->title, row,
-                               cells - 1, m->ncols);
+        ls_import_note_missing("'%s' row %lld cut after %d of %d cells", m->title, row, cells - 1,
+                               m->ncols);
         cells--;
     }
     for (int c = 0; c < cells; c++) {
@@ -269,8 +274,7 @@ static json_t *link_of(json_t *doc, int a, int b)
     }
     size_t i;
     json_t *l;
-    json_array_foreach(links, i, l)
-    {
+    json_array_foreach(links, i, l) {
         if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
             return l;
     }
@@ -340,8 +344,7 @@ static int only_blanks(const char *p)
     return *p == '\0';
 }
 
-int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *err,
-                         size_t errlen)
+int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     p2p_parser_t *p = calloc(1, sizeof *p);
     if (!p)

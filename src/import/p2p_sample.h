@@ -10,7 +10,6 @@
 int ls_p2p_sample_detect(const char *text);
 
 /* Adds the entries to doc; returns how many, or -1 with err = "NAME: problem". */
-int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *err,
-                         size_t errlen);
+int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
 
 #endif

@@ -26,11 +26,16 @@ enum col { C_PEAK, C_AVG, C_RATE, C_MIN, C_MAX, C_TYP, C_TAVG, C_STDEV, C_P99, C
 static const struct {
     const char *label, *key;
 } cols[C_N] = {
-    [C_PEAK] = {"peak[", "peak"},          [C_AVG] = {"average[", "average"},
-    [C_RATE] = {"MsgRate", "msg_rate_mpps"}, [C_MIN] = {"t_min", "min_us"},
-    [C_MAX] = {"t_max", "max_us"},         [C_TYP] = {"t_typical", "typical_us"},
-    [C_TAVG] = {"t_avg", "avg_us"},        [C_STDEV] = {"t_stdev", "stdev_us"},
-    [C_P99] = {"99% percentile", "p99_us"}, [C_P999] = {"99.9% percentile", "p999_us"},
+    [C_PEAK] = {"peak[", "peak"},
+    [C_AVG] = {"average[", "average"},
+    [C_RATE] = {"MsgRate", "msg_rate_mpps"},
+    [C_MIN] = {"t_min", "min_us"},
+    [C_MAX] = {"t_max", "max_us"},
+    [C_TYP] = {"t_typical", "typical_us"},
+    [C_TAVG] = {"t_avg", "avg_us"},
+    [C_STDEV] = {"t_stdev", "stdev_us"},
+    [C_P99] = {"99% percentile", "p99_us"},
+    [C_P999] = {"99.9% percentile", "p999_us"},
     [C_TPS] = {"tps average", "tps"},
 };
 
@@ -46,7 +51,8 @@ int ls_perftest_detect(const char *text)
 {
     const char *h = strstr(text, "#bytes");
     return h && strstr(h, "#iterations") &&
-           (strstr(h, "average[") || strstr(h, "t_min[") || strstr(h, "t_avg[") || strstr(h, "t_typical["));
+           (strstr(h, "average[") || strstr(h, "t_min[") || strstr(h, "t_avg[") ||
+            strstr(h, "t_typical["));
 }
 
 /* The column order of a header line: each label's rank by its position. */
@@ -92,10 +98,14 @@ static void read_title(pt_t *p, const char *t)
 {
     static const struct {
         const char *word, *op;
-    } ops[] = {{"RDMA_Write", "write"}, {"RDMA_Read", "read"}, {"Send", "send"}, {"Atomic", "atomic"}};
+    } ops[] = {{"RDMA_Write", "write"},
+               {"RDMA_Read", "read"},
+               {"Send", "send"},
+               {"Atomic", "atomic"}};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (strstr(t, ops[i].word)) {
-            snprintf(p->tool, sizeof p->tool, "ib_%s_%s", ops[i].op, strstr(t, "Latency") ? "lat" : "bw");
+            snprintf(p->tool, sizeof p->tool, "ib_%s_%s", ops[i].op,
+                     strstr(t, "Latency") ? "lat" : "bw");
             break;
         }
     snprintf(p->title, sizeof p->title, "%s", t);
@@ -140,7 +150,8 @@ static json_t *row_entry(const pt_t *p, const double *v, long long bytes)
         e = ls_import_entry(LS_FAMILY_NET, "bandwidth", "GB/s", to_gbps(p, v[C_AVG]));
         if (p->at[C_PEAK] >= 0 && v[C_PEAK] > 0) /* 0.00: peak not measured (-D) */
             json_object_set_new(e, "peak_gbps", json_real(to_gbps(p, v[C_PEAK])));
-        json_object_set_new(e, "reported", json_pack("{s:f, s:s}", "average", v[C_AVG], "unit", p->unit));
+        json_object_set_new(e, "reported",
+                            json_pack("{s:f, s:s}", "average", v[C_AVG], "unit", p->unit));
     }
     json_object_set_new(e, "method", json_string(p->tool));
     json_object_set_new(e, "bytes", json_integer(bytes));
@@ -215,6 +226,8 @@ int ls_import_perftest(json_t *doc, const char *text, const char *name, char *er
         n += read_row(doc, &p, &line);
     }
     if (n == 0)
-        return ls_seterr(err, errlen, "%s: perftest text: no result row under a #bytes #iterations header", name);
+        return ls_seterr(err, errlen,
+                         "%s: perftest text: no result row under a #bytes #iterations header",
+                         name);
     return n;
 }

@@ -1,11 +1,11 @@
 /* nvidia-smi nvlink -s / -e:
 
      GPU 0: NVIDIA H200 (UUID: GPU-...)
-     	 Link 0: 26.562 GB/s            (-s: the link's speed, one direction)
-     	 Link 3: <inactive>
-     	 Link 0: Replay Errors: 0       (-e: counters since the driver loaded)
-     	 Link 0: Recovery Errors: 0
-     	 Link 0: CRC Errors: 0
+         Link 0: 26.562 GB/s            (-s: the link's speed, one direction)
+         Link 3: <inactive>
+         Link 0: Replay Errors: 0       (-e: counters since the driver loaded)
+         Link 0: Recovery Errors: 0
+         Link 0: CRC Errors: 0
 
    A GPU whose links NVML cannot read prints, under its GPU line, "NVML: Unable to
    retrieve NVLink information as all links are inActive" (the capitals vary between
@@ -76,7 +76,8 @@ static int status_line(const char *t)
         return 0;
     const char *rest = skip_blanks(t + used);
     double gbps;
-    return strncmp(rest, "<inactive>", 10) == 0 || (sscanf(rest, "%lf GB/s", &gbps) == 1 && strstr(rest, "GB/s"));
+    return strncmp(rest, "<inactive>", 10) == 0 ||
+           (sscanf(rest, "%lf GB/s", &gbps) == 1 && strstr(rest, "GB/s"));
 }
 
 int ls_smi_nvlink_detect(const char *text)
@@ -108,8 +109,7 @@ static json_t *nvlink_of(json_t *gpu, int link)
     }
     size_t i;
     json_t *l;
-    json_array_foreach(list, i, l)
-    {
+    json_array_foreach(list, i, l) {
         if (ls_json_int(l, "link", -1) == link)
             return l;
     }
@@ -120,9 +120,11 @@ static json_t *nvlink_of(json_t *gpu, int link)
 
 static void error_counter(json_t *l, const char *what, long long count)
 {
-    static const char *const names[][2] = {
-        {"Replay Errors", "replay"}, {"Recovery Errors", "recovery"}, {"CRC Errors", "crc"},
-        {"CRC Data Errors", "crc_data"}, {"CRC Flit Errors", "crc_flit"}};
+    static const char *const names[][2] = {{"Replay Errors", "replay"},
+                                           {"Recovery Errors", "recovery"},
+                                           {"CRC Errors", "crc"},
+                                           {"CRC Data Errors", "crc_data"},
+                                           {"CRC Flit Errors", "crc_flit"}};
     json_t *errors = json_object_get(l, "errors");
     if (!json_is_object(errors)) {
         errors = json_object();
@@ -162,8 +164,7 @@ static void theoretical(json_t *gpu)
     int speeds = 0;
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l)
-    {
+    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l) {
         if (json_is_true(json_object_get(l, "active")))
             sum += ls_json_num(l, "gbps", 0);
         speeds += json_object_get(l, "active") != NULL;
@@ -191,13 +192,14 @@ static int read_orphan_links(json_t *doc, const char *text)
     }
     if (!gpu)
         return -1;
-    ls_import_note_missing("nvidia-smi nvlink 'Link N:' lines without their 'GPU N: NAME' line: read as one "
-                           "GPU (GPU%d), its name not in the paste", index);
+    ls_import_note_missing("nvidia-smi nvlink 'Link N:' lines without their 'GPU N: NAME' line: "
+                           "read as one "
+                           "GPU (GPU%d), its name not in the paste",
+                           index);
     return 0;
 }
 
-int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *err,
-                         size_t errlen)
+int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     const char *p = text;
     ls_line_t line;
@@ -230,11 +232,11 @@ int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *
     if (gpu && elided_gpu)
         json_object_set_new(gpu, "nvlinks_elided", json_true());
     if (gpus == 0 && read_orphan_links(doc, text) != 0)
-        return ls_seterr(err, errlen, "%s: no 'GPU N: NAME' line with 'Link N:' lines under it", name);
+        return ls_seterr(err, errlen, "%s: no 'GPU N: NAME' line with 'Link N:' lines under it",
+                         name);
     json_t *g;
     size_t i;
-    json_array_foreach(json_object_get(doc, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
         if (json_object_get(g, "nvlinks") && !json_object_get(g, "nvlinks_elided"))
             theoretical(g);
         json_object_del(g, "nvlinks_elided");

@@ -107,8 +107,7 @@ static void open_gpu(query_t *q, const char *bus)
     int index = q->ngpu_blocks == 1 && q->pinned_index >= 0 ? q->pinned_index : q->blocks;
     size_t i;
     json_t *g;
-    json_array_foreach(json_object_get(q->doc, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(q->doc, "gpus"), i, g) {
         if (ls_busid_equal(ls_json_str(g, "pci_bus_id", ""), bus_id))
             index = (int)ls_json_int(g, "index", index);
     }
@@ -121,7 +120,8 @@ static void top_value(query_t *q, const char *key, const char *raw)
 {
     json_t *sw = json_object_get(q->doc, "software");
     char value[64]; /* drivers from 610: "610.60 [Deprecated; will be removed in CUDA 14.0. ...]" */
-    snprintf(value, sizeof value, "%.*s", (int)(strstr(raw, " [") ? strstr(raw, " [") - raw : 63), raw);
+    snprintf(value, sizeof value, "%.*s", (int)(strstr(raw, " [") ? strstr(raw, " [") - raw : 63),
+             raw);
     if (strcmp(key, "Driver Version") == 0)
         ls_set_if_absent(sw, "driver", value);
     else if (strcmp(key, "CUDA Version") == 0) /* the driver's CUDA version */
@@ -167,7 +167,7 @@ static void query_line(query_t *q, const char *line)
     enter(q, indent);
     const char *colon = strstr(t, " : ");
     if (!colon && indent == 0)
-        return; /* the banner, a pasted command line or a code fence: no section */
+        return;   /* the banner, a pasted command line or a code fence: no section */
     if (!colon) { /* a section line */
         if (q->depth < DEPTH) {
             q->indent[q->depth] = indent;
@@ -192,8 +192,7 @@ static void query_line(query_t *q, const char *line)
         gpu_value(q, key, value);
 }
 
-int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *err,
-                        size_t errlen)
+int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     query_t q = {.doc = doc, .pinned_index = -1, .base = ls_smi_query_margin(text)};
     const char *i = strstr(text, " -i ");
@@ -205,7 +204,8 @@ int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *e
         q.gpu = ls_import_gpu(doc, index);
         q.blocks = 1;
         ls_import_note_missing("nvidia-smi -q sections without their 'GPU 00000000:BB:DD.F' line: "
-                               "read as one GPU (GPU%d), its bus id not in the paste", index);
+                               "read as one GPU (GPU%d), its bus id not in the paste",
+                               index);
     }
     const char *p = text;
     ls_line_t line;

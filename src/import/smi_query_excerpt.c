@@ -12,23 +12,49 @@
 
 /* Section lines of a GPU block (no " : " on the line). */
 static const char *const sections[] = {
-    "Clocks Throttle Reasons", "Clocks Event Reasons", "Clocks", "Max Clocks",
-    "Applications Clocks", "Default Applications Clocks", "Max Customer Boost Clocks",
-    "Clock Policy", "GPU Link Info", "PCIe Generation", "Link Width", "PCI", "Power Readings",
-    "GPU Power Readings", "Module Power Readings", "ECC Mode", "ECC Errors", "Remapped Rows",
-    "Retired Pages", "Temperature", "FB Memory Usage", "BAR1 Memory Usage", "Inforom Version",
-    "GPU Reset Status", "GPU Operation Mode", "GPU Virtualization Mode", "Utilization",
-    "Driver Model", "Performance", "Bridge Chip", "Processes", "Voltage",
+    "Clocks Throttle Reasons",
+    "Clocks Event Reasons",
+    "Clocks",
+    "Max Clocks",
+    "Applications Clocks",
+    "Default Applications Clocks",
+    "Max Customer Boost Clocks",
+    "Clock Policy",
+    "GPU Link Info",
+    "PCIe Generation",
+    "Link Width",
+    "PCI",
+    "Power Readings",
+    "GPU Power Readings",
+    "Module Power Readings",
+    "ECC Mode",
+    "ECC Errors",
+    "Remapped Rows",
+    "Retired Pages",
+    "Temperature",
+    "FB Memory Usage",
+    "BAR1 Memory Usage",
+    "Inforom Version",
+    "GPU Reset Status",
+    "GPU Operation Mode",
+    "GPU Virtualization Mode",
+    "Utilization",
+    "Driver Model",
+    "Performance",
+    "Bridge Chip",
+    "Processes",
+    "Voltage",
 };
 
 /* Keys of the log's head, above the first GPU block. */
-static const char *const head_keys[] = {"Timestamp", "Driver Version", "CUDA Version", "Attached GPUs"};
+static const char *const head_keys[] = {"Timestamp", "Driver Version", "CUDA Version",
+                                        "Attached GPUs"};
 
 /* Keys of a GPU block that no other tool's text carries in " : " form. */
 static const char *const keys[] = {
-    "Product Name", "GPU UUID", "VBIOS Version", "Minor Number", "MultiGPU Board", "Board ID",
-    "Performance State", "Persistence Mode", "GPU Current Temp", "Power Draw",
-    "Bus Id", "Device Id", "Sub System Id", "Tx Throughput", "Rx Throughput",
+    "Product Name", "GPU UUID",          "VBIOS Version",    "Minor Number",     "MultiGPU Board",
+    "Board ID",     "Performance State", "Persistence Mode", "GPU Current Temp", "Power Draw",
+    "Bus Id",       "Device Id",         "Sub System Id",    "Tx Throughput",    "Rx Throughput",
 };
 
 static int in_list(const char *const *list, size_t n, const char *s, size_t len)
@@ -56,7 +82,8 @@ typedef struct {
    block's opening "GPU 00000000:2D:00.0" at the margin. */
 static int neutral(const char *s, size_t indent)
 {
-    return strncmp(s, "...", 3) == 0 || (indent == 0 && strncmp(s, "GPU 0", 5) == 0 && strchr(s, ':'));
+    return strncmp(s, "...", 3) == 0 ||
+           (indent == 0 && strncmp(s, "GPU 0", 5) == 0 && strchr(s, ':'));
 }
 
 static void tally_line(const char *line, size_t base, tally_t *t)

@@ -52,12 +52,12 @@ static void power(json_t *gpu, const char *key, const char *value)
     double v;
     if (!number(value, &v))
         return;
-    const char *field = !strcmp(key, "Power Draw")            ? "draw_w"
+    const char *field = !strcmp(key, "Power Draw")                 ? "draw_w"
                         : !strcmp(key, "Instantaneous Power Draw") ? "draw_w" /* drivers from 570 */
-                        : !strcmp(key, "Current Power Limit")  ? "limit_w"
-                        : !strcmp(key, "Enforced Power Limit") ? "limit_w"
-                        : !strcmp(key, "Default Power Limit")  ? "default_limit_w"
-                                                               : NULL;
+                        : !strcmp(key, "Current Power Limit")      ? "limit_w"
+                        : !strcmp(key, "Enforced Power Limit")     ? "limit_w"
+                        : !strcmp(key, "Default Power Limit")      ? "default_limit_w"
+                                                                   : NULL;
     if (field)
         json_object_set_new(child(gpu, "power"), field, json_real(v));
 }
@@ -145,7 +145,8 @@ static void memory_repair(json_t *gpu, const char *block, const char *key, const
             json_object_set_new(child(child(gpu, "ecc"), block), fields[i][2],
                                 json_boolean(!strcmp(value, "Yes")));
         else if (number(value, &v))
-            json_object_set_new(child(child(gpu, "ecc"), block), fields[i][2], json_integer((long long)v));
+            json_object_set_new(child(child(gpu, "ecc"), block), fields[i][2],
+                                json_integer((long long)v));
     }
 }
 
@@ -165,9 +166,11 @@ void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, cons
         device_id(gpu, value);
     else if (depth == 1 && (!strcmp(s0, "GPU Power Readings") || !strcmp(s0, "Power Readings")))
         power(gpu, key, value);
-    else if (depth == 2 && !strcmp(s0, "GPU Power Readings") && !strcmp(section[1], "GPU Ceiling Power Limit"))
+    else if (depth == 2 && !strcmp(s0, "GPU Power Readings") &&
+             !strcmp(section[1], "GPU Ceiling Power Limit"))
         power(gpu, key, value); /* drivers from 610 nest the limits one level deeper */
-    else if (depth == 1 && (!strcmp(s0, "Clocks Event Reasons") || !strcmp(s0, "Clocks Throttle Reasons")))
+    else if (depth == 1 &&
+             (!strcmp(s0, "Clocks Event Reasons") || !strcmp(s0, "Clocks Throttle Reasons")))
         reason(gpu, key, value);
     else if (depth == 1 && !strcmp(s0, "ECC Mode") && !strcmp(key, "Current") &&
              (!strcmp(value, "Enabled") || !strcmp(value, "Disabled")))

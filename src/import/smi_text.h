@@ -15,9 +15,7 @@ int ls_smi_nvlink_detect(const char *text);
 int ls_smi_query_detect(const char *text);
 
 /* Return the number of GPUs described, or -1 with err = "NAME: problem". */
-int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *err,
-                         size_t errlen);
-int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *err,
-                        size_t errlen);
+int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
+int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
 
 #endif

@@ -19,7 +19,8 @@ static int is_json_text(const char *text)
 }
 
 /* A run document given to --from: its topology, and the document itself for --json. */
-static json_t *load_doc(const char *path, const char *text, ls_topo_t *topo, char *err, size_t errlen)
+static json_t *load_doc(const char *path, const char *text, ls_topo_t *topo, char *err,
+                        size_t errlen)
 {
     json_t *doc = ls_doc_parse(text, path, err, errlen);
     if (doc && ls_topo_from_doc(doc, topo) != 0) {
@@ -33,14 +34,14 @@ static json_t *load_doc(const char *path, const char *text, ls_topo_t *topo, cha
 /* A text that is not topo -m but that import reads into a topology (nvidia-smi topo
    -p2p pasted alone: its GPUs, the links unknown): the same texts as import. Else the
    topo -m parser's reason. */
-static json_t *load_other_topology(const char *path, const char *text, ls_topo_t *topo, const char *why,
-                                   char *err, size_t errlen)
+static json_t *load_other_topology(const char *path, const char *text, ls_topo_t *topo,
+                                   const char *why, char *err, size_t errlen)
 {
     json_t *doc = ls_import_doc_new();
     char ierr[512];
     enum ls_import_format fmt = LS_FMT_UNKNOWN;
-    if (ls_import_text(doc, text, path, NULL, &fmt, ierr, sizeof ierr) >= 0 && fmt == LS_FMT_TOPO_P2P &&
-        ls_topo_from_doc(doc, topo) == 0)
+    if (ls_import_text(doc, text, path, NULL, &fmt, ierr, sizeof ierr) >= 0 &&
+        fmt == LS_FMT_TOPO_P2P && ls_topo_from_doc(doc, topo) == 0)
         return doc;
     json_decref(doc);
     ls_seterr(err, errlen, "%s: %s", path, why);
@@ -50,7 +51,8 @@ static json_t *load_other_topology(const char *path, const char *text, ls_topo_t
 /* The same texts as `linkscope import` (issue 22): a cut matrix keeps its whole rows,
    says what was cut in one warning line and marks the document's imports[] incomplete;
    a topo -p2p block under the matrix is read as import reads it. */
-static json_t *load_topo_text(const char *path, const char *text, ls_topo_t *topo, char *err, size_t errlen)
+static json_t *load_topo_text(const char *path, const char *text, ls_topo_t *topo, char *err,
+                              size_t errlen)
 {
     char why[512], missing[512];
     if (ls_topo_parse_text_partial(text, topo, missing, sizeof missing, why, sizeof why) != 0)
@@ -80,8 +82,8 @@ static int load_p2p(const char *path, int write, ls_topo_t *topo, char *err, siz
     return rc != 0 ? ls_seterr(err, errlen, "%s: %s", path, why) : 0;
 }
 
-json_t *ls_topo_load_files(const char *from, const char *p2p_read, const char *p2p_write, ls_topo_t *topo,
-                           char *err, size_t errlen)
+json_t *ls_topo_load_files(const char *from, const char *p2p_read, const char *p2p_write,
+                           ls_topo_t *topo, char *err, size_t errlen)
 {
     char *text = ls_read_file(from, NULL, err, errlen);
     if (!text)

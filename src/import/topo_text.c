@@ -31,9 +31,9 @@
 
 typedef struct {
     const char *start; /* start of the current line in the text */
-    const char *pos; /* start of the next line in the text */
-    char *line;      /* current line: ANSI escapes and CR removed */
-    int lineno;      /* 1-based number of the current line */
+    const char *pos;   /* start of the next line in the text */
+    char *line;        /* current line: ANSI escapes and CR removed */
+    int lineno;        /* 1-based number of the current line */
 } reader_t;
 
 typedef struct {
@@ -208,7 +208,8 @@ static int aff_phrase_at(const tok_t *toks, int n, int i)
 {
     for (int c = 0; c < NPHRASES; c++) {
         int w = 0;
-        while (w < aff_phrases[c].nwords && i + w < n && tok_eq(toks[i + w], aff_phrases[c].words[w]))
+        while (w < aff_phrases[c].nwords && i + w < n &&
+               tok_eq(toks[i + w], aff_phrases[c].words[w]))
             w++;
         if (w == aff_phrases[c].nwords)
             return c;
@@ -241,14 +242,16 @@ static int add_device(header_t *h, tok_t t, int lineno, char *err, size_t errlen
 {
     int d = h->ndev, nic = !is_gpu_label(t);
     if (find_device(h, t) >= 0)
-        return ls_seterr(err, errlen, "line %d: column '%.*s' appears twice", lineno, (int)t.len, t.s);
+        return ls_seterr(err, errlen, "line %d: column '%.*s' appears twice", lineno, (int)t.len,
+                         t.s);
     /* the limits first: the label is written into h->label[d] */
     int past = nic ? h->nnics >= LS_MAX_NICS : h->ngpus >= LS_MAX_GPUS;
     if (d >= MAX_DEVS || (past && !(nic && h->lenient)))
         return ls_seterr(err, errlen, "line %d: more than %d %s columns", lineno,
                          nic ? LS_MAX_NICS : LS_MAX_GPUS, nic ? "NIC" : "GPU");
     if (tok_copy(t, h->label[d], sizeof h->label[d]) != 0)
-        return ls_seterr(err, errlen, "line %d: column name '%.*s' is too long", lineno, (int)t.len, t.s);
+        return ls_seterr(err, errlen, "line %d: column name '%.*s' is too long", lineno, (int)t.len,
+                         t.s);
     h->is_nic[d] = nic;
     h->index[d] = past ? -1 : nic ? h->nnics++ : h->ngpus++;
     h->nunread += past;
@@ -291,7 +294,8 @@ static int add_affinity(header_t *h, int col, int lineno, char *err, size_t errl
             return ls_seterr(err, errlen, "line %d: column '%s' appears twice", lineno,
                              aff_phrases[col].name);
     if (h->naff >= MAX_AFF) /* unread columns (lenient) fill the table too */
-        return ls_seterr(err, errlen, "line %d: more than %d columns after the devices", lineno, MAX_AFF);
+        return ls_seterr(err, errlen, "line %d: more than %d columns after the devices", lineno,
+                         MAX_AFF);
     h->aff[h->naff++] = (enum aff_col)col;
     return 0;
 }
@@ -353,9 +357,9 @@ typedef struct {
     header_t hdr;
     tok_t toks[MAX_TOKENS];
     int ntok;
-    int lenient;         /* a pasted excerpt: keep the rows that are whole (import) */
-    int cut;             /* lenient: a row was cut short; the matrix ends there */
-    char *missing;       /* lenient: what was absent or cut, for the caller */
+    int lenient;   /* a pasted excerpt: keep the rows that are whole (import) */
+    int cut;       /* lenient: a row was cut short; the matrix ends there */
+    char *missing; /* lenient: what was absent or cut, for the caller */
     size_t missinglen;
 } parser_t;
 
@@ -397,7 +401,8 @@ static int parse_cells(parser_t *p, int row, ls_topo_t *topo, char *err, size_t 
         if ((link.type == LS_LINK_X) != (c == row))
             return ls_seterr(err, errlen, "line %d: row %s, column %s: '%.*s' %s", p->rd.lineno,
                              h->label[row], h->label[c], (int)t.len, t.s,
-                             c == row ? "where X (self) was expected" : "is X (self) off the diagonal");
+                             c == row ? "where X (self) was expected"
+                                      : "is X (self) off the diagonal");
         store_link(h, row, c, link, topo);
     }
     return 0;
@@ -472,8 +477,7 @@ static int store_value(const header_t *h, int g, int col, const char *v, ls_topo
 /* Space-separated values with some left empty (a copy from a terminal of a machine
    where nvidia-smi printed no CPU or NUMA affinity): each value belongs to the header
    column it stands under, not to the next column in order. cols[i] = that column. */
-static void columns_by_position(const header_t *h, const char *line, char **vals, int n,
-                                int *cols)
+static void columns_by_position(const header_t *h, const char *line, char **vals, int n, int *cols)
 {
     int next = 0;
     for (int i = 0; i < n; i++) {
@@ -505,12 +509,14 @@ static int parse_values(parser_t *p, int row, ls_topo_t *topo, char *err, size_t
         columns_by_position(h, p->rd.line, vals, n, cols);
     int allowed = h->is_nic[row] ? 0 : h->naff;
     if (n > allowed)
-        return ls_seterr(err, errlen, "line %d: row %s has %d more cells than the header has columns",
+        return ls_seterr(err, errlen,
+                         "line %d: row %s has %d more cells than the header has columns",
                          p->rd.lineno, h->label[row], n - allowed);
     for (int i = 0; i < n; i++)
         if (store_value(h, h->index[row], cols[i], vals[i], topo) != 0)
-            return ls_seterr(err, errlen, "line %d: row %s: %s value '%s' is too long", p->rd.lineno,
-                             h->label[row], aff_phrases[h->aff[cols[i]]].name, vals[i]);
+            return ls_seterr(err, errlen, "line %d: row %s: %s value '%s' is too long",
+                             p->rd.lineno, h->label[row], aff_phrases[h->aff[cols[i]]].name,
+                             vals[i]);
     return 0;
 }
 
@@ -540,8 +546,8 @@ static int parse_row(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
     tok_t first = p->toks[0];
     int row = find_device(h, first);
     if (row < 0)
-        return ls_seterr(err, errlen, "line %d: row '%.*s' is not a column of the header", p->rd.lineno,
-                         (int)first.len, first.s);
+        return ls_seterr(err, errlen, "line %d: row '%.*s' is not a column of the header",
+                         p->rd.lineno, (int)first.len, first.s);
     if (h->has_row[row])
         return ls_seterr(err, errlen, "line %d: second row for %s", p->rd.lineno, h->label[row]);
     if (p->lenient && p->ntok <= MAX_TOKENS && p->ntok - 1 < h->ndev)
@@ -586,7 +592,8 @@ static int row_shape(const tok_t *toks, int n, rowshape_t *r)
         r->cells++;
     }
     tok_t next = 1 + r->cells < n ? toks[1 + r->cells] : (tok_t){"", 0, 0};
-    int value = next.len && (tok_eq(next, "N/A") || memchr(next.s, '-', next.len) || isdigit((unsigned char)next.s[0]));
+    int value = next.len && (tok_eq(next, "N/A") || memchr(next.s, '-', next.len) ||
+                             isdigit((unsigned char)next.s[0]));
     r->whole = r->gpu ? value : next.len == 0;
     return r->cells > 0 && (r->x < 0 || r->x < r->cells) ? 0 : -1;
 }
@@ -633,8 +640,8 @@ static int shape_rows(const char *text, shape_t *sh)
     *sh = (shape_t){.cells = -1, .ngpus = -1, .top_gpu = -1, .top_nic = -1};
     int rc = 0, n;
     rowshape_t r;
-    while (rc == 0 && reader_next(&rd) && (n = tokenize(rd.line, toks, MAX_TOKENS)) > 0 && n <= MAX_TOKENS &&
-           !ends_matrix(toks, n) && row_shape(toks, n, &r) == 0)
+    while (rc == 0 && reader_next(&rd) && (n = tokenize(rd.line, toks, MAX_TOKENS)) > 0 &&
+           n <= MAX_TOKENS && !ends_matrix(toks, n) && row_shape(toks, n, &r) == 0)
         rc = shape_add(sh, &r);
     free(rd.line);
     free(toks);
@@ -649,28 +656,39 @@ static int infer_header(parser_t *p, char *err, size_t errlen)
 {
     shape_t sh;
     if (shape_rows(p->rd.start, &sh) != 0 || sh.cells < 0)
-        return ls_seterr(err, errlen, "line %d: rows of nvidia-smi topo -m without their header row, and "
-                         "their diagonal does not name the columns; paste from the header line on", p->rd.lineno);
+        return ls_seterr(err, errlen,
+                         "line %d: rows of nvidia-smi topo -m without their header row, and "
+                         "their diagonal does not name the columns; paste from the header line on",
+                         p->rd.lineno);
     int ngpus = sh.ngpus >= 0 ? sh.ngpus : sh.top_gpu == sh.cells - 1 ? sh.cells : -1;
     if (ngpus < 0)
-        return ls_seterr(err, errlen, "line %d: rows of nvidia-smi topo -m without their header row: how many "
-                         "of their %d columns are GPUs is not in the text (no NIC row, no row for GPU%d); paste "
-                         "from the header line on", p->rd.lineno, sh.cells, sh.cells - 1);
-    if (ngpus > sh.cells || sh.top_gpu >= ngpus || sh.top_nic >= sh.cells - ngpus || ngpus > LS_MAX_GPUS)
-        return ls_seterr(err, errlen, "line %d: rows of nvidia-smi topo -m without their header row, and "
-                         "their diagonal does not name the columns; paste from the header line on", p->rd.lineno);
+        return ls_seterr(err, errlen,
+                         "line %d: rows of nvidia-smi topo -m without their header row: how many "
+                         "of their %d columns are GPUs is not in the text (no NIC row, no row for "
+                         "GPU%d); paste "
+                         "from the header line on",
+                         p->rd.lineno, sh.cells, sh.cells - 1);
+    if (ngpus > sh.cells || sh.top_gpu >= ngpus || sh.top_nic >= sh.cells - ngpus ||
+        ngpus > LS_MAX_GPUS)
+        return ls_seterr(err, errlen,
+                         "line %d: rows of nvidia-smi topo -m without their header row, and "
+                         "their diagonal does not name the columns; paste from the header line on",
+                         p->rd.lineno);
     header_t *h = &p->hdr;
     memset(h, 0, sizeof *h);
     h->lenient = h->inferred = 1;
     for (int d = 0; d < sh.cells; d++) {
         char label[16];
-        int n = d < ngpus ? snprintf(label, sizeof label, "GPU%d", d) : snprintf(label, sizeof label, "NIC%d", d - ngpus);
+        int n = d < ngpus ? snprintf(label, sizeof label, "GPU%d", d)
+                          : snprintf(label, sizeof label, "NIC%d", d - ngpus);
         if (add_device(h, (tok_t){label, (size_t)n, (size_t)n}, p->rd.lineno, err, errlen) != 0)
             return -1;
     }
     char what[160];
-    snprintf(what, sizeof what, "no header row: %d GPU and %d NIC columns named from the rows' diagonal, the "
-             "affinity columns not read", ngpus, sh.cells - ngpus);
+    snprintf(what, sizeof what,
+             "no header row: %d GPU and %d NIC columns named from the rows' diagonal, the "
+             "affinity columns not read",
+             ngpus, sh.cells - ngpus);
     note_missing(p, what);
     p->rd.pos = p->rd.start; /* the rows are read again under the header */
     p->rd.lineno--;
@@ -687,7 +705,10 @@ static int header_after_command(const tok_t *toks, int n)
         if (tok_eq(toks[i], "nvidia-smi"))
             smi = i;
         else if (smi >= 0 && tok_eq(toks[i], "GPU0"))
-            return looks_like_header(toks + i, n - i) && i > smi + 1 && tok_eq(toks[smi + 1], "topo") ? i : -1;
+            return looks_like_header(toks + i, n - i) && i > smi + 1 &&
+                           tok_eq(toks[smi + 1], "topo")
+                       ? i
+                       : -1;
     }
     return -1;
 }
@@ -696,24 +717,30 @@ static int find_header(parser_t *p, char *err, size_t errlen)
 {
     while (next_tokens(p)) {
         if (p->ntok > MAX_TOKENS && looks_like_header(p->toks, MAX_TOKENS))
-            return ls_seterr(err, errlen, "line %d: a header of more than %d columns; at most %d GPU and "
-                             "%d NIC columns are read", p->rd.lineno, MAX_TOKENS, LS_MAX_GPUS,
-                             LS_MAX_NICS);
+            return ls_seterr(err, errlen,
+                             "line %d: a header of more than %d columns; at most %d GPU and "
+                             "%d NIC columns are read",
+                             p->rd.lineno, MAX_TOKENS, LS_MAX_GPUS, LS_MAX_NICS);
         if (p->ntok > MAX_TOKENS)
             continue;
         if (looks_like_header(p->toks, p->ntok))
             return parse_header(p->toks, p->ntok, &p->hdr, p->lenient, p->rd.lineno, err, errlen);
         int at = p->lenient ? header_after_command(p->toks, p->ntok) : -1;
         if (at > 0) { /* nothing is lost: the columns are named as on a line of their own */
-            if (parse_header(p->toks + at, p->ntok - at, &p->hdr, 1, p->rd.lineno, err, errlen) != 0)
+            if (parse_header(p->toks + at, p->ntok - at, &p->hdr, 1, p->rd.lineno, err, errlen) !=
+                0)
                 return -1;
             p->hdr.after_command = 1;
             return 0;
         }
-        if (looks_like_row(p->toks, p->ntok) && label_length(p->toks[0].s, p->toks[0].len) == p->toks[0].len)
+        if (looks_like_row(p->toks, p->ntok) &&
+            label_length(p->toks[0].s, p->toks[0].len) == p->toks[0].len)
             return p->lenient ? infer_header(p, err, errlen)
-                              : ls_seterr(err, errlen, "line %d: matrix row before any header row", p->rd.lineno);
-        if (p->lenient && strstr(p->rd.line, "NICs found in the topology")) { /* "76 NICs found ..., only displaying 56" */
+                              : ls_seterr(err, errlen, "line %d: matrix row before any header row",
+                                          p->rd.lineno);
+        if (p->lenient &&
+            strstr(p->rd.line,
+                   "NICs found in the topology")) { /* "76 NICs found ..., only displaying 56" */
             char *say = p->rd.line + strspn(p->rd.line, " \t");
             say[strcspn(say, ".")] = '\0'; /* without its full stop */
             note_missing(p, say);
@@ -759,11 +786,13 @@ static void note_absent_rows(parser_t *p, ls_topo_t *topo)
         note_missing(p, line);
     }
     if (h->nunread) {
-        snprintf(line, sizeof line, "%d NIC columns past the first %d not read", h->nunread, LS_MAX_NICS);
+        snprintf(line, sizeof line, "%d NIC columns past the first %d not read", h->nunread,
+                 LS_MAX_NICS);
         note_missing(p, line);
     }
     if (h->unread_col[0]) {
-        snprintf(line, sizeof line, "header column '%s' (not one nvidia-smi prints) not read", h->unread_col);
+        snprintf(line, sizeof line, "header column '%s' (not one nvidia-smi prints) not read",
+                 h->unread_col);
         note_missing(p, line);
     }
 }
@@ -863,8 +892,8 @@ int ls_topo_parse_text(const char *text, ls_topo_t *topo, char *err, size_t errl
     return parse_text(text, topo, NULL, 0, err, errlen);
 }
 
-int ls_topo_parse_text_partial(const char *text, ls_topo_t *topo, char *missing,
-                               size_t missinglen, char *err, size_t errlen)
+int ls_topo_parse_text_partial(const char *text, ls_topo_t *topo, char *missing, size_t missinglen,
+                               char *err, size_t errlen)
 {
     return parse_text(text, topo, missing, missinglen, err, errlen);
 }
@@ -966,7 +995,8 @@ static int p2p_rows(parser_t *p, const ls_topo_t *topo, p2p_matrix_t m, char *er
 int ls_topo_parse_p2p_text(const char *text, int write, ls_topo_t *topo, char *err, size_t errlen)
 {
     if (is_blank(text))
-        return ls_seterr(err, errlen, "line 1: empty input (expected nvidia-smi topo -p2p %c output)",
+        return ls_seterr(err, errlen,
+                         "line 1: empty input (expected nvidia-smi topo -p2p %c output)",
                          write ? 'w' : 'r');
     parser_t *p = calloc(1, sizeof *p);
     enum ls_p2p_status(*m)[LS_MAX_GPUS] = calloc(LS_MAX_GPUS, sizeof *m);
@@ -1033,7 +1063,8 @@ static int detect(const char *text, int p2p)
         char err[256];
         if (!p2p && p->ntok <= MAX_TOKENS && looks_like_row(p->toks, p->ntok) &&
             label_length(p->toks[0].s, p->toks[0].len) == p->toks[0].len) {
-            p->lenient = 1; /* rows without their header: read when their diagonal names the columns */
+            p->lenient =
+                1; /* rows without their header: read when their diagonal names the columns */
             found = infer_header(p, err, sizeof err) == 0;
             break;
         }
@@ -1045,7 +1076,9 @@ static int detect(const char *text, int p2p)
         if (p->ntok > MAX_TOKENS || !looks_like_header(p->toks, p->ntok))
             continue;
         int ndev = p2p ? (all_gpu_labels(p->toks, p->ntok) ? p->ntok : -1)
-                       : (parse_header(p->toks, p->ntok, &p->hdr, 1, 0, err, sizeof err) == 0 ? p->hdr.ndev : -1);
+                       : (parse_header(p->toks, p->ntok, &p->hdr, 1, 0, err, sizeof err) == 0
+                              ? p->hdr.ndev
+                              : -1);
         if (!p2p && ndev < 0 && strstr(err, "more than")) {
             found = 1; /* too many GPU or NIC columns: the parser names the limit */
             break;
@@ -1056,7 +1089,8 @@ static int detect(const char *text, int p2p)
         for (int c = 1; c <= ndev && found; c++) {
             ls_link_t link;
             enum ls_p2p_status s;
-            found = p2p ? parse_p2p_tok(p->toks[c], &s) == 0 : parse_link_tok(p->toks[c], &link) == 0;
+            found = p2p ? parse_p2p_tok(p->toks[c], &s) == 0
+                        : parse_link_tok(p->toks[c], &link) == 0;
         }
     }
     free(p->rd.line);
@@ -1064,6 +1098,12 @@ static int detect(const char *text, int p2p)
     return found;
 }
 
-int ls_topo_text_detect(const char *text) { return detect(text, 0); }
+int ls_topo_text_detect(const char *text)
+{
+    return detect(text, 0);
+}
 
-int ls_topo_p2p_text_detect(const char *text) { return detect(text, 1); }
+int ls_topo_p2p_text_detect(const char *text)
+{
+    return detect(text, 1);
+}

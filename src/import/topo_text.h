@@ -18,8 +18,8 @@ int ls_topo_parse_text(const char *text, ls_topo_t *topo, char *err, size_t errl
    ends the matrix, absent rows are allowed as long as one GPU row is whole (a GPU
    without a row keeps the links the other rows give it), and missing (a buffer of
    missinglen) says what was absent or cut ("" when nothing). */
-int ls_topo_parse_text_partial(const char *text, ls_topo_t *topo, char *missing,
-                               size_t missinglen, char *err, size_t errlen);
+int ls_topo_parse_text_partial(const char *text, ls_topo_t *topo, char *missing, size_t missinglen,
+                               char *err, size_t errlen);
 
 /* Fills topo->p2p_read (write = 0) or p2p_write (write = 1) from `topo -p2p r|w` text;
    the GPU count and labels must match the topology's. Sets has_p2p (the other matrix
@@ -37,8 +37,8 @@ int ls_topo_p2p_text_detect(const char *text);
    then the P2P status of P2P_READ and P2P_WRITE (topo -p2p r and w text, NULL: none).
    Returns the document (a new one with the topology for text), or NULL with err = one
    line naming the file. */
-json_t *ls_topo_load_files(const char *from, const char *p2p_read, const char *p2p_write, ls_topo_t *topo,
-                           char *err, size_t errlen);
+json_t *ls_topo_load_files(const char *from, const char *p2p_read, const char *p2p_write,
+                           ls_topo_t *topo, char *err, size_t errlen);
 
 /* The GPUs a topo -p2p paste's header names ("GPU0 GPU1 ..."), their links unknown:
    for a P2P matrix pasted without its topo -m. -1 when there is no such header. */

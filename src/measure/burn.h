@@ -14,15 +14,15 @@
 #define LS_BURN_DEFAULT_SECONDS 180.0 /* long enough for a heatsink to reach its plateau */
 #define LS_BURN_THOROUGH_SECONDS 60.0 /* the run's thorough step */
 #define LS_BURN_PERIOD_MS 100
-#define LS_BURN_FIRST_S 5.0           /* "first seconds" throughput: windows ending before */
+#define LS_BURN_FIRST_S 5.0 /* "first seconds" throughput: windows ending before */
 
 typedef struct {
     int gpus[LS_MAX_GPUS];
     int ngpus;
     double seconds;
     int period_ms;
-    int no_cublas;     /* the FMA kernel even where cuBLAS is there */
-    int no_traffic;    /* compute only: no HBM or NVLink copies beside it */
+    int no_cublas;  /* the FMA kernel even where cuBLAS is there */
+    int no_traffic; /* compute only: no HBM or NVLink copies beside it */
 } ls_burn_opts_t;
 
 /* Measures into doc (one "burn" entry per GPU). 0, or an exit code with err. */

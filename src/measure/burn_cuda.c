@@ -28,8 +28,9 @@
 #define BURN_N 8192
 #define BURN_TRAFFIC_BYTES (512ull << 20) /* per HBM or NVLink copy */
 #define BURN_WINDOW_MS 200.0              /* one timed window of GEMMs lasts about this */
-#define BURN_MAX_HBM_COPIES 256  /* 256 GiB of traffic: ~65 ms alone at 4 TB/s, ~0.7 s beside GEMMs */
-#define BURN_MAX_PEER_COPIES 64  /* 32 GiB: ~0.1 s over 18 NVLink 4 links, ~0.5 s over PCIe Gen5 */
+#define BURN_MAX_HBM_COPIES                                                                        \
+    256 /* 256 GiB of traffic: ~65 ms alone at 4 TB/s, ~0.7 s beside GEMMs */
+#define BURN_MAX_PEER_COPIES 64 /* 32 GiB: ~0.1 s over 18 NVLink 4 links, ~0.5 s over PCIe Gen5 */
 #define BURN_FMA_ITERS 4096
 #define BURN_FMA_BLOCK 256
 
@@ -107,7 +108,8 @@ static int setup_buffers(worker_t *w)
         rc = cudaDeviceSynchronize();
     if (rc != cudaSuccess)
         return ls_seterr(w->err, sizeof w->err, "GPU %d: filling the inputs: %s", w->dev,
-                         cudaGetErrorString(rc)), -1;
+                         cudaGetErrorString(rc)),
+               -1;
     return 0;
 }
 
@@ -122,7 +124,8 @@ static int setup_worker(worker_t *w)
         rc = cudaStreamCreateWithFlags(&w->sn, cudaStreamNonBlocking);
     if (rc != cudaSuccess)
         return ls_seterr(w->err, sizeof w->err, "GPU %d: streams: %s", w->dev,
-                         cudaGetErrorString(rc)), -1;
+                         cudaGetErrorString(rc)),
+               -1;
     if (w->use_cublas && !(w->cublas = ls_cublas_create(w->sc)))
         w->use_cublas = 0; /* a handle that cannot be made: the FMA kernel instead */
     return setup_buffers(w);
@@ -144,7 +147,10 @@ static void free_worker(worker_t *w)
     json_decref(w->win_tflops);
 }
 
-static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int clamp(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
 
 /* Keeps the HBM and NVLink streams busy: a new batch when the last one finished, sized
    to outlast a window (the loop comes back once per window; four copies a time left the
@@ -156,13 +162,15 @@ static cudaError_t feed_traffic(worker_t *w)
     if (cudaStreamQuery(w->sh) == cudaSuccess) {
         int n = clamp(4 * w->ops_per_window, 4, BURN_MAX_HBM_COPIES);
         for (int i = 0; i < n && rc == cudaSuccess; i++)
-            rc = cudaMemcpyAsync(w->dst, w->src, BURN_TRAFFIC_BYTES, cudaMemcpyDeviceToDevice, w->sh);
+            rc = cudaMemcpyAsync(w->dst, w->src, BURN_TRAFFIC_BYTES, cudaMemcpyDeviceToDevice,
+                                 w->sh);
         w->hbm_bytes += n * 2.0 * BURN_TRAFFIC_BYTES; /* each byte read and written */
     }
     if (w->peer >= 0 && rc == cudaSuccess && cudaStreamQuery(w->sn) == cudaSuccess) {
         int n = clamp(w->ops_per_window, 2, BURN_MAX_PEER_COPIES);
         for (int i = 0; i < n && rc == cudaSuccess; i++)
-            rc = cudaMemcpyPeerAsync(w->peer_rx, w->peer, w->src, w->dev, BURN_TRAFFIC_BYTES, w->sn);
+            rc = cudaMemcpyPeerAsync(w->peer_rx, w->peer, w->src, w->dev, BURN_TRAFFIC_BYTES,
+                                     w->sn);
         w->nvl_bytes += n * 1.0 * BURN_TRAFFIC_BYTES;
     }
     return rc;
@@ -191,7 +199,8 @@ static cudaError_t calibrate(worker_t *w, cudaEvent_t s, cudaEvent_t e)
     double per = ms / 3 > 1e-3 ? ms / 3 : 1e-3;
     w->ops_per_window = (int)(BURN_WINDOW_MS / per) + 1;
     w->flop_per_op = w->use_cublas ? 2.0 * w->n * (double)w->n * w->n
-                                   : 2.0 * LS_FMA_CHAINS * (double)BURN_FMA_ITERS * w->fma_grid * BURN_FMA_BLOCK;
+                                   : 2.0 * LS_FMA_CHAINS * (double)BURN_FMA_ITERS * w->fma_grid *
+                                         BURN_FMA_BLOCK;
     const void *out = w->use_cublas ? w->c : (const void *)w->fma_out;
     return cudaMemcpyAsync(w->ref, out, w->out_bytes, cudaMemcpyDeviceToDevice, w->sc);
 }
@@ -313,8 +322,8 @@ static json_t *burn_entry(const worker_t *w, const ls_burn_opts_t *o, const char
     if (v)
         ls_entry_set_samples(e, v, n);
     free(v);
-    json_t *b = json_pack("{s:f, s:s, s:i, s:i, s:O, s:O, s:I, s:o}", "seconds", o->seconds, "method",
-                          method, "matrix_n", w->use_cublas ? w->n : 0, "ops_per_window",
+    json_t *b = json_pack("{s:f, s:s, s:i, s:i, s:O, s:O, s:I, s:o}", "seconds", o->seconds,
+                          "method", method, "matrix_n", w->use_cublas ? w->n : 0, "ops_per_window",
                           w->ops_per_window, "window_t_s", w->win_t, "window_tflops", w->win_tflops,
                           "wrong", (json_int_t)w->wrong, "series", series);
     if (w->use_cublas)
@@ -330,8 +339,9 @@ static json_t *burn_entry(const worker_t *w, const ls_burn_opts_t *o, const char
     if (w->err[0])
         ls_entry_fail(e, "failed", w->err);
     else if (w->wrong != 0)
-        ls_entry_fail(e, "failed", w->wrong < 0 ? "the output check could not run"
-                                                : "the repeated product differed from the first");
+        ls_entry_fail(e, "failed",
+                      w->wrong < 0 ? "the output check could not run"
+                                   : "the repeated product differed from the first");
     ls_burn_summarize(e);
     return e;
 }

@@ -26,7 +26,8 @@
 #define FABRIC_MAX_LOOPS 16
 
 enum pattern { ALL_TO_ALL, ONE_TO_ALL, ALL_TO_ONE };
-static const char *const pattern_names[] = {LS_FABRIC_ALL_TO_ALL, LS_FABRIC_ONE_TO_ALL, LS_FABRIC_ALL_TO_ONE};
+static const char *const pattern_names[] = {LS_FABRIC_ALL_TO_ALL, LS_FABRIC_ONE_TO_ALL,
+                                            LS_FABRIC_ALL_TO_ONE};
 
 typedef struct {
     int n;
@@ -35,8 +36,8 @@ typedef struct {
     void *dst[LS_MAX_GPUS][LS_MAX_GPUS]; /* dst[i][j]: on GPU j, written by GPU i */
     size_t size;
     enum pattern pat;
-    int subject;                          /* one_to_all: the source; all_to_one: the target */
-    int group_src[LS_RT_MAX_GROUPS];      /* the writing GPU (index) of each group */
+    int subject;                     /* one_to_all: the source; all_to_one: the target */
+    int group_src[LS_RT_MAX_GROUPS]; /* the writing GPU (index) of each group */
     int ngroups;
 } fabric_t;
 
@@ -98,7 +99,8 @@ static long long clear_or_verify(fabric_t *f, int verify)
             if (!writes(f, i, j))
                 continue;
             if (verify) {
-                long long w = ls_count_wrong(f->dev[j], f->dst[i][j], f->size, 3000u + (unsigned)f->dev[i], NULL);
+                long long w = ls_count_wrong(f->dev[j], f->dst[i][j], f->size,
+                                             3000u + (unsigned)f->dev[i], NULL);
                 wrong = w < 0 ? -1 : wrong + w;
             } else if (cudaSetDevice(f->dev[j]) != cudaSuccess ||
                        cudaMemset(f->dst[i][j], 0, f->size) != cudaSuccess ||
@@ -145,7 +147,8 @@ static json_t *pattern_entry(const fabric_t *f)
     if (f->pat == ALL_TO_ALL)
         snprintf(id, sizeof id, "%s-%s", LS_FAMILY_FABRIC, LS_FABRIC_ALL_TO_ALL);
     else
-        snprintf(id, sizeof id, "%s-%s-%d", LS_FAMILY_FABRIC, pattern_names[f->pat], f->dev[f->subject]);
+        snprintf(id, sizeof id, "%s-%s-%d", LS_FAMILY_FABRIC, pattern_names[f->pat],
+                 f->dev[f->subject]);
     json_t *e = ls_entry_new(LS_FAMILY_FABRIC, "bandwidth", "GB/s");
     json_t *gpus = json_array();
     for (int i = 0; i < f->n; i++)
@@ -232,20 +235,25 @@ static void measure_pattern(json_t *doc, fabric_t *f, const ls_measure_opts_t *o
     ls_rtimer_t *t = calloc(1, sizeof *t);
     char err[256] = "out of memory";
     ls_progress("fabric: %s%s", pattern_names[f->pat], f->pat == ALL_TO_ALL ? "" : " ...");
-    cudaError_t rc = ms && t ? ls_rtimer_init(t, f->ngroups, per_group, devs) : cudaErrorMemoryAllocation;
+    cudaError_t rc = ms && t ? ls_rtimer_init(t, f->ngroups, per_group, devs)
+                             : cudaErrorMemoryAllocation;
     if (rc != cudaSuccess || clear_or_verify(f, 0) != 0) {
-        ls_entry_fail(e, "failed", rc != cudaSuccess ? cudaGetErrorString(rc) : "cannot clear the destinations");
+        ls_entry_fail(e, "failed",
+                      rc != cudaSuccess ? cudaGetErrorString(rc) : "cannot clear the destinations");
         cudaGetLastError();
     } else {
         ls_telemetry_t *tele = ls_telemetry_for(f->dev, f->n, 0);
         ls_rtimer_result_t res;
-        int st = ls_rtimer_run(t, enqueue_group, f, FABRIC_MAX_LOOPS, &rule, ms, &res, err, sizeof err);
+        int st = ls_rtimer_run(t, enqueue_group, f, FABRIC_MAX_LOOPS, &rule, ms, &res, err,
+                               sizeof err);
         ls_telemetry_stop(tele, e);
         long long wrong = st == 0 ? clear_or_verify(f, 1) : -1;
         if (st != 0)
             ls_entry_fail(e, st == -2 ? "timeout" : "failed", err);
         else if (wrong != 0) {
-            snprintf(err, sizeof err, wrong < 0 ? "verification could not run" : "%lld words wrong after the copies", wrong);
+            snprintf(err, sizeof err,
+                     wrong < 0 ? "verification could not run" : "%lld words wrong after the copies",
+                     wrong);
             ls_entry_fail(e, "failed", err);
             json_object_set_new(e, "verified", json_false());
         } else {
@@ -270,9 +278,12 @@ static int peers_all(const fabric_t *f, char *err, size_t errlen)
             if (i == j || ls_peer_enable(f->dev[i], f->dev[j], &rc))
                 continue;
             if (rc == cudaSuccess)
-                return ls_seterr(err, errlen, "GPU %d cannot reach GPU %d peer to peer: the fabric "
-                                              "step needs P2P between every two GPUs", f->dev[i], f->dev[j]);
-            return ls_seterr(err, errlen, "GPU %d -> GPU %d: %s", f->dev[i], f->dev[j], cudaGetErrorString(rc));
+                return ls_seterr(err, errlen,
+                                 "GPU %d cannot reach GPU %d peer to peer: the fabric "
+                                 "step needs P2P between every two GPUs",
+                                 f->dev[i], f->dev[j]);
+            return ls_seterr(err, errlen, "GPU %d -> GPU %d: %s", f->dev[i], f->dev[j],
+                             cudaGetErrorString(rc));
         }
     return 0;
 }

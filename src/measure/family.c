@@ -38,11 +38,17 @@ static const ls_family_t families[] = {
      .notes = "One GPU: says that P2P needs two GPUs and exits 0; --gpus naming fewer than two:\n"
               "exit 2.\n",
      .methods = ls_p2p_methods,
-     .pairs = 1, .one_gpu = "",
+     .pairs = 1,
+     .one_gpu = "",
      /* 2 GiB: a copy lasts ~5.4 ms on NVLink 4, so the copy engine's ~4 us start per copy
         is < 0.1% */
-     .default_size = 2ull << 30, .default_size_text = "2G", .size_what = "bytes per copy",
-     .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 0, .measure = MEASURE(ls_measure_p2p)},
+     .default_size = 2ull << 30,
+     .default_size_text = "2G",
+     .size_what = "bytes per copy",
+     .size_note = "K/M/G are binary",
+     .buffers_per_gpu = 2,
+     .host_buffers = 0,
+     .measure = MEASURE(ls_measure_p2p)},
     {.name = LS_FAMILY_LATENCY,
      .summary = "GPU-to-GPU and host latency",
      .about = "Latency between every ordered pair of GPUs, in us, by four definitions, each\n"
@@ -59,7 +65,8 @@ static const ls_family_t families[] = {
      .notes = "One GPU: measures GPU to host only and says that P2P needs two GPUs (exit 0);\n"
               "--gpus naming fewer than two GPUs: exit 2.\n",
      .methods = ls_latency_methods,
-     .pairs = 1, .one_gpu = " (measuring GPU to host only)",
+     .pairs = 1,
+     .one_gpu = " (measuring GPU to host only)",
      .measure = MEASURE(ls_measure_latency)},
     {.name = LS_FAMILY_HBM,
      .summary = "device-local memory bandwidth per GPU",
@@ -72,8 +79,12 @@ static const ls_family_t families[] = {
      .notes = "",
      .methods = ls_hbm_methods,
      /* 1 GiB: 17x the H200's 60 MB L2 */
-     .default_size = 1ull << 30, .default_size_text = "1G",
-     .size_what = "bytes per buffer", .size_note = "two buffers per GPU", .buffers_per_gpu = 2, .measure = MEASURE(ls_measure_hbm)},
+     .default_size = 1ull << 30,
+     .default_size_text = "1G",
+     .size_what = "bytes per buffer",
+     .size_note = "two buffers per GPU",
+     .buffers_per_gpu = 2,
+     .measure = MEASURE(ls_measure_hbm)},
     {.name = LS_FAMILY_HOST,
      .summary = "host <-> device copy bandwidth per GPU and NUMA node",
      .about = "Host-to-device, device-to-host and both at once, per GPU, with pinned and\n"
@@ -84,8 +95,13 @@ static const ls_family_t families[] = {
               "bytes/s; both directions = sum.\n",
      .notes = "",
      .methods = host_methods,
-     .default_size = 512ull << 20, .default_size_text = "512M", .size_what = "bytes per copy",
-     .size_note = "K/M/G are binary", .buffers_per_gpu = 2, .host_buffers = 2, .measure = MEASURE(ls_measure_host)},
+     .default_size = 512ull << 20,
+     .default_size_text = "512M",
+     .size_what = "bytes per copy",
+     .size_note = "K/M/G are binary",
+     .buffers_per_gpu = 2,
+     .host_buffers = 2,
+     .measure = MEASURE(ls_measure_host)},
 };
 
 const ls_family_t *ls_families(int *count)
@@ -135,7 +151,8 @@ int ls_family_measure(const ls_family_t *f, json_t *doc, const ls_measure_opts_t
     return f->measure(doc, &r, err, errlen);
 }
 
-int ls_family_check_gpu_memory(const ls_family_t *f, const ls_measure_opts_t *o, char *err, size_t errlen)
+int ls_family_check_gpu_memory(const ls_family_t *f, const ls_measure_opts_t *o, char *err,
+                               size_t errlen)
 {
     for (int i = 0; o->size && f->buffers_per_gpu && i < o->ngpus; i++) {
         uint64_t mem = ls_gpu_memory_bytes(o->gpus[i]);
@@ -143,8 +160,8 @@ int ls_family_check_gpu_memory(const ls_family_t *f, const ls_measure_opts_t *o,
             char want[32], have[32];
             ls_format_size(o->size, want, sizeof want);
             ls_format_size(mem, have, sizeof have);
-            return ls_seterr(err, errlen, "--size %s: %d buffers of it do not fit in GPU %d's %s", want,
-                             f->buffers_per_gpu, o->gpus[i], have);
+            return ls_seterr(err, errlen, "--size %s: %d buffers of it do not fit in GPU %d's %s",
+                             want, f->buffers_per_gpu, o->gpus[i], have);
         }
     }
     return 0;
@@ -163,22 +180,26 @@ int ls_family_check_host_memory(const ls_family_t *f, uint64_t size, char *err, 
     char want[32], have[32];
     ls_format_size(size, want, sizeof want);
     ls_format_size(mem, have, sizeof have);
-    return ls_seterr(err, errlen, "--size %s: %d buffers of it do not fit in this machine's %s of memory",
-                     want, f->host_buffers, have);
+    return ls_seterr(err, errlen,
+                     "--size %s: %d buffers of it do not fit in this machine's %s of memory", want,
+                     f->host_buffers, have);
 }
 
 int ls_family_warn_failures(const ls_family_t *f, const json_t *doc, size_t first)
 {
     int failed = 0;
     const ls_fam_t *fam = ls_family_fam(f);
-    for (ls_view_t v = ls_view_from(doc, fam, first); v.json && fam; v = ls_view_from(doc, fam, v.index + 1)) {
+    for (ls_view_t v = ls_view_from(doc, fam, first); v.json && fam;
+         v = ls_view_from(doc, fam, v.index + 1)) {
         const char *status = ls_json_str(v.json, "status", "ok");
         if (strcmp(status, "ok") != 0 && strcmp(status, "skipped") != 0) {
-            ls_warn("%s: %s: %s", ls_json_str(v.json, "id", "?"), status, ls_json_str(v.json, "error", ""));
+            ls_warn("%s: %s: %s", ls_json_str(v.json, "id", "?"), status,
+                    ls_json_str(v.json, "error", ""));
             failed++;
         }
     }
     if (failed)
-        ls_warn("%d %s figure%s failed; the others are recorded", failed, f->name, failed == 1 ? "" : "s");
+        ls_warn("%d %s figure%s failed; the others are recorded", failed, f->name,
+                failed == 1 ? "" : "s");
     return failed;
 }

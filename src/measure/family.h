@@ -48,7 +48,8 @@ void ls_family_resolve(const ls_family_t *f, ls_measure_opts_t *o);
 /* --size (o->size, 0: none given) against the memory of each GPU of o and of the host:
    the family's buffers must fit. 0, or -1 with err ("--size 2G: 2 buffers of it do not
    fit in GPU 0's 1G"). */
-int ls_family_check_gpu_memory(const ls_family_t *f, const ls_measure_opts_t *o, char *err, size_t errlen);
+int ls_family_check_gpu_memory(const ls_family_t *f, const ls_measure_opts_t *o, char *err,
+                               size_t errlen);
 int ls_family_check_host_memory(const ls_family_t *f, uint64_t size, char *err, size_t errlen);
 
 /* 1 when method is in the comma list only (NULL or "": every method is). */

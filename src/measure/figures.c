@@ -13,7 +13,10 @@ double ls_gbps(double bytes, double ms)
     return bytes / (ms * 1e-3) / 1e9;
 }
 
-uint64_t ls_round16(uint64_t bytes) { return bytes & ~(uint64_t)15; }
+uint64_t ls_round16(uint64_t bytes)
+{
+    return bytes & ~(uint64_t)15;
+}
 
 uint64_t ls_p2p_counted_bytes(const char *direction, uint64_t size, int loops)
 {

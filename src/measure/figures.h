@@ -20,7 +20,8 @@ uint64_t ls_round16(uint64_t bytes);
 uint64_t ls_p2p_counted_bytes(const char *direction, uint64_t size, int loops);
 
 /* hbm: bytes of HBM traffic (read + written) in one sample. "read" reads size,
-   "write" writes size, "copy" and "copy_ce" (copy engine) read size and write size. 0 for an unknown method. */
+   "write" writes size, "copy" and "copy_ce" (copy engine) read size and write size. 0 for an
+   unknown method. */
 uint64_t ls_hbm_traffic_bytes(const char *method, uint64_t size, int loops);
 
 /* host: "h2d" and "d2h" count size per copy; "bidir" counts both directions. */

@@ -4,7 +4,10 @@
 #include <ctype.h>
 #include <cuda_runtime_api.h>
 
-int ls_built_with_cuda(void) { return 1; }
+int ls_built_with_cuda(void)
+{
+    return 1;
+}
 
 int ls_gpu_count(char *err, size_t errlen)
 {

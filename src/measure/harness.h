@@ -32,7 +32,7 @@ unsigned ls_gate_timeout_ms(void);
     } while (0)
 
 typedef struct {
-    double target_ms;                 /* a timed sample lasts about this long */
+    double target_ms; /* a timed sample lasts about this long */
     int nstreams;
     int device[LS_MAX_STREAMS];
     cudaStream_t stream[LS_MAX_STREAMS];

@@ -34,7 +34,10 @@ void ls_spin_enter(void)
     pthread_rwlock_rdlock(&spin_lock);
 }
 
-void ls_spin_leave(void) { pthread_rwlock_unlock(&spin_lock); }
+void ls_spin_leave(void)
+{
+    pthread_rwlock_unlock(&spin_lock);
+}
 
 void ls_mem_enter(void)
 {
@@ -42,7 +45,10 @@ void ls_mem_enter(void)
     pthread_rwlock_wrlock(&spin_lock);
 }
 
-void ls_mem_leave(void) { pthread_rwlock_unlock(&spin_lock); }
+void ls_mem_leave(void)
+{
+    pthread_rwlock_unlock(&spin_lock);
+}
 
 cudaError_t ls_host_alloc(void **p, size_t bytes, unsigned flags)
 {
@@ -201,8 +207,10 @@ int ls_timer_run(ls_timer_t *t, ls_enqueue_fn fn, void *arg, int max_loops, int 
         return -1;
     }
     if (late) {
-        ls_seterr(err, errlen, "the gate kernel timed out after %u ms while work was queued "
-                               "(queue full or GPU stalled)", ls_gate_timeout_ms());
+        ls_seterr(err, errlen,
+                  "the gate kernel timed out after %u ms while work was queued "
+                  "(queue full or GPU stalled)",
+                  ls_gate_timeout_ms());
         return -2;
     }
     return 0;
@@ -320,5 +328,6 @@ void ls_sm_grid(int dev, int *grid, int *block)
        kernels and the peer-reading copy (docs/benchmarks.md, sweep). */
     *block = ls_env_int("LS_SM_THREADS", 256, 32, 1024);
     *grid = ls_sms(dev) * ls_env_int("LS_SM_BLOCKS_PER_SM", 4, 1, 64);
-    ls_k_set_variant(ls_env_int("LS_COPY_UNROLL", 4, 2, 12), ls_env_int("LS_COPY_STREAMING", 1, 0, 1));
+    ls_k_set_variant(ls_env_int("LS_COPY_UNROLL", 4, 2, 12),
+                     ls_env_int("LS_COPY_STREAMING", 1, 0, 1));
 }

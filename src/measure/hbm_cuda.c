@@ -39,7 +39,8 @@ static cudaError_t enqueue_hbm(void *arg, const ls_timer_t *t, int loops)
             rc = ls_k_read(j->a, j->size, j->xor_dev, j->grid, j->block, t->stream[0]);
         else if (strcmp(j->method, LS_HBM_WRITE) == 0)
             rc = ls_k_write(j->b, j->size, SEED_W, j->grid, j->block, t->stream[0]);
-        else if (strcmp(j->method, LS_HBM_COPY_CE) == 0) /* the copy engine, as nvbandwidth's device_local_copy */
+        else if (strcmp(j->method, LS_HBM_COPY_CE) ==
+                 0) /* the copy engine, as nvbandwidth's device_local_copy */
             rc = cudaMemcpyAsync(j->b, j->a, j->size, cudaMemcpyDeviceToDevice, t->stream[0]);
         else
             rc = ls_k_copy(j->b, j->a, j->size, j->grid, j->block, t->stream[0]);
@@ -107,7 +108,7 @@ static const char *check_read_kernel(int dev, hbm_job_t *j, char *buf, size_t le
 /* Every GPU of the run, measured at the same time (issue 14): each GPU's memory is its
    own, so one gate releases them all and each keeps its own figure. */
 typedef struct {
-    int n;                        /* GPUs whose buffers are ready: the timer's groups */
+    int n; /* GPUs whose buffers are ready: the timer's groups */
     int dev[LS_MAX_GPUS];
     hbm_job_t job[LS_MAX_GPUS];
     double theo[LS_MAX_GPUS];
@@ -121,8 +122,8 @@ static cudaError_t enqueue_group(void *arg, int g, const ls_timer_t *view, int l
 
 /* What one GPU's figure came to, after the timed samples. */
 static void group_result(json_t *e, int dev, hbm_job_t *j, const double *ms, int st,
-                         const ls_rtimer_result_t *res, const ls_sample_rule_t *rule,
-                         int stop_rule, char *buf, size_t len)
+                         const ls_rtimer_result_t *res, const ls_sample_rule_t *rule, int stop_rule,
+                         char *buf, size_t len)
 {
     const char *bad = st == 0 ? check_hbm(dev, j, buf, len) : buf;
     if (!bad && strcmp(j->method, LS_HBM_READ) == 0)
@@ -141,7 +142,8 @@ static void group_result(json_t *e, int dev, hbm_job_t *j, const double *ms, int
 }
 
 /* One method on every ready GPU at once. */
-static void measure_method(json_t *doc, hbm_all_t *h, const char *method, const ls_measure_opts_t *o)
+static void measure_method(json_t *doc, hbm_all_t *h, const char *method,
+                           const ls_measure_opts_t *o)
 {
     char buf[256] = "out of memory";
     json_t *e[LS_MAX_GPUS];
@@ -154,26 +156,29 @@ static void measure_method(json_t *doc, hbm_all_t *h, const char *method, const 
     for (int g = 0; g < h->n; g++) {
         h->job[g].method = method;
         e[g] = ls_hbm_entry(h->dev[g], method, h->job[g].size, h->theo[g]);
-        if (rc == cudaSuccess && strcmp(method, LS_HBM_READ) != 0 && cudaSetDevice(h->dev[g]) == cudaSuccess)
+        if (rc == cudaSuccess && strcmp(method, LS_HBM_READ) != 0 &&
+            cudaSetDevice(h->dev[g]) == cudaSuccess)
             rc = cudaMemset(h->job[g].b, 0, h->job[g].size);
     }
     for (int g = 0; g < h->n && rc == cudaSuccess; g++)
-        rc = cudaSetDevice(h->dev[g]) == cudaSuccess ? cudaDeviceSynchronize() : cudaErrorInvalidDevice;
+        rc = cudaSetDevice(h->dev[g]) == cudaSuccess ? cudaDeviceSynchronize()
+                                                     : cudaErrorInvalidDevice;
     if (rc != cudaSuccess) {
         for (int g = 0; g < h->n; g++)
             ls_entry_cuda_fail(e[g], "setup", rc);
     } else {
         ls_telemetry_t *tele = ls_telemetry_for(h->dev, h->n, 0);
         ls_rtimer_result_t res;
-        int st = ls_rtimer_run(t, enqueue_group, h, HBM_MAX_LOOPS, &rule, ms, &res, buf, sizeof buf);
+        int st = ls_rtimer_run(t, enqueue_group, h, HBM_MAX_LOOPS, &rule, ms, &res, buf,
+                               sizeof buf);
         json_t *scratch = json_object();
         ls_telemetry_stop(tele, scratch);
         for (int g = 0; g < h->n; g++) {
             ls_entry_share_telemetry(e[g], scratch);
             char line[256];
             snprintf(line, sizeof line, "%s", buf);
-            group_result(e[g], h->dev[g], &h->job[g], ms + (size_t)g * (size_t)rule.max_samples,
-                         st, &res, &rule, o->stop_rule, line, sizeof line);
+            group_result(e[g], h->dev[g], &h->job[g], ms + (size_t)g * (size_t)rule.max_samples, st,
+                         &res, &rule, o->stop_rule, line, sizeof line);
         }
         json_decref(scratch);
     }

@@ -55,9 +55,11 @@ static cudaError_t enqueue_host(void *arg, const ls_timer_t *t, int loops)
     cudaSetDevice(j->dev);
     for (int i = 0; i < loops && rc == cudaSuccess; i++) {
         if (h2d)
-            rc = cudaMemcpyAsync(j->dev_dst, j->host_src, j->size, cudaMemcpyHostToDevice, t->stream[0]);
+            rc = cudaMemcpyAsync(j->dev_dst, j->host_src, j->size, cudaMemcpyHostToDevice,
+                                 t->stream[0]);
         if (d2h && rc == cudaSuccess)
-            rc = cudaMemcpyAsync(j->host_dst, j->dev_src, j->size, cudaMemcpyDeviceToHost, t->stream[1]);
+            rc = cudaMemcpyAsync(j->host_dst, j->dev_src, j->size, cudaMemcpyDeviceToHost,
+                                 t->stream[1]);
     }
     return rc;
 }
@@ -108,7 +110,10 @@ static int run_pageable(host_job_t *j, int n, double *ms, int *loops_out, char *
 {
     double one = 0, warm = 0;
     cudaError_t rc = pageable_sample(j, 1, &one);
-    int loops = ls_pick_loops(one, getenv("LS_SAMPLE_MS") ? ls_env_int("LS_SAMPLE_MS", 10, 1, 10000) : HOST_SAMPLE_MS, HOST_MAX_LOOPS);
+    int loops = ls_pick_loops(one,
+                              getenv("LS_SAMPLE_MS") ? ls_env_int("LS_SAMPLE_MS", 10, 1, 10000)
+                                                     : HOST_SAMPLE_MS,
+                              HOST_MAX_LOOPS);
     if (rc == cudaSuccess)
         rc = pageable_sample(j, loops, &warm);
     for (int i = 0; i < n && rc == cudaSuccess; i++)
@@ -148,7 +153,8 @@ static void measure_case(json_t *doc, host_job_t *j, int node, int local, int bo
 {
     char err[256] = "";
     j->direction = direction;
-    json_t *e = ls_host_entry(j->dev, node, direction, pinned ? "pinned" : "pageable", local, j->size);
+    json_t *e = ls_host_entry(j->dev, node, direction, pinned ? "pinned" : "pageable", local,
+                              j->size);
     json_object_set_new(e, "numa_bound", json_boolean(bound));
     /* Share of the host buffers in transparent huge pages (fewer translations for the
        DMA engines and the IOMMU); absent where unknown or not linkscope's own mapping. */
@@ -156,13 +162,15 @@ static void measure_case(json_t *doc, host_job_t *j, int node, int local, int bo
     double dst_huge = j->mapped ? ls_numa_huge_share(j->host_dst) : -1;
     if (src_huge >= 0 && dst_huge >= 0)
         json_object_set_new(e, "huge_page_share", json_real((src_huge + dst_huge) / 2));
-    ls_progress_detail("host: %s %s GPU%d node %d", direction, pinned ? "pinned" : "pageable", j->dev, node);
+    ls_progress_detail("host: %s %s GPU%d node %d", direction, pinned ? "pinned" : "pageable",
+                       j->dev, node);
     double *ms = calloc((size_t)n, sizeof *ms);
     int devs[2] = {j->dev, j->dev}, loops = 1, st = -1;
     ls_timer_t t;
     memset(&t, 0, sizeof t);
     clear_outputs(j);
-    ls_telemetry_t *tele = ls_telemetry_for(&j->dev, 1, LS_TELEMETRY_PCIE); /* the copies cross PCIe */
+    ls_telemetry_t *tele = ls_telemetry_for(&j->dev, 1,
+                                            LS_TELEMETRY_PCIE); /* the copies cross PCIe */
     if (!ms) {
         snprintf(err, sizeof err, "out of memory");
     } else if (pinned) {
@@ -184,11 +192,13 @@ static void measure_case(json_t *doc, host_job_t *j, int node, int local, int bo
         ls_entry_fail(e, st == -2 ? "timeout" : "failed", err);
         cudaGetLastError();
     } else if (wrong != 0) {
-        snprintf(err, sizeof err, wrong < 0 ? "verification could not run" : "%lld words wrong", wrong);
+        snprintf(err, sizeof err, wrong < 0 ? "verification could not run" : "%lld words wrong",
+                 wrong);
         ls_entry_fail(e, "failed", err);
         json_object_set_new(e, "verified", json_false());
     } else {
-        ls_entry_set_bandwidth(e, ms, (size_t)n, (double)ls_host_counted_bytes(direction, j->size, loops));
+        ls_entry_set_bandwidth(e, ms, (size_t)n,
+                               (double)ls_host_counted_bytes(direction, j->size, loops));
         json_object_set_new(e, "loops", json_integer(loops));
         json_object_set_new(e, "verified", json_true());
     }
@@ -196,7 +206,6 @@ static void measure_case(json_t *doc, host_job_t *j, int node, int local, int bo
     free(ms);
     ls_doc_add_unique(doc, e);
 }
-
 
 static void fail_node(json_t *doc, int dev, int node, int local, size_t size, const char *why)
 {
@@ -264,7 +273,8 @@ static void measure_node(json_t *doc, int dev, int node, int local, size_t size,
         int bound = bound_src && bound_dst;
         /* Pinned: the same node-bound pages, registered (page-locked) with the driver. */
         int reg_src = ls_host_register(j.host_src, size, cudaHostRegisterPortable) == cudaSuccess;
-        int reg_dst = reg_src && ls_host_register(j.host_dst, size, cudaHostRegisterPortable) == cudaSuccess;
+        int reg_dst = reg_src &&
+                      ls_host_register(j.host_dst, size, cudaHostRegisterPortable) == cudaSuccess;
         if (reg_dst) {
             for (int d = 0; d < 3; d++)
                 measure_case(doc, &j, node, local, bound, dirs[d], 1, n);
@@ -297,14 +307,14 @@ static void measure_node(json_t *doc, int dev, int node, int local, size_t size,
    with a barrier between steps, so no two threads bind the same memory node or CPUs at
    once. A GPU whose node is unknown, or a machine of one node, goes alone. */
 typedef struct {
-    int dev, gpu_node, slot;   /* slot: the GPU's node's index in nodes[] */
+    int dev, gpu_node, slot; /* slot: the GPU's node's index in nodes[] */
     int nnodes;
     const int *nodes;
     size_t size;
     int n;
-    json_t *doc;               /* its own, merged after the batch */
-    pthread_barrier_t *step;   /* NULL: alone */
-    struct start *start;       /* threads wait here until every one of the batch started */
+    json_t *doc;             /* its own, merged after the batch */
+    pthread_barrier_t *step; /* NULL: alone */
+    struct start *start;     /* threads wait here until every one of the batch started */
     pthread_t thread;
     int started;
 } host_gpu_t;
@@ -413,9 +423,13 @@ int ls_measure_host(json_t *doc, const ls_measure_opts_t *o, char *err, size_t e
         char bus[32];
         int dev = o->gpus[x];
         int gpu_node = ls_gpu_bus_id(dev, bus, sizeof bus) == 0 ? ls_numa_of_pci(NULL, bus) : -1;
-        all[x] = (host_gpu_t){.dev = dev, .gpu_node = gpu_node,
-                              .slot = node_slot(nodes, nnodes, gpu_node), .nnodes = nnodes,
-                              .nodes = nodes, .size = o->size, .n = o->samples};
+        all[x] = (host_gpu_t){.dev = dev,
+                              .gpu_node = gpu_node,
+                              .slot = node_slot(nodes, nnodes, gpu_node),
+                              .nnodes = nnodes,
+                              .nodes = nodes,
+                              .size = o->size,
+                              .n = o->samples};
     }
     for (int x = 0; x < o->ngpus; x++) {
         if (done[x])

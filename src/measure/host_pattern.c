@@ -51,7 +51,8 @@ static long long over_slices(unsigned *dst, const unsigned *src, size_t bytes, u
     int started[MAX_THREADS] = {0};
     for (int t = 0; t < k; t++) {
         size_t first = n * (size_t)t / (size_t)k, end = n * (size_t)(t + 1) / (size_t)k;
-        slice[t] = (slice_t){.dst = dst, .src = src, .first = first, .count = end - first, .seed = seed};
+        slice[t] =
+            (slice_t){.dst = dst, .src = src, .first = first, .count = end - first, .seed = seed};
         started[t] = t > 0 && pthread_create(&tid[t], NULL, run_slice, &slice[t]) == 0;
     }
     for (int t = 0; t < k; t++)

@@ -81,14 +81,12 @@ void ls_k_set_variant(int unroll, int streaming)
     copy_streaming = streaming != 0;
 }
 
-template <bool CS>
-static __device__ __forceinline__ uint4 load16(const uint4 *p)
+template <bool CS> static __device__ __forceinline__ uint4 load16(const uint4 *p)
 {
     return CS ? __ldcs(p) : *p;
 }
 
-template <bool CS>
-static __device__ __forceinline__ void store16(uint4 *p, uint4 v)
+template <bool CS> static __device__ __forceinline__ void store16(uint4 *p, uint4 v)
 {
     if (CS)
         __stcs(p, v);
@@ -165,7 +163,8 @@ static __global__ void read_kernel(const uint4 *__restrict__ src, size_t n, unsi
 }
 
 template <bool CS>
-static void launch_read(const uint4 *src, size_t n, unsigned *x, int grid, int block, cudaStream_t s)
+static void launch_read(const uint4 *src, size_t n, unsigned *x, int grid, int block,
+                        cudaStream_t s)
 {
     switch (copy_unroll) {
     case 2: read_kernel<2, CS><<<grid, block, 0, s>>>(src, n, x); break;
@@ -278,8 +277,8 @@ static __global__ void chase_kernel(const unsigned long long *chain, int steps, 
     result[1] = idx;
 }
 
-cudaError_t ls_k_chase(const unsigned long long *chain, int steps, int mode, int blocks,
-                       int target, unsigned long long *result, cudaStream_t stream)
+cudaError_t ls_k_chase(const unsigned long long *chain, int steps, int mode, int blocks, int target,
+                       unsigned long long *result, cudaStream_t stream)
 {
     if (mode == 1)
         chase_kernel<1><<<blocks, 1, 0, stream>>>(chain, steps, target, result);

@@ -55,8 +55,8 @@ cudaError_t ls_k_pingpong(volatile int *mine, volatile int *peer, int iters, int
    dependent loads; result[0] = elapsed ns, result[1] = last index. mode: 0 volatile
    loads (no L1), 1 L2-only loads (ld.cg), 2 default loads. The chain may live in peer
    GPU memory or in mapped host memory. */
-cudaError_t ls_k_chase(const unsigned long long *chain, int steps, int mode, int blocks,
-                       int target, unsigned long long *result, cudaStream_t stream);
+cudaError_t ls_k_chase(const unsigned long long *chain, int steps, int mode, int blocks, int target,
+                       unsigned long long *result, cudaStream_t stream);
 
 /* Tuning of the copy, read and write kernels: loads in flight per thread (2, 4, 8, 12)
    and the evict-first cache hint on (1) or off (0). Applies to later launches. */

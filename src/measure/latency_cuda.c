@@ -72,14 +72,16 @@ static void finish_entry(json_t *doc, json_t *e, const double *us, int n, const 
 }
 
 /* Ping-pong; flags either in each GPU's memory (p2p) or both in mapped host memory. */
-static const char *pingpong(int a, int b, int through_host, int n, double *us, char *buf, size_t len)
+static const char *pingpong(int a, int b, int through_host, int n, double *us, char *buf,
+                            size_t len)
 {
     int *flag_a = NULL, *flag_b = NULL;
     volatile int *host = NULL;
     unsigned long long *result = NULL;
     cudaStream_t sa = NULL, sb = NULL;
     const char *fail = NULL;
-    cudaError_t rc = ls_host_alloc((void **)&result, 64, cudaHostAllocMapped | cudaHostAllocPortable);
+    cudaError_t rc = ls_host_alloc((void **)&result, 64,
+                                   cudaHostAllocMapped | cudaHostAllocPortable);
     if (rc == cudaSuccess && through_host) {
         rc = ls_host_alloc((void **)&host, 4096, cudaHostAllocMapped | cudaHostAllocPortable);
         flag_a = (int *)host;
@@ -118,10 +120,12 @@ static const char *pingpong(int a, int b, int through_host, int n, double *us, c
         ls_spin_enter();
         cudaSetDevice(b);
         if (rc == cudaSuccess)
-            rc = ls_k_pingpong(flag_b, flag_a, LS_LATENCY_ROUND_TRIPS, 0, NULL, PINGPONG_TIMEOUT_MS, sb);
+            rc = ls_k_pingpong(flag_b, flag_a, LS_LATENCY_ROUND_TRIPS, 0, NULL, PINGPONG_TIMEOUT_MS,
+                               sb);
         cudaSetDevice(a);
         if (rc == cudaSuccess)
-            rc = ls_k_pingpong(flag_a, flag_b, LS_LATENCY_ROUND_TRIPS, 1, result, PINGPONG_TIMEOUT_MS, sa);
+            rc = ls_k_pingpong(flag_a, flag_b, LS_LATENCY_ROUND_TRIPS, 1, result,
+                               PINGPONG_TIMEOUT_MS, sa);
         cudaError_t s = cudaStreamSynchronize(sa);
         rc = rc == cudaSuccess ? s : rc;
         s = cudaStreamSynchronize(sb); /* both, even after a failed launch: nothing left spinning */
@@ -160,14 +164,16 @@ static const char *chase(int a, int b, const unsigned long long *chain_host, int
                          char *buf, size_t len)
 {
     unsigned long long *chain = NULL, *result = NULL;
-    cudaError_t rc = ls_host_alloc((void **)&result, 64, cudaHostAllocMapped | cudaHostAllocPortable);
+    cudaError_t rc = ls_host_alloc((void **)&result, 64,
+                                   cudaHostAllocMapped | cudaHostAllocPortable);
     if (rc == cudaSuccess && b >= 0) {
         char why[128];
         chain = ls_dev_alloc(b, CHAIN_BYTES, why, sizeof why);
         rc = chain ? cudaMemcpy(chain, chain_host, CHAIN_BYTES, cudaMemcpyHostToDevice)
                    : cudaErrorMemoryAllocation;
     } else if (rc == cudaSuccess) {
-        rc = ls_host_alloc((void **)&chain, CHAIN_BYTES, cudaHostAllocMapped | cudaHostAllocPortable);
+        rc = ls_host_alloc((void **)&chain, CHAIN_BYTES,
+                           cudaHostAllocMapped | cudaHostAllocPortable);
         if (rc == cudaSuccess)
             memcpy(chain, chain_host, CHAIN_BYTES);
     }
@@ -179,8 +185,8 @@ static const char *chase(int a, int b, const unsigned long long *chain_host, int
     int spread = ls_env_int("LS_CHASE_SPREAD", 1, 0, 1);
     int blocks = spread ? ls_sms(a) : 1;
     for (int i = -1; i < n && rc == cudaSuccess; i++) {
-        rc = ls_k_chase(chain, LS_LATENCY_CHASE_STEPS, mode, blocks, spread && i >= 0 ? i % blocks : 0,
-                        result, 0);
+        rc = ls_k_chase(chain, LS_LATENCY_CHASE_STEPS, mode, blocks,
+                        spread && i >= 0 ? i % blocks : 0, result, 0);
         if (rc == cudaSuccess)
             rc = cudaDeviceSynchronize();
         if (rc == cudaSuccess && i >= 0)
@@ -275,7 +281,8 @@ static void measure_small(json_t *doc, int a, int b, int pair_p2p, int through_h
     int devs[2] = {a, b};
     json_t *eg = ls_latency_entry(a, b, "gpu_copy", pair_p2p, through_host, 4);
     json_t *ec = ls_latency_entry(a, b, "cpu_copy", pair_p2p, through_host, 4);
-    ls_progress_detail("latency: small copies GPU%d -> GPU%d (%s)", a, b, through_host ? "P2P disabled" : "P2P");
+    ls_progress_detail("latency: small copies GPU%d -> GPU%d (%s)", a, b,
+                       through_host ? "P2P disabled" : "P2P");
     ls_telemetry_t *tele = ls_telemetry_for(devs, 2, 0);
     const char *fail = small_copies(a, b, n, g, c, buf, sizeof buf);
     ls_telemetry_stop(tele, eg);
@@ -293,7 +300,8 @@ static void measure_pair(json_t *doc, int a, int b, int p2p, int n, double *us, 
         if (!through_host && !p2p)
             continue;
         json_t *e = ls_latency_entry(a, b, "gpu_pingpong", p2p, through_host, 4);
-        ls_progress_detail("latency: ping-pong GPU%d <-> GPU%d%s", a, b, through_host ? " through host" : "");
+        ls_progress_detail("latency: ping-pong GPU%d <-> GPU%d%s", a, b,
+                           through_host ? " through host" : "");
         ls_telemetry_t *tele = ls_telemetry_for(devs, 2, 0);
         const char *fail = pingpong(a, b, through_host, n, us, buf, sizeof buf);
         ls_telemetry_stop(tele, e);
@@ -353,8 +361,12 @@ static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa
         return;
     for (int k = 0; k < npairs; k++) {
         pair_job_t *j = &jobs[k];
-        *j = (pair_job_t){.a = o->gpus[pa[k]], .b = o->gpus[pb[k]], .n = o->samples, .index = index,
-                          .chain = chain, .doc = json_pack("{s:[]}", "measurements")};
+        *j = (pair_job_t){.a = o->gpus[pa[k]],
+                          .b = o->gpus[pb[k]],
+                          .n = o->samples,
+                          .index = index,
+                          .chain = chain,
+                          .doc = json_pack("{s:[]}", "measurements")};
         if (npairs == 1 || pthread_create(&j->thread, NULL, pair_thread, j) != 0)
             pair_thread(j); /* alone, or no thread to be had: here */
         else
@@ -365,9 +377,9 @@ static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa
             pthread_join(jobs[k].thread, NULL);
         size_t i;
         json_t *e;
-        json_array_foreach(json_object_get(jobs[k].doc, "measurements"), i, e)
-        {
-            json_object_set_new(e, "round", json_pack("{s:i, s:i}", "index", index, "pairs", npairs));
+        json_array_foreach(json_object_get(jobs[k].doc, "measurements"), i, e) {
+            json_object_set_new(e, "round",
+                                json_pack("{s:i, s:i}", "index", index, "pairs", npairs));
             ls_doc_add_unique(doc, json_incref(e));
         }
         json_decref(jobs[k].doc);

@@ -13,17 +13,17 @@
 #include "model/topo.h"
 
 #define LS_DEFAULT_SAMPLES 20
-#define LS_LATENCY_ROUND_TRIPS 2000         /* per ping-pong sample */
-#define LS_LATENCY_CHASE_STEPS 10000        /* per pointer-chase sample */
-#define LS_LATENCY_COPIES 100               /* per gpu_copy sample, as p2pBandwidthLatencyTest */
+#define LS_LATENCY_ROUND_TRIPS 2000  /* per ping-pong sample */
+#define LS_LATENCY_CHASE_STEPS 10000 /* per pointer-chase sample */
+#define LS_LATENCY_COPIES 100        /* per gpu_copy sample, as p2pBandwidthLatencyTest */
 
 typedef struct {
     int gpus[LS_MAX_GPUS]; /* CUDA ordinals (= PCI bus order = document index) */
     int ngpus;
-    int samples;           /* timed samples per figure (warm-up not counted) */
-    uint64_t size;         /* buffer bytes (ls_family_resolve fills the default) */
-    const json_t *doc;     /* read for gpus[].hbm_theoretical_gbps and links[] */
-    const char *methods;   /* comma list: only these of the family's methods; NULL or "": all */
+    int samples;         /* timed samples per figure (warm-up not counted) */
+    uint64_t size;       /* buffer bytes (ls_family_resolve fills the default) */
+    const json_t *doc;   /* read for gpus[].hbm_theoretical_gbps and links[] */
+    const char *methods; /* comma list: only these of the family's methods; NULL or "": all */
     /* Pair rounds (issue 14), given by the pipeline as plain arrays (analyze/schedule.c
        makes them; measure does not use analyze): round r holds pairs round_start[r] ..
        round_start[r + 1] - 1 of pair_a[], pair_b[] (indices into gpus, a < b), measured

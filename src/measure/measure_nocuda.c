@@ -6,8 +6,9 @@
 int ls_measure_without_cuda(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
     (void)doc, (void)o;
-    ls_seterr(err, errlen, "built without CUDA: this linkscope cannot measure (install a CUDA "
-                           "toolkit and rebuild)");
+    ls_seterr(err, errlen,
+              "built without CUDA: this linkscope cannot measure (install a CUDA "
+              "toolkit and rebuild)");
     return LS_EXIT_NOGPU;
 }
 

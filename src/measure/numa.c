@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define LS_MPOL_BIND 2      /* linux/mempolicy.h */
+#define LS_MPOL_BIND 2 /* linux/mempolicy.h */
 #define LS_MPOL_MF_MOVE (1 << 1)
 
 int ls_numa_nodes(const char *root, int *nodes, int max)
@@ -53,7 +53,8 @@ int ls_numa_of_pci(const char *root, const char *bus_id)
     char path[128], text[32];
     snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/numa_node", bus_id);
     long node;
-    if (ls_read_text(root, path, text, sizeof text) != 0 || ls_parse_long(text, -1, 4096, &node) != 0)
+    if (ls_read_text(root, path, text, sizeof text) != 0 ||
+        ls_parse_long(text, -1, 4096, &node) != 0)
         return -1;
     return (int)node;
 }

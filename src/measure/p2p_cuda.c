@@ -22,29 +22,35 @@
 #define STAGE_MIN_CHUNK (8ull << 20)
 #define STAGE_PIECES 64
 #define STAGE_SLOTS 8
-#define STAGE_MAX_LOOPS 4        /* keeps the queued operations well inside the queue */
+#define STAGE_MAX_LOOPS 4 /* keeps the queued operations well inside the queue */
 #define COPY_MAX_LOOPS 64
 
 typedef struct {
-    int dev[2];          /* [0] = a (source of direction 0), [1] = b */
+    int dev[2]; /* [0] = a (source of direction 0), [1] = b */
     void *src[2], *dst[2];
     void *ring[2][STAGE_SLOTS]; /* pinned host slots per direction */
     size_t size;
     const char *method;
-    int phase;           /* 0: a -> b, 1: b -> a, 2: both at once */
-    int bidir;           /* phase == 2 */
+    int phase; /* 0: a -> b, 1: b -> a, 2: both at once */
+    int bidir; /* phase == 2 */
     int grid[2], block[2];
     size_t chunk;
     int nchunks;
-    long long piece[2];                    /* pieces queued in this sample, per direction */
-    cudaEvent_t d2h_ev[2][STAGE_SLOTS];    /* slot filled (source side) */
-    cudaEvent_t h2d_ev[2][STAGE_SLOTS];    /* slot drained (destination side) */
+    long long piece[2];                 /* pieces queued in this sample, per direction */
+    cudaEvent_t d2h_ev[2][STAGE_SLOTS]; /* slot filled (source side) */
+    cudaEvent_t h2d_ev[2][STAGE_SLOTS]; /* slot drained (destination side) */
 } p2p_job_t;
 
 /* Timer streams: 0 on a, 1 on b, 2 on b, 3 on a. Direction 0 (a -> b) uses stream 0 on
    the source side and 1 on the destination side; direction 1 (b -> a) uses 2 and 3. */
-static int src_stream(int d) { return d == 0 ? 0 : 2; }
-static int dst_stream(int d) { return d == 0 ? 1 : 3; }
+static int src_stream(int d)
+{
+    return d == 0 ? 0 : 2;
+}
+static int dst_stream(int d)
+{
+    return d == 0 ? 1 : 3;
+}
 
 static cudaError_t enqueue_staged(p2p_job_t *j, const ls_timer_t *t, int d)
 {
@@ -141,7 +147,7 @@ static int job_alloc(p2p_job_t *j, int a, int b, size_t size, char *err, size_t 
     j->dev[1] = b;
     j->size = size;
     j->chunk = ls_round16(size / STAGE_PIECES) > STAGE_MIN_CHUNK ? ls_round16(size / STAGE_PIECES)
-                                                                  : STAGE_MIN_CHUNK;
+                                                                 : STAGE_MIN_CHUNK;
     j->nchunks = (int)((size + j->chunk - 1) / j->chunk);
     for (int s = 0; s < 2; s++) {
         j->src[s] = ls_dev_alloc(j->dev[s], size, err, errlen);
@@ -195,7 +201,8 @@ static long long verify_job(p2p_job_t *j)
     if (j->phase != 1)
         wrong = ls_count_wrong(j->dev[1], j->dst[1], j->size, 1000u + (unsigned)j->dev[0], NULL);
     if (wrong >= 0 && j->phase != 0) {
-        long long w2 = ls_count_wrong(j->dev[0], j->dst[0], j->size, 1000u + (unsigned)j->dev[1], NULL);
+        long long w2 = ls_count_wrong(j->dev[0], j->dst[0], j->size, 1000u + (unsigned)j->dev[1],
+                                      NULL);
         wrong = w2 < 0 ? -1 : wrong + w2;
     }
     return wrong;
@@ -211,9 +218,9 @@ static ls_sample_rule_t sample_rule(const ls_measure_opts_t *o)
 /* One round: its pairs' jobs, measured together (rtimer.h). */
 typedef struct {
     p2p_job_t *job[LS_RT_MAX_GROUPS];
-    int p2p[LS_RT_MAX_GROUPS];   /* peer access both ways */
+    int p2p[LS_RT_MAX_GROUPS]; /* peer access both ways */
     int njobs;
-    int index, npairs;           /* the round's number and its pairs (for the entries) */
+    int index, npairs; /* the round's number and its pairs (for the entries) */
     ls_rtimer_t timer;
     int timer_ok;
 } round_t;
@@ -231,7 +238,10 @@ static cudaError_t enqueue_group(void *arg, int g, const ls_timer_t *view, int l
     return ph->entry[g] ? enqueue_p2p(ph->r->job[g], view, loops) : cudaSuccess;
 }
 
-static const char *phase_direction(int phase) { return phase == 2 ? "bidir" : "uni"; }
+static const char *phase_direction(int phase)
+{
+    return phase == 2 ? "bidir" : "uni";
+}
 
 static json_t *phase_entry(p2p_job_t *j, const char *method, int phase, int p2p, const round_t *r)
 {
@@ -271,13 +281,16 @@ static void group_result(json_t *e, p2p_job_t *j, const double *ms, const ls_rti
     long long wrong = verify_job(j);
     char err[96];
     if (wrong != 0) {
-        snprintf(err, sizeof err, wrong < 0 ? "verification could not run" : "%lld words wrong after the copy", wrong);
+        snprintf(err, sizeof err,
+                 wrong < 0 ? "verification could not run" : "%lld words wrong after the copy",
+                 wrong);
         ls_entry_fail(e, "failed", err);
         json_object_set_new(e, "verified", json_false());
         return;
     }
     ls_entry_set_bandwidth(e, ms, (size_t)res->taken,
-                           (double)ls_p2p_counted_bytes(phase_direction(j->phase), j->size, res->loops));
+                           (double)ls_p2p_counted_bytes(phase_direction(j->phase), j->size,
+                                                        res->loops));
     json_object_set_new(e, "loops", json_integer(res->loops));
     json_object_set_new(e, "verified", json_true());
     ls_entry_set_stop(e, rule, stop_rule, res->taken, res->why);
@@ -294,8 +307,9 @@ static void measure_groups(phase_t *ph, int staged, const ls_measure_opts_t *o)
     char err[256] = "out of memory";
     ls_rtimer_result_t res;
     ls_telemetry_t *tele = phase_telemetry(ph);
-    int st = ms ? ls_rtimer_run(&r->timer, enqueue_group, ph, staged ? STAGE_MAX_LOOPS : COPY_MAX_LOOPS,
-                                &rule, ms, &res, err, sizeof err)
+    int st = ms ? ls_rtimer_run(&r->timer, enqueue_group, ph,
+                                staged ? STAGE_MAX_LOOPS : COPY_MAX_LOOPS, &rule, ms, &res, err,
+                                sizeof err)
                 : -1;
     telemetry_into(tele, ph);
     for (int g = 0; g < r->njobs; g++) {
@@ -344,7 +358,10 @@ static void measure_phase(json_t *doc, round_t *r, const char *method, int phase
     int active = 0;
     json_t *all[LS_RT_MAX_GROUPS];
     ls_progress("p2p: %s %s, round %d (%d pairs at once)", method,
-                phase == 2 ? "both ways" : phase ? "b->a" : "a->b", r->index, r->njobs);
+                phase == 2 ? "both ways"
+                : phase    ? "b->a"
+                           : "a->b",
+                r->index, r->njobs);
     for (int k = 0; k < r->njobs; k++) {
         all[k] = phase_entry(r->job[k], method, phase, r->p2p[k], r);
         if (!r->timer_ok)
@@ -361,7 +378,8 @@ static void measure_phase(json_t *doc, round_t *r, const char *method, int phase
 /* o->methods, else LS_P2P_METHODS=sm_write,sm_read (a tuning knob), limits the methods. */
 static int method_wanted(const ls_measure_opts_t *o, const char *method)
 {
-    return ls_methods_include(o->methods && *o->methods ? o->methods : getenv("LS_P2P_METHODS"), method);
+    return ls_methods_include(o->methods && *o->methods ? o->methods : getenv("LS_P2P_METHODS"),
+                              method);
 }
 
 /* Phases of a round: a->b, b->a, and both ways at once unless o asks for one way. */

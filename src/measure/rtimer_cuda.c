@@ -18,7 +18,8 @@ cudaError_t ls_rtimer_init(ls_rtimer_t *t, int ngroups, int per_group, const int
         t->active[g] = 1;
     for (int g = 0; g < ngroups; g++) {
         ls_timer_t *v = &t->view[g];
-        LS_CUDA_TRY(ls_timer_streams_init(v, devices + g * per_group, per_group, cudaEventDisableTiming));
+        LS_CUDA_TRY(
+            ls_timer_streams_init(v, devices + g * per_group, per_group, cudaEventDisableTiming));
         LS_CUDA_TRY(cudaSetDevice(v->device[0]));
         LS_CUDA_TRY(cudaEventCreate(&t->begin[g]));
         LS_CUDA_TRY(cudaEventCreate(&t->end[g]));
@@ -134,7 +135,8 @@ static cudaError_t rtimer_sample(ls_rtimer_t *t, ls_group_enqueue_fn fn, void *a
 }
 
 /* Whether every active group has samples enough (n taken, row stride max). */
-static enum ls_stop all_enough(const ls_rtimer_t *t, const double *ms, int n, const ls_sample_rule_t *r)
+static enum ls_stop all_enough(const ls_rtimer_t *t, const double *ms, int n,
+                               const ls_sample_rule_t *r)
 {
     enum ls_stop worst = n >= r->max_samples ? LS_STOP_LIMIT : LS_STOP_CONVERGED;
     for (int g = 0; g < t->ngroups; g++) {
@@ -156,8 +158,10 @@ static int fail(cudaError_t rc, int late, char *err, size_t errlen)
         cudaGetLastError();
         return -1;
     }
-    ls_seterr(err, errlen, "the gate kernel timed out after %u ms while work was queued "
-                           "(queue full or GPU stalled)", ls_gate_timeout_ms());
+    ls_seterr(err, errlen,
+              "the gate kernel timed out after %u ms while work was queued "
+              "(queue full or GPU stalled)",
+              ls_gate_timeout_ms());
     (void)late;
     return -2;
 }

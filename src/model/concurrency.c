@@ -25,7 +25,9 @@ json_t *ls_concurrency_check(const json_t *concurrent, const json_t *alone)
         json_decref(a);
         return NULL;
     }
-    json_object_set_new(c, "pairs", json_integer(ls_json_int(json_object_get(concurrent, "round"), "pairs", 1)));
+    json_object_set_new(c, "pairs",
+                        json_integer(
+                            ls_json_int(json_object_get(concurrent, "round"), "pairs", 1)));
     int lower = ls_concurrent_lower(ls_json_num(c, "value", 0), ls_json_num(c, "max", 0),
                                     ls_json_num(a, "value", 0), ls_json_num(a, "min", 0));
     return json_pack("{s:o, s:o, s:b}", "concurrent", c, "alone", a, "lower", lower);

@@ -21,10 +21,9 @@ json_t *ls_doc_new(void)
     gmtime_r(&now, &tm);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return json_pack("{s:s, s:s, s:{s:s, s:s}, s:{}, s:{}, s:[], s:[], s:[], s:[], s:{}, s:[]}",
-                     "schema", LS_SCHEMA, "created", created,
-                     "tool", "version", LS_VERSION, "commit", LS_GIT_COMMIT,
-                     "host", "software", "gpus", "links", "nics", "gpu_nic_links", "env",
-                     "measurements");
+                     "schema", LS_SCHEMA, "created", created, "tool", "version", LS_VERSION,
+                     "commit", LS_GIT_COMMIT, "host", "software", "gpus", "links", "nics",
+                     "gpu_nic_links", "env", "measurements");
 }
 
 char *ls_doc_dumps(const json_t *doc)
@@ -54,9 +53,10 @@ int ls_doc_write(const json_t *doc, const char *path, char *err, size_t errlen)
         return ls_seterr(err, errlen, "%s: cannot serialize the run document", path);
     if (strlen(text) > ls_max_input_bytes()) {
         free(text);
-        return ls_seterr(err, errlen, "%s: not written: the document is larger than the %zu MiB "
-                         "input limit (set LINKSCOPE_MAX_INPUT_MB to raise it)", path,
-                         ls_max_input_bytes() >> 20);
+        return ls_seterr(err, errlen,
+                         "%s: not written: the document is larger than the %zu MiB "
+                         "input limit (set LINKSCOPE_MAX_INPUT_MB to raise it)",
+                         path, ls_max_input_bytes() >> 20);
     }
     int rc = ls_write_file_atomic(path, text, strlen(text), err, errlen);
     free(text);
@@ -119,7 +119,8 @@ static int check_schema(const json_t *doc, char *err, size_t errlen)
         version = 0; /* "linkscope.run/1x": not a version */
     if (version > LS_SCHEMA_VERSION)
         return ls_seterr(err, errlen,
-                         "schema: \"%s\" is newer than this linkscope reads (%s); upgrade linkscope",
+                         "schema: \"%s\" is newer than this linkscope reads (%s); upgrade "
+                         "linkscope",
                          s, LS_SCHEMA);
     if (version < 1)
         return ls_seterr(err, errlen, "schema: \"%s\" has no valid version", s);
@@ -131,7 +132,7 @@ static int check_types(const json_t *doc, char *err, size_t errlen)
     static const struct {
         const char *key;
         int is_array;
-    } sections[] = {{"host", 0},  {"software", 0},      {"gpus", 1}, {"links", 1},
+    } sections[] = {{"host", 0}, {"software", 0},      {"gpus", 1}, {"links", 1},
                     {"nics", 1}, {"gpu_nic_links", 1}, {"env", 0},  {"measurements", 1}};
     if (!json_is_string(json_object_get(doc, "created")))
         return ls_seterr(err, errlen, "created: missing or not a string");
@@ -170,8 +171,7 @@ static int check_gpus(const json_t *doc, char *err, size_t errlen)
     ls_idset_t seen;
     ls_idset_init(&seen);
     int rc = 0;
-    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, gpu) {
         if (!json_is_object(gpu) || !json_is_integer(json_object_get(gpu, "index"))) {
             rc = ls_seterr(err, errlen, "gpus[%zu].index: missing or not an integer", i);
             break;
@@ -186,8 +186,7 @@ static int check_gpus(const json_t *doc, char *err, size_t errlen)
     if (rc)
         return rc;
     const json_t *link;
-    json_array_foreach(json_object_get(doc, "links"), i, link)
-    {
+    json_array_foreach(json_object_get(doc, "links"), i, link) {
         if (!json_is_integer(json_object_get(link, "a")) ||
             !json_is_integer(json_object_get(link, "b")) ||
             !json_is_string(json_object_get(link, "type")))
@@ -200,8 +199,7 @@ static int check_measurements(const json_t *doc, char *err, size_t errlen)
 {
     size_t i;
     const json_t *m;
-    json_array_foreach(json_object_get(doc, "measurements"), i, m)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, m) {
         static const char *required[] = {"id", "family", "metric", "unit", "status"};
         if (!json_is_object(m))
             return ls_seterr(err, errlen, "measurements[%zu]: expected an object", i);
@@ -214,8 +212,7 @@ static int check_measurements(const json_t *doc, char *err, size_t errlen)
             return ls_seterr(err, errlen, "measurements[%zu].samples: expected an array", i);
         size_t k;
         const json_t *s;
-        json_array_foreach(samples, k, s)
-        {
+        json_array_foreach(samples, k, s) {
             if (!json_is_number(s))
                 return ls_seterr(err, errlen, "measurements[%zu].samples[%zu]: not a number", i, k);
         }
@@ -284,8 +281,7 @@ void ls_json_add_string_once(json_t *strings, const char *s)
 {
     size_t i;
     const json_t *v;
-    json_array_foreach(strings, i, v)
-    {
+    json_array_foreach(strings, i, v) {
         if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
             return;
     }
@@ -296,6 +292,8 @@ const json_t *ls_doc_gpu(const json_t *doc, long long index)
 {
     size_t i;
     const json_t *gpu;
-    json_array_foreach(json_object_get(doc, "gpus"), i, gpu) if (ls_json_int(gpu, "index", -1) == index) return gpu;
+    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
+        if (ls_json_int(gpu, "index", -1) == index)
+            return gpu;
     return NULL;
 }

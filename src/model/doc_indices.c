@@ -46,8 +46,7 @@ static int check_entry(const json_t *m, size_t i, char *err, size_t errlen)
         return ls_seterr(err, errlen, "measurements[%zu] (%s).gpus: expected an array", i, id);
     size_t k;
     const json_t *g;
-    json_array_foreach(gpus, k, g)
-    {
+    json_array_foreach(gpus, k, g) {
         if (check_index(g, 0, why, sizeof why))
             return ls_seterr(err, errlen, "measurements[%zu] (%s).gpus[%zu]: %s", i, id, k, why);
     }
@@ -58,24 +57,25 @@ int ls_doc_check_indices(const json_t *doc, char *err, size_t errlen)
 {
     size_t i;
     const json_t *m;
-    json_array_foreach(json_object_get(doc, "measurements"), i, m)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, m) {
         if (check_entry(m, i, err, errlen))
             return -1;
     }
-    json_array_foreach(json_object_get(doc, "gpus"), i, m)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, m) {
         long long index = ls_json_int(m, "index", -1);
         if (index >= LS_MAX_GPUS)
-            return ls_seterr(err, errlen, "gpus[%zu].index: %lld: linkscope reads up to %d GPUs "
-                             "per machine", i, index, LS_MAX_GPUS);
+            return ls_seterr(err, errlen,
+                             "gpus[%zu].index: %lld: linkscope reads up to %d GPUs "
+                             "per machine",
+                             i, index, LS_MAX_GPUS);
     }
-    json_array_foreach(json_object_get(doc, "links"), i, m)
-    {
+    json_array_foreach(json_object_get(doc, "links"), i, m) {
         long long a = ls_json_int(m, "a", -1), b = ls_json_int(m, "b", -1);
         if (a < 0 || b < 0 || a >= LS_MAX_GPUS || b >= LS_MAX_GPUS)
-            return ls_seterr(err, errlen, "links[%zu]: %lld-%lld is not a pair of GPU indices "
-                             "(0-%d)", i, a, b, LS_MAX_GPUS - 1);
+            return ls_seterr(err, errlen,
+                             "links[%zu]: %lld-%lld is not a pair of GPU indices "
+                             "(0-%d)",
+                             i, a, b, LS_MAX_GPUS - 1);
     }
     return 0;
 }

@@ -44,8 +44,8 @@ json_t *ls_latency_entry(int src, int dst, const char *method, int pair_p2p, int
         snprintf(dsts, sizeof dsts, "host");
     else
         snprintf(dsts, sizeof dsts, "%d", dst);
-    snprintf(id, sizeof id, "latency-%s%s-%d-%s", method, through_host && dst != LS_HOST_SIDE
-                                                              ? "-host" : "", src, dsts);
+    snprintf(id, sizeof id, "latency-%s%s-%d-%s", method,
+             through_host && dst != LS_HOST_SIDE ? "-host" : "", src, dsts);
     json_t *e = ls_entry_new(LS_FAMILY_LATENCY, "latency", "us");
     json_t *gpus = dst == LS_HOST_SIDE ? json_pack("[i]", src) : json_pack("[i,i]", src, dst);
     set_common(e, id, method, gpus, bytes);
@@ -82,8 +82,8 @@ json_t *ls_hbm_entry(int gpu, const char *method, uint64_t size, double theoreti
     return e;
 }
 
-json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char *memory,
-                      int local, uint64_t size)
+json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char *memory, int local,
+                      uint64_t size)
 {
     char id[96];
     snprintf(id, sizeof id, "host-%s-%s-%d-node%d", direction, memory, gpu, numa_node);

@@ -35,8 +35,8 @@ json_t *ls_hbm_entry(int gpu, const char *method, uint64_t size, double theoreti
 
 /* host: direction "h2d" | "d2h" | "bidir"; memory "pinned" | "pageable";
    local 1 / 0, or -1 when unknown (left out). */
-json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char *memory,
-                      int local, uint64_t size);
+json_t *ls_host_entry(int gpu, int numa_node, const char *direction, const char *memory, int local,
+                      uint64_t size);
 
 /* hbm: adds copied_gbps (copy and copy_ce) and efficiency = value / theoretical. */
 void ls_hbm_finish(json_t *entry);

@@ -60,8 +60,7 @@ int ls_entry_has_flag(const json_t *entry, const char *flag)
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(json_object_get(entry, "flags"), i, f)
-    {
+    json_array_foreach(json_object_get(entry, "flags"), i, f) {
         if (json_is_string(f) && strcmp(json_string_value(f), flag) == 0)
             return 1;
     }

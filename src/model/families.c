@@ -6,8 +6,8 @@
 #include <string.h>
 
 /* compare's identity keys (analyze/compare.c): what makes two figures the same figure */
-static const char *const pair_identity[] = {"s:method", "s:mode",  "s:direction", "i:src", "i:dst",
-                                            "*:p2p",    "s:under", NULL};
+static const char *const pair_identity[] = {"s:method", "s:mode", "s:direction", "i:src",
+                                            "i:dst",    "*:p2p",  "s:under",     NULL};
 static const char *const gpu_identity[] = {"s:method", "i:gpu", NULL};
 static const char *const host_identity[] = {"s:method", "s:direction", "i:gpu", "i:numa_node",
                                             "s:memory", "s:under",     NULL};
@@ -27,28 +27,53 @@ static const ls_fam_method_t p2p_methods[] = {
 };
 
 const ls_fam_t ls_fam_p2p = {
-    .name = LS_FAMILY_P2P, .title = "P2P bandwidth", .metric = "bandwidth", .unit = "GB/s",
-    .per = LS_PER_PAIR, .directions = 1, .methods = p2p_methods, .identity = pair_identity,
-    .prom = {.metric = "bandwidth", .name = "linkscope_p2p_bandwidth_bytes_per_second",
-             .help = "GPU to GPU copy bandwidth, median of the samples (direction uni: one way; bidir: both summed).",
+    .name = LS_FAMILY_P2P,
+    .title = "P2P bandwidth",
+    .metric = "bandwidth",
+    .unit = "GB/s",
+    .per = LS_PER_PAIR,
+    .directions = 1,
+    .methods = p2p_methods,
+    .identity = pair_identity,
+    .prom = {.metric = "bandwidth",
+             .name = "linkscope_p2p_bandwidth_bytes_per_second",
+             .help = "GPU to GPU copy bandwidth, median of the samples (direction uni: one way; "
+                     "bidir: both summed).",
              .scale = GBPS},
-    .section = "matrices", .show = LS_SHOW_MATRIX, .cost = "p2p_ce", .own_steps = 1,
+    .section = "matrices",
+    .show = LS_SHOW_MATRIX,
+    .cost = "p2p_ce",
+    .own_steps = 1,
 };
 
 static const ls_fam_method_t latency_methods[] = {
-    {.word = LS_LAT_GPU_PINGPONG, .words = "one-way trip: flag written into the peer's memory, ping-pong / 2"},
+    {.word = LS_LAT_GPU_PINGPONG,
+     .words = "one-way trip: flag written into the peer's memory, ping-pong / 2"},
     {.word = LS_LAT_POINTER_CHASE, .words = "per dependent 8-byte read; row reads column's memory"},
-    {.word = LS_LAT_GPU_COPY, .words = "GPU-timed 4 B cudaMemcpyPeerAsync, per copy (p2pBandwidthLatencyTest GPU)"},
-    {.word = LS_LAT_CPU_COPY, .words = "CPU time per 4 B cudaMemcpyPeerAsync call (p2pBandwidthLatencyTest CPU)"},
+    {.word = LS_LAT_GPU_COPY,
+     .words = "GPU-timed 4 B cudaMemcpyPeerAsync, per copy (p2pBandwidthLatencyTest GPU)"},
+    {.word = LS_LAT_CPU_COPY,
+     .words = "CPU time per 4 B cudaMemcpyPeerAsync call (p2pBandwidthLatencyTest CPU)"},
     {.word = NULL},
 };
 
 const ls_fam_t ls_fam_latency = {
-    .name = LS_FAMILY_LATENCY, .title = "GPU-to-GPU latency", .metric = "latency", .unit = "us",
-    .per = LS_PER_PAIR, .lower_is_better = 1, .methods = latency_methods, .identity = pair_identity,
-    .prom = {.metric = "latency", .name = "linkscope_p2p_latency_seconds",
-             .help = "GPU to GPU latency, median of the samples.", .scale = US},
-    .section = "matrices", .show = LS_SHOW_MATRIX, .cost = "latency", .own_steps = 1,
+    .name = LS_FAMILY_LATENCY,
+    .title = "GPU-to-GPU latency",
+    .metric = "latency",
+    .unit = "us",
+    .per = LS_PER_PAIR,
+    .lower_is_better = 1,
+    .methods = latency_methods,
+    .identity = pair_identity,
+    .prom = {.metric = "latency",
+             .name = "linkscope_p2p_latency_seconds",
+             .help = "GPU to GPU latency, median of the samples.",
+             .scale = US},
+    .section = "matrices",
+    .show = LS_SHOW_MATRIX,
+    .cost = "latency",
+    .own_steps = 1,
 };
 
 static const ls_fam_method_t hbm_methods[] = {
@@ -60,11 +85,21 @@ static const ls_fam_method_t hbm_methods[] = {
 };
 
 const ls_fam_t ls_fam_hbm = {
-    .name = LS_FAMILY_HBM, .title = "Device memory bandwidth", .metric = "bandwidth", .unit = "GB/s",
-    .per = LS_PER_GPU, .methods = hbm_methods, .identity = gpu_identity,
-    .prom = {.metric = "bandwidth", .name = "linkscope_hbm_bandwidth_bytes_per_second",
-             .help = "Device memory traffic (bytes read + bytes written) per second, median.", .scale = GBPS},
-    .section = "memory", .show = LS_SHOW_OWN, .cost = "hbm", .own_steps = 1,
+    .name = LS_FAMILY_HBM,
+    .title = "Device memory bandwidth",
+    .metric = "bandwidth",
+    .unit = "GB/s",
+    .per = LS_PER_GPU,
+    .methods = hbm_methods,
+    .identity = gpu_identity,
+    .prom = {.metric = "bandwidth",
+             .name = "linkscope_hbm_bandwidth_bytes_per_second",
+             .help = "Device memory traffic (bytes read + bytes written) per second, median.",
+             .scale = GBPS},
+    .section = "memory",
+    .show = LS_SHOW_OWN,
+    .cost = "hbm",
+    .own_steps = 1,
 };
 
 /* a host copy's "method" repeats its direction */
@@ -76,11 +111,22 @@ static const ls_fam_method_t host_methods[] = {
 };
 
 const ls_fam_t ls_fam_host = {
-    .name = LS_FAMILY_HOST, .title = "Host copy bandwidth", .metric = "bandwidth", .unit = "GB/s",
-    .per = LS_PER_GPU, .directions = 1, .methods = host_methods, .identity = host_identity,
-    .prom = {.metric = "bandwidth", .name = "linkscope_host_copy_bandwidth_bytes_per_second",
-             .help = "Host <-> device copy bandwidth, median.", .scale = GBPS},
-    .section = "memory", .show = LS_SHOW_OWN, .cost = "host_pinned", .own_steps = 1,
+    .name = LS_FAMILY_HOST,
+    .title = "Host copy bandwidth",
+    .metric = "bandwidth",
+    .unit = "GB/s",
+    .per = LS_PER_GPU,
+    .directions = 1,
+    .methods = host_methods,
+    .identity = host_identity,
+    .prom = {.metric = "bandwidth",
+             .name = "linkscope_host_copy_bandwidth_bytes_per_second",
+             .help = "Host <-> device copy bandwidth, median.",
+             .scale = GBPS},
+    .section = "memory",
+    .show = LS_SHOW_OWN,
+    .cost = "host_pinned",
+    .own_steps = 1,
 };
 
 static const ls_fam_method_t fabric_methods[] = {
@@ -92,9 +138,17 @@ static const ls_fam_method_t fabric_methods[] = {
 
 /* not measured alone yet: a P2P copy-engine figure's cost stands in (docs/schedule.md) */
 const ls_fam_t ls_fam_fabric = {
-    .name = LS_FAMILY_FABRIC, .title = "Fabric stress bandwidth", .metric = "bandwidth", .unit = "GB/s",
-    .per = LS_PER_SET, .methods = fabric_methods, .identity = other_identity,
-    .section = "matrices", .show = LS_SHOW_OWN, .cost = "p2p_ce", .own_steps = 1,
+    .name = LS_FAMILY_FABRIC,
+    .title = "Fabric stress bandwidth",
+    .metric = "bandwidth",
+    .unit = "GB/s",
+    .per = LS_PER_SET,
+    .methods = fabric_methods,
+    .identity = other_identity,
+    .section = "matrices",
+    .show = LS_SHOW_OWN,
+    .cost = "p2p_ce",
+    .own_steps = 1,
 };
 
 static const ls_fam_method_t nccl_methods[] = {
@@ -105,11 +159,21 @@ static const ls_fam_method_t nccl_methods[] = {
 
 /* compare reads a collective per size, from its rows (analyze/compare.c) */
 const ls_fam_t ls_fam_nccl = {
-    .name = LS_FAMILY_NCCL, .title = "Collective bus bandwidth", .metric = "busbw", .unit = "GB/s",
-    .per = LS_PER_SET, .methods = nccl_methods, .identity = NULL,
-    .prom = {.metric = "busbw", .name = "linkscope_nccl_bus_bandwidth_bytes_per_second",
-             .help = "NCCL bus bandwidth at the largest message size, as nccl-tests counts it.", .scale = GBPS},
-    .section = "collectives", .show = LS_SHOW_OWN, .cost = "nccl_sweep", .own_steps = 1,
+    .name = LS_FAMILY_NCCL,
+    .title = "Collective bus bandwidth",
+    .metric = "busbw",
+    .unit = "GB/s",
+    .per = LS_PER_SET,
+    .methods = nccl_methods,
+    .identity = NULL,
+    .prom = {.metric = "busbw",
+             .name = "linkscope_nccl_bus_bandwidth_bytes_per_second",
+             .help = "NCCL bus bandwidth at the largest message size, as nccl-tests counts it.",
+             .scale = GBPS},
+    .section = "collectives",
+    .show = LS_SHOW_OWN,
+    .cost = "nccl_sweep",
+    .own_steps = 1,
 };
 
 static const ls_fam_method_t burn_methods[] = {
@@ -119,41 +183,74 @@ static const ls_fam_method_t burn_methods[] = {
 };
 
 const ls_fam_t ls_fam_burn = {
-    .name = LS_FAMILY_BURN, .title = "Sustained throughput", .metric = "throughput", .unit = "TFLOP/s",
-    .per = LS_PER_GPU, .methods = burn_methods, .identity = other_identity,
-    .section = "burn", .show = LS_SHOW_OWN, .cost = "burn", .own_steps = 1,
+    .name = LS_FAMILY_BURN,
+    .title = "Sustained throughput",
+    .metric = "throughput",
+    .unit = "TFLOP/s",
+    .per = LS_PER_GPU,
+    .methods = burn_methods,
+    .identity = other_identity,
+    .section = "burn",
+    .show = LS_SHOW_OWN,
+    .cost = "burn",
+    .own_steps = 1,
 };
 
 static const ls_fam_method_t no_methods[] = {{.word = NULL}};
 
 /* the tp command's estimate: not a measured figure, not in the report */
 const ls_fam_t ls_fam_tp = {
-    .name = LS_FAMILY_TP, .title = "Tensor-parallel communication time", .metric = "time", .unit = "us",
-    .per = LS_PER_SET, .lower_is_better = 1, .methods = no_methods, .identity = other_identity,
+    .name = LS_FAMILY_TP,
+    .title = "Tensor-parallel communication time",
+    .metric = "time",
+    .unit = "us",
+    .per = LS_PER_SET,
+    .lower_is_better = 1,
+    .methods = no_methods,
+    .identity = other_identity,
     .show = LS_SHOW_OWN,
 };
 
 const ls_fam_t ls_fam_net = {
-    .name = LS_FAMILY_NET, .title = "Network (perftest)", .metric = "bandwidth", .unit = "GB/s",
-    .per = LS_PER_OTHER, .directions = 1, .methods = no_methods, .identity = other_identity,
-    .section = "tools", .show = LS_SHOW_OWN,
+    .name = LS_FAMILY_NET,
+    .title = "Network (perftest)",
+    .metric = "bandwidth",
+    .unit = "GB/s",
+    .per = LS_PER_OTHER,
+    .directions = 1,
+    .methods = no_methods,
+    .identity = other_identity,
+    .section = "tools",
+    .show = LS_SHOW_OWN,
 };
 
 const ls_fam_t ls_fam_mnnvl = {
-    .name = LS_FAMILY_MNNVL, .title = "Multi-node NVLink (nvloom)", .metric = "bandwidth", .unit = "GB/s",
-    .per = LS_PER_OTHER, .methods = no_methods, .identity = other_identity,
-    .section = "tools", .show = LS_SHOW_OWN,
+    .name = LS_FAMILY_MNNVL,
+    .title = "Multi-node NVLink (nvloom)",
+    .metric = "bandwidth",
+    .unit = "GB/s",
+    .per = LS_PER_OTHER,
+    .methods = no_methods,
+    .identity = other_identity,
+    .section = "tools",
+    .show = LS_SHOW_OWN,
 };
 
 const ls_fam_t ls_fam_dcgm = {
-    .name = LS_FAMILY_DCGM, .title = "DCGM diagnostic figures", .metric = "bandwidth", .unit = "GB/s",
-    .per = LS_PER_GPU, .methods = no_methods, .identity = other_identity,
-    .section = "tools", .show = LS_SHOW_OWN,
+    .name = LS_FAMILY_DCGM,
+    .title = "DCGM diagnostic figures",
+    .metric = "bandwidth",
+    .unit = "GB/s",
+    .per = LS_PER_GPU,
+    .methods = no_methods,
+    .identity = other_identity,
+    .section = "tools",
+    .show = LS_SHOW_OWN,
 };
 
-const ls_fam_t *const ls_fams[] = {&ls_fam_p2p,   &ls_fam_latency, &ls_fam_hbm, &ls_fam_host,
-                                   &ls_fam_fabric, &ls_fam_nccl,   &ls_fam_burn, &ls_fam_tp,
-                                   &ls_fam_net,   &ls_fam_mnnvl,  &ls_fam_dcgm, NULL};
+const ls_fam_t *const ls_fams[] = {&ls_fam_p2p,    &ls_fam_latency, &ls_fam_hbm,  &ls_fam_host,
+                                   &ls_fam_fabric, &ls_fam_nccl,    &ls_fam_burn, &ls_fam_tp,
+                                   &ls_fam_net,    &ls_fam_mnnvl,   &ls_fam_dcgm, NULL};
 
 const ls_fam_t *ls_fam_find(const char *name)
 {

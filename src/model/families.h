@@ -44,8 +44,8 @@ typedef struct {
     const char *metric; /* its usual "metric" (an imported family may carry others) */
     const char *unit;   /* its usual "unit" */
     ls_per_t per;
-    int lower_is_better;   /* for its usual metric: latency, time */
-    int directions;        /* 1: entries carry "direction" uni | bidir (a title says which) */
+    int lower_is_better; /* for its usual metric: latency, time */
+    int directions;      /* 1: entries carry "direction" uni | bidir (a title says which) */
     const ls_fam_method_t *methods; /* every method linkscope writes, NULL-word-terminated */
     /* compare's identity (analyze/compare.c): keys naming what an entry measured, "s:" a
        string, "i:" an integer, "*:" any value; NULL-terminated */

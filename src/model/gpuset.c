@@ -7,8 +7,7 @@ uint64_t ls_gpu_mask_of(const json_t *gpus)
     uint64_t mask = 0;
     size_t i;
     const json_t *v;
-    json_array_foreach(gpus, i, v)
-    {
+    json_array_foreach(gpus, i, v) {
         if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < 64)
             mask |= 1ULL << json_integer_value(v);
     }

@@ -7,7 +7,10 @@
 static int parse_ends(const char *msg, const char *kw, ls_nccl_channel_t *c)
 {
     /* the four shapes, with and without "/CONN", with and without brackets */
-    static const struct { const char *fmt; int conn, brackets; } shapes[] = {
+    static const struct {
+        const char *fmt;
+        int conn, brackets;
+    } shapes[] = {
         {"%d/%d : %d[%31[^]]] -> %d[%31[^]]] %n", 1, 1},
         {"%d : %d[%31[^]]] -> %d[%31[^]]] %n", 0, 1},
         {"%d : %d -> %d %n", 0, 0},
@@ -20,9 +23,11 @@ static int parse_ends(const char *msg, const char *kw, ls_nccl_channel_t *c)
         c->conn = 0;
         c->from[0] = c->to[0] = '\0';
         if (shapes[k].conn && shapes[k].brackets)
-            got = sscanf(msg, fmt, &c->channel, &c->conn, &c->from_rank, c->from, &c->to_rank, c->to, &used) == 6;
+            got = sscanf(msg, fmt, &c->channel, &c->conn, &c->from_rank, c->from, &c->to_rank,
+                         c->to, &used) == 6;
         else if (shapes[k].brackets)
-            got = sscanf(msg, fmt, &c->channel, &c->from_rank, c->from, &c->to_rank, c->to, &used) == 5;
+            got = sscanf(msg, fmt, &c->channel, &c->from_rank, c->from, &c->to_rank, c->to,
+                         &used) == 5;
         else if (shapes[k].conn)
             got = sscanf(msg, fmt, &c->channel, &c->conn, &c->from_rank, &c->to_rank, &used) == 4;
         else

@@ -5,14 +5,14 @@
 #define LS_MODEL_NCCL_LOG_H
 
 typedef struct {
-    int ring;               /* "Ring 00 : ..." (NCCL 2.4-2.6) rather than "Channel" */
-    int channel, conn;      /* "Channel 00/1": conn 1; "Channel 00" (old NCCL): conn 0 */
-    int has_conn;           /* the "/N" was there */
-    int brackets;           /* "0[0] -> 1[1]"; 0 for "15 -> 0" (NET lines of some versions) */
+    int ring;          /* "Ring 00 : ..." (NCCL 2.4-2.6) rather than "Channel" */
+    int channel, conn; /* "Channel 00/1": conn 1; "Channel 00" (old NCCL): conn 0 */
+    int has_conn;      /* the "/N" was there */
+    int brackets;      /* "0[0] -> 1[1]"; 0 for "15 -> 0" (NET lines of some versions) */
     int from_rank, to_rank;
-    char from[32], to[32];  /* inside the brackets: GPU number, or bus id in old NCCL */
-    const char *side;       /* "both", "send" or "receive" ("[send] via ...") */
-    char via[256];          /* after "via ", line end left out: "P2P/CUMEM/read" */
+    char from[32], to[32]; /* inside the brackets: GPU number, or bus id in old NCCL */
+    const char *side;      /* "both", "send" or "receive" ("[send] via ...") */
+    char via[256];         /* after "via ", line end left out: "P2P/CUMEM/read" */
 } ls_nccl_channel_t;
 
 /* Parses the message after "NCCL INFO " of a connection line, in every shape NCCL 2.4 to

@@ -68,7 +68,8 @@ void ls_nccl_net_text(const char *text, json_t *facts)
     char line[2048];
     for (const char *p = text; p && *p;) {
         size_t len = strcspn(p, "\n");
-        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1), p);
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1),
+                 p);
         ls_nccl_net_line(line, facts);
         p += len + (p[len] == '\n');
     }
@@ -79,8 +80,7 @@ static const json_t *net_device(const json_t *log, const char *name)
 {
     size_t i;
     const json_t *d;
-    json_array_foreach(json_object_get(log, "net_devices"), i, d)
-    {
+    json_array_foreach(json_object_get(log, "net_devices"), i, d) {
         if (strcmp(ls_json_str(d, "name", ""), name) == 0)
             return d;
     }
@@ -94,8 +94,7 @@ static int gdr_line(const json_t *log, const char *name, long long index)
     size_t i;
     const json_t *g;
     int seen = -1;
-    json_array_foreach(json_object_get(log, "gdr"), i, g)
-    {
+    json_array_foreach(json_object_get(log, "gdr"), i, g) {
         const char *hca = ls_json_str(g, "hca_name", NULL);
         if (hca ? strcmp(hca, name) == 0 : ls_json_int(g, "hca", -2) == index)
             seen = seen == 1 ? 1 : json_is_true(json_object_get(g, "enabled"));
@@ -111,8 +110,7 @@ static int gdr_connection(const json_t *log, long long index)
     size_t i, len = strlen(prefix);
     const json_t *t;
     int seen = -1;
-    json_array_foreach(json_object_get(log, "transports"), i, t)
-    {
+    json_array_foreach(json_object_get(log, "transports"), i, t) {
         const char *via = ls_json_str(t, "via", "");
         if (strncmp(via, prefix, len) != 0 || (via[len] != '/' && via[len] != '(' && via[len]))
             continue;
@@ -135,7 +133,8 @@ static json_t *view(const json_t *log, const json_t *dev)
                           ls_json_str(dev, "link_layer", ""), "gdr",
                           gdr < 0 ? json_null() : json_boolean(gdr), "relaxed_ordering",
                           json_is_true(json_object_get(log, "relaxed_ordering")));
-    json_object_set_new(o, "log", json_string(ls_json_str(log, "file", ls_json_str(log, "id", ""))));
+    json_object_set_new(o, "log",
+                        json_string(ls_json_str(log, "file", ls_json_str(log, "id", ""))));
     return o;
 }
 
@@ -145,8 +144,7 @@ static void from_list(json_t *nic, const json_t *list)
 {
     size_t k;
     const json_t *log;
-    json_array_foreach(list, k, log)
-    {
+    json_array_foreach(list, k, log) {
         const json_t *dev = net_device(log, ls_json_str(nic, "name", ""));
         if (dev)
             json_object_set_new(nic, "nccl", view(log, dev));
@@ -157,8 +155,7 @@ void ls_nics_from_nccl(json_t *doc)
 {
     size_t i;
     json_t *nic;
-    json_array_foreach(json_object_get(doc, "nics"), i, nic)
-    {
+    json_array_foreach(json_object_get(doc, "nics"), i, nic) {
         from_list(nic, json_object_get(doc, "nccl_logs"));
         from_list(nic, json_object_get(doc, "measurements"));
     }

@@ -20,7 +20,8 @@ static void sanitize_value(json_t *v)
     } else if (json_is_array(v)) {
         size_t i;
         json_t *item;
-        json_array_foreach(v, i, item) sanitize_value(item);
+        json_array_foreach(v, i, item)
+            sanitize_value(item);
     } else if (json_is_object(v)) {
         sanitize_object(v);
     }
@@ -32,8 +33,7 @@ static void sanitize_object(json_t *obj)
     const char *key;
     json_t *val;
     void *tmp;
-    json_object_foreach_safe(obj, tmp, key, val)
-    {
+    json_object_foreach_safe(obj, tmp, key, val) {
         sanitize_value(val);
         if (!ls_text_needs_sanitize(key))
             continue;

@@ -21,7 +21,7 @@ double ls_pcie_lane_gts(int gen)
 double ls_pcie_encoding(int gen)
 {
     if (gen == 1 || gen == 2)
-        return 8.0 / 10.0;    /* 8b/10b line code: 20% overhead */
+        return 8.0 / 10.0; /* 8b/10b line code: 20% overhead */
     if (gen >= 3 && gen <= 5)
         return 128.0 / 130.0; /* 128b/130b line code: ~1.5% overhead */
     if (gen == 6)

@@ -67,8 +67,7 @@ static json_t *gpu_object(json_t *gpus, int index)
 {
     size_t i;
     json_t *gpu;
-    json_array_foreach(gpus, i, gpu)
-    {
+    json_array_foreach(gpus, i, gpu) {
         if (ls_json_int(gpu, "index", -1) == index)
             return gpu;
     }
@@ -176,8 +175,7 @@ static void read_nic_nic(const json_t *doc, ls_topo_t *topo)
     const json_t *v;
     for (int n = 0; n < topo->nnics; n++)
         topo->nic_nic[n][n].type = LS_LINK_X;
-    json_array_foreach(json_object_get(doc, "nic_nic_links"), i, v)
-    {
+    json_array_foreach(json_object_get(doc, "nic_nic_links"), i, v) {
         long long a = ls_json_int(v, "a", -1), b = ls_json_int(v, "b", -1);
         if (a >= 0 && b >= 0 && a < topo->nnics && b < topo->nnics)
             read_link(v, &topo->nic_nic[a][b]);
@@ -190,8 +188,7 @@ int ls_topo_from_doc(const json_t *doc, ls_topo_t *topo)
     const json_t *gpus = json_object_get(doc, "gpus");
     size_t i;
     const json_t *v;
-    json_array_foreach(gpus, i, v)
-    {
+    json_array_foreach(gpus, i, v) {
         long long g = ls_json_int(v, "index", -1);
         if (g < 0 || g >= LS_MAX_GPUS)
             continue;
@@ -210,10 +207,10 @@ int ls_topo_from_doc(const json_t *doc, ls_topo_t *topo)
     for (int g = 0; g < topo->ngpus; g++) {
         if (!topo->gpu_label[g][0]) /* an index the document skips: a GPU it says nothing of */
             snprintf(topo->gpu_label[g], sizeof topo->gpu_label[g], "GPU%d", g);
-        topo->gpu_gpu[g][g].type = LS_LINK_X, topo->p2p_read[g][g] = topo->p2p_write[g][g] = LS_P2P_SELF;
+        topo->gpu_gpu[g][g].type = LS_LINK_X,
+        topo->p2p_read[g][g] = topo->p2p_write[g][g] = LS_P2P_SELF;
     }
-    json_array_foreach(json_object_get(doc, "links"), i, v)
-    {
+    json_array_foreach(json_object_get(doc, "links"), i, v) {
         long long a = ls_json_int(v, "a", -1), b = ls_json_int(v, "b", -1);
         if (a < 0 || b < 0 || a >= topo->ngpus || b >= topo->ngpus)
             continue;
@@ -225,8 +222,7 @@ int ls_topo_from_doc(const json_t *doc, ls_topo_t *topo)
             ls_p2p_parse(w, &topo->p2p_write[a][b]);
         }
     }
-    json_array_foreach(json_object_get(doc, "nics"), i, v)
-    {
+    json_array_foreach(json_object_get(doc, "nics"), i, v) {
         if (i >= LS_MAX_NICS)
             break;
         topo->nnics = (int)i + 1;
@@ -235,8 +231,7 @@ int ls_topo_from_doc(const json_t *doc, ls_topo_t *topo)
         if (!topo->nic_label[i][0])
             snprintf(topo->nic_label[i], sizeof topo->nic_label[i], "NIC%zu", i);
     }
-    json_array_foreach(json_object_get(doc, "gpu_nic_links"), i, v)
-    {
+    json_array_foreach(json_object_get(doc, "gpu_nic_links"), i, v) {
         long long g = ls_json_int(v, "gpu", -1), n = ls_json_int(v, "nic", -1);
         if (g >= 0 && n >= 0 && g < topo->ngpus && n < topo->nnics)
             read_link(v, &topo->gpu_nic[g][n]);

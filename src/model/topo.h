@@ -27,11 +27,11 @@ enum ls_p2p_status {
     LS_P2P_UNKNOWN = 0, /* "U" or not recorded */
     LS_P2P_SELF,        /* "X" */
     LS_P2P_OK,
-    LS_P2P_CNS,         /* chipset not supported */
-    LS_P2P_GNS,         /* GPU not supported */
-    LS_P2P_TNS,         /* topology not supported */
-    LS_P2P_NS,          /* not supported */
-    LS_P2P_DR           /* disabled by regkey (a driver registry key turned P2P off) */
+    LS_P2P_CNS, /* chipset not supported */
+    LS_P2P_GNS, /* GPU not supported */
+    LS_P2P_TNS, /* topology not supported */
+    LS_P2P_NS,  /* not supported */
+    LS_P2P_DR   /* disabled by regkey (a driver registry key turned P2P off) */
 };
 
 typedef struct {
@@ -41,12 +41,12 @@ typedef struct {
 
 typedef struct {
     int ngpus, nnics;
-    char gpu_label[LS_MAX_GPUS][16];   /* "GPU0" */
-    char cpu_affinity[LS_MAX_GPUS][256];/* "0-31", "" if unknown (long lists exist) */
-    char numa_affinity[LS_MAX_GPUS][16];/* "0", "N/A", "" */
-    char gpu_numa_id[LS_MAX_GPUS][16]; /* nvidia-smi's "GPU NUMA ID": "N/A", "" */
-    char nic_name[LS_MAX_NICS][32];    /* "mlx5_0" */
-    char nic_label[LS_MAX_NICS][16];   /* "NIC0" */
+    char gpu_label[LS_MAX_GPUS][16];     /* "GPU0" */
+    char cpu_affinity[LS_MAX_GPUS][256]; /* "0-31", "" if unknown (long lists exist) */
+    char numa_affinity[LS_MAX_GPUS][16]; /* "0", "N/A", "" */
+    char gpu_numa_id[LS_MAX_GPUS][16];   /* nvidia-smi's "GPU NUMA ID": "N/A", "" */
+    char nic_name[LS_MAX_NICS][32];      /* "mlx5_0" */
+    char nic_label[LS_MAX_NICS][16];     /* "NIC0" */
     ls_link_t gpu_gpu[LS_MAX_GPUS][LS_MAX_GPUS];
     ls_link_t gpu_nic[LS_MAX_GPUS][LS_MAX_NICS];
     ls_link_t nic_nic[LS_MAX_NICS][LS_MAX_NICS];

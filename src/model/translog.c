@@ -32,11 +32,9 @@ static int has_transport(const json_t *list, const json_t *t)
 {
     size_t i;
     const json_t *o;
-    json_array_foreach(list, i, o)
-    {
+    json_array_foreach(list, i, o) {
         if (same_int(o, t, "channel") && same_int(o, t, "conn") && same_int(o, t, "from_rank") &&
-            same_int(o, t, "to_rank") &&
-            same_str(o, t, "side"))
+            same_int(o, t, "to_rank") && same_str(o, t, "side"))
             return 1;
     }
     return 0;
@@ -44,8 +42,9 @@ static int has_transport(const json_t *list, const json_t *t)
 
 void ls_nccl_transport_class(const char *via, char *out, size_t outlen)
 {
-    static const char *const prefixes[] = {"P2P/direct pointer", "P2P/CUMEM", "P2P/MNNVL",
-                                           "P2P/IPC", "P2P/indirect", "SHM"};
+    static const char *const prefixes[] = {"P2P/direct pointer", "P2P/CUMEM",
+                                           "P2P/MNNVL",          "P2P/IPC",
+                                           "P2P/indirect",       "SHM"};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (strncmp(via, prefixes[i], strlen(prefixes[i])) == 0) {
             snprintf(out, outlen, "%s", prefixes[i]);
@@ -72,8 +71,7 @@ static int bracket_gpu(const char *text, const json_t *ranks, int rank)
     long v = strtol(text, &end, 10);
     size_t i;
     const json_t *r;
-    json_array_foreach(ranks, i, r)
-    {
+    json_array_foreach(ranks, i, r) {
         if (json_integer_value(json_object_get(r, "rank")) == rank &&
             json_is_integer(json_object_get(r, "gpu"))) {
             const char *bus = json_string_value(json_object_get(r, "bus_id"));
@@ -94,8 +92,8 @@ static void parse_connection(const char *msg, json_t *out)
     ls_nccl_transport_class(via, cls, sizeof cls);
     const json_t *ranks = json_object_get(out, "ranks");
     json_t *t = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}", "channel",
-                          c.channel, "conn", c.conn, "from_rank", c.from_rank, "to_rank",
-                          c.to_rank, "from", bracket_gpu(c.from, ranks, c.from_rank), "to",
+                          c.channel, "conn", c.conn, "from_rank", c.from_rank, "to_rank", c.to_rank,
+                          "from", bracket_gpu(c.from, ranks, c.from_rank), "to",
                           bracket_gpu(c.to, ranks, c.to_rank), "transport", cls, "via", via,
                           "gdrdma", strstr(via, "GDRDMA") != NULL, "read",
                           strstr(via, "/read") != NULL, "side", c.side);
@@ -124,8 +122,7 @@ static void parse_ring_order(const char *msg, json_t *out)
     json_t *rings = json_object_get(out, "rings");
     size_t i;
     json_t *r;
-    json_array_foreach(rings, i, r)
-    {
+    json_array_foreach(rings, i, r) {
         if (json_integer_value(json_object_get(r, "channel")) == ch) {
             json_decref(order);
             return;
@@ -161,8 +158,7 @@ static void add_tree(json_t *out, int ch, int up, int me, int d0, int d1, int d2
     json_t *trees = json_object_get(out, "trees");
     size_t i;
     json_t *t;
-    json_array_foreach(trees, i, t)
-    {
+    json_array_foreach(trees, i, t) {
         if (json_integer_value(json_object_get(t, "channel")) == ch &&
             json_integer_value(json_object_get(t, "rank")) == me)
             return;
@@ -172,8 +168,8 @@ static void add_tree(json_t *out, int ch, int up, int me, int d0, int d1, int d2
     for (int k = 0; k < 3; k++)
         if (kids[k] >= 0)
             json_array_append_new(down, json_integer(kids[k]));
-    json_array_append_new(trees, json_pack("{s:i, s:i, s:i, s:o}", "channel", ch, "rank", me,
-                                           "up", up, "down", down));
+    json_array_append_new(trees, json_pack("{s:i, s:i, s:i, s:o}", "channel", ch, "rank", me, "up",
+                                           up, "down", down));
 }
 
 /* "... rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 70 ... Init START" (2.28), or
@@ -199,8 +195,7 @@ static void parse_rank(const char *msg, json_t *out)
     json_t *ranks = json_object_get(out, "ranks");
     size_t i;
     json_t *r;
-    json_array_foreach(ranks, i, r)
-    {
+    json_array_foreach(ranks, i, r) {
         if (json_integer_value(json_object_get(r, "rank")) == rank)
             return;
     }
@@ -231,7 +226,9 @@ static void parse_message(const char *msg, json_t *out)
         json_t *env = json_object_get(out, "nccl_env");
         size_t i;
         json_t *e;
-        json_array_foreach(env, i, e) if (strcmp(json_string_value(e), line) == 0) return;
+        json_array_foreach(env, i, e)
+            if (strcmp(json_string_value(e), line) == 0)
+                return;
         json_array_append_new(env, json_string(line));
     } else if (strncmp(msg, "Trees ", 6) == 0) {
         parse_trees(msg, out);
@@ -240,8 +237,8 @@ static void parse_message(const char *msg, json_t *out)
 
 json_t *ls_nccl_parse_log(const char *text)
 {
-    json_t *out = json_pack("{s:n, s:[], s:[], s:[], s:[], s:[]}", "nccl_version", "ranks",
-                            "rings", "trees", "transports", "nccl_env");
+    json_t *out = json_pack("{s:n, s:[], s:[], s:[], s:[], s:[]}", "nccl_version", "ranks", "rings",
+                            "trees", "transports", "nccl_env");
     if (!text)
         return out;
     /* Two passes: the rank table first (old versions print it after the channels). */
@@ -290,8 +287,7 @@ static const json_t *find_link(const json_t *links, int a, int b)
 {
     size_t i;
     const json_t *l;
-    json_array_foreach(links, i, l)
-    {
+    json_array_foreach(links, i, l) {
         if (json_integer_value(json_object_get(l, "a")) == a &&
             json_integer_value(json_object_get(l, "b")) == b)
             return l;
@@ -313,8 +309,7 @@ int ls_nccl_annotate_links(json_t *transports, const json_t *doc_links)
     int n = 0;
     size_t i;
     json_t *t;
-    json_array_foreach(transports, i, t)
-    {
+    json_array_foreach(transports, i, t) {
         const char *cls = json_string_value(json_object_get(t, "transport"));
         if (cls && strncmp(cls, "NET", 3) == 0)
             continue; /* across hosts the GPU numbers are not one topology's */
@@ -322,7 +317,8 @@ int ls_nccl_annotate_links(json_t *transports, const json_t *doc_links)
                                     (int)json_integer_value(json_object_get(t, "to")));
         if (!l)
             continue;
-        json_object_set_new(t, "link_type", json_string(json_string_value(json_object_get(l, "type"))));
+        json_object_set_new(t, "link_type",
+                            json_string(json_string_value(json_object_get(l, "type"))));
         json_object_set_new(t, "p2p_ok", json_boolean(link_p2p_ok(l)));
         n++;
     }
@@ -342,15 +338,15 @@ static int collect_pairs(const json_t *transports, pair_t *pairs, int max)
     int n = 0;
     size_t i;
     const json_t *t;
-    json_array_foreach(transports, i, t)
-    {
+    json_array_foreach(transports, i, t) {
         if (strcmp(ls_json_str(t, "side", ""), "receive") == 0)
             continue; /* NET edges print both sides: count the sender's */
         int from = (int)json_integer_value(json_object_get(t, "from"));
         int to = (int)json_integer_value(json_object_get(t, "to"));
         const char *cls = json_string_value(json_object_get(t, "transport"));
         char name[64];
-        snprintf(name, sizeof name, "%s%s", cls, json_is_true(json_object_get(t, "gdrdma")) ? "/GDRDMA" : "");
+        snprintf(name, sizeof name, "%s%s", cls,
+                 json_is_true(json_object_get(t, "gdrdma")) ? "/GDRDMA" : "");
         int net = strncmp(cls, "NET", 3) == 0;
         int fr = (int)json_integer_value(json_object_get(t, "from_rank"));
         int tr = (int)json_integer_value(json_object_get(t, "to_rank"));
@@ -400,10 +396,11 @@ int ls_nccl_transport_summary(const json_t *transports, json_t *lines)
     for (int i = 0; i < n; i++) {
         char line[200], ranks[64] = "";
         if (pairs[i].net)
-            snprintf(ranks, sizeof ranks, "rank %d -> rank %d, ", pairs[i].from_rank, pairs[i].to_rank);
+            snprintf(ranks, sizeof ranks, "rank %d -> rank %d, ", pairs[i].from_rank,
+                     pairs[i].to_rank);
         snprintf(line, sizeof line, "%sGPU%d -> GPU%d: %s x%d channels%s%s%s", ranks, pairs[i].from,
-                 pairs[i].to, pairs[i].transport, pairs[i].count,
-                 pairs[i].link[0] ? " (link " : "", pairs[i].link, pairs[i].link[0] ? ")" : "");
+                 pairs[i].to, pairs[i].transport, pairs[i].count, pairs[i].link[0] ? " (link " : "",
+                 pairs[i].link, pairs[i].link[0] ? ")" : "");
         json_array_append_new(lines, json_string(line));
     }
     return n;

@@ -20,8 +20,7 @@ static unsigned flag_bits(const json_t *flags)
     unsigned bits = 0;
     size_t i;
     const json_t *f;
-    json_array_foreach(flags, i, f)
-    {
+    json_array_foreach(flags, i, f) {
         for (size_t k = 0; json_is_string(f) && k < sizeof words / sizeof words[0]; k++)
             if (!strcmp(json_string_value(f), words[k].word))
                 bits |= words[k].bit;

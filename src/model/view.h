@@ -25,13 +25,13 @@ typedef struct {
     const ls_fam_t *fam;           /* NULL: a family this build does not know */
     const ls_fam_method_t *method; /* NULL: not one of the family's methods */
     const char *family, *method_word, *id, *status, *metric, *unit; /* "" when absent */
-    const char *direction;         /* NULL when absent */
-    int ok;                        /* status "ok" */
-    int src, dst, gpu;             /* -1 when absent (dst -1: also a latency's host side) */
-    double value;                  /* NAN when absent or not a number */
-    double cv;                     /* stats.cv, 0 when absent */
-    int n;                         /* stats.n, 0 when absent */
-    unsigned flags;                /* LS_VF_ bits */
+    const char *direction;                                          /* NULL when absent */
+    int ok;                                                         /* status "ok" */
+    int src, dst, gpu; /* -1 when absent (dst -1: also a latency's host side) */
+    double value;      /* NAN when absent or not a number */
+    double cv;         /* stats.cv, 0 when absent */
+    int n;             /* stats.n, 0 when absent */
+    unsigned flags;    /* LS_VF_ bits */
 } ls_view_t;
 
 /* The view of measurements[i] (json NULL past the end). */
@@ -43,7 +43,8 @@ ls_view_t ls_view_of(const json_t *entry);
 
 /* for (each entry v of doc whose family is fam; fam NULL: every entry) */
 #define LS_DOC_FOREACH(v, doc, fam)                                                                \
-    for (ls_view_t v = ls_view_from((doc), (fam), 0); v.json; v = ls_view_from((doc), (fam), v.index + 1))
+    for (ls_view_t v = ls_view_from((doc), (fam), 0); v.json;                                      \
+         v = ls_view_from((doc), (fam), v.index + 1))
 
 /* 1 when the document holds an entry of fam. */
 int ls_doc_has(const json_t *doc, const ls_fam_t *fam);

@@ -23,10 +23,8 @@ void ls_nccl_annotate_entry(json_t *doc, json_t *entry)
     double peak = 0;
     size_t i, j;
     json_t *g, *gi;
-    json_array_foreach(json_object_get(entry, "gpus"), i, g)
-    {
-        json_array_foreach(json_object_get(doc, "gpus"), j, gi)
-        {
+    json_array_foreach(json_object_get(entry, "gpus"), i, g) {
+        json_array_foreach(json_object_get(doc, "gpus"), j, gi) {
             double v = ls_json_num(gi, "nvlink_theoretical_gbps", 0);
             if (ls_json_int(gi, "index", -1) == json_integer_value(g) && v > 0 &&
                 (peak == 0 || v < peak))

@@ -27,7 +27,8 @@ void ls_nccl_capture_setup(void)
     if (getenv("NCCL_DEBUG") || getenv("NCCL_DEBUG_FILE"))
         return; /* the user's own choice: respected, nothing captured */
     const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/linkscope-nccl-XXXXXX", tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+    snprintf(dir, sizeof dir, "%s/linkscope-nccl-XXXXXX",
+             tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         dir[0] = '\0';
         return;
@@ -39,7 +40,10 @@ void ls_nccl_capture_setup(void)
     atexit(remove_capture);
 }
 
-const char *ls_nccl_capture_path(void) { return path[0] ? path : NULL; }
+const char *ls_nccl_capture_path(void)
+{
+    return path[0] ? path : NULL;
+}
 
 long ls_nccl_capture_offset(void)
 {

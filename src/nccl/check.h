@@ -13,8 +13,16 @@
 #endif
 
 enum ls_dtype_code {
-    LS_DT_INT8, LS_DT_UINT8, LS_DT_INT32, LS_DT_UINT32, LS_DT_INT64, LS_DT_UINT64,
-    LS_DT_HALF, LS_DT_FLOAT, LS_DT_DOUBLE, LS_DT_BF16
+    LS_DT_INT8,
+    LS_DT_UINT8,
+    LS_DT_INT32,
+    LS_DT_UINT32,
+    LS_DT_INT64,
+    LS_DT_UINT64,
+    LS_DT_HALF,
+    LS_DT_FLOAT,
+    LS_DT_DOUBLE,
+    LS_DT_BF16
 };
 
 /* Rank r's send element i: sum/max/min/avg use 1 + ((7 i + 3 r + 1) mod m), distinct
@@ -35,13 +43,13 @@ static inline LS_HD double ls_pattern_value_dev(int op, uint32_t modulus, int ra
 
 /* What a check needs to know to compute the expected value of every element. */
 typedef struct {
-    int layout;          /* enum ls_coll_layout */
-    int dtype;           /* enum ls_dtype_code */
-    int op;              /* enum ls_redop */
-    int int_prod;        /* prod on an integer type: {1,2} instead of {1/2,1,2} */
+    int layout;   /* enum ls_coll_layout */
+    int dtype;    /* enum ls_dtype_code */
+    int op;       /* enum ls_redop */
+    int int_prod; /* prod on an integer type: {1,2} instead of {1/2,1,2} */
     uint32_t modulus;
     int rank, nranks, root;
-    uint64_t count;      /* the table's count (per-rank block for blocked layouts) */
+    uint64_t count; /* the table's count (per-rank block for blocked layouts) */
 } ls_check_t;
 
 #ifdef __cplusplus

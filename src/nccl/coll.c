@@ -29,10 +29,8 @@ uint64_t ls_coll_bytes(const ls_coll_t *coll, uint64_t count, size_t type_size, 
     switch (coll->layout) {
     case LS_LAYOUT_REDUCE_SCATTER:
     case LS_LAYOUT_ALL_GATHER:
-    case LS_LAYOUT_ALLTOALL:
-        return count * type_size * (uint64_t)nranks;
-    default:
-        return count * type_size;
+    case LS_LAYOUT_ALLTOALL: return count * type_size * (uint64_t)nranks;
+    default: return count * type_size;
     }
 }
 
@@ -74,11 +72,11 @@ size_t ls_coll_iter_offset(size_t touched, size_t alloc_bytes, int iter)
 /* Exactness bounds: integers up to 2^mantissa_bits are exact in a float type; integer
    types are bounded by their largest positive value. */
 static const ls_dtype_t dtypes[] = {
-    {"int8", 1, 0, 7, LS_DT_INT8},       {"uint8", 1, 0, 8, LS_DT_UINT8},
-    {"int32", 4, 0, 31, LS_DT_INT32},    {"uint32", 4, 0, 32, LS_DT_UINT32},
-    {"int64", 8, 0, 63, LS_DT_INT64},    {"uint64", 8, 0, 64, LS_DT_UINT64},
-    {"half", 2, 1, 11, LS_DT_HALF},      {"float", 4, 1, 24, LS_DT_FLOAT},
-    {"double", 8, 1, 53, LS_DT_DOUBLE},  {"bfloat16", 2, 1, 8, LS_DT_BF16},
+    {"int8", 1, 0, 7, LS_DT_INT8},      {"uint8", 1, 0, 8, LS_DT_UINT8},
+    {"int32", 4, 0, 31, LS_DT_INT32},   {"uint32", 4, 0, 32, LS_DT_UINT32},
+    {"int64", 8, 0, 63, LS_DT_INT64},   {"uint64", 8, 0, 64, LS_DT_UINT64},
+    {"half", 2, 1, 11, LS_DT_HALF},     {"float", 4, 1, 24, LS_DT_FLOAT},
+    {"double", 8, 1, 53, LS_DT_DOUBLE}, {"bfloat16", 2, 1, 8, LS_DT_BF16},
 };
 
 const ls_dtype_t *ls_dtype_find(const char *name)

@@ -21,11 +21,11 @@ enum ls_coll_layout {
 };
 
 typedef struct {
-    const char *name;        /* "all_reduce", as nccl-tests' binary without _perf */
+    const char *name; /* "all_reduce", as nccl-tests' binary without _perf */
     enum ls_coll_layout layout;
-    int has_redop;           /* prints/uses the reduction operator */
-    int has_root;            /* prints/uses the root (-1 in the table otherwise) */
-    int in_place_checked;    /* 0: in-place result undefined by NCCL's contract (N/A) */
+    int has_redop;        /* prints/uses the reduction operator */
+    int has_root;         /* prints/uses the root (-1 in the table otherwise) */
+    int in_place_checked; /* 0: in-place result undefined by NCCL's contract (N/A) */
     /* -b/-e size (bytes, as the table's size column) -> element counts per rank.
        count is the table's count column (nccl-tests' "paramcount"). */
     void (*counts)(uint64_t bytes, size_t type_size, int nranks, uint64_t *send_count,
@@ -65,11 +65,11 @@ size_t ls_coll_iter_offset(size_t touched, size_t alloc_bytes, int iter);
 
 /* Data types and reduction operators, nccl-tests' names. */
 typedef struct {
-    const char *name;   /* "float" */
-    size_t size;        /* bytes per element */
-    int is_float;       /* floating point (exactness bound below) */
-    int mantissa_bits;  /* integers up to 2^bits are exact (float 24, half 11, bf16 8) */
-    int code;           /* ls_dtype code shared with the device kernels (check.h) */
+    const char *name;  /* "float" */
+    size_t size;       /* bytes per element */
+    int is_float;      /* floating point (exactness bound below) */
+    int mantissa_bits; /* integers up to 2^bits are exact (float 24, half 11, bf16 8) */
+    int code;          /* ls_dtype code shared with the device kernels (check.h) */
 } ls_dtype_t;
 
 const ls_dtype_t *ls_dtype_find(const char *name);

@@ -10,6 +10,9 @@ static void counts(uint64_t bytes, size_t type_size, int nranks, uint64_t *send_
     *recv_count = *count * (uint64_t)nranks;
 }
 
-static double factor(int nranks) { return nranks > 0 ? (double)(nranks - 1) / nranks : 0.0; }
+static double factor(int nranks)
+{
+    return nranks > 0 ? (double)(nranks - 1) / nranks : 0.0;
+}
 
 const ls_coll_t ls_coll_all_gather = {"all_gather", LS_LAYOUT_ALL_GATHER, 0, 0, 1, counts, factor};

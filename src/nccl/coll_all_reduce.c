@@ -10,6 +10,9 @@ static void counts(uint64_t bytes, size_t type_size, int nranks, uint64_t *send_
     *count = *send_count = *recv_count = bytes / type_size;
 }
 
-static double factor(int nranks) { return nranks > 0 ? 2.0 * (nranks - 1) / nranks : 0.0; }
+static double factor(int nranks)
+{
+    return nranks > 0 ? 2.0 * (nranks - 1) / nranks : 0.0;
+}
 
 const ls_coll_t ls_coll_all_reduce = {"all_reduce", LS_LAYOUT_ALL_REDUCE, 1, 0, 1, counts, factor};

@@ -11,6 +11,9 @@ static void counts(uint64_t bytes, size_t type_size, int nranks, uint64_t *send_
     *send_count = *recv_count = *count * (uint64_t)nranks;
 }
 
-static double factor(int nranks) { return nranks > 0 ? (double)(nranks - 1) / nranks : 0.0; }
+static double factor(int nranks)
+{
+    return nranks > 0 ? (double)(nranks - 1) / nranks : 0.0;
+}
 
 const ls_coll_t ls_coll_alltoall = {"alltoall", LS_LAYOUT_ALLTOALL, 0, 0, 0, counts, factor};

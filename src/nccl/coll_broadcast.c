@@ -9,6 +9,9 @@ static void counts(uint64_t bytes, size_t type_size, int nranks, uint64_t *send_
     *count = *send_count = *recv_count = bytes / type_size;
 }
 
-static double factor(int nranks) { return nranks > 0 ? 1.0 : 0.0; }
+static double factor(int nranks)
+{
+    return nranks > 0 ? 1.0 : 0.0;
+}
 
 const ls_coll_t ls_coll_broadcast = {"broadcast", LS_LAYOUT_BROADCAST, 0, 1, 1, counts, factor};

@@ -10,7 +10,10 @@ static void counts(uint64_t bytes, size_t type_size, int nranks, uint64_t *send_
     *send_count = *count * (uint64_t)nranks;
 }
 
-static double factor(int nranks) { return nranks > 0 ? (double)(nranks - 1) / nranks : 0.0; }
+static double factor(int nranks)
+{
+    return nranks > 0 ? (double)(nranks - 1) / nranks : 0.0;
+}
 
-const ls_coll_t ls_coll_reduce_scatter = {"reduce_scatter", LS_LAYOUT_REDUCE_SCATTER, 1, 0, 1,
-                                          counts, factor};
+const ls_coll_t ls_coll_reduce_scatter =
+    {"reduce_scatter", LS_LAYOUT_REDUCE_SCATTER, 1, 0, 1, counts, factor};

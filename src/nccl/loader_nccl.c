@@ -16,8 +16,9 @@ static int loaded; /* 1 ok, -1 failed */
 static char load_err[768];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define LS_NCCL_INSTALL \
-    "install it (apt install libnccl2, or NVIDIA's nccl package) or point LINKSCOPE_NCCL at libnccl.so.2"
+#define LS_NCCL_INSTALL                                                                            \
+    "install it (apt install libnccl2, or NVIDIA's nccl package) or point LINKSCOPE_NCCL at "      \
+    "libnccl.so.2"
 
 static void *open_library(char *tried, size_t triedlen)
 {
@@ -37,18 +38,18 @@ static void *open_library(char *tried, size_t triedlen)
         if (h)
             snprintf(lib.path, sizeof lib.path, "%s", names[i]);
     }
-    snprintf(tried, triedlen, "libnccl.so.2 and libnccl.so through LD_LIBRARY_PATH and the system paths");
+    snprintf(tried, triedlen,
+             "libnccl.so.2 and libnccl.so through LD_LIBRARY_PATH and the system paths");
     return h;
 }
 
-#define SYM(field, name, required)                                                   \
-    do {                                                                             \
-        *(void **)&lib.field = dlsym(lib.handle, name);                              \
-        if (!lib.field && (required)) {                                              \
-            snprintf(load_err, sizeof load_err, "NCCL at %s lacks %s (too old?)",    \
-                     lib.path, name);                                                \
-            return -1;                                                               \
-        }                                                                            \
+#define SYM(field, name, required)                                                                 \
+    do {                                                                                           \
+        *(void **)&lib.field = dlsym(lib.handle, name);                                            \
+        if (!lib.field && (required)) {                                                            \
+            snprintf(load_err, sizeof load_err, "NCCL at %s lacks %s (too old?)", lib.path, name); \
+            return -1;                                                                             \
+        }                                                                                          \
     } while (0)
 
 static int resolve(void)

@@ -60,11 +60,11 @@ static void *open_mpi(void)
     return NULL;
 }
 
-#define MPISYM(field, symbol)                                                        \
-    do {                                                                             \
-        *(void **)&mpi.field = dlsym(mpi.lib, symbol);                               \
-        if (!mpi.field)                                                              \
-            return ls_seterr(err, errlen, "%s lacks %s", mpi.name, symbol);          \
+#define MPISYM(field, symbol)                                                                      \
+    do {                                                                                           \
+        *(void **)&mpi.field = dlsym(mpi.lib, symbol);                                             \
+        if (!mpi.field)                                                                            \
+            return ls_seterr(err, errlen, "%s lacks %s", mpi.name, symbol);                        \
     } while (0)
 
 int ls_mpi_init(char *err, size_t errlen)
@@ -116,10 +116,22 @@ int ls_mpi_init(char *err, size_t errlen)
     return 0;
 }
 
-int ls_mpi_rank(void) { return mpi.rank; }
-int ls_mpi_size(void) { return mpi.lib ? mpi.size : 1; }
-int ls_mpi_local_rank(void) { return mpi.local_rank; }
-const char *ls_mpi_library(void) { return mpi.name; }
+int ls_mpi_rank(void)
+{
+    return mpi.rank;
+}
+int ls_mpi_size(void)
+{
+    return mpi.lib ? mpi.size : 1;
+}
+int ls_mpi_local_rank(void)
+{
+    return mpi.local_rank;
+}
+const char *ls_mpi_library(void)
+{
+    return mpi.name;
+}
 
 /* Large blocks go in pieces below INT_MAX bytes (MPI counts are int). */
 #define LS_MPI_CHUNK ((size_t)1 << 30)
@@ -139,7 +151,9 @@ int ls_mpi_gather(const void *send, size_t bytes, void *recv, int root)
     if (bytes > LS_MPI_CHUNK)
         return -1;
     return mpi.Gather(send, (int)bytes, mpi.byte, recv, (int)bytes, mpi.byte, root,
-                      mpi.comm_world) == 0 ? 0 : -1;
+                      mpi.comm_world) == 0
+               ? 0
+               : -1;
 }
 
 int ls_mpi_allgather(const void *send, size_t bytes, void *recv)
@@ -149,7 +163,10 @@ int ls_mpi_allgather(const void *send, size_t bytes, void *recv)
     return ls_mpi_bcast(recv, bytes * (size_t)mpi.size, 0);
 }
 
-int ls_mpi_barrier(void) { return mpi.Barrier(mpi.comm_world) == 0 ? 0 : -1; }
+int ls_mpi_barrier(void)
+{
+    return mpi.Barrier(mpi.comm_world) == 0 ? 0 : -1;
+}
 
 void ls_mpi_finalize(void)
 {
@@ -157,4 +174,7 @@ void ls_mpi_finalize(void)
         mpi.Finalize();
 }
 
-int ls_nccl_is_writer(void) { return !mpi.lib || mpi.rank == 0; }
+int ls_nccl_is_writer(void)
+{
+    return !mpi.lib || mpi.rank == 0;
+}

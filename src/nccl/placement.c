@@ -92,7 +92,10 @@ void ls_affinity_text(char *buf, size_t len)
     }
 }
 
-int ls_current_cpu(void) { return sched_getcpu(); }
+int ls_current_cpu(void)
+{
+    return sched_getcpu();
+}
 
 int ls_pin_self(int cpu, void **saved)
 {

@@ -10,7 +10,8 @@ int ls_nccl_mpi_selftest(void)
 {
     char err[512];
     if (!ls_mpi_launched()) {
-        ls_error("nccl --mpi-selftest: not started by mpirun (no OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK)");
+        ls_error("nccl --mpi-selftest: not started by mpirun (no OMPI_COMM_WORLD_SIZE, PMI_SIZE or "
+                 "PMIX_RANK)");
         return LS_EXIT_USAGE;
     }
     if (ls_mpi_init(err, sizeof err) != 0) {
@@ -27,7 +28,8 @@ int ls_nccl_mpi_selftest(void)
     struct {
         int rank, local_rank, ok, pad;
         double value;
-    } mine = {rank, ls_mpi_local_rank(), ok, 0, 1.5 * rank}, *all = calloc((size_t)size, sizeof mine);
+    } mine = {rank, ls_mpi_local_rank(), ok, 0, 1.5 * rank},
+      *all = calloc((size_t)size, sizeof mine);
     int gathered = all && ls_mpi_gather(&mine, sizeof mine, all, 0) == 0;
     int rc = LS_EXIT_OK;
     if (rank == 0) {

@@ -34,13 +34,13 @@
 typedef struct {
     int valid;
     int mpi;
-    int n;                       /* GPUs driven by this process */
-    int nranks, rank0;           /* communicator size, global rank of local GPU 0 */
+    int n;             /* GPUs driven by this process */
+    int nranks, rank0; /* communicator size, global rank of local GPU 0 */
     int dev[LS_NCCL_MAX_LOCAL];
     ncclComm_t comm[LS_NCCL_MAX_LOCAL];
     cudaStream_t stream[LS_NCCL_MAX_LOCAL];
     unsigned long long *wrong[LS_NCCL_MAX_LOCAL];
-    long log_offset;             /* capture position before the communicators were made */
+    long log_offset; /* capture position before the communicators were made */
 } ctx_t;
 
 static ctx_t ctx;
@@ -54,7 +54,7 @@ typedef struct {
     void *send[LS_NCCL_MAX_LOCAL], *recv[LS_NCCL_MAX_LOCAL];
     uint64_t count, send_count, recv_count;
     int in_place;
-    int hang_once; /* test hook: leave the last GPU out of one launch */
+    int hang_once;      /* test hook: leave the last GPU out of one launch */
     size_t alloc_bytes; /* each buffer's size (the largest size's need) */
     int iter;           /* iteration: picks the buffer offset (see buffers()) */
     int threads;        /* opts->threads, or LINKSCOPE_NCCL_LAUNCH=threads|group */
@@ -66,14 +66,20 @@ enum { WAIT_OK = 0, WAIT_ERROR = -1, WAIT_TIMEOUT = -2 };
    this margin without progress. */
 #define LS_HANG_MARGIN_S 30.0
 
-static void heartbeat(const char *what) { ls_hang_guard_beat(what); }
+static void heartbeat(const char *what)
+{
+    ls_hang_guard_beat(what);
+}
 
 static void heartbeat_start(double timeout_s, const char *what)
 {
     ls_hang_guard_arm((timeout_s > 0 ? timeout_s : 300.0) + LS_HANG_MARGIN_S, what);
 }
 
-static void heartbeat_stop(void) { ls_hang_guard_disarm(); }
+static void heartbeat_stop(void)
+{
+    ls_hang_guard_disarm();
+}
 
 static double now_s(void)
 {
@@ -247,7 +253,8 @@ static void buffers(const run_t *r, int i, void **s, void **d)
 {
     size_t block = r->count * r->dtype->size;
     int rank = ctx.rank0 + i;
-    size_t touched = (r->send_count > r->recv_count ? r->send_count : r->recv_count) * r->dtype->size;
+    size_t touched = (r->send_count > r->recv_count ? r->send_count : r->recv_count) *
+                     r->dtype->size;
     size_t shift = ls_coll_iter_offset(touched, r->alloc_bytes, r->iter);
     if (!r->in_place) {
         *s = (char *)r->send[i] + shift;
@@ -315,8 +322,7 @@ static int wait_all(const run_t *r, char *err, size_t errlen)
                 }
             }
             if (now_s() - start > limit) {
-                ls_seterr(err, errlen,
-                          "%s did not finish within %.0f s: aborted (ncclCommAbort)",
+                ls_seterr(err, errlen, "%s did not finish within %.0f s: aborted (ncclCommAbort)",
                           r->coll->name, limit);
                 return WAIT_TIMEOUT;
             }
@@ -324,7 +330,10 @@ static int wait_all(const run_t *r, char *err, size_t errlen)
     }
 }
 
-static int barrier(void) { return ctx.mpi ? ls_mpi_barrier() : 0; }
+static int barrier(void)
+{
+    return ctx.mpi ? ls_mpi_barrier() : 0;
+}
 
 /* Under MPI: 0 when every rank's `ok` is true; else -1 with err naming the first rank
    that failed (its own message stays on that rank's stderr). */
@@ -373,8 +382,8 @@ static int init_data(run_t *r)
         ls_check_t c = check_params(r, i);
         void *s, *d;
         buffers(r, i, &s, &d);
-        if (ls_check_poison(&c, r->recv[i], r->recv_count > r->send_count ? r->recv_count
-                                                                            : r->send_count,
+        if (ls_check_poison(&c, r->recv[i],
+                            r->recv_count > r->send_count ? r->recv_count : r->send_count,
                             ctx.stream[i]) ||
             ls_check_init(&c, s, 0, r->send_count, ctx.stream[i]))
             return -1;
@@ -445,8 +454,8 @@ static void *graph_launcher(void *arg)
     return NULL;
 }
 
-static int launch_graphs(cudaGraphExec_t *exec, int launches, int blocking, double *t0,
-                         char *err, size_t errlen)
+static int launch_graphs(cudaGraphExec_t *exec, int launches, int blocking, double *t0, char *err,
+                         size_t errlen)
 {
     volatile int go = 0;
     graph_launcher_t l[LS_NCCL_MAX_LOCAL];
@@ -469,7 +478,8 @@ static int launch_graphs(cudaGraphExec_t *exec, int launches, int blocking, doub
     if (started < ctx.n)
         return ls_seterr(err, errlen, "cannot start the graph launch threads");
     if (failed)
-        return ls_seterr(err, errlen, "cudaGraphLaunch failed: %s", cudaGetErrorString(cudaGetLastError()));
+        return ls_seterr(err, errlen, "cudaGraphLaunch failed: %s",
+                         cudaGetErrorString(cudaGetLastError()));
     return 0;
 }
 
@@ -493,7 +503,8 @@ static int timed_graph(run_t *r, double *elapsed, char *err, size_t errlen)
     for (int i = 0; i < captured; i++) {
         cudaSetDevice(ctx.dev[i]);
         cudaError_t e = cudaStreamEndCapture(ctx.stream[i], &graph[i]);
-        if (e == cudaSuccess && rc == 0 && cudaGraphInstantiate(&exec[i], graph[i], 0) == cudaSuccess)
+        if (e == cudaSuccess && rc == 0 &&
+            cudaGraphInstantiate(&exec[i], graph[i], 0) == cudaSuccess)
             made++;
         else if (rc == 0)
             rc = ls_seterr(err, errlen, "CUDA graph capture of %s failed: %s", r->coll->name,
@@ -553,7 +564,10 @@ static int timed_loop(run_t *r, double *elapsed, double *queued, char *err, size
 
 /* Thread-per-GPU launching applies without MPI (one GPU per process already) and
    without -G (graphs have their own launch threads). */
-static int threads_apply(const run_t *r) { return r->threads && !ctx.mpi && r->opts->graph <= 0; }
+static int threads_apply(const run_t *r)
+{
+    return r->threads && !ctx.mpi && r->opts->graph <= 0;
+}
 
 /* One thread per GPU (opts->threads): each launches its own GPU's collective `iters`
    times, without a group call, all released together; the host cost of a launch is then
@@ -563,7 +577,7 @@ static int threads_apply(const run_t *r) { return r->threads && !ctx.mpi && r->o
    CUDA calls cost hundreds of us (measured on 1 x H200: 21 us instead of 7 per 8 B
    all_reduce over 20 iterations with a new thread per size). */
 typedef struct {
-    run_t r; /* a private copy: the iteration number picks each launch's buffer offset */
+    run_t r;       /* a private copy: the iteration number picks each launch's buffer offset */
     int i, failed; /* failed: WAIT_ERROR or WAIT_TIMEOUT */
     double launched, done;
     char err[256];
@@ -575,9 +589,9 @@ static struct {
     int started, warm;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int gen, quit;            /* under mu: a new round, or the end */
-    volatile int go;          /* 0: hold; 1: launch */
-    int ready, finished;      /* threads waiting at go; threads done with the round */
+    int gen, quit;       /* under mu: a new round, or the end */
+    volatile int go;     /* 0: hold; 1: launch */
+    int ready, finished; /* threads waiting at go; threads done with the round */
 } pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 /* Each launcher waits for its own stream and takes the end time itself: a main thread
@@ -603,7 +617,8 @@ static int own_stream_done(gpu_launcher_t *l)
                 return WAIT_ERROR;
             }
             if (now_s() - start > limit) {
-                snprintf(l->err, sizeof l->err, "%s did not finish within %.0f s: aborted (ncclCommAbort)",
+                snprintf(l->err, sizeof l->err,
+                         "%s did not finish within %.0f s: aborted (ncclCommAbort)",
                          l->r.coll->name, limit);
                 return WAIT_TIMEOUT;
             }
@@ -621,7 +636,8 @@ static void launch_round(gpu_launcher_t *l)
         heartbeat(NULL);
         ncclResult_t rc = launch_one(&l->r, l->i, s, d);
         if (rc != ncclSuccess) {
-            snprintf(l->err, sizeof l->err, "%s: %s", l->r.coll->name, l->r.lib->GetErrorString(rc));
+            snprintf(l->err, sizeof l->err, "%s: %s", l->r.coll->name,
+                     l->r.lib->GetErrorString(rc));
             l->failed = WAIT_ERROR;
         } else if (l->r.opts->blocking)
             l->failed = own_stream_done(l);
@@ -703,7 +719,8 @@ static int pool_round(run_t *r, double *t0, double *queued, double *end, char *e
     while (__atomic_load_n(&pool.finished, __ATOMIC_ACQUIRE) < ctx.n) {
         sched_yield();
         if (now_s() - *t0 > limit) {
-            ls_seterr(err, errlen, "%s: a launch thread did not return within %.0f s", r->coll->name, limit);
+            ls_seterr(err, errlen, "%s: a launch thread did not return within %.0f s",
+                      r->coll->name, limit);
             return WAIT_TIMEOUT;
         }
     }
@@ -807,12 +824,13 @@ static void *pin_launcher(json_t *entry)
     long cpu = want && *want ? strtol(want, &end, 10) : -1;
     if (cpu >= 0 && *end == '\0' && ls_pin_self((int)cpu, &saved) != 0)
         json_array_append_new(json_object_get(entry, "notes"),
-                              json_pack("s", "LINKSCOPE_NCCL_CPU: that CPU cannot be used; not pinned"));
+                              json_pack("s",
+                                        "LINKSCOPE_NCCL_CPU: that CPU cannot be used; not pinned"));
     char allowed[256];
     ls_affinity_text(allowed, sizeof allowed);
     json_object_set_new(entry, "host_threads",
-                        json_pack("{s:i, s:s, s:b}", "launch_cpu", ls_current_cpu(), "launch_allowed",
-                                  allowed, "pinned", saved != NULL));
+                        json_pack("{s:i, s:s, s:b}", "launch_cpu", ls_current_cpu(),
+                                  "launch_allowed", allowed, "pinned", saved != NULL));
     return saved;
 }
 
@@ -887,7 +905,8 @@ static int fit_sizes(const run_t *r, uint64_t *sizes, int nsizes, json_t *notes)
     /* Keep 10% and 1 GiB for NCCL's own buffers and the CUDA context. */
     double usable = (double)lowest_free * 0.9 - (double)(1ull << 30);
     int keep = nsizes;
-    while (keep > 0 && (double)bytes_per_gpu(r->coll, r->dtype, sizes[keep - 1], ctx.nranks) > usable)
+    while (keep > 0 &&
+           (double)bytes_per_gpu(r->coll, r->dtype, sizes[keep - 1], ctx.nranks) > usable)
         keep--;
     if (keep < nsizes) {
         char line[256];
@@ -964,7 +983,8 @@ static int alloc_buffers(run_t *r, uint64_t max_size, char *err, size_t errlen)
         if (dev_alloc(r, &r->send[i], half ? half : 1) != 0 ||
             dev_alloc(r, &r->recv[i], half ? half : 1) != 0) {
             free_buffers(r);
-            cudaGetLastError(); /* the allocation's error would fail the next sweep's first launch */
+            cudaGetLastError(); /* the allocation's error would fail the next sweep's first launch
+                                 */
             return ls_seterr(err, errlen, "GPU %d: cannot allocate 2 x %zu B", ctx.dev[i], half);
         }
         /* as nccl-tests: never time uninitialised memory (NaN patterns and all) */
@@ -1029,7 +1049,8 @@ static json_t *new_entry(const run_t *r, const int *gpus_all)
     json_object_set_new(e, "mode", json_string(ctx.mpi ? "mpi" : "threads"));
     json_object_set_new(e, "variant", json_string(o->variant ? o->variant : "default"));
     json_object_set_new(e, "dtype", json_string(r->dtype->name));
-    json_object_set_new(e, "redop", json_string(r->coll->has_redop ? ls_redop_name(r->op) : "none"));
+    json_object_set_new(e, "redop",
+                        json_string(r->coll->has_redop ? ls_redop_name(r->op) : "none"));
     json_object_set_new(e, "root", json_integer(r->coll->has_root ? o->root : -1));
     json_object_set_new(e, "graph", json_boolean(o->graph > 0));
     json_object_set_new(e, "graph_launches", json_integer(o->graph));
@@ -1037,14 +1058,18 @@ static json_t *new_entry(const run_t *r, const int *gpus_all)
     json_object_set_new(e, "warmup", json_integer(o->warmup));
     json_object_set_new(e, "blocking", json_boolean(o->blocking));
     json_object_set_new(e, "check", json_boolean(o->check));
-    json_object_set_new(e, "timing", json_string("host timer around iters back-to-back launches and one wait, divided by iters; buffer offset moves each iteration (nccl-tests)"));
+    json_object_set_new(e, "timing",
+                        json_string(
+                            "host timer around iters back-to-back launches and one wait, divided "
+                            "by iters; buffer offset moves each iteration (nccl-tests)"));
     json_object_set_new(e, "launch",
-                        json_string(ctx.mpi ? "process_per_gpu"
-                                    : o->graph > 0 ? "graph"
+                        json_string(ctx.mpi                   ? "process_per_gpu"
+                                    : o->graph > 0            ? "graph"
                                     : r->threads && ctx.n > 1 ? "thread_per_gpu"
                                                               : "group"));
     json_object_set_new(e, "nccl_version", json_string(r->lib->version_str));
-    json_object_set_new(e, "buffers", json_string(use_nccl_alloc(r) ? "ncclMemAlloc" : "cudaMalloc"));
+    json_object_set_new(e, "buffers",
+                        json_string(use_nccl_alloc(r) ? "ncclMemAlloc" : "cudaMalloc"));
     json_object_set_new(e, "rows", json_array());
     json_object_set_new(e, "notes", json_array());
     return e;
@@ -1073,19 +1098,22 @@ static int resolve_run(run_t *r, const ls_nccl_sweep_opts_t *o, char *err, size_
     r->opts = o;
     r->coll = ls_coll_find(o->collective ? o->collective : "");
     if (!r->coll)
-        return ls_seterr(err, errlen, "unknown collective '%s'", o->collective ? o->collective : "");
+        return ls_seterr(err, errlen, "unknown collective '%s'",
+                         o->collective ? o->collective : "");
     r->dtype = ls_dtype_find(o->dtype ? o->dtype : "float");
     if (!r->dtype)
-        return ls_seterr(err, errlen, "unknown data type '%s' (expected %s)", o->dtype, ls_dtype_names());
+        return ls_seterr(err, errlen, "unknown data type '%s' (expected %s)", o->dtype,
+                         ls_dtype_names());
     r->op = ls_redop_find(o->redop ? o->redop : "sum");
     if (r->op < 0)
-        return ls_seterr(err, errlen, "unknown reduction '%s' (expected sum, prod, max, min, avg)", o->redop);
+        return ls_seterr(err, errlen, "unknown reduction '%s' (expected sum, prod, max, min, avg)",
+                         o->redop);
     if (o->iters < 1 || o->warmup < 0)
         return ls_seterr(err, errlen, "iterations must be at least 1");
     const char *launch = getenv("LINKSCOPE_NCCL_LAUNCH");
     r->threads = launch && strcmp(launch, "threads") == 0 ? 1
                  : launch && strcmp(launch, "group") == 0 ? 0
-                                                         : o->threads;
+                                                          : o->threads;
     return 0;
 }
 
@@ -1135,8 +1163,10 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
        NCCL_GRAPH_MIXING_SUPPORT setting; one process per GPU, NCCL's recommended setup for
        graphs, ran and validated (docs/nccl.md, Known issues). */
     if (n > 1 && o->graph > 0 && !o->mpi) {
-        ls_seterr(err, errlen, "-G with %d GPUs in one process hangs in NCCL; run one process "
-                               "per GPU: mpirun -np %d linkscope nccl ... -G %d", n, n, o->graph);
+        ls_seterr(err, errlen,
+                  "-G with %d GPUs in one process hangs in NCCL; run one process "
+                  "per GPU: mpirun -np %d linkscope nccl ... -G %d",
+                  n, n, o->graph);
         return NULL;
     }
     if (o->mpi && mpi_all_ok(n > 0, err, errlen) != 0)
@@ -1173,16 +1203,19 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
         /* ascending: the buffers and the memory fit are sized by the last size */
         qsort(sizes, (size_t)nsizes, sizeof *sizes, cmp_size);
     } else {
-        nsizes = ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes, NULL, 0);
+        nsizes = ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes,
+                                     NULL, 0);
         if (nsizes <= 0 || nsizes > LS_COLL_MAX_SIZES) {
             heartbeat_stop();
             free(gpus_all);
-            ls_seterr(err, errlen, nsizes > 0 ? "more than 100000 sizes between -b and -e"
-                                              : "no sizes between -b and -e");
+            ls_seterr(err, errlen,
+                      nsizes > 0 ? "more than 100000 sizes between -b and -e"
+                                 : "no sizes between -b and -e");
             return NULL;
         }
         sizes = malloc(sizeof(uint64_t) * (size_t)nsizes);
-        ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes, sizes, nsizes);
+        ls_coll_sweep_sizes(o->min_bytes, o->max_bytes, o->step_factor, o->step_bytes, sizes,
+                            nsizes);
     }
     json_t *entry = new_entry(&r, gpus_all);
     free(gpus_all);
@@ -1208,12 +1241,14 @@ json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *o, char *err, size_t errlen)
     void *pinned = pin_launcher(entry);
     status = warmup_all(&r, sizes, nsizes, why, sizeof why);
     for (int s = 0; s < nsizes && status == 0; s++) {
-        ls_progress_step(s, nsizes, "nccl %s, %llu bytes", r.coll->name, (unsigned long long)sizes[s]);
+        ls_progress_step(s, nsizes, "nccl %s, %llu bytes", r.coll->name,
+                         (unsigned long long)sizes[s]);
         r.coll->counts(sizes[s], r.dtype->size, ctx.nranks, &r.send_count, &r.recv_count, &r.count);
         if (r.count == 0)
             continue; /* below one element per rank */
         uint64_t bytes = ls_coll_bytes(r.coll, r.count, r.dtype->size, ctx.nranks);
-        json_t *row = json_pack("{s:I, s:I}", "bytes", (json_int_t)bytes, "count", (json_int_t)r.count);
+        json_t *row = json_pack("{s:I, s:I}", "bytes", (json_int_t)bytes, "count",
+                                (json_int_t)r.count);
         for (int ip = 0; ip < 2 && status == 0; ip++) {
             if ((ip == 0 && o->in_place == 1) || (ip == 1 && o->in_place == 0))
                 continue;

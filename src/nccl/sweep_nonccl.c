@@ -2,8 +2,8 @@
 #include "sweep.h"
 #include "util/log.h"
 
-#define LS_NO_NCCL_H                                                                   \
-    "this linkscope was built without nccl.h: rebuild with NCCL's headers installed " \
+#define LS_NO_NCCL_H                                                                               \
+    "this linkscope was built without nccl.h: rebuild with NCCL's headers installed "              \
     "(apt install libnccl-dev) and the CUDA toolkit"
 
 json_t *ls_nccl_sweep(const ls_nccl_sweep_opts_t *opts, char *err, size_t errlen)

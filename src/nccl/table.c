@@ -8,8 +8,7 @@ int ls_nccl_rows_verified(const json_t *rows)
     int checked = 0;
     size_t i;
     const json_t *row;
-    json_array_foreach(rows, i, row)
-    {
+    json_array_foreach(rows, i, row) {
         const char *modes[] = {"oop", "ip"};
         for (int m = 0; m < 2; m++) {
             const json_t *w = json_object_get(json_object_get(row, modes[m]), "wrong");

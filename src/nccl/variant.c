@@ -78,8 +78,8 @@ static int wait_child(pid_t pid, double limit_s, int *status)
     }
 }
 
-json_t *ls_variant_run(char *const *argv, const char *setting, const char *out_path,
-                       double limit_s, int *exit_code, char *err, size_t errlen)
+json_t *ls_variant_run(char *const *argv, const char *setting, const char *out_path, double limit_s,
+                       int *exit_code, char *err, size_t errlen)
 {
     unlink(out_path);
     fflush(stdout);
@@ -93,7 +93,8 @@ json_t *ls_variant_run(char *const *argv, const char *setting, const char *out_p
         child_exec(argv, setting);
     int status = 0;
     int waited = wait_child(pid, limit_s, &status);
-    *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    *exit_code = WIFEXITED(status) ? WEXITSTATUS(status)
+                                   : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     if (waited == 1) {
         ls_seterr(err, errlen, "%s: the child did not finish within %.0f s and was killed",
                   setting ? setting : "default", limit_s);

@@ -19,7 +19,7 @@ char **ls_variant_argv(const char *exe, char *const *args, int nargs, const char
    or NULL/"default" for none), waits up to limit_s seconds (then kills it), and reads
    the document the child wrote to out_path. Returns the document, or NULL with err
    (the child's exit status, or the missing file). *exit_code gets the child's status. */
-json_t *ls_variant_run(char *const *argv, const char *setting, const char *out_path,
-                       double limit_s, int *exit_code, char *err, size_t errlen);
+json_t *ls_variant_run(char *const *argv, const char *setting, const char *out_path, double limit_s,
+                       int *exit_code, char *err, size_t errlen);
 
 #endif

@@ -87,20 +87,21 @@ int ls_nccl_run_variants(const ls_nccl_variants_t *o, json_t *doc, const ls_nccl
             json_t *e = NULL;
             size_t i;
             json_t *m;
-            json_array_foreach(json_object_get(child, "measurements"), i, m)
-            {
+            json_array_foreach(json_object_get(child, "measurements"), i, m) {
                 if (!e && strcmp(ls_json_str(m, "collective", ""), o->colls[c]) == 0)
                     e = json_incref(m);
             }
             if (!e)
-                e = ls_nccl_skipped_entry(o->colls[c], settings[v], child ? "the child wrote no entry" : err);
+                e = ls_nccl_skipped_entry(o->colls[c], settings[v],
+                                          child ? "the child wrote no entry" : err);
             json_object_set_new(e, "variant", json_string(settings[v]));
             char id[200];
             snprintf(id, sizeof id, "nccl-%s-%s", o->colls[c], settings[v]);
             json_object_set_new(e, "id", json_string(id));
             got[v][c] = e;
         }
-        const char *nv = json_string_value(json_object_get(json_object_get(child, "software"), "nccl"));
+        const char *nv = json_string_value(
+            json_object_get(json_object_get(child, "software"), "nccl"));
         if (nv)
             json_object_set_new(json_object_get(doc, "software"), "nccl", json_string(nv));
         if (code != 0 && rc == LS_EXIT_OK)
@@ -129,8 +130,7 @@ static int entry_exit(const json_t *e)
         return LS_EXIT_CHECK;
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(e, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(e, "rows"), i, row) {
         const char *m[] = {"oop", "ip"};
         for (int k = 0; k < 2; k++)
             if (ls_json_int(json_object_get(row, m[k]), "wrong", 0) > 0)
@@ -139,8 +139,8 @@ static int entry_exit(const json_t *e)
     return LS_EXIT_OK;
 }
 
-int ls_nccl_run_collectives(ls_nccl_sweep_opts_t *sweep, const char *const *colls, int ncolls, json_t *doc,
-                            int writer, const ls_nccl_show_t *show)
+int ls_nccl_run_collectives(ls_nccl_sweep_opts_t *sweep, const char *const *colls, int ncolls,
+                            json_t *doc, int writer, const ls_nccl_show_t *show)
 {
     int rc = LS_EXIT_OK;
     const char *label = getenv("LINKSCOPE_NCCL_VARIANT");
@@ -167,8 +167,9 @@ int ls_nccl_run_collectives(ls_nccl_sweep_opts_t *sweep, const char *const *coll
         int erc = entry_exit(e);
         if (erc != LS_EXIT_OK) {
             ls_error("nccl %s: %s", colls[c],
-                     strcmp(ls_json_str(e, "status", "ok"), "ok") ? ls_json_str(e, "error", "failed")
-                                                                    : "wrong results (#wrong > 0)");
+                     strcmp(ls_json_str(e, "status", "ok"), "ok")
+                         ? ls_json_str(e, "error", "failed")
+                         : "wrong results (#wrong > 0)");
             rc = erc;
         }
         ls_nccl_add_entry(doc, e);

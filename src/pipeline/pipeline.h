@@ -18,7 +18,7 @@ typedef struct {
                               projection fits; a run that cannot fit does not start */
     int gpus[LS_MAX_GPUS]; /* the GPUs to use (checked to exist) */
     int ngpus;
-    int no_nccl;           /* skip the collectives */
+    int no_nccl; /* skip the collectives */
 } ls_run_opts_t;
 
 /* A new run document of this machine with every step's entries, its "run" object, its

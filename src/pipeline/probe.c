@@ -89,8 +89,8 @@ static double projected(const probe_t *r, int id)
 
 static void skipped(probe_t *r, int id, const char *why)
 {
-    record(r, json_pack("{s:s, s:s, s:f, s:f, s:s}", "step", ls_proj_step_title(id), "status", "skipped",
-                        "seconds", 0.0, "projected_s", projected(r, id), "note", why));
+    record(r, json_pack("{s:s, s:s, s:f, s:f, s:s}", "step", ls_proj_step_title(id), "status",
+                        "skipped", "seconds", 0.0, "projected_s", projected(r, id), "note", why));
 }
 
 /* 1 when the step's projection, with LS_PROBE_MARGIN, ends before the deadline; else it
@@ -157,11 +157,21 @@ static void all_reduce(probe_t *r)
         return;
     set_running(r, ls_proj_step_title(LS_STEP_PROBE_ALL_REDUCE));
     double left = r->o->deadline - ls_probe_now();
-    ls_nccl_sweep_opts_t o = {.collective = "all_reduce", .gpus = r->gpus, .ngpus = r->n,
-                              .min_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES, .max_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES,
-                              .step_factor = 2, .iters = 20, .warmup = 5, .check = 1, .dtype = "float",
-                              .redop = "sum", .in_place = 2, .timeout_s = left > 1 ? left : 1,
-                              .variant = "default", .threads = 1};
+    ls_nccl_sweep_opts_t o = {.collective = "all_reduce",
+                              .gpus = r->gpus,
+                              .ngpus = r->n,
+                              .min_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES,
+                              .max_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES,
+                              .step_factor = 2,
+                              .iters = 20,
+                              .warmup = 5,
+                              .check = 1,
+                              .dtype = "float",
+                              .redop = "sum",
+                              .in_place = 2,
+                              .timeout_s = left > 1 ? left : 1,
+                              .variant = "default",
+                              .threads = 1};
     double t0 = ls_probe_now();
     json_t *entry = ls_nccl_sweep(&o, why, sizeof why);
     int rc = -1;
@@ -185,16 +195,17 @@ static int plan(probe_t *r)
     char err[512] = "";
     int count = ls_gpu_count(err, sizeof err);
     if (count <= 0) {
-        record(r, json_pack("{s:s, s:s, s:f, s:s}", "step", "probe: GPUs", "status", "failed", "seconds", 0.0,
-                            "note", err));
+        record(r, json_pack("{s:s, s:s, s:f, s:s}", "step", "probe: GPUs", "status", "failed",
+                            "seconds", 0.0, "note", err));
         return -1;
     }
     if (r->o->expect_gpus > 0 && count != r->o->expect_gpus) {
-        snprintf(err, sizeof err, "CUDA sees %d GPU%s, the driver shows %d (CUDA_VISIBLE_DEVICES or MIG): "
-                 "nothing measured, the GPUs' numbers would not be the state checks'", count, count == 1 ? "" : "s",
-                 r->o->expect_gpus);
-        record(r, json_pack("{s:s, s:s, s:f, s:s}", "step", "probe: GPUs", "status", "skipped", "seconds", 0.0,
-                            "note", err));
+        snprintf(err, sizeof err,
+                 "CUDA sees %d GPU%s, the driver shows %d (CUDA_VISIBLE_DEVICES or MIG): "
+                 "nothing measured, the GPUs' numbers would not be the state checks'",
+                 count, count == 1 ? "" : "s", r->o->expect_gpus);
+        record(r, json_pack("{s:s, s:s, s:f, s:s}", "step", "probe: GPUs", "status", "skipped",
+                            "seconds", 0.0, "note", err));
         return -1;
     }
     r->n = count < LS_MAX_GPUS ? count : LS_MAX_GPUS;

@@ -35,7 +35,7 @@ typedef struct {
     json_t *figures;  /* ls_probe_figures of what has been measured so far */
     char running[64]; /* the step under way, "" between steps */
     int ngpus;
-    double setup_s;   /* discovery and the CUDA driver's start, before the first step */
+    double setup_s; /* discovery and the CUDA driver's start, before the first step */
 } ls_probe_t;
 
 double ls_probe_now(void);

@@ -61,16 +61,19 @@ static json_t *figure_of(const ls_machine_t *m, const json_t *e)
 {
     json_t *f = NULL;
     if (is(e, "family", "p2p") && is(e, "method", "ce") && is(e, "direction", "uni")) {
-        f = json_pack("{s:s, s:I, s:I}", "kind", "p2p_ce", "src", (json_int_t)ls_json_int(e, "src", -1), "dst",
+        f = json_pack("{s:s, s:I, s:I}", "kind", "p2p_ce", "src",
+                      (json_int_t)ls_json_int(e, "src", -1), "dst",
                       (json_int_t)ls_json_int(e, "dst", -1));
         outcome(f, e, "gbps");
     } else if (is(e, "family", "hbm") && is(e, "method", "copy")) {
-        f = json_pack("{s:s, s:I}", "kind", "hbm_copy", "gpu", (json_int_t)ls_json_int(e, "gpu", -1));
+        f = json_pack("{s:s, s:I}", "kind", "hbm_copy", "gpu",
+                      (json_int_t)ls_json_int(e, "gpu", -1));
         outcome(f, e, "gbps");
     } else if (is(e, "family", "nccl") && is(e, "collective", "all_reduce")) {
         const json_t *gpus = json_object_get(e, "gpus");
-        f = json_pack("{s:s, s:o, s:f}", "kind", "all_reduce", "gpus", gpus ? json_deep_copy(gpus) : json_array(),
-                      "bytes", ls_nccl_largest_bytes(e));
+        f = json_pack("{s:s, s:o, s:f}", "kind", "all_reduce", "gpus",
+                      gpus ? json_deep_copy(gpus) : json_array(), "bytes",
+                      ls_nccl_largest_bytes(e));
         outcome(f, e, "busbw");
         json_object_set_new(f, "wrong", wrong_of(e));
     }
@@ -83,7 +86,8 @@ json_t *ls_probe_figures(const json_t *doc)
 {
     json_t *out = json_array();
     ls_machine_t *m = ls_machine_new(doc);
-    LS_DOC_FOREACH(e, doc, NULL) {
+    LS_DOC_FOREACH(e, doc, NULL)
+    {
         json_t *f = figure_of(m, e.json);
         if (f)
             json_array_append_new(out, f);

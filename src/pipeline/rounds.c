@@ -148,8 +148,7 @@ static int compare_alone(json_t *doc, json_t *alone)
     int lower = 0;
     size_t i, at;
     json_t *e;
-    json_array_foreach(json_object_get(alone, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(alone, "measurements"), i, e) {
         json_t *conc = entry_by_id(doc, ls_json_str(e, "id", ""), &at);
         json_t *check = conc ? ls_concurrency_check(conc, e) : NULL;
         if (!check)
@@ -174,8 +173,7 @@ static void class_serial(ls_run_rounds_t *r, json_t *doc, const ls_measure_opts_
     json_t *serial = measure_alone(o, pa, pb, n);
     size_t i, at;
     json_t *e;
-    json_array_foreach(json_object_get(serial, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(serial, "measurements"), i, e) {
         json_t *old = entry_by_id(doc, ls_json_str(e, "id", ""), &at);
         if (!old)
             continue;

@@ -13,13 +13,13 @@
 #define LS_RUN_MAX_PAIRS (LS_MAX_GPUS * (LS_MAX_GPUS - 1) / 2)
 
 typedef struct {
-    int have;                       /* 0: no topology, every pair alone */
-    ls_fabric_t fabric;             /* over the run's GPUs (indices into gpus) */
+    int have;           /* 0: no topology, every pair alone */
+    ls_fabric_t fabric; /* over the run's GPUs (indices into gpus) */
     int nrounds;
     int round_start[LS_RUN_MAX_PAIRS + 1];
     int pair_a[LS_RUN_MAX_PAIRS], pair_b[LS_RUN_MAX_PAIRS];
     int serial_class[LS_LINK_SYS + 1]; /* 1: this link class is measured one pair at a time */
-    int numa[LS_MAX_GPUS];          /* per run GPU: its NUMA node, -1 unknown */
+    int numa[LS_MAX_GPUS];             /* per run GPU: its NUMA node, -1 unknown */
 } ls_run_rounds_t;
 
 /* The rounds of the GPUs gpus[0..n) from doc's topology. 0, or -1 (no topology: have 0,

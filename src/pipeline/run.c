@@ -27,11 +27,11 @@ typedef struct {
     json_t *doc, *steps;
     const ls_run_opts_t *o;
     double start;
-    ls_run_rounds_t *rounds;        /* NULL: no topology, every pair alone */
+    ls_run_rounds_t *rounds; /* NULL: no topology, every pair alone */
     ls_projection_t proj;
-    int planned;                    /* proj holds the projection */
-    int refused;                    /* even cut down the run does not fit its budget */
-    int nccl_ok;                    /* the collectives ran: NCCL is there */
+    int planned; /* proj holds the projection */
+    int refused; /* even cut down the run does not fit its budget */
+    int nccl_ok; /* the collectives ran: NCCL is there */
 } run_t;
 
 static double now_s(void)
@@ -72,11 +72,12 @@ static void step_done(run_t *r, const char *name, double t0, int rc, const char 
     if (k >= 0 && which != LS_STEP_GROUPS)
         json_object_set_new(s, "projected_s", json_real(r->proj.steps[k].seconds));
     if (cut)
-        json_object_set_new(s, "cut", json_string(k >= 0 ? r->proj.steps[k].cut_how
-                                                  : which == LS_STEP_BURN ? "30 s of load, not 60"
-                                                  : which >= LS_STEP_ALL_REDUCE && which <= LS_STEP_ALLTOALL
-                                                      ? "to 1 GiB, not 8 GiB"
-                                                      : "half the samples"));
+        json_object_set_new(s, "cut",
+                            json_string(k >= 0                  ? r->proj.steps[k].cut_how
+                                        : which == LS_STEP_BURN ? "30 s of load, not 60"
+                                        : which >= LS_STEP_ALL_REDUCE && which <= LS_STEP_ALLTOALL
+                                            ? "to 1 GiB, not 8 GiB"
+                                            : "half the samples"));
     if (rc != 0 && err && *err)
         json_object_set_new(s, "error", json_string(err));
     json_array_append_new(r->steps, s);
@@ -107,7 +108,8 @@ static void plan(run_t *r)
         return;
     }
     char why[512];
-    ls_proj_opts_t po = {.thorough = r->o->thorough, .budget_s = r->o->budget_s,
+    ls_proj_opts_t po = {.thorough = r->o->thorough,
+                         .budget_s = r->o->budget_s,
                          .no_nccl = r->o->no_nccl || r->o->ngpus < 2 ||
                                     ls_nccl_probe(NULL, 0, why, sizeof why) != 0};
     if (ls_project_run(&r->rounds->fabric, r->rounds->numa, &po, &r->proj) != 0)
@@ -165,7 +167,8 @@ static void family_step(run_t *r, const char *family, const char *methods, int w
 static void p2p_ce(run_t *r)
 {
     family_step(r, LS_FAMILY_P2P, LS_P2P_CE, LS_STEP_P2P_CE);
-    if (!r->rounds || r->o->ngpus < 2 || r->rounds->nrounds == r->rounds->round_start[r->rounds->nrounds])
+    if (!r->rounds || r->o->ngpus < 2 ||
+        r->rounds->nrounds == r->rounds->round_start[r->rounds->nrounds])
         return; /* no round of more than one pair */
     ls_measure_opts_t mo;
     measure_opts(r, &mo, step_cut(r, LS_STEP_P2P_CE, NULL));
@@ -175,7 +178,8 @@ static void p2p_ce(run_t *r)
     ls_progress_done();
     char note[96] = "";
     if (serial)
-        snprintf(note, sizeof note, "%d link class(es) share a path: measured one pair at a time", serial);
+        snprintf(note, sizeof note, "%d link class(es) share a path: measured one pair at a time",
+                 serial);
     step_done(r, ls_proj_step_title(LS_STEP_CHECK), t0, 0, NULL, LS_STEP_CHECK, NULL, 0);
     if (serial)
         json_object_set_new(json_array_get(r->steps, json_array_size(r->steps) - 1), "note",
@@ -219,10 +223,20 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
     int cut = step_cut(r, which, NULL);
     if (cut && max_b > (1ull << 30)) /* the cut-down form: to 1 GiB */
         max_b = 1ull << 30;
-    ls_nccl_sweep_opts_t o = {.collective = collective, .gpus = gpus, .ngpus = ngpus,
-                              .min_bytes = min_b, .max_bytes = max_b, .step_factor = factor,
-                              .iters = 20, .warmup = 5, .check = 1, .dtype = "float",
-                              .redop = "sum", .in_place = 2, .timeout_s = 60, .variant = "default",
+    ls_nccl_sweep_opts_t o = {.collective = collective,
+                              .gpus = gpus,
+                              .ngpus = ngpus,
+                              .min_bytes = min_b,
+                              .max_bytes = max_b,
+                              .step_factor = factor,
+                              .iters = 20,
+                              .warmup = 5,
+                              .check = 1,
+                              .dtype = "float",
+                              .redop = "sum",
+                              .in_place = 2,
+                              .timeout_s = 60,
+                              .variant = "default",
                               .threads = 1}; /* one launching thread per GPU, as frameworks
                                                 drive them (docs/nccl.md) */
     ls_progress("%s ...", name);
@@ -258,8 +272,7 @@ static void plan_groups(run_t *r, uint64_t max_b)
     json_t *plan = ls_plan(r->doc);
     size_t i;
     json_t *group;
-    json_array_foreach(json_object_get(plan, "groups"), i, group)
-    {
+    json_array_foreach(json_object_get(plan, "groups"), i, group) {
         const json_t *list = json_object_get(group, "gpus");
         int n = (int)json_array_size(list);
         if (n < 2 || n > LS_MAX_GPUS || same_set(list, r->o->gpus, r->o->ngpus))
@@ -346,15 +359,16 @@ static void spec(run_t *r)
 {
     char err[512] = "";
     double t0 = now_s();
-    step_done(r, ls_proj_step_title(LS_STEP_SPEC), t0, ls_spec_record(r->doc, err, sizeof err), err, LS_STEP_SPEC,
-              NULL, 0);
+    step_done(r, ls_proj_step_title(LS_STEP_SPEC), t0, ls_spec_record(r->doc, err, sizeof err), err,
+              LS_STEP_SPEC, NULL, 0);
 }
 
 /* The run object, then findings and plan computed from everything measured. */
 static void analysis(run_t *r)
 {
     json_t *run = json_pack("{s:s, s:f, s:f, s:O}", "level", r->o->thorough ? "thorough" : "quick",
-                            "budget_s", r->o->budget_s, "elapsed_s", now_s() - r->start, "steps", r->steps);
+                            "budget_s", r->o->budget_s, "elapsed_s", now_s() - r->start, "steps",
+                            r->steps);
     if (r->planned) /* the run's time beside what the projection said before it ran */
         json_object_set_new(run, "projected_s", json_real(r->proj.total_s));
     json_object_set_new(r->doc, "run", run);
@@ -365,9 +379,8 @@ static void analysis(run_t *r)
 
 /* The step list, in the order they answer (docs/run.md): the projection's order; the
    sustained load and the datasheet check last, before the analysis. */
-static void (*const steps[])(run_t *) = {discover, plan,   p2p_ce, collectives, hbm_host,
-                                         deep,     fabric, groups, burn,        spec,
-                                         analysis};
+static void (*const steps[])(run_t *) = {discover, plan,   p2p_ce, collectives, hbm_host, deep,
+                                         fabric,   groups, burn,   spec,        analysis};
 
 json_t *ls_pipeline_run(const ls_run_opts_t *o, int *refused)
 {

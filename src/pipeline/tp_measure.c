@@ -21,11 +21,21 @@ int ls_tp_measure_source(const int *gpus, int ngpus, long bytes, const ls_tp_req
 {
     uint64_t sizes[512];
     int n = ls_tp_request_sizes(req, sizes, 512);
-    ls_nccl_sweep_opts_t opts = {.collective = "all_reduce", .gpus = gpus,
-                                 .ngpus = ngpus, .sizes = sizes, .nsizes = n,
-                                 .min_bytes = sizes[0], .max_bytes = sizes[n - 1], .iters = 20,
-                                 .warmup = 5, .check = 1, .dtype = dtype_for(bytes),
-                                 .redop = "sum", .root = 0, .in_place = 0, .timeout_s = 120};
+    ls_nccl_sweep_opts_t opts = {.collective = "all_reduce",
+                                 .gpus = gpus,
+                                 .ngpus = ngpus,
+                                 .sizes = sizes,
+                                 .nsizes = n,
+                                 .min_bytes = sizes[0],
+                                 .max_bytes = sizes[n - 1],
+                                 .iters = 20,
+                                 .warmup = 5,
+                                 .check = 1,
+                                 .dtype = dtype_for(bytes),
+                                 .redop = "sum",
+                                 .root = 0,
+                                 .in_place = 0,
+                                 .timeout_s = 120};
     char err[512] = "";
     json_t *entry = ls_nccl_sweep(&opts, err, sizeof err);
     if (!entry) {
@@ -39,7 +49,8 @@ int ls_tp_measure_source(const int *gpus, int ngpus, long bytes, const ls_tp_req
     } else if (ls_tp_curve_from_entry(&src->curve, entry, &skipped, err, sizeof err) != 0) {
         ls_error("--measure: %s", err);
     } else if (skipped) {
-        ls_error("--measure: all_reduce gave wrong results or no time at %d of %d sizes", skipped, n);
+        ls_error("--measure: all_reduce gave wrong results or no time at %d of %d sizes", skipped,
+                 n);
     } else {
         char list[128];
         ls_tp_format_gpus(gpus, ngpus, list, sizeof list);
@@ -48,7 +59,8 @@ int ls_tp_measure_source(const int *gpus, int ngpus, long bytes, const ls_tp_req
         snprintf(src->name, sizeof src->name, "measured");
         snprintf(src->origin, sizeof src->origin,
                  "--measure: all_reduce (%s, sum) at the %d sizes below on GPUs %s, %d iterations, "
-                 "data checked", opts.dtype, n, list, opts.iters);
+                 "data checked",
+                 opts.dtype, n, list, opts.iters);
         *entry_out = entry;
         return 0;
     }

@@ -41,8 +41,7 @@ static void reasons_text(const json_t *b, char *buf, size_t len)
     size_t i, used = 0;
     const json_t *ev;
     buf[0] = '\0';
-    json_array_foreach(json_object_get(b, "throttle_events"), i, ev)
-    {
+    json_array_foreach(json_object_get(b, "throttle_events"), i, ev) {
         int w = snprintf(buf + used, len - used, "%s%s@%.0fs", used ? " " : "",
                          ls_json_str(ev, "reason", "?"), ls_json_num(ev, "first_s", 0));
         if (w < 0 || (size_t)w >= len - used)
@@ -86,22 +85,28 @@ void ls_burn_table(FILE *f, const json_t *doc)
     if (narrow) {
         char title[256];
         snprintf(title, sizeof title,
-                 "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the first %s, sustained = "
-                 "median of the second half; under each GPU its throttle reasons)", first);
+                 "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the "
+                 "first %s, sustained = "
+                 "median of the second half; under each GPU its throttle reasons)",
+                 first);
         ls_buf_t t = {0};
         ls_buf_wrap(&t, title, 0, 2, ls_term_width());
         char *text = ls_buf_take(&t);
         fputs(text, f);
         free(text);
-        fprintf(f, "%-3s %-10s %7s %7s %9s %5s %5s %5s %3s %5s %5s\n", "GPU", "method", "seconds", "first",
-                "sustained", "ratio", "SM", "power", "max", "HBM", "peer");
-        fprintf(f, "%-3s %-10s %7s %7s %9s %5s %5s %5s %3s %5s %5s\n", "", "", "", "TFLOP/s", "TFLOP/s", "", "MHz",
-                "W", "C", "GB/s", "GB/s");
+        fprintf(f, "%-3s %-10s %7s %7s %9s %5s %5s %5s %3s %5s %5s\n", "GPU", "method", "seconds",
+                "first", "sustained", "ratio", "SM", "power", "max", "HBM", "peer");
+        fprintf(f, "%-3s %-10s %7s %7s %9s %5s %5s %5s %3s %5s %5s\n", "", "", "", "TFLOP/s",
+                "TFLOP/s", "", "MHz", "W", "C", "GB/s", "GB/s");
     } else {
-        fprintf(f, "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the first %s,\n"
-                   "  sustained = median of the second half; under each GPU its throttle reasons)\n", first);
-        fprintf(f, "%-4s %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n", "GPU", "method", "seconds", "first",
-                "sustained", "ratio", "SM MHz", "power W", "max C", "HBM GB/s", "peer GB/s");
+        fprintf(f,
+                "Sustained load (TFLOP/s = 1e12 FLOP/s; first = median of the windows of the first "
+                "%s,\n"
+                "  sustained = median of the second half; under each GPU its throttle reasons)\n",
+                first);
+        fprintf(f, "%-4s %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n", "GPU", "method", "seconds",
+                "first", "sustained", "ratio", "SM MHz", "power W", "max C", "HBM GB/s",
+                "peer GB/s");
     }
     LS_DOC_FOREACH(ent, doc, &ls_fam_burn)
     {
@@ -117,10 +122,11 @@ void ls_burn_table(FILE *f, const json_t *doc)
         fmt_or_dash(c[7], 32, b, "hbm_traffic_gbps", "%.0f");
         char peer[32];
         fmt_or_dash(peer, sizeof peer, b, "peer_gbps", "%.0f");
-        fprintf(f, narrow ? "%-3lld %-10s %7s %7s %9s %5s %5s %5s %3s %5s %5s\n"
-                          : "%-4lld %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n",
-                ls_json_int(e, "gpu", -1), ls_json_str(b, "method", "?"), c[0], c[1], c[2], c[3], c[4], c[5], c[6],
-                c[7], peer);
+        fprintf(f,
+                narrow ? "%-3lld %-10s %7s %7s %9s %5s %5s %5s %3s %5s %5s\n"
+                       : "%-4lld %-10s %7s %7s %9s %6s %8s %8s %6s %9s %9s\n",
+                ls_json_int(e, "gpu", -1), ls_json_str(b, "method", "?"), c[0], c[1], c[2], c[3],
+                c[4], c[5], c[6], c[7], peer);
         reasons_line(f, e);
     }
 }
@@ -131,8 +137,7 @@ static int range_of(const json_t *arr, double *lo, double *hi)
     size_t i;
     const json_t *v;
     int n = 0;
-    json_array_foreach(arr, i, v)
-    {
+    json_array_foreach(arr, i, v) {
         if (!json_is_number(v))
             continue;
         double x = json_number_value(v);
@@ -152,7 +157,9 @@ static void panel(ls_buf_t *b, const json_t *t, const json_t *arr, double tmax, 
 {
     double lo = 0, hi = 0;
     int y0 = MARGIN_T + row * (PANEL_H + PANEL_GAP), w = CHART_W - MARGIN_L - 10;
-    ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#ccc\"/>\n",
+    ls_buf_printf(b,
+                  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                  "stroke=\"#ccc\"/>\n",
                   MARGIN_L, y0, w, PANEL_H);
     ls_buf_printf(b, "<text x=\"4\" y=\"%d\" font-size=\"11\">", y0 + PANEL_H / 2);
     ls_buf_html(b, label);
@@ -163,7 +170,8 @@ static void panel(ls_buf_t *b, const json_t *t, const json_t *arr, double tmax, 
                   MARGIN_L - 3, y0 + 9, hi);
     ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%.0f</text>\n",
                   MARGIN_L - 3, y0 + PANEL_H, lo);
-    ls_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" points=\"", colour);
+    ls_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" points=\"",
+                  colour);
     for (size_t i = 0; i < json_array_size(arr); i++) {
         const json_t *v = json_array_get(arr, i);
         if (!json_is_number(v))
@@ -185,7 +193,8 @@ static void throttle_ticks(ls_buf_t *b, const json_t *t, const json_t *mask, dou
         if (!((unsigned long long)json_integer_value(json_array_get(mask, i)) & 0xECull))
             continue;
         double x = MARGIN_L + w * json_number_value(json_array_get(t, i)) / tmax;
-        ls_buf_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#c0392b\"/>\n", x, x, y, y + 6);
+        ls_buf_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#c0392b\"/>\n",
+                      x, x, y, y + 6);
     }
 }
 
@@ -197,17 +206,22 @@ static void chart(ls_buf_t *b, const json_t *e)
     if (range_of(t, &lo, &hi) && hi > tmax)
         tmax = hi;
     int h = MARGIN_T + 3 * (PANEL_H + PANEL_GAP) + 24;
-    ls_buf_printf(b, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                     "viewBox=\"0 0 %d %d\" role=\"img\">\n", CHART_W, h, CHART_W, h);
-    ls_buf_printf(b, "<text x=\"%d\" y=\"14\" font-size=\"12\">GPU %lld under sustained load, "
-                     "%.0f s</text>\n", MARGIN_L, ls_json_int(e, "gpu", -1), tmax);
+    ls_buf_printf(b,
+                  "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                  "viewBox=\"0 0 %d %d\" role=\"img\">\n",
+                  CHART_W, h, CHART_W, h);
+    ls_buf_printf(b,
+                  "<text x=\"%d\" y=\"14\" font-size=\"12\">GPU %lld under sustained load, "
+                  "%.0f s</text>\n",
+                  MARGIN_L, ls_json_int(e, "gpu", -1), tmax);
     panel(b, t, json_object_get(s, "sm_mhz"), tmax, 0, "SM MHz", "#2c7fb8");
     panel(b, t, json_object_get(s, "power_w"), tmax, 1, "power W", "#d95f0e");
     panel(b, t, json_object_get(s, "temp_c"), tmax, 2, "temp C", "#756bb1");
     int ybase = MARGIN_T + 3 * (PANEL_H + PANEL_GAP) - PANEL_GAP + 2;
     throttle_ticks(b, t, json_object_get(s, "throttle"), tmax, ybase);
-    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">0 s</text>"
-                     "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%.0f s</text>\n",
+    ls_buf_printf(b,
+                  "<text x=\"%d\" y=\"%d\" font-size=\"10\">0 s</text>"
+                  "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%.0f s</text>\n",
                   MARGIN_L, h - 4, CHART_W - 10, h - 4, tmax);
     ls_buf_puts(b, "</svg><figcaption>SM clock, board power and GPU temperature sampled every ");
     ls_buf_num(b, ls_json_num(s, "period_ms", 0));

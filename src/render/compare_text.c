@@ -30,11 +30,12 @@ static void context(ls_out_t *o, const json_t *ctx, int md)
     ls_table_t *t = ls_table_new(md ? "" : "context:", 3, header);
     size_t i;
     const json_t *c;
-    json_array_foreach(ctx, i, c)
-    {
+    json_array_foreach(ctx, i, c) {
         char b[512];
         snprintf(b, sizeof b, "%s%s", ls_json_str(c, "b", ""),
-                 !json_is_true(json_object_get(c, "differs")) ? "" : md ? " (differs)" : "   (differs)");
+                 !json_is_true(json_object_get(c, "differs")) ? ""
+                 : md                                         ? " (differs)"
+                                                              : "   (differs)");
         const char *row[] = {ls_json_str(c, "what", ""), ls_json_str(c, "a", ""), b};
         ls_table_row(t, row);
     }
@@ -78,23 +79,26 @@ static void figure_row(ls_table_t *t, const json_t *row, int md)
     ratio_cells(row, ratio, change, sizeof ratio);
     if (flagged)
         snprintf(why, sizeof why, " (beyond %.1f%%)", ls_json_num(row, "limit_pct", 0));
-    else if (json_is_true(json_object_get(row, "within_noise"))) /* past the threshold, not the noise */
+    else if (json_is_true(
+                 json_object_get(row, "within_noise"))) /* past the threshold, not the noise */
         snprintf(why, sizeof why, ", within noise (%.1f%%)", ls_json_num(row, "limit_pct", 0));
     const char *bold = flagged && md ? "**" : "";
     snprintf(v, sizeof v, "%s%s%s%s", bold, verdict, bold, why);
-    const char *cells[] = {ls_json_str(row, "label", ""), ls_json_str(row, "unit", ""), va, vb, ratio, change, v};
+    const char *cells[] =
+        {ls_json_str(row, "label", ""), ls_json_str(row, "unit", ""), va, vb, ratio, change, v};
     ls_table_row(t, cells);
 }
 
-static void figures(ls_out_t *o, const json_t *block, const ls_compare_view_t *v, const char *an, const char *bn)
+static void figures(ls_out_t *o, const json_t *block, const ls_compare_view_t *v, const char *an,
+                    const char *bn)
 {
     int md = v->markdown;
-    const char *header[] = {"figure", "unit", md ? an : "A", md ? bn : "B", "B/A", "change", "verdict"};
+    const char *header[] = {"figure", "unit",   md ? an : "A", md ? bn : "B",
+                            "B/A",    "change", "verdict"};
     ls_table_t *t = ls_table_new("", 7, header);
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(block, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(block, "rows"), i, row) {
         if (!v->changes_only || is_flagged(row))
             figure_row(t, row, md);
     }
@@ -104,8 +108,9 @@ static void figures(ls_out_t *o, const json_t *block, const ls_compare_view_t *v
     ls_buf_printf(&o->b,
                   "%lld figure%s in common: %lld regression%s, %lld gain%s, %lld within noise or "
                   "threshold; only in A: %lld, only in B: %lld\n",
-                  total, total == 1 ? "" : "s", reg, reg == 1 ? "" : "s", gain, gain == 1 ? "" : "s",
-                  total - reg - gain, ls_json_int(block, "only_a", 0), ls_json_int(block, "only_b", 0));
+                  total, total == 1 ? "" : "s", reg, reg == 1 ? "" : "s", gain,
+                  gain == 1 ? "" : "s", total - reg - gain, ls_json_int(block, "only_a", 0),
+                  ls_json_int(block, "only_b", 0));
 }
 
 /* s as it goes into a Markdown heading (HTML-escaped), or as it is on a terminal. */
@@ -121,22 +126,24 @@ char *ls_compare_text(const json_t *result, const ls_compare_view_t *v)
     if (!v->b) {
         size_t i;
         const json_t *block;
-        json_array_foreach(json_object_get(result, "variants"), i, block)
-        {
+        json_array_foreach(json_object_get(result, "variants"), i, block) {
             const char *name = ls_json_str(block, "variant", "");
             char ea[512], eb[256], en[256]; /* a heading is Markdown too: names escaped */
-            ls_buf_printf(&o.b, "%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
-                          md_text(v, v->a, ea, sizeof ea), md_text(v, v->base, eb, sizeof eb),
-                          md_text(v, name, en, sizeof en), v->threshold_pct, v->latency_threshold_pct);
+            ls_buf_printf(&o.b,
+                          "%sNCCL variants in %s: A = %s, B = %s (threshold %.1f%%, %.1f%% for "
+                          "us)\n\n",
+                          h, md_text(v, v->a, ea, sizeof ea), md_text(v, v->base, eb, sizeof eb),
+                          md_text(v, name, en, sizeof en), v->threshold_pct,
+                          v->latency_threshold_pct);
             figures(&o, block, v, v->base, name);
             ls_buf_puts(&o.b, "\n");
         }
         return ls_buf_take(&o.b);
     }
     char ea[512], eb[512];
-    ls_buf_printf(&o.b, "%slinkscope compare: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n", h,
-                  md_text(v, v->a, ea, sizeof ea), md_text(v, v->b, eb, sizeof eb), v->threshold_pct,
-                  v->latency_threshold_pct);
+    ls_buf_printf(&o.b, "%slinkscope compare: A = %s, B = %s (threshold %.1f%%, %.1f%% for us)\n\n",
+                  h, md_text(v, v->a, ea, sizeof ea), md_text(v, v->b, eb, sizeof eb),
+                  v->threshold_pct, v->latency_threshold_pct);
     context(&o, json_object_get(result, "context"), v->markdown);
     figures(&o, result, v, "A", "B");
     return ls_buf_take(&o.b);

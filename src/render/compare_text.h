@@ -6,11 +6,11 @@
 #include <jansson.h>
 
 typedef struct {
-    const char *a, *b;  /* the documents' names; b: NULL for --variants (one document) */
-    const char *base;   /* --variants: the setting every other is compared against */
+    const char *a, *b; /* the documents' names; b: NULL for --variants (one document) */
+    const char *base;  /* --variants: the setting every other is compared against */
     double threshold_pct, latency_threshold_pct;
-    int markdown;       /* Markdown tables, else fixed columns */
-    int changes_only;   /* only the flagged rows */
+    int markdown;     /* Markdown tables, else fixed columns */
+    int changes_only; /* only the flagged rows */
 } ls_compare_view_t;
 
 /* The whole text: a heading, the context (inventory differences) and the figures, or

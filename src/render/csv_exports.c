@@ -36,20 +36,26 @@ static void integer(char *buf, const json_t *obj, const char *key, long long min
 
 static void number(char *buf, const json_t *obj, const char *key)
 {
-    full(buf, json_is_number(json_object_get(obj, key)) ? json_number_value(json_object_get(obj, key)) : NAN);
+    full(buf, json_is_number(json_object_get(obj, key))
+                  ? json_number_value(json_object_get(obj, key))
+                  : NAN);
 }
 
 static ls_table_t *boards(const json_t *doc)
 {
-    static const char *header[] = {"gpu", "name", "pci_bus_id", "memory_bytes", "sm_app_mhz", "sm_max_mhz",
-                                   "mem_mhz", "hbm_theoretical_gbps", "pcie_gen", "pcie_width", "pcie_gen_max",
-                                   "pcie_width_max", "power_limit_w", "power_default_w", "numa_node",
-                                   "nvlinks_active", "nvlinks"};
+    static const char *header[] = {"gpu",           "name",
+                                   "pci_bus_id",    "memory_bytes",
+                                   "sm_app_mhz",    "sm_max_mhz",
+                                   "mem_mhz",       "hbm_theoretical_gbps",
+                                   "pcie_gen",      "pcie_width",
+                                   "pcie_gen_max",  "pcie_width_max",
+                                   "power_limit_w", "power_default_w",
+                                   "numa_node",     "nvlinks_active",
+                                   "nvlinks"};
     ls_table_t *t = ls_table_new("boards_clocks", 17, header);
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(doc, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
         const json_t *clk = json_object_get(g, "clocks"), *p = json_object_get(g, "pcie"),
                      *pw = json_object_get(g, "power"), *links = json_object_get(g, "nvlinks");
         char c[17][CELL];
@@ -68,13 +74,29 @@ static ls_table_t *boards(const json_t *doc)
         integer(c[14], g, "numa_node", 0);
         size_t k, active = 0;
         const json_t *l;
-        json_array_foreach(links, k, l) active += json_is_true(json_object_get(l, "active"));
+        json_array_foreach(links, k, l)
+            active += json_is_true(json_object_get(l, "active"));
         snprintf(c[15], CELL, "%zu", active);
         snprintf(c[16], CELL, "%zu", json_array_size(links));
         if (!json_array_size(links))
             c[15][0] = c[16][0] = '\0';
-        const char *row[] = {c[0], ls_json_str(g, "name", ""), ls_json_str(g, "pci_bus_id", ""), c[3], c[4], c[5],
-                             c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14], c[15], c[16]};
+        const char *row[] = {c[0],
+                             ls_json_str(g, "name", ""),
+                             ls_json_str(g, "pci_bus_id", ""),
+                             c[3],
+                             c[4],
+                             c[5],
+                             c[6],
+                             c[7],
+                             c[8],
+                             c[9],
+                             c[10],
+                             c[11],
+                             c[12],
+                             c[13],
+                             c[14],
+                             c[15],
+                             c[16]};
         ls_table_row(t, row);
     }
     return t;
@@ -83,14 +105,17 @@ static ls_table_t *boards(const json_t *doc)
 /* value as a percentage of the entry's hardware ceiling (plan.ceilings), "" unknown. */
 static void pct(char *buf, const json_t *plan, const json_t *e, double value)
 {
-    double c = ls_json_num(json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", "")), "ceiling_gbps", 0);
+    double c = ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
+                                           ls_json_str(e, "id", "")),
+                           "ceiling_gbps", 0);
     full(buf, e && c > 0 && isfinite(value) ? 100 * value / c : NAN);
 }
 
 static ls_table_t *paths(const json_t *doc, const json_t *plan)
 {
-    static const char *header[] = {"src", "dst", "link", "class", "p2p_read", "p2p_write",
-                                   "uni_gbps", "uni_pct_of_peak", "uni_entry", "bidir_gbps", "latency_us", "status"};
+    static const char *header[] = {"src",       "dst",        "link",       "class",
+                                   "p2p_read",  "p2p_write",  "uni_gbps",   "uni_pct_of_peak",
+                                   "uni_entry", "bidir_gbps", "latency_us", "status"};
     ls_table_t *t = ls_table_new("p2p_paths", 12, header);
     int n = ls_doc_ngpus(doc);
     for (int a = 0; a < n; a++)
@@ -108,8 +133,17 @@ static ls_table_t *paths(const json_t *doc, const json_t *plan)
             pct(up, plan, ue, u);
             full(bid, ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL));
             full(lat, ls_doc_pair_value(doc, &ls_fam_latency, NULL, a, b, NULL));
-            const char *row[] = {sa, sb, ls_json_str(l, "type", ""), ls_json_str(l, "class", ""),
-                                 ls_json_str(l, "p2p_read", ""), ls_json_str(l, "p2p_write", ""), uni, up, uid, bid, lat,
+            const char *row[] = {sa,
+                                 sb,
+                                 ls_json_str(l, "type", ""),
+                                 ls_json_str(l, "class", ""),
+                                 ls_json_str(l, "p2p_read", ""),
+                                 ls_json_str(l, "p2p_write", ""),
+                                 uni,
+                                 up,
+                                 uid,
+                                 bid,
+                                 lat,
                                  ls_pair_status(doc, plan, a, b, ue)};
             ls_table_row(t, row);
         }
@@ -124,8 +158,7 @@ static void collective_rows(ls_table_t *t, const json_t *e, const json_t *plan)
     integer(nr, e, "nranks", 1);
     size_t k;
     const json_t *r;
-    json_array_foreach(json_object_get(e, "rows"), k, r)
-    {
+    json_array_foreach(json_object_get(e, "rows"), k, r) {
         const json_t *o = json_object_get(r, "oop"), *p = json_object_get(r, "ip");
         char c[9][CELL];
         integer(c[0], r, "bytes", 0);
@@ -139,9 +172,22 @@ static void collective_rows(ls_table_t *t, const json_t *e, const json_t *plan)
         integer(c[8], p, "wrong", 0);
         char share[CELL];
         pct(share, plan, e, ls_json_num(json_is_object(o) ? o : p, "busbw", NAN));
-        const char *row[] = {ls_json_str(e, "id", ""), ls_json_str(e, "collective", ""),
-                             ls_json_str(e, "variant", "default"), gpus, nr, c[0], c[1], c[2], c[3], c[4], c[5],
-                             c[6], c[7], c[8], share, ls_status_row_word(plan, e, r)};
+        const char *row[] = {ls_json_str(e, "id", ""),
+                             ls_json_str(e, "collective", ""),
+                             ls_json_str(e, "variant", "default"),
+                             gpus,
+                             nr,
+                             c[0],
+                             c[1],
+                             c[2],
+                             c[3],
+                             c[4],
+                             c[5],
+                             c[6],
+                             c[7],
+                             c[8],
+                             share,
+                             ls_status_row_word(plan, e, r)};
         ls_table_row(t, row);
     }
     free(gpus);
@@ -149,10 +195,12 @@ static void collective_rows(ls_table_t *t, const json_t *e, const json_t *plan)
 
 static ls_table_t *collectives(const json_t *doc, const json_t *plan)
 {
-    static const char *header[] = {"entry", "collective", "variant", "gpus", "nranks", "bytes",
-                                   "oop_time_us", "oop_algbw_gbps", "oop_busbw_gbps", "oop_wrong",
-                                   "ip_time_us", "ip_algbw_gbps", "ip_busbw_gbps", "ip_wrong",
-                                   "busbw_pct_of_peak", "status"};
+    static const char *header[] = {"entry",         "collective",     "variant",
+                                   "gpus",          "nranks",         "bytes",
+                                   "oop_time_us",   "oop_algbw_gbps", "oop_busbw_gbps",
+                                   "oop_wrong",     "ip_time_us",     "ip_algbw_gbps",
+                                   "ip_busbw_gbps", "ip_wrong",       "busbw_pct_of_peak",
+                                   "status"};
     ls_table_t *t = ls_table_new("collectives", 16, header);
     LS_DOC_FOREACH(v, doc, &ls_fam_nccl)
     {
@@ -174,23 +222,26 @@ static void stats(char c[5][CELL], const json_t *e)
 
 /* One row per entry of family, its own columns first (cols fills them), then the
    statistics, the ceiling, % of it, source, entry and status. */
-static ls_table_t *family_table(const json_t *doc, const json_t *plan, const ls_fam_t *family, const char *name,
-                                int nown, const char *const *own, void (*cols)(const json_t *e, char c[][CELL]))
+static ls_table_t *family_table(const json_t *doc, const json_t *plan, const ls_fam_t *family,
+                                const char *name, int nown, const char *const *own,
+                                void (*cols)(const json_t *e, char c[][CELL]))
 {
-    static const char *const tail[] = {"median", "min", "max", "cv", "samples", "peak", "pct_of_peak",
-                                       "source", "entry", "status"};
+    static const char *const tail[] = {"median", "min",         "max",    "cv",    "samples",
+                                       "peak",   "pct_of_peak", "source", "entry", "status"};
     const char *header[16];
     for (int i = 0; i < nown; i++)
         header[i] = own[i];
     for (int i = 0; i < 10; i++)
         header[nown + i] = tail[i];
     ls_table_t *t = ls_table_new(name, nown + 10, header);
-    LS_DOC_FOREACH(v, doc, family) {
+    LS_DOC_FOREACH(v, doc, family)
+    {
         const json_t *e = v.json;
         char c[16][CELL];
         cols(e, c);
         stats(c + nown, e);
-        double peak = ls_json_num(json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", "")),
+        double peak = ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
+                                                  ls_json_str(e, "id", "")),
                                   "ceiling_gbps", NAN);
         full(c[nown + 5], peak > 0 ? peak : NAN);
         pct(c[nown + 6], plan, e, ls_json_num(e, "value", NAN));
@@ -236,10 +287,15 @@ char *ls_report_csv(const json_t *doc, const json_t *plan, const char *name)
     ls_table_t *t = !strcmp(name, "boards_clocks") ? boards(doc)
                     : !strcmp(name, "p2p_paths")   ? paths(doc, plan)
                     : !strcmp(name, "collectives") ? collectives(doc, plan)
-                    : !strcmp(name, LS_FAMILY_HBM) ? family_table(doc, plan, &ls_fam_hbm, LS_FAMILY_HBM, 2, hbm_own, hbm_cols)
-                    : !strcmp(name, "host_copies") ? family_table(doc, plan, &ls_fam_host, "host_copies", 4, host_own, host_cols)
-                    : !strcmp(name, LS_FAMILY_LATENCY) ? family_table(doc, plan, &ls_fam_latency, LS_FAMILY_LATENCY, 4, lat_own, latency_cols)
-                                                   : NULL;
+                    : !strcmp(name, LS_FAMILY_HBM)
+                        ? family_table(doc, plan, &ls_fam_hbm, LS_FAMILY_HBM, 2, hbm_own, hbm_cols)
+                    : !strcmp(name, "host_copies")
+                        ? family_table(doc, plan, &ls_fam_host, "host_copies", 4, host_own,
+                                       host_cols)
+                    : !strcmp(name, LS_FAMILY_LATENCY)
+                        ? family_table(doc, plan, &ls_fam_latency, LS_FAMILY_LATENCY, 4, lat_own,
+                                       latency_cols)
+                        : NULL;
     if (!t)
         return NULL;
     char *text = ls_format_table(&ls_format_csv, t);

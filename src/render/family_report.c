@@ -20,10 +20,10 @@ static void about(const ls_view_t *v, char *buf, size_t len)
         size_t at = (size_t)snprintf(buf, len, "GPUs ");
         size_t i;
         const json_t *g;
-        json_array_foreach(gpus, i, g)
-        {
+        json_array_foreach(gpus, i, g) {
             if (at < len)
-                at += (size_t)snprintf(buf + at, len - at, "%s%lld", i ? "," : "", (long long)json_integer_value(g));
+                at += (size_t)snprintf(buf + at, len - at, "%s%lld", i ? "," : "",
+                                       (long long)json_integer_value(g));
         }
     } else
         snprintf(buf, len, "%s", ls_json_str(v->json, "subject", "unknown"));
@@ -51,8 +51,11 @@ static void family_row(ls_table_t *t, const json_t *plan, const ls_view_t *v)
     stat_cell(stats, "max", mx, sizeof mx);
     ls_fmt_num(100 * v->cv, cv, sizeof cv);
     snprintf(n, sizeof n, "%d", v->n);
-    const char *row[] = {what, v->method_word[0] ? v->method_word : "unknown", value, mn, mx, cv, n,
-                         ls_json_str(v->json, "source", LS_SOURCE_LINKSCOPE), v->id, ls_status_word(plan, v->json)};
+    const char *row[] = {what,  v->method_word[0] ? v->method_word : "unknown",
+                         value, mn,
+                         mx,    cv,
+                         n,     ls_json_str(v->json, "source", LS_SOURCE_LINKSCOPE),
+                         v->id, ls_status_word(plan, v->json)};
     ls_table_row(t, row);
 }
 
@@ -63,7 +66,8 @@ ls_table_t *ls_table_family(const json_t *doc, const json_t *plan, const ls_fam_
     char title[160], median[48];
     snprintf(title, sizeof title, "%s, %s, median of the samples", fam->title, fam->unit);
     snprintf(median, sizeof median, "%s (median)", fam->unit);
-    const char *header[] = {"of", "method", median, "min", "max", "cv %", "samples", "source", "entry", "status"};
+    const char *header[] = {"of",   "method",  median,   "min",   "max",
+                            "cv %", "samples", "source", "entry", "status"};
     ls_table_t *t = ls_table_new(title, 10, header);
     LS_DOC_FOREACH(v, doc, fam)
     {

@@ -11,16 +11,20 @@
 
 /* A family with directions: one matrix per method, one direction then both; one
    without: one per method, its own path then through host. */
-static const char *direction_of(int pass) { return pass ? LS_DIR_BIDIR : LS_DIR_UNI; }
+static const char *direction_of(int pass)
+{
+    return pass ? LS_DIR_BIDIR : LS_DIR_UNI;
+}
 
-static int matrices(const json_t *doc, const ls_fam_t *fam, const char *const *methods, FILE *f, int color,
-                    const char *dir, char *err, size_t errlen)
+static int matrices(const json_t *doc, const ls_fam_t *fam, const char *const *methods, FILE *f,
+                    int color, const char *dir, char *err, size_t errlen)
 {
     ls_matrix_t *m = malloc(sizeof *m);
     int rc = m ? 0 : -1, dirs = fam->directions;
     for (int pass = 0; pass < 2 && !rc; pass++)
         for (int k = 0; methods[k] && !rc; k++) {
-            if (!ls_matrix_from_doc(doc, fam, methods[k], dirs ? direction_of(pass) : NULL, dirs ? 0 : pass, m))
+            if (!ls_matrix_from_doc(doc, fam, methods[k], dirs ? direction_of(pass) : NULL,
+                                    dirs ? 0 : pass, m))
                 continue;
             if (f) {
                 char *text = ls_matrix_text(m, color);
@@ -39,8 +43,8 @@ static void print_p2p(FILE *f, const json_t *doc, const char *const *methods, in
     ls_p2p_path_table(f, doc);
 }
 
-static int csv_p2p(const json_t *doc, const char *const *methods, const char *dir,
-                   char *err, size_t errlen)
+static int csv_p2p(const json_t *doc, const char *const *methods, const char *dir, char *err,
+                   size_t errlen)
 {
     return matrices(doc, &ls_fam_p2p, methods, NULL, 0, dir, err, errlen);
 }
@@ -52,8 +56,8 @@ static void print_latency(FILE *f, const json_t *doc, const char *const *methods
     ls_p2p_path_table(f, doc);
 }
 
-static int csv_latency(const json_t *doc, const char *const *methods, const char *dir,
-                       char *err, size_t errlen)
+static int csv_latency(const json_t *doc, const char *const *methods, const char *dir, char *err,
+                       size_t errlen)
 {
     return matrices(doc, &ls_fam_latency, methods, NULL, 0, dir, err, errlen);
 }
@@ -77,8 +81,8 @@ static void print_host(FILE *f, const json_t *doc, const char *const *methods, i
     ls_host_table(f, doc);
 }
 
-static int csv_host(const json_t *doc, const char *const *methods, const char *dir,
-                    char *err, size_t errlen)
+static int csv_host(const json_t *doc, const char *const *methods, const char *dir, char *err,
+                    size_t errlen)
 {
     (void)methods;
     return ls_host_csv(doc, dir, err, errlen);

@@ -12,7 +12,8 @@ typedef struct {
     const char *family;
     void (*print)(FILE *f, const json_t *doc, const char *const *methods, int color);
     /* Each table as CSV into dir: 0, or -1 with err. */
-    int (*csv)(const json_t *doc, const char *const *methods, const char *dir, char *err, size_t errlen);
+    int (*csv)(const json_t *doc, const char *const *methods, const char *dir, char *err,
+               size_t errlen);
 } ls_family_tables_t;
 
 /* NULL when render has no tables for that family. */

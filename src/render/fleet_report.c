@@ -22,8 +22,7 @@ static ls_table_t *models_table(const json_t *result)
     ls_table_t *t = ls_table_new("Models (nodes grouped by their GPUs)", 2, head);
     size_t i;
     const json_t *m;
-    json_array_foreach(json_object_get(result, "models"), i, m)
-    {
+    json_array_foreach(json_object_get(result, "models"), i, m) {
         char n[16];
         snprintf(n, sizeof n, "%lld", ls_json_int(m, "nodes", 0));
         ls_table_row(t, (const char *const[]){n, ls_json_str(m, "model", "")});
@@ -35,28 +34,29 @@ static ls_table_t *models_table(const json_t *result)
    "warning"), else "ok". */
 static const char *node_status(const json_t *n)
 {
-    return ls_json_int(n, "outliers", 0) ? "outlier"
-           : ls_json_int(n, "errors", 0)  ? "error"
+    return ls_json_int(n, "outliers", 0)   ? "outlier"
+           : ls_json_int(n, "errors", 0)   ? "error"
            : ls_json_int(n, "warnings", 0) ? "warning"
-                                            : "ok";
+                                           : "ok";
 }
 
 /* Column 0 is the status: the HTML backend styles the row by it. */
 static ls_table_t *nodes_table(const json_t *result)
 {
-    static const char *const head[] = {"status", "node", "model", "outliers", "subjects", "findings", "file"};
-    ls_table_t *t = ls_table_new("Nodes (one row each; outlier: a figure beyond the limits; findings: the "
+    static const char *const head[] = {"status",   "node",     "model", "outliers",
+                                       "subjects", "findings", "file"};
+    ls_table_t *t = ls_table_new("Nodes (one row each; outlier: a figure beyond the limits; "
+                                 "findings: the "
                                  "node's own, errors and warnings)",
                                  7, head);
     size_t i, j;
     const json_t *n, *s;
-    json_array_foreach(json_object_get(result, "nodes"), i, n)
-    {
+    json_array_foreach(json_object_get(result, "nodes"), i, n) {
         char c[16], found[48], subjects[512] = "";
         snprintf(c, sizeof c, "%lld", ls_json_int(n, "outliers", 0));
-        snprintf(found, sizeof found, "%lld / %lld", ls_json_int(n, "errors", 0), ls_json_int(n, "warnings", 0));
-        json_array_foreach(json_object_get(n, "subjects"), j, s)
-        {
+        snprintf(found, sizeof found, "%lld / %lld", ls_json_int(n, "errors", 0),
+                 ls_json_int(n, "warnings", 0));
+        json_array_foreach(json_object_get(n, "subjects"), j, s) {
             size_t used = strlen(subjects);
             snprintf(subjects + used, sizeof subjects - used, "%s%s", j ? ", " : "",
                      json_string_value(s));
@@ -94,25 +94,25 @@ static int repeats(const json_t *list, size_t j)
 static ls_table_t *findings_table(const json_t *result)
 {
     static const char *const head[] = {"severity", "node", "rule", "subject", "times"};
-    ls_table_t *t = ls_table_new("Findings on the nodes (each node's document judged by linkscope's rules; "
+    ls_table_t *t = ls_table_new("Findings on the nodes (each node's document judged by "
+                                 "linkscope's rules; "
                                  "`linkscope report DOC` says why)",
                                  5, head);
     static const char *const order[] = {"error", "warning"};
     for (int k = 0; k < 2; k++) {
         size_t i, j;
         const json_t *n, *f;
-        json_array_foreach(json_object_get(result, "nodes"), i, n)
-        {
+        json_array_foreach(json_object_get(result, "nodes"), i, n) {
             const json_t *list = json_object_get(n, "findings");
-            json_array_foreach(list, j, f)
-            {
+            json_array_foreach(list, j, f) {
                 int times = repeats(list, j);
                 if (times == 0 || strcmp(ls_json_str(f, "severity", ""), order[k]) != 0)
                     continue;
                 char c[16];
                 snprintf(c, sizeof c, "%d", times);
                 ls_table_row(t, (const char *const[]){order[k], ls_json_str(n, "node", ""),
-                                                      ls_json_str(f, "rule", ""), ls_json_str(f, "subject", ""), c});
+                                                      ls_json_str(f, "rule", ""),
+                                                      ls_json_str(f, "subject", ""), c});
             }
         }
     }
@@ -121,13 +121,12 @@ static ls_table_t *findings_table(const json_t *result)
 
 static ls_table_t *outliers_table(const json_t *result)
 {
-    static const char *const head[] = {"node", "subject", "figure", "value", "fleet median",
-                                       "unit", "worse %", "score"};
+    static const char *const head[] = {"node",         "subject", "figure",  "value",
+                                       "fleet median", "unit",    "worse %", "score"};
     ls_table_t *t = ls_table_new("Outliers (score: 0.6745 x (median - value) / MAD)", 8, head);
     size_t i;
     const json_t *o;
-    json_array_foreach(json_object_get(result, "outliers"), i, o)
-    {
+    json_array_foreach(json_object_get(result, "outliers"), i, o) {
         char v[32], med[32], worse[32], score[32];
         cell_num(ls_json_num(o, "value", NAN), v, sizeof v);
         cell_num(ls_json_num(o, "median", NAN), med, sizeof med);
@@ -137,7 +136,8 @@ static ls_table_t *outliers_table(const json_t *result)
             snprintf(score, sizeof score, "inf");
         else
             cell_num(z, score, sizeof score);
-        ls_table_row(t, (const char *const[]){ls_json_str(o, "node", ""), ls_json_str(o, "subject", ""),
+        ls_table_row(t, (const char *const[]){ls_json_str(o, "node", ""),
+                                              ls_json_str(o, "subject", ""),
                                               ls_json_str(o, "label", ""), v, med,
                                               ls_json_str(o, "unit", ""), worse, score});
     }
@@ -148,9 +148,12 @@ static void headline(ls_buf_t *b, const json_t *result, double score, double min
 {
     size_t nodes = json_array_size(json_object_get(result, "nodes"));
     size_t models = json_array_size(json_object_get(result, "models"));
-    ls_buf_printf(b, "%zu node%s, %zu model%s, %lld with outliers, %lld with an error finding, %lld with a "
-                     "warning\n(an outlier: a figure with score >= %g and >= %g %% worse than the fleet "
-                     "median of its model)\n",
+    ls_buf_printf(b,
+                  "%zu node%s, %zu model%s, %lld with outliers, %lld with an error finding, %lld "
+                  "with a "
+                  "warning\n(an outlier: a figure with score >= %g and >= %g %% worse than the "
+                  "fleet "
+                  "median of its model)\n",
                   nodes, nodes == 1 ? "" : "s", models, models == 1 ? "" : "s",
                   ls_json_int(result, "outlier_nodes", 0), ls_json_int(result, "error_nodes", 0),
                   ls_json_int(result, "warning_nodes", 0), score, min_change_pct);
@@ -186,10 +189,12 @@ static const char css[] =
     "tr.outlier td,tr.error td{background:#fdecea}"
     "tr.outlier td:first-child,tr.error td:first-child{color:#b71c1c;font-weight:600}"
     "tr.warning td{background:#fff8e1}tr.warning td:first-child{color:#8a6d00;font-weight:600}"
-    "header{background:#12406e;color:#ffffff;padding:14px 24px;margin:0 -24px 12px}header h1{margin:0}"
+    "header{background:#12406e;color:#ffffff;padding:14px 24px;margin:0 -24px 12px}header "
+    "h1{margin:0}"
     "div.tw{overflow-x:auto;max-width:100%}svg{max-width:100%;height:auto;display:block}"
     "figure{margin:10px 0 20px}figcaption{font-size:12px;color:#444;max-width:760px}"
-    "@media (max-width:640px){body{margin:0 10px 24px}header{margin:0 -10px 12px;padding:12px 10px}}";
+    "@media (max-width:640px){body{margin:0 10px 24px}header{margin:0 -10px 12px;padding:12px "
+    "10px}}";
 
 /* Where a value sits on a strip: its ratio to the median between lo and hi. */
 static double strip_x(double ratio, double lo, double hi, int x0, int w)
@@ -205,13 +210,11 @@ static void strip_range(const json_t *result, const char *model, double *lo, dou
     *lo = 0.5, *hi = 1.5;
     size_t i, k;
     const json_t *f, *v;
-    json_array_foreach(json_object_get(result, "figures"), i, f)
-    {
+    json_array_foreach(json_object_get(result, "figures"), i, f) {
         double m = ls_json_num(f, "median", 0);
         if (strcmp(ls_json_str(f, "model", ""), model) || m == 0)
             continue;
-        json_array_foreach(json_object_get(f, "values"), k, v)
-        {
+        json_array_foreach(json_object_get(f, "values"), k, v) {
             double r = ls_json_num(v, "value", 0) / m;
             *lo = fmax(0, fmin(*lo, r)), *hi = fmin(3, fmax(*hi, r));
         }
@@ -228,54 +231,70 @@ static void model_strips(ls_buf_t *b, const json_t *result, const char *model)
     int rows = 0;
     size_t i, k;
     const json_t *f, *v;
-    json_array_foreach(json_object_get(result, "figures"), i, f) rows += !strcmp(ls_json_str(f, "model", ""), model);
+    json_array_foreach(json_object_get(result, "figures"), i, f)
+        rows += !strcmp(ls_json_str(f, "model", ""), model);
     int w = LABEL_W + STRIP_W + 20, h = TOP + rows * ROW_H + 30;
-    ls_buf_printf(b, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" class=\"strips\" width=\"%d\" "
-                     "height=\"%d\" viewBox=\"0 0 %d %d\"><title>Each figure on each node of ", w, h, w, h);
+    ls_buf_printf(b,
+                  "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" class=\"strips\" "
+                  "width=\"%d\" "
+                  "height=\"%d\" viewBox=\"0 0 %d %d\"><title>Each figure on each node of ",
+                  w, h, w, h);
     ls_buf_html(b, model);
     ls_buf_puts(b, ", as a share of the figure's median</title>");
     double x1 = strip_x(1, lo, hi, LABEL_W, STRIP_W);
-    ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999999\" stroke-dasharray=\"3 3\"/>",
+    ls_buf_printf(b,
+                  "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999999\" "
+                  "stroke-dasharray=\"3 3\"/>",
                   x1, TOP - 6, x1, TOP + rows * ROW_H);
     for (double t = 0; t <= 3.001; t += 0.25) {
         if (t < lo - 1e-9 || t > hi + 1e-9)
             continue;
         double x = strip_x(t, lo, hi, LABEL_W, STRIP_W);
-        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\">%.0f%%</text>", x, TOP - 10,
-                      100 * t);
+        ls_buf_printf(b,
+                      "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" "
+                      "text-anchor=\"middle\">%.0f%%</text>",
+                      x, TOP - 10, 100 * t);
     }
     int row = 0;
-    json_array_foreach(json_object_get(result, "figures"), i, f)
-    {
+    json_array_foreach(json_object_get(result, "figures"), i, f) {
         if (strcmp(ls_json_str(f, "model", ""), model))
             continue;
         int y = TOP + row++ * ROW_H + ROW_H / 2;
         double m = ls_json_num(f, "median", 0);
-        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">", LABEL_W - 8, y + 3);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">",
+                      LABEL_W - 8, y + 3);
         ls_buf_html(b, ls_json_str(f, "label", ""));
         ls_buf_puts(b, "</text>");
-        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#e0e0e0\"/>", LABEL_W, y,
-                      LABEL_W + STRIP_W, y);
-        json_array_foreach(json_object_get(f, "values"), k, v)
-        {
+        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#e0e0e0\"/>",
+                      LABEL_W, y, LABEL_W + STRIP_W, y);
+        json_array_foreach(json_object_get(f, "values"), k, v) {
             int out = json_is_true(json_object_get(v, "outlier"));
-            double x = m != 0 ? strip_x(ls_json_num(v, "value", 0) / m, lo, hi, LABEL_W, STRIP_W) : x1;
-            ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%d\" r=\"%d\" fill=\"%s\" fill-opacity=\"%s\"><title>", x, y,
-                          out ? 5 : 3, out ? "#d50000" : "#2c7fb8", out ? "1" : "0.6");
+            double x = m != 0 ? strip_x(ls_json_num(v, "value", 0) / m, lo, hi, LABEL_W, STRIP_W)
+                              : x1;
+            ls_buf_printf(b,
+                          "<circle cx=\"%.1f\" cy=\"%d\" r=\"%d\" fill=\"%s\" "
+                          "fill-opacity=\"%s\"><title>",
+                          x, y, out ? 5 : 3, out ? "#d50000" : "#2c7fb8", out ? "1" : "0.6");
             ls_buf_html(b, ls_json_str(v, "node", ""));
             char num[32];
             ls_fmt_num(ls_json_num(v, "value", 0), num, sizeof num);
-            ls_buf_printf(b, ": %s %s%s</title></circle>", num, ls_json_str(f, "unit", ""), out ? " (outlier)" : "");
+            ls_buf_printf(b, ": %s %s%s</title></circle>", num, ls_json_str(f, "unit", ""),
+                          out ? " (outlier)" : "");
         }
     }
-    ls_buf_printf(b, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"#2c7fb8\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">a "
-                     "node</text><circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"#d50000\"/><text x=\"%d\" y=\"%d\" "
-                     "font-size=\"10\">an outlier</text>",
+    ls_buf_printf(b,
+                  "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"#2c7fb8\"/><text x=\"%d\" y=\"%d\" "
+                  "font-size=\"10\">a "
+                  "node</text><circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"#d50000\"/><text x=\"%d\" "
+                  "y=\"%d\" "
+                  "font-size=\"10\">an outlier</text>",
                   LABEL_W, h - 12, LABEL_W + 8, h - 9, LABEL_W + 70, h - 12, LABEL_W + 80, h - 9);
     ls_buf_puts(b, "</svg><figcaption>");
     ls_buf_html(b, model);
-    ls_buf_puts(b, ": each figure on each node, as a share of the figure's median over the model's nodes "
-                   "(dashed: the median); red: an outlier (hover a dot for its node and value)</figcaption></figure>\n");
+    ls_buf_puts(b, ": each figure on each node, as a share of the figure's median over the model's "
+                   "nodes "
+                   "(dashed: the median); red: an outlier (hover a dot for its node and "
+                   "value)</figcaption></figure>\n");
 }
 
 static void distributions(ls_buf_t *b, const json_t *result)
@@ -283,16 +302,18 @@ static void distributions(ls_buf_t *b, const json_t *result)
     size_t i;
     const json_t *m;
     ls_buf_puts(b, "<h2>Distributions</h2>\n");
-    json_array_foreach(json_object_get(result, "models"), i, m) model_strips(b, result, ls_json_str(m, "model", ""));
+    json_array_foreach(json_object_get(result, "models"), i, m)
+        model_strips(b, result, ls_json_str(m, "model", ""));
 }
 
 char *ls_fleet_html(const json_t *result, double score, double min_change_pct)
 {
     ls_out_t o = {&ls_format_html, {0}, NULL, NULL, NULL, 0};
-    ls_buf_printf(&o.b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                        "<title>linkscope fleet</title>\n<style>%s</style>\n</head>\n<body>\n"
-                        "<header><h1>linkscope fleet</h1></header>\n<p>",
+    ls_buf_printf(&o.b,
+                  "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                  "<title>linkscope fleet</title>\n<style>%s</style>\n</head>\n<body>\n"
+                  "<header><h1>linkscope fleet</h1></header>\n<p>",
                   css);
     ls_buf_t line = {0};
     headline(&line, result, score, min_change_pct);
@@ -323,22 +344,21 @@ static void prom_nodes(ls_buf_t *b, const json_t *result)
                    "# TYPE linkscope_fleet_node_outliers gauge\n");
     size_t i;
     const json_t *n;
-    json_array_foreach(json_object_get(result, "nodes"), i, n)
-    {
+    json_array_foreach(json_object_get(result, "nodes"), i, n) {
         ls_buf_puts(b, "linkscope_fleet_node_outliers{node=\"");
         ls_buf_prom_label(b, ls_json_str(n, "node", ""));
         ls_buf_puts(b, "\",model=\"");
         ls_buf_prom_label(b, ls_json_str(n, "model", ""));
         ls_buf_printf(b, "\"} %lld\n", ls_json_int(n, "outliers", 0));
     }
-    ls_buf_printf(b, "# HELP linkscope_fleet_outlier_nodes Nodes with at least one outlier.\n"
-                     "# TYPE linkscope_fleet_outlier_nodes gauge\n"
-                     "linkscope_fleet_outlier_nodes %lld\n",
+    ls_buf_printf(b,
+                  "# HELP linkscope_fleet_outlier_nodes Nodes with at least one outlier.\n"
+                  "# TYPE linkscope_fleet_outlier_nodes gauge\n"
+                  "linkscope_fleet_outlier_nodes %lld\n",
                   ls_json_int(result, "outlier_nodes", 0));
     ls_buf_puts(b, "# HELP linkscope_fleet_node_findings Findings of the node's own document, by "
                    "severity.\n# TYPE linkscope_fleet_node_findings gauge\n");
-    json_array_foreach(json_object_get(result, "nodes"), i, n)
-    {
+    json_array_foreach(json_object_get(result, "nodes"), i, n) {
         static const char *const sev[][2] = {{"error", "errors"}, {"warning", "warnings"}};
         for (int k = 0; k < 2; k++) {
             ls_buf_puts(b, "linkscope_fleet_node_findings{node=\"");
@@ -353,15 +373,15 @@ static void prom_medians(ls_buf_t *b, const json_t *result, const char *suffix)
     int first = 1;
     size_t i;
     const json_t *f;
-    json_array_foreach(json_object_get(result, "figures"), i, f)
-    {
+    json_array_foreach(json_object_get(result, "figures"), i, f) {
         double factor;
         const char *s = prom_unit(ls_json_str(f, "unit", ""), &factor);
         if (!s || strcmp(s, suffix) != 0)
             continue;
         if (first)
-            ls_buf_printf(b, "# HELP linkscope_fleet_figure_median_%s Median of a figure over the "
-                             "nodes of one model.\n# TYPE linkscope_fleet_figure_median_%s gauge\n",
+            ls_buf_printf(b,
+                          "# HELP linkscope_fleet_figure_median_%s Median of a figure over the "
+                          "nodes of one model.\n# TYPE linkscope_fleet_figure_median_%s gauge\n",
                           suffix, suffix);
         first = 0;
         ls_buf_printf(b, "linkscope_fleet_figure_median_%s{model=\"", suffix);

@@ -16,9 +16,9 @@
 /* What a backend can show beyond headings, tables and lists; the outline picks the
    content of a section by these, so the same outline serves every format. */
 enum {
-    LS_FMT_FIGURES = 1,     /* draws figures (SVG); a matrix is shown as a figure, not a table */
-    LS_FMT_PROSE = 2,       /* the analysis as plain text (headline, findings and plan) */
-    LS_FMT_EMPTY_NOTE = 4,  /* a list with nothing in it is said in a sentence, not an empty table */
+    LS_FMT_FIGURES = 1,    /* draws figures (SVG); a matrix is shown as a figure, not a table */
+    LS_FMT_PROSE = 2,      /* the analysis as plain text (headline, findings and plan) */
+    LS_FMT_EMPTY_NOTE = 4, /* a list with nothing in it is said in a sentence, not an empty table */
 };
 
 /* Table flags. */
@@ -49,7 +49,7 @@ typedef struct {
 
 /* A section of the outline. */
 typedef struct {
-    const char *id;     /* anchor: "summary", "findings", ... */
+    const char *id;          /* anchor: "summary", "findings", ... */
     const char *title;       /* in full, where a format has room (a navigation bar) */
     const char *short_title; /* in a flowing document; NULL: title */
     const char *prose_title; /* in a LS_FMT_PROSE format, whose text covers more; NULL: short */
@@ -66,10 +66,10 @@ enum {
 
 /* Any operation but table may be NULL: the format writes nothing for it. */
 struct ls_format {
-    const char *name; /* as --format names it */
-    const char *ext;  /* the file name ending that selects it (".md"), NULL: none */
-    int caps;         /* LS_FMT_* */
-    void (*begin)(ls_out_t *o);                               /* the document's title */
+    const char *name;           /* as --format names it */
+    const char *ext;            /* the file name ending that selects it (".md"), NULL: none */
+    int caps;                   /* LS_FMT_* */
+    void (*begin)(ls_out_t *o); /* the document's title */
     void (*heading)(ls_out_t *o, const ls_section_t *s); /* opens a section */
     void (*section_end)(ls_out_t *o);
     void (*table)(ls_out_t *o, const ls_table_t *t, int flags);
@@ -111,7 +111,8 @@ int ls_section_present(const ls_section_t *s, const json_t *doc);
 const char *ls_section_short_title(const ls_format_t *fmt, const ls_section_t *s);
 
 /* The report of a document through a format (the outline). Caller frees. */
-char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings, const json_t *plan);
+char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings,
+                const json_t *plan);
 
 /* One table alone through a format (a command's table, a CSV export). Caller frees. */
 char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t);
@@ -128,8 +129,8 @@ void ls_columns_print(FILE *f, ls_table_t *t, const ls_column_t *cols, int flags
 /* Helpers the backends share. */
 /* The evidence cell cut to its first few ids and "and N more" (text formats). Caller frees. */
 char *ls_evidence_capped(const char *ids, int shown);
-int ls_text_width(const char *s);       /* display width of UTF-8 text (code points) */
-int ls_cell_numeric(const char *s);     /* a number or "-": right-aligned */
+int ls_text_width(const char *s);   /* display width of UTF-8 text (code points) */
+int ls_cell_numeric(const char *s); /* a number or "-": right-aligned */
 /* Each string of a JSON array, escaped by esc, between before and after. */
 void ls_format_items(ls_buf_t *b, const json_t *strings, const char *before, const char *after,
                      void (*esc)(ls_buf_t *, const char *));

@@ -33,8 +33,8 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
             const char *cell = ls_table_cell(t, r, c);
             ls_column_t col = t->cols ? t->cols[c] : (ls_column_t){(int)strlen(cell), 1, 0, 0};
             int cut = col.cut ? col.width : (int)strlen(cell);
-            ls_buf_printf(&o->b, col.left ? "%*s%-*.*s" : "%*s%*.*s", (c > 0) + col.pad, "", col.width, cut,
-                          cell);
+            ls_buf_printf(&o->b, col.left ? "%*s%-*.*s" : "%*s%*.*s", (c > 0) + col.pad, "",
+                          col.width, cut, cell);
         }
         ls_buf_puts(&o->b, "\n");
     }

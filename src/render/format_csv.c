@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-const char *const ls_csv_names[LS_CSV_COUNT] = {"boards_clocks", "p2p_paths", "collectives",
+const char *const ls_csv_names[LS_CSV_COUNT] = {"boards_clocks", "p2p_paths",   "collectives",
                                                 "hbm",           "host_copies", "latency"};
 
 static void table(ls_out_t *o, const ls_table_t *t, int flags)

@@ -22,12 +22,18 @@ static json_t *verdict(const json_t *findings)
     int worst = ls_verdict_counts(findings, &e, &w, &i);
     char *line = ls_render_verdict(findings);
     const json_t *f = ls_verdict_worst(findings);
-    json_t *v = json_pack("{s:s, s:s, s:i, s:i, s:i}", "status", worst == 2 ? "error" : worst ? "warning" : "healthy",
+    json_t *v = json_pack("{s:s, s:s, s:i, s:i, s:i}", "status",
+                          worst == 2 ? "error"
+                          : worst    ? "warning"
+                                     : "healthy",
                           "line", line, "errors", e, "warnings", w, "infos", i);
-    json_object_set_new(v, "worst", f ? json_pack("{s:s, s:s, s:s, s:s}", "severity", ls_json_str(f, "severity", ""),
-                                                  "rule", ls_json_str(f, "rule", ""), "subject",
-                                                  ls_json_str(f, "subject", ""), "message", ls_json_str(f, "message", ""))
-                                      : json_null());
+    json_object_set_new(v, "worst",
+                        f ? json_pack("{s:s, s:s, s:s, s:s}", "severity",
+                                      ls_json_str(f, "severity", ""), "rule",
+                                      ls_json_str(f, "rule", ""), "subject",
+                                      ls_json_str(f, "subject", ""), "message",
+                                      ls_json_str(f, "message", ""))
+                          : json_null());
     free(line);
     return v;
 }
@@ -43,10 +49,13 @@ static void copy(json_t *to, const json_t *from, const char *key, const char *as
 /* One figure, flat: what it is, where, its median and spread, its peak. */
 static json_t *figure(const json_t *e)
 {
-    static const char *keys[] = {"id",  "family",   "method", "metric",     "direction", "unit",  "status",
-                                 "src", "dst",      "gpu",    "gpus",       "bytes",     "memory", "numa_node",
-                                 "collective", "variant", "nranks", "nodes", "small_bytes", "small_time_us",
-                                 "theoretical", "efficiency", "source", "flags", "error"};
+    static const char *keys[] = {"id",          "family",     "method",      "metric",
+                                 "direction",   "unit",       "status",      "src",
+                                 "dst",         "gpu",        "gpus",        "bytes",
+                                 "memory",      "numa_node",  "collective",  "variant",
+                                 "nranks",      "nodes",      "small_bytes", "small_time_us",
+                                 "theoretical", "efficiency", "source",      "flags",
+                                 "error"};
     json_t *f = json_object();
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         copy(f, e, keys[k], NULL);
@@ -63,8 +72,9 @@ static json_t *figure(const json_t *e)
 static char *end(ls_out_t *o)
 {
     const json_t *host = json_object_get(o->doc, "host"), *sw = json_object_get(o->doc, "software");
-    json_t *r = json_pack("{s:s, s:s, s:s}", "schema", "linkscope.report/1", "host", ls_json_str(host, "hostname", ""),
-                          "created", ls_json_str(o->doc, "created", ""));
+    json_t *r = json_pack("{s:s, s:s, s:s}", "schema", "linkscope.report/1", "host",
+                          ls_json_str(host, "hostname", ""), "created",
+                          ls_json_str(o->doc, "created", ""));
     json_object_set_new(r, "verdict", verdict(o->findings));
     json_object_set_new(r, "gpus", json_integer(ls_doc_ngpus(o->doc)));
     json_object_set_new(r, "headline", ls_headline_json(o->doc, o->plan));

@@ -67,7 +67,9 @@ static void list(ls_out_t *o, const json_t *strings)
 
 static void verdict(ls_out_t *o, const char *line, int worst)
 {
-    ls_buf_puts(&o->b, worst == 2 ? "**:x: " : worst == 1 ? "**:warning: " : "**:white_check_mark: ");
+    ls_buf_puts(&o->b, worst == 2   ? "**:x: "
+                       : worst == 1 ? "**:warning: "
+                                    : "**:white_check_mark: ");
     ls_buf_md(&o->b, line);
     ls_buf_puts(&o->b, "**\n\n");
 }

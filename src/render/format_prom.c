@@ -73,7 +73,8 @@ static void family(ls_buf_t *b, const json_t *doc, const char *host, const ls_fa
     size_t n = 0;
     LS_DOC_FOREACH(v, doc, f)
     {
-        if (!v.ok || strcmp(v.metric, m->metric) || !json_is_number(json_object_get(v.json, "value")))
+        if (!v.ok || strcmp(v.metric, m->metric) ||
+            !json_is_number(json_object_get(v.json, "value")))
             continue;
         if (!n++)
             ls_buf_printf(b, "# HELP %s %s\n# TYPE %s gauge\n", m->name, m->help, m->name);

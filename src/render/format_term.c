@@ -246,7 +246,8 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
     if (!l.cells)
         abort();
     for (int i = 0; i < ncells; i++)
-        l.cells[i] = (flags & LS_TABLE_EVIDENCE_LAST) && i >= t->ncols && i % t->ncols == t->ncols - 1
+        l.cells[i] = (flags & LS_TABLE_EVIDENCE_LAST) && i >= t->ncols &&
+                             i % t->ncols == t->ncols - 1
                          ? ls_evidence_capped(t->cells[i], 3)
                          : strdup(t->cells[i] ? t->cells[i] : "");
     for (int c = 0; c < l.ncols; c++)
@@ -272,7 +273,8 @@ static void table(ls_out_t *o, const ls_table_t *t, int flags)
 
 static void begin(ls_out_t *o)
 {
-    ls_buf_printf(&o->b, "linkscope report: %s, %s\n\n", ls_json_str(json_object_get(o->doc, "host"), "hostname", "host unknown"),
+    ls_buf_printf(&o->b, "linkscope report: %s, %s\n\n",
+                  ls_json_str(json_object_get(o->doc, "host"), "hostname", "host unknown"),
                   ls_json_str(o->doc, "created", "unknown"));
 }
 
@@ -302,7 +304,8 @@ static void note(ls_out_t *o, const char *sentence)
         return;
     if (sentence[n - 1] == '.')
         n--;
-    char first = sentence[0] >= 'A' && sentence[0] <= 'Z' ? (char)(sentence[0] - 'A' + 'a') : sentence[0];
+    char first = sentence[0] >= 'A' && sentence[0] <= 'Z' ? (char)(sentence[0] - 'A' + 'a')
+                                                          : sentence[0];
     ls_buf_printf(&o->b, "  (%c%.*s)\n\n", first, (int)n - 1, sentence + 1);
 }
 

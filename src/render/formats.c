@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 const ls_format_t *const ls_formats[] = {
-    &ls_format_term, &ls_format_md, &ls_format_html, &ls_format_csv, &ls_format_json, &ls_format_prom, NULL,
+    &ls_format_term, &ls_format_md, &ls_format_html, &ls_format_csv, &ls_format_json,
+    &ls_format_prom, NULL,
 };
 
 const char *const *ls_format_names(void)

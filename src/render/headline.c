@@ -19,18 +19,21 @@
 #include <string.h>
 
 typedef struct {
-    const char *label;  /* what the line says */
+    const char *label; /* what the line says */
     const ls_fam_t *family;
     const char *method, *direction, *unit;
-    int through_host;   /* 1: only through-host figures, 0: only direct ones */
+    int through_host; /* 1: only through-host figures, 0: only direct ones */
 } headline_t;
 
 static const headline_t lines[] = {
     {"P2P one direction (copy engine)", &ls_fam_p2p, LS_P2P_CE, LS_DIR_UNI, "GB/s", 0},
     {"P2P both directions, summed (copy engine)", &ls_fam_p2p, LS_P2P_CE, LS_DIR_BIDIR, "GB/s", 0},
-    {"P2P one direction, SM kernel reading peer", &ls_fam_p2p, LS_P2P_SM_READ, LS_DIR_UNI, "GB/s", 0},
-    {"P2P one direction via host memory (P2P off)", &ls_fam_p2p, LS_P2P_STAGED, LS_DIR_UNI, "GB/s", 1},
-    {"GPU-GPU latency, one-way store (ping-pong)", &ls_fam_latency, LS_LAT_GPU_PINGPONG, NULL, "us", 0},
+    {"P2P one direction, SM kernel reading peer", &ls_fam_p2p, LS_P2P_SM_READ, LS_DIR_UNI, "GB/s",
+     0},
+    {"P2P one direction via host memory (P2P off)", &ls_fam_p2p, LS_P2P_STAGED, LS_DIR_UNI, "GB/s",
+     1},
+    {"GPU-GPU latency, one-way store (ping-pong)", &ls_fam_latency, LS_LAT_GPU_PINGPONG, NULL, "us",
+     0},
     {"GPU-GPU latency, pointer chase (read)", &ls_fam_latency, LS_LAT_POINTER_CHASE, NULL, "us", 0},
     {"GPU-GPU latency, GPU-timed copy", &ls_fam_latency, LS_LAT_GPU_COPY, NULL, "us", 0},
     {"HBM traffic (read + write), read kernel", &ls_fam_hbm, LS_HBM_READ, NULL, "GB/s", 0},
@@ -41,13 +44,15 @@ static const headline_t lines[] = {
 
 static int matches(const json_t *e, const headline_t *h)
 {
-    if (strcmp(ls_json_str(e, "family", ""), h->family->name) || strcmp(ls_json_str(e, "status", ""), "ok") ||
-        strcmp(ls_json_str(e, "method", ""), h->method) || ls_entry_has_flag(e, LS_FLAG_THROUGH_HOST) != h->through_host)
+    if (strcmp(ls_json_str(e, "family", ""), h->family->name) ||
+        strcmp(ls_json_str(e, "status", ""), "ok") ||
+        strcmp(ls_json_str(e, "method", ""), h->method) ||
+        ls_entry_has_flag(e, LS_FLAG_THROUGH_HOST) != h->through_host)
         return 0;
     if (h->direction && strcmp(ls_json_str(e, "direction", LS_DIR_UNI), h->direction))
         return 0;
-    if (h->family == &ls_fam_host &&
-        (strcmp(ls_json_str(e, "memory", ""), LS_MEM_PINNED) || json_is_false(json_object_get(e, "local"))))
+    if (h->family == &ls_fam_host && (strcmp(ls_json_str(e, "memory", ""), LS_MEM_PINNED) ||
+                                      json_is_false(json_object_get(e, "local"))))
         return 0;
     return json_is_number(json_object_get(e, "value"));
 }
@@ -57,8 +62,9 @@ static int matches(const json_t *e, const headline_t *h)
 static double peak_of(const json_t *plan, const json_t *e)
 {
     if (json_is_object(json_object_get(plan, "ceilings")))
-        return ls_json_num(json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", "")), "ceiling_gbps",
-                           0);
+        return ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
+                                           ls_json_str(e, "id", "")),
+                           "ceiling_gbps", 0);
     return ls_json_num(e, "theoretical", 0);
 }
 
@@ -70,8 +76,8 @@ typedef struct {
 } worst_t;
 
 /* min..max of the matching entries' values, the highest peak, and the worst figure. */
-static int range(const json_t *doc, const json_t *plan, const headline_t *h, double *lo, double *hi, double *peak,
-                 int *n, worst_t *w)
+static int range(const json_t *doc, const json_t *plan, const headline_t *h, double *lo, double *hi,
+                 double *peak, int *n, worst_t *w)
 {
     *lo = INFINITY, *hi = -INFINITY, *peak = 0, *n = 0;
     *w = (worst_t){NULL, INFINITY, 0, 0};
@@ -103,8 +109,8 @@ static void subject_of(const json_t *e, char *buf, size_t len)
 {
     long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
     if (s >= 0 && d >= 0)
-        snprintf(buf, len, "GPU%lld%sGPU%lld", s, !strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_BIDIR) ? "<->" : "->",
-                 d);
+        snprintf(buf, len, "GPU%lld%sGPU%lld", s,
+                 !strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_BIDIR) ? "<->" : "->", d);
     else
         snprintf(buf, len, "GPU%lld", ls_json_int(e, "gpu", -1));
 }
@@ -113,7 +119,8 @@ static void subject_of(const json_t *e, char *buf, size_t len)
    hardware ceiling of analyze (plan.ceilings), "unknown" for a bandwidth without one;
    the share is the worst figure's of its own ceiling. */
 typedef struct {
-    char label[96], range[64], unit[8], peak[24], share[16], worst[160], worst_who[64], worst_value[24];
+    char label[96], range[64], unit[8], peak[24], share[16], worst[160], worst_who[64],
+        worst_value[24];
     int n;
 } row_t;
 
@@ -143,8 +150,9 @@ static int measured_row(const json_t *doc, const json_t *plan, const headline_t 
         char who[48], v[24];
         subject_of(w.e, who, sizeof who);
         ls_fmt_num(ls_json_num(w.e, "value", NAN), v, sizeof v);
-        snprintf(r->worst, sizeof r->worst, "worst: %s at %s %s (the best figure: %.0f%% of its ceiling)", who, v,
-                 h->unit, 100.0 * w.best_share);
+        snprintf(r->worst, sizeof r->worst,
+                 "worst: %s at %s %s (the best figure: %.0f%% of its ceiling)", who, v, h->unit,
+                 100.0 * w.best_share);
         snprintf(r->worst_who, sizeof r->worst_who, "worst: %s", who);
         snprintf(r->worst_value, sizeof r->worst_value, "%s", v);
     }
@@ -212,7 +220,8 @@ static num_t ls_fmt_num_s(double v)
 
 static int is_collective(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && !strcmp(ls_json_str(e, "status", ""), "ok") &&
+    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) &&
+           !strcmp(ls_json_str(e, "status", ""), "ok") &&
            json_object_get(e, "value"); /* an imported paste cut before its first row */
 }
 
@@ -223,7 +232,8 @@ static void collective_label(const json_t *e, char *label, size_t len)
     /* over several nodes GPU indices repeat: count ranks, not distinct indices */
     long long nodes = ls_json_int(e, "nodes", 1);
     if (nodes > 1) {
-        snprintf(who, sizeof who, "%lldx%lld", nodes, ls_json_int(e, "nranks", 0) / (nodes ? nodes : 1));
+        snprintf(who, sizeof who, "%lldx%lld", nodes,
+                 ls_json_int(e, "nranks", 0) / (nodes ? nodes : 1));
     } else if (json_array_size(json_object_get(e, "gpus"))) {
         char set[80];
         ls_format_gpu_mask(ls_gpu_mask_of(json_object_get(e, "gpus")), set, sizeof set);
@@ -243,7 +253,8 @@ static void collective_lines(ls_buf_t *b, const json_t *doc, const json_t *plan,
         const json_t *e = ent.json;
         if (!is_collective(e))
             continue;
-        char label[160], bw[24], big[24], small_us[24], small[24], head[320], at[40] = "", time[64] = "";
+        char label[160], bw[24], big[24], small_us[24], small[24], head[320], at[40] = "",
+                                                                              time[64] = "";
         collective_label(e, label, sizeof label);
         ls_fmt_num(ls_json_num(e, "value", NAN), bw, sizeof bw);
         /* an import may know the figure but not the sizes: nothing said of them then */
@@ -251,8 +262,10 @@ static void collective_lines(ls_buf_t *b, const json_t *doc, const json_t *plan,
             ls_fmt_bytes(ls_json_num(e, "bytes", NAN), big, sizeof big);
             snprintf(at, sizeof at, " at %s", big);
         }
-        snprintf(head, sizeof head, "  %-*s %*s GB/s busbw%s", c->nccl_label, label, c->nccl_range, bw, at);
-        if (isfinite(ls_json_num(e, "small_time_us", NAN)) && isfinite(ls_json_num(e, "small_bytes", NAN))) {
+        snprintf(head, sizeof head, "  %-*s %*s GB/s busbw%s", c->nccl_label, label, c->nccl_range,
+                 bw, at);
+        if (isfinite(ls_json_num(e, "small_time_us", NAN)) &&
+            isfinite(ls_json_num(e, "small_bytes", NAN))) {
             ls_fmt_num(ls_json_num(e, "small_time_us", NAN), small_us, sizeof small_us);
             ls_fmt_bytes(ls_json_num(e, "small_bytes", NAN), small, sizeof small);
             snprintf(time, sizeof time, "; %s us at %s", small_us, small);
@@ -328,8 +341,10 @@ char *ls_render_headline(const json_t *doc, const json_t *plan)
 {
     ls_buf_t b = {0};
     cols_t c = columns(doc, plan);
-    ls_buf_puts(&b, c.counts ? "Headline figures (medians; range over GPUs or pairs; % of the hardware peak; [figures])\n"
-                             : "Headline figures (medians; range over GPUs or pairs; % of the hardware peak)\n");
+    ls_buf_puts(&b, c.counts ? "Headline figures (medians; range over GPUs or pairs; % of the "
+                               "hardware peak; [figures])\n"
+                             : "Headline figures (medians; range over GPUs or pairs; % of the "
+                               "hardware peak)\n");
     size_t head = b.len;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         row_t r;
@@ -338,7 +353,8 @@ char *ls_render_headline(const json_t *doc, const json_t *plan)
     }
     collective_lines(&b, doc, plan, &c);
     status_line(&b, doc, plan);
-    if (b.len == head) /* never a heading over nothing (a paste of the topology or GPU facts only) */
+    if (b.len ==
+        head) /* never a heading over nothing (a paste of the topology or GPU facts only) */
         ls_buf_puts(&b, "  (no figure in the document: it holds the topology or GPU facts only)\n");
     return ls_buf_take(&b);
 }
@@ -366,7 +382,8 @@ static void collective_rows(ls_table_t *t, const json_t *doc, const json_t *plan
         }
         const char *r1[] = {label, bw, "GB/s", peak, share, "1"};
         ls_table_row(t, r1);
-        if (!isfinite(ls_json_num(e, "small_time_us", NAN)) || !isfinite(ls_json_num(e, "small_bytes", NAN)))
+        if (!isfinite(ls_json_num(e, "small_time_us", NAN)) ||
+            !isfinite(ls_json_num(e, "small_bytes", NAN)))
             continue;
         ls_fmt_num(ls_json_num(e, "small_time_us", NAN), us, sizeof us);
         ls_fmt_bytes(ls_json_num(e, "small_bytes", NAN), small, sizeof small);
@@ -379,7 +396,8 @@ static void collective_rows(ls_table_t *t, const json_t *doc, const json_t *plan
 ls_table_t *ls_table_headline(const json_t *doc, const json_t *plan)
 {
     static const char *header[] = {"figure", "median", "unit", "peak", "% of peak", "figures"};
-    ls_table_t *t = ls_table_new("Headline figures (median of each figure's samples; range over GPUs or pairs)",
+    ls_table_t *t = ls_table_new("Headline figures (median of each figure's samples; range over "
+                                 "GPUs or pairs)",
                                  6, header);
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         row_t r;
@@ -387,7 +405,8 @@ ls_table_t *ls_table_headline(const json_t *doc, const json_t *plan)
             continue;
         char n[16];
         snprintf(n, sizeof n, "%d", r.n);
-        const char *cells[] = {r.label, r.range, r.unit, r.peak[0] ? r.peak : "-", r.share[0] ? r.share : "-", n};
+        const char *cells[] =
+            {r.label, r.range, r.unit, r.peak[0] ? r.peak : "-", r.share[0] ? r.share : "-", n};
         ls_table_row(t, cells);
         if (!r.worst[0])
             continue;
@@ -407,8 +426,8 @@ json_t *ls_headline_json(const json_t *doc, const json_t *plan)
         worst_t w;
         if (!range(doc, plan, &lines[i], &lo, &hi, &peak, &n, &w))
             continue;
-        json_t *h = json_pack("{s:s, s:f, s:f, s:s, s:i}", "figure", lines[i].label, "min", lo, "max", hi, "unit",
-                              lines[i].unit, "figures", n);
+        json_t *h = json_pack("{s:s, s:f, s:f, s:s, s:i}", "figure", lines[i].label, "min", lo,
+                              "max", hi, "unit", lines[i].unit, "figures", n);
         if (w.e) { /* the worst figure against its own ceiling */
             json_object_set_new(h, "theoretical", json_real(w.peak));
             json_object_set_new(h, "share_of_theoretical", json_real(w.share));
@@ -423,8 +442,9 @@ json_t *ls_headline_json(const json_t *doc, const json_t *plan)
             continue;
         char label[96];
         collective_label(e, label, sizeof label);
-        json_t *h = json_pack("{s:s, s:s, s:O, s:s}", "figure", label, "entry", ls_json_str(e, "id", ""), "busbw",
-                              json_object_get(e, "value"), "unit", "GB/s");
+        json_t *h = json_pack("{s:s, s:s, s:O, s:s}", "figure", label, "entry",
+                              ls_json_str(e, "id", ""), "busbw", json_object_get(e, "value"),
+                              "unit", "GB/s");
         const char *keys[] = {"bytes", "small_time_us", "small_bytes", "theoretical"};
         for (int j = 0; j < 4; j++)
             if (json_is_number(json_object_get(e, keys[j])))

@@ -15,8 +15,7 @@ static void failures(ls_buf_t *b, const json_t *violations, size_t index)
 {
     size_t i;
     const json_t *v;
-    json_array_foreach(violations, i, v)
-    {
+    json_array_foreach(violations, i, v) {
         if ((size_t)ls_json_int(v, "expectation", -1) != index)
             continue;
         ls_buf_puts(b, "      <failure type=\"");
@@ -34,8 +33,7 @@ static int skip(ls_buf_t *b, const json_t *skipped, size_t index)
 {
     size_t i;
     const json_t *v;
-    json_array_foreach(skipped, i, v)
-    {
+    json_array_foreach(skipped, i, v) {
         if ((size_t)ls_json_int(v, "expectation", -1) != index)
             continue;
         ls_buf_puts(b, "      <skipped message=\"");
@@ -52,8 +50,7 @@ static size_t count_failed(const json_t *violations, size_t nexp)
     for (size_t k = 0; k < nexp; k++) {
         size_t i;
         const json_t *v;
-        json_array_foreach(violations, i, v)
-        {
+        json_array_foreach(violations, i, v) {
             if ((size_t)ls_json_int(v, "expectation", -1) == k) {
                 failed++;
                 break;
@@ -69,13 +66,13 @@ char *ls_render_junit(const json_t *baseline, const json_t *violations, const js
     const json_t *exps = json_object_get(baseline, "expectations");
     size_t n = json_array_size(exps), i;
     ls_buf_t b = {0};
-    ls_buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"linkscope check ");
+    ls_buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite "
+                    "name=\"linkscope check ");
     ls_buf_html(&b, run);
     ls_buf_printf(&b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", n,
                   count_failed(violations, n), json_array_size(skipped));
     const json_t *e;
-    json_array_foreach(exps, i, e)
-    {
+    json_array_foreach(exps, i, e) {
         char fallback[48];
         snprintf(fallback, sizeof fallback, "expectation %zu", i);
         ls_buf_puts(&b, "    <testcase classname=\"linkscope.check\" name=\"");
@@ -108,7 +105,8 @@ static int names_gpu(const json_t *f, const json_t *g)
 {
     const json_t *gpus = json_object_get(f, "gpus");
     return json_array_size(gpus) == 1 && json_is_integer(json_object_get(g, "index")) &&
-           json_integer_value(json_array_get(gpus, 0)) == json_integer_value(json_object_get(g, "index"));
+           json_integer_value(json_array_get(gpus, 0)) ==
+               json_integer_value(json_object_get(g, "index"));
 }
 
 /* The failures that name the spec's GPU g alone (NULL: those that name no GPU of spec). */
@@ -116,12 +114,12 @@ static size_t spec_case(ls_buf_t *b, const json_t *spec, const json_t *failing, 
 {
     size_t i, j, n = 0;
     const json_t *f, *g;
-    json_array_foreach(failing, i, f)
-    {
+    json_array_foreach(failing, i, f) {
         int mine = gpu && names_gpu(f, gpu);
         if (!gpu) {
             mine = 1;
-            json_array_foreach(json_object_get(spec, "gpus"), j, g) mine &= !names_gpu(f, g);
+            json_array_foreach(json_object_get(spec, "gpus"), j, g)
+                mine &= !names_gpu(f, g);
         }
         if (mine) {
             spec_failure(b, f);
@@ -136,8 +134,7 @@ char *ls_render_junit_spec(const json_t *spec, const json_t *failing, const char
     ls_buf_t b = {0}, cases = {0};
     size_t i, failed = 0, n = 0;
     const json_t *g;
-    json_array_foreach(json_object_get(spec, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(spec, "gpus"), i, g) {
         const char *part = ls_json_str(g, "part", NULL);
         ls_buf_puts(&cases, "    <testcase classname=\"linkscope.check.spec\" name=\"");
         ls_buf_html(&cases, ls_json_str(g, "gpu", "?"));
@@ -159,7 +156,8 @@ char *ls_render_junit_spec(const json_t *spec, const json_t *failing, const char
     } else {
         free(ls_buf_take(&rest));
     }
-    ls_buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"linkscope check --spec ");
+    ls_buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite "
+                    "name=\"linkscope check --spec ");
     ls_buf_html(&b, run);
     ls_buf_printf(&b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", n, failed);
     char *text = ls_buf_take(&cases);

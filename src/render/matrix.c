@@ -90,12 +90,14 @@ static void command_title(ls_matrix_t *m, const ls_fam_t *fam, const char *metho
     const char *words = ls_fam_method_words(fam, method);
     if (fam->directions)
         snprintf(m->title, sizeof m->title, "%s, %s, %s", fam->title, words,
-                 bidir ? "both directions at once (sum of the two)" : "one direction (bytes copied / time)");
+                 bidir ? "both directions at once (sum of the two)"
+                       : "one direction (bytes copied / time)");
     else if (fam == &ls_fam_latency) /* the words its command has always printed */
-        snprintf(m->title, sizeof m->title, "Latency%s, %s", through_host ? " through host memory" : "", words);
+        snprintf(m->title, sizeof m->title, "Latency%s, %s",
+                 through_host ? " through host memory" : "", words);
     else
-        snprintf(m->title, sizeof m->title, "%s%s, %s", fam->title, through_host ? " through host memory" : "",
-                 words);
+        snprintf(m->title, sizeof m->title, "%s%s, %s", fam->title,
+                 through_host ? " through host memory" : "", words);
 }
 
 int ls_matrix_from_doc(const json_t *doc, const ls_fam_t *fam, const char *method,
@@ -103,23 +105,26 @@ int ls_matrix_from_doc(const json_t *doc, const ls_fam_t *fam, const char *metho
 {
     ls_matrix_init(m, 0);
     int bidir = direction && strcmp(direction, LS_DIR_BIDIR) == 0;
-    snprintf(m->corner, sizeof m->corner, bidir ? "GPU(row) <-> GPU(column)" : "GPU(row) -> GPU(column)");
+    snprintf(m->corner, sizeof m->corner,
+             bidir ? "GPU(row) <-> GPU(column)" : "GPU(row) -> GPU(column)");
     snprintf(m->unit, sizeof m->unit, "%s", fam->unit);
     m->lower_is_better = fam->lower_is_better;
     command_title(m, fam, method, bidir, through_host);
     snprintf(m->name, sizeof m->name, "%s-%s-%s", fam->name, method,
-             fam->directions ? direction : through_host ? "host" : "p2p");
+             fam->directions ? direction
+             : through_host  ? "host"
+                             : "p2p");
     LS_DOC_FOREACH(v, doc, fam)
-        if (matches(&v, method, direction, through_host)) {
-            ls_matrix_slot(m, v.src);
-            ls_matrix_slot(m, v.dst);
-        }
+    if (matches(&v, method, direction, through_host)) {
+        ls_matrix_slot(m, v.src);
+        ls_matrix_slot(m, v.dst);
+    }
     int filled = 0;
     LS_DOC_FOREACH(v, doc, fam)
-        if (matches(&v, method, direction, through_host)) {
-            ls_matrix_put(m, v.json, bidir);
-            filled++;
-        }
+    if (matches(&v, method, direction, through_host)) {
+        ls_matrix_put(m, v.json, bidir);
+        filled++;
+    }
     return filled;
 }
 
@@ -142,9 +147,10 @@ static void method_source(const json_t *e, const char *path, char *buf, size_t l
 {
     const char *mode = ls_json_str(e, "mode", NULL);
     const char *matrix = ls_json_str(e, "matrix", NULL);
-    snprintf(buf, len, "%s%s%s%s (%s%s%.120s)", ls_json_str(e, "method", "unknown"), mode ? " " : "",
-             mode && !strcmp(mode, NVBW_READ) ? "reads" : (mode ? mode : ""), path,
-             ls_json_str(e, "source", LS_SOURCE_LINKSCOPE), matrix ? ": " : "", matrix ? matrix : "");
+    snprintf(buf, len, "%s%s%s%s (%s%s%.120s)", ls_json_str(e, "method", "unknown"),
+             mode ? " " : "", mode && !strcmp(mode, NVBW_READ) ? "reads" : (mode ? mode : ""), path,
+             ls_json_str(e, "source", LS_SOURCE_LINKSCOPE), matrix ? ": " : "",
+             matrix ? matrix : "");
 }
 
 /* "P2P bandwidth, GB/s, one direction, GPU(row) -> GPU(column): ce (linkscope)": the
@@ -154,13 +160,15 @@ static void report_title(const ls_view_t *v, ls_matrix_t *m)
     char how[200];
     const ls_fam_t *f = v->fam;
     if (!f->directions) {
-        method_source(v->json, v->flags & LS_VF_THROUGH_HOST ? ", through host memory" : "", how, sizeof how);
-        snprintf(m->title, sizeof m->title, "%s, %s, GPU(row) -> GPU(column): %.150s", f->title, f->unit, how);
+        method_source(v->json, v->flags & LS_VF_THROUGH_HOST ? ", through host memory" : "", how,
+                      sizeof how);
+        snprintf(m->title, sizeof m->title, "%s, %s, GPU(row) -> GPU(column): %.150s", f->title,
+                 f->unit, how);
     } else {
         method_source(v->json, "", how, sizeof how);
         int bidir = v->direction && !strcmp(v->direction, LS_DIR_BIDIR);
-        snprintf(m->title, sizeof m->title, "%s, %s, %s, GPU(row) -> GPU(column): %.150s", f->title, f->unit,
-                 bidir ? "both directions summed" : "one direction", how);
+        snprintf(m->title, sizeof m->title, "%s, %s, %s, GPU(row) -> GPU(column): %.150s", f->title,
+                 f->unit, bidir ? "both directions summed" : "one direction", how);
     }
     snprintf(m->unit, sizeof m->unit, "%s", f->unit);
     m->lower_is_better = f->lower_is_better;
@@ -171,8 +179,8 @@ static void report_title(const ls_view_t *v, ls_matrix_t *m)
    direct one). */
 static int report_entry(const ls_view_t *v)
 {
-    return v->fam && v->fam->show == LS_SHOW_MATRIX && v->src >= 0 && v->dst >= 0 && v->src < LS_MAX_GPUS &&
-           v->dst < LS_MAX_GPUS && v->ok;
+    return v->fam && v->fam->show == LS_SHOW_MATRIX && v->src >= 0 && v->dst >= 0 &&
+           v->src < LS_MAX_GPUS && v->dst < LS_MAX_GPUS && v->ok;
 }
 
 /* A new matrix for e's kind at list[n], over the document's GPUs (and e's pair). */
@@ -227,10 +235,12 @@ ls_table_t *ls_matrix_table(const ls_matrix_t *m)
 const char *ls_heat_escape(double frac)
 {
     /* xterm-256 colours from red (196) through yellow (226) to green (46). */
-    static const char *const ramp[] = {"\033[30;48;5;196m", "\033[30;48;5;202m", "\033[30;48;5;208m",
-                                       "\033[30;48;5;214m", "\033[30;48;5;220m", "\033[30;48;5;226m",
-                                       "\033[30;48;5;190m", "\033[30;48;5;154m", "\033[30;48;5;118m",
-                                       "\033[30;48;5;82m",  "\033[30;48;5;46m"};
+    static const char *const ramp[] = {"\033[30;48;5;196m", "\033[30;48;5;202m",
+                                       "\033[30;48;5;208m", "\033[30;48;5;214m",
+                                       "\033[30;48;5;220m", "\033[30;48;5;226m",
+                                       "\033[30;48;5;190m", "\033[30;48;5;154m",
+                                       "\033[30;48;5;118m", "\033[30;48;5;82m",
+                                       "\033[30;48;5;46m"};
     if (!(frac >= 0))
         frac = 0;
     if (frac > 1)
@@ -267,7 +277,8 @@ static double goodness(const ls_matrix_t *m, double v, double best)
 
 /* A cell of the terminal matrix: the value ('*' where the pair has no peer access), or
    "-" on the diagonal, "n/a", "failed"; on a heatmap padded inside its colour. */
-static void print_cell(const ls_matrix_t *m, int i, int j, int color, double best, char *buf, size_t len)
+static void print_cell(const ls_matrix_t *m, int i, int j, int color, double best, char *buf,
+                       size_t len)
 {
     if (i == j || m->cell[i][j] == LS_CELL_EMPTY) {
         snprintf(buf, len, "%s", i == j ? "-" : "n/a");
@@ -315,7 +326,8 @@ char *ls_matrix_text(const ls_matrix_t *m, int color)
     ls_columns_put(&b, t, cols, 0);
     if (marked)
         ls_buf_puts(&b, "* no P2P between the pair: measured through host memory\n");
-    ls_buf_printf(&b, "largest spread (coefficient of variation) over the cells: %.2f%%\n\n", max_cv * 100);
+    ls_buf_printf(&b, "largest spread (coefficient of variation) over the cells: %.2f%%\n\n",
+                  max_cv * 100);
     return ls_buf_take(&b);
 }
 
@@ -441,8 +453,10 @@ int ls_p2p_path_table(FILE *f, const json_t *doc)
             p->ab = best_value(doc, &ls_fam_p2p, LS_DIR_UNI, NULL, p->a, p->b, 0);
             p->ba = best_value(doc, &ls_fam_p2p, LS_DIR_UNI, NULL, p->b, p->a, 0);
             p->both = best_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, NULL, p->a, p->b, 0);
-            p->write_us = best_value(doc, &ls_fam_latency, NULL, LS_LAT_GPU_PINGPONG, p->a, p->b, 0);
-            p->read_us = best_value(doc, &ls_fam_latency, NULL, LS_LAT_POINTER_CHASE, p->a, p->b, 0);
+            p->write_us = best_value(doc, &ls_fam_latency, NULL, LS_LAT_GPU_PINGPONG, p->a, p->b,
+                                     0);
+            p->read_us = best_value(doc, &ls_fam_latency, NULL, LS_LAT_POINTER_CHASE, p->a, p->b,
+                                    0);
             link_word(doc, p->a, p->b, p->link, sizeof p->link);
             if (isnan(p->ab) && isnan(p->ba))
                 snprintf(p->link + strlen(p->link), sizeof p->link - strlen(p->link), " no P2P");
@@ -452,13 +466,15 @@ int ls_p2p_path_table(FILE *f, const json_t *doc)
         double one = fmax(isnan(r[k].ab) ? 0 : r[k].ab, isnan(r[k].ba) ? 0 : r[k].ba);
         fastest = fmax(fastest, one);
     }
-    static const char *const header[] = {"pair", "link", "one dir a->b / b->a", "both dirs", "write us", "read us",
+    static const char *const header[] = {"pair",      "link",     "one dir a->b / b->a",
+                                         "both dirs", "write us", "read us",
                                          "ratio"};
     static const ls_column_t cols[] = {{10, 1, 0, 0}, {10, 1, 0, 0}, {19, 0, 0, 0}, {12, 0, 0, 0},
                                        {9, 0, 0, 0},  {9, 0, 0, 0},  {8, 0, 0, 0}};
-    ls_table_t *t = ls_table_new("P2P paths (GB/s = 1e9 B/s; one direction = best of ce, sm_read, sm_write; "
-                                 "latency in us: write = ping-pong one-way trip, read = pointer chase)",
-                                 7, header);
+    ls_table_t *t =
+        ls_table_new("P2P paths (GB/s = 1e9 B/s; one direction = best of ce, sm_read, sm_write; "
+                     "latency in us: write = ping-pong one-way trip, read = pointer chase)",
+                     7, header);
     for (int k = 0; k < rows; k++)
         path_row(t, &r[k], fastest);
     ls_columns_print(f, t, cols, 0);

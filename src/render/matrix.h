@@ -16,19 +16,19 @@ enum { LS_CELL_EMPTY = 0, LS_CELL_VALUE, LS_CELL_FAILED };
 
 typedef struct {
     int n;
-    int index[LS_MAX_GPUS];                        /* GPU index of row/column i */
-    int fixed;        /* rows are GPUs 0..n-1 (ls_matrix_init): an entry outside is left out */
-    double v[LS_MAX_GPUS][LS_MAX_GPUS];            /* median; NaN where nothing was measured */
-    double cv[LS_MAX_GPUS][LS_MAX_GPUS];           /* coefficient of variation */
-    unsigned char cell[LS_MAX_GPUS][LS_MAX_GPUS];  /* LS_CELL_* */
+    int index[LS_MAX_GPUS]; /* GPU index of row/column i */
+    int fixed; /* rows are GPUs 0..n-1 (ls_matrix_init): an entry outside is left out */
+    double v[LS_MAX_GPUS][LS_MAX_GPUS];             /* median; NaN where nothing was measured */
+    double cv[LS_MAX_GPUS][LS_MAX_GPUS];            /* coefficient of variation */
+    unsigned char cell[LS_MAX_GPUS][LS_MAX_GPUS];   /* LS_CELL_* */
     unsigned char no_p2p[LS_MAX_GPUS][LS_MAX_GPUS]; /* the pair has no peer access (flag no_p2p) */
     unsigned char direct[LS_MAX_GPUS][LS_MAX_GPUS]; /* by GPU index: set by an entry of its own */
-    char title[256];  /* what was measured and how it was counted */
-    char corner[40];  /* "GPU(row) -> GPU(column)" */
+    char title[256];                                /* what was measured and how it was counted */
+    char corner[40];                                /* "GPU(row) -> GPU(column)" */
     char unit[16];
-    char name[64];    /* file name stem for CSV: "p2p-ce-uni" */
+    char name[64]; /* file name stem for CSV: "p2p-ce-uni" */
     int lower_is_better;
-    int samples;      /* samples per cell (largest seen) */
+    int samples; /* samples per cell (largest seen) */
     /* A heatmap's colour scale: NAN = the matrix's own range; set to the whole family's
        range so that every heatmap of one kind shares one scale (ls_matrix_family_scale). */
     double scale_lo, scale_hi;
@@ -51,16 +51,17 @@ void ls_matrix_put(ls_matrix_t *m, const json_t *e, int both);
 
 /* Selects entries of a pair family (model/families.h): method; direction ("uni",
    "bidir") for a family with directions (p2p), NULL for one without (latency);
-   through_host then selects entries with or without the "through_host" flag. Bidirectional entries fill both (a,b) and (b,a). Entries to or
-   from the host are left out. Returns the number of cells filled (0: nothing to show). */
+   through_host then selects entries with or without the "through_host" flag. Bidirectional entries
+   fill both (a,b) and (b,a). Entries to or from the host are left out. Returns the number of cells
+   filled (0: nothing to show). */
 int ls_matrix_from_doc(const json_t *doc, const ls_fam_t *fam, const char *method,
                        const char *direction, int through_host, ls_matrix_t *m);
 
 /* Every matrix of the report: one per (family, direction, method, read or write,
    source, through host, and the tool's own matrix title for an import) of the
    document's ok entries of every family shown as matrices (LS_SHOW_MATRIX: p2p,
-   latency), in the order their first entries were taken, over GPUs 0..ngpus-1. Returns the count; *out is an array the caller
-   frees. */
+   latency), in the order their first entries were taken, over GPUs 0..ngpus-1. Returns the count;
+   *out is an array the caller frees. */
 int ls_doc_matrices(const json_t *doc, ls_matrix_t **out);
 
 /* The matrix as a command's terminal table (fixed columns); color = 1 for a heatmap (ANSI

@@ -12,10 +12,12 @@
 #include <string.h>
 
 /* The entry of a family matching the filters, or NULL. memory/direction may be NULL. */
-static const json_t *find(const json_t *doc, const ls_fam_t *family, long long gpu, const char *method,
-                          long long node, const char *memory, const char *direction)
+static const json_t *find(const json_t *doc, const ls_fam_t *family, long long gpu,
+                          const char *method, long long node, const char *memory,
+                          const char *direction)
 {
-    LS_DOC_FOREACH(v, doc, family) {
+    LS_DOC_FOREACH(v, doc, family)
+    {
         const json_t *e = v.json;
         if (ls_json_int(e, "gpu", -9) != gpu)
             continue;
@@ -43,10 +45,12 @@ static void cell(char *buf, size_t len, const json_t *e, const char *key, double
 }
 
 /* Distinct values of an integer key among a family's entries, sorted. */
-static int distinct(const json_t *doc, const ls_fam_t *family, const char *key, long long *out, int max)
+static int distinct(const json_t *doc, const ls_fam_t *family, const char *key, long long *out,
+                    int max)
 {
     int n = 0;
-    LS_DOC_FOREACH(ent, doc, family) {
+    LS_DOC_FOREACH(ent, doc, family)
+    {
         long long v = ls_json_int(ent.json, key, -9);
         if (v == -9)
             continue;
@@ -95,16 +99,20 @@ static void hbm_peak(const json_t *const *e, char *th, char *eff, size_t len)
 
 int ls_hbm_table(FILE *f, const json_t *doc)
 {
-    static const char *const header[] = {"GPU", "read", "write", "copy SM", "copy(copied)", "copy CE",
-                                         "theoretical", "best/th.", "spread"};
-    static const ls_column_t cols[] = {{4, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0},  {9, 0, 0, 0}, {12, 0, 0, 0},
-                                       {9, 0, 0, 0}, {12, 0, 0, 0}, {9, 0, 0, 0}, {7, 0, 0, 0}};
+    static const char *const header[] = {"GPU",         "read",         "write",
+                                         "copy SM",     "copy(copied)", "copy CE",
+                                         "theoretical", "best/th.",     "spread"};
+    static const ls_column_t cols[] = {{4, 0, 0, 0},  {9, 0, 0, 0},  {9, 0, 0, 0},
+                                       {9, 0, 0, 0},  {12, 0, 0, 0}, {9, 0, 0, 0},
+                                       {12, 0, 0, 0}, {9, 0, 0, 0},  {7, 0, 0, 0}};
     long long gpus[256];
     int n = distinct(doc, &ls_fam_hbm, "gpu", gpus, 256);
     if (!n)
         return 0;
-    ls_table_t *t = ls_table_new("HBM bandwidth per GPU: traffic = bytes read + bytes written per second "
-                                 "(GB/s = 1e9 B/s), median; copy also as bytes copied", 9, header);
+    ls_table_t *t = ls_table_new("HBM bandwidth per GPU: traffic = bytes read + bytes written per "
+                                 "second "
+                                 "(GB/s = 1e9 B/s), median; copy also as bytes copied",
+                                 9, header);
     for (int i = 0; i < n; i++) {
         const json_t *e[4] = {find(doc, &ls_fam_hbm, gpus[i], LS_HBM_READ, -1, NULL, NULL),
                               find(doc, &ls_fam_hbm, gpus[i], LS_HBM_WRITE, -1, NULL, NULL),
@@ -129,23 +137,28 @@ int ls_hbm_table(FILE *f, const json_t *doc)
 
 int ls_host_table(FILE *f, const json_t *doc)
 {
-    static const char *const header[] = {"GPU", "node", "local", "h2d pin", "d2h pin", "bidir pin",
-                                         "h2d page", "d2h page", "bidir pg", "spread"};
-    static const ls_column_t cols[] = {{4, 0, 0, 0}, {5, 0, 0, 0}, {6, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0},
-                                       {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {7, 0, 0, 0}};
+    static const char *const header[] = {"GPU",       "node",     "local",    "h2d pin",  "d2h pin",
+                                         "bidir pin", "h2d page", "d2h page", "bidir pg", "spread"};
+    static const ls_column_t cols[] = {{4, 0, 0, 0}, {5, 0, 0, 0}, {6, 0, 0, 0}, {9, 0, 0, 0},
+                                       {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0},
+                                       {9, 0, 0, 0}, {7, 0, 0, 0}};
     long long gpus[256], nodes[64];
-    int ng = distinct(doc, &ls_fam_host, "gpu", gpus, 256), nn = distinct(doc, &ls_fam_host, "numa_node", nodes, 64);
+    int ng = distinct(doc, &ls_fam_host, "gpu", gpus, 256),
+        nn = distinct(doc, &ls_fam_host, "numa_node", nodes, 64);
     if (!ng)
         return 0;
-    ls_table_t *t = ls_table_new("Host <-> GPU copies (GB/s = 1e9 B/s, bytes copied / time, median; bidir = "
-                                 "sum of both directions); host memory bound to the NUMA node", 10, header);
+    ls_table_t *t = ls_table_new("Host <-> GPU copies (GB/s = 1e9 B/s, bytes copied / time, "
+                                 "median; bidir = "
+                                 "sum of both directions); host memory bound to the NUMA node",
+                                 10, header);
     for (int i = 0; i < ng; i++)
         for (int k = 0; k < nn; k++) {
             const char *dirs[3] = {LS_DIR_H2D, LS_DIR_D2H, LS_DIR_BIDIR};
             const json_t *e[6];
             char c[6][16], g[24], node[24], spread[24];
             for (int m = 0; m < 6; m++) {
-                e[m] = find(doc, &ls_fam_host, gpus[i], NULL, nodes[k], m < 3 ? LS_MEM_PINNED : LS_MEM_PAGEABLE, dirs[m % 3]);
+                e[m] = find(doc, &ls_fam_host, gpus[i], NULL, nodes[k],
+                            m < 3 ? LS_MEM_PINNED : LS_MEM_PAGEABLE, dirs[m % 3]);
                 cell(c[m], sizeof c[m], e[m], "value", 1);
             }
             const json_t *any = e[0] ? e[0] : e[3];
@@ -155,8 +168,10 @@ int ls_host_table(FILE *f, const json_t *doc)
             snprintf(g, sizeof g, "%lld", gpus[i]);
             snprintf(node, sizeof node, "%lld", nodes[k]);
             snprintf(spread, sizeof spread, "%.2f%%", 100 * max_cv(e, 6));
-            const char *row[] = {g,    node, !local ? "?" : json_is_true(local) ? "yes" : "remote",
-                                 c[0], c[1], c[2], c[3], c[4], c[5], spread};
+            const char *row[] = {g,     node, !local ? "?" : json_is_true(local) ? "yes" : "remote",
+                                 c[0],  c[1], c[2],
+                                 c[3],  c[4], c[5],
+                                 spread};
             ls_table_row(t, row);
         }
     int rows = t->nrows;
@@ -170,11 +185,17 @@ int ls_host_table(FILE *f, const json_t *doc)
 int ls_latency_host_table(FILE *f, const json_t *doc)
 {
     static const char *const header[] = {"GPU", "median", "min", "max", "spread"};
-    static const ls_column_t cols[] = {{4, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {9, 0, 0, 0}, {7, 0, 0, 0}};
-    ls_table_t *t = ls_table_new("GPU reading pinned host memory: pointer chase, us per dependent 8-byte read",
+    static const ls_column_t cols[] = {{4, 0, 0, 0},
+                                       {9, 0, 0, 0},
+                                       {9, 0, 0, 0},
+                                       {9, 0, 0, 0},
+                                       {7, 0, 0, 0}};
+    ls_table_t *t = ls_table_new("GPU reading pinned host memory: pointer chase, us per dependent "
+                                 "8-byte read",
                                  5, header);
     ls_buf_t errors = {0};
-    LS_DOC_FOREACH(v, doc, &ls_fam_latency) {
+    LS_DOC_FOREACH(v, doc, &ls_fam_latency)
+    {
         const json_t *e = v.json;
         if (ls_json_int(e, "dst", 0) != LS_HOST_SIDE)
             continue;
@@ -220,7 +241,8 @@ static int family_csv(const json_t *doc, const ls_fam_t *family, const char *dir
     ls_buf_t b = {0};
     ls_buf_puts(&b, "gpu,numa_node,method,direction,memory,status,value_gbps,min,max,cv,"
                     "theoretical_gbps\n");
-    LS_DOC_FOREACH(ent, doc, family) {
+    LS_DOC_FOREACH(ent, doc, family)
+    {
         const json_t *e = ent.json, *s = json_object_get(e, "stats");
         ls_buf_printf(&b, "%lld,%lld,", ls_json_int(e, "gpu", -1), ls_json_int(e, "numa_node", -1));
         const char *words[] = {ls_json_str(e, "method", ""), ls_json_str(e, "direction", ""),
@@ -229,8 +251,9 @@ static int family_csv(const json_t *doc, const ls_fam_t *family, const char *dir
             ls_buf_csv(&b, words[w]);
             ls_buf_puts(&b, ",");
         }
-        double v[5] = {ls_json_num(e, "value", 0), ls_json_num(s, "min", 0), ls_json_num(s, "max", 0),
-                       ls_json_num(s, "cv", 0), ls_json_num(e, "theoretical", 0)};
+        double v[5] = {ls_json_num(e, "value", 0), ls_json_num(s, "min", 0),
+                       ls_json_num(s, "max", 0), ls_json_num(s, "cv", 0),
+                       ls_json_num(e, "theoretical", 0)};
         for (int f = 0; f < 5; f++) { /* shortest decimal that reads back as the double */
             char num[48];
             ls_fmt_full(v[f], num, sizeof num);

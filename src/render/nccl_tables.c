@@ -9,9 +9,10 @@
 #include <string.h>
 
 /* size, count, type, redop, root, then time algbw busbw #wrong out-of-place and in-place */
-static const ls_column_t sweep_cols[] = {{12, 0, 0, 0}, {12, 0, 0, 1}, {8, 0, 0, 1}, {6, 0, 0, 1}, {6, 0, 0, 1},
-                                         {7, 0, 0, 1},  {6, 0, 0, 0},  {6, 0, 0, 0}, {6, 0, 0, 0}, {7, 0, 0, 1},
-                                         {6, 0, 0, 0},  {6, 0, 0, 0},  {6, 0, 0, 0}};
+static const ls_column_t sweep_cols[] = {{12, 0, 0, 0}, {12, 0, 0, 1}, {8, 0, 0, 1}, {6, 0, 0, 1},
+                                         {6, 0, 0, 1},  {7, 0, 0, 1},  {6, 0, 0, 0}, {6, 0, 0, 0},
+                                         {6, 0, 0, 0},  {7, 0, 0, 1},  {6, 0, 0, 0}, {6, 0, 0, 0},
+                                         {6, 0, 0, 0}};
 
 static void format_time(char *buf, size_t len, double us)
 {
@@ -42,8 +43,7 @@ double ls_nccl_avg_busbw(const json_t *entry)
     int n = 0;
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(entry, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(entry, "rows"), i, row) {
         const char *modes[] = {"oop", "ip"};
         for (int m = 0; m < 2; m++) {
             const json_t *c = json_object_get(row, modes[m]);
@@ -63,23 +63,28 @@ static void put_lines(ls_buf_t *b, const char *title, const json_t *lines)
     if (json_array_size(lines) == 0)
         return;
     ls_buf_printf(b, "# %s\n", title);
-    json_array_foreach(lines, i, l) ls_buf_printf(b, "#   %s\n", json_string_value(l));
+    json_array_foreach(lines, i, l)
+        ls_buf_printf(b, "#   %s\n", json_string_value(l));
 }
 
 static void put_header(ls_buf_t *b, const json_t *entry)
 {
     const json_t *gpus = json_object_get(entry, "gpus");
-    ls_buf_printf(b, "# linkscope nccl %s: %lld ranks (%s), GPUs", ls_json_str(entry, "collective", "?"),
-                  ls_json_int(entry, "nranks", 0), ls_json_str(entry, "mode", "?"));
+    ls_buf_printf(b, "# linkscope nccl %s: %lld ranks (%s), GPUs",
+                  ls_json_str(entry, "collective", "?"), ls_json_int(entry, "nranks", 0),
+                  ls_json_str(entry, "mode", "?"));
     size_t i;
     const json_t *g;
-    json_array_foreach(gpus, i, g) ls_buf_printf(b, "%s%lld", i ? "," : " ", (long long)json_integer_value(g));
+    json_array_foreach(gpus, i, g)
+        ls_buf_printf(b, "%s%lld", i ? "," : " ", (long long)json_integer_value(g));
     ls_buf_printf(b, ", NCCL %s, setting %s\n", ls_json_str(entry, "nccl_version", "?"),
                   ls_json_str(entry, "variant", "default"));
-    ls_buf_printf(b, "# iters %lld warmup %lld check %d graph %lld blocking %d; time = host timer "
-                     "over iters launches / iters; GB/s = 1e9 B/s\n",
+    ls_buf_printf(b,
+                  "# iters %lld warmup %lld check %d graph %lld blocking %d; time = host timer "
+                  "over iters launches / iters; GB/s = 1e9 B/s\n",
                   ls_json_int(entry, "iters", 0), ls_json_int(entry, "warmup", 0),
-                  json_is_true(json_object_get(entry, "check")), ls_json_int(entry, "graph_launches", 0),
+                  json_is_true(json_object_get(entry, "check")),
+                  ls_json_int(entry, "graph_launches", 0),
                   json_is_true(json_object_get(entry, "blocking")));
     ls_buf_printf(b, "#%77s%34s\n", "out-of-place", "in-place");
 }
@@ -87,10 +92,12 @@ static void put_header(ls_buf_t *b, const json_t *entry)
 /* The two header lines and one row per size, in fixed columns. */
 static void put_rows(ls_buf_t *b, const json_t *entry)
 {
-    static const char *const names[] = {"size", "count", "type", "redop", "root", "time", "algbw", "busbw",
-                                        "#wrong", "time", "algbw", "busbw", "#wrong"};
-    static const char *const units[] = {"(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "",
-                                        "(us)", "(GB/s)", "(GB/s)", ""};
+    static const char *const names[] = {"size",  "count", "type",  "redop",  "root",
+                                        "time",  "algbw", "busbw", "#wrong", "time",
+                                        "algbw", "busbw", "#wrong"};
+    static const char *const units[] = {"(B)",    "(elements)", "",       "", "",
+                                        "(us)",   "(GB/s)",     "(GB/s)", "", "(us)",
+                                        "(GB/s)", "(GB/s)",     ""};
     char first[2][16];
     snprintf(first[0], sizeof first[0], "#%11s", names[0]); /* nccl-tests' comment mark */
     snprintf(first[1], sizeof first[1], "#%11s", units[0]);
@@ -101,16 +108,26 @@ static void put_rows(ls_buf_t *b, const json_t *entry)
     ls_table_row(t, unit_row);
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(entry, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(entry, "rows"), i, row) {
         char n[5][32], h[2][4][32];
         snprintf(n[0], 32, "%lld", ls_json_int(row, "bytes", 0));
         snprintf(n[1], 32, "%lld", ls_json_int(row, "count", 0));
         snprintf(n[4], 32, "%lld", ls_json_int(entry, "root", -1));
         half_cells(json_object_get(row, "oop"), h[0]);
         half_cells(json_object_get(row, "ip"), h[1]);
-        const char *cells[13] = {n[0], n[1], ls_json_str(entry, "dtype", "?"), ls_json_str(entry, "redop", "none"),
-                                 n[4], h[0][0], h[0][1], h[0][2], h[0][3], h[1][0], h[1][1], h[1][2], h[1][3]};
+        const char *cells[13] = {n[0],
+                                 n[1],
+                                 ls_json_str(entry, "dtype", "?"),
+                                 ls_json_str(entry, "redop", "none"),
+                                 n[4],
+                                 h[0][0],
+                                 h[0][1],
+                                 h[0][2],
+                                 h[0][3],
+                                 h[1][0],
+                                 h[1][1],
+                                 h[1][2],
+                                 h[1][3]};
         ls_table_row(t, cells);
     }
     ls_columns_put(b, t, sweep_cols, 0);
@@ -120,17 +137,19 @@ static void put_footer(ls_buf_t *b, const json_t *entry)
 {
     put_lines(b, "Notes", json_object_get(entry, "notes"));
     if (strcmp(ls_json_str(entry, "status", "ok"), "ok") != 0)
-        ls_buf_printf(b, "# Status: %s: %s\n", ls_json_str(entry, "status", "?"), ls_json_str(entry, "error", ""));
+        ls_buf_printf(b, "# Status: %s: %s\n", ls_json_str(entry, "status", "?"),
+                      ls_json_str(entry, "error", ""));
     ls_buf_printf(b, "# Avg bus bandwidth    : %g GB/s (mean over all rows, as nccl-tests)\n",
                   ls_nccl_avg_busbw(entry));
     if (json_is_number(json_object_get(entry, "small_time_us")))
-        ls_buf_printf(b, "# Small-message time   : %.2f us at %lld B\n", ls_json_num(entry, "small_time_us", 0),
-                      ls_json_int(entry, "small_bytes", 0));
+        ls_buf_printf(b, "# Small-message time   : %.2f us at %lld B\n",
+                      ls_json_num(entry, "small_time_us", 0), ls_json_int(entry, "small_bytes", 0));
     json_t *lines = json_array();
     const json_t *tr = json_object_get(entry, "transports");
     ls_nccl_transport_summary(tr, lines);
     if (json_array_size(lines) == 0 && !json_is_true(json_object_get(entry, "debug_captured")))
-        json_array_append_new(lines, json_string("not captured: NCCL_DEBUG or NCCL_DEBUG_FILE was set by the user"));
+        json_array_append_new(lines, json_string("not captured: NCCL_DEBUG or NCCL_DEBUG_FILE was "
+                                                 "set by the user"));
     put_lines(b, "Transports (NCCL's log; sender's channels per GPU pair)", lines);
     json_array_clear(lines);
     ls_nccl_transport_findings(tr, lines);
@@ -151,8 +170,7 @@ static const json_t *row_for(const json_t *entry, long long bytes)
 {
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(entry, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(entry, "rows"), i, row) {
         if (ls_json_int(row, "bytes", -1) == bytes)
             return row;
     }
@@ -160,7 +178,8 @@ static const json_t *row_for(const json_t *entry, long long bytes)
 }
 
 /* Setting k's busbw at this size, with its ratio to the first setting's (the default). */
-static void variant_cell(json_t *const *entries, int k, long long bytes, double base, char *cell, size_t len)
+static void variant_cell(json_t *const *entries, int k, long long bytes, double base, char *cell,
+                         size_t len)
 {
     const json_t *r = entries[k] ? row_for(entries[k], bytes) : NULL;
     double v = ls_json_num(json_object_get(r, "oop"), "busbw", 0);
@@ -195,8 +214,7 @@ static void put_variant_rows(ls_buf_t *b, json_t *const *entries, int n)
             sizes = entries[k];
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(sizes, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(sizes, "rows"), i, row) {
         long long bytes = ls_json_int(row, "bytes", 0);
         double base = ls_json_num(json_object_get(row_for(entries[0], bytes), "oop"), "busbw", 0);
         char cells[LS_NCCL_TABLE_SETTINGS + 1][48];
@@ -220,7 +238,8 @@ static void put_variant_notes(ls_buf_t *b, const json_t *e)
     ls_nccl_transport_findings(json_object_get(e, "transports"), lines);
     if (strcmp(ls_json_str(e, "status", "ok"), "ok") != 0) {
         char l[600];
-        snprintf(l, sizeof l, "status %s: %s", ls_json_str(e, "status", "?"), ls_json_str(e, "error", ""));
+        snprintf(l, sizeof l, "status %s: %s", ls_json_str(e, "status", "?"),
+                 ls_json_str(e, "error", ""));
         json_array_append_new(lines, json_string(l));
     }
     char title[200];
@@ -236,8 +255,11 @@ char *ls_nccl_variants_text(json_t *const *entries, int n)
         return ls_buf_take(&b);
     if (n > LS_NCCL_TABLE_SETTINGS)
         n = LS_NCCL_TABLE_SETTINGS;
-    ls_buf_printf(&b, "# %s: out-of-place busbw (GB/s) per setting, each in its own process; ratio to %s\n",
-                  ls_json_str(entries[0], "collective", "?"), ls_json_str(entries[0], "variant", "default"));
+    ls_buf_printf(&b,
+                  "# %s: out-of-place busbw (GB/s) per setting, each in its own process; ratio to "
+                  "%s\n",
+                  ls_json_str(entries[0], "collective", "?"),
+                  ls_json_str(entries[0], "variant", "default"));
     put_variant_rows(&b, entries, n);
     for (int k = 0; k < n; k++)
         if (entries[k])

@@ -115,8 +115,10 @@ static void topology(ls_out_t *o)
     static const ls_figure_t figs[] = {
         {draw_topology, NULL,
          "GPUs as nodes (filled by NUMA node where the document knows it, white where not); lines "
-         "coloured by link class and labelled with the link word up to 8 GPUs, or one NVSwitch fabric "
-         "where every pair has the same NVLink, each GPU's own NIC (PIX/PXB) beside it; PCIe machines as "
+         "coloured by link class and labelled with the link word up to 8 GPUs, or one NVSwitch "
+         "fabric "
+         "where every pair has the same NVLink, each GPU's own NIC (PIX/PXB) beside it; PCIe "
+         "machines as "
          "NUMA nodes, PCIe switches and NVLink arcs (thicker: more NVLinks; "
          "dashed: across the SMP interconnect; red: a pair far below its class).",
          "No GPUs in the document."},
@@ -245,7 +247,8 @@ const ls_section_t ls_outline[] = {
     {"matrices", "P2P and latency matrices", "Matrices", NULL, 0, matrices, NULL},
     {"memory", "Memory and host copies", NULL, NULL, 0, memory, NULL},
     {"collectives", "Collectives", NULL, NULL, 0, collectives, NULL},
-    {"acceptance", "Acceptance (against the datasheet)", NULL, NULL, 0, acceptance, ls_spec_present},
+    {"acceptance", "Acceptance (against the datasheet)", NULL, NULL, 0, acceptance,
+     ls_spec_present},
     {"burn", "Sustained load", NULL, NULL, 0, burn, ls_burn_count},
     {"tools", "Other tools (imported)", NULL, NULL, 0, other_tools, ls_tools_present},
     {"inventory", "Inventory", NULL, NULL, 0, inventory, NULL},
@@ -289,11 +292,13 @@ const ls_format_t *ls_format_of_path(const char *path)
 static void family_tables(ls_out_t *o, const ls_section_t *s)
 {
     for (int k = 0; ls_fams[k]; k++)
-        if (ls_fams[k]->show == LS_SHOW_TABLE && ls_fams[k]->section && !strcmp(ls_fams[k]->section, s->id))
+        if (ls_fams[k]->show == LS_SHOW_TABLE && ls_fams[k]->section &&
+            !strcmp(ls_fams[k]->section, s->id))
             show(o, ls_table_family(o->doc, o->plan, ls_fams[k]), 0);
 }
 
-char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings, const json_t *plan)
+char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings,
+                const json_t *plan)
 {
     ls_out_t o = {fmt, {0}, doc, findings, plan, 0};
     if (fmt->begin)
@@ -368,8 +373,7 @@ void ls_format_items(ls_buf_t *b, const json_t *strings, const char *before, con
 {
     size_t i;
     const json_t *s;
-    json_array_foreach(strings, i, s)
-    {
+    json_array_foreach(strings, i, s) {
         ls_buf_puts(b, before);
         esc(b, json_string_value(s));
         ls_buf_puts(b, after);

@@ -92,7 +92,8 @@ static ls_table_t *kind_table(const ls_matrix_t *mats, int n, int first, int *us
             char cells[65][32], pair[48];
             const char *row[65];
             int any = 0;
-            snprintf(pair, sizeof pair, bidir ? "GPU%d <-> GPU%d" : "GPU%d -> GPU%d", m0->index[r], m0->index[c]);
+            snprintf(pair, sizeof pair, bidir ? "GPU%d <-> GPU%d" : "GPU%d -> GPU%d", m0->index[r],
+                     m0->index[c]);
             row[0] = pair;
             for (int i = 0; i < nc; i++) {
                 value(&mats[cols[i]], r, c, cells[i], sizeof cells[i]);

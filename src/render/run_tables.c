@@ -15,8 +15,7 @@ ls_table_t *ls_table_run_cuts(const json_t *doc)
     ls_table_t *t = NULL;
     size_t i;
     json_t *s;
-    json_array_foreach(steps, i, s)
-    {
+    json_array_foreach(steps, i, s) {
         if (!json_is_string(json_object_get(s, "cut")))
             continue;
         if (!t)
@@ -36,8 +35,7 @@ static void per_gpu_range(const json_t *e, char *buf, size_t len)
     double lo = INFINITY, hi = -INFINITY;
     const char *k;
     json_t *v;
-    json_object_foreach((json_t *)json_object_get(e, "per_gpu_gbps"), k, v)
-    {
+    json_object_foreach((json_t *)json_object_get(e, "per_gpu_gbps"), k, v) {
         double x = json_number_value(v);
         lo = x < lo ? x : lo;
         hi = x > hi ? x : hi;
@@ -52,10 +50,13 @@ ls_table_t *ls_table_fabric(const json_t *doc)
 {
     if (!ls_doc_has(doc, &ls_fam_fabric))
         return NULL;
-    static const char *header[] = {"pattern", "GPU", "total GB/s (median)", "ceiling GB/s",
-                                   "of ceiling %", "per writing GPU GB/s", "status", "entry"};
-    ls_table_t *t = ls_table_new("Fabric stress: GPUs writing at the same time (copy engine)", 8, header);
-    LS_DOC_FOREACH(view, doc, &ls_fam_fabric) {
+    static const char *header[] = {"pattern",      "GPU",          "total GB/s (median)",
+                                   "ceiling GB/s", "of ceiling %", "per writing GPU GB/s",
+                                   "status",       "entry"};
+    ls_table_t *t = ls_table_new("Fabric stress: GPUs writing at the same time (copy engine)", 8,
+                                 header);
+    LS_DOC_FOREACH(view, doc, &ls_fam_fabric)
+    {
         const json_t *e = view.json;
         char gpu[16] = "all", v[24], ceil[24], pct[24], range[64];
         if (json_is_integer(json_object_get(e, "subject")))
@@ -65,8 +66,9 @@ ls_table_t *ls_table_fabric(const json_t *doc)
         ls_fmt_num(c, ceil, sizeof ceil);
         ls_fmt_num(c > 0 ? 100 * value / c : NAN, pct, sizeof pct);
         per_gpu_range(e, range, sizeof range);
-        const char *row[] = {ls_json_str(e, "method", "?"), gpu, v, ceil, pct, range,
-                             ls_json_str(e, "status", "?"), ls_json_str(e, "id", "")};
+        const char *row[] =
+            {ls_json_str(e, "method", "?"), gpu, v, ceil, pct, range, ls_json_str(e, "status", "?"),
+             ls_json_str(e, "id", "")};
         ls_table_row(t, row);
     }
     return t;

@@ -60,7 +60,8 @@ void ls_spec_check_line(const json_t *c, char *buf, size_t len)
 {
     ls_spec_words_t w;
     ls_spec_check_words(c, &w);
-    snprintf(buf, len, "%s %s (part%s%s %s)", w.what, w.seen, w.which[0] ? "'s " : "", w.which, w.part);
+    snprintf(buf, len, "%s %s (part%s%s %s)", w.what, w.seen, w.which[0] ? "'s " : "", w.which,
+             w.part);
 }
 
 static void line(ls_buf_t *b, const char *s, int indent, int width)
@@ -77,7 +78,8 @@ void ls_spec_tp_text(ls_buf_t *b, const json_t *tp, int ngpus, int width)
     const json_t *degrees = json_object_get(tp, "degrees");
     if (json_is_string(json_object_get(tp, "none"))) {
         char why[512];
-        snprintf(why, sizeof why, "tensor parallelism: no TP size here (%s)", ls_json_str(tp, "none", ""));
+        snprintf(why, sizeof why, "tensor parallelism: no TP size here (%s)",
+                 ls_json_str(tp, "none", ""));
         line(b, why, 0, width);
         return;
     }
@@ -89,12 +91,14 @@ void ls_spec_tp_text(ls_buf_t *b, const json_t *tp, int ngpus, int width)
         return;
     }
     char head[128];
-    snprintf(head, sizeof head, "tensor parallelism (ring all-reduce, bandwidth term only; %d GPU%s here):",
-             ngpus, ngpus == 1 ? "" : "s");
+    snprintf(head, sizeof head,
+             "tensor parallelism (ring all-reduce, bandwidth term only; %d GPU%s here):", ngpus,
+             ngpus == 1 ? "" : "s");
     line(b, head, 0, width);
     size_t i;
     const json_t *d;
-    json_array_foreach(degrees, i, d) line(b, ls_json_str(d, "line", ""), 2, width);
+    json_array_foreach(degrees, i, d)
+        line(b, ls_json_str(d, "line", ""), 2, width);
 }
 
 int ls_spec_present(const json_t *doc)
@@ -112,15 +116,17 @@ ls_table_t *ls_table_spec_parts(const json_t *doc)
     if (!ls_spec_present(doc))
         return NULL;
     static const char *const head[] = {"GPU", "reports as", "part (datasheet row)", "source"};
-    ls_table_t *t = ls_table_new("Parts: each GPU identified by its name, else its PCI device id, in "
-                                 "linkscope's datasheet (data/gpu-datasheet.tsv)", 4, head);
+    ls_table_t *t = ls_table_new("Parts: each GPU identified by its name, else its PCI device id, "
+                                 "in "
+                                 "linkscope's datasheet (data/gpu-datasheet.tsv)",
+                                 4, head);
     size_t i;
     const json_t *g;
-    json_array_foreach(spec_gpus(doc), i, g)
-    {
+    json_array_foreach(spec_gpus(doc), i, g) {
         const char *part = ls_json_str(g, "part", NULL);
         const char *row[] = {ls_json_str(g, "gpu", "?"), ls_json_str(g, "name", ""),
-                             part ? part : LS_SPEC_UNKNOWN_PART, part ? ls_json_str(g, "source", "unknown") : "-"};
+                             part ? part : LS_SPEC_UNKNOWN_PART,
+                             part ? ls_json_str(g, "source", "unknown") : "-"};
         ls_table_row(t, row);
     }
     return t;
@@ -132,13 +138,12 @@ ls_table_t *ls_table_spec_checks(const json_t *doc)
         return NULL;
     static const char *const head[] = {"GPU", "check", "seen", "part is sold as"};
     ls_table_t *t = ls_table_new("Checks against the part (seen: what the document records; "
-                                 "unknown: not recorded, or not in the datasheet)", 4, head);
+                                 "unknown: not recorded, or not in the datasheet)",
+                                 4, head);
     size_t i, j;
     const json_t *g, *c;
-    json_array_foreach(spec_gpus(doc), i, g)
-    {
-        json_array_foreach(json_object_get(g, "checks"), j, c)
-        {
+    json_array_foreach(spec_gpus(doc), i, g) {
+        json_array_foreach(json_object_get(g, "checks"), j, c) {
             ls_spec_words_t w;
             char part[64];
             ls_spec_check_words(c, &w);

@@ -16,8 +16,7 @@ static int listed(const json_t *ids, const char *id)
 {
     size_t i;
     const json_t *v;
-    json_array_foreach(ids, i, v)
-    {
+    json_array_foreach(ids, i, v) {
         if (json_is_string(v) && !strcmp(json_string_value(v), id))
             return 1;
     }
@@ -36,8 +35,7 @@ const char *ls_status_row_word(const json_t *plan, const json_t *entry, const js
     if (!row) {
         size_t i;
         const json_t *r;
-        json_array_foreach(json_object_get(entry, "rows"), i, r)
-        {
+        json_array_foreach(json_object_get(entry, "rows"), i, r) {
             if (row_wrong(r))
                 return "wrong";
         }
@@ -52,7 +50,8 @@ const char *ls_status_word(const json_t *plan, const json_t *entry)
 
 void ls_peak_cell(const json_t *plan, const json_t *entry, double value, char *buf, size_t len)
 {
-    const json_t *c = json_object_get(json_object_get(plan, "ceilings"), ls_json_str(entry, "id", ""));
+    const json_t *c = json_object_get(json_object_get(plan, "ceilings"),
+                                      ls_json_str(entry, "id", ""));
     double peak = ls_json_num(c, "ceiling_gbps", 0);
     if (!entry || !isfinite(value) || value <= 0)
         snprintf(buf, len, "-");
@@ -72,7 +71,8 @@ const json_t *ls_doc_entry_by_id(const json_t *doc, const char *id)
     return NULL;
 }
 
-const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b, const json_t *chosen)
+const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b,
+                           const json_t *chosen)
 {
     int any = 0;
     LS_DOC_FOREACH(v, doc, NULL)

@@ -12,9 +12,10 @@ const char *ls_status_word(const json_t *plan, const json_t *entry);
 /* The same for one row of an nccl entry: "wrong" when that row has wrong elements. */
 const char *ls_status_row_word(const json_t *plan, const json_t *entry, const json_t *row);
 
-/* Status of an ordered pair's figures: the first entry of a pair family (p2p, latency) that did not end
-   ok (failed, timeout, skipped), else the chosen figure's own ("noisy", "ok"); "-" none. */
-const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b, const json_t *chosen);
+/* Status of an ordered pair's figures: the first entry of a pair family (p2p, latency) that did not
+   end ok (failed, timeout, skipped), else the chosen figure's own ("noisy", "ok"); "-" none. */
+const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b,
+                           const json_t *chosen);
 
 /* The measurement with this id, NULL when none (or id empty). */
 const json_t *ls_doc_entry_by_id(const json_t *doc, const char *id);

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SVG_OPEN "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" class=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
+#define SVG_OPEN                                                                                   \
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" class=\"%s\" width=\"%d\" "            \
+    "height=\"%d\" viewBox=\"0 0 %d %d\">"
 
 static const char *palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                 "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
@@ -17,7 +19,7 @@ const char *ls_svg_class_colour(const char *cls)
 {
     static const struct {
         const char *cls, *colour;
-    } map[] = {{"NV", "#2e7d32"}, {"PIX", "#1565c0"}, {"PXB", "#42a5f5"}, {"PHB", "#f9a825"},
+    } map[] = {{"NV", "#2e7d32"},   {"PIX", "#1565c0"}, {"PXB", "#42a5f5"}, {"PHB", "#f9a825"},
                {"NODE", "#ef6c00"}, {"SYS", "#c62828"}, {"X", "#9e9e9e"}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(cls, map[i].cls))
@@ -47,9 +49,12 @@ static void axis_labels(ls_buf_t *b, int n, int cell, int left, int top)
 {
     int fs = cell >= 30 ? 11 : 8;
     for (int i = 0; i < n; i++) {
-        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\">GPU%d</text>", left - 4,
-                      top + i * cell + cell / 2 + fs / 3, fs, i);
-        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">GPU%d</text>",
+        ls_buf_printf(b,
+                      "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\">GPU%d</text>",
+                      left - 4, top + i * cell + cell / 2 + fs / 3, fs, i);
+        ls_buf_printf(b,
+                      "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+                      "text-anchor=\"middle\">GPU%d</text>",
                       left + i * cell + cell / 2, top - 6, fs, i);
     }
 }
@@ -95,25 +100,33 @@ void ls_svg_heatmap(ls_buf_t *b, const ls_matrix_t *m)
                 scale_colour(0.15 + 0.85 * t, fill, sizeof fill);
                 ls_fmt_num(v, text, sizeof text);
             }
-            ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"/>",
-                          left + c * cell, top + r * cell, cell, cell, r == c && !isfinite(v) ? "#e0e0e0" : fill);
+            ls_buf_printf(b,
+                          "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+                          "stroke=\"#ffffff\"/>",
+                          left + c * cell, top + r * cell, cell, cell,
+                          r == c && !isfinite(v) ? "#e0e0e0" : fill);
             if (text[0] && cell >= 22)
-                ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\">%s</text>",
+                ls_buf_printf(b,
+                              "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
+                              "fill=\"%s\">%s</text>",
                               left + c * cell + cell / 2, top + r * cell + cell / 2 + fs / 3, fs,
                               0.15 + 0.85 * t > 0.55 ? "#ffffff" : "#111111", text);
         }
     char slo[24], shi[24];
     ls_fmt_num(lo, slo, sizeof slo);
     ls_fmt_num(hi, shi, sizeof shi);
-    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">%s %s (light) to %s %s (dark)%s%s</text>", left,
-                  top + n * cell + 18, !m->lower_is_better ? "low" : "high", !m->lower_is_better ? slo : shi,
-                  !m->lower_is_better ? shi : slo, m->unit, !m->lower_is_better ? "" : ", lower is darker",
+    ls_buf_printf(b,
+                  "<text x=\"%d\" y=\"%d\" font-size=\"10\">%s %s (light) to %s %s "
+                  "(dark)%s%s</text>",
+                  left, top + n * cell + 18, !m->lower_is_better ? "low" : "high",
+                  !m->lower_is_better ? slo : shi, !m->lower_is_better ? shi : slo, m->unit,
+                  !m->lower_is_better ? "" : ", lower is darker",
                   logscale ? ", log colour scale" : "");
     if (isfinite(m->ceiling)) {
         char sc[24];
         ls_fmt_num(m->ceiling, sc, sizeof sc);
-        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">ceiling %s %s</text>", left, top + n * cell + 30, sc,
-                      m->unit);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">ceiling %s %s</text>", left,
+                      top + n * cell + 30, sc, m->unit);
     }
     ls_buf_puts(b, "</svg>\n");
 }
@@ -127,15 +140,15 @@ static int class_legend(ls_buf_t *b, const json_t *doc, int x, int y)
         int present = 0;
         size_t i;
         const json_t *l;
-        json_array_foreach(json_object_get(doc, "links"), i, l)
-        {
+        json_array_foreach(json_object_get(doc, "links"), i, l) {
             present |= !strcmp(ls_json_str(l, "class", ""), classes[k]);
         }
         if (!present)
             continue;
-        ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>", x, y - 9,
-                      ls_svg_class_colour(classes[k]));
-        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", x + 18, y, classes[k]);
+        ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>", x,
+                      y - 9, ls_svg_class_colour(classes[k]));
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>", x + 18, y,
+                      classes[k]);
         x += 70;
     }
     return x;
@@ -146,10 +159,15 @@ static void degraded_legend(ls_buf_t *b, int drawn, int x, int y)
 {
     if (!drawn)
         return;
-    ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d50000\" stroke-width=\"4\" "
-                     "stroke-dasharray=\"8 5\"/>", x, y - 4, x + 24, y - 4);
-    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">degraded: a pair far below its class "
-                     "(degraded_link)</text>", x + 30, y);
+    ls_buf_printf(b,
+                  "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d50000\" "
+                  "stroke-width=\"4\" "
+                  "stroke-dasharray=\"8 5\"/>",
+                  x, y - 4, x + 24, y - 4);
+    ls_buf_printf(b,
+                  "<text x=\"%d\" y=\"%d\" font-size=\"11\">degraded: a pair far below its class "
+                  "(degraded_link)</text>",
+                  x + 30, y);
 }
 
 int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc)
@@ -168,10 +186,14 @@ int ls_svg_link_matrix(ls_buf_t *b, const json_t *doc)
         for (int c = 0; c < n; c++) {
             const json_t *l = ls_doc_link(doc, r, c);
             const char *cls = r == c ? "X" : ls_json_str(l, "class", "?");
-            ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"/>",
+            ls_buf_printf(b,
+                          "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+                          "stroke=\"#ffffff\"/>",
                           left + c * cell, top + r * cell, cell, cell, ls_svg_class_colour(cls));
             if (cell >= 22) {
-                ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#ffffff\">",
+                ls_buf_printf(b,
+                              "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" "
+                              "fill=\"#ffffff\">",
                               left + c * cell + cell / 2, top + r * cell + cell / 2 + fs / 3, fs);
                 ls_buf_html(b, r == c ? "X" : ls_json_str(l, "type", "?"));
                 ls_buf_puts(b, "</text>");
@@ -204,23 +226,31 @@ static int gpu_numa(const json_t *doc, int g)
 /* Pairs named by degraded_link findings (their "pairs": the first one), drawn over the
    links; the word "degraded" a third of the way from the first GPU, clear of a fabric
    box in the middle. Returns how many pairs were drawn. */
-static int degraded_overlay(ls_buf_t *b, const json_t *findings, const double *x, const double *y, int n)
+static int degraded_overlay(ls_buf_t *b, const json_t *findings, const double *x, const double *y,
+                            int n)
 {
     int drawn = 0;
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         const json_t *pair = json_array_get(json_object_get(f, "pairs"), 0);
         const json_t *ja = json_array_get(pair, 0), *jc = json_array_get(pair, 1);
         long long a = json_is_integer(ja) ? json_integer_value(ja) : -1;
         long long c = json_is_integer(jc) ? json_integer_value(jc) : -1;
-        if (strcmp(ls_json_str(f, "rule", ""), "degraded_link") || a < 0 || c < 0 || a >= n || c >= n)
+        if (strcmp(ls_json_str(f, "rule", ""), "degraded_link") || a < 0 || c < 0 || a >= n ||
+            c >= n)
             continue;
-        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d50000\" stroke-width=\"5\" "
-                         "stroke-dasharray=\"8 5\"/>", x[a], y[a], x[c], y[c]);
-        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#d50000\" text-anchor=\"middle\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" "
-                         "font-weight=\"bold\">degraded</text>", x[a] + (x[c] - x[a]) / 3, y[a] + (y[c] - y[a]) / 3 - 6);
+        ls_buf_printf(b,
+                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d50000\" "
+                      "stroke-width=\"5\" "
+                      "stroke-dasharray=\"8 5\"/>",
+                      x[a], y[a], x[c], y[c]);
+        ls_buf_printf(b,
+                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#d50000\" "
+                      "text-anchor=\"middle\" stroke=\"#ffffff\" stroke-width=\"3\" "
+                      "paint-order=\"stroke\" "
+                      "font-weight=\"bold\">degraded</text>",
+                      x[a] + (x[c] - x[a]) / 3, y[a] + (y[c] - y[a]) / 3 - 6);
         drawn++;
     }
     return drawn;
@@ -236,9 +266,12 @@ static void link_labels(ls_buf_t *b, const json_t *doc, const double *x, const d
             const json_t *l = ls_doc_link(doc, a, c);
             if (!l)
                 continue;
-            ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" fill=\"#333333\" "
-                             "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">",
-                          x[a] + (x[c] - x[a]) * (n <= 2 ? 0.5 : 0.3), y[a] + (y[c] - y[a]) * (n <= 2 ? 0.5 : 0.3) - 3);
+            ls_buf_printf(b,
+                          "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" "
+                          "fill=\"#333333\" "
+                          "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">",
+                          x[a] + (x[c] - x[a]) * (n <= 2 ? 0.5 : 0.3),
+                          y[a] + (y[c] - y[a]) * (n <= 2 ? 0.5 : 0.3) - 3);
             ls_buf_html(b, ls_json_str(l, "type", "?"));
             ls_buf_puts(b, "</text>");
         }
@@ -274,26 +307,40 @@ static void pair_lines(ls_buf_t *b, const json_t *doc, const double *x, const do
                 if (!l || strcmp(ls_json_str(l, "class", ""), classes[k]))
                     continue;
                 double sw = k == 0 ? 3 + ls_json_num(l, "nvlinks", 0) / 6 : k <= 2 ? 2.5 : 1.2;
-                ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>",
+                ls_buf_printf(b,
+                              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                              "stroke-width=\"%.1f\"%s/>",
                               x[a], y[a], x[c], y[c], ls_svg_class_colour(classes[k]), sw,
-                              k == 5 ? " stroke-dasharray=\"4 4\" stroke-opacity=\"0.45\"" : k >= 3 ? " stroke-opacity=\"0.7\"" : "");
+                              k == 5   ? " stroke-dasharray=\"4 4\" stroke-opacity=\"0.45\""
+                              : k >= 3 ? " stroke-opacity=\"0.7\""
+                                       : "");
             }
 }
 
 static void switch_spokes(ls_buf_t *b, const double *x, const double *y, int n, int cx, int cy)
 {
     for (int g = 0; g < n; g++)
-        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%d\"/>", cx, cy,
-                      x[g], y[g], ls_svg_class_colour("NV"), n > 16 ? 2 : 4);
+        ls_buf_printf(b,
+                      "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                      "stroke-width=\"%d\"/>",
+                      cx, cy, x[g], y[g], ls_svg_class_colour("NV"), n > 16 ? 2 : 4);
 }
 
 /* The fabric's box, drawn over the spokes and a degraded pair's line through it. */
 static void switch_box(ls_buf_t *b, const char *word, int cx, int cy)
 {
-    ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"150\" height=\"44\" rx=\"6\" fill=\"#1b5e20\"/>", cx - 75, cy - 22);
-    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#ffffff\" text-anchor=\"middle\" font-weight=\"bold\">"
-                     "NVSwitch fabric</text>", cx, cy - 4);
-    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#ffffff\" text-anchor=\"middle\">every pair ", cx, cy + 12);
+    ls_buf_printf(b,
+                  "<rect x=\"%d\" y=\"%d\" width=\"150\" height=\"44\" rx=\"6\" fill=\"#1b5e20\"/>",
+                  cx - 75, cy - 22);
+    ls_buf_printf(b,
+                  "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#ffffff\" "
+                  "text-anchor=\"middle\" font-weight=\"bold\">"
+                  "NVSwitch fabric</text>",
+                  cx, cy - 4);
+    ls_buf_printf(b,
+                  "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#ffffff\" "
+                  "text-anchor=\"middle\">every pair ",
+                  cx, cy + 12);
     ls_buf_html(b, word);
     ls_buf_puts(b, "</text>");
 }
@@ -304,8 +351,7 @@ static int nic_of_gpu(const json_t *doc, int g, char *buf, size_t len)
 {
     size_t i;
     const json_t *l;
-    json_array_foreach(json_object_get(doc, "gpu_nic_links"), i, l)
-    {
+    json_array_foreach(json_object_get(doc, "gpu_nic_links"), i, l) {
         const char *cls = ls_json_str(l, "class", "");
         if (ls_json_int(l, "gpu", -1) != g || (strcmp(cls, "PIX") && strcmp(cls, "PXB")))
             continue;
@@ -318,7 +364,8 @@ static int nic_of_gpu(const json_t *doc, int g, char *buf, size_t len)
 }
 
 /* Each GPU's own NIC as a small box outside its node, joined by a PCIe line. */
-static void star_nics(ls_buf_t *b, const json_t *doc, const double *x, const double *y, int n, int cx, int cy, int r)
+static void star_nics(ls_buf_t *b, const json_t *doc, const double *x, const double *y, int n,
+                      int cx, int cy, int r)
 {
     if (n > 16)
         return; /* no room at rack scale */
@@ -330,11 +377,16 @@ static void star_nics(ls_buf_t *b, const json_t *doc, const double *x, const dou
         if (d <= 0)
             continue;
         double nx = x[g] + dx / d * (r + 34), ny = y[g] + dy / d * (r + 34);
-        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>",
+        ls_buf_printf(b,
+                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                      "stroke-width=\"2\"/>",
                       x[g] + dx / d * r, y[g] + dy / d * r, nx, ny, ls_svg_class_colour("PIX"));
-        ls_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"50\" height=\"16\" rx=\"3\" fill=\"#fff8e1\" stroke=\"#8d6e63\"/>",
+        ls_buf_printf(b,
+                      "<rect x=\"%.1f\" y=\"%.1f\" width=\"50\" height=\"16\" rx=\"3\" "
+                      "fill=\"#fff8e1\" stroke=\"#8d6e63\"/>",
                       nx - 25, ny - 8);
-        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">", nx, ny + 3);
+        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">", nx,
+                      ny + 3);
         ls_buf_html(b, name);
         ls_buf_puts(b, "</text>");
     }
@@ -366,7 +418,8 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
         y[g] = cy + (n <= 2 ? 0 : radius * sin(angle));
     }
     ls_buf_printf(b, SVG_OPEN, "topology", w, h, w, h);
-    ls_buf_puts(b, "<title>Topology: GPUs as nodes (filled by NUMA node), links coloured by class</title>");
+    ls_buf_puts(b, "<title>Topology: GPUs as nodes (filled by NUMA node), links coloured by "
+                   "class</title>");
     int bad;
     if (fabric) {
         switch_spokes(b, x, y, n, cx, cy);
@@ -380,13 +433,20 @@ int ls_svg_topology(ls_buf_t *b, const json_t *doc, const json_t *findings)
     }
     for (int g = 0; g < n; g++) {
         int node = gpu_numa(doc, g);
-        ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"#333333\" stroke-width=\"1.5\"/>",
+        ls_buf_printf(b,
+                      "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"#333333\" "
+                      "stroke-width=\"1.5\"/>",
                       x[g], y[g], r, node >= 0 ? numa_fill[node % 4] : "#ffffff");
-        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">%s%d</text>",
+        ls_buf_printf(b,
+                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\" "
+                      "font-weight=\"bold\">%s%d</text>",
                       x[g], y[g] + 4, n > 16 ? 9 : 11, n > 16 ? "" : "GPU", g);
         if (node >= 0 && n <= 16)
-            ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\" stroke=\"#ffffff\" "
-                             "stroke-width=\"3\" paint-order=\"stroke\">NUMA %d</text>", x[g],
+            ls_buf_printf(b,
+                          "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\" "
+                          "stroke=\"#ffffff\" "
+                          "stroke-width=\"3\" paint-order=\"stroke\">NUMA %d</text>",
+                          x[g],
                           /* on the inner side of the lower nodes: their NIC sits outside */
                           n > 2 && y[g] > cy + 1 ? y[g] - r - 5 : y[g] + r + 12, node);
     }
@@ -428,7 +488,8 @@ static const double SMALL_MAX = 1 << 20;
 
 static int same_series(const json_t *e, const char *collective, const char *variant)
 {
-    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) && !strcmp(ls_json_str(e, "collective", ""), collective) &&
+    return !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL) &&
+           !strcmp(ls_json_str(e, "collective", ""), collective) &&
            !strcmp(ls_json_str(e, "variant", "default"), variant);
 }
 
@@ -451,18 +512,21 @@ static int series_points(const json_t *e, enum chart_mode mode)
     int n = 0;
     size_t k;
     const json_t *r;
-    json_array_foreach(json_object_get(e, "rows"), k, r) n += !isnan(row_y(r, mode));
+    json_array_foreach(json_object_get(e, "rows"), k, r)
+        n += !isnan(row_y(r, mode));
     return n;
 }
 
 /* A series drawn in the chart of collective, variant in this mode. */
-static int plotted(const json_t *e, const char *collective, const char *variant, enum chart_mode mode)
+static int plotted(const json_t *e, const char *collective, const char *variant,
+                   enum chart_mode mode)
 {
     return same_series(e, collective, variant) && series_points(e, mode) >= CHART_MIN_POINTS;
 }
 
 /* How many series a chart of this mode would draw. */
-static int chart_series(const json_t *doc, const char *collective, const char *variant, enum chart_mode mode)
+static int chart_series(const json_t *doc, const char *collective, const char *variant,
+                        enum chart_mode mode)
 {
     int n = 0;
     LS_DOC_FOREACH(e, doc, &ls_fam_nccl)
@@ -476,14 +540,15 @@ static int chart_series(const json_t *doc, const char *collective, const char *v
    recorded with it; 0 unknown. */
 static double entry_ceiling(const json_t *plan, const json_t *e)
 {
-    double c = ls_json_num(json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", "")),
+    double c = ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
+                                           ls_json_str(e, "id", "")),
                            "ceiling_gbps", 0);
     return c > 0 ? c : ls_json_num(e, "theoretical", 0);
 }
 
 /* The distinct ceilings of a chart's series (within 0.5%), at most max; their count. */
-static int series_ceilings(const json_t *doc, const json_t *plan, const char *collective, const char *variant,
-                           enum chart_mode mode, double *out, int max)
+static int series_ceilings(const json_t *doc, const json_t *plan, const char *collective,
+                           const char *variant, enum chart_mode mode, double *out, int max)
 {
     int n = 0;
     LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
@@ -500,21 +565,27 @@ static int series_ceilings(const json_t *doc, const json_t *plan, const char *co
 }
 
 /* A red dashed line across the chart at each ceiling, its figure at the right end. */
-static void ceiling_lines(ls_buf_t *b, const double *ceiling, int n, double ymax, int left, int top, int pw, int ph)
+static void ceiling_lines(ls_buf_t *b, const double *ceiling, int n, double ymax, int left, int top,
+                          int pw, int ph)
 {
     for (int k = 0; k < n; k++) {
         double yy = top + ph - ph * ceiling[k] / ymax;
         char v[24];
         ls_fmt_num(ceiling[k], v, sizeof v);
-        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b71c1c\" stroke-width=\"1.5\" "
-                         "stroke-dasharray=\"6 4\"/>", left, yy, left + pw, yy);
-        ls_buf_printf(b, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" fill=\"#b71c1c\" text-anchor=\"end\">%s GB/s</text>",
+        ls_buf_printf(b,
+                      "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b71c1c\" "
+                      "stroke-width=\"1.5\" "
+                      "stroke-dasharray=\"6 4\"/>",
+                      left, yy, left + pw, yy);
+        ls_buf_printf(b,
+                      "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" fill=\"#b71c1c\" "
+                      "text-anchor=\"end\">%s GB/s</text>",
                       left + pw - 4, yy - 4, v);
     }
 }
 
-static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char *collective, const char *variant,
-                  enum chart_mode mode)
+static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char *collective,
+                  const char *variant, enum chart_mode mode)
 {
     double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
     int nseries = 0;
@@ -526,8 +597,7 @@ static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char
         nseries++;
         size_t k;
         const json_t *r;
-        json_array_foreach(json_object_get(e, "rows"), k, r)
-        {
+        json_array_foreach(json_object_get(e, "rows"), k, r) {
             double bytes = ls_json_num(r, "bytes", 0), y = row_y(r, mode);
             if (isnan(y))
                 continue;
@@ -540,31 +610,40 @@ static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char
     if (xmax - xmin < 2)
         xmin -= 1, xmax += 1;
     double ceiling[8];
-    int nceil = mode == CHART_BUSBW ? series_ceilings(doc, plan, collective, variant, mode, ceiling, 8) : 0;
+    int nceil = mode == CHART_BUSBW
+                    ? series_ceilings(doc, plan, collective, variant, mode, ceiling, 8)
+                    : 0;
     for (int k = 0; k < nceil; k++)
         ymax = fmax(ymax, ceiling[k]);
     ymax = nice_ceil(ymax * 1.05);
     /* the legend: one line per series, and one for the ceiling lines */
-    int left = 64, top = 30, pw = 500, ph = 240, w = left + pw + 24, h = top + ph + 56 + 16 * (nseries + (nceil > 0));
+    int left = 64, top = 30, pw = 500, ph = 240, w = left + pw + 24,
+        h = top + ph + 56 + 16 * (nseries + (nceil > 0));
     ls_buf_printf(b, SVG_OPEN, "chart", w, h, w, h);
     ls_buf_puts(b, "<title>"); /* the variant is the user's --variant text: escaped */
     ls_buf_html(b, collective);
     ls_buf_puts(b, ", ");
     ls_buf_html(b, variant);
-    ls_buf_puts(b, mode == CHART_BUSBW ? ": busbw (GB/s, out-of-place) against message size</title>"
-                                       : ": time per call (us, out-of-place) of messages up to 1 MiB</title>");
+    ls_buf_puts(b, mode == CHART_BUSBW
+                       ? ": busbw (GB/s, out-of-place) against message size</title>"
+                       : ": time per call (us, out-of-place) of messages up to 1 MiB</title>");
     ls_buf_printf(b, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", left);
     ls_buf_html(b, collective);
     ls_buf_puts(b, ", ");
     ls_buf_html(b, variant);
     ls_buf_puts(b, mode == CHART_BUSBW ? ": bus bandwidth</text>" : ": small-message time</text>");
-    ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" stroke=\"#999999\"/>", left, top, pw, ph);
+    ls_buf_printf(b,
+                  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+                  "stroke=\"#999999\"/>",
+                  left, top, pw, ph);
     for (int t = 0; t <= 5; t++) {
         double v = ymax * t / 5, yy = top + ph - ph * t / 5.0, step = ymax / 5;
         char s[24];
         snprintf(s, sizeof s, "%.*f", step >= 1 ? 0 : step >= 0.1 ? 1 : 2, v);
-        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>", left, yy, left + pw, yy);
-        ls_buf_printf(b, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>", left - 4, yy + 3, s);
+        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>",
+                      left, yy, left + pw, yy);
+        ls_buf_printf(b, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>",
+                      left - 4, yy + 3, s);
     }
     int step = (int)ceil((xmax - xmin) / 8);
     for (int p = (int)ceil(xmin); p <= (int)floor(xmax); p++) {
@@ -573,13 +652,21 @@ static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char
         double xx = left + pw * (p - xmin) / (xmax - xmin);
         char s[32];
         ls_fmt_bytes(ldexp(1, p), s, sizeof s);
-        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e0e0e0\"/>", xx, top, xx, top + ph);
-        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%s</text>", xx, top + ph + 14, s);
+        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e0e0e0\"/>",
+                      xx, top, xx, top + ph);
+        ls_buf_printf(b,
+                      "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%s</text>",
+                      xx, top + ph + 14, s);
     }
-    ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">message size (log scale)</text>",
+    ls_buf_printf(b,
+                  "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">message size "
+                  "(log scale)</text>",
                   left + pw / 2, top + ph + 32);
-    ls_buf_printf(b, "<text x=\"14\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">%s</text>",
-                  top + ph / 2, top + ph / 2, mode == CHART_BUSBW ? "busbw GB/s" : "time per call, us");
+    ls_buf_printf(b,
+                  "<text x=\"14\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" "
+                  "transform=\"rotate(-90 14 %d)\">%s</text>",
+                  top + ph / 2, top + ph / 2,
+                  mode == CHART_BUSBW ? "busbw GB/s" : "time per call, us");
     ceiling_lines(b, ceiling, nceil, ymax, left, top, pw, ph);
     int s = 0;
     LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
@@ -588,27 +675,29 @@ static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char
         if (!plotted(e, collective, variant, mode))
             continue;
         const char *colour = palette[s % 10];
-        ls_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" points=\"", colour);
+        ls_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" points=\"",
+                      colour);
         size_t k;
         const json_t *r;
-        json_array_foreach(json_object_get(e, "rows"), k, r)
-        {
+        json_array_foreach(json_object_get(e, "rows"), k, r) {
             double bytes = ls_json_num(r, "bytes", 0), bw = row_y(r, mode);
             if (!isnan(bw))
-                ls_buf_printf(b, "%.1f,%.1f ", left + pw * (log2(bytes) - xmin) / (xmax - xmin), top + ph - ph * bw / ymax);
+                ls_buf_printf(b, "%.1f,%.1f ", left + pw * (log2(bytes) - xmin) / (xmax - xmin),
+                              top + ph - ph * bw / ymax);
         }
         ls_buf_puts(b, "\"/>");
-        json_array_foreach(json_object_get(e, "rows"), k, r)
-        {
+        json_array_foreach(json_object_get(e, "rows"), k, r) {
             double bytes = ls_json_num(r, "bytes", 0), bw = row_y(r, mode);
             if (!isnan(bw))
                 ls_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>",
-                              left + pw * (log2(bytes) - xmin) / (xmax - xmin), top + ph - ph * bw / ymax, colour);
+                              left + pw * (log2(bytes) - xmin) / (xmax - xmin),
+                              top + ph - ph * bw / ymax, colour);
         }
         char label[160];
         series_label(e, label, sizeof label);
         int ly = top + ph + 50 + 16 * s;
-        ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>", left, ly - 5, colour);
+        ls_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>", left,
+                      ly - 5, colour);
         ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", left + 20, ly);
         ls_buf_html(b, label);
         ls_buf_puts(b, "</text>");
@@ -616,10 +705,16 @@ static void chart(ls_buf_t *b, const json_t *doc, const json_t *plan, const char
     }
     if (nceil) { /* what the red dashed lines are */
         int ly = top + ph + 50 + 16 * s;
-        ls_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#b71c1c\" stroke-width=\"1.5\" "
-                         "stroke-dasharray=\"6 4\"/>", left, ly - 3, left + 14, ly - 3);
-        ls_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">the ceiling of the links (GB/s busbw, the "
-                         "slowest GPU's share of the fabric)</text>", left + 20, ly);
+        ls_buf_printf(b,
+                      "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#b71c1c\" "
+                      "stroke-width=\"1.5\" "
+                      "stroke-dasharray=\"6 4\"/>",
+                      left, ly - 3, left + 14, ly - 3);
+        ls_buf_printf(b,
+                      "<text x=\"%d\" y=\"%d\" font-size=\"11\">the ceiling of the links (GB/s "
+                      "busbw, the "
+                      "slowest GPU's share of the fabric)</text>",
+                      left + 20, ly);
     }
     ls_buf_puts(b, "</svg>\n");
 }
@@ -634,7 +729,8 @@ int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc, const json_t *plan)
         const json_t *e = ent.json;
         if (!json_array_size(json_object_get(e, "rows")))
             continue;
-        const char *c = ls_json_str(e, "collective", "?"), *v = ls_json_str(e, "variant", "default");
+        const char *c = ls_json_str(e, "collective", "?"),
+                   *v = ls_json_str(e, "variant", "default");
         int k = 0;
         while (k < n && (strcmp(seen[k][0], c) || strcmp(seen[k][1], v)))
             k++;
@@ -653,20 +749,23 @@ int ls_svg_collective_charts(ls_buf_t *b, const json_t *doc, const json_t *plan)
 
 ls_table_t *ls_table_unplotted(const json_t *doc, const json_t *plan)
 {
-    static const char *const head[] = {"collective", "variant", "GPUs", "figure", "size", "value", "ceiling"};
-    ls_table_t *t = ls_table_new("Collective figures too few to chart (a GPU set with under 3 sizes): out-of-place, "
-                                 "per size", 7, head);
+    static const char *const head[] = {"collective", "variant", "GPUs",   "figure",
+                                       "size",       "value",   "ceiling"};
+    ls_table_t *t = ls_table_new("Collective figures too few to chart (a GPU set with under 3 "
+                                 "sizes): out-of-place, "
+                                 "per size",
+                                 7, head);
     size_t k;
     const json_t *r;
     LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
         const json_t *e = ent.json;
-        const char *c = ls_json_str(e, "collective", "?"), *v = ls_json_str(e, "variant", "default");
+        const char *c = ls_json_str(e, "collective", "?"),
+                   *v = ls_json_str(e, "variant", "default");
         for (enum chart_mode m = CHART_BUSBW; m <= CHART_SMALL_TIME; m++) {
             if (series_points(e, m) >= CHART_MIN_POINTS)
                 continue;
-            json_array_foreach(json_object_get(e, "rows"), k, r)
-            {
+            json_array_foreach(json_object_get(e, "rows"), k, r) {
                 double y = row_y(r, m), ceil = m == CHART_BUSBW ? entry_ceiling(plan, e) : 0;
                 if (isnan(y))
                     continue;
@@ -674,10 +773,12 @@ ls_table_t *ls_table_unplotted(const json_t *doc, const json_t *plan)
                 series_label(e, gpus, sizeof gpus);
                 ls_fmt_bytes(ls_json_num(r, "bytes", 0), size, sizeof size);
                 ls_fmt_num(y, val, sizeof val);
-                snprintf(val + strlen(val), sizeof val - strlen(val), m == CHART_BUSBW ? " GB/s" : " us");
+                snprintf(val + strlen(val), sizeof val - strlen(val),
+                         m == CHART_BUSBW ? " GB/s" : " us");
                 if (ceil > 0)
                     ls_fmt_num(ceil, cv, sizeof cv);
-                const char *row[] = {c, v, gpus, m == CHART_BUSBW ? "busbw" : "time per call", size, val, cv};
+                const char *row[] = {c,    v,   gpus, m == CHART_BUSBW ? "busbw" : "time per call",
+                                     size, val, cv};
                 ls_table_row(t, row);
             }
         }

@@ -16,11 +16,12 @@ enum { SLOT = 74, GAP = 22, LEFT = 40, Y_NUMA = 34, Y_SWITCH = 104, Y_LEAF = 180
 
 typedef struct {
     int n, ngroups;
-    int group[LS_MAX_GPUS];      /* switch group of each GPU */
+    int group[LS_MAX_GPUS]; /* switch group of each GPU */
     int numa[LS_MAX_GPUS];
     double x[LS_MAX_GPUS], y[LS_MAX_GPUS];
-    int order[LS_MAX_GPUS];      /* GPUs left to right */
-    int shared[LS_MAX_GPUS];     /* the group's GPUs share a switch (PIX) or a switch tree (PXB): 1, 2 */
+    int order[LS_MAX_GPUS];  /* GPUs left to right */
+    int shared[LS_MAX_GPUS]; /* the group's GPUs share a switch (PIX) or a switch tree (PXB): 1, 2
+                              */
 } tree_t;
 
 static int find(int *parent, int a)
@@ -63,7 +64,8 @@ static void build(tree_t *t, const json_t *doc)
     for (int i = 1; i < t->n; i++)
         for (int j = i; j > 0; j--) {
             int a = t->order[j - 1], c = t->order[j];
-            long ka = (long)t->numa[a] * 10000 + t->group[a] * 100 + a, kc = (long)t->numa[c] * 10000 + t->group[c] * 100 + c;
+            long ka = (long)t->numa[a] * 10000 + t->group[a] * 100 + a,
+                 kc = (long)t->numa[c] * 10000 + t->group[c] * 100 + c;
             if (ka <= kc)
                 break;
             t->order[j - 1] = c, t->order[j] = a;
@@ -101,13 +103,18 @@ static void numa_boxes(ls_buf_t *b, const tree_t *t, double *cx, int *numas, int
         span(t, 0, node, &lo, &hi);
         cx[*nn] = (lo + hi) / 2;
         numas[(*nn)++] = node;
-        ls_buf_printf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"30\" rx=\"5\" fill=\"#eceff1\" stroke=\"#546e7a\"/>",
+        ls_buf_printf(b,
+                      "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"30\" rx=\"5\" "
+                      "fill=\"#eceff1\" stroke=\"#546e7a\"/>",
                       lo - R - 6, Y_NUMA - 15, hi - lo + 2 * R + 12);
         int wide = hi - lo + 2 * R + 12 >= 220; /* room for the long label */
-        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" font-weight=\"bold\">",
+        ls_buf_printf(b,
+                      "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" "
+                      "font-weight=\"bold\">",
                       cx[*nn - 1], Y_NUMA + 4);
         if (node >= 0)
-            ls_buf_printf(b, wide ? "NUMA node %d (CPU, host bridge)</text>" : "NUMA %d</text>", node);
+            ls_buf_printf(b, wide ? "NUMA node %d (CPU, host bridge)</text>" : "NUMA %d</text>",
+                          node);
         else
             ls_buf_puts(b, wide ? "host (NUMA node unknown)</text>" : "host</text>");
     }
@@ -124,21 +131,33 @@ static void switches(ls_buf_t *b, const tree_t *t)
         int single = lo == hi;
         double top = Y_NUMA + 15;
         if (single) { /* straight to the host bridge */
-            ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>", lo, top, lo,
-                          Y_LEAF - R, ls_svg_class_colour("PHB"));
+            ls_buf_printf(b,
+                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+                          "stroke-width=\"2\"/>",
+                          lo, top, lo, Y_LEAF - R, ls_svg_class_colour("PHB"));
             continue;
         }
         const char *cls = t->shared[grp] == 1 ? "PIX" : "PXB";
-        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>", (lo + hi) / 2,
-                      top, (lo + hi) / 2, Y_SWITCH - 12, ls_svg_class_colour("PHB"));
+        ls_buf_printf(b,
+                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+                      "stroke-width=\"2\"/>",
+                      (lo + hi) / 2, top, (lo + hi) / 2, Y_SWITCH - 12, ls_svg_class_colour("PHB"));
         for (int h = 0; h < t->n; h++)
             if (t->group[h] == grp)
-                ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\"/>",
-                              (lo + hi) / 2, Y_SWITCH + 12, t->x[h], Y_LEAF - R, ls_svg_class_colour(cls));
-        ls_buf_printf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"24\" rx=\"4\" fill=\"#e3f2fd\" stroke=\"%s\"/>",
+                ls_buf_printf(b,
+                              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+                              "stroke-width=\"2.5\"/>",
+                              (lo + hi) / 2, Y_SWITCH + 12, t->x[h], Y_LEAF - R,
+                              ls_svg_class_colour(cls));
+        ls_buf_printf(b,
+                      "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"24\" rx=\"4\" "
+                      "fill=\"#e3f2fd\" stroke=\"%s\"/>",
                       lo - R, Y_SWITCH - 12, hi - lo + 2 * R, ls_svg_class_colour(cls));
-        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%s (%s)</text>", (lo + hi) / 2,
-                      Y_SWITCH + 4, t->shared[grp] == 1 ? "PCIe switch" : "PCIe switches", cls);
+        ls_buf_printf(b,
+                      "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%s "
+                      "(%s)</text>",
+                      (lo + hi) / 2, Y_SWITCH + 4,
+                      t->shared[grp] == 1 ? "PCIe switch" : "PCIe switches", cls);
     }
 }
 
@@ -155,14 +174,20 @@ static double nvlink_arcs(ls_buf_t *b, const json_t *doc, const tree_t *t)
             const json_t *l = ls_doc_link(doc, a, c);
             if (strcmp(ls_json_str(l, "class", ""), "NV"))
                 continue;
-            double depth = 26 + 0.3 * fabs(t->x[c] - t->x[a]), mid = (t->x[a] + t->x[c]) / 2, y0 = Y_LEAF + R;
+            double depth = 26 + 0.3 * fabs(t->x[c] - t->x[a]), mid = (t->x[a] + t->x[c]) / 2,
+                   y0 = Y_LEAF + R;
             deepest = fmax(deepest, depth);
-            ls_buf_printf(b, "<path d=\"M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"/>",
+            ls_buf_printf(b,
+                          "<path d=\"M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f\" fill=\"none\" stroke=\"%s\" "
+                          "stroke-width=\"%.1f\"/>",
                           t->x[a], y0, mid, y0 + 2 * depth, t->x[c], y0, ls_svg_class_colour("NV"),
                           2 + ls_json_num(l, "nvlinks", 0) / 6);
             if (count <= 16) {
-                ls_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" stroke=\"#ffffff\" "
-                                 "stroke-width=\"3\" paint-order=\"stroke\">", mid, y0 + depth + 4);
+                ls_buf_printf(b,
+                              "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" "
+                              "stroke=\"#ffffff\" "
+                              "stroke-width=\"3\" paint-order=\"stroke\">",
+                              mid, y0 + depth + 4);
                 ls_buf_html(b, ls_json_str(l, "type", "NV"));
                 ls_buf_puts(b, "</text>");
             }
@@ -173,10 +198,16 @@ static double nvlink_arcs(ls_buf_t *b, const json_t *doc, const tree_t *t)
 static void smp_line(ls_buf_t *b, const double *cx, int nn)
 {
     for (int k = 1; k < nn; k++) {
-        ls_buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" "
-                         "stroke-dasharray=\"5 4\"/>", cx[k - 1], Y_NUMA - 20, cx[k], Y_NUMA - 20, ls_svg_class_colour("SYS"));
-        ls_buf_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" fill=\"%s\">SYS: SMP interconnect"
-                         "</text>", (cx[k - 1] + cx[k]) / 2, Y_NUMA - 24, ls_svg_class_colour("SYS"));
+        ls_buf_printf(b,
+                      "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+                      "stroke-width=\"2\" "
+                      "stroke-dasharray=\"5 4\"/>",
+                      cx[k - 1], Y_NUMA - 20, cx[k], Y_NUMA - 20, ls_svg_class_colour("SYS"));
+        ls_buf_printf(b,
+                      "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" "
+                      "fill=\"%s\">SYS: SMP interconnect"
+                      "</text>",
+                      (cx[k - 1] + cx[k]) / 2, Y_NUMA - 24, ls_svg_class_colour("SYS"));
     }
 }
 
@@ -192,9 +223,13 @@ int ls_svg_topology_tree(ls_buf_t *b, const json_t *doc, int n, double *x, doubl
     switches(&body, &t);
     double depth = nvlink_arcs(&body, doc, &t);
     for (int g = 0; g < n; g++) {
-        ls_buf_printf(&body, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"#ffffff\" stroke=\"#333333\" stroke-width=\"1.5\"/>",
+        ls_buf_printf(&body,
+                      "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"#ffffff\" "
+                      "stroke=\"#333333\" stroke-width=\"1.5\"/>",
                       t.x[g], t.y[g], R);
-        ls_buf_printf(&body, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" font-weight=\"bold\">GPU%d</text>",
+        ls_buf_printf(&body,
+                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" "
+                      "font-weight=\"bold\">GPU%d</text>",
                       t.x[g], t.y[g] + 4, g);
         x[g] = t.x[g], y[g] = t.y[g];
     }
@@ -203,9 +238,13 @@ int ls_svg_topology_tree(ls_buf_t *b, const json_t *doc, int n, double *x, doubl
     for (int g = 0; g < n; g++)
         right = fmax(right, t.x[g]);
     int w = (int)right + R + LEFT, h = Y_LEAF + R + (int)depth + 40;
-    ls_buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" class=\"topology\" width=\"%d\" height=\"%d\" "
-                     "viewBox=\"0 -14 %d %d\">", w, h + 14, w, h + 14);
-    ls_buf_puts(b, "<title>Topology: NUMA nodes, PCIe switches, GPUs; NVLink bridges as arcs</title>");
+    ls_buf_printf(b,
+                  "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" class=\"topology\" "
+                  "width=\"%d\" height=\"%d\" "
+                  "viewBox=\"0 -14 %d %d\">",
+                  w, h + 14, w, h + 14);
+    ls_buf_puts(b,
+                "<title>Topology: NUMA nodes, PCIe switches, GPUs; NVLink bridges as arcs</title>");
     ls_buf_puts(b, s);
     free(s);
     return h;

@@ -89,8 +89,7 @@ void ls_buf_gpus(ls_buf_t *b, const json_t *gpus)
 {
     size_t i;
     const json_t *g;
-    json_array_foreach(gpus, i, g)
-    {
+    json_array_foreach(gpus, i, g) {
         ls_buf_printf(b, "%s%lld", i ? "," : "", (long long)json_integer_value(g));
     }
 }
@@ -107,8 +106,7 @@ int ls_doc_ngpus(const json_t *doc)
     int n = 0;
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(doc, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
         long long idx = ls_json_int(g, "index", -1);
         if (idx >= 0 && idx < LS_MAX_GPUS && idx + 1 > n)
             n = (int)idx + 1;
@@ -149,7 +147,8 @@ static const char *intstr(char *buf, size_t len, const json_t *obj, const char *
 /* ---- GPU x GPU tables ------------------------------------------------------------- */
 
 ls_table_t *ls_gpu_grid_table(const char *title, int n, const int *index,
-                              void (*cell)(const void *arg, int r, int c, char *buf, size_t len), const void *arg)
+                              void (*cell)(const void *arg, int r, int c, char *buf, size_t len),
+                              const void *arg)
 {
     const char *header[LS_MAX_GPUS + 1];
     char names[LS_MAX_GPUS + 1][16];
@@ -177,8 +176,7 @@ const json_t *ls_doc_link(const json_t *doc, int a, int b)
 {
     size_t i;
     const json_t *l;
-    json_array_foreach(json_object_get(doc, "links"), i, l)
-    {
+    json_array_foreach(json_object_get(doc, "links"), i, l) {
         if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
             return l;
     }
@@ -206,7 +204,8 @@ ls_table_t *ls_table_host_summary(const json_t *doc)
         {"GPU numbering", "PCI bus order (CUDA_DEVICE_ORDER=PCI_BUS_ID), as nvidia-smi"},
     };
     char cuda[96];
-    snprintf(cuda, sizeof cuda, "%s / %s", ls_json_str(sw, "cuda_driver", "-"), ls_json_str(sw, "cuda_runtime", "-"));
+    snprintf(cuda, sizeof cuda, "%s / %s", ls_json_str(sw, "cuda_driver", "-"),
+             ls_json_str(sw, "cuda_runtime", "-"));
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const char *row[2] = {rows[i][0], rows[i][1] ? rows[i][1] : cuda};
         if (!row[1][0])
@@ -218,15 +217,24 @@ ls_table_t *ls_table_host_summary(const json_t *doc)
 
 ls_table_t *ls_table_inventory(const json_t *doc)
 {
-    static const char *header[] = {"GPU", "name", "PCI bus id", "memory GiB", "SM MHz app/max",
-                                   "mem MHz", "HBM theoretical GB/s", "PCIe gen/width (max)",
-                                   "power limit/default W", "NUMA", "NVLinks active"};
-    ls_table_t *t = ls_table_new("Boards and clocks (NVML; theoretical HBM = memory clock x 2 x bus width / 8)", 11, header);
+    static const char *header[] = {"GPU",
+                                   "name",
+                                   "PCI bus id",
+                                   "memory GiB",
+                                   "SM MHz app/max",
+                                   "mem MHz",
+                                   "HBM theoretical GB/s",
+                                   "PCIe gen/width (max)",
+                                   "power limit/default W",
+                                   "NUMA",
+                                   "NVLinks active"};
+    ls_table_t *t = ls_table_new("Boards and clocks (NVML; theoretical HBM = memory clock x 2 x "
+                                 "bus width / 8)",
+                                 11, header);
     ls_table_drop(t, "power limit/default W,mem MHz,SM MHz app/max,NVLinks active");
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(doc, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
         const json_t *clk = json_object_get(g, "clocks"), *p = json_object_get(g, "pcie"),
                      *pw = json_object_get(g, "power");
         char idx[16], mem[32], sm[48], mm[24], hbm[24], pcie[48], power[48], numa[16], nvl[24];
@@ -234,7 +242,8 @@ ls_table_t *ls_table_inventory(const json_t *doc)
         /* unknown (imported documents, -1 NUMA node) reads "-", never 0 */
         gib(mem, sizeof mem, g, "memory_total_bytes");
         if (ls_json_int(clk, "sm_max_mhz", 0) > 0)
-            snprintf(sm, sizeof sm, "%lld/%lld", ls_json_int(clk, "sm_app_mhz", 0), ls_json_int(clk, "sm_max_mhz", 0));
+            snprintf(sm, sizeof sm, "%lld/%lld", ls_json_int(clk, "sm_app_mhz", 0),
+                     ls_json_int(clk, "sm_max_mhz", 0));
         else
             snprintf(sm, sizeof sm, "-");
         long long mem_mhz = ls_json_int(clk, "mem_max_mhz", ls_json_int(clk, "mem_mhz", 0));
@@ -243,24 +252,35 @@ ls_table_t *ls_table_inventory(const json_t *doc)
         else
             snprintf(mm, sizeof mm, "-");
         num(hbm, sizeof hbm, g, "hbm_theoretical_gbps");
-        snprintf(pcie, sizeof pcie, "Gen%lld x%lld (Gen%lld x%lld)", ls_json_int(p, "gen_current", 0),
-                 ls_json_int(p, "width_current", 0), ls_json_int(p, "gen_max", 0), ls_json_int(p, "width_max", 0));
-        snprintf(power, sizeof power, "%.0f/%.0f", ls_json_num(pw, "limit_w", 0), ls_json_num(pw, "default_limit_w", 0));
+        snprintf(pcie, sizeof pcie, "Gen%lld x%lld (Gen%lld x%lld)",
+                 ls_json_int(p, "gen_current", 0), ls_json_int(p, "width_current", 0),
+                 ls_json_int(p, "gen_max", 0), ls_json_int(p, "width_max", 0));
+        snprintf(power, sizeof power, "%.0f/%.0f", ls_json_num(pw, "limit_w", 0),
+                 ls_json_num(pw, "default_limit_w", 0));
         intstr(numa, sizeof numa, g, "numa_node");
         if (ls_json_int(g, "numa_node", -1) < 0)
             snprintf(numa, sizeof numa, "-");
         size_t k, active = 0;
         const json_t *l;
-        json_array_foreach(json_object_get(g, "nvlinks"), k, l)
-        {
+        json_array_foreach(json_object_get(g, "nvlinks"), k, l) {
             active += json_is_true(json_object_get(l, "active"));
         }
         if (json_array_size(json_object_get(g, "nvlinks")))
-            snprintf(nvl, sizeof nvl, "%zu/%zu", active, json_array_size(json_object_get(g, "nvlinks")));
+            snprintf(nvl, sizeof nvl, "%zu/%zu", active,
+                     json_array_size(json_object_get(g, "nvlinks")));
         else
             snprintf(nvl, sizeof nvl, "-");
-        const char *row[] = {idx, ls_json_str(g, "name", "-"), ls_json_str(g, "pci_bus_id", "-"), mem, sm, mm, hbm,
-                             p ? pcie : "-", pw ? power : "-", numa, nvl};
+        const char *row[] = {idx,
+                             ls_json_str(g, "name", "-"),
+                             ls_json_str(g, "pci_bus_id", "-"),
+                             mem,
+                             sm,
+                             mm,
+                             hbm,
+                             p ? pcie : "-",
+                             pw ? power : "-",
+                             numa,
+                             nvl};
         ls_table_row(t, row);
     }
     return t;
@@ -268,14 +288,17 @@ ls_table_t *ls_table_inventory(const json_t *doc)
 
 /* A topo -p2p word pasted without the capability it answers (read, write, ...): the
    link's p2p_status, "OK" when the paste gave none. */
-static const char *p2p_word(const json_t *l) { return ls_json_str(l, "p2p_status", "OK"); }
+static const char *p2p_word(const json_t *l)
+{
+    return ls_json_str(l, "p2p_status", "OK");
+}
 
 /* Whether P2P from GPU r to GPU c is not OK (nvidia-smi topo -p2p: read, write, or a
    word whose capability the paste did not name). */
 static int p2p_not_ok(const json_t *l)
 {
-    return l && (strcmp(ls_json_str(l, "p2p_read", "OK"), "OK") || strcmp(ls_json_str(l, "p2p_write", "OK"), "OK") ||
-                 strcmp(p2p_word(l), "OK"));
+    return l && (strcmp(ls_json_str(l, "p2p_read", "OK"), "OK") ||
+                 strcmp(ls_json_str(l, "p2p_write", "OK"), "OK") || strcmp(p2p_word(l), "OK"));
 }
 
 /* A link's topo -m word; a cut or absent one ("?") is printed as unknown. */
@@ -309,15 +332,18 @@ ls_table_t *ls_table_topology(const json_t *doc)
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++)
             marked |= r != c && p2p_not_ok(ls_doc_link(doc, r, c));
-    return ls_gpu_grid_table(marked ? "Link types as nvidia-smi topo -m (*: P2P read or write not OK, the next table)"
-                                    : "Link types as nvidia-smi topo -m, with P2P read/write status where not OK",
+    return ls_gpu_grid_table(marked ? "Link types as nvidia-smi topo -m (*: P2P read or write not "
+                                      "OK, the next table)"
+                                    : "Link types as nvidia-smi topo -m, with P2P read/write "
+                                      "status where not OK",
                              n, index, topology_cell, doc);
 }
 
 ls_table_t *ls_table_p2p_status(const json_t *doc)
 {
     static const char *header[] = {"GPU", "to GPU", "link", "P2P read", "P2P write"};
-    ls_table_t *t = ls_table_new("P2P status where not OK (nvidia-smi topo -p2p r and w)", 5, header);
+    ls_table_t *t = ls_table_new("P2P status where not OK (nvidia-smi topo -p2p r and w)", 5,
+                                 header);
     int n = ls_doc_ngpus(doc);
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
@@ -337,8 +363,8 @@ ls_table_t *ls_table_p2p_status(const json_t *doc)
 
 /* Value of the first ok entry of family for the ordered pair with this direction;
    id and method written out. */
-double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *direction, int a, int b,
-                         const char **label)
+double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *direction, int a,
+                         int b, const char **label)
 {
     double best = NAN;
     int bidir = direction && !strcmp(direction, LS_DIR_BIDIR);
@@ -346,7 +372,8 @@ double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *dir
     {
         int match = (v.src == a && v.dst == b) || (bidir && v.src == b && v.dst == a);
         if (!match || !v.ok ||
-            (direction && fam->directions && strcmp(v.direction ? v.direction : LS_DIR_UNI, direction)))
+            (direction && fam->directions &&
+             strcmp(v.direction ? v.direction : LS_DIR_UNI, direction)))
             continue;
         if (isnan(best) || (fam->lower_is_better ? v.value < best : v.value > best)) {
             best = v.value;
@@ -359,9 +386,12 @@ double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *dir
 
 ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
 {
-    static const char *header[] = {"src", "dst", "link", "class", "p2p_read", "p2p_write",
-                                   "uni_gbps", "uni_pct_of_peak", "uni_entry", "bidir_gbps", "latency_us", "status"};
-    ls_table_t *t = ls_table_new("P2P paths: best one-direction and bidirectional bandwidth (GB/s), the one-direction figure as % of its hardware ceiling, and lowest latency (us) per ordered pair",
+    static const char *header[] = {"src",       "dst",        "link",       "class",
+                                   "p2p_read",  "p2p_write",  "uni_gbps",   "uni_pct_of_peak",
+                                   "uni_entry", "bidir_gbps", "latency_us", "status"};
+    ls_table_t *t = ls_table_new("P2P paths: best one-direction and bidirectional bandwidth "
+                                 "(GB/s), the one-direction figure as % of its hardware ceiling, "
+                                 "and lowest latency (us) per ordered pair",
                                  12, header);
     int n = ls_doc_ngpus(doc);
     for (int a = 0; a < n; a++)
@@ -377,11 +407,22 @@ ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
             ue = ls_doc_entry_by_id(doc, uid);
             ls_fmt_num(u, uni, sizeof uni);
             ls_peak_cell(plan, ue, u, pct, sizeof pct);
-            ls_fmt_num(ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL), bid, sizeof bid);
+            ls_fmt_num(ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL), bid,
+                       sizeof bid);
             ls_fmt_num(ls_doc_pair_value(doc, &ls_fam_latency, NULL, a, b, NULL), lat, sizeof lat);
-            const char *type = ls_json_str(l, "type", "unknown"), *cls = ls_json_str(l, "class", "unknown");
-            const char *row[] = {sa, sb, strcmp(type, "?") ? type : "unknown", strcmp(cls, "?") ? cls : "unknown",
-                                 ls_json_str(l, "p2p_read", "-"), ls_json_str(l, "p2p_write", "-"), uni, pct, uid, bid, lat,
+            const char *type = ls_json_str(l, "type", "unknown"),
+                       *cls = ls_json_str(l, "class", "unknown");
+            const char *row[] = {sa,
+                                 sb,
+                                 strcmp(type, "?") ? type : "unknown",
+                                 strcmp(cls, "?") ? cls : "unknown",
+                                 ls_json_str(l, "p2p_read", "-"),
+                                 ls_json_str(l, "p2p_write", "-"),
+                                 uni,
+                                 pct,
+                                 uid,
+                                 bid,
+                                 lat,
                                  ls_pair_status(doc, plan, a, b, ue)};
             ls_table_row(t, row);
         }
@@ -390,27 +431,46 @@ ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
 
 ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan)
 {
-    static const char *header[] = {"GPU", "method", "HBM traffic GB/s (median)", "min", "max", "cv %",
-                                   "peak GB/s", "% of peak", "samples", "source", "entry", "status"};
-    ls_table_t *t = ls_table_new("Device memory bandwidth, counted as HBM traffic (bytes read + bytes written) per second; peak = the hardware ceiling (bus width x memory clock)", 12, header);
-    LS_DOC_FOREACH(view, doc, &ls_fam_hbm) {
+    static const char *header[] = {"GPU",       "method",    "HBM traffic GB/s (median)",
+                                   "min",       "max",       "cv %",
+                                   "peak GB/s", "% of peak", "samples",
+                                   "source",    "entry",     "status"};
+    ls_table_t *t = ls_table_new("Device memory bandwidth, counted as HBM traffic (bytes read + "
+                                 "bytes written) per second; peak = the hardware ceiling (bus "
+                                 "width x memory clock)",
+                                 12, header);
+    LS_DOC_FOREACH(view, doc, &ls_fam_hbm)
+    {
         const json_t *e = view.json, *st = json_object_get(e, "stats");
         char g[16], v[24], mn[24], mx[24], cv[24], th[24], eff[24], n[16];
-        snprintf(g, sizeof g, "%lld", ls_json_int(e, "gpu", json_integer_value(json_array_get(json_object_get(e, "gpus"), 0))));
+        snprintf(g, sizeof g, "%lld",
+                 ls_json_int(e, "gpu",
+                             json_integer_value(json_array_get(json_object_get(e, "gpus"), 0))));
         num(v, sizeof v, e, "value");
         num(mn, sizeof mn, st, "min");
         num(mx, sizeof mx, st, "max");
         ls_fmt_num(100 * ls_json_num(st, "cv", 0), cv, sizeof cv);
         /* the ceiling the analysis derived (bus width x memory clock), else unknown */
-        const json_t *c = json_object_get(json_object_get(plan, "ceilings"), ls_json_str(e, "id", ""));
+        const json_t *c = json_object_get(json_object_get(plan, "ceilings"),
+                                          ls_json_str(e, "id", ""));
         if (ls_json_num(c, "ceiling_gbps", 0) > 0)
             ls_fmt_num(ls_json_num(c, "ceiling_gbps", 0), th, sizeof th);
         else
             snprintf(th, sizeof th, "unknown");
         ls_peak_cell(plan, e, ls_json_num(e, "value", NAN), eff, sizeof eff);
         intstr(n, sizeof n, st, "n");
-        const char *row[] = {g, ls_json_str(e, "method", "unknown"), v, mn, mx, cv, th, eff, n,
-                             ls_json_str(e, "source", "linkscope"), ls_json_str(e, "id", ""), ls_status_word(plan, e)};
+        const char *row[] = {g,
+                             ls_json_str(e, "method", "unknown"),
+                             v,
+                             mn,
+                             mx,
+                             cv,
+                             th,
+                             eff,
+                             n,
+                             ls_json_str(e, "source", "linkscope"),
+                             ls_json_str(e, "id", ""),
+                             ls_status_word(plan, e)};
         ls_table_row(t, row);
     }
     return t;
@@ -420,17 +480,28 @@ ls_table_t *ls_table_host_copies(const json_t *doc, const json_t *plan)
 {
     if (!ls_doc_has(doc, &ls_fam_host))
         return NULL;
-    static const char *header[] = {"GPU", "NUMA node", "direction", "memory", "GB/s (median)", "% of peak", "source", "entry", "status"};
-    ls_table_t *t = ls_table_new("Host <-> device copies, GB/s (bytes copied per second); peak = the GPU's PCIe link after encoding and TLP overhead", 9, header);
-    LS_DOC_FOREACH(view, doc, &ls_fam_host) {
+    static const char *header[] = {"GPU",       "NUMA node", "direction", "memory", "GB/s (median)",
+                                   "% of peak", "source",    "entry",     "status"};
+    ls_table_t *t = ls_table_new("Host <-> device copies, GB/s (bytes copied per second); peak = "
+                                 "the GPU's PCIe link after encoding and TLP overhead",
+                                 9, header);
+    LS_DOC_FOREACH(view, doc, &ls_fam_host)
+    {
         const json_t *e = view.json;
         char g[16], node[16], v[24], th[24];
         intstr(g, sizeof g, e, "gpu");
         intstr(node, sizeof node, e, "numa_node");
         num(v, sizeof v, e, "value");
         ls_peak_cell(plan, e, ls_json_num(e, "value", NAN), th, sizeof th);
-        const char *row[] = {g, node, ls_json_str(e, "direction", "unknown"), ls_json_str(e, "memory", "unknown"), v, th,
-                             ls_json_str(e, "source", "linkscope"), ls_json_str(e, "id", ""), ls_status_word(plan, e)};
+        const char *row[] = {g,
+                             node,
+                             ls_json_str(e, "direction", "unknown"),
+                             ls_json_str(e, "memory", "unknown"),
+                             v,
+                             th,
+                             ls_json_str(e, "source", "linkscope"),
+                             ls_json_str(e, "id", ""),
+                             ls_status_word(plan, e)};
         ls_table_row(t, row);
     }
     return t;
@@ -438,15 +509,21 @@ ls_table_t *ls_table_host_copies(const json_t *doc, const json_t *plan)
 
 ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
 {
-    static const char *header[] = {"entry", "collective", "variant", "GPUs", "nranks", "bytes", "size",
-                                   "oop time us", "oop algbw GB/s", "oop busbw GB/s", "oop wrong",
-                                   "ip time us", "ip algbw GB/s", "ip busbw GB/s", "ip wrong", "busbw % of peak", "status"};
-    ls_table_t *t = ls_table_new("Collectives as nccl-tests counts them: time per call (us), algbw = bytes / time, busbw = algbw x the collective's factor (GB/s); peak = the slowest GPU's share of the fabric",
+    static const char *header[] =
+        {"entry",           "collective", "variant",       "GPUs",           "nranks",
+         "bytes",           "size",       "oop time us",   "oop algbw GB/s", "oop busbw GB/s",
+         "oop wrong",       "ip time us", "ip algbw GB/s", "ip busbw GB/s",  "ip wrong",
+         "busbw % of peak", "status"};
+    ls_table_t *t = ls_table_new("Collectives as nccl-tests counts them: time per call (us), algbw "
+                                 "= bytes / time, busbw = algbw x the collective's factor (GB/s); "
+                                 "peak = the slowest GPU's share of the fabric",
                                  17, header);
     /* a narrow terminal keeps the entry, the size, the out-of-place figures and the status */
-    ls_table_drop(t, "bytes,nranks,collective,variant,ip algbw GB/s,oop algbw GB/s,ip wrong,ip time us,"
+    ls_table_drop(t, "bytes,nranks,collective,variant,ip algbw GB/s,oop algbw GB/s,ip wrong,ip "
+                     "time us,"
                      "ip busbw GB/s,GPUs");
-    LS_DOC_FOREACH(view, doc, &ls_fam_nccl) {
+    LS_DOC_FOREACH(view, doc, &ls_fam_nccl)
+    {
         const json_t *e = view.json;
         char *gpus = gpus_str(json_object_get(e, "gpus"));
         const char *gpus_cell = gpus && gpus[0] ? gpus : "unknown"; /* no rank line pasted */
@@ -461,8 +538,7 @@ ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
         }
         size_t k;
         const json_t *r;
-        json_array_foreach(json_object_get(e, "rows"), k, r)
-        {
+        json_array_foreach(json_object_get(e, "rows"), k, r) {
             const json_t *o = json_object_get(r, "oop"), *p = json_object_get(r, "ip");
             char bytes[32], size[32], c[8][24];
             snprintf(bytes, sizeof bytes, "%lld", ls_json_int(r, "bytes", 0));
@@ -478,9 +554,23 @@ ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
             char pct[24];
             double bus = ls_json_num(json_is_object(o) ? o : p, "busbw", NAN);
             ls_peak_cell(plan, e, bus, pct, sizeof pct);
-            const char *row[] = {ls_json_str(e, "id", ""), ls_json_str(e, "collective", "unknown"),
-                                 ls_json_str(e, "variant", "default"), gpus_cell, nr, bytes, size,
-                                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], pct, ls_status_row_word(plan, e, r)};
+            const char *row[] = {ls_json_str(e, "id", ""),
+                                 ls_json_str(e, "collective", "unknown"),
+                                 ls_json_str(e, "variant", "default"),
+                                 gpus_cell,
+                                 nr,
+                                 bytes,
+                                 size,
+                                 c[0],
+                                 c[1],
+                                 c[2],
+                                 c[3],
+                                 c[4],
+                                 c[5],
+                                 c[6],
+                                 c[7],
+                                 pct,
+                                 ls_status_row_word(plan, e, r)};
             ls_table_row(t, row);
         }
         free(gpus);
@@ -495,8 +585,7 @@ static char *evidence_str(const json_t *ev)
     ls_buf_t b = {0};
     size_t i;
     const json_t *v;
-    json_array_foreach(ev, i, v)
-    {
+    json_array_foreach(ev, i, v) {
         ls_buf_printf(&b, "%s%s", i ? " " : "", json_string_value(v));
     }
     return ls_buf_take(&b);
@@ -508,11 +597,10 @@ ls_table_t *ls_table_findings(const json_t *findings)
     ls_table_t *t = ls_table_new("Findings (docs/analysis.md explains each rule)", 5, header);
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         char *ev = evidence_str(json_object_get(f, "evidence"));
-        const char *row[] = {ls_json_str(f, "severity", ""), ls_json_str(f, "rule", ""), ls_json_str(f, "subject", ""),
-                             ls_json_str(f, "message", ""), ev};
+        const char *row[] = {ls_json_str(f, "severity", ""), ls_json_str(f, "rule", ""),
+                             ls_json_str(f, "subject", ""), ls_json_str(f, "message", ""), ev};
         ls_table_row(t, row);
         free(ev);
     }
@@ -522,11 +610,12 @@ ls_table_t *ls_table_findings(const json_t *findings)
 ls_table_t *ls_table_islands(const json_t *plan)
 {
     static const char *header[] = {"link class", "GPUs", "size"};
-    ls_table_t *t = ls_table_new("Islands: largest groups whose every pair is joined by the class or a faster one", 3, header);
+    ls_table_t *t = ls_table_new("Islands: largest groups whose every pair is joined by the class "
+                                 "or a faster one",
+                                 3, header);
     size_t i;
     const json_t *is;
-    json_array_foreach(json_object_get(plan, "islands"), i, is)
-    {
+    json_array_foreach(json_object_get(plan, "islands"), i, is) {
         char *g = gpus_str(json_object_get(is, "gpus")), size[16];
         intstr(size, sizeof size, is, "size");
         const char *row[] = {ls_json_str(is, "link_class", "unknown"), g, size};
@@ -538,15 +627,18 @@ ls_table_t *ls_table_islands(const json_t *plan)
 
 ls_table_t *ls_table_groups(const json_t *plan)
 {
-    static const char *header[] = {"k", "GPUs", "ring", "expected busbw GB/s", "measured busbw GB/s", "expected from"};
-    ls_table_t *t = ls_table_new("Best GPU set per group size: all_reduce bus bandwidth expected (slowest link of the best ring, an upper bound) and measured (median of runs)",
+    static const char *header[] =
+        {"k", "GPUs", "ring", "expected busbw GB/s", "measured busbw GB/s", "expected from"};
+    ls_table_t *t = ls_table_new("Best GPU set per group size: all_reduce bus bandwidth expected "
+                                 "(slowest link of the best ring, an upper bound) and measured "
+                                 "(median of runs)",
                                  6, header);
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(plan, "groups"), i, g)
-    {
+    json_array_foreach(json_object_get(plan, "groups"), i, g) {
         char k[16], exp[24], meas[24];
-        char *set = gpus_str(json_object_get(g, "gpus")), *ring = gpus_str(json_object_get(g, "ring"));
+        char *set = gpus_str(json_object_get(g, "gpus")),
+             *ring = gpus_str(json_object_get(g, "ring"));
         intstr(k, sizeof k, g, "k");
         num(exp, sizeof exp, g, "expected_busbw_gbps");
         if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
@@ -562,14 +654,20 @@ ls_table_t *ls_table_groups(const json_t *plan)
 
 ls_table_t *ls_table_measured_groups(const json_t *plan)
 {
-    static const char *header[] = {"GPUs", "variant", "measured busbw GB/s", "expected busbw GB/s", "measured/expected", "entries"};
-    ls_table_t *t = ls_table_new("Measured all_reduce sets beside what their links predict", 6, header);
+    static const char *header[] = {"GPUs",
+                                   "variant",
+                                   "measured busbw GB/s",
+                                   "expected busbw GB/s",
+                                   "measured/expected",
+                                   "entries"};
+    ls_table_t *t = ls_table_new("Measured all_reduce sets beside what their links predict", 6,
+                                 header);
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(plan, "measured_groups"), i, g)
-    {
+    json_array_foreach(json_object_get(plan, "measured_groups"), i, g) {
         char exp[24], meas[24], ratio[24];
-        char *set = gpus_str(json_object_get(g, "gpus")), *ids = evidence_str(json_object_get(g, "entries"));
+        char *set = gpus_str(json_object_get(g, "gpus")),
+             *ids = evidence_str(json_object_get(g, "entries"));
         num(exp, sizeof exp, g, "expected_busbw_gbps");
         if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
             snprintf(exp, sizeof exp, "unknown");
@@ -585,17 +683,18 @@ ls_table_t *ls_table_measured_groups(const json_t *plan)
 
 ls_table_t *ls_table_pairs(const json_t *plan)
 {
-    static const char *header[] = {"GPUs", "link", "both directions GB/s", "from", "memory GiB together"};
+    static const char *header[] = {"GPUs", "link", "both directions GB/s", "from",
+                                   "memory GiB together"};
     ls_table_t *t = ls_table_new("Best pairs for two-GPU model parallelism", 5, header);
     size_t i;
     const json_t *p;
-    json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
-    {
+    json_array_foreach(json_object_get(plan, "best_pairs"), i, p) {
         char bw[24], mem[24];
         char *set = gpus_str(json_object_get(p, "gpus"));
         num(bw, sizeof bw, p, "bidir_gbps");
         gib(mem, sizeof mem, p, "memory_total_bytes");
-        const char *row[] = {set, ls_json_str(p, "link", "unknown"), bw, ls_json_str(p, "from", ""), mem};
+        const char *row[] = {set, ls_json_str(p, "link", "unknown"), bw, ls_json_str(p, "from", ""),
+                             mem};
         ls_table_row(t, row);
         free(set);
     }
@@ -605,15 +704,17 @@ ls_table_t *ls_table_pairs(const json_t *plan)
 ls_table_t *ls_table_best_hbm(const json_t *plan)
 {
     static const char *header[] = {"GPU", "name", "HBM GB/s", "efficiency %", "from"};
-    ls_table_t *t = ls_table_new("Best single GPUs for memory-bound work (within 5% of the fastest)", 5, header);
+    ls_table_t *t = ls_table_new("Best single GPUs for memory-bound work (within 5% of the "
+                                 "fastest)",
+                                 5, header);
     size_t i;
     const json_t *h;
-    json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, h)
-    {
+    json_array_foreach(json_object_get(plan, "best_hbm_gpus"), i, h) {
         char g[16], bw[24], eff[24];
         intstr(g, sizeof g, h, "gpu");
         num(bw, sizeof bw, h, "gbps");
-        ls_fmt_num(json_object_get(h, "efficiency") ? 100 * ls_json_num(h, "efficiency", 0) : NAN, eff, sizeof eff);
+        ls_fmt_num(json_object_get(h, "efficiency") ? 100 * ls_json_num(h, "efficiency", 0) : NAN,
+                   eff, sizeof eff);
         const char *row[] = {g, ls_json_str(h, "name", ""), bw, eff, ls_json_str(h, "from", "")};
         ls_table_row(t, row);
     }
@@ -626,13 +727,11 @@ ls_table_t *ls_table_keep_out(const json_t *plan)
     ls_table_t *t = ls_table_new("GPUs to keep out of synchronous groups", 3, header);
     size_t i;
     const json_t *k;
-    json_array_foreach(json_object_get(plan, "keep_out"), i, k)
-    {
+    json_array_foreach(json_object_get(plan, "keep_out"), i, k) {
         ls_buf_t b = {0};
         size_t j;
         const json_t *r;
-        json_array_foreach(json_object_get(k, "reasons"), j, r)
-        {
+        json_array_foreach(json_object_get(k, "reasons"), j, r) {
             ls_buf_printf(&b, "%s%s", j ? "; " : "", json_string_value(r));
         }
         char g[16], *why = ls_buf_take(&b);

@@ -17,9 +17,9 @@ typedef struct {
 } ls_column_t;
 
 typedef struct {
-    char *title;  /* says the unit and what was counted */
+    char *title; /* says the unit and what was counted */
     int ncols, nrows;
-    char **cells; /* (nrows + 1) x ncols, row 0 is the header */
+    char **cells;      /* (nrows + 1) x ncols, row 0 is the header */
     ls_column_t *cols; /* fixed columns for ls_format_columns; NULL: none */
     char *drop;        /* headers a narrow terminal leaves out first, ',' between them,
                           least important first; NULL: from the right (ls_table_drop) */
@@ -42,19 +42,22 @@ int ls_doc_ngpus(const json_t *doc);
 
 /* Tables of the report, each built from the document (or the analysis). */
 ls_table_t *ls_table_host_summary(const json_t *doc);
-ls_table_t *ls_table_inventory(const json_t *doc);   /* boards and clocks */
-ls_table_t *ls_table_topology(const json_t *doc);    /* link words, GPU(row) -> GPU(column) */
+ls_table_t *ls_table_inventory(const json_t *doc); /* boards and clocks */
+ls_table_t *ls_table_topology(const json_t *doc);  /* link words, GPU(row) -> GPU(column) */
 /* The ordered GPU pairs whose P2P read or write is not OK, with both statuses. */
 ls_table_t *ls_table_p2p_status(const json_t *doc);
 /* The measurement tables end in a status column (ok, failed, timeout, skipped, noisy,
    wrong) and show figures as % of their hardware ceiling, from the plan (status.h). */
-ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan);   /* one row per ordered pair */
+ls_table_t *ls_table_p2p_paths(const json_t *doc,
+                               const json_t *plan); /* one row per ordered pair */
 ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan);
 ls_table_t *ls_table_host_copies(const json_t *doc, const json_t *plan); /* NULL when none */
-ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan); /* one row per size of each entry */
-ls_table_t *ls_table_nics(const json_t *doc);        /* NULL when the document has no NIC */
+ls_table_t *ls_table_collectives(const json_t *doc,
+                                 const json_t *plan); /* one row per size of each entry */
+ls_table_t *ls_table_nics(const json_t *doc);         /* NULL when the document has no NIC */
 ls_table_t *ls_table_findings(const json_t *findings);
-ls_table_t *ls_table_headline(const json_t *doc, const json_t *plan); /* headline.c: one row per kind of figure */
+ls_table_t *ls_table_headline(const json_t *doc,
+                              const json_t *plan); /* headline.c: one row per kind of figure */
 ls_table_t *ls_table_islands(const json_t *plan);
 ls_table_t *ls_table_groups(const json_t *plan);
 ls_table_t *ls_table_measured_groups(const json_t *plan);
@@ -68,12 +71,13 @@ const json_t *ls_doc_link(const json_t *doc, int a, int b);
 /* A GPU x GPU table: header "row->col", GPU<index[c]>...; row r starts GPU<index[r]>,
    then cell(r, c) for each column, written into a buffer of len bytes. */
 ls_table_t *ls_gpu_grid_table(const char *title, int n, const int *index,
-                              void (*cell)(const void *arg, int r, int c, char *buf, size_t len), const void *arg);
+                              void (*cell)(const void *arg, int r, int c, char *buf, size_t len),
+                              const void *arg);
 
 /* The best ok figure of family for the ordered pair a -> b (highest bandwidth, lowest
    latency; "bidir" also matches b -> a); its entry id into *label when label. NAN: none. */
-double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *direction, int a, int b,
-                         const char **label);
+double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *direction, int a,
+                         int b, const char **label);
 
 /* "0,1,2" for a JSON array of GPU indices. */
 void ls_buf_gpus(ls_buf_t *b, const json_t *gpus);

@@ -11,7 +11,8 @@
 
 int ls_tools_present(const json_t *doc)
 {
-    return ls_doc_has(doc, &ls_fam_net) || ls_doc_has(doc, &ls_fam_mnnvl) || ls_doc_has(doc, &ls_fam_dcgm);
+    return ls_doc_has(doc, &ls_fam_net) || ls_doc_has(doc, &ls_fam_mnnvl) ||
+           ls_doc_has(doc, &ls_fam_dcgm);
 }
 
 ls_table_t *ls_table_dcgm_figures(const json_t *doc)
@@ -19,14 +20,16 @@ ls_table_t *ls_table_dcgm_figures(const json_t *doc)
     if (!ls_doc_has(doc, &ls_fam_dcgm))
         return NULL;
     static const char *header[] = {"test", "figure", "GPU", "value", "unit"};
-    ls_table_t *t = ls_table_new("DCGM diagnostic (imported): the figures its tests printed", 5, header);
+    ls_table_t *t = ls_table_new("DCGM diagnostic (imported): the figures its tests printed", 5,
+                                 header);
     LS_DOC_FOREACH(view, doc, &ls_fam_dcgm)
     {
         const json_t *e = view.json;
         char gpu[24], v[24];
         snprintf(gpu, sizeof gpu, "%lld", ls_json_int(e, "gpu", -1));
         ls_fmt_num(ls_json_num(e, "value", NAN), v, sizeof v);
-        const char *row[] = {ls_json_str(e, "test", "?"), ls_json_str(e, "method", "?"), gpu, v, ls_json_str(e, "unit", "?")};
+        const char *row[] = {ls_json_str(e, "test", "?"), ls_json_str(e, "method", "?"), gpu, v,
+                             ls_json_str(e, "unit", "?")};
         ls_table_row(t, row);
     }
     return t;
@@ -55,7 +58,8 @@ static void perftest_row(ls_table_t *t, const json_t *doc, size_t first, char *d
     long long lo = -1, hi = -1;
     double at_hi = NAN, best = NAN;
     int n = 0;
-    for (ls_view_t w = ls_view_from(doc, &ls_fam_net, first); w.json; w = ls_view_from(doc, &ls_fam_net, w.index + 1)) {
+    for (ls_view_t w = ls_view_from(doc, &ls_fam_net, first); w.json;
+         w = ls_view_from(doc, &ls_fam_net, w.index + 1)) {
         const json_t *e = w.json;
         if (!same_str(a, e, "method") || !same_str(a, e, "device") || !same_str(a, e, "direction"))
             continue;
@@ -73,9 +77,15 @@ static void perftest_row(ls_table_t *t, const json_t *doc, size_t first, char *d
     snprintf(sizes, sizeof sizes, n > 1 ? "%s to %s" : "%s", los, his);
     snprintf(count, sizeof count, "%d", n);
     ls_fmt_num(at_hi, v1, sizeof v1), ls_fmt_num(best, v2, sizeof v2);
-    const char *row[] = {ls_json_str(a, "method", "?"), ls_json_str(a, "device", "unknown"),
-                         ls_json_str(a, "direction", "?"), ls_json_str(a, "link_layer", "unknown"), count, sizes,
-                         v1, v2, ls_json_str(a, "unit", "?")};
+    const char *row[] = {ls_json_str(a, "method", "?"),
+                         ls_json_str(a, "device", "unknown"),
+                         ls_json_str(a, "direction", "?"),
+                         ls_json_str(a, "link_layer", "unknown"),
+                         count,
+                         sizes,
+                         v1,
+                         v2,
+                         ls_json_str(a, "unit", "?")};
     ls_table_row(t, row);
 }
 
@@ -83,10 +93,12 @@ ls_table_t *ls_table_perftest(const json_t *doc)
 {
     if (!ls_doc_has(doc, &ls_fam_net))
         return NULL;
-    static const char *header[] = {"test",     "port", "direction", "link", "sizes", "range",
-                                   "at largest", "best", "unit"};
-    ls_table_t *t = ls_table_new("perftest (imported): per port and test; bandwidth GB/s (perftest's average, "
-                                 "1 Gb/s = 0.125 GB/s), latency us (t_typical); best = highest GB/s or lowest us",
+    static const char *header[] = {"test",  "port",       "direction", "link", "sizes",
+                                   "range", "at largest", "best",      "unit"};
+    ls_table_t *t = ls_table_new("perftest (imported): per port and test; bandwidth GB/s "
+                                 "(perftest's average, "
+                                 "1 Gb/s = 0.125 GB/s), latency us (t_typical); best = highest "
+                                 "GB/s or lowest us",
                                  9, header);
     char *done = calloc(json_array_size(json_object_get(doc, "measurements")) + 1, 1);
     LS_DOC_FOREACH(v, doc, &ls_fam_net)
@@ -136,11 +148,18 @@ static void nvloom_row(ls_table_t *t, const json_t *doc, size_t first, char *don
     qsort(v, n, sizeof *v, cmp_double);
     char cells[24], mn[24], md[24], mx[24], worst[160];
     snprintf(cells, sizeof cells, "%zu", n);
-    ls_fmt_num(v[0], mn, sizeof mn), ls_fmt_num(n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, md, sizeof md);
+    ls_fmt_num(v[0], mn, sizeof mn),
+        ls_fmt_num(n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, md, sizeof md);
     ls_fmt_num(v[n - 1], mx, sizeof mx);
     snprintf(worst, sizeof worst, "%s", low_subject);
-    const char *row[] = {ls_json_str(a, "method", "?"), ls_json_str(a, "pattern", "?"), cells, mn, md, mx,
-                         ls_json_str(a, "unit", "?"), worst};
+    const char *row[] = {ls_json_str(a, "method", "?"),
+                         ls_json_str(a, "pattern", "?"),
+                         cells,
+                         mn,
+                         md,
+                         mx,
+                         ls_json_str(a, "unit", "?"),
+                         worst};
     ls_table_row(t, row);
     free(v);
 }
@@ -149,8 +168,10 @@ ls_table_t *ls_table_nvloom(const json_t *doc)
 {
     if (!ls_doc_has(doc, &ls_fam_mnnvl))
         return NULL;
-    static const char *header[] = {"testcase", "pattern", "cells", "min", "median", "max", "unit", "worst"};
-    ls_table_t *t = ls_table_new("nvloom (imported): per testcase; bandwidth GB/s, latency us; worst = the "
+    static const char *header[] = {"testcase", "pattern", "cells", "min",
+                                   "median",   "max",     "unit",  "worst"};
+    ls_table_t *t = ls_table_new("nvloom (imported): per testcase; bandwidth GB/s, latency us; "
+                                 "worst = the "
                                  "lowest bandwidth or highest latency cell",
                                  8, header);
     /* a narrow terminal keeps the worst cell (the process a finding names) and the min */

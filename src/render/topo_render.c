@@ -64,7 +64,10 @@ static void cell(FILE *out, const char *text, int width, const char *color)
         fprintf(out, "%*s", pad, "");
 }
 
-static int ndevices(const ls_topo_t *topo) { return topo->ngpus + topo->nnics; }
+static int ndevices(const ls_topo_t *topo)
+{
+    return topo->ngpus + topo->nnics;
+}
 
 static const char *device_label(const ls_topo_t *topo, int d)
 {
@@ -122,7 +125,10 @@ static int cpu_width(const ls_topo_t *topo)
     return width + 2;
 }
 
-static const char *or_na(const char *value) { return value[0] ? value : "N/A"; }
+static const char *or_na(const char *value)
+{
+    return value[0] ? value : "N/A";
+}
 
 static void matrix_header(FILE *out, const ls_topo_t *topo, int width)
 {
@@ -230,9 +236,12 @@ void ls_topo_render_p2p(FILE *out, const ls_topo_t *topo, int write, int color)
     for (int a = 0; a < topo->ngpus; a++) {
         cell(out, topo->gpu_label[a], width, NULL);
         for (int b = 0; b < topo->ngpus; b++) {
-            enum ls_p2p_status s = a == b ? LS_P2P_SELF : write ? topo->p2p_write[a][b] : topo->p2p_read[a][b];
+            enum ls_p2p_status s = a == b  ? LS_P2P_SELF
+                                   : write ? topo->p2p_write[a][b]
+                                           : topo->p2p_read[a][b];
             const char *word = ls_p2p_word(s);
-            cell(out, word, b + 1 < topo->ngpus ? width : (int)strlen(word), color ? p2p_color(s) : NULL);
+            cell(out, word, b + 1 < topo->ngpus ? width : (int)strlen(word),
+                 color ? p2p_color(s) : NULL);
         }
         fputc('\n', out);
     }

@@ -9,7 +9,11 @@
 static void fmt_num(double v, char *buf, size_t len)
 {
     double a = fabs(v);
-    const char *f = a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 10 ? "%.2f" : a >= 1 ? "%.3f" : "%.4f";
+    const char *f = a >= 1000  ? "%.0f"
+                    : a >= 100 ? "%.1f"
+                    : a >= 10  ? "%.2f"
+                    : a >= 1   ? "%.3f"
+                               : "%.4f";
     snprintf(buf, len, f, v);
 }
 
@@ -28,13 +32,15 @@ static void print_header(FILE *out, const json_t *est)
 {
     const json_t *m = json_object_get(est, "model");
     long long out_tokens = ls_json_int(est, "output_tokens", 0);
-    fprintf(out, "Tensor-parallel communication estimate: %s (hidden %lld, %lld layers, %lld B per "
-                 "element), tensor parallel %lld\n",
+    fprintf(out,
+            "Tensor-parallel communication estimate: %s (hidden %lld, %lld layers, %lld B per "
+            "element), tensor parallel %lld\n",
             ls_json_str(m, "name", "custom model"), ls_json_int(m, "hidden", 0),
             ls_json_int(m, "layers", 0), ls_json_int(m, "bytes", 0), ls_json_int(est, "tp", 0));
-    fprintf(out, "Megatron-style: 2 all-reduces per layer (after attention, after the MLP) = %lld "
-                 "per forward pass,\neach of tokens x %lld x %lld B; %lld output tokens = the "
-                 "prefill (first token) + %lld decode steps.\n",
+    fprintf(out,
+            "Megatron-style: 2 all-reduces per layer (after attention, after the MLP) = %lld "
+            "per forward pass,\neach of tokens x %lld x %lld B; %lld output tokens = the "
+            "prefill (first token) + %lld decode steps.\n",
             ls_json_int(est, "allreduces_per_pass", 0), ls_json_int(m, "hidden", 0),
             ls_json_int(m, "bytes", 0), out_tokens, out_tokens - 1);
     if (json_object_get(m, "note"))
@@ -48,8 +54,9 @@ static void print_source(FILE *out, const json_t *s, long long nranks)
     if (strcmp(ls_json_str(s, "kind", ""), "link") == 0) {
         double bw = ls_json_num(s, "bw_gbps", 0), lat = ls_json_num(s, "lat_us", 0);
         double steps = 2.0 * (double)(nranks - 1);
-        fprintf(out, "    lat %g us per step; over %lld ranks t = 2(n-1) lat + 2(n-1)/n S/bw "
-                     "= %.2f us + S / %.2f GB/s\n",
+        fprintf(out,
+                "    lat %g us per step; over %lld ranks t = 2(n-1) lat + 2(n-1)/n S/bw "
+                "= %.2f us + S / %.2f GB/s\n",
                 lat, nranks, steps * lat, bw * (double)nranks / steps);
         return;
     }
@@ -61,19 +68,24 @@ static void print_source(FILE *out, const json_t *s, long long nranks)
             ls_json_int(s, "points", 0) == 1 ? "" : "s", lo, hi);
     const json_t *below = json_object_get(s, "fit_below"), *above = json_object_get(s, "fit_above");
     if (fit)
-        fprintf(out, "; the fit over all of them t = %.2f us + S / %.1f GB/s\n    (least squares on "
-                     "relative residuals: max %.1f %%, rms %.1f %%)\n",
+        fprintf(out,
+                "; the fit over all of them t = %.2f us + S / %.1f GB/s\n    (least squares on "
+                "relative residuals: max %.1f %%, rms %.1f %%)\n",
                 ls_json_num(fit, "alpha_us", 0), ls_json_num(fit, "bw_gbps", 0),
                 100 * ls_json_num(fit, "max_rel_residual", 0),
                 100 * ls_json_num(fit, "rms_rel_residual", 0));
     if (below)
-        fprintf(out, "    below them, the fit of the sizes within x%.0f of the smallest: t = %.2f us + "
-                     "S / %.1f GB/s\n", ls_json_num(below, "span", 0),
-                ls_json_num(below, "alpha_us", 0), ls_json_num(below, "bw_gbps", 0));
+        fprintf(out,
+                "    below them, the fit of the sizes within x%.0f of the smallest: t = %.2f us + "
+                "S / %.1f GB/s\n",
+                ls_json_num(below, "span", 0), ls_json_num(below, "alpha_us", 0),
+                ls_json_num(below, "bw_gbps", 0));
     if (above)
-        fprintf(out, "    above them, the fit of the sizes within x%.0f of the largest: t = %.2f us + "
-                     "S / %.1f GB/s\n", ls_json_num(above, "span", 0),
-                ls_json_num(above, "alpha_us", 0), ls_json_num(above, "bw_gbps", 0));
+        fprintf(out,
+                "    above them, the fit of the sizes within x%.0f of the largest: t = %.2f us + "
+                "S / %.1f GB/s\n",
+                ls_json_num(above, "span", 0), ls_json_num(above, "alpha_us", 0),
+                ls_json_num(above, "bw_gbps", 0));
     if (!fit)
         fprintf(out, "; no fit (fewer than 2 sizes): outside, the nearest point\n");
 }
@@ -98,15 +110,17 @@ static int size_col_width(const json_t *srcs, size_t i)
 static void print_sizes(FILE *out, const json_t *est)
 {
     const json_t *srcs = json_object_get(est, "sources");
-    fprintf(out, "\nTime of one all-reduce (us), by size [m measured size, i interpolated, f the fit; "
-                 "links: formula]\n  %-26s", "size (bytes)");
+    fprintf(out,
+            "\nTime of one all-reduce (us), by size [m measured size, i interpolated, f the fit; "
+            "links: formula]\n  %-26s",
+            "size (bytes)");
     for (size_t i = 0; i < json_array_size(srcs); i++)
-        fprintf(out, " %*s", size_col_width(srcs, i), ls_json_str(json_array_get(srcs, i), "name", "?"));
+        fprintf(out, " %*s", size_col_width(srcs, i),
+                ls_json_str(json_array_get(srcs, i), "name", "?"));
     fputc('\n', out);
     size_t k;
     const json_t *row;
-    json_array_foreach(json_object_get(est, "allreduce_sizes"), k, row)
-    {
+    json_array_foreach(json_object_get(est, "allreduce_sizes"), k, row) {
         char dec[32], cell[64];
         double bytes = ls_json_num(row, "bytes", 0);
         char line[1024];
@@ -155,7 +169,8 @@ static void print_scenario_header(FILE *out, const columns_t *c)
         fprintf(out, " | %-*s", p == 2 ? 0 : c->with_compute[p] ? 33 : 11, titles[p]);
     fprintf(out, "\n  %-*s", c->label_width, "source");
     for (int p = 0; p < 3; p++)
-        fprintf(out, c->with_compute[p] ? " | %11s %11s %9s" : " | %11s", "comm", "total", "comm %");
+        fprintf(out, c->with_compute[p] ? " | %11s %11s %9s" : " | %11s", "comm", "total",
+                "comm %");
     fputc('\n', out);
 }
 
@@ -208,17 +223,20 @@ static void print_scenario(FILE *out, const json_t *sc, const json_t *srcs)
     const json_t *pre = json_object_get(sc, "prefill"), *dec = json_object_get(sc, "decode_step");
     const json_t *req = json_object_get(sc, "request");
     columns_t c = {{pre, dec, req},
-                   {json_object_get(pre, "compute_ms") != NULL, json_object_get(dec, "compute_ms") != NULL,
+                   {json_object_get(pre, "compute_ms") != NULL,
+                    json_object_get(dec, "compute_ms") != NULL,
                     json_object_get(req, "compute_ms") != NULL},
                    label_width(srcs)};
     char pb[32], db[32];
     fmt_size(ls_json_num(pre, "bytes_each", 0), pb, sizeof pb);
     fmt_size(ls_json_num(dec, "bytes_each", 0), db, sizeof db);
-    fprintf(out, "\nPrompt %lld tokens, batch %lld: prefill %lld all-reduces of %lld B (%s); decode "
-                 "step %lld of %lld B (%s);\nrequest = prefill + %lld decode steps\n",
-            ls_json_int(sc, "prompt", 0), ls_json_int(sc, "batch", 0), ls_json_int(pre, "allreduces", 0),
-            ls_json_int(pre, "bytes_each", 0), pb, ls_json_int(dec, "allreduces", 0),
-            ls_json_int(dec, "bytes_each", 0), db, ls_json_int(req, "decode_steps", 0));
+    fprintf(out,
+            "\nPrompt %lld tokens, batch %lld: prefill %lld all-reduces of %lld B (%s); decode "
+            "step %lld of %lld B (%s);\nrequest = prefill + %lld decode steps\n",
+            ls_json_int(sc, "prompt", 0), ls_json_int(sc, "batch", 0),
+            ls_json_int(pre, "allreduces", 0), ls_json_int(pre, "bytes_each", 0), pb,
+            ls_json_int(dec, "allreduces", 0), ls_json_int(dec, "bytes_each", 0), db,
+            ls_json_int(req, "decode_steps", 0));
     for (int p = 0; p < 3; p++)
         if (c.with_compute[p] && p < 2)
             fprintf(out, "  compute given for the %s: %.3f ms\n", p ? "decode step" : "prefill",
@@ -235,7 +253,8 @@ static void print_scenario(FILE *out, const json_t *sc, const json_t *srcs)
 /* --measure beside each other source: the ratio estimate / measured per size. */
 static void print_agreement(FILE *out, const json_t *est)
 {
-    const json_t *srcs = json_object_get(est, "sources"), *sizes = json_object_get(est, "allreduce_sizes");
+    const json_t *srcs = json_object_get(est, "sources"),
+                 *sizes = json_object_get(est, "allreduce_sizes");
     for (size_t m = 0; m < json_array_size(srcs); m++) {
         if (!json_is_true(json_object_get(json_array_get(srcs, m), "measured_here")))
             continue;
@@ -245,11 +264,14 @@ static void print_agreement(FILE *out, const json_t *est)
             double lo = INFINITY, hi = -INFINITY;
             for (size_t k = 0; k < json_array_size(sizes); k++) {
                 const json_t *row = json_array_get(sizes, k);
-                double r = json_number_value(nth(row, "time_us", i)) / json_number_value(nth(row, "time_us", m));
+                double r = json_number_value(nth(row, "time_us", i)) /
+                           json_number_value(nth(row, "time_us", m));
                 lo = fmin(lo, r), hi = fmax(hi, r);
             }
             double worst = fmax(fabs(lo - 1), fabs(hi - 1));
-            fprintf(out, "  %s / %s, time per all-reduce: %.3f .. %.3f over %zu sizes (%s within 10 %%)\n",
+            fprintf(out,
+                    "  %s / %s, time per all-reduce: %.3f .. %.3f over %zu sizes (%s within 10 "
+                    "%%)\n",
                     ls_json_str(json_array_get(srcs, i), "name", "?"),
                     ls_json_str(json_array_get(srcs, m), "name", "?"), lo, hi,
                     json_array_size(sizes), worst <= 0.10 ? "all" : "NOT all");
@@ -268,7 +290,8 @@ void ls_tp_render_text(FILE *out, const json_t *est)
     print_agreement(out, est);
     size_t k;
     const json_t *sc;
-    json_array_foreach(json_object_get(est, "scenarios"), k, sc) print_scenario(out, sc, srcs);
+    json_array_foreach(json_object_get(est, "scenarios"), k, sc)
+        print_scenario(out, sc, srcs);
     fprintf(out, "\ncomm = all-reduce time on the critical path (no overlap with compute assumed); "
                  "total = compute given + comm.\n");
 }

@@ -20,7 +20,8 @@ int ls_verdict_counts(const json_t *findings, int *errors, int *warnings, int *i
     int n[3] = {0, 0, 0};
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f) n[severity_rank(f)]++;
+    json_array_foreach(findings, i, f)
+        n[severity_rank(f)]++;
     *errors = n[2], *warnings = n[1], *infos = n[0];
     return n[2] ? 2 : n[1] ? 1 : 0;
 }
@@ -29,8 +30,7 @@ const json_t *ls_verdict_worst(const json_t *findings)
 {
     const json_t *worst = NULL, *f;
     size_t i;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         if (!worst || severity_rank(f) > severity_rank(worst))
             worst = f;
     }
@@ -53,8 +53,7 @@ static const char *cut_input(const json_t *findings, int *cut)
     size_t i;
     const json_t *f;
     *cut = 0;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         if (strcmp(ls_json_str(f, "rule", ""), "cut_paste"))
             continue;
         if (!missing)
@@ -80,7 +79,8 @@ char *ls_render_verdict(const json_t *findings)
     const char *missing = cut_input(findings, &cut);
     if (!worst) {
         /* a cut paste is not called healthy: only the part given was judged */
-        ls_buf_puts(&b, missing ? "Verdict: no error or warning in the part given (" : "Verdict: healthy (no error or warning");
+        ls_buf_puts(&b, missing ? "Verdict: no error or warning in the part given ("
+                                : "Verdict: healthy (no error or warning");
         if (missing)
             cut_note(&b, missing, cut);
         if (in)
@@ -91,7 +91,8 @@ char *ls_render_verdict(const json_t *findings)
     ls_buf_puts(&b, "Verdict: ");
     count(&b, e, "error", "errors", &first);
     count(&b, w, "warning", "warnings", &first);
-    ls_buf_printf(&b, "; worst: %s (%s)", ls_json_str(worst, "rule", "?"), ls_json_str(worst, "subject", ""));
+    ls_buf_printf(&b, "; worst: %s (%s)", ls_json_str(worst, "rule", "?"),
+                  ls_json_str(worst, "subject", ""));
     if (missing) {
         ls_buf_puts(&b, "; ");
         cut_note(&b, missing, cut);

@@ -17,7 +17,8 @@ int ls_term_width(void)
     long w = env && *env ? strtol(env, &end, 10) : 0;
     if (!(end && *end == '\0' && w > 0)) {
         struct winsize ws = {0};
-        int tty = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0;
+        int tty = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+                  ws.ws_col > 0;
         w = tty ? ws.ws_col : DEFAULT_WIDTH;
     }
     return w < MIN_WIDTH ? MIN_WIDTH : w > MAX_WIDTH ? MAX_WIDTH : (int)w;

@@ -33,7 +33,10 @@ static double since(const struct timespec *t0)
 }
 
 /* NVML leaves a field it cannot give at 0: recorded as null, never as a zero reading. */
-static json_t *or_null(double v) { return v > 0 ? json_real(v) : json_null(); }
+static json_t *or_null(double v)
+{
+    return v > 0 ? json_real(v) : json_null();
+}
 
 static void nvlink_rate(track_t *g, double t)
 {
@@ -68,7 +71,10 @@ static void sample_once(ls_series_t *s)
     }
 }
 
-static void tick(void *arg) { sample_once(arg); }
+static void tick(void *arg)
+{
+    sample_once(arg);
+}
 
 ls_series_t *ls_series_start(const int *nvml, int n, int period_ms)
 {
@@ -158,4 +164,3 @@ json_t *ls_series_throttle_events(const json_t *series)
     }
     return events;
 }
-

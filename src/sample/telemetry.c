@@ -31,7 +31,7 @@ typedef struct {
 struct ls_telemetry {
     ls_ticker_t ticker;
     int running, period_ms, n, samples;
-    int pcie; /* query NVML's sampled PCIe throughput in every reading */
+    int pcie;         /* query NVML's sampled PCIe throughput in every reading */
     double reading_s; /* the readings' seconds, summed: what the window costs (issue 26) */
     unsigned long long throttle_union;
     int throttled;
@@ -106,7 +106,10 @@ static void sample_once(ls_telemetry_t *t)
     t->reading_s += mono_s() - start;
 }
 
-static void tick(void *arg) { sample_once(arg); }
+static void tick(void *arg)
+{
+    sample_once(arg);
+}
 
 /* The sampling period: LINKSCOPE_TELEMETRY_MS overrides the caller's; 0 there means one
    reading at the start and one at the end only (no polling while the figure is timed). */
@@ -132,7 +135,8 @@ static int want_pcie(unsigned what)
     return (what & LS_TELEMETRY_PCIE) != 0;
 }
 
-ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms, unsigned what)
+ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms,
+                                   unsigned what)
 {
     ls_telemetry_t *t = calloc(1, sizeof *t);
     if (!t)
@@ -204,12 +208,11 @@ static void add_processes(gpu_track_t *g)
     ls_nvml_compute_processes(g->nvml, (unsigned)getpid(), now);
     size_t i, k;
     json_t *p, *q;
-    json_array_foreach(now, i, p)
-    {
+    json_array_foreach(now, i, p) {
         int seen = 0;
-        json_array_foreach(g->procs, k, q)
-        {
-            seen |= json_integer_value(json_object_get(q, "pid")) == json_integer_value(json_object_get(p, "pid"));
+        json_array_foreach(g->procs, k, q) {
+            seen |= json_integer_value(json_object_get(q, "pid")) ==
+                    json_integer_value(json_object_get(p, "pid"));
         }
         if (!seen)
             json_array_append(g->procs, p);
@@ -232,8 +235,10 @@ static void finish_gpu(ls_telemetry_t *t, gpu_track_t *g, json_t *tele, json_t *
     }
     if (g->bytes_ok && seconds > 0 && ls_nvml_nvlink_bytes(g->nvml, &g->tx1, &g->rx1) == 0) {
         /* Average over the whole measurement, from NVML's cumulative byte counters. */
-        put_per_gpu(tele, "nvlink_tx_gbps", g->gpu, json_real((double)(g->tx1 - g->tx0) / seconds / 1e9));
-        put_per_gpu(tele, "nvlink_rx_gbps", g->gpu, json_real((double)(g->rx1 - g->rx0) / seconds / 1e9));
+        put_per_gpu(tele, "nvlink_tx_gbps", g->gpu,
+                    json_real((double)(g->tx1 - g->tx0) / seconds / 1e9));
+        put_per_gpu(tele, "nvlink_rx_gbps", g->gpu,
+                    json_real((double)(g->rx1 - g->rx0) / seconds / 1e9));
     }
     /* Other processes on the GPU at the start or the end of the measurement (NVML's
        running compute processes, this one left out): they shared its memory and links. */

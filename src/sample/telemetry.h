@@ -22,7 +22,8 @@ typedef struct ls_telemetry ls_telemetry_t;
 
 /* Starts sampling the GPUs gpus[0..n) (document indices); nvml[i] is the NVML index of
    gpus[i], or -1 when unknown. Never returns NULL except when out of memory. */
-ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms, unsigned what);
+ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms,
+                                   unsigned what);
 
 /* Stops the thread, sets entry.telemetry and the flags, frees t. */
 void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry);

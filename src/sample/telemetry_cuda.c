@@ -11,7 +11,8 @@ void ls_nvml_indices_for(const int *devices, int n, int *nvml)
         char bus[32];
         /* NVML matches any case; CUDA writes "0000:3B:00.0" */
         nvml[i] = have && cudaDeviceGetPCIBusId(bus, (int)sizeof bus, devices[i]) == cudaSuccess
-                      ? ls_nvml_index_by_bus_id(bus) : -1;
+                      ? ls_nvml_index_by_bus_id(bus)
+                      : -1;
     }
 }
 

@@ -87,7 +87,8 @@ size_t ls_max_input_bytes(void)
         return (size_t)mb << 20;
     if (env && *env && !warned) { /* said once, never ignored in silence */
         warned = 1;
-        ls_warn("LINKSCOPE_MAX_INPUT_MB=%.32s is not a whole number of MiB above 0; the %d MiB default is used",
+        ls_warn("LINKSCOPE_MAX_INPUT_MB=%.32s is not a whole number of MiB above 0; the %d MiB "
+                "default is used",
                 env, LS_MAX_INPUT_MB);
     }
     return (size_t)LS_MAX_INPUT_MB << 20;
@@ -140,8 +141,10 @@ char *ls_read_file(const char *path, size_t *len, char *err, size_t errlen)
         fclose(f);
     if (failed || too_big) {
         if (too_big)
-            ls_seterr(err, errlen, "%s: larger than the %zu MiB input limit (set "
-                      "LINKSCOPE_MAX_INPUT_MB to raise it)", path, limit >> 20);
+            ls_seterr(err, errlen,
+                      "%s: larger than the %zu MiB input limit (set "
+                      "LINKSCOPE_MAX_INPUT_MB to raise it)",
+                      path, limit >> 20);
         else
             ls_seterr(err, errlen, "%s: cannot read: %s", path,
                       buf ? strerror(read_errno) : "out of memory");
@@ -232,8 +235,8 @@ static int create_temp(const char *target, int slot)
     unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL) ^ (unsigned)(size_t)&seed;
     for (int attempt = 0; attempt < 100; attempt++) {
         seed = seed * 1103515245u + 12345u;
-        if (snprintf(tmp, sizeof pending_tmp[slot], "%s/.%s.tmp.%ld.%06x", dir, base, (long)getpid(),
-                     (seed >> 8) & 0xffffffu) >= (int)sizeof pending_tmp[slot]) {
+        if (snprintf(tmp, sizeof pending_tmp[slot], "%s/.%s.tmp.%ld.%06x", dir, base,
+                     (long)getpid(), (seed >> 8) & 0xffffffu) >= (int)sizeof pending_tmp[slot]) {
             errno = ENAMETOOLONG;
             return -1;
         }
@@ -278,8 +281,8 @@ static int stage_regular(const char *target, const struct stat *old, const char 
                          LS_OUTPUTS_MAX);
     int fd = create_temp(target, slot);
     if (fd < 0)
-        return ls_seterr(err, errlen, "%s: cannot write: no temporary file beside it: %s",
-                         target, strerror(errno));
+        return ls_seterr(err, errlen, "%s: cannot write: no temporary file beside it: %s", target,
+                         strerror(errno));
     int bad = fchmod(fd, old ? (old->st_mode & 07777) : new_file_mode()) != 0;
     if (old && !bad && (old->st_uid != geteuid() || old->st_gid != getegid()))
         (void)!fchown(fd, old->st_uid, old->st_gid); /* only root may; best effort */
@@ -288,7 +291,8 @@ static int stage_regular(const char *target, const struct stat *old, const char 
     bad |= close(fd) != 0;
     if (bad) {
         drop_temp(slot);
-        return ls_seterr(err, errlen, "%s: cannot write: %s", target, strerror(saved ? saved : errno));
+        return ls_seterr(err, errlen, "%s: cannot write: %s", target,
+                         strerror(saved ? saved : errno));
     }
     return slot;
 }
@@ -320,8 +324,8 @@ static int commit_regular(int slot, const char *target, char *err, size_t errlen
 }
 
 /* Replaces the regular file (or creates the file) target through a temporary file. */
-static int replace_regular(const char *target, const struct stat *old, const char *data,
-                           size_t len, char *err, size_t errlen)
+static int replace_regular(const char *target, const struct stat *old, const char *data, size_t len,
+                           char *err, size_t errlen)
 {
     int slot = stage_regular(target, old, data, len, err, errlen);
     if (slot < 0 || commit_regular(slot, target, err, errlen) != 0)
@@ -340,7 +344,8 @@ static int write_through(const char *path, const char *data, size_t len, char *e
     int saved = errno;
     bad |= close(fd) != 0;
     if (bad)
-        return ls_seterr(err, errlen, "%s: cannot write: %s", path, strerror(saved ? saved : errno));
+        return ls_seterr(err, errlen, "%s: cannot write: %s", path,
+                         strerror(saved ? saved : errno));
     return 0;
 }
 
@@ -412,9 +417,13 @@ static int check_links(const char *path, char *err, size_t errlen)
         char dir[PATH_MAX];
         snprintf(dir, sizeof dir, "%.*s", (int)keep, res);
         if (link_refused(&lst, dir))
-            return ls_seterr(err, errlen, "%s: %s is a symbolic link owned by another user (uid %ld) in a sticky, "
-                             "world-writable folder; not followed, as the kernel's protected_symlinks rule would not "
-                             "(give another output path)", path, res, (long)lst.st_uid);
+            return ls_seterr(err, errlen,
+                             "%s: %s is a symbolic link owned by another user (uid %ld) in a "
+                             "sticky, "
+                             "world-writable folder; not followed, as the kernel's "
+                             "protected_symlinks rule would not "
+                             "(give another output path)",
+                             path, res, (long)lst.st_uid);
         ssize_t got = readlink(res, to, sizeof to - 1);
         if (got < 0)
             return 0;
@@ -439,8 +448,10 @@ int ls_resolve_output(const char *path, char *target, size_t targetlen, char *er
     }
     char real[PATH_MAX];
     if (!realpath(path, real))
-        return ls_seterr(err, errlen, "%s: a symbolic link to nothing that exists (%s); "
-                         "not written", path, strerror(errno));
+        return ls_seterr(err, errlen,
+                         "%s: a symbolic link to nothing that exists (%s); "
+                         "not written",
+                         path, strerror(errno));
     if (snprintf(target, targetlen, "%s", real) >= (int)targetlen)
         return ls_seterr(err, errlen, "%s: the path is too long", path);
     return 0;
@@ -477,8 +488,10 @@ static int plan_output(const char *path, out_plan_t *p, char *err, size_t errlen
     }
     p->exists = 1;
     if (is_input(&p->st))
-        return ls_seterr(err, errlen, "%s: is one of the inputs; refusing to overwrite it "
-                         "(give another output path)", path);
+        return ls_seterr(err, errlen,
+                         "%s: is one of the inputs; refusing to overwrite it "
+                         "(give another output path)",
+                         path);
     if (S_ISDIR(p->st.st_mode))
         return ls_seterr(err, errlen, "%s: is a folder; expected a file", path);
     p->through = !S_ISREG(p->st.st_mode);
@@ -570,11 +583,12 @@ int ls_outputs_commit(ls_outputs_t *set, char *err, size_t errlen)
         }
     hold_signals(0, &old);
     if (rc && renamed && err) /* a folder changed under us: say what the set holds now */
-        ls_seterr(err + strlen(err), errlen - strlen(err), " (%d file%s before it in the set replaced)",
-                  renamed, renamed == 1 ? "" : "s");
+        ls_seterr(err + strlen(err), errlen - strlen(err),
+                  " (%d file%s before it in the set replaced)", renamed, renamed == 1 ? "" : "s");
     for (int i = 0; i < set->n && !rc; i++)
         if (set->item[i].through)
-            rc = write_through(set->item[i].target, set->item[i].through, set->item[i].len, err, errlen);
+            rc = write_through(set->item[i].target, set->item[i].through, set->item[i].len, err,
+                               errlen);
     for (int i = 0; i < set->n; i++)
         if (set->item[i].slot == -2)
             sync_folder(set->item[i].target);

@@ -9,7 +9,10 @@
 
 static int quiet_warnings;
 
-void ls_log_quiet(int quiet) { quiet_warnings = quiet; }
+void ls_log_quiet(int quiet)
+{
+    quiet_warnings = quiet;
+}
 
 /* One line: text from a document or a log (a GPU name, an entry id, a path) reaches the
    terminal with its control characters shown as \xNN, never as escapes or a new line. */
@@ -57,7 +60,8 @@ static struct timespec progress_t0;
 
 int ls_progress_mode_parse(const char *text)
 {
-    static const char *const names[] = {[LS_PROGRESS_AUTO] = "auto", [LS_PROGRESS_ALWAYS] = "always",
+    static const char *const names[] = {[LS_PROGRESS_AUTO] = "auto",
+                                        [LS_PROGRESS_ALWAYS] = "always",
                                         [LS_PROGRESS_NEVER] = "never"};
     for (int m = 0; text && m < 3; m++)
         if (strcmp(text, names[m]) == 0)
@@ -65,7 +69,10 @@ int ls_progress_mode_parse(const char *text)
     return -1;
 }
 
-void ls_progress_set_mode(enum ls_progress_mode mode) { progress_mode = (int)mode; }
+void ls_progress_set_mode(enum ls_progress_mode mode)
+{
+    progress_mode = (int)mode;
+}
 
 static int mode_now(void)
 {
@@ -77,7 +84,10 @@ static int mode_now(void)
 }
 
 /* the line rewritten in place on a terminal */
-static int in_place(void) { return mode_now() == LS_PROGRESS_AUTO && isatty(STDERR_FILENO); }
+static int in_place(void)
+{
+    return mode_now() == LS_PROGRESS_AUTO && isatty(STDERR_FILENO);
+}
 
 void ls_progress_log_line(char *buf, size_t len, long long wall_s, double since_s, const char *text)
 {
@@ -107,7 +117,8 @@ static void vprogress(int detail, const char *fmt, va_list ap)
     char text[256], line[320];
     vsnprintf(text, sizeof text, fmt, ap);
     ls_progress_log_line(line, sizeof line, (long long)time(NULL),
-                         (double)(now.tv_sec - progress_t0.tv_sec) + (now.tv_nsec - progress_t0.tv_nsec) / 1e9,
+                         (double)(now.tv_sec - progress_t0.tv_sec) +
+                             (now.tv_nsec - progress_t0.tv_nsec) / 1e9,
                          text);
     fprintf(stderr, "%s\n", line);
     fflush(stderr);

@@ -8,10 +8,10 @@
 /* Exit codes shared by every command (DESIGN.md, "Behaviour at the edges"). */
 enum ls_exit {
     LS_EXIT_OK = 0,
-    LS_EXIT_CHECK = 1,   /* a check failed: baseline violated, finding over threshold */
-    LS_EXIT_USAGE = 2,   /* usage or input error */
-    LS_EXIT_NOGPU = 3,   /* no usable GPU or driver where one is needed */
-    LS_EXIT_BUDGET = 4   /* run: even cut down, the projection does not fit --budget */
+    LS_EXIT_CHECK = 1, /* a check failed: baseline violated, finding over threshold */
+    LS_EXIT_USAGE = 2, /* usage or input error */
+    LS_EXIT_NOGPU = 3, /* no usable GPU or driver where one is needed */
+    LS_EXIT_BUDGET = 4 /* run: even cut down, the projection does not fit --budget */
 };
 
 void ls_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -36,15 +36,17 @@ void ls_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ls_progress_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ls_progress_done(void);
 /* The timestamped line: "linkscope: 2026-12-04T18:01:02Z +12.3 s TEXT" (tests). */
-void ls_progress_log_line(char *buf, size_t len, long long wall_s, double since_s, const char *text);
+void ls_progress_log_line(char *buf, size_t len, long long wall_s, double since_s,
+                          const char *text);
 /* progress.c: item done+1 of total of a long series (pairs, sizes, steps), with the time
    since the series began and the time left at its pace so far, and, after
    ls_progress_clock, the whole run's time against its budget. A detail: terminal only. */
 void ls_progress_clock(double budget_s);
-void ls_progress_step(int done, int total, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ls_progress_step(int done, int total, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* The line ls_progress_step shows (tests). */
-void ls_progress_line(char *buf, size_t len, int done, int total, double phase_s, double run_s, double budget,
-                      const char *what);
+void ls_progress_line(char *buf, size_t len, int done, int total, double phase_s, double run_s,
+                      double budget, const char *what);
 
 /* Formats into err (if non-NULL) like snprintf; returns -1 for convenience. */
 int ls_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static double run_start, run_budget;   /* ls_progress_clock: the whole run */
-static double phase_start;             /* the first item of the current ls_progress_step series */
+static double run_start, run_budget; /* ls_progress_clock: the whole run */
+static double phase_start;           /* the first item of the current ls_progress_step series */
 
 static double now(void)
 {
@@ -31,8 +31,8 @@ static void mmss(char *buf, size_t len, double s)
     snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
 
-void ls_progress_line(char *buf, size_t len, int done, int total, double phase_s, double run_s, double budget,
-                      const char *what)
+void ls_progress_line(char *buf, size_t len, int done, int total, double phase_s, double run_s,
+                      double budget, const char *what)
 {
     char el[24], left[48] = "", run[80] = "";
     mmss(el, sizeof el, phase_s);
@@ -47,7 +47,8 @@ void ls_progress_line(char *buf, size_t len, int done, int total, double phase_s
         mmss(z, sizeof z, budget);
         snprintf(run, sizeof run, " | run %s of %s budget", a, z);
     }
-    snprintf(buf, len, "[%d/%d] %s | %s%s%s", done + 1 > total ? total : done + 1, total, what, el, left, run);
+    snprintf(buf, len, "[%d/%d] %s | %s%s%s", done + 1 > total ? total : done + 1, total, what, el,
+             left, run);
 }
 
 void ls_progress_step(int done, int total, const char *fmt, ...)
@@ -62,7 +63,7 @@ void ls_progress_step(int done, int total, const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     double t = now();
-    ls_progress_line(line, sizeof line, done, total, t - phase_start, run_start > 0 ? t - run_start : 0,
-                     run_start > 0 ? run_budget : 0, what);
+    ls_progress_line(line, sizeof line, done, total, t - phase_start,
+                     run_start > 0 ? t - run_start : 0, run_start > 0 ? run_budget : 0, what);
     ls_progress_detail("%s", line);
 }

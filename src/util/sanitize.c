@@ -45,7 +45,8 @@ static size_t utf8_length(const unsigned char *s, unsigned *cp)
             return 0;
         v = (v << 6) | (s[i] & 0x3f);
     }
-    if ((n == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) || (n == 4 && (v < 0x10000 || v > 0x10ffff)))
+    if ((n == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
+        (n == 4 && (v < 0x10000 || v > 0x10ffff)))
         return 0;
     *cp = v;
     return n;
@@ -212,14 +213,14 @@ char *ls_md_escape(const char *s, char *out, size_t outlen)
         char one[2] = {(char)*p, 0};
         /* "](" escaped: [text](url) and ![x](url) from a name stay text, never a live
            link or image (the brackets alone are shown as they are) */
-        const char *text = *p == '(' && p > start && p[-1] == ']' ? "\\("
-                           : *p == '&' ? "&amp;"
-                           : *p == '<' ? "&lt;"
-                           : *p == '>' ? "&gt;"
-                           : *p == '|' ? "\\|"
+        const char *text = *p == '(' && p > start && p[-1] == ']'   ? "\\("
+                           : *p == '&'                              ? "&amp;"
+                           : *p == '<'                              ? "&lt;"
+                           : *p == '>'                              ? "&gt;"
+                           : *p == '|'                              ? "\\|"
                            : *p == '\n' || *p == '\r' || *p == '\t' ? " "
-                           : *p < 0x20 || *p == 0x7f ? ""
-                                                      : one;
+                           : *p < 0x20 || *p == 0x7f                ? ""
+                                                                    : one;
         put(out, outlen, &o, text);
     }
     out[o] = '\0';

@@ -10,7 +10,7 @@
 
 typedef struct {
     size_t nbuckets, n;
-    size_t *head, *next; /* head[bucket], next[position]: LS_STRINDEX_NONE ends a chain */
+    size_t *head, *next;     /* head[bucket], next[position]: LS_STRINDEX_NONE ends a chain */
     const char *const *keys; /* borrowed */
 } ls_strindex_t;
 

@@ -38,9 +38,9 @@ static const json_t *rule_of(const json_t *findings, const char *rule, const cha
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
-        if (!strcmp(ls_json_str(f, "rule", ""), rule) && (!subject || !strcmp(ls_json_str(f, "subject", ""), subject)))
+    json_array_foreach(findings, i, f) {
+        if (!strcmp(ls_json_str(f, "rule", ""), rule) &&
+            (!subject || !strcmp(ls_json_str(f, "subject", ""), subject)))
             return f;
     }
     return NULL;
@@ -50,8 +50,7 @@ static json_t *entry(json_t *doc, const char *id)
 {
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         if (!strcmp(ls_json_str(e, "id", ""), id))
             return e;
     }
@@ -73,22 +72,21 @@ static void scale_nvlink_figures(json_t *doc, double f)
 {
     size_t i, k;
     json_t *e, *v;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         const char *family = ls_json_str(e, "family", "");
-        int nvlink = (!strcmp(family, "p2p") && json_is_true(json_object_get(e, "p2p"))) || !strcmp(family, "nccl");
+        int nvlink = (!strcmp(family, "p2p") && json_is_true(json_object_get(e, "p2p"))) ||
+                     !strcmp(family, "nccl");
         if (!nvlink)
             continue;
         scale_number(e, "value", f);
-        json_array_foreach(json_object_get(e, "samples"), k, v)
-        {
-            json_array_set_new(json_object_get(e, "samples"), k, json_real(json_number_value(v) * f));
+        json_array_foreach(json_object_get(e, "samples"), k, v) {
+            json_array_set_new(json_object_get(e, "samples"), k,
+                               json_real(json_number_value(v) * f));
         }
         const char *keys[] = {"median", "min", "max", "mean", "stddev"};
         for (size_t s = 0; s < sizeof keys / sizeof *keys; s++)
             scale_number(json_object_get(e, "stats"), keys[s], f);
-        json_array_foreach(json_object_get(e, "rows"), k, v)
-        {
+        json_array_foreach(json_object_get(e, "rows"), k, v) {
             scale_number(json_object_get(v, "oop"), "busbw", f);
             scale_number(json_object_get(v, "oop"), "algbw", f);
             scale_number(json_object_get(v, "ip"), "busbw", f);
@@ -129,7 +127,8 @@ static void halved_nvlink_is_found(void **state)
     const json_t *b = rule_of(f, "below_ceiling", "GPU0->GPU1");
     assert_non_null(b);
     assert_string_equal(ls_json_str(b, "severity", ""), "warning");
-    assert_non_null(strstr(ls_json_str(b, "message", ""), "198.4 GB/s is 42% of its ceiling 478.1 GB/s"));
+    assert_non_null(
+        strstr(ls_json_str(b, "message", ""), "198.4 GB/s is 42% of its ceiling 478.1 GB/s"));
     assert_non_null(rule_of(f, "below_ceiling", "GPU1->GPU0"));
     /* a 2-GPU machine has no peers: the peer rule cannot see it, the ceiling does */
     assert_null(rule_of(f, "degraded_link", NULL));
@@ -149,7 +148,8 @@ static void halved_box_is_found(void **state)
     /* one finding for the 56 pair directions, not 56 */
     const json_t *b = rule_of(f, "below_ceiling", "GPUs 0-7");
     assert_non_null(b);
-    assert_non_null(strstr(ls_json_str(b, "message", ""), "56 NVLink ce figures are below 60% of their ceilings"));
+    assert_non_null(strstr(ls_json_str(b, "message", ""),
+                           "56 NVLink ce figures are below 60% of their ceilings"));
     assert_int_equal(json_array_size(json_object_get(b, "evidence")), 56);
     json_decref(f);
     json_decref(doc);
@@ -168,12 +168,10 @@ static void degraded_pair_below_its_ceiling(void **state)
     assert_null(json_object_get(plan, "cleanest_island"));
     size_t i;
     const json_t *p;
-    json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
-    {
+    json_array_foreach(json_object_get(plan, "best_pairs"), i, p) {
         assert_false(ls_gpu_mask_of(json_object_get(p, "gpus")) == 0x11);
     }
-    json_array_foreach(json_object_get(plan, "groups"), i, p)
-    {
+    json_array_foreach(json_object_get(plan, "groups"), i, p) {
         if (ls_json_int(p, "k", 0) < 8)
             assert_false((ls_gpu_mask_of(json_object_get(p, "gpus")) & 0x11) == 0x11);
     }
@@ -188,8 +186,7 @@ static void no_peer_access_is_found(void **state)
     json_t *doc = bundled_run();
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(doc, "links"), i, l)
-    {
+    json_array_foreach(json_object_get(doc, "links"), i, l) {
         json_object_set_new(l, "p2p_read", json_string("NS"));
         json_object_set_new(l, "p2p_write", json_string("NS"));
         json_object_set_new(l, "cuda_peer_access", json_false());
@@ -215,13 +212,11 @@ static void no_topology_no_guess(void **state)
     assert_int_equal(json_array_size(json_object_get(plan, "needs")), 1);
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(plan, "measured_groups"), i, g)
-    {
+    json_array_foreach(json_object_get(plan, "measured_groups"), i, g) {
         /* measured P2P figures may predict it; a link class may not */
         assert_string_not_equal(ls_json_str(g, "expected_from", ""), "link_class");
     }
-    json_array_foreach(json_object_get(plan, "summary"), i, g)
-    {
+    json_array_foreach(json_object_get(plan, "summary"), i, g) {
         assert_null(strstr(json_string_value(g), "?"));
     }
     /* unknown, not guessed: the P2P figure has no ceiling without the link */
@@ -239,11 +234,12 @@ static void statuses_are_findings(void **state)
     (void)state;
     json_t *doc = bundled_run();
     json_t *ar = entry(doc, "nccl-all_reduce-default");
-    json_object_set_new(json_object_get(json_array_get(json_object_get(ar, "rows"), 10), "oop"), "wrong",
-                        json_integer(137));
+    json_object_set_new(json_object_get(json_array_get(json_object_get(ar, "rows"), 10), "oop"),
+                        "wrong", json_integer(137));
     json_t *ag = entry(doc, "nccl-all_gather-default");
     json_object_set_new(ag, "status", json_string("timeout"));
-    json_object_set_new(ag, "error", json_string("no progress for 60 s: aborted with ncclCommAbort"));
+    json_object_set_new(ag, "error",
+                        json_string("no progress for 60 s: aborted with ncclCommAbort"));
     json_t *hbm = entry(doc, "hbm-read-1");
     json_object_set_new(hbm, "status", json_string("failed"));
     json_object_set_new(hbm, "error", json_string("data check failed after the copy"));
@@ -285,18 +281,22 @@ static void noisy_limit_depends_on_the_copy(void **state)
 {
     (void)state;
     json_t *doc = bundled_run();
-    json_object_set_new(json_object_get(entry(doc, "host-bidir-pageable-0-node0"), "stats"), "cv", json_real(0.17));
+    json_object_set_new(json_object_get(entry(doc, "host-bidir-pageable-0-node0"), "stats"), "cv",
+                        json_real(0.17));
     json_t *f = ls_findings(doc);
     assert_null(rule_of(f, "noisy", NULL));
     json_decref(f);
-    json_object_set_new(json_object_get(entry(doc, "host-bidir-pageable-0-node0"), "stats"), "cv", json_real(0.30));
-    json_object_set_new(json_object_get(entry(doc, "host-h2d-pinned-1-node0"), "stats"), "cv", json_real(0.12));
+    json_object_set_new(json_object_get(entry(doc, "host-bidir-pageable-0-node0"), "stats"), "cv",
+                        json_real(0.30));
+    json_object_set_new(json_object_get(entry(doc, "host-h2d-pinned-1-node0"), "stats"), "cv",
+                        json_real(0.12));
     f = ls_findings(doc);
     const json_t *n = rule_of(f, "noisy", NULL);
     assert_non_null(n);
     assert_int_equal(json_array_size(json_object_get(n, "evidence")), 2);
     /* the worst against its own limit: 0.30 / 0.25 > 0.12 / 0.10 */
-    assert_non_null(strstr(ls_json_str(n, "message", ""), "worst host-bidir-pageable-0-node0 at 30.0%, limit 25%"));
+    assert_non_null(strstr(ls_json_str(n, "message", ""),
+                           "worst host-bidir-pageable-0-node0 at 30.0%, limit 25%"));
     json_decref(f);
     json_decref(doc);
 }
@@ -306,7 +306,9 @@ static void busy_gpu_is_found(void **state)
     (void)state;
     json_t *doc = bundled_run();
     json_t *t = json_object_get(entry(doc, "hbm-copy-1"), "telemetry");
-    json_object_set_new(t, "processes", json_pack("{s:[{s:i, s:I}]}", "1", "pid", 4242, "used_bytes", (json_int_t)1 << 30));
+    json_object_set_new(t, "processes",
+                        json_pack("{s:[{s:i, s:I}]}", "1", "pid", 4242, "used_bytes",
+                                  (json_int_t)1 << 30));
     json_t *f = ls_findings(doc);
     const json_t *b = rule_of(f, "busy_gpu", "GPU1");
     assert_non_null(b);
@@ -336,7 +338,9 @@ static void below_ceiling_on_a_busy_gpu_folds(void **state)
     (void)state;
     json_t *doc = bundled_run();
     json_t *t = json_object_get(entry(doc, "hbm-copy-1"), "telemetry");
-    json_object_set_new(t, "processes", json_pack("{s:[{s:i, s:I}]}", "1", "pid", 4242, "used_bytes", (json_int_t)1 << 30));
+    json_object_set_new(t, "processes",
+                        json_pack("{s:[{s:i, s:I}]}", "1", "pid", 4242, "used_bytes",
+                                  (json_int_t)1 << 30));
     scale_entry(entry(doc, "hbm-read-1"), 0.4);
     scale_entry(entry(doc, "hbm-copy-1"), 0.4);
     json_t *f = ls_findings(doc);

@@ -29,9 +29,9 @@ static int count_rule(const json_t *findings, const char *rule, const char *subj
     int n = 0;
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
-        if (!strcmp(ls_json_str(f, "rule", ""), rule) && (!subject || !strcmp(ls_json_str(f, "subject", ""), subject)))
+    json_array_foreach(findings, i, f) {
+        if (!strcmp(ls_json_str(f, "rule", ""), rule) &&
+            (!subject || !strcmp(ls_json_str(f, "subject", ""), subject)))
             n++;
     }
     return n;
@@ -39,8 +39,10 @@ static int count_rule(const json_t *findings, const char *rule, const char *subj
 
 static int broken_link_findings(const json_t *findings)
 {
-    return count_rule(findings, "degraded_link", NULL) + count_rule(findings, "nvlink_inactive", NULL) +
-           count_rule(findings, "pcie_downtrained", NULL) + count_rule(findings, "nvlink_errors", NULL);
+    return count_rule(findings, "degraded_link", NULL) +
+           count_rule(findings, "nvlink_inactive", NULL) +
+           count_rule(findings, "pcie_downtrained", NULL) +
+           count_rule(findings, "nvlink_errors", NULL);
 }
 
 static int ls_gpu_pair_is(const json_t *pair, int a, int b)
@@ -63,8 +65,7 @@ static void seed004_degraded_pair_found(void **state)
     /* the degraded pair is not proposed for model parallelism */
     size_t i;
     const json_t *p;
-    json_array_foreach(json_object_get(plan, "best_pairs"), i, p)
-    {
+    json_array_foreach(json_object_get(plan, "best_pairs"), i, p) {
         assert_false(ls_gpu_pair_is(p, 0, 4));
     }
     json_decref(plan);
@@ -91,8 +92,7 @@ static void h200x2_has_no_broken_link(void **state)
        NVLink figure: no expectation, no ratio */
     size_t i;
     const json_t *mg, *off = NULL;
-    json_array_foreach(json_object_get(plan, "measured_groups"), i, mg)
-    {
+    json_array_foreach(json_object_get(plan, "measured_groups"), i, mg) {
         if (!strcmp(ls_json_str(mg, "variant", ""), "NCCL_P2P_DISABLE=1"))
             off = mg;
     }
@@ -109,7 +109,8 @@ static void h200x2_has_no_broken_link(void **state)
 static void even_box_gives_no_finding_and_one_island(void **state)
 {
     (void)state;
-    json_t *doc = load("analyze/hgx-h200x8-even.json"), *f = ls_findings(doc), *plan = ls_plan_with(doc, f);
+    json_t *doc = load("analyze/hgx-h200x8-even.json"), *f = ls_findings(doc),
+           *plan = ls_plan_with(doc, f);
     assert_int_equal(json_array_size(f), 0);
     const json_t *islands = json_object_get(plan, "islands");
     assert_int_equal(json_array_size(islands), 1);
@@ -124,14 +125,16 @@ static void even_box_gives_no_finding_and_one_island(void **state)
     json_decref(doc);
 }
 
-static json_t *gpu_of(json_t *doc, int g) { return json_array_get(json_object_get(doc, "gpus"), (size_t)g); }
+static json_t *gpu_of(json_t *doc, int g)
+{
+    return json_array_get(json_object_get(doc, "gpus"), (size_t)g);
+}
 
 static json_t *measurement(json_t *doc, const char *id)
 {
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         if (!strcmp(ls_json_str(e, "id", ""), id))
             return e;
     }
@@ -148,14 +151,14 @@ static const char *nvlink_severity(const char *counter, int rise)
     json_t *e = measurement(doc, "p2p-ce-uni-5-6");
     json_t *tele = json_deep_copy(json_object_get(e, "telemetry"));
     json_t *after = json_object_get(json_object_get(tele, "nvlink_errors_after"), "6");
-    json_object_set_new(after, counter, json_integer(json_integer_value(json_object_get(after, counter)) + rise));
+    json_object_set_new(after, counter,
+                        json_integer(json_integer_value(json_object_get(after, counter)) + rise));
     json_object_set_new(e, "telemetry", tele);
     json_t *f = ls_findings(doc);
     assert_int_equal(count_rule(f, "nvlink_errors", "GPU6"), 1);
     size_t i;
     json_t *x;
-    json_array_foreach(f, i, x)
-    {
+    json_array_foreach(f, i, x) {
         if (!strcmp(ls_json_str(x, "rule", ""), "nvlink_errors"))
             snprintf(sev, sizeof sev, "%s", ls_json_str(x, "severity", ""));
     }
@@ -182,8 +185,9 @@ static void nvlink_shared_window_counted_once(void **state)
     for (int k = 0; k < 2; k++) {
         json_t *e = measurement(doc, ids[k]);
         json_t *tele = json_pack("{s:{s:{s:i, s:i, s:i, s:i}}, s:{s:{s:i, s:i, s:i, s:i}}}",
-                                 "nvlink_errors_before", "6", "crc_flit", 0, "crc_data", 100, "replay", 2, "recovery", 0,
-                                 "nvlink_errors_after", "6", "crc_flit", 0, "crc_data", 140, "replay", 5, "recovery", 0);
+                                 "nvlink_errors_before", "6", "crc_flit", 0, "crc_data", 100,
+                                 "replay", 2, "recovery", 0, "nvlink_errors_after", "6", "crc_flit",
+                                 0, "crc_data", 140, "replay", 5, "recovery", 0);
         json_object_set_new(e, "telemetry", tele);
     }
     json_t *f = ls_findings(doc);
@@ -235,8 +239,9 @@ static void nvlink_windows_out_of_order(void **state)
     const char *ids[] = {"p2p-ce-uni-5-6", "p2p-ce-uni-6-5", "p2p-ce-uni-1-0"};
     const int from[] = {200, 100, 50}, to[] = {210, 140, 120};
     for (int k = 0; k < 3; k++) {
-        json_t *tele = json_pack("{s:{s:{s:i}}, s:{s:{s:i}}}", "nvlink_errors_before", "6", "crc_data", from[k],
-                                 "nvlink_errors_after", "6", "crc_data", to[k]);
+        json_t *tele = json_pack("{s:{s:{s:i}}, s:{s:{s:i}}}", "nvlink_errors_before", "6",
+                                 "crc_data", from[k], "nvlink_errors_after", "6", "crc_data",
+                                 to[k]);
         json_object_set_new(measurement(doc, ids[k]), "telemetry", tele);
     }
     json_t *f = ls_findings(doc);
@@ -255,9 +260,10 @@ static void short_sweep_does_not_dilute_measured_busbw(void **state)
     (void)state;
     json_t *doc = load("analyze/h200x2-anchors.json");
     json_array_append_new(json_object_get(doc, "measurements"),
-                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:[i,i], s:i, s:I, s:f, s:s, s:s}", "id", "nccl-tp-short",
-                                    "family", "nccl", "collective", "all_reduce", "status", "ok", "variant", "default",
-                                    "gpus", 0, 1, "nranks", 2, "bytes", (json_int_t)52428800, "value", 200.0,
+                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:[i,i], s:i, s:I, s:f, s:s, s:s}",
+                                    "id", "nccl-tp-short", "family", "nccl", "collective",
+                                    "all_reduce", "status", "ok", "variant", "default", "gpus", 0,
+                                    1, "nranks", 2, "bytes", (json_int_t)52428800, "value", 200.0,
                                     "unit", "GB/s", "metric", "busbw"));
     json_t *plan = ls_plan(doc);
     const json_t *g = json_array_get(json_object_get(plan, "groups"), 0);
@@ -277,16 +283,19 @@ static void unused_p2p_edges_with_two_digit_gpus(void **state)
         json_array_append_new(gpus, json_pack("{s:i, s:s}", "index", g, "name", "X"));
         for (int o = 0; o < 22; o++)
             if (o != g)
-                json_array_append_new(links, json_pack("{s:i, s:i, s:s, s:s, s:s, s:s}", "a", g, "b", o, "type",
-                                                       "PIX", "class", "PIX", "p2p_read", "OK", "p2p_write", "OK"));
+                json_array_append_new(links, json_pack("{s:i, s:i, s:s, s:s, s:s, s:s}", "a", g,
+                                                       "b", o, "type", "PIX", "class", "PIX",
+                                                       "p2p_read", "OK", "p2p_write", "OK"));
     }
     json_object_set_new(doc, "gpus", gpus);
     json_object_set_new(doc, "links", links);
     json_array_append_new(json_object_get(doc, "measurements"),
-                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:[i,i,i], s:[{s:i, s:i, s:s}, {s:i, s:i, s:s}]}",
-                                    "id", "nccl-x", "family", "nccl", "collective", "all_reduce", "status", "ok",
-                                    "variant", "default", "value", 10.0, "gpus", 1, 2, 21, "transports", "from", 1,
-                                    "to", 21, "transport", "SHM/direct", "from", 1, "to", 2, "transport", "SHM/direct"));
+                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:[i,i,i], s:[{s:i, s:i, s:s}, "
+                                    "{s:i, s:i, s:s}]}",
+                                    "id", "nccl-x", "family", "nccl", "collective", "all_reduce",
+                                    "status", "ok", "variant", "default", "value", 10.0, "gpus", 1,
+                                    2, 21, "transports", "from", 1, "to", 21, "transport",
+                                    "SHM/direct", "from", 1, "to", 2, "transport", "SHM/direct"));
     json_t *f = ls_findings(doc);
     assert_int_equal(count_rule(f, "nccl_p2p_unused", NULL), 1);
     const char *msg = ls_json_str(json_array_get(f, 0), "message", "");
@@ -304,23 +313,24 @@ static void nccl_variant_compared_at_a_common_size(void **state)
     json_t *doc = load("analyze/seed000-gv100x11.json");
     json_t *e = measurement(doc, "nccl-all_reduce-1");
     json_array_append_new(json_object_get(e, "rows"),
-                          json_pack("{s:I, s:{s:f, s:f, s:f, s:i}}", "bytes", (json_int_t)2147483648LL, "oop",
-                                    "time_us", 107374.0, "algbw", 20.0, "busbw", 20.0, "wrong", 0));
+                          json_pack("{s:I, s:{s:f, s:f, s:f, s:i}}", "bytes",
+                                    (json_int_t)2147483648LL, "oop", "time_us", 107374.0, "algbw",
+                                    20.0, "busbw", 20.0, "wrong", 0));
     json_object_set_new(e, "value", json_real(20.0));
     json_object_set_new(e, "bytes", json_integer(2147483648LL));
     json_t *f = ls_findings(doc);
     const json_t *x = NULL;
     size_t i;
     const json_t *y;
-    json_array_foreach(f, i, y)
-    {
+    json_array_foreach(f, i, y) {
         if (!strcmp(ls_json_str(y, "subject", ""), "all_reduce on GPUs 0,5") &&
             !strcmp(ls_json_str(y, "rule", ""), "nccl_p2p_unused"))
             x = y;
     }
     assert_non_null(x);
     assert_string_equal(ls_json_str(x, "severity", ""), "warning");
-    assert_non_null(strstr(ls_json_str(x, "message", ""), "busbw at 1 GiB 7.78 vs 6.99 GB/s (+11%)"));
+    assert_non_null(
+        strstr(ls_json_str(x, "message", ""), "busbw at 1 GiB 7.78 vs 6.99 GB/s (+11%)"));
     json_decref(f);
     json_decref(doc);
 }
@@ -350,9 +360,10 @@ static void hbm_compared_by_method(void **state)
         char id[32];
         snprintf(id, sizeof id, "hbm-read-%d", g);
         json_array_append_new(json_object_get(doc, "measurements"),
-                              json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:[i], s:f, s:s}", "id", id, "family", "hbm",
-                                        "method", "read", "status", "ok", "metric", "bandwidth", "gpu", g, "gpus", g,
-                                        "value", 4900.0, "unit", "GB/s"));
+                              json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:[i], s:f, s:s}", "id", id,
+                                        "family", "hbm", "method", "read", "status", "ok", "metric",
+                                        "bandwidth", "gpu", g, "gpus", g, "value", 4900.0, "unit",
+                                        "GB/s"));
     }
     json_t *f = ls_findings(doc);
     assert_int_equal(count_rule(f, "hbm_efficiency", NULL), 0);
@@ -372,21 +383,24 @@ static void each_rule_fires_on_one_change(void **state)
     (void)state;
     json_t *doc = load("analyze/hgx-h200x8-even.json");
     json_object_set_new(json_object_get(gpu_of(doc, 1), "power"), "limit_w", json_real(500));
-    json_object_set_new(json_object_get(gpu_of(doc, 2), "ecc"), "volatile_uncorrected", json_integer(3));
+    json_object_set_new(json_object_get(gpu_of(doc, 2), "ecc"), "volatile_uncorrected",
+                        json_integer(3));
     json_object_set_new(json_object_get(gpu_of(doc, 3), "pcie"), "width_current", json_integer(8));
-    json_object_set_new(json_array_get(json_object_get(gpu_of(doc, 4), "nvlinks"), 5), "active", json_false());
+    json_object_set_new(json_array_get(json_object_get(gpu_of(doc, 4), "nvlinks"), 5), "active",
+                        json_false());
     json_t *e = measurement(doc, "p2p-ce-uni-5-6");
     json_object_set_new(e, "value", json_real(150.0));
     json_t *tele = json_deep_copy(json_object_get(e, "telemetry"));
-    json_array_append_new(json_object_get(tele, "throttle_reasons"), json_string("hw_thermal_slowdown"));
-    json_object_set_new(json_object_get(json_object_get(tele, "nvlink_errors_after"), "6"), "replay", json_integer(12));
+    json_array_append_new(json_object_get(tele, "throttle_reasons"),
+                          json_string("hw_thermal_slowdown"));
+    json_object_set_new(json_object_get(json_object_get(tele, "nvlink_errors_after"), "6"),
+                        "replay", json_integer(12));
     json_object_set_new(e, "telemetry", tele);
     json_object_set_new(measurement(doc, "hbm-copy-7"), "value", json_real(2500.0));
     json_t *gnl = json_object_get(doc, "gpu_nic_links");
     size_t i;
     json_t *l;
-    json_array_foreach(gnl, i, l)
-    {
+    json_array_foreach(gnl, i, l) {
         if (ls_json_int(l, "gpu", -1) == 0)
             json_object_set_new(l, "type", json_string("SYS"));
     }
@@ -420,8 +434,7 @@ static void all_nvlinks_down_is_an_error(void **state)
     json_t *doc = load("analyze/hgx-h200x8-even.json");
     size_t i;
     json_t *l;
-    json_array_foreach(json_object_get(gpu_of(doc, 3), "nvlinks"), i, l)
-    {
+    json_array_foreach(json_object_get(gpu_of(doc, 3), "nvlinks"), i, l) {
         json_object_set_new(l, "active", json_false());
     }
     json_t *f = ls_findings(doc);
@@ -429,8 +442,7 @@ static void all_nvlinks_down_is_an_error(void **state)
     assert_string_equal(ls_json_str(json_array_get(f, 0), "severity", ""), "error");
     json_decref(f);
     for (int g = 0; g < 8; g++)
-        json_array_foreach(json_object_get(gpu_of(doc, g), "nvlinks"), i, l)
-        {
+        json_array_foreach(json_object_get(gpu_of(doc, g), "nvlinks"), i, l) {
             json_object_set_new(l, "active", json_false());
         }
     f = ls_findings(doc);
@@ -452,9 +464,9 @@ static void plan_of_64_gpus(void **state)
     for (int g = 0; g < 64; g++)
         json_array_append_new(all, json_integer(g));
     json_array_append_new(json_object_get(doc, "measurements"),
-                          json_pack("{s:s, s:s, s:s, s:s, s:f, s:s, s:o}", "id", "nccl-all", "family", "nccl",
-                                    "collective", "all_reduce", "status", "ok", "value", 100.0, "unit", "GB/s",
-                                    "gpus", all));
+                          json_pack("{s:s, s:s, s:s, s:s, s:f, s:s, s:o}", "id", "nccl-all",
+                                    "family", "nccl", "collective", "all_reduce", "status", "ok",
+                                    "value", 100.0, "unit", "GB/s", "gpus", all));
     json_t *plan = ls_plan(doc);
     const json_t *mg = json_object_get(plan, "measured_groups");
     assert_int_equal(json_array_size(mg), 1);
@@ -471,8 +483,7 @@ static void unmeasured_links_are_estimated_by_class(void **state)
     json_t *doc = load("analyze/hgx-h200x8-even.json"), *kept = json_array();
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         if (strcmp(ls_json_str(e, "family", ""), "p2p"))
             json_array_append(kept, e);
     }
@@ -481,7 +492,9 @@ static void unmeasured_links_are_estimated_by_class(void **state)
     const json_t *g2 = json_array_get(json_object_get(plan, "groups"), 0);
     assert_string_equal(ls_json_str(g2, "expected_from", ""), "link_class");
     assert_float_equal(ls_json_num(g2, "expected_busbw_gbps", 0), 382.49, 0.01);
-    assert_string_equal(ls_json_str(json_array_get(json_object_get(plan, "best_pairs"), 0), "from", ""), "link_class");
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(plan, "best_pairs"), 0), "from",
+                                    ""),
+                        "link_class");
     json_decref(plan);
     json_decref(doc);
 }
@@ -516,15 +529,18 @@ static json_t *mpi_entry_over(const char *host0, const char *host1, int gdrdma)
 {
     json_t *doc = ls_doc_new();
     json_array_append_new(json_object_get(doc, "gpus"), json_pack("{s:i}", "index", 0));
-    json_t *net = json_pack("[{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}]", "channel", 0, "conn", 0,
-                            "from_rank", 0, "to_rank", 1, "from", 0, "to", 0, "transport", "NET/IB", "via",
-                            gdrdma ? "NET/IB/0/GDRDMA" : "NET/IB/0", "gdrdma", gdrdma, "read", 0, "side", "send");
-    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:[i,i], s:i, s:[s,s], s:o}", "id", "nccl-mpi",
-                          "family", "nccl", "metric", "busbw", "unit", "GB/s", "status", "ok", "collective",
-                          "all_reduce", "mode", "mpi", "variant", "default", "gpus", 0, 0, "nranks", 2,
-                          "rank_hosts", host0, host1, "transports", net);
-    json_object_set_new(e, "nodes", json_pack(strcmp(host0, host1) ? "[{s:s}, {s:s}]" : "[{s:s}]", "hostname",
-                                              host0, "hostname", host1));
+    json_t *net = json_pack("[{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}]", "channel",
+                            0, "conn", 0, "from_rank", 0, "to_rank", 1, "from", 0, "to", 0,
+                            "transport", "NET/IB", "via", gdrdma ? "NET/IB/0/GDRDMA" : "NET/IB/0",
+                            "gdrdma", gdrdma, "read", 0, "side", "send");
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:[i,i], s:i, s:[s,s], s:o}",
+                          "id", "nccl-mpi", "family", "nccl", "metric", "busbw", "unit", "GB/s",
+                          "status", "ok", "collective", "all_reduce", "mode", "mpi", "variant",
+                          "default", "gpus", 0, 0, "nranks", 2, "rank_hosts", host0, host1,
+                          "transports", net);
+    json_object_set_new(e, "nodes",
+                        json_pack(strcmp(host0, host1) ? "[{s:s}, {s:s}]" : "[{s:s}]", "hostname",
+                                  host0, "hostname", host1));
     json_array_append_new(json_object_get(doc, "measurements"), e);
     return doc;
 }

@@ -45,10 +45,10 @@ static const char *set_of(const json_t *gpus)
     buf[0] = '\0';
     size_t i;
     const json_t *g;
-    json_array_foreach(gpus, i, g)
-    {
+    json_array_foreach(gpus, i, g) {
         size_t len = strlen(buf);
-        snprintf(buf + len, sizeof buf - len, "%s%lld", i ? "," : "", (long long)json_integer_value(g));
+        snprintf(buf + len, sizeof buf - len, "%s%lld", i ? "," : "",
+                 (long long)json_integer_value(g));
     }
     return buf;
 }
@@ -57,8 +57,7 @@ static const json_t *group_of_size(int k)
 {
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(plan, "groups"), i, g)
-    {
+    json_array_foreach(json_object_get(plan, "groups"), i, g) {
         if (ls_json_int(g, "k", 0) == k)
             return g;
     }
@@ -73,8 +72,7 @@ static void island_0_4_is_the_cleanest(void **state)
     int found = 0;
     size_t i;
     const json_t *is;
-    json_array_foreach(json_object_get(plan, "islands"), i, is)
-    {
+    json_array_foreach(json_object_get(plan, "islands"), i, is) {
         if (!strcmp(set_of(json_object_get(is, "gpus")), "0,1,2,3,4")) {
             assert_string_equal(ls_json_str(is, "link_class", ""), "PIX");
             found = 1;
@@ -116,7 +114,8 @@ static void gpu_10_is_kept_out_for_every_reason(void **state)
     /* GPU 10 joins a group only when every other GPU is in it */
     for (int size = 2; size <= 10; size++)
         assert_null(strstr(set_of(json_object_get(group_of_size(size), "gpus")), "10"));
-    assert_string_equal(set_of(json_object_get(group_of_size(11), "gpus")), "0,1,2,3,4,5,6,7,8,9,10");
+    assert_string_equal(set_of(json_object_get(group_of_size(11), "gpus")),
+                        "0,1,2,3,4,5,6,7,8,9,10");
 }
 
 static void gpus_6_and_8_for_memory_bound_work(void **state)
@@ -133,9 +132,9 @@ static int count_rule(const char *rule, const char *subject)
     int n = 0;
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
-        if (!strcmp(ls_json_str(f, "rule", ""), rule) && (!subject || !strcmp(ls_json_str(f, "subject", ""), subject)))
+    json_array_foreach(findings, i, f) {
+        if (!strcmp(ls_json_str(f, "rule", ""), rule) &&
+            (!subject || !strcmp(ls_json_str(f, "subject", ""), subject)))
             n++;
     }
     return n;
@@ -159,8 +158,7 @@ static void placement_and_nccl_findings(void **state)
     /* the 11-GPU ring got slower with NCCL_P2P_LEVEL=PHB: only informational */
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         if (strcmp(ls_json_str(f, "rule", ""), "nccl_p2p_unused"))
             continue;
         if (!strcmp(ls_json_str(f, "subject", ""), "all_reduce on GPUs 0-10"))

@@ -36,8 +36,9 @@ static int count(const json_t *findings, const char *rule, const char *severity)
     size_t i;
     const json_t *f;
     int n = 0;
-    json_array_foreach(findings, i, f) n += strcmp(ls_json_str(f, "rule", ""), rule) == 0 &&
-                                           (!severity || strcmp(ls_json_str(f, "severity", ""), severity) == 0);
+    json_array_foreach(findings, i, f)
+        n += strcmp(ls_json_str(f, "rule", ""), rule) == 0 &&
+             (!severity || strcmp(ls_json_str(f, "severity", ""), severity) == 0);
     return n;
 }
 
@@ -45,7 +46,9 @@ static const char *message_of(const json_t *findings, const char *rule)
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f) if (strcmp(ls_json_str(f, "rule", ""), rule) == 0) return ls_json_str(f, "message", "");
+    json_array_foreach(findings, i, f)
+        if (strcmp(ls_json_str(f, "rule", ""), rule) == 0)
+            return ls_json_str(f, "message", "");
     return "";
 }
 
@@ -63,15 +66,16 @@ static void test_summary_real(void **state)
     json_t *doc = load_burn(), *e = entry0(doc), *b = json_object_get(e, "burn");
     json_t *before = json_deep_copy(b);
     ls_burn_summarize(e);
-    const char *keys[] = {"first_tflops", "sustained_tflops", "sustained_ratio", "temp_max_c",
-                          "power_max_w", "power_sustained_w", "sm_mhz_sustained"};
+    const char *keys[] = {"first_tflops", "sustained_tflops",  "sustained_ratio", "temp_max_c",
+                          "power_max_w",  "power_sustained_w", "sm_mhz_sustained"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         assert_float_equal(ls_json_num(b, keys[i], -1), ls_json_num(before, keys[i], -2), 1e-9);
     /* what the H200 did: ~630 TFLOP/s held, 1485 MHz at ~693 W of 700, 57 C, power cap only */
     assert_true(ls_json_num(b, "sustained_ratio", 0) > 0.95);
     assert_true(ls_json_num(b, "power_max_w", 0) > 690);
     assert_int_equal(json_array_size(json_object_get(b, "throttle_events")), 1);
-    assert_string_equal(ls_json_str(json_array_get(json_object_get(b, "throttle_events"), 0), "reason", ""),
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(b, "throttle_events"), 0),
+                                    "reason", ""),
                         "sw_power_cap");
     assert_int_equal(ls_json_int(b, "wrong", -1), 0);
     json_decref(before);
@@ -111,9 +115,11 @@ static void test_thermal(void **state)
 {
     (void)state;
     json_t *doc = load_burn(), *e = entry0(doc);
-    json_t *mask = json_object_get(json_object_get(json_object_get(e, "burn"), "series"), "throttle");
+    json_t *mask = json_object_get(json_object_get(json_object_get(e, "burn"), "series"),
+                                   "throttle");
     for (size_t i = 100; i < json_array_size(mask); i++)
-        json_array_set_new(mask, i, json_integer(json_integer_value(json_array_get(mask, i)) | 0x20));
+        json_array_set_new(mask, i,
+                           json_integer(json_integer_value(json_array_get(mask, i)) | 0x20));
     ls_burn_summarize(e);
     json_t *found = burn_findings(doc);
     assert_int_equal(count(found, "burn_thermal", "warning"), 1);
@@ -127,7 +133,8 @@ static void test_sag_and_behind(void **state)
 {
     (void)state;
     json_t *doc = load_burn(), *e = entry0(doc);
-    json_t *copy = json_deep_copy(e), *wv = json_object_get(json_object_get(copy, "burn"), "window_tflops");
+    json_t *copy = json_deep_copy(e),
+           *wv = json_object_get(json_object_get(copy, "burn"), "window_tflops");
     size_t n = json_array_size(wv);
     for (size_t i = n / 2; i < n; i++)
         json_array_set_new(wv, i, json_real(0.8 * json_number_value(json_array_get(wv, i))));
@@ -174,13 +181,15 @@ static void test_below_base(void **state)
     found = burn_findings(doc);
     assert_int_equal(count(found, "burn_below_base", "warning"), 1);
     assert_non_null(strstr(message_of(found, "burn_below_base"), "1005 MHz"));
-    assert_non_null(strstr(message_of(found, "burn_below_base"), "h100-pcie's 1125 MHz base clock"));
+    assert_non_null(
+        strstr(message_of(found, "burn_below_base"), "h100-pcie's 1125 MHz base clock"));
     assert_non_null(strstr(message_of(found, "burn_below_base"), "sw_power_cap"));
     assert_null(strstr(message_of(found, "burn_below_base"), "power limit is set"));
     json_decref(found);
     json_object_set_new(json_object_get(gpu, "power"), "limit_w", json_real(250));
     found = burn_findings(doc);
-    assert_non_null(strstr(message_of(found, "burn_below_base"), "set to 250 W of the default 350 W"));
+    assert_non_null(
+        strstr(message_of(found, "burn_below_base"), "set to 250 W of the default 350 W"));
     json_decref(found);
     json_decref(doc);
 }
@@ -218,10 +227,11 @@ static void test_no_burn(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_summary_real), cmocka_unit_test(test_findings_real),
-        cmocka_unit_test(test_power_low),    cmocka_unit_test(test_thermal),
+        cmocka_unit_test(test_summary_real),   cmocka_unit_test(test_findings_real),
+        cmocka_unit_test(test_power_low),      cmocka_unit_test(test_thermal),
         cmocka_unit_test(test_sag_and_behind), cmocka_unit_test(test_fault),
-        cmocka_unit_test(test_below_base),   cmocka_unit_test(test_html_chart),   cmocka_unit_test(test_no_burn),
+        cmocka_unit_test(test_below_base),     cmocka_unit_test(test_html_chart),
+        cmocka_unit_test(test_no_burn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -162,7 +162,8 @@ static void every_output_option_is_checked_before_the_command(void **state)
             else
                 snprintf(opt, sizeof opt, "-%c", row->short_name);
             char *bad[] = {(char *)cmds[i].name, opt, "/nonexistent/out", NULL};
-            char *good[] = {(char *)cmds[i].name, opt, row->flags & LS_OPT_OUTPUT_DIR ? "/tmp" : "/tmp/ls-out", NULL};
+            char *good[] = {(char *)cmds[i].name, opt,
+                            row->flags & LS_OPT_OUTPUT_DIR ? "/tmp" : "/tmp/ls-out", NULL};
             assert_int_equal(ls_check_output_options(&cmds[i], 3, bad), LS_EXIT_USAGE);
             assert_int_equal(ls_check_output_options(&cmds[i], 3, good), 0);
             checked++;

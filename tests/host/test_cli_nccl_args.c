@@ -15,13 +15,14 @@ static void the_sweep_flags_are_kept_for_the_children(void **state)
 {
     (void)state;
     static opts_t o; /* zeroed, as the caller must */
-    char *argv[] = {"nccl", "all_reduce", "--minbytes", "8M", "-e", "16M", "--iters=5", "--op", "max",
-                    "-o", "out.json", "--into", "doc.json", NULL};
+    char *argv[] = {"nccl",     "all_reduce", "--minbytes", "8M",  "-e",
+                    "16M",      "--iters=5",  "--op",       "max", "-o",
+                    "out.json", "--into",     "doc.json",   NULL};
     /* -o with a word that is no operator is the output file; --into beside it is refused after */
     assert_int_equal(ls_nccl_parse_args(13, argv, &o), 2);
     memset(&o, 0, sizeof o);
-    char *ok[] = {"nccl", "all_reduce", "--minbytes", "8M", "-e", "16M", "--iters=5", "--op", "max",
-                  "--into", "doc.json", "all_gather", NULL};
+    char *ok[] = {"nccl", "all_reduce", "--minbytes", "8M",       "-e",         "16M", "--iters=5",
+                  "--op", "max",        "--into",     "doc.json", "all_gather", NULL};
     assert_int_equal(ls_nccl_parse_args(12, ok, &o), 0);
     char stack_noise[256];
     memset(stack_noise, 'x', sizeof stack_noise); /* what a dangling spelling would now read */

@@ -36,20 +36,40 @@ static const char *const *color_words(void)
 }
 
 static const ls_opt_t rows[] = {
-    {.name = "json", .short_name = 'j', .kind = LS_OPT_FLAG, .off = offsetof(args_t, json), .help = "JSON"},
-    {.short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(args_t, out),
+    {.name = "json",
+     .short_name = 'j',
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(args_t, json),
+     .help = "JSON"},
+    {.short_name = 'o',
+     .kind = LS_OPT_STRING,
+     .arg = "FILE",
+     .off = offsetof(args_t, out),
      .help = "write to FILE,\ntwo lines"},
     {.name = "count", .kind = LS_OPT_CALL, .arg = "N", .call = add_count, .help = "add N"},
-    {.name = "color", .kind = LS_OPT_STRING, .arg = "WHEN", .off = offsetof(args_t, color), .words = color_words,
+    {.name = "color",
+     .kind = LS_OPT_STRING,
+     .arg = "WHEN",
+     .off = offsetof(args_t, color),
+     .words = color_words,
      .help = "when"},
-    {.name = "quiet", .short_name = 'q', .kind = LS_OPT_FLAG, .off = offsetof(args_t, quiet),
+    {.name = "quiet",
+     .short_name = 'q',
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(args_t, quiet),
      .flags = LS_OPT_HIDDEN},
-    {.name = "a-very-long-option-name", .kind = LS_OPT_FLAG, .off = offsetof(args_t, json), .help = "long"},
+    {.name = "a-very-long-option-name",
+     .kind = LS_OPT_FLAG,
+     .off = offsetof(args_t, json),
+     .help = "long"},
     LS_OPT_FAIL_ON_ROW(args_t),
     {.kind = LS_OPT_END},
 };
 
-static const ls_cmd_opts_t spec = {.head = "usage: t\n", .opts = rows, .tail = "end\n", .column = 12,
+static const ls_cmd_opts_t spec = {.head = "usage: t\n",
+                                   .opts = rows,
+                                   .tail = "end\n",
+                                   .column = 12,
                                    .args_size = sizeof(args_t)};
 
 /* Parses the words of line (argv[0] "t"); rc, and stderr into err. */
@@ -83,7 +103,9 @@ static void the_spellings_of_a_value_and_a_flag(void **state)
     args_t a;
     char *pos[32], err[512];
     int npos;
-    assert_int_equal(parse("--json -o x.json --count 2 --count=3 one -qj two", &a, pos, &npos, err, sizeof err), 0);
+    assert_int_equal(parse("--json -o x.json --count 2 --count=3 one -qj two", &a, pos, &npos, err,
+                           sizeof err),
+                     0);
     assert_int_equal(a.json, 1);
     assert_int_equal(a.quiet, 1); /* hidden rows are still accepted */
     assert_string_equal(a.out, "x.json");
@@ -98,7 +120,8 @@ static void the_spellings_of_a_value_and_a_flag(void **state)
     assert_int_equal(npos, 2);
     assert_string_equal(pos[0], "--json");
     assert_string_equal(pos[1], "-");
-    assert_int_equal(parse("-o -", &a, pos, &npos, err, sizeof err), 0); /* a value may start with - */
+    assert_int_equal(parse("-o -", &a, pos, &npos, err, sizeof err),
+                     0); /* a value may start with - */
     assert_string_equal(a.out, "-");
     assert_int_equal(parse("--fail-on never", &a, pos, &npos, err, sizeof err), 0);
     assert_int_equal(a.fail_on, LS_FAIL_NEVER);
@@ -117,12 +140,14 @@ static void one_wording_for_every_refusal(void **state)
         {"-x", "linkscope t: unknown option '-x' (see 'linkscope t --help')\n"},
         {"-jx", "linkscope t: unknown option '-x' (see 'linkscope t --help')\n"},
         {"--json=1", "linkscope t: unknown option '--json=1' (see 'linkscope t --help')\n"},
-        {"--jso", "linkscope t: unknown option '--jso' (see 'linkscope t --help')\n"}, /* no prefixes */
+        {"--jso",
+         "linkscope t: unknown option '--jso' (see 'linkscope t --help')\n"}, /* no prefixes */
         {"--count", "linkscope t: --count needs a value (see 'linkscope t --help')\n"},
         {"-o", "linkscope t: -o needs a value (see 'linkscope t --help')\n"},
         {"--count bad", "linkscope t: --count: 'bad' is bad (see 'linkscope t --help')\n"},
-        {"--fail-on loud", "linkscope t: --fail-on: expected info, warning, error or never, got 'loud' "
-                           "(see 'linkscope t --help')\n"},
+        {"--fail-on loud",
+         "linkscope t: --fail-on: expected info, warning, error or never, got 'loud' "
+         "(see 'linkscope t --help')\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(parse(cases[i].line, &a, pos, &npos, err, sizeof err), LS_EXIT_USAGE);
@@ -145,7 +170,8 @@ static void the_usage_block_comes_from_the_rows(void **state)
                               "            when\n"
                               "  --a-very-long-option-name\n"
                               "            long\n"
-                              "  --fail-on LEVEL   exit 1 when a finding at or above LEVEL exists: info,\n"
+                              "  --fail-on LEVEL   exit 1 when a finding at or above LEVEL exists: "
+                              "info,\n"
                               "                    warning, error (default) or never\n"
                               "end\n");
     free(text);
@@ -155,7 +181,8 @@ static void the_completion_offers_the_visible_rows_and_their_words(void **state)
 {
     (void)state;
     const char *const *words;
-    const char *expect[] = {"--json", "-o", "--count", "--color", "--a-very-long-option-name", "--fail-on"};
+    const char *expect[] = {"--json",   "-o", "--count", "--color", "--a-very-long-option-name",
+                            "--fail-on"};
     int i = 0;
     for (const char *o; (o = ls_opt_offered("t", &spec, i, &words)); i++) {
         assert_true(i < 6);

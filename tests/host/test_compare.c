@@ -64,11 +64,11 @@ static void add_all_reduce(json_t *doc, const char *variant, double small_us, do
     json_object_set_new(e, "dtype", json_string("float"));
     json_object_set_new(e, "redop", json_string("sum"));
     json_object_set_new(e, "root", json_integer(-1));
-    json_object_set_new(
-        e, "rows",
-        json_pack("[{s:i, s:{s:f, s:f}}, {s:I, s:{s:f, s:f}}]", "bytes", 8, "oop", "time_us",
-                  small_us, "busbw", 0.0, "bytes", (json_int_t)1073741824, "oop", "time_us",
-                  3300.0, "busbw", gib_busbw));
+    json_object_set_new(e, "rows",
+                        json_pack("[{s:i, s:{s:f, s:f}}, {s:I, s:{s:f, s:f}}]", "bytes", 8, "oop",
+                                  "time_us", small_us, "busbw", 0.0, "bytes",
+                                  (json_int_t)1073741824, "oop", "time_us", 3300.0, "busbw",
+                                  gib_busbw));
     json_object_set_new(e, "value", json_real(gib_busbw));
     ls_doc_add_measurement(doc, e);
 }
@@ -77,8 +77,7 @@ static const json_t *row_for(const json_t *result, const char *label_part)
 {
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(result, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(result, "rows"), i, row) {
         if (strstr(ls_json_str(row, "label", ""), label_part))
             return row;
     }
@@ -108,7 +107,7 @@ static void regression_flagged_small_noise_not(void **state)
     json_t *b = doc_with_gpus("NVIDIA H200", 2);
     add_pair(b, "p2p", 0, 1, (double[]){350.0, 351.0, 349.5, 350.2, 350.8}, 5); /* -10.5% */
     add_pair(b, "p2p", 1, 0, (double[]){393.0, 392.6, 393.1, 392.8, 393.3}, 5); /* +0.2% */
-    add_pair(b, "latency", 0, 1, (double[]){2.50, 2.52, 2.49, 2.51, 2.50}, 5); /* slower */
+    add_pair(b, "latency", 0, 1, (double[]){2.50, 2.52, 2.49, 2.51, 2.50}, 5);  /* slower */
     add_all_reduce(b, "default", 15.4, 280.0);
     ls_compare_opts_t opts = {.threshold_pct = 5.0};
     char err[256] = "";
@@ -221,8 +220,7 @@ static void context_shows_inventory_differences(void **state)
     int seen_gpus = 0, seen_nccl = 0, seen_driver = 0;
     size_t i;
     const json_t *c;
-    json_array_foreach(json_object_get(r, "context"), i, c)
-    {
+    json_array_foreach(json_object_get(r, "context"), i, c) {
         const char *what = ls_json_str(c, "what", "");
         int differs = json_is_true(json_object_get(c, "differs"));
         if (strcmp(what, "GPUs") == 0) {
@@ -254,17 +252,17 @@ static void firmware_upgrade_before_after(void **state)
     for (int k = 0; k < 2; k++) {
         docs[k] = ls_import_doc_new();
         json_array_append_new(json_object_get(docs[k], "nics"),
-                              json_pack("{s:i, s:s, s:s}", "index", 0, "name", "mlx5_0",
-                                        "firmware", fw[k]));
+                              json_pack("{s:i, s:s, s:s}", "index", 0, "name", "mlx5_0", "firmware",
+                                        fw[k]));
         json_t *e = ls_entry_new("nccl", "busbw", "GB/s");
         json_object_set_new(e, "collective", json_string("all_reduce"));
         json_object_set_new(e, "gpus", json_pack("[i,i,i,i,i,i,i,i]", 0, 1, 2, 3, 4, 5, 6, 7));
         json_object_set_new(e, "nranks", json_integer(16));
         json_object_set_new(e, "dtype", json_string("float"));
         json_object_set_new(e, "redop", json_string("sum"));
-        json_object_set_new(e, "rows", json_pack("[{s:I, s:{s:f}}]", "bytes",
-                                                 (json_int_t)8589934592LL, "oop", "busbw",
-                                                 busbw[k]));
+        json_object_set_new(e, "rows",
+                            json_pack("[{s:I, s:{s:f}}]", "bytes", (json_int_t)8589934592LL, "oop",
+                                      "busbw", busbw[k]));
         ls_doc_add_measurement(docs[k], e);
     }
     ls_compare_opts_t opts = {.threshold_pct = 5.0};
@@ -275,8 +273,7 @@ static void firmware_upgrade_before_after(void **state)
     int seen = 0;
     size_t i;
     const json_t *c;
-    json_array_foreach(json_object_get(r, "context"), i, c)
-    {
+    json_array_foreach(json_object_get(r, "context"), i, c) {
         if (strcmp(ls_json_str(c, "what", ""), "NIC firmware") == 0) {
             seen = 1;
             assert_true(json_is_true(json_object_get(c, "differs")));
@@ -340,7 +337,8 @@ static void baseline_from_good_run(void **state)
     assert_int_equal(json_array_size(v), 1); /* the pair; the two nccl rows are skipped */
     const json_t *first_v = json_array_get(v, 0);
     assert_string_equal(ls_json_str(first_v, "kind", ""), "min");
-    assert_non_null(strstr(ls_json_str(first_v, "line", ""), "FAIL p2p ce uni GPU0->GPU1: 313.00 GB/s"));
+    assert_non_null(
+        strstr(ls_json_str(first_v, "line", ""), "FAIL p2p ce uni GPU0->GPU1: 313.00 GB/s"));
     assert_int_equal(json_array_size(skipped), 2);
     assert_string_equal(ls_json_str(json_array_get(skipped, 0), "kind", ""), "skipped");
     assert_non_null(strstr(ls_json_str(json_array_get(skipped, 0), "line", ""), "SKIP all_reduce"));
@@ -361,13 +359,15 @@ static void baseline_from_good_run(void **state)
 }
 
 /* The HGX H200 acceptance example of docs/compare-check.md, on the imported fixtures. */
-static const char acceptance[] =
-    "{\"schema\": \"linkscope.baseline/1\", \"tolerance_pct\": 0, \"expectations\": [\n"
-    " {\"label\": \"NVLink P2P per pair\", \"match\": {\"family\": \"p2p\", \"direction\": \"uni\",\n"
-    "   \"p2p\": true, \"method\": \"ce\"}, \"min\": 390},\n"
-    " {\"label\": \"all_reduce at 1 GiB\", \"match\": {\"family\": \"nccl\", \"collective\": \"all_reduce\",\n"
-    "   \"bytes\": \"1G\", \"metric\": \"busbw\"}, \"min\": 320}\n"
-    "]}\n";
+static const char acceptance[] = "{\"schema\": \"linkscope.baseline/1\", \"tolerance_pct\": 0, "
+                                 "\"expectations\": [\n"
+                                 " {\"label\": \"NVLink P2P per pair\", \"match\": {\"family\": "
+                                 "\"p2p\", \"direction\": \"uni\",\n"
+                                 "   \"p2p\": true, \"method\": \"ce\"}, \"min\": 390},\n"
+                                 " {\"label\": \"all_reduce at 1 GiB\", \"match\": {\"family\": "
+                                 "\"nccl\", \"collective\": \"all_reduce\",\n"
+                                 "   \"bytes\": \"1G\", \"metric\": \"busbw\"}, \"min\": 320}\n"
+                                 "]}\n";
 
 static json_t *import_files(const char *const *files, size_t n)
 {
@@ -401,7 +401,8 @@ static void hand_written_acceptance_baseline(void **state)
     json_decref(v);
     json_decref(doc);
     /* p2pBandwidthLatencyTest's 0->1 write is 359.78: one violation */
-    const char *sample[] = {"h200x2/p2pBandwidthLatencyTest.txt", "h200x2/nccl-tests-all_reduce.txt"};
+    const char *sample[] = {"h200x2/p2pBandwidthLatencyTest.txt",
+                            "h200x2/nccl-tests-all_reduce.txt"};
     doc = import_files(sample, 2);
     v = ls_baseline_check(base, doc, 0, &checked, NULL);
     assert_int_equal(json_array_size(v), 1);
@@ -414,10 +415,10 @@ static void hand_written_acceptance_baseline(void **state)
 static void optional_expectation_may_be_missing(void **state)
 {
     (void)state;
-    const char *text =
-        "{\"schema\": \"linkscope.baseline/1\", \"expectations\": ["
-        "{\"match\": {\"family\": \"hbm\"}, \"min\": 4000, \"optional\": true},"
-        "{\"match\": {\"family\": \"latency\"}, \"max\": 1.0, \"tolerance_pct\": 50}]}";
+    const char *text = "{\"schema\": \"linkscope.baseline/1\", \"expectations\": ["
+                       "{\"match\": {\"family\": \"hbm\"}, \"min\": 4000, \"optional\": true},"
+                       "{\"match\": {\"family\": \"latency\"}, \"max\": 1.0, \"tolerance_pct\": "
+                       "50}]}";
     char err[256] = "";
     json_t *base = ls_baseline_parse(text, "b.json", err, sizeof err);
     assert_non_null(base);
@@ -425,7 +426,7 @@ static void optional_expectation_may_be_missing(void **state)
     int checked;
     json_t *skipped = NULL;
     json_t *v = ls_baseline_check(base, a, 1, &checked, &skipped);
-    assert_int_equal(json_array_size(v), 1); /* 2.0 us > 1.0 us x 1.5 */
+    assert_int_equal(json_array_size(v), 1);       /* 2.0 us > 1.0 us x 1.5 */
     assert_int_equal(json_array_size(skipped), 1); /* optional: skipped even with require_all */
     json_decref(skipped);
     assert_string_equal(ls_json_str(json_array_get(v, 0), "kind", ""), "max");
@@ -477,7 +478,8 @@ static void spread_widens_the_tolerance(void **state)
     add_host(b, "pageable", (double[]){7.0, 7.1, 6.9, 7.0, 7.0}, 5);
     v = ls_baseline_check(base, b, 0, &checked, NULL);
     assert_int_equal(json_array_size(v), 1);
-    assert_non_null(strstr(ls_json_str(json_array_get(v, 0), "line", ""), "tolerance 42.0% = 3 x spread 14.00%"));
+    assert_non_null(strstr(ls_json_str(json_array_get(v, 0), "line", ""),
+                           "tolerance 42.0% = 3 x spread 14.00%"));
     json_decref(v);
     json_decref(b);
     json_decref(base);
@@ -492,7 +494,8 @@ static void malformed_baselines_are_refused(void **state)
     } cases[] = {
         {"{\"schema\": \"linkscope.run/1\"}", "is not linkscope.baseline/1"},
         {"{\"expectations\": []}", "schema: missing"},
-        {"{\"schema\": \"linkscope.baseline/1\", \"expectations\": []}", "expectations: missing, empty"},
+        {"{\"schema\": \"linkscope.baseline/1\", \"expectations\": []}",
+         "expectations: missing, empty"},
         {"{\"schema\": \"linkscope.baseline/1\", \"expectations\": [{\"match\": {}}]}",
          "expectations[0]: needs \"min\" or \"max\""},
         {"{\"schema\": \"linkscope.baseline/1\", \"expectations\": [{\"min\": 3}]}",
@@ -503,7 +506,8 @@ static void malformed_baselines_are_refused(void **state)
         {"{\"schema\": \"linkscope.baseline/1\", \"expectations\": [{\"match\": {}, \"min\": 1, "
          "\"spread_pct\": \"wide\"}]}",
          "expectations[0].spread_pct"},
-        {"{\"schema\": \"linkscope.baseline/1\", \"spread_k\": -1, \"expectations\": [{\"match\": {}, "
+        {"{\"schema\": \"linkscope.baseline/1\", \"spread_k\": -1, \"expectations\": [{\"match\": "
+         "{}, "
          "\"min\": 1}]}",
          "spread_k"},
         {"{\"schema\": \"linkscope.baseline/1\", ", "not a valid JSON"},

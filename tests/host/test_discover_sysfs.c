@@ -23,7 +23,10 @@
 #include "model/topo.h"
 #include "util/log.h"
 
-static const char *tree(void) { return ls_fixture("sysfs/two-socket"); }
+static const char *tree(void)
+{
+    return ls_fixture("sysfs/two-socket");
+}
 
 static json_t *discover_fake(const char *root)
 {
@@ -38,8 +41,7 @@ static const char *link_word(const json_t *doc, const char *array, const char *k
 {
     size_t i;
     const json_t *l;
-    json_array_foreach(json_object_get(doc, array), i, l)
-    {
+    json_array_foreach(json_object_get(doc, array), i, l) {
         if (ls_json_int(l, ka, -1) == a && ls_json_int(l, kb, -1) == b)
             return ls_json_str(l, "type", "?");
     }
@@ -71,9 +73,9 @@ static void gpu_pairs_classified_like_nvidia_smi(void **state)
     json_t *doc = discover_fake(tree());
     /* expected[a][b] for GPU0..5 */
     const char *expected[6][6] = {
-        {"X", "PIX", "PXB", "NODE", "SYS", "SYS"},   {"PIX", "X", "PXB", "NODE", "SYS", "SYS"},
-        {"PXB", "PXB", "X", "NODE", "SYS", "SYS"},   {"NODE", "NODE", "NODE", "X", "SYS", "SYS"},
-        {"SYS", "SYS", "SYS", "SYS", "X", "PHB"},    {"SYS", "SYS", "SYS", "SYS", "PHB", "X"},
+        {"X", "PIX", "PXB", "NODE", "SYS", "SYS"}, {"PIX", "X", "PXB", "NODE", "SYS", "SYS"},
+        {"PXB", "PXB", "X", "NODE", "SYS", "SYS"}, {"NODE", "NODE", "NODE", "X", "SYS", "SYS"},
+        {"SYS", "SYS", "SYS", "SYS", "X", "PHB"},  {"SYS", "SYS", "SYS", "SYS", "PHB", "X"},
     };
     for (int a = 0; a < 6; a++)
         for (int b = 0; b < 6; b++) {
@@ -134,7 +136,8 @@ static void nics_ports_and_gpudirect(void **state)
     json_t *doc = discover_fake(tree());
     json_t *nics = json_object_get(doc, "nics");
     assert_int_equal(json_array_size(nics), 3);
-    json_t *n0 = json_array_get(nics, 0), *n1 = json_array_get(nics, 1), *n2 = json_array_get(nics, 2);
+    json_t *n0 = json_array_get(nics, 0), *n1 = json_array_get(nics, 1),
+           *n2 = json_array_get(nics, 2);
     assert_string_equal(ls_json_str(n0, "name", ""), "mlx5_0");
     assert_string_equal(ls_json_str(n0, "label", ""), "NIC0");
     assert_string_equal(ls_json_str(n0, "pci_bus_id", ""), "00000000:05:00.0");
@@ -144,7 +147,8 @@ static void nics_ports_and_gpudirect(void **state)
     assert_string_equal(ls_json_str(p0, "state", ""), "ACTIVE");
     assert_float_equal(ls_json_num(p0, "rate_gbps", 0), 400.0, 1e-9);
     assert_string_equal(ls_json_str(p0, "link_layer", ""), "InfiniBand");
-    assert_string_equal(ls_json_str(json_array_get(json_object_get(n1, "ports"), 0), "link_layer", ""),
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(n1, "ports"), 0), "link_layer",
+                                    ""),
                         "Ethernet");
     json_t *ports2 = json_object_get(n2, "ports");
     assert_int_equal(json_array_size(ports2), 2);
@@ -198,8 +202,7 @@ static int has_warning(const json_t *doc, const char *needle)
 {
     size_t i;
     const json_t *w;
-    json_array_foreach(json_object_get(json_object_get(doc, "software"), "warnings"), i, w)
-    {
+    json_array_foreach(json_object_get(json_object_get(doc, "software"), "warnings"), i, w) {
         if (strstr(json_string_value(w), needle))
             return 1;
     }
@@ -212,7 +215,8 @@ static void missing_tree_degrades_with_warnings(void **state)
     json_t *doc = json_object();
     ls_discover_opts_t opts = {"/nonexistent/linkscope-root", 0, 0};
     assert_int_equal(ls_discover(doc, &opts), 0);
-    assert_true(has_warning(doc, "sysfs: cannot read /nonexistent/linkscope-root/sys/bus/pci/devices"));
+    assert_true(
+        has_warning(doc, "sysfs: cannot read /nonexistent/linkscope-root/sys/bus/pci/devices"));
     assert_true(has_warning(doc, "host: nothing readable"));
     assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 0);
     assert_int_equal(json_array_size(json_object_get(doc, "nics")), 0);
@@ -312,7 +316,8 @@ static void real_h200_document_reads_back(void **state)
     assert_int_equal(topo->p2p_read[1][0], LS_P2P_OK);
     json_t *g1 = json_array_get(json_object_get(doc, "gpus"), 1);
     assert_float_equal(ls_json_num(g1, "nvlink_theoretical_gbps", 0), 478.116, 1e-3);
-    assert_float_equal(ls_json_num(json_object_get(g1, "pcie"), "theoretical_gbps", 0), 63.015, 1e-3);
+    assert_float_equal(ls_json_num(json_object_get(g1, "pcie"), "theoretical_gbps", 0), 63.015,
+                       1e-3);
     assert_int_equal(json_array_size(json_object_get(g1, "nvlinks")), 18);
     free(topo);
     json_decref(doc);

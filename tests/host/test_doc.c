@@ -38,7 +38,8 @@ static void round_trip_is_byte_identical(void **state)
     assert_non_null(back);
     char *second = ls_doc_dumps(back);
     assert_string_equal(first, second);
-    assert_string_equal(ls_json_str(json_array_get(json_object_get(back, "measurements"), 0), "id", ""),
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(back, "measurements"), 0), "id",
+                                    ""),
                         "p2p-0");
     free(first);
     free(second);
@@ -139,7 +140,8 @@ static void topo_round_trip(void **state)
     /* a document that skips GPU indices (an import of a run on GPUs 2 only): the skipped
        ones keep a label, their links stay unknown */
     json_t *sparse = ls_doc_new();
-    json_array_append_new(json_object_get(sparse, "gpus"), json_pack("{s:i, s:s}", "index", 2, "label", "GPU2"));
+    json_array_append_new(json_object_get(sparse, "gpus"),
+                          json_pack("{s:i, s:s}", "index", 2, "label", "GPU2"));
     assert_int_equal(ls_topo_from_doc(sparse, u), 0);
     assert_int_equal(u->ngpus, 3);
     assert_string_equal(u->gpu_label[0], "GPU0");
@@ -156,8 +158,8 @@ static void topo_round_trip(void **state)
 static void json_int_of_reals(void **state)
 {
     (void)state;
-    json_t *o = json_pack("{s:f, s:f, s:f, s:I}", "half", 3.5, "huge", 1e300, "neg", -1e19,
-                          "int", (json_int_t)7);
+    json_t *o = json_pack("{s:f, s:f, s:f, s:I}", "half", 3.5, "huge", 1e300, "neg", -1e19, "int",
+                          (json_int_t)7);
     assert_int_equal(ls_json_int(o, "half", -1), 3);
     assert_int_equal(ls_json_int(o, "huge", -1), -1);
     assert_int_equal(ls_json_int(o, "neg", -1), -1);
@@ -184,9 +186,12 @@ static void non_finite_samples_left_out(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(round_trip_is_byte_identical), cmocka_unit_test(stats_are_stored),
-        cmocka_unit_test(rejects_bad_documents), cmocka_unit_test(missing_file_is_named),
-        cmocka_unit_test(topo_round_trip), cmocka_unit_test(json_int_of_reals),
+        cmocka_unit_test(round_trip_is_byte_identical),
+        cmocka_unit_test(stats_are_stored),
+        cmocka_unit_test(rejects_bad_documents),
+        cmocka_unit_test(missing_file_is_named),
+        cmocka_unit_test(topo_round_trip),
+        cmocka_unit_test(json_int_of_reals),
         cmocka_unit_test(non_finite_samples_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,8 +59,10 @@ static void descriptors_complete(void **state)
     assert_null(ls_fam_find("nope"));
     assert_null(ls_fam_find(NULL));
     assert_int_equal(ls_proj_cost_row("nope"), -1);
-    assert_string_equal(ls_fam_method_words(&ls_fam_p2p, LS_P2P_CE), "copy engine (cudaMemcpyPeerAsync)");
-    assert_string_equal(ls_fam_method_words(&ls_fam_p2p, "other"), "other"); /* unknown: as written */
+    assert_string_equal(ls_fam_method_words(&ls_fam_p2p, LS_P2P_CE),
+                        "copy engine (cudaMemcpyPeerAsync)");
+    assert_string_equal(ls_fam_method_words(&ls_fam_p2p, "other"),
+                        "other"); /* unknown: as written */
 }
 
 /* Prometheus: every gauge named by its conventions, once. */
@@ -77,7 +79,8 @@ static void prometheus_names_unique(void **state)
             assert_true(!ls_fams[k]->prom.name || strcmp(ls_fams[k]->prom.name, p->name));
     }
     /* the gauges docs/reports.md lists */
-    const ls_fam_t *listed[] = {&ls_fam_p2p, &ls_fam_latency, &ls_fam_hbm, &ls_fam_host, &ls_fam_nccl};
+    const ls_fam_t *listed[] = {&ls_fam_p2p, &ls_fam_latency, &ls_fam_hbm, &ls_fam_host,
+                                &ls_fam_nccl};
     for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++)
         assert_non_null(listed[i]->prom.name);
 }
@@ -140,7 +143,8 @@ static void view_reads_the_entry(void **state)
     assert_int_equal(v.n, 3);
     assert_true(v.cv > 0);
     /* a pair without peer access: both flags */
-    assert_int_equal(v.flags & (LS_VF_NO_P2P | LS_VF_THROUGH_HOST), LS_VF_NO_P2P | LS_VF_THROUGH_HOST);
+    assert_int_equal(v.flags & (LS_VF_NO_P2P | LS_VF_THROUGH_HOST),
+                     LS_VF_NO_P2P | LS_VF_THROUGH_HOST);
     assert_false(v.flags & LS_VF_THROTTLED);
     json_decref(doc);
 }
@@ -150,7 +154,8 @@ static void view_unknown_is_unknown(void **state)
 {
     (void)state;
     json_t *doc = ls_doc_new();
-    ls_doc_add_measurement(doc, json_pack("{s:s, s:s, s:s}", "family", "future", "method", "x", "status", "failed"));
+    ls_doc_add_measurement(doc, json_pack("{s:s, s:s, s:s}", "family", "future", "method", "x",
+                                          "status", "failed"));
     ls_doc_add_measurement(doc, ls_hbm_entry(2, LS_HBM_COPY, 1 << 20, 0));
     ls_view_t v = ls_view_at(doc, 0);
     assert_null(v.fam);
@@ -190,13 +195,20 @@ static void generic_table_of_a_new_family(void **state)
 {
     (void)state;
     static const ls_fam_method_t methods[] = {{.word = "m"}, {.word = NULL}};
-    const ls_fam_t fake = {.name = "fake_family", .title = "Fake figure", .metric = "bandwidth", .unit = "GB/s",
-                           .per = LS_PER_GPU, .methods = methods, .section = "memory", .show = LS_SHOW_TABLE};
+    const ls_fam_t fake = {.name = "fake_family",
+                           .title = "Fake figure",
+                           .metric = "bandwidth",
+                           .unit = "GB/s",
+                           .per = LS_PER_GPU,
+                           .methods = methods,
+                           .section = "memory",
+                           .show = LS_SHOW_TABLE};
     json_t *e = ls_entry_new(fake.name, fake.metric, fake.unit);
     json_object_set_new(e, "method", json_string("m"));
     json_object_set_new(e, "gpu", json_integer(3));
     json_t *doc = doc_with(e, 100);
-    ls_doc_add_measurement(doc, json_pack("{s:s, s:s, s:s}", "family", fake.name, "status", "failed", "id", "x"));
+    ls_doc_add_measurement(doc, json_pack("{s:s, s:s, s:s}", "family", fake.name, "status",
+                                          "failed", "id", "x"));
     assert_null(ls_table_family(doc, NULL, &ls_fam_burn));
     ls_table_t *t = ls_table_family(doc, NULL, &fake);
     assert_non_null(t);

@@ -76,7 +76,8 @@ static void size_checked_against_host_memory(void **state)
     assert_int_equal(ls_family_check_host_memory(host, 1ull << 20, err, sizeof err), 0);
     assert_int_not_equal(ls_family_check_host_memory(host, 1ull << 62, err, sizeof err), 0);
     assert_non_null(strstr(err, "2 buffers of it do not fit in this machine's"));
-    assert_int_equal(ls_family_check_host_memory(hbm, 1ull << 62, err, sizeof err), 0); /* device only */
+    assert_int_equal(ls_family_check_host_memory(hbm, 1ull << 62, err, sizeof err),
+                     0); /* device only */
 }
 
 /* The four families' commands print their own tables (a family added later prints none

@@ -30,7 +30,9 @@ static const json_t *rule_of(const json_t *findings, const char *rule)
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f) if (!strcmp(ls_json_str(f, "rule", ""), rule)) return f;
+    json_array_foreach(findings, i, f)
+        if (!strcmp(ls_json_str(f, "rule", ""), rule))
+            return f;
     return NULL;
 }
 
@@ -53,7 +55,7 @@ static void every_shape_renders(void **state)
     text_is(LS_ABOUT_WHAT("input x.log"), "input x.log");
     text_is(LS_ABOUT_PORT("mlx5_0:1"), "mlx5_0:1");
     text_is(LS_ABOUT_GPUS(0), "GPU unknown"); /* never an empty list */
-    text_is(LS_ABOUT_GPU(64), "GPU unknown");  /* beyond the 64 a mask holds: not guessed */
+    text_is(LS_ABOUT_GPU(64), "GPU unknown"); /* beyond the 64 a mask holds: not guessed */
 }
 
 static void data_fields_written(void **state)
@@ -89,7 +91,8 @@ static void seed004_error_is_data(void **state)
     const json_t *o;
     json_array_foreach(f, i, o) /* only errors that name GPUs are avoided */
         assert_int_equal(ls_finding_action(o) == LS_FA_AVOID,
-                         !strcmp(ls_json_str(o, "severity", ""), "error") && ls_finding_gpus(o) != 0);
+                         !strcmp(ls_json_str(o, "severity", ""), "error") &&
+                             ls_finding_gpus(o) != 0);
     json_decref(f);
     json_decref(doc);
 }
@@ -102,8 +105,10 @@ static void plan_reads_data_not_text(void **state)
     json_t *plan = ls_plan_with(doc, f), *renamed = json_deep_copy(f), *blind = json_deep_copy(f);
     size_t i;
     json_t *o;
-    json_array_foreach(renamed, i, o) json_object_set_new(o, "subject", json_string("worded another way"));
-    json_array_foreach(blind, i, o) json_object_del(o, "gpus");
+    json_array_foreach(renamed, i, o)
+        json_object_set_new(o, "subject", json_string("worded another way"));
+    json_array_foreach(blind, i, o)
+        json_object_del(o, "gpus");
     json_t *plan_renamed = ls_plan_with(doc, renamed), *plan_blind = ls_plan_with(doc, blind);
     assert_true(json_equal(plan, plan_renamed));
     assert_false(json_equal(plan, plan_blind));
@@ -145,7 +150,8 @@ static void fold_names_every_gpu(void **state)
     size_t i;
     json_t *g;
     json_array_foreach(json_object_get(doc, "gpus"), i, g)
-        json_object_set_new(g, "power", json_pack("{s:f, s:f}", "limit_w", 500.0, "default_limit_w", 700.0));
+        json_object_set_new(g, "power",
+                            json_pack("{s:f, s:f}", "limit_w", 500.0, "default_limit_w", 700.0));
     json_t *f = ls_findings(doc);
     const json_t *p = rule_of(f, "power_limit");
     assert_non_null(p);
@@ -161,7 +167,8 @@ static void fold_names_every_gpu(void **state)
 static void fleet_keeps_the_data(void **state)
 {
     (void)state;
-    json_t *doc = load("analyze/seed004-nvlink8-degraded.json"), *kept = ls_fleet_node_findings(doc);
+    json_t *doc = load("analyze/seed004-nvlink8-degraded.json"),
+           *kept = ls_fleet_node_findings(doc);
     const json_t *d = rule_of(kept, "degraded_link");
     assert_non_null(d);
     assert_int_equal(ls_finding_gpus(d), 0x11);
@@ -173,8 +180,8 @@ static void fleet_keeps_the_data(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_shape_renders),    cmocka_unit_test(data_fields_written),
-        cmocka_unit_test(seed004_error_is_data),  cmocka_unit_test(plan_reads_data_not_text),
+        cmocka_unit_test(every_shape_renders),      cmocka_unit_test(data_fields_written),
+        cmocka_unit_test(seed004_error_is_data),    cmocka_unit_test(plan_reads_data_not_text),
         cmocka_unit_test(burn_fault_names_its_gpu), cmocka_unit_test(fold_names_every_gpu),
         cmocka_unit_test(fleet_keeps_the_data),
     };

@@ -46,8 +46,7 @@ static void scale_rows(json_t *entry, double factor)
 {
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(entry, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(entry, "rows"), i, row) {
         for (int k = 0; k < 2; k++) {
             json_t *res = json_object_get(row, k ? "ip" : "oop");
             double f = factor * noise();
@@ -64,8 +63,7 @@ static void add_port_entries(json_t *doc, int slow_port)
     json_t *list = json_object_get(doc, "measurements"), *base = NULL;
     size_t i;
     json_t *e;
-    json_array_foreach(list, i, e)
-    {
+    json_array_foreach(list, i, e) {
         if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") == 0)
             base = e;
     }
@@ -96,8 +94,7 @@ static json_t *make_node(const json_t *bundled, int node)
     json_object_set_new(json_object_get(doc, "host"), "hostname", json_string(host));
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         if (strcmp(ls_json_str(e, "family", ""), "nccl") == 0) {
             scale_rows(e, 1);
             continue;
@@ -119,8 +116,7 @@ static int has_subject(const json_t *node, const char *subject)
 {
     size_t i;
     const json_t *s;
-    json_array_foreach(json_object_get(node, "subjects"), i, s)
-    {
+    json_array_foreach(json_object_get(node, "subjects"), i, s) {
         if (strcmp(json_string_value(s), subject) == 0)
             return 1;
     }
@@ -149,8 +145,7 @@ static void test_fleet_names_the_three(void **state)
     assert_int_equal(json_array_size(json_object_get(result, "models")), 1);
     size_t i;
     const json_t *node;
-    json_array_foreach(json_object_get(result, "nodes"), i, node)
-    {
+    json_array_foreach(json_object_get(result, "nodes"), i, node) {
         long long outliers = ls_json_int(node, "outliers", -1);
         const json_t *subjects = json_object_get(node, "subjects");
         if ((int)i == NODE_PAIR)
@@ -205,8 +200,10 @@ static void node_findings(void **state)
         snprintf(file, sizeof file, "n%d.json", n);
         json_object_set_new(json_object_get(doc, "host"), "hostname", json_string(host));
         if (n == 4)
-            json_object_set_new(json_object_get(json_array_get(json_object_get(doc, "gpus"), 1), "ecc"),
-                                "remapped_rows", json_pack("{s:b, s:i}", "pending", 1, "correctable", 2));
+            json_object_set_new(json_object_get(json_array_get(json_object_get(doc, "gpus"), 1),
+                                                "ecc"),
+                                "remapped_rows",
+                                json_pack("{s:b, s:i}", "pending", 1, "correctable", 2));
         assert_int_equal(ls_fleet_add(fleet, doc, file), 0);
         json_decref(doc);
     }
@@ -219,8 +216,7 @@ static void node_findings(void **state)
     assert_int_equal(ls_json_int(r, "warning_nodes", -1), 1);
     size_t i;
     const json_t *n;
-    json_array_foreach(json_object_get(r, "nodes"), i, n)
-    {
+    json_array_foreach(json_object_get(r, "nodes"), i, n) {
         int bad = !strcmp(ls_json_str(n, "node", ""), "node-4");
         assert_int_equal(ls_json_int(n, "warnings", -1), bad);
         assert_int_equal(ls_json_int(n, "errors", -1), 0);

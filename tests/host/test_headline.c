@@ -67,12 +67,14 @@ static void real_run(void **state)
 static void degraded_names_worst(void **state)
 {
     (void)state;
-    json_t *doc = read_doc(ls_fixture("analyze/seed004-nvlink8-degraded.json")), *plan = ls_plan(doc);
+    json_t *doc = read_doc(ls_fixture("analyze/seed004-nvlink8-degraded.json")),
+           *plan = ls_plan(doc);
     char *text = ls_render_headline(doc, plan);
     expect_line(text, "P2P one direction (copy engine)", "109.1 .. 373.9 GB/s  27% of 400.0");
     expect_line(text, "      worst:", "GPU4->GPU0 at 109.1 GB/s");
     json_t *h = ls_headline_json(doc, plan);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(h, 0), "worst_entry")), "p2p-copy-uni-4-0");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(h, 0), "worst_entry")),
+                        "p2p-copy-uni-4-0");
     json_decref(h);
     free(text);
     json_decref(plan);
@@ -107,7 +109,9 @@ static void empty_document(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(real_run), cmocka_unit_test(degraded_names_worst),
-                                       cmocka_unit_test(collective_sets_named), cmocka_unit_test(empty_document)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(real_run),
+                                       cmocka_unit_test(degraded_names_worst),
+                                       cmocka_unit_test(collective_sets_named),
+                                       cmocka_unit_test(empty_document)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

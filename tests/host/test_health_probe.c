@@ -46,9 +46,10 @@ static const char *only_action(const json_t *findings, const char *rule)
 static json_t *p2p_at(int src, int dst, double share_of_floor, const char *basis)
 {
     double ceiling = 478.0, floor = ls_ceiling_floor(LS_PATH_NVLINK);
-    return json_pack("{s:s, s:i, s:i, s:s, s:f, s:b, s:f, s:s, s:s}", "kind", "p2p_ce", "src", src, "dst", dst,
-                     "status", "ok", "gbps", ceiling * floor * share_of_floor, "verified", 1, "ceiling_gbps",
-                     ceiling, "path", ls_path_name(LS_PATH_NVLINK), "basis", basis);
+    return json_pack("{s:s, s:i, s:i, s:s, s:f, s:b, s:f, s:s, s:s}", "kind", "p2p_ce", "src", src,
+                     "dst", dst, "status", "ok", "gbps", ceiling * floor * share_of_floor,
+                     "verified", 1, "ceiling_gbps", ceiling, "path", ls_path_name(LS_PATH_NVLINK),
+                     "basis", basis);
 }
 
 static void bundled_run_figures_have_ceilings(void **state)
@@ -67,7 +68,8 @@ static void bundled_run_figures_have_ceilings(void **state)
         }
         p2p += !strcmp(kind, "p2p_ce");
         hbm += !strcmp(kind, "hbm_copy");
-        double v = json_real_value(json_object_get(f, "gbps")), c = json_real_value(json_object_get(f, "ceiling_gbps"));
+        double v = json_real_value(json_object_get(f, "gbps")),
+               c = json_real_value(json_object_get(f, "ceiling_gbps"));
         assert_true(v > 0 && c > v);
         assert_true(json_is_true(json_object_get(f, "verified")));
     }
@@ -89,8 +91,8 @@ static void pair_below_its_floor(void **state)
         double share;
         const char *basis, *action;
     } cases[] = {
-        {0.75, "18 x NVLink 4", "watch"},     /* below the floor */
-        {0.40, "18 x NVLink 4", "isolate"},   /* below half of it: links lost */
+        {0.75, "18 x NVLink 4", "watch"},                   /* below the floor */
+        {0.40, "18 x NVLink 4", "isolate"},                 /* below half of it: links lost */
         {0.40, "x16 Gen5, assumed from the part", "watch"}, /* the slot's wiring unknown */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -98,7 +100,8 @@ static void pair_below_its_floor(void **state)
                                            p2p_at(1, 0, cases[k].share, cases[k].basis)));
         json_t *findings = ls_health_probe_findings(probe);
         assert_string_equal(only_action(findings, "probe_p2p"), cases[k].action);
-        assert_int_equal(json_integer_value(json_object_get(json_array_get(findings, 0), "gpu")), 1);
+        assert_int_equal(json_integer_value(json_object_get(json_array_get(findings, 0), "gpu")),
+                         1);
         json_decref(findings);
         json_decref(probe);
     }
@@ -114,7 +117,9 @@ static void many_pairs_low_make_one_finding(void **state)
                 json_array_append_new(figures, p2p_at(a, b, 0.8, "18 x NVLink 4"));
     json_t *probe = probe_of(figures), *findings = ls_health_probe_findings(probe);
     assert_string_equal(only_action(findings, "probe_p2p"), "watch");
-    assert_non_null(strstr(json_string_value(json_object_get(json_array_get(findings, 0), "message")), "12 of 12"));
+    assert_non_null(
+        strstr(json_string_value(json_object_get(json_array_get(findings, 0), "message")),
+               "12 of 12"));
     json_decref(findings);
     json_decref(probe);
 }
@@ -122,14 +127,16 @@ static void many_pairs_low_make_one_finding(void **state)
 static void failed_copies_isolate(void **state)
 {
     (void)state;
-    json_t *probe = probe_of(json_pack("[{s:s, s:i, s:i, s:s, s:b, s:s}, {s:s, s:i, s:i, s:s, s:s}]", "kind",
-                                       "p2p_ce", "src", 0, "dst", 1, "status", "failed", "verified", 0, "error",
-                                       "12 words wrong after the copy", "kind", "p2p_ce", "src", 1, "dst", 0,
-                                       "status", "skipped", "error", "nothing to measure"));
+    json_t *probe = probe_of(
+        json_pack("[{s:s, s:i, s:i, s:s, s:b, s:s}, {s:s, s:i, s:i, s:s, s:s}]", "kind", "p2p_ce",
+                  "src", 0, "dst", 1, "status", "failed", "verified", 0, "error",
+                  "12 words wrong after the copy", "kind", "p2p_ce", "src", 1, "dst", 0, "status",
+                  "skipped", "error", "nothing to measure"));
     json_t *findings = ls_health_probe_findings(probe);
     assert_string_equal(only_action(findings, "probe_copy"), "isolate");
-    assert_non_null(strstr(json_string_value(json_object_get(json_array_get(findings, 0), "message")),
-                           "GPU0->GPU1 copy-engine copy failed verification: 12 words wrong"));
+    assert_non_null(
+        strstr(json_string_value(json_object_get(json_array_get(findings, 0), "message")),
+               "GPU0->GPU1 copy-engine copy failed verification: 12 words wrong"));
     json_decref(findings);
     json_decref(probe);
 }
@@ -137,14 +144,16 @@ static void failed_copies_isolate(void **state)
 static void all_reduce_wrong_or_failed(void **state)
 {
     (void)state;
-    json_t *probe = probe_of(json_pack("[{s:s, s:[i,i], s:f, s:s, s:f, s:I}]", "kind", "all_reduce", "gpus", 0, 1,
-                                       "bytes", 1073741824.0, "status", "ok", "busbw", 300.0, "wrong", (json_int_t)7));
+    json_t *probe = probe_of(json_pack("[{s:s, s:[i,i], s:f, s:s, s:f, s:I}]", "kind", "all_reduce",
+                                       "gpus", 0, 1, "bytes", 1073741824.0, "status", "ok", "busbw",
+                                       300.0, "wrong", (json_int_t)7));
     json_t *findings = ls_health_probe_findings(probe);
     assert_string_equal(only_action(findings, "probe_all_reduce"), "isolate");
     json_decref(findings);
     json_decref(probe);
-    probe = probe_of(json_pack("[{s:s, s:[i,i], s:f, s:s, s:s, s:n}]", "kind", "all_reduce", "gpus", 0, 1, "bytes",
-                               1073741824.0, "status", "timeout", "error", "collective did not finish", "wrong"));
+    probe = probe_of(json_pack("[{s:s, s:[i,i], s:f, s:s, s:s, s:n}]", "kind", "all_reduce", "gpus",
+                               0, 1, "bytes", 1073741824.0, "status", "timeout", "error",
+                               "collective did not finish", "wrong"));
     findings = ls_health_probe_findings(probe);
     assert_string_equal(only_action(findings, "probe_all_reduce"), "watch");
     json_decref(findings);
@@ -157,9 +166,10 @@ static void hbm_below_its_floor_is_watched(void **state)
     double ceiling = 4814.3, floor = ls_ceiling_floor(LS_PATH_HBM);
     for (int k = 0; k < 2; k++) { /* below the floor, and far below it: watch both */
         double share = k ? 0.3 : 0.9;
-        json_t *probe = probe_of(json_pack("[{s:s, s:i, s:s, s:f, s:b, s:f, s:s, s:s}]", "kind", "hbm_copy", "gpu",
-                                           3, "status", "ok", "gbps", ceiling * floor * share, "verified", 1,
-                                           "ceiling_gbps", ceiling, "path", ls_path_name(LS_PATH_HBM), "basis",
+        json_t *probe = probe_of(json_pack("[{s:s, s:i, s:s, s:f, s:b, s:f, s:s, s:s}]", "kind",
+                                           "hbm_copy", "gpu", 3, "status", "ok", "gbps",
+                                           ceiling * floor * share, "verified", 1, "ceiling_gbps",
+                                           ceiling, "path", ls_path_name(LS_PATH_HBM), "basis",
                                            "memory clock x bus width"));
         json_t *findings = ls_health_probe_findings(probe);
         assert_string_equal(only_action(findings, "probe_hbm"), "watch");
@@ -171,8 +181,8 @@ static void hbm_below_its_floor_is_watched(void **state)
 static void unknown_ceiling_is_not_judged(void **state)
 {
     (void)state;
-    json_t *probe = probe_of(json_pack("[{s:s, s:i, s:i, s:s, s:f, s:b}]", "kind", "p2p_ce", "src", 0, "dst", 1,
-                                       "status", "ok", "gbps", 1.0, "verified", 1));
+    json_t *probe = probe_of(json_pack("[{s:s, s:i, s:i, s:s, s:f, s:b}]", "kind", "p2p_ce", "src",
+                                       0, "dst", 1, "status", "ok", "gbps", 1.0, "verified", 1));
     json_t *findings = ls_health_probe_findings(probe);
     assert_int_equal(json_array_size(findings), 0);
     json_decref(findings);
@@ -184,12 +194,16 @@ static void unknown_ceiling_is_not_judged(void **state)
 static void step_failed_without_figures(void **state)
 {
     (void)state;
-    json_t *probe = json_pack("{s:i, s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}], s:[]}", "gpus", 2, "steps", "step",
-                              "probe: all_reduce, one size", "status", "failed", "note", "ncclCommInitAll: unhandled cuda error",
-                              "step", "probe: hbm copy, one size", "status", "skipped", "note", "would not fit", "figures");
+    json_t *probe = json_pack("{s:i, s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}], s:[]}", "gpus", 2,
+                              "steps", "step", "probe: all_reduce, one size", "status", "failed",
+                              "note", "ncclCommInitAll: unhandled cuda error", "step",
+                              "probe: hbm copy, one size", "status", "skipped", "note",
+                              "would not fit", "figures");
     json_t *findings = ls_health_probe_findings(probe);
     assert_string_equal(only_action(findings, "probe_all_reduce"), "watch");
-    assert_non_null(strstr(json_string_value(json_object_get(json_array_get(findings, 0), "message")), "unhandled cuda error"));
+    assert_non_null(
+        strstr(json_string_value(json_object_get(json_array_get(findings, 0), "message")),
+               "unhandled cuda error"));
     json_decref(findings);
     json_decref(probe);
 }
@@ -235,11 +249,16 @@ static void no_gpu_measures_nothing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bundled_run_figures_have_ceilings), cmocka_unit_test(pair_below_its_floor),
-        cmocka_unit_test(many_pairs_low_make_one_finding),   cmocka_unit_test(failed_copies_isolate),
-        cmocka_unit_test(all_reduce_wrong_or_failed),        cmocka_unit_test(hbm_below_its_floor_is_watched),
-        cmocka_unit_test(unknown_ceiling_is_not_judged),     cmocka_unit_test(cut_off_at_the_budget),
-        cmocka_unit_test(step_failed_without_figures),       cmocka_unit_test(no_gpu_measures_nothing),
+        cmocka_unit_test(bundled_run_figures_have_ceilings),
+        cmocka_unit_test(pair_below_its_floor),
+        cmocka_unit_test(many_pairs_low_make_one_finding),
+        cmocka_unit_test(failed_copies_isolate),
+        cmocka_unit_test(all_reduce_wrong_or_failed),
+        cmocka_unit_test(hbm_below_its_floor_is_watched),
+        cmocka_unit_test(unknown_ceiling_is_not_judged),
+        cmocka_unit_test(cut_off_at_the_budget),
+        cmocka_unit_test(step_failed_without_figures),
+        cmocka_unit_test(no_gpu_measures_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

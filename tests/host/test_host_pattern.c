@@ -20,7 +20,8 @@ static void small_buffer_one_thread(void **state)
     unsigned *w = calloc(bytes / 4, 4);
     assert_non_null(w);
     assert_int_equal(ls_host_pattern_threads(bytes), 1);
-    assert_int_equal(ls_host_count_wrong(w, bytes, 7), (long long)(bytes / 4)); /* zeros never verify */
+    assert_int_equal(ls_host_count_wrong(w, bytes, 7),
+                     (long long)(bytes / 4)); /* zeros never verify */
     ls_host_fill_pattern(w, bytes, 7);
     for (size_t i = 0; i < bytes / 4; i++)
         assert_int_equal(w[i], ls_pattern(7, i));

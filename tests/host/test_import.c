@@ -50,8 +50,7 @@ static json_t *entry_by_id(const json_t *doc, const char *id)
 {
     size_t i;
     json_t *m;
-    json_array_foreach(json_object_get(doc, "measurements"), i, m)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, m) {
         if (strcmp(ls_json_str(m, "id", ""), id) == 0)
             return m;
     }
@@ -63,8 +62,7 @@ static const json_t *row_with_bytes(const json_t *entry, long long bytes)
 {
     size_t i;
     const json_t *row;
-    json_array_foreach(json_object_get(entry, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(entry, "rows"), i, row) {
         if (ls_json_int(row, "bytes", -1) == bytes)
             return row;
     }
@@ -76,8 +74,7 @@ static int has_flag(const json_t *e, const char *flag)
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(json_object_get(e, "flags"), i, f)
-    {
+    json_array_foreach(json_object_get(e, "flags"), i, f) {
         if (strcmp(json_string_value(f), flag) == 0)
             return 1;
     }
@@ -117,7 +114,9 @@ static void unknown_format_is_one_line_naming_the_file(void **state)
     (void)state;
     json_t *doc = ls_import_doc_new();
     char err[512] = "";
-    assert_int_equal(ls_import_text(doc, "hello\nworld\n", "notes.txt", NULL, NULL, err, sizeof err), -1);
+    assert_int_equal(ls_import_text(doc, "hello\nworld\n", "notes.txt", NULL, NULL, err,
+                                    sizeof err),
+                     -1);
     assert_non_null(strstr(err, "notes.txt"));
     assert_non_null(strstr(err, "unknown format"));
     assert_null(strchr(err, '\n'));
@@ -195,7 +194,8 @@ static void nccl_debug_log_gives_transports_and_env(void **state)
 /* nccl-tests 2.0-era output: no version line, no root column, "error" column, rank
    lines without Group and with a short bus id, run through MPI on two hosts. */
 static const char old_mpi_log[] =
-    "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 4194304 step: 2(factor) warmup iters: 5 iters: 20 validation: 1 \n"
+    "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 4194304 step: 2(factor) warmup iters: 5 iters: "
+    "20 validation: 1 \n"
     "#\n"
     "# Using devices\n"
     "#   Rank  0 Pid  11111 on  node-a device  0 [0x1a] Tesla V100-SXM2-32GB\n"
@@ -203,12 +203,18 @@ static const char old_mpi_log[] =
     "#   Rank  2 Pid  22221 on  node-b device  0 [0x1a] Tesla V100-SXM2-32GB\n"
     "#   Rank  3 Pid  22222 on  node-b device  1 [0x1b] Tesla V100-SXM2-32GB\n"
     "#\n"
-    "#                                                     out-of-place                       in-place          \n"
-    "#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n"
-    "#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       \n"
-    "     1048576        262144   float     sum    150.1    6.99   10.48  1e-07    149.9    7.00   10.49  1e-07\n"
-    "     2097152        524288   float     sum    280.3    7.48   11.22  1e-07    279.8    7.50   11.24  1e-07\n"
-    "     4194304       1048576   float     sum    540.0    7.77   11.65  1e-07    541.2    7.75   11.62  1e-07\n"
+    "#                                                     out-of-place                       "
+    "in-place          \n"
+    "#       size         count    type   redop     time   algbw   busbw  error     time   algbw   "
+    "busbw  error\n"
+    "#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  "
+    "(GB/s)       \n"
+    "     1048576        262144   float     sum    150.1    6.99   10.48  1e-07    149.9    7.00   "
+    "10.49  1e-07\n"
+    "     2097152        524288   float     sum    280.3    7.48   11.22  1e-07    279.8    7.50   "
+    "11.24  1e-07\n"
+    "     4194304       1048576   float     sum    540.0    7.77   11.65  1e-07    541.2    7.75   "
+    "11.62  1e-07\n"
     "# Out of bounds values : 0 OK\n"
     "# Avg bus bandwidth    : 11.1167 \n";
 
@@ -244,12 +250,15 @@ static void nccl_without_collective_name_is_unknown(void **state)
     (void)state;
     json_t *doc = ls_import_doc_new();
     char err[512] = "";
-    assert_int_equal(ls_import_nccl_tests(doc, old_mpi_log, "run7.log", NULL, NULL, err, sizeof err), 1);
+    assert_int_equal(ls_import_nccl_tests(doc, old_mpi_log, "run7.log", NULL, NULL, err,
+                                          sizeof err),
+                     1);
     json_t *u = json_array_get(json_object_get(doc, "measurements"), 0);
     assert_string_equal(ls_json_str(u, "collective", ""), "unknown");
-    assert_string_equal(json_string_value(json_array_get(json_object_get(u, "flags"), 1)), "incomplete");
-    assert_non_null(strstr(json_string_value(json_array_get(json_object_get(u, "notes"), 0)),
-                           "--collective"));
+    assert_string_equal(json_string_value(json_array_get(json_object_get(u, "flags"), 1)),
+                        "incomplete");
+    assert_non_null(
+        strstr(json_string_value(json_array_get(json_object_get(u, "notes"), 0)), "--collective"));
     assert_int_equal(ls_import_nccl_tests(doc, old_mpi_log, "run7.log", "NCCL_P2P_LEVEL=PHB",
                                           "all_reduce", err, sizeof err),
                      1);
@@ -263,33 +272,43 @@ static void nccl_without_collective_name_is_unknown(void **state)
 static const char types_and_errors_log[] =
     "# nccl-tests version 2.13.11 nccl-headers=22304 nccl-library=22304\n"
     "# Collective test starting: broadcast_perf\n"
-    "# nThread 1 nGpus 2 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 1 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+    "# nThread 1 nGpus 2 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 1 iters: "
+    "20 agg iters: 1 validation: 1 graph: 0\n"
     "#  Rank  0 Group  0 Pid    785 on         vm device  0 [0000:00:06] NVIDIA H200\n"
     "#  Rank  1 Group  0 Pid    785 on         vm device  1 [0000:00:07] NVIDIA H200\n"
-    "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong \n"
-    "     1048576        262144     float    none       0    20.00   52.43   52.43       0    20.10   52.17   52.17       0\n"
-    "     2097152        524288     float    none       0    30.00   69.91   69.91       0    30.20   69.44   69.44       0\n"
-    "     1048576        524288      half    none       0    21.00   49.93   49.93       0    21.10   49.70   49.70       0\n"
-    "     2097152       1048576      half    none       0    31.00   67.65   67.65       3    31.20   67.22   67.22       0\n"
+    "#       size         count      type   redop    root     time   algbw   busbw  #wrong     "
+    "time   algbw   busbw  #wrong \n"
+    "     1048576        262144     float    none       0    20.00   52.43   52.43       0    "
+    "20.10   52.17   52.17       0\n"
+    "     2097152        524288     float    none       0    30.00   69.91   69.91       0    "
+    "30.20   69.44   69.44       0\n"
+    "     1048576        524288      half    none       0    21.00   49.93   49.93       0    "
+    "21.10   49.70   49.70       0\n"
+    "     2097152       1048576      half    none       0    31.00   67.65   67.65       3    "
+    "31.20   67.22   67.22       0\n"
     "# Out of bounds values : 0 OK\n"
     "# Collective test concluded: broadcast_perf\n"
     "# nccl-tests version 2.13.11 nccl-headers=22304 nccl-library=22304\n"
     "# Collective test starting: reduce_scatter_perf\n"
-    "# nThread 1 nGpus 2 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 1 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+    "# nThread 1 nGpus 2 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 1 iters: "
+    "20 agg iters: 1 validation: 1 graph: 0\n"
     "#  Rank  0 Group  0 Pid    786 on         vm device  0 [0000:00:06] NVIDIA H200\n"
     "#  Rank  1 Group  0 Pid    786 on         vm device  1 [0000:00:07] NVIDIA H200\n"
-    "vm: Test NCCL failure common.cu:1005 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'\n";
+    "vm: Test NCCL failure common.cu:1005 'unhandled cuda error (run with NCCL_DEBUG=INFO for "
+    "details)'\n";
 
 static void nccl_types_concatenation_and_failures(void **state)
 {
     (void)state;
     json_t *doc = ls_import_doc_new();
     char err[512] = "";
-    int n = ls_import_nccl_tests(doc, types_and_errors_log, "mixed.txt", NULL, NULL, err, sizeof err);
+    int n = ls_import_nccl_tests(doc, types_and_errors_log, "mixed.txt", NULL, NULL, err,
+                                 sizeof err);
     if (n != 3)
         fail_msg("n=%d err=%s", n, err);
     json_t *list = json_object_get(doc, "measurements");
-    json_t *f32 = json_array_get(list, 0), *f16 = json_array_get(list, 1), *rs = json_array_get(list, 2);
+    json_t *f32 = json_array_get(list, 0), *f16 = json_array_get(list, 1),
+           *rs = json_array_get(list, 2);
     assert_string_equal(ls_json_str(f32, "collective", ""), "broadcast");
     assert_string_equal(ls_json_str(f32, "dtype", ""), "float");
     assert_int_equal(ls_json_int(f32, "root", -1), 0);
@@ -364,7 +383,8 @@ static void nccl_collective_from_name(void **state)
     char out[64];
     assert_int_equal(ls_nccl_collective_from_name("./build/all_gather_perf", out, sizeof out), 0);
     assert_string_equal(out, "all_gather");
-    assert_int_equal(ls_nccl_collective_from_name("/logs/sendrecv_perf_mpi.txt", out, sizeof out), 0);
+    assert_int_equal(ls_nccl_collective_from_name("/logs/sendrecv_perf_mpi.txt", out, sizeof out),
+                     0);
     assert_string_equal(out, "sendrecv");
     assert_int_equal(ls_nccl_collective_from_name("results.txt", out, sizeof out), -1);
 }
@@ -393,13 +413,17 @@ static void p2p_sample_fixture(void **state)
     json_t *lat = entry_by_id(doc, "latency-gpu_copy-0-1");
     assert_string_equal(ls_json_str(lat, "unit", ""), "us");
     assert_float_equal(ls_json_num(lat, "value", 0), 2.29, 1e-9);
-    assert_float_equal(ls_json_num(entry_by_id(doc, "latency-gpu_copy-1-0"), "value", 0), 2.30, 1e-9);
-    assert_float_equal(ls_json_num(entry_by_id(doc, "latency-cpu_copy-0-1"), "value", 0), 3.64, 1e-9);
-    assert_float_equal(ls_json_num(entry_by_id(doc, "latency-gpu_copy-0-1-nop2p"), "value", 0), 15.59, 1e-9);
+    assert_float_equal(ls_json_num(entry_by_id(doc, "latency-gpu_copy-1-0"), "value", 0), 2.30,
+                       1e-9);
+    assert_float_equal(ls_json_num(entry_by_id(doc, "latency-cpu_copy-0-1"), "value", 0), 3.64,
+                       1e-9);
+    assert_float_equal(ls_json_num(entry_by_id(doc, "latency-gpu_copy-0-1-nop2p"), "value", 0),
+                       15.59, 1e-9);
     /* the diagonal is a local copy counted read + write: HBM traffic, two samples */
     json_t *hbm = entry_by_id(doc, "hbm-copy_ce-0");
     assert_string_equal(ls_json_str(hbm, "family", ""), "hbm");
-    assert_string_equal(ls_json_str(hbm, "method", ""), "copy_ce"); /* copy engine, like linkscope's copy_ce */
+    assert_string_equal(ls_json_str(hbm, "method", ""),
+                        "copy_ce"); /* copy engine, like linkscope's copy_ce */
     assert_int_equal(json_array_size(json_object_get(hbm, "samples")), 2);
     assert_float_equal(ls_json_num(hbm, "value", 0), (3902.59 + 3937.63) / 2, 1e-9);
     assert_float_equal(ls_json_num(hbm, "copied_gbps", 0), (3902.59 + 3937.63) / 4, 1e-9);
@@ -433,7 +457,8 @@ static void p2p_sample_read_mode_and_no_access(void **state)
     assert_float_equal(ls_json_num(e, "value", 0), 10.10, 1e-9);
     assert_string_equal(ls_json_str(e, "mode", ""), "read");
     assert_true(json_is_false(json_object_get(e, "p2p")));
-    assert_string_equal(ls_json_str(json_array_get(json_object_get(doc, "gpus"), 1), "pci_bus_id", ""),
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(doc, "gpus"), 1), "pci_bus_id",
+                                    ""),
                         "00000000:86:00.0");
     json_decref(doc);
 }
@@ -451,13 +476,17 @@ static void nvbandwidth_fixture(void **state)
     /* read: the row GPU pulls from the column GPU */
     json_t *r = entry_by_id(doc, "p2p-ce-read-uni-1-0");
     assert_float_equal(ls_json_num(r, "value", 0), 393.745, 1e-9);
-    assert_float_equal(ls_json_num(entry_by_id(doc, "p2p-ce-bidir-0-1"), "value", 0), 783.503, 1e-9);
-    assert_float_equal(ls_json_num(entry_by_id(doc, "p2p-sm_write-uni-0-1"), "value", 0), 369.894, 1e-9);
+    assert_float_equal(ls_json_num(entry_by_id(doc, "p2p-ce-bidir-0-1"), "value", 0), 783.503,
+                       1e-9);
+    assert_float_equal(ls_json_num(entry_by_id(doc, "p2p-sm_write-uni-0-1"), "value", 0), 369.894,
+                       1e-9);
     json_t *h2d = entry_by_id(doc, "host-ce-h2d-0");
     assert_float_equal(ls_json_num(h2d, "value", 0), 55.4468, 1e-9);
     assert_null(json_object_get(h2d, "under"));
-    assert_string_equal(ls_json_str(entry_by_id(doc, "host-ce-d2h-1-all_gpus"), "under", ""), "all_gpus");
-    assert_float_equal(ls_json_num(entry_by_id(doc, "latency-pointer_chase-0-1"), "value", 0), 0.829179, 1e-9);
+    assert_string_equal(ls_json_str(entry_by_id(doc, "host-ce-d2h-1-all_gpus"), "under", ""),
+                        "all_gpus");
+    assert_float_equal(ls_json_num(entry_by_id(doc, "latency-pointer_chase-0-1"), "value", 0),
+                       0.829179, 1e-9);
     assert_int_equal(ls_json_int(entry_by_id(doc, "latency-pointer_chase-1-host"), "dst", 0), -1);
     json_t *hbm = entry_by_id(doc, "hbm-copy_ce-1");
     assert_string_equal(ls_json_str(hbm, "method", ""), "copy_ce");
@@ -474,7 +503,9 @@ static void nvbandwidth_rejects_other_json(void **state)
     (void)state;
     json_t *doc = ls_import_doc_new();
     char err[512] = "";
-    assert_int_equal(ls_import_nvbandwidth(doc, "{\"nvbandwidth\": {\"x\": 1}}", "nvb.json", err, sizeof err), -1);
+    assert_int_equal(ls_import_nvbandwidth(doc, "{\"nvbandwidth\": {\"x\": 1}}", "nvb.json", err,
+                                           sizeof err),
+                     -1);
     assert_non_null(strstr(err, "nvb.json: nvbandwidth.testcases"));
     json_decref(doc);
 }

@@ -16,8 +16,7 @@ static const json_t *rule(const json_t *findings, const char *name)
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         if (!strcmp(ls_json_str(f, "rule", ""), name))
             return f;
     }
@@ -36,9 +35,9 @@ static json_t *doc_with(json_t *entry)
 
 static json_t *p2p(const char *id, json_t *value)
 {
-    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:[i,i], s:s}", "id", id, "family", "p2p", "metric",
-                          "bandwidth", "unit", "GB/s", "status", "ok", "method", "ce", "src", 0, "dst", 1, "gpus", 0, 1,
-                          "direction", "uni");
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:[i,i], s:s}", "id", id,
+                          "family", "p2p", "metric", "bandwidth", "unit", "GB/s", "status", "ok",
+                          "method", "ce", "src", 0, "dst", 1, "gpus", 0, 1, "direction", "uni");
     if (value)
         json_object_set_new(e, "value", value);
     return e;
@@ -71,8 +70,10 @@ static void empty_document_is_nothing_measured(void **state)
 static void zero_negative_and_missing_figures(void **state)
 {
     (void)state;
-    expect(doc_with(p2p("p2p-zero", json_real(0))), "impossible_value", "error", "p2p-zero (0 GB/s)");
-    expect(doc_with(p2p("p2p-neg", json_real(-37.75))), "impossible_value", "error", "p2p-neg (-37.75 GB/s)");
+    expect(doc_with(p2p("p2p-zero", json_real(0))), "impossible_value", "error",
+           "p2p-zero (0 GB/s)");
+    expect(doc_with(p2p("p2p-neg", json_real(-37.75))), "impossible_value", "error",
+           "p2p-neg (-37.75 GB/s)");
     expect(doc_with(p2p("p2p-none", NULL)), "impossible_value", "error", "p2p-none (no figure)");
     /* a figure above zero, or one not ok, is no such finding */
     json_t *doc = doc_with(p2p("p2p-fine", json_real(50))), *f = ls_findings(doc);
@@ -89,11 +90,13 @@ static void zero_negative_and_missing_figures(void **state)
 
 static json_t *nccl(const char *id, double t0, long long b1, const char *flag)
 {
-    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:[i,i], s:f, s:I, s:[{s:I, s:{s:f, s:f}}, {s:I, s:{s:f, s:f}}]}",
-                          "id", id, "family", "nccl", "metric", "busbw", "unit", "GB/s", "status", "ok", "method", "nccl",
-                          "collective", "all_reduce", "gpus", 0, 1, "value", 300.0, "bytes", (json_int_t)b1, "rows",
-                          "bytes", (json_int_t)1024, "oop", "time_us", t0, "busbw", 1.0, "bytes", (json_int_t)b1, "oop",
-                          "time_us", 500.0, "busbw", 300.0);
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:[i,i], s:f, s:I, s:[{s:I, s:{s:f, "
+                          "s:f}}, {s:I, s:{s:f, s:f}}]}",
+                          "id", id, "family", "nccl", "metric", "busbw", "unit", "GB/s", "status",
+                          "ok", "method", "nccl", "collective", "all_reduce", "gpus", 0, 1, "value",
+                          300.0, "bytes", (json_int_t)b1, "rows", "bytes", (json_int_t)1024, "oop",
+                          "time_us", t0, "busbw", 1.0, "bytes", (json_int_t)b1, "oop", "time_us",
+                          500.0, "busbw", 300.0);
     if (flag)
         json_object_set_new(e, "flags", json_pack("[s]", flag));
     return e;
@@ -104,7 +107,8 @@ static void suspect_nccl_rows(void **state)
     (void)state;
     expect(doc_with(nccl("nccl-neg", -15.6, 1 << 20, NULL)), "suspect_rows", "warning",
            "nccl-neg (a negative time or bandwidth)");
-    expect(doc_with(nccl("nccl-dup", 15.6, 1024, NULL)), "suspect_rows", "warning", "nccl-dup (a size twice)");
+    expect(doc_with(nccl("nccl-dup", 15.6, 1024, NULL)), "suspect_rows", "warning",
+           "nccl-dup (a size twice)");
     expect(doc_with(nccl("nccl-nan", 15.6, 1 << 20, "nonfinite_cells")), "suspect_rows", "warning",
            "nccl-nan (nan or inf cells left out)");
     expect(doc_with(nccl("nccl-big", 15.6, 1 << 20, "unreadable_size")), "suspect_rows", "warning",

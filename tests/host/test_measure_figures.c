@@ -194,7 +194,8 @@ static void entries_round_trip_through_the_document(void **state)
     for (int i = 0; i < 4; i++) {
         ls_entry_set_samples(es[i], v, 3);
         json_object_set_new(es[i], "verified", json_true());
-        json_object_set_new(es[i], "telemetry", json_pack("{s:i, s:b}", "samples", 0, "available", 0));
+        json_object_set_new(es[i], "telemetry",
+                            json_pack("{s:i, s:b}", "samples", 0, "available", 0));
         ls_doc_add_unique(doc, es[i]);
     }
     /* The same figure again (a second run --into the file) gets its own id. */

@@ -66,8 +66,10 @@ static void huge_pages_from_smaps(void **state)
                         "Anonymous:             4 kB\n"
                         "7f0030000000-7f0030200000 rw-p 00000000 00:00 0 \n"
                         "AnonHugePages:      2048 kB\n";
-    assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0000000000ul), 520192.0 / 524288, 1e-9);
-    assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0010000000ul), 520192.0 / 524288, 1e-9);
+    assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0000000000ul), 520192.0 / 524288,
+                       1e-9);
+    assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0010000000ul), 520192.0 / 524288,
+                       1e-9);
     assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0020000000ul), 0, 0);
     assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x7f0030000000ul), 1, 1e-9);
     assert_float_equal(ls_smaps_huge_share(smaps, (void *)0x1000ul), -1, 0);

@@ -106,7 +106,10 @@ static void channel_lines(void **state)
 {
     (void)state;
     ls_nccl_channel_t c;
-    assert_int_equal(ls_nccl_channel_parse("Channel 02/1 : 0[4] -> 1[5] [send] via NET/IB/0/GDRDMA\n", &c), 0);
+    assert_int_equal(ls_nccl_channel_parse("Channel 02/1 : 0[4] -> 1[5] [send] via "
+                                           "NET/IB/0/GDRDMA\n",
+                                           &c),
+                     0);
     assert_int_equal(c.channel, 2);
     assert_int_equal(c.conn, 1);
     assert_true(c.has_conn);

@@ -134,14 +134,16 @@ static void pattern_is_exact_and_distinct(void **s)
             assert_true(worst <= ldexp(1.0, dt->mantissa_bits) - 1);
             assert_true(m > (uint32_t)n); /* ranks differ at every element */
             for (int r = 1; r < n; r++)
-                assert_true(ls_pattern_value(LS_OP_SUM, m, r, 5) != ls_pattern_value(LS_OP_SUM, m, 0, 5));
+                assert_true(ls_pattern_value(LS_OP_SUM, m, r, 5) !=
+                            ls_pattern_value(LS_OP_SUM, m, 0, 5));
         }
     }
     /* float on 2 ranks: a long period, prime, so offsets by powers of two never alias */
     uint32_t m = ls_pattern_modulus(ls_dtype_find("float"), 2);
     assert_int_equal(m, 65521);
     for (uint64_t off = 1; off < (1ull << 31); off <<= 1)
-        assert_true(ls_pattern_value(LS_OP_SUM, m, 0, 1000) != ls_pattern_value(LS_OP_SUM, m, 0, 1000 + off));
+        assert_true(ls_pattern_value(LS_OP_SUM, m, 0, 1000) !=
+                    ls_pattern_value(LS_OP_SUM, m, 0, 1000 + off));
     /* prod: powers of two only (exact products) */
     for (uint64_t i = 0; i < 50; i++) {
         double v = ls_pattern_value(LS_OP_PROD, m, 1, i);
@@ -167,8 +169,10 @@ static void pattern_never_degenerates(void **s)
         for (int n = 2; n <= 1024; n++) {
             uint32_t m = ls_pattern_modulus(dt, n);
             assert_true(m != 3 && m != 7);
-            assert_true(ls_pattern_value(LS_OP_SUM, m, 0, 0) != ls_pattern_value(LS_OP_SUM, m, 0, 1));
-            assert_true(ls_pattern_value(LS_OP_SUM, m, 0, 5) != ls_pattern_value(LS_OP_SUM, m, 1, 5));
+            assert_true(ls_pattern_value(LS_OP_SUM, m, 0, 0) !=
+                        ls_pattern_value(LS_OP_SUM, m, 0, 1));
+            assert_true(ls_pattern_value(LS_OP_SUM, m, 0, 5) !=
+                        ls_pattern_value(LS_OP_SUM, m, 1, 5));
         }
     }
     assert_int_equal(ls_pattern_modulus(ls_dtype_find("bfloat16"), 24), 5);
@@ -176,7 +180,8 @@ static void pattern_never_degenerates(void **s)
     uint32_t m = ls_pattern_modulus(ls_dtype_find("float"), 8);
     for (uint64_t i = 0; i < 1000; i++)
         for (int r = 0; r < 7; r++) {
-            double a = ls_pattern_value(LS_OP_PROD, m, r, i), b = ls_pattern_value(LS_OP_PROD, m, r + 1, i);
+            double a = ls_pattern_value(LS_OP_PROD, m, r, i),
+                   b = ls_pattern_value(LS_OP_PROD, m, r + 1, i);
             assert_true(a != b);
         }
 }
@@ -203,10 +208,14 @@ static void iteration_offsets(void **s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(factors_match_nccl_tests), cmocka_unit_test(algbw_reproduces_the_fixture),
-        cmocka_unit_test(counts_per_rank),          cmocka_unit_test(size_sweep_like_nccl_tests),
-        cmocka_unit_test(names),                    cmocka_unit_test(pattern_is_exact_and_distinct),
-        cmocka_unit_test(iteration_offsets),        cmocka_unit_test(pattern_never_degenerates),
+        cmocka_unit_test(factors_match_nccl_tests),
+        cmocka_unit_test(algbw_reproduces_the_fixture),
+        cmocka_unit_test(counts_per_rank),
+        cmocka_unit_test(size_sweep_like_nccl_tests),
+        cmocka_unit_test(names),
+        cmocka_unit_test(pattern_is_exact_and_distinct),
+        cmocka_unit_test(iteration_offsets),
+        cmocka_unit_test(pattern_never_degenerates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,11 +41,11 @@ static const char *fired(const json_t *doc, const char *rule, char *sev, size_t 
     size_t i;
     json_t *x;
     sev[0] = '\0';
-    json_array_foreach(f, i, x) if (!strcmp(json_string_value(json_object_get(x, "rule")), rule))
-    {
-        snprintf(sev, len, "%s", json_string_value(json_object_get(x, "severity")));
-        break;
-    }
+    json_array_foreach(f, i, x)
+        if (!strcmp(json_string_value(json_object_get(x, "rule")), rule)) {
+            snprintf(sev, len, "%s", json_string_value(json_object_get(x, "severity")));
+            break;
+        }
     json_decref(f);
     return sev;
 }
@@ -56,7 +56,8 @@ static int loud(const json_t *doc)
     size_t i;
     json_t *x;
     int n = 0;
-    json_array_foreach(f, i, x) n += strcmp(json_string_value(json_object_get(x, "severity")), "info") != 0;
+    json_array_foreach(f, i, x)
+        n += strcmp(json_string_value(json_object_get(x, "severity")), "info") != 0;
     json_decref(f);
     return n;
 }
@@ -75,7 +76,8 @@ static void prefixes(void **state)
         "[1,3]<stdout>:nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
         "[2] nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
         "nodeA: nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
-        "2025-01-02 03:04:05,678 - INFO - nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
+        "2025-01-02 03:04:05,678 - INFO - nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] "
+        "via P2P/IPC\n",
         "[2025-01-02 03:04:05] nodeA:11:12 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n",
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
@@ -99,16 +101,17 @@ static void warn_forms(void **state)
         int gpu;
         const char *text;
     } cases[] = {
-        {"nodeB:1:2 [5] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to x failed\n", "nodeB", 5,
-         "socketStartConnect: Connect to x failed"},
-        {"nodeB:1:2 [5] misc/socket.cc:483 (ncclSocketConnect) NCCL WARN Net : Connection closed\n", "nodeB", 5,
-         "Net : Connection closed"},
-        {"nodeB:1:2 [0] include/socket.h:311 WARN Socket creation failed : Address family\n", "nodeB", 0,
-         "Socket creation failed : Address family"},
+        {"nodeB:1:2 [5] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to x failed\n",
+         "nodeB", 5, "socketStartConnect: Connect to x failed"},
+        {"nodeB:1:2 [5] misc/socket.cc:483 (ncclSocketConnect) NCCL WARN Net : Connection closed\n",
+         "nodeB", 5, "Net : Connection closed"},
+        {"nodeB:1:2 [0] include/socket.h:311 WARN Socket creation failed : Address family\n",
+         "nodeB", 0, "Socket creation failed : Address family"},
         {"include/socket.h:344 WARN Socket creation failed : Address family\n", NULL, -1,
          "Socket creation failed : Address family"},
         /* pasted outside a code block: the forum made links of FILE:LINE and addresses */
-        {"> nodeB:1:2 [5] transport/[net_ib.cc:101](http://net_ib.cc:101/) NCCL WARN NET/IB : Got async event "
+        {"> nodeB:1:2 [5] transport/[net_ib.cc:101](http://net_ib.cc:101/) NCCL WARN NET/IB : Got "
+         "async event "
          "from [10.0.0.2](http://10.0.0.2/)\n",
          "nodeB", 5, "NET/IB : Got async event from 10.0.0.2"},
     };
@@ -121,7 +124,8 @@ static void warn_forms(void **state)
             assert_string_equal(json_string_value(json_object_get(w, "host")), cases[i].host);
         else
             assert_null(json_object_get(w, "host"));
-        assert_int_equal(json_object_get(w, "gpu") ? json_integer_value(json_object_get(w, "gpu")) : -1,
+        assert_int_equal(json_object_get(w, "gpu") ? json_integer_value(json_object_get(w, "gpu"))
+                                                   : -1,
                          cases[i].gpu);
         char sev[16];
         assert_string_not_equal(fired(doc, "nccl_warn", sev, sizeof sev), "");
@@ -147,12 +151,14 @@ static void error_trail(void **state)
     assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "warning");
     json_decref(doc);
 
-    doc = import_text("nodeC:7:8 [2] misc/socket.cc:99 NCCL WARN socketProgress: Connection closed\n"
-                      "nodeC:7:8 [2] NCCL INFO misc/socket.cc:100 -> 6\n");
+    doc = import_text(
+        "nodeC:7:8 [2] misc/socket.cc:99 NCCL WARN socketProgress: Connection closed\n"
+        "nodeC:7:8 [2] NCCL INFO misc/socket.cc:100 -> 6\n");
     json_t *f = ls_findings(doc);
     size_t i, n = 0;
     json_t *x;
-    json_array_foreach(f, i, x) n += !strcmp(json_string_value(json_object_get(x, "rule")), "nccl_warn");
+    json_array_foreach(f, i, x)
+        n += !strcmp(json_string_value(json_object_get(x, "rule")), "nccl_warn");
     assert_int_equal(n, 1); /* the WARN line's finding only */
     json_decref(f);
     json_decref(doc);
@@ -164,9 +170,12 @@ static void quiet_setup_lines(void **state)
 {
     (void)state;
     json_t *doc = import_text(
-        "h:1:2 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 2, speed 12/12, nvlink 1, type 2, sameChannels 1\n"
-        "h:1:2 [0] NCCL INFO Pattern 1, crossNic 0, nChannels 4, speed 24.000000/24.000000, type NVL/PIX, sameChannels 0\n"
-        "h:1:2 [0] NCCL INFO Pattern 3, crossNic 0, nChannels 8, bw 40.000000/40.000000, type NVL/PIX, sameChannels 1\n"
+        "h:1:2 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 2, speed 12/12, nvlink 1, type 2, "
+        "sameChannels 1\n"
+        "h:1:2 [0] NCCL INFO Pattern 1, crossNic 0, nChannels 4, speed 24.000000/24.000000, type "
+        "NVL/PIX, sameChannels 0\n"
+        "h:1:2 [0] NCCL INFO Pattern 3, crossNic 0, nChannels 8, bw 40.000000/40.000000, type "
+        "NVL/PIX, sameChannels 1\n"
         "h:1:2 [0] NCCL INFO  0 : GPU/0 GPU/1 GPU/2 GPU/3\n"
         "h:1:2 [0] NCCL INFO GPU/1000 :GPU/1000 (0/5000.000000/LOC) GPU/2000 (1/40.000000/NVL)\n"
         "h:1:2 [0] NCCL INFO channel.cc:20 Cuda Alloc Size 8 pointer 0x7f0000000000\n"
@@ -176,13 +185,15 @@ static void quiet_setup_lines(void **state)
     const json_t *g = json_object_get(l, "graphs");
     assert_int_equal(json_array_size(g), 3);
     assert_int_equal(json_integer_value(json_object_get(json_array_get(g, 2), "channels")), 8);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(g, 1), "type_intra")), "NVL");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(g, 1), "type_intra")),
+                        "NVL");
     assert_int_equal(json_integer_value(json_object_get(l, "graph_lines")), 2);
     const json_t *a = json_object_get(l, "allocations");
     assert_int_equal(json_integer_value(json_object_get(a, "count")), 2);
     assert_int_equal(json_integer_value(json_object_get(a, "device_bytes")), 8);
     assert_int_equal(json_integer_value(json_object_get(a, "host_bytes")), 1048576);
-    assert_int_equal(json_array_size(json_object_get(json_object_get(l, "nvls"), "unavailable")), 1);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(l, "nvls"), "unavailable")),
+                     1);
     assert_int_equal(loud(doc), 0);
     json_decref(doc);
 }
@@ -219,8 +230,9 @@ static void socket_network(void **state)
 static void version_and_interleaving(void **state)
 {
     (void)state;
-    json_t *doc = import_text("[1,0]<stdout>:NCCL version 2.5.6+cuda10.2\n"
-                              "h:1:2 [6] NCCL INFO h:1:3 [7] NCCL INFO Ring 04 : 7[7] -> 3[3] via P2P/IPC\n");
+    json_t *doc = import_text(
+        "[1,0]<stdout>:NCCL version 2.5.6+cuda10.2\n"
+        "h:1:2 [6] NCCL INFO h:1:3 [7] NCCL INFO Ring 04 : 7[7] -> 3[3] via P2P/IPC\n");
     assert_string_equal(json_string_value(json_object_get(log0(doc), "nccl_version")), "2.5.6");
     const json_t *t = json_array_get(json_object_get(log0(doc), "transports"), 0);
     assert_int_equal(json_integer_value(json_object_get(t, "from")), 7);
@@ -233,7 +245,8 @@ static void old_test_failure(void **state)
 {
     (void)state;
     ls_nccl_failure_t f;
-    assert_int_equal(ls_nccl_text_failure("NCCL failure common.cu:908 'unhandled cuda error'", &f), 0);
+    assert_int_equal(ls_nccl_text_failure("NCCL failure common.cu:908 'unhandled cuda error'", &f),
+                     0);
     assert_int_equal(f.primary, 1);
     assert_string_equal(f.host, "");
     assert_int_equal(ls_nccl_text_failure("Cuda failure all_reduce.cu:95 'out of memory'", &f), 0);
@@ -254,9 +267,12 @@ static void cut_rank_list(void **state)
     (void)state;
     json_t *doc = import_text(
         "#  Rank 15 Group  0 Pid  1 on nodeZ device  7 [0x01] NVIDIA Graphics Device\n"
-        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-        "   536870912     134217728     float     sum      -1   1806.7  297.16  586.06      0   1835.9  292.43  576.74      0\n"
-        "  1073741824     268435456     float     sum      -1   3108.8  345.38  681.17      0   2924.7  367.13  724.06      0\n");
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+        "time   algbw   busbw #wrong\n"
+        "   536870912     134217728     float     sum      -1   1806.7  297.16  586.06      0   "
+        "1835.9  292.43  576.74      0\n"
+        "  1073741824     268435456     float     sum      -1   3108.8  345.38  681.17      0   "
+        "2924.7  367.13  724.06      0\n");
     const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
     assert_int_equal(json_integer_value(json_object_get(e, "nranks")), 16);
     char sev[16];
@@ -271,23 +287,37 @@ static void catalog_rows(void **state)
 {
     (void)state;
     ls_nccl_message_t m;
-    assert_int_equal(ls_nccl_message_match("Net : Socket creation failed : Address family not supported by protocol", &m), 0);
+    assert_int_equal(ls_nccl_message_match("Net : Socket creation failed : Address family not "
+                                           "supported by protocol",
+                                           &m),
+                     0);
     assert_string_equal(m.id, "socket_create");
-    assert_int_equal(ls_nccl_message_match("Call to ibv_create_cq failed with error Cannot allocate memory", &m), 0);
+    assert_int_equal(ls_nccl_message_match("Call to ibv_create_cq failed with error Cannot "
+                                           "allocate memory",
+                                           &m),
+                     0);
     assert_string_equal(m.id, "ib_create_cq");
-    assert_int_equal(ls_nccl_message_match("Call to ibv_create_qp failed with error Cannot allocate memory", &m), 0);
+    assert_int_equal(ls_nccl_message_match("Call to ibv_create_qp failed with error Cannot "
+                                           "allocate memory",
+                                           &m),
+                     0);
     assert_string_equal(m.id, "ib_create_qp");
     /* net_ib's async event thread, proxy.cc's service thread, alloc.h, p2p.cc */
     static const struct {
         const char *text, *id;
     } more[] = {
-        {"NET/IB : mlx5_3:1 async fatal event on QP (0x1234): invalid request local work queue error", "ib_async_fatal"},
+        {"NET/IB : mlx5_3:1 async fatal event on QP (0x1234): invalid request local work queue "
+         "error",
+         "ib_async_fatal"},
         {"NET/IB : mlx5_3:1 Got async event : port error", "ib_async_event"},
         {"Call to ibv_get_async_event failed", "ib_async_read"},
         {"communicator encountered a fatal error (detected in ncclIbTest)", "comm_fatal"},
-        {"[Service thread] Error encountered progressing operation=Connect, res=3, closing connection", "proxy_service_error"},
+        {"[Service thread] Error encountered progressing operation=Connect, res=3, closing "
+         "connection",
+         "proxy_service_error"},
         {"Failed to CUDA calloc 6291456 bytes", "cuda_calloc"},
-        {"rank 3 failed to IPC register userbuff 0x7f00 buffSize 1024 nPeers 2 isLegacyIpc 0", "ipc_register_userbuff"},
+        {"rank 3 failed to IPC register userbuff 0x7f00 buffSize 1024 nPeers 2 isLegacyIpc 0",
+         "ipc_register_userbuff"},
     };
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
         assert_int_equal(ls_nccl_message_match(more[i].text, &m), 0);
@@ -298,9 +328,9 @@ static void catalog_rows(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(prefixes),       cmocka_unit_test(warn_forms),
-        cmocka_unit_test(error_trail),    cmocka_unit_test(quiet_setup_lines),
-        cmocka_unit_test(socket_network), cmocka_unit_test(version_and_interleaving),
+        cmocka_unit_test(prefixes),         cmocka_unit_test(warn_forms),
+        cmocka_unit_test(error_trail),      cmocka_unit_test(quiet_setup_lines),
+        cmocka_unit_test(socket_network),   cmocka_unit_test(version_and_interleaving),
         cmocka_unit_test(old_test_failure), cmocka_unit_test(cut_rank_list),
         cmocka_unit_test(catalog_rows),
     };

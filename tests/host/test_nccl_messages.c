@@ -22,9 +22,11 @@ static void expect_row(const char *text, const char *id, int severity)
 static void known_lines_named(void **state)
 {
     (void)state;
-    expect_row("NET/IB : Got completion from peer 10.0.0.2<5> with status=12 opcode=0 len=0 vendor err 129 (Recv)",
+    expect_row("NET/IB : Got completion from peer 10.0.0.2<5> with status=12 opcode=0 len=0 vendor "
+               "err 129 (Recv)",
                "ib_completion_error", 2);
-    expect_row("NET/IB : Got completion from peer fe80::1%ib0<3> with error 4, opcode 1, len 1, vendor err 81 (Send)",
+    expect_row("NET/IB : Got completion from peer fe80::1%ib0<3> with error 4, opcode 1, len 1, "
+               "vendor err 81 (Send)",
                "ib_completion_error", 2);
     expect_row("Call to ibv_reg_mr_iova2 failed with error Invalid argument", "ib_reg_mr", 2);
     expect_row("Error: failed to extend /dev/shm/nccl-abc to 5967876 bytes", "shm_extend", 2);
@@ -36,7 +38,8 @@ static void specific_before_general(void **state)
 {
     (void)state;
     expect_row("Cuda failure 'out of memory'", "cuda_oom", 2);
-    expect_row("Cuda failure 'peer access is not supported between these two devices'", "cuda_peer", 2);
+    expect_row("Cuda failure 'peer access is not supported between these two devices'", "cuda_peer",
+               2);
     expect_row("Cuda failure 'invalid argument'", "cuda_failure", 2);
 }
 
@@ -44,7 +47,8 @@ static void unknown_line_unmatched(void **state)
 {
     (void)state;
     ls_nccl_message_t m;
-    assert_int_equal(ls_nccl_message_match("Call to open failed: No such file or directory", &m), -1);
+    assert_int_equal(ls_nccl_message_match("Call to open failed: No such file or directory", &m),
+                     -1);
     /* fragments must come in order */
     assert_int_equal(ls_nccl_message_match("failed: ibv_reg_mr", &m), -1);
     assert_int_equal(ls_nccl_message_match("", &m), -1);
@@ -52,7 +56,8 @@ static void unknown_line_unmatched(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(known_lines_named), cmocka_unit_test(specific_before_general),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(known_lines_named),
+                                       cmocka_unit_test(specific_before_general),
                                        cmocka_unit_test(unknown_line_unmatched)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,21 +14,22 @@
 
 static json_t *conn(int from, int to, const char *cls)
 {
-    return json_pack("{s:i, s:i, s:s, s:b}", "from_rank", from, "to_rank", to, "transport", cls, "gdrdma",
-                     strcmp(cls, "NET/IB") == 0);
+    return json_pack("{s:i, s:i, s:s, s:b}", "from_rank", from, "to_rank", to, "transport", cls,
+                     "gdrdma", strcmp(cls, "NET/IB") == 0);
 }
 
 static void two_nodes_placed(void **state)
 {
     (void)state;
     json_t *doc = ls_doc_new();
-    json_t *e = json_pack("{s:s, s:s, s:s, s:[i,i,i,i], s:[o,o,o,o]}", "family", "nccl", "mode", "mpi",
-                          "collective", "all_reduce", "gpus", 0, 1, 0, 1, "transports", conn(0, 1, "P2P"),
-                          conn(1, 2, "NET/IB"), conn(2, 3, "P2P"), conn(3, 0, "NET/IB"));
+    json_t *e = json_pack("{s:s, s:s, s:s, s:[i,i,i,i], s:[o,o,o,o]}", "family", "nccl", "mode",
+                          "mpi", "collective", "all_reduce", "gpus", 0, 1, 0, 1, "transports",
+                          conn(0, 1, "P2P"), conn(1, 2, "NET/IB"), conn(2, 3, "P2P"),
+                          conn(3, 0, "NET/IB"));
     ls_doc_add_measurement(doc, e);
     ls_doc_add_measurement(doc, json_pack("{s:s, s:s}", "family", "nccl", "mode", "threads"));
-    json_t *nodes = json_pack("[{s:s, s:[i,i], s:[]}, {s:s, s:[i,i], s:[]}]", "hostname", "n1", "ranks", 0, 1,
-                              "gpus", "hostname", "n2", "ranks", 2, 3, "gpus");
+    json_t *nodes = json_pack("[{s:s, s:[i,i], s:[]}, {s:s, s:[i,i], s:[]}]", "hostname", "n1",
+                              "ranks", 0, 1, "gpus", "hostname", "n2", "ranks", 2, 3, "gpus");
     ls_nodes_annotate(doc, nodes);
     assert_true(json_equal(json_object_get(doc, "nodes"), nodes));
     const json_t *hosts = json_object_get(e, "rank_hosts");

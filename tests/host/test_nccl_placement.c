@@ -47,7 +47,8 @@ static int setup(void **state)
     strcat(stat, " 13 0 0 0\n");
     put("proc/self/task/4242/stat", stat);
     put("proc/self/task/4242/comm", "NCCL (x) Svc\n");
-    put("proc/self/task/4242/status", "Name:\tNCCL\nCpus_allowed:\tff\nCpus_allowed_list:\t0-3,8\nMems_allowed:\t1\n");
+    put("proc/self/task/4242/status",
+        "Name:\tNCCL\nCpus_allowed:\tff\nCpus_allowed_list:\t0-3,8\nMems_allowed:\t1\n");
     return 0;
 }
 
@@ -88,8 +89,7 @@ static void live_process(void **state)
     int tid = (int)syscall(SYS_gettid), found = 0;
     size_t i;
     json_t *t;
-    json_array_foreach(list, i, t)
-    {
+    json_array_foreach(list, i, t) {
         if (json_integer_value(json_object_get(t, "tid")) == tid) {
             found = 1;
             assert_true(json_integer_value(json_object_get(t, "cpu")) >= 0);

@@ -31,8 +31,7 @@ static int count_transport(const json_t *out, const char *cls, int from, int to,
     int n = 0;
     size_t i;
     const json_t *t;
-    json_array_foreach(json_object_get(out, "transports"), i, t)
-    {
+    json_array_foreach(json_object_get(out, "transports"), i, t) {
         if (strcmp(ls_json_str(t, "transport", ""), cls) == 0 &&
             (from < 0 || ls_json_int(t, "from", -9) == from) &&
             (to < 0 || ls_json_int(t, "to", -9) == to) &&
@@ -65,8 +64,7 @@ static void h200_fixture(void **s)
     size_t i;
     const json_t *t;
     int seen = 0;
-    json_array_foreach(trees, i, t)
-    {
+    json_array_foreach(trees, i, t) {
         if (ls_json_int(t, "channel", -1) == 6 && ls_json_int(t, "rank", -1) == 1) {
             assert_int_equal(ls_json_int(t, "up", 0), -1);
             assert_int_equal(json_integer_value(json_array_get(json_object_get(t, "down"), 0)), 0);
@@ -124,7 +122,8 @@ static void shm_across_host_bridge_is_a_finding(void **s)
     /* where P2P is not OK (CNS), SHM is expected: no finding */
     size_t i;
     json_t *l;
-    json_array_foreach(links, i, l) json_object_set_new(l, "p2p_read", json_string("CNS"));
+    json_array_foreach(links, i, l)
+        json_object_set_new(l, "p2p_read", json_string("CNS"));
     ls_nccl_annotate_links(transports, links);
     json_array_clear(lines);
     assert_int_equal(ls_nccl_transport_findings(transports, lines), 0);
@@ -144,8 +143,7 @@ static void net_ib_with_and_without_gdrdma(void **s)
     int gdr = 0, plain = 0, shared = 0;
     size_t i;
     const json_t *t;
-    json_array_foreach(json_object_get(out, "transports"), i, t)
-    {
+    json_array_foreach(json_object_get(out, "transports"), i, t) {
         if (json_is_true(json_object_get(t, "gdrdma")))
             gdr++;
         else
@@ -216,11 +214,10 @@ static void junk_and_classes(void **s)
 static void ranks_logs_joined(void **s)
 {
     (void)s;
-    const char *logs[3] = {
-        "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\n",
-        "h:2:2 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] via P2P/CUMEM/read\n"
-        "h:2:2 [1] NCCL INFO Channel 01/0 : 1[1] -> 2[2] via P2P/CUMEM/read\n",
-        "h:3:3 [2] NCCL INFO Channel 00/0 : 2[2] -> 0[0] via SHM/direct/direct"};
+    const char *logs[3] = {"h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\n",
+                           "h:2:2 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] via P2P/CUMEM/read\n"
+                           "h:2:2 [1] NCCL INFO Channel 01/0 : 1[1] -> 2[2] via P2P/CUMEM/read\n",
+                           "h:3:3 [2] NCCL INFO Channel 00/0 : 2[2] -> 0[0] via SHM/direct/direct"};
     size_t width = 0;
     for (int k = 0; k < 3; k++)
         width = strlen(logs[k]) + 1 > width ? strlen(logs[k]) + 1 : width;

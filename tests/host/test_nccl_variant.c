@@ -71,8 +71,10 @@ static const char *fake_child(void)
         "cat > \"$out\" <<EOF\n"
         "{\"schema\": \"linkscope.run/1\", \"created\": \"2026-11-30T00:00:00Z\", \"host\": {},\n"
         " \"software\": {\"nccl\": \"2.28.3\"}, \"gpus\": [], \"links\": [], \"nics\": [],\n"
-        " \"gpu_nic_links\": [], \"env\": {}, \"measurements\": [{\"id\": \"x\", \"family\": \"nccl\",\n"
-        " \"metric\": \"busbw\", \"unit\": \"GB/s\", \"status\": \"ok\", \"collective\": \"all_reduce\",\n"
+        " \"gpu_nic_links\": [], \"env\": {}, \"measurements\": [{\"id\": \"x\", \"family\": "
+        "\"nccl\",\n"
+        " \"metric\": \"busbw\", \"unit\": \"GB/s\", \"status\": \"ok\", \"collective\": "
+        "\"all_reduce\",\n"
         " \"seen\": \"${NCCL_P2P_LEVEL:-unset}\"}]}\n"
         "EOF\n";
     char err[256];
@@ -125,10 +127,10 @@ static void fork_runs_each_setting_in_its_own_process(void **s)
 
 static json_t *entry_with(const char *variant, double busbw_small, double busbw_large)
 {
-    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:i, s:[], s:[]}", "family", "nccl",
-                          "status", "ok", "collective", "all_reduce", "variant", variant,
-                          "nranks", 2, "mode", "threads", "dtype", "float", "redop", "sum",
-                          "root", -1, "rows", "transports");
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:i, s:[], s:[]}", "family",
+                          "nccl", "status", "ok", "collective", "all_reduce", "variant", variant,
+                          "nranks", 2, "mode", "threads", "dtype", "float", "redop", "sum", "root",
+                          -1, "rows", "transports");
     double bw[2] = {busbw_small, busbw_large};
     long long bytes[2] = {1048576, 1073741824};
     for (int k = 0; k < 2; k++) {
@@ -136,8 +138,8 @@ static json_t *entry_with(const char *variant, double busbw_small, double busbw_
                                  bw[k], "wrong", 0);
         json_array_append_new(json_object_get(e, "rows"),
                               json_pack("{s:I, s:I, s:o, s:o}", "bytes", (json_int_t)bytes[k],
-                                        "count", (json_int_t)(bytes[k] / 4), "oop", half,
-                                        "ip", json_deep_copy(half)));
+                                        "count", (json_int_t)(bytes[k] / 4), "oop", half, "ip",
+                                        json_deep_copy(half)));
     }
     json_array_append_new(json_object_get(e, "transports"),
                           json_pack("{s:i, s:i, s:i, s:i, s:s, s:s, s:b}", "channel", 0, "from", 0,
@@ -159,7 +161,8 @@ static char *render(void (*fn)(FILE *, json_t *const *, int), json_t *const *ent
 static void side_by_side_with_ratios(void **s)
 {
     (void)s;
-    json_t *e[2] = {entry_with("default", 40.0, 320.0), entry_with("NCCL_P2P_DISABLE=1", 10.0, 26.0)};
+    json_t *e[2] = {entry_with("default", 40.0, 320.0),
+                    entry_with("NCCL_P2P_DISABLE=1", 10.0, 26.0)};
     char *text = render(ls_nccl_print_variants, e, 2);
     assert_non_null(strstr(text, "NCCL_P2P_DISABLE=1"));
     assert_non_null(strstr(text, "10.00 (x0.25)"));
@@ -201,8 +204,7 @@ static void verified_needs_a_checked_result(void **s)
     assert_false(ls_nccl_rows_verified(rows));
     size_t i;
     json_t *row;
-    json_array_foreach(rows, i, row)
-    {
+    json_array_foreach(rows, i, row) {
         json_object_set_new(json_object_get(row, "oop"), "wrong", json_null());
         json_object_del(row, "ip");
     }

@@ -69,8 +69,7 @@ static void gpus_text(const json_t *doc, size_t n, const char *word, char *buf, 
     size_t i;
     const json_t *g;
     buf[0] = '\0';
-    json_array_foreach(json_object_get(json_object_get(nic(doc, n), "gpus_by_link"), word), i, g)
-    {
+    json_array_foreach(json_object_get(json_object_get(nic(doc, n), "gpus_by_link"), word), i, g) {
         size_t used = strlen(buf);
         snprintf(buf + used, len - used, "%s%lld", i ? "," : "", (long long)json_integer_value(g));
     }
@@ -88,7 +87,8 @@ static void gpus_grouped_by_link_word(void **state)
     for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
         gpus_text(doc, (size_t)atoi(expect[i][0]), expect[i][1], buf, sizeof buf);
         if (strcmp(buf, expect[i][2]) != 0)
-            fail_msg("NIC%s %s: got '%s', expected '%s'", expect[i][0], expect[i][1], buf, expect[i][2]);
+            fail_msg("NIC%s %s: got '%s', expected '%s'", expect[i][0], expect[i][1], buf,
+                     expect[i][2]);
     }
     json_decref(doc);
 }
@@ -102,12 +102,14 @@ static void write_file(const char *path, const char *text)
 }
 
 /* A root with only /proc: osrelease, modules and the NVIDIA driver's version line. */
-static const char *fake_proc(const char *name, const char *kernel, const char *modules, const char *nvidia)
+static const char *fake_proc(const char *name, const char *kernel, const char *modules,
+                             const char *nvidia)
 {
     static char dir[512];
     char path[700];
     snprintf(dir, sizeof dir, "%s", ls_tmp_path(name));
-    const char *dirs[] = {"", "/proc", "/proc/sys", "/proc/sys/kernel", "/proc/driver", "/proc/driver/nvidia"};
+    const char *dirs[] =
+        {"", "/proc", "/proc/sys", "/proc/sys/kernel", "/proc/driver", "/proc/driver/nvidia"};
     for (size_t i = 0; i < 6; i++) {
         snprintf(path, sizeof path, "%s%s", dir, dirs[i]);
         mkdir(path, 0755);
@@ -160,15 +162,17 @@ static void nccl_view_of_the_nics(void **state)
 {
     (void)state;
     json_t *doc = discover_tree();
-    const char *log =
-        "n1:1:2 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\n"
-        "n1:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ib0:10.0.0.1<0>\n"
-        "n1:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n"
-        "n1:1:2 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/1/GDRDMA\n"
-        "n1:1:2 [0] NCCL INFO Connected all rings, use ring PXN 0 GDR 1\n";
+    const char *log = "n1:1:2 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\n"
+                      "n1:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; "
+                      "OOB ib0:10.0.0.1<0>\n"
+                      "n1:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n"
+                      "n1:1:2 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via "
+                      "NET/IB/1/GDRDMA\n"
+                      "n1:1:2 [0] NCCL INFO Connected all rings, use ring PXN 0 GDR 1\n";
     char err[256];
     assert_int_equal(ls_import_nccl_log(doc, log, "nccl.log", err, sizeof err), 0);
-    const json_t *v0 = json_object_get(nic(doc, 0), "nccl"), *v1 = json_object_get(nic(doc, 1), "nccl");
+    const json_t *v0 = json_object_get(nic(doc, 0), "nccl"),
+                 *v1 = json_object_get(nic(doc, 1), "nccl");
     assert_non_null(v0);
     assert_non_null(v1);
     assert_null(json_object_get(nic(doc, 2), "nccl")); /* mlx5_2: not in the log */
@@ -196,8 +200,9 @@ static void nccl_view_from_a_measured_entry(void **state)
 {
     (void)state;
     json_t *doc = discover_tree();
-    json_t *e = json_pack("{s:s, s:s, s:[{s:s, s:b}]}", "family", "nccl", "id", "nccl-all_reduce-default",
-                          "transports", "via", "NET/IB/0/GDRDMA", "gdrdma", 1);
+    json_t *e = json_pack("{s:s, s:s, s:[{s:s, s:b}]}", "family", "nccl", "id",
+                          "nccl-all_reduce-default", "transports", "via", "NET/IB/0/GDRDMA",
+                          "gdrdma", 1);
     ls_nccl_net_text("h:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_2:1/IB [RO]; OOB ib0:10.0.0.1<0>\n"
                      "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n",
                      e);

@@ -83,7 +83,8 @@ static int add_new(ls_outputs_t *set, const char *dir, size_t big, char *err, si
         char *data = i == 2 && big ? malloc(big) : NULL;
         if (data)
             memset(data, 'x', big);
-        int rc = ls_outputs_add(set, path, data ? data : text, data ? big : strlen(text), err, errlen);
+        int rc = ls_outputs_add(set, path, data ? data : text, data ? big : strlen(text), err,
+                                errlen);
         free(data);
         if (rc)
             return rc;
@@ -224,8 +225,8 @@ static void sigterm_keeps_old_set(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(commit_replaces_all), cmocka_unit_test(failed_member_keeps_old_set),
-        cmocka_unit_test(members_refused),     cmocka_unit_test(device_member),
+        cmocka_unit_test(commit_replaces_all),   cmocka_unit_test(failed_member_keeps_old_set),
+        cmocka_unit_test(members_refused),       cmocka_unit_test(device_member),
         cmocka_unit_test(sigterm_keeps_old_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

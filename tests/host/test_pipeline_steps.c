@@ -26,9 +26,12 @@ static void test_order_and_cuts(void **state)
     assert_non_null(doc);
     assert_int_equal(refused, 0); /* no topology here: no projection to refuse on */
     const json_t *steps = json_object_get(json_object_get(doc, "run"), "steps");
-    static const char *const want[] = {"p2p ce, one way and both ways", "hbm read, write, copy, copy_ce",
-                                       "host copies, pinned and pageable", "p2p sm_read, sm_write",
-                                       "p2p staged through host", "latency, every definition"};
+    static const char *const want[] = {"p2p ce, one way and both ways",
+                                       "hbm read, write, copy, copy_ce",
+                                       "host copies, pinned and pageable",
+                                       "p2p sm_read, sm_write",
+                                       "p2p staged through host",
+                                       "latency, every definition"};
     /* then the datasheet check (issue 16), which measures nothing and is never cut */
     assert_int_equal(json_array_size(steps), sizeof want / sizeof want[0] + 1);
     const json_t *spec = json_array_get(steps, sizeof want / sizeof want[0]);

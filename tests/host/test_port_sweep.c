@@ -42,8 +42,8 @@ static void plan_from_fixture_nics(void **state)
 
 static json_t *nic(const char *name, const char *state, double rate)
 {
-    return json_pack("{s:s, s:[{s:i, s:s, s:f, s:s}]}", "name", name, "ports", "port", 1, "state", state,
-                     "rate_gbps", rate, "link_layer", "InfiniBand");
+    return json_pack("{s:s, s:[{s:i, s:s, s:f, s:s}]}", "name", name, "ports", "port", 1, "state",
+                     state, "rate_gbps", rate, "link_layer", "InfiniBand");
 }
 
 static void plan_edge_cases(void **state)
@@ -69,13 +69,13 @@ static json_t *sweep_doc(const double busbw[4])
     json_array_append_new(nics, nic("mlx5_0", "ACTIVE", 400));
     json_array_append_new(nics, nic("mlx5_1", "ACTIVE", 200));
     json_array_append_new(nics, nic("mlx5_2", "ACTIVE", 200));
-    const char *settings[] = {"NCCL_IB_HCA==mlx5_0:1", "NCCL_IB_HCA==mlx5_1:1", "NCCL_IB_HCA==mlx5_2:1",
-                              "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1"};
+    const char *settings[] = {"NCCL_IB_HCA==mlx5_0:1", "NCCL_IB_HCA==mlx5_1:1",
+                              "NCCL_IB_HCA==mlx5_2:1", "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1"};
     for (int i = 0; i < 4; i++)
-        ls_doc_add_measurement(doc, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[i,i], s:f}", "family", "nccl",
-                                              "metric", "busbw", "unit", "GB/s", "status", "ok", "collective",
-                                              "all_reduce", "variant", settings[i], "gpus", 0, 1, "value",
-                                              busbw[i]));
+        ls_doc_add_measurement(doc, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[i,i], s:f}",
+                                              "family", "nccl", "metric", "busbw", "unit", "GB/s",
+                                              "status", "ok", "collective", "all_reduce", "variant",
+                                              settings[i], "gpus", 0, 1, "value", busbw[i]));
     return doc;
 }
 
@@ -84,8 +84,7 @@ static int count_rule(const json_t *found, const char *rule, const char *subject
     int n = 0;
     size_t i;
     const json_t *f;
-    json_array_foreach(found, i, f)
-    {
+    json_array_foreach(found, i, f) {
         n += strcmp(ls_json_str(f, "rule", ""), rule) == 0 &&
              (!subject || strcmp(ls_json_str(f, "subject", ""), subject) == 0);
     }

@@ -22,7 +22,8 @@ static void line_says_item_elapsed_and_left(void **state)
     char buf[256];
     /* 3 of 12 sizes done in 30 s: 9 more at 10 s each */
     ls_progress_line(buf, sizeof buf, 3, 12, 30, 75, 120, "nccl all_reduce, 8388608 bytes");
-    assert_string_equal(buf, "[4/12] nccl all_reduce, 8388608 bytes | 0:30, ~1:30 left | run 1:15 of 2:00 budget");
+    assert_string_equal(buf, "[4/12] nccl all_reduce, 8388608 bytes | 0:30, ~1:30 left | run 1:15 "
+                             "of 2:00 budget");
     ls_progress_line(buf, sizeof buf, 0, 5, 0, 0, 0, "p2p");
     assert_string_equal(buf, "[1/5] p2p | 0:00");
 }

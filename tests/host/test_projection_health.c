@@ -33,7 +33,7 @@ static void hgx_within_a_scheduler_check(void **state)
     const ls_proj_step_t *probe = step(&h, "probe: p2p ce"), *full = step(&run, "p2p ce, one way");
     assert_non_null(probe);
     assert_non_null(full);
-    assert_int_equal(probe->figures, 8 * 7);        /* every ordered pair once */
+    assert_int_equal(probe->figures, 8 * 7);            /* every ordered pair once */
     assert_int_equal(probe->rounds, 2 * h.pair_rounds); /* a->b, then b->a */
     /* per round: fewer samples than a run's, the same fixed part (at least half of it) */
     double per_probe = probe->seconds / probe->rounds, per_run = full->seconds / full->rounds;

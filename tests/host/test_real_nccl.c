@@ -88,8 +88,8 @@ static long long num(const json_t *o, const char *key)
 
 /* One result half of row `row` of entry e: time, algbw, busbw, and wrong (-1 = null)
    or error (when the 2.0-era column holds it). */
-static void check_half(const json_t *e, size_t row, const char *half, long long bytes, double time_us,
-                       double algbw, double busbw, long long wrong, double error)
+static void check_half(const json_t *e, size_t row, const char *half, long long bytes,
+                       double time_us, double algbw, double busbw, long long wrong, double error)
 {
     const json_t *r = json_array_get(json_object_get(e, "rows"), row);
     assert_non_null(r);
@@ -133,7 +133,8 @@ static void rtx4090_tree_one_row(void **state)
     assert_int_equal(num(e, "warmup"), 5);
     check_half(e, 0, "oop", 8, 42.56, 0.00, 0.00, 0, -1);
     assert_null(json_object_get(json_array_get(json_object_get(e, "rows"), 0), "ip"));
-    assert_string_equal(str(json_array_get(json_object_get(doc, "gpus"), 7), "name"), "NVIDIA GeForce RTX 4090");
+    assert_string_equal(str(json_array_get(json_object_get(doc, "gpus"), 7), "name"),
+                        "NVIDIA GeForce RTX 4090");
     json_decref(doc);
 }
 
@@ -170,7 +171,8 @@ static void header_without_hash(void **state)
     assert_string_equal(str(e, "mode"), "mpi"); /* eight process ids */
     assert_int_equal(json_array_size(json_object_get(e, "gpus")), 8);
     assert_int_equal(num(e, "iters"), 20);
-    assert_string_equal(str(json_array_get(json_object_get(doc, "gpus"), 3), "name"), "NVIDIA A100-SXM4-40GB");
+    assert_string_equal(str(json_array_get(json_object_get(doc, "gpus"), 3), "name"),
+                        "NVIDIA A100-SXM4-40GB");
     assert_string_equal(str(json_object_get(doc, "host"), "hostname"), "AI-A100-Beethoven01");
     json_decref(doc);
 }
@@ -227,7 +229,8 @@ static void op_all_rows_only(void **state)
     check_run(entry(doc, 1), "all_reduce", -999, 5, "float", "min");
     check_half(entry(doc, 0), 5, "oop", 204800, 125.6, 1.63, 3.06, 0, -1);
     check_half(entry(doc, 1), 0, "ip", 196608, 124.9, 1.57, 2.95, 0, -1);
-    assert_int_equal(num(json_array_get(json_object_get(entry(doc, 1), "rows"), 4), "count"), 50176);
+    assert_int_equal(num(json_array_get(json_object_get(entry(doc, 1), "rows"), 4), "count"),
+                     50176);
     json_decref(doc);
 }
 
@@ -453,7 +456,8 @@ static void gdr_enabled_and_disabled(void **state)
     assert_int_equal(json_array_size(json_object_get(log, "ranks")), 2);
     assert_int_equal(json_array_size(json_object_get(log, "rings")), 2);
     assert_int_equal(json_array_size(json_object_get(log, "hosts")), 0); /* "[0] NCCL INFO" */
-    assert_false(json_is_true(json_object_get(json_array_get(json_object_get(log, "gdr"), 0), "enabled")));
+    assert_false(
+        json_is_true(json_object_get(json_array_get(json_object_get(log, "gdr"), 0), "enabled")));
     json_decref(doc);
 }
 
@@ -491,7 +495,8 @@ static void every_case_imports(void **state)
     int n = 0;
     for (struct dirent *de = readdir(d); de; de = readdir(d)) {
         size_t len = strlen(de->d_name);
-        if (strncmp(de->d_name, "nccl-", 5) != 0 || len < 6 || strcmp(de->d_name + len - 5, ".case") != 0)
+        if (strncmp(de->d_name, "nccl-", 5) != 0 || len < 6 ||
+            strcmp(de->d_name + len - 5, ".case") != 0)
             continue;
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(len - 5), de->d_name);

@@ -54,20 +54,32 @@ static void failure_line_forms(void **state)
 {
     (void)state;
     ls_nccl_failure_t f;
-    assert_int_equal(ls_nccl_text_failure("HCA-14: Test NCCL failure common.cu:1204 'unhandled cuda error / '", &f), 0);
+    assert_int_equal(ls_nccl_text_failure("HCA-14: Test NCCL failure common.cu:1204 'unhandled "
+                                          "cuda error / '",
+                                          &f),
+                     0);
     assert_string_equal(f.host, "HCA-14");
     assert_int_equal(f.primary, 1);
     assert_string_equal(f.message, "Test NCCL failure common.cu:1204 'unhandled cuda error / '");
-    assert_int_equal(ls_nccl_text_failure("gpu: Test CUDA failure common.cu:1030 'system not yet initialized'", &f), 0);
+    assert_int_equal(ls_nccl_text_failure("gpu: Test CUDA failure common.cu:1030 'system not yet "
+                                          "initialized'",
+                                          &f),
+                     0);
     assert_string_equal(f.host, "gpu");
-    assert_int_equal(ls_nccl_text_failure(".. gpu-1-7 pid 3230359: Test failure common.cu:1189", &f), 0);
+    assert_int_equal(ls_nccl_text_failure(".. gpu-1-7 pid 3230359: Test failure common.cu:1189",
+                                          &f),
+                     0);
     assert_string_equal(f.host, "gpu-1-7");
     assert_int_equal(f.primary, 0);
     assert_string_equal(f.message, "Test failure common.cu:1189");
     /* the oldest builds print no host */
-    assert_int_equal(ls_nccl_text_failure("Test NCCL failure common.cu:777 'unhandled system error'", &f), 0);
+    assert_int_equal(ls_nccl_text_failure("Test NCCL failure common.cu:777 'unhandled system "
+                                          "error'",
+                                          &f),
+                     0);
     assert_string_equal(f.host, "");
-    assert_int_not_equal(ls_nccl_text_failure("how can I solve the problem: the test failure", &f), 0);
+    assert_int_not_equal(ls_nccl_text_failure("how can I solve the problem: the test failure", &f),
+                         0);
 }
 
 /* nccl-tests#322: failure lines of six hosts and mpirun's footer, nothing else. */
@@ -77,7 +89,8 @@ static void failure_lines_alone(void **state)
     json_t *doc = import_file("real", "nccl-tests322-hosts-test-nccl-failure.txt");
     const json_t *e = only_entry(doc);
     assert_string_equal(str(e, "status"), "failed");
-    assert_non_null(strstr(str(e, "error"), "Test NCCL failure common.cu:1204 'unhandled cuda error"));
+    assert_non_null(
+        strstr(str(e, "error"), "Test NCCL failure common.cu:1204 'unhandled cuda error"));
     assert_non_null(strstr(str(e, "error"), "on HCA-14, HCA-28, HCA-111, HCA-88, HCA-118, HCA-19"));
     assert_null(json_object_get(e, "nranks")); /* no rank line: unknown */
     json_decref(doc);
@@ -91,7 +104,8 @@ static void failure_after_rank_table(void **state)
     const json_t *e = only_entry(doc);
     assert_int_equal(json_integer_value(json_object_get(e, "nranks")), 8);
     assert_int_equal(json_integer_value(json_object_get(e, "nodes")), 2);
-    assert_non_null(strstr(str(e, "error"), "'CUDA-capable device(s) is/are busy or unavailable' on gpu-1-1, gpu-1-7"));
+    assert_non_null(strstr(str(e, "error"), "'CUDA-capable device(s) is/are busy or unavailable' "
+                                            "on gpu-1-1, gpu-1-7"));
     json_decref(doc);
 }
 
@@ -153,7 +167,8 @@ static void log_prefixes_and_cut_warn(void **state)
     assert_int_equal(json_integer_value(json_object_get(w, "gpu")), 5);
     json_decref(doc);
     doc = import_file("real", "nccl-pytorch68893-ansi-socket.log");
-    assert_string_equal(json_string_value(json_array_get(json_object_get(first_log(doc), "hosts"), 0)),
+    assert_string_equal(json_string_value(
+                            json_array_get(json_object_get(first_log(doc), "hosts"), 0)),
                         "ip-172-31-0-137");
     json_decref(doc);
     doc = import_file("real", "nccl-tests131-gtx-p2p-loc-warn.log");
@@ -188,12 +203,9 @@ static void blank_redop_cell(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(failure_line_forms),
-        cmocka_unit_test(failure_lines_alone),
-        cmocka_unit_test(failure_after_rank_table),
-        cmocka_unit_test(two_headers_are_two_runs),
-        cmocka_unit_test(out_of_bounds_footer),
-        cmocka_unit_test(log_prefixes_and_cut_warn),
+        cmocka_unit_test(failure_line_forms),       cmocka_unit_test(failure_lines_alone),
+        cmocka_unit_test(failure_after_rank_table), cmocka_unit_test(two_headers_are_two_runs),
+        cmocka_unit_test(out_of_bounds_footer),     cmocka_unit_test(log_prefixes_and_cut_warn),
         cmocka_unit_test(blank_redop_cell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,8 +95,7 @@ static const json_t *entry(const json_t *doc, const char *id)
 {
     size_t i;
     const json_t *m;
-    json_array_foreach(json_object_get(doc, "measurements"), i, m)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, m) {
         if (strcmp(ls_json_str(m, "id", ""), id) == 0)
             return m;
     }
@@ -115,8 +114,7 @@ static const json_t *gpu(const json_t *doc, int index)
 {
     size_t i;
     const json_t *g;
-    json_array_foreach(json_object_get(doc, "gpus"), i, g)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
         if (ls_json_int(g, "index", -1) == index)
             return g;
     }
@@ -128,8 +126,7 @@ static const json_t *link_ab(const json_t *doc, int a, int b)
 {
     size_t i;
     const json_t *l;
-    json_array_foreach(json_object_get(doc, "links"), i, l)
-    {
+    json_array_foreach(json_object_get(doc, "links"), i, l) {
         if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
             return l;
     }
@@ -189,8 +186,7 @@ static void figures_in_text(const json_t *doc, const char *name)
     read_sidecar(name, &sc);
     size_t i, checked = 0;
     const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         if (strcmp(ls_json_str(e, "status", ""), "ok") != 0)
             continue;
         const char *file = ls_json_str(e, "source_file", "");
@@ -279,7 +275,8 @@ static void p2p_partial_six_gpus_keeps_whole_matrices_and_the_cut_row(void **sta
     /* the cut row "     0 918.31  21.12  30.53  29.85  3": 21.12, 30.53, 29.85 kept */
     value_is(doc, "p2p-ce-bidir-0-1-nop2p", 21.12);
     value_is(doc, "p2p-ce-bidir-0-3-nop2p", 29.85);
-    str_is(entry(doc, "p2p-ce-bidir-0-3-nop2p"), "matrix", "Bidirectional P2P=Disabled Bandwidth Matrix (GB/s)");
+    str_is(entry(doc, "p2p-ce-bidir-0-3-nop2p"), "matrix",
+           "Bidirectional P2P=Disabled Bandwidth Matrix (GB/s)");
     /* 30 + 30 + 30 pair cells, 3 cut-row cells, 6 HBM entries */
     assert_int_equal(json_array_size(json_object_get(doc, "measurements")), 99);
     json_decref(doc);
@@ -325,11 +322,13 @@ static void p2p_rows_before_the_first_title_and_a_whole_last_row(void **state)
     value_is(doc, "p2p-ce-bidir-5-0-nop2p", 8.60);
     value_is(doc, "p2p-ce-bidir-5-4-nop2p", 6.12);
     value_is(doc, "p2p-ce-bidir-7-6-nop2p", 6.11);
-    str_is(entry(doc, "p2p-ce-bidir-5-0-nop2p"), "matrix", "Bidirectional P2P=Disabled Bandwidth Matrix (GB/s)");
+    str_is(entry(doc, "p2p-ce-bidir-5-0-nop2p"), "matrix",
+           "Bidirectional P2P=Disabled Bandwidth Matrix (GB/s)");
     /* "     0 838.25   6.11   6.13   6.11   8.59   8.57   8.63   8.59" */
     value_is(doc, "p2p-ce-bidir-0-1", 6.11);
     value_is(doc, "p2p-ce-bidir-0-4", 8.59);
-    str_is(entry(doc, "p2p-ce-bidir-0-4"), "matrix", "Bidirectional P2P=Enabled Bandwidth Matrix (GB/s)");
+    str_is(entry(doc, "p2p-ce-bidir-0-4"), "matrix",
+           "Bidirectional P2P=Enabled Bandwidth Matrix (GB/s)");
     /* 3 x 7 tail cells + 56 enabled cells */
     assert_int_equal(count(doc, "p2p", "ok"), 21 + 56);
     json_decref(doc);
@@ -637,7 +636,9 @@ static void smi_nvlink_speeds_inactive_links_and_errors(void **state)
     json_decref(doc);
 
     doc = import_case("smi-srtslurm307-gb300-nvlink-e");
-    const json_t *errors = json_object_get(json_array_get(json_object_get(gpu(doc, 0), "nvlinks"), 0), "errors");
+    const json_t *errors = json_object_get(json_array_get(json_object_get(gpu(doc, 0), "nvlinks"),
+                                                          0),
+                                           "errors");
     assert_int_equal(ls_json_int(errors, "replay", -1), 0);
     assert_int_equal(ls_json_int(errors, "recovery", -1), 0);
     assert_int_equal(ls_json_int(errors, "crc", -1), 0);
@@ -655,7 +656,8 @@ static void smi_nvlink_speeds_inactive_links_and_errors(void **state)
     json_decref(doc);
 
     doc = import_case("h200x2-nvlink");
-    assert_true(ls_json_num(json_array_get(json_object_get(gpu(doc, 1), "nvlinks"), 17), "gbps", 0) == 26.562);
+    assert_true(ls_json_num(json_array_get(json_object_get(gpu(doc, 1), "nvlinks"), 17), "gbps",
+                            0) == 26.562);
     json_decref(doc);
 }
 
@@ -689,8 +691,7 @@ static int has_reason(const json_t *g, const char *reason)
 {
     size_t i;
     const json_t *r;
-    json_array_foreach(json_object_get(g, "throttle_reasons"), i, r)
-    {
+    json_array_foreach(json_object_get(g, "throttle_reasons"), i, r) {
         if (json_is_string(r) && strcmp(json_string_value(r), reason) == 0)
             return 1;
     }
@@ -705,8 +706,8 @@ static void smi_query_health(void **state)
     (void)state;
     json_t *doc = import_case("smi-q-gls-gh200");
     const json_t *g = gpu(doc, 0);
-    str_is(g, "pci_device_id", "0x2342");                 /* Device Id : 0x234210DE */
-    assert_true(num_at(g, "power", "limit_w") == 700);     /* GPU Current Power Limit : 700.00 W */
+    str_is(g, "pci_device_id", "0x2342");              /* Device Id : 0x234210DE */
+    assert_true(num_at(g, "power", "limit_w") == 700); /* GPU Current Power Limit : 700.00 W */
     assert_true(num_at(g, "power", "default_limit_w") == 900); /* not the module's 1000 W */
     assert_true(num_at(g, "power", "draw_w") == 87.88);
     json_decref(doc);
@@ -722,7 +723,8 @@ static void smi_query_health(void **state)
     assert_true(num_at(gpu(doc, 0), "ecc", "volatile_corrected") == 0);
     json_decref(doc);
 
-    doc = import_case("smi-q-gls-v100sxm2-x8"); /* driver 550 on Volta: Single / Double Bit blocks */
+    doc = import_case(
+        "smi-q-gls-v100sxm2-x8"); /* driver 550 on Volta: Single / Double Bit blocks */
     g = gpu(doc, 7);
     str_is(g, "pci_device_id", "0x1db1");
     assert_true(json_is_true(json_object_get(json_object_get(g, "ecc"), "enabled")));
@@ -732,7 +734,8 @@ static void smi_query_health(void **state)
     json_decref(doc);
 
     doc = import_case("smi-q-gls-a40-x10");
-    assert_true(num_at(gpu(doc, 6), "ecc", "aggregate_corrected") == 10289); /* Aggregate DRAM Correctable */
+    assert_true(num_at(gpu(doc, 6), "ecc", "aggregate_corrected") ==
+                10289); /* Aggregate DRAM Correctable */
     assert_true(num_at(gpu(doc, 6), "ecc", "volatile_corrected") == 0);
     assert_true(has_reason(gpu(doc, 0), "sw_power_cap")); /* SW Power Cap : Active */
     assert_false(has_reason(gpu(doc, 0), "hw_slowdown"));
@@ -740,9 +743,9 @@ static void smi_query_health(void **state)
 
     doc = import_case("smi-q-perflab-rtx3060-laptop"); /* driver 610: limits one level deeper */
     g = gpu(doc, 0);
-    assert_true(num_at(g, "power", "limit_w") == 80);     /* GPU Ceiling Power Limit / Current */
+    assert_true(num_at(g, "power", "limit_w") == 80); /* GPU Ceiling Power Limit / Current */
     assert_true(num_at(g, "power", "default_limit_w") == 80);
-    assert_true(num_at(g, "power", "draw_w") == 12.60);   /* Instantaneous Power Draw */
+    assert_true(num_at(g, "power", "draw_w") == 12.60);           /* Instantaneous Power Draw */
     str_is(json_object_get(doc, "software"), "driver", "610.88"); /* without "[Deprecated; ...]" */
     assert_int_equal(ls_json_int(json_object_get(g, "pcie"), "width_current", 0), 8);
     json_decref(doc);
@@ -780,8 +783,7 @@ static void smi_query_hw_slowdown(void **state)
     size_t i;
     const json_t *f;
     int hit = 0;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         hit |= strcmp(ls_json_str(f, "rule", ""), "throttling") == 0 &&
                strstr(ls_json_str(f, "message", ""), "power-brake") != NULL;
     }
@@ -845,10 +847,10 @@ static void compare_does_not_depend_on_file_order(void **state)
     /* p2p ce uni 0->1 is measured by three files: three rows, each with its source */
     size_t i, rows = 0;
     const json_t *row;
-    json_array_foreach(json_object_get(ab, "rows"), i, row)
-    {
+    json_array_foreach(json_object_get(ab, "rows"), i, row) {
         const json_t *m = json_object_get(row, "match");
-        if (strcmp(ls_json_str(m, "family", ""), "p2p") || strcmp(ls_json_str(m, "method", ""), "ce") ||
+        if (strcmp(ls_json_str(m, "family", ""), "p2p") ||
+            strcmp(ls_json_str(m, "method", ""), "ce") ||
             strcmp(ls_json_str(m, "direction", ""), "uni") || json_object_get(m, "mode") ||
             ls_json_int(m, "src", -1) != 0 || ls_json_int(m, "dst", -1) != 1 ||
             !json_is_true(json_object_get(m, "p2p")))

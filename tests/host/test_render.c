@@ -24,8 +24,9 @@ static void numbers_are_formatted_deterministically(void **state)
     const struct {
         double v;
         const char *s;
-    } cases[] = {{0.1 + 0.2, "0.300"}, {13.2, "13.20"}, {96.846, "96.85"}, {96.844, "96.84"}, {193.51, "193.5"},
-                 {4160.4, "4160"},     {-0.0001, "0.000"}, {NAN, "-"},      {INFINITY, "-"}};
+    } cases[] = {{0.1 + 0.2, "0.300"}, {13.2, "13.20"},   {96.846, "96.85"},
+                 {96.844, "96.84"},    {193.51, "193.5"}, {4160.4, "4160"},
+                 {-0.0001, "0.000"},   {NAN, "-"},        {INFINITY, "-"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[32];
         ls_fmt_num(cases[i].v, buf, sizeof buf);
@@ -50,7 +51,9 @@ static void text_is_escaped(void **state)
     ls_buf_puts(&b, "|");
     ls_buf_prom_label(&b, "n\"o\\d\ne");
     char *s = ls_buf_take(&b);
-    assert_string_equal(s, "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;|\"0,1,\"\"2\"\"\"|a\\|b|n\\\"o\\\\d\\ne");
+    assert_string_equal(s, "&lt;a "
+                           "href=&quot;x&quot;&gt;&amp;&lt;/"
+                           "a&gt;|\"0,1,\"\"2\"\"\"|a\\|b|n\\\"o\\\\d\\ne");
     free(s);
     ls_buf_t empty = {0}; /* a buffer never written to still gives a string */
     s = ls_buf_take(&empty);

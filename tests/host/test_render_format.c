@@ -45,7 +45,8 @@ static void a_table_only_format_writes_every_table_in_outline_order(void **state
     assert_non_null(doc);
     json_t *findings = ls_findings(doc), *plan = ls_plan_with(doc, findings);
     char *text = ls_report(&titles, doc, findings, plan);
-    const char *head = strstr(text, "Headline figures"), *run = strstr(text, "Run\n"), *fnd = strstr(text, "Findings ("), *topo = strstr(text, "Link types"),
+    const char *head = strstr(text, "Headline figures"), *run = strstr(text, "Run\n"),
+               *fnd = strstr(text, "Findings ("), *topo = strstr(text, "Link types"),
                *inv = strstr(text, "Boards and clocks");
     assert_non_null(head);
     assert_non_null(run);
@@ -53,7 +54,7 @@ static void a_table_only_format_writes_every_table_in_outline_order(void **state
     assert_non_null(topo);
     assert_non_null(inv);
     assert_true(head < fnd && fnd < topo && topo < inv && inv < run); /* the outline's order */
-    assert_null(strchr(text, '<'));                     /* nothing but what the format wrote */
+    assert_null(strchr(text, '<')); /* nothing but what the format wrote */
     free(text);
     json_decref(findings);
     json_decref(plan);

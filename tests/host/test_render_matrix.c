@@ -28,8 +28,10 @@ static void add(json_t *doc, json_t *e, double value)
 static json_t *two_gpu_doc(void)
 {
     json_t *doc = ls_doc_new();
-    json_array_append_new(json_object_get(doc, "links"), json_pack("{s:i, s:i, s:s}", "a", 0, "b", 1, "type", "NV18"));
-    json_array_append_new(json_object_get(doc, "links"), json_pack("{s:i, s:i, s:s}", "a", 1, "b", 0, "type", "NV18"));
+    json_array_append_new(json_object_get(doc, "links"),
+                          json_pack("{s:i, s:i, s:s}", "a", 0, "b", 1, "type", "NV18"));
+    json_array_append_new(json_object_get(doc, "links"),
+                          json_pack("{s:i, s:i, s:s}", "a", 1, "b", 0, "type", "NV18"));
     add(doc, ls_p2p_entry(0, 1, "uni", "ce", 1, 1 << 28), 396.25);
     add(doc, ls_p2p_entry(1, 0, "uni", "ce", 1, 1 << 28), 391.5);
     add(doc, ls_p2p_entry(0, 1, "uni", "sm_write", 1, 1 << 28), 380);
@@ -85,7 +87,8 @@ static void pairs_without_p2p_are_marked(void **state)
 {
     (void)state;
     json_t *doc = ls_doc_new();
-    add(doc, ls_p2p_entry(0, 1, "uni", "ce", 0, 1 << 28), 9.25); /* no peer access: staged by the driver */
+    add(doc, ls_p2p_entry(0, 1, "uni", "ce", 0, 1 << 28),
+        9.25); /* no peer access: staged by the driver */
     add(doc, ls_p2p_entry(1, 0, "uni", "ce", 0, 1 << 28), 9.5);
     ls_matrix_t *m = malloc(sizeof *m);
     assert_int_equal(ls_matrix_from_doc(doc, &ls_fam_p2p, "ce", "uni", 0, m), 2);
@@ -276,8 +279,10 @@ static void latency_host_table_with_a_failure(void **state)
     FILE *f = open_memstream(&buf, &len);
     assert_int_equal(ls_latency_host_table(f, doc), 2);
     fclose(f);
-    assert_non_null(strstr(buf, " GPU    median       min       max  spread\n   0     0.800     0.792     0.808   "));
-    assert_non_null(strstr(buf, "\n   1    failed         -         -       -\nGPU 1: the flag never came back\n\n"));
+    assert_non_null(strstr(buf, " GPU    median       min       max  spread\n   0     0.800     "
+                                "0.792     0.808   "));
+    assert_non_null(strstr(buf, "\n   1    failed         -         -       -\nGPU 1: the flag "
+                                "never came back\n\n"));
     free(buf);
     json_decref(doc);
 }

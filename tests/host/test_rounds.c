@@ -175,7 +175,9 @@ static void test_shared_path_finding(void **state)
     json_t *check = ls_concurrency_check(conc, alone);
     assert_non_null(check);
     assert_true(json_is_true(json_object_get(check, "lower")));
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(check, "concurrent"), "pairs")), 4);
+    assert_int_equal(json_integer_value(
+                         json_object_get(json_object_get(check, "concurrent"), "pairs")),
+                     4);
     json_t *none = ls_findings(doc);
     assert_int_equal(count_rule(none, "shared_path"), 0);
     json_object_set_new(conc, "concurrency_check", check);
@@ -194,10 +196,8 @@ static void test_shared_path_finding(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hgx_rounds),
-        cmocka_unit_test(test_pcie_rounds),
-        cmocka_unit_test(test_no_topology),
-        cmocka_unit_test(test_lower_beyond_spread),
+        cmocka_unit_test(test_hgx_rounds),          cmocka_unit_test(test_pcie_rounds),
+        cmocka_unit_test(test_no_topology),         cmocka_unit_test(test_lower_beyond_spread),
         cmocka_unit_test(test_shared_path_finding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,11 +51,11 @@ static void findings_are_the_groups(void **state)
     assert_int_equal(json_array_size(f), json_array_size(by_groups));
     size_t i, j;
     const json_t *a, *b;
-    json_array_foreach(by_groups, i, a)
-    {
+    json_array_foreach(by_groups, i, a) {
         int found = 0;
-        json_array_foreach(f, j, b) found |= !strcmp(ls_json_str(a, "rule", ""), ls_json_str(b, "rule", "")) &&
-                                             !strcmp(ls_json_str(a, "subject", ""), ls_json_str(b, "subject", ""));
+        json_array_foreach(f, j, b)
+            found |= !strcmp(ls_json_str(a, "rule", ""), ls_json_str(b, "rule", "")) &&
+                     !strcmp(ls_json_str(a, "subject", ""), ls_json_str(b, "subject", ""));
         assert_true(found);
     }
     json_decref(f);

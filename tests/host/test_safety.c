@@ -36,16 +36,20 @@ static void boundary(void **state)
 {
     (void)state;
     clean("NVIDIA H200", "NVIDIA H200");
-    clean("\033]0;pwned\007H200", "H200");                 /* OSC ended by BEL */
+    clean("\033]0;pwned\007H200", "H200");                     /* OSC ended by BEL */
     clean("\033]8;;http://x\033\\link\033]8;;\033\\", "link"); /* OSC ended by ST */
-    clean("\033[8mhidden\033[0m", "hidden");              /* CSI */
-    clean("\033Pdcs\033\\a\033(Bb\033c", "ab");            /* DCS, charset, RIS */
-    clean("a\nb\rc\td", "a b c d");                       /* raw newlines */
-    clean("a\001b\177c", "abc");                          /* C0, DEL */
-    clean("a\xc2\x9b" "31mb", "a31mb");                    /* C1 CSI as UTF-8 */
-    clean("a\x9b" "b\xff", "ab");                          /* not UTF-8 */
+    clean("\033[8mhidden\033[0m", "hidden");                   /* CSI */
+    clean("\033Pdcs\033\\a\033(Bb\033c", "ab");                /* DCS, charset, RIS */
+    clean("a\nb\rc\td", "a b c d");                            /* raw newlines */
+    clean("a\001b\177c", "abc");                               /* C0, DEL */
+    clean("a\xc2\x9b"
+          "31mb",
+          "a31mb"); /* C1 CSI as UTF-8 */
+    clean("a\x9b"
+          "b\xff",
+          "ab"); /* not UTF-8 */
     clean("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80");
-    clean("\xe0\x80\xaf", "");                             /* overlong */
+    clean("\xe0\x80\xaf", ""); /* overlong */
     clean("tail\033", "tail");
     clean("\033]unterminated", "");
 }
@@ -55,8 +59,12 @@ static void terminal(void **state)
     (void)state;
     char out[64];
     assert_string_equal(ls_term_escape("a\033[8mb\n", out, sizeof out), "a\\x1b[8mb\\x0a");
-    assert_string_equal(ls_term_escape("\xc2\x9b" "x", out, sizeof out), "\\x9bx");
-    assert_string_equal(ls_term_escape("GPU0->GPU1 \xe2\x86\x92", out, sizeof out), "GPU0->GPU1 \xe2\x86\x92");
+    assert_string_equal(ls_term_escape("\xc2\x9b"
+                                       "x",
+                                       out, sizeof out),
+                        "\\x9bx");
+    assert_string_equal(ls_term_escape("GPU0->GPU1 \xe2\x86\x92", out, sizeof out),
+                        "GPU0->GPU1 \xe2\x86\x92");
     assert_string_equal(ls_term_escape("abcdef", out, 4), "abc"); /* truncated, terminated */
     /* table cells keep the heatmap's colours, nothing else */
     assert_string_equal(ls_term_escape_keep_colour("\033[30;48;5;46m 1.0\033[0m", out, sizeof out),
@@ -68,7 +76,8 @@ static void terminal(void **state)
 static void csv(void **state)
 {
     (void)state;
-    const char *formulas[] = {"=1+1", "+cmd", "-cmd|' /C calc'!A0", "@SUM(A1)", "\tx", "\rx", "-", "+"};
+    const char *formulas[] = {"=1+1", "+cmd", "-cmd|' /C calc'!A0", "@SUM(A1)", "\tx", "\rx",
+                              "-",    "+"};
     for (size_t i = 0; i < sizeof formulas / sizeof formulas[0]; i++)
         assert_true(ls_csv_is_formula(formulas[i]));
     const char *data[] = {"", "-3.5", "+2", "1e3", "NVIDIA H200", "GPU0", "-1e-3"};
@@ -119,7 +128,8 @@ static void string_index(void **state)
     ls_strindex_t ix;
     assert_int_equal(ls_strindex_build(&ix, keys, 6), 0);
     size_t got[8], n = 0;
-    for (size_t i = ls_strindex_first(&ix, "a"); i != LS_STRINDEX_NONE; i = ls_strindex_next(&ix, i))
+    for (size_t i = ls_strindex_first(&ix, "a"); i != LS_STRINDEX_NONE;
+         i = ls_strindex_next(&ix, i))
         got[n++] = i;
     assert_int_equal(n, 3);
     assert_int_equal(got[0], 0);
@@ -198,8 +208,12 @@ static void temp_removed_on_sigterm(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(boundary), cmocka_unit_test(terminal),    cmocka_unit_test(csv),
-        cmocka_unit_test(markdown), cmocka_unit_test(input_limit), cmocka_unit_test(string_index),
+        cmocka_unit_test(boundary),
+        cmocka_unit_test(terminal),
+        cmocka_unit_test(csv),
+        cmocka_unit_test(markdown),
+        cmocka_unit_test(input_limit),
+        cmocka_unit_test(string_index),
         cmocka_unit_test(temp_removed_on_sigterm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,8 +54,8 @@ static void check_cover(const ls_schedule_t *s, int n)
 /* switch_of[g]: the PCIe switch GPU g hangs from; socket_of[g] its socket. A pair that
    leaves its switch (not PIX, not NVLink) loads both switches' uplinks; one that
    leaves the socket loads the socket interconnect. No round may load one twice. */
-static void check_no_sharing(const ls_schedule_t *s, const ls_fabric_t *f,
-                             const int *switch_of, const int *socket_of)
+static void check_no_sharing(const ls_schedule_t *s, const ls_fabric_t *f, const int *switch_of,
+                             const int *socket_of)
 {
     for (int r = 0; r < s->nrounds; r++) {
         int uplink[64] = {0}, smp = 0;
@@ -207,9 +207,12 @@ static void test_odd_and_unknown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hgx_nvswitch),      cmocka_unit_test(test_dgx1_cube_mesh),
-        cmocka_unit_test(test_seed000_mixed_pcie), cmocka_unit_test(test_pcie_two_switches),
-        cmocka_unit_test(test_nvl72),             cmocka_unit_test(test_odd_and_unknown),
+        cmocka_unit_test(test_hgx_nvswitch),
+        cmocka_unit_test(test_dgx1_cube_mesh),
+        cmocka_unit_test(test_seed000_mixed_pcie),
+        cmocka_unit_test(test_pcie_two_switches),
+        cmocka_unit_test(test_nvl72),
+        cmocka_unit_test(test_odd_and_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

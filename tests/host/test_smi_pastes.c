@@ -43,9 +43,9 @@ static int count(const json_t *findings, const char *rule, const char *sev)
     int n = 0;
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
-        n += strcmp(ls_json_str(f, "rule", ""), rule) == 0 && strcmp(ls_json_str(f, "severity", ""), sev) == 0;
+    json_array_foreach(findings, i, f) {
+        n += strcmp(ls_json_str(f, "rule", ""), rule) == 0 &&
+             strcmp(ls_json_str(f, "severity", ""), sev) == 0;
     }
     return n;
 }
@@ -55,8 +55,7 @@ static int loud(const json_t *findings)
     int n = 0;
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         n += strcmp(ls_json_str(f, "severity", ""), "info") != 0;
     }
     return n;
@@ -68,7 +67,8 @@ static char *all_inactive_beside_active(const char *model)
     static char text[1024];
     snprintf(text, sizeof text,
              "GPU 0: %s (UUID: GPU-00000000-0000-0000-0000-000000000000)\n"
-             "\t Link 0: 26.562 GB/s\n\t Link 1: 26.562 GB/s\n\t Link 2: 26.562 GB/s\n\t Link 3: 26.562 GB/s\n"
+             "\t Link 0: 26.562 GB/s\n\t Link 1: 26.562 GB/s\n\t Link 2: 26.562 GB/s\n\t Link 3: "
+             "26.562 GB/s\n"
              "GPU 1: %s (UUID: GPU-11111111-1111-1111-1111-111111111111)\n"
              "NVML: Unable to retrieve NVLink information as all links are inActive\n",
              model, model);
@@ -78,7 +78,8 @@ static char *all_inactive_beside_active(const char *model)
 static void all_inactive_on_an_sxm_part_is_an_error(void **state)
 {
     (void)state;
-    json_t *doc = import_text(all_inactive_beside_active("NVIDIA H100 80GB HBM3"), LS_FMT_SMI_NVLINK);
+    json_t *doc = import_text(all_inactive_beside_active("NVIDIA H100 80GB HBM3"),
+                              LS_FMT_SMI_NVLINK);
     json_t *f = ls_findings(doc);
     assert_int_equal(count(f, "nvlink_inactive", "error"), 1);
     json_decref(f);
@@ -110,7 +111,8 @@ static void all_inactive_on_a_part_without_nvlink_says_nothing(void **state)
 {
     (void)state;
     json_t *doc = import_text("GPU 0: NVIDIA GeForce RTX 5090 (UUID: GPU-x)\n"
-                              "NVML: Unable to retrieve NVLink information as all links are inActive\n",
+                              "NVML: Unable to retrieve NVLink information as all links are "
+                              "inActive\n",
                               LS_FMT_SMI_NVLINK);
     json_t *f = ls_findings(doc);
     assert_int_equal(json_array_size(f), 0);
@@ -152,7 +154,8 @@ static void link_lines_without_their_gpu_line(void **state)
     assert_int_equal(ls_json_int(g, "index", -1), 3);
     assert_null(json_object_get(g, "name"));
     assert_int_equal(json_array_size(json_object_get(g, "nvlinks")), 4);
-    assert_true(json_is_true(json_object_get(json_array_get(json_object_get(doc, "imports"), 0), "incomplete")));
+    assert_true(json_is_true(
+        json_object_get(json_array_get(json_object_get(doc, "imports"), 0), "incomplete")));
     json_t *f = ls_findings(doc);
     /* one of four down on a GPU whose part is unknown: the plain count */
     assert_int_equal(count(f, "nvlink_inactive", "error"), 1);
@@ -164,21 +167,21 @@ static void link_lines_without_their_gpu_line(void **state)
 }
 
 /* -q pasted as a Markdown code block: every line four spaces in. */
-static const char indented_query[] =
-    "    ==============NVSMI LOG==============\n"
-    "    \n"
-    "    Driver Version                            : 555.42.02\n"
-    "    Attached GPUs                             : 1\n"
-    "    GPU 00000000:12:00.0\n"
-    "        Product Name                          : NVIDIA A100-PCIE-40GB\n"
-    "        GPU Link Info\n"
-    "            PCIe Generation\n"
-    "                Max                           : 4\n"
-    "                Current                       : 4\n"
-    "            Link Width\n"
-    "                Max                           : 16x\n"
-    "                Current                       : 8x\n"
-    "        Processes                             : None\n";
+static const char indented_query[] = "    ==============NVSMI LOG==============\n"
+                                     "    \n"
+                                     "    Driver Version                            : 555.42.02\n"
+                                     "    Attached GPUs                             : 1\n"
+                                     "    GPU 00000000:12:00.0\n"
+                                     "        Product Name                          : NVIDIA "
+                                     "A100-PCIE-40GB\n"
+                                     "        GPU Link Info\n"
+                                     "            PCIe Generation\n"
+                                     "                Max                           : 4\n"
+                                     "                Current                       : 4\n"
+                                     "            Link Width\n"
+                                     "                Max                           : 16x\n"
+                                     "                Current                       : 8x\n"
+                                     "        Processes                             : None\n";
 
 static void query_pasted_as_a_code_block(void **state)
 {
@@ -233,7 +236,8 @@ static void query_sections_under_a_gpu_line_without_a_name(void **state)
 static void nvbandwidth_sum_lines_alone(void **state)
 {
     (void)state;
-    const char *sums = "SUM host_to_device_memcpy_ce 845.90\nSUM device_to_device_memcpy_read_ce 9222.82\n";
+    const char *sums = "SUM host_to_device_memcpy_ce 845.90\nSUM device_to_device_memcpy_read_ce "
+                       "9222.82\n";
     assert_int_equal(ls_import_detect(sums), LS_FMT_NVBANDWIDTH);
     json_t *doc = ls_import_doc_new();
     char err[512] = "";

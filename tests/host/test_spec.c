@@ -29,8 +29,7 @@ static int count(const json_t *findings, const char *rule, const char *sev, cons
     size_t i;
     const json_t *f;
     int n = 0;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         n += strcmp(ls_json_str(f, "rule", ""), rule) == 0 &&
              (!sev || strcmp(ls_json_str(f, "severity", ""), sev) == 0) &&
              (!subject || strcmp(ls_json_str(f, "subject", ""), subject) == 0);
@@ -43,8 +42,7 @@ static int count_at_least_warning(const json_t *findings)
     size_t i;
     const json_t *f;
     int n = 0;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         const char *sev = ls_json_str(f, "severity", "");
         n += strcmp(sev, "warning") == 0 || strcmp(sev, "error") == 0;
     }
@@ -65,8 +63,8 @@ static void test_builtin_table(void **state)
     assert_string_equal(h200->key, "h200-sxm");
     assert_int_equal(h200->nvlinks, 18);
     assert_true(h200->memory_gbps == 4800);
-    assert_non_null(ls_datasheet_find(&ds, "nvidia h100 80gb hbm3")); /* case-insensitive */
-    assert_null(ls_datasheet_find(&ds, "NVIDIA H100"));               /* whole names only */
+    assert_non_null(ls_datasheet_find(&ds, "nvidia h100 80gb hbm3"));  /* case-insensitive */
+    assert_null(ls_datasheet_find(&ds, "NVIDIA H100"));                /* whole names only */
     assert_true(ls_datasheet_find(&ds, "NVIDIA B200")->boost_mhz < 0); /* unknown stays unknown */
     assert_int_equal(ls_datasheet_find(&ds, "NVIDIA H100 PCIe")->base_mhz, 1125); /* PB-11133 */
     assert_true(h200->base_mhz < 0); /* NVIDIA publishes no base clock for SXM parts */
@@ -106,17 +104,24 @@ static void test_base_clock_check(void **state)
     json_t *result = ls_spec_check(doc, &ds, findings);
     const json_t *c, *base = NULL;
     size_t i;
-    json_array_foreach(json_object_get(json_array_get(json_object_get(result, "gpus"), 0), "checks"), i, c)
-        if (!strcmp(ls_json_str(c, "check", ""), "base_mhz")) base = c;
+    json_array_foreach(json_object_get(json_array_get(json_object_get(result, "gpus"), 0),
+                                       "checks"),
+                       i, c)
+        if (!strcmp(ls_json_str(c, "check", ""), "base_mhz"))
+            base = c;
     assert_non_null(base);
     assert_true(json_is_null(json_object_get(base, "spec")));
     assert_float_equal(ls_json_num(base, "seen", 0), 1485, 1e-9);
     json_decref(result);
-    json_object_set_new(json_array_get(json_object_get(doc, "gpus"), 0), "name", json_string("NVIDIA H100 PCIe"));
+    json_object_set_new(json_array_get(json_object_get(doc, "gpus"), 0), "name",
+                        json_string("NVIDIA H100 PCIe"));
     result = ls_spec_check(doc, &ds, findings);
     base = NULL;
-    json_array_foreach(json_object_get(json_array_get(json_object_get(result, "gpus"), 0), "checks"), i, c)
-        if (!strcmp(ls_json_str(c, "check", ""), "base_mhz")) base = c;
+    json_array_foreach(json_object_get(json_array_get(json_object_get(result, "gpus"), 0),
+                                       "checks"),
+                       i, c)
+        if (!strcmp(ls_json_str(c, "check", ""), "base_mhz"))
+            base = c;
     assert_non_null(base);
     assert_int_equal(ls_json_int(base, "spec", 0), 1125);
     json_decref(result);
@@ -155,8 +160,7 @@ static void test_seed003_sxm_name_on_pcie(void **state)
     json_t *doc = load("../../examples/h200x2-run.json"), *findings = json_array();
     size_t i;
     json_t *gpu;
-    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
-    {
+    json_array_foreach(json_object_get(doc, "gpus"), i, gpu) {
         json_object_set_new(gpu, "name", json_string("NVIDIA H100 80GB HBM3"));
         json_object_set_new(gpu, "memory_total_bytes", json_integer(85520809984LL));
         json_object_set_new(gpu, "nvlinks", json_array());
@@ -185,17 +189,20 @@ static void test_pci_identity(void **state)
     json_t *doc = load("../../examples/h200x2-run.json"), *findings = json_array();
     json_decref(ls_spec_check(doc, &ds, findings)); /* no id recorded: nothing said */
     assert_int_equal(count(findings, "spec_identity", NULL, NULL), 0);
-    json_t *g0 = json_array_get(json_object_get(doc, "gpus"), 0), *g1 = json_array_get(json_object_get(doc, "gpus"), 1);
+    json_t *g0 = json_array_get(json_object_get(doc, "gpus"), 0),
+           *g1 = json_array_get(json_object_get(doc, "gpus"), 1);
     json_object_set_new(g0, "pci_device_id", json_string("0x2330"));
     json_object_set_new(g1, "name", json_string("NVIDIA H200 Special"));
     json_object_set_new(g1, "pci_device_id", json_string("0x2335"));
     json_array_clear(findings);
     json_t *spec = ls_spec_check(doc, &ds, findings);
     assert_int_equal(count(findings, "spec_identity", "warning", "GPU0"), 1);
-    assert_non_null(strstr(ls_json_str(json_array_get(findings, 0), "message", ""), "it is the h100-sxm5"));
+    assert_non_null(
+        strstr(ls_json_str(json_array_get(findings, 0), "message", ""), "it is the h100-sxm5"));
     assert_int_equal(count(findings, "spec_identity", "info", "GPU1"), 1);
     assert_int_equal(count(findings, "spec_unknown", NULL, NULL), 0);
-    assert_string_equal(ls_json_str(json_array_get(json_object_get(spec, "gpus"), 1), "part", ""), "h200-sxm");
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(spec, "gpus"), 1), "part", ""),
+                        "h200-sxm");
     json_decref(spec);
     json_decref(findings);
     json_decref(doc);

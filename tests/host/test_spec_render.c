@@ -69,7 +69,8 @@ static void row_text(const ls_table_t *t, int r, char *buf, size_t len)
 {
     buf[0] = '\0';
     for (int c = 0; c < t->ncols; c++)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", c ? "|" : "", ls_table_cell(t, r, c));
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", c ? "|" : "",
+                 ls_table_cell(t, r, c));
 }
 
 static void thorough_run_shows_its_part_checks_and_verdict(void **state)
@@ -80,11 +81,16 @@ static void thorough_run_shows_its_part_checks_and_verdict(void **state)
     char row[512];
     assert_int_equal(parts->nrows, 1);
     row_text(parts, 1, row, sizeof row);
-    assert_string_equal(row, "GPU 0|NVIDIA H200|h200-sxm|https://www.nvidia.com/en-us/data-center/h200/");
+    assert_string_equal(row, "GPU 0|NVIDIA "
+                             "H200|h200-sxm|https://www.nvidia.com/en-us/data-center/h200/");
     /* the 7 checks the run stored, seen against the part, in the stored order */
     static const char *const want[] = {
-        "GPU 0|nvlinks|0|18",          "GPU 0|memory_gb|150.8|141", "GPU 0|pcie|Gen5 x16|Gen5 x16",
-        "GPU 0|power_w|700|700",       "GPU 0|sms|132|132",         "GPU 0|HBM bandwidth|4494 GB/s|4800 GB/s",
+        "GPU 0|nvlinks|0|18",
+        "GPU 0|memory_gb|150.8|141",
+        "GPU 0|pcie|Gen5 x16|Gen5 x16",
+        "GPU 0|power_w|700|700",
+        "GPU 0|sms|132|132",
+        "GPU 0|HBM bandwidth|4494 GB/s|4800 GB/s",
         "GPU 0|SM clock under load|1470 MHz|base clock unknown",
     };
     assert_int_equal(checks->nrows, 7);
@@ -97,10 +103,12 @@ static void thorough_run_shows_its_part_checks_and_verdict(void **state)
 
     char *sec = term_section(doc);
     assert_true(max_width(sec) <= 100);
-    assert_non_null(strstr(sec, "tensor parallelism (ring all-reduce, bandwidth term only; 1 GPU here):\n"
-                                "  TP=2 prefill of 32k tokens (llama3.3-70b): 1.36 s of all-reduce here"));
+    assert_non_null(
+        strstr(sec, "tensor parallelism (ring all-reduce, bandwidth term only; 1 GPU here):\n"
+                    "  TP=2 prefill of 32k tokens (llama3.3-70b): 1.36 s of all-reduce here"));
     /* the stored line, wrapped after the terminal's 100 columns */
-    assert_non_null(strstr(sec, "PCIe Gen5 x16,\n    63 GB/s) vs 0.19 s on the h200-sxm's NVLink (450 GB/s)\n"));
+    assert_non_null(strstr(sec, "PCIe Gen5 x16,\n    63 GB/s) vs 0.19 s on the h200-sxm's NVLink "
+                                "(450 GB/s)\n"));
     assert_non_null(strstr(sec, "TP=8 prefill of 32k tokens (llama3.3-70b): 2.39 s"));
     free(sec);
 
@@ -151,8 +159,9 @@ static void seed003_shows_no_nvlink_against_eighteen(void **state)
     size_t i;
     const json_t *x;
     int errors = 0;
-    json_array_foreach(f, i, x) errors += !strcmp(ls_json_str(x, "rule", ""), "spec_nvlink") &&
-                                          !strcmp(ls_json_str(x, "severity", ""), "error");
+    json_array_foreach(f, i, x)
+        errors += !strcmp(ls_json_str(x, "rule", ""), "spec_nvlink") &&
+                  !strcmp(ls_json_str(x, "severity", ""), "error");
     assert_int_equal(errors, 4);
     json_decref(f);
 
@@ -208,8 +217,10 @@ static void check_words_say_unknown(void **state)
     } cases[] = {
         {"{\"check\":\"nvlinks\",\"spec\":18,\"seen\":0}", "nvlinks 0 (part 18)"},
         {"{\"check\":\"nvlinks\",\"spec\":18,\"seen\":null}", "nvlinks unknown (part 18)"},
-        {"{\"check\":\"memory_gib\",\"spec\":80.0,\"seen\":79.65}", "memory 79.65 GiB (part 80 GiB)"},
-        {"{\"check\":\"memory_gbps\",\"spec\":null,\"seen\":4494.49}", "HBM bandwidth 4494 GB/s (part unknown)"},
+        {"{\"check\":\"memory_gib\",\"spec\":80.0,\"seen\":79.65}",
+         "memory 79.65 GiB (part 80 GiB)"},
+        {"{\"check\":\"memory_gbps\",\"spec\":null,\"seen\":4494.49}",
+         "HBM bandwidth 4494 GB/s (part unknown)"},
         {"{\"check\":\"pcie\",\"spec_gen\":5,\"spec_width\":16,\"seen_gen\":4,\"seen_width\":8}",
          "pcie Gen4 x8 (part Gen5 x16)"},
         {"{\"check\":\"pcie\",\"spec_gen\":5,\"spec_width\":16}", "pcie unknown (part Gen5 x16)"},
@@ -232,12 +243,13 @@ static void check_words_say_unknown(void **state)
 static void unknown_part_is_said(void **state)
 {
     (void)state;
-    json_t *doc = json_pack("{s:[], s:{s:[{s:s, s:s, s:n}]}}", "gpus", "spec", "gpus", "gpu", "GPU 0",
-                            "name", "NVIDIA A10G", "part");
+    json_t *doc = json_pack("{s:[], s:{s:[{s:s, s:s, s:n}]}}", "gpus", "spec", "gpus", "gpu",
+                            "GPU 0", "name", "NVIDIA A10G", "part");
     ls_table_t *parts = ls_table_spec_parts(doc), *checks = ls_table_spec_checks(doc);
     char row[256];
     row_text(parts, 1, row, sizeof row);
-    assert_string_equal(row, "GPU 0|NVIDIA A10G|unknown part: judged against clock-derived peaks only|-");
+    assert_string_equal(row, "GPU 0|NVIDIA A10G|unknown part: judged against clock-derived peaks "
+                             "only|-");
     assert_int_equal(checks->nrows, 0);
     ls_table_free(parts);
     ls_table_free(checks);

@@ -43,9 +43,13 @@ static void test_seed003_verdict(void **state)
     json_t *v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
     assert_non_null(v);
     const json_t *here = json_object_get(v, "here"), *degrees = json_object_get(v, "degrees");
-    double pcie = ls_json_num(here, "gbps", 0), nvl = ls_json_num(json_object_get(v, "part"), "gbps", 0);
-    assert_float_equal(pcie, ls_json_num(json_object_get(json_array_get(json_object_get(doc, "gpus"), 0), "pcie"),
-                                         "theoretical_gbps", -1), 1e-9);
+    double pcie = ls_json_num(here, "gbps", 0),
+           nvl = ls_json_num(json_object_get(v, "part"), "gbps", 0);
+    assert_float_equal(pcie,
+                       ls_json_num(json_object_get(json_array_get(json_object_get(doc, "gpus"), 0),
+                                                   "pcie"),
+                                   "theoretical_gbps", -1),
+                       1e-9);
     assert_float_equal(nvl, 450, 1e-9); /* h100-sxm5: 900 GB/s both ways */
     /* four GPUs: TP=2 and 4, the sizes the machine has */
     assert_int_equal(json_array_size(degrees), 2);
@@ -58,7 +62,8 @@ static void test_seed003_verdict(void **state)
         assert_non_null(strstr(ls_json_str(d, "line", ""), "theoretical PCIe Gen5 x16"));
     }
     /* the seed's finding in these terms: about 7 x the NVLink time */
-    double r = ls_json_num(json_array_get(degrees, 0), "here_s", 0) / ls_json_num(json_array_get(degrees, 0), "part_s", 1);
+    double r = ls_json_num(json_array_get(degrees, 0), "here_s", 0) /
+               ls_json_num(json_array_get(degrees, 0), "part_s", 1);
     assert_true(r > 7 && r < 7.3);
     json_decref(v);
     json_decref(doc);
@@ -78,14 +83,17 @@ static void test_pcie_generation_and_trained_width(void **state)
     json_object_set_new(pcie, "gen_current", json_integer(1));
     json_t *v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
     assert_non_null(v);
-    assert_float_equal(ls_json_num(json_object_get(v, "here"), "gbps", 0), ls_pcie_theoretical_gbps(5, 16), 1e-9);
+    assert_float_equal(ls_json_num(json_object_get(v, "here"), "gbps", 0),
+                       ls_pcie_theoretical_gbps(5, 16), 1e-9);
     json_decref(v);
     json_object_set_new(pcie, "width_current", json_integer(8));
     v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
     assert_non_null(v);
-    assert_float_equal(ls_json_num(json_object_get(v, "here"), "gbps", 0), ls_pcie_theoretical_gbps(5, 8), 1e-9);
-    assert_non_null(strstr(ls_json_str(json_array_get(json_object_get(v, "degrees"), 0), "line", ""),
-                           "theoretical PCIe Gen5 x8"));
+    assert_float_equal(ls_json_num(json_object_get(v, "here"), "gbps", 0),
+                       ls_pcie_theoretical_gbps(5, 8), 1e-9);
+    assert_non_null(
+        strstr(ls_json_str(json_array_get(json_object_get(v, "degrees"), 0), "line", ""),
+               "theoretical PCIe Gen5 x8"));
     json_decref(v);
     json_decref(doc);
     ls_datasheet_free(&ds);
@@ -101,7 +109,8 @@ static void test_unrecorded_nvlink_unknown(void **state)
     json_t *doc = load("analyze/seed003-h100-special.json");
     json_t *gpu;
     size_t i;
-    json_array_foreach(json_object_get(doc, "gpus"), i, gpu) json_object_del(gpu, "nvlinks");
+    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
+        json_object_del(gpu, "nvlinks");
     assert_null(ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err));
     assert_non_null(strstr(err, "does not record the GPUs' NVLinks"));
     assert_null(ls_spec_tp_verdict(doc, &ds, "no-such-model", LS_SPEC_TP_TOKENS, err, sizeof err));
@@ -121,7 +130,8 @@ static void test_one_gpu_has_no_tp_size(void **state)
     assert_int_equal(ls_datasheet_builtin(&ds, err, sizeof err), 0);
     json_t *doc = load("../../examples/h200-burn.json");
     assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 1);
-    json_t *none = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
+    json_t *none = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err,
+                                      sizeof err);
     assert_non_null(strstr(ls_json_str(none, "none", ""), "one GPU here"));
     assert_null(json_object_get(none, "degrees"));
     json_decref(none);
@@ -135,7 +145,8 @@ static void test_one_gpu_has_no_tp_size(void **state)
     json_array_append_new(gpus, second);
     json_t *v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
     assert_non_null(v);
-    assert_non_null(strstr(ls_json_str(json_object_get(v, "here"), "basis", ""), "theoretical PCIe"));
+    assert_non_null(
+        strstr(ls_json_str(json_object_get(v, "here"), "basis", ""), "theoretical PCIe"));
     assert_int_equal(json_array_size(json_object_get(v, "degrees")), 1);
     assert_int_equal(ls_json_int(json_array_get(json_object_get(v, "degrees"), 0), "tp", 0), 2);
     json_decref(v);
@@ -154,7 +165,9 @@ static void test_part_nvlink_is_the_headline_ceiling(void **state)
     json_t *doc = load("../../examples/h200x2-run.json"), *plan = ls_plan(doc);
     json_t *v = ls_spec_tp_verdict(doc, &ds, LS_SPEC_TP_MODEL, LS_SPEC_TP_TOKENS, err, sizeof err);
     assert_non_null(v);
-    double ceiling = ls_json_num(json_object_get(json_object_get(plan, "ceilings"), "p2p-ce-uni-0-1"), "ceiling_gbps", 0);
+    double ceiling = ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
+                                                 "p2p-ce-uni-0-1"),
+                                 "ceiling_gbps", 0);
     assert_true(ceiling > 0);
     /* the plan keeps 2 decimals (478.12 of 478.116): both print 478.1 */
     assert_float_equal(ls_json_num(json_object_get(v, "part"), "gbps", 0), ceiling, 0.01);
@@ -201,7 +214,8 @@ static void test_one_gpu_is_info(void **state)
     assert_int_equal(json_array_size(findings), 1);
     assert_string_equal(ls_json_str(json_array_get(findings, 0), "rule", ""), "spec_nvlink");
     assert_string_equal(ls_json_str(json_array_get(findings, 0), "severity", ""), "info");
-    assert_non_null(strstr(ls_json_str(json_array_get(findings, 0), "message", ""), "the only GPU here"));
+    assert_non_null(
+        strstr(ls_json_str(json_array_get(findings, 0), "message", ""), "the only GPU here"));
     json_decref(findings);
     json_decref(doc);
     ls_datasheet_free(&ds);

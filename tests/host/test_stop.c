@@ -77,8 +77,7 @@ static void test_agrees_with_fixed_count(void **state)
     size_t i;
     json_t *e;
     int series = 0, early = 0;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         json_t *js = json_object_get(e, "samples");
         int n = (int)json_array_size(js);
         if (n < 6)
@@ -111,8 +110,7 @@ static void test_size_rule_on_recorded_curve(void **state)
     json_t *e, *row;
     double bw[64];
     int n = 0;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         if (strcmp(json_string_value(json_object_get(e, "family")), "nccl") ||
             strcmp(json_string_value(json_object_get(e, "collective")), "all_reduce"))
             continue;

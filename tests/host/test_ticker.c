@@ -11,7 +11,10 @@
 #include <stdatomic.h>
 #include <time.h>
 
-static void count_tick(void *arg) { atomic_fetch_add((atomic_int *)arg, 1); }
+static void count_tick(void *arg)
+{
+    atomic_fetch_add((atomic_int *)arg, 1);
+}
 
 /* Waits up to 10 s (a loaded CI machine) for *count to reach at least want. */
 static int wait_for(atomic_int *count, int want)

@@ -47,8 +47,7 @@ static const json_t *finding(const json_t *findings, const char *rule)
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         if (strcmp(ls_json_str(f, "rule", ""), rule) == 0)
             return f;
     }
@@ -95,11 +94,14 @@ static void ras_healthy_stays_quiet(void **state)
 static void per_iteration_names_the_slow_rank(void **state)
 {
     (void)state;
-    json_t *doc = import_one("nccl-tests-json-v3-slow-rank.constructed.json", LS_FMT_NCCL_TESTS_JSON);
+    json_t *doc = import_one("nccl-tests-json-v3-slow-rank.constructed.json",
+                             LS_FMT_NCCL_TESTS_JSON);
     const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
     assert_string_equal(ls_json_str(e, "collective", ""), "all_reduce");
     assert_int_equal(ls_json_int(e, "nodes", 0), 2);
-    const json_t *iter = json_object_get(json_object_get(json_array_get(json_object_get(e, "rows"), 0), "oop"), "iter");
+    const json_t *iter =
+        json_object_get(json_object_get(json_array_get(json_object_get(e, "rows"), 0), "oop"),
+                        "iter");
     assert_int_equal(json_array_size(json_object_get(iter, "process_mean_us")), 4);
     json_t *f = ls_findings(doc);
     const json_t *s = finding(f, "nccl_straggler");
@@ -113,7 +115,8 @@ static void per_iteration_names_the_slow_rank(void **state)
 static void json_version1_spelling_and_no_straggler(void **state)
 {
     (void)state;
-    json_t *doc = import_one("nccl-tests-json-v1-misspelled.constructed.json", LS_FMT_NCCL_TESTS_JSON);
+    json_t *doc = import_one("nccl-tests-json-v1-misspelled.constructed.json",
+                             LS_FMT_NCCL_TESTS_JSON);
     const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
     assert_true(ls_json_num(e, "avg_busbw", 0) == 202.41);
     assert_int_equal(json_array_size(json_object_get(e, "gpus")), 8);
@@ -155,7 +158,8 @@ static void dcgm_pass_is_evidence(void **state)
 static void inspector_against_run_gives_ratio_per_size(void **state)
 {
     (void)state;
-    json_t *doc = import_one("nccl-tests-json-v3-allreduce-8gpu.constructed.json", LS_FMT_NCCL_TESTS_JSON);
+    json_t *doc = import_one("nccl-tests-json-v3-allreduce-8gpu.constructed.json",
+                             LS_FMT_NCCL_TESTS_JSON);
     import_into(doc, "inspector-8ranks.constructed.jsonl", LS_FMT_INSPECTOR);
     json_t *f = ls_findings(doc);
     const json_t *j = finding(f, "job_vs_measured");
@@ -184,7 +188,8 @@ static void json_and_text_of_one_run_compare_equal(void **state)
 {
     (void)state;
     json_t *t = import_one("nccl-tests-text-allreduce-8gpu.constructed.txt", LS_FMT_NCCL_TESTS);
-    json_t *j = import_one("nccl-tests-json-v3-allreduce-8gpu.constructed.json", LS_FMT_NCCL_TESTS_JSON);
+    json_t *j = import_one("nccl-tests-json-v3-allreduce-8gpu.constructed.json",
+                           LS_FMT_NCCL_TESTS_JSON);
     ls_compare_opts_t opts = {.threshold_pct = 5, .latency_threshold_pct = 10};
     char err[256];
     json_t *c = ls_compare_docs(t, j, &opts, err, sizeof err);
@@ -194,8 +199,7 @@ static void json_and_text_of_one_run_compare_equal(void **state)
     assert_true(json_array_size(rows) >= 2);
     size_t i;
     const json_t *r;
-    json_array_foreach(rows, i, r)
-    {
+    json_array_foreach(rows, i, r) {
         assert_string_equal(ls_json_str(r, "verdict", ""), "same");
         assert_true(ls_json_num(r, "a", 0) == ls_json_num(r, "b", -1));
     }

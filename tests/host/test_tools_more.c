@@ -43,8 +43,7 @@ static const json_t *entry(const json_t *doc, const char *id)
 {
     size_t i;
     const json_t *e;
-    json_array_foreach(json_object_get(doc, "measurements"), i, e)
-    {
+    json_array_foreach(json_object_get(doc, "measurements"), i, e) {
         if (strcmp(ls_json_str(e, "id", ""), id) == 0)
             return e;
     }
@@ -56,8 +55,7 @@ static const json_t *finding(const json_t *findings, const char *rule)
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
+    json_array_foreach(findings, i, f) {
         if (strcmp(ls_json_str(f, "rule", ""), rule) == 0)
             return f;
     }
@@ -96,7 +94,8 @@ static void perftest_bidir_sweep(void **state)
     const json_t *e = entry(doc, "net-ib_write_bw-<RDMA-NIC-2>-bidir-8388608");
     near(ls_json_num(e, "value", 0), 204.59 / 8);
     assert_string_equal(ls_json_str(e, "direction", ""), "bidir");
-    near(ls_json_num(entry(doc, "net-ib_write_bw-<RDMA-NIC-2>-bidir-2"), "peak_gbps", 0), 0.142947 / 8);
+    near(ls_json_num(entry(doc, "net-ib_write_bw-<RDMA-NIC-2>-bidir-2"), "peak_gbps", 0),
+         0.142947 / 8);
     json_decref(doc);
 }
 
@@ -128,7 +127,10 @@ static void nvloom_matrices(void **state)
     assert_string_equal(ls_json_str(e, "dst_host", ""), "gb200-n01");
     const json_t *g = entry(doc, "mnnvl-gpu_to_rack_device_to_device_unidir_write_ce-5-rack1");
     assert_string_equal(ls_json_str(g, "rack", ""), "0x1a2b3c4d5e6f7082");
-    assert_true(ls_json_num(g, "value", 0) < 0.6 * ls_json_num(entry(doc, "mnnvl-gpu_to_rack_device_to_device_unidir_write_ce-4-rack1"), "value", 0));
+    assert_true(
+        ls_json_num(g, "value", 0) <
+        0.6 * ls_json_num(entry(doc, "mnnvl-gpu_to_rack_device_to_device_unidir_write_ce-4-rack1"),
+                          "value", 0));
     const json_t *l = entry(doc, "mnnvl-latency_device-0-1");
     assert_string_equal(ls_json_str(l, "unit", ""), "us");
     assert_true(ls_json_num(l, "value", 0) > 0.7 && ls_json_num(l, "value", 0) < 0.76);
@@ -161,7 +163,8 @@ static void dcgm_health_failure_and_warning(void **state)
     assert_non_null(h);
     assert_string_equal(ls_json_str(h, "severity", ""), "error");
     assert_string_equal(ls_json_str(h, "subject", ""), "GPU1");
-    assert_non_null(strstr(ls_json_str(h, "message", ""), "double-bit ECC error has occurred on GPU 1"));
+    assert_non_null(
+        strstr(ls_json_str(h, "message", ""), "double-bit ECC error has occurred on GPU 1"));
     assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 2); /* PCIe replays warned */
     assert_null(finding(f, "dcgm_health_ok"));
     json_decref(f);
@@ -193,7 +196,8 @@ static void dcgm_31_numeric_gpu_ids(void **state)
     const json_t *r7 = json_array_get(json_object_get(sw, "results"), 7);
     assert_int_equal(json_integer_value(json_array_get(json_object_get(r7, "gpus"), 0)), 7);
     json_t *f = ls_findings(doc);
-    assert_non_null(strstr(ls_json_str(finding(f, "dcgm_passed"), "message", ""), "10 tests passed"));
+    assert_non_null(
+        strstr(ls_json_str(finding(f, "dcgm_passed"), "message", ""), "10 tests passed"));
     json_decref(f);
     json_decref(doc);
 }
@@ -210,7 +214,8 @@ static void dcgm_423_gb10(void **state)
     const json_t *x = finding(f, "dcgm_failed");
     assert_string_equal(ls_json_str(x, "subject", ""), "GPU0");
     assert_non_null(strstr(ls_json_str(x, "message", ""), "error code 29"));
-    assert_non_null(strstr(ls_json_str(x, "message", ""), "Persistence mode for GPU 0 is disabled"));
+    assert_non_null(
+        strstr(ls_json_str(x, "message", ""), "Persistence mode for GPU 0 is disabled"));
     /* DCGM rates it DCGM_ERROR_CONFIG (5): a setting, not a GPU to isolate */
     assert_string_equal(ls_json_str(x, "severity", ""), "warning");
     assert_non_null(strstr(ls_json_str(x, "message", ""), "DCGM severity: configuration"));
@@ -243,9 +248,9 @@ static const json_t *finding_on(const json_t *findings, const char *rule, const 
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(findings, i, f)
-    {
-        if (!strcmp(ls_json_str(f, "rule", ""), rule) && !strcmp(ls_json_str(f, "subject", ""), subject))
+    json_array_foreach(findings, i, f) {
+        if (!strcmp(ls_json_str(f, "rule", ""), rule) &&
+            !strcmp(ls_json_str(f, "subject", ""), subject))
             return f;
     }
     return NULL;
@@ -261,7 +266,9 @@ static void ras_dead_process_named(void **state)
     assert_non_null(d);
     assert_string_equal(ls_json_str(d, "severity", ""), "error");
     assert_non_null(strstr(ls_json_str(d, "message", ""), "DEAD"));
-    assert_non_null(strstr(ls_json_str(finding_on(f, "nccl_ras_problem", "communicator 0-0"), "message", ""), "missing rank 21"));
+    assert_non_null(
+        strstr(ls_json_str(finding_on(f, "nccl_ras_problem", "communicator 0-0"), "message", ""),
+               "missing rank 21"));
     json_decref(f);
     json_decref(doc);
 }
@@ -271,7 +278,10 @@ static void ras_incomplete_ranges_and_timeout(void **state)
 {
     (void)state;
     json_t *doc = import_one("ras-incomplete-timeout-nccl-docs.txt", LS_FMT_NCCL_RAS, NULL);
-    const json_t *g = json_array_get(json_object_get(json_array_get(json_object_get(doc, "nccl_ras"), 0), "groups"), 0);
+    const json_t *g =
+        json_array_get(json_object_get(json_array_get(json_object_get(doc, "nccl_ras"), 0),
+                                       "groups"),
+                       0);
     assert_string_equal(ls_json_str(g, "ranks_per_node", ""), "7-8");
     assert_string_equal(ls_json_str(g, "errors", ""), "INCOMPLETE");
     json_t *f = ls_findings(doc);
@@ -291,15 +301,15 @@ static void ras_untitled_paste(void **state)
     const json_t *ras = json_array_get(json_object_get(doc, "nccl_ras"), 0);
     assert_int_equal(json_array_size(json_object_get(ras, "groups")), 3);
     const json_t *p = json_array_get(json_object_get(ras, "problems"), 0);
-    assert_string_equal(ls_json_str(p, "kind", ""), "unknown"); /* no Errors/Warnings title pasted */
+    assert_string_equal(ls_json_str(p, "kind", ""),
+                        "unknown"); /* no Errors/Warnings title pasted */
     assert_int_equal(json_array_size(json_object_get(p, "ranks")), 6);
     json_t *f = ls_findings(doc);
     assert_non_null(finding_on(f, "nccl_ras_problem", "rank 20 on 172.16.64.213, GPU 4"));
     /* group 2, INIT with OK, is a communicator being created: information, not a warning */
     size_t i, init = 0;
     const json_t *x;
-    json_array_foreach(f, i, x)
-    {
+    json_array_foreach(f, i, x) {
         if (strstr(ls_json_str(x, "message", ""), "group 2 ")) {
             assert_string_equal(ls_json_str(x, "severity", ""), "info");
             assert_non_null(strstr(ls_json_str(x, "message", ""), "still initializing"));
@@ -334,7 +344,8 @@ static void ras_json_missing_rank(void **state)
 static void ras_json_monitor_event(void **state)
 {
     (void)state;
-    json_t *doc = import_one("ras-monitor-json-peer-dead-nccl-docs.json", LS_FMT_NCCL_RAS_JSON, NULL);
+    json_t *doc = import_one("ras-monitor-json-peer-dead-nccl-docs.json", LS_FMT_NCCL_RAS_JSON,
+                             NULL);
     json_t *f = ls_findings(doc);
     const json_t *p = finding_on(f, "nccl_ras_problem", "process 1524345 on 172.16.64.245, GPU 1");
     assert_non_null(p);
@@ -348,9 +359,12 @@ static void ras_json_monitor_event(void **state)
 static void per_iteration_skip_honoured(void **state)
 {
     (void)state;
-    json_t *doc = import_one("nccl-tests-json-v3-skip-warm.constructed.json", LS_FMT_NCCL_TESTS_JSON, NULL);
+    json_t *doc = import_one("nccl-tests-json-v3-skip-warm.constructed.json",
+                             LS_FMT_NCCL_TESTS_JSON, NULL);
     const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
-    const json_t *iter = json_object_get(json_object_get(json_array_get(json_object_get(e, "rows"), 0), "oop"), "iter");
+    const json_t *iter =
+        json_object_get(json_object_get(json_array_get(json_object_get(e, "rows"), 0), "oop"),
+                        "iter");
     assert_int_equal(ls_json_int(iter, "skipped_iterations", 0), 2);
     json_t *f = ls_findings(doc);
     assert_null(finding(f, "nccl_straggler"));
@@ -369,7 +383,9 @@ static void inspector_pretty_records(void **state)
     assert_string_equal(ls_json_str(a, "collective", ""), "all_reduce");
     assert_int_equal(ls_json_int(a, "bytes", 0), 17179869184LL);
     near(ls_json_num(a, "busbw", 0), 485.119099);
-    assert_string_equal(ls_json_str(json_array_get(json_object_get(doc, "inspector"), 1), "collective", ""), "reduce_scatter");
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(doc, "inspector"), 1),
+                                    "collective", ""),
+                        "reduce_scatter");
     json_decref(doc);
 }
 
@@ -398,8 +414,7 @@ static void nvloom_degraded_process(void **state)
     json_t *f = ls_findings(doc);
     size_t i, named = 0;
     const json_t *x;
-    json_array_foreach(f, i, x)
-    {
+    json_array_foreach(f, i, x) {
         if (strcmp(ls_json_str(x, "rule", ""), "mnnvl_degraded") != 0)
             continue;
         assert_string_equal(ls_json_str(x, "subject", ""), "process 5 (gb200-n02)");
@@ -407,7 +422,8 @@ static void nvloom_degraded_process(void **state)
         named++;
     }
     assert_int_equal(named, 2);
-    assert_non_null(strstr(ls_json_str(finding(f, "mnnvl_degraded"), "message", ""), "as the destination"));
+    assert_non_null(
+        strstr(ls_json_str(finding(f, "mnnvl_degraded"), "message", ""), "as the destination"));
     json_decref(f);
     json_decref(doc);
 }
@@ -418,16 +434,19 @@ static void nvloom_degraded_process(void **state)
 static void inspector_between_sizes(void **state)
 {
     (void)state;
-    json_t *doc = import_one("nccl-tests-json-v3-allreduce-8gpu.constructed.json", LS_FMT_NCCL_TESTS_JSON, NULL);
+    json_t *doc = import_one("nccl-tests-json-v3-allreduce-8gpu.constructed.json",
+                             LS_FMT_NCCL_TESTS_JSON, NULL);
     char err[256];
-    char *text = ls_read_file(ls_fixture("tools/inspector-between-sizes.constructed.jsonl"), NULL, err, sizeof err);
+    char *text = ls_read_file(ls_fixture("tools/inspector-between-sizes.constructed.jsonl"), NULL,
+                              err, sizeof err);
     assert_non_null(text);
     assert_true(ls_import_text(doc, text, "job.jsonl", NULL, NULL, err, sizeof err) == 2);
     free(text);
     json_t *f = ls_findings(doc);
     const json_t *j = finding(f, "job_vs_measured");
     const char *msg = ls_json_str(j, "message", "");
-    assert_non_null(strstr(msg, "50% at 256 MiB (208.1 of 416.2 GB/s, between the sizes measured)"));
+    assert_non_null(
+        strstr(msg, "50% at 256 MiB (208.1 of 416.2 GB/s, between the sizes measured)"));
     assert_null(strstr(msg, "16 GiB"));
     assert_string_equal(ls_json_str(j, "severity", ""), "warning");
     json_decref(f);
@@ -480,7 +499,8 @@ static void inspector_real_records(void **state)
     assert_int_equal(ls_json_int(a, "bytes", 0), 2360832);
     assert_int_equal(ls_json_int(a, "nranks", 0), 3);
     near(ls_json_num(a, "busbw", 0), 0.55585);
-    assert_string_equal(json_string_value(json_array_get(json_object_get(a, "hosts"), 0)), "nanogpt-nccl-test-worker-0");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(a, "hosts"), 0)),
+                        "nanogpt-nccl-test-worker-0");
     json_decref(doc);
     doc = import_one("inspector-nccl-exporter-readme-32ranks.json", LS_FMT_INSPECTOR, NULL);
     a = json_array_get(json_object_get(doc, "inspector"), 0);
@@ -506,7 +526,8 @@ static void ras_json_real_captures(void **state)
     json_decref(doc);
 
     doc = import_one("ras-json-multicomm-2.28.9-ray.json", LS_FMT_NCCL_RAS_JSON, NULL);
-    const json_t *groups = json_object_get(json_array_get(json_object_get(doc, "nccl_ras"), 0), "groups");
+    const json_t *groups = json_object_get(json_array_get(json_object_get(doc, "nccl_ras"), 0),
+                                           "groups");
     assert_int_equal(json_array_size(groups), 3);
     assert_string_equal(ls_json_str(json_array_get(groups, 0), "errors", ""), "MISMATCH");
     assert_string_equal(ls_json_str(json_array_get(groups, 1), "errors", ""), "OK");
@@ -517,7 +538,8 @@ static void ras_json_real_captures(void **state)
     json_decref(doc);
 
     doc = import_one("ras-json-dead-rank-2.28.9-ray.json", LS_FMT_NCCL_RAS_JSON, NULL);
-    assert_non_null(json_object_get(json_array_get(json_object_get(doc, "nccl_ras"), 0), "repaired"));
+    assert_non_null(
+        json_object_get(json_array_get(json_object_get(doc, "nccl_ras"), 0), "repaired"));
     f = ls_findings(doc);
     const json_t *m = finding_on(f, "nccl_ras_problem", "rank 1 on 10.0.77.184, GPU 1");
     assert_non_null(m);
@@ -531,8 +553,12 @@ static void ras_json_real_captures(void **state)
 static void text_per_iteration_columns(void **state)
 {
     (void)state;
-    json_t *doc = import_one("nccl-tests-text-per-iteration.constructed.txt", LS_FMT_NCCL_TESTS, NULL);
-    const json_t *row = json_array_get(json_object_get(json_array_get(json_object_get(doc, "measurements"), 0), "rows"), 1);
+    json_t *doc = import_one("nccl-tests-text-per-iteration.constructed.txt", LS_FMT_NCCL_TESTS,
+                             NULL);
+    const json_t *row =
+        json_array_get(json_object_get(json_array_get(json_object_get(doc, "measurements"), 0),
+                                       "rows"),
+                       1);
     near(ls_json_num(json_object_get(row, "oop"), "busbw", 0), 480.01);
     near(ls_json_num(json_object_get(row, "ip"), "time_us", 0), 3915.0);
     near(ls_json_num(json_object_get(row, "ip"), "busbw", 0), 479.96);

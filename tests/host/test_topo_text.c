@@ -169,7 +169,9 @@ static void seed000_islands(void **state)
     add_p2p(t, "topo/seed000-gv100x11-p2p-w.txt", 1);
     for (int a = 0; a < 11; a++)
         for (int b = 0; b < 11; b++) {
-            enum ls_p2p_status want = a == b ? LS_P2P_SELF : (a == 10 || b == 10) ? LS_P2P_TNS : LS_P2P_OK;
+            enum ls_p2p_status want = a == b                 ? LS_P2P_SELF
+                                      : (a == 10 || b == 10) ? LS_P2P_TNS
+                                                             : LS_P2P_OK;
             assert_int_equal(t->p2p_read[a][b], want);
             assert_int_equal(t->p2p_write[a][b], want);
         }
@@ -213,7 +215,8 @@ static void check_hgx(const ls_topo_t *t)
     assert_int_equal(t->nnics, 8);
     for (int a = 0; a < 8; a++)
         for (int b = 0; b < 8; b++) {
-            expect_link(t->gpu_gpu[a][b], a == b ? LS_LINK_X : LS_LINK_NV, a == b ? 0 : 18, "GPU", a, b);
+            expect_link(t->gpu_gpu[a][b], a == b ? LS_LINK_X : LS_LINK_NV, a == b ? 0 : 18, "GPU",
+                        a, b);
             expect_link(t->gpu_nic[a][b], hgx_pcie(a, b, 0), 0, "GPU-NIC", a, b);
             expect_link(t->nic_nic[a][b], hgx_pcie(a, b, 1), 0, "NIC", a, b);
         }
@@ -290,19 +293,26 @@ static void rejects_malformed(void **state)
 {
     (void)state;
     expect_fixture_error("topo/empty.txt", "line 1: empty input");
-    expect_fixture_error("topo/malformed-unknown-word.txt", "line 3: row GPU1, column GPU0: 'NVL18' is not a link type");
-    expect_fixture_error("topo/malformed-columns.txt", "line 13: row NIC3 has 15 cells, the header names 16 devices");
-    expect_fixture_error("topo/malformed-no-header.txt", "line 1: matrix row before any header row");
-    expect_fixture_error("topo/malformed-truncated.txt", "line 2: the matrix ends without a row for GPU1");
+    expect_fixture_error("topo/malformed-unknown-word.txt",
+                         "line 3: row GPU1, column GPU0: 'NVL18' is not a link type");
+    expect_fixture_error("topo/malformed-columns.txt",
+                         "line 13: row NIC3 has 15 cells, the header names 16 devices");
+    expect_fixture_error("topo/malformed-no-header.txt",
+                         "line 1: matrix row before any header row");
+    expect_fixture_error("topo/malformed-truncated.txt",
+                         "line 2: the matrix ends without a row for GPU1");
     expect_error("some text\nnothing here\n", "line 2: no header row");
     expect_error("   \n\t\n", "empty input");
     expect_error("\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV4\t0-3\t7\nGPU1\tNV4\t X \t0-3\n",
                  "line 2: row GPU0 has 1 more cells than the header has columns");
-    expect_error("\tGPU0\tGPU1\nGPU0\tPIX\tPIX\nGPU1\tPIX\t X \n", "line 2: row GPU0, column GPU0: 'PIX' where X");
+    expect_error("\tGPU0\tGPU1\nGPU0\tPIX\tPIX\nGPU1\tPIX\t X \n",
+                 "line 2: row GPU0, column GPU0: 'PIX' where X");
     expect_error("\tGPU0\tGPU1\nGPU0\t X \t X \nGPU1\tPIX\t X \n", "off the diagonal");
     expect_error("\tGPU0\tGPU1\nGPU0\t X \tPIX\nGPU0\t X \tPIX\n", "line 3: second row for GPU0");
-    expect_error("\tGPU0\tGPU1\nGPU0\t X \tPIX\nGPU2\tPIX\t X \n", "line 3: row 'GPU2' is not a column");
-    expect_error("\tGPU0\tGPU1\tCPU Mask\nGPU0\t X \tPIX\n", "line 1: unknown header column at 'CPU'");
+    expect_error("\tGPU0\tGPU1\nGPU0\t X \tPIX\nGPU2\tPIX\t X \n",
+                 "line 3: row 'GPU2' is not a column");
+    expect_error("\tGPU0\tGPU1\tCPU Mask\nGPU0\t X \tPIX\n",
+                 "line 1: unknown header column at 'CPU'");
     expect_error("\tGPU0\tGPU0\nGPU0\t X \tPIX\n", "appears twice");
 }
 
@@ -332,7 +342,9 @@ static void expect_partial_error(const char *text, const char *needle)
 {
     ls_topo_t *topo = calloc(1, sizeof *topo);
     char err[512] = "", missing[512];
-    assert_int_not_equal(ls_topo_parse_text_partial(text, topo, missing, sizeof missing, err, sizeof err), 0);
+    assert_int_not_equal(ls_topo_parse_text_partial(text, topo, missing, sizeof missing, err,
+                                                    sizeof err),
+                         0);
     if (!strstr(err, needle))
         fail_msg("error '%s' does not contain '%s'", err, needle);
     free(topo);
@@ -357,7 +369,8 @@ static void header_names_run_together(void **state)
         free(t);
     }
     /* a name that is one label stays one column, whatever its digits */
-    ls_topo_t *t = parse_string("\tGPU0\tNIC12\tCPU Affinity\nGPU0\t X \tPIX\t0-7\nNIC12\tPIX\t X \n");
+    ls_topo_t *t = parse_string(
+        "\tGPU0\tNIC12\tCPU Affinity\nGPU0\t X \tPIX\t0-7\nNIC12\tPIX\t X \n");
     assert_int_equal(t->nnics, 1);
     free(t);
 }
@@ -380,7 +393,8 @@ static void nic_columns_past_the_limit(void **state)
     ls_topo_t *t = parse_partial(text, missing, sizeof missing);
     assert_int_equal(t->nnics, LS_MAX_NICS);
     assert_non_null(strstr(missing, "4 NIC columns past the first 32 not read"));
-    assert_non_null(strstr(missing, "40 NICs found in the topology, only displaying 36 in the matrix"));
+    assert_non_null(
+        strstr(missing, "40 NICs found in the topology, only displaying 36 in the matrix"));
     expect_link(t->gpu_gpu[0][1], LS_LINK_NV, 8, "GPU-GPU", 0, 1);
     free(t);
     expect_error(text, "more than 32 NIC columns");
@@ -392,7 +406,8 @@ static void nic_columns_past_the_limit(void **state)
 static void unknown_header_column_in_an_excerpt(void **state)
 {
     (void)state;
-    const char *text = "        GPU0    GPU1   NUMA \nGPU0     X      SYS      0\nGPU1    SYS      X       1 \n";
+    const char *text = "        GPU0    GPU1   NUMA \nGPU0     X      SYS      0\nGPU1    SYS      "
+                       "X       1 \n";
     char missing[512];
     ls_topo_t *t = parse_partial(text, missing, sizeof missing);
     assert_int_equal(t->ngpus, 2);
@@ -418,17 +433,20 @@ static void rows_without_header(void **state)
     assert_int_equal(t->nnics, 2);
     expect_link(t->gpu_nic[2][0], LS_LINK_PIX, 0, "GPU-NIC", 2, 0);
     expect_link(t->gpu_gpu[0][2], LS_LINK_NV, 4, "GPU-GPU", 0, 2); /* from GPU2's row */
-    assert_string_equal(t->cpu_affinity[2], "");                  /* not read: unnamed */
-    assert_non_null(strstr(missing, "no header row: 3 GPU and 2 NIC columns named from the rows' diagonal"));
+    assert_string_equal(t->cpu_affinity[2], "");                   /* not read: unnamed */
+    assert_non_null(
+        strstr(missing, "no header row: 3 GPU and 2 NIC columns named from the rows' diagonal"));
     free(t);
     t = parse_partial("GPU0\t X \tNV2\t0-7\nGPU1\tNV2\t X \t0-7\n", missing, sizeof missing);
     assert_int_equal(t->ngpus, 2);
     assert_int_equal(t->nnics, 0);
     free(t);
     expect_partial_error("GPU0\t X \tNV2\tSYS\t0-7\nGPU1\tNV2\t X \tSYS\t0-7\n",
-                         "how many of their 3 columns are GPUs is not in the text (no NIC row, no row for GPU2)");
+                         "how many of their 3 columns are GPUs is not in the text (no NIC row, no "
+                         "row for GPU2)");
     /* a row whose X stands off its own column: the diagonal names nothing */
-    expect_partial_error("GPU1\t X \tNV2\t0-7\nNIC0\tSYS\t X\n", "their diagonal does not name the columns");
+    expect_partial_error("GPU1\t X \tNV2\t0-7\nNIC0\tSYS\t X\n",
+                         "their diagonal does not name the columns");
     /* the strict reader keeps refusing rows before a header */
     expect_error("GPU0\t X \tNV2\t0-7\nGPU1\tNV2\t X \t0-7\n", "matrix row before any header row");
 }
@@ -439,7 +457,8 @@ static void rows_without_header(void **state)
 static void header_after_the_command(void **state)
 {
     (void)state;
-    const char *text = "nvidia-smi topo -m                   GPU0    GPU1    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+    const char *text = "nvidia-smi topo -m                   GPU0    GPU1    CPU Affinity    NUMA "
+                       "Affinity   GPU NUMA ID\n"
                        "GPU0     X      PHB     0-23    0               N/A\n"
                        "GPU1    PHB      X      0-23    0               N/A\n";
     char missing[512];
@@ -450,7 +469,8 @@ static void header_after_the_command(void **state)
     assert_string_equal(missing, "");
     free(t);
     assert_int_equal(ls_topo_text_detect(text), 1);
-    expect_partial_error("some words here   GPU0    GPU1    CPU Affinity\nGPU0     X      PHB     0-23\n",
+    expect_partial_error("some words here   GPU0    GPU1    CPU Affinity\nGPU0     X      PHB     "
+                         "0-23\n",
                          "without their header row");
 }
 
@@ -464,11 +484,17 @@ static void rejects_malformed_p2p(void **state)
     assert_non_null(strstr(err, "line 1: the P2P header names 2 GPUs, the topology has 11"));
     free(t);
     t = parse_fixture("h200x2/nvidia-smi-topo.txt");
-    assert_int_equal(ls_topo_parse_p2p_text(" \tGPU0\tGPU1\n GPU0\tX\tYES\n GPU1\tOK\tX\n", 1, t, err, sizeof err), -1);
+    assert_int_equal(ls_topo_parse_p2p_text(" \tGPU0\tGPU1\n GPU0\tX\tYES\n GPU1\tOK\tX\n", 1, t,
+                                            err, sizeof err),
+                     -1);
     assert_non_null(strstr(err, "line 2: row GPU0, column GPU1: 'YES' is not a P2P status"));
-    assert_int_equal(ls_topo_parse_p2p_text(" \tGPU0\tGPU1\n GPU0\tX\tOK\n\nLegend:\n", 0, t, err, sizeof err), -1);
+    assert_int_equal(ls_topo_parse_p2p_text(" \tGPU0\tGPU1\n GPU0\tX\tOK\n\nLegend:\n", 0, t, err,
+                                            sizeof err),
+                     -1);
     assert_non_null(strstr(err, "the matrix has 1 rows, the header names 2 GPUs"));
-    assert_int_equal(ls_topo_parse_p2p_text(" \tGPU0\tGPU1\n GPU0\tX\tOK\tOK\n", 0, t, err, sizeof err), -1);
+    assert_int_equal(ls_topo_parse_p2p_text(" \tGPU0\tGPU1\n GPU0\tX\tOK\tOK\n", 0, t, err,
+                                            sizeof err),
+                     -1);
     assert_non_null(strstr(err, "line 2: row GPU0 has 3 cells"));
     assert_int_equal(ls_topo_parse_p2p_text("", 0, t, err, sizeof err), -1);
     assert_non_null(strstr(err, "line 1: empty input"));
@@ -486,15 +512,20 @@ static void detects_formats(void **state)
         const char *file;
         int topo, p2p;
     } cases[] = {
-        {"h200x2/nvidia-smi-topo.txt", 1, 0},      {"topo/hgx-h100x8-nic8-spaces.txt", 1, 0},
-        {"topo/seed000-gv100x11.txt", 1, 0},       {"h200x2/nvidia-smi-topo-p2p-r.txt", 0, 1},
-        {"topo/seed000-gv100x11-p2p-r.txt", 0, 1}, {"h200x2/nccl-tests-all_reduce.txt", 0, 0},
-        {"h200x2/nvidia-smi-q-gpu0.txt", 0, 0},    {"h200x2/p2pBandwidthLatencyTest.txt", 0, 0},
+        {"h200x2/nvidia-smi-topo.txt", 1, 0},
+        {"topo/hgx-h100x8-nic8-spaces.txt", 1, 0},
+        {"topo/seed000-gv100x11.txt", 1, 0},
+        {"h200x2/nvidia-smi-topo-p2p-r.txt", 0, 1},
+        {"topo/seed000-gv100x11-p2p-r.txt", 0, 1},
+        {"h200x2/nccl-tests-all_reduce.txt", 0, 0},
+        {"h200x2/nvidia-smi-q-gpu0.txt", 0, 0},
+        {"h200x2/p2pBandwidthLatencyTest.txt", 0, 0},
         {"topo/empty.txt", 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *text = fixture_text(cases[i].file);
-        if (ls_topo_text_detect(text) != cases[i].topo || ls_topo_p2p_text_detect(text) != cases[i].p2p)
+        if (ls_topo_text_detect(text) != cases[i].topo ||
+            ls_topo_p2p_text_detect(text) != cases[i].p2p)
             fail_msg("%s: detect %d/%d, expected %d/%d", cases[i].file, ls_topo_text_detect(text),
                      ls_topo_p2p_text_detect(text), cases[i].topo, cases[i].p2p);
         free(text);
@@ -555,10 +586,13 @@ static void render_reads_back(void **state)
         }
         free(t);
     }
-    ls_topo_t *t = parse_fixture("topo/seed000-gv100x11.txt"), *u = parse_fixture("topo/seed000-gv100x11.txt");
+    ls_topo_t *t = parse_fixture("topo/seed000-gv100x11.txt"),
+              *u = parse_fixture("topo/seed000-gv100x11.txt");
     add_p2p(t, "topo/seed000-gv100x11-p2p-w.txt", 1);
     char *text = render(t, 0, 1), err[512];
-    assert_int_equal(ls_topo_parse_p2p_text(strstr(text, "P2P write status"), 1, u, err, sizeof err), 0);
+    assert_int_equal(ls_topo_parse_p2p_text(strstr(text, "P2P write status"), 1, u, err,
+                                            sizeof err),
+                     0);
     assert_memory_equal(t->p2p_write, u->p2p_write, sizeof t->p2p_write);
     free(text);
     free(t);
@@ -572,10 +606,12 @@ static void render_csv(void **state)
     char *csv = render(t, 1, 0);
     assert_non_null(strstr(csv, "device,name,GPU0,GPU1,GPU2,GPU3,GPU4,GPU5,GPU6,GPU7,NIC0,"));
     assert_non_null(strstr(csv, "NIC7,cpu_affinity,numa_affinity,gpu_numa_id\n"));
-    assert_non_null(strstr(csv, "\nGPU5,,NV18,NV18,NV18,NV18,NV18,X,NV18,NV18,SYS,SYS,SYS,SYS,NODE,PIX,"
-                                "NODE,NODE,\"56-111,168-223\",1,N/A\n"));
-    assert_non_null(strstr(csv, "\nNIC2,mlx5_2,NODE,NODE,PIX,NODE,SYS,SYS,SYS,SYS,NODE,NODE,X,NODE,SYS,"
-                                "SYS,SYS,SYS,,,\n"));
+    assert_non_null(strstr(csv,
+                           "\nGPU5,,NV18,NV18,NV18,NV18,NV18,X,NV18,NV18,SYS,SYS,SYS,SYS,NODE,PIX,"
+                           "NODE,NODE,\"56-111,168-223\",1,N/A\n"));
+    assert_non_null(strstr(csv,
+                           "\nNIC2,mlx5_2,NODE,NODE,PIX,NODE,SYS,SYS,SYS,SYS,NODE,NODE,X,NODE,SYS,"
+                           "SYS,SYS,SYS,,,\n"));
     int lines = 0;
     for (const char *c = csv; *c; c++)
         lines += *c == '\n';
@@ -603,7 +639,8 @@ static void doc_round_trip(void **state)
     const json_t *link = json_array_get(json_object_get(back, "links"), 0);
     assert_string_equal(ls_json_str(link, "type", ""), "NV18");
     assert_int_equal(ls_json_int(link, "nvlinks", 0), 18);
-    assert_string_equal(ls_json_str(json_array_get(json_object_get(back, "nics"), 3), "name", ""), "mlx5_3");
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(back, "nics"), 3), "name", ""),
+                        "mlx5_3");
     free(text);
     json_decref(doc);
     json_decref(back);

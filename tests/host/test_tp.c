@@ -59,7 +59,7 @@ static void presets_are_found_by_name_and_alias(void **state)
     assert_int_equal(p->layers, 48);
     assert_int_equal(p->experts, 128);
     assert_non_null(strstr(p->note, "not modelled"));
-    assert_null(ls_tp_preset_find("llama3"));   /* no prefix matches */
+    assert_null(ls_tp_preset_find("llama3")); /* no prefix matches */
     assert_null(ls_tp_preset_find("8b"));
     assert_null(ls_tp_preset_find(""));
     int n;
@@ -199,7 +199,8 @@ static void above_the_range_the_top_sizes_answer(void **state)
     assert_rel(ls_tp_curve_time_us(&c, 8e9, &how), 40 + 8e9 / 330e3, 1e-6);
     assert_int_equal(how, LS_TP_FIT_ABOVE);
     /* the fit over all sizes is pulled towards the middle: it would miss by far more */
-    assert_true(fabs(c.alpha_us + 8e9 / (c.bw_gbps * 1e3) - (40 + 8e9 / 330e3)) > 0.02 * (40 + 8e9 / 330e3));
+    assert_true(fabs(c.alpha_us + 8e9 / (c.bw_gbps * 1e3) - (40 + 8e9 / 330e3)) >
+                0.02 * (40 + 8e9 / 330e3));
     ls_tp_curve_free(&c);
 }
 
@@ -289,11 +290,11 @@ static void variants_are_chosen_by_name(void **state)
 static void rows_with_wrong_results_are_left_out(void **state)
 {
     (void)state;
-    json_t *e = json_pack("{s:s, s:s, s:[{s:i, s:{s:f, s:i}}, {s:i, s:{s:f, s:i}}, {s:i, s:{s:f}}]}",
-                          "family", "nccl", "collective", "all_reduce", "rows",
-                          "bytes", 1024, "oop", "time_us", 10.0, "wrong", 0,
-                          "bytes", 2048, "oop", "time_us", 11.0, "wrong", 3,
-                          "bytes", 4096, "ip", "time_us", 12.0);
+    json_t *e = json_pack("{s:s, s:s, s:[{s:i, s:{s:f, s:i}}, {s:i, s:{s:f, s:i}}, {s:i, "
+                          "s:{s:f}}]}",
+                          "family", "nccl", "collective", "all_reduce", "rows", "bytes", 1024,
+                          "oop", "time_us", 10.0, "wrong", 0, "bytes", 2048, "oop", "time_us", 11.0,
+                          "wrong", 3, "bytes", 4096, "ip", "time_us", 12.0);
     ls_tp_curve_t c;
     int skipped = 0;
     assert_int_equal(ls_tp_curve_from_entry(&c, e, &skipped, NULL, 0), 0);
@@ -309,14 +310,24 @@ static void estimate_adds_up(void **state)
     (void)state;
     uint64_t prompts[] = {3200, 51400}, batches[] = {1, 8};
     double prefill_ms[] = {3900, 200000}, decode_ms[] = {34.0, 95.0};
-    ls_tp_request_t req = {.shape = {8192, 80, 2}, .model_name = "llama3.3-70b", .tp = 2,
-                           .prompts = prompts, .nprompts = 2, .batches = batches, .nbatches = 2,
-                           .output = 256, .decode_compute_ms = decode_ms,
+    ls_tp_request_t req = {.shape = {8192, 80, 2},
+                           .model_name = "llama3.3-70b",
+                           .tp = 2,
+                           .prompts = prompts,
+                           .nprompts = 2,
+                           .batches = batches,
+                           .nbatches = 2,
+                           .output = 256,
+                           .decode_compute_ms = decode_ms,
                            .prefill_compute_ms = prefill_ms};
     ls_tp_source_t src[2];
     memset(src, 0, sizeof src);
-    src[0] = (ls_tp_source_t){.kind = LS_TP_SRC_LINK, .name = "PCIe", .bw_gbps = 5.2, .lat_us = 22.1};
-    src[1] = (ls_tp_source_t){.kind = LS_TP_SRC_LINK, .name = "NVLink", .bw_gbps = 122.7, .lat_us = 17.5};
+    src[0] =
+        (ls_tp_source_t){.kind = LS_TP_SRC_LINK, .name = "PCIe", .bw_gbps = 5.2, .lat_us = 22.1};
+    src[1] = (ls_tp_source_t){.kind = LS_TP_SRC_LINK,
+                              .name = "NVLink",
+                              .bw_gbps = 122.7,
+                              .lat_us = 17.5};
     json_t *est = ls_tp_estimate(&req, src, 2);
     assert_int_equal(ls_json_int(est, "allreduces_per_pass", 0), 160);
     const json_t *scen = json_object_get(est, "scenarios");
@@ -364,11 +375,19 @@ static void report_compares_measured_with_estimate(void **state)
 {
     (void)state;
     uint64_t prompts[] = {3200}, batches[] = {1};
-    ls_tp_request_t req = {.shape = {8192, 80, 2}, .tp = 2, .prompts = prompts, .nprompts = 1,
-                           .batches = batches, .nbatches = 1, .output = 256};
+    ls_tp_request_t req = {.shape = {8192, 80, 2},
+                           .tp = 2,
+                           .prompts = prompts,
+                           .nprompts = 1,
+                           .batches = batches,
+                           .nbatches = 1,
+                           .output = 256};
     ls_tp_source_t src[2];
     memset(src, 0, sizeof src);
-    src[0] = (ls_tp_source_t){.kind = LS_TP_SRC_LINK, .name = "NVLink", .bw_gbps = 122.7, .lat_us = 17.5};
+    src[0] = (ls_tp_source_t){.kind = LS_TP_SRC_LINK,
+                              .name = "NVLink",
+                              .bw_gbps = 122.7,
+                              .lat_us = 17.5};
     /* "measured" 5 % slower than the link formula at both sizes */
     double b[] = {16384, 52428800}, t[2];
     for (int i = 0; i < 2; i++)
@@ -385,7 +404,8 @@ static void report_compares_measured_with_estimate(void **state)
     fclose(f);
     char *text = ls_read_file(path, NULL, NULL, 0);
     assert_non_null(text);
-    if (!strstr(text, "NVLink / measured, time per all-reduce: 0.952 .. 0.952 over 2 sizes (all within 10 %)"))
+    if (!strstr(text, "NVLink / measured, time per all-reduce: 0.952 .. 0.952 over 2 sizes (all "
+                      "within 10 %)"))
         fail_msg("no agreement line in:\n%s", text);
     assert_non_null(strstr(text, "prefill 160 all-reduces of 52428800 B (50 MiB)"));
     assert_non_null(strstr(text, "NVLink / measured"));

@@ -156,8 +156,9 @@ static void files(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sizes),         cmocka_unit_test(numbers),    cmocka_unit_test(index_lists),
-        cmocka_unit_test(sizes_as_text), cmocka_unit_test(statistics), cmocka_unit_test(files),
+        cmocka_unit_test(sizes),       cmocka_unit_test(numbers),
+        cmocka_unit_test(index_lists), cmocka_unit_test(sizes_as_text),
+        cmocka_unit_test(statistics),  cmocka_unit_test(files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
