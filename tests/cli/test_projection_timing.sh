@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The projection against the run (issue 26), on the bundled run documents that record a
-# measured wall time per step (examples/*.json, tests/fixtures/runs/*):
+# measured wall time per step (examples/*.json, tests/fixtures/runs/*, tests/fixtures/timing/*):
 # - where a document stored the projection it ran under (run.projected_s), that is held
 #   within 15% of the run's elapsed_s: the projection of the code that ran (not on the
 #   CURRENT documents below, whose runs the costs were derived from again after they ran:
 #   their stored figure is printed);
-# - the documents of the tarballs tests/fixtures/runs/CURRENT names (measured by the
+# - the documents of the tarballs tests/fixtures/timing/CURRENT names (measured by the
 #   code whose costs analyze/projection.c holds) are projected again, `run --dry-run
 #   --from DOC` at their level and budget, and held within 15% of elapsed_s too.
 # Older documents measured slower code (the telemetry and host copies of session 6): a
@@ -52,16 +52,16 @@ stored_docs=0 current_docs=0
 for f in "$src"/examples/*.json; do
     check "$f" "examples/$(basename "$f")" 0
 done
-for t in "$src"/tests/fixtures/runs/*.tgz; do
+for t in "$src"/tests/fixtures/runs/*.tgz "$src"/tests/fixtures/timing/*.tgz; do
     d="$tmp/$(basename "$t" .tgz)"
     mkdir -p "$d" && tar xzf "$t" -C "$d"
     current=0
-    grep -qx "$(basename "$t")" "$src/tests/fixtures/runs/CURRENT" && current=1
+    grep -qx "$(basename "$t")" "$src/tests/fixtures/timing/CURRENT" && current=1
     for f in "$d"/*.json; do
         check "$f" "$(basename "$t")/$(basename "$f")" "$current"
     done
 done
 [ "$stored_docs" -ge 7 ] && ok || bad "only $stored_docs run documents with a stored projection"
-[ "$current_docs" -ge 3 ] && ok || bad "only $current_docs run documents of the current costs (tests/fixtures/runs/CURRENT)"
+[ "$current_docs" -ge 3 ] && ok || bad "only $current_docs run documents of the current costs (tests/fixtures/timing/CURRENT)"
 echo "$stored_docs documents with their projection, $current_docs projected again; passed $pass, failed $fail"
 [ "$fail" -eq 0 ]
