@@ -44,9 +44,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for e in d.get("measurements", []):
     t = e.get("telemetry", {})
-    print("%-8s %-10s %-8s value %8.2f GB/s  pcie tx avg %s rx avg %s  sampled tx %s rx %s" % (
+    print("%-8s %-10s %-8s value %8.2f GB/s  pcie tx %s rx %s" % (
         e.get("family"), e.get("method"), e.get("direction", ""), e.get("value") or 0,
-        t.get("pcie_tx_avg_gbps"), t.get("pcie_rx_avg_gbps"), t.get("pcie_tx_gbps"), t.get("pcie_rx_gbps")))
+        t.get("pcie_tx_gbps"), t.get("pcie_rx_gbps")))
 EOF
     echo "=== 2. quick runs: as the code is (c) and LINKSCOPE_TELEMETRY_PCIE=always (s), alternating"
     for i in 1 2 3; do

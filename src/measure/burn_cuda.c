@@ -58,14 +58,27 @@ static double since(const struct timespec *t0)
     return (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
-static int burn_matrix_n(void)
+/* Read once per process (every GPU's worker asks); a value out of range is said once. */
+static int burn_n = BURN_N;
+static pthread_once_t burn_n_once = PTHREAD_ONCE_INIT;
+
+static void read_burn_n(void)
 {
     const char *env = getenv("LINKSCOPE_BURN_MATRIX_N");
     char *end;
     long v = env && *env ? strtol(env, &end, 10) : 0;
     if (env && *env && !*end && v >= 128 && v <= BURN_N && v % 128 == 0)
-        return (int)v;
-    return BURN_N;
+        burn_n = (int)v;
+    else if (env && *env)
+        ls_warn("LINKSCOPE_BURN_MATRIX_N=%.32s: expected a multiple of 128 from 128 to %d; the "
+                "GEMM is %d^3",
+                env, BURN_N, BURN_N);
+}
+
+static int burn_matrix_n(void)
+{
+    pthread_once(&burn_n_once, read_burn_n);
+    return burn_n;
 }
 
 static cudaError_t one_op(worker_t *w)

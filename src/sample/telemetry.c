@@ -4,6 +4,7 @@
 #include "discover/nvml.h"
 #include "model/topo.h"
 #include "ticker.h"
+#include "util/log.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -124,15 +125,28 @@ static int telemetry_period(int period_ms)
 }
 
 /* LINKSCOPE_TELEMETRY_PCIE=always: the PCIe throughput in every window (before session
-   6, every window read it); =never: in none. */
-static int want_pcie(unsigned what)
+   6, every window read it); =never: in none; another value is said once, never ignored
+   in silence. Read once per process: windows open from several threads. */
+static int pcie_env = -1; /* -1: as each window asks, 0 never, 1 always */
+static pthread_once_t pcie_env_once = PTHREAD_ONCE_INIT;
+
+static void read_pcie_env(void)
 {
     const char *env = getenv("LINKSCOPE_TELEMETRY_PCIE");
-    if (env && strcmp(env, "always") == 0)
-        return 1;
-    if (env && strcmp(env, "never") == 0)
-        return 0;
-    return (what & LS_TELEMETRY_PCIE) != 0;
+    if (!env || !*env)
+        return;
+    if (strcmp(env, "always") == 0 || strcmp(env, "never") == 0)
+        pcie_env = strcmp(env, "always") == 0;
+    else
+        ls_warn("LINKSCOPE_TELEMETRY_PCIE=%.32s: expected always or never; the PCIe throughput "
+                "is read in the host copies' windows only",
+                env);
+}
+
+static int want_pcie(unsigned what)
+{
+    pthread_once(&pcie_env_once, read_pcie_env);
+    return pcie_env >= 0 ? pcie_env : (what & LS_TELEMETRY_PCIE) != 0;
 }
 
 ls_telemetry_t *ls_telemetry_start(const int *gpus, const int *nvml, int n, int period_ms,
