@@ -4,9 +4,7 @@
 #include "options.h"
 #include "analyze/analyze.h"
 #include "analyze/burn_rules.h"
-#include "discover/discover.h"
 #include "measure/burn.h"
-#include "measure/gpu.h"
 #include "model/doc.h"
 #include "render/burn_render.h"
 #include "util/log.h"
@@ -63,17 +61,8 @@ static const ls_opt_t options[] = {
      .arg = "LIST",
      .call = opt_gpus,
      .help = "GPUs to load, e.g. 0,1 or 0-3 (default all)"},
-    {.short_name = 'o',
-     .kind = LS_OPT_STRING,
-     .arg = "FILE",
-     .off = offsetof(burn_args_t, out),
-     .flags = LS_OPT_OUTPUT,
-     .help = "write a new run document (discovery first)"},
-    {.name = "into",
-     .kind = LS_OPT_STRING,
-     .arg = "FILE",
-     .off = offsetof(burn_args_t, into),
-     .help = "add the entries to an existing run document"},
+    LS_OPT_DOC_ROW(burn_args_t, out, NULL, "write a new run document (discovery first)"),
+    LS_OPT_INTO_ROW(burn_args_t, into, "add the entries to an existing run document"),
     {.name = "period-ms",
      .kind = LS_OPT_CALL,
      .arg = "MS",
@@ -98,12 +87,6 @@ static const ls_opt_t options[] = {
     {.kind = LS_OPT_END},
 };
 
-static int check_outputs(const char *cmd, void *args)
-{
-    const burn_args_t *a = args;
-    return a->out && a->into ? ls_usage_error(cmd, "-o and --into exclude each other") : 0;
-}
-
 const ls_cmd_opts_t opts_burn = {
     .head = "usage: linkscope burn [--seconds N] [--gpus LIST] [-o FILE | --into FILE]\n"
             "                      [--period-ms MS] [--no-cublas] [--no-traffic]\n"
@@ -126,7 +109,6 @@ const ls_cmd_opts_t opts_burn = {
             "usage, 3 no usable GPU or built without CUDA.\n",
     .column = 17,
     .args_size = sizeof(burn_args_t),
-    .check = check_outputs,
 };
 
 static int parse_args(int argc, char **argv, burn_args_t *a)
@@ -152,16 +134,6 @@ static int choose_gpus(burn_args_t *a, int count)
     return 0;
 }
 
-static json_t *open_doc(const burn_args_t *a)
-{
-    if (a->into)
-        return ls_into_take("burn", a->into);
-    json_t *doc = ls_doc_new();
-    ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
-    ls_discover(doc, &d);
-    return doc;
-}
-
 /* Prints the table and the burn findings; returns how many reach --fail-on. */
 static int report(const burn_args_t *a, const json_t *doc)
 {
@@ -178,42 +150,26 @@ static int report(const burn_args_t *a, const json_t *doc)
     return over;
 }
 
+/* The prologue (prologue.c) has checked -o, --into and the GPU by now. */
 int cmd_burn(int argc, char **argv)
 {
     burn_args_t a;
-    int rc = parse_args(argc, argv, &a); /* -o and --into: checked by the dispatcher (into.c) */
-    if (rc)
+    int rc = parse_args(argc, argv, &a);
+    if (rc || (rc = choose_gpus(&a, ls_gpus_seen())) != 0)
         return rc;
-    char err[512] = "";
-    json_t *doc = a.into ? open_doc(&a) : NULL;
-    if (a.into && !doc)
-        return LS_EXIT_USAGE;
-    int count = ls_gpu_count(err, sizeof err);
-    if (count <= 0) {
-        ls_error("%s", err);
-        json_decref(doc);
-        return LS_EXIT_NOGPU;
-    }
-    if ((rc = choose_gpus(&a, count)) != 0) {
-        json_decref(doc);
-        return rc;
-    }
+    json_t *doc = ls_doc_target_open("burn", a.into, ls_doc_new_discovered);
     if (!doc)
-        doc = open_doc(&a);
+        return LS_EXIT_USAGE;
+    char err[512] = "";
     ls_progress("burn: %d GPU%s for %.0f s ...", a.o.ngpus, a.o.ngpus == 1 ? "" : "s", a.o.seconds);
     rc = ls_measure_burn(doc, &a.o, err, sizeof err);
     ls_progress_done();
     if (rc)
         ls_error("%s", err);
     int over = report(&a, doc);
-    const char *path = a.out ? a.out : a.into;
-    if (path && ls_doc_into_write(doc, path, err, sizeof err) != 0) {
-        ls_error("%s", err);
-        json_decref(doc);
-        return LS_EXIT_USAGE;
-    }
+    int wrc = ls_doc_target_write(doc, a.out, a.into, NULL);
     json_decref(doc);
-    if (rc == LS_EXIT_NOGPU)
-        return rc;
+    if (wrc || rc == LS_EXIT_NOGPU)
+        return wrc ? wrc : rc;
     return rc || over ? LS_EXIT_CHECK : LS_EXIT_OK;
 }

@@ -59,14 +59,8 @@ static const char *head_of(const char *cmd)
 }
 
 static const ls_opt_t options[] = {
-    {.name = "output",
-     .short_name = 'o',
-     .kind = LS_OPT_STRING,
-     .arg = "FILE",
-     .label = "-o FILE",
-     .off = offsetof(import_args_t, out),
-     .flags = LS_OPT_OUTPUT,
-     .help = "write the document to FILE (default: stdout, or DOC with\n--into)"},
+    LS_OPT_DOC_ROW(import_args_t, out, "output",
+                   "write the document to FILE (default: stdout, or DOC with\n--into)"),
     {.name = "into",
      .kind = LS_OPT_STRING,
      .arg = "DOC",
@@ -150,20 +144,29 @@ static void free_all(char **texts, int n)
     free(texts);
 }
 
+/* Range-checked as the reader checks: never a document report would refuse. 0, or one
+   line and LS_EXIT_USAGE. */
+static int check_valid(const import_args_t *a, const json_t *doc)
+{
+    char why[256];
+    if (ls_doc_validate(doc, why, sizeof why) == 0)
+        return 0;
+    ls_error("%s%s: what was read makes no valid run document (%s); nothing written",
+             a->nfiles     ? a->files[0]
+             : a->p2p_read ? a->p2p_read
+                           : a->p2p_write,
+             a->nfiles > 1 ? " and the other files" : "", why);
+    return LS_EXIT_USAGE;
+}
+
 int cmd_import(int argc, char **argv)
 {
     import_args_t a;
     if (parse_args(argc, argv, &a) != 0)
         return LS_EXIT_USAGE;
-    char err[512];
-    json_t *doc;
-    if (a.into) {
-        doc = ls_into_take("import", a.into);
-        if (!doc)
-            return LS_EXIT_USAGE;
-    } else {
-        doc = ls_import_doc_new();
-    }
+    json_t *doc = ls_doc_target_open("import", a.into, ls_import_doc_new);
+    if (!doc)
+        return LS_EXIT_USAGE;
     char **texts = read_all(&a);
     char(*notes)[640] = calloc((size_t)a.nfiles + 1, sizeof *notes);
     char(*warns)[640] = calloc((size_t)a.nfiles + 1, sizeof *warns);
@@ -174,28 +177,13 @@ int cmd_import(int argc, char **argv)
                                .p2p_read = a.p2p_read,
                                .p2p_write = a.p2p_write,
                                .opts = a.opts};
-    if (texts && notes && warns && ls_import_batch(doc, &batch, notes, warns) == 0) {
-        const char *out = a.out ? a.out : (a.into ? a.into : "-");
-        char why[256];
-        /* range-checked as the reader checks: never a document report would refuse */
-        int valid = ls_doc_validate(doc, why, sizeof why) == 0;
-        if (!valid)
-            snprintf(err, sizeof err,
-                     "%s%s: what was read makes no valid run document (%s); "
-                     "nothing written",
-                     a.nfiles     ? a.files[0]
-                     : a.p2p_read ? a.p2p_read
-                                  : a.p2p_write,
-                     a.nfiles > 1 ? " and the other files" : "", why);
-        if (valid && ls_doc_into_write(doc, out, err, sizeof err) == 0) {
-            rc = LS_EXIT_OK;
-            for (int i = 0; i < a.nfiles; i++) {
-                ls_info("%s", notes[i]);
-                if (warns[i][0])
-                    ls_warn("%s", warns[i]);
-            }
-        } else {
-            ls_error("%s", err);
+    if (texts && notes && warns && ls_import_batch(doc, &batch, notes, warns) == 0 &&
+        check_valid(&a, doc) == 0 && ls_doc_target_write(doc, a.out, a.into, "-") == 0) {
+        rc = LS_EXIT_OK;
+        for (int i = 0; i < a.nfiles; i++) {
+            ls_info("%s", notes[i]);
+            if (warns[i][0])
+                ls_warn("%s", warns[i]);
         }
     }
     ls_doc_unlock_into();

@@ -5,9 +5,7 @@
 #include "commands.h"
 #include "measure_usage.h"
 #include "options.h"
-#include "discover/discover.h"
 #include "measure/family.h"
-#include "measure/gpu.h"
 #include "model/doc.h"
 #include "render/family_tables.h"
 #include "render/matrix.h"
@@ -55,20 +53,11 @@ static int opt_size(const char *cmd, const char *v, void *args)
 /* The options every measuring command takes; --size shown where the family has one
    (another refuses it after parsing, in words). */
 static const ls_opt_t options[] = {
-    {.name = "output",
-     .short_name = 'o',
-     .kind = LS_OPT_STRING,
-     .arg = "FILE",
-     .label = "-o FILE",
-     .off = offsetof(measure_args_t, out),
-     .flags = LS_OPT_OUTPUT,
-     .help = "write a new run document (discovery first, so the GPUs are\n"
-             "recorded); - writes it to stdout, without the tables"},
-    {.name = "into",
-     .kind = LS_OPT_STRING,
-     .arg = "FILE",
-     .off = offsetof(measure_args_t, into),
-     .help = "add the entries to an existing run document (validated first)"},
+    LS_OPT_DOC_ROW(measure_args_t, out, "output",
+                   "write a new run document (discovery first, so the GPUs are\n"
+                   "recorded); - writes it to stdout, without the tables"),
+    LS_OPT_INTO_ROW(measure_args_t, into,
+                    "add the entries to an existing run document (validated first)"),
     {.name = "gpus",
      .kind = LS_OPT_CALL,
      .arg = "LIST",
@@ -94,14 +83,18 @@ static const ls_opt_t options[] = {
     {.kind = LS_OPT_END},
 };
 
-/* What the options say together, before --into is opened (optparse.h). */
+/* What the options say together, before the dispatcher's prologue (optparse.h): --size
+   where the family has one, and within host memory. */
 static int check_options(const char *cmd, void *args)
 {
     const measure_args_t *a = args;
     const ls_family_t *fam = ls_family_find(cmd);
     if (a->size && fam && !fam->default_size)
         return ls_usage_error(cmd, "--size does not apply to %s", cmd);
-    return a->out && a->into ? ls_usage_error(cmd, "-o and --into exclude each other") : 0;
+    char err[256];
+    if (fam && ls_family_check_host_memory(fam, a->size, err, sizeof err))
+        return ls_usage_error(cmd, "%s", err);
+    return 0;
 }
 
 const ls_cmd_opts_t opts_measure = {
@@ -143,16 +136,6 @@ static int check_machine(const ls_family_t *fam, const measure_args_t *a, int co
                : 0;
 }
 
-static json_t *open_document(const char *cmd, const measure_args_t *a)
-{
-    if (a->into)
-        return ls_into_take(cmd, a->into);
-    json_t *doc = ls_doc_new();
-    ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
-    ls_discover(doc, &d);
-    return doc;
-}
-
 static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
 {
     char err[512] = "";
@@ -162,10 +145,8 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
         t->print(stdout, doc, fam->methods, ls_use_color(stdout));
         fflush(stdout);
     }
-    if (path && ls_doc_into_write(doc, path, err, sizeof err) != 0) {
-        ls_error("%s", err);
+    if (ls_doc_target_write(doc, a->out, a->into, NULL))
         return LS_EXIT_USAGE;
-    }
     if (a->csv_dir && t) {
         if (ls_make_dir(a->csv_dir) != 0) {
             ls_error("--csv %s: cannot create the folder: %s", a->csv_dir, strerror(errno));
@@ -177,16 +158,6 @@ static int finish(const ls_family_t *fam, const measure_args_t *a, json_t *doc)
         }
     }
     return LS_EXIT_OK;
-}
-
-/* The refusal that needs no GPU beyond the options and outputs (the parser's check and
-   the dispatcher's prologue): host memory. */
-static int check_args(const ls_family_t *fam, const measure_args_t *a)
-{
-    char err[256];
-    return ls_family_check_host_memory(fam, a->size, err, sizeof err)
-               ? ls_usage_error(fam->name, "%s", err)
-               : 0;
 }
 
 /* Measures into doc and writes the outputs; takes doc. */
@@ -211,35 +182,22 @@ static int measure(const ls_family_t *fam, const measure_args_t *a, json_t *doc,
     return rc;
 }
 
+/* The prologue (prologue.c) has checked -o, --into and the GPU by now. */
 int cmd_measure(int argc, char **argv)
 {
     const ls_family_t *fam = ls_family_find(argv[0]);
     measure_args_t a;
     int rc = fam ? parse_args(fam->name, argc, argv, &a) : LS_EXIT_USAGE;
-    if (!rc)
-        rc = check_args(fam, &a);
     if (rc)
         return rc;
-    /* Order: the input document, then the machine, then discovery for a new document,
-       so that every refusal is one line and comes before any work. */
-    json_t *doc = a.into ? open_document(fam->name, &a) : NULL;
-    if (a.into && !doc)
-        return LS_EXIT_USAGE;
-    char err[512] = "";
-    int count = ls_gpu_count(err, sizeof err);
+    int count = ls_gpus_seen();
     ls_measure_opts_t o;
     memset(&o, 0, sizeof o);
-    if (count <= 0) {
-        ls_error("%s", err);
-        json_decref(doc);
-        return LS_EXIT_NOGPU;
-    }
     rc = check_machine(fam, &a, count, &o);
     if (!rc && fam->pairs && o.ngpus < 2 && a.ngpus)
         rc = ls_usage_error(fam->name, "P2P needs two GPUs; --gpus chose %d", o.ngpus);
-    if (rc) {
-        json_decref(doc);
+    if (rc)
         return rc;
-    }
-    return measure(fam, &a, doc ? doc : open_document(fam->name, &a), &o, count);
+    json_t *doc = ls_doc_target_open(fam->name, a.into, ls_doc_new_discovered);
+    return doc ? measure(fam, &a, doc, &o, count) : LS_EXIT_USAGE;
 }

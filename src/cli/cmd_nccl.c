@@ -93,9 +93,9 @@ int cmd_nccl(int argc, char **argv)
         return rc;
     if (o.selftest)
         return ls_nccl_mpi_selftest();
-    /* the outputs before any work: a sweep lasts minutes */
-    if (ls_check_writable("nccl", "-o", o.output, 0) ||
-        ls_check_writable("nccl", "--into", o.into, 0) ||
+    /* the outputs before any work, a sweep lasts minutes: -o by the dispatcher (and -o
+       with --into refused there), --into here, at every rank (rank 0 alone opens it) */
+    if (ls_check_writable("nccl", "--into", o.into, 0) ||
         ls_check_writable("nccl", "--child-out", o.child_out, 0))
         return LS_EXIT_USAGE;
     json_t *env = ls_nccl_env_snapshot();

@@ -114,6 +114,8 @@ static const ls_opt_t options[] = {
      .kind = LS_OPT_CALL,
      .arg = "FILE",
      .call = opt_output,
+     .off = offsetof(run_args_t, out), /* where opt_output puts it, for the dispatcher */
+     .flags = LS_OPT_DOC,
      .help = "the run document's path (the HTML report goes to FILE minus\n"
              ".json plus .html); %N in FILE is this node's short host name"},
     FLAG("no-nccl", no_nccl, "skip the collectives"),
@@ -149,6 +151,22 @@ static const ls_opt_t options[] = {
     {.kind = LS_OPT_END},
 };
 
+static int check_options(const char *cmd, void *args)
+{
+    const run_args_t *a = args;
+    if (a->from && !a->dry_run)
+        return ls_usage_error(cmd, "--from plans another machine: it needs --dry-run");
+    return 0;
+}
+
+/* Every run measures but the plan of another machine (--dry-run --from): this one's
+   plan needs its GPUs' topology. */
+static int measures(const void *args)
+{
+    const run_args_t *a = args;
+    return !(a->dry_run && a->from);
+}
+
 const ls_cmd_opts_t opts_run = {
     .head = "usage: linkscope run [--level quick|thorough] [--budget SECONDS] [--gpus LIST]\n"
             "                     [-o FILE] [--no-nccl] [--no-report] [--fail-on LEVEL]\n"
@@ -173,6 +191,8 @@ const ls_cmd_opts_t opts_run = {
             "driver, 4 the budget cannot hold the run even cut down (nothing measured)\n",
     .column = 17,
     .args_size = sizeof(run_args_t),
+    .check = check_options,
+    .measures = measures,
 };
 
 static int parse_args(int argc, char **argv, run_args_t *a)
@@ -186,8 +206,6 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         a->budget_s = a->thorough ? 600 : 120;
     if (a->quiet && !a->progress_set)
         ls_progress_set_mode(LS_PROGRESS_NEVER);
-    if (a->from && !a->dry_run)
-        return ls_usage_error("run", "--from plans another machine: it needs --dry-run");
     return 0;
 }
 
@@ -230,18 +248,12 @@ int cmd_run(int argc, char **argv)
                          .gpus = a.gpus,
                          .ngpus = a.ngpus,
                          .no_nccl = a.no_nccl};
-    if (a.dry_run && a.from)
+    if (a.dry_run) /* --from's machine, or this one's discovered topology */
         return ls_run_dry(&dry);
-    if (!a.dry_run && ls_check_writable("run", "-o", a.out ? a.out : "./linkscope-run.json", 0))
+    /* -o was checked by the dispatcher, and the GPU (prologue.c); the default's folder */
+    if (!a.out && ls_check_writable("run", "-o", "./linkscope-run.json", 0))
         return LS_EXIT_USAGE;
-    char err[512];
-    int count = ls_gpu_count(err, sizeof err);
-    if (count <= 0) {
-        ls_error("%s", err);
-        return LS_EXIT_NOGPU;
-    }
-    if (a.dry_run) /* this machine: its discovered topology */
-        return ls_run_dry(&dry);
+    int count = ls_gpus_seen();
     if (ls_opt_gpus_exist("run", a.gpus, a.ngpus, count))
         return LS_EXIT_USAGE;
     ls_run_opts_t ro = {.thorough = a.thorough, .budget_s = a.budget_s, .no_nccl = a.no_nccl};

@@ -65,8 +65,7 @@ static int build_sources(const tp_args_t *a, const ls_tp_request_t *req, ls_tp_s
 static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
 {
     const char *path = a->into_path ? a->into_path : a->out_path;
-    char err[600];
-    json_t *doc = a->into_path ? ls_into_take("tp", path) : ls_doc_new();
+    json_t *doc = ls_doc_target_open("tp", a->into_path, NULL);
     if (!doc)
         return LS_EXIT_USAGE;
     if (measured)
@@ -74,12 +73,10 @@ static int write_entries(const tp_args_t *a, json_t *estimate, json_t *measured)
     ls_doc_add_measurement(doc,
                            ls_tp_doc_entry(estimate, a->preset ? a->preset->name : NULL, a->tp,
                                            a->measure_gpus, a->measure ? a->nmeasure_gpus : 0));
-    int rc = ls_doc_into_write(doc, path, err, sizeof err);
+    int rc = ls_doc_target_write(doc, a->out_path, a->into_path, NULL);
     json_decref(doc);
-    if (rc) {
-        ls_error("%s", err);
-        return LS_EXIT_USAGE;
-    }
+    if (rc)
+        return rc;
     ls_info("wrote the tp estimate into %s", path);
     return 0;
 }
@@ -105,13 +102,9 @@ int cmd_tp(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--verdict"))
         return ls_tp_verdict_cmd(argc, argv); /* tp_verdict.c */
-    tp_args_t a = {.bytes = 2, .output = 256};
+    tp_args_t a = {0};
     int rc = ls_tp_parse_args(argc, argv, &a);
     if (rc)
-        return rc;
-    if (!a.nbatches)
-        a.batches[a.nbatches++] = 1;
-    if ((rc = ls_tp_check_args(&a)))
         return rc;
     ls_tp_request_t req = {.shape = {(int)a.hidden, (int)a.layers, (int)a.bytes},
                            .model_name = (a.preset && a.hidden == a.preset->hidden &&

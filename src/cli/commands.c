@@ -12,7 +12,8 @@ static const ls_command_t head[] = {
     {.name = "run",
      .fn = cmd_run,
      .summary = "measure this machine end to end; write the run document and report",
-     .opts = &opts_run},
+     .opts = &opts_run,
+     .flags = LS_CMD_WRITES | LS_CMD_GPU},
     {.name = "inventory",
      .fn = cmd_inventory,
      .summary = "GPUs, clocks, memory, PCIe, NVLink, power (NVML, CUDA)",
@@ -26,13 +27,17 @@ static const ls_command_t head[] = {
 static const ls_command_t tail[] = {
     {.name = "burn",
      .fn = cmd_burn,
-     .flags = LS_CMD_INTO,
+     .flags = LS_CMD_INTO | LS_CMD_WRITES | LS_CMD_GPU,
      .summary = "sustained load: throughput, clocks, power, temperature, throttling",
      .opts = &opts_burn},
     /* no LS_CMD_INTO: under MPI only rank 0 opens and locks --into (ls_into_take, at
-       the point it knows its rank), the other ranks never touch it */
+       the point it knows its rank), the other ranks never touch it. No LS_CMD_GPU:
+       without NCCL or a GPU it still writes its document, each collective recorded
+       skipped with the reason (docs/nccl.md), and a --variant's children check their
+       own GPUs; it says why in one line and exits 3 itself. */
     {.name = "nccl",
      .fn = cmd_nccl,
+     .flags = LS_CMD_WRITES,
      .summary = "NCCL collectives with validation, transports and variants",
      .opts = &opts_nccl},
     {.name = "report",
@@ -57,20 +62,23 @@ static const ls_command_t tail[] = {
      .opts = &opts_baseline},
     {.name = "import",
      .fn = cmd_import,
-     .flags = LS_CMD_INTO,
+     .flags = LS_CMD_INTO | LS_CMD_WRITES,
      .summary = "other tools' saved outputs into a run document (import --help)",
      .opts = &opts_import},
     {.name = "fleet",
      .fn = cmd_fleet,
      .summary = "many nodes' run documents: models, medians, the outlier nodes",
      .opts = &opts_fleet},
+    /* no LS_CMD_GPU: a driver that does not answer is one of its findings, and its
+       probe is skipped, and said so, where it cannot measure (docs/health.md) */
     {.name = "health",
      .fn = cmd_health,
      .summary = "node state for a scheduler: XIDs, remaps, links down, with actions",
      .opts = &opts_health},
+    /* LS_CMD_GPU with --measure only (opts_tp.measures) */
     {.name = "tp",
      .fn = cmd_tp,
-     .flags = LS_CMD_INTO,
+     .flags = LS_CMD_INTO | LS_CMD_WRITES | LS_CMD_GPU,
      .summary = "tensor-parallel communication time estimate",
      .opts = &opts_tp},
     {.name = "help",
@@ -99,7 +107,7 @@ const ls_command_t *ls_commands(int *count)
                                         .fn = cmd_measure,
                                         .summary = fams[i].summary,
                                         .opts = &opts_measure,
-                                        .flags = LS_CMD_INTO};
+                                        .flags = LS_CMD_INTO | LS_CMD_WRITES | LS_CMD_GPU};
         for (int i = 0; i < COUNT(tail); i++)
             table[n++] = tail[i];
     }

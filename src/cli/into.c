@@ -1,9 +1,13 @@
 /* The --into prologue every writing command shares (commands.h): the document an
    --into names is checked, read, validated and locked in one place, the same way for
    every command, before the command does any work; the command adds its entries and
-   writes it back with ls_doc_into_write (model/doc.h, docs/safety.md). */
+   writes it back with ls_doc_into_write (model/doc.h, docs/safety.md). A command that
+   writes a run document (LS_CMD_WRITES) opens it and writes it through
+   ls_doc_target_open and ls_doc_target_write: --into's document or a new one, written
+   to -o, else back to --into. */
 #include "commands.h"
 #include "options.h"
+#include "discover/discover.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -14,57 +18,13 @@
 static json_t *held;          /* the document read for --into, until taken */
 static const char *held_path; /* its path, as the command line gave it */
 
-/* cmd's command line read by its own table into a scratch argument struct (free it),
-   quietly; NULL when the parser refuses it (the command then says why). */
-static char *parse_quietly(const ls_command_t *cmd, int argc, char **argv)
-{
-    char *args = calloc(1, cmd->opts->args_size + 1);
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos, rc = LS_EXIT_USAGE;
-    ls_usage_quiet(1);
-    if (args && pos)
-        rc = ls_opt_parse(cmd->name, cmd->opts, argc, argv, args, pos, &npos);
-    ls_usage_quiet(0);
-    free(pos);
-    if (rc) {
-        free(args);
-        return NULL;
-    }
-    return args;
-}
-
 const char *ls_into_path(const ls_command_t *cmd, int argc, char **argv)
 {
-    const ls_opt_t *row = cmd->opts ? cmd->opts->opts : NULL;
-    for (; row && row->kind != LS_OPT_END; row++)
-        if (row->name && !strcmp(row->name, "into") && row->kind == LS_OPT_STRING)
-            break;
-    if (!row || row->kind == LS_OPT_END)
-        return NULL;
-    char *args = parse_quietly(cmd, argc, argv);
+    const ls_opt_t *row = ls_cmd_row(cmd, "into", 0);
+    char *args = row ? ls_parse_quietly(cmd, argc, argv) : NULL;
     const char *path = args ? *(const char **)(args + row->off) : NULL;
     free(args);
     return path;
-}
-
-int ls_check_output_options(const ls_command_t *cmd, int argc, char **argv)
-{
-    char *args = cmd->opts ? parse_quietly(cmd, argc, argv) : NULL;
-    int rc = 0;
-    for (const ls_opt_t *row = args ? cmd->opts->opts : NULL; row && row->kind != LS_OPT_END && !rc;
-         row++) {
-        if (row->kind != LS_OPT_STRING || !(row->flags & (LS_OPT_OUTPUT | LS_OPT_OUTPUT_DIR)))
-            continue;
-        char opt[40]; /* as the refusal names it: -o, or --csv */
-        if (row->short_name)
-            snprintf(opt, sizeof opt, "-%c", row->short_name);
-        else
-            snprintf(opt, sizeof opt, "--%s", row->name);
-        rc = ls_check_writable(cmd->name, opt, *(const char **)(args + row->off),
-                               !!(row->flags & LS_OPT_OUTPUT_DIR));
-    }
-    free(args);
-    return rc ? LS_EXIT_USAGE : 0;
 }
 
 /* path checked and read under its lock; NULL after one line. */
@@ -103,4 +63,29 @@ void ls_into_end(void)
     held = NULL;
     held_path = NULL;
     ls_doc_unlock_into();
+}
+
+json_t *ls_doc_target_open(const char *cmd, const char *into, json_t *(*fresh)(void))
+{
+    if (into)
+        return ls_into_take(cmd, into);
+    return fresh ? fresh() : ls_doc_new();
+}
+
+json_t *ls_doc_new_discovered(void)
+{
+    json_t *doc = ls_doc_new();
+    ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
+    ls_discover(doc, &d);
+    return doc;
+}
+
+int ls_doc_target_write(const json_t *doc, const char *out, const char *into, const char *dflt)
+{
+    const char *path = out ? out : into ? into : dflt;
+    char err[512];
+    if (!path || ls_doc_into_write(doc, path, err, sizeof err) == 0)
+        return 0;
+    ls_error("%s", err);
+    return LS_EXIT_USAGE;
 }

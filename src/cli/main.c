@@ -61,11 +61,10 @@ static int run_command(int argc, char **argv)
         ls_command_usage(cmd, stdout);
         return LS_EXIT_OK;
     }
-    /* the prologue every command shares: the outputs checked, an --into DOC read and
-       locked, before any work */
-    int rc = ls_check_output_options(cmd, argc - 1, argv + 1);
-    if (rc == 0)
-        rc = ls_into_begin(cmd, argc - 1, argv + 1);
+    /* the prologue every command shares, by the command table's flags: the outputs
+       checked, the written document checked, an --into DOC read and locked, a GPU where
+       the command measures, before any work (prologue.c) */
+    int rc = ls_command_prologue(cmd, argc - 1, argv + 1);
     if (rc == 0)
         rc = cmd->fn(argc - 1, argv + 1);
     ls_into_end();

@@ -307,12 +307,15 @@ static const ls_opt_t options[] = {
         "a variant per active RDMA port (NCCL_IB_HCA==mlx5_N:P)\n"
         "and one with all of them; busbw per port beside the\n"
         "port's line rate, with findings (docs/nccl.md)"),
+    /* the document (LS_CMD_WRITES): on_option puts -o's file at .off, for the dispatcher */
     {.name = "output",
      .kind = LS_OPT_CALL,
      .arg = "FILE",
      .label = "-o, --output FILE",
      .value = 'o',
      .call_row = on_option,
+     .off = offsetof(opts_t, output),
+     .flags = LS_OPT_DOC,
      .help = "write a new run document (- = stdout)"},
     {.name = "into",
      .kind = LS_OPT_STRING,
@@ -386,7 +389,5 @@ int ls_nccl_parse_args(int argc, char **argv, opts_t *o)
             o->gpus[k] = k;
         s->ngpus = o->ngpus_flag;
     }
-    if (o->output && o->into)
-        return bad("-o and --into exclude each other%s%s", "", "");
     return 0;
 }

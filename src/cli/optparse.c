@@ -121,6 +121,8 @@ int ls_opt_parse(const char *cmd, const ls_cmd_opts_t *spec, int argc, char **ar
     if (!npos)
         npos = &none;
     *npos = 0;
+    if (spec->init && args)
+        spec->init(args);
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
         if (options && !strcmp(a, "--"))

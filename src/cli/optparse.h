@@ -27,6 +27,10 @@ enum {
        it can be written before the command runs (into.c); "-" passes */
     LS_OPT_OUTPUT = 4,
     LS_OPT_OUTPUT_DIR = 8,
+    /* the run document a command flagged LS_CMD_WRITES writes (its -o; a STRING row, or
+       a CALL row that stores the path at .off too): checked by the dispatcher as a file
+       to write, refused together with --into (into.c) */
+    LS_OPT_DOC = 16,
 };
 
 typedef struct ls_opt ls_opt_t;
@@ -67,7 +71,27 @@ typedef struct {
     /* What the options say together (no I/O), after every option is read: 0, or one
        usage line and LS_EXIT_USAGE. NULL: nothing. */
     int (*check)(const char *cmd, void *args);
+    /* The defaults, set in args before any option is read (ls_opt_parse calls it, so the
+       dispatcher's reading of the command line sees what the command sees). NULL: zero. */
+    void (*init)(void *args);
+    /* A command flagged LS_CMD_GPU (commands.h): whether this command line measures, so
+       that the dispatcher checks for a GPU. NULL: every command line does. */
+    int (*measures)(const void *args);
 } ls_cmd_opts_t;
+
+/* The rows of a command that writes a run document (LS_CMD_WRITES): -o FILE (and its
+   long name, or NULL), a new document, and --into FILE, an existing one (struct T's
+   const char * fields). */
+#define LS_OPT_DOC_ROW(T, field, long_name, text)                                                  \
+    {                                                                                              \
+        .name = long_name, .short_name = 'o', .kind = LS_OPT_STRING, .arg = "FILE",                \
+        .label = "-o FILE", .off = offsetof(T, field), .flags = LS_OPT_DOC, .help = text           \
+    }
+#define LS_OPT_INTO_ROW(T, field, text)                                                            \
+    {                                                                                              \
+        .name = "into", .kind = LS_OPT_STRING, .arg = "FILE", .off = offsetof(T, field),           \
+        .help = text                                                                               \
+    }
 
 /* The rows several commands share (struct T has int fail_on / quiet). */
 #define LS_OPT_FAIL_ON_ROW(T) LS_OPT_FAIL_ON_NOTE(T, "")

@@ -264,27 +264,31 @@ static const ls_opt_t options[] = {
      .value = 'j',
      .call_row = on_option,
      .help = "the estimate as JSON on stdout instead of the report"},
-    {.name = "output-file",
-     .short_name = 'o',
-     .kind = LS_OPT_STRING,
-     .arg = "FILE",
-     .label = "-o FILE",
-     .off = offsetof(tp_args_t, out_path),
-     .flags = LS_OPT_OUTPUT,
-     .help = "write a new run document holding the tp entry (and the\n"
-             "measured nccl entry with --measure)"},
-    {.name = "into",
-     .kind = LS_OPT_STRING,
-     .arg = "FILE",
-     .off = offsetof(tp_args_t, into_path),
-     .help = "append those entries to an existing run document"},
+    LS_OPT_DOC_ROW(tp_args_t, out_path, "output-file",
+                   "write a new run document holding the tp entry (and the\n"
+                   "measured nccl entry with --measure)"),
+    LS_OPT_INTO_ROW(tp_args_t, into_path, "append those entries to an existing run document"),
     {.kind = LS_OPT_END},
 };
 
-static int check_outputs(const char *cmd, void *args)
+static void init_args(void *args)
 {
-    const tp_args_t *a = args;
-    return a->out_path && a->into_path ? ls_usage_error(cmd, "give -o or --into, not both") : 0;
+    tp_args_t *a = args;
+    a->bytes = 2;
+    a->output = 256;
+    a->gpus_of = -1;
+}
+
+static int check_args(const char *cmd, void *args)
+{
+    (void)cmd;
+    return ls_tp_check_args(args);
+}
+
+/* tp measures (LS_CMD_GPU) only with --measure. */
+static int measures(const void *args)
+{
+    return ((const tp_args_t *)args)->measure;
 }
 
 const ls_cmd_opts_t opts_tp = {
@@ -316,12 +320,13 @@ const ls_cmd_opts_t opts_tp = {
             "      --link name=PCIe,bw=5.2,lat=22.1 --link name=NVLink,bw=122.7,lat=17.5\n",
     .column = 25,
     .args_size = sizeof(tp_args_t),
-    .check = check_outputs,
+    .check = check_args,
+    .init = init_args,
+    .measures = measures,
 };
 
 int ls_tp_parse_args(int argc, char **argv, tp_args_t *a)
 {
-    a->gpus_of = -1;
     if (ls_opt_parse("tp", &opts_tp, argc, argv, a, NULL, NULL))
         return LS_EXIT_USAGE;
     return 0;
@@ -329,6 +334,8 @@ int ls_tp_parse_args(int argc, char **argv, tp_args_t *a)
 
 int ls_tp_check_args(tp_args_t *a)
 {
+    if (!a->nbatches)
+        a->batches[a->nbatches++] = 1;
     if (a->preset) {
         a->hidden = a->hidden ? a->hidden : a->preset->hidden;
         a->layers = a->layers ? a->layers : a->preset->layers;

@@ -39,12 +39,12 @@ typedef struct {
 /* tp's options and usage (tp_args.c). */
 extern const ls_cmd_opts_t opts_tp;
 
-/* Parses argv (argv[0] = "tp") into a (defaults set by the caller): 0, or LS_EXIT_USAGE
-   after one line. */
+/* Parses argv (argv[0] = "tp") into a (its defaults set, then checked with
+   ls_tp_check_args): 0, or LS_EXIT_USAGE after one line. */
 int ls_tp_parse_args(int argc, char **argv, tp_args_t *a);
 
-/* Completes a from its preset and checks what the options say together (and that -o or
-   --into can be written): 0, or LS_EXIT_USAGE after one line. */
+/* Completes a from its preset (and one batch of 1 by default) and checks what the
+   options say together: 0, or LS_EXIT_USAGE after one line. */
 int ls_tp_check_args(tp_args_t *a);
 
 #endif

@@ -119,7 +119,7 @@ expect_usage "truncated run" "trunc.json" --model llama3-8b --tp 2 --prompt 1 --
 expect_usage "too large" "more than 1 PiB" --hidden 1048576 --layers 1 --bytes 4 --tp 2 \
     --prompt 100000000 --batch 100000000 --link bw=1,lat=1
 "$bin" tp --help | grep -q "^usage: linkscope tp" || fail "--help"
-expect_usage "-o and --into" "not both" --model llama3-8b --tp 2 --prompt 1 --link bw=1,lat=1 -o a --into b
+expect_usage "-o and --into" "exclude each other" --model llama3-8b --tp 2 --prompt 1 --link bw=1,lat=1 -o a --into b
 
 [ "$fails" -eq 0 ] && echo "test_tp.sh: all passed"
 exit $((fails > 0))

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "cli/commands.h"
 #include "cli/nccl_args.h"
 
 static void the_sweep_flags_are_kept_for_the_children(void **state)
@@ -18,8 +19,11 @@ static void the_sweep_flags_are_kept_for_the_children(void **state)
     char *argv[] = {"nccl",     "all_reduce", "--minbytes", "8M",  "-e",
                     "16M",      "--iters=5",  "--op",       "max", "-o",
                     "out.json", "--into",     "doc.json",   NULL};
-    /* -o with a word that is no operator is the output file; --into beside it is refused after */
-    assert_int_equal(ls_nccl_parse_args(13, argv, &o), 2);
+    /* -o with a word that is no operator is the output file; --into beside it is refused
+       by the dispatcher (LS_CMD_WRITES), before the command runs */
+    assert_int_equal(ls_nccl_parse_args(13, argv, &o), 0);
+    assert_string_equal(o.output, "out.json");
+    assert_int_equal(ls_check_document(ls_find_command("nccl"), 13, argv), 2);
     memset(&o, 0, sizeof o);
     char *ok[] = {"nccl", "all_reduce", "--minbytes", "8M",       "-e",         "16M", "--iters=5",
                   "--op", "max",        "--into",     "doc.json", "all_gather", NULL};
