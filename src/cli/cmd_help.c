@@ -15,6 +15,24 @@ const ls_cmd_opts_t opts_help = {
     .opts = options,
 };
 
+/* The commands flagged LS_CMD_GPU, from the table: one line, wrapped at 80 columns. */
+static void print_measuring(const ls_command_t *cmds, int n)
+{
+    int col = printf("need a GPU where they measure:");
+    for (int i = 0, first = 1; i < n; i++) {
+        if (!(cmds[i].flags & LS_CMD_GPU))
+            continue;
+        int len = (int)strlen(cmds[i].name) + 2;
+        if (col + len > 79)
+            col = printf(",\n ") - 2;
+        else if (!first)
+            col += printf(",");
+        col += printf(" %s", cmds[i].name);
+        first = 0;
+    }
+    printf("\n");
+}
+
 int cmd_help(int argc, char **argv)
 {
     char *pos[argc];
@@ -43,7 +61,8 @@ int cmd_help(int argc, char **argv)
     for (int i = 0; i < n; i++)
         printf("  %-10s %s\n", cmds[i].name, cmds[i].summary);
     printf("\nexit codes: 0 ok, 1 check failed, 2 usage or input error, 3 no usable GPU or\n"
-           "driver\n"
-           "GPU numbers follow PCI bus order (CUDA_DEVICE_ORDER=PCI_BUS_ID), as nvidia-smi.\n");
+           "driver\n");
+    print_measuring(cmds, n);
+    printf("GPU numbers follow PCI bus order (CUDA_DEVICE_ORDER=PCI_BUS_ID), as nvidia-smi.\n");
     return LS_EXIT_OK;
 }
