@@ -17,23 +17,14 @@ typedef struct {
     double tol, lat_tol;
 } baseline_args_t;
 
-static int parse_pct(const char *opt, const char *text, double *out)
-{
-    if (ls_parse_double(text, out) != 0 || *out < 0 || *out > 100)
-        return ls_usage_error("baseline", "%s '%s': expected a percentage 0-100", opt, text);
-    return 0;
-}
-
 static int opt_tolerance(const char *cmd, const char *v, void *args)
 {
-    (void)cmd;
-    return parse_pct("--tolerance", v, &((baseline_args_t *)args)->tol);
+    return ls_opt_percent(cmd, "--tolerance", v, 100, &((baseline_args_t *)args)->tol);
 }
 
 static int opt_latency_tolerance(const char *cmd, const char *v, void *args)
 {
-    (void)cmd;
-    return parse_pct("--latency-tolerance", v, &((baseline_args_t *)args)->lat_tol);
+    return ls_opt_percent(cmd, "--latency-tolerance", v, 100, &((baseline_args_t *)args)->lat_tol);
 }
 
 static const ls_opt_t options[] = {

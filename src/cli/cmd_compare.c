@@ -20,30 +20,19 @@ typedef struct {
     ls_compare_opts_t opts;
 } compare_args_t;
 
-static int parse_pct(const char *opt, const char *v, double *pct)
-{
-    if (ls_parse_double(v, pct) != 0 || *pct < 0 || *pct > 1000)
-        return ls_usage_error("compare", "%s '%s': expected a percentage 0-1000", opt, v);
-    return 0;
-}
-
 static int opt_threshold(const char *cmd, const char *v, void *args)
 {
-    (void)cmd;
-    return parse_pct("--threshold", v, &((compare_args_t *)args)->opts.threshold_pct);
+    return ls_opt_percent(cmd, "--threshold", v, 1000,
+                          &((compare_args_t *)args)->opts.threshold_pct);
 }
 
 static int opt_latency_threshold(const char *cmd, const char *v, void *args)
 {
-    (void)cmd;
-    return parse_pct("--latency-threshold", v,
-                     &((compare_args_t *)args)->opts.latency_threshold_pct);
+    return ls_opt_percent(cmd, "--latency-threshold", v, 1000,
+                          &((compare_args_t *)args)->opts.latency_threshold_pct);
 }
 
-#define FLAG(n, field, text)                                                                       \
-    {                                                                                              \
-        .name = n, .kind = LS_OPT_FLAG, .off = offsetof(compare_args_t, field), .help = text       \
-    }
+#define FLAG(n, field, text) LS_OPT_FLAG_ROW(compare_args_t, n, field, text)
 
 static const ls_opt_t options[] = {
     {.name = "threshold",

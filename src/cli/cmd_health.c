@@ -61,10 +61,7 @@ static int opt_budget(const char *cmd, const char *v, void *args)
     return opt_seconds(cmd, "--budget", v, 1, 300, &((opts_t *)args)->budget_s);
 }
 
-#define FLAG(n, field, text)                                                                       \
-    {                                                                                              \
-        .name = n, .kind = LS_OPT_FLAG, .off = offsetof(opts_t, field), .help = text               \
-    }
+#define FLAG(n, field, text) LS_OPT_FLAG_ROW(opts_t, n, field, text)
 
 static const ls_opt_t options[] = {
     {.name = "from",

@@ -80,10 +80,7 @@ static int opt_progress(const char *cmd, const char *v, void *args)
     return ls_opt_progress(cmd, v) ? LS_EXIT_USAGE : 0;
 }
 
-#define FLAG(n, field, text)                                                                       \
-    {                                                                                              \
-        .name = n, .kind = LS_OPT_FLAG, .off = offsetof(run_args_t, field), .help = text           \
-    }
+#define FLAG(n, field, text) LS_OPT_FLAG_ROW(run_args_t, n, field, text)
 
 static const ls_opt_t options[] = {
     {.name = "level",
@@ -145,9 +142,7 @@ static const ls_opt_t options[] = {
      .arg = "M",
      .call = opt_progress,
      .words = ls_progress_words,
-     .help = "auto (default: a line rewritten on a terminal, else one\n"
-             "timestamped line per step and round on stderr), always (the\n"
-             "timestamped lines), never"},
+     .help = LS_OPT_PROGRESS_HELP}, /* a CALL of its own: --quiet asks whether it was given */
     {.kind = LS_OPT_END},
 };
 

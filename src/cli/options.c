@@ -60,22 +60,31 @@ int ls_check_writable(const char *cmd, const char *opt, const char *path, int is
     return 0;
 }
 
-json_t *ls_read_document(const char *path)
+/* path read by reader; NULL after its one line. */
+static json_t *read_with(json_t *(*reader)(const char *, char *, size_t), const char *path)
 {
     char err[512];
-    json_t *doc = ls_doc_read(path, err, sizeof err);
+    json_t *doc = reader(path, err, sizeof err);
     if (!doc)
         ls_error("%s", err);
     return doc;
 }
 
+int ls_opt_percent(const char *cmd, const char *opt, const char *text, double max, double *out)
+{
+    if (ls_parse_double(text, out) != 0 || *out < 0 || *out > max)
+        return ls_usage_error(cmd, "%s '%s': expected a percentage 0-%g", opt, text, max);
+    return 0;
+}
+
+json_t *ls_read_document(const char *path)
+{
+    return read_with(ls_doc_read, path);
+}
+
 json_t *ls_read_document_into(const char *path)
 {
-    char err[512];
-    json_t *doc = ls_doc_into_open(path, err, sizeof err);
-    if (!doc)
-        ls_error("%s", err);
-    return doc;
+    return read_with(ls_doc_into_open, path);
 }
 
 int ls_opt_progress(const char *cmd, const char *text)

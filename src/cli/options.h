@@ -19,6 +19,10 @@ int ls_opt_gpus_exist(const char *cmd, const int *gpus, int n, int count);
    any work: 0, or one usage line naming opt and path. "-" and NULL pass. */
 int ls_check_writable(const char *cmd, const char *opt, const char *path, int is_dir);
 
+/* A percentage from 0 to max (--tolerance, --threshold): 0, or one usage line,
+   "OPT 'TEXT': expected a percentage 0-MAX". */
+int ls_opt_percent(const char *cmd, const char *opt, const char *text, double max, double *out);
+
 /* A run document read and validated; NULL after one error line naming the file. */
 json_t *ls_read_document(const char *path);
 /* The same for --into DOC: under an exclusive lock until the process exits (or

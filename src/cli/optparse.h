@@ -93,6 +93,11 @@ typedef struct {
         .help = text                                                                               \
     }
 
+/* A flag's row: the int field of struct T set to 1. */
+#define LS_OPT_FLAG_ROW(T, n, field, text)                                                         \
+    {                                                                                              \
+        .name = n, .kind = LS_OPT_FLAG, .off = offsetof(T, field), .help = text                    \
+    }
 /* The rows several commands share (struct T has int fail_on / quiet). */
 #define LS_OPT_FAIL_ON_ROW(T) LS_OPT_FAIL_ON_NOTE(T, "")
 /* The same with the command's own note under it (lines ending in \n but the last). */
@@ -108,12 +113,14 @@ typedef struct {
         .name = "quiet", .kind = LS_OPT_FLAG, .off = offsetof(T, quiet), .column = 20,             \
         .help = "print only the verdict line and what failed (at --fail-on)"                       \
     }
+#define LS_OPT_PROGRESS_HELP                                                                       \
+    "auto (default: a line rewritten on a terminal, else one\n"                                    \
+    "timestamped line per step and round on stderr), always (the\n"                                \
+    "timestamped lines), never"
 #define LS_OPT_PROGRESS_ROW                                                                        \
     {                                                                                              \
         .name = "progress", .kind = LS_OPT_PROGRESS, .arg = "M", .column = 17,                     \
-        .help = "auto (default: a line rewritten on a terminal, else one\n"                        \
-                "timestamped line per step and round on stderr), always (the\n"                    \
-                "timestamped lines), never"                                                        \
+        .help = LS_OPT_PROGRESS_HELP                                                               \
     }
 
 /* Parses argv[1..argc-1] by spec into args: the arguments that are not options, in

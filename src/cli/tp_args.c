@@ -199,15 +199,14 @@ static int on_option(const ls_opt_t *row, const char *v, void *args)
     return 0;
 }
 
-#define ROW(n, a, col, text)                                                                       \
+/* Every row of tp's table goes to on_option; UNLISTED rows are said in the usage's text. */
+#define TP_ROW(n, a, col, fl, text)                                                                \
     {                                                                                              \
         .name = n, .kind = LS_OPT_CALL, .arg = a, .call_row = on_option, .column = col,            \
-        .help = text                                                                               \
+        .flags = fl, .help = text                                                                  \
     }
-#define UNLISTED(n, a)                                                                             \
-    {                                                                                              \
-        .name = n, .kind = LS_OPT_CALL, .arg = a, .call_row = on_option, .flags = LS_OPT_UNLISTED  \
-    }
+#define ROW(n, a, col, text) TP_ROW(n, a, col, 0, text)
+#define UNLISTED(n, a) TP_ROW(n, a, 0, LS_OPT_UNLISTED, NULL)
 
 static const ls_opt_t options[] = {
     ROW("run", "FILE", 18,
