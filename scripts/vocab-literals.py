@@ -9,7 +9,7 @@ import os
 import re
 import sys
 
-PARTS = ["model", "measure", "render", "pipeline", "nccl", "sample", "import"]
+PARTS = ["model", "measure", "render", "pipeline", "nccl", "sample", "import", "cli"]
 ALLOWED = {"src/model/vocab.h", "src/model/families.c", "src/measure/family.c"}
 # calls whose every string argument is matched as a word of the document
 MATCHING = r"\b(strn?cmp|ls_entry_has_flag|ls_entry_flag|ls_doc_next_measurement|ls_fam_find|ls_family_find|ls_methods_include)\s*\("

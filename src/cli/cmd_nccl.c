@@ -5,7 +5,6 @@
 #include "nccl_ports.h"
 #include "nccl_args.h"
 #include "options.h"
-#include "discover/discover.h"
 #include "measure/gpu.h"
 #include "model/doc.h"
 #include "model/nic_view.h"
@@ -38,40 +37,30 @@ static int bad(const char *fmt, const char *a, const char *b)
     return ls_usage_error("nccl", "%s", line);
 }
 
-static json_t *open_document(const opts_t *o, json_t *env, int discover)
+/* Discovery's warnings stay in software.warnings: the one line about NCCL itself, if
+   any, is what the user needs here. */
+static json_t *discovered_quietly(void)
 {
-    json_t *doc;
-    if (o->into) {
-        doc = ls_into_take("nccl", o->into);
-        if (!doc)
-            return NULL;
-    } else {
-        doc = ls_doc_new();
-        if (discover) {
-            /* Discovery's warnings stay in software.warnings: the one line about
-               NCCL itself, if any, is what the user needs here. */
-            ls_discover_opts_t d = {.use_nvml = 1, .use_cuda = 1};
-            ls_log_quiet(1);
-            ls_discover(doc, &d);
-            ls_log_quiet(0);
-        }
-    }
-    json_t *denv = json_object_get(doc, "env");
-    json_object_update_missing(denv, env);
+    ls_log_quiet(1);
+    json_t *doc = ls_doc_new_discovered();
+    ls_log_quiet(0);
     return doc;
 }
 
+/* --into's document, or a new one (discovered, but in a variant's child). */
+static json_t *open_document(const opts_t *o, json_t *env, int discover)
+{
+    json_t *doc = ls_doc_target_open("nccl", o->into, discover ? discovered_quietly : NULL);
+    if (doc)
+        json_object_update_missing(json_object_get(doc, "env"), env);
+    return doc;
+}
+
+/* A child's document to its file; -o, or back to --into; --json alone: stdout. */
 static int write_outputs(const opts_t *o, json_t *doc)
 {
-    char err[512];
-    const char *path = o->child_out ? o->child_out : o->into ? o->into : o->output;
-    if (o->json && !path)
-        path = "-";
-    if (path && ls_doc_into_write(doc, path, err, sizeof err) != 0) {
-        ls_error("%s", err);
-        return LS_EXIT_USAGE;
-    }
-    return 0;
+    return ls_doc_target_write(doc, o->child_out ? o->child_out : o->output, o->into,
+                               o->json ? "-" : NULL);
 }
 
 static int run_variants(const opts_t *o, json_t *doc)

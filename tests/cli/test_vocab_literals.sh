@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The document's words are named once (docs/design.md, "The vocabulary"): no part of
-# model, measure, render, pipeline, nccl, sample or import matches or writes a family,
+# model, measure, render, pipeline, nccl, sample, import or cli matches or writes a family,
 # method, direction, memory, flag or source word by literal outside vocab.h and the
 # descriptor tables (scripts/vocab-literals.py); and the check sees a literal put back.
 bin=$(realpath "$1")
