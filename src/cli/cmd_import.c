@@ -42,7 +42,7 @@ static const char *head_of(const char *cmd)
     (void)cmd;
     if (!text[0])
         snprintf(text, sizeof text, "%s%s%s",
-                 "usage: linkscope import FILE... [-o OUT.json] [--into DOC.json] [--variant "
+                 "usage: linkscope import FILE... [-o OUT.json | --into DOC.json] [--variant "
                  "NAME]\n"
                  "                        [--collective NAME] [--p2p-read FILE] [--p2p-write "
                  "FILE]\n"
