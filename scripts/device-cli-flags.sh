@@ -18,7 +18,8 @@ bin=./linkscope
 check() { # check NAME CONDITION_RC: one line
     if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fi
 }
-entries() { cat "$1" 2>/dev/null | grep -c '"family"'; } # the entries of a document (0: none)
+count() { { grep -c "$1" <"$2"; } 2>/dev/null || true; } # count WORD FILE (0 or nothing: none)
+entries() { count '"family"' "$1"; }
 {
     nvidia-smi -L
     echo "=== no GPU visible: one line, exit 3, nothing written"
@@ -46,7 +47,7 @@ entries() { cat "$1" 2>/dev/null | grep -c '"family"'; } # the entries of a docu
     $bin burn --seconds 3 --into "$logs/p2p.json" >"$logs/burn.txt" 2>&1
     rc=$?
     n2=$(entries "$logs/p2p.json")
-    check "burn --into: rc $rc, entries $n1 -> $n2, burn $(cat "$logs/p2p.json" 2>/dev/null | grep -c '"burn"')" \
+    check "burn --into: rc $rc, entries $n1 -> $n2, burn $(count '"burn"' "$logs/p2p.json")" \
         "$([ "$rc" -le 1 ] && [ "$n2" -gt "$n1" ]; echo $?)"
     $bin burn --seconds 2 -o "$logs/a.json" --into "$logs/p2p.json" >/dev/null 2>"$logs/both.err"
     rc=$?
