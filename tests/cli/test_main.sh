@@ -71,5 +71,21 @@ if run 2 help nosuch; then
 fi
 if run 2 help topo inventory; then one_line "$tmp/err" "linkscope help topo inventory"; fi
 
+# The commands help names as needing a GPU (the table's LS_CMD_GPU) are refused by the
+# dispatcher with no GPU visible: one line, exit 3, nothing written; tp where it measures.
+run 0 help || true
+mapfile -t measuring < <(sed -n '/^need a GPU where they measure:/,/^GPU numbers/p' "$tmp/out" |
+    sed 's/^need a GPU where they measure://; /^GPU numbers/d' | tr ', ' '\n\n' | grep .)
+[ "${#measuring[@]}" -ge 7 ] && ok || bad "help names ${#measuring[@]} commands that need a GPU"
+for c in "${measuring[@]}"; do
+    args=()
+    [ "$c" = tp ] && args=(--model llama3-8b --tp 2 --prompt 1 --measure --gpus 0,1)
+    if CUDA_VISIBLE_DEVICES='' run 3 "$c" "${args[@]}" -o "$tmp/none.json"; then
+        one_line "$tmp/err" "linkscope $c without a GPU"
+        grep -q "no usable GPU: " "$tmp/err" && ok || bad "$c without a GPU: $(cat "$tmp/err")"
+        [ ! -e "$tmp/none.json" ] && ok || bad "$c without a GPU wrote its document"
+    fi
+done
+
 echo "test_main: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
