@@ -69,8 +69,9 @@ static const ls_command_t tail[] = {
      .fn = cmd_fleet,
      .summary = "many nodes' run documents: models, medians, the outlier nodes",
      .opts = &opts_fleet},
-    /* no LS_CMD_GPU: a driver that does not answer is one of its findings, and its
-       probe is skipped, and said so, where it cannot measure (docs/health.md) */
+    /* no LS_CMD_GPU: a node without GPUs has nothing to check (exit 0), a driver that
+       does not answer is one of its findings, and its probe is skipped, and said so,
+       where it cannot measure (docs/health.md) */
     {.name = "health",
      .fn = cmd_health,
      .summary = "node state for a scheduler: XIDs, remaps, links down, with actions",
