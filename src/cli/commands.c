@@ -14,6 +14,9 @@ static const ls_command_t head[] = {
      .summary = "measure this machine end to end; write the run document and report",
      .opts = &opts_run,
      .flags = LS_CMD_WRITES | LS_CMD_GPU},
+    /* inventory and topo: no LS_CMD_GPU, they read the machine (NVML, sysfs, or a saved
+       --from / --sysfs-root that needs none) without measuring, and say so themselves
+       where they find no GPU */
     {.name = "inventory",
      .fn = cmd_inventory,
      .summary = "GPUs, clocks, memory, PCIe, NVLink, power (NVML, CUDA)",
