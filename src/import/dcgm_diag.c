@@ -211,11 +211,7 @@ int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *e
     if (json_is_true(json_object_get(top, "one_test")))
         json_object_set_new(dcgm, "incomplete",
                             json_string("a pasted test alone: no version, no other test"));
-    json_t *list = json_object_get(doc, "dcgm");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(doc, "dcgm", list);
-    }
+    json_t *list = ls_json_array_at(doc, "dcgm");
     json_array_append_new(list, dcgm);
     json_decref(top);
     return n;

@@ -92,11 +92,7 @@ int ls_import_dcgm_health(json_t *doc, const char *text, const char *name, char 
     }
     json_t *h = json_pack("{s:s, s:o, s:o}", "file", name, "overall", result_of(overall),
                           "entities", entities);
-    json_t *list = json_object_get(doc, "dcgm_health");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(doc, "dcgm_health", list);
-    }
+    json_t *list = ls_json_array_at(doc, "dcgm_health");
     json_array_append_new(list, h);
     json_decref(top);
     return incidents;

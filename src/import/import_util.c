@@ -115,11 +115,7 @@ void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *b
 {
     json_object_set_new(entry, "id", json_string(base_id));
     json_object_set_new(entry, "source", json_string(source));
-    json_t *flags = json_object_get(entry, "flags");
-    if (!json_is_array(flags)) {
-        flags = json_array();
-        json_object_set_new(entry, "flags", flags);
-    }
+    json_t *flags = ls_json_array_at(entry, "flags");
     json_array_insert_new(flags, 0, json_string(LS_FLAG_IMPORTED));
     ls_doc_add_unique(doc, entry);
 }

@@ -174,13 +174,7 @@ ls_table_t *ls_gpu_grid_table(const char *title, int n, const int *index,
 
 const json_t *ls_doc_link(const json_t *doc, int a, int b)
 {
-    size_t i;
-    const json_t *l;
-    json_array_foreach(json_object_get(doc, "links"), i, l) {
-        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
-            return l;
-    }
-    return NULL;
+    return ls_json_find_int(json_object_get(doc, "links"), "a", a, "b", b);
 }
 
 /* ---- document tables ---------------------------------------------------------------- */
