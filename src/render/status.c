@@ -48,11 +48,16 @@ const char *ls_status_word(const json_t *plan, const json_t *entry)
     return ls_status_row_word(plan, entry, NULL);
 }
 
+double ls_plan_ceiling(const json_t *plan, const json_t *entry)
+{
+    return ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
+                                       ls_json_str(entry, "id", "")),
+                       "ceiling_gbps", 0);
+}
+
 void ls_peak_cell(const json_t *plan, const json_t *entry, double value, char *buf, size_t len)
 {
-    const json_t *c = json_object_get(json_object_get(plan, "ceilings"),
-                                      ls_json_str(entry, "id", ""));
-    double peak = ls_json_num(c, "ceiling_gbps", 0);
+    double peak = ls_plan_ceiling(plan, entry);
     if (!entry || !isfinite(value) || value <= 0)
         snprintf(buf, len, "-");
     else if (peak <= 0)

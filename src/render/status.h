@@ -20,6 +20,10 @@ const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b,
 /* The measurement with this id, NULL when none (or id empty). */
 const json_t *ls_doc_entry_by_id(const json_t *doc, const char *id);
 
+/* The entry's hardware ceiling that the analysis derived (plan.ceilings, GB/s); 0 when
+   the plan has none for it. */
+double ls_plan_ceiling(const json_t *plan, const json_t *entry);
+
 /* value as a percentage of the entry's ceiling in the plan: "83%"; "unknown" when the
    plan has no ceiling for it; "-" without an entry or value. */
 void ls_peak_cell(const json_t *plan, const json_t *entry, double value, char *buf, size_t len);

@@ -378,49 +378,71 @@ double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *dir
     return best;
 }
 
-ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
+/* One row of the paths table: the ordered pair a -> b. */
+static void path_row(ls_table_t *t, const json_t *doc, const json_t *plan, int a, int b,
+                     const ls_path_cells_t *how)
+{
+    const json_t *l = ls_doc_link(doc, a, b);
+    const char *uid = "";
+    char sa[16], sb[16], uni[48], pct[48], bid[48], lat[48];
+    snprintf(sa, sizeof sa, "%d", a);
+    snprintf(sb, sizeof sb, "%d", b);
+    double u = ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_UNI, a, b, &uid);
+    const json_t *ue = ls_doc_entry_by_id(doc, uid);
+    how->figure(u, uni, sizeof uni);
+    how->peak(plan, ue, u, pct, sizeof pct);
+    how->figure(ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL), bid, sizeof bid);
+    how->figure(ls_doc_pair_value(doc, &ls_fam_latency, NULL, a, b, NULL), lat, sizeof lat);
+    const char *row[] = {sa,
+                         sb,
+                         how->link_word(l, "type"),
+                         how->link_word(l, "class"),
+                         how->link_word(l, "p2p_read"),
+                         how->link_word(l, "p2p_write"),
+                         uni,
+                         pct,
+                         uid,
+                         bid,
+                         lat,
+                         ls_pair_status(doc, plan, a, b, ue)};
+    ls_table_row(t, row);
+}
+
+ls_table_t *ls_paths_table(const json_t *doc, const json_t *plan, const char *title,
+                           const ls_path_cells_t *how)
 {
     static const char *header[] = {"src",       "dst",        "link",       "class",
                                    "p2p_read",  "p2p_write",  "uni_gbps",   "uni_pct_of_peak",
                                    "uni_entry", "bidir_gbps", "latency_us", "status"};
-    ls_table_t *t = ls_table_new("P2P paths: best one-direction and bidirectional bandwidth "
-                                 "(GB/s), the one-direction figure as % of its hardware ceiling, "
-                                 "and lowest latency (us) per ordered pair",
-                                 12, header);
+    ls_table_t *t = ls_table_new(title, 12, header);
     int n = ls_doc_ngpus(doc);
     for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) {
-            if (a == b)
-                continue;
-            const json_t *l = ls_doc_link(doc, a, b), *ue = NULL;
-            const char *uid = "";
-            char sa[16], sb[16], uni[24], pct[24], bid[24], lat[24];
-            snprintf(sa, sizeof sa, "%d", a);
-            snprintf(sb, sizeof sb, "%d", b);
-            double u = ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_UNI, a, b, &uid);
-            ue = ls_doc_entry_by_id(doc, uid);
-            ls_fmt_num(u, uni, sizeof uni);
-            ls_peak_cell(plan, ue, u, pct, sizeof pct);
-            ls_fmt_num(ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL), bid,
-                       sizeof bid);
-            ls_fmt_num(ls_doc_pair_value(doc, &ls_fam_latency, NULL, a, b, NULL), lat, sizeof lat);
-            const char *type = ls_json_str(l, "type", "unknown"),
-                       *cls = ls_json_str(l, "class", "unknown");
-            const char *row[] = {sa,
-                                 sb,
-                                 strcmp(type, "?") ? type : "unknown",
-                                 strcmp(cls, "?") ? cls : "unknown",
-                                 ls_json_str(l, "p2p_read", "-"),
-                                 ls_json_str(l, "p2p_write", "-"),
-                                 uni,
-                                 pct,
-                                 uid,
-                                 bid,
-                                 lat,
-                                 ls_pair_status(doc, plan, a, b, ue)};
-            ls_table_row(t, row);
-        }
+        for (int b = 0; b < n; b++)
+            if (a != b)
+                path_row(t, doc, plan, a, b, how);
     return t;
+}
+
+/* For people: a link word the document leaves unknown ("?" or none) reads "unknown", a
+   P2P status it lacks "-". */
+static const char *path_word(const json_t *l, const char *key)
+{
+    if (!strncmp(key, "p2p_", 4))
+        return ls_json_str(l, key, "-");
+    const char *w = ls_json_str(l, key, "unknown");
+    return strcmp(w, "?") ? w : "unknown";
+}
+
+ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
+{
+    static const ls_path_cells_t cells = {.figure = ls_fmt_num,
+                                          .peak = ls_peak_cell,
+                                          .link_word = path_word};
+    return ls_paths_table(doc, plan,
+                          "P2P paths: best one-direction and bidirectional bandwidth "
+                          "(GB/s), the one-direction figure as % of its hardware ceiling, "
+                          "and lowest latency (us) per ordered pair",
+                          &cells);
 }
 
 ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan)
@@ -445,10 +467,8 @@ ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan)
         num(mx, sizeof mx, st, "max");
         ls_fmt_num(100 * ls_json_num(st, "cv", 0), cv, sizeof cv);
         /* the ceiling the analysis derived (bus width x memory clock), else unknown */
-        const json_t *c = json_object_get(json_object_get(plan, "ceilings"),
-                                          ls_json_str(e, "id", ""));
-        if (ls_json_num(c, "ceiling_gbps", 0) > 0)
-            ls_fmt_num(ls_json_num(c, "ceiling_gbps", 0), th, sizeof th);
+        if (ls_plan_ceiling(plan, e) > 0)
+            ls_fmt_num(ls_plan_ceiling(plan, e), th, sizeof th);
         else
             snprintf(th, sizeof th, "unknown");
         ls_peak_cell(plan, e, ls_json_num(e, "value", NAN), eff, sizeof eff);
