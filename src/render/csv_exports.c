@@ -197,9 +197,7 @@ static ls_table_t *family_table(const json_t *doc, const json_t *plan, const ls_
         const char *row[16];
         for (int k = 0; k < nown + 7; k++)
             row[k] = c[k];
-        row[nown + 7] = ls_json_str(e, "source", LS_SOURCE_LINKSCOPE);
-        row[nown + 8] = ls_json_str(e, "id", "");
-        row[nown + 9] = ls_status_word(plan, e);
+        ls_entry_tail_cells(plan, e, row + nown + 7);
         ls_table_row(t, row);
     }
     return t;

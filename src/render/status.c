@@ -1,6 +1,7 @@
 #include "status.h"
 #include "model/doc.h"
 #include "model/view.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +47,13 @@ const char *ls_status_row_word(const json_t *plan, const json_t *entry, const js
 const char *ls_status_word(const json_t *plan, const json_t *entry)
 {
     return ls_status_row_word(plan, entry, NULL);
+}
+
+void ls_entry_tail_cells(const json_t *plan, const json_t *entry, const char *cells[3])
+{
+    cells[0] = ls_json_str(entry, "source", LS_SOURCE_LINKSCOPE);
+    cells[1] = ls_json_str(entry, "id", "");
+    cells[2] = ls_status_word(plan, entry);
 }
 
 double ls_plan_ceiling(const json_t *plan, const json_t *entry)

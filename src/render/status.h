@@ -17,6 +17,10 @@ const char *ls_status_row_word(const json_t *plan, const json_t *entry, const js
 const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b,
                            const json_t *chosen);
 
+/* The three cells that end every measurement row: its source (linkscope when the entry
+   names none), its id and its status word. */
+void ls_entry_tail_cells(const json_t *plan, const json_t *entry, const char *cells[3]);
+
 /* The measurement with this id, NULL when none (or id empty). */
 const json_t *ls_doc_entry_by_id(const json_t *doc, const char *id);
 

@@ -473,18 +473,8 @@ ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan)
             snprintf(th, sizeof th, "unknown");
         ls_peak_cell(plan, e, ls_json_num(e, "value", NAN), eff, sizeof eff);
         intstr(n, sizeof n, st, "n");
-        const char *row[] = {g,
-                             ls_json_str(e, "method", "unknown"),
-                             v,
-                             mn,
-                             mx,
-                             cv,
-                             th,
-                             eff,
-                             n,
-                             ls_json_str(e, "source", "linkscope"),
-                             ls_json_str(e, "id", ""),
-                             ls_status_word(plan, e)};
+        const char *row[12] = {g, ls_json_str(e, "method", "unknown"), v, mn, mx, cv, th, eff, n};
+        ls_entry_tail_cells(plan, e, row + 9);
         ls_table_row(t, row);
     }
     return t;
@@ -507,15 +497,13 @@ ls_table_t *ls_table_host_copies(const json_t *doc, const json_t *plan)
         intstr(node, sizeof node, e, "numa_node");
         num(v, sizeof v, e, "value");
         ls_peak_cell(plan, e, ls_json_num(e, "value", NAN), th, sizeof th);
-        const char *row[] = {g,
-                             node,
-                             ls_json_str(e, "direction", "unknown"),
-                             ls_json_str(e, "memory", "unknown"),
-                             v,
-                             th,
-                             ls_json_str(e, "source", "linkscope"),
-                             ls_json_str(e, "id", ""),
-                             ls_status_word(plan, e)};
+        const char *row[9] = {g,
+                              node,
+                              ls_json_str(e, "direction", "unknown"),
+                              ls_json_str(e, "memory", "unknown"),
+                              v,
+                              th};
+        ls_entry_tail_cells(plan, e, row + 6);
         ls_table_row(t, row);
     }
     return t;
