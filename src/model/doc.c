@@ -293,6 +293,16 @@ const json_t *ls_doc_gpu(const json_t *doc, long long index)
     return ls_json_find_int(json_object_get(doc, "gpus"), "index", index, NULL, 0);
 }
 
+int ls_gpu_nvlinks_active(const json_t *gpu)
+{
+    int active = 0;
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l)
+        active += json_is_true(json_object_get(l, "active"));
+    return active;
+}
+
 json_t *ls_json_array_at(json_t *obj, const char *key)
 {
     json_t *v = json_object_get(obj, key);

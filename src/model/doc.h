@@ -92,6 +92,9 @@ json_t *ls_json_find_or_add(json_t *array, json_t *fresh, const char *key1, cons
    entries with LS_DOC_FOREACH over a family descriptor (model/view.h) instead. */
 long ls_doc_next_measurement(const json_t *doc, const char *family, long start);
 
+/* How many of a GPU object's nvlinks[] are active. */
+int ls_gpu_nvlinks_active(const json_t *gpu);
+
 /* The object of doc's gpus[] whose index is index, or NULL. */
 const json_t *ls_doc_gpu(const json_t *doc, long long index);
 

@@ -72,11 +72,7 @@ static ls_table_t *boards(const json_t *doc)
         number(c[12], pw, "limit_w");
         number(c[13], pw, "default_limit_w");
         integer(c[14], g, "numa_node", 0);
-        size_t k, active = 0;
-        const json_t *l;
-        json_array_foreach(links, k, l)
-            active += json_is_true(json_object_get(l, "active"));
-        snprintf(c[15], CELL, "%zu", active);
+        snprintf(c[15], CELL, "%d", ls_gpu_nvlinks_active(g));
         snprintf(c[16], CELL, "%zu", json_array_size(links));
         if (!json_array_size(links))
             c[15][0] = c[16][0] = '\0';

@@ -254,13 +254,8 @@ ls_table_t *ls_table_inventory(const json_t *doc)
         intstr(numa, sizeof numa, g, "numa_node");
         if (ls_json_int(g, "numa_node", -1) < 0)
             snprintf(numa, sizeof numa, "-");
-        size_t k, active = 0;
-        const json_t *l;
-        json_array_foreach(json_object_get(g, "nvlinks"), k, l) {
-            active += json_is_true(json_object_get(l, "active"));
-        }
         if (json_array_size(json_object_get(g, "nvlinks")))
-            snprintf(nvl, sizeof nvl, "%zu/%zu", active,
+            snprintf(nvl, sizeof nvl, "%d/%zu", ls_gpu_nvlinks_active(g),
                      json_array_size(json_object_get(g, "nvlinks")));
         else
             snprintf(nvl, sizeof nvl, "-");
@@ -627,6 +622,15 @@ ls_table_t *ls_table_islands(const json_t *plan)
     return t;
 }
 
+/* A group's expected busbw, "unknown" when no link class gave it. */
+static void expected_cell(char *buf, size_t len, const json_t *g)
+{
+    if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
+        snprintf(buf, len, "unknown");
+    else
+        num(buf, len, g, "expected_busbw_gbps");
+}
+
 ls_table_t *ls_table_groups(const json_t *plan)
 {
     static const char *header[] =
@@ -642,9 +646,7 @@ ls_table_t *ls_table_groups(const json_t *plan)
         char *set = gpus_str(json_object_get(g, "gpus")),
              *ring = gpus_str(json_object_get(g, "ring"));
         intstr(k, sizeof k, g, "k");
-        num(exp, sizeof exp, g, "expected_busbw_gbps");
-        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
-            snprintf(exp, sizeof exp, "unknown"); /* no link class to expect from */
+        expected_cell(exp, sizeof exp, g);
         num(meas, sizeof meas, g, "measured_busbw_gbps");
         const char *row[] = {k, set, ring, exp, meas, ls_json_str(g, "expected_from", "")};
         ls_table_row(t, row);
@@ -670,9 +672,7 @@ ls_table_t *ls_table_measured_groups(const json_t *plan)
         char exp[24], meas[24], ratio[24];
         char *set = gpus_str(json_object_get(g, "gpus")),
              *ids = evidence_str(json_object_get(g, "entries"));
-        num(exp, sizeof exp, g, "expected_busbw_gbps");
-        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
-            snprintf(exp, sizeof exp, "unknown");
+        expected_cell(exp, sizeof exp, g);
         num(meas, sizeof meas, g, "measured_busbw_gbps");
         num(ratio, sizeof ratio, g, "ratio");
         const char *row[] = {set, ls_json_str(g, "variant", ""), meas, exp, ratio, ids};
