@@ -455,6 +455,18 @@ static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa
     free(r);
 }
 
+typedef struct {
+    json_t *doc;
+    const ls_measure_opts_t *o;
+    int (*p2p)[LS_MAX_GPUS];
+} rounds_t;
+
+static void round_of(void *ctx, const int *pa, const int *pb, int npairs, int index)
+{
+    const rounds_t *c = ctx;
+    measure_round(c->doc, c->o, pa, pb, npairs, index, c->p2p);
+}
+
 int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
     int n = o->ngpus;
@@ -463,18 +475,8 @@ int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
         for (int y = 0; y < n; y++)
             if (x != y)
                 p2p[x][y] = ls_peer_enable(o->gpus[x], o->gpus[y], NULL);
-    if (o->nrounds > 0) {
-        for (int r = 0; r < o->nrounds; r++) {
-            int first = o->round_start[r];
-            measure_round(doc, o, o->pair_a + first, o->pair_b + first,
-                          o->round_start[r + 1] - first, r + 1, p2p);
-        }
-    } else { /* every pair alone, in order */
-        int index = 0;
-        for (int x = 0; x < n; x++)
-            for (int y = x + 1; y < n; y++)
-                measure_round(doc, o, &x, &y, 1, ++index, p2p);
-    }
+    rounds_t ctx = {.doc = doc, .o = o, .p2p = p2p};
+    ls_measure_each_round(o, round_of, &ctx);
     ls_progress_done();
     (void)err, (void)errlen;
     return 0;
