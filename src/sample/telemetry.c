@@ -81,9 +81,8 @@ static void sample_once(ls_telemetry_t *t)
     double start = mono_s();
     for (int i = 0; i < t->n; i++) {
         gpu_track_t *g = &t->g[i];
-        ls_nvml_live_t live;
-        memset(&live, 0, sizeof live);
-        if (g->nvml < 0 || ls_nvml_live(g->nvml, &live) != 0)
+        ls_nvml_live_t live; /* zeroed by ls_nvml_live, which refuses an unknown index */
+        if (ls_nvml_live(g->nvml, &live) != 0)
             continue;
         if (live.sm_mhz)
             widen(&g->sm, live.sm_mhz);
