@@ -360,8 +360,9 @@ static void *pair_thread(void *arg)
 /* The pairs pa[k], pb[k] (indices into o->gpus) at the same time, their entries added to
    doc in pair order after all are done. */
 static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa, const int *pb,
-                          int npairs, int index, const unsigned long long *chain)
+                          int npairs, int index, void *chain_ctx)
 {
+    const unsigned long long *chain = chain_ctx; /* the pointer chase's chain */
     pair_job_t *jobs = calloc((size_t)npairs, sizeof *jobs);
     if (!jobs)
         return;
@@ -393,18 +394,6 @@ static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa
     free(jobs);
 }
 
-typedef struct {
-    json_t *doc;
-    const ls_measure_opts_t *o;
-    const unsigned long long *chain;
-} rounds_t;
-
-static void round_of(void *ctx, const int *pa, const int *pb, int npairs, int index)
-{
-    const rounds_t *c = ctx;
-    measure_round(c->doc, c->o, pa, pb, npairs, index, c->chain);
-}
-
 int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
     int n = o->samples;
@@ -421,8 +410,7 @@ int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_
         ls_progress_detail("latency: pointer chase GPU%d reads host memory", a);
         timed_entry(doc, e, a, -1, 1, chain, n, us);
     }
-    rounds_t ctx = {.doc = doc, .o = o, .chain = chain};
-    ls_measure_each_round(o, round_of, &ctx);
+    ls_measure_each_round(doc, o, measure_round, chain);
     ls_progress_done();
     free(us), free(chain);
     return 0;

@@ -416,8 +416,9 @@ static void round_free(round_t *r)
 /* Round r of o (pairs first .. last - 1 of o's arrays): buffers, streams and events once
    for every method and phase of the round (issue 14: the fixed cost per figure). */
 static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa, const int *pb,
-                          int npairs, int index, int p2p[][LS_MAX_GPUS])
+                          int npairs, int index, void *p2p_ctx)
 {
+    int(*p2p)[LS_MAX_GPUS] = p2p_ctx; /* whether peer access is on, per ordered pair */
     round_t *r = calloc(1, sizeof *r);
     if (!r)
         return;
@@ -455,18 +456,6 @@ static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa
     free(r);
 }
 
-typedef struct {
-    json_t *doc;
-    const ls_measure_opts_t *o;
-    int (*p2p)[LS_MAX_GPUS];
-} rounds_t;
-
-static void round_of(void *ctx, const int *pa, const int *pb, int npairs, int index)
-{
-    const rounds_t *c = ctx;
-    measure_round(c->doc, c->o, pa, pb, npairs, index, c->p2p);
-}
-
 int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen)
 {
     int n = o->ngpus;
@@ -475,8 +464,7 @@ int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
         for (int y = 0; y < n; y++)
             if (x != y)
                 p2p[x][y] = ls_peer_enable(o->gpus[x], o->gpus[y], NULL);
-    rounds_t ctx = {.doc = doc, .o = o, .p2p = p2p};
-    ls_measure_each_round(o, round_of, &ctx);
+    ls_measure_each_round(doc, o, measure_round, p2p);
     ls_progress_done();
     (void)err, (void)errlen;
     return 0;

@@ -123,8 +123,10 @@ typedef struct {
     int calls, pairs, last_index, seen[LS_MAX_GPUS][LS_MAX_GPUS];
 } walk_t;
 
-static void walk_round(void *ctx, const int *pa, const int *pb, int npairs, int index)
+static void walk_round(json_t *doc, const ls_measure_opts_t *o, const int *pa, const int *pb,
+                       int npairs, int index, void *ctx)
 {
+    (void)doc, (void)o;
     walk_t *w = ctx;
     w->calls++;
     assert_int_equal(index, w->last_index + 1);
@@ -149,13 +151,13 @@ static void test_measure_walks_rounds(void **state)
     memset(&o, 0, sizeof o);
     o.ngpus = 8;
     ls_run_rounds_apply(r, &o);
-    ls_measure_each_round(&o, walk_round, w);
+    ls_measure_each_round(NULL, &o, walk_round, w);
     assert_int_equal(w->calls, 7);
     assert_int_equal(w->pairs, 28);
     memset(w, 0, sizeof *w);
     o.nrounds = 0;
     o.ngpus = 3;
-    ls_measure_each_round(&o, walk_round, w);
+    ls_measure_each_round(NULL, &o, walk_round, w);
     assert_int_equal(w->calls, 3);
     assert_int_equal(w->seen[0][1] + w->seen[0][2] + w->seen[1][2], 3);
     ls_run_rounds_free(r);
