@@ -9,6 +9,7 @@
    The warning text is DCGM's own: it says what failed and what to do next. */
 #include "dcgm_diag.h"
 #include "dcgm_figures.h"
+#include "import_util.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -182,11 +183,9 @@ int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *e
             json_decref(top), top = wrapped;
     }
     const json_t *root = diag_root(top);
-    if (!json_is_object(root)) {
-        json_decref(top);
-        return ls_seterr(err, errlen, "%s: dcgmi diag JSON: %s", name,
-                         top ? "no \"DCGM Diagnostic\" object" : jerr.text);
-    }
+    if (!json_is_object(root))
+        return ls_import_json_refused(top, &jerr, name, "dcgmi diag",
+                                      "no \"DCGM Diagnostic\" object", err, errlen);
     json_t *tests = json_array();
     int n = 0;
     size_t i;

@@ -1,6 +1,7 @@
 #include "import_util.h"
 #include "model/vocab.h"
 #include "model/doc.h"
+#include "util/log.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -85,6 +86,14 @@ int ls_tok_long(const char *tok, long long *out)
         return -1;
     *out = v;
     return 0;
+}
+
+int ls_import_json_refused(json_t *top, const json_error_t *jerr, const char *name,
+                           const char *what, const char *missing, char *err, size_t errlen)
+{
+    int parsed = top != NULL;
+    json_decref(top);
+    return ls_seterr(err, errlen, "%s: %s JSON: %s", name, what, parsed ? missing : jerr->text);
 }
 
 json_t *ls_import_gpu(json_t *doc, int index)
