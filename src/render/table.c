@@ -577,13 +577,14 @@ ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
 
 /* ---- analysis tables ---------------------------------------------------------------- */
 
-static char *evidence_str(const json_t *ev)
+/* A list of strings joined by sep (the caller frees it). */
+static char *joined(const json_t *strings, const char *sep)
 {
     ls_buf_t b = {0};
     size_t i;
     const json_t *v;
-    json_array_foreach(ev, i, v) {
-        ls_buf_printf(&b, "%s%s", i ? " " : "", json_string_value(v));
+    json_array_foreach(strings, i, v) {
+        ls_buf_printf(&b, "%s%s", i ? sep : "", json_string_value(v));
     }
     return ls_buf_take(&b);
 }
@@ -595,7 +596,7 @@ ls_table_t *ls_table_findings(const json_t *findings)
     size_t i;
     const json_t *f;
     json_array_foreach(findings, i, f) {
-        char *ev = evidence_str(json_object_get(f, "evidence"));
+        char *ev = joined(json_object_get(f, "evidence"), " ");
         const char *row[] = {ls_json_str(f, "severity", ""), ls_json_str(f, "rule", ""),
                              ls_json_str(f, "subject", ""), ls_json_str(f, "message", ""), ev};
         ls_table_row(t, row);
@@ -671,7 +672,7 @@ ls_table_t *ls_table_measured_groups(const json_t *plan)
     json_array_foreach(json_object_get(plan, "measured_groups"), i, g) {
         char exp[24], meas[24], ratio[24];
         char *set = gpus_str(json_object_get(g, "gpus")),
-             *ids = evidence_str(json_object_get(g, "entries"));
+             *ids = joined(json_object_get(g, "entries"), " ");
         expected_cell(exp, sizeof exp, g);
         num(meas, sizeof meas, g, "measured_busbw_gbps");
         num(ratio, sizeof ratio, g, "ratio");
@@ -730,13 +731,7 @@ ls_table_t *ls_table_keep_out(const json_t *plan)
     size_t i;
     const json_t *k;
     json_array_foreach(json_object_get(plan, "keep_out"), i, k) {
-        ls_buf_t b = {0};
-        size_t j;
-        const json_t *r;
-        json_array_foreach(json_object_get(k, "reasons"), j, r) {
-            ls_buf_printf(&b, "%s%s", j ? "; " : "", json_string_value(r));
-        }
-        char g[16], *why = ls_buf_take(&b);
+        char g[16], *why = joined(json_object_get(k, "reasons"), "; ");
         intstr(g, sizeof g, k, "gpu");
         const char *row[] = {g, ls_json_str(k, "name", ""), why};
         ls_table_row(t, row);
