@@ -265,15 +265,7 @@ static void parse_gdr(const char *msg, json_t *facts)
     snprintf(text, sizeof text, "%s", msg);
     text[strcspn(text, "\r\n")] = '\0';
     json_object_set_new(o, "text", json_string(text));
-    json_t *list = json_object_get(facts, "gdr");
-    size_t i;
-    json_t *e;
-    json_array_foreach(list, i, e)
-        if (json_equal(e, o)) {
-            json_decref(o);
-            return;
-        }
-    json_array_append_new(list, o);
+    ls_json_append_once(json_object_get(facts, "gdr"), o);
 }
 
 static void set_int_if(json_t *facts, const char *key, const char *msg, const char *word)
@@ -353,12 +345,7 @@ static void parse_warn(const char *warn, const char *host, int dev, json_t *fact
             break;
         }
     }
-    json_array_foreach(list, i, e)
-        if (json_equal(e, o)) {
-            json_decref(o);
-            return;
-        }
-    json_array_append_new(list, o);
+    ls_json_append_once(list, o);
 }
 
 /* "NCCL version 2.5.6+cuda10.2" (printed bare by NCCL <= 2.8 and at the VERSION level

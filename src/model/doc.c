@@ -279,13 +279,20 @@ long ls_doc_next_measurement(const json_t *doc, const char *family, long start)
 
 void ls_json_add_string_once(json_t *strings, const char *s)
 {
+    ls_json_append_once(strings, json_string(s));
+}
+
+int ls_json_append_once(json_t *list, json_t *value)
+{
     size_t i;
     const json_t *v;
-    json_array_foreach(strings, i, v) {
-        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
-            return;
+    json_array_foreach(list, i, v) {
+        if (json_equal(v, value)) {
+            json_decref(value);
+            return 0;
+        }
     }
-    json_array_append_new(strings, json_string(s));
+    return json_array_append_new(list, value) == 0;
 }
 
 const json_t *ls_doc_gpu(const json_t *doc, long long index)

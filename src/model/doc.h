@@ -69,6 +69,9 @@ void ls_doc_add_unique(json_t *doc, json_t *entry);
 const char *ls_json_str(const json_t *obj, const char *key, const char *fallback);
 /* Appends s to an array of strings unless it holds it already. */
 void ls_json_add_string_once(json_t *strings, const char *s);
+/* Appends value (stolen) to list unless list holds one equal to it (json_equal: freed
+   then). 1 appended, 0 not. */
+int ls_json_append_once(json_t *list, json_t *value);
 double ls_json_num(const json_t *obj, const char *key, double fallback);
 long long ls_json_int(const json_t *obj, const char *key, long long fallback);
 

@@ -209,6 +209,10 @@ static void json_members_made_and_found(void **state)
     ls_json_add_string_once(flags, "x");
     ls_json_add_string_once(flags, "x");
     assert_int_equal(json_array_size(flags), 1);
+    assert_int_equal(ls_json_append_once(flags, json_pack("{s:i}", "a", 1)), 1);
+    assert_int_equal(ls_json_append_once(flags, json_pack("{s:i}", "a", 1)), 0); /* equal */
+    assert_int_equal(ls_json_append_once(flags, json_pack("{s:i}", "a", 2)), 1);
+    assert_int_equal(json_array_size(flags), 3);
     json_decref(o);
 }
 
