@@ -26,6 +26,9 @@ typedef struct {
     int temp_c;
     unsigned long long throttle_mask; /* nvmlClocksEventReasons bits */
 } ls_nvml_live_t;
+/* NVML device index's readings now into out, which is cleared first (0 clocks, -1 power
+   and temperature); -1 for an index NVML does not know (negative, past its count, NVML
+   not loaded). */
 int ls_nvml_live(int index, ls_nvml_live_t *out);
 
 /* Appends the names of the reasons set in mask ("sw_power_cap", "hw_slowdown", ...),

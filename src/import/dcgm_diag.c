@@ -9,6 +9,7 @@
    The warning text is DCGM's own: it says what failed and what to do next. */
 #include "dcgm_diag.h"
 #include "dcgm_figures.h"
+#include "import_util.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -182,11 +183,9 @@ int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *e
             json_decref(top), top = wrapped;
     }
     const json_t *root = diag_root(top);
-    if (!json_is_object(root)) {
-        json_decref(top);
-        return ls_seterr(err, errlen, "%s: dcgmi diag JSON: %s", name,
-                         top ? "no \"DCGM Diagnostic\" object" : jerr.text);
-    }
+    if (!json_is_object(root))
+        return ls_import_json_refused(top, &jerr, name, "dcgmi diag",
+                                      "no \"DCGM Diagnostic\" object", err, errlen);
     json_t *tests = json_array();
     int n = 0;
     size_t i;
@@ -211,11 +210,7 @@ int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *e
     if (json_is_true(json_object_get(top, "one_test")))
         json_object_set_new(dcgm, "incomplete",
                             json_string("a pasted test alone: no version, no other test"));
-    json_t *list = json_object_get(doc, "dcgm");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(doc, "dcgm", list);
-    }
+    json_t *list = ls_json_array_at(doc, "dcgm");
     json_array_append_new(list, dcgm);
     json_decref(top);
     return n;

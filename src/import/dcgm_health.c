@@ -11,6 +11,7 @@
    group string (GPU, Switch, ConnectX, CPU ...). The text form (-c without -j) prints
    the same tree as a box table; it is not read here. */
 #include "dcgm_health.h"
+#include "import_util.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -77,11 +78,9 @@ int ls_import_dcgm_health(json_t *doc, const char *text, const char *name, char 
     json_t *top = json_loads(text, JSON_DECODE_ANY, &jerr);
     const json_t *body = json_object_get(top, "body");
     const json_t *overall = json_object_get(body, "Overall Health");
-    if (!json_is_object(overall)) {
-        json_decref(top);
-        return ls_seterr(err, errlen, "%s: dcgmi health JSON: %s", name,
-                         top ? "no \"Overall Health\" in its body" : jerr.text);
-    }
+    if (!json_is_object(overall))
+        return ls_import_json_refused(top, &jerr, name, "dcgmi health",
+                                      "no \"Overall Health\" in its body", err, errlen);
     json_t *entities = json_array();
     int incidents = 0;
     const char *group, *id;
@@ -92,11 +91,7 @@ int ls_import_dcgm_health(json_t *doc, const char *text, const char *name, char 
     }
     json_t *h = json_pack("{s:s, s:o, s:o}", "file", name, "overall", result_of(overall),
                           "entities", entities);
-    json_t *list = json_object_get(doc, "dcgm_health");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(doc, "dcgm_health", list);
-    }
+    json_t *list = ls_json_array_at(doc, "dcgm_health");
     json_array_append_new(list, h);
     json_decref(top);
     return incidents;

@@ -73,11 +73,7 @@ void ls_import_note_record(json_t *doc, const char *name, const char *format, si
     if (!missing)
         missing = entry_note(doc, first);
     mark_entries(doc, file, first, missing != NULL);
-    json_t *list = json_object_get(doc, "imports");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(doc, "imports", list);
-    }
+    json_t *list = ls_json_array_at(doc, "imports");
     json_t *rec = json_pack("{s:s, s:s, s:i, s:b}", "file", file, "format", format, "entries",
                             entries, "incomplete", missing != NULL);
     if (missing)

@@ -1,6 +1,7 @@
 #include "import_util.h"
 #include "model/vocab.h"
 #include "model/doc.h"
+#include "util/log.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -87,6 +88,14 @@ int ls_tok_long(const char *tok, long long *out)
     return 0;
 }
 
+int ls_import_json_refused(json_t *top, const json_error_t *jerr, const char *name,
+                           const char *what, const char *missing, char *err, size_t errlen)
+{
+    int parsed = top != NULL;
+    json_decref(top);
+    return ls_seterr(err, errlen, "%s: %s JSON: %s", name, what, parsed ? missing : jerr->text);
+}
+
 json_t *ls_import_gpu(json_t *doc, int index)
 {
     json_t *gpus = json_object_get(doc, "gpus");
@@ -115,11 +124,7 @@ void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *b
 {
     json_object_set_new(entry, "id", json_string(base_id));
     json_object_set_new(entry, "source", json_string(source));
-    json_t *flags = json_object_get(entry, "flags");
-    if (!json_is_array(flags)) {
-        flags = json_array();
-        json_object_set_new(entry, "flags", flags);
-    }
+    json_t *flags = ls_json_array_at(entry, "flags");
     json_array_insert_new(flags, 0, json_string(LS_FLAG_IMPORTED));
     ls_doc_add_unique(doc, entry);
 }

@@ -42,6 +42,12 @@ void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *b
 /* Entry with a single reported figure (no samples: the tool printed one number). */
 json_t *ls_import_entry(const char *family, const char *metric, const char *unit, double value);
 
+/* A JSON paste refused, one wording for every JSON importer: top (what json_loads gave,
+   NULL when text was not JSON) freed, err "NAME: WHAT JSON: " then the parser's message,
+   or missing when it parsed but lacks what the importer reads. Returns -1. */
+int ls_import_json_refused(json_t *top, const json_error_t *jerr, const char *name,
+                           const char *what, const char *missing, char *err, size_t errlen);
+
 /* topo -m's "NUMA Affinity" column, where it names one node ("3"; not "0-1" or "N/A"),
    as gpus[].numa_node when the document has none: the NUMA rules, the plan and the
    pictures then use it as they use a live run's node. */

@@ -182,11 +182,7 @@ int ls_import_inspector(json_t *doc, const char *text, const char *name, char *e
         return ls_seterr(err, errlen, "%s: NCCL Inspector JSONL: no coll_perf record", name);
     }
     finish(groups);
-    json_t *list = json_object_get(doc, "inspector");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(doc, "inspector", list);
-    }
+    json_t *list = ls_json_array_at(doc, "inspector");
     int n = (int)json_array_size(groups);
     json_array_extend(list, groups);
     json_decref(groups);

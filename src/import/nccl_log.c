@@ -1,5 +1,6 @@
 #include "nccl_log.h"
 #include "nccl_log_extras.h"
+#include "model/doc.h"
 #include "model/nic_view.h"
 #include "import_util.h"
 #include "model/nccl_log.h"
@@ -162,16 +163,6 @@ int ls_nccl_log_detect(const char *text)
     return 0;
 }
 
-static void add_unique_string(json_t *list, const char *s)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-        if (strcmp(json_string_value(v), s) == 0)
-            return;
-    json_array_append_new(list, json_string(s));
-}
-
 /* A bracket: a GPU index, or (NCCL < 2.12, and 2.12-2.18 on NET lines) a bus id in hex
    such as "c7000" or "81000": a GPU index has at most 3 digits. */
 static int bracket_is_gpu(const char *b)
@@ -274,15 +265,7 @@ static void parse_gdr(const char *msg, json_t *facts)
     snprintf(text, sizeof text, "%s", msg);
     text[strcspn(text, "\r\n")] = '\0';
     json_object_set_new(o, "text", json_string(text));
-    json_t *list = json_object_get(facts, "gdr");
-    size_t i;
-    json_t *e;
-    json_array_foreach(list, i, e)
-        if (json_equal(e, o)) {
-            json_decref(o);
-            return;
-        }
-    json_array_append_new(list, o);
+    ls_json_append_once(json_object_get(facts, "gdr"), o);
 }
 
 static void set_int_if(json_t *facts, const char *key, const char *msg, const char *word)
@@ -362,12 +345,7 @@ static void parse_warn(const char *warn, const char *host, int dev, json_t *fact
             break;
         }
     }
-    json_array_foreach(list, i, e)
-        if (json_equal(e, o)) {
-            json_decref(o);
-            return;
-        }
-    json_array_append_new(list, o);
+    ls_json_append_once(list, o);
 }
 
 /* "NCCL version 2.5.6+cuda10.2" (printed bare by NCCL <= 2.8 and at the VERSION level
@@ -401,7 +379,7 @@ static void parse_lines(const char *text, json_t *facts)
         }
         int dev;
         if (line_prefix(s, kw, host, sizeof host, &dev) == 0)
-            add_unique_string(json_object_get(facts, "hosts"), host);
+            ls_json_add_string_once(json_object_get(facts, "hosts"), host);
         if (kind == 'W')
             parse_warn(msg, host, dev, facts);
         else
@@ -522,11 +500,7 @@ int ls_import_nccl_log(json_t *doc, const char *text, const char *name, char *er
     ls_set_if_absent(json_object_get(doc, "software"), "nccl",
                      json_string_value(json_object_get(facts, "nccl_version")));
     apply_env(doc, facts);
-    json_t *logs = json_object_get(doc, "nccl_logs");
-    if (!logs) {
-        logs = json_array();
-        json_object_set_new(doc, "nccl_logs", logs);
-    }
+    json_t *logs = ls_json_array_at(doc, "nccl_logs");
     json_array_append_new(logs, facts);
     ls_nics_from_nccl(doc);
     return 0;

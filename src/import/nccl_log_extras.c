@@ -1,29 +1,10 @@
 #include "nccl_log_extras.h"
+#include "model/doc.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static json_t *object_at(json_t *facts, const char *key)
-{
-    json_t *o = json_object_get(facts, key);
-    if (!o) {
-        o = json_object();
-        json_object_set_new(facts, key, o);
-    }
-    return o;
-}
-
-static json_t *array_at(json_t *facts, const char *key)
-{
-    json_t *a = json_object_get(facts, key);
-    if (!a) {
-        a = json_array();
-        json_object_set_new(facts, key, a);
-    }
-    return a;
-}
 
 /* "misc/socket.cc:564 -> 2", "transport/net.cc:1298 -> 6", "group.cc:64 -> 2 [Async
    thread]", "socket.cc:80 -> 6 (Connection reset)": NCCLCHECK's INFO line ("%s:%d -> %d",
@@ -40,7 +21,7 @@ static int error_trail(const char *msg, const char *host, int dev, json_t *facts
         return 0;
     if (code == 0)
         return 1;
-    json_t *list = array_at(facts, "error_trails");
+    json_t *list = ls_json_array_at(facts, "error_trails");
     size_t i;
     json_t *t;
     json_array_foreach(list, i, t) {
@@ -83,7 +64,7 @@ static int graph_line(const char *msg, json_t *facts)
         json_object_set_new(g, "type_intra", json_string(ti));
         json_object_set_new(g, "type_inter", json_string(te));
     }
-    json_array_append_new(array_at(facts, "graphs"), g);
+    json_array_append_new(ls_json_array_at(facts, "graphs"), g);
     return 1;
 }
 
@@ -125,7 +106,7 @@ static int allocation(const char *msg, json_t *facts)
     long long bytes;
     if (!(a || h) || sscanf(a ? a + 16 : h + 21, "%lld pointer", &bytes) != 1)
         return 0;
-    json_t *o = object_at(facts, "allocations");
+    json_t *o = ls_json_object_at(facts, "allocations");
     const char *key = a ? "device_bytes" : "host_bytes";
     json_object_set_new(o, "count",
                         json_integer(json_integer_value(json_object_get(o, "count")) + 1));
@@ -145,7 +126,8 @@ static int nvls_line(const char *msg, json_t *facts)
     int not = !strncmp(p, "not ", 4);
     if (sscanf(p + (not ? 4 : 0), "available on dev %d", &d) != 1)
         return 0;
-    json_t *list = array_at(object_at(facts, "nvls"), not ? "unavailable" : "available");
+    json_t *list = ls_json_array_at(ls_json_object_at(facts, "nvls"),
+                                    not ? "unavailable" : "available");
     size_t i;
     json_t *v;
     json_array_foreach(list, i, v)

@@ -283,11 +283,7 @@ int ls_import_nccl_ras_json(json_t *doc, const char *text, const char *name, cha
     }
     json_object_set_new(ras, "groups", groups);
     json_object_set_new(ras, "problems", problems);
-    json_t *list = json_object_get(doc, "nccl_ras");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(doc, "nccl_ras", list);
-    }
+    json_t *list = ls_json_array_at(doc, "nccl_ras");
     json_array_append_new(list, ras);
     return (int)n;
 }

@@ -683,9 +683,7 @@ static void set_footer_fields(json_t *e, const block_t *b, size_t nrows, int nho
 
 static void add_note(json_t *e, const char *note)
 {
-    json_t *notes = json_object_get(e, "notes");
-    if (!json_is_array(notes))
-        json_object_set_new(e, "notes", notes = json_array());
+    json_t *notes = ls_json_array_at(e, "notes");
     json_array_append_new(notes, json_string(note));
 }
 

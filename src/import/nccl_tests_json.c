@@ -329,11 +329,9 @@ int ls_import_nccl_tests_json(json_t *doc, const char *text, const char *name, c
 {
     json_error_t jerr;
     json_t *top = json_loads(text, JSON_DECODE_ANY, &jerr);
-    if (!json_is_object(top) || !json_is_array(json_object_get(top, "results"))) {
-        json_decref(top);
-        return ls_seterr(err, errlen, "%s: nccl-tests JSON: %s", name,
-                         top ? "no \"results\" list" : jerr.text);
-    }
+    if (!json_is_object(top) || !json_is_array(json_object_get(top, "results")))
+        return ls_import_json_refused(top, &jerr, name, "nccl-tests", "no \"results\" list", err,
+                                      errlen);
     run_t run;
     fill_run(&run, top, name);
     if (run.nccl[0])

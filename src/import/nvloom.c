@@ -354,11 +354,7 @@ int ls_import_nvloom(json_t *doc, const char *text, const char *name, char *err,
         json_decref(s.top);
         return ls_seterr(err, errlen, "%s: nvloom output: no testcase matrix or CSV result", name);
     }
-    json_t *list = json_object_get(doc, "nvloom");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(doc, "nvloom", list);
-    }
+    json_t *list = ls_json_array_at(doc, "nvloom");
     json_array_append_new(list, s.top);
     return s.added;
 }

@@ -267,20 +267,10 @@ static void add_hbm_entries(p2p_parser_t *p)
    no topology yet). */
 static json_t *link_of(json_t *doc, int a, int b)
 {
-    json_t *links = json_object_get(doc, "links");
-    if (!json_is_array(links)) {
-        links = json_array();
-        json_object_set_new(doc, "links", links);
-    }
-    size_t i;
-    json_t *l;
-    json_array_foreach(links, i, l) {
-        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
-            return l;
-    }
-    l = json_pack("{s:i, s:i, s:s, s:s}", "a", a, "b", b, "type", "?", "class", "?");
-    json_array_append_new(links, l);
-    return l;
+    return ls_json_find_or_add(ls_json_array_at(doc, "links"),
+                               json_pack("{s:i, s:i, s:s, s:s}", "a", a, "b", b, "type", "?",
+                                         "class", "?"),
+                               "a", "b");
 }
 
 /* "Device=i CAN / CANNOT Access Peer Device=j": cudaDeviceCanAccessPeer, as discovery

@@ -102,20 +102,8 @@ int ls_smi_nvlink_detect(const char *text)
 /* The link object of gpu (created in order of link number). */
 static json_t *nvlink_of(json_t *gpu, int link)
 {
-    json_t *list = json_object_get(gpu, "nvlinks");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(gpu, "nvlinks", list);
-    }
-    size_t i;
-    json_t *l;
-    json_array_foreach(list, i, l) {
-        if (ls_json_int(l, "link", -1) == link)
-            return l;
-    }
-    l = json_pack("{s:i}", "link", link);
-    json_array_append_new(list, l);
-    return l;
+    return ls_json_find_or_add(ls_json_array_at(gpu, "nvlinks"), json_pack("{s:i}", "link", link),
+                               "link", NULL);
 }
 
 static void error_counter(json_t *l, const char *what, long long count)
@@ -125,11 +113,7 @@ static void error_counter(json_t *l, const char *what, long long count)
                                            {"CRC Errors", "crc"},
                                            {"CRC Data Errors", "crc_data"},
                                            {"CRC Flit Errors", "crc_flit"}};
-    json_t *errors = json_object_get(l, "errors");
-    if (!json_is_object(errors)) {
-        errors = json_object();
-        json_object_set_new(l, "errors", errors);
-    }
+    json_t *errors = ls_json_object_at(l, "errors");
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(what, names[k][0]) == 0)
             json_object_set_new(errors, names[k][1], json_integer(count));

@@ -12,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *child(json_t *gpu, const char *key)
-{
-    json_t *o = json_object_get(gpu, key);
-    if (!json_is_object(o)) {
-        o = json_object();
-        json_object_set_new(gpu, key, o);
-    }
-    return o;
-}
-
 /* A number at the start of the value ("310.00 W", "1980 MHz", "45 C"); 0 for "N/A". */
 static int number(const char *value, double *out)
 {
@@ -59,7 +49,7 @@ static void power(json_t *gpu, const char *key, const char *value)
                         : !strcmp(key, "Default Power Limit")      ? "default_limit_w"
                                                                    : NULL;
     if (field)
-        json_object_set_new(child(gpu, "power"), field, json_real(v));
+        json_object_set_new(ls_json_object_at(gpu, "power"), field, json_real(v));
 }
 
 /* nvidia-smi's words for NVML's clock-event reasons, as src/discover/nvml.c names them. */
@@ -77,11 +67,7 @@ static const char *const reasons[][2] = {
 
 static void reason(json_t *gpu, const char *key, const char *value)
 {
-    json_t *list = json_object_get(gpu, "throttle_reasons");
-    if (!json_is_array(list)) {
-        list = json_array();
-        json_object_set_new(gpu, "throttle_reasons", list);
-    }
+    json_t *list = ls_json_array_at(gpu, "throttle_reasons");
     if (strcmp(value, "Active") != 0)
         return;
     for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
@@ -94,7 +80,7 @@ static void ecc_add(json_t *gpu, const char *field, const char *value)
     double v;
     if (!number(value, &v))
         return;
-    json_t *ecc = child(gpu, "ecc");
+    json_t *ecc = ls_json_object_at(gpu, "ecc");
     json_object_set_new(ecc, field, json_integer(ls_json_int(ecc, field, 0) + (long long)v));
 }
 
@@ -142,11 +128,11 @@ static void memory_repair(json_t *gpu, const char *block, const char *key, const
         if (strcmp(block, fields[i][0]) || strcmp(key, fields[i][1]))
             continue;
         if (!strcmp(value, "Yes") || !strcmp(value, "No"))
-            json_object_set_new(child(child(gpu, "ecc"), block), fields[i][2],
-                                json_boolean(!strcmp(value, "Yes")));
+            json_object_set_new(ls_json_object_at(ls_json_object_at(gpu, "ecc"), block),
+                                fields[i][2], json_boolean(!strcmp(value, "Yes")));
         else if (number(value, &v))
-            json_object_set_new(child(child(gpu, "ecc"), block), fields[i][2],
-                                json_integer((long long)v));
+            json_object_set_new(ls_json_object_at(ls_json_object_at(gpu, "ecc"), block),
+                                fields[i][2], json_integer((long long)v));
     }
 }
 
@@ -154,7 +140,7 @@ static void clock(json_t *gpu, const char *field, const char *value)
 {
     double v;
     if (number(value, &v))
-        json_object_set_new(child(gpu, "clocks"), field, json_integer((long long)v));
+        json_object_set_new(ls_json_object_at(gpu, "clocks"), field, json_integer((long long)v));
 }
 
 void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, const char *key,
@@ -174,7 +160,8 @@ void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, cons
         reason(gpu, key, value);
     else if (depth == 1 && !strcmp(s0, "ECC Mode") && !strcmp(key, "Current") &&
              (!strcmp(value, "Enabled") || !strcmp(value, "Disabled")))
-        json_object_set_new(child(gpu, "ecc"), "enabled", json_boolean(!strcmp(value, "Enabled")));
+        json_object_set_new(ls_json_object_at(gpu, "ecc"), "enabled",
+                            json_boolean(!strcmp(value, "Enabled")));
     else if (depth == 1 && !strcmp(s0, "Remapped Rows"))
         memory_repair(gpu, "remapped_rows", key, value);
     else if (depth == 1 && !strcmp(s0, "Retired Pages"))

@@ -291,29 +291,35 @@ static void measure_small(json_t *doc, int a, int b, int pair_p2p, int through_h
     finish_entry(doc, ec, c, n, fail);
 }
 
-static void measure_pair(json_t *doc, int a, int b, int p2p, int n, double *us, double *us2,
-                         const unsigned long long *chain)
+/* Entry e measured by ping-pong (chain NULL) or pointer chase between a and b (b -1:
+   a reads host memory), the GPUs' telemetry around it, then finished into doc. */
+static void timed_entry(json_t *doc, json_t *e, int a, int b, int through_host,
+                        const unsigned long long *chain, int n, double *us)
 {
     char buf[256];
     int devs[2] = {a, b};
+    ls_telemetry_t *tele = ls_telemetry_for(devs, b < 0 ? 1 : 2, 0);
+    const char *fail = chain ? chase(a, b, chain, n, us, buf, sizeof buf)
+                             : pingpong(a, b, through_host, n, us, buf, sizeof buf);
+    ls_telemetry_stop(tele, e);
+    finish_entry(doc, e, us, n, fail);
+}
+
+static void measure_pair(json_t *doc, int a, int b, int p2p, int n, double *us, double *us2,
+                         const unsigned long long *chain)
+{
     for (int through_host = 0; through_host < 2; through_host++) {
         if (!through_host && !p2p)
             continue;
         json_t *e = ls_latency_entry(a, b, "gpu_pingpong", p2p, through_host, 4);
         ls_progress_detail("latency: ping-pong GPU%d <-> GPU%d%s", a, b,
                            through_host ? " through host" : "");
-        ls_telemetry_t *tele = ls_telemetry_for(devs, 2, 0);
-        const char *fail = pingpong(a, b, through_host, n, us, buf, sizeof buf);
-        ls_telemetry_stop(tele, e);
-        finish_entry(doc, e, us, n, fail);
+        timed_entry(doc, e, a, b, through_host, NULL, n, us);
     }
     if (p2p) {
         json_t *e = ls_latency_entry(a, b, "pointer_chase", 1, 0, 8);
         ls_progress_detail("latency: pointer chase GPU%d reads GPU%d", a, b);
-        ls_telemetry_t *tele = ls_telemetry_for(devs, 2, 0);
-        const char *fail = chase(a, b, chain, n, us, buf, sizeof buf);
-        ls_telemetry_stop(tele, e);
-        finish_entry(doc, e, us, n, fail);
+        timed_entry(doc, e, a, b, 0, chain, n, us);
         measure_small(doc, a, b, 1, 0, n, us, us2);
     }
     /* P2P disabled: the driver stages the small copies through host memory. */
@@ -354,8 +360,9 @@ static void *pair_thread(void *arg)
 /* The pairs pa[k], pb[k] (indices into o->gpus) at the same time, their entries added to
    doc in pair order after all are done. */
 static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa, const int *pb,
-                          int npairs, int index, const unsigned long long *chain)
+                          int npairs, int index, void *chain_ctx)
 {
+    const unsigned long long *chain = chain_ctx; /* the pointer chase's chain */
     pair_job_t *jobs = calloc((size_t)npairs, sizeof *jobs);
     if (!jobs)
         return;
@@ -397,28 +404,13 @@ int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_
         ls_seterr(err, errlen, "out of memory");
         return LS_EXIT_NOGPU;
     }
-    char buf[256];
     for (int x = 0; x < o->ngpus; x++) {
         int a = o->gpus[x];
         json_t *e = ls_latency_entry(a, LS_HOST_SIDE, "pointer_chase", 0, 1, 8);
         ls_progress_detail("latency: pointer chase GPU%d reads host memory", a);
-        ls_telemetry_t *tele = ls_telemetry_for(&a, 1, 0);
-        const char *fail = chase(a, -1, chain, n, us, buf, sizeof buf);
-        ls_telemetry_stop(tele, e);
-        finish_entry(doc, e, us, n, fail);
+        timed_entry(doc, e, a, -1, 1, chain, n, us);
     }
-    if (o->nrounds > 0) { /* the run's rounds: the pairs of a round at once */
-        for (int r = 0; r < o->nrounds; r++) {
-            int first = o->round_start[r];
-            measure_round(doc, o, o->pair_a + first, o->pair_b + first,
-                          o->round_start[r + 1] - first, r + 1, chain);
-        }
-    } else { /* every pair alone, in order */
-        int index = 0;
-        for (int x = 0; x < o->ngpus; x++)
-            for (int y = x + 1; y < o->ngpus; y++)
-                measure_round(doc, o, &x, &y, 1, ++index, chain);
-    }
+    ls_measure_each_round(doc, o, measure_round, chain);
     ls_progress_done();
     free(us), free(chain);
     return 0;

@@ -46,6 +46,14 @@ typedef void (*ls_measure_progress_fn)(const char *what);
 /* o's size and samples are resolved (ls_family_resolve); call through ls_family_measure.
    Each is defined in its *_cuda.c file; built without CUDA, the registry names
    ls_measure_without_cuda instead (measure_nocuda.c). */
+/* A round of pairs measured at the same time into doc: pa[k], pb[k] (indices into
+   o->gpus) for k below npairs; index counts the rounds from 1; ctx is the family's. */
+typedef void (*ls_round_fn)(json_t *doc, const ls_measure_opts_t *o, const int *pa, const int *pb,
+                            int npairs, int index, void *ctx);
+/* Calls round for each of o's rounds in turn; without rounds (nrounds 0), for every pair
+   x < y alone, in order, each a round of its own (pair_rounds.c). */
+void ls_measure_each_round(json_t *doc, const ls_measure_opts_t *o, ls_round_fn round, void *ctx);
+
 int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_latency(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);
 int ls_measure_hbm(json_t *doc, const ls_measure_opts_t *o, char *err, size_t errlen);

@@ -416,8 +416,9 @@ static void round_free(round_t *r)
 /* Round r of o (pairs first .. last - 1 of o's arrays): buffers, streams and events once
    for every method and phase of the round (issue 14: the fixed cost per figure). */
 static void measure_round(json_t *doc, const ls_measure_opts_t *o, const int *pa, const int *pb,
-                          int npairs, int index, int p2p[][LS_MAX_GPUS])
+                          int npairs, int index, void *p2p_ctx)
 {
+    int(*p2p)[LS_MAX_GPUS] = p2p_ctx; /* whether peer access is on, per ordered pair */
     round_t *r = calloc(1, sizeof *r);
     if (!r)
         return;
@@ -463,18 +464,7 @@ int ls_measure_p2p(json_t *doc, const ls_measure_opts_t *o, char *err, size_t er
         for (int y = 0; y < n; y++)
             if (x != y)
                 p2p[x][y] = ls_peer_enable(o->gpus[x], o->gpus[y], NULL);
-    if (o->nrounds > 0) {
-        for (int r = 0; r < o->nrounds; r++) {
-            int first = o->round_start[r];
-            measure_round(doc, o, o->pair_a + first, o->pair_b + first,
-                          o->round_start[r + 1] - first, r + 1, p2p);
-        }
-    } else { /* every pair alone, in order */
-        int index = 0;
-        for (int x = 0; x < n; x++)
-            for (int y = x + 1; y < n; y++)
-                measure_round(doc, o, &x, &y, 1, ++index, p2p);
-    }
+    ls_measure_each_round(doc, o, measure_round, p2p);
     ls_progress_done();
     (void)err, (void)errlen;
     return 0;

@@ -279,21 +279,72 @@ long ls_doc_next_measurement(const json_t *doc, const char *family, long start)
 
 void ls_json_add_string_once(json_t *strings, const char *s)
 {
+    ls_json_append_once(strings, json_string(s));
+}
+
+int ls_json_append_once(json_t *list, json_t *value)
+{
     size_t i;
     const json_t *v;
-    json_array_foreach(strings, i, v) {
-        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
-            return;
+    json_array_foreach(list, i, v) {
+        if (json_equal(v, value)) {
+            json_decref(value);
+            return 0;
+        }
     }
-    json_array_append_new(strings, json_string(s));
+    return json_array_append_new(list, value) == 0;
 }
 
 const json_t *ls_doc_gpu(const json_t *doc, long long index)
 {
+    return ls_json_find_int(json_object_get(doc, "gpus"), "index", index, NULL, 0);
+}
+
+int ls_gpu_nvlinks_active(const json_t *gpu)
+{
+    int active = 0;
     size_t i;
-    const json_t *gpu;
-    json_array_foreach(json_object_get(doc, "gpus"), i, gpu)
-        if (ls_json_int(gpu, "index", -1) == index)
-            return gpu;
+    const json_t *l;
+    json_array_foreach(json_object_get(gpu, "nvlinks"), i, l)
+        active += json_is_true(json_object_get(l, "active"));
+    return active;
+}
+
+json_t *ls_json_array_at(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_array(v) && json_is_object(obj))
+        json_object_set_new(obj, key, v = json_array());
+    return json_is_array(v) ? v : NULL;
+}
+
+json_t *ls_json_object_at(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_object(v) && json_is_object(obj))
+        json_object_set_new(obj, key, v = json_object());
+    return json_is_object(v) ? v : NULL;
+}
+
+json_t *ls_json_find_or_add(json_t *array, json_t *fresh, const char *key1, const char *key2)
+{
+    json_t *o = ls_json_find_int(array, key1, ls_json_int(fresh, key1, -1), key2,
+                                 key2 ? ls_json_int(fresh, key2, -1) : 0);
+    if (o) {
+        json_decref(fresh);
+        return o;
+    }
+    return json_array_append_new(array, fresh) == 0 ? fresh : NULL;
+}
+
+json_t *ls_json_find_int(const json_t *array, const char *key1, long long v1, const char *key2,
+                         long long v2)
+{
+    size_t i;
+    json_t *o;
+    json_array_foreach(array, i, o) {
+        if (ls_json_int(o, key1, -1) == v1 && (!key2 || ls_json_int(o, key2, -1) == v2))
+            return o;
+    }
     return NULL;
 }

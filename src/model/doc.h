@@ -69,13 +69,34 @@ void ls_doc_add_unique(json_t *doc, json_t *entry);
 const char *ls_json_str(const json_t *obj, const char *key, const char *fallback);
 /* Appends s to an array of strings unless it holds it already. */
 void ls_json_add_string_once(json_t *strings, const char *s);
+/* Appends value (stolen) to list unless list holds one equal to it (json_equal: freed
+   then). 1 appended, 0 not. */
+int ls_json_append_once(json_t *list, json_t *value);
 double ls_json_num(const json_t *obj, const char *key, double fallback);
 long long ls_json_int(const json_t *obj, const char *key, long long fallback);
+
+/* obj's member key where it is an array, else a new empty array put there (replacing
+   whatever was); the reference is obj's, NULL when obj is not an object. The one way
+   a list of the document is made on first use. */
+json_t *ls_json_array_at(json_t *obj, const char *key);
+/* The same for an object member. */
+json_t *ls_json_object_at(json_t *obj, const char *key);
+/* The first object of array whose integer key1 is v1 and, unless key2 is NULL, whose
+   key2 is v2 (an absent key reads -1); NULL when none. The result is array's, mutable
+   where the caller's array is (strchr's way). */
+json_t *ls_json_find_int(const json_t *array, const char *key1, long long v1, const char *key2,
+                         long long v2);
+/* The object of array whose key1 (and key2, unless NULL) are fresh's, as ls_json_find_int
+   finds it; fresh itself appended when there is none. fresh is stolen: kept or freed. */
+json_t *ls_json_find_or_add(json_t *array, json_t *fresh, const char *key1, const char *key2);
 
 /* Iterates measurements of one family (LS_FAMILY_P2P, ...); family NULL matches all.
    Returns the next index >= start whose entry matches, or -1. New code walks the
    entries with LS_DOC_FOREACH over a family descriptor (model/view.h) instead. */
 long ls_doc_next_measurement(const json_t *doc, const char *family, long start);
+
+/* How many of a GPU object's nvlinks[] are active. */
+int ls_gpu_nvlinks_active(const json_t *gpu);
 
 /* The object of doc's gpus[] whose index is index, or NULL. */
 const json_t *ls_doc_gpu(const json_t *doc, long long index);

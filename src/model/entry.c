@@ -1,4 +1,5 @@
 #include "entry.h"
+#include "doc.h"
 #include "../util/stats.h"
 
 #include <math.h>
@@ -43,17 +44,7 @@ void ls_entry_fail(json_t *entry, const char *status, const char *error)
 
 void ls_entry_flag(json_t *entry, const char *flag)
 {
-    json_t *flags = json_object_get(entry, "flags");
-    if (!flags) {
-        flags = json_array();
-        json_object_set_new(entry, "flags", flags);
-    }
-    size_t i;
-    json_t *f;
-    json_array_foreach(flags, i, f)
-        if (strcmp(json_string_value(f), flag) == 0)
-            return;
-    json_array_append_new(flags, json_string(flag));
+    ls_json_add_string_once(ls_json_array_at(entry, "flags"), flag);
 }
 
 int ls_entry_has_flag(const json_t *entry, const char *flag)

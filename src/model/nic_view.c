@@ -44,11 +44,7 @@ static void net_speed(const char *msg, json_t *facts)
     long mbps;
     if (sscanf(sp + 7, "%ld", &mbps) != 1 || mbps <= 0)
         return;
-    json_t *map = json_object_get(facts, "net_speeds");
-    if (!map) {
-        map = json_object();
-        json_object_set_new(facts, "net_speeds", map);
-    }
+    json_t *map = ls_json_object_at(facts, "net_speeds");
     json_object_set_new(map, name, json_integer(mbps));
 }
 

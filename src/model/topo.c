@@ -65,15 +65,7 @@ const char *ls_p2p_word(enum ls_p2p_status status)
 
 static json_t *gpu_object(json_t *gpus, int index)
 {
-    size_t i;
-    json_t *gpu;
-    json_array_foreach(gpus, i, gpu) {
-        if (ls_json_int(gpu, "index", -1) == index)
-            return gpu;
-    }
-    gpu = json_pack("{s:i}", "index", index);
-    json_array_append_new(gpus, gpu);
-    return gpu;
+    return ls_json_find_or_add(gpus, json_pack("{s:i}", "index", index), "index", NULL);
 }
 
 static json_t *link_json(const char *ka, int a, const char *kb, int b, ls_link_t link)
@@ -96,11 +88,7 @@ static json_t *nic_gpus_json(const ls_topo_t *topo, int n)
         char word[16] = "unknown"; /* a partial paste: the GPU's row was cut */
         if (topo->gpu_nic[g][n].type != LS_LINK_NONE)
             ls_link_format(topo->gpu_nic[g][n], word, sizeof word);
-        json_t *list = json_object_get(by, word);
-        if (!list) {
-            list = json_array();
-            json_object_set_new(by, word, list);
-        }
+        json_t *list = ls_json_array_at(by, word);
         json_array_append_new(list, json_integer(g));
     }
     return by;

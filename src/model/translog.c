@@ -223,13 +223,7 @@ static void parse_message(const char *msg, json_t *out)
         size_t n = strlen(line);
         if (n && line[n - 1] == '.')
             line[n - 1] = '\0';
-        json_t *env = json_object_get(out, "nccl_env");
-        size_t i;
-        json_t *e;
-        json_array_foreach(env, i, e)
-            if (strcmp(json_string_value(e), line) == 0)
-                return;
-        json_array_append_new(env, json_string(line));
+        ls_json_add_string_once(json_object_get(out, "nccl_env"), line);
     } else if (strncmp(msg, "Trees ", 6) == 0) {
         parse_trees(msg, out);
     }

@@ -37,6 +37,14 @@ typedef struct {
 extern const ls_coll_t ls_coll_all_reduce, ls_coll_all_gather, ls_coll_reduce_scatter,
     ls_coll_alltoall, ls_coll_broadcast, ls_coll_reduce, ls_coll_sendrecv;
 
+/* The counts of a collective whose every rank sends and receives the whole message
+   (count = bytes / type_size: all_reduce, broadcast, reduce, sendrecv). */
+void ls_coll_counts_whole(uint64_t bytes, size_t type_size, int nranks, uint64_t *send_count,
+                          uint64_t *recv_count, uint64_t *count);
+/* The bus-bandwidth factor of a collective that carries the message once over each link
+   (broadcast, reduce, sendrecv): 1 (0 without ranks). */
+double ls_coll_factor_one(int nranks);
+
 /* By name; NULL when unknown. */
 const ls_coll_t *ls_coll_find(const char *name);
 /* All seven, in nccl-tests' order of the first four then the rest. */

@@ -3,16 +3,10 @@
    reduce-scatter and n-1 of all-gather, S/n each), so busbw = algbw x 2(n-1)/n. */
 #include "coll.h"
 
-static void counts(uint64_t bytes, size_t type_size, int nranks, uint64_t *send_count,
-                   uint64_t *recv_count, uint64_t *count)
-{
-    (void)nranks;
-    *count = *send_count = *recv_count = bytes / type_size;
-}
-
 static double factor(int nranks)
 {
     return nranks > 0 ? 2.0 * (nranks - 1) / nranks : 0.0;
 }
 
-const ls_coll_t ls_coll_all_reduce = {"all_reduce", LS_LAYOUT_ALL_REDUCE, 1, 0, 1, counts, factor};
+const ls_coll_t ls_coll_all_reduce =
+    {"all_reduce", LS_LAYOUT_ALL_REDUCE, 1, 0, 1, ls_coll_counts_whole, factor};

@@ -8,8 +8,8 @@
 #include "measure/gpu.h"
 #include "model/doc.h"
 #include "model/vocab.h"
-#include "nccl/annotate.h"
 #include "nccl/sweep.h"
+#include "sweep_step.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,7 +140,7 @@ static void family(probe_t *r, const char *fam, const char *method, int id)
     done(r, id, t0, rc, err);
 }
 
-/* One all_reduce size on every GPU, as the run sweeps (run.c sweep): 5 warm-up and 20
+/* One all_reduce size on every GPU, as the run sweeps (ls_sweep_step): 5 warm-up and 20
    timed launches, in place and out of place, results checked. */
 static void all_reduce(probe_t *r)
 {
@@ -157,30 +157,15 @@ static void all_reduce(probe_t *r)
         return;
     set_running(r, ls_proj_step_title(LS_STEP_PROBE_ALL_REDUCE));
     double left = r->o->deadline - ls_probe_now();
-    ls_nccl_sweep_opts_t o = {.collective = "all_reduce",
-                              .gpus = r->gpus,
-                              .ngpus = r->n,
-                              .min_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES,
-                              .max_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES,
-                              .step_factor = 2,
-                              .iters = 20,
-                              .warmup = 5,
-                              .check = 1,
-                              .dtype = "float",
-                              .redop = "sum",
-                              .in_place = 2,
-                              .timeout_s = left > 1 ? left : 1,
-                              .variant = "default",
-                              .threads = 1};
+    ls_sweep_step_t s = {.collective = "all_reduce",
+                         .gpus = r->gpus,
+                         .ngpus = r->n,
+                         .min_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES,
+                         .max_bytes = LS_HEALTH_PROBE_ALL_REDUCE_BYTES,
+                         .step_factor = 2,
+                         .timeout_s = left > 1 ? left : 1};
     double t0 = ls_probe_now();
-    json_t *entry = ls_nccl_sweep(&o, why, sizeof why);
-    int rc = -1;
-    if (entry) {
-        rc = strcmp(ls_json_str(entry, "status", "failed"), "ok") == 0 ? 0 : -1;
-        if (rc)
-            snprintf(why, sizeof why, "%s", ls_json_str(entry, "error", "failed"));
-        ls_nccl_add_entry(r->doc, entry);
-    }
+    int rc = ls_sweep_step(r->doc, &s, why, sizeof why);
     ls_nccl_sweep_finish();
     done(r, LS_STEP_PROBE_ALL_REDUCE, t0, rc, why);
 }

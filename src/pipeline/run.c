@@ -10,8 +10,8 @@
 #include "model/doc.h"
 #include "model/nic_view.h"
 #include "model/vocab.h"
-#include "nccl/annotate.h"
 #include "nccl/sweep.h"
+#include "sweep_step.h"
 #include "util/log.h"
 
 #include <stdio.h>
@@ -223,37 +223,20 @@ static void sweep(run_t *r, const char *collective, const int *gpus, int ngpus, 
     int cut = step_cut(r, which, NULL);
     if (cut && max_b > (1ull << 30)) /* the cut-down form: to 1 GiB */
         max_b = 1ull << 30;
-    ls_nccl_sweep_opts_t o = {.collective = collective,
-                              .gpus = gpus,
-                              .ngpus = ngpus,
-                              .min_bytes = min_b,
-                              .max_bytes = max_b,
-                              .step_factor = factor,
-                              .iters = 20,
-                              .warmup = 5,
-                              .check = 1,
-                              .dtype = "float",
-                              .redop = "sum",
-                              .in_place = 2,
-                              .timeout_s = 60,
-                              .variant = "default",
-                              .threads = 1}; /* one launching thread per GPU, as frameworks
-                                                drive them (docs/nccl.md) */
+    ls_sweep_step_t s = {.collective = collective,
+                         .gpus = gpus,
+                         .ngpus = ngpus,
+                         .min_bytes = min_b,
+                         .max_bytes = max_b,
+                         .step_factor = factor,
+                         .timeout_s = 60,
+                         .annotate = 1};
     ls_progress("%s ...", name);
     char err[512] = "";
     double t0 = now_s();
-    json_t *entry = ls_nccl_sweep(&o, err, sizeof err);
+    int rc = ls_sweep_step(r->doc, &s, err, sizeof err);
     ls_progress_done();
-    if (!entry) {
-        step_done(r, name, t0, -1, err, which, NULL, cut);
-        return;
-    }
-    int ok = strcmp(ls_json_str(entry, "status", "failed"), "ok") == 0;
-    if (!ok)
-        snprintf(err, sizeof err, "%s", ls_json_str(entry, "error", "failed"));
-    ls_nccl_annotate_entry(r->doc, entry);
-    ls_nccl_add_entry(r->doc, entry);
-    step_done(r, name, t0, ok ? 0 : -1, err, which, NULL, cut);
+    step_done(r, name, t0, rc, err, which, NULL, cut);
 }
 
 static int same_set(const json_t *list, const int *gpus, int n)

@@ -72,82 +72,39 @@ static ls_table_t *boards(const json_t *doc)
         number(c[12], pw, "limit_w");
         number(c[13], pw, "default_limit_w");
         integer(c[14], g, "numa_node", 0);
-        size_t k, active = 0;
-        const json_t *l;
-        json_array_foreach(links, k, l)
-            active += json_is_true(json_object_get(l, "active"));
-        snprintf(c[15], CELL, "%zu", active);
+        snprintf(c[15], CELL, "%d", ls_gpu_nvlinks_active(g));
         snprintf(c[16], CELL, "%zu", json_array_size(links));
         if (!json_array_size(links))
             c[15][0] = c[16][0] = '\0';
-        const char *row[] = {c[0],
-                             ls_json_str(g, "name", ""),
-                             ls_json_str(g, "pci_bus_id", ""),
-                             c[3],
-                             c[4],
-                             c[5],
-                             c[6],
-                             c[7],
-                             c[8],
-                             c[9],
-                             c[10],
-                             c[11],
-                             c[12],
-                             c[13],
-                             c[14],
-                             c[15],
-                             c[16]};
+        const char *row[17];
+        for (int k = 0; k < 17; k++)
+            row[k] = c[k];
+        row[1] = ls_json_str(g, "name", "");
+        row[2] = ls_json_str(g, "pci_bus_id", "");
         ls_table_row(t, row);
     }
     return t;
 }
 
 /* value as a percentage of the entry's hardware ceiling (plan.ceilings), "" unknown. */
-static void pct(char *buf, const json_t *plan, const json_t *e, double value)
+static void pct_cell(const json_t *plan, const json_t *e, double value, char *buf, size_t len)
 {
-    double c = ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
-                                           ls_json_str(e, "id", "")),
-                           "ceiling_gbps", 0);
-    full(buf, e && c > 0 && isfinite(value) ? 100 * value / c : NAN);
+    double c = ls_plan_ceiling(plan, e);
+    ls_fmt_full(e && c > 0 && isfinite(value) ? 100 * value / c : NAN, buf, len);
+}
+
+/* The document's word as it is, "" when it has none. */
+static const char *link_word(const json_t *l, const char *key)
+{
+    return ls_json_str(l, key, "");
 }
 
 static ls_table_t *paths(const json_t *doc, const json_t *plan)
 {
-    static const char *header[] = {"src",       "dst",        "link",       "class",
-                                   "p2p_read",  "p2p_write",  "uni_gbps",   "uni_pct_of_peak",
-                                   "uni_entry", "bidir_gbps", "latency_us", "status"};
-    ls_table_t *t = ls_table_new("p2p_paths", 12, header);
-    int n = ls_doc_ngpus(doc);
-    for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) {
-            if (a == b)
-                continue;
-            const json_t *l = ls_doc_link(doc, a, b);
-            const char *uid = "";
-            char sa[CELL], sb[CELL], uni[CELL], up[CELL], bid[CELL], lat[CELL];
-            snprintf(sa, CELL, "%d", a);
-            snprintf(sb, CELL, "%d", b);
-            double u = ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_UNI, a, b, &uid);
-            full(uni, u);
-            const json_t *ue = ls_doc_entry_by_id(doc, uid);
-            pct(up, plan, ue, u);
-            full(bid, ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL));
-            full(lat, ls_doc_pair_value(doc, &ls_fam_latency, NULL, a, b, NULL));
-            const char *row[] = {sa,
-                                 sb,
-                                 ls_json_str(l, "type", ""),
-                                 ls_json_str(l, "class", ""),
-                                 ls_json_str(l, "p2p_read", ""),
-                                 ls_json_str(l, "p2p_write", ""),
-                                 uni,
-                                 up,
-                                 uid,
-                                 bid,
-                                 lat,
-                                 ls_pair_status(doc, plan, a, b, ue)};
-            ls_table_row(t, row);
-        }
-    return t;
+    static const ls_path_cells_t cells = {.figure = ls_fmt_full,
+                                          .peak = pct_cell,
+                                          .link_word = link_word};
+    return ls_paths_table(doc, plan, "p2p_paths", &cells);
 }
 
 static void collective_rows(ls_table_t *t, const json_t *e, const json_t *plan)
@@ -171,23 +128,13 @@ static void collective_rows(ls_table_t *t, const json_t *e, const json_t *plan)
         number(c[7], p, "busbw");
         integer(c[8], p, "wrong", 0);
         char share[CELL];
-        pct(share, plan, e, ls_json_num(json_is_object(o) ? o : p, "busbw", NAN));
-        const char *row[] = {ls_json_str(e, "id", ""),
-                             ls_json_str(e, "collective", ""),
-                             ls_json_str(e, "variant", "default"),
-                             gpus,
-                             nr,
-                             c[0],
-                             c[1],
-                             c[2],
-                             c[3],
-                             c[4],
-                             c[5],
-                             c[6],
-                             c[7],
-                             c[8],
-                             share,
-                             ls_status_row_word(plan, e, r)};
+        pct_cell(plan, e, ls_json_num(json_is_object(o) ? o : p, "busbw", NAN), share, CELL);
+        const char *row[16] = {ls_json_str(e, "id", ""), ls_json_str(e, "collective", ""),
+                               ls_json_str(e, "variant", "default"), gpus, nr};
+        for (int m = 0; m < 9; m++)
+            row[5 + m] = c[m];
+        row[14] = share;
+        row[15] = ls_status_row_word(plan, e, r);
         ls_table_row(t, row);
     }
     free(gpus);
@@ -240,17 +187,13 @@ static ls_table_t *family_table(const json_t *doc, const json_t *plan, const ls_
         char c[16][CELL];
         cols(e, c);
         stats(c + nown, e);
-        double peak = ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
-                                                  ls_json_str(e, "id", "")),
-                                  "ceiling_gbps", NAN);
+        double peak = ls_plan_ceiling(plan, e);
         full(c[nown + 5], peak > 0 ? peak : NAN);
-        pct(c[nown + 6], plan, e, ls_json_num(e, "value", NAN));
+        pct_cell(plan, e, ls_json_num(e, "value", NAN), c[nown + 6], CELL);
         const char *row[16];
         for (int k = 0; k < nown + 7; k++)
             row[k] = c[k];
-        row[nown + 7] = ls_json_str(e, "source", LS_SOURCE_LINKSCOPE);
-        row[nown + 8] = ls_json_str(e, "id", "");
-        row[nown + 9] = ls_status_word(plan, e);
+        ls_entry_tail_cells(plan, e, row + nown + 7);
         ls_table_row(t, row);
     }
     return t;

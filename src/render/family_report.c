@@ -51,11 +51,9 @@ static void family_row(ls_table_t *t, const json_t *plan, const ls_view_t *v)
     stat_cell(stats, "max", mx, sizeof mx);
     ls_fmt_num(100 * v->cv, cv, sizeof cv);
     snprintf(n, sizeof n, "%d", v->n);
-    const char *row[] = {what,  v->method_word[0] ? v->method_word : "unknown",
-                         value, mn,
-                         mx,    cv,
-                         n,     ls_json_str(v->json, "source", LS_SOURCE_LINKSCOPE),
-                         v->id, ls_status_word(plan, v->json)};
+    const char *row[10] = {what, v->method_word[0] ? v->method_word : "unknown", value, mn, mx, cv,
+                           n};
+    ls_entry_tail_cells(plan, v->json, row + 7);
     ls_table_row(t, row);
 }
 

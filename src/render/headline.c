@@ -62,9 +62,7 @@ static int matches(const json_t *e, const headline_t *h)
 static double peak_of(const json_t *plan, const json_t *e)
 {
     if (json_is_object(json_object_get(plan, "ceilings")))
-        return ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
-                                           ls_json_str(e, "id", "")),
-                           "ceiling_gbps", 0);
+        return ls_plan_ceiling(plan, e);
     return ls_json_num(e, "theoretical", 0);
 }
 

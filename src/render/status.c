@@ -1,6 +1,7 @@
 #include "status.h"
 #include "model/doc.h"
 #include "model/view.h"
+#include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -48,11 +49,23 @@ const char *ls_status_word(const json_t *plan, const json_t *entry)
     return ls_status_row_word(plan, entry, NULL);
 }
 
+void ls_entry_tail_cells(const json_t *plan, const json_t *entry, const char *cells[3])
+{
+    cells[0] = ls_json_str(entry, "source", LS_SOURCE_LINKSCOPE);
+    cells[1] = ls_json_str(entry, "id", "");
+    cells[2] = ls_status_word(plan, entry);
+}
+
+double ls_plan_ceiling(const json_t *plan, const json_t *entry)
+{
+    return ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
+                                       ls_json_str(entry, "id", "")),
+                       "ceiling_gbps", 0);
+}
+
 void ls_peak_cell(const json_t *plan, const json_t *entry, double value, char *buf, size_t len)
 {
-    const json_t *c = json_object_get(json_object_get(plan, "ceilings"),
-                                      ls_json_str(entry, "id", ""));
-    double peak = ls_json_num(c, "ceiling_gbps", 0);
+    double peak = ls_plan_ceiling(plan, entry);
     if (!entry || !isfinite(value) || value <= 0)
         snprintf(buf, len, "-");
     else if (peak <= 0)

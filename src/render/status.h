@@ -17,8 +17,16 @@ const char *ls_status_row_word(const json_t *plan, const json_t *entry, const js
 const char *ls_pair_status(const json_t *doc, const json_t *plan, int a, int b,
                            const json_t *chosen);
 
+/* The three cells that end every measurement row: its source (linkscope when the entry
+   names none), its id and its status word. */
+void ls_entry_tail_cells(const json_t *plan, const json_t *entry, const char *cells[3]);
+
 /* The measurement with this id, NULL when none (or id empty). */
 const json_t *ls_doc_entry_by_id(const json_t *doc, const char *id);
+
+/* The entry's hardware ceiling that the analysis derived (plan.ceilings, GB/s); 0 when
+   the plan has none for it. */
+double ls_plan_ceiling(const json_t *plan, const json_t *entry);
 
 /* value as a percentage of the entry's ceiling in the plan: "83%"; "unknown" when the
    plan has no ceiling for it; "-" without an entry or value. */

@@ -1,4 +1,5 @@
 #include "svg.h"
+#include "status.h"
 #include "model/doc.h"
 #include "model/vocab.h"
 #include "model/view.h"
@@ -540,9 +541,7 @@ static int chart_series(const json_t *doc, const char *collective, const char *v
    recorded with it; 0 unknown. */
 static double entry_ceiling(const json_t *plan, const json_t *e)
 {
-    double c = ls_json_num(json_object_get(json_object_get(plan, "ceilings"),
-                                           ls_json_str(e, "id", "")),
-                           "ceiling_gbps", 0);
+    double c = ls_plan_ceiling(plan, e);
     return c > 0 ? c : ls_json_num(e, "theoretical", 0);
 }
 

@@ -174,13 +174,7 @@ ls_table_t *ls_gpu_grid_table(const char *title, int n, const int *index,
 
 const json_t *ls_doc_link(const json_t *doc, int a, int b)
 {
-    size_t i;
-    const json_t *l;
-    json_array_foreach(json_object_get(doc, "links"), i, l) {
-        if (ls_json_int(l, "a", -1) == a && ls_json_int(l, "b", -1) == b)
-            return l;
-    }
-    return NULL;
+    return ls_json_find_int(json_object_get(doc, "links"), "a", a, "b", b);
 }
 
 /* ---- document tables ---------------------------------------------------------------- */
@@ -260,13 +254,8 @@ ls_table_t *ls_table_inventory(const json_t *doc)
         intstr(numa, sizeof numa, g, "numa_node");
         if (ls_json_int(g, "numa_node", -1) < 0)
             snprintf(numa, sizeof numa, "-");
-        size_t k, active = 0;
-        const json_t *l;
-        json_array_foreach(json_object_get(g, "nvlinks"), k, l) {
-            active += json_is_true(json_object_get(l, "active"));
-        }
         if (json_array_size(json_object_get(g, "nvlinks")))
-            snprintf(nvl, sizeof nvl, "%zu/%zu", active,
+            snprintf(nvl, sizeof nvl, "%d/%zu", ls_gpu_nvlinks_active(g),
                      json_array_size(json_object_get(g, "nvlinks")));
         else
             snprintf(nvl, sizeof nvl, "-");
@@ -384,49 +373,71 @@ double ls_doc_pair_value(const json_t *doc, const ls_fam_t *fam, const char *dir
     return best;
 }
 
-ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
+/* One row of the paths table: the ordered pair a -> b. */
+static void path_row(ls_table_t *t, const json_t *doc, const json_t *plan, int a, int b,
+                     const ls_path_cells_t *how)
+{
+    const json_t *l = ls_doc_link(doc, a, b);
+    const char *uid = "";
+    char sa[16], sb[16], uni[48], pct[48], bid[48], lat[48];
+    snprintf(sa, sizeof sa, "%d", a);
+    snprintf(sb, sizeof sb, "%d", b);
+    double u = ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_UNI, a, b, &uid);
+    const json_t *ue = ls_doc_entry_by_id(doc, uid);
+    how->figure(u, uni, sizeof uni);
+    how->peak(plan, ue, u, pct, sizeof pct);
+    how->figure(ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL), bid, sizeof bid);
+    how->figure(ls_doc_pair_value(doc, &ls_fam_latency, NULL, a, b, NULL), lat, sizeof lat);
+    const char *row[] = {sa,
+                         sb,
+                         how->link_word(l, "type"),
+                         how->link_word(l, "class"),
+                         how->link_word(l, "p2p_read"),
+                         how->link_word(l, "p2p_write"),
+                         uni,
+                         pct,
+                         uid,
+                         bid,
+                         lat,
+                         ls_pair_status(doc, plan, a, b, ue)};
+    ls_table_row(t, row);
+}
+
+ls_table_t *ls_paths_table(const json_t *doc, const json_t *plan, const char *title,
+                           const ls_path_cells_t *how)
 {
     static const char *header[] = {"src",       "dst",        "link",       "class",
                                    "p2p_read",  "p2p_write",  "uni_gbps",   "uni_pct_of_peak",
                                    "uni_entry", "bidir_gbps", "latency_us", "status"};
-    ls_table_t *t = ls_table_new("P2P paths: best one-direction and bidirectional bandwidth "
-                                 "(GB/s), the one-direction figure as % of its hardware ceiling, "
-                                 "and lowest latency (us) per ordered pair",
-                                 12, header);
+    ls_table_t *t = ls_table_new(title, 12, header);
     int n = ls_doc_ngpus(doc);
     for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) {
-            if (a == b)
-                continue;
-            const json_t *l = ls_doc_link(doc, a, b), *ue = NULL;
-            const char *uid = "";
-            char sa[16], sb[16], uni[24], pct[24], bid[24], lat[24];
-            snprintf(sa, sizeof sa, "%d", a);
-            snprintf(sb, sizeof sb, "%d", b);
-            double u = ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_UNI, a, b, &uid);
-            ue = ls_doc_entry_by_id(doc, uid);
-            ls_fmt_num(u, uni, sizeof uni);
-            ls_peak_cell(plan, ue, u, pct, sizeof pct);
-            ls_fmt_num(ls_doc_pair_value(doc, &ls_fam_p2p, LS_DIR_BIDIR, a, b, NULL), bid,
-                       sizeof bid);
-            ls_fmt_num(ls_doc_pair_value(doc, &ls_fam_latency, NULL, a, b, NULL), lat, sizeof lat);
-            const char *type = ls_json_str(l, "type", "unknown"),
-                       *cls = ls_json_str(l, "class", "unknown");
-            const char *row[] = {sa,
-                                 sb,
-                                 strcmp(type, "?") ? type : "unknown",
-                                 strcmp(cls, "?") ? cls : "unknown",
-                                 ls_json_str(l, "p2p_read", "-"),
-                                 ls_json_str(l, "p2p_write", "-"),
-                                 uni,
-                                 pct,
-                                 uid,
-                                 bid,
-                                 lat,
-                                 ls_pair_status(doc, plan, a, b, ue)};
-            ls_table_row(t, row);
-        }
+        for (int b = 0; b < n; b++)
+            if (a != b)
+                path_row(t, doc, plan, a, b, how);
     return t;
+}
+
+/* For people: a link word the document leaves unknown ("?" or none) reads "unknown", a
+   P2P status it lacks "-". */
+static const char *path_word(const json_t *l, const char *key)
+{
+    if (!strncmp(key, "p2p_", 4))
+        return ls_json_str(l, key, "-");
+    const char *w = ls_json_str(l, key, "unknown");
+    return strcmp(w, "?") ? w : "unknown";
+}
+
+ls_table_t *ls_table_p2p_paths(const json_t *doc, const json_t *plan)
+{
+    static const ls_path_cells_t cells = {.figure = ls_fmt_num,
+                                          .peak = ls_peak_cell,
+                                          .link_word = path_word};
+    return ls_paths_table(doc, plan,
+                          "P2P paths: best one-direction and bidirectional bandwidth "
+                          "(GB/s), the one-direction figure as % of its hardware ceiling, "
+                          "and lowest latency (us) per ordered pair",
+                          &cells);
 }
 
 ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan)
@@ -451,26 +462,14 @@ ls_table_t *ls_table_hbm(const json_t *doc, const json_t *plan)
         num(mx, sizeof mx, st, "max");
         ls_fmt_num(100 * ls_json_num(st, "cv", 0), cv, sizeof cv);
         /* the ceiling the analysis derived (bus width x memory clock), else unknown */
-        const json_t *c = json_object_get(json_object_get(plan, "ceilings"),
-                                          ls_json_str(e, "id", ""));
-        if (ls_json_num(c, "ceiling_gbps", 0) > 0)
-            ls_fmt_num(ls_json_num(c, "ceiling_gbps", 0), th, sizeof th);
+        if (ls_plan_ceiling(plan, e) > 0)
+            ls_fmt_num(ls_plan_ceiling(plan, e), th, sizeof th);
         else
             snprintf(th, sizeof th, "unknown");
         ls_peak_cell(plan, e, ls_json_num(e, "value", NAN), eff, sizeof eff);
         intstr(n, sizeof n, st, "n");
-        const char *row[] = {g,
-                             ls_json_str(e, "method", "unknown"),
-                             v,
-                             mn,
-                             mx,
-                             cv,
-                             th,
-                             eff,
-                             n,
-                             ls_json_str(e, "source", "linkscope"),
-                             ls_json_str(e, "id", ""),
-                             ls_status_word(plan, e)};
+        const char *row[12] = {g, ls_json_str(e, "method", "unknown"), v, mn, mx, cv, th, eff, n};
+        ls_entry_tail_cells(plan, e, row + 9);
         ls_table_row(t, row);
     }
     return t;
@@ -493,15 +492,13 @@ ls_table_t *ls_table_host_copies(const json_t *doc, const json_t *plan)
         intstr(node, sizeof node, e, "numa_node");
         num(v, sizeof v, e, "value");
         ls_peak_cell(plan, e, ls_json_num(e, "value", NAN), th, sizeof th);
-        const char *row[] = {g,
-                             node,
-                             ls_json_str(e, "direction", "unknown"),
-                             ls_json_str(e, "memory", "unknown"),
-                             v,
-                             th,
-                             ls_json_str(e, "source", "linkscope"),
-                             ls_json_str(e, "id", ""),
-                             ls_status_word(plan, e)};
+        const char *row[9] = {g,
+                              node,
+                              ls_json_str(e, "direction", "unknown"),
+                              ls_json_str(e, "memory", "unknown"),
+                              v,
+                              th};
+        ls_entry_tail_cells(plan, e, row + 6);
         ls_table_row(t, row);
     }
     return t;
@@ -580,13 +577,14 @@ ls_table_t *ls_table_collectives(const json_t *doc, const json_t *plan)
 
 /* ---- analysis tables ---------------------------------------------------------------- */
 
-static char *evidence_str(const json_t *ev)
+/* A list of strings joined by sep (the caller frees it). */
+static char *joined(const json_t *strings, const char *sep)
 {
     ls_buf_t b = {0};
     size_t i;
     const json_t *v;
-    json_array_foreach(ev, i, v) {
-        ls_buf_printf(&b, "%s%s", i ? " " : "", json_string_value(v));
+    json_array_foreach(strings, i, v) {
+        ls_buf_printf(&b, "%s%s", i ? sep : "", json_string_value(v));
     }
     return ls_buf_take(&b);
 }
@@ -598,7 +596,7 @@ ls_table_t *ls_table_findings(const json_t *findings)
     size_t i;
     const json_t *f;
     json_array_foreach(findings, i, f) {
-        char *ev = evidence_str(json_object_get(f, "evidence"));
+        char *ev = joined(json_object_get(f, "evidence"), " ");
         const char *row[] = {ls_json_str(f, "severity", ""), ls_json_str(f, "rule", ""),
                              ls_json_str(f, "subject", ""), ls_json_str(f, "message", ""), ev};
         ls_table_row(t, row);
@@ -625,6 +623,15 @@ ls_table_t *ls_table_islands(const json_t *plan)
     return t;
 }
 
+/* A group's expected busbw, "unknown" when no link class gave it. */
+static void expected_cell(char *buf, size_t len, const json_t *g)
+{
+    if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
+        snprintf(buf, len, "unknown");
+    else
+        num(buf, len, g, "expected_busbw_gbps");
+}
+
 ls_table_t *ls_table_groups(const json_t *plan)
 {
     static const char *header[] =
@@ -640,9 +647,7 @@ ls_table_t *ls_table_groups(const json_t *plan)
         char *set = gpus_str(json_object_get(g, "gpus")),
              *ring = gpus_str(json_object_get(g, "ring"));
         intstr(k, sizeof k, g, "k");
-        num(exp, sizeof exp, g, "expected_busbw_gbps");
-        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
-            snprintf(exp, sizeof exp, "unknown"); /* no link class to expect from */
+        expected_cell(exp, sizeof exp, g);
         num(meas, sizeof meas, g, "measured_busbw_gbps");
         const char *row[] = {k, set, ring, exp, meas, ls_json_str(g, "expected_from", "")};
         ls_table_row(t, row);
@@ -667,10 +672,8 @@ ls_table_t *ls_table_measured_groups(const json_t *plan)
     json_array_foreach(json_object_get(plan, "measured_groups"), i, g) {
         char exp[24], meas[24], ratio[24];
         char *set = gpus_str(json_object_get(g, "gpus")),
-             *ids = evidence_str(json_object_get(g, "entries"));
-        num(exp, sizeof exp, g, "expected_busbw_gbps");
-        if (!strcmp(ls_json_str(g, "expected_from", ""), "unknown"))
-            snprintf(exp, sizeof exp, "unknown");
+             *ids = joined(json_object_get(g, "entries"), " ");
+        expected_cell(exp, sizeof exp, g);
         num(meas, sizeof meas, g, "measured_busbw_gbps");
         num(ratio, sizeof ratio, g, "ratio");
         const char *row[] = {set, ls_json_str(g, "variant", ""), meas, exp, ratio, ids};
@@ -728,13 +731,7 @@ ls_table_t *ls_table_keep_out(const json_t *plan)
     size_t i;
     const json_t *k;
     json_array_foreach(json_object_get(plan, "keep_out"), i, k) {
-        ls_buf_t b = {0};
-        size_t j;
-        const json_t *r;
-        json_array_foreach(json_object_get(k, "reasons"), j, r) {
-            ls_buf_printf(&b, "%s%s", j ? "; " : "", json_string_value(r));
-        }
-        char g[16], *why = ls_buf_take(&b);
+        char g[16], *why = joined(json_object_get(k, "reasons"), "; ");
         intstr(g, sizeof g, k, "gpu");
         const char *row[] = {g, ls_json_str(k, "name", ""), why};
         ls_table_row(t, row);

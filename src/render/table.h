@@ -65,6 +65,21 @@ ls_table_t *ls_table_pairs(const json_t *plan);
 ls_table_t *ls_table_best_hbm(const json_t *plan);
 ls_table_t *ls_table_keep_out(const json_t *plan);
 
+/* How the P2P paths table writes its cells: a figure (rounded for people, at full
+   precision for CSV), a figure as % of its entry's ceiling, a word of the document's
+   link a -> b (key "type", "class", "p2p_read" or "p2p_write"; l NULL when none). */
+typedef struct {
+    void (*figure)(double v, char *buf, size_t len);
+    void (*peak)(const json_t *plan, const json_t *entry, double value, char *buf, size_t len);
+    const char *(*link_word)(const json_t *l, const char *key);
+} ls_path_cells_t;
+
+/* One row per ordered pair of GPUs: link type and class, P2P read and write, the best
+   one-direction figure, its % of peak and entry, bidirectional, lowest latency, status;
+   the columns of ls_table_p2p_paths and of the CSV export p2p_paths. */
+ls_table_t *ls_paths_table(const json_t *doc, const json_t *plan, const char *title,
+                           const ls_path_cells_t *how);
+
 /* The link entry of the document from GPU a to GPU b; NULL when none. */
 const json_t *ls_doc_link(const json_t *doc, int a, int b);
 

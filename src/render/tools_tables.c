@@ -3,6 +3,7 @@
 #include "model/doc.h"
 #include "model/view.h"
 #include "strbuf.h"
+#include "util/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -48,6 +49,20 @@ static void size_text(long long bytes, char *out, size_t len)
         snprintf(out, len, "%lld KiB", bytes >> 10);
     else
         snprintf(out, len, "%lld B", bytes);
+}
+
+/* One row per group of fam's entries: row(t, doc, first, done) writes the group of the
+   first entry not yet in one and marks in done every entry it takes. */
+static void group_rows(ls_table_t *t, const json_t *doc, const ls_fam_t *fam,
+                       void (*row)(ls_table_t *t, const json_t *doc, size_t first, char *done))
+{
+    char *done = calloc(json_array_size(json_object_get(doc, "measurements")) + 1, 1);
+    LS_DOC_FOREACH(v, doc, fam)
+    {
+        if (done && !done[v.index])
+            row(t, doc, v.index, done);
+    }
+    free(done);
 }
 
 /* One row for the entries of one (tool, port, direction), from the first of them. */
@@ -100,20 +115,8 @@ ls_table_t *ls_table_perftest(const json_t *doc)
                                  "1 Gb/s = 0.125 GB/s), latency us (t_typical); best = highest "
                                  "GB/s or lowest us",
                                  9, header);
-    char *done = calloc(json_array_size(json_object_get(doc, "measurements")) + 1, 1);
-    LS_DOC_FOREACH(v, doc, &ls_fam_net)
-    {
-        if (done && !done[v.index])
-            perftest_row(t, doc, v.index, done);
-    }
-    free(done);
+    group_rows(t, doc, &ls_fam_net, perftest_row);
     return t;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static void nvloom_row(ls_table_t *t, const json_t *doc, size_t first, char *done)
@@ -145,12 +148,12 @@ static void nvloom_row(ls_table_t *t, const json_t *doc, size_t first, char *don
         free(v);
         return;
     }
-    qsort(v, n, sizeof *v, cmp_double);
+    ls_stats_t st = ls_stats(v, n);
     char cells[24], mn[24], md[24], mx[24], worst[160];
     snprintf(cells, sizeof cells, "%zu", n);
-    ls_fmt_num(v[0], mn, sizeof mn),
-        ls_fmt_num(n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, md, sizeof md);
-    ls_fmt_num(v[n - 1], mx, sizeof mx);
+    ls_fmt_num(st.min, mn, sizeof mn);
+    ls_fmt_num(st.median, md, sizeof md);
+    ls_fmt_num(st.max, mx, sizeof mx);
     snprintf(worst, sizeof worst, "%s", low_subject);
     const char *row[] = {ls_json_str(a, "method", "?"),
                          ls_json_str(a, "pattern", "?"),
@@ -176,12 +179,6 @@ ls_table_t *ls_table_nvloom(const json_t *doc)
                                  8, header);
     /* a narrow terminal keeps the worst cell (the process a finding names) and the min */
     ls_table_drop(t, "pattern,cells,max,median");
-    char *done = calloc(json_array_size(json_object_get(doc, "measurements")) + 1, 1);
-    LS_DOC_FOREACH(w, doc, &ls_fam_mnnvl)
-    {
-        if (done && !done[w.index])
-            nvloom_row(t, doc, w.index, done);
-    }
-    free(done);
+    group_rows(t, doc, &ls_fam_mnnvl, nvloom_row);
     return t;
 }

@@ -47,6 +47,18 @@ static void print_header(FILE *out, const json_t *est)
         fprintf(out, "Note: %s.\n", ls_json_str(m, "note", ""));
 }
 
+/* The fit of the sizes at one end of the measured curve (side "below" the smallest or
+   "above" the largest), when the curve has one there. */
+static void end_fit(FILE *out, const json_t *fit, const char *side, const char *end)
+{
+    if (fit)
+        fprintf(out,
+                "    %s them, the fit of the sizes within x%.0f of the %s: t = %.2f us + S / "
+                "%.1f GB/s\n",
+                side, ls_json_num(fit, "span", 0), end, ls_json_num(fit, "alpha_us", 0),
+                ls_json_num(fit, "bw_gbps", 0));
+}
+
 static void print_source(FILE *out, const json_t *s, long long nranks)
 {
     const char *name = ls_json_str(s, "name", "?");
@@ -74,18 +86,8 @@ static void print_source(FILE *out, const json_t *s, long long nranks)
                 ls_json_num(fit, "alpha_us", 0), ls_json_num(fit, "bw_gbps", 0),
                 100 * ls_json_num(fit, "max_rel_residual", 0),
                 100 * ls_json_num(fit, "rms_rel_residual", 0));
-    if (below)
-        fprintf(out,
-                "    below them, the fit of the sizes within x%.0f of the smallest: t = %.2f us + "
-                "S / %.1f GB/s\n",
-                ls_json_num(below, "span", 0), ls_json_num(below, "alpha_us", 0),
-                ls_json_num(below, "bw_gbps", 0));
-    if (above)
-        fprintf(out,
-                "    above them, the fit of the sizes within x%.0f of the largest: t = %.2f us + "
-                "S / %.1f GB/s\n",
-                ls_json_num(above, "span", 0), ls_json_num(above, "alpha_us", 0),
-                ls_json_num(above, "bw_gbps", 0));
+    end_fit(out, below, "below", "smallest");
+    end_fit(out, above, "above", "largest");
     if (!fit)
         fprintf(out, "; no fit (fewer than 2 sizes): outside, the nearest point\n");
 }

@@ -56,9 +56,8 @@ static void sample_once(ls_series_t *s)
 {
     for (int i = 0; i < s->n; i++) {
         track_t *g = &s->g[i];
-        ls_nvml_live_t live;
-        memset(&live, 0, sizeof live);
-        if (g->nvml < 0 || ls_nvml_live(g->nvml, &live) != 0)
+        ls_nvml_live_t live; /* zeroed by ls_nvml_live, which refuses an unknown index */
+        if (ls_nvml_live(g->nvml, &live) != 0)
             continue;
         double t = since(&s->t0);
         json_array_append_new(g->t, json_real(t));

@@ -8,8 +8,6 @@
 ls_series_t *ls_series_for(const int *devices, int n, int period_ms)
 {
     int nvml[LS_MAX_GPUS];
-    if (n > LS_MAX_GPUS)
-        n = LS_MAX_GPUS;
-    ls_nvml_indices_for(devices, n, nvml);
+    n = ls_nvml_indices_for(devices, n, nvml);
     return ls_series_start(nvml, n, period_ms);
 }

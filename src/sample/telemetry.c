@@ -1,4 +1,5 @@
 #include "telemetry.h"
+#include "model/doc.h"
 #include "model/entry.h"
 #include "model/vocab.h"
 #include "discover/nvml.h"
@@ -80,9 +81,8 @@ static void sample_once(ls_telemetry_t *t)
     double start = mono_s();
     for (int i = 0; i < t->n; i++) {
         gpu_track_t *g = &t->g[i];
-        ls_nvml_live_t live;
-        memset(&live, 0, sizeof live);
-        if (g->nvml < 0 || ls_nvml_live(g->nvml, &live) != 0)
+        ls_nvml_live_t live; /* zeroed by ls_nvml_live, which refuses an unknown index */
+        if (ls_nvml_live(g->nvml, &live) != 0)
             continue;
         if (live.sm_mhz)
             widen(&g->sm, live.sm_mhz);
@@ -186,11 +186,7 @@ static void put_range(json_t *tele, const char *key, const gpu_track_t *g, const
 {
     if (!r->seen)
         return;
-    json_t *per = json_object_get(tele, key);
-    if (!per) {
-        per = json_object();
-        json_object_set_new(tele, key, per);
-    }
+    json_t *per = ls_json_object_at(tele, key);
     char idx[16];
     snprintf(idx, sizeof idx, "%d", g->gpu);
     json_object_set_new(per, idx, range_json(r));
@@ -205,11 +201,7 @@ static json_t *errors_json(const ls_nvlink_errors_t *e)
 
 static void put_per_gpu(json_t *tele, const char *key, int gpu, json_t *value)
 {
-    json_t *per = json_object_get(tele, key);
-    if (!per) {
-        per = json_object();
-        json_object_set_new(tele, key, per);
-    }
+    json_t *per = ls_json_object_at(tele, key);
     char idx[16];
     snprintf(idx, sizeof idx, "%d", gpu);
     json_object_set_new(per, idx, value);

@@ -31,9 +31,10 @@ void ls_telemetry_stop(ls_telemetry_t *t, json_t *entry);
 /* Telemetry over CUDA devices (built with CUDA only): maps each to its NVML index by PCI
    bus id, then ls_telemetry_start with LS_TELEMETRY_PERIOD_MS. what: LS_TELEMETRY_* bits. */
 ls_telemetry_t *ls_telemetry_for(const int *devices, int n, unsigned what);
-/* nvml[i]: the NVML index of CUDA device devices[i] (-1 when NVML has none); n is at
-   most LS_MAX_GPUS. Shared by the telemetry window and the burn series (CUDA build). */
-void ls_nvml_indices_for(const int *devices, int n, int *nvml);
+/* nvml[i]: the NVML index of CUDA device devices[i] (-1 when NVML has none), for the
+   first n devices but at most LS_MAX_GPUS; returns how many. Shared by the telemetry
+   window and the burn series (CUDA build). */
+int ls_nvml_indices_for(const int *devices, int n, int *nvml);
 
 /* Whether NVML could be opened (cached after the first call); why not in err. */
 int ls_telemetry_available(char *err, size_t errlen);

@@ -4,8 +4,10 @@
 
 #include <cuda_runtime_api.h>
 
-void ls_nvml_indices_for(const int *devices, int n, int *nvml)
+int ls_nvml_indices_for(const int *devices, int n, int *nvml)
 {
+    if (n > LS_MAX_GPUS)
+        n = LS_MAX_GPUS;
     int have = ls_telemetry_available(NULL, 0);
     for (int i = 0; i < n; i++) {
         char bus[32];
@@ -14,13 +16,12 @@ void ls_nvml_indices_for(const int *devices, int n, int *nvml)
                       ? ls_nvml_index_by_bus_id(bus)
                       : -1;
     }
+    return n;
 }
 
 ls_telemetry_t *ls_telemetry_for(const int *devices, int n, unsigned what)
 {
     int nvml[LS_MAX_GPUS];
-    if (n > LS_MAX_GPUS)
-        n = LS_MAX_GPUS;
-    ls_nvml_indices_for(devices, n, nvml);
+    n = ls_nvml_indices_for(devices, n, nvml);
     return ls_telemetry_start(devices, nvml, n, LS_TELEMETRY_PERIOD_MS, what);
 }

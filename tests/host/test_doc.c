@@ -183,6 +183,39 @@ static void non_finite_samples_left_out(void **state)
     json_decref(e);
 }
 
+/* A list of the document is made on first use, a member that is not one replaced; an
+   object of a list is found by its integer keys or added once. */
+static void json_members_made_and_found(void **state)
+{
+    (void)state;
+    json_t *o = json_pack("{s:i}", "links", 3);
+    json_t *links = ls_json_array_at(o, "links");
+    assert_true(json_is_array(links));
+    assert_ptr_equal(ls_json_array_at(o, "links"), links);
+    assert_true(json_is_object(ls_json_object_at(o, "errors")));
+    assert_null(ls_json_array_at(links, "x")); /* not an object: nothing made */
+    json_t *ab = ls_json_find_or_add(links, json_pack("{s:i, s:i, s:s}", "a", 0, "b", 1, "t", "?"),
+                                     "a", "b");
+    json_t *ba = ls_json_find_or_add(links, json_pack("{s:i, s:i}", "a", 1, "b", 0), "a", "b");
+    assert_ptr_not_equal(ab, ba);
+    assert_ptr_equal(ls_json_find_or_add(links, json_pack("{s:i, s:i}", "a", 0, "b", 1), "a", "b"),
+                     ab);
+    assert_string_equal(ls_json_str(ab, "t", ""), "?"); /* the first one kept */
+    assert_int_equal(json_array_size(links), 2);
+    assert_ptr_equal(ls_json_find_int(links, "a", 1, NULL, 0), ba);
+    assert_ptr_equal(ls_json_find_int(links, "a", 1, "b", 0), ba);
+    assert_null(ls_json_find_int(links, "a", 1, "b", 1));
+    json_t *flags = ls_json_array_at(o, "flags");
+    ls_json_add_string_once(flags, "x");
+    ls_json_add_string_once(flags, "x");
+    assert_int_equal(json_array_size(flags), 1);
+    assert_int_equal(ls_json_append_once(flags, json_pack("{s:i}", "a", 1)), 1);
+    assert_int_equal(ls_json_append_once(flags, json_pack("{s:i}", "a", 1)), 0); /* equal */
+    assert_int_equal(ls_json_append_once(flags, json_pack("{s:i}", "a", 2)), 1);
+    assert_int_equal(json_array_size(flags), 3);
+    json_decref(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +226,7 @@ int main(void)
         cmocka_unit_test(topo_round_trip),
         cmocka_unit_test(json_int_of_reals),
         cmocka_unit_test(non_finite_samples_left_out),
+        cmocka_unit_test(json_members_made_and_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,9 @@
 
 #include "helpers.h"
 #include "measure/gpu.h"
+#include "model/doc.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/sweep_step.h"
 
 static void test_order_and_cuts(void **state)
 {
@@ -48,8 +50,31 @@ static void test_order_and_cuts(void **state)
     json_decref(doc);
 }
 
+/* A step's sweep that cannot start (an unknown collective, or no NCCL in this build)
+   says why and adds nothing to the document. */
+static void test_sweep_step_that_cannot_start(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new();
+    int gpus[] = {0};
+    ls_sweep_step_t s = {.collective = "no_such_collective",
+                         .gpus = gpus,
+                         .ngpus = 1,
+                         .min_bytes = 8,
+                         .max_bytes = 8,
+                         .step_factor = 2,
+                         .timeout_s = 1,
+                         .annotate = 1};
+    char why[256] = "";
+    assert_int_equal(ls_sweep_step(doc, &s, why, sizeof why), -1);
+    assert_true(why[0] != '\0');
+    assert_int_equal(json_array_size(json_object_get(doc, "measurements")), 0);
+    json_decref(doc);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_order_and_cuts)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_order_and_cuts),
+                                       cmocka_unit_test(test_sweep_step_that_cannot_start)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "helpers.h"
 #include "import/topo_text.h"
 #include "model/concurrency.h"
+#include "measure/measure.h"
 #include "pipeline/rounds.h"
 
 static json_t *topo_doc(const char *name)
@@ -117,6 +118,54 @@ static void test_no_topology(void **state)
     json_decref(doc);
 }
 
+/* What measure's walk over the rounds hands each round: its pairs and its number. */
+typedef struct {
+    int calls, pairs, last_index, seen[LS_MAX_GPUS][LS_MAX_GPUS];
+} walk_t;
+
+static void walk_round(json_t *doc, const ls_measure_opts_t *o, const int *pa, const int *pb,
+                       int npairs, int index, void *ctx)
+{
+    (void)doc, (void)o;
+    walk_t *w = ctx;
+    w->calls++;
+    assert_int_equal(index, w->last_index + 1);
+    w->last_index = index;
+    for (int k = 0; k < npairs; k++, w->pairs++)
+        w->seen[pa[k]][pb[k]]++;
+}
+
+/* The rounds walked as given (the HGX box's 7 rounds of 28 pairs), and without rounds
+   every pair alone, in order. */
+static void test_measure_walks_rounds(void **state)
+{
+    (void)state;
+    json_t *doc = topo_doc("topo/hgx-h100x8-nic8.txt");
+    int gpus[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    ls_run_rounds_t *r = calloc(1, sizeof *r);
+    walk_t *w = calloc(1, sizeof *w);
+    assert_non_null(r);
+    assert_non_null(w);
+    assert_int_equal(ls_run_rounds_init(r, doc, gpus, 8), 0);
+    ls_measure_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.ngpus = 8;
+    ls_run_rounds_apply(r, &o);
+    ls_measure_each_round(NULL, &o, walk_round, w);
+    assert_int_equal(w->calls, 7);
+    assert_int_equal(w->pairs, 28);
+    memset(w, 0, sizeof *w);
+    o.nrounds = 0;
+    o.ngpus = 3;
+    ls_measure_each_round(NULL, &o, walk_round, w);
+    assert_int_equal(w->calls, 3);
+    assert_int_equal(w->seen[0][1] + w->seen[0][2] + w->seen[1][2], 3);
+    ls_run_rounds_free(r);
+    free(r);
+    free(w);
+    json_decref(doc);
+}
+
 static void test_lower_beyond_spread(void **state)
 {
     (void)state;
@@ -198,7 +247,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hgx_rounds),          cmocka_unit_test(test_pcie_rounds),
         cmocka_unit_test(test_no_topology),         cmocka_unit_test(test_lower_beyond_spread),
-        cmocka_unit_test(test_shared_path_finding),
+        cmocka_unit_test(test_shared_path_finding), cmocka_unit_test(test_measure_walks_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

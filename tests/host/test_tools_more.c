@@ -15,7 +15,10 @@
 
 #include "helpers.h"
 #include "analyze/analyze.h"
+#include "import/dcgm_diag.h"
+#include "import/dcgm_health.h"
 #include "import/import.h"
+#include "import/nccl_tests_json.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 
@@ -565,6 +568,28 @@ static void text_per_iteration_columns(void **state)
     json_decref(doc);
 }
 
+/* A JSON paste that is not JSON, or lacks what its importer reads, is refused in one
+   wording: the file, the tool, then the parser's message or what is missing; the document
+   keeps nothing. */
+static void json_pastes_refused_alike(void **state)
+{
+    (void)state;
+    json_t *doc = ls_doc_new();
+    char err[256];
+    assert_int_equal(ls_import_dcgm_health(doc, "{\"body\": {}}", "h.json", err, sizeof err), -1);
+    assert_string_equal(err, "h.json: dcgmi health JSON: no \"Overall Health\" in its body");
+    assert_int_equal(ls_import_dcgm_diag(doc, "{}", "d.json", err, sizeof err), -1);
+    assert_string_equal(err, "d.json: dcgmi diag JSON: no \"DCGM Diagnostic\" object");
+    assert_int_equal(ls_import_nccl_tests_json(doc, "[1]", "n.json", err, sizeof err), -1);
+    assert_string_equal(err, "n.json: nccl-tests JSON: no \"results\" list");
+    assert_int_equal(ls_import_nccl_tests_json(doc, "{\"results\": [", "n.json", err, sizeof err),
+                     -1);
+    assert_true(strncmp(err, "n.json: nccl-tests JSON: ", 25) == 0);
+    assert_true(strlen(err) > 25); /* the parser's own message follows */
+    assert_int_equal(json_array_size(json_object_get(doc, "measurements")), 0);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -593,6 +618,7 @@ int main(void)
         cmocka_unit_test(inspector_real_records),
         cmocka_unit_test(ras_json_real_captures),
         cmocka_unit_test(text_per_iteration_columns),
+        cmocka_unit_test(json_pastes_refused_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
