@@ -378,36 +378,53 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
 
 /* WARN lines of one source grouped by catalog row (or by text, for a line the catalog
    does not know): {key: {text, count, hosts[], gpus[]}} in first-seen order. */
+/* One WARN text (w: {text, host, gpu}) into its group: by catalog id, else by text. */
+static void group_warning(json_t *groups, const json_t *w)
+{
+    const char *text = ls_json_str(w, "text", "");
+    ls_nccl_message_t msg;
+    const char *key = ls_nccl_message_match(text, &msg) == 0 ? msg.id : text;
+    json_t *g = json_object_get(groups, key);
+    if (!g) {
+        g = json_pack("{s:s, s:i, s:[], s:[]}", "text", text, "count", 0, "hosts", "gpus");
+        json_object_set_new(groups, key, g);
+    }
+    json_object_set_new(g, "count", json_integer(ls_json_int(g, "count", 0) + 1));
+    const json_t *h = json_object_get(w, "host");
+    json_t *hosts = json_object_get(g, "hosts"), *gpus = json_object_get(g, "gpus");
+    size_t k;
+    const json_t *v;
+    int seen = 0;
+    json_array_foreach(hosts, k, v)
+        seen |= json_equal(v, h);
+    if (h && !seen)
+        json_array_append(hosts, (json_t *)h);
+    const json_t *gpu = json_object_get(w, "gpu");
+    seen = 0;
+    json_array_foreach(gpus, k, v)
+        seen |= json_equal(v, gpu);
+    if (gpu && !seen)
+        json_array_append(gpus, (json_t *)gpu);
+}
+
+/* The log's WARN lines, and its bare network-transport messages (pasted without NCCL's
+   prefix, import/nccl_log_bare.h) that the catalog knows as warnings; a bare message the
+   catalog does not know (an INFO line such as "NET/IB : Using [0]mlx5_0:1/IB") is no
+   warning. */
 static json_t *warn_groups(const json_t *e)
 {
     json_t *groups = json_object();
     size_t i;
     const json_t *w;
-    json_array_foreach(json_object_get(e, "warnings"), i, w) {
-        const char *text = ls_json_str(w, "text", "");
+    json_array_foreach(json_object_get(e, "warnings"), i, w)
+        group_warning(groups, w);
+    json_array_foreach(json_object_get(e, "bare_messages"), i, w) {
         ls_nccl_message_t msg;
-        const char *key = ls_nccl_message_match(text, &msg) == 0 ? msg.id : text;
-        json_t *g = json_object_get(groups, key);
-        if (!g) {
-            g = json_pack("{s:s, s:i, s:[], s:[]}", "text", text, "count", 0, "hosts", "gpus");
-            json_object_set_new(groups, key, g);
-        }
-        json_object_set_new(g, "count", json_integer(ls_json_int(g, "count", 0) + 1));
-        const json_t *h = json_object_get(w, "host");
-        json_t *hosts = json_object_get(g, "hosts"), *gpus = json_object_get(g, "gpus");
-        size_t k;
-        const json_t *v;
-        int seen = 0;
-        json_array_foreach(hosts, k, v)
-            seen |= json_equal(v, h);
-        if (h && !seen)
-            json_array_append(hosts, (json_t *)h);
-        const json_t *gpu = json_object_get(w, "gpu");
-        seen = 0;
-        json_array_foreach(gpus, k, v)
-            seen |= json_equal(v, gpu);
-        if (gpu && !seen)
-            json_array_append(gpus, (json_t *)gpu);
+        if (ls_nccl_message_match(json_string_value(w), &msg) != 0)
+            continue;
+        json_t *one = json_pack("{s:O}", "text", w);
+        group_warning(groups, one);
+        json_decref(one);
     }
     return groups;
 }
@@ -484,9 +501,9 @@ static void error_trails(const log_src_t *src, json_t *out)
 static void nccl_warn(const log_src_t *src, int n, json_t *out)
 {
     for (int i = 0; i < n; i++) {
-        if (!json_array_size(json_object_get(src[i].obj, "warnings")))
-            error_trails(&src[i], out); /* a WARN line, where there is one, says it better */
         json_t *groups = warn_groups(src[i].obj);
+        if (!json_object_size(groups))
+            error_trails(&src[i], out); /* a WARN line, where there is one, says it better */
         const char *key;
         json_t *g;
         json_object_foreach(groups, key, g) {
@@ -515,6 +532,46 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
     }
 }
 
+/* NCCL's "P2P is disabled between [NVLINK] connected GPUs A and B" (import: p2p_disabled):
+   NVML says the pair has no peer access although PCIe below SYS or NVLink joins them, so
+   NCCL moves their traffic through host memory. One finding per log, unless the document
+   already named unavailable pairs from a topology or a P2P test (rules_p2p.c). */
+static void p2p_disabled(const log_src_t *src, int n, json_t *out)
+{
+    size_t k;
+    const json_t *f;
+    json_array_foreach(out, k, f)
+        if (!strcmp(ls_json_str(f, "rule", ""), "p2p_unavailable"))
+            return;
+    for (int i = 0; i < n; i++) {
+        const json_t *list = json_object_get(src[i].obj, "p2p_disabled"), *p;
+        char pairs[160] = "", host[96] = "";
+        int np = 0;
+        json_array_foreach(list, k, p) {
+            char one[32];
+            snprintf(one, sizeof one, "%lld<->%lld",
+                     (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 0)),
+                     (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 1)));
+            if (np++ < EDGES_LISTED) {
+                size_t used = strlen(pairs);
+                snprintf(pairs + used, sizeof pairs - used, "%s%s", np > 1 ? ", " : "", one);
+            }
+            if (!host[0] && *ls_json_str(p, "host", ""))
+                snprintf(host, sizeof host, " on %s", ls_json_str(p, "host", ""));
+        }
+        if (!np)
+            continue;
+        ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, src[i].about,
+                       json_pack("[s]", src[i].evidence),
+                       "%s: NCCL found peer-to-peer access off between connected GPUs%s (%s: "
+                       "NVML reports their P2P status not OK) and sends their traffic through "
+                       "host memory (SHM); likely: consumer boards whose driver disables P2P, a "
+                       "VM, or ACS/IOMMU on the PCIe path; next: `nvidia-smi topo -p2p r`, check "
+                       "ACS: `lspci -vvv | grep ACSCtl`",
+                       src[i].subject, host, pairs);
+    }
+}
+
 #define MAX_SOURCES 256
 
 void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
@@ -527,6 +584,7 @@ void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
     gdr_disabled(m, src, n, out);
     net_socket(m, src, n, out);
     nccl_warn(src, n, out);
+    p2p_disabled(src, n, out);
     p2p_env_off(m, out);
     free(src);
 }

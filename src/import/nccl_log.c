@@ -1,6 +1,7 @@
 #include "nccl_log.h"
 #include "nccl_log_extras.h"
 #include "model/doc.h"
+#include "nccl_log_bare.h"
 #include "model/nic_view.h"
 #include "import_util.h"
 #include "model/nccl_log.h"
@@ -149,6 +150,8 @@ static int line_prefix(const char *line, const char *kw, char *host, size_t len,
 
 int ls_nccl_log_detect(const char *text)
 {
+    if (ls_nccl_bare_detect(text))
+        return 1;
     char buf[2048];
     for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
         char kind;
@@ -158,6 +161,8 @@ int ls_nccl_log_detect(const char *text)
             return 1;
         /* at the line start, or after a launcher's prefix ("[1,0]<stdout>:NCCL version") */
         if (p && (p == buf || p[-1] == ':') && isdigit((unsigned char)p[13]))
+            return 1;
+        if (ls_nccl_bare_net_message(buf))
             return 1;
     }
     return 0;
@@ -363,9 +368,35 @@ static int version_line(const char *s, json_t *facts)
     return 1;
 }
 
+/* A line without NCCL's keyword: a version line, the last WARN text a framework printed
+   after "Last error:" (on this line or, when this one ends there, the next), or a
+   network transport's message pasted alone, kept in bare_messages for the WARN catalog
+   to judge (analyze/rules_nccl_log.c: one it knows is a warning, others stay quiet). */
+static void keywordless_line(const char *s, json_t *facts, int *await_last_error)
+{
+    version_line(s, facts);
+    const char *last = ls_nccl_last_error(s);
+    if (*await_last_error && !last) {
+        const char *next = ls_nccl_last_error_next(s);
+        *await_last_error = 0;
+        if (next)
+            parse_warn(next, "", -1, facts);
+        return;
+    }
+    if (last) {
+        *await_last_error = !*last;
+        if (*last)
+            parse_warn(last, "", -1, facts);
+        return;
+    }
+    if (ls_nccl_bare_net_message(s))
+        ls_json_add_string_once(ls_json_array_at(facts, "bare_messages"), s);
+}
+
 static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
+    int await_last_error = 0;
     for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
         unlink_markdown(buf);
         char *s = buf;
@@ -374,15 +405,17 @@ static void parse_lines(const char *text, json_t *facts)
         char kind;
         const char *kw = NULL, *msg = nccl_keyword(s, &kind, &kw);
         if (!msg) {
-            version_line(s, facts);
+            keywordless_line(s, facts, &await_last_error);
             continue;
         }
+        await_last_error = 0;
         int dev;
         if (line_prefix(s, kw, host, sizeof host, &dev) == 0)
             ls_json_add_string_once(json_object_get(facts, "hosts"), host);
-        if (kind == 'W')
+        if (kind == 'W') {
             parse_warn(msg, host, dev, facts);
-        else
+            ls_nccl_log_p2p_disabled(msg, host, facts);
+        } else
             parse_message(msg, host, dev, facts);
     }
 }

@@ -153,6 +153,29 @@ static int network_lines(const char *msg, json_t *facts)
     return 1;
 }
 
+/* "P2P is disabled between connected GPUs 2 and 1. You can repress this message with
+   NCCL_IGNORE_DISABLED_P2P=1." (INFO) and "P2P is disabled between NVLINK connected GPUs
+   %d and %d. ..." (WARN): NCCL's src/graph/paths.cc prints them when NVML reports the
+   pair's P2P status not OK although a PCIe path below SYS, or NVLink, joins them; the
+   numbers are the GPUs' NVML indices. Kept once per host and unordered pair. */
+int ls_nccl_log_p2p_disabled(const char *msg, const char *host, json_t *facts)
+{
+    const char *p = strstr(msg, "P2P is disabled between ");
+    int a, b;
+    if (!p)
+        return 0;
+    p += strlen("P2P is disabled between ");
+    if (!strncmp(p, "NVLINK ", 7))
+        p += 7;
+    if (sscanf(p, "connected GPUs %d and %d", &a, &b) != 2 || a < 0 || b < 0 || a == b)
+        return 0;
+    json_t *list = ls_json_array_at(facts, "p2p_disabled");
+    json_t *o = json_pack("{s:s, s:[i,i]}", "host", host ? host : "", "gpus", a < b ? a : b,
+                          a < b ? b : a);
+    ls_json_append_once(list, o);
+    return 1;
+}
+
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts)
 {
     if (!strncmp(msg, "Using network ",
@@ -160,13 +183,14 @@ void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *fact
         json_object_set_new(facts, "network_said", json_true());
     (void)(error_trail(msg, host ? host : "", dev, facts) || graph_line(msg, facts) ||
            graph_detail(msg, facts) || allocation(msg, facts) || nvls_line(msg, facts) ||
-           network_lines(msg, facts));
+           network_lines(msg, facts) || ls_nccl_log_p2p_disabled(msg, host, facts));
 }
 
 int ls_nccl_log_extras_any(const json_t *facts)
 {
-    static const char *const keys[] = {"error_trails", "graphs", "graph_lines",
-                                       "allocations",  "nvls",   "ib_devices"};
+    static const char *const keys[] = {"error_trails", "graphs",       "graph_lines",
+                                       "allocations",  "nvls",         "ib_devices",
+                                       "p2p_disabled", "bare_messages"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (json_object_get(facts, keys[i]))
             return 1;

@@ -18,10 +18,16 @@
    "nvls" {"available": [dev], "unavailable": [dev]}
    "network" "Socket"                              "NET/Socket : Using" before 2.7, which
                                                    printed no "Using network" line
-   "ib_devices" 0                                  "NET/IB : No device found." */
+   "ib_devices" 0                                  "NET/IB : No device found."
+   "p2p_disabled" [{host, gpus: [a, b]}]           "P2P is disabled between connected GPUs
+                                                   a and b" (also its NVLINK WARN form) */
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts);
 
-/* 1 when facts hold anything the extras read. */
+/* The "P2P is disabled between [NVLINK] connected GPUs A and B" message (INFO or WARN)
+   into facts' p2p_disabled; 1 when msg is one. */
+int ls_nccl_log_p2p_disabled(const char *msg, const char *host, json_t *facts);
+
+/* 1 when facts hold anything the extras (or the bare lines, nccl_log_bare.h) read. */
 int ls_nccl_log_extras_any(const json_t *facts);
 
 #endif

@@ -44,6 +44,12 @@ void ls_nccl_text_normalize(char *buf)
     char *p = buf;
     while (*p == ' ' || *p == '\t' || *p == '`')
         p++;
+    /* a quoted paste (e-mail or Markdown quoting: "> ", ">> ", "> > "): nccl-tests prints
+       no line that starts with '>' */
+    if (*p == '>') {
+        while (*p == '>' || *p == ' ' || *p == '\t')
+            p++;
+    }
     size_t tag = tag_length(p);
     char tagtext[32] = "";
     if (tag && tag < sizeof tagtext) {

@@ -325,14 +325,108 @@ static void catalog_rows(void **state)
     }
 }
 
+/* A network transport's message pasted without NCCL's prefix ("NET/IB : ...", net_ib.cc):
+   one the WARN catalog knows is a warning; an INFO one (the device list) stays quiet. */
+static void bare_net_lines(void **state)
+{
+    (void)state;
+    char sev[16];
+    json_t *doc = import_text("NET/IB : Got completion from peer 10.0.0.2<1234> with status=12 "
+                              "opcode=0 len=0 vendor err 129 (Recv)\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "error");
+    json_decref(doc);
+    doc = import_text("NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.0.0.1<0>\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "");
+    assert_int_equal(loud(doc), 0);
+    json_decref(doc);
+}
+
+/* The last WARN text a framework prints from ncclGetLastError() after "Last error:"
+   (PyTorch's ProcessGroupNCCL), on the same line after a launcher's rank prefix or on the
+   next line; an empty one (PyTorch's "Exception raised from" follows) adds no warning. */
+static void last_error_lines(void **state)
+{
+    (void)state;
+    char sev[16];
+    json_t *doc = import_text(
+        "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1331, unhandled system error, NCCL "
+        "version 2.18.5 3: Last error: 3: socketStartConnect: Connect to 10.1.2.3<4567> failed "
+        ": Connection refused\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "error");
+    const json_t *w = json_array_get(json_object_get(log0(doc), "warnings"), 0);
+    assert_string_equal(json_string_value(json_object_get(w, "text")),
+                        "socketStartConnect: Connect to 10.1.2.3<4567> failed : Connection "
+                        "refused");
+    json_decref(doc);
+    doc = import_text("torch.distributed.DistBackendError: NCCL error in: x.cpp:1, unhandled "
+                      "system error, NCCL version 2.21.5\n"
+                      "Last error:\n"
+                      "socketStartConnect: Connect to 10.1.2.3<4567> failed : Connection "
+                      "refused\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "error");
+    json_decref(doc);
+    doc = import_text("torch.distributed.DistBackendError: NCCL error in: x.cpp:1, unhandled "
+                      "cuda error, NCCL version 2.21.5\n"
+                      "Last error:\n"
+                      "Exception raised from getNcclErrorDetailStr at x.cpp:2\n");
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 0);
+    json_decref(doc);
+}
+
+/* paths.cc's "P2P is disabled between connected GPUs A and B" (INFO; NVML says the
+   pair's P2P status is not OK): p2p_unavailable naming the pairs; a log whose GPUs connect
+   over P2P/IPC stays without it. */
+static void p2p_disabled_lines(void **state)
+{
+    (void)state;
+    char sev[16];
+    json_t *doc = import_text(
+        "h1:10:20 [1] NCCL INFO P2P is disabled between connected GPUs 2 and 1. You can repress "
+        "this message with NCCL_IGNORE_DISABLED_P2P=1.\n"
+        "h1:10:21 [0] NCCL INFO P2P is disabled between connected GPUs 1 and 2. You can repress "
+        "this message with NCCL_IGNORE_DISABLED_P2P=1.\n");
+    assert_string_equal(fired(doc, "p2p_unavailable", sev, sizeof sev), "warning");
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "p2p_disabled")), 1);
+    json_decref(doc);
+    doc = import_text("h1:10:20 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read\n"
+                      "h1:10:21 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/IPC/read\n");
+    assert_string_equal(fired(doc, "p2p_unavailable", sev, sizeof sev), "");
+    json_decref(doc);
+}
+
+/* A quoted paste ("> ", ">> ") of nccl-tests: the failure line and the rows read as
+   unquoted ones. */
+static void quoted_nccl_tests(void **state)
+{
+    (void)state;
+    ls_nccl_failure_t f;
+    char line[] = ">> Cuda failure common.cu:891 'invalid device ordinal'";
+    ls_nccl_text_normalize(line);
+    assert_int_equal(ls_nccl_text_failure(line, &f), 0);
+    char sev[16];
+    json_t *doc = import_text(
+        "> #       size         count      type   redop    root     time   algbw   busbw #wrong "
+        "    time   algbw   busbw #wrong\n"
+        ">    134217728      33554432     float     sum      -1   5190.8   25.86   25.86      0 "
+        "  5186.6   25.88   25.88      0\n"
+        ">    268435456      67108864     float     sum      -1   10380   25.86   25.86      0 "
+        "  10372   25.88   25.88      0\n");
+    const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    assert_string_equal(json_string_value(json_object_get(e, "status")), "ok");
+    assert_string_equal(fired(doc, "entry_failed", sev, sizeof sev), "");
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(prefixes),         cmocka_unit_test(warn_forms),
-        cmocka_unit_test(error_trail),      cmocka_unit_test(quiet_setup_lines),
-        cmocka_unit_test(socket_network),   cmocka_unit_test(version_and_interleaving),
-        cmocka_unit_test(old_test_failure), cmocka_unit_test(cut_rank_list),
-        cmocka_unit_test(catalog_rows),
+        cmocka_unit_test(prefixes),          cmocka_unit_test(warn_forms),
+        cmocka_unit_test(error_trail),       cmocka_unit_test(quiet_setup_lines),
+        cmocka_unit_test(socket_network),    cmocka_unit_test(version_and_interleaving),
+        cmocka_unit_test(old_test_failure),  cmocka_unit_test(cut_rank_list),
+        cmocka_unit_test(catalog_rows),      cmocka_unit_test(bare_net_lines),
+        cmocka_unit_test(last_error_lines),  cmocka_unit_test(p2p_disabled_lines),
+        cmocka_unit_test(quoted_nccl_tests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

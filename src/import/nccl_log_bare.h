@@ -1,0 +1,28 @@
+/* Lines that carry NCCL's words without its "host:pid:tid [dev] NCCL INFO|WARN" prefix:
+   a network transport's message pasted alone (NCCL's net transports start their messages
+   with "NET/<name>", net_ib.cc "NET/IB : Got completion from peer ...") and the last WARN
+   text a framework prints from ncclGetLastError() after "Last error:" (PyTorch's
+   ProcessGroupNCCL: "NCCL error in: FILE:LINE, <reason>, NCCL version X\nLast error:\n
+   <text>"). docs/import.md, "NCCL INFO log". */
+#ifndef LS_IMPORT_NCCL_LOG_BARE_H
+#define LS_IMPORT_NCCL_LOG_BARE_H
+
+/* 1 when line (leading blanks and backticks skipped) starts with "NET/" and a transport
+   name followed by a blank or ':' ("NET/IB : ...", "NET/IBP:...", "NET/OFI ..."). */
+int ls_nccl_bare_net_message(const char *line);
+
+/* The text after "Last error:" on line, past blanks and a launcher's rank prefix ("10: "):
+   "" when the line ends there (the text is on the next line); NULL when line has no
+   "Last error:". */
+const char *ls_nccl_last_error(const char *line);
+
+/* The next line after a "Last error:" that ended its line: its text past blanks and a
+   launcher's rank prefix, or NULL when it is blank or PyTorch's own continuation
+   ("Exception raised from ...", "Traceback"): an empty last error then. */
+const char *ls_nccl_last_error_next(const char *line);
+
+/* 1 when text holds a framework's NCCL error with its "Last error:" line (PyTorch's
+   "NCCL error" with "Last error:"). */
+int ls_nccl_bare_detect(const char *text);
+
+#endif
