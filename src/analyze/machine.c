@@ -1,5 +1,6 @@
 #include "machine.h"
 #include "model/doc.h"
+#include "model/view.h"
 #include "model/vocab.h"
 
 #include <math.h>
@@ -142,6 +143,7 @@ ls_machine_t *ls_machine_new(const json_t *doc)
         return NULL;
     }
     m->doc = doc;
+    ls_view_pin(doc); /* the rules and the plan read the entries' views decoded once */
     for (int g = 0; g < LS_MAX_GPUS; g++)
         m->numa[g] = -1;
     load_gpus(m);
@@ -157,6 +159,7 @@ void ls_machine_free(ls_machine_t *m)
 {
     if (!m)
         return;
+    ls_view_unpin(m->doc);
     free(m->topo);
     free(m);
 }
