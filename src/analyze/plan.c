@@ -1070,11 +1070,11 @@ static json_t *ceilings(const ls_machine_t *m)
 static json_t *noisy_entries(const ls_machine_t *m)
 {
     json_t *out = json_array();
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1))
-        if (ls_entry_noisy(ls_measurement(m, (size_t)i)))
-            json_array_append_new(out,
-                                  json_string(ls_json_str(ls_measurement(m, (size_t)i), "id", "")));
+    LS_DOC_FOREACH(v, m->doc, NULL)
+    {
+        if (ls_view_noisy(&v))
+            json_array_append_new(out, json_string(v.id));
+    }
     return out;
 }
 

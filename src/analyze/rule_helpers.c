@@ -103,19 +103,20 @@ double ls_noisy_limit(const json_t *e)
     return ls_entry_host_shared(e) ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
 }
 
+/* ok, enough samples and a CV above e's limit */
+static int noisy_figure(int ok, long long n, double cv, const json_t *e)
+{
+    return ok && n >= LS_NOISY_MIN_SAMPLES && cv > ls_noisy_limit(e);
+}
+
 int ls_entry_noisy(const json_t *e)
 {
     const json_t *st = json_object_get(e, "stats");
-    return !strcmp(ls_json_str(e, "status", ""), "ok") &&
-           ls_json_int(st, "n", 0) >= LS_NOISY_MIN_SAMPLES &&
-           ls_json_num(st, "cv", 0) > ls_noisy_limit(e);
+    return noisy_figure(!strcmp(ls_json_str(e, "status", ""), "ok"), ls_json_int(st, "n", 0),
+                        ls_json_num(st, "cv", 0), e);
 }
 
-const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id)
+int ls_view_noisy(const ls_view_t *v)
 {
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1))
-        if (!strcmp(ls_json_str(ls_measurement(m, (size_t)i), "id", ""), id))
-            return ls_measurement(m, (size_t)i);
-    return NULL;
+    return noisy_figure(v->ok, v->n, v->cv, v->json);
 }

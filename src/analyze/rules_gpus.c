@@ -323,12 +323,9 @@ static double counter_rise(spans_t *s)
     return rise;
 }
 
-/* Adds the spans over which e's counters of GPU key g rose. */
-static void add_spans(const json_t *e, const char *g, spans_t *s)
+/* Adds the spans over which one GPU's counters rose (before and after a measurement). */
+static void add_spans(const json_t *before, const json_t *after, spans_t *s)
 {
-    const json_t *t = json_object_get(e, "telemetry");
-    const json_t *before = json_object_get(json_object_get(t, "nvlink_errors_before"), g);
-    const json_t *after = json_object_get(json_object_get(t, "nvlink_errors_after"), g);
     for (int c = 0; c < NVLINK_COUNTERS; c++) {
         const json_t *b = json_object_get(before, nvlink_counter[c]),
                      *a = json_object_get(after, nvlink_counter[c]);
@@ -337,14 +334,12 @@ static void add_spans(const json_t *e, const char *g, spans_t *s)
     }
 }
 
-/* 1 when any counter of GPU key g rose over measurement e. */
-static int rose_in(const json_t *e, const char *g)
+/* 1 when any of one GPU's counters rose (before and after a measurement). */
+static int rose(const json_t *before, json_t *after)
 {
-    const json_t *t = json_object_get(e, "telemetry");
-    const json_t *before = json_object_get(json_object_get(t, "nvlink_errors_before"), g);
     const char *key;
     const json_t *v;
-    json_object_foreach(json_object_get(json_object_get(t, "nvlink_errors_after"), g), key, v) {
+    json_object_foreach(after, key, v) {
         const json_t *b = json_object_get(before, key);
         if (json_is_number(v) && json_is_number(b) && json_number_value(v) > json_number_value(b))
             return 1;
@@ -375,12 +370,12 @@ static void nvlink_error_finding(int g, const nvlink_rise_t *r, json_t *evidence
 /* GPU index of a telemetry key ("3"), -1 when the key is no canonical index. */
 static int gpu_key(const char *key)
 {
-    char canon[16];
-    long g = strtol(key, NULL, 10);
-    if (g < 0 || g >= LS_MAX_GPUS)
-        return -1;
-    snprintf(canon, sizeof canon, "%ld", g);
-    return strcmp(canon, key) ? -1 : (int)g;
+    int g = 0;
+    for (const char *p = key; *p || p == key; p++) { /* digits only: no sign, no space */
+        if (*p < '0' || *p > '9' || (g = g * 10 + (*p - '0')) >= LS_MAX_GPUS)
+            return -1;
+    }
+    return key[0] == '0' && key[1] ? -1 : g; /* "03" is no canonical index */
 }
 
 /* One pass over the entries and each entry's GPU keys (linear in entries): the entries
@@ -390,19 +385,21 @@ static void nvlink_errors(const ls_machine_t *m, json_t *out)
     json_t *evidence[LS_MAX_GPUS] = {0};
     spans_t spans[LS_MAX_GPUS][NVLINK_COUNTERS];
     memset(spans, 0, sizeof spans);
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i), *v;
+    LS_DOC_FOREACH(e, m->doc, NULL)
+    {
+        const json_t *t = json_object_get(e.json, "telemetry");
+        const json_t *before = json_object_get(t, "nvlink_errors_before");
         const char *key;
-        json_object_foreach(json_object_get(json_object_get(e, "telemetry"), "nvlink_errors_after"),
-                            key, v) {
+        json_t *after;
+        json_object_foreach(json_object_get(t, "nvlink_errors_after"), key, after) {
             int g = gpu_key(key); /* telemetry is keyed by GPU index */
-            if (g < 0 || !rose_in(e, key))
+            const json_t *was = json_object_get(before, key);
+            if (g < 0 || !rose(was, after))
                 continue;
             if (!evidence[g])
                 evidence[g] = json_array();
-            json_array_append_new(evidence[g], json_string(ls_json_str(e, "id", "")));
-            add_spans(e, key, spans[g]);
+            json_array_append_new(evidence[g], json_string(e.id));
+            add_spans(was, after, spans[g]);
         }
     }
     for (int g = 0; g < LS_MAX_GPUS; g++) {

@@ -2,6 +2,7 @@
 #include "doc.h"
 #include "vocab.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,8 @@ ls_view_t ls_view_of(const json_t *e)
         v.value = json_number_value(value);
     const json_t *stats = json_object_get(e, "stats");
     v.cv = ls_json_num(stats, "cv", 0);
-    v.n = (int)ls_json_int(stats, "n", 0);
+    long long n = ls_json_int(stats, "n", 0); /* a forged 2^32 + 1 is not 1 */
+    v.n = n > INT_MAX ? INT_MAX : n < INT_MIN ? INT_MIN : (int)n;
     v.flags = flag_bits(json_object_get(e, "flags"));
     return v;
 }
