@@ -45,19 +45,42 @@ int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
     return n;
 }
 
-void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
-                    json_t *evidence, const char *fmt, ...)
+void ls_finding_vadd(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                     json_t *evidence, const char *fmt, va_list ap)
 {
     char message[2048];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
     json_t *f = json_pack("{s:s, s:s}", "rule", rule, "severity", ls_severity_name(sev));
     ls_about_set(f, &about);
     json_object_set_new(f, "message", json_string(message));
     json_object_set_new(f, "evidence", evidence ? evidence : json_array());
     json_array_append_new(list, f);
+}
+
+void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                    json_t *evidence, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ls_finding_vadd(list, rule, sev, about, evidence, fmt, ap);
+    va_end(ap);
+}
+
+void ls_finding_vabout(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                       const char *subject, const char *evidence, const char *fmt, va_list ap)
+{
+    char text[2048];
+    vsnprintf(text, sizeof text, fmt, ap);
+    ls_finding_add(list, rule, sev, about, json_pack("[s]", evidence), "%s: %s", subject, text);
+}
+
+void ls_finding_about(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                      const char *subject, const char *evidence, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ls_finding_vabout(list, rule, sev, about, subject, evidence, fmt, ap);
+    va_end(ap);
 }
 
 const json_t *ls_measurement(const ls_machine_t *m, size_t i)

@@ -7,6 +7,8 @@
 #include "machine.h"
 #include "model/view.h"
 
+#include <stdarg.h>
+
 /* Thresholds (docs/analysis.md explains each). */
 #define LS_DEGRADED_RATIO 0.75      /* pair below this fraction of its class median */
 #define LS_DEGRADED_ERROR_RATIO 0.5 /* ... below this: an error */
@@ -67,6 +69,17 @@
    and its data from about (about.h); evidence reference stolen (NULL = empty array). */
 void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
                     json_t *evidence, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void ls_finding_vadd(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                     json_t *evidence, const char *fmt, va_list ap)
+    __attribute__((format(printf, 6, 0)));
+/* The shape of most findings about one entry or log: resting on one piece of evidence
+   (an entry id or a document path), the message "SUBJECT: " and fmt's text. */
+void ls_finding_about(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                      const char *subject, const char *evidence, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+void ls_finding_vabout(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                       const char *subject, const char *evidence, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0)));
 
 /* Causes of a slow or missing path between GPUs a and b, the ones the document shows
    first (rules_causes.c); writes at most len bytes. */

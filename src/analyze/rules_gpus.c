@@ -5,6 +5,7 @@
 #include "model/vocab.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,18 @@ static void throttling(const ls_machine_t *m, json_t *out)
     json_decref(evidence);
 }
 
+/* An "ecc" finding about GPU g, resting on its ECC object in the document (path). */
+static void ecc_finding(json_t *out, enum ls_severity sev, int g, const char *path, const char *fmt,
+                        ...) __attribute__((format(printf, 5, 6)));
+static void ecc_finding(json_t *out, enum ls_severity sev, int g, const char *path, const char *fmt,
+                        ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ls_finding_vadd(out, "ecc", sev, LS_ABOUT_GPU(g), json_pack("[s]", path), fmt, ap);
+    va_end(ap);
+}
+
 /* Row remapping (A100 and later) and page retirement (earlier parts) as NVML reports
    them: a repair the GPU has recorded but applies only at the next GPU reset (rows) or
    driver load (pages); a remapping failure means a bank has no spare row left. */
@@ -181,24 +194,23 @@ static void memory_repair(int g, const json_t *ecc, const char *path, json_t *ou
     const json_t *rows = json_object_get(ecc, "remapped_rows");
     const json_t *pages = json_object_get(ecc, "retired_pages");
     if (json_is_true(json_object_get(rows, "failure")))
-        ls_finding_add(out, "ecc", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d: row remapping failed (a memory bank has no spare row left): drain "
-                       "it and "
-                       "have it checked (nvidia-smi -q -d ROW_REMAPPER)",
-                       g);
+        ecc_finding(out, LS_SEV_ERROR, g, path,
+                    "GPU%d: row remapping failed (a memory bank has no spare row left): drain "
+                    "it and "
+                    "have it checked (nvidia-smi -q -d ROW_REMAPPER)",
+                    g);
     else if (json_is_true(json_object_get(rows, "pending")))
-        ls_finding_add(out, "ecc", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d has a row remap pending (%lld correctable, %lld uncorrectable rows "
-                       "remapped): "
-                       "it takes effect only after a GPU reset (nvidia-smi -r) or a reboot",
-                       g, ls_json_int(rows, "correctable", 0),
-                       ls_json_int(rows, "uncorrectable", 0));
+        ecc_finding(out, LS_SEV_WARNING, g, path,
+                    "GPU%d has a row remap pending (%lld correctable, %lld uncorrectable rows "
+                    "remapped): "
+                    "it takes effect only after a GPU reset (nvidia-smi -r) or a reboot",
+                    g, ls_json_int(rows, "correctable", 0), ls_json_int(rows, "uncorrectable", 0));
     if (json_is_true(json_object_get(pages, "pending")))
-        ls_finding_add(out, "ecc", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d has memory pages pending retirement (%lld single-bit, %lld "
-                       "double-bit retired): "
-                       "they are retired only when the driver reloads (reboot)",
-                       g, ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0));
+        ecc_finding(out, LS_SEV_WARNING, g, path,
+                    "GPU%d has memory pages pending retirement (%lld single-bit, %lld "
+                    "double-bit retired): "
+                    "they are retired only when the driver reloads (reboot)",
+                    g, ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0));
 }
 
 /* Clock-event reasons of the GPU's own reading (discovery, or an import of nvidia-smi
@@ -244,22 +256,22 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
         char path[48];
         snprintf(path, sizeof path, "gpus[%d].ecc", g);
         if (unc > 0)
-            ls_finding_add(out, "ecc", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d has %lld uncorrected ECC errors since the driver loaded: drain "
-                           "it and check "
-                           "nvidia-smi -q -d ECC,PAGE_RETIREMENT",
-                           g, unc);
+            ecc_finding(out, LS_SEV_ERROR, g, path,
+                        "GPU%d has %lld uncorrected ECC errors since the driver loaded: drain "
+                        "it and check "
+                        "nvidia-smi -q -d ECC,PAGE_RETIREMENT",
+                        g, unc);
         else if (cor > 0)
-            ls_finding_add(out, "ecc", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d has %lld corrected ECC errors since the driver loaded", g, cor);
+            ecc_finding(out, LS_SEV_INFO, g, path,
+                        "GPU%d has %lld corrected ECC errors since the driver loaded", g, cor);
         else if (ls_json_int(ecc, "aggregate_corrected", 0) > 0 ||
                  ls_json_int(ecc, "aggregate_uncorrected", 0) > 0)
-            ls_finding_add(out, "ecc", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life "
-                           "(none since "
-                           "the driver loaded): watch whether they grow",
-                           g, ls_json_int(ecc, "aggregate_corrected", 0),
-                           ls_json_int(ecc, "aggregate_uncorrected", 0));
+            ecc_finding(out, LS_SEV_INFO, g, path,
+                        "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life "
+                        "(none since "
+                        "the driver loaded): watch whether they grow",
+                        g, ls_json_int(ecc, "aggregate_corrected", 0),
+                        ls_json_int(ecc, "aggregate_uncorrected", 0));
         memory_repair(g, ecc, path, out);
     }
 }

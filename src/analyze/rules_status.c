@@ -9,6 +9,7 @@
 #include "model/vocab.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,18 +68,30 @@ static ls_about_t about_of(const json_t *e, char *what, char *subject, size_t le
     return a;
 }
 
+/* A finding about entry e (about_of), the entry its evidence, the message "SUBJECT: "
+   and fmt's text. */
+static void entry_finding(json_t *out, const char *rule, enum ls_severity sev, const json_t *e,
+                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void entry_finding(json_t *out, const char *rule, enum ls_severity sev, const json_t *e,
+                          const char *fmt, ...)
+{
+    char what[128], subject[128];
+    ls_about_t about = about_of(e, what, subject, sizeof subject);
+    va_list ap;
+    va_start(ap, fmt);
+    ls_finding_vabout(out, rule, sev, about, subject, ls_json_str(e, "id", ""), fmt, ap);
+    va_end(ap);
+}
+
 /* The wrong_elements finding of entry e: what showed the wrong data (detail) and, where
    the rows counted it, what returns wrong data (cause; "" when not said). */
 static void wrong_data(const json_t *e, const char *detail, const char *cause, json_t *out)
 {
-    char what[128], subject[128];
-    ls_about_t about = about_of(e, what, subject, sizeof subject);
-    ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, about,
-                   json_pack("[s]", ls_json_str(e, "id", "")),
-                   "%s: %s: the collective returned wrong data%s, so none of its figures counts; "
-                   "next: `nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 on "
-                   "subsets of the GPUs to find the one",
-                   subject, detail, cause);
+    entry_finding(out, "wrong_elements", LS_SEV_ERROR, e,
+                  "%s: the collective returned wrong data%s, so none of its figures counts; next: "
+                  "`nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 on subsets "
+                  "of the GPUs to find the one",
+                  detail, cause);
 }
 
 /* The footer's count when no row has a #wrong count (the 2.0-era layout prints the
@@ -151,21 +164,19 @@ static void separate_runs(const ls_machine_t *m, json_t *out)
         long long runs = ls_json_int(e, "separate_runs", 1);
         if (runs < 2)
             continue;
-        char hosts[256], what[128], subject[128];
+        char hosts[256];
         rank_hosts(e, hosts, sizeof hosts);
-        ls_about_t about = about_of(e, what, subject, sizeof subject);
-        ls_finding_add(out, "separate_runs", LS_SEV_WARNING, about,
-                       json_pack("[s]", ls_json_str(e, "id", "")),
-                       "%s: the paste holds %lld independent runs (a header per process, or rank 0 "
-                       "printed more "
-                       "than once)%s%s%s: %lld single-node runs of %lld rank%s each, not a "
-                       "%lld-node test, so "
-                       "nothing crossed between the nodes; next: build nccl-tests with MPI=1 and "
-                       "launch with "
-                       "mpirun, one process per GPU (no -g)",
-                       subject, runs, hosts[0] ? " on " : "", hosts, hosts[0] ? "" : "", runs,
-                       ls_json_int(e, "nranks", 1), ls_json_int(e, "nranks", 1) == 1 ? "" : "s",
-                       runs);
+        entry_finding(out, "separate_runs", LS_SEV_WARNING, e,
+                      "the paste holds %lld independent runs (a header per process, or rank 0 "
+                      "printed more "
+                      "than once)%s%s%s: %lld single-node runs of %lld rank%s each, not a "
+                      "%lld-node test, so "
+                      "nothing crossed between the nodes; next: build nccl-tests with MPI=1 and "
+                      "launch with "
+                      "mpirun, one process per GPU (no -g)",
+                      runs, hosts[0] ? " on " : "", hosts, hosts[0] ? "" : "", runs,
+                      ls_json_int(e, "nranks", 1), ls_json_int(e, "nranks", 1) == 1 ? "" : "s",
+                      runs);
     }
 }
 
@@ -307,21 +318,19 @@ static void busbw_collapse(const ls_machine_t *m, json_t *out)
             }
             if (!stays)
                 continue;
-            char what[128], subject[128], s1[32], s2[32];
-            ls_about_t about = about_of(e, what, subject, sizeof subject);
+            char s1[32], s2[32];
             ls_format_size(row_bytes(prev), s1, sizeof s1);
             ls_format_size(row_bytes(json_array_get(rows, k)), s2, sizeof s2);
-            ls_finding_add(out, "busbw_collapse", LS_SEV_WARNING, about,
-                           json_pack("[s]", ls_json_str(e, "id", "")),
-                           "%s: busbw falls from %.2f GB/s at %s to %.2f at %s and stays down "
-                           "(lowest %.2f): "
-                           "large messages hit a slower path (a NIC or PCIe link that saturates, "
-                           "congestion, a "
-                           "protocol or algorithm switch, memory registration); next: rerun with "
-                           "NCCL_DEBUG=INFO "
-                           "NCCL_DEBUG_SUBSYS=INIT,TUNING and compare NCCL_PROTO=Simple and "
-                           "NCCL_ALGO=Ring",
-                           subject, before, s1, after, s2, worst);
+            entry_finding(out, "busbw_collapse", LS_SEV_WARNING, e,
+                          "busbw falls from %.2f GB/s at %s to %.2f at %s and stays down "
+                          "(lowest %.2f): "
+                          "large messages hit a slower path (a NIC or PCIe link that saturates, "
+                          "congestion, a "
+                          "protocol or algorithm switch, memory registration); next: rerun with "
+                          "NCCL_DEBUG=INFO "
+                          "NCCL_DEBUG_SUBSYS=INIT,TUNING and compare NCCL_PROTO=Simple and "
+                          "NCCL_ALGO=Ring",
+                          before, s1, after, s2, worst);
             break;
         }
     }
