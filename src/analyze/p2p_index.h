@@ -39,6 +39,8 @@ double ls_p2p_bidir_peers(const ls_machine_t *m, ls_p2p_index_t *ix, const json_
 int ls_p2p_ok(const json_t *e);
 int ls_p2p_direct(const json_t *e);
 int ls_p2p_uni(const json_t *e);
+/* 1 for a one-way direction word (NULL, none said: one-way), as ls_p2p_uni of an entry. */
+int ls_p2p_uni_word(const char *direction);
 /* 1 when a topo -p2p status (or its word) says the pair has no peer access. */
 int ls_p2p_status_blocks(enum ls_p2p_status s);
 int ls_p2p_word_blocks(const char *w);

@@ -126,20 +126,22 @@ double ls_noisy_limit(const json_t *e)
     return ls_entry_host_shared(e) ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
 }
 
-/* ok, enough samples and a CV above e's limit */
-static int noisy_figure(int ok, long long n, double cv, const json_t *e)
+/* ok, enough samples and a CV above the figure's limit */
+static int noisy_figure(int ok, long long n, double cv, double limit)
 {
-    return ok && n >= LS_NOISY_MIN_SAMPLES && cv > ls_noisy_limit(e);
+    return ok && n >= LS_NOISY_MIN_SAMPLES && cv > limit;
 }
 
 int ls_entry_noisy(const json_t *e)
 {
     const json_t *st = json_object_get(e, "stats");
     return noisy_figure(!strcmp(ls_json_str(e, "status", ""), "ok"), ls_json_int(st, "n", 0),
-                        ls_json_num(st, "cv", 0), e);
+                        ls_json_num(st, "cv", 0), ls_noisy_limit(e));
 }
 
 int ls_view_noisy(const ls_view_t *v)
 {
-    return noisy_figure(v->ok, v->n, v->cv, v->json);
+    /* only a host copy has another limit (ls_entry_host_shared): no lookup for the rest */
+    double limit = v->fam == &ls_fam_host ? ls_noisy_limit(v->json) : LS_NOISY_CV;
+    return noisy_figure(v->ok, v->n, v->cv, limit);
 }
