@@ -20,6 +20,11 @@ int ls_p2p_uni_word(const char *direction)
     return !strcmp(direction ? direction : LS_DIR_UNI, LS_DIR_UNI);
 }
 
+int ls_p2p_view_ok(const ls_view_t *v)
+{
+    return ok_figure(v->ok, v->value);
+}
+
 int ls_p2p_ok(const json_t *e)
 {
     return ok_figure(!strcmp(ls_json_str(e, "status", ""), "ok"), ls_json_num(e, "value", 0));
