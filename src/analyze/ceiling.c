@@ -270,6 +270,11 @@ static double nccl_ceiling(const ls_machine_t *m, const json_t *e, ls_ceiling_t 
     return isfinite(v) ? v : 0;
 }
 
+int ls_ceiling_family(const ls_fam_t *fam)
+{
+    return fam == &ls_fam_p2p || fam == &ls_fam_host || fam == &ls_fam_hbm || fam == &ls_fam_nccl;
+}
+
 double ls_ceiling_entry(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c)
 {
     const char *family = ls_json_str(e, "family", "");

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "machine.h"
+#include "model/families.h"
 #include "spec.h"
 
 /* Path types, each with its own calibrated fraction (rules.h). */
@@ -48,6 +49,9 @@ double ls_ceiling_pair(const ls_machine_t *m, int a, int b, enum ls_path *path, 
 /* The ceiling of one measurement entry (p2p, host, hbm, nccl); 0 when unknown or when
    the family has none (latency). Writes the path type and basis. */
 double ls_ceiling_entry(const ls_machine_t *m, const json_t *e, ls_ceiling_t *c);
+/* 1 for a family ls_ceiling_entry has a ceiling for (so that a walk of the entries skips
+   the others, latency among them, by their views). */
+int ls_ceiling_family(const ls_fam_t *fam);
 /* The share of its ceiling a healthy path of that type reaches at least (rules.h's
    LS_CEILING_*, calibrated in docs/analysis.md); 0 where none is judged (pageable). The
    run's below_ceiling rule and health's probe (docs/health.md) both judge by it. */

@@ -45,7 +45,8 @@ static int all_noisy(const ls_machine_t *m, const ls_strindex_t *ix, const json_
     json_array_foreach(json_object_get(f, "evidence"), k, id) {
         size_t at = json_is_string(id) ? ls_strindex_first(ix, json_string_value(id))
                                        : LS_STRINDEX_NONE;
-        if (at == LS_STRINDEX_NONE || !ls_entry_noisy(ls_measurement(m, at)))
+        ls_view_t v = ls_view_at(m->doc, at); /* decoded once while the machine lives */
+        if (at == LS_STRINDEX_NONE || !ls_view_noisy(&v))
             return 0;
     }
     return 1;

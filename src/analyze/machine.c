@@ -1,5 +1,6 @@
 #include "machine.h"
 #include "model/doc.h"
+#include "model/view.h"
 #include "model/vocab.h"
 
 #include <math.h>
@@ -60,16 +61,15 @@ static void keep_better(ls_pair_bw_t *slot, const json_t *e)
 
 static void load_p2p(ls_machine_t *m)
 {
-    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
-        const json_t *e = json_array_get(json_object_get(m->doc, "measurements"), (size_t)i);
-        long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-        if (!entry_ok(e) || a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b)
+    LS_DOC_FOREACH(v, m->doc, &ls_fam_p2p)
+    {
+        int a = v.src, b = v.dst; /* -1 when absent */
+        if (!v.ok || !(v.value > 0) || a < 0 || b < 0 || a >= m->ngpus || b >= m->ngpus || a == b)
             continue;
-        if (strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_BIDIR) == 0)
-            keep_better(&m->bidir[a < b ? a : b][a < b ? b : a], e);
+        if (v.direction && !strcmp(v.direction, LS_DIR_BIDIR))
+            keep_better(&m->bidir[a < b ? a : b][a < b ? b : a], v.json);
         else
-            keep_better(&m->uni[a][b], e);
+            keep_better(&m->uni[a][b], v.json);
     }
 }
 
@@ -119,15 +119,12 @@ static void load_gpus(ls_machine_t *m)
    them; their names and facts stay unknown. */
 static void count_measured_gpus(ls_machine_t *m)
 {
-    static const char *const keys[] = {"src", "dst", "gpu"};
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(m->doc, "measurements"), i, e) {
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-            long long g = ls_json_int(e, keys[k], -1);
-            if (g >= 0 && g < LS_MAX_GPUS && g + 1 > m->ngpus)
-                m->ngpus = (int)g + 1;
-        }
+    LS_DOC_FOREACH(v, m->doc, NULL)
+    {
+        const int named[] = {v.src, v.dst, v.gpu}; /* integers: the reader checked them */
+        for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+            if (named[k] >= 0 && named[k] < LS_MAX_GPUS && named[k] + 1 > m->ngpus)
+                m->ngpus = named[k] + 1;
     }
 }
 
@@ -142,6 +139,7 @@ ls_machine_t *ls_machine_new(const json_t *doc)
         return NULL;
     }
     m->doc = doc;
+    ls_view_pin(doc); /* the rules and the plan read the entries' views decoded once */
     for (int g = 0; g < LS_MAX_GPUS; g++)
         m->numa[g] = -1;
     load_gpus(m);
@@ -157,6 +155,7 @@ void ls_machine_free(ls_machine_t *m)
 {
     if (!m)
         return;
+    ls_view_unpin(m->doc);
     free(m->topo);
     free(m);
 }

@@ -9,9 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ok and above 0 (no value: NaN in a view, 0 from the JSON: neither is) */
+static int ok_figure(int ok, double value)
+{
+    return ok && value > 0;
+}
+
+int ls_p2p_uni_word(const char *direction)
+{
+    return !strcmp(direction ? direction : LS_DIR_UNI, LS_DIR_UNI);
+}
+
+int ls_p2p_view_ok(const ls_view_t *v)
+{
+    return ok_figure(v->ok, v->value);
+}
+
 int ls_p2p_ok(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "status", ""), "ok") && ls_json_num(e, "value", 0) > 0;
+    return ok_figure(!strcmp(ls_json_str(e, "status", ""), "ok"), ls_json_num(e, "value", 0));
 }
 
 int ls_p2p_direct(const json_t *e)
@@ -22,7 +38,7 @@ int ls_p2p_direct(const json_t *e)
 
 int ls_p2p_uni(const json_t *e)
 {
-    return !strcmp(ls_json_str(e, "direction", LS_DIR_UNI), LS_DIR_UNI);
+    return ls_p2p_uni_word(ls_json_str(e, "direction", NULL));
 }
 
 int ls_p2p_status_blocks(enum ls_p2p_status s)
@@ -39,34 +55,29 @@ int ls_p2p_word_blocks(const char *w)
 
 /* Tool, mode and pair of a partner: "D" direct (then also its method) or "S" staged.
    Sanitized strings hold no control character, so the separator cannot be forged. */
-static char *partner_key(const json_t *e, long long a, long long b, int direct, int uni)
+static char *partner_key(const json_t *e, const char *method, long long a, long long b, int direct,
+                         int uni)
 {
     char *key = NULL;
     int n = asprintf(&key, "%c%d %lld %lld %s\x1f%s\x1f%s", direct ? 'D' : 'S', uni, a, b,
                      ls_json_str(e, "source", ""), ls_json_str(e, "mode", ""),
-                     direct ? ls_json_str(e, "method", "") : "");
+                     direct ? method : "");
     return n < 0 ? NULL : key;
 }
 
-static char *peer_group_key(const json_t *e, const char *word)
+static char *peer_group_key(const json_t *e, const char *method, const char *word)
 {
     char *key = NULL;
-    int n = asprintf(&key, "%s\x1f%s\x1f%s", ls_json_str(e, "source", ""),
-                     ls_json_str(e, "method", ""), word);
+    int n = asprintf(&key, "%s\x1f%s\x1f%s", ls_json_str(e, "source", ""), method, word);
     return n < 0 ? NULL : key;
 }
 
-static char *peer_pair_key(const json_t *e, long long a, long long b)
+static char *peer_pair_key(const json_t *e, const char *method, long long a, long long b)
 {
     char *key = NULL;
-    int n = asprintf(&key, "%s\x1f%s\x1f%lld %lld", ls_json_str(e, "source", ""),
-                     ls_json_str(e, "method", ""), a < b ? a : b, a < b ? b : a);
+    int n = asprintf(&key, "%s\x1f%s\x1f%lld %lld", ls_json_str(e, "source", ""), method,
+                     a < b ? a : b, a < b ? b : a);
     return n < 0 ? NULL : key;
-}
-
-static int bidir_direct(const json_t *e)
-{
-    return ls_p2p_ok(e) && !ls_p2p_uni(e) && ls_p2p_direct(e) && !json_object_get(e, "under");
 }
 
 static int in_range(long long g, int ngpus)
@@ -74,25 +85,29 @@ static int in_range(long long g, int ngpus)
     return g >= 0 && g < ngpus && g < LS_MAX_GPUS;
 }
 
-/* The keys of position i; 0, or -1 when out of memory. */
-static int entry_keys(const ls_machine_t *m, ls_p2p_index_t *ix, size_t i)
+/* The keys of position i, entry v (its view: status, value, pair, direction and method
+   without a lookup); 0, or -1 when out of memory. */
+static int entry_keys(const ls_machine_t *m, ls_p2p_index_t *ix, size_t i, const ls_view_t *v)
 {
-    const json_t *e = ix->entry[i];
-    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
+    const json_t *e = v->json;
+    long long a = v->src, b = v->dst;
     char word[16];
-    int partner = ls_p2p_ok(e) && !json_object_get(e, "under");
-    ix->pair_key[i] = partner ? partner_key(e, a, b, ls_p2p_direct(e), ls_p2p_uni(e)) : strdup("");
-    int peer = m->has_topo && bidir_direct(e) && in_range(a, m->ngpus) && in_range(b, m->ngpus);
-    ix->word_key[i] = peer ? peer_group_key(e, ls_machine_link_word(m, (int)a, (int)b, word,
-                                                                    sizeof word))
+    int partner = ok_figure(v->ok, v->value) && !json_object_get(e, "under");
+    int direct = partner && ls_p2p_direct(e), uni = ls_p2p_uni_word(v->direction);
+    int bidir_direct = partner && !uni && direct; /* ok, both ways, peer access, idle */
+    ix->pair_key[i] = partner ? partner_key(e, v->method_word, a, b, direct, uni) : strdup("");
+    int peer = m->has_topo && bidir_direct && in_range(a, m->ngpus) && in_range(b, m->ngpus);
+    ix->word_key[i] = peer ? peer_group_key(e, v->method_word,
+                                            ls_machine_link_word(m, (int)a, (int)b, word,
+                                                                 sizeof word))
                            : strdup("");
-    ix->peer_key[i] = bidir_direct(e) ? peer_pair_key(e, a, b) : strdup("");
+    ix->peer_key[i] = bidir_direct ? peer_pair_key(e, v->method_word, a, b) : strdup("");
     ix->peer_count[i] = -1;
     return ix->pair_key[i] && ix->word_key[i] && ix->peer_key[i] ? 0 : -1;
 }
 
-/* The first link or no_p2p figure of each pair that says it has no peer access. */
-static void blocking(const ls_machine_t *m, ls_p2p_index_t *ix)
+/* The first link of each pair that says it has no peer access. */
+static void blocking_links(const ls_machine_t *m, ls_p2p_index_t *ix)
 {
     size_t i;
     const json_t *l;
@@ -103,29 +118,30 @@ static void blocking(const ls_machine_t *m, ls_p2p_index_t *ix)
              ls_p2p_word_blocks(ls_json_str(l, "p2p_status", NULL))))
             ix->blocking_link[a][b] = l;
     }
-    for (i = 0; i < ix->n; i++) {
-        const json_t *e = ix->entry[i];
-        long long s = ls_json_int(e, "src", -1), d = ls_json_int(e, "dst", -1);
-        if (!in_range(s, LS_MAX_GPUS) || !in_range(d, LS_MAX_GPUS) ||
-            !ls_entry_has_flag(e, LS_FLAG_NO_P2P))
-            continue;
-        if (!ix->no_p2p_entry[s][d])
-            ix->no_p2p_entry[s][d] = e;
-        if (!ix->no_p2p_entry[d][s])
-            ix->no_p2p_entry[d][s] = e;
-    }
+}
+
+/* The first no_p2p figure of each pair (either direction). */
+static void blocking_entry(ls_p2p_index_t *ix, const ls_view_t *v)
+{
+    int s = v->src, d = v->dst;
+    if (!in_range(s, LS_MAX_GPUS) || !in_range(d, LS_MAX_GPUS) || !(v->flags & LS_VF_NO_P2P))
+        return;
+    if (!ix->no_p2p_entry[s][d])
+        ix->no_p2p_entry[s][d] = v->json;
+    if (!ix->no_p2p_entry[d][s])
+        ix->no_p2p_entry[d][s] = v->json;
 }
 
 static int build(const ls_machine_t *m, ls_p2p_index_t *ix)
 {
-    const json_t *list = json_object_get(m->doc, "measurements");
-    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
-         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1))
-        ix->entry[ix->n++] = json_array_get(list, (size_t)k);
-    for (size_t i = 0; i < ix->n; i++)
-        if (entry_keys(m, ix, i))
+    blocking_links(m, ix);
+    LS_DOC_FOREACH(v, m->doc, &ls_fam_p2p)
+    {
+        ix->entry[ix->n] = v.json;
+        if (entry_keys(m, ix, ix->n++, &v))
             return -1;
-    blocking(m, ix);
+        blocking_entry(ix, &v);
+    }
     if (ls_strindex_build(&ix->pair_ix, (const char *const *)ix->pair_key, ix->n) ||
         ls_strindex_build(&ix->word_ix, (const char *const *)ix->word_key, ix->n) ||
         ls_strindex_build(&ix->peer_ix, (const char *const *)ix->peer_key, ix->n))
@@ -177,7 +193,7 @@ void ls_p2p_index_free(ls_p2p_index_t *ix)
 const json_t *ls_p2p_partner(const ls_p2p_index_t *ix, const json_t *e, long long a, long long b,
                              int want_direct, int want_uni)
 {
-    char *key = partner_key(e, a, b, want_direct, want_uni);
+    char *key = partner_key(e, ls_json_str(e, "method", ""), a, b, want_direct, want_uni);
     size_t pos = key ? ls_strindex_first(&ix->pair_ix, key) : LS_STRINDEX_NONE;
     free(key);
     return pos == LS_STRINDEX_NONE ? NULL : ix->entry[pos];
@@ -204,8 +220,10 @@ double ls_p2p_bidir_peers(const ls_machine_t *m, ls_p2p_index_t *ix, const json_
     if (!m->has_topo)
         return 0; /* without the topology, pairs of different links would be compared */
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    char *key = in_range(a, LS_MAX_GPUS) && in_range(b, LS_MAX_GPUS) ? peer_pair_key(e, a, b)
-                                                                     : NULL;
+    const char *method = ls_json_str(e, "method", "");
+    char *key = in_range(a, LS_MAX_GPUS) && in_range(b, LS_MAX_GPUS)
+                    ? peer_pair_key(e, method, a, b)
+                    : NULL;
     if (!key)
         return 0;
     size_t memo = ls_strindex_first(&ix->peer_ix, key);
@@ -215,7 +233,8 @@ double ls_p2p_bidir_peers(const ls_machine_t *m, ls_p2p_index_t *ix, const json_
         return ix->peer_median[memo];
     }
     char word[16],
-        *group = peer_group_key(e, ls_machine_link_word(m, (int)a, (int)b, word, sizeof word));
+        *group = peer_group_key(e, method,
+                                ls_machine_link_word(m, (int)a, (int)b, word, sizeof word));
     double vals[LS_MAX_GPUS * 4];
     int n = group ? collect_peers(ix, group, a, b, vals, (int)(sizeof vals / sizeof *vals)) : 0;
     free(group);

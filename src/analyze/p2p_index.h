@@ -7,6 +7,7 @@
 #define LS_ANALYZE_P2P_INDEX_H
 
 #include "machine.h"
+#include "model/view.h"
 #include "util/strindex.h"
 
 typedef struct {
@@ -37,8 +38,11 @@ double ls_p2p_bidir_peers(const ls_machine_t *m, ls_p2p_index_t *ix, const json_
 
 /* Key helpers shared with the builder: 1 for an ok figure, a direct one, a one-way one. */
 int ls_p2p_ok(const json_t *e);
+int ls_p2p_view_ok(const ls_view_t *v); /* ls_p2p_ok of an entry's view */
 int ls_p2p_direct(const json_t *e);
 int ls_p2p_uni(const json_t *e);
+/* 1 for a one-way direction word (NULL, none said: one-way), as ls_p2p_uni of an entry. */
+int ls_p2p_uni_word(const char *direction);
 /* 1 when a topo -p2p status (or its word) says the pair has no peer access. */
 int ls_p2p_status_blocks(enum ls_p2p_status s);
 int ls_p2p_word_blocks(const char *w);

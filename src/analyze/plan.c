@@ -1049,17 +1049,16 @@ static void mark_errors(plan_ctx_t *c, const json_t *found)
 static json_t *ceilings(const ls_machine_t *m)
 {
     json_t *out = json_object();
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i);
+    LS_DOC_FOREACH(ent, m->doc, NULL)
+    {
         ls_ceiling_t c;
-        const char *id = ls_json_str(e, "id", "");
-        if (!*id || ls_ceiling_entry(m, e, &c) <= 0)
+        const char *id = ent.id;
+        if (!*id || !ls_ceiling_family(ent.fam) || ls_ceiling_entry(m, ent.json, &c) <= 0)
             continue;
-        double v = ls_json_num(e, "value", 0);
+        double v = ent.value; /* NaN when none: no percent */
         json_t *o = json_pack("{s:f, s:s, s:s}", "ceiling_gbps", round2(c.gbps), "path",
                               ls_path_name(c.path), "basis", c.basis);
-        if (v > 0 && !strcmp(ls_json_str(e, "status", ""), "ok"))
+        if (v > 0 && ent.ok)
             json_object_set_new(o, "percent", json_real(round(1000 * v / c.gbps) / 10));
         json_object_set_new(out, id, o);
     }
@@ -1070,11 +1069,11 @@ static json_t *ceilings(const ls_machine_t *m)
 static json_t *noisy_entries(const ls_machine_t *m)
 {
     json_t *out = json_array();
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1))
-        if (ls_entry_noisy(ls_measurement(m, (size_t)i)))
-            json_array_append_new(out,
-                                  json_string(ls_json_str(ls_measurement(m, (size_t)i), "id", "")));
+    LS_DOC_FOREACH(v, m->doc, NULL)
+    {
+        if (ls_view_noisy(&v))
+            json_array_append_new(out, json_string(v.id));
+    }
     return out;
 }
 

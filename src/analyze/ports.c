@@ -2,10 +2,12 @@
 #include "ports.h"
 #include "model/doc.h"
 #include "rules.h"
+#include "util/strindex.h"
 #include "model/vocab.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HCA_PREFIX "NCCL_IB_HCA="
@@ -138,33 +140,47 @@ static void far_below(const json_t *r, json_t *out)
                    ls_json_num(r, "rate_gbps", 0), ceiling);
 }
 
+/* What the comparisons of two rows read, looked up once per row (the pairs of rows of a
+   collective are compared, not the JSON of each pair again). */
+typedef struct {
+    const json_t *row;
+    const char *coll;
+    double rate, busbw;
+    long long ports;
+} port_row_t;
+
+static port_row_t port_row(const json_t *r)
+{
+    return (port_row_t){r, ls_json_str(r, "collective", ""), ls_json_num(r, "rate_gbps", 0),
+                        ls_json_num(r, "busbw", NAN), ls_json_int(r, "ports", 0)};
+}
+
 /* Port r rated faster than port s but slower in busbw (seed 002: 400G at 20.4 GB/s, 200G at 30.6).
  */
-static void below_slower(const json_t *r, const json_t *s, json_t *out)
+static void below_slower(const port_row_t *r, const port_row_t *s, json_t *out)
 {
-    double rr = ls_json_num(r, "rate_gbps", 0), rs = ls_json_num(s, "rate_gbps", 0);
-    double br = ls_json_num(r, "busbw", NAN), bs = ls_json_num(s, "busbw", NAN);
-    if (ls_json_int(r, "ports", 0) != 1 || ls_json_int(s, "ports", 0) != 1 || rr <= rs || rs <= 0 ||
-        !(br < LS_PORT_SLOWER * bs))
+    double rr = r->rate, rs = s->rate, br = r->busbw, bs = s->busbw;
+    if (r->ports != 1 || s->ports != 1 || rr <= rs || rs <= 0 || !(br < LS_PORT_SLOWER * bs))
         return;
-    ls_finding_add(out, "port_below_slower_port", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r)),
-                   json_pack("[s, s]", ls_json_str(r, "setting", ""),
-                             ls_json_str(s, "setting", "")),
+    ls_finding_add(out, "port_below_slower_port", LS_SEV_WARNING, LS_ABOUT_PORT(hca_text(r->row)),
+                   json_pack("[s, s]", ls_json_str(r->row, "setting", ""),
+                             ls_json_str(s->row, "setting", "")),
                    "%s over port %s (%.0f Gb/s): %.1f GB/s busbw, below port %s (%.0f Gb/s) at "
                    "%.1f GB/s; "
                    "check its PCIe link, firmware and placement",
-                   ls_json_str(r, "collective", ""), hca_text(r), rr, br, hca_text(s), rs, bs);
+                   r->coll, hca_text(r->row), rr, br, hca_text(s->row), rs, bs);
 }
 
-/* All ports together (the row with most ports) slower than the best single port. */
-static void together_slower(const json_t *rows, const char *coll, json_t *out)
+/* All ports together (the row with most ports) slower than the best single port; the
+   rows of the collective through ix (the collectives' index), in order. */
+static void together_slower(const port_row_t *p, const ls_strindex_t *ix, const char *coll,
+                            json_t *out)
 {
-    const json_t *all = NULL, *best = NULL, *r;
-    size_t i;
-    json_array_foreach(rows, i, r) {
-        if (strcmp(ls_json_str(r, "collective", ""), coll) != 0)
-            continue;
-        long long n = ls_json_int(r, "ports", 0);
+    const json_t *all = NULL, *best = NULL;
+    for (size_t i = ls_strindex_first(ix, coll); i != LS_STRINDEX_NONE;
+         i = ls_strindex_next(ix, i)) {
+        const json_t *r = p[i].row;
+        long long n = p[i].ports;
         if (n > 1 && (!all || n > ls_json_int(all, "ports", 0)))
             all = r;
         if (n == 1 && (!best || ls_json_num(r, "busbw", 0) > ls_json_num(best, "busbw", 0)))
@@ -183,24 +199,41 @@ static void together_slower(const json_t *rows, const char *coll, json_t *out)
                    ls_json_num(best, "busbw", 0));
 }
 
+/* The rows' collectives in a hash index: each row is compared with the rows of its own
+   collective only, and one whose rate is no faster than the slowest rated single port of
+   its collective is below no slower port: not compared at all (a sweep repeated many
+   times over the same ports stays linear). */
 void ls_port_sweep_findings(const json_t *doc, json_t *out)
 {
     json_t *rows = ls_port_sweep_rows(doc);
-    size_t i, k;
-    const json_t *r, *s;
-    json_array_foreach(rows, i, r) {
-        far_below(r, out);
-        json_array_foreach(rows, k, s) {
-            if (k != i &&
-                strcmp(ls_json_str(r, "collective", ""), ls_json_str(s, "collective", "")) == 0)
-                below_slower(r, s, out);
-        }
-        int first = 1; /* "together" once per collective */
-        for (size_t j = 0; j < i; j++)
-            first &= strcmp(ls_json_str(json_array_get(rows, j), "collective", ""),
-                            ls_json_str(r, "collective", "")) != 0;
-        if (first)
-            together_slower(rows, ls_json_str(r, "collective", ""), out);
+    size_t n = json_array_size(rows);
+    port_row_t *p = malloc((n ? n : 1) * sizeof *p);
+    const char **colls = malloc((n ? n : 1) * sizeof *colls);
+    double *slowest = malloc((n ? n : 1) * sizeof *slowest); /* per collective, at its first */
+    ls_strindex_t ix;
+    int built = p && colls && slowest;
+    for (size_t i = 0; built && i < n; i++)
+        p[i] = port_row(json_array_get(rows, i)), colls[i] = p[i].coll;
+    built = built && ls_strindex_build(&ix, colls, n) == 0;
+    for (size_t i = 0; built && i < n; i++) {
+        size_t first = ls_strindex_first(&ix, p[i].coll);
+        if (first == i)
+            slowest[i] = INFINITY;
+        if (p[i].ports == 1 && p[i].rate > 0 && p[i].rate < slowest[first])
+            slowest[first] = p[i].rate;
     }
+    for (size_t i = 0; built && i < n; i++) {
+        size_t first = ls_strindex_first(&ix, p[i].coll);
+        far_below(p[i].row, out);
+        for (size_t k = first; p[i].rate > slowest[first] && k != LS_STRINDEX_NONE;
+             k = ls_strindex_next(&ix, k))
+            if (k != i)
+                below_slower(&p[i], &p[k], out);
+        if (first == i) /* "together" once per collective */
+            together_slower(p, &ix, p[i].coll, out);
+    }
+    if (built)
+        ls_strindex_free(&ix);
+    free(p), free(colls), free(slowest);
     json_decref(rows);
 }

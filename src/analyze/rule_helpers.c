@@ -45,19 +45,42 @@ int ls_findings_count_at_least(const json_t *findings, enum ls_severity sev)
     return n;
 }
 
-void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
-                    json_t *evidence, const char *fmt, ...)
+void ls_finding_vadd(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                     json_t *evidence, const char *fmt, va_list ap)
 {
     char message[2048];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
     json_t *f = json_pack("{s:s, s:s}", "rule", rule, "severity", ls_severity_name(sev));
     ls_about_set(f, &about);
     json_object_set_new(f, "message", json_string(message));
     json_object_set_new(f, "evidence", evidence ? evidence : json_array());
     json_array_append_new(list, f);
+}
+
+void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                    json_t *evidence, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ls_finding_vadd(list, rule, sev, about, evidence, fmt, ap);
+    va_end(ap);
+}
+
+void ls_finding_vabout(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                       const char *subject, const char *evidence, const char *fmt, va_list ap)
+{
+    char text[2048];
+    vsnprintf(text, sizeof text, fmt, ap);
+    ls_finding_add(list, rule, sev, about, json_pack("[s]", evidence), "%s: %s", subject, text);
+}
+
+void ls_finding_about(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                      const char *subject, const char *evidence, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ls_finding_vabout(list, rule, sev, about, subject, evidence, fmt, ap);
+    va_end(ap);
 }
 
 const json_t *ls_measurement(const ls_machine_t *m, size_t i)
@@ -103,19 +126,22 @@ double ls_noisy_limit(const json_t *e)
     return ls_entry_host_shared(e) ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
 }
 
+/* ok, enough samples and a CV above the figure's limit */
+static int noisy_figure(int ok, long long n, double cv, double limit)
+{
+    return ok && n >= LS_NOISY_MIN_SAMPLES && cv > limit;
+}
+
 int ls_entry_noisy(const json_t *e)
 {
     const json_t *st = json_object_get(e, "stats");
-    return !strcmp(ls_json_str(e, "status", ""), "ok") &&
-           ls_json_int(st, "n", 0) >= LS_NOISY_MIN_SAMPLES &&
-           ls_json_num(st, "cv", 0) > ls_noisy_limit(e);
+    return noisy_figure(!strcmp(ls_json_str(e, "status", ""), "ok"), ls_json_int(st, "n", 0),
+                        ls_json_num(st, "cv", 0), ls_noisy_limit(e));
 }
 
-const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id)
+int ls_view_noisy(const ls_view_t *v)
 {
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1))
-        if (!strcmp(ls_json_str(ls_measurement(m, (size_t)i), "id", ""), id))
-            return ls_measurement(m, (size_t)i);
-    return NULL;
+    /* only a host copy has another limit (ls_entry_host_shared): no lookup for the rest */
+    double limit = v->fam == &ls_fam_host ? ls_noisy_limit(v->json) : LS_NOISY_CV;
+    return noisy_figure(v->ok, v->n, v->cv, limit);
 }

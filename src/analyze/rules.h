@@ -5,6 +5,9 @@
 #include "about.h"
 #include "analyze.h"
 #include "machine.h"
+#include "model/view.h"
+
+#include <stdarg.h>
 
 /* Thresholds (docs/analysis.md explains each). */
 #define LS_DEGRADED_RATIO 0.75      /* pair below this fraction of its class median */
@@ -66,6 +69,17 @@
    and its data from about (about.h); evidence reference stolen (NULL = empty array). */
 void ls_finding_add(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
                     json_t *evidence, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void ls_finding_vadd(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                     json_t *evidence, const char *fmt, va_list ap)
+    __attribute__((format(printf, 6, 0)));
+/* The shape of most findings about one entry or log: resting on one piece of evidence
+   (an entry id or a document path), the message "SUBJECT: " and fmt's text. */
+void ls_finding_about(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                      const char *subject, const char *evidence, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+void ls_finding_vabout(json_t *list, const char *rule, enum ls_severity sev, ls_about_t about,
+                       const char *subject, const char *evidence, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0)));
 
 /* Causes of a slow or missing path between GPUs a and b, the ones the document shows
    first (rules_causes.c); writes at most len bytes. */
@@ -84,16 +98,16 @@ typedef struct {
 extern const ls_rule_group_t ls_rule_groups[];
 extern const size_t ls_rule_group_count;
 
-/* 1 when entry e's spread is above its limit (with enough samples to say). */
+/* 1 when entry e's spread is above its limit (with enough samples to say); the same of
+   an entry's view (its status, stats.n and stats.cv read once). */
 int ls_entry_noisy(const json_t *e);
+int ls_view_noisy(const ls_view_t *v);
 /* The CV above which entry e is noisy: LS_NOISY_CV, or LS_NOISY_CV_HOST_SHARED for a
    pageable or both-ways host copy. */
 double ls_noisy_limit(const json_t *e);
 /* 1 for a host copy from pageable memory or both ways at once (the noisy class of
    LS_NOISY_CV_HOST_SHARED and LS_SPREAD_HOST_SHARED); e an entry or a figure's identity. */
 int ls_entry_host_shared(const json_t *e);
-/* The measurement with this id, or NULL. */
-const json_t *ls_measurement_by_id(const ls_machine_t *m, const char *id);
 
 /* Shared by rules and the planner: the NUMA node holding the most GPUs (-1 if none)
    and whether GPU g sits on a node with a minority of the GPUs. */

@@ -266,12 +266,12 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
     int n = 0;
     if (!list)
         return;
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i);
-        if (strcmp(ls_json_str(e, "status", ""), "ok"))
+    LS_DOC_FOREACH(v, m->doc, NULL)
+    {
+        const json_t *e = v.json;
+        if (!v.ok || !ls_ceiling_family(v.fam)) /* latency and the others: no ceiling */
             continue;
-        int nccl = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_NCCL);
+        int nccl = v.fam == &ls_fam_nccl;
         if (nccl &&
             ls_json_int(e, "nranks", (long long)json_array_size(json_object_get(e, "gpus"))) == 1 &&
             ls_json_int(e, "nodes", 1) <= 1) {
@@ -285,7 +285,7 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
         double frac = ls_ceiling_floor(c.path), r = ls_json_num(e, "value", 0) / c.gbps;
         /* both directions at once through host memory share its bandwidth and the root
            complex's arbitration (their spread: LS_NOISY_CV_HOST_SHARED): one-way only */
-        if (c.path == LS_PATH_STAGED && !strcmp(ls_json_str(e, "direction", ""), LS_DIR_BIDIR))
+        if (c.path == LS_PATH_STAGED && v.direction && !strcmp(v.direction, LS_DIR_BIDIR))
             frac = 0;
         if (judged(e) && frac > 0 && r < frac && (size_t)n < cap)
             list[n++] = (below_t){e, c, r};

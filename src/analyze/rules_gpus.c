@@ -5,6 +5,7 @@
 #include "model/vocab.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,18 @@ static void throttling(const ls_machine_t *m, json_t *out)
     json_decref(evidence);
 }
 
+/* An "ecc" finding about GPU g, resting on its ECC object in the document (path). */
+static void ecc_finding(json_t *out, enum ls_severity sev, int g, const char *path, const char *fmt,
+                        ...) __attribute__((format(printf, 5, 6)));
+static void ecc_finding(json_t *out, enum ls_severity sev, int g, const char *path, const char *fmt,
+                        ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ls_finding_vadd(out, "ecc", sev, LS_ABOUT_GPU(g), json_pack("[s]", path), fmt, ap);
+    va_end(ap);
+}
+
 /* Row remapping (A100 and later) and page retirement (earlier parts) as NVML reports
    them: a repair the GPU has recorded but applies only at the next GPU reset (rows) or
    driver load (pages); a remapping failure means a bank has no spare row left. */
@@ -181,24 +194,23 @@ static void memory_repair(int g, const json_t *ecc, const char *path, json_t *ou
     const json_t *rows = json_object_get(ecc, "remapped_rows");
     const json_t *pages = json_object_get(ecc, "retired_pages");
     if (json_is_true(json_object_get(rows, "failure")))
-        ls_finding_add(out, "ecc", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d: row remapping failed (a memory bank has no spare row left): drain "
-                       "it and "
-                       "have it checked (nvidia-smi -q -d ROW_REMAPPER)",
-                       g);
+        ecc_finding(out, LS_SEV_ERROR, g, path,
+                    "GPU%d: row remapping failed (a memory bank has no spare row left): drain "
+                    "it and "
+                    "have it checked (nvidia-smi -q -d ROW_REMAPPER)",
+                    g);
     else if (json_is_true(json_object_get(rows, "pending")))
-        ls_finding_add(out, "ecc", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d has a row remap pending (%lld correctable, %lld uncorrectable rows "
-                       "remapped): "
-                       "it takes effect only after a GPU reset (nvidia-smi -r) or a reboot",
-                       g, ls_json_int(rows, "correctable", 0),
-                       ls_json_int(rows, "uncorrectable", 0));
+        ecc_finding(out, LS_SEV_WARNING, g, path,
+                    "GPU%d has a row remap pending (%lld correctable, %lld uncorrectable rows "
+                    "remapped): "
+                    "it takes effect only after a GPU reset (nvidia-smi -r) or a reboot",
+                    g, ls_json_int(rows, "correctable", 0), ls_json_int(rows, "uncorrectable", 0));
     if (json_is_true(json_object_get(pages, "pending")))
-        ls_finding_add(out, "ecc", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d has memory pages pending retirement (%lld single-bit, %lld "
-                       "double-bit retired): "
-                       "they are retired only when the driver reloads (reboot)",
-                       g, ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0));
+        ecc_finding(out, LS_SEV_WARNING, g, path,
+                    "GPU%d has memory pages pending retirement (%lld single-bit, %lld "
+                    "double-bit retired): "
+                    "they are retired only when the driver reloads (reboot)",
+                    g, ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0));
 }
 
 /* Clock-event reasons of the GPU's own reading (discovery, or an import of nvidia-smi
@@ -244,22 +256,22 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
         char path[48];
         snprintf(path, sizeof path, "gpus[%d].ecc", g);
         if (unc > 0)
-            ls_finding_add(out, "ecc", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d has %lld uncorrected ECC errors since the driver loaded: drain "
-                           "it and check "
-                           "nvidia-smi -q -d ECC,PAGE_RETIREMENT",
-                           g, unc);
+            ecc_finding(out, LS_SEV_ERROR, g, path,
+                        "GPU%d has %lld uncorrected ECC errors since the driver loaded: drain "
+                        "it and check "
+                        "nvidia-smi -q -d ECC,PAGE_RETIREMENT",
+                        g, unc);
         else if (cor > 0)
-            ls_finding_add(out, "ecc", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d has %lld corrected ECC errors since the driver loaded", g, cor);
+            ecc_finding(out, LS_SEV_INFO, g, path,
+                        "GPU%d has %lld corrected ECC errors since the driver loaded", g, cor);
         else if (ls_json_int(ecc, "aggregate_corrected", 0) > 0 ||
                  ls_json_int(ecc, "aggregate_uncorrected", 0) > 0)
-            ls_finding_add(out, "ecc", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                           "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life "
-                           "(none since "
-                           "the driver loaded): watch whether they grow",
-                           g, ls_json_int(ecc, "aggregate_corrected", 0),
-                           ls_json_int(ecc, "aggregate_uncorrected", 0));
+            ecc_finding(out, LS_SEV_INFO, g, path,
+                        "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life "
+                        "(none since "
+                        "the driver loaded): watch whether they grow",
+                        g, ls_json_int(ecc, "aggregate_corrected", 0),
+                        ls_json_int(ecc, "aggregate_uncorrected", 0));
         memory_repair(g, ecc, path, out);
     }
 }
@@ -323,12 +335,9 @@ static double counter_rise(spans_t *s)
     return rise;
 }
 
-/* Adds the spans over which e's counters of GPU key g rose. */
-static void add_spans(const json_t *e, const char *g, spans_t *s)
+/* Adds the spans over which one GPU's counters rose (before and after a measurement). */
+static void add_spans(const json_t *before, const json_t *after, spans_t *s)
 {
-    const json_t *t = json_object_get(e, "telemetry");
-    const json_t *before = json_object_get(json_object_get(t, "nvlink_errors_before"), g);
-    const json_t *after = json_object_get(json_object_get(t, "nvlink_errors_after"), g);
     for (int c = 0; c < NVLINK_COUNTERS; c++) {
         const json_t *b = json_object_get(before, nvlink_counter[c]),
                      *a = json_object_get(after, nvlink_counter[c]);
@@ -337,14 +346,12 @@ static void add_spans(const json_t *e, const char *g, spans_t *s)
     }
 }
 
-/* 1 when any counter of GPU key g rose over measurement e. */
-static int rose_in(const json_t *e, const char *g)
+/* 1 when any of one GPU's counters rose (before and after a measurement). */
+static int rose(const json_t *before, json_t *after)
 {
-    const json_t *t = json_object_get(e, "telemetry");
-    const json_t *before = json_object_get(json_object_get(t, "nvlink_errors_before"), g);
     const char *key;
     const json_t *v;
-    json_object_foreach(json_object_get(json_object_get(t, "nvlink_errors_after"), g), key, v) {
+    json_object_foreach(after, key, v) {
         const json_t *b = json_object_get(before, key);
         if (json_is_number(v) && json_is_number(b) && json_number_value(v) > json_number_value(b))
             return 1;
@@ -375,12 +382,12 @@ static void nvlink_error_finding(int g, const nvlink_rise_t *r, json_t *evidence
 /* GPU index of a telemetry key ("3"), -1 when the key is no canonical index. */
 static int gpu_key(const char *key)
 {
-    char canon[16];
-    long g = strtol(key, NULL, 10);
-    if (g < 0 || g >= LS_MAX_GPUS)
-        return -1;
-    snprintf(canon, sizeof canon, "%ld", g);
-    return strcmp(canon, key) ? -1 : (int)g;
+    int g = 0;
+    for (const char *p = key; *p || p == key; p++) { /* digits only: no sign, no space */
+        if (*p < '0' || *p > '9' || (g = g * 10 + (*p - '0')) >= LS_MAX_GPUS)
+            return -1;
+    }
+    return key[0] == '0' && key[1] ? -1 : g; /* "03" is no canonical index */
 }
 
 /* One pass over the entries and each entry's GPU keys (linear in entries): the entries
@@ -390,19 +397,21 @@ static void nvlink_errors(const ls_machine_t *m, json_t *out)
     json_t *evidence[LS_MAX_GPUS] = {0};
     spans_t spans[LS_MAX_GPUS][NVLINK_COUNTERS];
     memset(spans, 0, sizeof spans);
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i), *v;
+    LS_DOC_FOREACH(e, m->doc, NULL)
+    {
+        const json_t *t = json_object_get(e.json, "telemetry");
+        const json_t *before = json_object_get(t, "nvlink_errors_before");
         const char *key;
-        json_object_foreach(json_object_get(json_object_get(e, "telemetry"), "nvlink_errors_after"),
-                            key, v) {
+        json_t *after;
+        json_object_foreach(json_object_get(t, "nvlink_errors_after"), key, after) {
             int g = gpu_key(key); /* telemetry is keyed by GPU index */
-            if (g < 0 || !rose_in(e, key))
+            const json_t *was = json_object_get(before, key);
+            if (g < 0 || !rose(was, after))
                 continue;
             if (!evidence[g])
                 evidence[g] = json_array();
-            json_array_append_new(evidence[g], json_string(ls_json_str(e, "id", "")));
-            add_spans(e, key, spans[g]);
+            json_array_append_new(evidence[g], json_string(e.id));
+            add_spans(was, after, spans[g]);
         }
     }
     for (int g = 0; g < LS_MAX_GPUS; g++) {

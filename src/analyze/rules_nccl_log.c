@@ -217,23 +217,23 @@ static void transport_finding(const ls_machine_t *m, const log_src_t *src, json_
     /* where the topology says P2P is OK, nccl_p2p_unused grades it with the variants;
        where it says P2P is impossible, p2p_unavailable does */
     enum ls_severity sev = off || (all_known && is_default(e)) ? LS_SEV_INFO : LS_SEV_WARNING;
-    ls_finding_add(out, "nccl_transport", sev, src->about, json_pack("[s]", src->evidence),
-                   "%s: NCCL connected GPUs of one node through %s (%s%s) instead of P2P, so their "
-                   "traffic "
-                   "goes through host memory or the NIC%s; %s; next: NCCL_DEBUG=INFO shows why, "
-                   "and `nvidia-smi "
-                   "topo -p2p r` whether P2P is possible",
-                   src->subject, kinds, edges, n >= EDGES_LISTED ? ", ..." : "",
-                   off ? " (P2P was switched off for this run: NCCL_P2P_DISABLE or "
-                         "NCCL_P2P_LEVEL=LOC)"
-                       : "",
-                   all_p2p_ok
-                       ? "P2P is OK in the topology: NCCL's P2P level (default PXB) stops short of "
-                         "this path, try NCCL_P2P_LEVEL=PHB or SYS"
-                   : all_known
-                       ? "the topology says P2P is not possible between them (p2p_unavailable)"
-                       : "likely P2P unavailable (consumer boards, a VM, ACS/IOMMU, GPUs in "
-                         "different containers) or beyond NCCL's P2P level");
+    ls_finding_about(out, "nccl_transport", sev, src->about, src->subject, src->evidence,
+                     "NCCL connected GPUs of one node through %s (%s%s) instead of P2P, so their "
+                     "traffic "
+                     "goes through host memory or the NIC%s; %s; next: NCCL_DEBUG=INFO shows why, "
+                     "and `nvidia-smi "
+                     "topo -p2p r` whether P2P is possible",
+                     kinds, edges, n >= EDGES_LISTED ? ", ..." : "",
+                     off ? " (P2P was switched off for this run: NCCL_P2P_DISABLE or "
+                           "NCCL_P2P_LEVEL=LOC)"
+                         : "",
+                     all_p2p_ok ? "P2P is OK in the topology: NCCL's P2P level (default PXB) stops "
+                                  "short of "
+                                  "this path, try NCCL_P2P_LEVEL=PHB or SYS"
+                     : all_known
+                         ? "the topology says P2P is not possible between them (p2p_unavailable)"
+                         : "likely P2P unavailable (consumer boards, a VM, ACS/IOMMU, GPUs in "
+                           "different containers) or beyond NCCL's P2P level");
 }
 
 static void nccl_transport(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
@@ -312,14 +312,14 @@ static void gdr_disabled(const ls_machine_t *m, const log_src_t *src, int n, jso
         if (with + without)
             snprintf(count, sizeof count, "%d of %d network connections run without it: ", without,
                      with + without);
-        ls_finding_add(out, "gdr_disabled", LS_SEV_WARNING, src[i].about,
-                       json_pack("[s]", src[i].evidence),
-                       "%s: GPUDirect RDMA is off: %snetwork traffic is staged through host memory "
-                       "(%s); next: "
-                       "`lsmod | grep peermem`, `nvidia-smi topo -m` (GPU-NIC distance), "
-                       "NCCL_DEBUG=INFO for the "
-                       "distance NCCL measured",
-                       src[i].subject, count, cause);
+        ls_finding_about(out, "gdr_disabled", LS_SEV_WARNING, src[i].about, src[i].subject,
+                         src[i].evidence,
+                         "GPUDirect RDMA is off: %snetwork traffic is staged through host memory "
+                         "(%s); next: "
+                         "`lsmod | grep peermem`, `nvidia-smi topo -m` (GPU-NIC distance), "
+                         "NCCL_DEBUG=INFO for the "
+                         "distance NCCL measured",
+                         count, cause);
     }
 }
 
@@ -352,27 +352,27 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
         if (sockets)
             snprintf(conns, sizeof conns, ", %d connections", sockets);
         if (ib_disabled_by_env(m)) {
-            ls_finding_add(out, "net_socket", LS_SEV_INFO, src[i].about,
-                           json_pack("[s]", "env.NCCL_IB_DISABLE"),
-                           "%s: NCCL uses TCP sockets (NET/Socket%s) because NCCL_IB_DISABLE=1 is "
-                           "set: asked for, "
-                           "not a fall-back; bandwidth is that of the kernel's TCP stack; next: "
-                           "unset "
-                           "NCCL_IB_DISABLE where an InfiniBand/RoCE NIC is meant to carry the "
-                           "traffic",
-                           src[i].subject, conns);
+            ls_finding_about(out, "net_socket", LS_SEV_INFO, src[i].about, src[i].subject,
+                             "env.NCCL_IB_DISABLE",
+                             "NCCL uses TCP sockets (NET/Socket%s) because NCCL_IB_DISABLE=1 is "
+                             "set: asked for, "
+                             "not a fall-back; bandwidth is that of the kernel's TCP stack; next: "
+                             "unset "
+                             "NCCL_IB_DISABLE where an InfiniBand/RoCE NIC is meant to carry the "
+                             "traffic",
+                             conns);
             continue;
         }
-        ls_finding_add(out, "net_socket", LS_SEV_WARNING, src[i].about,
-                       json_pack("[s]", src[i].evidence),
-                       "%s: NCCL fell back to TCP sockets (NET/Socket%s): no usable RDMA device "
-                       "(no "
-                       "InfiniBand/RoCE NIC, the IB verbs library or driver missing, or "
-                       "NCCL_IB_DISABLE=1), so "
-                       "bandwidth is that of the kernel's TCP stack; next: `ibv_devinfo`, "
-                       "NCCL_DEBUG=INFO "
-                       "NCCL_DEBUG_SUBSYS=NET for why NET/IB was not used",
-                       src[i].subject, conns);
+        ls_finding_about(out, "net_socket", LS_SEV_WARNING, src[i].about, src[i].subject,
+                         src[i].evidence,
+                         "NCCL fell back to TCP sockets (NET/Socket%s): no usable RDMA device "
+                         "(no "
+                         "InfiniBand/RoCE NIC, the IB verbs library or driver missing, or "
+                         "NCCL_IB_DISABLE=1), so "
+                         "bandwidth is that of the kernel's TCP stack; next: `ibv_devinfo`, "
+                         "NCCL_DEBUG=INFO "
+                         "NCCL_DEBUG_SUBSYS=NET for why NET/IB was not used",
+                         conns);
     }
 }
 
@@ -483,15 +483,15 @@ static void error_trails(const log_src_t *src, json_t *out)
         char where[300];
         warn_where(g, where, sizeof where);
         json_decref(g);
-        ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src->about,
-                       json_pack("[s]", src->evidence),
-                       "%s: an NCCL call failed with error %lld (%s)%s, raised at %s (%lld line%s "
-                       "of "
-                       "its return-code trail); the paste holds no WARN line saying why; next: the "
-                       "lines "
-                       "before it, or rerun with NCCL_DEBUG=WARN (INFO for the context)",
-                       src->subject, code, name, where, ls_json_str(t, "at", "unknown"),
-                       ls_json_int(t, "lines", 1), ls_json_int(t, "lines", 1) == 1 ? "" : "s");
+        ls_finding_about(out, "nccl_warn", LS_SEV_WARNING, src->about, src->subject, src->evidence,
+                         "an NCCL call failed with error %lld (%s)%s, raised at %s (%lld line%s "
+                         "of "
+                         "its return-code trail); the paste holds no WARN line saying why; next: "
+                         "the "
+                         "lines "
+                         "before it, or rerun with NCCL_DEBUG=WARN (INFO for the context)",
+                         code, name, where, ls_json_str(t, "at", "unknown"),
+                         ls_json_int(t, "lines", 1), ls_json_int(t, "lines", 1) == 1 ? "" : "s");
     }
 }
 
@@ -515,18 +515,18 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
             const char *text = ls_json_str(g, "text", "");
             ls_nccl_message_t msg;
             if (ls_nccl_message_match(text, &msg) != 0) {
-                ls_finding_add(out, "nccl_warn", LS_SEV_WARNING, src[i].about,
-                               json_pack("[s]", src[i].evidence),
-                               "%s: unrecognized NCCL warning%s%s: \"%s\"; the lines before it in "
-                               "the log "
-                               "say what NCCL was doing",
-                               src[i].subject, where, times, text);
+                ls_finding_about(out, "nccl_warn", LS_SEV_WARNING, src[i].about, src[i].subject,
+                                 src[i].evidence,
+                                 "unrecognized NCCL warning%s%s: \"%s\"; the lines before it in "
+                                 "the log "
+                                 "say what NCCL was doing",
+                                 where, times, text);
                 continue;
             }
-            ls_finding_add(out, "nccl_warn", (enum ls_severity)msg.severity, src[i].about,
-                           json_pack("[s]", src[i].evidence),
-                           "%s: %s (%s%s%s): \"%s\"; likely: %s; next: %s", src[i].subject,
-                           msg.meaning, msg.subsystem, where, times, text, msg.cause, msg.next);
+            ls_finding_about(out, "nccl_warn", (enum ls_severity)msg.severity, src[i].about,
+                             src[i].subject, src[i].evidence,
+                             "%s (%s%s%s): \"%s\"; likely: %s; next: %s", msg.meaning,
+                             msg.subsystem, where, times, text, msg.cause, msg.next);
         }
         json_decref(groups);
     }

@@ -15,11 +15,6 @@
 
 #define MAX_LISTED 6
 
-static int ok(const json_t *e)
-{
-    return ls_p2p_ok(e);
-}
-
 static int direct(const json_t *e)
 {
     return ls_p2p_direct(e);
@@ -84,12 +79,13 @@ static int no_peer_access(const ls_machine_t *m, const ls_p2p_index_t *ix, int a
    (its filter of accessible peer pairs finds none). */
 static void waived(const ls_machine_t *m, json_t *out)
 {
-    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
-         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)k);
-        const char *id = ls_json_str(e, "id", ""), *test = ls_json_str(e, "test", id);
-        if (strcmp(ls_json_str(e, "status", ""), "skipped") ||
-            strcmp(ls_json_str(e, "source", ""), "nvbandwidth") ||
+    LS_DOC_FOREACH(v, m->doc, &ls_fam_p2p)
+    {
+        const json_t *e = v.json;
+        if (strcmp(v.status, "skipped"))
+            continue;
+        const char *id = v.id, *test = ls_json_str(e, "test", id);
+        if (strcmp(ls_json_str(e, "source", ""), "nvbandwidth") ||
             !strstr(test, "device_to_device") || !strstr(ls_json_str(e, "error", ""), "waived"))
             continue;
         ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, LS_ABOUT_WHAT("all GPUs"),
@@ -169,18 +165,18 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
     int wa = -1, wb = -1;
     json_t *evidence = json_array();
     uint64_t gpus = 0;
-    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
-         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)k);
+    LS_DOC_FOREACH(v, m->doc, &ls_fam_p2p)
+    {
+        const json_t *e = v.json;
         /* one-way against one-way, bidirectional against bidirectional (both directions
            at once through the host against both at once peer to peer) */
-        if (!ok(e) || !direct(e) || json_object_get(e, "under"))
+        if (!ls_p2p_view_ok(&v) || !direct(e) || json_object_get(e, "under"))
             continue;
-        const json_t *s = same_pair(ix, e, 0, 0, uni(e));
+        const json_t *s = same_pair(ix, e, 0, 0, ls_p2p_uni_word(v.direction));
         if (!s)
             continue;
         compared++;
-        double d = ls_json_num(e, "value", 0), h = ls_json_num(s, "value", 0);
+        double d = v.value, h = ls_json_num(s, "value", 0); /* ok: d is a number */
         if (d >= LS_P2P_NO_GAIN * h)
             continue;
         int a = (int)ls_json_int(e, "src", 0), b = (int)ls_json_int(e, "dst", 0);
@@ -213,12 +209,13 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
 
 static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
 {
-    for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
-         k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, k + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)k);
-        if (!ok(e) || uni(e) || !direct(e) || json_object_get(e, "under"))
+    LS_DOC_FOREACH(ent, m->doc, &ls_fam_p2p)
+    {
+        const json_t *e = ent.json;
+        if (!ls_p2p_view_ok(&ent) || ls_p2p_uni_word(ent.direction) || !direct(e) ||
+            json_object_get(e, "under"))
             continue;
-        double v = ls_json_num(e, "value", 0);
+        double v = ent.value; /* ok: a number */
         const json_t *f = same_pair(ix, e, 1, 0, 1), *r = same_pair(ix, e, 1, 1, 1);
         double sum = f && r ? ls_json_num(f, "value", 0) + ls_json_num(r, "value", 0) : 0;
         int peers;

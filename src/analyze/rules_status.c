@@ -9,6 +9,7 @@
 #include "model/vocab.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,32 @@ static ls_about_t about_of(const json_t *e, char *what, char *subject, size_t le
     return a;
 }
 
+/* A finding about entry e (about_of), the entry its evidence, the message "SUBJECT: "
+   and fmt's text. */
+static void entry_finding(json_t *out, const char *rule, enum ls_severity sev, const json_t *e,
+                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void entry_finding(json_t *out, const char *rule, enum ls_severity sev, const json_t *e,
+                          const char *fmt, ...)
+{
+    char what[128], subject[128];
+    ls_about_t about = about_of(e, what, subject, sizeof subject);
+    va_list ap;
+    va_start(ap, fmt);
+    ls_finding_vabout(out, rule, sev, about, subject, ls_json_str(e, "id", ""), fmt, ap);
+    va_end(ap);
+}
+
+/* The wrong_elements finding of entry e: what showed the wrong data (detail) and, where
+   the rows counted it, what returns wrong data (cause; "" when not said). */
+static void wrong_data(const json_t *e, const char *detail, const char *cause, json_t *out)
+{
+    entry_finding(out, "wrong_elements", LS_SEV_ERROR, e,
+                  "%s: the collective returned wrong data%s, so none of its figures counts; next: "
+                  "`nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 on subsets "
+                  "of the GPUs to find the one",
+                  detail, cause);
+}
+
 /* The footer's count when no row has a #wrong count (the 2.0-era layout prints the
    largest deviation per row in an "error" column instead; nccl-tests counts the values
    beyond its tolerance into "# Out of bounds values : N FAILED"). */
@@ -84,23 +111,16 @@ static void out_of_bounds(const json_t *e, json_t *out)
         if (err > worst)
             worst = err, at = ls_json_num(row, "bytes", 0);
     }
-    char what[128], subject[128], where[96] = "";
-    ls_about_t about = about_of(e, what, subject, sizeof subject);
+    char where[96] = "", detail[192];
     if (at >= 0) {
         char size[32];
         ls_format_size((uint64_t)at, size, sizeof size);
         snprintf(where, sizeof where, "; the largest error column value, %g, is at %s", worst,
                  size);
     }
-    ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, about,
-                   json_pack("[s]", ls_json_str(e, "id", "")),
-                   "%s: nccl-tests counted %lld out-of-bounds values (validation FAILED)%s: the "
-                   "collective "
-                   "returned wrong data, so none of its figures counts; next: `nvidia-smi -q -d "
-                   "ECC`, "
-                   "`nvidia-smi nvlink -e`, and rerun with -c 1 on subsets of the GPUs to find the "
-                   "one",
-                   subject, oob, where);
+    snprintf(detail, sizeof detail,
+             "nccl-tests counted %lld out-of-bounds values (validation FAILED)%s", oob, where);
+    wrong_data(e, detail, "", out);
 }
 
 static void wrong_elements(const ls_machine_t *m, json_t *out)
@@ -124,19 +144,11 @@ static void wrong_elements(const ls_machine_t *m, json_t *out)
             out_of_bounds(e, out);
             continue;
         }
-        char what[128], subject[128], size[32];
-        ls_about_t about = about_of(e, what, subject, sizeof subject);
+        char size[32], detail[128];
         ls_format_size((uint64_t)first, size, sizeof size);
-        ls_finding_add(out, "wrong_elements", LS_SEV_ERROR, about,
-                       json_pack("[s]", ls_json_str(e, "id", "")),
-                       "%s: %.0f wrong elements in %d size%s, first at %s: the collective returned "
-                       "wrong data (a "
-                       "faulty GPU, link or NIC, memory errors, or a library bug), so none of its "
-                       "figures counts; "
-                       "next: `nvidia-smi -q -d ECC`, `nvidia-smi nvlink -e`, and rerun with -c 1 "
-                       "on subsets of "
-                       "the GPUs to find the one",
-                       subject, total, rows, rows == 1 ? "" : "s", size);
+        snprintf(detail, sizeof detail, "%.0f wrong elements in %d size%s, first at %s", total,
+                 rows, rows == 1 ? "" : "s", size);
+        wrong_data(e, detail, " (a faulty GPU, link or NIC, memory errors, or a library bug)", out);
     }
 }
 
@@ -152,21 +164,19 @@ static void separate_runs(const ls_machine_t *m, json_t *out)
         long long runs = ls_json_int(e, "separate_runs", 1);
         if (runs < 2)
             continue;
-        char hosts[256], what[128], subject[128];
+        char hosts[256];
         rank_hosts(e, hosts, sizeof hosts);
-        ls_about_t about = about_of(e, what, subject, sizeof subject);
-        ls_finding_add(out, "separate_runs", LS_SEV_WARNING, about,
-                       json_pack("[s]", ls_json_str(e, "id", "")),
-                       "%s: the paste holds %lld independent runs (a header per process, or rank 0 "
-                       "printed more "
-                       "than once)%s%s%s: %lld single-node runs of %lld rank%s each, not a "
-                       "%lld-node test, so "
-                       "nothing crossed between the nodes; next: build nccl-tests with MPI=1 and "
-                       "launch with "
-                       "mpirun, one process per GPU (no -g)",
-                       subject, runs, hosts[0] ? " on " : "", hosts, hosts[0] ? "" : "", runs,
-                       ls_json_int(e, "nranks", 1), ls_json_int(e, "nranks", 1) == 1 ? "" : "s",
-                       runs);
+        entry_finding(out, "separate_runs", LS_SEV_WARNING, e,
+                      "the paste holds %lld independent runs (a header per process, or rank 0 "
+                      "printed more "
+                      "than once)%s%s%s: %lld single-node runs of %lld rank%s each, not a "
+                      "%lld-node test, so "
+                      "nothing crossed between the nodes; next: build nccl-tests with MPI=1 and "
+                      "launch with "
+                      "mpirun, one process per GPU (no -g)",
+                      runs, hosts[0] ? " on " : "", hosts, hosts[0] ? "" : "", runs,
+                      ls_json_int(e, "nranks", 1), ls_json_int(e, "nranks", 1) == 1 ? "" : "s",
+                      runs);
     }
 }
 
@@ -178,9 +188,14 @@ static int failure_line(const char *why)
     return strstr(why, "Test NCCL failure") || strstr(why, "Test CUDA failure");
 }
 
-static void one_status(const json_t *e, json_t *out)
+/* A failed or timed-out entry's finding (the rest: nothing here; skipped ones are
+   grouped by skipped()). */
+static void one_status(const ls_view_t *v, json_t *out)
 {
-    const char *status = ls_json_str(e, "status", "ok");
+    const char *status = v->status;
+    if (strcmp(status, "failed") && strcmp(status, "timeout"))
+        return;
+    const json_t *e = v->json;
     char what[128], subject[128];
     ls_about_t about = about_of(e, what, subject, sizeof subject);
     json_t *ev = json_pack("[s]", ls_json_str(e, "id", ""));
@@ -196,31 +211,28 @@ static void one_status(const json_t *e, json_t *out)
                        "next: rerun that "
                        "step alone and read its error",
                        ls_json_str(e, "id", "?"), why);
-    else if (!strcmp(status, "timeout"))
+    else
         ls_finding_add(out, "entry_timeout", LS_SEV_WARNING, about, ev,
                        "%s timed out: %s; a hang usually means a broken P2P or network path or a "
                        "GPU stuck in "
                        "another job; next: rerun with NCCL_DEBUG=INFO and check `nvidia-smi` for "
                        "other processes",
                        ls_json_str(e, "id", "?"), why);
-    else
-        json_decref(ev);
 }
 
 /* Skipped entries, grouped by reason: one line per reason, not one per pair. */
 static void skipped(const ls_machine_t *m, json_t *out)
 {
     json_t *reasons = json_object();
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i);
-        if (strcmp(ls_json_str(e, "status", ""), "skipped"))
+    LS_DOC_FOREACH(v, m->doc, NULL)
+    {
+        if (strcmp(v.status, "skipped"))
             continue;
-        const char *why = ls_json_str(e, "error", "no reason recorded");
+        const char *why = ls_json_str(v.json, "error", "no reason recorded");
         json_t *ids = json_object_get(reasons, why);
         if (!ids)
             json_object_set_new(reasons, why, ids = json_array());
-        json_array_append_new(ids, json_string(ls_json_str(e, "id", "")));
+        json_array_append_new(ids, json_string(v.id));
     }
     const char *why;
     json_t *ids;
@@ -260,9 +272,10 @@ static void run_steps(const ls_machine_t *m, json_t *out)
 
 static void statuses(const ls_machine_t *m, json_t *out)
 {
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1))
-        one_status(ls_measurement(m, (size_t)i), out);
+    LS_DOC_FOREACH(v, m->doc, NULL)
+    {
+        one_status(&v, out);
+    }
     skipped(m, out);
     run_steps(m, out);
 }
@@ -305,21 +318,19 @@ static void busbw_collapse(const ls_machine_t *m, json_t *out)
             }
             if (!stays)
                 continue;
-            char what[128], subject[128], s1[32], s2[32];
-            ls_about_t about = about_of(e, what, subject, sizeof subject);
+            char s1[32], s2[32];
             ls_format_size(row_bytes(prev), s1, sizeof s1);
             ls_format_size(row_bytes(json_array_get(rows, k)), s2, sizeof s2);
-            ls_finding_add(out, "busbw_collapse", LS_SEV_WARNING, about,
-                           json_pack("[s]", ls_json_str(e, "id", "")),
-                           "%s: busbw falls from %.2f GB/s at %s to %.2f at %s and stays down "
-                           "(lowest %.2f): "
-                           "large messages hit a slower path (a NIC or PCIe link that saturates, "
-                           "congestion, a "
-                           "protocol or algorithm switch, memory registration); next: rerun with "
-                           "NCCL_DEBUG=INFO "
-                           "NCCL_DEBUG_SUBSYS=INIT,TUNING and compare NCCL_PROTO=Simple and "
-                           "NCCL_ALGO=Ring",
-                           subject, before, s1, after, s2, worst);
+            entry_finding(out, "busbw_collapse", LS_SEV_WARNING, e,
+                          "busbw falls from %.2f GB/s at %s to %.2f at %s and stays down "
+                          "(lowest %.2f): "
+                          "large messages hit a slower path (a NIC or PCIe link that saturates, "
+                          "congestion, a "
+                          "protocol or algorithm switch, memory registration); next: rerun with "
+                          "NCCL_DEBUG=INFO "
+                          "NCCL_DEBUG_SUBSYS=INIT,TUNING and compare NCCL_PROTO=Simple and "
+                          "NCCL_ALGO=Ring",
+                          before, s1, after, s2, worst);
             break;
         }
     }
@@ -377,15 +388,14 @@ static void noisy(const ls_machine_t *m, json_t *out)
     json_t *evidence = json_array();
     double worst = 0, worst_limit = LS_NOISY_CV;
     const char *worst_id = "";
-    for (long i = ls_doc_next_measurement(m->doc, NULL, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, NULL, i + 1)) {
-        const json_t *e = ls_measurement(m, (size_t)i);
-        if (!ls_entry_noisy(e))
+    LS_DOC_FOREACH(v, m->doc, NULL)
+    {
+        if (!ls_view_noisy(&v))
             continue;
-        json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
-        double cv = ls_json_num(json_object_get(e, "stats"), "cv", 0);
-        if (cv / ls_noisy_limit(e) > worst / worst_limit)
-            worst = cv, worst_limit = ls_noisy_limit(e), worst_id = ls_json_str(e, "id", "");
+        json_array_append_new(evidence, json_string(v.id));
+        double limit = ls_noisy_limit(v.json);
+        if (v.cv / limit > worst / worst_limit)
+            worst = v.cv, worst_limit = limit, worst_id = v.id;
     }
     if (!json_array_size(evidence)) {
         json_decref(evidence);

@@ -17,26 +17,21 @@ static char *pair_key(long long a, long long b)
     return asprintf(&key, "%lld %lld", a, b) < 0 ? NULL : key;
 }
 
-static char *figure_key(const json_t *e, long long a, long long b)
+static char *figure_key(const json_t *e, const char *method, long long a, long long b)
 {
     char *key = NULL;
-    int n = asprintf(&key, "%lld %lld\x1f%s\x1f%s", a, b, ls_json_str(e, "method", ""),
-                     ls_json_str(e, "source", ""));
+    int n = asprintf(&key, "%lld %lld\x1f%s\x1f%s", a, b, method, ls_json_str(e, "source", ""));
     return n < 0 ? NULL : key;
 }
 
-static int ok_uni(const json_t *e)
+/* The keys of position i, entry v (its view: pair, direction, status and method without
+   a lookup); 0, or -1 when out of memory. */
+static int entry_keys(ls_uni_index_t *ix, size_t i, const ls_view_t *v)
 {
-    return ls_p2p_uni(e) && !strcmp(ls_json_str(e, "status", ""), "ok");
-}
-
-/* The keys of position i; 0, or -1 when out of memory. */
-static int entry_keys(ls_uni_index_t *ix, size_t i)
-{
-    const json_t *e = ix->entry[i];
-    long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    ix->pair_key[i] = ls_p2p_uni(e) ? pair_key(a, b) : strdup("");
-    ix->figure_key[i] = ok_uni(e) ? figure_key(e, a, b) : strdup("");
+    int uni = ls_p2p_uni_word(v->direction);
+    ix->pair_key[i] = uni ? pair_key(v->src, v->dst) : strdup("");
+    ix->figure_key[i] = uni && v->ok ? figure_key(v->json, v->method_word, v->src, v->dst)
+                                     : strdup("");
     return ix->pair_key[i] && ix->figure_key[i] ? 0 : -1;
 }
 
@@ -53,10 +48,12 @@ ls_uni_index_t *ls_uni_index_new(const ls_machine_t *m)
         ix->witness_done = calloc(cap, 1);
         bad = !ix->entry || !ix->figure_key || !ix->pair_key || !ix->witness || !ix->witness_done;
     }
-    for (long i = bad ? -1 : ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); i >= 0 && !bad;
-         i = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, i + 1)) {
-        ix->entry[ix->n] = ls_measurement(m, (size_t)i);
-        bad = entry_keys(ix, ix->n++) != 0;
+    LS_DOC_FOREACH(v, m->doc, &ls_fam_p2p)
+    {
+        if (bad)
+            break;
+        ix->entry[ix->n] = v.json;
+        bad = entry_keys(ix, ix->n++, &v) != 0;
     }
     bad = bad || ls_strindex_build(&ix->figure_ix, (const char *const *)ix->figure_key, ix->n) != 0;
     bad = bad || ls_strindex_build(&ix->pair_ix, (const char *const *)ix->pair_key, ix->n) != 0;
@@ -87,7 +84,8 @@ void ls_uni_index_free(ls_uni_index_t *ix)
 
 const json_t *ls_uni_reverse(const ls_uni_index_t *ix, const json_t *e)
 {
-    char *key = figure_key(e, ls_json_int(e, "dst", -1), ls_json_int(e, "src", -1));
+    char *key = figure_key(e, ls_json_str(e, "method", ""), ls_json_int(e, "dst", -1),
+                           ls_json_int(e, "src", -1));
     size_t pos = key ? ls_strindex_first(&ix->figure_ix, key) : LS_STRINDEX_NONE;
     free(key);
     return pos == LS_STRINDEX_NONE ? NULL : ix->entry[pos];
@@ -106,7 +104,7 @@ const json_t *ls_uni_witness(ls_uni_index_t *ix, const json_t *e,
                              int (*found)(const json_t *o, const json_t *r))
 {
     long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-    char *key = figure_key(e, a, b), *pair = pair_key(a, b);
+    char *key = figure_key(e, ls_json_str(e, "method", ""), a, b), *pair = pair_key(a, b);
     size_t memo = key ? ls_strindex_first(&ix->figure_ix, key) : LS_STRINDEX_NONE;
     const json_t *w = NULL;
     if (memo != LS_STRINDEX_NONE && ix->witness_done[memo]) {

@@ -3,6 +3,7 @@
 #include "options.h"
 #include "analyze/analyze.h"
 #include "model/doc.h"
+#include "model/view.h"
 #include "render/render.h"
 #include "util/log.h"
 
@@ -62,7 +63,9 @@ int cmd_plan(int argc, char **argv)
     json_t *doc = ls_read_document(path);
     if (!doc)
         return LS_EXIT_USAGE;
+    ls_view_pin(doc); /* its entries decoded once for the rules and the plan */
     json_t *findings = ls_findings(doc), *plan = ls_plan_with(doc, findings);
+    ls_view_unpin(doc);
     char *text;
     if (quiet) {
         text = ls_render_verdict(findings);
@@ -82,6 +85,6 @@ int cmd_plan(int argc, char **argv)
     int failing = ls_fail_on_count(findings, fail_on);
     json_decref(findings);
     json_decref(plan);
-    json_decref(doc);
+    ls_doc_release_at_exit(doc); /* freed by the exit (model/doc.h) */
     return failing ? LS_EXIT_CHECK : LS_EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #include "analyze/analyze.h"
 #include "analyze/spec_tp.h"
 #include "model/doc.h"
+#include "model/view.h"
 #include "render/format.h"
 #include "render/render.h"
 #include "term_colour.h"
@@ -235,6 +236,7 @@ int cmd_report(int argc, char **argv)
     if (json_object_get(doc, "spec") && ls_spec_record(doc, err, sizeof err) != 0)
         ls_warn("%s: the acceptance check could not be made again (%s); the stored one is shown",
                 path, err);
+    ls_view_pin(doc); /* its entries decoded once for the rules, the plan and the report */
     json_t *findings = ls_findings(doc); /* once: the plan and the exit code use them */
     if (quiet) {
         report_quiet(findings, fail_on);
@@ -249,8 +251,9 @@ int cmd_report(int argc, char **argv)
         free(text);
         json_decref(plan);
     }
+    ls_view_unpin(doc);
     rc = report_exit(findings, rc, fail_on);
     json_decref(findings);
-    json_decref(doc);
+    ls_doc_release_at_exit(doc); /* freed by the exit (model/doc.h) */
     return rc;
 }

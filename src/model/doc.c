@@ -3,6 +3,7 @@
 #include "../util/log.h"
 #include "version.h"
 #include "idset.h"
+#include "view.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -96,6 +97,17 @@ json_t *ls_json_read_checked(const char *path, ls_json_check_fn check, char *err
 json_t *ls_doc_parse(const char *text, const char *name, char *err, size_t errlen)
 {
     return ls_json_parse_checked(text, name, ls_doc_validate, err, errlen);
+}
+
+void ls_doc_release_at_exit(json_t *doc)
+{
+#ifdef LS_SANITIZED
+    json_decref(doc);
+#else
+    static json_t *kept;
+    json_decref(kept); /* a second document: the first one is freed */
+    kept = doc;
+#endif
 }
 
 json_t *ls_doc_read(const char *path, char *err, size_t errlen)
@@ -268,6 +280,13 @@ long long ls_json_int(const json_t *obj, const char *key, long long fallback)
 
 long ls_doc_next_measurement(const json_t *doc, const char *family, long start)
 {
+    if (ls_view_pinned(doc)) { /* the decoded views: one family's chain, no JSON lookup */
+        const ls_fam_t *fam = family ? ls_fam_find(family) : NULL;
+        if (!family || fam) {
+            ls_view_t v = ls_view_from(doc, fam, start < 0 ? 0 : (size_t)start);
+            return v.json ? (long)v.index : -1;
+        }
+    }
     const json_t *list = json_object_get(doc, "measurements");
     for (size_t i = start < 0 ? 0 : (size_t)start; i < json_array_size(list); i++) {
         const json_t *m = json_array_get(list, i);

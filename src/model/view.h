@@ -46,6 +46,20 @@ ls_view_t ls_view_of(const json_t *entry);
     for (ls_view_t v = ls_view_from((doc), (fam), 0); v.json;                                      \
          v = ls_view_from((doc), (fam), v.index + 1))
 
+/* While a document is pinned (on this thread), ls_view_at, ls_view_from and
+   LS_DOC_FOREACH read its entries' views decoded once into an array, and walk one
+   family's entries without visiting the others'; ls_doc_next_measurement too. The
+   views are decoded again when measurements[] is replaced or changes size; an entry
+   changed in place is not seen: pin a document only while nothing edits its entries
+   (the machine of the rules and the plan pins its document: analyze/machine.c). Pins
+   nest; one document per thread (a second one pinned meanwhile is read from its JSON).
+   Every ls_view_pin is matched by an ls_view_unpin of the same document. */
+#define LS_VIEW_FAMS 32 /* at least the families of model/families.c */
+void ls_view_pin(const json_t *doc);
+void ls_view_unpin(const json_t *doc);
+/* 1 when doc is pinned and its views decoded (its walks are cheap). */
+int ls_view_pinned(const json_t *doc);
+
 /* 1 when the document holds an entry of fam. */
 int ls_doc_has(const json_t *doc, const ls_fam_t *fam);
 

@@ -42,19 +42,19 @@ static const headline_t lines[] = {
     {"GPU to host, pinned", &ls_fam_host, LS_DIR_D2H, NULL, "GB/s", 0},
 };
 
-static int matches(const json_t *e, const headline_t *h)
+/* 1 when entry v (of the line's family) is one of the line's figures: read from its view
+   (a number's value is never NaN in JSON: NaN is no value). */
+static int matches(const ls_view_t *v, const headline_t *h)
 {
-    if (strcmp(ls_json_str(e, "family", ""), h->family->name) ||
-        strcmp(ls_json_str(e, "status", ""), "ok") ||
-        strcmp(ls_json_str(e, "method", ""), h->method) ||
-        ls_entry_has_flag(e, LS_FLAG_THROUGH_HOST) != h->through_host)
+    if (!v->ok || strcmp(v->method_word, h->method) ||
+        !(v->flags & LS_VF_THROUGH_HOST) != !h->through_host)
         return 0;
-    if (h->direction && strcmp(ls_json_str(e, "direction", LS_DIR_UNI), h->direction))
+    if (h->direction && strcmp(v->direction ? v->direction : LS_DIR_UNI, h->direction))
         return 0;
-    if (h->family == &ls_fam_host && (strcmp(ls_json_str(e, "memory", ""), LS_MEM_PINNED) ||
-                                      json_is_false(json_object_get(e, "local"))))
+    if (h->family == &ls_fam_host && (strcmp(ls_json_str(v->json, "memory", ""), LS_MEM_PINNED) ||
+                                      json_is_false(json_object_get(v->json, "local"))))
         return 0;
-    return json_is_number(json_object_get(e, "value"));
+    return !isnan(v->value);
 }
 
 /* An entry's peak: the hardware ceiling the analysis derived (plan.ceilings, issue 11),
@@ -82,9 +82,9 @@ static int range(const json_t *doc, const json_t *plan, const headline_t *h, dou
     LS_DOC_FOREACH(ent, doc, h->family)
     {
         const json_t *e = ent.json;
-        if (!matches(e, h))
+        if (!matches(&ent, h))
             continue;
-        double v = ls_json_num(e, "value", NAN), p = peak_of(plan, e);
+        double v = ent.value, p = peak_of(plan, e);
         *lo = fmin(*lo, v), *hi = fmax(*hi, v), (*n)++;
         *peak = fmax(*peak, p);
         if (p > 0 && v / p < w->share)
@@ -307,19 +307,21 @@ static void status_line(ls_buf_t *b, const json_t *doc, const json_t *plan)
     ls_buf_puts(b, " (the findings say which and why)\n");
 }
 
-/* The column widths of the headline at this terminal width. */
-static cols_t columns(const json_t *doc, const json_t *plan)
+enum { NLINES = sizeof lines / sizeof lines[0] };
+
+/* The column widths of the headline at this terminal width (rows: the lines' rows, has:
+   which lines have one). */
+static cols_t columns(const json_t *doc, const row_t *rows, const int *has)
 {
     cols_t c = {44, 14, 1, 44, 14};
     if (ls_term_width() >= 100)
         return c;
     c = (cols_t){0, 0, 0, 0, 0};
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        row_t r;
-        if (!measured_row(doc, plan, &lines[i], &r))
+    for (size_t i = 0; i < NLINES; i++) {
+        if (!has[i])
             continue;
-        c.label = ls_text_width(r.label) > c.label ? ls_text_width(r.label) : c.label;
-        c.range = ls_text_width(r.range) > c.range ? ls_text_width(r.range) : c.range;
+        c.label = ls_text_width(rows[i].label) > c.label ? ls_text_width(rows[i].label) : c.label;
+        c.range = ls_text_width(rows[i].range) > c.range ? ls_text_width(rows[i].range) : c.range;
     }
     LS_DOC_FOREACH(ent, doc, &ls_fam_nccl)
     {
@@ -338,17 +340,19 @@ static cols_t columns(const json_t *doc, const json_t *plan)
 char *ls_render_headline(const json_t *doc, const json_t *plan)
 {
     ls_buf_t b = {0};
-    cols_t c = columns(doc, plan);
+    row_t rows[NLINES];
+    int has[NLINES];
+    for (size_t i = 0; i < NLINES; i++) /* each line's row once: a walk of its family */
+        has[i] = measured_row(doc, plan, &lines[i], &rows[i]);
+    cols_t c = columns(doc, rows, has);
     ls_buf_puts(&b, c.counts ? "Headline figures (medians; range over GPUs or pairs; % of the "
                                "hardware peak; [figures])\n"
                              : "Headline figures (medians; range over GPUs or pairs; % of the "
                                "hardware peak)\n");
     size_t head = b.len;
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        row_t r;
-        if (measured_row(doc, plan, &lines[i], &r))
-            measured_line(&b, &r, &c);
-    }
+    for (size_t i = 0; i < NLINES; i++)
+        if (has[i])
+            measured_line(&b, &rows[i], &c);
     collective_lines(&b, doc, plan, &c);
     status_line(&b, doc, plan);
     if (b.len ==

@@ -301,6 +301,7 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
                 const json_t *plan)
 {
     ls_out_t o = {fmt, {0}, doc, findings, plan, 0};
+    ls_view_pin(doc); /* the sections walk the entries many times: their views once */
     if (fmt->begin)
         fmt->begin(&o);
     int prose = fmt->caps & LS_FMT_PROSE;
@@ -314,7 +315,9 @@ char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *finding
         if (fmt->section_end)
             fmt->section_end(&o);
     }
-    return fmt->end ? fmt->end(&o) : ls_buf_take(&o.b);
+    char *text = fmt->end ? fmt->end(&o) : ls_buf_take(&o.b);
+    ls_view_unpin(doc);
+    return text;
 }
 
 char *ls_format_table(const ls_format_t *fmt, const ls_table_t *t)

@@ -2,9 +2,12 @@
 #include "model/doc.h"
 #include "model/view.h"
 #include "model/vocab.h"
+#include "util/strindex.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int row_wrong(const json_t *row)
@@ -13,7 +16,7 @@ static int row_wrong(const json_t *row)
            ls_json_num(json_object_get(row, "ip"), "wrong", 0) > 0;
 }
 
-static int listed(const json_t *ids, const char *id)
+static int scanned(const json_t *ids, const char *id)
 {
     size_t i;
     const json_t *v;
@@ -22,6 +25,51 @@ static int listed(const json_t *ids, const char *id)
             return 1;
     }
     return 0;
+}
+
+/* The ids of the plan's noisy list in a hash index: a report asks every entry's status,
+   and scanning the list for each was quadratic (10,000 noisy figures: report 0.10 s at
+   2,500 entries, 0.83 s at 10,000). Trusted only for the list it holds a reference to
+   (so that the list cannot be freed and its address given to another while trusted) and
+   at the size it had; anything else rebuilds it (a list changed in place at the same size
+   is not seen: the plan's is written once). One for the process, under a lock. */
+static struct {
+    json_t *ids;
+    size_t n;
+    const char **keys;
+    ls_strindex_t ix;
+    int built;
+} memo;
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void memo_build(const json_t *ids)
+{
+    if (memo.built)
+        ls_strindex_free(&memo.ix);
+    free(memo.keys);
+    json_decref(memo.ids);
+    memo.ids = json_incref((json_t *)ids); /* held: see above */
+    memo.n = json_array_size(ids);
+    memo.keys = malloc((memo.n ? memo.n : 1) * sizeof *memo.keys);
+    size_t k = 0, i;
+    const json_t *v;
+    json_array_foreach(ids, i, v) {
+        if (memo.keys && json_is_string(v))
+            memo.keys[k++] = json_string_value(v);
+    }
+    memo.built = memo.keys && ls_strindex_build(&memo.ix, memo.keys, k) == 0;
+}
+
+static int listed(const json_t *ids, const char *id)
+{
+    if (json_array_size(ids) < 16)
+        return scanned(ids, id); /* short lists: no index */
+    pthread_mutex_lock(&memo_lock);
+    if (ids != memo.ids || json_array_size(ids) != memo.n)
+        memo_build(ids);
+    int found = memo.built ? ls_strindex_first(&memo.ix, id) != LS_STRINDEX_NONE : scanned(ids, id);
+    pthread_mutex_unlock(&memo_lock);
+    return found;
 }
 
 const char *ls_status_row_word(const json_t *plan, const json_t *entry, const json_t *row)

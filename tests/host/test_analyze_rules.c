@@ -200,6 +200,24 @@ static void nvlink_shared_window_counted_once(void **state)
     json_decref(doc);
 }
 
+/* Telemetry is keyed by canonical GPU index: a rise under "6" is GPU6's; under "06",
+   "+6", " 6", "6x", "" or "64" (past the machine view) it is nobody's, never guessed. */
+static void nvlink_keys_canonical_only(void **state)
+{
+    (void)state;
+    const char *keys[] = {"6", "06", "+6", " 6", "6x", "", "64"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        json_t *doc = load("analyze/hgx-h200x8-even.json");
+        json_t *tele = json_pack("{s:{s:{s:i}}, s:{s:{s:i}}}", "nvlink_errors_before", keys[k],
+                                 "replay", 0, "nvlink_errors_after", keys[k], "replay", 4);
+        json_object_set_new(measurement(doc, "p2p-ce-uni-5-6"), "telemetry", tele);
+        json_t *f = ls_findings(doc);
+        assert_int_equal(count_rule(f, "nvlink_errors", NULL), k == 0);
+        json_decref(f);
+        json_decref(doc);
+    }
+}
+
 /* The reverse of a one-way figure is the first ok figure of the other direction by the
    same tool and method in document order (found through a hash index): a failed one
    before it and a slow one after it change nothing; the slow one listed first is it. */
@@ -575,6 +593,7 @@ int main(void)
         cmocka_unit_test(each_rule_fires_on_one_change),
         cmocka_unit_test(nvlink_counters_graded),
         cmocka_unit_test(nvlink_shared_window_counted_once),
+        cmocka_unit_test(nvlink_keys_canonical_only),
         cmocka_unit_test(nvlink_windows_out_of_order),
         cmocka_unit_test(asymmetry_takes_first_ok_reverse),
         cmocka_unit_test(hbm_compared_by_method),

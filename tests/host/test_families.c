@@ -189,6 +189,126 @@ static void view_unknown_is_unknown(void **state)
     json_decref(doc);
 }
 
+/* A mixed document: P2P, HBM and latency entries interleaved, one of a family this
+   build does not know and one of a family outside the table. */
+static json_t *mixed_doc(void)
+{
+    json_t *doc = ls_doc_new();
+    for (int k = 0; k < 12; k++) {
+        json_t *e = k % 3 == 0 ? ls_p2p_entry(k % 4, (k + 1) % 4, LS_DIR_UNI, LS_P2P_CE, 1, 1 << 20)
+                    : k % 3 == 1
+                        ? ls_hbm_entry(k % 4, LS_HBM_COPY, 1 << 20, 0)
+                        : ls_latency_entry(k % 4, (k + 2) % 4, LS_LAT_GPU_PINGPONG, 1, 0, 8);
+        double v[] = {10.0 + k, 11.0 + k, 12.0 + k};
+        ls_entry_set_samples(e, v, 3);
+        ls_doc_add_measurement(doc, e);
+        if (k == 4)
+            ls_doc_add_measurement(doc,
+                                   json_pack("{s:s, s:s}", "family", "future", "status", "ok"));
+        if (k == 7)
+            ls_doc_add_measurement(doc,
+                                   json_pack("{s:s, s:s}", "family", "outside", "status", "ok"));
+    }
+    return doc;
+}
+
+/* The indexes one walk of fam visits, -1 after the last; the same through
+   ls_doc_next_measurement by name. */
+static void walk(const json_t *doc, const ls_fam_t *fam, long out[32], long by_name[32])
+{
+    int n = 0;
+    LS_DOC_FOREACH(v, doc, fam)
+    {
+        assert_true(n < 31);
+        out[n++] = (long)v.index;
+    }
+    out[n] = -1;
+    n = 0;
+    for (long i = ls_doc_next_measurement(doc, fam ? fam->name : NULL, 0); i >= 0;
+         i = ls_doc_next_measurement(doc, fam ? fam->name : NULL, i + 1))
+        by_name[n++] = i;
+    by_name[n] = -1;
+}
+
+static void same_view(ls_view_t a, ls_view_t b)
+{
+    assert_ptr_equal(a.json, b.json);
+    assert_int_equal(a.index, b.index);
+    if (!a.json)
+        return; /* past the last: nothing else is read */
+    assert_ptr_equal(a.fam, b.fam);
+    assert_ptr_equal(a.method, b.method);
+    assert_string_equal(a.family, b.family);
+    assert_string_equal(a.id, b.id);
+    assert_int_equal(a.ok, b.ok);
+    assert_int_equal(a.src, b.src);
+    assert_int_equal(a.dst, b.dst);
+    assert_int_equal(a.gpu, b.gpu);
+    assert_true(a.value == b.value || (isnan(a.value) && isnan(b.value)));
+    assert_true(a.cv == b.cv);
+    assert_int_equal(a.n, b.n);
+    assert_int_equal(a.flags, b.flags);
+}
+
+/* A pinned document's views, decoded once, are the views read from its JSON: each
+   entry, each family's walk (by descriptor and by name, a descriptor outside the table
+   too), an entry appended while pinned; pins nest, and a second document pinned
+   meanwhile is read from its own JSON. */
+static void pinned_views_are_the_json_views(void **state)
+{
+    (void)state;
+    const ls_fam_t outside = {.name = "outside"};
+    const ls_fam_t *fams[] = {NULL,         &ls_fam_p2p, &ls_fam_hbm, &ls_fam_latency,
+                              &ls_fam_nccl, &outside};
+    enum { NF = sizeof fams / sizeof fams[0] };
+    json_t *doc = mixed_doc(), *other = mixed_doc();
+    long plain[NF][32] = {{0}}, plain_name[NF][32] = {{0}}, pinned[NF][32] = {{0}},
+         pinned_name[NF][32] = {{0}};
+    ls_view_t at[16];
+    for (size_t f = 0; f < NF; f++)
+        walk(doc, fams[f], plain[f], plain_name[f]);
+    for (size_t i = 0; i < 16; i++)
+        at[i] = ls_view_at(doc, i);
+    assert_false(ls_view_pinned(doc));
+    ls_view_pin(doc);
+    ls_view_pin(doc);
+    ls_view_unpin(doc); /* nested: still pinned */
+    assert_true(ls_view_pinned(doc));
+    for (size_t f = 0; f < NF; f++) {
+        walk(doc, fams[f], pinned[f], pinned_name[f]);
+        assert_memory_equal(pinned[f], plain[f], sizeof plain[f]);
+        assert_memory_equal(pinned_name[f], plain_name[f], sizeof plain_name[f]);
+        if (fams[f] && fams[f] != &outside) /* one name, one walk */
+            assert_memory_equal(plain_name[f], plain[f], sizeof plain[f]);
+    }
+    assert_int_equal(plain[2][0], 1); /* the walks found what mixed_doc put there */
+    assert_int_equal(plain[5][0], 9);
+    assert_int_equal(plain[5][1], -1);
+    for (size_t i = 0; i < 16; i++)
+        same_view(ls_view_at(doc, i), at[i]);
+    assert_null(ls_view_at(doc, 14).json);
+    assert_int_equal(ls_view_from(doc, &ls_fam_hbm, 13).index, 14); /* past the last */
+    /* a second document meanwhile: its own entries */
+    ls_view_pin(other);
+    assert_false(ls_view_pinned(other));
+    json_array_append_new(json_object_get(other, "measurements"),
+                          ls_hbm_entry(7, LS_HBM_COPY, 1 << 20, 0));
+    assert_int_equal(ls_view_at(other, 14).gpu, 7);
+    ls_view_unpin(other);
+    assert_true(ls_view_pinned(doc));
+    /* appended while pinned: seen */
+    ls_doc_add_measurement(doc, ls_hbm_entry(5, LS_HBM_COPY, 1 << 20, 0));
+    long hbm[32], hbm_name[32];
+    walk(doc, &ls_fam_hbm, hbm, hbm_name);
+    assert_int_equal(hbm[4], 14);
+    assert_int_equal(hbm_name[4], 14);
+    assert_int_equal(ls_view_at(doc, 14).gpu, 5);
+    ls_view_unpin(doc);
+    assert_false(ls_view_pinned(doc));
+    json_decref(doc);
+    json_decref(other);
+}
+
 /* A family render has no tables of its own for: one row per entry, what it is about,
    its median and spread, unknown where the entry does not say. */
 static void generic_table_of_a_new_family(void **state)
@@ -234,6 +354,7 @@ int main(void)
         cmocka_unit_test(measuring_families_join_the_model),
         cmocka_unit_test(view_reads_the_entry),
         cmocka_unit_test(view_unknown_is_unknown),
+        cmocka_unit_test(pinned_views_are_the_json_views),
         cmocka_unit_test(generic_table_of_a_new_family),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

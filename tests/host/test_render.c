@@ -16,6 +16,7 @@
 #include "model/doc.h"
 #include "render/format.h"
 #include "render/render.h"
+#include "render/status.h"
 #include "render/strbuf.h"
 
 static void numbers_are_formatted_deterministically(void **state)
@@ -123,6 +124,38 @@ static void csv_has_one_row_per_pair(void **state)
     json_decref(doc);
 }
 
+/* The status word reads the plan's noisy list: short (scanned) or long (a hash index,
+   rebuilt for another list or a list of another size, even at the same address). */
+static void status_word_reads_the_noisy_list(void **state)
+{
+    (void)state;
+    for (int n = 3; n <= 40; n += 37) {
+        json_t *ids = json_array(), *plan = json_pack("{s:o}", "noisy", ids);
+        json_array_append_new(ids, json_integer(7)); /* not an id: never a match */
+        for (int i = 0; i < n; i++)
+            json_array_append_new(ids, json_sprintf("f-%d", i));
+        json_t *in = json_pack("{s:s, s:s}", "id", "f-2", "status", "ok");
+        json_t *out = json_pack("{s:s, s:s}", "id", "f-99", "status", "ok");
+        json_t *failed = json_pack("{s:s, s:s}", "id", "f-1", "status", "failed");
+        assert_string_equal(ls_status_word(plan, in), "noisy");
+        assert_string_equal(ls_status_word(plan, out), "ok");
+        assert_string_equal(ls_status_word(plan, failed), "failed");
+        json_array_append_new(ids, json_string("f-99")); /* grown: rebuilt */
+        assert_string_equal(ls_status_word(plan, out), "noisy");
+        json_array_clear(ids);
+        for (int i = 0; i <= n; i++) /* as long as before, other ids */
+            json_array_append_new(ids, json_sprintf("g-%d", i));
+        json_t *other = json_pack("{s:o}", "noisy", json_deep_copy(ids));
+        assert_string_equal(ls_status_word(other, in), "ok");
+        assert_string_equal(ls_status_word(other, out), "ok");
+        json_decref(other);
+        json_decref(in);
+        json_decref(out);
+        json_decref(failed);
+        json_decref(plan);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -130,6 +163,7 @@ int main(void)
         cmocka_unit_test(text_is_escaped),
         cmocka_unit_test(html_has_every_section_and_no_network),
         cmocka_unit_test(csv_has_one_row_per_pair),
+        cmocka_unit_test(status_word_reads_the_noisy_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
