@@ -340,6 +340,30 @@ static void dcgm_text_whole_table_warn(void **state)
     json_decref(doc);
 }
 
+/* A text with a watchdog's or dcgmi's signature but nothing either reader can use: one
+   line naming the file, nothing added. */
+static void refused_in_one_line(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "ProcessGroupNCCL's watchdog got stuck for a while\n",
+        "Successfully ran diagnostic for group.\n",
+    };
+    static const char *const words[] = {"PyTorch NCCL watchdog text", "dcgmi diag text"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *doc = ls_import_doc_new();
+        char err[512] = "";
+        assert_int_equal(ls_import_text(doc, texts[i], "pasted.txt", NULL, NULL, err, sizeof err),
+                         -1);
+        assert_non_null(strstr(err, "pasted.txt: "));
+        assert_non_null(strstr(err, words[i]));
+        assert_null(strchr(err, '\n'));
+        assert_null(json_object_get(doc, "torch_watchdog"));
+        assert_null(json_object_get(doc, "dcgm"));
+        json_decref(doc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +379,7 @@ int main(void)
         cmocka_unit_test(dcgm_text_fail_all_pieces),
         cmocka_unit_test(dcgm_text_per_gpu_pass),
         cmocka_unit_test(dcgm_text_whole_table_warn),
+        cmocka_unit_test(refused_in_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
