@@ -204,6 +204,31 @@ static int behind(const json_t *w, text_t *t)
     return 0;
 }
 
+/* A rank of the group whose last enqueued SeqNum is below the one another rank waits in:
+   it never called that collective (the rank that did not arrive). */
+static int never_issued(const json_t *w, text_t *t)
+{
+    size_t i, j;
+    const json_t *x, *p;
+    json_array_foreach(json_object_get(w, "timeouts"), i, x) {
+        const char *pg = pg_of(w, x);
+        long long seq = ls_json_int(x, "seq", -1);
+        json_array_foreach(json_object_get(w, "progress"), j, p) {
+            long long e = ls_json_int(p, "last_enqueued", -1);
+            if (!*pg || strcmp(pg, ls_json_str(p, "pg", "")) || rank_of(p) == rank_of(x) ||
+                rank_of(p) < 0 || e < 0 || e >= seq)
+                continue;
+            put(t,
+                ". Rank %lld never called SeqNum %lld of process group %s (its last enqueued is "
+                "%lld), which rank %lld waits in: it is the rank that did not arrive; what held it "
+                "(its own code, data or a hang before the collective) is in its own log",
+                rank_of(p), seq, pg, e, rank_of(x));
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The group's first collective never completed on any rank shown. */
 static int never_started(const json_t *w)
 {
@@ -309,7 +334,7 @@ static void one(const json_t *w, json_t *out)
 {
     text_t t = {.used = 0};
     describe(w, &t);
-    int certain = mismatch(w, &t) || behind(w, &t);
+    int certain = mismatch(w, &t) || never_issued(w, &t) || behind(w, &t);
     if (!certain && never_started(w))
         put(&t, ". The group's first collective never completed: the ranks never exchanged data "
                 "(a rank that did not start or join, P2P or the network at set-up), not a slow "

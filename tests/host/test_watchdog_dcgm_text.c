@@ -193,6 +193,30 @@ static void watchdog_wrapped_lines(void **state)
     json_decref(doc);
 }
 
+/* The forms of 2.4 (printing code): rank 0 waits in SeqNum 34 of group 0; rank 3 of the
+   same group last enqueued 33: it never called 34. */
+static void watchdog_rank_never_issued(void **state)
+{
+    (void)state;
+    json_t *doc = import_str(
+        "[rank0]:[E ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=34, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, "
+        "Timeout(ms)=600000) ran for 600100 milliseconds before timing out.\n"
+        "[rank0]:[E ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank 0] Exception (either an "
+        "error or timeout) detected by watchdog at work: 34, last enqueued NCCL work: 34, last "
+        "completed NCCL work: 33.\n"
+        "[rank3]:[E ProcessGroupNCCL.cpp:1316] [PG 0 (default_pg) Rank 3] Received a dump signal "
+        "due to a collective timeout from  rank 0 and we will try our best to dump the debug "
+        "info. Last enqueued NCCL work: 33, last completed NCCL work: 33.\n");
+    json_t *f;
+    const char *msg = timeout_message(doc, &f);
+    has(msg, "Rank 3 never called SeqNum 34 of process group 0 (its last enqueued is 33), which "
+             "rank 0 waits in");
+    assert_null(strstr(msg, "is not in the text"));
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* vllm#5458: the first collective of the group never completed. */
 static void watchdog_first_collective(void **state)
 {
@@ -372,6 +396,7 @@ int main(void)
         cmocka_unit_test(watchdog_two_ops_one_seqnum),
         cmocka_unit_test(watchdog_rank_behind),
         cmocka_unit_test(watchdog_wrapped_lines),
+        cmocka_unit_test(watchdog_rank_never_issued),
         cmocka_unit_test(watchdog_first_collective),
         cmocka_unit_test(watchdog_options_quiet),
         cmocka_unit_test(watchdog_options_line_and_stuck),
