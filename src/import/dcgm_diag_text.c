@@ -17,8 +17,10 @@
      | PCIe                      | Fail - All                                     |
      | software                  | Pass                                           |   (4.x: then
      |                           | GPU0: Pass                                     |    one a GPU)
-   A message ("Warning", "Error", "Info") is cut into pieces of the column's width
-   whatever the words: a piece that fills the column runs on into the next. */
+   dcgmi prints a result for all GPUs ("Pass - All", "Skip - All") or lists them ("Pass -
+   GPUs: 0, 1, 3" then "Fail - GPU: 2"); a message ("Warning" per GPU, "Error" under a
+   deployment test, "Info" when verbose) is cut into pieces of 45 characters whatever the
+   words (DATA_INFO_TAG_LEN): a piece that fills the column runs on into the next. */
 #include "dcgm_diag_text.h"
 #include "import_note.h"
 #include "import_util.h"
@@ -62,9 +64,10 @@ static void trim(char *s)
         s[--n] = 0;
 }
 
-/* "Pass", "Fail - All", "Pass - GPU: 1", "GPU0: Pass" -> the status (lower case) and the
-   GPU (-1: every GPU, -2: a test's summary without a GPU). 0 if no status. */
-static int status_of(const char *cell, char *st, size_t len, int *gpu)
+/* "Pass", "Fail - All", "Pass - GPU: 1", "Fail - GPUs: 0, 2", "GPU0: Pass" -> the status
+   (lower case) and the GPU (-1: every GPU, -2: a test's summary without a GPU, -3: the
+   list at *list). 0 if no status ("Not Run" and the like). */
+static int status_of(const char *cell, char *st, size_t len, int *gpu, const char **list)
 {
     static const char *const words[] = {"Pass", "Fail", "Warn", "Skip"};
     const char *s = cell;
@@ -80,31 +83,42 @@ static int status_of(const char *cell, char *st, size_t len, int *gpu)
     for (size_t i = 0; i < 4; i++)
         if (strncmp(s, words[i], 4) == 0) {
             snprintf(st, len, "%c%s", words[i][0] + 32, words[i] + 1);
-            const char *g = strstr(s, " - GPU: ");
+            const char *g = strstr(s, " - GPU: "), *gs = strstr(s, " - GPUs: ");
             if (g)
                 *gpu = atoi(g + 8);
-            else if (strstr(s, " - All"))
+            else if (gs) {
+                *gpu = -3;
+                *list = gs + 9;
+            } else if (strstr(s, " - All"))
                 *gpu = -1;
             return 1;
         }
     return 0;
 }
 
-static json_t *gpus_json(const reader_t *r, int gpu)
+static json_t *gpus_json(const reader_t *r, int gpu, const char *list)
 {
     json_t *a = json_array();
     if (gpu >= 0)
         json_array_append_new(a, json_integer(gpu));
+    for (const char *p = gpu == -3 ? list : NULL; p && *p;) { /* "0, 2, 5" */
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        json_array_append_new(a, json_integer(v));
+        p = end + strspn(end, ", ");
+    }
     for (int i = 0; gpu == -1 && i < r->ngpus; i++)
         json_array_append_new(a, json_integer(i)); /* "All": the GPUs the metadata counts */
     return a;
 }
 
-static void add_result(reader_t *r, const char *st, int gpu)
+static void add_result(reader_t *r, const char *st, int gpu, const char *list)
 {
     json_array_append_new(json_object_get(r->test, "results"),
-                          json_pack("{s:s, s:o, s:[]}", "status", st, "gpus", gpus_json(r, gpu),
-                                    "problems"));
+                          json_pack("{s:s, s:o, s:[]}", "status", st, "gpus",
+                                    gpus_json(r, gpu, list), "problems"));
     r->nresults++;
 }
 
@@ -117,12 +131,13 @@ static void start_test(reader_t *r, const char *name, const char *cell)
     r->test = json_pack("{s:s, s:s, s:[]}", "name", name, "category", r->category, "results");
     json_array_append_new(r->tests, r->test);
     r->in_message = 0;
-    if (!status_of(cell, st, sizeof st, &gpu))
+    const char *list = NULL;
+    if (!status_of(cell, st, sizeof st, &gpu, &list))
         return;
     if (gpu == -2)
         json_object_set_new(r->test, "status", json_string(st));
     else
-        add_result(r, st, gpu);
+        add_result(r, st, gpu, list);
 }
 
 /* A test whose rows gave only its summary: one result for every GPU. */
@@ -130,7 +145,7 @@ static void finish_test(reader_t *r)
 {
     const char *st = ls_json_str(r->test, "status", NULL);
     if (r->test && st && json_array_size(json_object_get(r->test, "results")) == 0)
-        add_result(r, st, -1);
+        add_result(r, st, -1, NULL);
 }
 
 /* The result a message belongs to: the failed or warned one of the GPU it starts with,
@@ -145,9 +160,12 @@ static json_t *result_for(const reader_t *r, const char *msg)
         const char *st = ls_json_str(x, "status", "");
         if (strcmp(st, "fail") && strcmp(st, "warn"))
             continue;
-        const json_t *g = json_object_get(x, "gpus");
-        if (gpu >= 0 && json_array_size(g) == 1 && json_integer_value(json_array_get(g, 0)) == gpu)
-            return x;
+        size_t k;
+        const json_t *g;
+        json_array_foreach(json_object_get(x, "gpus"), k, g) {
+            if (gpu >= 0 && json_integer_value(g) == gpu)
+                return x;
+        }
         if (!bad)
             bad = x;
     }
@@ -194,11 +212,12 @@ static void continuation(reader_t *r, const char *cell)
 {
     char st[16];
     int gpu;
+    const char *list = NULL;
     if (r->in_message) {
         if (r->problem)
             append_piece(r, cell);
-    } else if (r->test && status_of(cell, st, sizeof st, &gpu) && gpu != -2) {
-        add_result(r, st, gpu);
+    } else if (r->test && status_of(cell, st, sizeof st, &gpu, &list) && gpu != -2) {
+        add_result(r, st, gpu, list);
     }
 }
 

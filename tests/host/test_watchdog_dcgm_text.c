@@ -364,6 +364,37 @@ static void dcgm_text_whole_table_warn(void **state)
     json_decref(doc);
 }
 
+/* The printing code's list form (dcgmi/Diag.cpp HelperDisplayGpuResults): "Pass - GPUs:
+   0, 1, 3" over "Fail - GPU: 2", and a warning of exactly 45 characters a piece. */
+static void dcgm_text_gpu_lists(void **state)
+{
+    (void)state;
+    json_t *doc = import_str(
+        "+-----  Integration  -------+------------------------------------------------+\n"
+        "| PCIe                      | Pass - GPUs: 0, 1, 3                           |\n"
+        "|                           | Fail - GPU: 2                                  |\n"
+        "| Warning                   | GPU 2 PCIe replay count violation (1234) for   |\n"
+        "|                           | GPU 2. Run a field diagnostic on the GPU.      |\n"
+        "+---------------------------+------------------------------------------------+\n");
+    const json_t *t =
+        json_array_get(json_object_get(json_array_get(json_object_get(doc, "dcgm"), 0), "tests"),
+                       0);
+    const json_t *pass = json_array_get(json_object_get(t, "results"), 0);
+    assert_int_equal(json_array_size(json_object_get(pass, "gpus")), 3);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(pass, "gpus"), 2)), 3);
+    const json_t *bad = json_array_get(json_object_get(t, "results"), 1);
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(bad, "problems"), 0), "message",
+                                    ""),
+                        "GPU 2 PCIe replay count violation (1234) for GPU 2. Run a field "
+                        "diagnostic on the GPU.");
+    json_t *f = ls_findings(doc);
+    const json_t *x = finding(f, "dcgm_failed");
+    assert_non_null(x);
+    assert_string_equal(ls_json_str(x, "subject", ""), "GPU2");
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* A text with a watchdog's or dcgmi's signature but nothing either reader can use: one
    line naming the file, nothing added. */
 static void refused_in_one_line(void **state)
@@ -404,6 +435,7 @@ int main(void)
         cmocka_unit_test(dcgm_text_fail_all_pieces),
         cmocka_unit_test(dcgm_text_per_gpu_pass),
         cmocka_unit_test(dcgm_text_whole_table_warn),
+        cmocka_unit_test(dcgm_text_gpu_lists),
         cmocka_unit_test(refused_in_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
