@@ -42,6 +42,10 @@ static void tools(const ls_machine_t *m, json_t *out)
 {
     ls_rules_tools(m->doc, out);
 }
+static void watchdog(const ls_machine_t *m, json_t *out)
+{
+    ls_rules_watchdog(m->doc, out);
+}
 static void spec(const ls_machine_t *m, json_t *out)
 {
     ls_spec_findings(m->doc, out);
@@ -63,6 +67,7 @@ const ls_rule_group_t ls_rule_groups[] = {
     {.id = "net", .stage = LS_STAGE_JUDGED, .run = ls_rules_net},
     {.id = "burn", .stage = LS_STAGE_AS_IS, .run = burn},
     {.id = "tools", .stage = LS_STAGE_AS_IS, .run = tools},
+    {.id = "watchdog", .stage = LS_STAGE_AS_IS, .run = watchdog},
     {.id = "spec", .stage = LS_STAGE_AS_IS, .run = spec},
 };
 const size_t ls_rule_group_count = sizeof ls_rule_groups / sizeof *ls_rule_groups;

@@ -23,4 +23,8 @@ void ls_rules_dcgm_health(const json_t *doc, json_t *out);
    one testcase, as source, destination or tested GPU (rules_nvloom.c). */
 void ls_rules_nvloom(const json_t *doc, json_t *out);
 
+/* Rule collective_timeout: PyTorch's NCCL watchdog text, what its ranks' SeqNums show
+   (rules_watchdog.c). */
+void ls_rules_watchdog(const json_t *doc, json_t *out);
+
 #endif

@@ -1,6 +1,8 @@
 #include "import.h"
 #include "dcgm_diag.h"
 #include "dcgm_health.h"
+#include "dcgm_diag_text.h"
+#include "torch_watchdog.h"
 #include "inspector.h"
 #include "nccl_ras.h"
 #include "nccl_ras_json.h"
@@ -97,6 +99,17 @@ static int read_nccl_tests(json_t *doc, const char *text, const char *name,
     return n;
 }
 
+/* PyTorch's watchdog lines, and the NCCL INFO / WARN lines often printed with them. */
+static int read_torch_watchdog(json_t *doc, const char *text, const char *name, char *err,
+                               size_t errlen)
+{
+    int n = ls_import_torch_watchdog(doc, text, name, err, errlen);
+    char ignored[8]; /* a log's lines that hold no NCCL fact: the watchdog's alone */
+    if (n >= 0 && ls_nccl_log_detect(text))
+        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+    return n;
+}
+
 /* topo -p2p pasted alone: the GPUs of its header with every link unknown, so that the
    P2P words are kept (issue 22); the import notes that the topology is not in it. */
 static int topo_from_p2p(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
@@ -152,6 +165,11 @@ static const ls_importer_t readers[] = {
      .help = "dcgmi diag --json: each test's result per GPU,\n"
              "DCGM's error codes and text, its PCIe test's\n"
              "figures"},
+    {.fmt = LS_FMT_DCGM_DIAG_TEXT,
+     .name = "dcgmi diag",
+     .detect = ls_dcgm_diag_text_detect,
+     .read_text = ls_import_dcgm_diag_text,
+     .help = "its text table: the same as its JSON (no figures)"},
     {.fmt = LS_FMT_DCGM_HEALTH,
      .name = "dcgmi health JSON",
      .detect = ls_dcgm_health_detect,
@@ -206,6 +224,13 @@ static const ls_importer_t readers[] = {
              "version, several ranks, -d all, NCCL_DEBUG=INFO\n"
              "lines mixed in, partial pastes: rows without\n"
              "header, launcher tags)"},
+    {.fmt = LS_FMT_TORCH_WATCHDOG,
+     .name = "PyTorch NCCL watchdog",
+     .detect = ls_torch_watchdog_detect,
+     .read_text = read_torch_watchdog,
+     .help = "ProcessGroupNCCL's timeouts (op, SeqNum, ranks,\n"
+             "last completed work), a stuck watchdog; NCCL\n"
+             "lines mixed in"}, /* before the INFO log */
     {.fmt = LS_FMT_NCCL_LOG,
      .name = "NCCL INFO log",
      .detect = ls_nccl_log_detect,

@@ -38,6 +38,24 @@ static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
                      json_object_get(json_object_get(f, "allocations"), "count")));
 }
 
+/* "3 timeout line(s), 4 progress line(s)" of the watchdog text just imported, then what
+   its NCCL lines held when the log reader kept them too (same file). */
+static void watchdog_note(const json_t *doc, const char *name, char *note, size_t notelen)
+{
+    const json_t *list = json_object_get(doc, "torch_watchdog");
+    const json_t *w = json_array_get(list, json_array_size(list) - 1);
+    size_t used = strlen(note);
+    used += (size_t)snprintf(note + used, notelen - used,
+                             ", %zu timeout line(s), %zu progress line(s)",
+                             json_array_size(json_object_get(w, "timeouts")),
+                             json_array_size(json_object_get(w, "progress")));
+    const json_t *logs = json_object_get(doc, "nccl_logs");
+    const json_t *f = json_array_get(logs, json_array_size(logs) - 1);
+    const char *file = json_string_value(json_object_get(f, "file"));
+    if (file && strcmp(file, name) == 0 && used < notelen)
+        nccl_log_note(doc, note, notelen);
+}
+
 /* What the file just imported lacked: its "imports" record's "missing" (a partial
    paste of any format, even one without entries: a topology, GPU inventory), else the
    first note of an entry added since `from` that is flagged incomplete. */
@@ -74,6 +92,9 @@ void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt,
     if (fmt == LS_FMT_NCCL_LOG) {
         snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
         nccl_log_note(doc, note, notelen);
+    } else if (fmt == LS_FMT_TORCH_WATCHDOG) {
+        snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
+        watchdog_note(doc, name, note, notelen);
     } else if (fmt == LS_FMT_TOPO || fmt == LS_FMT_TOPO_P2P)
         snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
     else if (fmt == LS_FMT_SMI_NVLINK || fmt == LS_FMT_SMI_QUERY)

@@ -1,0 +1,280 @@
+/* PyTorch ProcessGroupNCCL's watchdog text. What it prints (torch/csrc/distributed/c10d/
+   ProcessGroupNCCL.cpp, 1.x to 2.6; each line under glog's "[E ProcessGroupNCCL.cpp:N]"
+   or "E0709 17:05:38.16 N ProcessGroupNCCL.cpp:N]", from 2.2 on after "[rankN]:", the
+   global rank; a launcher may put "(WorkerDict pid=N)" or a time before it):
+     [Rank R] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=S, OpType=OP,
+       NumelIn=N, NumelOut=M, Timeout(ms)=T) ran for X milliseconds before timing out.
+       (1.x: WorkNCCL(SeqNum=S, OpType=OP, Timeout(ms)=T); R is the rank in its group)
+     [PG P Rank R] Exception (either an error or timeout) detected by watchdog at work: S,
+       last enqueued NCCL work: E, last completed NCCL work: C.
+     [PG P Rank R] Timeout at NCCL work: S, last enqueued NCCL work: E, last completed NCCL
+       work: C.
+     [PG ID P PG GUID G(name) Rank R]  failure detected by watchdog at work sequence id: S
+       PG status: last enqueued work: E, last completed work: C            (2.5 on)
+     ... Received a dump signal due to a collective timeout from rank N ... Last enqueued
+       NCCL work: E, last completed NCCL work: C.
+     ProcessGroupNCCL's watchdog got stuck for N seconds without making progress ...
+     Heartbeat monitor timed out! ...
+     [Rank R] Some NCCL operations have failed or timed out. ...
+     [Rank R] Work WorkNCCL(...) timed out in blocking wait.
+     ProcessGroupNCCL initialization options: size: N, global rank: R, TIMEOUT(ms): T, ...
+       (1.13: "initialized with following options:" and one option a line)
+   A terminal may wrap a line anywhere: a line that names no rank and follows a watchdog
+   line not ended by '.' continues it. */
+#include "torch_watchdog.h"
+#include "import_util.h"
+#include "model/doc.h"
+#include "util/log.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const markers[] = {
+    "Watchdog caught collective operation timeout",
+    "detected by watchdog at work:",
+    "Timeout at NCCL work:",
+    "failure detected by watchdog at work sequence id:",
+    "watchdog got stuck for",
+    "Heartbeat monitor timed out",
+    "Some NCCL operations have failed or timed out",
+    "Received a dump signal due to a collective timeout",
+    "ProcessGroupNCCL initialization options",
+    "ProcessGroupNCCL initialized with following options",
+    "timed out in blocking wait",
+};
+#define NMARKERS (sizeof markers / sizeof markers[0])
+
+static int has_marker(const char *s)
+{
+    for (size_t i = 0; i < NMARKERS; i++)
+        if (strstr(s, markers[i]))
+            return 1;
+    return 0;
+}
+
+int ls_torch_watchdog_detect(const char *text)
+{
+    return has_marker(text);
+}
+
+/* The number after key in s (a signed whole number), or 0 when key is not there. */
+static int num_after(const char *s, const char *key, long long *out)
+{
+    const char *p = strstr(s, key);
+    if (!p)
+        return 0;
+    p += strlen(key);
+    while (*p == ' ')
+        p++;
+    if (!isdigit((unsigned char)*p) && !(*p == '-' && isdigit((unsigned char)p[1])))
+        return 0;
+    char *end;
+    unsigned long long u = strtoull(*p == '-' ? p + 1 : p, &end, 10);
+    if (u > (1ULL << 62)) /* NumelIn=18446744073709551615: -1 printed unsigned */
+        return 0;
+    *out = *p == '-' ? -(long long)u : (long long)u;
+    return 1;
+}
+
+static int num_after_any(const char *s, const char *const *keys, long long *out)
+{
+    for (; *keys; keys++)
+        if (num_after(s, *keys, out))
+            return 1;
+    return 0;
+}
+
+/* The ranks and process group a line names: "[rankN]:" (global), "[Rank R]", "[PG P
+   Rank R]", "[PG P (name) Rank R]", "[PG ID P PG GUID G(name) Rank R]" (G, else P). */
+typedef struct {
+    long long rank, group_rank; /* -1: not named */
+    char pg[32];
+} who_t;
+
+static void pg_of(const char *p, who_t *w)
+{
+    const char *end = strchr(p, ']');
+    const char *guid = strstr(p, "PG GUID ");
+    const char *id = strncmp(p, "[PG ID ", 7) == 0 ? p + 7 : p + 4;
+    const char *from = guid && (!end || guid < end) ? guid + 8 : id;
+    size_t n = strspn(from, "0123456789");
+    snprintf(w->pg, sizeof w->pg, "%.*s", (int)n, from);
+    const char *r = strstr(p, " Rank ");
+    if (r && (!end || r < end))
+        num_after(r, " Rank ", &w->group_rank);
+}
+
+static void who_of(const char *s, who_t *w)
+{
+    w->rank = w->group_rank = -1;
+    w->pg[0] = 0;
+    const char *p = strstr(s, "[rank");
+    if (p && isdigit((unsigned char)p[5]))
+        w->rank = strtoll(p + 5, NULL, 10);
+    p = strstr(s, "[PG ");
+    if (p)
+        pg_of(p, w);
+    else if ((p = strstr(s, "[Rank ")) != NULL)
+        num_after(p, "[Rank ", &w->group_rank);
+}
+
+static void set_who(json_t *o, const who_t *w)
+{
+    if (w->rank >= 0)
+        json_object_set_new(o, "rank", json_integer(w->rank));
+    if (w->group_rank >= 0)
+        json_object_set_new(o, "group_rank", json_integer(w->group_rank));
+    if (w->pg[0])
+        json_object_set_new(o, "pg", json_string(w->pg));
+}
+
+static void set_num(json_t *o, const char *key, const char *s, const char *after)
+{
+    long long v;
+    if (num_after(s, after, &v))
+        json_object_set_new(o, key, json_integer(v));
+}
+
+/* Appends o to list unless an equal object is there (a timeout is printed again in the
+   "watchdog thread terminated with exception" line). Steals o. */
+static void add_once(json_t *list, json_t *o)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(list, i, x) {
+        if (json_equal(x, o)) {
+            json_decref(o);
+            return;
+        }
+    }
+    json_array_append_new(list, o);
+}
+
+/* WorkNCCL(SeqNum=S, OpType=OP, NumelIn=N, NumelOut=M, Timeout(ms)=T) ran for X ms. */
+static void read_timeout(json_t *w, const char *s, const who_t *who)
+{
+    const char *p = strstr(s, "WorkNCCL(");
+    if (!p)
+        return;
+    json_t *t = json_object();
+    set_who(t, who);
+    set_num(t, "seq", p, "SeqNum=");
+    const char *op = strstr(p, "OpType=");
+    size_t oplen = op ? strcspn(op + 7, ",) ") : 0;
+    if (op && (op[7 + oplen] == ',' || op[7 + oplen] == ')')) /* not a cut "OpType=ALLR" */
+        json_object_set_new(t, "op", json_stringn(op + 7, oplen));
+    set_num(t, "numel_in", p, "NumelIn=");
+    set_num(t, "numel_out", p, "NumelOut=");
+    set_num(t, "timeout_ms", p, "Timeout(ms)=");
+    set_num(t, "ran_ms", p, ") ran for ");
+    if (strstr(s, "timed out in blocking wait"))
+        json_object_set_new(t, "blocking_wait", json_true());
+    add_once(json_object_get(w, "timeouts"), t);
+}
+
+/* "... at work: S, last enqueued NCCL work: E, last completed NCCL work: C" and its
+   other wordings. */
+static void read_progress(json_t *w, const char *s, const who_t *who)
+{
+    static const char *const at[] = {"at work: ", "Timeout at NCCL work: ", "work sequence id: ",
+                                     NULL};
+    static const char *const enq[] = {"ast enqueued NCCL work: ", "ast enqueued work: ", NULL};
+    static const char *const comp[] = {"ast completed NCCL work: ", "ast completed work: ", NULL};
+    long long a, e, c;
+    int has_e = num_after_any(s, enq, &e), has_c = num_after_any(s, comp, &c);
+    if (!has_e && !has_c)
+        return;
+    json_t *p = json_object();
+    set_who(p, who);
+    if (num_after_any(s, at, &a))
+        json_object_set_new(p, "at", json_integer(a));
+    if (has_e)
+        json_object_set_new(p, "last_enqueued", json_integer(e));
+    if (has_c)
+        json_object_set_new(p, "last_completed", json_integer(c));
+    add_once(json_object_get(w, "progress"), p);
+}
+
+static void read_facts(json_t *w, const char *s)
+{
+    long long v;
+    if (num_after(s, "watchdog got stuck for ", &v))
+        json_object_set_new(w, "stuck_s", json_integer(v));
+    if (strstr(s, "Heartbeat monitor timed out"))
+        json_object_set_new(w, "heartbeat_timeout", json_true());
+    if (strstr(s, "Some NCCL operations have failed or timed out"))
+        json_object_set_new(w, "taken_down", json_true());
+    if (num_after(s, "collective timeout from  rank ", &v) ||
+        num_after(s, "collective timeout from rank ", &v))
+        json_object_set_new(w, "dump_from_rank", json_integer(v));
+    if (num_after(s, "TIMEOUT(ms): ", &v))
+        json_object_set_new(w, "timeout_setting_ms", json_integer(v));
+    if (strstr(s, "initialization options") && num_after(s, "size: ", &v))
+        json_object_set_new(w, "size", json_integer(v));
+}
+
+static void read_line(json_t *w, const char *s)
+{
+    if (!has_marker(s))
+        return;
+    who_t who;
+    who_of(s, &who);
+    if (strstr(s, "Watchdog caught collective operation timeout") ||
+        strstr(s, "timed out in blocking wait"))
+        read_timeout(w, s, &who);
+    read_progress(w, s, &who);
+    read_facts(w, s);
+}
+
+/* Whether a raw line continues the logical line before it (a terminal's wrap or the
+   options block of 1.13): that one is a watchdog line not ended by '.', this one names
+   no rank and no ProcessGroupNCCL source line. */
+static int continues(const char *prev, const char *line)
+{
+    size_t n = strlen(prev);
+    while (n && prev[n - 1] == ' ')
+        n--;
+    if (!n || prev[n - 1] == '.' || prev[n - 1] == '!' || !has_marker(prev) || !*line)
+        return 0;
+    return !strstr(line, "ProcessGroupNCCL") && !strstr(line, "[rank") && !strstr(line, "[Rank") &&
+           !strstr(line, "NCCL INFO") && !strstr(line, "NCCL WARN");
+}
+
+static void read_text(json_t *w, const char *text)
+{
+    char logical[4096] = "";
+    const char *pos = text;
+    ls_line_t line;
+    while (ls_next_line(&pos, &line)) {
+        if (continues(logical, line.buf)) {
+            size_t n = strlen(logical);
+            while (n && logical[n - 1] == ' ')
+                n--; /* the terminal's padding of the wrapped piece */
+            snprintf(logical + n, sizeof logical - n, "%s", line.buf);
+            continue;
+        }
+        read_line(w, logical);
+        snprintf(logical, sizeof logical, "%s", line.buf);
+    }
+    read_line(w, logical);
+}
+
+int ls_import_torch_watchdog(json_t *doc, const char *text, const char *name, char *err,
+                             size_t errlen)
+{
+    json_t *w = json_pack("{s:s, s:[], s:[]}", "file", name, "timeouts", "progress");
+    read_text(w, text);
+    int n = (int)(json_array_size(json_object_get(w, "timeouts")) +
+                  json_array_size(json_object_get(w, "progress")));
+    if (n == 0 && json_object_size(w) <= 3) {
+        json_decref(w);
+        return ls_seterr(err, errlen,
+                         "%s: PyTorch NCCL watchdog text: no timeout, progress or options "
+                         "line could be read",
+                         name);
+    }
+    json_array_append_new(ls_json_array_at(doc, "torch_watchdog"), w);
+    return n;
+}
