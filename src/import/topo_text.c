@@ -8,7 +8,8 @@
    devices a "NIC Legend:" with lines "NIC0: mlx5_0".
 
    nvidia-smi pads each header name to its column; a name as wide as the column runs
-   into the next ("NIC11NIC12"), and is split at its device labels. A pasted excerpt
+   into the next ("NIC11NIC12"), and is split at its device labels; a row's cell that
+   fills its column likewise ("NODENODE"), split where that is unique. A pasted excerpt
    (import, topo --from) is read leniently: NIC columns past the model's limit and header
    columns nvidia-smi does not print (an edited "NUMA") are kept for alignment but not
    read, and rows pasted without their header are named from their diagonal where that
@@ -540,6 +541,64 @@ static int parse_cut_row(parser_t *p, int row, ls_topo_t *topo)
     return 0;
 }
 
+/* The ways s[0..len) reads as link words back to back ("NODENODE": NODE NODE): 0, 1, or
+   2 for two or more. first = the length of the first word of the one reading. */
+static int link_readings(const char *s, size_t len, size_t *first)
+{
+    if (len == 0)
+        return 1;
+    if (len > 64) /* a few cells at most: longer is no run of cells (and bounds the depth) */
+        return 0;
+    int ways = 0;
+    ls_link_t link;
+    for (size_t n = 1; n <= len && n < 8 && ways < 2; n++) { /* "NV1000" is the longest */
+        size_t rest;
+        int sub = parse_link_tok((tok_t){s, n, n}, &link) == 0
+                      ? link_readings(s + n, len - n, &rest)
+                      : 0;
+        if (sub > 0 && ways == 0)
+            *first = n;
+        ways += sub;
+    }
+    return ways > 2 ? 2 : ways;
+}
+
+/* nvidia-smi prints each cell padded to its column; a cell that fills it runs into the
+   next ("NODENODE"). Such tokens are split where they read one way only as link words
+   and the row then has one link cell per header device, followed by no further link
+   cell (its affinity values or its end). Otherwise the row is left as it is. */
+static void split_run_cells(parser_t *p)
+{
+    tok_t *out = calloc(MAX_TOKENS, sizeof *out);
+    if (!out)
+        return;
+    int n = 0, cells = 0, split = 0, i = 1, ndev = p->hdr.ndev;
+    ls_link_t link;
+    size_t first;
+    out[n++] = p->toks[0];
+    for (; i < p->ntok && cells < ndev && n < MAX_TOKENS; i++) {
+        tok_t t = p->toks[i];
+        if (parse_link_tok(t, &link) == 0) {
+            out[n++] = t, cells++;
+            continue;
+        }
+        if (link_readings(t.s, t.len, &first) != 1)
+            break;
+        for (size_t off = 0; off < t.len && n < MAX_TOKENS; off += first, cells++, split = 1) {
+            link_readings(t.s + off, t.len - off, &first);
+            out[n++] = (tok_t){t.s + off, first, t.end - t.len + off + first};
+        }
+    }
+    int next_is_cell = i < p->ntok && (parse_link_tok(p->toks[i], &link) == 0 ||
+                                       link_readings(p->toks[i].s, p->toks[i].len, &first) == 1);
+    if (split && cells == ndev && !next_is_cell && n + (p->ntok - i) <= MAX_TOKENS) {
+        memcpy(out + n, p->toks + i, (size_t)(p->ntok - i) * sizeof *out);
+        p->ntok = n + (p->ntok - i);
+        memcpy(p->toks, out, (size_t)p->ntok * sizeof *out);
+    }
+    free(out);
+}
+
 static int parse_row(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
 {
     header_t *h = &p->hdr;
@@ -550,6 +609,8 @@ static int parse_row(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
                          p->rd.lineno, (int)first.len, first.s);
     if (h->has_row[row])
         return ls_seterr(err, errlen, "line %d: second row for %s", p->rd.lineno, h->label[row]);
+    if (p->ntok <= MAX_TOKENS)
+        split_run_cells(p);
     if (p->lenient && p->ntok <= MAX_TOKENS && p->ntok - 1 < h->ndev)
         return parse_cut_row(p, row, topo);
     if (p->ntok > MAX_TOKENS || p->ntok - 1 < h->ndev)

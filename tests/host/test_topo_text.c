@@ -375,6 +375,37 @@ static void header_names_run_together(void **state)
     free(t);
 }
 
+/* A cell as wide as its column runs into the next one ("NODENODE", "NV18PXB"): split
+   where it reads one way only and the row then has one cell per device. The twin: the
+   same matrix with the cells apart reads exactly the same. */
+static void cells_run_together(void **state)
+{
+    (void)state;
+    const char *fmt = "\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\n"
+                      "GPU0\t X \t%s\tSYS\t0-7\t0\n"
+                      "GPU1\tNV18\t X \t%s\t8-15\t1\n"
+                      "NIC0\tPXB\tSYS\t X \tSYS\n"
+                      "NIC1\tSYS\tPIX\tSYS\t X \n";
+    char text[512];
+    ls_topo_t *t[2];
+    for (int apart = 0; apart < 2; apart++) {
+        snprintf(text, sizeof text, fmt, apart ? "NV18\tPXB" : "NV18PXB",
+                 apart ? "SYS\tPIX" : "SYSPIX");
+        t[apart] = parse_string(text);
+    }
+    expect_link(t[0]->gpu_gpu[0][1], LS_LINK_NV, 18, "GPU-GPU", 0, 1);
+    expect_link(t[0]->gpu_nic[1][1], LS_LINK_PIX, 0, "GPU-NIC", 1, 1);
+    assert_string_equal(t[0]->cpu_affinity[1], "8-15");
+    assert_memory_equal(t[0], t[1], sizeof *t[0]);
+    free(t[0]);
+    free(t[1]);
+    /* one cell too many once split, or a run that is no link words: refused as before */
+    snprintf(text, sizeof text, fmt, "NV18PXB", "SYSPIXSYS");
+    expect_error(text, "'SYSPIXSYS' is not a link type");
+    snprintf(text, sizeof text, fmt, "NV18PXB", "SYSPIY");
+    expect_error(text, "'SYSPIY' is not a link type");
+}
+
 /* More NIC columns than the model holds (nvidia-smi shows up to 56): an excerpt keeps
    the first LS_MAX_NICS and says how many it did not read; the strict reader refuses. */
 static void nic_columns_past_the_limit(void **state)
@@ -665,6 +696,7 @@ int main(void)
         cmocka_unit_test(render_csv),
         cmocka_unit_test(doc_round_trip),
         cmocka_unit_test(header_names_run_together),
+        cmocka_unit_test(cells_run_together),
         cmocka_unit_test(nic_columns_past_the_limit),
         cmocka_unit_test(unknown_header_column_in_an_excerpt),
         cmocka_unit_test(rows_without_header),
