@@ -393,6 +393,46 @@ static void keywordless_line(const char *s, json_t *facts, int *await_last_error
         ls_json_add_string_once(ls_json_array_at(facts, "bare_messages"), s);
 }
 
+/* Digits from s on: how many (0 when none). */
+static size_t digits_at(const char *s)
+{
+    return strspn(s, "0123456789");
+}
+
+/* A line that is only NCCL's prefix "host:pid:tid", or that and " [dev]": the paste was
+   cut after the prefix, before the keyword and message (debug.cc prints the prefix
+   first). The host printed it, so it is one of the log's hosts. 0 with host set. */
+static int prefix_only_host(const char *s, char *host, size_t len)
+{
+    size_t n = strcspn(s, " \t");
+    const char *rest = s + n + strspn(s + n, " \t");
+    if (*rest == '[' && digits_at(rest + 1) && rest[1 + digits_at(rest + 1)] == ']')
+        rest += 2 + digits_at(rest + 1), rest += strspn(rest, " \t");
+    if (*rest)
+        return -1;
+    const char *tid = s + n, *pid; /* the two numbers, read from the right */
+    while (tid > s && isdigit((unsigned char)tid[-1]))
+        tid--;
+    if (tid == s + n || tid - s < 2 || tid[-1] != ':')
+        return -1;
+    for (pid = tid - 1; pid > s && isdigit((unsigned char)pid[-1]);)
+        pid--;
+    size_t hlen = (size_t)(pid - s) - 1;
+    if (pid == tid - 1 || pid - s < 2 || pid[-1] != ':' || hlen >= len)
+        return -1;
+    int letters = 0;
+    for (size_t i = 0; i < hlen; i++) {
+        if (!isalnum((unsigned char)s[i]) && !strchr("-._", s[i]))
+            return -1;
+        letters += isalpha((unsigned char)s[i]) != 0;
+    }
+    if (!letters)
+        return -1;
+    memcpy(host, s, hlen);
+    host[hlen] = '\0';
+    return 0;
+}
+
 static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
@@ -405,6 +445,8 @@ static void parse_lines(const char *text, json_t *facts)
         char kind;
         const char *kw = NULL, *msg = nccl_keyword(s, &kind, &kw);
         if (!msg) {
+            if (prefix_only_host(s, host, sizeof host) == 0)
+                ls_json_add_string_once(json_object_get(facts, "hosts"), host);
             keywordless_line(s, facts, &await_last_error);
             continue;
         }

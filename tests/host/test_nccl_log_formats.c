@@ -226,6 +226,54 @@ static void socket_network(void **state)
     json_decref(doc);
 }
 
+static size_t nhosts(const json_t *doc)
+{
+    return json_array_size(json_object_get(log0(doc), "hosts"));
+}
+
+/* A paste cut right after NCCL's "host:pid:tid" prefix (or "host:pid:tid [dev]") still
+   shows that host printed: with NCCL 2.5's "NET/Socket : Using" that makes the socket
+   network span two hosts (net_socket; info, since NCCL_IB_DISABLE=1 asked for it). The
+   twins: the same log without the cut line is one host and quiet; lines that are no
+   such prefix add no host; an IB network stays quiet. */
+static void cut_prefix_host(void **state)
+{
+    (void)state;
+    const char *fmt = "a:1:1 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
+                      "a:1:1 [0] NCCL INFO NET/Socket : Using [0]veth0:10.0.0.1<0>\n"
+                      "a:1:2 [1] NCCL INFO NET/Socket : Using [0]veth0:10.0.0.1<0>\n"
+                      "NCCL version 2.5.6+cuda10.0\n"
+                      "%s\n";
+    static const struct {
+        const char *last;
+        size_t hosts;
+        const char *sev;
+    } cases[] = {
+        {.last = "host-b.example:84:206", .hosts = 2, .sev = "info"},
+        {.last = "host-b:84:206 [3]", .hosts = 2, .sev = "info"},
+        {.last = "", .hosts = 1, .sev = ""},
+        {.last = "12:34:56", .hosts = 1, .sev = ""},
+        {.last = "train.py:12:34 error", .hosts = 1, .sev = ""},
+        {.last = "src/x:1:2", .hosts = 1, .sev = ""},
+        {.last = "host-b:84:", .hosts = 1, .sev = ""},
+    };
+    char text[512], sev[16];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, fmt, cases[i].last);
+        json_t *doc = import_text(text);
+        assert_int_equal(nhosts(doc), cases[i].hosts);
+        assert_string_equal(fired(doc, "net_socket", sev, sizeof sev), cases[i].sev);
+        json_decref(doc);
+    }
+    json_t *doc = import_text("a:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0\n"
+                              "a:1:1 [0] NCCL INFO Using network IB\n"
+                              "b:2:2\n");
+    assert_int_equal(nhosts(doc), 2);
+    assert_string_equal(fired(doc, "net_socket", sev, sizeof sev), "");
+    assert_int_equal(loud(doc), 0);
+    json_decref(doc);
+}
+
 /* A version line behind a launcher tag; interleaved writes keep the whole message. */
 static void version_and_interleaving(void **state)
 {
@@ -426,7 +474,7 @@ int main(void)
         cmocka_unit_test(old_test_failure),  cmocka_unit_test(cut_rank_list),
         cmocka_unit_test(catalog_rows),      cmocka_unit_test(bare_net_lines),
         cmocka_unit_test(last_error_lines),  cmocka_unit_test(p2p_disabled_lines),
-        cmocka_unit_test(quoted_nccl_tests),
+        cmocka_unit_test(quoted_nccl_tests), cmocka_unit_test(cut_prefix_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
