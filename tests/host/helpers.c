@@ -1,4 +1,13 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include "helpers.h"
+#include "import/import.h"
+#include "model/doc.h"
+#include "util/fileio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,4 +46,31 @@ const char *ls_tmp_path(const char *name)
     char *buf = rotate();
     snprintf(buf, 4096, "%s/%s", dir, name);
     return buf;
+}
+
+int ls_test_import(json_t *doc, const char *relative, int want)
+{
+    char err[512];
+    const char *slash = strrchr(relative, '/'), *name = slash ? slash + 1 : relative;
+    char *text = ls_read_file(ls_fixture(relative), NULL, err, sizeof err);
+    if (!text)
+        fail_msg("%s", err);
+    assert_int_equal(ls_import_detect(text), want);
+    int n = ls_import_text(doc, text, name, NULL, NULL, err, sizeof err);
+    free(text);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_int_equal(ls_doc_validate(doc, err, sizeof err), 0);
+    return n;
+}
+
+const json_t *ls_test_finding(const json_t *findings, const char *rule)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f) {
+        if (strcmp(ls_json_str(f, "rule", ""), rule) == 0)
+            return f;
+    }
+    return NULL;
 }

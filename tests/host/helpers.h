@@ -4,11 +4,21 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 /* Absolute path of a file under tests/fixtures (static buffer, rotates over 8). */
 const char *ls_fixture(const char *relative);
 
 /* A fresh path in a private temporary directory (static buffer, rotates over 8). */
 const char *ls_tmp_path(const char *name);
+
+/* Fixture `relative` (under tests/fixtures) imported into doc under its file name: fails
+   the test unless the text is detected as `want` (an enum ls_import_format), imports
+   and leaves doc valid. Returns the number of entries it added. */
+int ls_test_import(json_t *doc, const char *relative, int want);
+
+/* The first finding of this rule in findings (NULL when there is none). */
+const json_t *ls_test_finding(const json_t *findings, const char *rule);
 
 /* Exit code for a skipped test (CTest SKIP_RETURN_CODE). */
 #define LS_TEST_SKIP 77

@@ -20,19 +20,9 @@
 
 static void import_into(json_t *doc, const char *name, enum ls_import_format want)
 {
-    char rel[256], err[512];
+    char rel[256];
     snprintf(rel, sizeof rel, "tools/%s", name);
-    char *text = ls_read_file(ls_fixture(rel), NULL, err, sizeof err);
-    if (!text)
-        fail_msg("%s", err);
-    assert_int_equal(ls_import_detect(text), want);
-    enum ls_import_format fmt;
-    int n = ls_import_text(doc, text, name, NULL, &fmt, err, sizeof err);
-    free(text);
-    if (n < 0)
-        fail_msg("%s", err);
-    assert_true(n > 0);
-    assert_int_equal(ls_doc_validate(doc, err, sizeof err), 0);
+    assert_true(ls_test_import(doc, rel, (int)want) > 0);
 }
 
 static json_t *import_one(const char *name, enum ls_import_format want)
@@ -40,18 +30,6 @@ static json_t *import_one(const char *name, enum ls_import_format want)
     json_t *doc = ls_import_doc_new();
     import_into(doc, name, want);
     return doc;
-}
-
-/* The finding of this rule (NULL when there is none). */
-static const json_t *finding(const json_t *findings, const char *rule)
-{
-    size_t i;
-    const json_t *f;
-    json_array_foreach(findings, i, f) {
-        if (strcmp(ls_json_str(f, "rule", ""), rule) == 0)
-            return f;
-    }
-    return NULL;
 }
 
 static void message_has(const json_t *f, const char *text)
@@ -70,10 +48,10 @@ static void ras_mismatch_is_not_healthy(void **state)
     assert_int_equal(ls_json_int(ras, "gpus", 0), 32);
     assert_string_equal(ls_json_str(ras, "nccl_version", ""), "2.26.2");
     json_t *f = ls_findings(doc);
-    const json_t *state_f = finding(f, "nccl_ras_state");
+    const json_t *state_f = ls_test_finding(f, "nccl_ras_state");
     message_has(state_f, "MISMATCH");
     assert_string_equal(ls_json_str(state_f, "severity", ""), "error");
-    const json_t *p = finding(f, "nccl_ras_problem");
+    const json_t *p = ls_test_finding(f, "nccl_ras_problem");
     assert_non_null(p);
     assert_string_equal(ls_json_str(p, "subject", ""), "rank 12 on 10.137.190.124, GPU 4");
     assert_true(ls_findings_count_at_least(f, LS_SEV_WARNING) >= 1);
@@ -104,7 +82,7 @@ static void per_iteration_names_the_slow_rank(void **state)
                         "iter");
     assert_int_equal(json_array_size(json_object_get(iter, "process_mean_us")), 4);
     json_t *f = ls_findings(doc);
-    const json_t *s = finding(f, "nccl_straggler");
+    const json_t *s = ls_test_finding(f, "nccl_straggler");
     assert_non_null(s);
     assert_string_equal(ls_json_str(s, "subject", ""), "process 2 (rank 2 on node1, GPU 0)");
     message_has(s, "3 of 3 sizes");
@@ -122,7 +100,7 @@ static void json_version1_spelling_and_no_straggler(void **state)
     assert_int_equal(json_array_size(json_object_get(e, "gpus")), 8);
     assert_string_equal(ls_json_str(e, "nccl_version", ""), "2.27.3");
     json_t *f = ls_findings(doc);
-    assert_null(finding(f, "nccl_straggler"));
+    assert_null(ls_test_finding(f, "nccl_straggler"));
     json_decref(f);
     json_decref(doc);
 }
@@ -132,14 +110,15 @@ static void dcgm_failed_plugin_gives_its_finding(void **state)
     (void)state;
     json_t *doc = import_one("dcgm-diag-4x-memory-fail.constructed.json", LS_FMT_DCGM_DIAG);
     json_t *f = ls_findings(doc);
-    const json_t *d = finding(f, "dcgm_failed");
+    const json_t *d = ls_test_finding(f, "dcgm_failed");
     assert_non_null(d);
     assert_string_equal(ls_json_str(d, "severity", ""), "error");
     assert_string_equal(ls_json_str(d, "subject", ""), "GPU3");
     message_has(d, "memory test failed");
     message_has(d, "error code 12");
     message_has(d, "Drain the GPU");
-    message_has(finding(f, "dcgm_passed"), "(software)"); /* memory failed on one GPU: not a pass */
+    message_has(ls_test_finding(f, "dcgm_passed"),
+                "(software)"); /* memory failed on one GPU: not a pass */
     json_decref(f);
     json_decref(doc);
 }
@@ -150,7 +129,7 @@ static void dcgm_pass_is_evidence(void **state)
     json_t *doc = import_one("dcgm-diag-3x-pass.constructed.json", LS_FMT_DCGM_DIAG);
     json_t *f = ls_findings(doc);
     assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 0);
-    message_has(finding(f, "dcgm_passed"), "3 tests passed");
+    message_has(ls_test_finding(f, "dcgm_passed"), "3 tests passed");
     json_decref(f);
     json_decref(doc);
 }
@@ -162,7 +141,7 @@ static void inspector_against_run_gives_ratio_per_size(void **state)
                              LS_FMT_NCCL_TESTS_JSON);
     import_into(doc, "inspector-8ranks.constructed.jsonl", LS_FMT_INSPECTOR);
     json_t *f = ls_findings(doc);
-    const json_t *j = finding(f, "job_vs_measured");
+    const json_t *j = ls_test_finding(f, "job_vs_measured");
     message_has(j, "61% at 64 MiB (215.0 of 352.4 GB/s)");
     message_has(j, "62% at 1 GiB (300.0 of 480.0 GB/s)");
     assert_string_equal(ls_json_str(j, "severity", ""), "warning");
@@ -177,7 +156,7 @@ static void inspector_alone_compares_nothing(void **state)
     const json_t *g = json_array_get(json_object_get(doc, "inspector"), 0);
     assert_int_equal(ls_json_int(g, "records", 0), 8);
     json_t *f = ls_findings(doc);
-    assert_null(finding(f, "job_vs_measured"));
+    assert_null(ls_test_finding(f, "job_vs_measured"));
     json_decref(f);
     json_decref(doc);
 }

@@ -24,19 +24,10 @@
 
 static json_t *import_one(const char *name, enum ls_import_format want, int *added)
 {
-    char rel[256], err[512];
+    char rel[256];
     snprintf(rel, sizeof rel, "tools/%s", name);
-    char *text = ls_read_file(ls_fixture(rel), NULL, err, sizeof err);
-    if (!text)
-        fail_msg("%s", err);
-    assert_int_equal(ls_import_detect(text), want);
     json_t *doc = ls_import_doc_new();
-    enum ls_import_format fmt;
-    int n = ls_import_text(doc, text, name, NULL, &fmt, err, sizeof err);
-    free(text);
-    if (n < 0)
-        fail_msg("%s", err);
-    assert_int_equal(ls_doc_validate(doc, err, sizeof err), 0);
+    int n = ls_test_import(doc, rel, (int)want);
     if (added)
         *added = n;
     return doc;
@@ -51,17 +42,6 @@ static const json_t *entry(const json_t *doc, const char *id)
             return e;
     }
     fail_msg("no entry %s", id);
-    return NULL;
-}
-
-static const json_t *finding(const json_t *findings, const char *rule)
-{
-    size_t i;
-    const json_t *f;
-    json_array_foreach(findings, i, f) {
-        if (strcmp(ls_json_str(f, "rule", ""), rule) == 0)
-            return f;
-    }
     return NULL;
 }
 
@@ -162,14 +142,14 @@ static void dcgm_health_failure_and_warning(void **state)
     (void)state;
     json_t *doc = import_one("dcgm-health-memory-fail.constructed.json", LS_FMT_DCGM_HEALTH, NULL);
     json_t *f = ls_findings(doc);
-    const json_t *h = finding(f, "dcgm_health");
+    const json_t *h = ls_test_finding(f, "dcgm_health");
     assert_non_null(h);
     assert_string_equal(ls_json_str(h, "severity", ""), "error");
     assert_string_equal(ls_json_str(h, "subject", ""), "GPU1");
     assert_non_null(
         strstr(ls_json_str(h, "message", ""), "double-bit ECC error has occurred on GPU 1"));
     assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 2); /* PCIe replays warned */
-    assert_null(finding(f, "dcgm_health_ok"));
+    assert_null(ls_test_finding(f, "dcgm_health_ok"));
     json_decref(f);
     json_decref(doc);
 }
@@ -180,7 +160,7 @@ static void dcgm_health_healthy_is_evidence(void **state)
     json_t *doc = import_one("dcgm-health-healthy.constructed.json", LS_FMT_DCGM_HEALTH, NULL);
     json_t *f = ls_findings(doc);
     assert_int_equal(ls_findings_count_at_least(f, LS_SEV_WARNING), 0);
-    assert_non_null(finding(f, "dcgm_health_ok"));
+    assert_non_null(ls_test_finding(f, "dcgm_health_ok"));
     json_decref(f);
     json_decref(doc);
 }
@@ -200,7 +180,7 @@ static void dcgm_31_numeric_gpu_ids(void **state)
     assert_int_equal(json_integer_value(json_array_get(json_object_get(r7, "gpus"), 0)), 7);
     json_t *f = ls_findings(doc);
     assert_non_null(
-        strstr(ls_json_str(finding(f, "dcgm_passed"), "message", ""), "10 tests passed"));
+        strstr(ls_json_str(ls_test_finding(f, "dcgm_passed"), "message", ""), "10 tests passed"));
     json_decref(f);
     json_decref(doc);
 }
@@ -214,7 +194,7 @@ static void dcgm_423_gb10(void **state)
     assert_string_equal(ls_json_str(d, "version", ""), "4.2.3");
     assert_string_equal(ls_json_str(d, "driver", ""), "580.82.09");
     json_t *f = ls_findings(doc);
-    const json_t *x = finding(f, "dcgm_failed");
+    const json_t *x = ls_test_finding(f, "dcgm_failed");
     assert_string_equal(ls_json_str(x, "subject", ""), "GPU0");
     assert_non_null(strstr(ls_json_str(x, "message", ""), "error code 29"));
     assert_non_null(
@@ -370,7 +350,7 @@ static void per_iteration_skip_honoured(void **state)
                         "iter");
     assert_int_equal(ls_json_int(iter, "skipped_iterations", 0), 2);
     json_t *f = ls_findings(doc);
-    assert_null(finding(f, "nccl_straggler"));
+    assert_null(ls_test_finding(f, "nccl_straggler"));
     json_decref(f);
     json_decref(doc);
 }
@@ -425,8 +405,8 @@ static void nvloom_degraded_process(void **state)
         named++;
     }
     assert_int_equal(named, 2);
-    assert_non_null(
-        strstr(ls_json_str(finding(f, "mnnvl_degraded"), "message", ""), "as the destination"));
+    assert_non_null(strstr(ls_json_str(ls_test_finding(f, "mnnvl_degraded"), "message", ""),
+                           "as the destination"));
     json_decref(f);
     json_decref(doc);
 }
@@ -446,7 +426,7 @@ static void inspector_between_sizes(void **state)
     assert_true(ls_import_text(doc, text, "job.jsonl", NULL, NULL, err, sizeof err) == 2);
     free(text);
     json_t *f = ls_findings(doc);
-    const json_t *j = finding(f, "job_vs_measured");
+    const json_t *j = ls_test_finding(f, "job_vs_measured");
     const char *msg = ls_json_str(j, "message", "");
     assert_non_null(
         strstr(msg, "50% at 256 MiB (208.1 of 416.2 GB/s, between the sizes measured)"));

@@ -20,17 +20,9 @@
 
 static void import_into(json_t *doc, const char *file, enum ls_import_format want)
 {
-    char rel[256], err[512];
+    char rel[256];
     snprintf(rel, sizeof rel, "real/%s", file);
-    char *text = ls_read_file(ls_fixture(rel), NULL, err, sizeof err);
-    if (!text)
-        fail_msg("%s", err);
-    assert_int_equal(ls_import_detect(text), want);
-    int n = ls_import_text(doc, text, file, NULL, NULL, err, sizeof err);
-    free(text);
-    if (n < 0)
-        fail_msg("%s", err);
-    assert_int_equal(ls_doc_validate(doc, err, sizeof err), 0);
+    ls_test_import(doc, rel, (int)want);
 }
 
 static json_t *import_real(const char *file, enum ls_import_format want)
@@ -49,17 +41,6 @@ static json_t *import_str(const char *text)
     return doc;
 }
 
-static const json_t *finding(const json_t *findings, const char *rule)
-{
-    size_t i;
-    const json_t *f;
-    json_array_foreach(findings, i, f) {
-        if (strcmp(ls_json_str(f, "rule", ""), rule) == 0)
-            return f;
-    }
-    return NULL;
-}
-
 /* No finding above info: a healthy text stays quiet. */
 static void quiet(const json_t *findings)
 {
@@ -74,7 +55,7 @@ static void quiet(const json_t *findings)
 static const char *timeout_message(const json_t *doc, json_t **findings)
 {
     *findings = ls_findings(doc);
-    const json_t *f = finding(*findings, "collective_timeout");
+    const json_t *f = ls_test_finding(*findings, "collective_timeout");
     assert_non_null(f);
     assert_string_equal(ls_json_str(f, "severity", ""), "error");
     /* a timeout names no GPU: the plan keeps none out for it */
@@ -240,7 +221,7 @@ static void watchdog_options_quiet(void **state)
     const json_t *w = json_array_get(json_object_get(doc, "torch_watchdog"), 0);
     assert_int_equal(ls_json_int(w, "timeout_setting_ms", -1), 5000);
     json_t *f = ls_findings(doc);
-    assert_null(finding(f, "collective_timeout"));
+    assert_null(ls_test_finding(f, "collective_timeout"));
     quiet(f);
     json_decref(f);
     json_decref(doc);
@@ -289,7 +270,7 @@ static void dcgm_text_fail_gpu0(void **state)
     has(msg, "cuCtxCreate Check DCGM and system logs for errors. Reset GPU. Restart DCGM.");
     has(msg, "Unable to create CUDA context: 'CUDA-capable device(s) is/are busy");
     json_t *f = ls_findings(doc);
-    const json_t *x = finding(f, "dcgm_failed");
+    const json_t *x = ls_test_finding(f, "dcgm_failed");
     assert_non_null(x);
     assert_string_equal(ls_json_str(x, "severity", ""), "error");
     assert_string_equal(ls_json_str(x, "subject", ""), "GPU0");
@@ -312,7 +293,7 @@ static void dcgm_text_fail_all_pieces(void **state)
     has(msg, "link 0 is currently down Run a field diagnostic on the GPU., GPU 0GPU 0's NvLink "
              "link 1 is currently down Run a field diagnostic");
     json_t *f = ls_findings(doc);
-    assert_non_null(finding(f, "dcgm_failed"));
+    assert_non_null(ls_test_finding(f, "dcgm_failed"));
     json_decref(f);
     json_decref(doc);
 }
@@ -335,7 +316,7 @@ static void dcgm_text_per_gpu_pass(void **state)
                      4);
     json_t *f = ls_findings(doc);
     quiet(f);
-    assert_non_null(finding(f, "dcgm_passed"));
+    assert_non_null(ls_test_finding(f, "dcgm_passed"));
     json_decref(f);
     json_decref(doc);
 }
@@ -356,7 +337,7 @@ static void dcgm_text_whole_table_warn(void **state)
     const json_t *d = json_array_get(json_object_get(doc, "dcgm"), 0);
     assert_null(json_object_get(d, "incomplete"));
     json_t *f = ls_findings(doc);
-    const json_t *x = finding(f, "dcgm_failed");
+    const json_t *x = ls_test_finding(f, "dcgm_failed");
     assert_non_null(x);
     assert_string_equal(ls_json_str(x, "severity", ""), "warning");
     assert_string_equal(ls_json_str(x, "subject", ""), "GPU1");
@@ -388,7 +369,7 @@ static void dcgm_text_gpu_lists(void **state)
                         "GPU 2 PCIe replay count violation (1234) for GPU 2. Run a field "
                         "diagnostic on the GPU.");
     json_t *f = ls_findings(doc);
-    const json_t *x = finding(f, "dcgm_failed");
+    const json_t *x = ls_test_finding(f, "dcgm_failed");
     assert_non_null(x);
     assert_string_equal(ls_json_str(x, "subject", ""), "GPU2");
     json_decref(f);
