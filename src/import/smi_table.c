@@ -17,6 +17,7 @@
 #include "util/log.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,14 +116,15 @@ static int words(char *s, char **w, int max)
     return n;
 }
 
-/* A whole number with exactly this suffix ("30%", "28C", "88W"); 0 when not one. */
+/* A number with exactly this suffix ("30%", "28C", "88W"); 0 when not one, or when past
+   what any cell of the table can hold (a forged "1e999W"). */
 static int number(const char *w, const char *suffix, double *out)
 {
     char *end;
     if (!isdigit((unsigned char)*w))
         return 0;
     double v = strtod(w, &end);
-    if (strcmp(end, suffix) != 0)
+    if (strcmp(end, suffix) != 0 || !isfinite(v) || v > 1e12)
         return 0;
     *out = v;
     return 1;
@@ -228,7 +230,7 @@ static void ecc_cell(json_t *gpu, char *cell)
         err_cell(gpu, "ecc");
     else if (!strcmp(w[0], "Off"))
         json_object_set_new(child(gpu, "ecc"), "enabled", json_false());
-    else if (number(w[0], "", &v)) {
+    else if (number(w[0], "", &v) && v == (double)(long long)v) { /* a count, below 1e12 */
         json_t *ecc = child(gpu, "ecc");
         json_object_set_new(ecc, "enabled", json_true());
         json_object_set_new(ecc, "volatile_uncorrected", json_integer((json_int_t)v));
