@@ -65,6 +65,12 @@ static void driver_finding(const json_t *f, const json_t *smi, json_t *out)
                  "reloading its module; drain the node, then reload the nvidia modules or "
                  "reboot",
                  lib[0] ? " " : "", lib);
+    else if (strstr(reason, "Unknown Error")) /* nvidia-docker#1730, NVIDIA's notice */
+        snprintf(what, sizeof what,
+                 "NVML cannot initialize (Unknown Error): no GPU can be used here; in a "
+                 "container that had its GPUs, the host's systemd reloading its units "
+                 "(systemctl daemon-reload) detaches them: recreate the container; on a host, "
+                 "check the driver (dmesg)");
     else
         snprintf(what, sizeof what,
                  "NVML cannot initialize (%s): no GPU can be used here; check the driver "

@@ -417,6 +417,22 @@ static void failure_texts(void **state)
     json_decref(doc);
 }
 
+/* "Failed to initialize NVML: Unknown Error" (a container detached from its GPUs by the
+   host's systemd, NVIDIA's notice nvidia-docker#1730) and another reason, said as such. */
+static void nvml_init_reasons(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("root@098b49afe624:/# nvidia-smi\nFailed to initialize NVML: Unknown "
+                             "Error\n");
+    assert_non_null(strstr(fires(doc, "driver_unreachable", "error"), "recreate the container"));
+    json_decref(doc);
+    doc = import_str("Failed to initialize NVML: Insufficient Permissions\n");
+    const char *m = fires(doc, "driver_unreachable", "error");
+    assert_non_null(strstr(m, "(Insufficient Permissions)"));
+    assert_null(strstr(m, "recreate the container"));
+    json_decref(doc);
+}
+
 /* Driver 570+ prints the index before the bus id; the table of the other GPUs follows
    (the form of a session log's "Unable to determine the device handle for GPU1:
    0000:34:00.0: Unknown Error", derived here with the table of sglang#27487). */
@@ -639,6 +655,7 @@ int main(void)
         cmocka_unit_test(cut_row_na),
         cmocka_unit_test(mangled),
         cmocka_unit_test(failure_texts),
+        cmocka_unit_test(nvml_init_reasons),
         cmocka_unit_test(handle_with_index_and_table),
         cmocka_unit_test(handle_permissions),
         cmocka_unit_test(err_row_and_twin),
