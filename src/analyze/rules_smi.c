@@ -126,7 +126,7 @@ static void err_cells(const ls_machine_t *m, int g, json_t *out)
     if (!n)
         return;
     snprintf(path, sizeof path, "gpus[%d].smi_err", g);
-    const char *bus = ls_json_str(m->gpu[g], "pci_bus_id", "bus id not in the paste");
+    const char *bus = ls_json_str(m->gpu[g], "pci_bus_id", "bus id not read");
     if (n >= LS_SMI_LOST_CELLS || strstr(list, "name"))
         ls_finding_add(out, "gpu_lost", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d (%s) answers ERR! for %s: NVML cannot reach it; drain the node, "

@@ -207,11 +207,17 @@ static void name_cell(json_t *gpu, char *cell)
         ls_set_if_absent(gpu, "name", name);
 }
 
-/* "00000000:18:00.0 Off": the bus id (Disp.A is not kept). */
+/* "00000000:18:00.0 Off": the bus id (Disp.A is not kept); "ERR!" where NVML answered an
+   error for the GPU's PCI information (the block is still the GPU's). */
 static int bus_cell(json_t *gpu, char *cell)
 {
     char *w[4], norm[32];
     int n = words(cell, w, 4);
+    if (n >= 1 && is_err(w[0])) {
+        if (gpu)
+            err_cell(gpu, "pci_bus_id");
+        return 1;
+    }
     if (n < 1 || ls_busid_normalize(w[0], norm, sizeof norm) != 0)
         return 0;
     if (gpu)

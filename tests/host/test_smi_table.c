@@ -502,6 +502,20 @@ static void err_row_and_twin(void **state)
     json_decref(doc);
 }
 
+/* A row whose bus id reads ERR! is still its GPU's block: named, and lost with the rest. */
+static void err_bus_id(void **state)
+{
+    (void)state;
+    json_t *doc = import_derived("smi-table-gpuop559-a40-err-row.txt", "| 00000000:19:00.0 Off |",
+                                 "| ERR!             Off |");
+    const json_t *g = gpu(doc, 0);
+    assert_true(has_err(g, "pci_bus_id"));
+    assert_null(json_object_get(g, "pci_bus_id"));
+    assert_non_null(strstr(fires(doc, "gpu_lost", "error"), "bus id not read"));
+    assert_string_equal(ls_json_str(gpu(doc, 1), "name", ""), "NVIDIA A40");
+    json_decref(doc);
+}
+
 /* One ERR! cell of a GPU that otherwise reads: information; its twin reads the draw. */
 static void err_cell_and_twin(void **state)
 {
@@ -659,6 +673,7 @@ int main(void)
         cmocka_unit_test(handle_with_index_and_table),
         cmocka_unit_test(handle_permissions),
         cmocka_unit_test(err_row_and_twin),
+        cmocka_unit_test(err_bus_id),
         cmocka_unit_test(err_cell_and_twin),
         cmocka_unit_test(ecc_count_and_twin),
         cmocka_unit_test(failure_twins),
