@@ -21,6 +21,8 @@ void ls_rules_p2p(const ls_machine_t *m,
                   json_t *out); /* P2P availability and gain, bidir, sockets */
 void ls_rules_gpus(const ls_machine_t *m,
                    json_t *out); /* HBM, power limit, throttling, ECC, NVLink errors */
+void ls_rules_smi(const ls_machine_t *m,
+                  json_t *out); /* plain nvidia-smi: driver, lost GPUs, ERR! cells */
 void ls_rules_placement(const ls_machine_t *m,
                         json_t *out); /* NUMA, NIC distance, P2P unused by NCCL */
 void ls_rules_shared_path(const ls_machine_t *m,
@@ -60,6 +62,7 @@ const ls_rule_group_t ls_rule_groups[] = {
     {.id = "ceiling", .stage = LS_STAGE_JUDGED, .run = ls_rules_ceiling},
     {.id = "p2p", .stage = LS_STAGE_JUDGED, .run = ls_rules_p2p},
     {.id = "gpus", .stage = LS_STAGE_JUDGED, .run = ls_rules_gpus},
+    {.id = "smi", .stage = LS_STAGE_JUDGED, .run = ls_rules_smi},
     {.id = "placement", .stage = LS_STAGE_JUDGED, .run = ls_rules_placement},
     {.id = "shared_path", .stage = LS_STAGE_JUDGED, .run = ls_rules_shared_path},
     {.id = "port_sweep", .stage = LS_STAGE_JUDGED, .run = port_sweep},

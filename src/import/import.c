@@ -17,6 +17,7 @@
 #include "nvbandwidth.h"
 #include "p2p_sample.h"
 #include "smi_text.h"
+#include "smi_table.h"
 #include "import_sniff.h"
 #include "topo_text.h"
 #include "topo_p2p_block.h"
@@ -261,6 +262,16 @@ static const ls_importer_t readers[] = {
      .read_text = import_topo,
      .help = "the topology matrix (and a topo -p2p block under\n"
              "it)"},
+    {.fmt = LS_FMT_SMI_TABLE,
+     .name = "nvidia-smi",
+     .detect = ls_smi_table_detect,
+     .read_text = ls_import_smi_table,
+     .help = "its default table: GPUs, driver, ECC, power, MIG\n"
+             "and processes; its failure texts (driver not\n"
+             "reachable, version mismatch, GPU lost, no devices)"}, /* last: a table
+                                                                       pasted with another
+                                                                       format's text is that
+                                                                       format's */
 };
 
 #define NREADERS (sizeof readers / sizeof readers[0])

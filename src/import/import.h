@@ -1,9 +1,9 @@
 /* `linkscope import`: recognizes a saved tool output and adds its figures to a run
    document. Formats: nccl-tests text and -J JSON, NCCL INFO logs, p2pBandwidthLatencyTest
    text, nvbandwidth text and -j JSON, nvidia-smi topo -m and topo -p2p text, nvidia-smi
-   nvlink -s/-e and -q text, dcgmi diag JSON and text, dcgmi health JSON, PyTorch's NCCL
-   watchdog text, ncclras text and JSON, NCCL
-   Inspector JSONL, perftest and nvloom text (docs/import.md). */
+   nvlink -s/-e and -q text, plain nvidia-smi (its table and failure texts), dcgmi diag JSON and
+   text, dcgmi health JSON, PyTorch's NCCL watchdog text, ncclras text and JSON, NCCL Inspector
+   JSONL, perftest and nvloom text (docs/import.md). */
 #ifndef LS_IMPORT_IMPORT_H
 #define LS_IMPORT_IMPORT_H
 
@@ -29,7 +29,8 @@ enum ls_import_format {
     LS_FMT_DCGM_HEALTH,     /* dcgmi health -c -j: top-level dcgm_health[] */
     LS_FMT_NCCL_RAS_JSON,   /* ncclras -f json (and -m events): top-level nccl_ras[] */
     LS_FMT_TORCH_WATCHDOG,  /* PyTorch ProcessGroupNCCL watchdog text: torch_watchdog[] */
-    LS_FMT_DCGM_DIAG_TEXT   /* dcgmi diag's text table: top-level dcgm[] */
+    LS_FMT_DCGM_DIAG_TEXT,  /* dcgmi diag's text table: top-level dcgm[] */
+    LS_FMT_SMI_TABLE        /* plain nvidia-smi and its failure texts: gpus[], smi[] */
 };
 
 typedef struct {

@@ -56,6 +56,22 @@ static void watchdog_note(const json_t *doc, const char *name, char *note, size_
         nccl_log_note(doc, note, notelen);
 }
 
+/* "8 GPU(s), driver 550.54.15, 1 failure line(s)" of the plain nvidia-smi text just
+   imported. */
+static void smi_table_note(const json_t *doc, const char *name, char *note, size_t notelen)
+{
+    const json_t *list = json_object_get(doc, "smi");
+    const json_t *s = json_array_get(list, json_array_size(list) - 1);
+    const char *driver = json_string_value(json_object_get(s, "driver"));
+    int used = snprintf(note, notelen, "%s: %s, %lld GPU(s), driver %s", name,
+                        ls_import_format_name(LS_FMT_SMI_TABLE),
+                        (long long)json_integer_value(json_object_get(s, "gpus_shown")),
+                        driver ? driver : "not in the text");
+    size_t fails = json_array_size(json_object_get(s, "failures"));
+    if (fails && used > 0 && (size_t)used < notelen)
+        snprintf(note + used, notelen - (size_t)used, ", %zu failure line(s)", fails);
+}
+
 /* What the file just imported lacked: its "imports" record's "missing" (a partial
    paste of any format, even one without entries: a topology, GPU inventory), else the
    first note of an entry added since `from` that is flagged incomplete. */
@@ -97,6 +113,8 @@ void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt,
         watchdog_note(doc, name, note, notelen);
     } else if (fmt == LS_FMT_TOPO || fmt == LS_FMT_TOPO_P2P)
         snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
+    else if (fmt == LS_FMT_SMI_TABLE)
+        smi_table_note(doc, name, note, notelen);
     else if (fmt == LS_FMT_SMI_NVLINK || fmt == LS_FMT_SMI_QUERY)
         snprintf(note, notelen, "%s: %s, GPU inventory", name, ls_import_format_name(fmt));
     else
