@@ -64,7 +64,8 @@ static void unknown_line_unmatched(void **state)
     /* healthy twins: the address family named in an INFO line, a recv that is not a failure */
     assert_int_equal(ls_nccl_message_match("NCCL_SOCKET_FAMILY set by environment to AF_INET6", &m),
                      -1);
-    assert_int_equal(ls_nccl_message_match("Call to recv from 10.0.0.2<5> returned 0 bytes", &m), -1);
+    assert_int_equal(ls_nccl_message_match("Call to recv from 10.0.0.2<5> returned 0 bytes", &m),
+                     -1);
 }
 
 int main(void)
