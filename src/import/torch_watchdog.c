@@ -137,15 +137,34 @@ static void set_num(json_t *o, const char *key, const char *s, const char *after
         json_object_set_new(o, key, json_integer(v));
 }
 
-/* Appends o to list unless an equal object is there (a timeout is printed again in the
-   "watchdog thread terminated with exception" line). Steals o. */
+/* Whether every member of a is in b with the same value. */
+static int is_part_of(const json_t *a, const json_t *b)
+{
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)a, k, v) {
+        const json_t *w = json_object_get(b, k);
+        if (!w || !json_equal(v, w))
+            return 0;
+    }
+    return 1;
+}
+
+/* Appends o to list unless the list has it: a timeout is printed again in the "watchdog
+   thread terminated with exception" line and its what(), and a paste cuts one of those
+   copies short (picotron#6: "WorkNCCL(Seq"); a copy that is part of a record already
+   there adds nothing, a fuller copy replaces its part. Steals o. */
 static void add_once(json_t *list, json_t *o)
 {
     size_t i;
     json_t *x;
     json_array_foreach(list, i, x) {
-        if (json_equal(x, o)) {
+        if (is_part_of(o, x)) {
             json_decref(o);
+            return;
+        }
+        if (is_part_of(x, o)) {
+            json_array_set_new(list, i, o);
             return;
         }
     }

@@ -212,6 +212,34 @@ static void watchdog_first_collective(void **state)
     json_decref(doc);
 }
 
+/* picotron#6 (real8 train): each rank's timeout printed again in its what() line, rank
+   3's copy cut at "WorkNCCL(Seq": two timeouts, not a third unknown one, and the first
+   collective is named as such. */
+static void watchdog_cut_copy_of_a_timeout(void **state)
+{
+    (void)state;
+    json_t *doc = import_real("watchdog-picotron6-first-allreduce.txt", LS_FMT_TORCH_WATCHDOG);
+    const json_t *list = json_object_get(json_array_get(json_object_get(doc, "torch_watchdog"), 0),
+                                         "timeouts");
+    assert_int_equal(json_array_size(list), 2);
+    json_t *f;
+    const char *msg = timeout_message(doc, &f);
+    has(msg, "ALLREDUCE SeqNum 1 (1 element) timed out after 121 s (limit 120 s) on ranks 2, 3.");
+    has(msg, "first collective never completed");
+    assert_null(strstr(msg, "a collective timed out on rank"));
+    json_decref(f);
+    json_decref(doc);
+    /* the twin: a cut line of a rank no other line names is that rank's own timeout */
+    doc = import_str("[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, "
+                     "OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600100 milliseconds before "
+                     "timing out.\n"
+                     "[Rank 4] Watchdog caught collective operation timeout: WorkNCCL(Seq\n");
+    list = json_object_get(json_array_get(json_object_get(doc, "torch_watchdog"), 0), "timeouts");
+    assert_int_equal(json_array_size(list), 2);
+    assert_int_equal(ls_json_int(json_array_get(list, 1), "group_rank", -1), 4);
+    json_decref(doc);
+}
+
 /* The healthy twin (pytorch#88000): the 1.13 options block, a 5000 ms limit, no timeout. */
 static void watchdog_options_quiet(void **state)
 {
@@ -410,6 +438,7 @@ int main(void)
         cmocka_unit_test(watchdog_wrapped_lines),
         cmocka_unit_test(watchdog_rank_never_issued),
         cmocka_unit_test(watchdog_first_collective),
+        cmocka_unit_test(watchdog_cut_copy_of_a_timeout),
         cmocka_unit_test(watchdog_options_quiet),
         cmocka_unit_test(watchdog_options_line_and_stuck),
         cmocka_unit_test(dcgm_text_fail_gpu0),
