@@ -170,10 +170,13 @@ static void append(char *list, size_t len, int *n, const char *item)
     }
 }
 
+/* An edge by its GPUs, else its ranks: two ranks "on one GPU" name no GPU pair (NCCL 2.4
+   prints the process's CUDA device, 0 in every process that sees one GPU). */
 static void edge_name(const json_t *t, char *edge, size_t len)
 {
     long long a = ls_json_int(t, "from", -1), b = ls_json_int(t, "to", -1);
-    if (a >= 0 && b >= 0)
+    if (a >= 0 && b >= 0 &&
+        (a != b || ls_json_int(t, "from_rank", -1) == ls_json_int(t, "to_rank", -1)))
         snprintf(edge, len, "GPU%lld->GPU%lld", a, b);
     else
         snprintf(edge, len, "rank %lld->%lld", ls_json_int(t, "from_rank", -1),
