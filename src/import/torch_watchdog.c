@@ -20,7 +20,9 @@
      ProcessGroupNCCL initialization options: size: N, global rank: R, TIMEOUT(ms): T, ...
        (1.13: "initialized with following options:" and one option a line)
    A terminal may wrap a line anywhere: a line that names no rank and follows a watchdog
-   line not ended by '.' continues it. */
+   line not ended by '.' continues it. A paste may end a line inside the first message
+   ("[Rank 5] Watchdog caught collective operati"): PyTorch prints no other line with
+   "Watchdog caught ", so that line is a timeout of the rank it names, its op unknown. */
 #include "torch_watchdog.h"
 #include "import_util.h"
 #include "model/doc.h"
@@ -46,12 +48,26 @@ static const char *const markers[] = {
 };
 #define NMARKERS (sizeof markers / sizeof markers[0])
 
+/* Whether a line of s ends inside markers[0] after its "Watchdog caught ". */
+static int cut_marker(const char *s)
+{
+    static const char head[] = "Watchdog caught ";
+    const char *rest = markers[0] + sizeof head - 1;
+    for (const char *p = strstr(s, head); p; p = strstr(p + 1, head)) {
+        const char *q = p + sizeof head - 1;
+        size_t n = strcspn(q, "\r\n");
+        if (n < strlen(rest) && strncmp(q, rest, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int has_marker(const char *s)
 {
     for (size_t i = 0; i < NMARKERS; i++)
         if (strstr(s, markers[i]))
             return 1;
-    return 0;
+    return cut_marker(s);
 }
 
 int ls_torch_watchdog_detect(const char *text)
@@ -175,10 +191,15 @@ static void add_once(json_t *list, json_t *o)
 static void read_timeout(json_t *w, const char *s, const who_t *who)
 {
     const char *p = strstr(s, "WorkNCCL(");
-    if (!p)
-        return;
     json_t *t = json_object();
     set_who(t, who);
+    if (!p) { /* cut before its WorkNCCL(...): the rank's timeout, nothing more */
+        if (json_object_size(t) && cut_marker(s))
+            add_once(json_object_get(w, "timeouts"), t);
+        else
+            json_decref(t);
+        return;
+    }
     set_num(t, "seq", p, "SeqNum=");
     const char *op = strstr(p, "OpType=");
     size_t oplen = op ? strcspn(op + 7, ",) ") : 0;
@@ -241,7 +262,7 @@ static void read_line(json_t *w, const char *s)
     who_t who;
     who_of(s, &who);
     if (strstr(s, "Watchdog caught collective operation timeout") ||
-        strstr(s, "timed out in blocking wait"))
+        strstr(s, "timed out in blocking wait") || cut_marker(s))
         read_timeout(w, s, &who);
     read_progress(w, s, &who);
     read_facts(w, s);
