@@ -499,6 +499,36 @@ static void direct_shared_memory_lines(void **state)
     json_decref(doc);
 }
 
+/* Socket connects NCCL retries (LlamaFactory#8045, real8 heldout, seen): INFO lines only,
+   the last at attempt 34 of 34: retries used up, an error naming the host, GPU and the
+   error. Twins: two early retries of a refused connect (a peer still starting) are info
+   only; NCCL 2.27's "connect to ADDR returned" wording is read the same. */
+static void connect_retry_lines(void **state)
+{
+    (void)state;
+    char sev[16], msg[1024];
+    json_t *doc = import_text(
+        "zgiot:1:2 [0] NCCL INFO socketPollConnect: connect returned No route to host, retrying "
+        "(33/34) after sleep for 3300 msec\n"
+        "zgiot:1:2 [0] NCCL INFO socketPollConnect: connect returned No route to host, retrying "
+        "(34/34) after sleep for 3400 msec\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "error");
+    message_of(doc, "nccl_warn", msg, sizeof msg);
+    assert_non_null(strstr(msg, "on host zgiot, GPU 0 failed with \"No route to host\" and was "
+                                "retried 34 of 34 times"));
+    json_decref(doc);
+    doc = import_text("h:1:2 [3] NCCL INFO socketPollConnect: connect to 10.0.0.4<56849> returned "
+                      "Connection refused, retrying (1/34) after sleep for 100 msec\n"
+                      "h:1:2 [3] NCCL INFO socketPollConnect: connect to 10.0.0.4<56849> returned "
+                      "Connection refused, retrying (2/34) after sleep for 200 msec\n"
+                      "h:1:2 [3] NCCL INFO Channel 00/0 : 0[3] -> 1[4] via P2P/IPC\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "info");
+    assert_int_equal(loud(doc), 0);
+    message_of(doc, "nccl_warn", msg, sizeof msg);
+    assert_non_null(strstr(msg, "\"Connection refused\" and was retried 2 of 34 times"));
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +547,7 @@ int main(void)
         cmocka_unit_test(quoted_nccl_tests),
         cmocka_unit_test(cut_prefix_host),
         cmocka_unit_test(direct_shared_memory_lines),
+        cmocka_unit_test(connect_retry_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

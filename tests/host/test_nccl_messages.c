@@ -37,6 +37,11 @@ static void known_lines_named(void **state)
                "socket_recv_errno", 2);
     expect_row("socketProgressOpt: Call to recv from 10.0.0.2<5> failed : Broken pipe",
                "socket_recv_errno", 2);
+    /* socket connects retried until NCCL gave up (2.24+ and 2.21's wording) */
+    expect_row("socketPollConnect: connect returned No route to host, exceeded error retry count "
+               "(35)",
+               "socket_retries_out", 2);
+    expect_row("socketPollConnect: exceeded retries (10000)", "socket_retries_out_old", 2);
     /* ncclSocketInit's family check (src/misc/socket.cc): an address never filled in */
     expect_row("ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor "
                "AF_INET6(10)",
