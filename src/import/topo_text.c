@@ -709,13 +709,16 @@ static int shape_rows(const char *text, shape_t *sh)
     return rc;
 }
 
-/* A column the rows do not name (a GPU or a NIC): kept unread. */
-static void add_unnamed(header_t *h, int d)
+/* A column the rows do not name (a GPU or a NIC): kept unread. -1 past the table. */
+static int add_unnamed(header_t *h, int d, int lineno, char *err, size_t errlen)
 {
+    if (d >= MAX_DEVS)
+        return ls_seterr(err, errlen, "line %d: more than %d columns", lineno, MAX_DEVS);
     snprintf(h->label[d], sizeof h->label[d], "column %d", d + 1);
     h->is_nic[d] = 1;
     h->index[d] = -1;
     h->ndev++;
+    return 0;
 }
 
 /* Names the columns of rows pasted without their header, where the rows make it
@@ -756,7 +759,8 @@ static int infer_header(parser_t *p, char *err, size_t errlen)
     for (int d = 0; d < sh.cells; d++) {
         char label[16];
         if (d >= ngpus && unnamed) {
-            add_unnamed(h, d);
+            if (add_unnamed(h, d, p->rd.lineno, err, errlen) != 0)
+                return -1;
             continue;
         }
         int n = d < ngpus ? snprintf(label, sizeof label, "GPU%d", d)
