@@ -170,10 +170,13 @@ static void append(char *list, size_t len, int *n, const char *item)
     }
 }
 
+/* An edge by its GPUs, else its ranks: two ranks "on one GPU" name no GPU pair (NCCL 2.4
+   prints the process's CUDA device, 0 in every process that sees one GPU). */
 static void edge_name(const json_t *t, char *edge, size_t len)
 {
     long long a = ls_json_int(t, "from", -1), b = ls_json_int(t, "to", -1);
-    if (a >= 0 && b >= 0)
+    if (a >= 0 && b >= 0 &&
+        (a != b || ls_json_int(t, "from_rank", -1) == ls_json_int(t, "to_rank", -1)))
         snprintf(edge, len, "GPU%lld->GPU%lld", a, b);
     else
         snprintf(edge, len, "rank %lld->%lld", ls_json_int(t, "from_rank", -1),
@@ -495,6 +498,36 @@ static void error_trails(const log_src_t *src, json_t *out)
     }
 }
 
+/* A socket connect NCCL retried (import/nccl_log_extras.c) where the paste holds no WARN
+   line: retries used up (the attempt NCCL_SOCKET_RETRY_CNT of its count) end NCCL's init
+   with the WARN the paste cut; fewer are info (Connection refused while a peer starts is
+   normal). */
+static void connect_retries(const log_src_t *src, json_t *out)
+{
+    size_t k;
+    const json_t *r;
+    json_array_foreach(json_object_get(src->obj, "connect_retries"), k, r) {
+        long long n = ls_json_int(r, "attempt", 0), of = ls_json_int(r, "of", 0);
+        json_t *g = json_pack("{s:[], s:[]}", "hosts", "gpus");
+        if (*ls_json_str(r, "host", ""))
+            json_array_append(json_object_get(g, "hosts"), json_object_get(r, "host"));
+        if (json_object_get(r, "gpu"))
+            json_array_append(json_object_get(g, "gpus"), json_object_get(r, "gpu"));
+        char where[300];
+        warn_where(g, where, sizeof where);
+        json_decref(g);
+        ls_finding_about(out, "nccl_warn", n >= of ? LS_SEV_ERROR : LS_SEV_INFO, src->about,
+                         src->subject, src->evidence,
+                         "NCCL's socket connect%s failed with \"%s\" and was retried %lld of %lld "
+                         "times (NCCL_SOCKET_RETRY_CNT)%s; likely: no route between the hosts on "
+                         "the interface NCCL chose, a firewall, or the peer not listening; next: "
+                         "NCCL_SOCKET_IFNAME, `ip route get` and `ping` to the peer from this host",
+                         where, ls_json_str(r, "error", "unknown"), n, of,
+                         n >= of ? ": the retries are used up, so NCCL's set-up fails with it"
+                                 : "");
+    }
+}
+
 /* nccl_warn: every WARN line of a log, named from the catalog (data/nccl-messages.tsv)
    with the host and GPU that printed it; a line the catalog does not know still shows,
    as an unrecognized NCCL warning with its text. */
@@ -502,8 +535,10 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
 {
     for (int i = 0; i < n; i++) {
         json_t *groups = warn_groups(src[i].obj);
-        if (!json_object_size(groups))
-            error_trails(&src[i], out); /* a WARN line, where there is one, says it better */
+        if (!json_object_size(groups)) { /* a WARN line, where there is one, says it better */
+            error_trails(&src[i], out);
+            connect_retries(&src[i], out);
+        }
         const char *key;
         json_t *g;
         json_object_foreach(groups, key, g) {

@@ -68,6 +68,17 @@ void ls_tokenize(ls_line_t *line)
         line->tok[line->ntok++] = t;
 }
 
+char *ls_tok_unemphasize(char *tok)
+{
+    size_t n = tok ? strlen(tok) : 0;
+    if (n > 4 && (tok[0] == '*' || tok[0] == '_') && tok[1] == tok[0] && tok[n - 1] == tok[0] &&
+        tok[n - 2] == tok[0]) {
+        tok[n - 2] = '\0';
+        return tok + 2;
+    }
+    return tok;
+}
+
 int ls_tok_double(const char *tok, double *out)
 {
     while (tok && isspace((unsigned char)*tok))

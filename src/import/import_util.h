@@ -26,6 +26,10 @@ char *ls_strip_launcher_prefix(char *text);
 /* Splits line->buf into blank-separated tokens (in place). */
 void ls_tokenize(ls_line_t *line);
 
+/* A token wrapped in markdown emphasis as a post renders it ("**5544.28**", "__7__"):
+   the wrapper removed in place, the token returned; any other token as it is. */
+char *ls_tok_unemphasize(char *tok);
+
 /* Whole-token number parsing: 0 and *out, or -1. */
 int ls_tok_double(const char *tok, double *out);
 int ls_tok_long(const char *tok, long long *out);

@@ -41,6 +41,40 @@ static int error_trail(const char *msg, const char *host, int dev, json_t *facts
     return 1;
 }
 
+/* "socketPollConnect: connect returned No route to host, retrying (26/34) after sleep for
+   2600 msec" (2.24-2.26), "...: connect to 10.0.0.4<5> returned ..." (2.27 on): NCCL's
+   socket connect failed with ETIMEDOUT, EHOSTUNREACH or ECONNREFUSED and is retried,
+   NCCL_SOCKET_RETRY_CNT times (default 34), before a WARN ends it (misc/socket.cc,
+   os/linux.cc). One record per host, GPU and error: the highest attempt read. */
+static int connect_retry(const char *msg, const char *host, int dev, json_t *facts)
+{
+    const char *ret = strstr(msg, " returned "), *at = strstr(msg, ", retrying (");
+    long n, of;
+    if (!ret || !at || at < ret || !strstr(msg, "connect") ||
+        sscanf(at, ", retrying (%ld/%ld)", &n, &of) != 2 || n < 1 || of < 1)
+        return 0;
+    char err[64];
+    snprintf(err, sizeof err, "%.*s", (int)(at - ret - 10), ret + 10);
+    json_t *list = ls_json_array_at(facts, "connect_retries");
+    size_t i;
+    json_t *r;
+    json_array_foreach(list, i, r) {
+        const json_t *g = json_object_get(r, "gpu");
+        if (!strcmp(ls_json_str(r, TRAIL_HOST_KEY, ""), host) &&
+            (g ? json_integer_value(g) : -1) == dev && !strcmp(ls_json_str(r, "error", ""), err)) {
+            if (n > ls_json_int(r, "attempt", 0))
+                json_object_set_new(r, "attempt", json_integer(n));
+            return 1;
+        }
+    }
+    r = json_pack("{s:s, s:s, s:i, s:i}", TRAIL_HOST_KEY, host, "error", err, "attempt", (int)n,
+                  "of", (int)of);
+    if (dev >= 0)
+        json_object_set_new(r, "gpu", json_integer(dev));
+    json_array_append_new(list, r);
+    return 1;
+}
+
 /* "Pattern 4, crossNic 0, nChannels 4, bw 24.000000/24.000000, type NVL/PXB, sameChannels
    0" (src/graph/search.cc; "speed" for "bw" before 2.19; NCCL 2.5: "speed %d/%d, nvlink
    %d, type %d"). */
@@ -181,16 +215,17 @@ void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *fact
     if (!strncmp(msg, "Using network ",
                  14)) /* said outright: NET/Socket lines no longer guess it */
         json_object_set_new(facts, "network_said", json_true());
-    (void)(error_trail(msg, host ? host : "", dev, facts) || graph_line(msg, facts) ||
+    (void)(error_trail(msg, host ? host : "", dev, facts) ||
+           connect_retry(msg, host ? host : "", dev, facts) || graph_line(msg, facts) ||
            graph_detail(msg, facts) || allocation(msg, facts) || nvls_line(msg, facts) ||
            network_lines(msg, facts) || ls_nccl_log_p2p_disabled(msg, host, facts));
 }
 
 int ls_nccl_log_extras_any(const json_t *facts)
 {
-    static const char *const keys[] = {"error_trails", "graphs",       "graph_lines",
-                                       "allocations",  "nvls",         "ib_devices",
-                                       "p2p_disabled", "bare_messages"};
+    static const char *const keys[] = {"error_trails", "graphs",        "graph_lines",
+                                       "allocations",  "nvls",          "ib_devices",
+                                       "p2p_disabled", "bare_messages", "connect_retries"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (json_object_get(facts, keys[i]))
             return 1;

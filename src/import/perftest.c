@@ -8,8 +8,9 @@
    or for latency " #bytes #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec]
    t_stdev[usec] 99% percentile[usec] 99.9% percentile[usec]" (older releases stop at
    t_typical; a -D run prints "t_avg[usec] tps average"). The columns are found by their
-   labels; a row is a line starting with two integers; lines between (perftest's
-   "Conflicting CPU frequency" warning) are ignored. */
+   labels; a row is a line starting with two integers (a figure in markdown emphasis, as a
+   post outside a code block shows it, "**5544.28**", read as the figure); lines between
+   (perftest's "Conflicting CPU frequency" warning) are ignored. */
 #include "perftest.h"
 #include "import_util.h"
 #include "model/doc.h"
@@ -181,6 +182,8 @@ static int read_row(json_t *doc, const pt_t *p, ls_line_t *l)
         ls_tok_long(l->tok[1], &iters) != 0)
         return 0;
     double v[C_N] = {0};
+    for (int t = 2; t < l->ntok; t++) /* a figure bolded in a post: "**5544.28**" */
+        l->tok[t] = ls_tok_unemphasize(l->tok[t]);
     for (int c = 0; c < C_N; c++)
         if (p->at[c] >= 0 && ls_tok_double(l->tok[2 + p->at[c]], &v[c]) != 0)
             return 0;

@@ -709,10 +709,24 @@ static int shape_rows(const char *text, shape_t *sh)
     return rc;
 }
 
+/* A column the rows do not name (a GPU or a NIC): kept unread. -1 past the table. */
+static int add_unnamed(header_t *h, int d, int lineno, char *err, size_t errlen)
+{
+    if (d >= MAX_DEVS)
+        return ls_seterr(err, errlen, "line %d: more than %d columns", lineno, MAX_DEVS);
+    snprintf(h->label[d], sizeof h->label[d], "column %d", d + 1);
+    h->is_nic[d] = 1;
+    h->index[d] = -1;
+    h->ndev++;
+    return 0;
+}
+
 /* Names the columns of rows pasted without their header, where the rows make it
    certain: nvidia-smi prints a row per device in header order, GPUs first, each with X
    in its own column, so a NIC row's X gives the GPU count, and a row for the GPU of the
-   last column says every column is a GPU. Else -1 with err saying what is missing. */
+   last column says every column is a GPU. With neither, the GPU rows name the columns up
+   to the highest of them (GPU0 to GPUn come first), and the columns after it are kept
+   unread: GPUs or NICs, the text does not say. Else -1 with err saying what is missing. */
 static int infer_header(parser_t *p, char *err, size_t errlen)
 {
     shape_t sh;
@@ -722,13 +736,17 @@ static int infer_header(parser_t *p, char *err, size_t errlen)
                          "their diagonal does not name the columns; paste from the header line on",
                          p->rd.lineno);
     int ngpus = sh.ngpus >= 0 ? sh.ngpus : sh.top_gpu == sh.cells - 1 ? sh.cells : -1;
+    int unnamed = 0;
+    if (ngpus < 0 && sh.top_gpu >= 0) {
+        ngpus = sh.top_gpu + 1;
+        unnamed = sh.cells - ngpus;
+    }
     if (ngpus < 0)
         return ls_seterr(err, errlen,
-                         "line %d: rows of nvidia-smi topo -m without their header row: how many "
-                         "of their %d columns are GPUs is not in the text (no NIC row, no row for "
-                         "GPU%d); paste "
-                         "from the header line on",
-                         p->rd.lineno, sh.cells, sh.cells - 1);
+                         "line %d: rows of nvidia-smi topo -m without their header row and "
+                         "without a GPU row: which of their %d columns are GPUs is not in the "
+                         "text; paste from the header line on",
+                         p->rd.lineno, sh.cells);
     if (ngpus > sh.cells || sh.top_gpu >= ngpus || sh.top_nic >= sh.cells - ngpus ||
         ngpus > LS_MAX_GPUS)
         return ls_seterr(err, errlen,
@@ -740,16 +758,28 @@ static int infer_header(parser_t *p, char *err, size_t errlen)
     h->lenient = h->inferred = 1;
     for (int d = 0; d < sh.cells; d++) {
         char label[16];
+        if (d >= ngpus && unnamed) {
+            if (add_unnamed(h, d, p->rd.lineno, err, errlen) != 0)
+                return -1;
+            continue;
+        }
         int n = d < ngpus ? snprintf(label, sizeof label, "GPU%d", d)
                           : snprintf(label, sizeof label, "NIC%d", d - ngpus);
         if (add_device(h, (tok_t){label, (size_t)n, (size_t)n}, p->rd.lineno, err, errlen) != 0)
             return -1;
     }
-    char what[160];
-    snprintf(what, sizeof what,
-             "no header row: %d GPU and %d NIC columns named from the rows' diagonal, the "
-             "affinity columns not read",
-             ngpus, sh.cells - ngpus);
+    char what[240];
+    if (unnamed)
+        snprintf(what, sizeof what,
+                 "no header row: %d GPU columns named from the rows' diagonal (rows up to "
+                 "GPU%d); the %d column%s after them not read (GPUs or NICs: the text does not "
+                 "say, no NIC row, no row for GPU%d), the affinity columns not read",
+                 ngpus, ngpus - 1, unnamed, unnamed == 1 ? "" : "s", sh.cells - 1);
+    else
+        snprintf(what, sizeof what,
+                 "no header row: %d GPU and %d NIC columns named from the rows' diagonal, the "
+                 "affinity columns not read",
+                 ngpus, sh.cells - ngpus);
     note_missing(p, what);
     p->rd.pos = p->rd.start; /* the rows are read again under the header */
     p->rd.lineno--;

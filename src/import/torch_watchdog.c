@@ -20,7 +20,9 @@
      ProcessGroupNCCL initialization options: size: N, global rank: R, TIMEOUT(ms): T, ...
        (1.13: "initialized with following options:" and one option a line)
    A terminal may wrap a line anywhere: a line that names no rank and follows a watchdog
-   line not ended by '.' continues it. */
+   line not ended by '.' continues it. A paste may end a line inside the first message
+   ("[Rank 5] Watchdog caught collective operati"): PyTorch prints no other line with
+   "Watchdog caught ", so that line is a timeout of the rank it names, its op unknown. */
 #include "torch_watchdog.h"
 #include "import_util.h"
 #include "model/doc.h"
@@ -46,12 +48,26 @@ static const char *const markers[] = {
 };
 #define NMARKERS (sizeof markers / sizeof markers[0])
 
+/* Whether a line of s ends inside markers[0] after its "Watchdog caught ". */
+static int cut_marker(const char *s)
+{
+    static const char head[] = "Watchdog caught ";
+    const char *rest = markers[0] + sizeof head - 1;
+    for (const char *p = strstr(s, head); p; p = strstr(p + 1, head)) {
+        const char *q = p + sizeof head - 1;
+        size_t n = strcspn(q, "\r\n");
+        if (n < strlen(rest) && strncmp(q, rest, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int has_marker(const char *s)
 {
     for (size_t i = 0; i < NMARKERS; i++)
         if (strstr(s, markers[i]))
             return 1;
-    return 0;
+    return cut_marker(s);
 }
 
 int ls_torch_watchdog_detect(const char *text)
@@ -137,15 +153,34 @@ static void set_num(json_t *o, const char *key, const char *s, const char *after
         json_object_set_new(o, key, json_integer(v));
 }
 
-/* Appends o to list unless an equal object is there (a timeout is printed again in the
-   "watchdog thread terminated with exception" line). Steals o. */
+/* Whether every member of a is in b with the same value. */
+static int is_part_of(const json_t *a, const json_t *b)
+{
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)a, k, v) {
+        const json_t *w = json_object_get(b, k);
+        if (!w || !json_equal(v, w))
+            return 0;
+    }
+    return 1;
+}
+
+/* Appends o to list unless the list has it: a timeout is printed again in the "watchdog
+   thread terminated with exception" line and its what(), and a paste cuts one of those
+   copies short (picotron#6: "WorkNCCL(Seq"); a copy that is part of a record already
+   there adds nothing, a fuller copy replaces its part. Steals o. */
 static void add_once(json_t *list, json_t *o)
 {
     size_t i;
     json_t *x;
     json_array_foreach(list, i, x) {
-        if (json_equal(x, o)) {
+        if (is_part_of(o, x)) {
             json_decref(o);
+            return;
+        }
+        if (is_part_of(x, o)) {
+            json_array_set_new(list, i, o);
             return;
         }
     }
@@ -156,10 +191,15 @@ static void add_once(json_t *list, json_t *o)
 static void read_timeout(json_t *w, const char *s, const who_t *who)
 {
     const char *p = strstr(s, "WorkNCCL(");
-    if (!p)
-        return;
     json_t *t = json_object();
     set_who(t, who);
+    if (!p) { /* cut before its WorkNCCL(...): the rank's timeout, nothing more */
+        if (json_object_size(t) && cut_marker(s))
+            add_once(json_object_get(w, "timeouts"), t);
+        else
+            json_decref(t);
+        return;
+    }
     set_num(t, "seq", p, "SeqNum=");
     const char *op = strstr(p, "OpType=");
     size_t oplen = op ? strcspn(op + 7, ",) ") : 0;
@@ -222,7 +262,7 @@ static void read_line(json_t *w, const char *s)
     who_t who;
     who_of(s, &who);
     if (strstr(s, "Watchdog caught collective operation timeout") ||
-        strstr(s, "timed out in blocking wait"))
+        strstr(s, "timed out in blocking wait") || cut_marker(s))
         read_timeout(w, s, &who);
     read_progress(w, s, &who);
     read_facts(w, s);

@@ -50,6 +50,10 @@ void ls_nccl_transport_class(const char *via, char *out, size_t outlen)
             snprintf(out, outlen, "%s", prefixes[i]);
             return;
         }
+    if (strncmp(via, "direct shared memory", 20) == 0) { /* NCCL 2.4-2.7's SHM (shm.cc) */
+        snprintf(out, outlen, "SHM");
+        return;
+    }
     if (strncmp(via, "NET/", 4) == 0) {
         size_t n = strcspn(via + 4, "/ ");
         snprintf(out, outlen, "NET/%.*s", (int)n, via + 4);

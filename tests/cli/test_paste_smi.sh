@@ -77,13 +77,19 @@ check "rows without header: GPU0 keeps what the rows give it" '(.gpus | length) 
 printf 'GPU2\tSYS\tSYS\t X \tPIX\t0-15\t0\nNIC0\tSYS\tSYS\tPIX\t X\n' >"$tmp/rows.txt"
 run 0 import "$tmp/rows.txt" -o "$tmp/doc.json"
 grep -q "no header row: 3 GPU and 1 NIC columns" "$tmp/err" && ok || bad "rows without header, NIC row: $(cat "$tmp/err")"
-# the twin: no NIC row and no row for the last column's GPU: which columns are GPUs is open
+# the twin: no NIC row and no row for the last column's GPU: the GPU rows name the columns
+# up to the highest of them; the columns after are kept unread (GPUs or NICs), not guessed
 printf 'GPU0\t X \tNV4\tSYS\tSYS\t0-15\t0\nGPU1\tNV4\t X \tSYS\tSYS\t0-15\t0\n' >"$tmp/rows.txt"
+run 0 import "$tmp/rows.txt" -o "$tmp/doc.json"
+grep -q "no header row: 2 GPU columns named from the rows' diagonal (rows up to GPU1); the 2 columns after them not read (GPUs or NICs" "$tmp/err" &&
+    ok || bad "rows without header, uncertain: $(cat "$tmp/err")"
+check "rows without header, uncertain: two GPUs, no NIC" '(.gpus | length) == 2 and ((.nics // []) | length) == 0 and .imports[0].incomplete == true'
+run 0 topo --from "$tmp/rows.txt"
+grep -q "the 2 columns after them not read" "$tmp/err" && ok || bad "topo --from, uncertain rows: $(cat "$tmp/err")"
+# a row without its X names no column: refused in one line
+printf 'GPU0\tNV4\tSYS\t0-15\t0\n' >"$tmp/rows.txt"
 run 2 import "$tmp/rows.txt" -o "$tmp/x.json"
-grep -q "rows of nvidia-smi topo -m without their header row: how many of their 4 columns are GPUs is not in the text" "$tmp/err" &&
-    [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "rows without header, uncertain: $(cat "$tmp/err")"
-run 2 topo --from "$tmp/rows.txt"
-grep -q "how many of their 4 columns are GPUs is not in the text" "$tmp/err" && ok || bad "topo --from, uncertain rows: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "rows without header or diagonal: $(cat "$tmp/err")"
 # nvlink -s link lines without their GPU line: one GPU, noted in one warning line
 printf '         Link 0: 25 GB/s\n         Link 1: <inactive>\n' >"$tmp/links.txt"
 run 0 import "$tmp/links.txt" -o "$tmp/doc.json"

@@ -465,16 +465,89 @@ static void quoted_nccl_tests(void **state)
     json_decref(doc);
 }
 
+/* The message of the first finding of rule (copied), or "" when none fired. */
+static void message_of(const json_t *doc, const char *rule, char *msg, size_t len)
+{
+    json_t *f = ls_findings(doc);
+    const json_t *x = ls_test_finding(f, rule);
+    snprintf(msg, len, "%s", x ? ls_json_str(x, "message", "") : "");
+    json_decref(f);
+}
+
+/* NCCL 2.4-2.7's SHM line "via direct shared memory" (nccl#367, real8 heldout, seen): two
+   ranks of one host, each process seeing its own GPU as device 0, connect through SHM;
+   the edge is named by ranks, as "GPU0->GPU0" names no pair. Twins: the same line between
+   two GPUs of one process names the GPUs; a P2P line stays quiet. */
+static void direct_shared_memory_lines(void **state)
+{
+    (void)state;
+    char sev[16], msg[1024];
+    json_t *doc = import_text("c6:117291:117389 [0] NCCL INFO Ring 00 : 2[0] -> 3[0] via direct "
+                              "shared memory\n"
+                              "c6:117284:117388 [0] NCCL INFO Ring 00 : 1[0] -> 2[0] via direct "
+                              "shared memory\n");
+    assert_string_equal(fired(doc, "nccl_transport", sev, sizeof sev), "warning");
+    message_of(doc, "nccl_transport", msg, sizeof msg);
+    assert_non_null(strstr(msg, "through SHM (rank 2->3, rank 1->2)"));
+    json_decref(doc);
+    doc = import_text("h:7:8 [0] NCCL INFO Ring 00 : 0[0] -> 1[1] via direct shared memory\n");
+    message_of(doc, "nccl_transport", msg, sizeof msg);
+    assert_non_null(strstr(msg, "through SHM (GPU0->GPU1)"));
+    json_decref(doc);
+    doc = import_text("h:7:8 [0] NCCL INFO Ring 00 : 0[0] -> 1[1] via P2P/IPC\n");
+    assert_string_equal(fired(doc, "nccl_transport", sev, sizeof sev), "");
+    json_decref(doc);
+}
+
+/* Socket connects NCCL retries (LlamaFactory#8045, real8 heldout, seen): INFO lines only,
+   the last at attempt 34 of 34: retries used up, an error naming the host, GPU and the
+   error. Twins: two early retries of a refused connect (a peer still starting) are info
+   only; NCCL 2.27's "connect to ADDR returned" wording is read the same. */
+static void connect_retry_lines(void **state)
+{
+    (void)state;
+    char sev[16], msg[1024];
+    json_t *doc = import_text(
+        "zgiot:1:2 [0] NCCL INFO socketPollConnect: connect returned No route to host, retrying "
+        "(33/34) after sleep for 3300 msec\n"
+        "zgiot:1:2 [0] NCCL INFO socketPollConnect: connect returned No route to host, retrying "
+        "(34/34) after sleep for 3400 msec\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "error");
+    message_of(doc, "nccl_warn", msg, sizeof msg);
+    assert_non_null(strstr(msg, "on host zgiot, GPU 0 failed with \"No route to host\" and was "
+                                "retried 34 of 34 times"));
+    json_decref(doc);
+    doc = import_text("h:1:2 [3] NCCL INFO socketPollConnect: connect to 10.0.0.4<56849> returned "
+                      "Connection refused, retrying (1/34) after sleep for 100 msec\n"
+                      "h:1:2 [3] NCCL INFO socketPollConnect: connect to 10.0.0.4<56849> returned "
+                      "Connection refused, retrying (2/34) after sleep for 200 msec\n"
+                      "h:1:2 [3] NCCL INFO Channel 00/0 : 0[3] -> 1[4] via P2P/IPC\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "info");
+    assert_int_equal(loud(doc), 0);
+    message_of(doc, "nccl_warn", msg, sizeof msg);
+    assert_non_null(strstr(msg, "\"Connection refused\" and was retried 2 of 34 times"));
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(prefixes),          cmocka_unit_test(warn_forms),
-        cmocka_unit_test(error_trail),       cmocka_unit_test(quiet_setup_lines),
-        cmocka_unit_test(socket_network),    cmocka_unit_test(version_and_interleaving),
-        cmocka_unit_test(old_test_failure),  cmocka_unit_test(cut_rank_list),
-        cmocka_unit_test(catalog_rows),      cmocka_unit_test(bare_net_lines),
-        cmocka_unit_test(last_error_lines),  cmocka_unit_test(p2p_disabled_lines),
-        cmocka_unit_test(quoted_nccl_tests), cmocka_unit_test(cut_prefix_host),
+        cmocka_unit_test(prefixes),
+        cmocka_unit_test(warn_forms),
+        cmocka_unit_test(error_trail),
+        cmocka_unit_test(quiet_setup_lines),
+        cmocka_unit_test(socket_network),
+        cmocka_unit_test(version_and_interleaving),
+        cmocka_unit_test(old_test_failure),
+        cmocka_unit_test(cut_rank_list),
+        cmocka_unit_test(catalog_rows),
+        cmocka_unit_test(bare_net_lines),
+        cmocka_unit_test(last_error_lines),
+        cmocka_unit_test(p2p_disabled_lines),
+        cmocka_unit_test(quoted_nccl_tests),
+        cmocka_unit_test(cut_prefix_host),
+        cmocka_unit_test(direct_shared_memory_lines),
+        cmocka_unit_test(connect_retry_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,20 @@ static void known_lines_named(void **state)
     expect_row("Error: failed to extend /dev/shm/nccl-abc to 5967876 bytes", "shm_extend", 2);
     /* a missing verbs library alone is normal on one node: net_socket judges the fallback */
     expect_row("Failed to open libibverbs.so[.1]", "ibverbs_missing", 0);
+    /* NCCL 2.12-2.18 socket.cc (2.19+: "socketProgressOpt: Call to recv ...") */
+    expect_row("Net : Call to recv from 10.200.84.247<58355> failed : Broken pipe",
+               "socket_recv_errno", 2);
+    expect_row("socketProgressOpt: Call to recv from 10.0.0.2<5> failed : Broken pipe",
+               "socket_recv_errno", 2);
+    /* socket connects retried until NCCL gave up (2.24+ and 2.21's wording) */
+    expect_row("socketPollConnect: connect returned No route to host, exceeded error retry count "
+               "(35)",
+               "socket_retries_out", 2);
+    expect_row("socketPollConnect: exceeded retries (10000)", "socket_retries_out_old", 2);
+    /* ncclSocketInit's family check (src/misc/socket.cc): an address never filled in */
+    expect_row("ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor "
+               "AF_INET6(10)",
+               "socket_family", 2);
 }
 
 static void specific_before_general(void **state)
@@ -52,6 +66,11 @@ static void unknown_line_unmatched(void **state)
     /* fragments must come in order */
     assert_int_equal(ls_nccl_message_match("failed: ibv_reg_mr", &m), -1);
     assert_int_equal(ls_nccl_message_match("", &m), -1);
+    /* healthy twins: the address family named in an INFO line, a recv that is not a failure */
+    assert_int_equal(ls_nccl_message_match("NCCL_SOCKET_FAMILY set by environment to AF_INET6", &m),
+                     -1);
+    assert_int_equal(ls_nccl_message_match("Call to recv from 10.0.0.2<5> returned 0 bytes", &m),
+                     -1);
 }
 
 int main(void)

@@ -207,6 +207,12 @@ static void junk_and_classes(void **s)
     assert_string_equal(cls, "SHM");
     ls_nccl_transport_class("P2P/indirect/1[1]", cls, sizeof cls);
     assert_string_equal(cls, "P2P/indirect");
+    /* NCCL 2.4-2.7 name their SHM transport "direct shared memory" (nccl#367, real8) */
+    ls_nccl_transport_class("direct shared memory", cls, sizeof cls);
+    assert_string_equal(cls, "SHM");
+    /* its twin: P2P's "direct pointer" stays P2P */
+    ls_nccl_transport_class("P2P/direct pointer", cls, sizeof cls);
+    assert_string_equal(cls, "P2P/direct pointer");
 }
 
 /* MPI: every rank's log, in blocks as wide as the longest, joined before parsing. A

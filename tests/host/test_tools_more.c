@@ -19,6 +19,7 @@
 #include "import/dcgm_health.h"
 #include "import/import.h"
 #include "import/nccl_tests_json.h"
+#include "import/perftest.h"
 #include "model/doc.h"
 #include "util/fileio.h"
 
@@ -95,6 +96,48 @@ static void perftest_latency_columns(void **state)
     near(ls_json_num(e, "p99_us", 0), 7.38);
     near(ls_json_num(e, "p999_us", 0), 16.81);
     json_decref(doc);
+}
+
+/* perftest#65 (real8 train): two ib_send_bw tables pasted outside a code block, the
+   averages bolded ("**5544.28**"): both rows read, MB/sec being 2^20 bytes. */
+static void perftest_bold_rows(void **state)
+{
+    (void)state;
+    json_t *doc = ls_import_doc_new();
+    assert_int_equal(ls_test_import(doc, "real/perftest-perftest65-bold-rows.txt", LS_FMT_PERFTEST),
+                     2);
+    near(ls_json_num(entry(doc, "net-perftest-unknown-1024"), "value", 0), 5544.28 * 1048576 / 1e9);
+    near(ls_json_num(entry(doc, "net-perftest-unknown-1024-2"), "value", 0),
+         920.13 * 1048576 / 1e9);
+    near(ls_json_num(entry(doc, "net-perftest-unknown-1024-2"), "msg_rate_mpps", 0), 0.942218);
+    json_decref(doc);
+}
+
+/* Its twins: the same row plain reads the same figure; an unbalanced or lone marker is
+   not a figure, so the row is not one. */
+static void perftest_emphasis_twins(void **state)
+{
+    (void)state;
+    static const char head[] = "#bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   "
+                               "MsgRate[Mpps]\n";
+    static const char *const rows[] = {"1024 1000 0.00 5544.28 5.677340\n",
+                                       "1024 1000 0.00 **5544.28 5.677340\n",
+                                       "1024 1000 0.00 ** 5.677340\n"};
+    for (int i = 0; i < 3; i++) {
+        char text[256], err[256] = "";
+        snprintf(text, sizeof text, "%s%s", head, rows[i]);
+        json_t *doc = ls_import_doc_new();
+        int n = ls_import_perftest(doc, text, "t", err, sizeof err);
+        if (i == 0) {
+            assert_int_equal(n, 1);
+            near(ls_json_num(entry(doc, "net-perftest-unknown-1024"), "value", 0),
+                 5544.28 * 1048576 / 1e9);
+        } else {
+            assert_true(n < 0);
+            assert_non_null(strstr(err, "no result row"));
+        }
+        json_decref(doc);
+    }
 }
 
 /* nvloom's pairwise cell is the copy from the column's process to the row's; gpu_to_rack
@@ -576,6 +619,8 @@ int main(void)
         cmocka_unit_test(perftest_gbits_row),
         cmocka_unit_test(perftest_bidir_sweep),
         cmocka_unit_test(perftest_latency_columns),
+        cmocka_unit_test(perftest_bold_rows),
+        cmocka_unit_test(perftest_emphasis_twins),
         cmocka_unit_test(nvloom_matrices),
         cmocka_unit_test(nvloom_csv),
         cmocka_unit_test(dcgm_health_failure_and_warning),

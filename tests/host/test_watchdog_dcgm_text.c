@@ -212,6 +212,65 @@ static void watchdog_first_collective(void **state)
     json_decref(doc);
 }
 
+/* picotron#6 (real8 train): each rank's timeout printed again in its what() line, rank
+   3's copy cut at "WorkNCCL(Seq": two timeouts, not a third unknown one, and the first
+   collective is named as such. */
+static void watchdog_cut_copy_of_a_timeout(void **state)
+{
+    (void)state;
+    json_t *doc = import_real("watchdog-picotron6-first-allreduce.txt", LS_FMT_TORCH_WATCHDOG);
+    const json_t *list = json_object_get(json_array_get(json_object_get(doc, "torch_watchdog"), 0),
+                                         "timeouts");
+    assert_int_equal(json_array_size(list), 2);
+    json_t *f;
+    const char *msg = timeout_message(doc, &f);
+    has(msg, "ALLREDUCE SeqNum 1 (1 element) timed out after 121 s (limit 120 s) on ranks 2, 3.");
+    has(msg, "first collective never completed");
+    assert_null(strstr(msg, "a collective timed out on rank"));
+    json_decref(f);
+    json_decref(doc);
+    /* the twin: a cut line of a rank no other line names is that rank's own timeout */
+    doc = import_str("[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, "
+                     "OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600100 milliseconds before "
+                     "timing out.\n"
+                     "[Rank 4] Watchdog caught collective operation timeout: WorkNCCL(Seq\n");
+    list = json_object_get(json_array_get(json_object_get(doc, "torch_watchdog"), 0), "timeouts");
+    assert_int_equal(json_array_size(list), 2);
+    assert_int_equal(ls_json_int(json_array_get(list, 1), "group_rank", -1), 4);
+    json_decref(doc);
+}
+
+/* LlamaFactory#8261 (real8 heldout, seen): a numbered paste whose first piece ends inside
+   "Watchdog caught collective operati": rank 5's timeout, its op unknown; the second piece
+   (rank 4 taken down) adds no timeout. Twins: a line that goes on with other words after
+   "Watchdog caught " is no timeout, nor is text that is not PyTorch's. */
+static void watchdog_line_cut_in_its_message(void **state)
+{
+    (void)state;
+    json_t *doc = import_real("watchdog-llamafactory8261-numbered-terminated.txt",
+                              LS_FMT_TORCH_WATCHDOG);
+    import_into(doc, "watchdog-llamafactory8261-numbered-terminated-2.txt", LS_FMT_TORCH_WATCHDOG);
+    const json_t *w = json_object_get(doc, "torch_watchdog");
+    const json_t *list = json_object_get(json_array_get(w, 0), "timeouts");
+    assert_int_equal(json_array_size(list), 1);
+    assert_int_equal(ls_json_int(json_array_get(list, 0), "group_rank", -1), 5);
+    assert_null(json_object_get(json_array_get(list, 0), "op"));
+    assert_int_equal(json_array_size(json_object_get(json_array_get(w, 1), "timeouts")), 0);
+    json_t *f;
+    has(timeout_message(doc, &f), "a collective timed out on rank 5");
+    json_decref(f);
+    json_decref(doc);
+    char err[256];
+    static const char *const not_cut[] = {"[Rank 5] Watchdog caught collective operations in "
+                                          "flight: 3\n",
+                                          "Watchdog caught a squirrel\n"};
+    for (int i = 0; i < 2; i++) {
+        doc = ls_import_doc_new();
+        assert_true(ls_import_text(doc, not_cut[i], "pasted.txt", NULL, NULL, err, sizeof err) < 0);
+        json_decref(doc);
+    }
+}
+
 /* The healthy twin (pytorch#88000): the 1.13 options block, a 5000 ms limit, no timeout. */
 static void watchdog_options_quiet(void **state)
 {
@@ -410,6 +469,8 @@ int main(void)
         cmocka_unit_test(watchdog_wrapped_lines),
         cmocka_unit_test(watchdog_rank_never_issued),
         cmocka_unit_test(watchdog_first_collective),
+        cmocka_unit_test(watchdog_cut_copy_of_a_timeout),
+        cmocka_unit_test(watchdog_line_cut_in_its_message),
         cmocka_unit_test(watchdog_options_quiet),
         cmocka_unit_test(watchdog_options_line_and_stuck),
         cmocka_unit_test(dcgm_text_fail_gpu0),
