@@ -176,8 +176,8 @@ int ls_xid_parse(const char *line, size_t len, ls_xid_event_t *e)
     process_fields(&rest, end, e);
     snprintf(e->text, sizeof e->text, "%.*s", (int)(end - rest), rest);
     const char *cause = strstr(e->text, "caused by previous Xid ");
-    if (cause)
-        e->cause_xid = atoi(cause + strlen("caused by previous Xid "));
+    long cx = cause ? strtol(cause + strlen("caused by previous Xid "), NULL, 10) : 0;
+    e->cause_xid = cx > 0 && cx <= 100000 ? (int)cx : 0;
     return 0;
 }
 
