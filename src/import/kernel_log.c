@@ -161,8 +161,11 @@ static int continues(const msg_t *m, const char *pre, const char *body)
 /* What one file's lines add up to, as they are read. */
 typedef struct {
     json_t *log, *events, *failures, *gpus, *hosts;
-    json_t *shapes; /* each message with its digit runs as '#': a cut last line is told by
-                       being a strict prefix of an earlier one (cut_last) */
+    json_t *failure_keys; /* kind|bus|driver GPU|text shape -> its failures[] record */
+    json_t *gpu_index;    /* bus id -> its gpus[] object */
+    json_t *shapes;       /* the distinct messages with their digit runs as '#' (a set): a cut
+                             last line is told by being a strict prefix of one (cut_last) */
+    char last_shape[MSG_MAX];
     msg_t cur;
     int have, messages;
     char last_raw[1024]; /* the last line of the text, and the last NVRM line's start */
@@ -194,17 +197,15 @@ static int bus_in(const char *body, char *out, size_t len)
     return -1;
 }
 
-/* The GPU of bus id bus in the file's gpus[] (added once). */
+/* The GPU of bus id bus in the file's gpus[] (added once; found through gpu_index). */
 static json_t *gpu_at(ctx_t *c, const char *bus)
 {
-    size_t i;
-    json_t *g;
-    json_array_foreach(c->gpus, i, g) {
-        if (strcmp(ls_json_str(g, "bus_id", ""), bus) == 0)
-            return g;
-    }
+    json_t *g = json_object_get(c->gpu_index, bus);
+    if (g)
+        return g;
     g = json_pack("{s:s}", "bus_id", bus);
     json_array_append_new(c->gpus, g);
+    json_object_set(c->gpu_index, bus, g);
     return g;
 }
 
@@ -293,21 +294,25 @@ static void driver_gpu(const char *body, char *out, size_t len)
         snprintf(out, len, "%.*s", (int)(3 + strspn(body + 3, "0123456789")), body);
 }
 
-/* Adds the failure, or counts it again when the same kind, bus and text were seen. */
+static void shape_of(const char *body, char *out, size_t len);
+
+/* Adds the failure, or counts it again when one of the same kind and bus with the same
+   text, digit runs alike, was seen ("Heartbeat timed out, currentTimeMs 812751949 ..."
+   printed every few seconds is one record): the records stay few however long the log. */
 static void add_failure(ctx_t *c, json_t *f)
 {
-    size_t i;
-    json_t *x;
-    json_array_foreach(c->failures, i, x) {
-        if (json_equal(json_object_get(x, "kind"), json_object_get(f, "kind")) &&
-            json_equal(json_object_get(x, "bus_id"), json_object_get(f, "bus_id")) &&
-            json_equal(json_object_get(x, "text"), json_object_get(f, "text"))) {
-            json_object_set_new(x, "count", json_integer(ls_json_int(x, "count", 1) + 1));
-            json_decref(f);
-            return;
-        }
+    char shape[MSG_MAX], key[MSG_MAX + 64];
+    shape_of(ls_json_str(f, "text", ""), shape, sizeof shape);
+    snprintf(key, sizeof key, "%s|%s|%s|%s", ls_json_str(f, "kind", ""),
+             ls_json_str(f, "bus_id", ""), ls_json_str(f, "driver_gpu", ""), shape);
+    json_t *seen = json_object_get(c->failure_keys, key);
+    if (seen) {
+        json_object_set_new(seen, "count", json_integer(ls_json_int(seen, "count", 1) + 1));
+        json_decref(f);
+        return;
     }
     json_object_set_new(f, "count", json_integer(1));
+    json_object_set(c->failure_keys, key, f);
     json_array_append_new(c->failures, f);
 }
 
@@ -399,9 +404,8 @@ static void flush(ctx_t *c)
     if (!c->have)
         return;
     classify(c, &c->cur);
-    char shape[MSG_MAX];
-    shape_of(c->cur.body, shape, sizeof shape);
-    json_array_append_new(c->shapes, json_string(shape));
+    shape_of(c->cur.body, c->last_shape, sizeof c->last_shape);
+    json_object_set_new(c->shapes, c->last_shape, json_true());
     c->have = 0;
 }
 
@@ -487,15 +491,16 @@ static void cut_last(ctx_t *c, int ended_in_nvrm, char *why, size_t len)
             snprintf(why, len, "the last line is cut before its message ('%.40s')", last);
         return;
     }
-    size_t k = json_array_size(c->shapes);
-    const char *tail = json_string_value(json_array_get(c->shapes, k - 1));
-    for (size_t i = 0; tail && i + 1 < k; i++)
-        if (shape_prefix(tail, json_string_value(json_array_get(c->shapes, i)))) {
+    const char *shape;
+    json_t *v;
+    json_object_foreach(c->shapes, shape, v) {
+        if (shape_prefix(c->last_shape, shape)) {
             snprintf(why, len, "the last NVRM line is cut ('%.60s')", c->cur.body);
             if (strncmp(c->cur.body, "Xid (", 5) == 0)
                 cut_event(c);
             return;
         }
+    }
 }
 
 static void read_text(ctx_t *c, const char *text, char *why, size_t len)
@@ -538,7 +543,9 @@ int ls_import_kernel_log(json_t *doc, const char *text, const char *name, char *
     c->failures = json_array();
     c->gpus = json_array();
     c->hosts = json_array();
-    c->shapes = json_array();
+    c->shapes = json_object();
+    c->failure_keys = json_object();
+    c->gpu_index = json_object();
     char why[160];
     read_text(c, text, why, sizeof why);
     json_object_set_new(c->log, "nvrm_messages", json_integer(c->messages));
@@ -559,6 +566,8 @@ int ls_import_kernel_log(json_t *doc, const char *text, const char *name, char *
     json_decref(c->gpus);
     json_decref(c->hosts);
     json_decref(c->shapes);
+    json_decref(c->failure_keys);
+    json_decref(c->gpu_index);
     free(c);
     return n;
 }

@@ -351,6 +351,23 @@ static void gsp_timeout(void **state)
     assert_non_null(strstr(ls_json_str(f, "message", ""), "GPU6"));
     json_decref(found);
     json_decref(doc);
+    /* the same message every few seconds is one record per GPU, counted */
+    doc = import_str("[ 24.30] NVRM: GPU6 _kgspIsHeartbeatTimedOut: Heartbeat timed out, "
+                     "currentTimeMs 8 diff 6070
+"
+                     "[ 29.30] NVRM: GPU6 _kgspIsHeartbeatTimedOut: Heartbeat timed out, "
+                     "currentTimeMs 13 diff 11070
+"
+                     "[ 29.31] NVRM: GPU7 _kgspIsHeartbeatTimedOut: Heartbeat timed out, "
+                     "currentTimeMs 13 diff 11070
+");
+    const json_t *fails = json_object_get(klog(doc), "failures");
+    assert_int_equal(json_array_size(fails), 2);
+    assert_int_equal(ls_json_int(json_array_get(fails, 0), "count", 0), 2);
+    found = ls_findings(doc);
+    assert_int_equal(json_array_size(found), 2);
+    json_decref(found);
+    json_decref(doc);
 }
 
 /* A line cut mid-way: what is intact kept, the paste incomplete; whole, complete. */
