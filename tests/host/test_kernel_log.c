@@ -353,14 +353,11 @@ static void gsp_timeout(void **state)
     json_decref(doc);
     /* the same message every few seconds is one record per GPU, counted */
     doc = import_str("[ 24.30] NVRM: GPU6 _kgspIsHeartbeatTimedOut: Heartbeat timed out, "
-                     "currentTimeMs 8 diff 6070
-"
+                     "currentTimeMs 8 diff 6070\n"
                      "[ 29.30] NVRM: GPU6 _kgspIsHeartbeatTimedOut: Heartbeat timed out, "
-                     "currentTimeMs 13 diff 11070
-"
+                     "currentTimeMs 13 diff 11070\n"
                      "[ 29.31] NVRM: GPU7 _kgspIsHeartbeatTimedOut: Heartbeat timed out, "
-                     "currentTimeMs 13 diff 11070
-");
+                     "currentTimeMs 13 diff 11070\n");
     const json_t *fails = json_object_get(klog(doc), "failures");
     assert_int_equal(json_array_size(fails), 2);
     assert_int_equal(ls_json_int(json_array_get(fails, 0), "count", 0), 2);
