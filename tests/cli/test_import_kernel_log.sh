@@ -19,6 +19,10 @@ run 1 plan --json "$tmp/x.json"
 jq -e '[.findings[] | select(.rule == "xid" and .severity == "error" and .node_action == "reboot")] | length == 1' \
     "$tmp/out" >/dev/null && ok || bad "xid 79: one error, node action reboot: $(head -c 400 "$tmp/out")"
 
+run 1 plan --quiet "$tmp/x.json"
+grep -q '^Verdict: 1 error; worst: xid (PCI 00000000:3b:00.0); node action: reboot$' "$tmp/out" && ok ||
+    bad "the verdict line without the node action: $(head -n 1 "$tmp/out")"
+
 # a syslog paste: the host named, a driver that failed to set a GPU up, said once, cut
 run 0 import "$real/kernel-gpuop1146-syslog-rminitadapter-cut.txt" -o "$tmp/s.json" &&
     grep -q 'incomplete paste: the last line is cut' "$tmp/err" && ok ||
@@ -34,6 +38,8 @@ jq -e '.software.driver == "535.104.05"' "$tmp/load.json" >/dev/null && ok || ba
 run 0 plan --fail-on warning "$tmp/load.json"
 run 0 import "$real/kernel-pytorch51382-ctime-xid43-31-cut.txt" -o "$tmp/app.json"
 run 0 plan --fail-on warning "$tmp/app.json"
+run 0 plan --quiet "$tmp/app.json"
+grep -q 'node action: none' "$tmp/out" && ok || bad "application Xids: node action not none: $(head -n 1 "$tmp/out")"
 
 # a driver's API mismatch: the two versions
 run 0 import "$real/kernel-stackhpc287-syslog-mismatch-012.txt" -o "$tmp/m.json"
