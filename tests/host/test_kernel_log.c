@@ -405,6 +405,16 @@ static void catalog(void **state)
     assert_int_equal(ls_xid_action(154, "to 0x1 (GPU Reset Required)"), LS_ACT_RESET);
     assert_true(ls_xid_is_app(13) && ls_xid_is_app(31) && ls_xid_is_app(43));
     assert_false(ls_xid_is_app(79));
+    /* health's scan: a MIG instance's line gives the bus alone (its GPU is then found) */
+    json_t *events = json_array();
+    ls_xid_scan("x NVRM: Xid (PCI:0000:01:00 GPU-I:05): 94, pid=7, Contained\n"
+                "NVRM: Xid (0000:02:00): 79, GPU has fallen off the bus.\n",
+                events);
+    assert_int_equal(json_array_size(events), 2);
+    assert_string_equal(ls_json_str(json_array_get(events, 0), "bus_id", ""), "0000:01:00");
+    assert_string_equal(ls_json_str(json_array_get(events, 0), "text", ""), "pid=7, Contained");
+    assert_string_equal(ls_json_str(json_array_get(events, 1), "bus_id", ""), "0000:02:00");
+    json_decref(events);
 }
 
 /* The real pastes: what their lines hold. */
