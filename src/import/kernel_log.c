@@ -163,6 +163,7 @@ typedef struct {
     json_t *log, *events, *failures, *gpus, *hosts;
     json_t *failure_keys; /* kind|bus|driver GPU|text shape -> its failures[] record */
     json_t *gpu_index;    /* bus id -> its gpus[] object */
+    json_t *last_gpu;     /* the GPU of the message before, when it was "GPU at ...: GPU-" */
     json_t *shapes;       /* the distinct messages with their digit runs as '#' (a set): a cut
                              last line is told by being a strict prefix of one (cut_last) */
     char last_shape[MSG_MAX];
@@ -342,12 +343,21 @@ static void read_failure(ctx_t *c, const msg_t *m, const char *kind)
 static void read_gpu_line(ctx_t *c, const msg_t *m)
 {
     char bus[32];
+    const char *serial = "GPU Board Serial Number: ";
+    if (strncmp(m->body, serial, strlen(serial)) == 0 && c->last_gpu &&
+        m->body[strlen(serial)]) { /* printed right after the GPU's "GPU at" line */
+        json_object_set_new(c->last_gpu, "serial", json_string(m->body + strlen(serial)));
+        return;
+    }
+    c->last_gpu = NULL;
     if (strncmp(m->body, "GPU at ", 7) != 0 || bus_in(m->body + 7, bus, sizeof bus) != 0)
         return;
     json_t *g = gpu_at(c, bus);
     const char *u = strstr(m->body, " GPU-");
-    if (u)
+    if (u) {
         json_object_set_new(g, "uuid", json_stringn(u + 1, strcspn(u + 1, " ")));
+        c->last_gpu = g;
+    }
 }
 
 /* The kernel module's version from its loading line ("loading NVIDIA UNIX x86_64 Kernel

@@ -315,6 +315,7 @@ static void off_bus(void **state)
                      "Okt 06 17:59:27 balrog kernel: NVRM: GPU 0000:01:00.0: GPU has fallen off "
                      "the bus.\n");
     assert_string_equal(ls_json_str(event(doc, 0), "host", ""), "balrog");
+    assert_int_equal(json_array_size(json_object_get(klog(doc), "gpus")), 1); /* one bus */
     fires(doc, "xid", "error", "reboot");
     absent(doc, "gpu_off_bus");
     json_decref(doc);
@@ -368,6 +369,25 @@ static void gsp_timeout(void **state)
 }
 
 /* A line cut mid-way: what is intact kept, the paste incomplete; whole, complete. */
+/* "GPU at PCI:...: GPU-uuid" and the serial the driver prints under it (an empty serial
+   line is no serial). */
+static void uuid_and_serial(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[1.0] NVRM: GPU at PCI:0000:db:00: GPU-4a28de72\n"
+                             "[1.0] NVRM: GPU Board Serial Number: 1564720004631\n"
+                             "[1.1] NVRM: Xid (PCI:0000:db:00): 31, pid=1, Ch 00000008\n"
+                             "[2.0] NVRM: GPU at PCI:0000:3d:00: GPU-77\n"
+                             "[2.0] NVRM: GPU Board Serial Number:\n");
+    const json_t *g = json_array_get(json_object_get(klog(doc), "gpus"), 0);
+    assert_string_equal(ls_json_str(g, "bus_id", ""), "00000000:db:00.0");
+    assert_string_equal(ls_json_str(g, "uuid", ""), "GPU-4a28de72");
+    assert_string_equal(ls_json_str(g, "serial", ""), "1564720004631");
+    g = json_array_get(json_object_get(klog(doc), "gpus"), 1);
+    assert_null(json_object_get(g, "serial"));
+    json_decref(doc);
+}
+
 static void cut_last_line(void **state)
 {
     (void)state;
@@ -446,7 +466,8 @@ int main(void)
         cmocka_unit_test(xid_actions),      cmocka_unit_test(counted_and_indexed),
         cmocka_unit_test(off_bus),          cmocka_unit_test(init_failed),
         cmocka_unit_test(gsp_timeout),      cmocka_unit_test(cut_last_line),
-        cmocka_unit_test(catalog),          cmocka_unit_test(real_pastes),
+        cmocka_unit_test(catalog),          cmocka_unit_test(uuid_and_serial),
+        cmocka_unit_test(real_pastes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
