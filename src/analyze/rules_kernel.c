@@ -193,6 +193,24 @@ static void put_processes(text_t *t, const json_t *g)
         put(t, ")");
 }
 
+/* " (GPU-4a28..., serial 1564720004631)": what the driver printed of the GPU at bus, for
+   the ticket of a GPU taken out of service; nothing when it printed neither. */
+static void put_ident(text_t *t, const json_t *doc, const char *bus)
+{
+    size_t i, j;
+    const json_t *k, *g;
+    json_array_foreach(json_object_get(doc, "kernel_logs"), i, k) {
+        json_array_foreach(json_object_get(k, "gpus"), j, g) {
+            const char *u = ls_json_str(g, "uuid", NULL), *sn = ls_json_str(g, "serial", NULL);
+            if (!*bus || strcmp(ls_json_str(g, "bus_id", ""), bus) || (!u && !sn))
+                continue;
+            put(t, " (%s%s%s%s)", u ? u : "", u && sn ? ", " : "", sn ? "serial " : "",
+                sn ? sn : "");
+            return;
+        }
+    }
+}
+
 static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
 {
     const json_t *key = json_object_get(g, "key");
@@ -205,7 +223,9 @@ static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
     subject(doc, ls_json_str(key, "bus", ""), ls_json_str(key, "host", ""), who, sizeof who,
             &about);
     text_t t = {.used = 0};
-    put(&t, "%s: Xid %d (%s), %lld time%s", who, xid, meaning_of(xid), n, n == 1 ? "" : "s");
+    put(&t, "%s", who);
+    put_ident(&t, doc, ls_json_str(key, "bus", ""));
+    put(&t, ": Xid %d (%s), %lld time%s", xid, meaning_of(xid), n, n == 1 ? "" : "s");
     size_t i;
     const json_t *c;
     json_array_foreach(json_object_get(g, "causes"), i, c) {
@@ -354,64 +374,97 @@ static void put_texts(text_t *t, const json_t *g)
         put(t, ")");
 }
 
+/* The messages of the driver's failure findings; each returns its node action. */
+static enum ls_action off_bus_text(text_t *t, const json_t *g, long long n)
+{
+    put(t, ": fell off the bus (the driver lost the GPU on PCIe), %lld line%s: ", n,
+        n == 1 ? "" : "s");
+    put_texts(t, g);
+    put(t, ". Node action: reboot: %s; recurring, the slot, riser, power and cooling",
+        verdict(LS_ACT_REBOOT));
+    return LS_ACT_REBOOT;
+}
+
+static enum ls_action init_text(text_t *t, const json_t *g, long long n)
+{
+    put(t, ": the driver could not set the GPU up, %lld line%s: ", n, n == 1 ? "" : "s");
+    put_texts(t, g);
+    if (json_is_true(json_object_get(g, "not_called")))
+        put(t, ". Another driver (nouveau, ...) holds the device: unload or blacklist it, then "
+               "load nvidia");
+    put(t,
+        ". The GPU is unusable until then. Node action: reboot: %s; persisting, the driver "
+        "version, the firmware (GSP, VBIOS) and the hardware",
+        verdict(LS_ACT_REBOOT));
+    return LS_ACT_REBOOT;
+}
+
+static enum ls_action mismatch_text(text_t *t, const json_t *g, long long n)
+{
+    put(t,
+        ": the user-space driver (%s) and the loaded kernel module (%s) differ (API "
+        "mismatch), %lld time%s: no CUDA or NVML call works until they match. Node action: "
+        "reboot: %s (or reload the nvidia modules) once one driver version is installed whole",
+        ls_json_str(g, "client", "a client of another version"),
+        ls_json_str(g, "module", "version not in the text"), n, n == 1 ? "" : "s",
+        verdict(LS_ACT_REBOOT));
+    return LS_ACT_REBOOT;
+}
+
+static enum ls_action gsp_text(text_t *t, const json_t *g, long long n)
+{
+    put(t,
+        ": the GPU's GSP firmware stopped answering (heartbeat or RPC timeout, as Xid 119), "
+        "%lld line%s: ",
+        n, n == 1 ? "" : "s");
+    put_texts(t, g);
+    put(t, ". Node action: reset: %s; recurring, a driver with the GSP fix or the hardware",
+        verdict(LS_ACT_RESET));
+    return LS_ACT_RESET;
+}
+
+/* Who a failure group is about: its bus (or the document's GPU index), the driver's own
+   GPU number of a GSP line, the node (a driver mismatch). */
+static void failure_subject(const json_t *doc, const char *rule, const char *what, const char *host,
+                            char *who, size_t len, ls_about_t *about)
+{
+    if (!strcmp(rule, "gsp_timeout") && strncmp(what, "GPU", 3) == 0) {
+        snprintf(who, len, "%s%sthe driver's %s (its own numbering, not nvidia-smi's)", host,
+                 *host ? " " : "", what);
+        *about = LS_ABOUT_WHAT(who);
+    } else if (!strcmp(rule, "driver_mismatch")) {
+        snprintf(who, len, "%s", *host ? host : "the node");
+        *about = LS_ABOUT_WHAT(who);
+    } else {
+        subject(doc, what, host, who, len, about);
+    }
+}
+
 static void failure_finding(const json_t *doc, const json_t *g, json_t *out)
 {
+    static const struct {
+        const char *rule;
+        enum ls_action (*text)(text_t *t, const json_t *g, long long n);
+    } texts[] = {
+        {.rule = "gpu_off_bus", .text = off_bus_text},
+        {.rule = "driver_init_failed", .text = init_text},
+        {.rule = "driver_mismatch", .text = mismatch_text},
+        {.rule = "gsp_timeout", .text = gsp_text},
+    };
     const json_t *key = json_object_get(g, "key");
     const char *rule = ls_json_str(key, "rule", ""), *what = ls_json_str(key, "what", "");
-    const char *host = ls_json_str(key, "host", "");
-    long long n = ls_json_int(g, "count", 1);
     char who[192];
     ls_about_t about;
-    if (!strcmp(rule, "gsp_timeout") && *what && strncmp(what, "GPU", 3) == 0) {
-        snprintf(who, sizeof who, "%s%sthe driver's %s (its own numbering, not nvidia-smi's)", host,
-                 *host ? " " : "", what);
-        about = LS_ABOUT_WHAT(who);
-    } else if (!strcmp(rule, "driver_mismatch")) {
-        snprintf(who, sizeof who, "%s", *host ? host : "the node");
-        about = LS_ABOUT_WHAT(who);
-    } else {
-        subject(doc, what, host, who, sizeof who, &about);
+    failure_subject(doc, rule, what, ls_json_str(key, "host", ""), who, sizeof who, &about);
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        if (strcmp(rule, texts[i].rule))
+            continue;
+        text_t t = {.used = 0};
+        put(&t, "%s", who);
+        put_ident(&t, doc, what);
+        enum ls_action a = texts[i].text(&t, g, ls_json_int(g, "count", 1));
+        add(out, rule, severity_of(a), a, about, t.buf);
     }
-    text_t t = {.used = 0};
-    enum ls_action a = LS_ACT_REBOOT;
-    if (!strcmp(rule, "gpu_off_bus")) {
-        put(&t, "%s: fell off the bus (the driver lost the GPU on PCIe), %lld line%s: ", who, n,
-            n == 1 ? "" : "s");
-        put_texts(&t, g);
-        put(&t, ". Node action: reboot: %s; recurring, the slot, riser, power and cooling",
-            verdict(a));
-    } else if (!strcmp(rule, "driver_init_failed")) {
-        put(&t, "%s: the driver could not set the GPU up, %lld line%s: ", who, n,
-            n == 1 ? "" : "s");
-        put_texts(&t, g);
-        if (json_is_true(json_object_get(g, "not_called")))
-            put(&t, ". Another driver (nouveau, ...) holds the device: unload or blacklist it, "
-                    "then load nvidia");
-        put(&t,
-            ". The GPU is unusable until then. Node action: reboot: %s; persisting, the "
-            "driver version, the firmware (GSP, VBIOS) and the hardware",
-            verdict(a));
-    } else if (!strcmp(rule, "driver_mismatch")) {
-        put(&t,
-            "%s: the user-space driver (%s) and the loaded kernel module (%s) differ (API "
-            "mismatch), %lld time%s: no CUDA or NVML call works until they match. Node "
-            "action: reboot: %s (or reload the nvidia modules) once one driver version is "
-            "installed whole",
-            who, ls_json_str(g, "client", "a client of another version"),
-            ls_json_str(g, "module", "version not in the text"), n, n == 1 ? "" : "s", verdict(a));
-    } else {
-        a = LS_ACT_RESET;
-        put(&t,
-            "%s: the GPU's GSP firmware stopped answering (heartbeat or RPC timeout, as "
-            "Xid 119), %lld line%s: ",
-            who, n, n == 1 ? "" : "s");
-        put_texts(&t, g);
-        put(&t,
-            ". Node action: reset: %s; recurring, a driver with the GSP fix or the "
-            "hardware",
-            verdict(a));
-    }
-    add(out, rule, severity_of(a), a, about, t.buf);
 }
 
 static void rule_failures(const json_t *doc, json_t *out)

@@ -385,6 +385,10 @@ static void uuid_and_serial(void **state)
     assert_string_equal(ls_json_str(g, "serial", ""), "1564720004631");
     g = json_array_get(json_object_get(klog(doc), "gpus"), 1);
     assert_null(json_object_get(g, "serial"));
+    const json_t *f; /* the finding names the GPU as the driver did, for its ticket */
+    json_t *found = findings_of(doc, "xid", &f);
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "(GPU-4a28de72, serial 1564720004631)"));
+    json_decref(found);
     json_decref(doc);
 }
 
