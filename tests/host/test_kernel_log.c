@@ -129,6 +129,12 @@ static void syslog_prefix(void **state)
     assert_string_equal(json_string_value(json_array_get(json_object_get(klog(doc), "hosts"), 0)),
                         "node12");
     json_decref(doc);
+    doc = import_str("2023-06-05T10:12:01+0000 node12 kernel: NVRM: Xid (PCI:0000:3b:00): 48, "
+                     "pid=1, DBE (double bit error)\n"); /* journalctl -o short-iso */
+    e = event(doc, 0);
+    assert_string_equal(ls_json_str(e, "time", ""), "2023-06-05T10:12:01+0000");
+    assert_string_equal(ls_json_str(e, "host", ""), "node12");
+    json_decref(doc);
 }
 
 static void journal_prefix(void **state)
