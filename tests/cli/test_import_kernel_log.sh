@@ -58,7 +58,8 @@ fi
 
 # no NVRM line: not this format; one line, exit 2, no file
 run 2 import "$real/kernel-voidlinux1231-no-nvrm.txt" -o "$tmp/none.json"
-[ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/none.json" ] && ok ||
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/none.json" ] &&
+    grep -q 'a kernel log without an NVIDIA driver line' "$tmp/err" && ok ||
     bad "refusal not one line or a file written: $(cat "$tmp/err")"
 
 echo "test_import_kernel_log: $pass passed, $fail failed"
