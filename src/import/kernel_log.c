@@ -39,12 +39,13 @@ typedef struct {
     char body[MSG_MAX];
 } msg_t;
 
-/* The "NVRM: " of a line at a token boundary, or NULL. */
+/* The "NVRM: " of a line at a token boundary (a line's start, a blank, ']', ':', /dev/kmsg's
+   "6,1234,5678,-;" or rsyslog's "#012"), or NULL. */
 static const char *nvrm_at(const char *line)
 {
     for (const char *p = strstr(line, "NVRM: "); p; p = strstr(p + 1, "NVRM: "))
         if (p == line || isspace((unsigned char)p[-1]) || p[-1] == ']' || p[-1] == ':' ||
-            (p - line >= 4 && strncmp(p - 4, "#012", 4) == 0))
+            p[-1] == ';' || (p - line >= 4 && strncmp(p - 4, "#012", 4) == 0))
             return p;
     return NULL;
 }

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* 1 when a line carries an NVRM message ("NVRM: " at a line's start, after a blank, a
-   ']' or a ':'). A kernel log without one is not read. */
+   ']', a ':' or /dev/kmsg's ';'). A kernel log without one is not read. */
 int ls_kernel_log_detect(const char *text);
 
 /* Appends one kernel_logs[] object for the file: the number of Xid events and failure

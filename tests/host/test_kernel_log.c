@@ -224,6 +224,9 @@ static void no_nvrm_refused(void **state)
                      0);
     assert_int_equal(ls_kernel_log_detect("NVRM version: NVIDIA UNIX x86_64 Kernel Module\n"), 0);
     assert_int_equal(ls_kernel_log_detect("x NVRM: y\n"), 1);
+    assert_int_equal(ls_kernel_log_detect("4,1290,8420102,-;NVRM: Xid (PCI:0000:3b:00): 79, x\n"),
+                     1); /* /dev/kmsg */
+    assert_int_equal(ls_kernel_log_detect("xNVRM: y\n"), 0);
 }
 
 /* Application bucket: Xid 13/31/43 stay info with node action none; Xid 48 on the same
