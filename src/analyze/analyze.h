@@ -11,7 +11,9 @@ enum ls_severity { LS_SEV_INFO = 0, LS_SEV_WARNING = 1, LS_SEV_ERROR = 2 };
 /* Array of findings: each {rule, severity ("info"|"warning"|"error"), subject
    (e.g. "GPU0->GPU4", rendered from the data), gpus?, pairs?, port? (what it names, as
    data: about.h), message (one line), evidence (array of measurement ids or document
-   paths), action ("none"|"avoid": what the plan does with its GPUs)}. An even, healthy
+   paths), action ("none"|"avoid": what the plan does with its GPUs), node_action? (an
+   imported kernel log's findings: none|watch|reset|reboot|isolate, what a scheduler does
+   with the node; kernel_rules.h)}. An even, healthy
    machine gives an empty array. Ordered by severity (errors first), then by the rule
    table's order (rule_table.c), deterministically. */
 json_t *ls_findings(const json_t *doc);

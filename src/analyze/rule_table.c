@@ -2,6 +2,7 @@
    (rules_NAME.c, its function) and, here, its declaration and its row: two files
    (docs/design.md "Adding a rule"). A rule of an existing group is one file. */
 #include "burn_rules.h"
+#include "kernel_rules.h"
 #include "ports.h"
 #include "rules.h"
 #include "spec.h"
@@ -48,6 +49,10 @@ static void watchdog(const ls_machine_t *m, json_t *out)
 {
     ls_rules_watchdog(m->doc, out);
 }
+static void kernel(const ls_machine_t *m, json_t *out) /* an imported kernel log's NVRM lines */
+{
+    ls_rules_kernel(m->doc, out);
+}
 static void spec(const ls_machine_t *m, json_t *out)
 {
     ls_spec_findings(m->doc, out);
@@ -71,6 +76,7 @@ const ls_rule_group_t ls_rule_groups[] = {
     {.id = "burn", .stage = LS_STAGE_AS_IS, .run = burn},
     {.id = "tools", .stage = LS_STAGE_AS_IS, .run = tools},
     {.id = "watchdog", .stage = LS_STAGE_AS_IS, .run = watchdog},
+    {.id = "kernel", .stage = LS_STAGE_AS_IS, .run = kernel},
     {.id = "spec", .stage = LS_STAGE_AS_IS, .run = spec},
 };
 const size_t ls_rule_group_count = sizeof ls_rule_groups / sizeof *ls_rule_groups;

@@ -8,26 +8,15 @@
 #ifndef LS_HEALTH_HEALTH_H
 #define LS_HEALTH_HEALTH_H
 
+#include "model/xid.h" /* the action classes, the XID catalog and its scanner */
+
 #include <jansson.h>
 #include <stddef.h>
 
-/* Action classes, mildest first: what a scheduler should do with the node. */
-enum ls_action { LS_ACT_NONE, LS_ACT_WATCH, LS_ACT_RESET, LS_ACT_REBOOT, LS_ACT_ISOLATE };
-const char *ls_action_name(enum ls_action a);
 /* Appends one health finding {rule, message, action, gpu?} to out (gpu < 0: the node's).
    The state rules and the probe's judgement both build theirs here. */
 void ls_health_add(json_t *out, const char *rule, int gpu, enum ls_action a, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-/* LS_ACT_* of a name, or -1. */
-int ls_action_parse(const char *name);
-
-/* The XID catalog (data/xid.tsv, built in). 0, or -1 with err. meaning/action of one XID:
-   NULL / LS_ACT_WATCH when the catalog does not have it. */
-int ls_xid_lookup(int xid, const char **meaning, enum ls_action *action);
-
-/* XID events of a kernel log text: appends {xid, bus_id, text} per NVRM Xid line. */
-void ls_xid_scan(const char *log, json_t *events);
-
 /* The recorded state in folder dir (nvml.json, kernel.log, sys/...). NULL with err when
    the folder or its nvml.json is unreadable or malformed. */
 json_t *ls_health_load(const char *dir, char *err, size_t errlen);

@@ -251,16 +251,6 @@ static int gpu_of_bus(const ctx_t *c, const char *bus)
     return -1;
 }
 
-/* Xid 154 names the recovery it wants in its text. */
-static enum ls_action xid154_action(const char *text)
-{
-    if (strcasestr(text, "Reboot"))
-        return LS_ACT_REBOOT;
-    if (strcasestr(text, "Reset"))
-        return LS_ACT_RESET;
-    return LS_ACT_WATCH;
-}
-
 static void rule_xid(ctx_t *c)
 {
     const char *log = json_string_value(json_object_get(c->state, "kernel_log"));
@@ -278,8 +268,7 @@ static void rule_xid(ctx_t *c)
         const char *meaning;
         enum ls_action a;
         ls_xid_lookup(xid, &meaning, &a);
-        if (xid == 154)
-            a = xid154_action(text_of(e, "text"));
+        a = ls_xid_action(xid, text_of(e, "text")); /* 154 names the recovery it wants */
         char who[64];
         if (gpu >= 0)
             snprintf(who, sizeof who, "GPU%d", gpu);

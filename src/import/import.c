@@ -3,6 +3,7 @@
 #include "dcgm_health.h"
 #include "dcgm_diag_text.h"
 #include "torch_watchdog.h"
+#include "kernel_log.h"
 #include "inspector.h"
 #include "nccl_ras.h"
 #include "nccl_ras_json.h"
@@ -106,6 +107,17 @@ static int read_torch_watchdog(json_t *doc, const char *text, const char *name, 
 {
     int n = ls_import_torch_watchdog(doc, text, name, err, errlen);
     char ignored[8]; /* a log's lines that hold no NCCL fact: the watchdog's alone */
+    if (n >= 0 && ls_nccl_log_detect(text))
+        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+    return n;
+}
+
+/* A kernel log's NVRM lines, and the NCCL INFO / WARN lines of a job log around them. */
+static int read_kernel_log(json_t *doc, const char *text, const char *name, char *err,
+                           size_t errlen)
+{
+    int n = ls_import_kernel_log(doc, text, name, err, errlen);
+    char ignored[8];
     if (n >= 0 && ls_nccl_log_detect(text))
         ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
     return n;
@@ -232,6 +244,12 @@ static const ls_importer_t readers[] = {
      .help = "ProcessGroupNCCL's timeouts (op, SeqNum, ranks,\n"
              "last completed work), a stuck watchdog; NCCL\n"
              "lines mixed in"}, /* before the INFO log */
+    {.fmt = LS_FMT_KERNEL_LOG,
+     .name = "kernel log (NVRM)",
+     .detect = ls_kernel_log_detect,
+     .read_text = read_kernel_log,
+     .help = "dmesg, dmesg -T, syslog, journalctl -k: the\n"
+             "driver's Xid events and failure lines"}, /* before the INFO log */
     {.fmt = LS_FMT_NCCL_LOG,
      .name = "NCCL INFO log",
      .detect = ls_nccl_log_detect,

@@ -93,6 +93,16 @@ static int headerless_rows(const char *text, char *buf, size_t len)
                     "paste from the header line on") > 0;
 }
 
+/* A kernel log line ("[   14.521447] ...", "Dec  2 11:49:53 host kernel: ...") about the
+   NVIDIA modules ("nvidia: loading out-of-tree module", "nvidia-modeset: ..."). */
+static int nvidia_kernel_line(const char *line)
+{
+    const char *close = line[0] == '[' ? strchr(line, ']') : NULL;
+    int stamped = (close && strspn(line + 1, " 0123456789.") == (size_t)(close - line - 1)) ||
+                  strstr(line, " kernel: ");
+    return stamped && find_nocase(line, "nvidia");
+}
+
 int ls_import_sniff(const char *text, char *buf, size_t len)
 {
     if (ls_smi_query_is_xml(text))
@@ -110,6 +120,11 @@ int ls_import_sniff(const char *text, char *buf, size_t len)
         return snprintf(buf, len,
                         "nvidia-smi nvlink's 'all links are inactive' without its 'GPU N: NAME "
                         "(UUID: ...)' line: which GPU it is about is not in the text") > 0;
+    if (any_line(text, nvidia_kernel_line)) /* kernel logs: import/kernel_log.c */
+        return snprintf(buf, len,
+                        "a kernel log without an NVIDIA driver line ('NVRM: ...'): nothing of the "
+                        "driver's state (Xid, failures) to read; paste dmesg or journalctl -k "
+                        "with the NVRM lines") > 0;
     if (any_line(text, nvlink_line))
         return snprintf(buf, len,
                         "looks like nvidia-smi nvlink 'Link N:' lines without their 'GPU N: "

@@ -1,6 +1,7 @@
 #include "line_numbers.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,8 @@ static int numbered(const char *text)
     const char *after;
     for (const char *p = text; *p;) {
         const char *nl = strchr(p, '\n');
-        if (!leading_number(p, &num, &after) || (lines > 0 && num != prev + 1))
+        if (!leading_number(p, &num, &after) ||
+            (lines > 0 && (prev == LONG_MAX || num != prev + 1))) /* 9223372036854775807 */
             return 0;
         prev = num;
         lines++;

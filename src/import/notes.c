@@ -72,6 +72,25 @@ static void smi_table_note(const json_t *doc, const char *name, char *note, size
         snprintf(note + used, notelen - (size_t)used, ", %zu failure line(s)", fails);
 }
 
+/* "12 NVRM message(s), 8 Xid event(s), 2 driver failure record(s), driver 570.148.06" of
+   the kernel log just imported. */
+static void kernel_log_note(const json_t *doc, char *note, size_t notelen)
+{
+    const json_t *list = json_object_get(doc, "kernel_logs");
+    const json_t *k = json_array_get(list, json_array_size(list) - 1);
+    size_t used = strlen(note);
+    used += (size_t)snprintf(note + used, notelen - used,
+                             ", %lld NVRM message(s), %zu Xid event(s), %zu driver failure "
+                             "record(s), %zu GPU(s) by bus id",
+                             (long long)json_integer_value(json_object_get(k, "nvrm_messages")),
+                             json_array_size(json_object_get(k, "events")),
+                             json_array_size(json_object_get(k, "failures")),
+                             json_array_size(json_object_get(k, "gpus")));
+    const char *v = json_string_value(json_object_get(k, "driver"));
+    if (v && used < notelen)
+        snprintf(note + used, notelen - used, ", driver %s", v);
+}
+
 /* What the file just imported lacked: its "imports" record's "missing" (a partial
    paste of any format, even one without entries: a topology, GPU inventory), else the
    first note of an entry added since `from` that is flagged incomplete. */
@@ -111,6 +130,9 @@ void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt,
     } else if (fmt == LS_FMT_TORCH_WATCHDOG) {
         snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
         watchdog_note(doc, name, note, notelen);
+    } else if (fmt == LS_FMT_KERNEL_LOG) {
+        snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
+        kernel_log_note(doc, note, notelen);
     } else if (fmt == LS_FMT_TOPO || fmt == LS_FMT_TOPO_P2P)
         snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
     else if (fmt == LS_FMT_SMI_TABLE)

@@ -6,6 +6,7 @@
 #include "render.h"
 #include "strbuf.h"
 #include "model/doc.h"
+#include "model/xid.h"
 
 #include <string.h>
 
@@ -70,6 +71,23 @@ static void cut_note(ls_buf_t *b, const char *missing, int cut)
         ls_buf_printf(b, " (and %d more cut input%s)", cut - 1, cut == 2 ? "" : "s");
 }
 
+/* "; node action: reboot": the strongest "node_action" of the findings that carry one
+   (an imported kernel log's, docs/analysis.md), what a scheduler does with the node. */
+static void node_action(ls_buf_t *b, const json_t *findings)
+{
+    int worst = -1;
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f) {
+        const char *a = ls_json_str(f, "node_action", NULL);
+        int v = a ? ls_action_parse(a) : -1;
+        if (v > worst)
+            worst = v;
+    }
+    if (worst >= 0)
+        ls_buf_printf(b, "; node action: %s", ls_action_name((enum ls_action)worst));
+}
+
 char *ls_render_verdict(const json_t *findings)
 {
     int e, w, in, first = 1, cut;
@@ -85,6 +103,7 @@ char *ls_render_verdict(const json_t *findings)
             cut_note(&b, missing, cut);
         if (in)
             ls_buf_printf(&b, "; %d info finding%s", in, in == 1 ? "" : "s");
+        node_action(&b, findings);
         ls_buf_puts(&b, ")");
         return ls_buf_take(&b);
     }
@@ -93,6 +112,7 @@ char *ls_render_verdict(const json_t *findings)
     count(&b, w, "warning", "warnings", &first);
     ls_buf_printf(&b, "; worst: %s (%s)", ls_json_str(worst, "rule", "?"),
                   ls_json_str(worst, "subject", ""));
+    node_action(&b, findings);
     if (missing) {
         ls_buf_puts(&b, "; ");
         cut_note(&b, missing, cut);

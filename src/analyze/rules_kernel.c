@@ -1,0 +1,493 @@
+/* Rules of an imported kernel log (kernel_rules.h). Severity from the action class:
+   none -> info, watch -> warning, reset / reboot / isolate -> error; an XID of the
+   catalog's application bucket (13, 31, 43) is info whatever its count: the application's
+   fault, not the node's (NVIDIA's Xid catalog; docs/analysis.md "xid"). */
+#include "kernel_rules.h"
+#include "rules.h"
+
+#include "model/busid.h"
+#include "model/doc.h"
+#include "model/xid.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static enum ls_severity severity_of(enum ls_action a)
+{
+    return a == LS_ACT_NONE ? LS_SEV_INFO : a == LS_ACT_WATCH ? LS_SEV_WARNING : LS_SEV_ERROR;
+}
+
+/* What a scheduler does, in words. */
+static const char *verdict(enum ls_action a)
+{
+    static const char *const words[] = {
+        [LS_ACT_NONE] = "no action on the node",
+        [LS_ACT_WATCH] = "watch the GPU (the job failed; the node stays in service)",
+        [LS_ACT_RESET] = "drain the GPU and reset it",
+        [LS_ACT_REBOOT] = "drain the node and reboot it",
+        [LS_ACT_ISOLATE] = "take the node out of service for diagnosis",
+    };
+    return a <= LS_ACT_ISOLATE ? words[a] : "unknown";
+}
+
+/* Appends the finding and its "node_action". */
+static void add(json_t *out, const char *rule, enum ls_severity sev, enum ls_action a,
+                ls_about_t about, const char *msg)
+{
+    ls_finding_add(out, rule, sev, about, json_pack("[s]", "kernel_logs"), "%s", msg);
+    json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
+                        json_string(ls_action_name(a)));
+}
+
+/* The index the document gives the GPU at bus (an nvidia-smi -q imported with the log),
+   else -1: the log itself names no index. */
+static int index_of(const json_t *doc, const char *bus)
+{
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
+        const char *b = ls_json_str(g, "pci_bus_id", "");
+        if (*bus && *b && ls_busid_equal(b, bus))
+            return (int)ls_json_int(g, "index", -1);
+    }
+    return -1;
+}
+
+/* The subject: GPUn when the document knows the bus's index, else "PCI BUS" (and the
+   host when the lines name one). */
+static void subject(const json_t *doc, const char *bus, const char *host, char *buf, size_t len,
+                    ls_about_t *about)
+{
+    int idx = index_of(doc, bus);
+    const char *h = host && *host ? host : NULL;
+    if (idx >= 0)
+        snprintf(buf, len, "%s%sGPU%d (%s)", h ? h : "", h ? " " : "", idx, bus);
+    else if (*bus)
+        snprintf(buf, len, "%s%sPCI %s", h ? h : "", h ? " " : "", bus);
+    else
+        snprintf(buf, len, "%s%sa GPU whose bus id the lines do not give", h ? h : "",
+                 h ? " " : "");
+    *about = idx >= 0 ? LS_ABOUT_GPU(idx) : LS_ABOUT_WHAT(buf);
+}
+
+/* Groups in the order first met ("list"), found by their key's text ("index"): a log of
+   100,000 Xid lines is grouped in linear time. */
+static json_t *groups_new(void)
+{
+    return json_pack("{s:[], s:{}}", "list", "index");
+}
+
+/* The group whose key equals key (added when new); steals key. */
+static json_t *group_of(json_t *groups, json_t *key)
+{
+    char *text = json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS);
+    json_t *index = json_object_get(groups, "index");
+    json_t *g = text ? json_object_get(index, text) : NULL;
+    if (g) {
+        json_decref(key);
+        free(text);
+        return g;
+    }
+    g = json_pack("{s:o, s:i, s:[], s:[], s:[], s:i}", "key", key, "count", 0, "pids", "processes",
+                  "causes", "action", LS_ACT_NONE);
+    json_array_append_new(json_object_get(groups, "list"), g);
+    if (text)
+        json_object_set(index, text, g);
+    free(text);
+    return g;
+}
+
+static void count(json_t *g, long long n)
+{
+    json_object_set_new(g, "count", json_integer(ls_json_int(g, "count", 0) + n));
+}
+
+/* The stronger of the group's action and a. */
+static void raise_action(json_t *g, enum ls_action a)
+{
+    if ((long long)a > ls_json_int(g, "action", 0))
+        json_object_set_new(g, "action", json_integer(a));
+}
+
+static void add_int_once(json_t *list, long long v)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(list, i, x) {
+        if (json_integer_value(x) == v)
+            return;
+    }
+    json_array_append_new(list, json_integer(v));
+}
+
+/* One Xid event into its (host, bus, xid) group. Xid 45 (the driver's cleanup of a
+   channel) "caused by previous Xid N" takes N's action: the cause is the event. */
+static void group_event(json_t *groups, const json_t *e)
+{
+    int xid = (int)ls_json_int(e, "xid", 0), cause = (int)ls_json_int(e, "cause_xid", 0);
+    json_t *g = group_of(groups, json_pack("{s:s, s:s, s:i}", "host", ls_json_str(e, "host", ""),
+                                           "bus", ls_json_str(e, "bus_id", ""), "xid", xid));
+    count(g, 1);
+    const char *text = ls_json_str(e, "text", "");
+    raise_action(g, ls_xid_action(xid, text));
+    if (cause > 0) {
+        raise_action(g, ls_xid_action(cause, ""));
+        add_int_once(json_object_get(g, "causes"), cause);
+    }
+    if (json_object_get(e, "pid"))
+        add_int_once(json_object_get(g, "pids"), ls_json_int(e, "pid", 0));
+    if (json_object_get(e, "process"))
+        ls_json_add_string_once(json_object_get(g, "processes"), ls_json_str(e, "process", ""));
+    if (!json_object_get(g, "text") && *text)
+        json_object_set_new(g, "text", json_string(text));
+}
+
+/* "(meaning)" of an XID, or "(not in linkscope's catalog)". */
+static const char *meaning_of(int xid)
+{
+    const char *m;
+    enum ls_action a;
+    return ls_xid_lookup(xid, &m, &a) == 0 ? m : "not in linkscope's catalog";
+}
+
+typedef struct {
+    char buf[1536];
+    size_t used;
+} text_t;
+
+static void put(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text_t *t, const char *fmt, ...)
+{
+    if (t->used >= sizeof t->buf)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->used, sizeof t->buf - t->used, fmt, ap);
+    va_end(ap);
+    t->used += n > 0 ? (size_t)n : 0;
+}
+
+/* ", pids 1234, 1240 and 2 more (python, pt_main_thread)" */
+static void put_processes(text_t *t, const json_t *g)
+{
+    const json_t *pids = json_object_get(g, "pids"), *names = json_object_get(g, "processes");
+    size_t np = json_array_size(pids), i;
+    const json_t *x;
+    json_array_foreach(pids, i, x) {
+        if (i == 3) {
+            put(t, " and %zu more", np - 3);
+            break;
+        }
+        put(t, "%s%lld",
+            i        ? ", "
+            : np > 1 ? ", pids "
+                     : ", pid ",
+            (long long)json_integer_value(x));
+    }
+    json_array_foreach(names, i, x) {
+        put(t, "%s%s", i ? ", " : np ? " (" : ", process ", json_string_value(x));
+    }
+    if (json_array_size(names) && np)
+        put(t, ")");
+}
+
+/* " (GPU-4a28..., serial 1564720004631)": what the driver printed of the GPU at bus, for
+   the ticket of a GPU taken out of service; nothing when it printed neither. */
+static void put_ident(text_t *t, const json_t *doc, const char *bus)
+{
+    size_t i, j;
+    const json_t *k, *g;
+    json_array_foreach(json_object_get(doc, "kernel_logs"), i, k) {
+        json_array_foreach(json_object_get(k, "gpus"), j, g) {
+            const char *u = ls_json_str(g, "uuid", NULL), *sn = ls_json_str(g, "serial", NULL);
+            if (!*bus || strcmp(ls_json_str(g, "bus_id", ""), bus) || (!u && !sn))
+                continue;
+            put(t, " (%s%s%s%s)", u ? u : "", u && sn ? ", " : "", sn ? "serial " : "",
+                sn ? sn : "");
+            return;
+        }
+    }
+}
+
+static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
+{
+    const json_t *key = json_object_get(g, "key");
+    int xid = (int)ls_json_int(key, "xid", 0);
+    long long n = ls_json_int(g, "count", 1);
+    enum ls_action a = (enum ls_action)ls_json_int(g, "action", LS_ACT_WATCH);
+    int app = ls_xid_is_app(xid) && !json_array_size(json_object_get(g, "causes"));
+    char who[160];
+    ls_about_t about;
+    subject(doc, ls_json_str(key, "bus", ""), ls_json_str(key, "host", ""), who, sizeof who,
+            &about);
+    text_t t = {.used = 0};
+    put(&t, "%s", who);
+    put_ident(&t, doc, ls_json_str(key, "bus", ""));
+    put(&t, ": Xid %d (%s), %lld time%s", xid, meaning_of(xid), n, n == 1 ? "" : "s");
+    size_t i;
+    const json_t *c;
+    json_array_foreach(json_object_get(g, "causes"), i, c) {
+        int x = (int)json_integer_value(c);
+        put(&t, "%s Xid %d (%s)", i ? " and" : ", caused by previous", x, meaning_of(x));
+    }
+    put_processes(&t, g);
+    if (!app && json_object_get(g, "text"))
+        put(&t, ": '%.100s'", ls_json_str(g, "text", ""));
+    size_t procs = json_array_size(json_object_get(g, "pids"));
+    if (app && procs > 1)
+        put(&t,
+            ". The catalog's application bucket: an application's error, not the node's; "
+            "from %zu processes on this one GPU, run a diagnostic on it (dcgmi diag -r 3) "
+            "before blaming the applications",
+            procs);
+    else if (app)
+        put(&t, ". The catalog's application bucket: an application's error, not the node's; "
+                "restart the job");
+    else
+        put(&t, ". Node action: %s: %s", ls_action_name(a), verdict(a));
+    add(out, "xid", app ? LS_SEV_INFO : severity_of(a), app ? LS_ACT_NONE : a, about, t.buf);
+}
+
+/* Every Xid event of the document's kernel logs, one finding per host, bus and XID. */
+static void rule_xid(const json_t *doc, json_t *out)
+{
+    json_t *groups = groups_new();
+    size_t i, j;
+    const json_t *k, *e;
+    json_array_foreach(json_object_get(doc, "kernel_logs"), i, k) {
+        json_array_foreach(json_object_get(k, "events"), j, e) {
+            group_event(groups, e);
+        }
+    }
+    json_array_foreach(json_object_get(groups, "list"), i, e) {
+        xid_finding(doc, e, out);
+    }
+    json_decref(groups);
+}
+
+/* (host, bus) pairs with an Xid 79: their off-bus lines are the same event. */
+static int has_xid79(const json_t *doc, const char *host, const char *bus)
+{
+    size_t i, j;
+    const json_t *k, *e;
+    json_array_foreach(json_object_get(doc, "kernel_logs"), i, k) {
+        json_array_foreach(json_object_get(k, "events"), j, e) {
+            if (ls_json_int(e, "xid", 0) == 79 && strcmp(ls_json_str(e, "host", ""), host) == 0 &&
+                strcmp(ls_json_str(e, "bus_id", ""), bus) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int has_kind(const json_t *k, const char *kind)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(json_object_get(k, "failures"), i, f) {
+        if (strcmp(ls_json_str(f, "kind", ""), kind) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The rule a failure record gives, and the key it is grouped by (NULL: none). */
+static const char *rule_of(const json_t *doc, const json_t *k, const json_t *f, const char **what)
+{
+    const char *kind = ls_json_str(f, "kind", ""), *host = ls_json_str(f, "host", "");
+    const char *bus = ls_json_str(f, "bus_id", "");
+    *what = bus;
+    if (strcmp(kind, "off_bus") == 0)
+        return has_xid79(doc, host, bus) ? NULL : "gpu_off_bus";
+    if (strcmp(kind, "probe_failed") == 0) /* after a GPU fell off the bus: its consequence */
+        return has_kind(k, "off_bus") ? NULL : "driver_init_failed";
+    if (strcmp(kind, "init_failed") == 0 || strcmp(kind, "probe_not_called") == 0)
+        return "driver_init_failed";
+    if (strcmp(kind, "api_mismatch") == 0) {
+        *what = "";
+        return "driver_mismatch";
+    }
+    if (strcmp(kind, "gsp_timeout") == 0) {
+        *what = *bus ? bus : ls_json_str(f, "driver_gpu", "");
+        return "gsp_timeout";
+    }
+    return NULL;
+}
+
+static void group_failure(json_t *groups, const char *rule, const char *what, const json_t *f)
+{
+    json_t *g = group_of(groups, json_pack("{s:s, s:s, s:s}", "rule", rule, "host",
+                                           ls_json_str(f, "host", ""), "what", what));
+    count(g, ls_json_int(f, "count", 1));
+    json_t *texts = ls_json_array_at(g, "texts"); /* the distinct texts, at most 3 */
+    if (json_array_size(texts) < 3)
+        ls_json_add_string_once(texts, ls_json_str(f, "text", ""));
+    if (strcmp(ls_json_str(f, "kind", ""), "probe_not_called") == 0)
+        json_object_set_new(g, "not_called", json_true());
+    const char *v = ls_json_str(f, "client_version", NULL);
+    if (v)
+        json_object_set_new(g, "client", json_string(v));
+    v = ls_json_str(f, "module_version", NULL);
+    if (v)
+        json_object_set_new(g, "module", json_string(v));
+}
+
+/* A driver_init_failed group without a bus folds into the first one of its host with a
+   bus: "Cannot initialize GSP firmware RM" is the same failure as the RmInitAdapter line
+   that names the GPU. */
+static void fold_busless(json_t *groups)
+{
+    for (size_t i = json_array_size(groups); i-- > 0;) {
+        json_t *g = json_array_get(groups, i), *key = json_object_get(g, "key");
+        if (strcmp(ls_json_str(key, "rule", ""), "driver_init_failed") ||
+            *ls_json_str(key, "what", ""))
+            continue;
+        size_t j;
+        json_t *h;
+        json_array_foreach(groups, j, h) {
+            json_t *hk = json_object_get(h, "key");
+            if (j != i && !strcmp(ls_json_str(hk, "rule", ""), "driver_init_failed") &&
+                *ls_json_str(hk, "what", "") &&
+                !strcmp(ls_json_str(hk, "host", ""), ls_json_str(key, "host", ""))) {
+                json_array_extend(ls_json_array_at(h, "details"), json_object_get(g, "texts"));
+                json_array_remove(groups, i);
+                break;
+            }
+        }
+    }
+}
+
+/* "'text1'; 'text2'" of a group's texts, then its details. */
+static void put_texts(text_t *t, const json_t *g)
+{
+    size_t i;
+    const json_t *x;
+    json_array_foreach(json_object_get(g, "texts"), i, x) {
+        put(t, "%s'%.160s'", i ? "; " : "", json_string_value(x));
+    }
+    json_array_foreach(json_object_get(g, "details"), i, x) {
+        put(t, "%s'%.120s'", i ? "; " : " (with ", json_string_value(x));
+    }
+    if (json_array_size(json_object_get(g, "details")))
+        put(t, ")");
+}
+
+/* The messages of the driver's failure findings; each returns its node action. */
+static enum ls_action off_bus_text(text_t *t, const json_t *g, long long n)
+{
+    put(t, ": fell off the bus (the driver lost the GPU on PCIe), %lld line%s: ", n,
+        n == 1 ? "" : "s");
+    put_texts(t, g);
+    put(t, ". Node action: reboot: %s; recurring, the slot, riser, power and cooling",
+        verdict(LS_ACT_REBOOT));
+    return LS_ACT_REBOOT;
+}
+
+static enum ls_action init_text(text_t *t, const json_t *g, long long n)
+{
+    put(t, ": the driver could not set the GPU up, %lld line%s: ", n, n == 1 ? "" : "s");
+    put_texts(t, g);
+    if (json_is_true(json_object_get(g, "not_called")))
+        put(t, ". Another driver (nouveau, ...) holds the device: unload or blacklist it, then "
+               "load nvidia");
+    put(t,
+        ". The GPU is unusable until then. Node action: reboot: %s; persisting, the driver "
+        "version, the firmware (GSP, VBIOS) and the hardware",
+        verdict(LS_ACT_REBOOT));
+    return LS_ACT_REBOOT;
+}
+
+static enum ls_action mismatch_text(text_t *t, const json_t *g, long long n)
+{
+    put(t,
+        ": the user-space driver (%s) and the loaded kernel module (%s) differ (API "
+        "mismatch), %lld time%s: no CUDA or NVML call works until they match. Node action: "
+        "reboot: %s (or reload the nvidia modules) once one driver version is installed whole",
+        ls_json_str(g, "client", "a client of another version"),
+        ls_json_str(g, "module", "version not in the text"), n, n == 1 ? "" : "s",
+        verdict(LS_ACT_REBOOT));
+    return LS_ACT_REBOOT;
+}
+
+static enum ls_action gsp_text(text_t *t, const json_t *g, long long n)
+{
+    put(t,
+        ": the GPU's GSP firmware stopped answering (heartbeat or RPC timeout, as Xid 119), "
+        "%lld line%s: ",
+        n, n == 1 ? "" : "s");
+    put_texts(t, g);
+    put(t, ". Node action: reset: %s; recurring, a driver with the GSP fix or the hardware",
+        verdict(LS_ACT_RESET));
+    return LS_ACT_RESET;
+}
+
+/* Who a failure group is about: its bus (or the document's GPU index), the driver's own
+   GPU number of a GSP line, the node (a driver mismatch). */
+static void failure_subject(const json_t *doc, const char *rule, const char *what, const char *host,
+                            char *who, size_t len, ls_about_t *about)
+{
+    if (!strcmp(rule, "gsp_timeout") && strncmp(what, "GPU", 3) == 0) {
+        snprintf(who, len, "%s%sthe driver's %s (its own numbering, not nvidia-smi's)", host,
+                 *host ? " " : "", what);
+        *about = LS_ABOUT_WHAT(who);
+    } else if (!strcmp(rule, "driver_mismatch")) {
+        snprintf(who, len, "%s", *host ? host : "the node");
+        *about = LS_ABOUT_WHAT(who);
+    } else {
+        subject(doc, what, host, who, len, about);
+    }
+}
+
+static void failure_finding(const json_t *doc, const json_t *g, json_t *out)
+{
+    static const struct {
+        const char *rule;
+        enum ls_action (*text)(text_t *t, const json_t *g, long long n);
+    } texts[] = {
+        {.rule = "gpu_off_bus", .text = off_bus_text},
+        {.rule = "driver_init_failed", .text = init_text},
+        {.rule = "driver_mismatch", .text = mismatch_text},
+        {.rule = "gsp_timeout", .text = gsp_text},
+    };
+    const json_t *key = json_object_get(g, "key");
+    const char *rule = ls_json_str(key, "rule", ""), *what = ls_json_str(key, "what", "");
+    char who[192];
+    ls_about_t about;
+    failure_subject(doc, rule, what, ls_json_str(key, "host", ""), who, sizeof who, &about);
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        if (strcmp(rule, texts[i].rule))
+            continue;
+        text_t t = {.used = 0};
+        put(&t, "%s", who);
+        put_ident(&t, doc, what);
+        enum ls_action a = texts[i].text(&t, g, ls_json_int(g, "count", 1));
+        add(out, rule, severity_of(a), a, about, t.buf);
+    }
+}
+
+static void rule_failures(const json_t *doc, json_t *out)
+{
+    json_t *groups = groups_new();
+    size_t i, j;
+    const json_t *k, *f;
+    json_array_foreach(json_object_get(doc, "kernel_logs"), i, k) {
+        json_array_foreach(json_object_get(k, "failures"), j, f) {
+            const char *what, *rule = rule_of(doc, k, f, &what);
+            if (rule)
+                group_failure(groups, rule, what, f);
+        }
+    }
+    fold_busless(json_object_get(groups, "list"));
+    json_array_foreach(json_object_get(groups, "list"), i, f) {
+        failure_finding(doc, f, out);
+    }
+    json_decref(groups);
+}
+
+void ls_rules_kernel(const json_t *doc, json_t *out)
+{
+    rule_xid(doc, out);
+    rule_failures(doc, out);
+}

@@ -1,0 +1,486 @@
+/* A pasted kernel log's NVRM lines (import/kernel_log.c) and its findings
+   (analyze/rules_kernel.c): each layout's prefix read into time, uptime and host, the
+   driver's messages of several lines joined, each finding with a twin that stays quiet,
+   and the real pastes of tests/fixtures/real/kernel-* (README.md there names each). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "analyze/analyze.h"
+#include "import/import.h"
+#include "import/kernel_log.h"
+#include "model/doc.h"
+#include "model/xid.h"
+
+static json_t *import_str(const char *text)
+{
+    json_t *doc = ls_import_doc_new();
+    char err[512];
+    enum ls_import_format fmt;
+    if (ls_import_text(doc, text, "pasted.txt", NULL, &fmt, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    assert_int_equal(fmt, LS_FMT_KERNEL_LOG);
+    return doc;
+}
+
+static const json_t *klog(const json_t *doc)
+{
+    const json_t *k = json_array_get(json_object_get(doc, "kernel_logs"), 0);
+    assert_non_null(k);
+    return k;
+}
+
+static const json_t *event(const json_t *doc, size_t i)
+{
+    const json_t *e = json_array_get(json_object_get(klog(doc), "events"), i);
+    assert_non_null(e);
+    return e;
+}
+
+/* The findings of doc; the one of rule (or NULL) in *f. */
+static json_t *findings_of(const json_t *doc, const char *rule, const json_t **f)
+{
+    json_t *found = ls_findings(doc);
+    *f = ls_test_finding(found, rule);
+    return found;
+}
+
+/* No finding above info. */
+static void quiet(const json_t *doc)
+{
+    json_t *found = ls_findings(doc);
+    size_t i;
+    const json_t *f;
+    json_array_foreach(found, i, f) {
+        if (strcmp(ls_json_str(f, "severity", ""), "info") != 0)
+            fail_msg("%s: %s", ls_json_str(f, "rule", ""), ls_json_str(f, "message", ""));
+    }
+    json_decref(found);
+}
+
+/* rule fires with severity and node_action. */
+static void fires(const json_t *doc, const char *rule, const char *sev, const char *action)
+{
+    const json_t *f;
+    json_t *found = findings_of(doc, rule, &f);
+    if (!f)
+        fail_msg("%s did not fire", rule);
+    assert_string_equal(ls_json_str(f, "severity", ""), sev);
+    assert_string_equal(ls_json_str(f, "node_action", ""), action);
+    json_decref(found);
+}
+
+static void absent(const json_t *doc, const char *rule)
+{
+    const json_t *f;
+    json_t *found = findings_of(doc, rule, &f);
+    if (f)
+        fail_msg("%s fired: %s", rule, ls_json_str(f, "message", ""));
+    json_decref(found);
+}
+
+static void dmesg_prefix(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[  903.609564] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, "
+                             "name=python, GPU has fallen off the bus.\n");
+    const json_t *e = event(doc, 0);
+    assert_string_equal(ls_json_str(e, "since_boot", ""), "903.609564");
+    assert_null(json_object_get(e, "time"));
+    assert_null(json_object_get(e, "host"));
+    assert_string_equal(ls_json_str(e, "bus_id", ""), "00000000:3b:00.0");
+    assert_int_equal(ls_json_int(e, "xid", 0), 79);
+    assert_int_equal(ls_json_int(e, "pid", 0), 1234);
+    assert_string_equal(ls_json_str(e, "process", ""), "python");
+    assert_string_equal(ls_json_str(e, "text", ""), "GPU has fallen off the bus.");
+    fires(doc, "xid", "error", "reboot");
+    json_decref(doc);
+}
+
+static void dmesg_ctime_prefix(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[Mon Jun  5 10:12:01 2023] NVRM: Xid (PCI:0000:3b:00): 79, "
+                             "pid=1234, GPU has fallen off the bus.\n");
+    const json_t *e = event(doc, 0);
+    assert_string_equal(ls_json_str(e, "time", ""), "Mon Jun  5 10:12:01 2023");
+    assert_null(json_object_get(e, "since_boot"));
+    assert_null(json_object_get(e, "process"));
+    json_decref(doc);
+}
+
+static void syslog_prefix(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("Jun  5 10:12:01 node12 kernel: [123.456] NVRM: Xid "
+                             "(PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off "
+                             "the bus.\n");
+    const json_t *e = event(doc, 0);
+    assert_string_equal(ls_json_str(e, "time", ""), "Jun  5 10:12:01");
+    assert_string_equal(ls_json_str(e, "host", ""), "node12");
+    assert_string_equal(ls_json_str(e, "since_boot", ""), "123.456");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(klog(doc), "hosts"), 0)),
+                        "node12");
+    json_decref(doc);
+    doc = import_str("2023-06-05T10:12:01+0000 node12 kernel: NVRM: Xid (PCI:0000:3b:00): 48, "
+                     "pid=1, DBE (double bit error)\n"); /* journalctl -o short-iso */
+    e = event(doc, 0);
+    assert_string_equal(ls_json_str(e, "time", ""), "2023-06-05T10:12:01+0000");
+    assert_string_equal(ls_json_str(e, "host", ""), "node12");
+    json_decref(doc);
+}
+
+static void journal_prefix(void **state)
+{
+    (void)state; /* journalctl -k --no-hostname: no host; an old driver's bus without PCI: */
+    json_t *doc = import_str("Mar 29 15:38:59 kernel: NVRM: Xid (0000:01:00): 13, Graphics "
+                             "Exception\n"
+                             "NVRM: Xid (PCI:0000:02:00 GPU-I:05 GPU-CI:01): 31, pid='<unknown>', "
+                             "name=<unknown>, MMU Fault\n"
+                             "kernel: NVRM: Xid (PCI:...): 145, RLW_RXPIPE Nonfatal\n");
+    const json_t *e = event(doc, 0);
+    assert_string_equal(ls_json_str(e, "time", ""), "Mar 29 15:38:59");
+    assert_null(json_object_get(e, "host"));
+    assert_string_equal(ls_json_str(e, "bus_id", ""), "00000000:01:00.0");
+    e = event(doc, 1); /* a MIG instance: the bus alone, the instance apart; unknown pid */
+    assert_string_equal(ls_json_str(e, "bus_id", ""), "00000000:02:00.0");
+    assert_string_equal(ls_json_str(e, "mig", ""), "GPU-I:05 GPU-CI:01");
+    assert_null(json_object_get(e, "pid"));
+    assert_null(json_object_get(e, "process"));
+    assert_string_equal(ls_json_str(e, "text", ""), "MMU Fault");
+    e = event(doc, 2); /* a bus a post masked: unknown, not guessed */
+    assert_null(json_object_get(e, "bus_id"));
+    assert_int_equal(json_array_size(json_object_get(klog(doc), "gpus")), 2);
+    json_decref(doc);
+}
+
+/* The API mismatch in three layouts: one message, the two versions, the module's the
+   driver's. */
+static void mismatch_layouts(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "Jun 30 11:07:05 gpu-0 kernel: NVRM: API mismatch: the client has the version "
+        "535.54.03, but#012NVRM: this kernel module has the version 530.30.02.  Please#012NVRM: "
+        "make sure that this kernel module and all NVIDIA driver#012NVRM: components have the "
+        "same version.\n",
+        "[ 12.01] NVRM: API mismatch: the client has the version 535.54.03, but\n"
+        "         NVRM: this kernel module has the version 530.30.02.  Please\n"
+        "         NVRM: make sure that this kernel module and all NVIDIA driver\n"
+        "         NVRM: components have the same version.\n",
+        "[ 12.01] NVRM: API mismatch: the client 'kwin' (pid 1005)\n"
+        "[ 12.01] NVRM: has the version 535.54.03, but this kernel module has\n"
+        "[ 12.01] NVRM: the version 530.30.02.  Please make sure that this\n"
+        "[ 12.01] NVRM: kernel module and all NVIDIA driver components\n"
+        "[ 12.01] NVRM: have the same version.\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        json_t *doc = import_str(texts[i]);
+        assert_int_equal(ls_json_int(klog(doc), "nvrm_messages", 0), 1);
+        const json_t *f = json_array_get(json_object_get(klog(doc), "failures"), 0);
+        assert_string_equal(ls_json_str(f, "kind", ""), "api_mismatch");
+        assert_string_equal(ls_json_str(f, "client_version", ""), "535.54.03");
+        assert_string_equal(ls_json_str(f, "module_version", ""), "530.30.02");
+        assert_string_equal(ls_json_str(json_object_get(doc, "software"), "driver", ""),
+                            "530.30.02");
+        fires(doc, "driver_mismatch", "error", "reboot");
+        json_decref(doc);
+    }
+}
+
+/* The healthy twin of every finding: the driver's load lines alone import quietly and
+   give the driver's version. */
+static void load_lines_quiet(void **state)
+{
+    (void)state;
+    json_t *doc = import_str(
+        "[    6.252567] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 "
+        "01:15:15 UTC 2023\n"
+        "[    6.860482] NVRM: GPU at 0000:01:00.0 has software scheduler ENABLED with policy "
+        "BEST_EFFORT.\n");
+    assert_string_equal(ls_json_str(json_object_get(doc, "software"), "driver", ""), "535.104.05");
+    assert_int_equal(json_array_size(json_object_get(klog(doc), "events")), 0);
+    assert_int_equal(json_array_size(json_object_get(klog(doc), "failures")), 0);
+    assert_null(json_object_get(klog(doc), "incomplete"));
+    json_t *found = ls_findings(doc);
+    assert_int_equal(json_array_size(found), 0);
+    json_decref(found);
+    json_decref(doc);
+}
+
+static void no_nvrm_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(ls_kernel_log_detect("[ 14.52] nvidia: loading out-of-tree module taints "
+                                          "kernel.\n[ 14.76] nvidia-modeset: Loading NVIDIA "
+                                          "Kernel Mode Setting Driver\n"),
+                     0);
+    assert_int_equal(ls_kernel_log_detect("NVRM version: NVIDIA UNIX x86_64 Kernel Module\n"), 0);
+    assert_int_equal(ls_kernel_log_detect("x NVRM: y\n"), 1);
+    assert_int_equal(ls_kernel_log_detect("4,1290,8420102,-;NVRM: Xid (PCI:0000:3b:00): 79, x\n"),
+                     1); /* /dev/kmsg */
+    assert_int_equal(ls_kernel_log_detect("xNVRM: y\n"), 0);
+}
+
+/* Application bucket: Xid 13/31/43 stay info with node action none; Xid 48 on the same
+   bus is an error asking for a reset. */
+static void app_bucket_quiet(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[1.0] NVRM: Xid (PCI:0000:cb:00): 13, pid=7, name=a, Graphics SM "
+                             "Warp Exception\n"
+                             "[2.0] NVRM: Xid (PCI:0000:cb:00): 31, pid=8, name=b, MMU Fault\n"
+                             "[3.0] NVRM: Xid (PCI:0000:cb:00): 43, pid=9, Ch 00000008\n");
+    quiet(doc);
+    fires(doc, "xid", "info", "none");
+    json_decref(doc);
+    doc = import_str("[1.0] NVRM: Xid (PCI:0000:cb:00): 48, pid=7, DBE (double bit error) ECC "
+                     "error\n");
+    fires(doc, "xid", "error", "reset");
+    json_decref(doc);
+}
+
+/* Xid 154 takes the action its text names; Xid 45 alone is info, caused by an NVLink
+   error it takes that one's reset. An XID not in the catalog is watched. */
+static void xid_actions(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("NVRM: Xid (PCI:0000:01:00): 154, GPU recovery action changed from "
+                             "0x0 (None) to 0x2 (Node Reboot Required)\n");
+    fires(doc, "xid", "error", "reboot");
+    json_decref(doc);
+    doc = import_str("NVRM: Xid (PCI:0000:01:00): 45, pid=3, name=p, Ch 00000001\n");
+    quiet(doc);
+    json_decref(doc);
+    doc = import_str("NVRM: Xid (PCI:0000:01:00): 45, pid=3, name=p, Ch 00000001 caused by "
+                     "previous Xid 149\n");
+    assert_int_equal(ls_json_int(event(doc, 0), "cause_xid", 0), 149);
+    fires(doc, "xid", "error", "reset");
+    json_decref(doc);
+    doc = import_str("NVRM: Xid (PCI:0000:01:00): 137, PRIV Error\n");
+    fires(doc, "xid", "warning", "watch");
+    json_decref(doc);
+}
+
+/* One finding per bus and XID with its count; the document's GPU index when an import
+   beside it gave the bus one, in any printed form. */
+static void counted_and_indexed(void **state)
+{
+    (void)state;
+    json_t *doc = ls_import_doc_new();
+    json_array_append_new(ls_json_array_at(doc, "gpus"),
+                          json_pack("{s:i, s:s}", "index", 3, "pci_bus_id", "00000000:3B:00.0"));
+    char err[256];
+    const char *text = "[1.0] NVRM: Xid (PCI:0000:3b:00): 74, pid=1, NVLink: fatal error\n"
+                       "[2.0] NVRM: Xid (PCI:0000:3b:00): 74, pid=2, NVLink: fatal error\n"
+                       "[3.0] NVRM: Xid (PCI:0000:5e:00): 74, pid=2, NVLink: fatal error\n";
+    assert_true(ls_import_text(doc, text, "dmesg.txt", NULL, NULL, err, sizeof err) >= 0);
+    json_t *found = ls_findings(doc);
+    int n = 0;
+    size_t i;
+    const json_t *f;
+    json_array_foreach(found, i, f) {
+        if (strcmp(ls_json_str(f, "rule", ""), "xid"))
+            continue;
+        n++;
+        const char *msg = ls_json_str(f, "message", "");
+        if (strstr(msg, "3b:00")) {
+            assert_non_null(strstr(msg, "GPU3"));
+            assert_non_null(strstr(msg, "2 times"));
+            assert_int_equal(json_integer_value(json_array_get(json_object_get(f, "gpus"), 0)), 3);
+        } else {
+            assert_non_null(strstr(msg, "PCI 00000000:5e:00.0"));
+            assert_null(json_object_get(f, "gpus"));
+        }
+    }
+    assert_int_equal(n, 2);
+    json_decref(found);
+    json_decref(doc);
+}
+
+/* The driver's failure lines and their twins. */
+static void off_bus(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[ 1843.30] NVRM: The NVIDIA GPU 0000:b3:00.0\n"
+                             "           NVRM: (PCI ID: 10de:26b5) installed in this system has\n"
+                             "           NVRM: fallen off the bus and is not responding to "
+                             "commands.\n"
+                             "[ 1843.43] NVRM: The NVIDIA probe routine failed for 1 device(s).\n");
+    assert_int_equal(ls_json_int(klog(doc), "nvrm_messages", 0), 2);
+    fires(doc, "gpu_off_bus", "error", "reboot");
+    absent(doc, "driver_init_failed"); /* the probe failing is the same event */
+    json_decref(doc);
+    /* with its Xid 79: one finding, the xid */
+    doc = import_str("Okt 06 17:59:27 balrog kernel: NVRM: Xid (PCI:0000:01:00): 79, pid=1122, "
+                     "GPU has fallen off the bus.\n"
+                     "Okt 06 17:59:27 balrog kernel: NVRM: GPU 0000:01:00.0: GPU has fallen off "
+                     "the bus.\n");
+    assert_string_equal(ls_json_str(event(doc, 0), "host", ""), "balrog");
+    assert_int_equal(json_array_size(json_object_get(klog(doc), "gpus")), 1); /* one bus */
+    fires(doc, "xid", "error", "reboot");
+    absent(doc, "gpu_off_bus");
+    json_decref(doc);
+}
+
+static void init_failed(void **state)
+{
+    (void)state;
+    json_t *doc = import_str(
+        "[  903.60] NVRM: RmInitAdapter: Cannot initialize GSP firmware RM\n"
+        "[  903.61] NVRM: GPU 0000:98:00.0: RmInitAdapter failed! (0x62:0x65:1792)\n"
+        "[  903.62] NVRM: GPU 0000:98:00.0: rm_init_adapter failed, device minor number 0\n");
+    fires(doc, "driver_init_failed", "error", "reboot");
+    const json_t *f;
+    json_t *found = findings_of(doc, "driver_init_failed", &f);
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "PCI 00000000:98:00.0"));
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "Cannot initialize GSP firmware"));
+    assert_int_equal(json_array_size(found), 1); /* the bus-less line folded in */
+    json_decref(found);
+    json_decref(doc);
+    doc = import_str("[1.0] NVRM: The NVIDIA probe routine was not called for 3 device(s).\n");
+    fires(doc, "driver_init_failed", "error", "reboot");
+    json_decref(doc);
+}
+
+static void gsp_timeout(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[ 24.30] NVRM: GPU6 _kgspIsHeartbeatTimedOut: Heartbeat timed "
+                             "out, currentTimeMs 8 heartbeat 1 diff 6070 timeout 5200\n");
+    fires(doc, "gsp_timeout", "error", "reset");
+    const json_t *f;
+    json_t *found = findings_of(doc, "gsp_timeout", &f);
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "GPU6"));
+    json_decref(found);
+    json_decref(doc);
+    /* the same message every few seconds is one record per GPU, counted */
+    doc = import_str("[ 24.30] NVRM: GPU6 _kgspIsHeartbeatTimedOut: Heartbeat timed out, "
+                     "currentTimeMs 8 diff 6070\n"
+                     "[ 29.30] NVRM: GPU6 _kgspIsHeartbeatTimedOut: Heartbeat timed out, "
+                     "currentTimeMs 13 diff 11070\n"
+                     "[ 29.31] NVRM: GPU7 _kgspIsHeartbeatTimedOut: Heartbeat timed out, "
+                     "currentTimeMs 13 diff 11070\n");
+    const json_t *fails = json_object_get(klog(doc), "failures");
+    assert_int_equal(json_array_size(fails), 2);
+    assert_int_equal(ls_json_int(json_array_get(fails, 0), "count", 0), 2);
+    found = ls_findings(doc);
+    assert_int_equal(json_array_size(found), 2);
+    json_decref(found);
+    json_decref(doc);
+}
+
+/* A line cut mid-way: what is intact kept, the paste incomplete; whole, complete. */
+/* "GPU at PCI:...: GPU-uuid" and the serial the driver prints under it (an empty serial
+   line is no serial). */
+static void uuid_and_serial(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[1.0] NVRM: GPU at PCI:0000:db:00: GPU-4a28de72\n"
+                             "[1.0] NVRM: GPU Board Serial Number: 1564720004631\n"
+                             "[1.1] NVRM: Xid (PCI:0000:db:00): 31, pid=1, Ch 00000008\n"
+                             "[2.0] NVRM: GPU at PCI:0000:3d:00: GPU-77\n"
+                             "[2.0] NVRM: GPU Board Serial Number:\n");
+    const json_t *g = json_array_get(json_object_get(klog(doc), "gpus"), 0);
+    assert_string_equal(ls_json_str(g, "bus_id", ""), "00000000:db:00.0");
+    assert_string_equal(ls_json_str(g, "uuid", ""), "GPU-4a28de72");
+    assert_string_equal(ls_json_str(g, "serial", ""), "1564720004631");
+    g = json_array_get(json_object_get(klog(doc), "gpus"), 1);
+    assert_null(json_object_get(g, "serial"));
+    const json_t *f; /* the finding names the GPU as the driver did, for its ticket */
+    json_t *found = findings_of(doc, "xid", &f);
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "(GPU-4a28de72, serial 1564720004631)"));
+    json_decref(found);
+    json_decref(doc);
+}
+
+static void cut_last_line(void **state)
+{
+    (void)state;
+    const char *whole = "[1.0] NVRM: Xid (PCI:0000:db:00): 31, pid=13641, Ch 00000008, MMU\n"
+                        "[2.0] NVRM: Xid (PCI:0000:db:00): 31, pid=14323, Ch 00000008, MMU\n";
+    json_t *doc = import_str(whole);
+    assert_null(json_object_get(klog(doc), "incomplete"));
+    json_decref(doc);
+    doc = import_str("[1.0] NVRM: Xid (PCI:0000:db:00): 31, pid=13641, Ch 00000008, MMU\n"
+                     "[2.0] NVRM: Xid (PCI:0000:db:00): 31, pid=35907\n");
+    assert_non_null(json_object_get(klog(doc), "incomplete"));
+    const json_t *e = event(doc, 1);
+    assert_int_equal(ls_json_int(e, "xid", 0), 31);
+    assert_null(json_object_get(e, "pid")); /* maybe cut: not kept */
+    assert_true(json_is_true(json_object_get(e, "cut")));
+    json_decref(doc);
+    doc = import_str("Dec  2 11:49:53 w4 kernel: NVRM: GPU 0000:0a:00.0: RmInitAdapter "
+                     "failed! (0x24:0x72:1568)\nDec\n");
+    assert_non_null(json_object_get(klog(doc), "incomplete"));
+    fires(doc, "driver_init_failed", "error", "reboot");
+    json_decref(doc);
+}
+
+/* The catalog moved to model/ keeps health's reading: the action column, 154 by its
+   text, the application bucket. */
+static void catalog(void **state)
+{
+    (void)state;
+    const char *m;
+    enum ls_action a;
+    assert_int_equal(ls_xid_lookup(79, &m, &a), 0);
+    assert_int_equal(a, LS_ACT_REBOOT);
+    assert_int_equal(ls_xid_lookup(99999, &m, &a), -1);
+    assert_int_equal(a, LS_ACT_WATCH);
+    assert_int_equal(ls_xid_action(154, "to 0x1 (GPU Reset Required)"), LS_ACT_RESET);
+    assert_true(ls_xid_is_app(13) && ls_xid_is_app(31) && ls_xid_is_app(43));
+    assert_false(ls_xid_is_app(79));
+    /* health's scan: a MIG instance's line gives the bus alone (its GPU is then found) */
+    json_t *events = json_array();
+    ls_xid_scan("x NVRM: Xid (PCI:0000:01:00 GPU-I:05): 94, pid=7, Contained\n"
+                "NVRM: Xid (0000:02:00): 79, GPU has fallen off the bus.\n",
+                events);
+    assert_int_equal(json_array_size(events), 2);
+    assert_string_equal(ls_json_str(json_array_get(events, 0), "bus_id", ""), "0000:01:00");
+    assert_string_equal(ls_json_str(json_array_get(events, 0), "text", ""), "pid=7, Contained");
+    assert_string_equal(ls_json_str(json_array_get(events, 1), "bus_id", ""), "0000:02:00");
+    json_decref(events);
+}
+
+/* The real pastes: what their lines hold. */
+static void real_pastes(void **state)
+{
+    (void)state;
+    json_t *doc = ls_import_doc_new();
+    ls_test_import(doc, "real/kernel-gpuop1146-syslog-rminitadapter-cut.txt", LS_FMT_KERNEL_LOG);
+    const json_t *f = json_array_get(json_object_get(klog(doc), "failures"), 0);
+    assert_string_equal(ls_json_str(f, "host", ""), "worker4");
+    assert_string_equal(ls_json_str(f, "bus_id", ""), "00000000:0a:00.0");
+    assert_int_equal(ls_json_int(f, "count", 0), 6);
+    json_decref(doc);
+    doc = ls_import_doc_new();
+    ls_test_import(doc, "real/kernel-pytorch51382-ctime-xid43-31-cut.txt", LS_FMT_KERNEL_LOG);
+    const json_t *g = json_array_get(json_object_get(klog(doc), "gpus"), 1);
+    assert_string_equal(ls_json_str(g, "uuid", ""), "GPU-4a28de72-2645-de9a-eb35-a394cef3f4da");
+    quiet(doc);
+    json_decref(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dmesg_prefix),     cmocka_unit_test(dmesg_ctime_prefix),
+        cmocka_unit_test(syslog_prefix),    cmocka_unit_test(journal_prefix),
+        cmocka_unit_test(mismatch_layouts), cmocka_unit_test(load_lines_quiet),
+        cmocka_unit_test(no_nvrm_refused),  cmocka_unit_test(app_bucket_quiet),
+        cmocka_unit_test(xid_actions),      cmocka_unit_test(counted_and_indexed),
+        cmocka_unit_test(off_bus),          cmocka_unit_test(init_failed),
+        cmocka_unit_test(gsp_timeout),      cmocka_unit_test(cut_last_line),
+        cmocka_unit_test(catalog),          cmocka_unit_test(uuid_and_serial),
+        cmocka_unit_test(real_pastes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
