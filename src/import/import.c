@@ -112,14 +112,18 @@ static int read_torch_watchdog(json_t *doc, const char *text, const char *name, 
     return n;
 }
 
-/* A kernel log's NVRM lines, and the NCCL INFO / WARN lines of a job log around them. */
+/* A kernel log's NVRM lines, and what is often pasted with them: the NCCL INFO / WARN
+   lines of a job log around them, and nvidia-smi's table or failure line ("nvidia-smi
+   says No devices were found; meanwhile in syslog: RmInitAdapter failed"). */
 static int read_kernel_log(json_t *doc, const char *text, const char *name, char *err,
                            size_t errlen)
 {
     int n = ls_import_kernel_log(doc, text, name, err, errlen);
-    char ignored[8];
+    char ignored[256]; /* lines of the other format that hold nothing: the log's alone */
     if (n >= 0 && ls_nccl_log_detect(text))
         ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+    if (n >= 0 && ls_smi_table_detect(text))
+        ls_import_smi_table(doc, text, name, ignored, sizeof ignored);
     return n;
 }
 

@@ -21,13 +21,11 @@
 
 #define MIB (1024LL * 1024LL)
 
+static json_t *import_real_as(const char *file, int fmt);
+
 static json_t *import_real(const char *file)
 {
-    char rel[256];
-    snprintf(rel, sizeof rel, "real/%s", file);
-    json_t *doc = ls_import_doc_new();
-    ls_test_import(doc, rel, LS_FMT_SMI_TABLE);
-    return doc;
+    return import_real_as(file, LS_FMT_SMI_TABLE);
 }
 
 static json_t *import_str(const char *text)
@@ -383,9 +381,18 @@ static void mangled(void **state)
 
 /* ---- failure texts ------------------------------------------------------------------ */
 
-static void failure_alone(const char *file, const char *kind, const char *rule)
+static json_t *import_real_as(const char *file, int fmt)
 {
-    json_t *doc = import_real(file);
+    char rel[256];
+    snprintf(rel, sizeof rel, "real/%s", file);
+    json_t *doc = ls_import_doc_new();
+    ls_test_import(doc, rel, fmt);
+    return doc;
+}
+
+static void failure_in(const char *file, int fmt, const char *kind, const char *rule)
+{
+    json_t *doc = import_real_as(file, fmt);
     assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 0);
     const json_t *f = json_array_get(json_object_get(smi(doc), "failures"), 0);
     assert_string_equal(ls_json_str(f, "kind", ""), kind);
@@ -394,12 +401,19 @@ static void failure_alone(const char *file, const char *kind, const char *rule)
     json_decref(doc);
 }
 
+static void failure_alone(const char *file, const char *kind, const char *rule)
+{
+    failure_in(file, LS_FMT_SMI_TABLE, kind, rule);
+}
+
 static void failure_texts(void **state)
 {
     (void)state;
     failure_alone("smi-table-ameli5-smi-failed.txt", "no_driver", "driver_unreachable");
     failure_alone("smi-table-mattshma108-smi-failed.txt", "no_driver", "driver_unreachable");
-    failure_alone("smi-table-oskm862-no-devices.txt", "no_devices", "no_gpus");
+    /* nvidia-smi's line with the syslog's NVRM lines under it: read as the kernel log it
+       also is, the nvidia-smi line with it; both say what they say */
+    failure_in("smi-table-oskm862-no-devices.txt", LS_FMT_KERNEL_LOG, "no_devices", "no_gpus");
     failure_alone("smi-table-owod81-gpu-lost.txt", "device_handle", "gpu_lost");
     failure_alone("smi-table-nvdocker1553-handle-unknown.txt", "device_handle", "gpu_lost");
     json_t *doc = import_real("smi-table-opengpu47-version-mismatch.txt");
