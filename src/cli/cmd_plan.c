@@ -44,6 +44,22 @@ const ls_cmd_opts_t opts_plan = {
     .args_size = sizeof(plan_args_t),
 };
 
+/* plan --json's "verdict": what a scheduler reads without walking the findings: the
+   verdict line, the counts per severity and the strongest node action (null: no finding
+   names one; docs/schema.md). */
+static json_t *verdict_json(const json_t *findings)
+{
+    int errors, warnings, infos;
+    ls_verdict_counts(findings, &errors, &warnings, &infos);
+    char *line = ls_render_verdict(findings);
+    const char *action = ls_verdict_node_action(findings);
+    json_t *v = json_pack("{s:s, s:i, s:i, s:i, s:o}", "text", line ? line : "", "errors", errors,
+                          "warnings", warnings, "infos", infos, "node_action",
+                          action ? json_string(action) : json_null());
+    free(line);
+    return v;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     plan_args_t a = {.fail_on = LS_FAIL_ON_DEFAULT};
@@ -74,7 +90,8 @@ int cmd_plan(int argc, char **argv)
         text = NULL;
         ls_print_failed_findings(findings, fail_on);
     } else if (json_out) {
-        json_t *both = json_pack("{s:O, s:O}", "findings", findings, "plan", plan);
+        json_t *both = json_pack("{s:O, s:O, s:o}", "findings", findings, "plan", plan, "verdict",
+                                 verdict_json(findings));
         text = ls_doc_dumps(both);
         json_decref(both);
     } else {

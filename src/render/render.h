@@ -27,6 +27,8 @@ char *ls_render_verdict(const json_t *findings);
 int ls_verdict_counts(const json_t *findings, int *errors, int *warnings, int *infos);
 /* The worst error or warning (the first of the highest severity); NULL when none. */
 const json_t *ls_verdict_worst(const json_t *findings);
+/* The strongest node_action the findings carry ("none" .. "isolate"), or NULL. */
+const char *ls_verdict_node_action(const json_t *findings);
 
 /* Whole reports: the outline (format.h) through one format. Caller frees. */
 char *ls_report_term(const json_t *doc, const json_t *findings, const json_t *plan);

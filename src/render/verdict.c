@@ -71,9 +71,9 @@ static void cut_note(ls_buf_t *b, const char *missing, int cut)
         ls_buf_printf(b, " (and %d more cut input%s)", cut - 1, cut == 2 ? "" : "s");
 }
 
-/* "; node action: reboot": the strongest "node_action" of the findings that carry one
-   (an imported kernel log's, docs/analysis.md), what a scheduler does with the node. */
-static void node_action(ls_buf_t *b, const json_t *findings)
+/* The strongest "node_action" of the findings that carry one (an imported kernel log's,
+   docs/analysis.md), what a scheduler does with the node; NULL when none carries one. */
+const char *ls_verdict_node_action(const json_t *findings)
 {
     int worst = -1;
     size_t i;
@@ -84,8 +84,15 @@ static void node_action(ls_buf_t *b, const json_t *findings)
         if (v > worst)
             worst = v;
     }
-    if (worst >= 0)
-        ls_buf_printf(b, "; node action: %s", ls_action_name((enum ls_action)worst));
+    return worst >= 0 ? ls_action_name((enum ls_action)worst) : NULL;
+}
+
+/* "; node action: reboot" */
+static void node_action(ls_buf_t *b, const json_t *findings)
+{
+    const char *a = ls_verdict_node_action(findings);
+    if (a)
+        ls_buf_printf(b, "; node action: %s", a);
 }
 
 char *ls_render_verdict(const json_t *findings)

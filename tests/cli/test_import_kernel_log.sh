@@ -19,6 +19,9 @@ run 1 plan --json "$tmp/x.json"
 jq -e '[.findings[] | select(.rule == "xid" and .severity == "error" and .node_action == "reboot")] | length == 1' \
     "$tmp/out" >/dev/null && ok || bad "xid 79: one error, node action reboot: $(head -c 400 "$tmp/out")"
 
+jq -e '.verdict.node_action == "reboot" and .verdict.errors == 1 and (.verdict.text | startswith("Verdict: 1 error"))' \
+    "$tmp/out" >/dev/null && ok || bad "plan --json's verdict without the node action: $(jq -c .verdict "$tmp/out")"
+
 run 1 plan --quiet "$tmp/x.json"
 grep -q '^Verdict: 1 error; worst: xid (PCI 00000000:3b:00.0); node action: reboot$' "$tmp/out" && ok ||
     bad "the verdict line without the node action: $(head -n 1 "$tmp/out")"
@@ -36,6 +39,9 @@ printf '[    6.252567] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.0
 run 0 import "$tmp/load.txt" -o "$tmp/load.json"
 jq -e '.software.driver == "535.104.05"' "$tmp/load.json" >/dev/null && ok || bad "software.driver not from the load line"
 run 0 plan --fail-on warning "$tmp/load.json"
+run 0 plan --json "$tmp/load.json"
+jq -e '.verdict.node_action == null and .verdict.errors == 0 and .verdict.warnings == 0' "$tmp/out" >/dev/null &&
+    ok || bad "the load lines alone: a node action or a count in plan --json's verdict: $(jq -c .verdict "$tmp/out")"
 run 0 import "$real/kernel-pytorch51382-ctime-xid43-31-cut.txt" -o "$tmp/app.json"
 run 0 plan --fail-on warning "$tmp/app.json"
 run 0 plan --quiet "$tmp/app.json"
