@@ -303,7 +303,8 @@ static const char *rule_of(const json_t *doc, const json_t *k, const json_t *f, 
         return has_xid79(doc, host, bus) ? NULL : "gpu_off_bus";
     if (strcmp(kind, "probe_failed") == 0) /* after a GPU fell off the bus: its consequence */
         return has_kind(k, "off_bus") ? NULL : "driver_init_failed";
-    if (strcmp(kind, "init_failed") == 0 || strcmp(kind, "probe_not_called") == 0)
+    if (strcmp(kind, "init_failed") == 0 || strcmp(kind, "probe_not_called") == 0 ||
+        strcmp(kind, "no_gpu") == 0)
         return "driver_init_failed";
     if (strcmp(kind, "api_mismatch") == 0) {
         *what = "";
@@ -326,6 +327,10 @@ static void group_failure(json_t *groups, const char *rule, const char *what, co
         ls_json_add_string_once(texts, ls_json_str(f, "text", ""));
     if (strcmp(ls_json_str(f, "kind", ""), "probe_not_called") == 0)
         json_object_set_new(g, "not_called", json_true());
+    if (strcmp(ls_json_str(f, "kind", ""), "no_gpu") == 0)
+        json_object_set_new(g, "no_gpu", json_true());
+    else if (strcmp(rule, "driver_init_failed") == 0)
+        json_object_set_new(g, "set_up", json_true()); /* a GPU it saw and failed on */
     const char *v = ls_json_str(f, "client_version", NULL);
     if (v)
         json_object_set_new(g, "client", json_string(v));
@@ -385,8 +390,32 @@ static enum ls_action off_bus_text(text_t *t, const json_t *g, long long n)
     return LS_ACT_REBOOT;
 }
 
+/* A driver_init_failed group of "No NVIDIA GPU found" lines alone (no GPU it failed on). */
+static int only_no_gpu(const json_t *g)
+{
+    return json_is_true(json_object_get(g, "no_gpu")) && !json_object_get(g, "set_up") &&
+           !json_object_get(g, "details");
+}
+
+/* The driver's module init counted no NVIDIA PCI device (nv.c: "No NVIDIA GPU found."):
+   not a GPU it failed to set up but one it does not see on the bus. */
+static enum ls_action no_gpu_text(text_t *t, const json_t *g, long long n)
+{
+    put(t, ": the driver found no NVIDIA GPU on the PCI bus and did not load, %lld line%s: ", n,
+        n == 1 ? "" : "s");
+    put_texts(t, g);
+    put(t,
+        ". If the node has NVIDIA GPUs, they are not enumerated (lspci | grep -i nvidia): "
+        "seating, power, the slot's BIOS setting, or a GPU gone from the bus. Node action: "
+        "isolate: %s",
+        verdict(LS_ACT_ISOLATE));
+    return LS_ACT_ISOLATE;
+}
+
 static enum ls_action init_text(text_t *t, const json_t *g, long long n)
 {
+    if (only_no_gpu(g))
+        return no_gpu_text(t, g, n);
     put(t, ": the driver could not set the GPU up, %lld line%s: ", n, n == 1 ? "" : "s");
     put_texts(t, g);
     if (json_is_true(json_object_get(g, "not_called")))
@@ -425,14 +454,17 @@ static enum ls_action gsp_text(text_t *t, const json_t *g, long long n)
 
 /* Who a failure group is about: its bus (or the document's GPU index), the driver's own
    GPU number of a GSP line, the node (a driver mismatch). */
-static void failure_subject(const json_t *doc, const char *rule, const char *what, const char *host,
-                            char *who, size_t len, ls_about_t *about)
+static void failure_subject(const json_t *doc, const json_t *g, char *who, size_t len,
+                            ls_about_t *about)
 {
+    const json_t *key = json_object_get(g, "key");
+    const char *rule = ls_json_str(key, "rule", ""), *what = ls_json_str(key, "what", "");
+    const char *host = ls_json_str(key, "host", "");
     if (!strcmp(rule, "gsp_timeout") && strncmp(what, "GPU", 3) == 0) {
         snprintf(who, len, "%s%sthe driver's %s (its own numbering, not nvidia-smi's)", host,
                  *host ? " " : "", what);
         *about = LS_ABOUT_WHAT(who);
-    } else if (!strcmp(rule, "driver_mismatch")) {
+    } else if (!strcmp(rule, "driver_mismatch") || only_no_gpu(g)) { /* about the node */
         snprintf(who, len, "%s", *host ? host : "the node");
         *about = LS_ABOUT_WHAT(who);
     } else {
@@ -455,7 +487,7 @@ static void failure_finding(const json_t *doc, const json_t *g, json_t *out)
     const char *rule = ls_json_str(key, "rule", ""), *what = ls_json_str(key, "what", "");
     char who[192];
     ls_about_t about;
-    failure_subject(doc, rule, what, ls_json_str(key, "host", ""), who, sizeof who, &about);
+    failure_subject(doc, g, who, sizeof who, &about);
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         if (strcmp(rule, texts[i].rule))
             continue;

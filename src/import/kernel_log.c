@@ -7,6 +7,8 @@
      The NVIDIA GPU 0000:b3:00.0 / (PCI ID: ...) installed in this system has / fallen off
        the bus and is not responding to commands.                     (three lines)
      The NVIDIA probe routine failed for 1 device(s).
+     No NVIDIA GPU found.            (nv.c, module init; before 5xx: "No NVIDIA graphics
+                                      adapter found!", then "NVIDIA init module failed!")
      API mismatch: the client has the version A, but / this kernel module has the version
        B.  Please ...                                                  (several lines)
      GPU at PCI:0000:3b:00: GPU-<uuid>                                 (before the first Xid)
@@ -263,6 +265,8 @@ static const struct {
     {.kind = "init_failed", .says = "failed to wait for GFW"},
     {.kind = "probe_failed", .says = "probe routine failed"},
     {.kind = "probe_not_called", .says = "probe routine was not called"},
+    {.kind = "no_gpu", .says = "No NVIDIA GPU found"},
+    {.kind = "no_gpu", .says = "No NVIDIA graphics adapter found"},
     {.kind = "api_mismatch", .says = "API mismatch"},
     {.kind = "gsp_timeout", .says = "Heartbeat timed out"},
     {.kind = "gsp_timeout", .says = "heartbeat timed out"},

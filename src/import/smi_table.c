@@ -537,6 +537,9 @@ static void notes(const table_t *t, int failures)
                                t->cut ? t->cut_gpu : t->gpu_index);
     else if (t->gpus && t->sec == SEC_GPUS && !failures)
         ls_import_note_missing("the paste stops before the Processes table");
+    else if (!t->gpus && t->sec == SEC_GPUS && !failures) /* a table lists GPUs or says none */
+        ls_import_note_missing("the table stops %s its first GPU row: no GPU is in the paste",
+                               t->in_header ? "in its column header, before" : "before");
     if (t->sec == SEC_PROCS && !t->proc_closed)
         ls_import_note_missing("the Processes table is cut");
     if (t->mig_cut || (t->sec == SEC_MIG && !t->mig_last_border))

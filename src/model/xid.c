@@ -111,6 +111,11 @@ enum ls_action ls_xid_action(int xid, const char *text)
             return LS_ACT_RESET;
         return LS_ACT_WATCH;
     }
+    /* 63's line names what activates the retirement: "Row Remapper: ... reset gpu to
+       activate" (A100 and later), "Dynamic Page Retirement: New page retired, reboot to
+       activate" (earlier GPUs: the retired page list is applied when the driver loads). */
+    if (xid == 63 && strcasestr(text, "reboot to activate"))
+        return LS_ACT_REBOOT;
     const char *meaning;
     enum ls_action a;
     ls_xid_lookup(xid, &meaning, &a);

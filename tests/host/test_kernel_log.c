@@ -451,6 +451,48 @@ static void catalog(void **state)
 }
 
 /* The real pastes: what their lines hold. */
+/* nv.c's module init finds no NVIDIA PCI device ("No NVIDIA GPU found.", before 5xx "No
+   NVIDIA graphics adapter found!"): about the node, not a GPU it failed to set up. Twin: a
+   module that loads and names its GPU stays quiet. */
+static void no_gpu_found(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[  441.170986] NVRM: No NVIDIA graphics adapter found!\n"
+                             "[  441.171021] NVRM: NVIDIA init module failed!\n");
+    fires(doc, "driver_init_failed", "error", "isolate");
+    const json_t *f;
+    json_t *found = findings_of(doc, "driver_init_failed", &f);
+    const char *msg = ls_json_str(f, "message", "");
+    assert_non_null(strstr(msg, "the node: the driver found no NVIDIA GPU"));
+    assert_null(strstr(msg, "a GPU whose bus id"));
+    json_decref(found);
+    json_decref(doc);
+    doc = import_str("[    4.1] NVRM: No NVIDIA GPU found.\n");
+    fires(doc, "driver_init_failed", "error", "isolate");
+    json_decref(doc);
+    doc = import_str("[    4.1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.07  Sat "
+                     "Feb 17 22:55:48 UTC 2024\n"
+                     "[    4.2] NVRM: GPU at PCI:0000:a1:00: GPU-979426f2-893a-7cbb-c4cf\n");
+    quiet(doc);
+    absent(doc, "driver_init_failed");
+    json_decref(doc);
+}
+
+/* Xid 63's line names what activates the retirement: a reboot (Dynamic Page Retirement,
+   before A100) or a GPU reset (the Row Remapper). */
+static void xid63_activation(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[1.0] NVRM: Xid (PCI:0000:8a:00): 63, Dynamic Page Retirement: New "
+                             "page retired, reboot to activate (0x00000000002ce8ac).\n");
+    fires(doc, "xid", "error", "reboot");
+    json_decref(doc);
+    doc = import_str("[1.0] NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row "
+                     "marked for remapping, reset gpu to activate.\n");
+    fires(doc, "xid", "error", "reset");
+    json_decref(doc);
+}
+
 static void real_pastes(void **state)
 {
     (void)state;
@@ -480,7 +522,8 @@ int main(void)
         cmocka_unit_test(off_bus),          cmocka_unit_test(init_failed),
         cmocka_unit_test(gsp_timeout),      cmocka_unit_test(cut_last_line),
         cmocka_unit_test(catalog),          cmocka_unit_test(uuid_and_serial),
-        cmocka_unit_test(real_pastes),
+        cmocka_unit_test(real_pastes),      cmocka_unit_test(no_gpu_found),
+        cmocka_unit_test(xid63_activation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

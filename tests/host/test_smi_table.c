@@ -669,6 +669,47 @@ static void not_this_format(void **state)
     json_decref(doc);
 }
 
+/* A table cut in its column header (microsoft/WSL#11277's paste): no GPU row, marked cut,
+   not a machine without GPUs. Twin: the same header with its GPU rows is whole up to them. */
+static void header_only_cut(void **state)
+{
+    (void)state;
+    const char *head = "+--------------------------------------------------------------------------"
+                       "---------------+\n"
+                       "| NVIDIA-SMI 550.54.10              Driver Version: 551.61         CUDA "
+                       "Version: 12.4     |\n"
+                       "|-----------------------------------------+------------------------+-------"
+                       "---------------+\n"
+                       "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | "
+                       "Volatile Uncorr. ECC |\n"
+                       "| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | "
+                       "GPU-Util  Compute M. |\n";
+    json_t *doc = import_str(head);
+    assert_true(incomplete(doc));
+    assert_non_null(strstr(missing(doc), "before its first GPU row"));
+    json_t *found = ls_findings(doc);
+    assert_null(ls_test_finding(found, "no_gpus"));
+    json_decref(found);
+    json_decref(doc);
+    char whole[2048];
+    snprintf(whole, sizeof whole, "%s%s", head,
+             "|                                         |                        |               "
+             "MIG M. |\n"
+             "|=========================================+========================+================="
+             "=====|\n"
+             "|   0  NVIDIA GeForce RTX 4070 ...    On  |   00000000:01:00.0  On |                 "
+             " N/A |\n"
+             "|  0%   38C    P8             10W /  220W |    1177MiB /  12282MiB |      2%      "
+             "Default |\n"
+             "|                                         |                        |                 "
+             " N/A |\n"
+             "+-----------------------------------------+------------------------+-----------------"
+             "-----+\n");
+    doc = import_str(whole);
+    assert_null(strstr(missing(doc), "first GPU row"));
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -685,6 +726,7 @@ int main(void)
         cmocka_unit_test(failure_texts),
         cmocka_unit_test(nvml_init_reasons),
         cmocka_unit_test(handle_with_index_and_table),
+        cmocka_unit_test(header_only_cut),
         cmocka_unit_test(handle_permissions),
         cmocka_unit_test(err_row_and_twin),
         cmocka_unit_test(err_bus_id),
