@@ -17,6 +17,7 @@
 #include "rules.h"
 #include "model/busid.h"
 #include "model/doc.h"
+#include "model/xid.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,16 @@ static int gpu_by_bus(const ls_machine_t *m, const char *bus)
         if (m->gpu[g] && ls_busid_equal(ls_json_str(m->gpu[g], "pci_bus_id", ""), bus))
             return g;
     return -1;
+}
+
+/* The last finding added gets "node_action": set only where NVML's text names what the
+   node needs (a lost GPU, a module that no longer matches its library); a driver not
+   reached from a container or no GPU found may be the container's, not the node's, so
+   those carry none (docs/analysis.md). */
+static void node_action(json_t *out, enum ls_action a)
+{
+    json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
+                        json_string(ls_action_name(a)));
 }
 
 static void driver_finding(const json_t *f, const json_t *smi, json_t *out)
@@ -78,6 +89,8 @@ static void driver_finding(const json_t *f, const json_t *smi, json_t *out)
                  reason[0] ? reason : "no reason printed");
     ls_finding_about(out, "driver_unreachable", LS_SEV_ERROR, LS_ABOUT_WHAT("node"), "node", "smi",
                      "%s", what);
+    if (strstr(reason, "version mismatch")) /* the module must be reloaded: a reboot does it */
+        node_action(out, LS_ACT_REBOOT);
 }
 
 static void handle_finding(const ls_machine_t *m, const json_t *f, json_t *out)
@@ -91,14 +104,17 @@ static void handle_finding(const ls_machine_t *m, const json_t *f, json_t *out)
     else
         snprintf(subject, sizeof subject, "the GPU at %s", bus[0] ? bus : "an unprinted bus id");
     ls_about_t about = g >= 0 ? LS_ABOUT_ON(subject, ls_gpu_bit(g)) : LS_ABOUT_WHAT(subject);
-    if (hardware_reason(reason))
+    if (hardware_reason(reason)) {
+        int lost = strstr(reason, "GPU is lost") || strstr(reason, "fallen off");
         ls_finding_about(out, "gpu_lost", LS_SEV_ERROR, about, subject, "smi",
                          "nvidia-smi cannot reach it (\"%s\"%s): drain the node; the GPU needs a "
                          "reset (nvidia-smi -r) or, as NVML says of a lost GPU, a reboot, and "
                          "a check (dmesg: Xid 79 fallen off the bus, power, seating) before it "
                          "takes jobs",
                          reason, strstr(reason, "GPU is lost") ? ", NVML_ERROR_GPU_IS_LOST" : "");
-    else
+        /* NVML of a lost GPU: "Reboot the system to recover this GPU"; else a reset first */
+        node_action(out, lost ? LS_ACT_REBOOT : LS_ACT_RESET);
+    } else
         ls_finding_about(out, "gpu_read_error", LS_SEV_WARNING, about, subject, "smi",
                          "nvidia-smi could not open it (%s): not the GPU's state; check the "
                          "permissions of /dev/nvidia* (or the container's device access)",
@@ -127,13 +143,14 @@ static void err_cells(const ls_machine_t *m, int g, json_t *out)
         return;
     snprintf(path, sizeof path, "gpus[%d].smi_err", g);
     const char *bus = ls_json_str(m->gpu[g], "pci_bus_id", "bus id not read");
-    if (n >= LS_SMI_LOST_CELLS || strstr(list, "name"))
+    if (n >= LS_SMI_LOST_CELLS || strstr(list, "name")) {
         ls_finding_add(out, "gpu_lost", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d (%s) answers ERR! for %s: NVML cannot reach it; drain the node, "
                        "reset the GPU (nvidia-smi -r -i %d) or reboot, and check dmesg for an "
                        "Xid before it takes jobs",
                        g, bus, list, g);
-    else
+        node_action(out, LS_ACT_RESET); /* the first of "reset the GPU or reboot" */
+    } else
         ls_finding_add(out, "gpu_read_error", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d reads ERR! for %s while the rest of its row reads: one query NVML "
                        "failed, often once; if it stays, look at nvidia-smi -q -i %d (GPU Recovery "

@@ -477,6 +477,52 @@ static void handle_permissions(void **state)
     json_decref(doc);
 }
 
+/* The node action each finding carries: where NVML's text names what the node needs
+   (a lost GPU: reboot; an unknown error on a handle or ERR! cells: a reset first; a module
+   that no longer matches its library: reboot), and none where the text may be a
+   container's (the driver not reached, no GPU found) or a handle refused for permissions. */
+static const char *action_of(const json_t *doc, const char *rule)
+{
+    static char action[32];
+    json_t *f = ls_findings(doc);
+    const json_t *x = ls_test_finding(f, rule);
+    if (!x)
+        fail_msg("%s did not fire", rule);
+    snprintf(action, sizeof action, "%s", ls_json_str(x, "node_action", "(none)"));
+    json_decref(f);
+    return action;
+}
+
+static void node_actions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *rule, *action;
+    } cases[] = {
+        {"smi-table-owod81-gpu-lost.txt", "gpu_lost", "reboot"},
+        {"smi-table-nvdocker1553-handle-unknown.txt", "gpu_lost", "reset"},
+        {"smi-table-gpuop559-a40-err-row.txt", "gpu_lost", "reset"},
+        {"smi-table-opengpu47-version-mismatch.txt", "driver_unreachable", "reboot"},
+        {"smi-table-ameli5-smi-failed.txt", "driver_unreachable", "(none)"},
+        {"smi-table-azhpc77-power-err-rows.txt", "gpu_read_error", "(none)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *doc = import_real(cases[i].file);
+        const char *got = action_of(doc, cases[i].rule);
+        if (strcmp(got, cases[i].action) != 0)
+            fail_msg("%s: %s node_action %s, not %s", cases[i].file, cases[i].rule, got,
+                     cases[i].action);
+        json_decref(doc);
+    }
+    json_t *doc = import_str("Failed to initialize NVML: Unknown Error\n");
+    assert_string_equal(action_of(doc, "driver_unreachable"), "(none)");
+    json_decref(doc);
+    doc = import_str("Unable to determine the device handle for GPU 0000:3B:00.0: "
+                     "Insufficient Permissions\n");
+    assert_string_equal(action_of(doc, "gpu_read_error"), "(none)");
+    json_decref(doc);
+}
+
 /* ---- ERR! cells and their twins ----------------------------------------------------- */
 
 /* gpu-operator#559: GPU 0 answers ERR! for its name and most cells: lost; its twin, the
@@ -713,27 +759,17 @@ static void header_only_cut(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(wide_550),
-        cmocka_unit_test(narrow_515_cut_names),
-        cmocka_unit_test(kmd_610),
-        cmocka_unit_test(old_325),
-        cmocka_unit_test(processes_384),
-        cmocka_unit_test(processes_gi_ci_complete),
-        cmocka_unit_test(mig_devices),
-        cmocka_unit_test(rows_without_header),
-        cmocka_unit_test(cut_row_na),
-        cmocka_unit_test(mangled),
-        cmocka_unit_test(failure_texts),
-        cmocka_unit_test(nvml_init_reasons),
-        cmocka_unit_test(handle_with_index_and_table),
-        cmocka_unit_test(header_only_cut),
-        cmocka_unit_test(handle_permissions),
-        cmocka_unit_test(err_row_and_twin),
-        cmocka_unit_test(err_bus_id),
-        cmocka_unit_test(err_cell_and_twin),
-        cmocka_unit_test(ecc_count_and_twin),
-        cmocka_unit_test(failure_twins),
-        cmocka_unit_test(healthy_8gpu_whole),
+        cmocka_unit_test(wide_550),          cmocka_unit_test(narrow_515_cut_names),
+        cmocka_unit_test(kmd_610),           cmocka_unit_test(old_325),
+        cmocka_unit_test(processes_384),     cmocka_unit_test(processes_gi_ci_complete),
+        cmocka_unit_test(mig_devices),       cmocka_unit_test(rows_without_header),
+        cmocka_unit_test(cut_row_na),        cmocka_unit_test(mangled),
+        cmocka_unit_test(failure_texts),     cmocka_unit_test(node_actions),
+        cmocka_unit_test(nvml_init_reasons), cmocka_unit_test(handle_with_index_and_table),
+        cmocka_unit_test(header_only_cut),   cmocka_unit_test(handle_permissions),
+        cmocka_unit_test(err_row_and_twin),  cmocka_unit_test(err_bus_id),
+        cmocka_unit_test(err_cell_and_twin), cmocka_unit_test(ecc_count_and_twin),
+        cmocka_unit_test(failure_twins),     cmocka_unit_test(healthy_8gpu_whole),
         cmocka_unit_test(not_this_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
