@@ -4,7 +4,9 @@
 #include "ceiling.h"
 #include "rules.h"
 #include "model/doc.h"
+#include "model/gpuset.h"
 #include "model/vocab.h"
+#include "util/parse.h"
 #include "util/strindex.h"
 
 #include <math.h>
@@ -767,8 +769,10 @@ static int gather_allreduce(plan_ctx_t *c)
     for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0;
          i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
+        /* a sweep that never left the latency-bound sizes measured no bandwidth: its
+           busbw at the largest size is not quoted as one */
         if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") ||
-            strcmp(ls_json_str(e, "status", ""), "ok"))
+            strcmp(ls_json_str(e, "status", ""), "ok") || ls_nccl_latency_bound(e, NULL, NULL))
             continue;
         c->allreduce_key[c->nallreduce] = set_key(ls_gpu_mask_of(json_object_get(e, "gpus")),
                                                   ls_json_str(e, "variant", "default"));
@@ -1078,9 +1082,37 @@ static json_t *noisy_entries(const ls_machine_t *m)
 }
 
 /* What the plan would need to say more: facts missing from the document. */
+/* An ok nccl sweep whose largest size is latency-bound (machine.h): what it measured is
+   latency, so the plan quotes no bandwidth of it and says what would give one. */
+static void latency_bound_needs(const ls_machine_t *m, json_t *list)
+{
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        double t0, t1;
+        if (strcmp(ls_json_str(e, "status", ""), "ok") || !ls_nccl_latency_bound(e, &t0, &t1))
+            continue;
+        char set[96] = "", size[32];
+        uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
+        if (mask)
+            ls_format_gpu_mask(mask, set, sizeof set);
+        ls_format_size((uint64_t)ls_nccl_largest_bytes(e), size, sizeof size);
+        json_array_append_new(list, json_sprintf("the %s sweep%s%s stops at %s, a latency-bound "
+                                                 "size (%.2f us "
+                                                 "there, %.2f us at its smallest): its busbw there "
+                                                 "is latency, "
+                                                 "not bandwidth; run it to sizes where the time "
+                                                 "grows with the "
+                                                 "size (nccl-tests `-e 1G`)",
+                                                 ls_json_str(e, "collective", "unknown"),
+                                                 mask ? " on GPUs " : "", set, size, t1, t0));
+    }
+}
+
 static json_t *needs(const ls_machine_t *m)
 {
     json_t *list = json_array();
+    latency_bound_needs(m, list);
     if (!m->has_topo && m->ngpus > 1) /* GPUs of the document or only of its figures */
         json_array_append_new(list, json_string("import `nvidia-smi topo -m` to judge links: "
                                                 "without it no link "

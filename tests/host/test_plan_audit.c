@@ -1,0 +1,84 @@
+/* What `linkscope plan` says of real pastes, audited (docs/analysis.md, "What the plan
+   says, audited (session 8)"): each misstatement found on the real corpus, checked on
+   its real text beside a healthy twin where the statement must stay. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "analyze/machine.h"
+#include "helpers.h"
+#include "import/import.h"
+#include "model/doc.h"
+
+static json_t *imported(const char *relative, int format)
+{
+    json_t *doc = ls_import_doc_new();
+    ls_test_import(doc, relative, format);
+    return doc;
+}
+
+/* 1 when any "needs" line of the plan holds text. */
+static int needs_say(const json_t *plan, const char *text)
+{
+    size_t i;
+    const json_t *h;
+    json_array_foreach(json_object_get(plan, "needs"), i, h) {
+        if (strstr(json_string_value(h), text))
+            return 1;
+    }
+    return 0;
+}
+
+/* nccl-1039: four rows of 8 to 64 B, 17.7 to 19.5 us each: latency, so the plan quotes no
+   "0.010 GB/s at the largest size" as a measured all_reduce bandwidth and says why. */
+static void test_latency_bound_sweep_is_no_bandwidth(void **state)
+{
+    (void)state;
+    json_t *doc = imported("real/nccl-1039-v100pcie-small-rows.txt", LS_FMT_NCCL_TESTS);
+    const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    double t0, t1;
+    assert_int_equal(ls_nccl_latency_bound(e, &t0, &t1), 1);
+    assert_true(t0 > 19.1 && t0 < 19.13); /* 19.12 us at 8 B */
+    assert_true(t1 > 18.58 && t1 < 18.6); /* 18.59 us at 64 B */
+    json_t *plan = ls_plan(doc);
+    assert_int_equal(json_array_size(json_object_get(plan, "measured_groups")), 0);
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(plan, "groups"), i, g)
+        assert_null(json_object_get(g, "measured_busbw_gbps"));
+    assert_true(needs_say(plan, "stops at 64 B, a latency-bound size"));
+    json_decref(plan);
+    json_decref(doc);
+}
+
+/* Its healthy twin, the H200 pair's own nccl-tests all_reduce (8 B to its largest size,
+   the time growing with the size past the latency-bound rows):
+   bandwidth, quoted as measured, no latency-bound note. */
+static void test_bandwidth_bound_sweep_is_quoted(void **state)
+{
+    (void)state;
+    json_t *doc = imported("h200x2/nccl-tests-all_reduce.txt", LS_FMT_NCCL_TESTS);
+    const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    assert_int_equal(ls_nccl_latency_bound(e, NULL, NULL), 0);
+    json_t *plan = ls_plan(doc);
+    const json_t *mg = json_array_get(json_object_get(plan, "measured_groups"), 0);
+    assert_non_null(mg);
+    assert_true(ls_json_num(mg, "measured_busbw_gbps", 0) > 1); /* busbw at the largest row, GB/s */
+    assert_false(needs_say(plan, "latency-bound"));
+    json_decref(plan);
+    json_decref(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_latency_bound_sweep_is_no_bandwidth),
+        cmocka_unit_test(test_bandwidth_bound_sweep_is_quoted),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
