@@ -74,11 +74,54 @@ static void test_bandwidth_bound_sweep_is_quoted(void **state)
     json_decref(doc);
 }
 
+/* The first nccl_warn finding of a log's document. */
+static json_t *trail_finding(const char *relative, int format, const json_t **found)
+{
+    json_t *doc = imported(relative, format);
+    json_t *findings = ls_findings(doc);
+    *found = ls_test_finding(findings, "nccl_warn");
+    assert_non_null(*found);
+    json_decref(doc);
+    return findings;
+}
+
+/* nccl-367: "include/net.h:19 -> 2" on three threads of NCCL 2.4, each going on with its
+   "CUDA Dev 0[3], Socket NIC distance : SYS" or ring lines: NCCL handled the code (net.cc
+   takes the NIC path it cannot resolve as distance SYS), so no warning says it failed. */
+static void test_handled_trail_is_no_failure(void **state)
+{
+    (void)state;
+    const json_t *f;
+    json_t *findings = trail_finding("real/nccl-367-16rank-container-shm-socket.log",
+                                     LS_FMT_NCCL_LOG, &f);
+    assert_string_equal(ls_json_str(f, "severity", ""), "info");
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "include/net.h:19"));
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "handled the code itself"));
+    json_decref(findings);
+}
+
+/* Its twin, nccl-1610 (a PyTorch watchdog paste with NCCL's lines): a socket.cc trail of error 3
+   whose thread prints only the trail (its last line cut inside "misc/socket.cc:621 ->"): whether
+   NCCL stopped on it is unknown, said so, and still a warning. */
+static void test_trail_without_sequel_is_unknown(void **state)
+{
+    (void)state;
+    const json_t *f;
+    json_t *findings = trail_finding("real/nccl-1610-timestamp-trail.log", LS_FMT_TORCH_WATCHDOG,
+                                     &f);
+    assert_string_equal(ls_json_str(f, "severity", ""), "warning");
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "is unknown from the text"));
+    assert_null(strstr(ls_json_str(f, "message", ""), "handled the code itself"));
+    json_decref(findings);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_latency_bound_sweep_is_no_bandwidth),
         cmocka_unit_test(test_bandwidth_bound_sweep_is_quoted),
+        cmocka_unit_test(test_handled_trail_is_no_failure),
+        cmocka_unit_test(test_trail_without_sequel_is_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
