@@ -1014,7 +1014,13 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
         json_object_set_new((json_t *)plan, "cleanest_island",
                             json_incref(json_object_get(isl, "gpus")));
     fallback_summary(plan, out);
-    if (!json_array_size(out)) /* never a heading over nothing */
+    /* ngpus 0 is no GPU list, not "no GPU in the text": a kernel log, a DCGM table or an
+       NCCL log names GPUs by bus id, DCGM number or rank without listing the machine's */
+    if (!json_array_size(out) && !c->m->ngpus)
+        summary_line(out, "No group or pair to plan: the document holds no list of the "
+                          "machine's GPUs (a GPU the text names by bus id, rank or a tool's "
+                          "number is not one); next: import `nvidia-smi topo -m` for it");
+    else if (!json_array_size(out)) /* never a heading over nothing */
         summary_line(out,
                      c->m->ngpus < 2 ? "%d GPU in the text: no group or pair to plan"
                      : any_known_link(c->m)
@@ -1105,7 +1111,10 @@ static void latency_bound_needs(const ls_machine_t *m, json_t *list)
                                                  "grows with the "
                                                  "size (nccl-tests `-e 1G`)",
                                                  ls_json_str(e, "collective", "unknown"),
-                                                 mask ? " on GPUs " : "", set, size, t1, t0));
+                                                 !mask                     ? ""
+                                                 : ls_popcount64(mask) > 1 ? " on GPUs "
+                                                                           : " on GPU ",
+                                                 set, size, t1, t0));
     }
 }
 

@@ -115,6 +115,43 @@ static void test_trail_without_sequel_is_unknown(void **state)
     json_decref(findings);
 }
 
+/* The plan's summary line that holds text (NULL when none does). */
+static const char *summary_with(const json_t *plan, const char *text)
+{
+    size_t i;
+    const json_t *h;
+    json_array_foreach(json_object_get(plan, "summary"), i, h) {
+        if (strstr(json_string_value(h), text))
+            return json_string_value(h);
+    }
+    return NULL;
+}
+
+/* dcgm-godcgm52: DCGM names GPU 0 and GPU 1, but no list of the machine's GPUs is in the
+   document: the plan said "0 GPU in the text", now that it holds no GPU list. */
+static void test_no_gpu_list_is_not_no_gpu(void **state)
+{
+    (void)state;
+    json_t *doc = imported("real/dcgm-godcgm52-memory-fail-gpu0.txt", LS_FMT_DCGM_DIAG_TEXT);
+    json_t *plan = ls_plan(doc);
+    assert_null(summary_with(plan, "0 GPU in the text"));
+    assert_non_null(summary_with(plan, "holds no list of the machine's GPUs"));
+    json_decref(plan);
+    json_decref(doc);
+}
+
+/* Its twin, nccl-tests249: one rank on one A10G listed by its rank line: one GPU, said. */
+static void test_one_gpu_is_said(void **state)
+{
+    (void)state;
+    json_t *doc = imported("real/nccl-tests249-a10g-one-rank.txt", LS_FMT_NCCL_TESTS);
+    json_t *plan = ls_plan(doc);
+    assert_non_null(summary_with(plan, "1 GPU in the text"));
+    assert_null(summary_with(plan, "no list of the machine's GPUs"));
+    json_decref(plan);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -122,6 +159,8 @@ int main(void)
         cmocka_unit_test(test_bandwidth_bound_sweep_is_quoted),
         cmocka_unit_test(test_handled_trail_is_no_failure),
         cmocka_unit_test(test_trail_without_sequel_is_unknown),
+        cmocka_unit_test(test_no_gpu_list_is_not_no_gpu),
+        cmocka_unit_test(test_one_gpu_is_said),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
