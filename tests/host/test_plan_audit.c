@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analyze.h"
@@ -152,6 +153,56 @@ static void test_one_gpu_is_said(void **state)
     json_decref(doc);
 }
 
+/* The p2p_unavailable message of a p2pBandwidthLatencyTest paste. */
+static char *p2p_message(const char *relative)
+{
+    json_t *doc = imported(relative, LS_FMT_P2P_SAMPLE);
+    json_t *findings = ls_findings(doc);
+    const json_t *f = ls_test_finding(findings, "p2p_unavailable");
+    assert_non_null(f);
+    char *msg = strdup(ls_json_str(f, "message", ""));
+    json_decref(findings);
+    json_decref(doc);
+    return msg;
+}
+
+/* nccl-tests#117: the paste is cut after GPU 0's seven CANNOT lines of 8 GPUs' 28 pairs:
+   it said "7 of 28 GPU pairs" as if 21 had peer access; they are unknown. */
+static void test_cut_peer_list_counts_unknown_pairs(void **state)
+{
+    (void)state;
+    char *msg = p2p_message("real/p2p-nccltests117-8x2080ti-cannot.txt");
+    assert_non_null(strstr(msg, "7 of 7 GPU pairs the text states (of 28; the other 21 unknown)"));
+    free(msg);
+}
+
+/* A paste stating some pairs with access: aikitoria5 states 15 of 21 pairs, two of them
+   with peer access (GPU 0-1, 2-3), six not at all. */
+static void test_stated_pairs_are_counted(void **state)
+{
+    (void)state;
+    char *msg = p2p_message("real/p2p-aikitoria5-mixed-cannot.txt");
+    assert_non_null(strstr(msg, "13 of 15 GPU pairs the text states (of 21; the other 6 unknown)"));
+    free(msg);
+}
+
+/* The healthy twin: seed 000's document (11 GV100s, every pair measured) states every
+   pair, so its count stays "10 of 55 GPU pairs" with nothing unknown. */
+static void test_every_pair_stated_says_no_unknown(void **state)
+{
+    (void)state;
+    char err[256];
+    json_t *doc = ls_doc_read(ls_fixture("analyze/seed000-gv100x11.json"), err, sizeof err);
+    assert_non_null(doc);
+    json_t *findings = ls_findings(doc);
+    const json_t *f = ls_test_finding(findings, "p2p_unavailable");
+    assert_non_null(f);
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "on 10 of 55 GPU pairs ("));
+    assert_null(strstr(ls_json_str(f, "message", ""), "unknown)"));
+    json_decref(findings);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +212,9 @@ int main(void)
         cmocka_unit_test(test_trail_without_sequel_is_unknown),
         cmocka_unit_test(test_no_gpu_list_is_not_no_gpu),
         cmocka_unit_test(test_one_gpu_is_said),
+        cmocka_unit_test(test_cut_peer_list_counts_unknown_pairs),
+        cmocka_unit_test(test_stated_pairs_are_counted),
+        cmocka_unit_test(test_every_pair_stated_says_no_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
