@@ -994,8 +994,12 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     }
     if (hbm && ls_popcount64(hbm) < c->m->ngpus) {
         ls_format_gpu_mask(hbm, set, sizeof set);
-        summary_line(out, "Memory-bound single-GPU work: GPUs %s (highest measured HBM bandwidth)",
-                     set);
+        /* best_hbm falls back on the datasheet where nothing was measured: said so */
+        const char *from = ls_json_str(json_array_get(json_object_get(plan, "best_hbm_gpus"), 0),
+                                       "from", "measured");
+        summary_line(out, "Memory-bound single-GPU work: GPU%s %s (highest %s HBM bandwidth)",
+                     ls_popcount64(hbm) > 1 ? "s" : "", set,
+                     strcmp(from, "measured") ? "datasheet" : "measured");
     }
     const json_t *k;
     json_array_foreach(json_object_get(plan, "keep_out"), i, k) {

@@ -203,6 +203,33 @@ static void test_every_pair_stated_says_no_unknown(void **state)
     json_decref(doc);
 }
 
+/* The plan of a p2pBandwidthLatencyTest paste, its summary line on memory-bound work. */
+static void hbm_summary(const char *relative, const char *want)
+{
+    json_t *doc = imported(relative, LS_FMT_P2P_SAMPLE);
+    json_t *plan = ls_plan(doc);
+    const char *line = summary_with(plan, "Memory-bound single-GPU work");
+    assert_non_null(line);
+    assert_non_null(strstr(line, want));
+    json_decref(plan);
+    json_decref(doc);
+}
+
+/* tinygrad#44: GPU 0's 1012 GB/s leads GPU 1's 936 alone: "GPU 0", not "GPUs 0". */
+static void test_one_best_hbm_gpu_is_singular(void **state)
+{
+    (void)state;
+    hbm_summary("real/p2p-tinygrad44-2x4090.txt", ": GPU 0 (highest measured HBM bandwidth)");
+}
+
+/* Its twin: three of six RTX PRO 6000s within 5% of the fastest stay plural. */
+static void test_several_best_hbm_gpus_are_plural(void **state)
+{
+    (void)state;
+    hbm_summary("real/p2p-rtx6kpro-6gpu-web-collapsed.txt",
+                ": GPUs 0,1,5 (highest measured HBM bandwidth)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +242,8 @@ int main(void)
         cmocka_unit_test(test_cut_peer_list_counts_unknown_pairs),
         cmocka_unit_test(test_stated_pairs_are_counted),
         cmocka_unit_test(test_every_pair_stated_says_no_unknown),
+        cmocka_unit_test(test_one_best_hbm_gpu_is_singular),
+        cmocka_unit_test(test_several_best_hbm_gpus_are_plural),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
