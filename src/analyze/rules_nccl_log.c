@@ -353,7 +353,7 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
             continue;
         char conns[48] = "";
         if (sockets)
-            snprintf(conns, sizeof conns, ", %d connections", sockets);
+            snprintf(conns, sizeof conns, ", %d connection%s", sockets, sockets == 1 ? "" : "s");
         if (ib_disabled_by_env(m)) {
             ls_finding_about(out, "net_socket", LS_SEV_INFO, src[i].about, src[i].subject,
                              "env.NCCL_IB_DISABLE",

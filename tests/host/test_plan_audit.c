@@ -230,6 +230,73 @@ static void test_several_best_hbm_gpus_are_plural(void **state)
                 ": GPUs 0,1,5 (highest measured HBM bandwidth)");
 }
 
+/* The message of the first finding of rule for one real text. */
+static char *message_of(const char *relative, int format, const char *rule)
+{
+    json_t *doc = imported(relative, format);
+    json_t *findings = ls_findings(doc);
+    const json_t *f = ls_test_finding(findings, rule);
+    assert_non_null(f);
+    char *msg = strdup(ls_json_str(f, "message", ""));
+    json_decref(findings);
+    json_decref(doc);
+    return msg;
+}
+
+/* nccl-tests#213: two headers of "nThread 1 nGpus 8", the paste cut at rank 4: each run
+   holds 8 ranks; the finding said "2 single-node runs of 4 ranks each". */
+static void test_cut_rank_list_takes_the_header_count(void **state)
+{
+    (void)state;
+    json_t *doc = imported("real/nccl-tests213-two-headers-h800.txt", LS_FMT_NCCL_TESTS);
+    assert_int_equal(ls_json_int(json_array_get(json_object_get(doc, "measurements"), 0), "nranks",
+                                 0),
+                     8);
+    json_decref(doc);
+    char *msg = message_of("real/nccl-tests213-two-headers-h800.txt", LS_FMT_NCCL_TESTS,
+                           "separate_runs");
+    assert_non_null(strstr(msg, "2 single-node runs of 8 ranks each"));
+    free(msg);
+}
+
+/* Its twin, nccl-tests#294: one process per GPU (nGpus 1) and 12 rank lines: 12 ranks. */
+static void test_rank_lines_above_the_header_count_stay(void **state)
+{
+    (void)state;
+    json_t *doc = imported("real/nccl-tests294-16rank-2node.txt", LS_FMT_NCCL_TESTS);
+    assert_int_equal(ls_json_int(json_array_get(json_object_get(doc, "measurements"), 0), "nranks",
+                                 0),
+                     12);
+    json_decref(doc);
+}
+
+/* nccl-tests#249: "GPU0 its collective (not named in the paste) ran on one rank" read as one
+   noun; now "GPU0: the collective (not named in the paste) ran on one rank". Twin:
+   nccl-tests#287 names all_reduce. */
+static void test_one_rank_names_its_subject(void **state)
+{
+    (void)state;
+    char *msg = message_of("real/nccl-tests249-a10g-one-rank.txt", LS_FMT_NCCL_TESTS,
+                           "implausible");
+    assert_non_null(strstr(msg, "GPU0: the collective (not named in the paste) ran on one rank"));
+    free(msg);
+    msg = message_of("real/nccl-tests287-5090-one-rank.txt", LS_FMT_NCCL_TESTS, "implausible");
+    assert_non_null(strstr(msg, "GPU0: all_reduce ran on one rank"));
+    free(msg);
+}
+
+/* pytorch#68893: one NET/Socket connection, said "1 connections"; twin nccl-tests#171: 11. */
+static void test_socket_connections_counted_in_words(void **state)
+{
+    (void)state;
+    char *msg = message_of("real/nccl-pytorch68893-ansi-socket.log", LS_FMT_NCCL_LOG, "net_socket");
+    assert_non_null(strstr(msg, "(NET/Socket, 1 connection)"));
+    free(msg);
+    msg = message_of("real/nccl-tests171-2host-socket-shm.log", LS_FMT_NCCL_LOG, "net_socket");
+    assert_non_null(strstr(msg, "(NET/Socket, 11 connections)"));
+    free(msg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +311,10 @@ int main(void)
         cmocka_unit_test(test_every_pair_stated_says_no_unknown),
         cmocka_unit_test(test_one_best_hbm_gpu_is_singular),
         cmocka_unit_test(test_several_best_hbm_gpus_are_plural),
+        cmocka_unit_test(test_cut_rank_list_takes_the_header_count),
+        cmocka_unit_test(test_rank_lines_above_the_header_count_stay),
+        cmocka_unit_test(test_one_rank_names_its_subject),
+        cmocka_unit_test(test_socket_connections_counted_in_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
