@@ -1028,8 +1028,10 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
         summary_line(out,
                      c->m->ngpus < 2 ? "%d GPU in the text: no group or pair to plan"
                      : any_known_link(c->m)
-                         ? "%d GPUs, no two of them closer than across the CPU, no NUMA node "
-                           "known: no group to plan"
+                         /* "no NUMA node known" was false where one GPU's node is given
+                            (topo-club178: GPU1 on node 1, GPU0's cell blank) */
+                         ? "%d GPUs, no two of them closer than across the CPU, nor on one "
+                           "known NUMA node: no group to plan"
                          : "%d GPUs and no link or figure between them in the text: no group to "
                            "plan",
                      c->m->ngpus);

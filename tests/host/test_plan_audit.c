@@ -297,6 +297,25 @@ static void test_socket_connections_counted_in_words(void **state)
     free(msg);
 }
 
+/* topo-club178: two GPUs at SYS, GPU1 on NUMA node 1 and GPU0's node blank: the plan said
+   "no NUMA node known"; one is known, no two GPUs share one. Twin: topo-deepep128 (all SYS,
+   GPUs 0-3 on node 0) groups by node. */
+static void test_one_numa_node_known_is_not_none(void **state)
+{
+    (void)state;
+    json_t *doc = imported("real/topo-club178-2x3090-sys.txt", LS_FMT_TOPO);
+    json_t *plan = ls_plan(doc);
+    assert_null(summary_with(plan, "no NUMA node known"));
+    assert_non_null(summary_with(plan, "nor on one known NUMA node"));
+    json_decref(plan);
+    json_decref(doc);
+    doc = imported("real/topo-deepep128-8xh20-allsys-cut.txt", LS_FMT_TOPO);
+    plan = ls_plan(doc);
+    assert_non_null(summary_with(plan, "group by NUMA node instead"));
+    json_decref(plan);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_rank_lines_above_the_header_count_stay),
         cmocka_unit_test(test_one_rank_names_its_subject),
         cmocka_unit_test(test_socket_connections_counted_in_words),
+        cmocka_unit_test(test_one_numa_node_known_is_not_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
