@@ -316,6 +316,24 @@ static void test_one_numa_node_known_is_not_none(void **state)
     json_decref(doc);
 }
 
+/* dcgm#49: "PCIe | Fail - All" in a table cut before its metadata: the finding said
+   "failed on GPU unknown"; every GPU failed, how many is not in the paste. Twin:
+   godcgm#52's "Fail - GPU: 0" names GPU0. */
+static void test_dcgm_fail_all_is_every_gpu(void **state)
+{
+    (void)state;
+    char *msg = message_of("real/dcgm-dcgm49-a100-pcie-fail-nvlink-down.txt", LS_FMT_DCGM_DIAG_TEXT,
+                           "dcgm_failed");
+    assert_non_null(
+        strstr(msg, "PCIe test failed on every GPU (\"All\"; how many is not in the paste)"));
+    assert_null(strstr(msg, "GPU unknown"));
+    free(msg);
+    msg = message_of("real/dcgm-godcgm52-memory-fail-gpu0.txt", LS_FMT_DCGM_DIAG_TEXT,
+                     "dcgm_failed");
+    assert_non_null(strstr(msg, "GPU Memory test failed on GPU0"));
+    free(msg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_one_rank_names_its_subject),
         cmocka_unit_test(test_socket_connections_counted_in_words),
         cmocka_unit_test(test_one_numa_node_known_is_not_none),
+        cmocka_unit_test(test_dcgm_fail_all_is_every_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
