@@ -334,6 +334,24 @@ static void test_dcgm_fail_all_is_every_gpu(void **state)
     free(msg);
 }
 
+/* deepresearcher#16: rank 3's "Some NCCL operations have failed or timed out" (no op, no
+   SeqNum) under its ALLTOALL SeqNum 8 timeout was said again as "; a collective timed out
+   on rank 3". Twin: nccl#1409's two ranks in two collectives at one SeqNum stay two. */
+static void test_bare_timeout_line_is_not_a_second_timeout(void **state)
+{
+    (void)state;
+    char *msg = message_of("real/watchdog-deepresearcher16-ray-alltoall-pg5.txt",
+                           LS_FMT_TORCH_WATCHDOG, "collective_timeout");
+    assert_non_null(strstr(msg, "ALLTOALL SeqNum 8"));
+    assert_null(strstr(msg, "a collective timed out"));
+    free(msg);
+    msg = message_of("real/watchdog-nccl1409-broadcast-vs-allreduce-80078.txt",
+                     LS_FMT_TORCH_WATCHDOG, "collective_timeout");
+    assert_non_null(strstr(msg, "BROADCAST SeqNum 80078"));
+    assert_non_null(strstr(msg, "ALLREDUCE SeqNum 80078"));
+    free(msg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_socket_connections_counted_in_words),
         cmocka_unit_test(test_one_numa_node_known_is_not_none),
         cmocka_unit_test(test_dcgm_fail_all_is_every_gpu),
+        cmocka_unit_test(test_bare_timeout_line_is_not_a_second_timeout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
