@@ -257,6 +257,42 @@ double ls_nccl_largest_bytes(const json_t *e)
     return b;
 }
 
+/* A row's time in microseconds (out-of-place, else in-place; -1 when neither has one). */
+static double row_time_us(const json_t *row)
+{
+    const json_t *side = json_object_get(row, "oop");
+    double t = ls_json_num(json_is_object(side) ? side : json_object_get(row, "ip"), "time_us", -1);
+    return t;
+}
+
+int ls_nccl_latency_bound(const json_t *e, double *small_us, double *large_us)
+{
+    double small_b = 0, large_b = 0, small_t = -1, large_t = -1;
+    size_t i;
+    const json_t *row;
+    json_array_foreach(json_object_get(e, "rows"), i, row) {
+        double b = ls_json_num(row, "bytes", -1), t = row_time_us(row);
+        if (b < 0 || t <= 0)
+            continue;
+        if (small_t < 0 || b < small_b)
+            small_b = b, small_t = t;
+        if (large_t < 0 || b > large_b)
+            large_b = b, large_t = t;
+    }
+    if (small_us)
+        *small_us = small_t;
+    if (large_us)
+        *large_us = large_t;
+    /* one size, or no times: the curve cannot tell */
+    if (small_t <= 0 || large_t <= 0 || large_b <= small_b)
+        return 0;
+    /* t(n) = alpha + n / beta, and the smallest size's time is alpha (its transfer term is
+       the least of the sweep): below twice that time the transfer term at the largest
+       size is less than the fixed latency, so its busbw measures the latency, not the
+       links (nccl-1039: 18.59 us at 64 B against 19.12 us at 8 B) */
+    return large_t < LS_LATENCY_BOUND_FACTOR * small_t;
+}
+
 double ls_nccl_busbw_at(const json_t *e, double bytes)
 {
     size_t i;

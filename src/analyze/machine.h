@@ -63,6 +63,14 @@ int ls_popcount64(uint64_t x);
 double ls_nccl_largest_bytes(const json_t *entry);
 double ls_nccl_busbw_at(const json_t *entry, double bytes);
 
+/* 1 when an nccl entry's largest size is latency-bound by the sweep's own curve: its
+   time there under LS_LATENCY_BOUND_FACTOR x the smallest size's (the transfer term is
+   less than the fixed latency); 0 when it is not or the curve cannot tell (one size, no
+   times). Its busbw at that size is then a latency figure, never a bandwidth. small_us
+   and large_us (each may be NULL) get the two times (-1 unknown). */
+#define LS_LATENCY_BOUND_FACTOR 2.0
+int ls_nccl_latency_bound(const json_t *entry, double *small_us, double *large_us);
+
 /* Median of n values (sorted copy; 0 for n == 0). */
 double ls_median(const double *values, int n);
 /* qsort order of the double each element starts with: a double, or a struct whose first

@@ -4,7 +4,9 @@
 #include "ceiling.h"
 #include "rules.h"
 #include "model/doc.h"
+#include "model/gpuset.h"
 #include "model/vocab.h"
+#include "util/parse.h"
 #include "util/strindex.h"
 
 #include <math.h>
@@ -767,8 +769,10 @@ static int gather_allreduce(plan_ctx_t *c)
     for (long i = ls_doc_next_measurement(m->doc, "nccl", 0); i >= 0;
          i = ls_doc_next_measurement(m->doc, "nccl", i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i);
+        /* a sweep that never left the latency-bound sizes measured no bandwidth: its
+           busbw at the largest size is not quoted as one */
         if (strcmp(ls_json_str(e, "collective", ""), "all_reduce") ||
-            strcmp(ls_json_str(e, "status", ""), "ok"))
+            strcmp(ls_json_str(e, "status", ""), "ok") || ls_nccl_latency_bound(e, NULL, NULL))
             continue;
         c->allreduce_key[c->nallreduce] = set_key(ls_gpu_mask_of(json_object_get(e, "gpus")),
                                                   ls_json_str(e, "variant", "default"));
@@ -990,8 +994,12 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
     }
     if (hbm && ls_popcount64(hbm) < c->m->ngpus) {
         ls_format_gpu_mask(hbm, set, sizeof set);
-        summary_line(out, "Memory-bound single-GPU work: GPUs %s (highest measured HBM bandwidth)",
-                     set);
+        /* best_hbm falls back on the datasheet where nothing was measured: said so */
+        const char *from = ls_json_str(json_array_get(json_object_get(plan, "best_hbm_gpus"), 0),
+                                       "from", "measured");
+        summary_line(out, "Memory-bound single-GPU work: GPU%s %s (highest %s HBM bandwidth)",
+                     ls_popcount64(hbm) > 1 ? "s" : "", set,
+                     strcmp(from, "measured") ? "datasheet" : "measured");
     }
     const json_t *k;
     json_array_foreach(json_object_get(plan, "keep_out"), i, k) {
@@ -1010,12 +1018,20 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
         json_object_set_new((json_t *)plan, "cleanest_island",
                             json_incref(json_object_get(isl, "gpus")));
     fallback_summary(plan, out);
-    if (!json_array_size(out)) /* never a heading over nothing */
+    /* ngpus 0 is no GPU list, not "no GPU in the text": a kernel log, a DCGM table or an
+       NCCL log names GPUs by bus id, DCGM number or rank without listing the machine's */
+    if (!json_array_size(out) && !c->m->ngpus)
+        summary_line(out, "No group or pair to plan: the document holds no list of the "
+                          "machine's GPUs (a GPU the text names by bus id, rank or a tool's "
+                          "number is not one); next: import `nvidia-smi topo -m` for it");
+    else if (!json_array_size(out)) /* never a heading over nothing */
         summary_line(out,
                      c->m->ngpus < 2 ? "%d GPU in the text: no group or pair to plan"
                      : any_known_link(c->m)
-                         ? "%d GPUs, no two of them closer than across the CPU, no NUMA node "
-                           "known: no group to plan"
+                         /* "no NUMA node known" was false where one GPU's node is given
+                            (topo-club178: GPU1 on node 1, GPU0's cell blank) */
+                         ? "%d GPUs, no two of them closer than across the CPU, nor on one "
+                           "known NUMA node: no group to plan"
                          : "%d GPUs and no link or figure between them in the text: no group to "
                            "plan",
                      c->m->ngpus);
@@ -1078,9 +1094,40 @@ static json_t *noisy_entries(const ls_machine_t *m)
 }
 
 /* What the plan would need to say more: facts missing from the document. */
+/* An ok nccl sweep whose largest size is latency-bound (machine.h): what it measured is
+   latency, so the plan quotes no bandwidth of it and says what would give one. */
+static void latency_bound_needs(const ls_machine_t *m, json_t *list)
+{
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        double t0, t1;
+        if (strcmp(ls_json_str(e, "status", ""), "ok") || !ls_nccl_latency_bound(e, &t0, &t1))
+            continue;
+        char set[96] = "", size[32];
+        uint64_t mask = ls_gpu_mask_of(json_object_get(e, "gpus"));
+        if (mask)
+            ls_format_gpu_mask(mask, set, sizeof set);
+        ls_format_size((uint64_t)ls_nccl_largest_bytes(e), size, sizeof size);
+        json_array_append_new(list, json_sprintf("the %s sweep%s%s stops at %s, a latency-bound "
+                                                 "size (%.2f us "
+                                                 "there, %.2f us at its smallest): its busbw there "
+                                                 "is latency, "
+                                                 "not bandwidth; run it to sizes where the time "
+                                                 "grows with the "
+                                                 "size (nccl-tests `-e 1G`)",
+                                                 ls_json_str(e, "collective", "unknown"),
+                                                 !mask                     ? ""
+                                                 : ls_popcount64(mask) > 1 ? " on GPUs "
+                                                                           : " on GPU ",
+                                                 set, size, t1, t0));
+    }
+}
+
 static json_t *needs(const ls_machine_t *m)
 {
     json_t *list = json_array();
+    latency_bound_needs(m, list);
     if (!m->has_topo && m->ngpus > 1) /* GPUs of the document or only of its figures */
         json_array_append_new(list, json_string("import `nvidia-smi topo -m` to judge links: "
                                                 "without it no link "

@@ -230,14 +230,14 @@ static void one_rank(const json_t *e, json_t *out)
                  nccl_peak(e));
     ls_finding_add(out, "implausible", LS_SEV_WARNING, about,
                    json_pack("[s]", ls_json_str(e, "id", "")),
-                   "%s %s ran on one rank: no data crossed any link, so %s measures a local copy, "
+                   "%s: %s ran on one rank: no data crossed any link, so %s measures a local copy, "
                    "not the "
                    "interconnect; do not believe it; next: run one rank per GPU (`-g N` or `mpirun "
                    "-np N`)",
                    subject,
                    strcmp(ls_json_str(e, "collective", "unknown"), "unknown")
                        ? ls_json_str(e, "collective", "")
-                       : "its collective (not named in the paste)",
+                       : "the collective (not named in the paste)",
                    figure);
 }
 

@@ -353,7 +353,7 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
             continue;
         char conns[48] = "";
         if (sockets)
-            snprintf(conns, sizeof conns, ", %d connections", sockets);
+            snprintf(conns, sizeof conns, ", %d connection%s", sockets, sockets == 1 ? "" : "s");
         if (ib_disabled_by_env(m)) {
             ls_finding_about(out, "net_socket", LS_SEV_INFO, src[i].about, src[i].subject,
                              "env.NCCL_IB_DISABLE",
@@ -464,8 +464,9 @@ static const char *const result_names[] = {
 };
 
 /* A failed call's return-code trail ("misc/socket.cc:564 -> 2" up to "group.cc:64 -> 2")
-   where the paste holds no WARN line: NCCL failed and says only where; one finding per
-   code, host and GPU (import/nccl_log_extras.c). */
+   where the paste holds no WARN line: one finding per code, host and GPU
+   (import/nccl_log_extras.c). Info where every trail's thread went on after it (the code
+   was handled); else a warning that says whether NCCL stopped on it is unknown. */
 static void error_trails(const log_src_t *src, json_t *out)
 {
     size_t k;
@@ -486,13 +487,27 @@ static void error_trails(const log_src_t *src, json_t *out)
         char where[300];
         warn_where(g, where, sizeof where);
         json_decref(g);
+        if (json_is_true(json_object_get(t, "went_on"))) {
+            /* the same host:pid:tid printed NCCL's next steps after the trail: the caller
+               took the code and went on (NCCL 2.4's net.cc reads an unresolvable NIC PCI
+               path, include/net.h:19, as distance SYS; import/nccl_log_extras.c) */
+            ls_finding_about(out, "nccl_warn", LS_SEV_INFO, src->about, src->subject, src->evidence,
+                             "an NCCL call returned error %lld (%s)%s at %s (%lld line%s of its "
+                             "return-code trail), and the thread that printed it went on with "
+                             "NCCL's work after it: NCCL handled the code itself (a probe it "
+                             "falls back from), not a failure; next: nothing for these lines",
+                             code, name, where, ls_json_str(t, "at", "unknown"),
+                             ls_json_int(t, "lines", 1),
+                             ls_json_int(t, "lines", 1) == 1 ? "" : "s");
+            continue;
+        }
         ls_finding_about(out, "nccl_warn", LS_SEV_WARNING, src->about, src->subject, src->evidence,
-                         "an NCCL call failed with error %lld (%s)%s, raised at %s (%lld line%s "
-                         "of "
-                         "its return-code trail); the paste holds no WARN line saying why; next: "
-                         "the "
-                         "lines "
-                         "before it, or rerun with NCCL_DEBUG=WARN (INFO for the context)",
+                         "an NCCL call returned error %lld (%s)%s, raised at %s (%lld line%s of "
+                         "its return-code trail); the paste holds no WARN line saying why, and "
+                         "whether NCCL handled the code or stopped on it is unknown from the "
+                         "text (no later line of the thread that printed it shows it going on); "
+                         "next: the lines before it, or rerun with NCCL_DEBUG=WARN (INFO for the "
+                         "context)",
                          code, name, where, ls_json_str(t, "at", "unknown"),
                          ls_json_int(t, "lines", 1), ls_json_int(t, "lines", 1) == 1 ? "" : "s");
     }

@@ -127,6 +127,13 @@ static int described(const json_t *list, size_t i)
     for (size_t k = 0; k < json_array_size(list); k++) {
         const json_t *y = json_array_get(list, k);
         const char *yop = ls_json_str(y, "op", "?");
+        /* "Some NCCL operations have failed or timed out" names neither op nor SeqNum: a
+           rank's timeout another record of that rank names says it (deepresearcher#16 read
+           "ALLTOALL SeqNum 8 ... on rank 3; a collective timed out on rank 3") */
+        if (k != i && seq < 0 && !strcmp(op, "?") &&
+            ls_json_int(y, "rank", -1) == ls_json_int(x, "rank", -2) &&
+            (strcmp(yop, "?") || ls_json_int(y, "seq", -1) >= 0))
+            return 1;
         if (k == i || ls_json_int(y, "seq", -2) != seq)
             continue;
         if ((k < i && !strcmp(yop, op)) || (!strcmp(op, "?") && strcmp(yop, "?")))

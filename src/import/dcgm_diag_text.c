@@ -116,9 +116,13 @@ static json_t *gpus_json(const reader_t *r, int gpu, const char *list)
 
 static void add_result(reader_t *r, const char *st, int gpu, const char *list)
 {
-    json_array_append_new(json_object_get(r->test, "results"),
-                          json_pack("{s:s, s:o, s:[]}", "status", st, "gpus",
-                                    gpus_json(r, gpu, list), "problems"));
+    json_t *res = json_pack("{s:s, s:o, s:[]}", "status", st, "gpus", gpus_json(r, gpu, list),
+                            "problems");
+    /* "Fail - All" where no metadata counts the GPUs: every GPU, how many unknown (its gpus
+       stay empty, never a guessed count) */
+    if (gpu == -1)
+        json_object_set_new(res, "all_gpus", json_true());
+    json_array_append_new(json_object_get(r->test, "results"), res);
     r->nresults++;
 }
 

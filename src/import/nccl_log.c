@@ -85,9 +85,12 @@ static const char *nccl_keyword(const char *line, char *kind, const char **kw)
    "2025-11-12 20:41:43,851 - INFO - ", "[2026-03-13 22:26:02] ", a colour code) is left
    out. host "" and *dev -1 where the line does not show them (a paste of the message
    alone, a masked host). 0 when a host was read. */
-static int line_prefix(const char *line, const char *kw, char *host, size_t len, int *dev)
+static int line_prefix(const char *line, const char *kw, char *host, size_t len, int *dev,
+                       char *thread)
 {
     host[0] = '\0', *dev = -1;
+    if (thread)
+        thread[0] = '\0';
     const char *end = kw;
     while (end > line && end[-1] == ' ')
         end--;
@@ -123,7 +126,8 @@ static int line_prefix(const char *line, const char *kw, char *host, size_t len,
        read from its right end: what a launcher glued in front without a blank
        ("[1,3]<stdout>:host:1:2") is not the host */
     const char *h_end = tok_end;
-    for (int fields = 0; fields < 2; fields++) {
+    int fields;
+    for (fields = 0; fields < 2; fields++) {
         const char *c = h_end;
         while (c > tok && c[-1] != ':')
             c--;
@@ -145,6 +149,10 @@ static int line_prefix(const char *line, const char *kw, char *host, size_t len,
         return -1;
     memcpy(host, tok, n);
     host[n] = '\0';
+    /* the whole "host:pid:tid" with a numeric tid: the thread that printed the line */
+    if (thread && fields == 2 && (size_t)(tok_end - tok) < LS_NCCL_THREAD_LEN &&
+        isdigit((unsigned char)tok_end[-1]))
+        snprintf(thread, LS_NCCL_THREAD_LEN, "%.*s", (int)(tok_end - tok), tok);
     return 0;
 }
 
@@ -452,13 +460,16 @@ static void parse_lines(const char *text, json_t *facts)
         }
         await_last_error = 0;
         int dev;
-        if (line_prefix(s, kw, host, sizeof host, &dev) == 0)
+        char thread[LS_NCCL_THREAD_LEN];
+        if (line_prefix(s, kw, host, sizeof host, &dev, thread) == 0)
             ls_json_add_string_once(json_object_get(facts, "hosts"), host);
         if (kind == 'W') {
             parse_warn(msg, host, dev, facts);
             ls_nccl_log_p2p_disabled(msg, host, facts);
-        } else
+        } else {
             parse_message(msg, host, dev, facts);
+            ls_nccl_trail_thread(msg, host, dev, thread, facts);
+        }
     }
 }
 
@@ -474,7 +485,7 @@ static void set_hosts(const char *text, json_t *facts)
         unlink_markdown(buf);
         const char *kw = NULL, *info = nccl_keyword(buf, &kind, &kw);
         int dev;
-        if (!info || kind != 'I' || line_prefix(buf, kw, host, sizeof host, &dev) != 0 ||
+        if (!info || kind != 'I' || line_prefix(buf, kw, host, sizeof host, &dev, NULL) != 0 ||
             !strstr(info, " via "))
             continue;
         int from, to;
@@ -526,6 +537,7 @@ json_t *ls_nccl_log_facts(const char *text)
         return facts;
     fix_bus_brackets(facts);
     parse_lines(text, facts);
+    ls_nccl_trail_threads_end(facts);
     json_object_del(facts, "network_said"); /* the extras' note while reading */
     set_hosts(text, facts);
     json_t *edges = json_array();

@@ -41,6 +41,94 @@ static int error_trail(const char *msg, const char *host, int dev, json_t *facts
     return 1;
 }
 
+/* The index in error_trails of the record a trail line (msg) went to, or -1 when msg is
+   no trail line or has code 0. */
+static long trail_record(const char *msg, const char *host, int dev, const json_t *facts)
+{
+    char at[128];
+    int code;
+    if (sscanf(msg, "%127[^ ] -> %d", at, &code) != 2 || !strchr(at, ':') ||
+        !isdigit((unsigned char)strrchr(at, ':')[1]) || code == 0)
+        return -1;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(json_object_get(facts, "error_trails"), i, t) {
+        const json_t *g = json_object_get(t, "gpu");
+        if (json_integer_value(json_object_get(t, "code")) == code &&
+            !strcmp(ls_json_str(t, TRAIL_HOST_KEY, ""), host) &&
+            (g ? json_integer_value(g) : -1) == dev)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* 1 when msg is a trail line whatever its code, or one cut inside it: "FILE:LINE" alone,
+   "FILE:LINE ->" (nccl-1610, nccl#1710's last lines): no sign that the thread went on. */
+static int trail_like(const char *msg)
+{
+    size_t n = strcspn(msg, " \r\n");
+    const char *colon = memchr(msg, ':', n);
+    if (!colon || colon + 1 == msg + n ||
+        strspn(colon + 1, "0123456789") != (size_t)(msg + n - colon - 1))
+        return 0;
+    const char *rest = msg + n;
+    rest += strspn(rest, " ");
+    return !*rest || *rest == '\r' || *rest == '\n' || !strncmp(rest, "->", 2);
+}
+
+/* Adds one to a trail record's count key ("handled" or "unknown"). */
+static void trail_count(json_t *facts, long idx, const char *key)
+{
+    json_t *t = json_array_get(json_object_get(facts, "error_trails"), (size_t)idx);
+    if (t)
+        json_object_set_new(t, key, json_integer(ls_json_int(t, key, 0) + 1));
+}
+
+void ls_nccl_trail_thread(const char *msg, const char *host, int dev, const char *thread,
+                          json_t *facts)
+{
+    long idx = trail_record(msg, host ? host : "", dev, facts);
+    if (!thread || !thread[0]) { /* no tid: a trail of it can never be told handled */
+        if (idx >= 0)
+            trail_count(facts, idx, "unknown");
+        return;
+    }
+    json_t *open = json_object_get(facts, "trail_threads");
+    if (!open) {
+        open = json_object();
+        json_object_set_new(facts, "trail_threads", open);
+    }
+    const json_t *was = json_object_get(open, thread);
+    if (idx >= 0) {
+        /* another record's code passed up on the same thread: the first was not handled */
+        if (was && json_integer_value(was) != idx)
+            trail_count(facts, json_integer_value(was), "unknown");
+        json_object_set_new(open, thread, json_integer(idx));
+        return;
+    }
+    if (!was || trail_like(msg))
+        return;
+    trail_count(facts, json_integer_value(was), "handled"); /* the thread went on */
+    json_object_del(open, thread);
+}
+
+void ls_nccl_trail_threads_end(json_t *facts)
+{
+    const char *thread;
+    json_t *v;
+    json_object_foreach(json_object_get(facts, "trail_threads"), thread, v)
+        trail_count(facts, json_integer_value(v), "unknown"); /* the paste ends first */
+    json_object_del(facts, "trail_threads");
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(facts, "error_trails"), i, t) {
+        if (ls_json_int(t, "handled", 0) > 0 && ls_json_int(t, "unknown", 0) == 0)
+            json_object_set_new(t, "went_on", json_true());
+        json_object_del(t, "handled");
+        json_object_del(t, "unknown");
+    }
+}
+
 /* "socketPollConnect: connect returned No route to host, retrying (26/34) after sleep for
    2600 msec" (2.24-2.26), "...: connect to 10.0.0.4<5> returned ..." (2.27 on): NCCL's
    socket connect failed with ETIMEDOUT, EHOSTUNREACH or ECONNREFUSED and is retried,

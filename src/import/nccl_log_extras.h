@@ -23,6 +23,19 @@
                                                    a and b" (also its NVLINK WARN form) */
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts);
 
+/* A thread's "host:pid:tid" as NCCL prints it before " [dev]": at most this long. */
+#define LS_NCCL_THREAD_LEN 160
+
+/* Whether NCCL went on after a return-code trail: called for each INFO message (after
+   ls_nccl_log_extras) with the thread that printed it ("" unknown). A trail line opens
+   its thread's trail; a later INFO line of that thread that is no trail line closes it as
+   handled (the caller took the code and went on); one that passes another code up, or
+   the paste's end, leaves it unknown. ls_nccl_trail_threads_end sets each error_trails
+   record's "went_on": true where every trail of it was handled, and removes the notes. */
+void ls_nccl_trail_thread(const char *msg, const char *host, int dev, const char *thread,
+                          json_t *facts);
+void ls_nccl_trail_threads_end(json_t *facts);
+
 /* The "P2P is disabled between [NVLINK] connected GPUs A and B" message (INFO or WARN)
    into facts' p2p_disabled; 1 when msg is one. */
 int ls_nccl_log_p2p_disabled(const char *msg, const char *host, json_t *facts);

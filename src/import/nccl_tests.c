@@ -593,8 +593,11 @@ static void set_run_fields(json_t *e, const block_t *b, const row_t *first, cons
     for (int i = 0; runs == 1 && i < b->nranks; i++)
         if (b->ranks[i].rank + 1 > nranks)
             nranks = b->ranks[i].rank + 1;
-    if (nranks == 0 && b->nthread > 0 && b->ngpus > 0)
-        nranks = b->nthread * b->ngpus;
+    /* each process's header counts its own ranks (nThread x nGpus): a run holds at least
+       that many, so a rank list shorter than it was cut (nccl-tests#213: "nGpus 8" over
+       four rank lines is 8 ranks a run, not 4) */
+    if (b->nthread > 0 && b->ngpus > 0 && (long long)b->nthread * b->ngpus > nranks)
+        nranks = (long long)b->nthread * b->ngpus;
     if (nranks > 0) /* a paste without rank lines or header says nothing of it */
         json_object_set_new(e, "nranks", json_integer(nranks));
     if (runs > 1) /* independent runs: their hosts are not the nodes of one test */
