@@ -74,3 +74,15 @@ const json_t *ls_test_finding(const json_t *findings, const char *rule)
     }
     return NULL;
 }
+
+const json_t *ls_test_gpu(const json_t *doc, int index)
+{
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
+        if (ls_json_int(g, "index", -1) == index)
+            return g;
+    }
+    fail_msg("no GPU %d", index);
+    return NULL;
+}

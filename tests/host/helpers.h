@@ -20,6 +20,9 @@ int ls_test_import(json_t *doc, const char *relative, int want);
 /* The first finding of this rule in findings (NULL when there is none). */
 const json_t *ls_test_finding(const json_t *findings, const char *rule);
 
+/* The document's GPU with this "index"; fails the test when there is none. */
+const json_t *ls_test_gpu(const json_t *doc, int index);
+
 /* Exit code for a skipped test (CTest SKIP_RETURN_CODE). */
 #define LS_TEST_SKIP 77
 

@@ -112,14 +112,7 @@ static void value_is(const json_t *doc, const char *id, double want)
 
 static const json_t *gpu(const json_t *doc, int index)
 {
-    size_t i;
-    const json_t *g;
-    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
-        if (ls_json_int(g, "index", -1) == index)
-            return g;
-    }
-    fail_msg("no GPU %d", index);
-    return NULL;
+    return ls_test_gpu(doc, index);
 }
 
 static const json_t *link_ab(const json_t *doc, int a, int b)

@@ -63,14 +63,7 @@ static json_t *import_derived(const char *file, const char *from, const char *to
 
 static const json_t *gpu(const json_t *doc, int index)
 {
-    size_t i;
-    const json_t *g;
-    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
-        if (ls_json_int(g, "index", -1) == index)
-            return g;
-    }
-    fail_msg("no GPU %d", index);
-    return NULL;
+    return ls_test_gpu(doc, index);
 }
 
 static const json_t *smi(const json_t *doc)
