@@ -1109,17 +1109,12 @@ static void latency_bound_needs(const ls_machine_t *m, json_t *list)
         if (mask)
             ls_format_gpu_mask(mask, set, sizeof set);
         ls_format_size((uint64_t)ls_nccl_largest_bytes(e), size, sizeof size);
-        json_array_append_new(list, json_sprintf("the %s sweep%s%s stops at %s, a latency-bound "
-                                                 "size (%.2f us "
-                                                 "there, %.2f us at its smallest): its busbw there "
-                                                 "is latency, "
-                                                 "not bandwidth; run it to sizes where the time "
-                                                 "grows with the "
-                                                 "size (nccl-tests `-e 1G`)",
-                                                 ls_json_str(e, "collective", "unknown"),
-                                                 !mask                     ? ""
-                                                 : ls_popcount64(mask) > 1 ? " on GPUs "
-                                                                           : " on GPU ",
+        const char *on = !mask ? "" : ls_popcount64(mask) > 1 ? " on GPUs " : " on GPU ";
+        static const char fmt[] =
+            "the %s sweep%s%s stops at %s, a latency-bound size (%.2f us there, %.2f us at "
+            "its smallest): its busbw there is latency, not bandwidth; run it to sizes where "
+            "the time grows with the size (nccl-tests `-e 1G`)";
+        json_array_append_new(list, json_sprintf(fmt, ls_json_str(e, "collective", "unknown"), on,
                                                  set, size, t1, t0));
     }
 }
