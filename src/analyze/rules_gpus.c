@@ -186,6 +186,20 @@ static void ecc_finding(json_t *out, enum ls_severity sev, int g, const char *pa
     va_end(ap);
 }
 
+/* ", 1 page retired for them (1 single-bit, 0 double-bit), none pending" of nvidia-smi
+   -q's Retired Pages (V100 and earlier), or "" when none was retired or one is pending
+   (memory_repair says that one). */
+static void retired_clause(const json_t *pages, char *buf, size_t len)
+{
+    long long sbe = ls_json_int(pages, "single_bit", 0), dbe = ls_json_int(pages, "double_bit", 0);
+    buf[0] = '\0';
+    if (sbe + dbe > 0 && !json_is_true(json_object_get(pages, "pending")))
+        snprintf(buf, len,
+                 ", %lld page%s retired for them (%lld single-bit, %lld double-bit), "
+                 "none pending",
+                 sbe + dbe, sbe + dbe == 1 ? "" : "s", sbe, dbe);
+}
+
 /* Row remapping (A100 and later) and page retirement (earlier parts) as NVML reports
    them: a repair the GPU has recorded but applies only at the next GPU reset (rows) or
    driver load (pages); a remapping failure means a bank has no spare row left. */
@@ -265,13 +279,15 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
             ecc_finding(out, LS_SEV_INFO, g, path,
                         "GPU%d has %lld corrected ECC errors since the driver loaded", g, cor);
         else if (ls_json_int(ecc, "aggregate_corrected", 0) > 0 ||
-                 ls_json_int(ecc, "aggregate_uncorrected", 0) > 0)
+                 ls_json_int(ecc, "aggregate_uncorrected", 0) > 0) {
+            char retired[96];
+            retired_clause(json_object_get(ecc, "retired_pages"), retired, sizeof retired);
             ecc_finding(out, LS_SEV_INFO, g, path,
                         "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life "
-                        "(none since "
-                        "the driver loaded): watch whether they grow",
+                        "(none since the driver loaded)%s: watch whether they grow",
                         g, ls_json_int(ecc, "aggregate_corrected", 0),
-                        ls_json_int(ecc, "aggregate_uncorrected", 0));
+                        ls_json_int(ecc, "aggregate_uncorrected", 0), retired);
+        }
         memory_repair(g, ecc, path, out);
     }
 }

@@ -352,6 +352,45 @@ static void test_bare_timeout_line_is_not_a_second_timeout(void **state)
     free(msg);
 }
 
+/* The ecc message of a finding (NULL when the rule did not fire on GPU gpu). */
+static const char *ecc_message(const json_t *findings, int gpu)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(findings, i, f) {
+        const json_t *gpus = json_object_get(f, "gpus");
+        if (!strcmp(ls_json_str(f, "rule", ""), "ecc") &&
+            json_integer_value(json_array_get(gpus, 0)) == gpu)
+            return ls_json_str(f, "message", "");
+    }
+    return NULL;
+}
+
+/* smi-q-gls-v100sxm2-x8: GPU4's lifetime errors came with a retired page the plan did not
+   name; its twin, the same GPU with no page retired, says nothing of pages. */
+static void test_retired_page_named_with_lifetime_errors(void **state)
+{
+    (void)state;
+    json_t *doc = imported("real/smi-q-gls-v100sxm2-x8.txt", LS_FMT_SMI_QUERY);
+    json_t *f = ls_findings(doc);
+    const char *m = ecc_message(f, 4);
+    assert_non_null(m);
+    assert_non_null(strstr(m, "4 corrected and 0 uncorrected ECC errors over its life"));
+    assert_non_null(
+        strstr(m, "1 page retired for them (1 single-bit, 0 double-bit), none pending"));
+    assert_string_equal(ls_json_str(ls_test_finding(f, "ecc"), "severity", ""), "info");
+    json_decref(f);
+    json_t *gpu4 = json_array_get(json_object_get(doc, "gpus"), 4);
+    json_t *pages = json_object_get(json_object_get(gpu4, "ecc"), "retired_pages");
+    json_object_set_new(pages, "single_bit", json_integer(0));
+    f = ls_findings(doc);
+    m = ecc_message(f, 4);
+    assert_non_null(m);
+    assert_null(strstr(m, "retired"));
+    json_decref(f);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_one_numa_node_known_is_not_none),
         cmocka_unit_test(test_dcgm_fail_all_is_every_gpu),
         cmocka_unit_test(test_bare_timeout_line_is_not_a_second_timeout),
+        cmocka_unit_test(test_retired_page_named_with_lifetime_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
