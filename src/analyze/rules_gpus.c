@@ -280,7 +280,7 @@ static void ecc_errors(const ls_machine_t *m, json_t *out)
                         "GPU%d has %lld corrected ECC errors since the driver loaded", g, cor);
         else if (ls_json_int(ecc, "aggregate_corrected", 0) > 0 ||
                  ls_json_int(ecc, "aggregate_uncorrected", 0) > 0) {
-            char retired[96];
+            char retired[192]; /* the clause with three counts of 20 digits */
             retired_clause(json_object_get(ecc, "retired_pages"), retired, sizeof retired);
             ecc_finding(out, LS_SEV_INFO, g, path,
                         "GPU%d has %lld corrected and %lld uncorrected ECC errors over its life "
