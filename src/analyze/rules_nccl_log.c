@@ -463,6 +463,18 @@ static const char *const result_names[] = {
     [8] = "ncclTimeout: an operation timed out",
 };
 
+/* " on HOST, GPU N" of one line's host and GPU, in warn_where's words. */
+static void line_where(const json_t *line, char *where, size_t len)
+{
+    json_t *g = json_pack("{s:[], s:[]}", "hosts", "gpus");
+    if (*ls_json_str(line, "host", ""))
+        json_array_append(json_object_get(g, "hosts"), json_object_get(line, "host"));
+    if (json_object_get(line, "gpu"))
+        json_array_append(json_object_get(g, "gpus"), json_object_get(line, "gpu"));
+    warn_where(g, where, len);
+    json_decref(g);
+}
+
 /* A failed call's return-code trail ("misc/socket.cc:564 -> 2" up to "group.cc:64 -> 2")
    where the paste holds no WARN line: one finding per code, host and GPU
    (import/nccl_log_extras.c). Info where every trail's thread went on after it (the code
@@ -479,14 +491,8 @@ static void error_trails(const log_src_t *src, json_t *out)
                                    result_names[code]
                                ? result_names[code]
                                : "an NCCL error code this build does not name";
-        json_t *g = json_pack("{s:[], s:[]}", "hosts", "gpus");
-        if (*ls_json_str(t, "host", ""))
-            json_array_append(json_object_get(g, "hosts"), json_object_get(t, "host"));
-        if (json_object_get(t, "gpu"))
-            json_array_append(json_object_get(g, "gpus"), json_object_get(t, "gpu"));
         char where[300];
-        warn_where(g, where, sizeof where);
-        json_decref(g);
+        line_where(t, where, sizeof where);
         if (json_is_true(json_object_get(t, "went_on"))) {
             /* the same host:pid:tid printed NCCL's next steps after the trail: the caller
                took the code and went on (NCCL 2.4's net.cc reads an unresolvable NIC PCI
@@ -523,14 +529,8 @@ static void connect_retries(const log_src_t *src, json_t *out)
     const json_t *r;
     json_array_foreach(json_object_get(src->obj, "connect_retries"), k, r) {
         long long n = ls_json_int(r, "attempt", 0), of = ls_json_int(r, "of", 0);
-        json_t *g = json_pack("{s:[], s:[]}", "hosts", "gpus");
-        if (*ls_json_str(r, "host", ""))
-            json_array_append(json_object_get(g, "hosts"), json_object_get(r, "host"));
-        if (json_object_get(r, "gpu"))
-            json_array_append(json_object_get(g, "gpus"), json_object_get(r, "gpu"));
         char where[300];
-        warn_where(g, where, sizeof where);
-        json_decref(g);
+        line_where(r, where, sizeof where);
         ls_finding_about(out, "nccl_warn", n >= of ? LS_SEV_ERROR : LS_SEV_INFO, src->about,
                          src->subject, src->evidence,
                          "NCCL's socket connect%s failed with \"%s\" and was retried %lld of %lld "
