@@ -8,6 +8,7 @@
 #include "model/doc.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +18,21 @@ static int number(const char *value, double *out)
 {
     char *end;
     double v = strtod(value, &end);
-    if (end == value)
+    if (end == value || !isfinite(v))
         return 0;
     *out = v;
+    return 1;
+}
+
+/* A count or a clock: a whole number no reading comes near (NVML's counters are 64-bit,
+   a clock is MHz); anything else (1e64, inf, nan, negative) is not kept. */
+#define COUNT_MAX 1e15
+static int count(const char *value, long long *out)
+{
+    double v;
+    if (!number(value, &v) || !(v >= 0 && v < COUNT_MAX))
+        return 0;
+    *out = (long long)v;
     return 1;
 }
 
@@ -77,11 +90,13 @@ static void reason(json_t *gpu, const char *key, const char *value)
 
 static void ecc_add(json_t *gpu, const char *field, const char *value)
 {
-    double v;
-    if (!number(value, &v))
+    long long v;
+    if (!count(value, &v))
         return;
     json_t *ecc = ls_json_object_at(gpu, "ecc");
-    json_object_set_new(ecc, field, json_integer(ls_json_int(ecc, field, 0) + (long long)v));
+    long long before = ls_json_int(ecc, field, 0);
+    if (before >= 0 && before < (long long)COUNT_MAX) /* each part below it: no overflow */
+        json_object_set_new(ecc, field, json_integer(before + v));
 }
 
 /* Volatile counts (since the driver loaded) and aggregate ones (the GPU's life, kept in
@@ -123,24 +138,24 @@ static void memory_repair(json_t *gpu, const char *block, const char *key, const
         {"retired_pages", "Pending Page Blacklist", "pending"},
         {"retired_pages", "Pending Page Retirement", "pending"},
     };
-    double v;
+    long long v;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         if (strcmp(block, fields[i][0]) || strcmp(key, fields[i][1]))
             continue;
         if (!strcmp(value, "Yes") || !strcmp(value, "No"))
             json_object_set_new(ls_json_object_at(ls_json_object_at(gpu, "ecc"), block),
                                 fields[i][2], json_boolean(!strcmp(value, "Yes")));
-        else if (number(value, &v))
+        else if (count(value, &v))
             json_object_set_new(ls_json_object_at(ls_json_object_at(gpu, "ecc"), block),
-                                fields[i][2], json_integer((long long)v));
+                                fields[i][2], json_integer(v));
     }
 }
 
 static void clock(json_t *gpu, const char *field, const char *value)
 {
-    double v;
-    if (number(value, &v))
-        json_object_set_new(ls_json_object_at(gpu, "clocks"), field, json_integer((long long)v));
+    long long v;
+    if (count(value, &v))
+        json_object_set_new(ls_json_object_at(gpu, "clocks"), field, json_integer(v));
 }
 
 void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, const char *key,

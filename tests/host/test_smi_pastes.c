@@ -231,6 +231,35 @@ static void query_sections_under_a_gpu_line_without_a_name(void **state)
     json_decref(doc);
 }
 
+/* Readings no GPU gives (a clock of 1e64 MHz, a negative or infinite ECC count, as a
+   fuzzer wrote them): not kept, nothing undefined; the twin's plain ones are. */
+static void query_readings_out_of_range_are_not_kept(void **state)
+{
+    (void)state;
+    const char *fmt = "==============NVSMI LOG==============\n"
+                      "GPU 00000000:68:00.0\n"
+                      "    Product Name                          : NVIDIA A100-SXM4-80GB\n"
+                      "    Max Clocks\n"
+                      "        SM                                : %s MHz\n"
+                      "    ECC Errors\n"
+                      "        Volatile\n"
+                      "            DRAM Uncorrectable            : %s\n";
+    char text[1024];
+    snprintf(text, sizeof text, fmt,
+             "14900000000000000000000000000000000000000000000000000000000000000", "-inf");
+    json_t *doc = import_text(text, LS_FMT_SMI_QUERY);
+    json_t *g = json_array_get(json_object_get(doc, "gpus"), 0);
+    assert_null(json_object_get(json_object_get(g, "clocks"), "sm_max_mhz"));
+    assert_int_equal(ls_json_int(json_object_get(g, "ecc"), "volatile_uncorrected", -1), -1);
+    json_decref(doc);
+    snprintf(text, sizeof text, fmt, "1410", "2");
+    doc = import_text(text, LS_FMT_SMI_QUERY);
+    g = json_array_get(json_object_get(doc, "gpus"), 0);
+    assert_int_equal(ls_json_int(json_object_get(g, "clocks"), "sm_max_mhz", -1), 1410);
+    assert_int_equal(ls_json_int(json_object_get(g, "ecc"), "volatile_uncorrected", -1), 2);
+    json_decref(doc);
+}
+
 /* nvbandwidth piped through `grep SUM`: totals only, refused in one line saying so; the
    twin, a SUM line under its matrix, imports the pairs. */
 static void nvbandwidth_sum_lines_alone(void **state)
@@ -266,6 +295,7 @@ int main(void)
         cmocka_unit_test(link_lines_without_their_gpu_line),
         cmocka_unit_test(query_pasted_as_a_code_block),
         cmocka_unit_test(query_sections_under_a_gpu_line_without_a_name),
+        cmocka_unit_test(query_readings_out_of_range_are_not_kept),
         cmocka_unit_test(nvbandwidth_sum_lines_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
