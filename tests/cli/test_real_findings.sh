@@ -6,6 +6,8 @@
 # one (`split: heldout`, measured only): prints "train: N of M expected, K false alarms;
 # heldout: ...". A train case fails on any unmet expectation; a heldout case fails only on
 # a healthy-case false alarm or an import crash (its misses are the honest score).
+# A case with `node-action:` also expects `plan --json`'s verdict.node_action (the strongest
+# node action of its findings, "null" when none carries one) to equal it.
 bin=$(realpath "$1")
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +38,29 @@ miss() {
         echo "heldout miss: $1"
     else
         bad "$1"
+    fi
+}
+
+# check_node_action CASE NAME: the `node-action:` key against plan --json's verdict.node_action
+# (one more expected answer; a value outside the set is a malformed sidecar)
+check_node_action() {
+    local want got
+    want=$(field node-action "$1" | head -n 1)
+    [ -z "$want" ] && return
+    case "$want" in
+    none | watch | reset | reboot | isolate | null) ;;
+    *)
+        bad "$2: node-action: $want is not none|watch|reset|reboot|isolate|null"
+        return
+        ;;
+    esac
+    got=$(jq -r '.verdict.node_action // "null"' "$tmp/$2.plan")
+    if [ "$got" = "$want" ]; then
+        answer 1
+        ok
+    else
+        answer 0
+        miss "$2: expected node action $want, got $got"
     fi
 }
 
@@ -79,6 +104,7 @@ check_case() {
             answer 0 # not imported: the import and every finding expectation unmet
         done
         [ "$(field healthy "$c" | head -n 1)" = yes ] && answer 0
+        [ -n "$(field node-action "$c" | head -n 1)" ] && answer 0
         miss "$name: import refused: $(head -c 300 "$tmp/$name.err")"
         return
     fi
@@ -124,6 +150,7 @@ check_case() {
             ok
         fi
     fi
+    check_node_action "$c" "$name"
     # unknown is unknown: no "?" standing for a value, no "nan", in the plan or any report
     local fmt bad_words='\(\?|: \?| \? |\| \? \||[^a-z]nan[^a-z]| \?$'
     "$bin" plan "$tmp/$name.json" >"$tmp/$name.txt" 2>/dev/null
