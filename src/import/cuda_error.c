@@ -1,0 +1,276 @@
+#define _GNU_SOURCE /* strcasestr */
+/* The CUDA error lines of a pasted text (cuda_error.h). */
+#include "cuda_error.h"
+#include "import_util.h"
+#include "model/cuda_errors.h"
+#include "model/doc.h"
+#include "util/log.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What one line says. */
+typedef struct {
+    const ls_cuda_error_t *row; /* the catalog's row, NULL when not in it */
+    int code;                   /* -1 when the line gives none and the catalog has none */
+    char name[64];              /* an enum name the line printed, kept when not in the catalog */
+    char text[160];             /* the error's text: the catalog's string, else the line's */
+    const char *form;
+    char call[80], where[120];
+    int gpu, rank;
+    long found_version; /* PyTorch's "driver ... too old (found version 11040)" */
+} hit_t;
+
+/* Lines that belong to other readers: NCCL's own log lines (nccl_log.c explains their
+   WARN "Cuda failure" with data/nccl-messages.tsv) and nccl-tests' "Cuda failure
+   FILE:LINE '...'" (nccl_tests.c). */
+static int others_line(const char *line)
+{
+    if (strstr(line, "NCCL WARN") || strstr(line, "NCCL INFO"))
+        return 1;
+    const char *f = strcasestr(line, "Cuda failure ");
+    return f && strchr(f, ':') && strchr(f, '\'');
+}
+
+/* A runtime (cudaErrorX) or driver (CUDA_ERROR_X) enum name in line: its row or NULL,
+   the name in h->name; 0 when the line has none. */
+static int name_in(const char *line, hit_t *h)
+{
+    for (const char *p = line; (p = strstr(p, "cudaError")); p++)
+        if (isupper((unsigned char)p[9]) && (p == line || !isalnum((unsigned char)p[-1]))) {
+            size_t n = 9 + strspn(p + 9, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+            snprintf(h->name, sizeof h->name, "%.*s", (int)n, p);
+            h->row = ls_cuda_error_by_name(p, n);
+            return 1;
+        }
+    for (const char *p = line; (p = strstr(p, "CUDA_ERROR_")); p++)
+        if (isupper((unsigned char)p[11]) && (p == line || !isalnum((unsigned char)p[-1]))) {
+            size_t n = 11 + strspn(p + 11, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+            snprintf(h->name, sizeof h->name, "%.*s", (int)n, p);
+            h->row = ls_cuda_error_by_name(p, n);
+            return 1;
+        }
+    return 0;
+}
+
+/* The number right after key in line (key's first occurrence), or -1. */
+static int number_after(const char *line, const char *key, const char **end)
+{
+    const char *p = strstr(line, key);
+    if (!p || !isdigit((unsigned char)p[strlen(key)]))
+        return -1;
+    char *e;
+    long v = strtol(p + strlen(key), &e, 10);
+    if (end)
+        *end = e;
+    return v > 0 && v < 100000 ? (int)v : -1;
+}
+
+/* The code forms: cuda-samples' "code=802(", deviceQuery's "cudaX returned 802",
+   PyTorch's "Error 802: " (its CUDA initialization warning), TensorFlow's "UNKNOWN ERROR
+   (303)". The code, or -1; the form in h. */
+static int code_in(const char *line, hit_t *h)
+{
+    const char *end;
+    int c = number_after(line, "code=", &end);
+    if (c > 0 && *end == '(')
+        return h->form = "cuda_samples", c;
+    const char *ret = strstr(line, " returned ");
+    c = ret ? number_after(ret, " returned ", &end) : -1;
+    if (c > 0 && (*end == '\0' || isspace((unsigned char)*end)) && strcasestr(line, "cuda") &&
+        strcasestr(line, "cuda") < ret) {
+        const char *w = ret;
+        while (w > line && !isspace((unsigned char)w[-1]))
+            w--;
+        snprintf(h->call, sizeof h->call, "%.*s", (int)(ret - w), w);
+        return h->form = "returned_code", c;
+    }
+    c = number_after(line, "Error ", &end);
+    if (c > 0 && *end == ':' && strstr(line, "CUDA"))
+        return h->form = "torch_init_warning", c;
+    c = number_after(line, "UNKNOWN ERROR (", &end);
+    if (c > 0 && *end == ')')
+        return h->form = "unknown_code", c;
+    return -1;
+}
+
+/* "CUDA error" (any case) followed by ':' or a blank: what follows, else NULL. */
+static const char *after_head(const char *line)
+{
+    const char *p = strcasestr(line, "CUDA error");
+    if (!p || (p[10] != ':' && p[10] != ' '))
+        return NULL;
+    p += 10;
+    while (*p == ':' || *p == ' ')
+        p++;
+    return p;
+}
+
+/* The error's text when the catalog does not know it: after the head, up to its end or
+   the first " (" / ". " that starts an explanation. */
+static void unknown_text(const char *rest, hit_t *h)
+{
+    size_t n = strlen(rest);
+    const char *cut = strstr(rest, ". ");
+    if (cut && (size_t)(cut - rest) < n)
+        n = (size_t)(cut - rest);
+    while (n && isspace((unsigned char)rest[n - 1]))
+        n--;
+    snprintf(h->text, sizeof h->text, "%.*s", (int)(n < 150 ? n : 150), rest);
+}
+
+/* What the line names beside the error: the call, the source line, the GPU, the rank. */
+static void details(const char *line, hit_t *h)
+{
+    const char *q = strstr(line, ") \"");
+    if (!h->call[0] && !strcmp(h->form, "cuda_samples") && q) {
+        size_t n = strcspn(q + 3, "\"");
+        snprintf(h->call, sizeof h->call, "%.*s", (int)(n < 79 ? n : 79), q + 3);
+    }
+    const char *p = strstr(line, "failed call to ");
+    p = p ? p + 15 : (p = strstr(line, "Unexpected error from ")) ? p + 22 : NULL;
+    if (!h->call[0] && p)
+        snprintf(h->call, sizeof h->call, "%.*s", (int)strcspn(p, ":( "), p);
+    p = strstr(line, "CUDA error at ");
+    p = p ? p + 14 : (p = strstr(line, "Triggered internally at ")) ? p + 24 : NULL;
+    if (p) {
+        size_t n = strcspn(p, " )");
+        while (n && p[n - 1] == '.')
+            n--;
+        snprintf(h->where, sizeof h->where, "%.*s", (int)(n < 119 ? n : 119), p);
+    }
+    const char *g = strstr(line, "(GPU ");
+    g = g ? g + 5 : (g = strstr(line, ". GPU ")) ? g + 6 : NULL;
+    if (g && isdigit((unsigned char)*g))
+        h->gpu = atoi(g);
+    const char *r = strstr(line, "[rank");
+    if (r && isdigit((unsigned char)r[5]))
+        h->rank = atoi(r + 5);
+    const char *v = strstr(line, "(found version ");
+    if (v)
+        h->found_version = strtol(v + 15, NULL, 10);
+}
+
+/* The text of the error once its row is known: the catalog's string. */
+static void row_text(hit_t *h)
+{
+    if (h->row)
+        snprintf(h->text, sizeof h->text, "%s", h->row->string);
+}
+
+/* Reads one line into h: 1 when it names a CUDA error. */
+static int read_hit(const char *line, hit_t *h)
+{
+    memset(h, 0, sizeof *h);
+    h->code = h->gpu = h->rank = -1;
+    h->form = "";
+    if (others_line(line))
+        return 0;
+    size_t at, len;
+    const char *rest = after_head(line);
+    if (name_in(line, h)) {
+        h->form = strncmp(h->name, "cudaError", 9) ? "driver_name" : "runtime_name";
+        int c = code_in(line, h);
+        if (!h->row && c > 0)
+            h->row = ls_cuda_error_by_code(c);
+        h->code = h->row ? h->row->code : c;
+        if (!h->row)
+            snprintf(h->text, sizeof h->text, "%s", h->name);
+    } else if ((h->code = code_in(line, h)) > 0) {
+        h->row = ls_cuda_error_by_code(h->code);
+        if (!h->row)
+            snprintf(h->text, sizeof h->text, "error %d", h->code);
+    } else if (rest && (h->row = ls_cuda_error_in_text(rest, 0, &at, &len))) {
+        h->form = "cuda_error_text";
+    } else if ((h->row = ls_cuda_error_in_text(line, 1, &at, &len))) {
+        h->form = "message";
+    } else if (rest && *rest && strncmp(line + (rest - line) - 2, ": ", 2) == 0) {
+        h->form = "cuda_error_text"; /* "CUDA error: TEXT" the catalog does not know */
+        unknown_text(rest, h);
+    } else {
+        return 0;
+    }
+    if (h->row)
+        h->code = h->row->code;
+    row_text(h);
+    details(line, h);
+    return 1;
+}
+
+int ls_cuda_error_detect(const char *text)
+{
+    const char *pos = text;
+    ls_line_t line;
+    hit_t h;
+    while (ls_next_line(&pos, &line))
+        if (read_hit(line.buf, &h))
+            return 1;
+    return 0;
+}
+
+/* The record's key: the error (code, else name or text), the GPU and the rank. */
+static void key_of(const hit_t *h, char *key, size_t len)
+{
+    snprintf(key, len, "%d|%s|%d|%d", h->code, h->code > 0 ? "" : h->text, h->gpu, h->rank);
+}
+
+static json_t *record_of(const hit_t *h, const char *line, const char *name, int lineno)
+{
+    json_t *o = json_pack("{s:s}", "file", name);
+    if (h->code > 0)
+        json_object_set_new(o, "code", json_integer(h->code));
+    if (h->row && h->row->runtime[0])
+        json_object_set_new(o, "name", json_string(h->row->runtime));
+    else if (h->name[0])
+        json_object_set_new(o, "name", json_string(h->name));
+    if (h->row && h->row->driver[0])
+        json_object_set_new(o, "driver_name", json_string(h->row->driver));
+    json_object_set_new(o, "text", json_string(h->text));
+    json_object_set_new(o, "form", json_string(h->form));
+    if (h->call[0])
+        json_object_set_new(o, "call", json_string(h->call));
+    if (h->where[0])
+        json_object_set_new(o, "where", json_string(h->where));
+    if (h->gpu >= 0)
+        json_object_set_new(o, "gpu", json_integer(h->gpu));
+    if (h->rank >= 0)
+        json_object_set_new(o, "rank", json_integer(h->rank));
+    if (h->found_version > 0)
+        json_object_set_new(o, "driver_cuda_version", json_integer(h->found_version));
+    json_object_set_new(o, "count", json_integer(0));
+    json_object_set_new(o, "line", json_integer(lineno));
+    const char *s = line + strspn(line, " \t");
+    json_object_set_new(o, "first", json_stringn(s, strlen(s) < 240 ? strlen(s) : 240));
+    return o;
+}
+
+int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+{
+    json_t *index = json_object(), *list = json_array();
+    const char *pos = text;
+    ls_line_t line;
+    hit_t h;
+    int lineno = 0;
+    while (ls_next_line(&pos, &line)) {
+        lineno++;
+        if (!read_hit(line.buf, &h))
+            continue;
+        char key[256];
+        key_of(&h, key, sizeof key);
+        json_t *o = json_object_get(index, key);
+        if (!o) {
+            o = record_of(&h, line.buf, name, lineno);
+            json_object_set_new(index, key, o);
+            json_array_append(list, o);
+        }
+        json_object_set_new(o, "count", json_integer(ls_json_int(o, "count", 0) + 1));
+    }
+    int n = (int)json_array_size(list);
+    if (n)
+        json_array_extend(ls_json_array_at(doc, "cuda_errors"), list);
+    json_decref(list);
+    json_decref(index);
+    return n ? n : ls_seterr(err, errlen, "%s: no CUDA error line", name);
+}
