@@ -1,7 +1,7 @@
 /* The catalog of CUDA errors (data/cuda-errors.tsv, built into the binary; its header
    says the columns): what each code, enum name and string means, its class, severity and
    node action. import/cuda_error.c finds errors in pasted text with it,
-   analyze/rules_cuda.c explains them. */
+   analyze/rules_cuda_errors.c explains them. */
 #ifndef LS_MODEL_CUDA_ERRORS_H
 #define LS_MODEL_CUDA_ERRORS_H
 
