@@ -21,7 +21,14 @@ typedef struct {
     char call[80], where[120];
     int gpu, rank;
     long found_version; /* PyTorch's "driver ... too old (found version 11040)" */
+    int printed;        /* the code as printed where it is not the catalog's (CUDA < 10.1) */
 } hit_t;
+
+/* A catalog string this long is read anywhere in a line ("system not yet initialized",
+   "an illegal memory access was encountered"): no other program prints it. Shorter ones
+   ("out of memory", "invalid argument", "unknown error") only after "CUDA error" or with
+   a code or enum name. */
+#define LONG_STRING 24
 
 /* Lines that belong to other readers: NCCL's own log lines (nccl_log.c explains their
    WARN "Cuda failure" with data/nccl-messages.tsv) and nccl-tests' "Cuda failure
@@ -68,32 +75,61 @@ static int number_after(const char *line, const char *key, const char **end)
     return v > 0 && v < 100000 ? (int)v : -1;
 }
 
-/* The code forms: cuda-samples' "code=802(", deviceQuery's "cudaX returned 802",
-   PyTorch's "Error 802: " (its CUDA initialization warning), TensorFlow's "UNKNOWN ERROR
-   (303)". The code, or -1; the form in h. */
-static int code_in(const char *line, hit_t *h)
+/* The forms that print a code: cuda-samples' "code=802(", deviceQuery's "cudaX returned
+   802", PyTorch's "Error 802: " (its CUDA initialization warning), old PyTorch's
+   "THCudaCheck FAIL ... error=802 : " and "cuda runtime error (802) : ", Caffe's "error ==
+   cudaSuccess (35 vs. 0)", a CUDART call's "cudaMemcpyAsync(...) = 700 (", TensorFlow's
+   "UNKNOWN ERROR (303)". The code, or -1; the form in h, and in *after where the line goes
+   on after the code. */
+static int code_in(const char *line, hit_t *h, const char **after)
 {
+    static const struct {
+        const char *key, *next, *form;
+    } forms[] = {
+        {.key = "code=", .next = "(", .form = "cuda_samples"},
+        {.key = "error=", .next = " : ", .form = "thc_check"},
+        {.key = "cuda runtime error (", .next = ") :", .form = "thc_check"},
+        {.key = "cudaSuccess (", .next = " ", .form = "caffe_check"},
+        {.key = "Error ", .next = ":", .form = "torch_init_warning"},
+        {.key = ") = ", .next = " (", .form = "cudart_call"},
+        {.key = "UNKNOWN ERROR (", .next = ")", .form = "unknown_code"},
+    };
     const char *end;
-    int c = number_after(line, "code=", &end);
-    if (c > 0 && *end == '(')
-        return h->form = "cuda_samples", c;
+    if (!strcasestr(line, "cuda") && !strstr(line, "cuInit"))
+        return -1;
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        int c = number_after(line, forms[i].key, &end);
+        if (c > 0 && !strncmp(end, forms[i].next, strlen(forms[i].next))) {
+            *after = end;
+            return h->form = forms[i].form, c;
+        }
+    }
     const char *ret = strstr(line, " returned ");
-    c = ret ? number_after(ret, " returned ", &end) : -1;
+    int c = ret ? number_after(ret, " returned ", &end) : -1;
     if (c > 0 && (*end == '\0' || isspace((unsigned char)*end)) && strcasestr(line, "cuda") &&
         strcasestr(line, "cuda") < ret) {
         const char *w = ret;
         while (w > line && !isspace((unsigned char)w[-1]))
             w--;
         snprintf(h->call, sizeof h->call, "%.*s", (int)(ret - w), w);
+        *after = end;
         return h->form = "returned_code", c;
     }
-    c = number_after(line, "Error ", &end);
-    if (c > 0 && *end == ':' && strstr(line, "CUDA"))
-        return h->form = "torch_init_warning", c;
-    c = number_after(line, "UNKNOWN ERROR (", &end);
-    if (c > 0 && *end == ')')
-        return h->form = "unknown_code", c;
     return -1;
+}
+
+/* A code printed with its text ("error=48 : no kernel image is available ..."): the
+   text's row where the catalog knows it, so that the numbering of CUDA before 10.1 (48
+   then, 209 now) still finds the error; the code as printed in h->printed. */
+static const ls_cuda_error_t *row_of_code(int code, const char *after, hit_t *h)
+{
+    size_t at, len;
+    const ls_cuda_error_t *r = after ? ls_cuda_error_in_text(after, 0, &at, &len) : NULL;
+    if (!r)
+        r = ls_cuda_error_in_text(after ? after : "", 1, &at, &len);
+    if (r && r->code != code)
+        h->printed = code;
+    return r ? r : ls_cuda_error_by_code(code);
 }
 
 /* "CUDA error" (any case) followed by ':' or a blank: what follows, else NULL. */
@@ -165,31 +201,36 @@ static int read_hit(const char *line, hit_t *h)
 {
     memset(h, 0, sizeof *h);
     h->code = h->gpu = h->rank = -1;
+    h->printed = 0;
     h->form = "";
     if (others_line(line))
         return 0;
     size_t at, len;
     const char *rest = after_head(line);
+    const char *after = NULL;
     if (name_in(line, h)) {
         h->form = strncmp(h->name, "cudaError", 9) ? "driver_name" : "runtime_name";
-        int c = code_in(line, h);
+        int c = code_in(line, h, &after);
         if (!h->row && c > 0)
             h->row = ls_cuda_error_by_code(c);
         h->code = h->row ? h->row->code : c;
         if (!h->row)
             snprintf(h->text, sizeof h->text, "%s", h->name);
-    } else if ((h->code = code_in(line, h)) > 0) {
-        h->row = ls_cuda_error_by_code(h->code);
+    } else if ((h->code = code_in(line, h, &after)) > 0) {
+        h->row = row_of_code(h->code, after, h);
         if (!h->row)
             snprintf(h->text, sizeof h->text, "error %d", h->code);
     } else if (rest && (h->row = ls_cuda_error_in_text(rest, 0, &at, &len))) {
         h->form = "cuda_error_text";
     } else if ((h->row = ls_cuda_error_in_text(line, 1, &at, &len))) {
         h->form = "message";
+    } else if ((h->row = ls_cuda_error_in_text(line, 0, &at, &len)) && len >= LONG_STRING) {
+        h->form = "string"; /* "Error (gpu_burn-drv.cpp:298): system not yet initialized" */
     } else if (rest && *rest && strncmp(line + (rest - line) - 2, ": ", 2) == 0) {
         h->form = "cuda_error_text"; /* "CUDA error: TEXT" the catalog does not know */
         unknown_text(rest, h);
     } else {
+        h->row = NULL;
         return 0;
     }
     if (h->row)
@@ -237,6 +278,8 @@ static json_t *record_of(const hit_t *h, const char *line, const char *name, int
         json_object_set_new(o, "gpu", json_integer(h->gpu));
     if (h->rank >= 0)
         json_object_set_new(o, "rank", json_integer(h->rank));
+    if (h->printed > 0)
+        json_object_set_new(o, "printed_code", json_integer(h->printed));
     if (h->found_version > 0)
         json_object_set_new(o, "driver_cuda_version", json_integer(h->found_version));
     json_object_set_new(o, "count", json_integer(0));
@@ -253,9 +296,12 @@ int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char 
     ls_line_t line;
     hit_t h;
     int lineno = 0;
+    int before = 0; /* the line before named an error */
     while (ls_next_line(&pos, &line)) {
         lineno++;
-        if (!read_hit(line.buf, &h))
+        int said_again = before && !strncmp(line.buf + strspn(line.buf, " \t"), "-> ", 3);
+        before = read_hit(line.buf, &h);
+        if (!before || said_again) /* deviceQuery's "-> TEXT" under "X returned N" */
             continue;
         char key[256];
         key_of(&h, key, sizeof key);
