@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* What one line says. */
 typedef struct {
@@ -31,12 +32,12 @@ typedef struct {
 #define LONG_STRING 24
 
 /* Lines that belong to other readers: NCCL's own log lines (nccl_log.c explains their
-   WARN "Cuda failure" with data/nccl-messages.tsv) and nccl-tests' "Cuda failure
-   FILE:LINE '...'" (nccl_tests.c). */
+   WARN "Cuda failure" with data/nccl-messages.tsv), the kernel's NVRM lines and
+   nccl-tests' "Cuda failure FILE:LINE '...'" (nccl_tests.c). */
 static int others_line(const char *line)
 {
-    if (strstr(line, "NCCL WARN") || strstr(line, "NCCL INFO"))
-        return 1;
+    if (strstr(line, "NCCL WARN") || strstr(line, "NCCL INFO") || strstr(line, "NVRM: "))
+        return 1; /* the kernel's NVIDIA driver lines: kernel_log.c's */
     const char *f = strcasestr(line, "Cuda failure ");
     return f && strchr(f, ':') && strchr(f, '\'');
 }
@@ -124,9 +125,9 @@ static int code_in(const char *line, hit_t *h, const char **after)
 static const ls_cuda_error_t *row_of_code(int code, const char *after, hit_t *h)
 {
     size_t at, len;
-    const ls_cuda_error_t *r = after ? ls_cuda_error_in_text(after, 0, &at, &len) : NULL;
-    if (!r)
-        r = ls_cuda_error_in_text(after ? after : "", 1, &at, &len);
+    const ls_cuda_error_t *r = after ? ls_cuda_error_in_text(after, LS_CE_STRINGS | LS_CE_ALSO, 0,
+                                                             &at, &len)
+                                     : NULL;
     if (r && r->code != code)
         h->printed = code;
     return r ? r : ls_cuda_error_by_code(code);
@@ -196,6 +197,12 @@ static void row_text(hit_t *h)
         snprintf(h->text, sizeof h->text, "%s", h->row->string);
 }
 
+/* text[0..len) is s, ignoring case. */
+static int same_text(const char *text, size_t len, const char *s)
+{
+    return strlen(s) == len && !strncasecmp(text, s, len);
+}
+
 /* Reads one line into h: 1 when it names a CUDA error. */
 static int read_hit(const char *line, hit_t *h)
 {
@@ -220,12 +227,17 @@ static int read_hit(const char *line, hit_t *h)
         h->row = row_of_code(h->code, after, h);
         if (!h->row)
             snprintf(h->text, sizeof h->text, "error %d", h->code);
-    } else if (rest && (h->row = ls_cuda_error_in_text(rest, 0, &at, &len))) {
+    } else if (rest &&
+               (h->row = ls_cuda_error_in_text(rest, LS_CE_STRINGS | LS_CE_ALSO, 0, &at, &len))) {
         h->form = "cuda_error_text";
-    } else if ((h->row = ls_cuda_error_in_text(line, 1, &at, &len))) {
-        h->form = "message";
-    } else if ((h->row = ls_cuda_error_in_text(line, 0, &at, &len)) && len >= LONG_STRING) {
-        h->form = "string"; /* "Error (gpu_burn-drv.cpp:298): system not yet initialized" */
+    } else if ((h->row = ls_cuda_error_in_text(line, LS_CE_STRINGS | LS_CE_ALSO, LONG_STRING, &at,
+                                               &len))) {
+        /* PyTorch's own texts; a long string alone ("Error (gpu_burn-drv.cpp:298): system
+           not yet initialized") */
+        h->form = same_text(line + at, len, h->row->string) ||
+                          same_text(line + at, len, h->row->driver_string)
+                      ? "string"
+                      : "message";
     } else if (rest && *rest && strncmp(line + (rest - line) - 2, ": ", 2) == 0) {
         h->form = "cuda_error_text"; /* "CUDA error: TEXT" the catalog does not know */
         unknown_text(rest, h);

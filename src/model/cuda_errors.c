@@ -1,20 +1,49 @@
-#define _GNU_SOURCE /* strcasestr */
 /* The embedded catalog of CUDA errors (cuda_errors.h). */
 #include "cuda_errors.h"
 #include "xid.h"
 
 #include "cuda_errors_text.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define COLUMNS 12
 #define MAX_ROWS 160
 
 static ls_cuda_error_t rows[MAX_ROWS];
 static int nrows = -1;
+
+/* Every text a row is matched by, in lower case: its strings and its "also" texts (a
+   line is lowered once and searched with strstr: the catalog is matched against every
+   line of a 200,000-line log). */
+typedef struct {
+    const ls_cuda_error_t *row;
+    int kind; /* LS_CE_STRINGS or LS_CE_ALSO */
+    size_t len;
+    char low[192];
+} text_t;
+
+#define MAX_TEXTS (MAX_ROWS * 4)
+static text_t texts[MAX_TEXTS];
+static int ntexts;
+
+/* The '|'-separated texts of list into texts[], lowered. */
+static void add_texts(const ls_cuda_error_t *r, const char *list, int kind)
+{
+    for (const char *p = list; *p && ntexts < MAX_TEXTS;) {
+        size_t n = strcspn(p, "|");
+        if (n && n < sizeof texts[0].low) {
+            text_t *t = &texts[ntexts++];
+            t->row = r, t->kind = kind, t->len = n;
+            for (size_t i = 0; i < n; i++)
+                t->low[i] = (char)tolower((unsigned char)p[i]);
+            t->low[n] = '\0';
+        }
+        p += n + (p[n] == '|');
+    }
+}
 
 /* col into dst, "" for "-". */
 static void put(char *dst, size_t len, const char *col)
@@ -71,6 +100,11 @@ static void load(void)
         if (line[0] != '#' && parse_row(line, &rows[nrows]) == 0)
             nrows++;
     free(text);
+    for (int i = 0; i < nrows; i++) {
+        add_texts(&rows[i], rows[i].string, LS_CE_STRINGS);
+        add_texts(&rows[i], rows[i].driver_string, LS_CE_STRINGS);
+        add_texts(&rows[i], rows[i].also, LS_CE_ALSO);
+    }
 }
 
 const ls_cuda_error_t *ls_cuda_error_at(size_t i)
@@ -98,48 +132,29 @@ const ls_cuda_error_t *ls_cuda_error_by_name(const char *name, size_t len)
     return NULL;
 }
 
-/* The longest of the '|'-separated texts of list occurring in text (ignoring case):
-   its length, with *at its offset; 0 when none does. */
-static size_t longest_in(const char *list, const char *text, size_t *at)
+const ls_cuda_error_t *ls_cuda_error_in_text(const char *text, int kinds, size_t min_len,
+                                             size_t *at, size_t *len)
 {
-    size_t best = 0;
-    char one[192];
-    for (const char *p = list; *p;) {
-        size_t n = strcspn(p, "|");
-        if (n && n < sizeof one) {
-            memcpy(one, p, n);
-            one[n] = '\0';
-            const char *hit = strcasestr(text, one);
-            if (hit && n > best) {
-                best = n;
-                *at = (size_t)(hit - text);
-            }
-        }
-        p += n + (p[n] == '|');
+    load();
+    char low[1024];
+    size_t n = strlen(text) < sizeof low - 1 ? strlen(text) : sizeof low - 1;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)text[i]);
+    low[n] = '\0';
+    const text_t *best = NULL;
+    const char *best_hit = NULL;
+    for (int i = 0; i < ntexts; i++) {
+        const text_t *t = &texts[i];
+        if (!(kinds & t->kind) || (t->kind == LS_CE_STRINGS && t->len < min_len) ||
+            (best && t->len <= best->len))
+            continue;
+        const char *hit = strstr(low, t->low);
+        if (hit)
+            best = t, best_hit = hit;
     }
-    return best;
-}
-
-const ls_cuda_error_t *ls_cuda_error_in_text(const char *text, int also, size_t *at, size_t *len)
-{
-    const ls_cuda_error_t *best = NULL, *r;
-    size_t best_len = 0;
-    for (size_t i = 0; (r = ls_cuda_error_at(i)); i++) {
-        size_t where = 0, n;
-        if (also) {
-            n = longest_in(r->also, text, &where);
-        } else {
-            n = longest_in(r->string, text, &where);
-            size_t dwhere = 0, dn = longest_in(r->driver_string, text, &dwhere);
-            if (dn > n)
-                n = dn, where = dwhere;
-        }
-        if (n > best_len) {
-            best = r, best_len = n;
-            *at = where;
-        }
-    }
-    if (best)
-        *len = best_len;
-    return best;
+    if (!best)
+        return NULL;
+    *at = (size_t)(best_hit - low);
+    *len = best->len;
+    return best->row;
 }

@@ -32,10 +32,15 @@ const ls_cuda_error_t *ls_cuda_error_by_code(int code);
    NULL. */
 const ls_cuda_error_t *ls_cuda_error_by_name(const char *name, size_t len);
 
+/* Which texts ls_cuda_error_in_text matches. */
+enum { LS_CE_STRINGS = 1, LS_CE_ALSO = 2 };
+
 /* The row whose text occurs in text, ignoring case: the longest match wins ("unspecified
-   launch failure" over "launch failure"). also = 0 matches the strings cudaGetErrorString
-   and cuGetErrorString print, also = 1 the other texts of the "also" column. *at gets the
-   match's offset, *len its length. NULL when none occurs. */
-const ls_cuda_error_t *ls_cuda_error_in_text(const char *text, int also, size_t *at, size_t *len);
+   launch failure" over "launch failure"). kinds: LS_CE_STRINGS the strings
+   cudaGetErrorString and cuGetErrorString print (those of min_len characters or more),
+   LS_CE_ALSO the other texts of the "also" column. *at gets the match's offset, *len its
+   length. NULL when none occurs. */
+const ls_cuda_error_t *ls_cuda_error_in_text(const char *text, int kinds, size_t min_len,
+                                             size_t *at, size_t *len);
 
 #endif

@@ -90,10 +90,16 @@ static void catalog_lookups(void **state)
     size_t at, len;
     /* the longest string wins: "out of memory" is inside neither, "no CUDA-capable
        device is detected" is one string */
-    r = ls_cuda_error_in_text("x: no CUDA-capable device is detected", 0, &at, &len);
+    r = ls_cuda_error_in_text("x: no CUDA-capable device is detected", LS_CE_STRINGS, 0, &at, &len);
     assert_int_equal(r->code, 100);
     assert_int_equal(at, 3);
-    r = ls_cuda_error_in_text("RuntimeError: No CUDA GPUs are available", 1, &at, &len);
+    r = ls_cuda_error_in_text("RuntimeError: No CUDA GPUs are available", LS_CE_ALSO, 0, &at, &len);
+    assert_int_equal(r->code, 100);
+    /* a short string is not read below min_len */
+    assert_null(ls_cuda_error_in_text("ValueError: out of memory", LS_CE_STRINGS, 24, &at, &len));
+    r = ls_cuda_error_in_text("x", LS_CE_STRINGS, 0, &at, &len);
+    assert_null(r);
+    r = ls_cuda_error_in_text("RuntimeError: No CUDA GPUs are available", LS_CE_ALSO, 0, &at, &len);
     assert_int_equal(r->code, 100);
     /* every row has its enum, string, class and words */
     for (size_t i = 0; (r = ls_cuda_error_at(i)); i++) {
