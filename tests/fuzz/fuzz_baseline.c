@@ -12,9 +12,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_t *base = ls_baseline_parse(text, "fuzz", err, sizeof err);
     if (base) {
         json_t *doc = ls_doc_new();
-        json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f}", "id", "p2p-0",
-                              "family", "p2p", "metric", "bandwidth", "unit", "GB/s", "status",
-                              "ok", "method", "ce", "src", 0, "dst", 1, "value", 100.0);
+        json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f}", "id", "p2p-0", "family",
+                              "p2p", "metric", "bandwidth", "unit", "GB/s", "status", "ok", "method",
+                              "ce", "src", 0, "dst", 1, "value", 100.0);
         ls_doc_add_measurement(doc, e);
         int checked = 0;
         json_decref(ls_baseline_check(base, doc, 0, &checked, NULL));

@@ -8,11 +8,9 @@ static json_t *two_gpus(void)
 {
     json_t *doc = ls_doc_new();
     json_array_append_new(json_object_get(doc, "gpus"),
-                          json_pack("{s:i, s:s, s:s, s:I, s:{s:i, s:i, s:i, s:i}}", "index", 0,
-                                    "name", "NVIDIA H200", "pci_device_id", "0x2335",
-                                    "memory_total_bytes", (json_int_t)150754820096LL, "pcie",
-                                    "gen_current", 5, "gen_max", 5, "width_current", 16,
-                                    "width_max", 16));
+                          json_pack("{s:i, s:s, s:s, s:I, s:{s:i, s:i, s:i, s:i}}", "index", 0, "name", "NVIDIA H200",
+                                    "pci_device_id", "0x2335", "memory_total_bytes", (json_int_t)150754820096LL,
+                                    "pcie", "gen_current", 5, "gen_max", 5, "width_current", 16, "width_max", 16));
     json_array_append_new(json_object_get(doc, "gpus"),
                           json_pack("{s:i, s:s}", "index", 1, "name", "NVIDIA A100-SXM4-80GB"));
     return doc;

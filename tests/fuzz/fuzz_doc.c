@@ -1,5 +1,4 @@
-/* the run document reader (model/doc.c): parse, validate, sanitize, then the figures compare and
- * check use. */
+/* the run document reader (model/doc.c): parse, validate, sanitize, then the figures compare and check use. */
 #include "fuzz.h"
 #include "analyze/compare.h"
 #include "model/doc.h"

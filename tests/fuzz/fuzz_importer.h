@@ -10,8 +10,7 @@
 #include "import/import.h"
 
 typedef int (*ls_fuzz_detect_fn)(const char *text);
-typedef int (*ls_fuzz_read_fn)(json_t *doc, const char *text, const char *name, char *err,
-                               size_t errlen);
+typedef int (*ls_fuzz_read_fn)(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
 
 static inline int ls_fuzz_importer(const uint8_t *data, size_t size, ls_fuzz_detect_fn detect,
                                    ls_fuzz_read_fn read)

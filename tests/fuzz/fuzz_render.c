@@ -18,8 +18,7 @@
    measured figure) in one translation unit. */
 typedef struct ls_format ls_format_t;
 const ls_format_t *ls_format_find(const char *name);
-char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings,
-                const json_t *plan);
+char *ls_report(const ls_format_t *fmt, const json_t *doc, const json_t *findings, const json_t *plan);
 static const char *const formats[] = {"term", "md", "html", "csv", "json", "prom"};
 
 static void reports(const json_t *doc)
@@ -57,8 +56,7 @@ static void baseline_self(const json_t *doc)
         return;
     for (int require_all = 0; require_all < 2; require_all++) {
         int checked = 0;
-        json_t *skipped = NULL,
-               *violations = ls_baseline_check(base, doc, require_all, &checked, &skipped);
+        json_t *skipped = NULL, *violations = ls_baseline_check(base, doc, require_all, &checked, &skipped);
         free(ls_render_junit(base, violations, skipped, "fuzz.json"));
         json_decref(violations);
         json_decref(skipped);
