@@ -58,7 +58,7 @@ static json_t *group_of(json_t *groups, const json_t *e)
     if (g)
         return g;
     g = json_pack("{s:O, s:i, s:[]}", "first", e, "count", 0, "ranks");
-    json_object_set_new(index, key, g);
+    json_object_set_new_nocheck(index, key, g); /* a key of any bytes */
     json_array_append(json_object_get(groups, "list"), g);
     return g;
 }

@@ -5,6 +5,7 @@
 #include "model/cuda_errors.h"
 #include "model/doc.h"
 #include "util/log.h"
+#include "util/sanitize.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -238,7 +239,7 @@ static int read_hit(const char *line, hit_t *h)
                           same_text(line + at, len, h->row->driver_string)
                       ? "string"
                       : "message";
-    } else if (rest && *rest && strncmp(line + (rest - line) - 2, ": ", 2) == 0) {
+    } else if (rest && *rest && strcasestr(line, "CUDA error")[10] == ':') {
         h->form = "cuda_error_text"; /* "CUDA error: TEXT" the catalog does not know */
         unknown_text(rest, h);
     } else {
@@ -257,9 +258,11 @@ int ls_cuda_error_detect(const char *text)
     const char *pos = text;
     ls_line_t line;
     hit_t h;
-    while (ls_next_line(&pos, &line))
+    while (ls_next_line(&pos, &line)) {
+        ls_sanitize_text(line.buf); /* as the reader reads it */
         if (read_hit(line.buf, &h))
             return 1;
+    }
     return 0;
 }
 
@@ -311,6 +314,7 @@ int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char 
     int before = 0; /* the line before named an error */
     while (ls_next_line(&pos, &line)) {
         lineno++;
+        ls_sanitize_text(line.buf); /* broken UTF-8 and controls out of the record's texts */
         int said_again = before && !strncmp(line.buf + strspn(line.buf, " \t"), "-> ", 3);
         before = read_hit(line.buf, &h);
         if (!before || said_again) /* deviceQuery's "-> TEXT" under "X returned N" */
@@ -320,7 +324,7 @@ int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char 
         json_t *o = json_object_get(index, key);
         if (!o) {
             o = record_of(&h, line.buf, name, lineno);
-            json_object_set_new(index, key, o);
+            json_object_set_new_nocheck(index, key, o); /* a key of any bytes */
             json_array_append(list, o);
         }
         json_object_set_new(o, "count", json_integer(ls_json_int(o, "count", 0) + 1));
