@@ -4,6 +4,7 @@
 #include "dcgm_diag_text.h"
 #include "torch_watchdog.h"
 #include "kernel_log.h"
+#include "cuda_error.h"
 #include "inspector.h"
 #include "nccl_ras.h"
 #include "nccl_ras_json.h"
@@ -90,6 +91,15 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
     return rc;
 }
 
+/* The CUDA error lines of a text another reader took (a traceback around NCCL's log, a
+   kernel log, nccl-tests' output): theirs too (cuda_error.c skips the lines of NCCL's
+   own log and nccl-tests' "Cuda failure FILE:LINE"). */
+static void also_cuda_errors(json_t *doc, const char *text, const char *name)
+{
+    char ignored[256]; /* a text without one: nothing to add */
+    ls_import_cuda_errors(doc, text, name, ignored, sizeof ignored);
+}
+
 static int read_nccl_tests(json_t *doc, const char *text, const char *name,
                            const ls_import_opts_t *o, char *err, size_t errlen)
 {
@@ -98,6 +108,30 @@ static int read_nccl_tests(json_t *doc, const char *text, const char *name,
     char ignored[8]; /* NCCL INFO lines mixed in: their facts too, when there are any */
     if (n >= 0 && ls_nccl_log_detect(text))
         ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+    if (n >= 0)
+        also_cuda_errors(doc, text, name);
+    return n;
+}
+
+/* NCCL's log, and the CUDA error lines of the program around it. */
+static int read_nccl_log(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+{
+    int n = ls_import_nccl_log(doc, text, name, err, errlen);
+    if (n >= 0)
+        also_cuda_errors(doc, text, name);
+    return n;
+}
+
+/* CUDA error lines, and what is pasted with them that no earlier reader took: nvidia-smi's
+   table or failure line ("nvidia-smi lists 8 GPUs; the job says system not yet
+   initialized"). */
+static int read_cuda_errors(json_t *doc, const char *text, const char *name, char *err,
+                            size_t errlen)
+{
+    int n = ls_import_cuda_errors(doc, text, name, err, errlen);
+    char ignored[256]; /* lines of the other format that hold nothing: the errors' alone */
+    if (n >= 0 && ls_smi_table_detect(text))
+        ls_import_smi_table(doc, text, name, ignored, sizeof ignored);
     return n;
 }
 
@@ -109,6 +143,8 @@ static int read_torch_watchdog(json_t *doc, const char *text, const char *name, 
     char ignored[8]; /* a log's lines that hold no NCCL fact: the watchdog's alone */
     if (n >= 0 && ls_nccl_log_detect(text))
         ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+    if (n >= 0)
+        also_cuda_errors(doc, text, name);
     return n;
 }
 
@@ -124,6 +160,8 @@ static int read_kernel_log(json_t *doc, const char *text, const char *name, char
         ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
     if (n >= 0 && ls_smi_table_detect(text))
         ls_import_smi_table(doc, text, name, ignored, sizeof ignored);
+    if (n >= 0)
+        also_cuda_errors(doc, text, name);
     return n;
 }
 
@@ -257,10 +295,17 @@ static const ls_importer_t readers[] = {
     {.fmt = LS_FMT_NCCL_LOG,
      .name = "NCCL INFO log",
      .detect = ls_nccl_log_detect,
-     .read_text = ls_import_nccl_log,
+     .read_text = read_nccl_log,
      .help = "NCCL_DEBUG=INFO output alone: version, ranks,\n"
              "hosts, the transport of every connection, GPUDirect\n"
              "RDMA"},
+    {.fmt = LS_FMT_CUDA_ERROR,
+     .name = "CUDA errors",
+     .detect = ls_cuda_error_detect,
+     .read_text = read_cuda_errors,
+     .help = "CUDA error lines of PyTorch, cuda-samples,\n"
+             "deviceQuery, TensorFlow, JAX, CuPy: each error's\n"
+             "code, name, count, call, GPU and rank"},
     {.fmt = LS_FMT_SMI_QUERY,
      .name = "nvidia-smi -q",
      .detect = ls_smi_query_detect,

@@ -1,6 +1,7 @@
 /* What linkscope import says of each file (import.h: ls_import_note), moved from
    cli/cmd_import.c. */
 #include "import.h"
+#include "model/doc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -91,6 +92,23 @@ static void kernel_log_note(const json_t *doc, char *note, size_t notelen)
         snprintf(note + used, notelen - used, ", driver %s", v);
 }
 
+/* "2 distinct error(s) in 5 line(s)" of the CUDA error lines of the file just imported. */
+static void cuda_errors_note(const json_t *doc, const char *name, char *note, size_t notelen)
+{
+    size_t i, n = 0;
+    long long lines = 0;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "cuda_errors"), i, e) {
+        if (strcmp(ls_json_str(e, "file", ""), name))
+            continue;
+        n++;
+        lines += ls_json_int(e, "count", 0);
+    }
+    size_t used = strlen(note);
+    if (used < notelen)
+        snprintf(note + used, notelen - used, ", %zu distinct error(s) in %lld line(s)", n, lines);
+}
+
 /* What the file just imported lacked: its "imports" record's "missing" (a partial
    paste of any format, even one without entries: a topology, GPU inventory), else the
    first note of an entry added since `from` that is flagged incomplete. */
@@ -133,6 +151,9 @@ void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt,
     } else if (fmt == LS_FMT_KERNEL_LOG) {
         snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
         kernel_log_note(doc, note, notelen);
+    } else if (fmt == LS_FMT_CUDA_ERROR) {
+        snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
+        cuda_errors_note(doc, name, note, notelen);
     } else if (fmt == LS_FMT_TOPO || fmt == LS_FMT_TOPO_P2P)
         snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
     else if (fmt == LS_FMT_SMI_TABLE)

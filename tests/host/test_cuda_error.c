@@ -1,0 +1,356 @@
+/* CUDA error lines of a paste (import/cuda_error.c) and their finding
+   (analyze/rules_cuda_errors.c): the catalog's lookups by code, name and string, each
+   form tools print read, healthy texts staying quiet or refused, pastes mixed with NCCL's
+   log, a kernel log and nvidia-smi, and the node action of each class. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "helpers.h"
+#include "analyze/analyze.h"
+#include "import/import.h"
+#include "model/cuda_errors.h"
+#include "model/doc.h"
+#include "model/xid.h"
+
+/* text imported (fmt the format it must be taken as). */
+static json_t *import_as(const char *text, enum ls_import_format want)
+{
+    json_t *doc = ls_import_doc_new();
+    char err[512];
+    enum ls_import_format fmt;
+    if (ls_import_text(doc, text, "pasted.txt", NULL, &fmt, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    assert_int_equal(fmt, want);
+    return doc;
+}
+
+static json_t *import_str(const char *text)
+{
+    return import_as(text, LS_FMT_CUDA_ERROR);
+}
+
+static const json_t *error_at(const json_t *doc, size_t i)
+{
+    const json_t *e = json_array_get(json_object_get(doc, "cuda_errors"), i);
+    assert_non_null(e);
+    return e;
+}
+
+static size_t errors(const json_t *doc)
+{
+    return json_array_size(json_object_get(doc, "cuda_errors"));
+}
+
+/* The cuda_error finding of doc fires with severity sev and node_action action ("" for
+   none carried); its message in msg when msg is not NULL. */
+static void fires(const json_t *doc, const char *sev, const char *action, const char *says)
+{
+    json_t *found = ls_findings(doc);
+    const json_t *f = ls_test_finding(found, "cuda_error");
+    if (!f)
+        fail_msg("cuda_error did not fire");
+    assert_string_equal(ls_json_str(f, "severity", ""), sev);
+    assert_string_equal(ls_json_str(f, "node_action", ""), action);
+    if (says && !strstr(ls_json_str(f, "message", ""), says))
+        fail_msg("message lacks '%s': %s", says, ls_json_str(f, "message", ""));
+    json_decref(found);
+}
+
+/* No finding above info. */
+static void quiet(const json_t *doc)
+{
+    json_t *found = ls_findings(doc);
+    size_t i;
+    const json_t *f;
+    json_array_foreach(found, i, f) {
+        if (strcmp(ls_json_str(f, "severity", ""), "info") != 0)
+            fail_msg("%s: %s", ls_json_str(f, "rule", ""), ls_json_str(f, "message", ""));
+    }
+    json_decref(found);
+}
+
+static void catalog_lookups(void **state)
+{
+    (void)state;
+    const ls_cuda_error_t *r = ls_cuda_error_by_code(802);
+    assert_non_null(r);
+    assert_string_equal(r->runtime, "cudaErrorSystemNotReady");
+    assert_string_equal(r->driver, "CUDA_ERROR_SYSTEM_NOT_READY");
+    assert_string_equal(r->string, "system not yet initialized");
+    assert_int_equal(r->action, LS_ACT_ISOLATE);
+    assert_ptr_equal(ls_cuda_error_by_name("cudaErrorSystemNotReady", 23), r);
+    assert_ptr_equal(ls_cuda_error_by_name("CUDA_ERROR_SYSTEM_NOT_READY", 27), r);
+    assert_null(ls_cuda_error_by_name("cudaErrorNoSuchThing", 20));
+    assert_null(ls_cuda_error_by_code(600)); /* cudaErrorNotReady: not an error */
+    size_t at, len;
+    /* the longest string wins: "out of memory" is inside neither, "no CUDA-capable
+       device is detected" is one string */
+    r = ls_cuda_error_in_text("x: no CUDA-capable device is detected", LS_CE_STRINGS, 0, &at, &len);
+    assert_int_equal(r->code, 100);
+    assert_int_equal(at, 3);
+    r = ls_cuda_error_in_text("RuntimeError: No CUDA GPUs are available", LS_CE_ALSO, 0, &at, &len);
+    assert_int_equal(r->code, 100);
+    /* a short string is not read below min_len */
+    assert_null(ls_cuda_error_in_text("ValueError: out of memory", LS_CE_STRINGS, 24, &at, &len));
+    r = ls_cuda_error_in_text("x", LS_CE_STRINGS, 0, &at, &len);
+    assert_null(r);
+    r = ls_cuda_error_in_text("RuntimeError: No CUDA GPUs are available", LS_CE_ALSO, 0, &at, &len);
+    assert_int_equal(r->code, 100);
+    /* every row has its enum, string, class and words */
+    for (size_t i = 0; (r = ls_cuda_error_at(i)); i++) {
+        assert_true(r->code > 0);
+        assert_true(r->runtime[0] && r->string[0] && r->cls[0]);
+        assert_true(r->meaning[0] && r->cause[0] && r->next[0]);
+        assert_ptr_equal(ls_cuda_error_by_code(r->code), r); /* one row per code */
+        if (!strcmp(r->cls, "application"))
+            assert_true(r->action == LS_ACT_NONE && r->severity == 0);
+    }
+}
+
+static void pytorch_forms(void **state)
+{
+    (void)state;
+    json_t *doc = import_str(
+        "Traceback (most recent call last):\n"
+        "  File \"train.py\", line 10, in <module>\n"
+        "RuntimeError: CUDA error: system not yet initialized\n"
+        "CUDA kernel errors might be asynchronously reported at some other "
+        "API call, so the stacktrace below might be incorrect.\n"
+        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n"
+        "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
+    assert_int_equal(errors(doc), 1);
+    const json_t *e = error_at(doc, 0);
+    assert_int_equal(ls_json_int(e, "code", 0), 802);
+    assert_string_equal(ls_json_str(e, "name", ""), "cudaErrorSystemNotReady");
+    assert_string_equal(ls_json_str(e, "form", ""), "cuda_error_text");
+    assert_int_equal(ls_json_int(e, "line", 0), 3);
+    assert_int_equal(ls_json_int(e, "count", 0), 1);
+    fires(doc, "error", "isolate", "nvidia-fabricmanager");
+    json_decref(doc);
+
+    doc = import_str("/usr/lib/python3/dist-packages/torch/cuda/__init__.py:107: UserWarning: "
+                     "CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you "
+                     "run some cuda functions before calling NumCudaDevices() that might have "
+                     "already set an error? Error 802: system not yet initialized (Triggered "
+                     "internally at ../c10/cuda/CUDAFunctions.cpp:109.)\n");
+    e = error_at(doc, 0);
+    assert_int_equal(ls_json_int(e, "code", 0), 802);
+    assert_string_equal(ls_json_str(e, "form", ""), "torch_init_warning");
+    assert_string_equal(ls_json_str(e, "call", ""), "cudaGetDeviceCount");
+    assert_string_equal(ls_json_str(e, "where", ""), "../c10/cuda/CUDAFunctions.cpp:109");
+    json_decref(doc);
+
+    doc = import_str("[rank3]: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+                     "allocate 20.00 MiB (GPU 1; 79.15 GiB total capacity; 78.1 GiB already "
+                     "allocated)\n"
+                     "RuntimeError: No CUDA GPUs are available\n"
+                     "RuntimeError: Found no NVIDIA driver on your system. Please check that "
+                     "you have an NVIDIA GPU and installed a driver\n"
+                     "UserWarning: CUDA initialization: The NVIDIA driver on your system is "
+                     "too old (found version 11040).\n");
+    assert_int_equal(errors(doc), 3);
+    e = error_at(doc, 0);
+    assert_int_equal(ls_json_int(e, "code", 0), 2);
+    assert_int_equal(ls_json_int(e, "gpu", -1), 1);
+    assert_int_equal(ls_json_int(e, "rank", -1), 3);
+    assert_int_equal(ls_json_int(error_at(doc, 1), "code", 0), 100);
+    e = error_at(doc, 2);
+    assert_int_equal(ls_json_int(e, "code", 0), 35);
+    assert_int_equal(ls_json_int(e, "count", 0), 2);
+    json_decref(doc);
+}
+
+static void samples_and_other_tools(void **state)
+{
+    (void)state;
+    json_t *doc = import_str(
+        "CUDA error at ../../../Common/helper_cuda.h:888 code=802(cudaErrorSystemNotReady) "
+        "\"cudaGetDeviceCount(&device_count)\"\n");
+    const json_t *e = error_at(doc, 0);
+    assert_int_equal(ls_json_int(e, "code", 0), 802);
+    assert_string_equal(ls_json_str(e, "form", ""), "cuda_samples");
+    assert_string_equal(ls_json_str(e, "call", ""), "cudaGetDeviceCount(&device_count)");
+    assert_string_equal(ls_json_str(e, "where", ""), "../../../Common/helper_cuda.h:888");
+    json_decref(doc);
+
+    doc = import_str("./deviceQuery Starting...\n\ncudaGetDeviceCount returned 802\n"
+                     "-> system not yet initialized\nResult = FAIL\n");
+    assert_int_equal(errors(doc), 1); /* the "->" line is the same error */
+    e = error_at(doc, 0);
+    assert_string_equal(ls_json_str(e, "form", ""), "returned_code");
+    assert_string_equal(ls_json_str(e, "call", ""), "cudaGetDeviceCount");
+    assert_int_equal(ls_json_int(e, "count", 0), 1);
+    json_decref(doc);
+
+    doc = import_str("2023-01-01 I cuda_driver.cc:271] failed call to cuInit: "
+                     "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"
+                     "E failed call to cuInit: UNKNOWN ERROR (303)\n"
+                     "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: "
+                     "CUDA_ERROR_SYSTEM_NOT_READY: system not yet initialized\n"
+                     "cupy_backends.cuda.api.runtime.CUDARuntimeError: "
+                     "cudaErrorInsufficientDriver: CUDA driver version is insufficient for "
+                     "CUDA runtime version\n");
+    assert_int_equal(errors(doc), 4);
+    assert_string_equal(ls_json_str(error_at(doc, 0), "form", ""), "driver_name");
+    assert_string_equal(ls_json_str(error_at(doc, 0), "call", ""), "cuInit");
+    assert_int_equal(ls_json_int(error_at(doc, 1), "code", 0), 303);
+    assert_int_equal(ls_json_int(error_at(doc, 2), "code", 0), 802);
+    assert_int_equal(ls_json_int(error_at(doc, 3), "code", 0), 35);
+    assert_string_equal(ls_json_str(error_at(doc, 3), "form", ""), "runtime_name");
+    json_decref(doc);
+}
+
+/* CUDA before 10.1 numbered errors otherwise (48 "no kernel image", 39 ECC): the text
+   printed with the code finds the error; the code is kept as printed. */
+static void old_numbering(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("THCudaCheck FAIL file=THCTensorMath.cu line=244 error=48 : no "
+                             "kernel image is available for execution on the device\n"
+                             "RuntimeError: cuda runtime error (39) : uncorrectable ECC error "
+                             "encountered at THCCachingHostAllocator.cpp:265\n");
+    const json_t *e = error_at(doc, 0);
+    assert_int_equal(ls_json_int(e, "code", 0), 209);
+    assert_int_equal(ls_json_int(e, "printed_code", 0), 48);
+    e = error_at(doc, 1);
+    assert_int_equal(ls_json_int(e, "code", 0), 214);
+    assert_int_equal(ls_json_int(e, "printed_code", 0), 39);
+    fires(doc, "error", "reset", "ECC");
+    json_decref(doc);
+}
+
+/* Texts with no CUDA error stay unknown; an application's error alone stays quiet. */
+static void healthy_twins(void **state)
+{
+    (void)state;
+    const char *none[] = {
+        "./deviceQuery Starting...\nDetected 1 CUDA Capable device(s)\nResult = PASS\n",
+        "Traceback (most recent call last):\nValueError: out of memory in my parser\n",
+        "CUDA kernel errors might be asynchronously reported at some other API call\n",
+        "invalid argument\nunknown error\n", /* short strings without CUDA: not read */
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        json_t *doc = ls_import_doc_new();
+        char err[512];
+        enum ls_import_format fmt;
+        assert_int_equal(ls_import_text(doc, none[i], "pasted.txt", NULL, &fmt, err, sizeof err),
+                         -1);
+        assert_int_equal(fmt, LS_FMT_UNKNOWN);
+        assert_non_null(strstr(err, "unknown format"));
+        json_decref(doc);
+    }
+    json_t *doc = import_str("RuntimeError: CUDA error: device-side assert triggered\n"
+                             "RuntimeError: CUDA error: an illegal memory access was "
+                             "encountered\n");
+    quiet(doc);
+    fires(doc, "info", "none", "not the node's");
+    json_decref(doc);
+}
+
+/* The node action per class: hardware reset, fabric isolate, mismatch reboot, busy watch,
+   a driver the text cannot blame on the node none carried, unknown to the catalog a
+   warning without one. */
+static void actions_per_class(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line, *sev, *action;
+    } cases[] = {
+        {"RuntimeError: CUDA error: uncorrectable NVLink error detected during the execution\n",
+         "error", "reset"},
+        {"RuntimeError: CUDA error: system not yet initialized\n", "error", "isolate"},
+        {"Error 803: system has unsupported display driver / cuda driver combination\n", "error",
+         "reboot"},
+        {"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n", "warning",
+         "watch"},
+        {"cudaGetDeviceCount returned 35\n", "error", ""},
+        {"cudaGetDeviceCount returned 999\n", "error", ""},
+        {"RuntimeError: CUDA error: out of memory\n", "info", "none"},
+        {"RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasGemmEx`\n",
+         "warning", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *doc = import_str(cases[i].line);
+        fires(doc, cases[i].sev, cases[i].action, NULL);
+        json_decref(doc);
+    }
+}
+
+/* Pasted with other logs: each reader reads its part. */
+static void mixed_pastes(void **state)
+{
+    (void)state;
+    json_t *doc = import_as("host1:123:456 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+                            "host1:123:456 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+                            "host1:123:456 [0] transport/nvls.cc:254 NCCL WARN Cuda failure 1 "
+                            "'invalid argument'\n"
+                            "[rank0]: RuntimeError: CUDA error: an illegal memory access was "
+                            "encountered\n",
+                            LS_FMT_NCCL_LOG);
+    assert_int_equal(errors(doc), 1); /* the WARN line is nccl_log's */
+    assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 700);
+    assert_non_null(json_object_get(doc, "nccl_logs"));
+    json_decref(doc);
+
+    doc = import_as("[  903.609564] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU "
+                    "has fallen off the bus.\n"
+                    "RuntimeError: CUDA error: unspecified launch failure\n",
+                    LS_FMT_KERNEL_LOG);
+    assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 719);
+    json_t *found = ls_findings(doc);
+    assert_non_null(ls_test_finding(found, "xid")); /* the hardware's verdict is the Xid's */
+    assert_non_null(ls_test_finding(found, "cuda_error"));
+    json_decref(found);
+    json_decref(doc);
+
+    doc = import_str("RuntimeError: CUDA error: system not yet initialized\n"
+                     "Failed to initialize NVML: Driver/library version mismatch\n");
+    assert_non_null(json_object_get(doc, "smi"));
+    json_decref(doc);
+
+    /* nccl-tests' own failure line stays nccl-tests' */
+    doc = import_as("# nThread 1 nGpus 8 minBytes 8 maxBytes 134217728 step: 2(factor) warmup "
+                    "iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n"
+                    "test: Test CUDA failure common.cu:941 'system not yet initialized'\n"
+                    " .. test pid 54340: Test failure common.cu:891\n",
+                    LS_FMT_NCCL_TESTS);
+    assert_int_equal(errors(doc), 0);
+    json_decref(doc);
+}
+
+static void real_pastes(void **state)
+{
+    (void)state;
+    json_t *doc = ls_import_doc_new();
+    ls_test_import(doc, "real/cudaerr-pytorch35710-thc-802.txt", LS_FMT_CUDA_ERROR);
+    const json_t *e = error_at(doc, 0);
+    assert_int_equal(ls_json_int(e, "code", 0), 802);
+    assert_int_equal(ls_json_int(e, "count", 0), 2); /* THCudaCheck and the RuntimeError */
+    fires(doc, "error", "isolate", NULL);
+    json_decref(doc);
+    doc = ls_import_doc_new();
+    ls_test_import(doc, "real/cudaerr-nctk234-namd-803.txt", LS_FMT_CUDA_ERROR);
+    assert_int_equal(ls_json_int(error_at(doc, 0), "count", 0), 3);
+    fires(doc, "error", "reboot", NULL);
+    json_decref(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(catalog_lookups),
+        cmocka_unit_test(pytorch_forms),
+        cmocka_unit_test(samples_and_other_tools),
+        cmocka_unit_test(old_numbering),
+        cmocka_unit_test(healthy_twins),
+        cmocka_unit_test(actions_per_class),
+        cmocka_unit_test(mixed_pastes),
+        cmocka_unit_test(real_pastes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
