@@ -204,6 +204,16 @@ static int same_text(const char *text, size_t len, const char *s)
     return strlen(s) == len && !strncasecmp(text, s, len);
 }
 
+/* A kernel's failed assert as the device prints it ("FILE:LINE: FUNC: block: [0,0,0],
+   thread: [5,0,0] Assertion `COND` failed."): cudaErrorAssert; glibc's host assert has
+   no block and thread. */
+static int device_assert(const char *line)
+{
+    const char *b = strstr(line, "block: [");
+    const char *t = b ? strstr(b, "thread: [") : NULL;
+    return t && strstr(t, "Assertion `");
+}
+
 /* Reads one line into h: 1 when it names a CUDA error. */
 static int read_hit(const char *line, hit_t *h)
 {
@@ -239,6 +249,9 @@ static int read_hit(const char *line, hit_t *h)
                           same_text(line + at, len, h->row->driver_string)
                       ? "string"
                       : "message";
+    } else if (device_assert(line)) {
+        h->form = "device_assert";
+        h->row = ls_cuda_error_by_code(710);
     } else if (rest && *rest && strcasestr(line, "CUDA error")[10] == ':') {
         h->form = "cuda_error_text"; /* "CUDA error: TEXT" the catalog does not know */
         unknown_text(rest, h);

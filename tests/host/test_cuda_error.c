@@ -205,6 +205,33 @@ static void samples_and_other_tools(void **state)
     json_decref(doc);
 }
 
+/* XLA's allocator running out (JAX, TensorFlow on XLA) and a kernel's assert as the
+   device prints it: the catalog's 2 and 710, the program's; glibc's host assert, which
+   has no block and thread, is not read. */
+static void xla_and_device_asserts(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of "
+                             "memory while trying to allocate 6291456 bytes.\n"
+                             "/pytorch/aten/src/THC/THCTensorIndex.cu:362: void "
+                             "indexSelectLargeIndex(...): block: [12,0,0], thread: [96,0,0] "
+                             "Assertion `srcIndex < srcSelectDimSize` failed.\n");
+    assert_int_equal(errors(doc), 2);
+    assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 2);
+    assert_int_equal(ls_json_int(error_at(doc, 1), "code", 0), 710);
+    assert_string_equal(ls_json_str(error_at(doc, 1), "form", ""), "device_assert");
+    fires(doc, "info", "none", NULL);
+    json_decref(doc);
+    doc = ls_import_doc_new();
+    char err[512];
+    enum ls_import_format fmt;
+    assert_int_equal(ls_import_text(doc, "prog: main.c:12: main: Assertion `n > 0' failed.\n",
+                                    "pasted.txt", NULL, &fmt, err, sizeof err),
+                     -1);
+    assert_int_equal(fmt, LS_FMT_UNKNOWN);
+    json_decref(doc);
+}
+
 /* CUDA before 10.1 numbered errors otherwise (48 "no kernel image", 39 ECC): the text
    printed with the code finds the error; the code is kept as printed. */
 static void old_numbering(void **state)
@@ -346,6 +373,7 @@ int main(void)
         cmocka_unit_test(catalog_lookups),
         cmocka_unit_test(pytorch_forms),
         cmocka_unit_test(samples_and_other_tools),
+        cmocka_unit_test(xla_and_device_asserts),
         cmocka_unit_test(old_numbering),
         cmocka_unit_test(healthy_twins),
         cmocka_unit_test(actions_per_class),
