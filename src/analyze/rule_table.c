@@ -2,6 +2,7 @@
    (rules_NAME.c, its function) and, here, its declaration and its row: two files
    (docs/design.md "Adding a rule"). A rule of an existing group is one file. */
 #include "burn_rules.h"
+#include "fabric_rules.h"
 #include "kernel_rules.h"
 #include "ports.h"
 #include "rules.h"
@@ -53,6 +54,10 @@ static void kernel(const ls_machine_t *m, json_t *out) /* an imported kernel log
 {
     ls_rules_kernel(m->doc, out);
 }
+static void fabric(const ls_machine_t *m, json_t *out) /* Fabric Manager, SXid, -q Fabric */
+{
+    ls_rules_fabric(m->doc, out);
+}
 static void spec(const ls_machine_t *m, json_t *out)
 {
     ls_spec_findings(m->doc, out);
@@ -77,6 +82,7 @@ const ls_rule_group_t ls_rule_groups[] = {
     {.id = "tools", .stage = LS_STAGE_AS_IS, .run = tools},
     {.id = "watchdog", .stage = LS_STAGE_AS_IS, .run = watchdog},
     {.id = "kernel", .stage = LS_STAGE_AS_IS, .run = kernel},
+    {.id = "fabric", .stage = LS_STAGE_AS_IS, .run = fabric},
     {.id = "spec", .stage = LS_STAGE_AS_IS, .run = spec},
 };
 const size_t ls_rule_group_count = sizeof ls_rule_groups / sizeof *ls_rule_groups;
