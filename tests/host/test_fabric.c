@@ -314,6 +314,45 @@ static void smi_fabric_section(void **state)
     json_decref(doc);
 }
 
+/* Fabric Manager's journal lines inside a kernel log: both read. */
+static void fm_in_kernel_log(void **state)
+{
+    (void)state;
+    json_t *doc =
+        import_as("Mar 29 15:38:59 node3 kernel: NVRM: Xid (PCI:0000:3b:00): 13, pid=9, Graphics "
+                  "Exception\n"
+                  "Mar 29 15:39:02 node3 nv-fabricmanager[812]: fabric manager NVIDIA GPU driver "
+                  "interface version 550.90.07 don't match with driver version 550.107.02. Please "
+                  "update with matching NVIDIA driver package.\n",
+                  LS_FMT_KERNEL_LOG);
+    assert_int_equal(json_array_size(json_object_get(first(doc, "kernel_logs"), "events")), 1);
+    assert_string_equal(ls_json_str(first(doc, "fabric_managers"), "version", ""), "550.90.07");
+    fires(doc, "fabric_manager", "error", "isolate", "node3");
+    json_decref(doc);
+}
+
+/* A failed Fabric Manager beside GPUs the document names: an SXM part keeps the node's
+   verdict, PCIe cards (no NVSwitch to manage) make it none; a name that only contains a
+   card's word ("A100" holds "A10") is not one. */
+static void fm_beside_gpus(void **state)
+{
+    (void)state;
+    static const char *const names[][2] = {{"NVIDIA A100-SXM4-80GB", "isolate"},
+                                           {"NVIDIA H100 80GB HBM3", "isolate"},
+                                           {"NVIDIA A10", "none"},
+                                           {"NVIDIA GeForce RTX 4090", "none"},
+                                           {"NVIDIA H100 NVL", "none"}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        json_t *doc = import_as("Unit nvidia-fabricmanager.service could not be found.\n",
+                                LS_FMT_FABRIC_MANAGER);
+        json_array_append_new(ls_json_array_at(doc, "gpus"),
+                              json_pack("{s:i, s:s}", "index", 0, "name", names[i][0]));
+        fires(doc, "fabric_manager", strcmp(names[i][1], "none") ? "error" : "info", names[i][1],
+              NULL);
+        json_decref(doc);
+    }
+}
+
 static void detect(void **state)
 {
     (void)state;
@@ -336,6 +375,7 @@ int main(void)
         cmocka_unit_test(fm_switch_errors),     cmocka_unit_test(kernel_sxid_lines),
         cmocka_unit_test(kernel_sxid_with_xid), cmocka_unit_test(sxid_catalog),
         cmocka_unit_test(smi_fabric_section),   cmocka_unit_test(detect),
+        cmocka_unit_test(fm_in_kernel_log),     cmocka_unit_test(fm_beside_gpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
