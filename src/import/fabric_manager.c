@@ -27,8 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Words of a line that say Fabric Manager wrote it, or wrote about it. */
-static const char *const names[] = {"nv-fabricmanager", "nvidia-fabricmanager",
+/* Words of a line that Fabric Manager, its service or its start script printed (its
+   process tag, its unit, its script, its command line, its version-mismatch text): a line
+   that only names it ("is nvidia-fabricmanager running?") is not one. */
+static const char *const names[] = {"nv-fabricmanager[", "nvidia-fabricmanager.service",
+                                    "nvidia-fabricmanager-start.sh", "nv-fabricmanager -c",
                                     "fabric manager NVIDIA GPU driver interface version"};
 
 static const char *const levels[] = {"INFO", "ERROR", "WARNING", "WARN", "FATAL", "DEBUG"};

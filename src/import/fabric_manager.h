@@ -12,8 +12,9 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* 1 when a line is Fabric Manager's: its process or service name (nv-fabricmanager,
-   nvidia-fabricmanager), its log's "[LEVEL] [tid N]" form, or its version-mismatch text. */
+/* 1 when a line is Fabric Manager's: its process tag (nv-fabricmanager[PID]), its unit
+   (nvidia-fabricmanager.service), its start script, its command line, its log's "[LEVEL]
+   [tid N]" form, or its version-mismatch text; a line that only names it is not. */
 int ls_fabric_manager_detect(const char *text);
 
 /* Appends one fabric_managers[] object for the file: the number of failure and NVSwitch

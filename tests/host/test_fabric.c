@@ -361,6 +361,8 @@ static void detect(void **state)
                                               "found.\n"),
                      1);
     assert_int_equal(ls_fabric_manager_detect("[INFO] fabric\n[tid 3] x\n"), 0);
+    assert_int_equal(ls_fabric_manager_detect("CUDA error 802: is nvidia-fabricmanager running?\n"),
+                     0);
     assert_int_equal(ls_kernel_log_detect("[ 1.0] nvidia-nvswitch0: SXid (PCI:0000:86:00.0): "
                                           "12028, Non-fatal, Link 33\n"),
                      1);
