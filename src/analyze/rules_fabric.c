@@ -235,9 +235,11 @@ static json_t *sxid_group(json_t *groups, json_t *order, const json_t *e)
     return g;
 }
 
-static void group_sxid(json_t *groups, json_t *order, const json_t *e)
+static void group_sxid(json_t *groups, json_t *order, const json_t *e, const char *list)
 {
     json_t *g = sxid_group(groups, order, e);
+    if (!json_object_get(g, "list")) /* the evidence: the document's list it came from */
+        json_object_set_new(g, "list", json_string(list));
     json_object_set_new(g, "count", json_integer(ls_json_int(g, "count", 0) + 1));
     const json_t *fatal = json_object_get(e, "fatal");
     enum ls_sxid_severity sev = !fatal                ? LS_SXID_UNKNOWN
@@ -306,7 +308,7 @@ static void sxid_finding(const json_t *g, json_t *out)
             ". Node action: %s: corrected by the switch, the fabric keeps running; "
             "recurring on one link, that link's hardware (cable, tray, baseboard)",
             ls_action_name(a));
-    add(out, "sxid", a, LS_ABOUT_WHAT(who), "kernel_logs", t.buf);
+    add(out, "sxid", a, LS_ABOUT_WHAT(who), ls_json_str(g, "list", "kernel_logs"), t.buf);
 }
 
 /* Every SXid of the kernel logs and of Fabric Manager's logs: one finding per host, switch
@@ -320,7 +322,7 @@ static void rule_sxid(const json_t *doc, json_t *out)
     for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
         json_array_foreach(json_object_get(doc, lists[l]), i, k) {
             json_array_foreach(json_object_get(k, "sxids"), j, e) {
-                group_sxid(groups, order, e);
+                group_sxid(groups, order, e, lists[l]);
             }
         }
     json_array_foreach(order, i, e) {
