@@ -121,11 +121,14 @@ static enum ls_action kind_text(text_t *t, const json_t *fm, const char *kind)
         return LS_ACT_ISOLATE;
     }
     if (!strcmp(kind, "no_nvswitch")) {
+        const json_t *nvl5 = json_object_get(fm, "nvlink5");
         put(t, "Fabric Manager found no NVSwitch (NV_WARN_NOTHING_TO_DO) and exited: on a "
                "machine without NVSwitches (PCIe cards, NVLink bridges) it is not needed "
                "(disable nvidia-fabricmanager); on an HGX/DGX the driver does not see the "
-               "switches (B200 and later: the NVLink Subnet Manager, nvlsm, and the InfiniBand "
-               "modules it needs)");
+               "switches");
+        if (!json_is_false(nvl5)) /* the start script did not say "Pre-NVL5" */
+            put(t, " (B200 and later: the NVLink Subnet Manager, nvlsm, and the InfiniBand "
+                   "modules it needs)");
         return LS_ACT_WATCH;
     }
     static const char *const says[][2] = {
@@ -156,7 +159,7 @@ static enum ls_action kind_text(text_t *t, const json_t *fm, const char *kind)
 static void put_failure(text_t *t, const json_t *f, int first)
 {
     long long n = ls_json_int(f, "count", 1);
-    put(t, "%s'%.140s'", first ? ": " : "; ", ls_json_str(f, "text", ""));
+    put(t, "%s'%.180s'", first ? ": " : "; ", ls_json_str(f, "text", ""));
     if (n > 1)
         put(t, " (%lld times)", n);
 }

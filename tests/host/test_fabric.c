@@ -353,6 +353,32 @@ static void fm_beside_gpus(void **state)
     }
 }
 
+/* NV_WARN_NOTHING_TO_DO: watch; the NVLink Subnet Manager named only where the start script
+   did not say the system is before NVLink 5. */
+static void fm_no_nvswitch(void **state)
+{
+    (void)state;
+    json_t *doc = import_as("Sep 18 03:19:01 h nvidia-fabricmanager-start.sh[4753]: Detected "
+                            "Pre-NVL5 system\n"
+                            "Sep 18 03:19:01 h nvidia-fabricmanager-start.sh[4756]: request to "
+                            "query NVSwitch device information from NVSwitch driver failed with "
+                            "error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]\n",
+                            LS_FMT_FABRIC_MANAGER);
+    assert_true(json_is_false(json_object_get(first(doc, "fabric_managers"), "nvlink5")));
+    fires(doc, "fabric_manager", "warning", "watch", "not needed");
+    json_t *found = ls_findings(doc);
+    assert_null(
+        strstr(ls_json_str(ls_test_finding(found, "fabric_manager"), "message", ""), "nvlsm"));
+    json_decref(found);
+    json_decref(doc);
+    doc = import_as("h nv-fabricmanager[4177]: request to query NVSwitch device information from "
+                    "NVSwitch driver failed with error:WARNING Nothing to do "
+                    "[NV_WARN_NOTHING_TO_DO]\n",
+                    LS_FMT_FABRIC_MANAGER);
+    fires(doc, "fabric_manager", "warning", "watch", "nvlsm");
+    json_decref(doc);
+}
+
 static void detect(void **state)
 {
     (void)state;
@@ -378,6 +404,7 @@ int main(void)
         cmocka_unit_test(kernel_sxid_with_xid), cmocka_unit_test(sxid_catalog),
         cmocka_unit_test(smi_fabric_section),   cmocka_unit_test(detect),
         cmocka_unit_test(fm_in_kernel_log),     cmocka_unit_test(fm_beside_gpus),
+        cmocka_unit_test(fm_no_nvswitch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
