@@ -91,11 +91,10 @@ static int no_switch_gpus(const json_t *doc)
 }
 
 /* The failure kinds, the most telling first: the finding names the first one present. */
-static const char *const kinds[] = {"version_mismatch", "no_nvswitch",
-                                    "config_invalid",   "training_failed",
-                                    "not_installed",    "start_script",
-                                    "service_failed",   "start_failed",
-                                    "not_running",      "error"};
+static const char *const kinds[] = {"version_mismatch", "no_nvswitch",   "config_invalid",
+                                    "training_failed",  "not_installed", "start_script",
+                                    "service_failed",   "start_failed",  "not_running",
+                                    "multicast_failed", "error"};
 
 static const json_t *failure_of(const json_t *fm, const char *kind)
 {
@@ -152,6 +151,16 @@ static enum ls_action kind_text(text_t *t, const json_t *fm, const char *kind)
                 says[i][1]);
             return LS_ACT_ISOLATE;
         }
+    if (!strcmp(kind, "multicast_failed")) {
+        /* NCCL's maintainers on nvls.cc's 'invalid argument' (NVIDIA/nccl#976, #1338): Fabric
+           Manager restarted while processes held the GPUs leaves its multicast state stale;
+           a reboot (or a GPU reset with it stopped) clears it */
+        put(t, "Fabric Manager runs but fails to set up or release NVLink multicast teams: "
+               "NVLink SHARP (NVLS) buffers cannot be made, so NCCL jobs of three GPUs or more "
+               "fail or hang at init (NCCL_NVLS_ENABLE=0 avoids it meanwhile); its multicast "
+               "state is stale, usually after it was restarted while processes held the GPUs");
+        return LS_ACT_REBOOT;
+    }
     put(t, "Fabric Manager logged an error");
     return LS_ACT_WATCH;
 }
@@ -207,6 +216,9 @@ static void fm_finding(const json_t *doc, const json_t *fm, json_t *out)
     if (a == LS_ACT_ISOLATE)
         put(&t, ": out of service until Fabric Manager runs and the GPUs' fabric state is "
                 "Completed (nvidia-smi -q)");
+    else if (a == LS_ACT_REBOOT)
+        put(&t, ": drain the node and reboot it (or stop Fabric Manager, reset all GPUs, start "
+                "it)");
     add(out, "fabric_manager", a, LS_ABOUT_WHAT(who), "fabric_managers", t.buf);
 }
 

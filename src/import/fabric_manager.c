@@ -245,7 +245,10 @@ static void read_words(ctx_t *c, json_t *doc, const char *msg, const char *level
             add_failure(c, failure_words[i].kind, msg, host);
             return;
         }
-    if (!strcmp(level, "ERROR") || !strcmp(level, "FATAL")) /* its own error lines */
+    if ((!strcmp(level, "ERROR") || !strcmp(level, "FATAL")) && strstr(msg, "multicast team"))
+        add_failure(c, "multicast_failed", msg, host); /* NVLS: "failed to find the GPU handle
+                                                          ... in the multicast team ..." */
+    else if (!strcmp(level, "ERROR") || !strcmp(level, "FATAL")) /* its own error lines */
         add_failure(c, "error", msg, host);
 }
 

@@ -379,6 +379,24 @@ static void fm_no_nvswitch(void **state)
     json_decref(doc);
 }
 
+/* Fabric Manager's multicast team errors (NVLS) after a clean start: reboot; another ERROR
+   line: watch. */
+static void fm_multicast(void **state)
+{
+    (void)state;
+    json_t *doc = import_as("[Oct 31 2023 20:45:27] [INFO] [tid 5] Successfully configured all "
+                            "the available NVSwitches to route GPU NVLink traffic.\n"
+                            "[Oct 31 2023 21:04:55] [ERROR] [tid 7] failed to find the GPU handle "
+                            "1276 in the multicast team request setup 4285.\n",
+                            LS_FMT_FABRIC_MANAGER);
+    fires(doc, "fabric_manager", "error", "reboot", "NVLS");
+    json_decref(doc);
+    doc = import_as("[Oct 31 2023 21:04:55] [ERROR] [tid 7] something else went wrong\n",
+                    LS_FMT_FABRIC_MANAGER);
+    fires(doc, "fabric_manager", "warning", "watch", "logged an error");
+    json_decref(doc);
+}
+
 static void detect(void **state)
 {
     (void)state;
@@ -404,7 +422,7 @@ int main(void)
         cmocka_unit_test(kernel_sxid_with_xid), cmocka_unit_test(sxid_catalog),
         cmocka_unit_test(smi_fabric_section),   cmocka_unit_test(detect),
         cmocka_unit_test(fm_in_kernel_log),     cmocka_unit_test(fm_beside_gpus),
-        cmocka_unit_test(fm_no_nvswitch),
+        cmocka_unit_test(fm_no_nvswitch),       cmocka_unit_test(fm_multicast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
