@@ -55,6 +55,55 @@ static const char *log_form(const char *p, char *level, size_t len)
     return NULL;
 }
 
+/* A line Fabric Manager, systemd or systemctl printed about it: its words above, its log's
+   form, a journal line ("HOST PROC[PID]: "), systemctl status's fields and tree. */
+static int fm_line(const char *line)
+{
+    static const char *const status[] = {"Loaded:",   "Active:",  "Drop-In:",     "Docs:",
+                                         "Main PID:", "Process:", "Tasks:",       "Memory:",
+                                         "CPU:",      "CGroup:",  "\u2514\u2500", "\u251c\u2500",
+                                         "\u25cf",    "\u00d7",   "\u25cb"};
+    char level[16];
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strstr(line, names[i]))
+            return 1;
+    for (const char *b = strchr(line, '['); b; b = strchr(b + 1, '['))
+        if (log_form(b, level, sizeof level) || strstr(b, "]: "))
+            return 1;
+    const char *t = line + strspn(line, " \t");
+    static const char *const commands[] = {"$ systemctl ", "# systemctl ", "$ sudo ",
+                                           "# sudo ",      "$ nvidia-smi", "# nvidia-smi",
+                                           "$ journalctl", "# journalctl"};
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) /* a shell prompt's line */
+        if (strstr(line, commands[i]))
+            return 1;
+    for (size_t i = 0; i < sizeof status / sizeof *status; i++)
+        if (!strncmp(t, status[i], strlen(status[i])))
+            return 1;
+    return 0;
+}
+
+char *ls_fabric_manager_others(const char *text)
+{
+    size_t len = strlen(text), used = 0;
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(n < 1023 ? n : 1023), p);
+        if (!fm_line(line)) {
+            memcpy(out + used, p, n);
+            used += n;
+            out[used++] = '\n';
+        }
+        p += n + (p[n] == '\n');
+    }
+    out[used] = '\0';
+    return out;
+}
+
 int ls_fabric_manager_detect(const char *text)
 {
     const char *pos = text;
@@ -94,7 +143,9 @@ static const struct {
     {.kind = "start_failed", .says = "nvidia-fabricmanager.service: Failed with result"},
     {.kind = "start_failed", .says = "Failed to start NVIDIA fabric manager"},
     {.kind = "start_script", .says = "Usage: /usr/bin/nvidia-fabricmanager-start.sh"},
-    {.kind = "start_failed", .says = "nv-fabricmanager -c"}, /* '"... -c CFG" failed! Exit code' */
+    /* the start script's '"/usr/bin/nv-fabricmanager -c CFG" failed! Exit code: 1' (its
+       command line alone, as in systemctl's CGroup tree, is no failure) */
+    {.kind = "start_failed", .says = "\" failed! Exit code"},
     {.kind = "service_failed", .says = "Active: failed"},
     {.kind = "not_running", .says = "Active: inactive (dead)"},
 };

@@ -17,6 +17,11 @@
    [tid N]" form, or its version-mismatch text; a line that only names it is not. */
 int ls_fabric_manager_detect(const char *text);
 
+/* The text's lines that are not Fabric Manager's, systemd's or systemctl's about it (a copy
+   to free; NULL when out of memory): what another reader reads of a mixed paste
+   ("systemctl status nvidia-fabricmanager; nvidia-smi -q | grep -A3 Fabric"). */
+char *ls_fabric_manager_others(const char *text);
+
 /* Appends one fabric_managers[] object for the file: the number of failure and NVSwitch
    error records kept, or -1 with err. */
 int ls_import_fabric_manager(json_t *doc, const char *text, const char *name, char *err,

@@ -137,11 +137,14 @@ static int read_fabric_manager(json_t *doc, const char *text, const char *name, 
                                size_t errlen)
 {
     int n = ls_import_fabric_manager(doc, text, name, err, errlen);
-    char ignored[256];
+    char ignored[256], *rest = n >= 0 ? ls_fabric_manager_others(text) : NULL;
     if (n >= 0 && ls_nccl_log_detect(text))
         ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
     if (n >= 0 && ls_smi_table_detect(text))
         ls_import_smi_table(doc, text, name, ignored, sizeof ignored);
+    else if (rest && ls_smi_query_detect(rest)) /* nvidia-smi -q's Fabric section under it */
+        ls_import_smi_query(doc, rest, name, ignored, sizeof ignored);
+    free(rest);
     return n;
 }
 

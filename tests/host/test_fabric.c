@@ -397,6 +397,37 @@ static void fm_multicast(void **state)
     json_decref(doc);
 }
 
+/* systemctl status nvidia-fabricmanager and nvidia-smi -q's Fabric section in one paste: both
+   read (the service runs, the GPU is still not registered). */
+static void fm_with_smi_fabric(void **state)
+{
+    (void)state;
+    json_t *doc = import_as("$ systemctl status nvidia-fabricmanager\n"
+                            "\u25cf nvidia-fabricmanager.service - NVIDIA fabric manager service\n"
+                            "     Loaded: loaded "
+                            "(/usr/lib/systemd/system/nvidia-fabricmanager.service; enabled)\n"
+                            "     Active: active (running) since Fri 2025-05-16 15:10:10 UTC; "
+                            "13min ago\n"
+                            "   Main PID: 29850 (nv-fabricmanage)\n"
+                            "     CGroup: /system.slice/nvidia-fabricmanager.service\n"
+                            "             \u2514\u250029850 /usr/bin/nv-fabricmanager -c "
+                            "/etc/fabricmanager.cfg\n"
+                            "$ nvidia-smi -q | grep -A3 Fabric\n"
+                            "    Fabric\n"
+                            "        State                             : In Progress\n"
+                            "        Status                            : N/A\n"
+                            "        CliqueId                          : N/A\n",
+                            LS_FMT_FABRIC_MANAGER);
+    assert_string_equal(ls_json_str(first(doc, "fabric_managers"), "service", ""), "running");
+    assert_string_equal(ls_json_str(json_object_get(first(doc, "gpus"), "fabric"), "state", ""),
+                        "In Progress");
+    fires(doc, "fabric_not_ready", "error", "isolate", "In Progress");
+    json_t *found = ls_findings(doc);
+    assert_null(ls_test_finding(found, "fabric_manager"));
+    json_decref(found);
+    json_decref(doc);
+}
+
 static void detect(void **state)
 {
     (void)state;
@@ -423,6 +454,7 @@ int main(void)
         cmocka_unit_test(smi_fabric_section),   cmocka_unit_test(detect),
         cmocka_unit_test(fm_in_kernel_log),     cmocka_unit_test(fm_beside_gpus),
         cmocka_unit_test(fm_no_nvswitch),       cmocka_unit_test(fm_multicast),
+        cmocka_unit_test(fm_with_smi_fabric),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
