@@ -142,6 +142,10 @@ static const struct {
     {.kind = "start_failed", .says = "nvidia-fabricmanager.service: Control process exited"},
     {.kind = "start_failed", .says = "nvidia-fabricmanager.service: Failed with result"},
     {.kind = "start_failed", .says = "Failed to start NVIDIA fabric manager"},
+    {.kind = "start_failed", .says = "Failed to start nvidia-fabricmanager.service"},
+    {.kind = "start_failed",
+     .says = "nvidia-fabricmanager.service: Main process exited, code=exited"},
+    {.kind = "service_failed", .says = "Active: activating (auto-restart)"},
     {.kind = "start_script", .says = "Usage: /usr/bin/nvidia-fabricmanager-start.sh"},
     /* the start script's '"/usr/bin/nv-fabricmanager -c CFG" failed! Exit code: 1' (its
        command line alone, as in systemctl's CGroup tree, is no failure) */
@@ -303,6 +307,16 @@ static void read_words(ctx_t *c, json_t *doc, const char *msg, const char *level
         add_failure(c, "error", msg, host);
 }
 
+/* A message that says something failed ("failed", "Failed", "error", "ERROR"). */
+static int failing(const char *msg)
+{
+    static const char *const words[] = {"fail", "Fail", "FAIL", "error", "Error", "ERROR"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strstr(msg, words[i]))
+            return 1;
+    return 0;
+}
+
 /* One line: the journal's prefix and the log's "[date] [LEVEL] [tid N]" taken off. */
 static void read_line(ctx_t *c, json_t *doc, const char *line)
 {
@@ -323,6 +337,8 @@ static void read_line(ctx_t *c, json_t *doc, const char *line)
         }
     }
     msg += strspn(msg, " \t");
+    if (!*level && strstr(line, "nv-fabricmanager[") && failing(msg))
+        snprintf(level, sizeof level, "ERROR"); /* its journal lines carry no level */
     if (*msg)
         read_words(c, doc, msg, level, host);
 }

@@ -428,6 +428,33 @@ static void fm_with_smi_fabric(void **state)
     json_decref(doc);
 }
 
+/* Newer systemd's wording and FM's own journal lines without a level. */
+static void fm_journal_variants(void **state)
+{
+    (void)state;
+    json_t *doc = import_as("Feb 02 10:00:01 n1 systemd[1]: Failed to start "
+                            "nvidia-fabricmanager.service - NVIDIA fabric manager service.\n",
+                            LS_FMT_FABRIC_MANAGER);
+    fires(doc, "fabric_manager", "error", "isolate", "failed to start");
+    json_decref(doc);
+    doc = import_as("     Active: activating (auto-restart) (Result: exit-code) since Mon\n"
+                    "   Main PID: 9 (code=exited, status=1/FAILURE)\n"
+                    "nvidia-fabricmanager.service: Main process exited, code=exited, "
+                    "status=1/FAILURE\n",
+                    LS_FMT_FABRIC_MANAGER);
+    fires(doc, "fabric_manager", "error", "isolate", "failed state");
+    json_decref(doc);
+    doc = import_as("Feb 02 10:00:01 n1 nv-fabricmanager[812]: Fabric Manager failed to open "
+                    "the NVSwitch device nodes\n",
+                    LS_FMT_FABRIC_MANAGER);
+    fires(doc, "fabric_manager", "warning", "watch", "logged an error");
+    json_decref(doc);
+    doc = import_as("Feb 02 10:00:01 n1 nv-fabricmanager[812]: Connected to 1 node.\n",
+                    LS_FMT_FABRIC_MANAGER);
+    quiet(doc);
+    json_decref(doc);
+}
+
 static void detect(void **state)
 {
     (void)state;
@@ -454,7 +481,7 @@ int main(void)
         cmocka_unit_test(smi_fabric_section),   cmocka_unit_test(detect),
         cmocka_unit_test(fm_in_kernel_log),     cmocka_unit_test(fm_beside_gpus),
         cmocka_unit_test(fm_no_nvswitch),       cmocka_unit_test(fm_multicast),
-        cmocka_unit_test(fm_with_smi_fabric),
+        cmocka_unit_test(fm_with_smi_fabric),   cmocka_unit_test(fm_journal_variants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
