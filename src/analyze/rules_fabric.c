@@ -74,8 +74,16 @@ static int pcie_card(const char *name)
     return 0;
 }
 
-/* 1 when the document names its GPUs and every one is a PCIe card: no NVSwitch to manage. */
-static int no_switch_gpus(const json_t *doc)
+/* A GB200 / GB300 (NVL72 compute tray): its NVLink fabric is managed on the NVLink switch
+   trays (NVOS runs Fabric Manager there), not by a nvidia-fabricmanager service on the node;
+   the node sees the fabric through nvidia-smi -q's Fabric section. */
+static int nvl72_tray(const char *name)
+{
+    return word_in(name, "GB200") || word_in(name, "GB300");
+}
+
+/* 1 when the document names its GPUs and every one passes is (a PCIe card, an NVL72 tray). */
+static int all_gpus(const json_t *doc, int (*is)(const char *))
 {
     size_t i, named = 0;
     const json_t *g;
@@ -83,7 +91,7 @@ static int no_switch_gpus(const json_t *doc)
         const char *name = ls_json_str(g, "name", ls_json_str(g, "name_cut", NULL));
         if (!name)
             continue;
-        if (!pcie_card(name))
+        if (!is(name))
             return 0;
         named++;
     }
@@ -207,9 +215,14 @@ static void fm_finding(const json_t *doc, const json_t *fm, json_t *out)
     if (json_is_true(json_object_get(fm, "recovered"))) {
         put(&t, ". It started after that: nothing to do unless it stops again");
         a = LS_ACT_NONE;
-    } else if (no_switch_gpus(doc)) {
+    } else if (all_gpus(doc, pcie_card)) {
         put(&t, ". The GPUs in the paste are PCIe cards: no NVSwitch, Fabric Manager is not "
                 "needed here (disable the service); the GPUs are not affected");
+        a = LS_ACT_NONE;
+    } else if (a == LS_ACT_ISOLATE && all_gpus(doc, nvl72_tray)) {
+        put(&t, ". The GPUs in the paste are GB200/GB300 (NVL72): the fabric is managed on the "
+                "NVLink switch trays, not by this service; nvidia-smi -q's Fabric section says "
+                "whether the GPUs joined it");
         a = LS_ACT_NONE;
     }
     put(&t, ". Node action: %s", ls_action_name(a));

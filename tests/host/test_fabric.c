@@ -341,7 +341,8 @@ static void fm_beside_gpus(void **state)
                                            {"NVIDIA H100 80GB HBM3", "isolate"},
                                            {"NVIDIA A10", "none"},
                                            {"NVIDIA GeForce RTX 4090", "none"},
-                                           {"NVIDIA H100 NVL", "none"}};
+                                           {"NVIDIA H100 NVL", "none"},
+                                           {"NVIDIA GB200", "none"}};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         json_t *doc = import_as("Unit nvidia-fabricmanager.service could not be found.\n",
                                 LS_FMT_FABRIC_MANAGER);
