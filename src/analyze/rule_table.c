@@ -3,6 +3,7 @@
    (docs/design.md "Adding a rule"). A rule of an existing group is one file. */
 #include "burn_rules.h"
 #include "cuda_rules.h"
+#include "fabric_rules.h"
 #include "kernel_rules.h"
 #include "ports.h"
 #include "rules.h"
@@ -58,6 +59,10 @@ static void cuda(const ls_machine_t *m, json_t *out) /* an imported paste's CUDA
 {
     ls_rules_cuda(m->doc, out);
 }
+static void fabric(const ls_machine_t *m, json_t *out) /* Fabric Manager, SXid, -q Fabric */
+{
+    ls_rules_fabric(m->doc, out);
+}
 static void spec(const ls_machine_t *m, json_t *out)
 {
     ls_spec_findings(m->doc, out);
@@ -83,6 +88,7 @@ const ls_rule_group_t ls_rule_groups[] = {
     {.id = "watchdog", .stage = LS_STAGE_AS_IS, .run = watchdog},
     {.id = "kernel", .stage = LS_STAGE_AS_IS, .run = kernel},
     {.id = "cuda", .stage = LS_STAGE_AS_IS, .run = cuda},
+    {.id = "fabric", .stage = LS_STAGE_AS_IS, .run = fabric},
     {.id = "spec", .stage = LS_STAGE_AS_IS, .run = spec},
 };
 const size_t ls_rule_group_count = sizeof ls_rule_groups / sizeof *ls_rule_groups;

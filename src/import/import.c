@@ -5,6 +5,7 @@
 #include "torch_watchdog.h"
 #include "kernel_log.h"
 #include "cuda_error.h"
+#include "fabric_manager.h"
 #include "inspector.h"
 #include "nccl_ras.h"
 #include "nccl_ras_json.h"
@@ -160,8 +161,30 @@ static int read_kernel_log(json_t *doc, const char *text, const char *name, char
         ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
     if (n >= 0 && ls_smi_table_detect(text))
         ls_import_smi_table(doc, text, name, ignored, sizeof ignored);
+    if (n >= 0 && ls_fabric_manager_detect(text)) /* journalctl -u with -k, FM's own lines */
+        ls_import_fabric_manager(doc, text, name, ignored, sizeof ignored);
     if (n >= 0)
         also_cuda_errors(doc, text, name);
+    return n;
+}
+
+/* Fabric Manager's lines, and what is pasted with them: a kernel log's NVRM / SXid lines
+   (read first, by the kernel-log reader, when there are any), nvidia-smi's table, NCCL's
+   lines ("nvidia-smi looks fine, CUDA says 802; systemctl status nvidia-fabricmanager"). */
+static int read_fabric_manager(json_t *doc, const char *text, const char *name, char *err,
+                               size_t errlen)
+{
+    int n = ls_import_fabric_manager(doc, text, name, err, errlen);
+    char ignored[256], *rest = n >= 0 ? ls_fabric_manager_others(text) : NULL;
+    if (n >= 0 && ls_nccl_log_detect(text))
+        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+    if (n >= 0 && ls_smi_table_detect(text))
+        ls_import_smi_table(doc, text, name, ignored, sizeof ignored);
+    else if (rest && ls_smi_query_detect(rest)) /* nvidia-smi -q's Fabric section under it */
+        ls_import_smi_query(doc, rest, name, ignored, sizeof ignored);
+    free(rest);
+    if (n >= 0)
+        also_cuda_errors(doc, text, name); /* CUDA's 802 pasted beside the service's state */
     return n;
 }
 
@@ -291,7 +314,15 @@ static const ls_importer_t readers[] = {
      .detect = ls_kernel_log_detect,
      .read_text = read_kernel_log,
      .help = "dmesg, dmesg -T, syslog, journalctl -k: the\n"
-             "driver's Xid events and failure lines"}, /* before the INFO log */
+             "driver's Xid events and failure lines, NVSwitch\n"
+             "SXid lines"}, /* before the INFO log */
+    {.fmt = LS_FMT_FABRIC_MANAGER,
+     .name = "Fabric Manager",
+     .detect = ls_fabric_manager_detect,
+     .read_text = read_fabric_manager,
+     .help = "fabricmanager.log, journalctl -u / systemctl status\n"
+             "nvidia-fabricmanager: version, service state,\n"
+             "start failures, NVSwitch errors"}, /* before the INFO log */
     {.fmt = LS_FMT_NCCL_LOG,
      .name = "NCCL INFO log",
      .detect = ls_nccl_log_detect,

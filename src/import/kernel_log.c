@@ -18,12 +18,15 @@
    11:43:09 2024] ", syslog "Dec  2 11:49:53 HOST kernel: [  885.242168] ", journalctl -k
    "Mar 29 15:38:59 [HOST] kernel: ". A message of several lines continues on lines whose
    prefix is blank or repeats the first one's stamp; rsyslog writes it in one line with
-   "#012" for each newline. */
+   "#012" for each newline. The NVSwitch driver's lines ("nvidia-nvswitch3: SXid
+   (PCI:0000:c5:00.0): 20034, Fatal, Link 24 LTSSM Fault Up", model/sxid.h) are read beside
+   them into sxids[], with the same prefixes. */
 #include "kernel_log.h"
 #include "import_note.h"
 #include "import_util.h"
 #include "model/busid.h"
 #include "model/doc.h"
+#include "model/sxid.h"
 #include "model/xid.h"
 #include "util/log.h"
 
@@ -56,8 +59,9 @@ int ls_kernel_log_detect(const char *text)
 {
     const char *pos = text;
     ls_line_t line;
+    ls_sxid_event_t e;
     while (ls_next_line(&pos, &line))
-        if (nvrm_at(line.buf))
+        if (nvrm_at(line.buf) || ls_sxid_parse(line.buf, &e) == 0)
             return 1;
     return 0;
 }
@@ -163,7 +167,7 @@ static int continues(const msg_t *m, const char *pre, const char *body)
 
 /* What one file's lines add up to, as they are read. */
 typedef struct {
-    json_t *log, *events, *failures, *gpus, *hosts;
+    json_t *log, *events, *failures, *gpus, *hosts, *sxids;
     json_t *failure_keys; /* kind|bus|driver GPU|text shape -> its failures[] record */
     json_t *gpu_index;    /* bus id -> its gpus[] object */
     json_t *last_gpu;     /* the GPU of the message before, when it was "GPU at ...: GPU-" */
@@ -443,9 +447,40 @@ static void append_body(msg_t *m, const char *body)
     m->body[used] = '\0';
 }
 
+/* The NVSwitch driver's "nvidia-nvswitchN: SXid (PCI:...): N, ..." line: one sxids[]
+   record, its "Severity ..." / "Data {...}" follow-up lines folded into the one before. */
+static void read_sxid(ctx_t *c, const char *line, const ls_sxid_event_t *e)
+{
+    json_t *last = json_array_get(c->sxids, json_array_size(c->sxids) - 1);
+    char bus[32];
+    if (ls_busid_normalize(e->bus, bus, sizeof bus) != 0)
+        snprintf(bus, sizeof bus, "%s", e->bus);
+    if (e->detail && last && ls_json_int(last, "sxid", 0) == e->sxid &&
+        strcmp(ls_json_str(last, "bus_id", ""), bus) == 0)
+        return;
+    msg_t m = {.time = ""};
+    snprintf(m.prefix, sizeof m.prefix, "%.*s", (int)(e->prefix_len < 255 ? e->prefix_len : 255),
+             line);
+    read_prefix(&m);
+    json_t *o = json_pack("{s:s, s:s, s:i}", "switch", e->device, "bus_id", bus, "sxid", e->sxid);
+    if (e->severity != LS_SXID_UNKNOWN)
+        json_object_set_new(o, "fatal", json_boolean(e->severity == LS_SXID_FATAL));
+    if (e->link >= 0)
+        json_object_set_new(o, "link", json_integer(e->link));
+    put_where(c, o, &m);
+    json_object_set_new(o, "text", json_string(e->text));
+    json_array_append_new(c->sxids, o);
+}
+
 static void read_line(ctx_t *c, const char *line)
 {
     snprintf(c->last_raw, sizeof c->last_raw, "%s", line);
+    ls_sxid_event_t sx;
+    if (ls_sxid_parse(line, &sx) == 0) {
+        flush(c);
+        read_sxid(c, line, &sx);
+        return;
+    }
     const char *at = nvrm_at(line);
     if (!at) {
         flush(c);
@@ -558,6 +593,7 @@ int ls_import_kernel_log(json_t *doc, const char *text, const char *name, char *
     c->failures = json_array();
     c->gpus = json_array();
     c->hosts = json_array();
+    c->sxids = json_array();
     c->shapes = json_object();
     c->failure_keys = json_object();
     c->gpu_index = json_object();
@@ -569,17 +605,21 @@ int ls_import_kernel_log(json_t *doc, const char *text, const char *name, char *
     json_object_set(c->log, "gpus", c->gpus);
     json_object_set(c->log, "events", c->events);
     json_object_set(c->log, "failures", c->failures);
+    if (json_array_size(c->sxids)) /* NVSwitch lines: absent from a log without any */
+        json_object_set(c->log, "sxids", c->sxids);
     if (why[0]) {
         json_object_set_new(c->log, "incomplete", json_string(why));
         ls_import_note_missing("%s", why);
     }
     driver_version(doc, c);
-    int n = (int)(json_array_size(c->events) + json_array_size(c->failures));
+    int n = (int)(json_array_size(c->events) + json_array_size(c->failures) +
+                  json_array_size(c->sxids));
     json_array_append_new(ls_json_array_at(doc, "kernel_logs"), c->log);
     json_decref(c->events);
     json_decref(c->failures);
     json_decref(c->gpus);
     json_decref(c->hosts);
+    json_decref(c->sxids);
     json_decref(c->shapes);
     json_decref(c->failure_keys);
     json_decref(c->gpu_index);

@@ -87,6 +87,9 @@ static void kernel_log_note(const json_t *doc, char *note, size_t notelen)
                              json_array_size(json_object_get(k, "events")),
                              json_array_size(json_object_get(k, "failures")),
                              json_array_size(json_object_get(k, "gpus")));
+    size_t sx = json_array_size(json_object_get(k, "sxids"));
+    if (sx && used < notelen) /* NVSwitch lines: said only where there are some */
+        used += (size_t)snprintf(note + used, notelen - used, ", %zu NVSwitch SXid record(s)", sx);
     const char *v = json_string_value(json_object_get(k, "driver"));
     if (v && used < notelen)
         snprintf(note + used, notelen - used, ", driver %s", v);
@@ -107,6 +110,23 @@ static void cuda_errors_note(const json_t *doc, const char *name, char *note, si
     size_t used = strlen(note);
     if (used < notelen)
         snprintf(note + used, notelen - used, ", %zu distinct error(s) in %lld line(s)", n, lines);
+}
+
+/* "Fabric Manager, version 535.104.05, service failed, 2 failure record(s), 1 NVSwitch
+   error(s)" of the Fabric Manager text just imported. */
+static void fabric_manager_note(const json_t *doc, char *note, size_t notelen)
+{
+    const json_t *list = json_object_get(doc, "fabric_managers");
+    const json_t *f = json_array_get(list, json_array_size(list) - 1);
+    size_t used = strlen(note);
+    const char *v = json_string_value(json_object_get(f, "version"));
+    const char *svc = json_string_value(json_object_get(f, "service"));
+    used += (size_t)snprintf(note + used, notelen - used, ", version %s, service %s",
+                             v ? v : "not in the text", svc ? svc : "not in the text");
+    if (used < notelen)
+        snprintf(note + used, notelen - used, ", %zu failure record(s), %zu NVSwitch error(s)",
+                 json_array_size(json_object_get(f, "failures")),
+                 json_array_size(json_object_get(f, "sxids")));
 }
 
 /* What the file just imported lacked: its "imports" record's "missing" (a partial
@@ -154,6 +174,9 @@ void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt,
     } else if (fmt == LS_FMT_CUDA_ERROR) {
         snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
         cuda_errors_note(doc, name, note, notelen);
+    } else if (fmt == LS_FMT_FABRIC_MANAGER) {
+        snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
+        fabric_manager_note(doc, note, notelen);
     } else if (fmt == LS_FMT_TOPO || fmt == LS_FMT_TOPO_P2P)
         snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
     else if (fmt == LS_FMT_SMI_TABLE)

@@ -44,6 +44,7 @@ static const char *const sections[] = {
     "Bridge Chip",
     "Processes",
     "Voltage",
+    "Fabric",
 };
 
 /* Keys of the log's head, above the first GPU block. */
@@ -55,6 +56,7 @@ static const char *const keys[] = {
     "Product Name", "GPU UUID",          "VBIOS Version",    "Minor Number",     "MultiGPU Board",
     "Board ID",     "Performance State", "Persistence Mode", "GPU Current Temp", "Power Draw",
     "Bus Id",       "Device Id",         "Sub System Id",    "Tx Throughput",    "Rx Throughput",
+    "CliqueId",     "ClusterUUID",
 };
 
 static int in_list(const char *const *list, size_t n, const char *s, size_t len)

@@ -158,6 +158,34 @@ static void clock(json_t *gpu, const char *field, const char *value)
         json_object_set_new(ls_json_object_at(gpu, "clocks"), field, json_integer(v));
 }
 
+/* The Fabric section (drivers from 535 on NVSwitch / NVLink-fabric GPUs): gpus[].fabric's
+   state ("Completed", "In Progress", "Not Started", "Not Supported", "N/A"), status
+   ("Success", "N/A" or the error), clique and cluster, and its Health block (drivers 550 on:
+   Summary, Bandwidth, Route Recovery in progress, ...), each value as printed. */
+static void fabric(json_t *gpu, const char (*section)[48], int depth, const char *key,
+                   const char *value)
+{
+    static const char *const fields[][2] = {{"State", "state"},
+                                            {"Status", "status"},
+                                            {"CliqueId", "clique_id"},
+                                            {"Clique ID", "clique_id"},
+                                            {"ClusterUUID", "cluster_uuid"},
+                                            {"Cluster UUID", "cluster_uuid"}};
+    json_t *f = ls_json_object_at(gpu, "fabric");
+    if (depth == 2 && !strcmp(section[1], "Health")) { /* "Route Unhealthy" -> route_unhealthy */
+        char k[64];
+        size_t n = 0;
+        for (; key[n] && n + 1 < sizeof k; n++)
+            k[n] = key[n] == ' ' ? '_' : (char)tolower((unsigned char)key[n]);
+        k[n] = '\0';
+        json_object_set_new(ls_json_object_at(f, "health"), k, json_string(value));
+        return;
+    }
+    for (size_t i = 0; depth == 1 && i < sizeof fields / sizeof *fields; i++)
+        if (!strcmp(key, fields[i][0]))
+            json_object_set_new(f, fields[i][1], json_string(value));
+}
+
 void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, const char *key,
                          const char *value)
 {
@@ -183,6 +211,8 @@ void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, cons
         memory_repair(gpu, "retired_pages", key, value);
     else if (!strcmp(s0, "ECC Errors"))
         ecc_errors(gpu, section, depth, key, value);
+    else if (!strcmp(s0, "Fabric"))
+        fabric(gpu, section, depth, key, value);
     else if (depth == 1 && !strcmp(s0, "Temperature") && !strcmp(key, "GPU Current Temp") &&
              number(value, &v))
         json_object_set_new(gpu, "temperature_c", json_real(v));

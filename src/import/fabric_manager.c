@@ -1,0 +1,377 @@
+/* Fabric Manager's texts (fabric_manager.h). The message texts are the ones NVIDIA's Fabric
+   Manager prints and its user guide and public outputs show:
+     fabric manager NVIDIA GPU driver interface version 530.30.02 don't match with driver
+       version 530.41.03. Please update with matching NVIDIA driver package.   (later
+       "doesn't match ... with the matching ...")
+     request to query NVSwitch device information from NVSwitch driver failed with
+       error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]        (no NVSwitch seen)
+     Connected to 1 node.
+     Successfully configured all the available NVSwitches to route GPU NVLink traffic. ...
+     detected NVSwitch non-fatal error 12028 on NVSwitch pci bus id 00000000:86:00.0
+       physical id 3 port 33                                  (also "fatal error")
+     fabric manager config file item: FABRIC_NODE_CONFIG_FILE has an invalid value
+   systemd's and systemctl's: "Job for nvidia-fabricmanager.service failed ...",
+   "nvidia-fabricmanager.service: Control process exited, code=exited, status=1/FAILURE",
+   "Unit nvidia-fabricmanager.service could not be found.", "Active: active (running)",
+   "Active: failed (Result: exit-code)", "Active: inactive (dead)"; the start script's
+   ("Detected Pre-NVL5 system", '"/usr/bin/nv-fabricmanager -c ..." failed! Exit code: 1',
+   its usage text when it refuses its arguments). */
+#include "fabric_manager.h"
+#include "import_util.h"
+#include "model/busid.h"
+#include "model/doc.h"
+#include "util/log.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Words of a line that Fabric Manager, its service or its start script printed (its
+   process tag, its unit, its script, its command line, its version-mismatch text): a line
+   that only names it ("is nvidia-fabricmanager running?") is not one. */
+static const char *const names[] = {"nv-fabricmanager[", "nvidia-fabricmanager.service",
+                                    "nvidia-fabricmanager-start.sh", "nv-fabricmanager -c",
+                                    "fabric manager NVIDIA GPU driver interface version"};
+
+static const char *const levels[] = {"INFO", "ERROR", "WARNING", "WARN", "FATAL", "DEBUG"};
+
+/* "[May 16 2025 15:10:21] [INFO] [tid 30042] " at p: the level (into level) and the
+   message after it, else NULL. */
+static const char *log_form(const char *p, char *level, size_t len)
+{
+    const char *close = p[0] == '[' ? strchr(p, ']') : NULL;
+    if (!close || strncmp(close, "] [", 3) != 0)
+        return NULL;
+    const char *l = close + 3, *lend = strchr(l, ']');
+    if (!lend || strncmp(lend, "] [tid ", 7) != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+        if ((size_t)(lend - l) == strlen(levels[i]) && !strncmp(l, levels[i], (size_t)(lend - l))) {
+            snprintf(level, len, "%s", levels[i]);
+            const char *end = strchr(lend + 7, ']');
+            return end ? end + 1 + strspn(end + 1, " ") : NULL;
+        }
+    return NULL;
+}
+
+/* A line Fabric Manager, systemd or systemctl printed about it: its words above, its log's
+   form, a journal line ("HOST PROC[PID]: "), systemctl status's fields and tree. */
+static int fm_line(const char *line)
+{
+    static const char *const status[] = {"Loaded:",   "Active:",  "Drop-In:",     "Docs:",
+                                         "Main PID:", "Process:", "Tasks:",       "Memory:",
+                                         "CPU:",      "CGroup:",  "\u2514\u2500", "\u251c\u2500",
+                                         "\u25cf",    "\u00d7",   "\u25cb"};
+    char level[16];
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strstr(line, names[i]))
+            return 1;
+    for (const char *b = strchr(line, '['); b; b = strchr(b + 1, '['))
+        if (log_form(b, level, sizeof level) || strstr(b, "]: "))
+            return 1;
+    const char *t = line + strspn(line, " \t");
+    static const char *const commands[] = {"$ systemctl ", "# systemctl ", "$ sudo ",
+                                           "# sudo ",      "$ nvidia-smi", "# nvidia-smi",
+                                           "$ journalctl", "# journalctl"};
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) /* a shell prompt's line */
+        if (strstr(line, commands[i]))
+            return 1;
+    for (size_t i = 0; i < sizeof status / sizeof *status; i++)
+        if (!strncmp(t, status[i], strlen(status[i])))
+            return 1;
+    return 0;
+}
+
+char *ls_fabric_manager_others(const char *text)
+{
+    size_t len = strlen(text), used = 0;
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(n < 1023 ? n : 1023), p);
+        if (!fm_line(line)) {
+            memcpy(out + used, p, n);
+            used += n;
+            out[used++] = '\n';
+        }
+        p += n + (p[n] == '\n');
+    }
+    out[used] = '\0';
+    return out;
+}
+
+int ls_fabric_manager_detect(const char *text)
+{
+    const char *pos = text;
+    ls_line_t line;
+    char level[16];
+    while (ls_next_line(&pos, &line)) {
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+            if (strstr(line.buf, names[i]))
+                return 1;
+        const char *b = strchr(line.buf, '[');
+        for (; b; b = strchr(b + 1, '['))
+            if (log_form(b, level, sizeof level))
+                return 1;
+    }
+    return 0;
+}
+
+/* What one file's lines add up to. */
+typedef struct {
+    json_t *fm, *failures, *sxids, *hosts, *keys;
+    int line, last_failure, last_up;
+} ctx_t;
+
+/* The failures, by what the line says (fabric_managers[].failures[].kind). */
+static const struct {
+    const char *kind, *says;
+} failure_words[] = {
+    {.kind = "version_mismatch", .says = "match with driver version"},
+    {.kind = "no_nvswitch", .says = "Nothing to do [NV_WARN_NOTHING_TO_DO]"},
+    {.kind = "not_installed", .says = "nvidia-fabricmanager.service could not be found"},
+    {.kind = "not_installed", .says = "Unit nvidia-fabricmanager.service not found"},
+    {.kind = "config_invalid", .says = "has an invalid value"},
+    {.kind = "training_failed", .says = "training failed"},
+    {.kind = "training_failed", .says = "failed to train"},
+    {.kind = "start_failed", .says = "Job for nvidia-fabricmanager.service failed"},
+    {.kind = "start_failed", .says = "nvidia-fabricmanager.service: Control process exited"},
+    {.kind = "start_failed", .says = "nvidia-fabricmanager.service: Failed with result"},
+    {.kind = "start_failed", .says = "Failed to start NVIDIA fabric manager"},
+    {.kind = "start_failed", .says = "Failed to start nvidia-fabricmanager.service"},
+    {.kind = "start_failed",
+     .says = "nvidia-fabricmanager.service: Main process exited, code=exited"},
+    {.kind = "service_failed", .says = "Active: activating (auto-restart)"},
+    {.kind = "start_script", .says = "Usage: /usr/bin/nvidia-fabricmanager-start.sh"},
+    /* the start script's '"/usr/bin/nv-fabricmanager -c CFG" failed! Exit code: 1' (its
+       command line alone, as in systemctl's CGroup tree, is no failure) */
+    {.kind = "start_failed", .says = "\" failed! Exit code"},
+    {.kind = "service_failed", .says = "Active: failed"},
+    {.kind = "not_running", .says = "Active: inactive (dead)"},
+};
+
+/* Lines that say it runs (or came up). */
+static const char *const up_words[] = {
+    "Active: active (running)",
+    "Successfully configured all the available NVSwitches",
+    "Started \"Nvidia Fabric Manager\"",
+    "Started NVIDIA fabric manager service",
+    "Started nvidia-fabricmanager.service",
+};
+
+/* The version after key in s ("535.104.05"), into out; 0 or -1. */
+static int version_after(const char *s, const char *key, char *out, size_t len)
+{
+    const char *p = strstr(s, key);
+    if (!p)
+        return -1;
+    p += strlen(key);
+    p += strspn(p, " :");
+    size_t n = strspn(p, "0123456789.");
+    while (n && p[n - 1] == '.')
+        n--;
+    if (!n || !memchr(p, '.', n))
+        return -1;
+    snprintf(out, len, "%.*s", (int)n, p);
+    return 0;
+}
+
+/* The host of a journal line: the word before "nv-fabricmanager[", "systemd[" or the start
+   script's tag, where a time ("14:15:47") comes before it. */
+static void host_of(const char *line, char *out, size_t len)
+{
+    static const char *const tags[] = {" nv-fabricmanager[", " nvidia-fabricmanager-start.sh[",
+                                       " systemd["};
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++) {
+        const char *t = strstr(line, tags[i]);
+        if (!t)
+            continue;
+        const char *h = t;
+        while (h > line && h[-1] != ' ')
+            h--;
+        const char *before = h > line ? h - 1 : line;
+        while (before > line && before[-1] != ' ')
+            before--;
+        if (h > line && memchr(before, ':', (size_t)(h - before)) && t > h)
+            snprintf(out, len, "%.*s", (int)(t - h), h);
+        return;
+    }
+}
+
+/* Adds a failure of kind, or counts it again (same kind and text). */
+static void add_failure(ctx_t *c, const char *kind, const char *text, const char *host)
+{
+    char key[1200];
+    snprintf(key, sizeof key, "%s|%s|%s", kind, host, text);
+    json_t *seen = json_object_get(c->keys, key);
+    c->last_failure = c->line;
+    if (seen) {
+        json_object_set_new(seen, "count", json_integer(ls_json_int(seen, "count", 1) + 1));
+        return;
+    }
+    json_t *f = json_pack("{s:s, s:s, s:i}", "kind", kind, "text", text, "count", 1);
+    if (*host)
+        json_object_set_new(f, "host", json_string(host));
+    json_object_set(c->keys, key, f);
+    json_array_append_new(c->failures, f);
+}
+
+/* "... version A don't match with driver version B": FM's version and the driver's. */
+static void read_mismatch(ctx_t *c, json_t *doc, const char *msg)
+{
+    char v[32];
+    if (version_after(msg, "driver interface version", v, sizeof v) == 0)
+        ls_set_if_absent(c->fm, "version", v);
+    if (version_after(msg, "with driver version", v, sizeof v) == 0) {
+        ls_set_if_absent(c->fm, "driver", v);
+        ls_set_if_absent(ls_json_object_at(doc, "software"), "driver", v);
+    }
+}
+
+/* "detected NVSwitch [non-]fatal error N on NVSwitch pci bus id X physical id P port Q" */
+static int read_switch_error(ctx_t *c, const char *msg, const char *host)
+{
+    const char *d = strstr(msg, "detected NVSwitch ");
+    if (!d)
+        return 0;
+    int fatal = strncmp(d + 18, "fatal error ", 12) == 0;
+    if (!fatal && strncmp(d + 18, "non-fatal error ", 16) != 0)
+        return 0;
+    const char *n = d + 18 + (fatal ? 12 : 16), *bus = strstr(msg, "pci bus id ");
+    json_t *o = json_pack("{s:i, s:b}", "sxid", atoi(n), "fatal", fatal);
+    char b[32], raw[32];
+    if (bus && sscanf(bus + 11, "%31s", raw) == 1) {
+        if (ls_busid_normalize(raw, b, sizeof b) != 0)
+            snprintf(b, sizeof b, "%s", raw);
+        json_object_set_new(o, "bus_id", json_string(b));
+    }
+    const char *pid = strstr(msg, "physical id "), *port = strstr(msg, " port ");
+    if (pid)
+        json_object_set_new(o, "physical_id", json_integer(atoi(pid + 12)));
+    if (port)
+        json_object_set_new(o, "port", json_integer(atoi(port + 6)));
+    if (*host)
+        json_object_set_new(o, "host", json_string(host));
+    json_object_set_new(o, "text", json_string(msg));
+    json_array_append_new(c->sxids, o);
+    return 1;
+}
+
+/* The service state systemctl printed (fabric_managers[].service). */
+static void read_service(ctx_t *c, const char *msg)
+{
+    static const char *const states[][2] = {{"Active: active (running)", "running"},
+                                            {"Active: failed", "failed"},
+                                            {"Active: inactive", "inactive"},
+                                            {"could not be found", "not_found"},
+                                            {"service not found", "not_found"}};
+    for (size_t i = 0; i < sizeof states / sizeof *states; i++)
+        if (strstr(msg, states[i][0]))
+            json_object_set_new(c->fm, "service", json_string(states[i][1]));
+}
+
+static void read_words(ctx_t *c, json_t *doc, const char *msg, const char *level, const char *host)
+{
+    char v[32];
+    if (version_after(msg, "Fabric Manager version", v, sizeof v) == 0)
+        ls_set_if_absent(c->fm, "version", v);
+    if (strstr(msg, "Detected Pre-NVL5 system"))
+        json_object_set_new(c->fm, "nvlink5", json_false());
+    if (strstr(msg, "fabric manager daemon for NVLink5"))
+        json_object_set_new(c->fm, "nvlink5", json_true());
+    read_service(c, msg);
+    for (size_t i = 0; i < sizeof up_words / sizeof *up_words; i++)
+        if (strstr(msg, up_words[i])) {
+            c->last_up = c->line;
+            json_object_set_new(c->fm, "started", json_true());
+            return;
+        }
+    if (read_switch_error(c, msg, host))
+        return;
+    for (size_t i = 0; i < sizeof failure_words / sizeof *failure_words; i++)
+        if (strstr(msg, failure_words[i].says)) {
+            if (!strcmp(failure_words[i].kind, "version_mismatch"))
+                read_mismatch(c, doc, msg);
+            add_failure(c, failure_words[i].kind, msg, host);
+            return;
+        }
+    if ((!strcmp(level, "ERROR") || !strcmp(level, "FATAL")) && strstr(msg, "multicast team"))
+        add_failure(c, "multicast_failed", msg, host); /* NVLS: "failed to find the GPU handle
+                                                          ... in the multicast team ..." */
+    else if (!strcmp(level, "ERROR") || !strcmp(level, "FATAL")) /* its own error lines */
+        add_failure(c, "error", msg, host);
+}
+
+/* A message that says something failed ("failed", "Failed", "error", "ERROR"). */
+static int failing(const char *msg)
+{
+    static const char *const words[] = {"fail", "Fail", "FAIL", "error", "Error", "ERROR"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strstr(msg, words[i]))
+            return 1;
+    return 0;
+}
+
+/* One line: the journal's prefix and the log's "[date] [LEVEL] [tid N]" taken off. */
+static void read_line(ctx_t *c, json_t *doc, const char *line)
+{
+    char host[64], level[16] = "";
+    host_of(line, host, sizeof host);
+    if (*host)
+        ls_json_add_string_once(c->hosts, host);
+    const char *msg = line;
+    const char *tag = strstr(line, "]: "); /* "nv-fabricmanager[4177]: " */
+    if (tag && (strstr(line, "fabricmanager") || strstr(line, "systemd[")))
+        msg = tag + 3;
+    const char *b = strchr(msg, '[');
+    for (; b; b = strchr(b + 1, '[')) {
+        const char *m = log_form(b, level, sizeof level);
+        if (m) {
+            msg = m;
+            break;
+        }
+    }
+    msg += strspn(msg, " \t");
+    if (!*level && strstr(line, "nv-fabricmanager[") && failing(msg))
+        snprintf(level, sizeof level, "ERROR"); /* its journal lines carry no level */
+    if (*msg)
+        read_words(c, doc, msg, level, host);
+}
+
+int ls_import_fabric_manager(json_t *doc, const char *text, const char *name, char *err,
+                             size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    ctx_t c = {.fm = json_pack("{s:s}", "file", name),
+               .failures = json_array(),
+               .sxids = json_array(),
+               .hosts = json_array(),
+               .keys = json_object(),
+               .last_failure = -1,
+               .last_up = -1};
+    const char *pos = text;
+    ls_line_t line;
+    while (ls_next_line(&pos, &line)) {
+        c.line++;
+        read_line(&c, doc, line.buf);
+    }
+    if (json_array_size(c.hosts))
+        json_object_set(c.fm, "hosts", c.hosts);
+    json_object_set(c.fm, "failures", c.failures);
+    json_object_set(c.fm, "sxids", c.sxids);
+    if (c.last_up > c.last_failure && c.last_failure >= 0) /* failed, then came up */
+        json_object_set_new(c.fm, "recovered", json_true());
+    int n = (int)(json_array_size(c.failures) + json_array_size(c.sxids));
+    json_array_append_new(ls_json_array_at(doc, "fabric_managers"), c.fm);
+    json_decref(c.failures);
+    json_decref(c.sxids);
+    json_decref(c.hosts);
+    json_decref(c.keys);
+    return n;
+}

@@ -1,0 +1,128 @@
+/* The SXid catalog (data/sxid.tsv) and the NVSwitch driver's SXid lines (sxid.h). */
+#include "sxid.h"
+
+#include "sxid_text.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_SXIDS 256
+
+typedef struct {
+    int sxid;
+    char meaning[96];
+    enum ls_sxid_severity severity;
+    enum ls_action action;
+} sxid_row_t;
+
+static sxid_row_t rows[MAX_SXIDS];
+static int nrows = -1;
+
+/* One "sxid<TAB>meaning<TAB>severity<TAB>action" line; 0, or -1 when it is not one. */
+static int parse_row(char *line, sxid_row_t *r)
+{
+    char *f[4] = {line, NULL, NULL, NULL};
+    for (int i = 1; i < 4; i++) {
+        f[i] = strchr(f[i - 1], '\t');
+        if (!f[i])
+            return -1;
+        *f[i]++ = '\0';
+    }
+    char *end;
+    long x = strtol(f[0], &end, 10);
+    int a = ls_action_parse(f[3]);
+    if (*end || x <= 0 || a < 0)
+        return -1;
+    r->sxid = (int)x;
+    snprintf(r->meaning, sizeof r->meaning, "%s", f[1]);
+    r->severity = !strcmp(f[2], "fatal")       ? LS_SXID_FATAL
+                  : !strcmp(f[2], "non-fatal") ? LS_SXID_NON_FATAL
+                                               : LS_SXID_UNKNOWN;
+    r->action = (enum ls_action)a;
+    return 0;
+}
+
+static void load_catalog(void)
+{
+    char *text = strdup(ls_sxid_tsv), *save = NULL;
+    nrows = 0;
+    for (char *line = strtok_r(text, "\n", &save); line && nrows < MAX_SXIDS;
+         line = strtok_r(NULL, "\n", &save))
+        if (line[0] != '#' && parse_row(line, &rows[nrows]) == 0)
+            nrows++;
+    free(text);
+}
+
+int ls_sxid_lookup(int sxid, const char **meaning, enum ls_sxid_severity *sev,
+                   enum ls_action *action)
+{
+    if (nrows < 0)
+        load_catalog();
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].sxid == sxid) {
+            *meaning = rows[i].meaning;
+            *sev = rows[i].severity;
+            *action = rows[i].action;
+            return 0;
+        }
+    *meaning = NULL;
+    *sev = LS_SXID_UNKNOWN;
+    *action = LS_ACT_WATCH;
+    return -1;
+}
+
+enum ls_action ls_sxid_action(int sxid, enum ls_sxid_severity sev)
+{
+    const char *meaning;
+    enum ls_sxid_severity cat;
+    enum ls_action a;
+    ls_sxid_lookup(sxid, &meaning, &cat, &a);
+    if (sev == LS_SXID_UNKNOWN)
+        sev = cat;
+    /* the Fabric Manager guide: a fatal NVSwitch error stops the fabric until the GPUs and
+       NVSwitches are reset together (a node-wide step); a non-fatal one is corrected */
+    return sev == LS_SXID_FATAL ? LS_ACT_REBOOT : sev == LS_SXID_NON_FATAL ? LS_ACT_WATCH : a;
+}
+
+/* ", Fatal, Link 24 ..." / ", Non-fatal, Link 33 ..." / "Severity 5 ..." / "Data {" */
+static void read_rest(const char *rest, ls_sxid_event_t *e)
+{
+    e->link = -1;
+    if (!strncmp(rest, "Fatal", 5))
+        e->severity = LS_SXID_FATAL;
+    else if (!strncasecmp(rest, "Non-fatal", 9) || !strncasecmp(rest, "Nonfatal", 8))
+        e->severity = LS_SXID_NON_FATAL;
+    e->detail = !strncmp(rest, "Severity ", 9) || !strncmp(rest, "Data {", 6);
+    const char *l = strstr(rest, "Link ");
+    if (l && isdigit((unsigned char)l[5]))
+        e->link = atoi(l + 5);
+    snprintf(e->text, sizeof e->text, "%s", rest);
+}
+
+int ls_sxid_parse(const char *line, ls_sxid_event_t *e)
+{
+    memset(e, 0, sizeof *e);
+    const char *dev = strstr(line, "nvidia-nvswitch");
+    const char *s = dev ? strstr(dev, ": SXid (") : NULL;
+    if (!s)
+        return -1;
+    e->prefix_len = (size_t)(dev - line);
+    snprintf(e->device, sizeof e->device, "%.*s", (int)(s - dev < 23 ? s - dev : 23), dev);
+    const char *open = s + 8, *close = strchr(open, ')');
+    if (!close || close[1] != ':')
+        return -1;
+    const char *bus = strncmp(open, "PCI:", 4) == 0 ? open + 4 : open;
+    snprintf(e->bus, sizeof e->bus, "%.*s", (int)(close - bus < 31 ? close - bus : 31), bus);
+    char *end;
+    long n = strtol(close + 2, &end, 10);
+    if (end == close + 2 || n <= 0 || n > 100000)
+        return -1;
+    e->sxid = (int)n;
+    while (*end == ',' || *end == ' ')
+        end++;
+    read_rest(end, e);
+    return 0;
+}
