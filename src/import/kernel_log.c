@@ -458,6 +458,8 @@ static void read_sxid(ctx_t *c, const char *line, const ls_sxid_event_t *e)
              line);
     read_prefix(&m);
     json_t *o = ls_sxid_record(e);
+    if (!o)
+        return;
     put_where(c, o, &m);
     json_array_append_new(c->sxids, o);
 }

@@ -140,6 +140,8 @@ json_t *ls_sxid_record(const ls_sxid_event_t *e)
     char bus[32];
     record_bus(e, bus, sizeof bus);
     json_t *o = json_pack("{s:s, s:s, s:i}", "switch", e->device, "bus_id", bus, "sxid", e->sxid);
+    if (!o)
+        return NULL;
     if (e->severity != LS_SXID_UNKNOWN)
         json_object_set_new(o, "fatal", json_boolean(e->severity == LS_SXID_FATAL));
     if (e->link >= 0)
@@ -175,9 +177,11 @@ void ls_sxid_scan(const char *log, json_t *events)
         char line[1024];
         snprintf(line, sizeof line, "%.*s", (int)(len < 1023 ? len : 1023), p);
         ls_sxid_event_t e;
-        if (ls_sxid_parse(line, &e) == 0 && !ls_sxid_folds(&e, last)) {
-            last = ls_sxid_record(&e);
-            json_array_append_new(events, last);
+        json_t *r = ls_sxid_parse(line, &e) == 0 && !ls_sxid_folds(&e, last) ? ls_sxid_record(&e)
+                                                                             : NULL;
+        if (r) { /* NULL also for a switch name that is not UTF-8 (a live kernel log's bytes) */
+            json_array_append_new(events, r);
+            last = r;
         }
         p = nl ? nl + 1 : NULL;
     }

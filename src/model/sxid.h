@@ -40,7 +40,8 @@ int ls_sxid_parse(const char *line, ls_sxid_event_t *e);
 
 /* e as an event record {switch, bus_id, sxid, fatal?, link?, text}: bus_id in the run
    document's form where it reads as one ("00000000:c5:00.0"), else as printed; fatal
-   absent where the line says neither (a follow-up line). */
+   absent where the line says neither (a follow-up line). NULL when the switch's name or
+   bus is not UTF-8. */
 json_t *ls_sxid_record(const ls_sxid_event_t *e);
 
 /* 1 when e is a follow-up line ("Severity N ...", "Data {...}") of the event record last

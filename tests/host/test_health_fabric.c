@@ -208,6 +208,23 @@ static void sxid_quiet(void **state)
     json_decref(st);
 }
 
+/* A live kernel log's bytes need not be UTF-8: a switch name that is not is skipped, the
+   other lines still read. */
+static void sxid_scan_broken_bytes(void **state)
+{
+    (void)state;
+    json_t *events = json_array();
+    ls_sxid_scan("nvidia-nvswitch\xff: SXid (PCI:0000:07:00.0): 20034, Fatal, Link 1 x\n" SW2
+                 "20034, Fatal, Link 24 LTSSM Fault Up \xc3\n",
+                 events);
+    assert_int_equal(json_array_size(events), 1);
+    const json_t *e = json_array_get(events, 0);
+    assert_string_equal(json_string_value(json_object_get(e, "bus_id")), "00000000:07:00.0");
+    assert_true(json_is_true(json_object_get(e, "fatal")));
+    assert_int_equal(ls_sxid_event_action(e), LS_ACT_REBOOT);
+    json_decref(events);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +235,7 @@ int main(void)
         cmocka_unit_test(sxid_grouped),
         cmocka_unit_test(sxid_line_word_wins),
         cmocka_unit_test(sxid_quiet),
+        cmocka_unit_test(sxid_scan_broken_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
