@@ -55,6 +55,10 @@ cp -a "$fx/hgx-fm-running" "$tmp/fm-unknown" && rm "$tmp/fm-unknown/services.jso
 run 0 health --from "$tmp/fm-unknown" --fail-on warning && {
     grep -qE "^  none +Fabric Manager: whether it runs beside 4 NVSwitches is unknown \(not in the recorded state's services.json\)$" "$tmp/out" && ok || bad "fm unknown: $(cat "$tmp/out")"
 }
+run 1 health --from "$tmp/fm-unknown" --fail-on info
+echo '{"fabric_manager": {"running": null}}' >"$tmp/fm-unknown/services.json"
+run 0 health --from "$tmp/fm-unknown" && { grep -q "is unknown (not in the recorded state's services.json)" "$tmp/out" && ok || bad "running null: $(cat "$tmp/out")"; }
+run 0 health --from "$fx/fm-down" --fail-on never && { grep -q "^linkscope health: not judged (--fail-on never), worst action isolate$" "$tmp/out" && ok || bad "fm-down never: $(head -1 "$tmp/out")"; }
 echo '{"fabric_manager": "yes"}' >"$tmp/fm-unknown/services.json"
 run 2 health --from "$tmp/fm-unknown" && { grep -q "services.json" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed services.json: $(cat "$tmp/err")"; }
 # SXid events: one finding per switch and SXid, folded follow-up lines not counted; fatal
