@@ -270,12 +270,9 @@ static void group_sxid(json_t *groups, json_t *order, const json_t *e, const cha
         json_object_set_new(g, "list", json_string(list));
     json_object_set_new(g, "count", json_integer(ls_json_int(g, "count", 0) + 1));
     const json_t *fatal = json_object_get(e, "fatal");
-    enum ls_sxid_severity sev = !fatal                ? LS_SXID_UNKNOWN
-                                : json_is_true(fatal) ? LS_SXID_FATAL
-                                                      : LS_SXID_NON_FATAL;
     if (fatal && ls_json_int(g, "fatal", -1) != 1)
         json_object_set_new(g, "fatal", json_integer(json_is_true(fatal)));
-    enum ls_action a = ls_sxid_action((int)ls_json_int(e, "sxid", 0), sev);
+    enum ls_action a = ls_sxid_event_action(e); /* health's rule sxid takes the same */
     if ((long long)a > ls_json_int(g, "action", 0))
         json_object_set_new(g, "action", json_integer(a));
     long long link = ls_json_int(e, "link", ls_json_int(e, "port", -1));

@@ -106,7 +106,26 @@ static int by_bus_id(const void *a, const void *b)
     return strcmp(((const ls_pci_dev_t *)a)->bus_id, ((const ls_pci_dev_t *)b)->bus_id);
 }
 
-int ls_sysfs_gpus(const char *root, ls_pci_dev_t *out, int max)
+/* NVIDIA (0x10de) 3D controller (0x0302) or VGA controller (0x0300); NVSwitches are
+   bridges (0x0680) and the GPUs' audio functions 0x0403. */
+static int is_gpu(const ls_pci_dev_t *d)
+{
+    unsigned base_sub = d->class_code >> 8;
+    return d->vendor == 0x10de && (base_sub == 0x0302 || base_sub == 0x0300);
+}
+
+/* An NVSwitch of an HGX/DGX baseboard (A100's 0x1af1, H100/H200's 0x22a3, ...): NVIDIA's
+   "other bridge" class 0x0680 (lspci: "Bridge [0680]: NVIDIA Corporation GH100 [H100
+   NVSwitch]"). NVIDIA's nForce chipsets of the 2000s put their Ethernet in that class too;
+   they are never beside a data-center GPU. */
+static int is_nvswitch(const ls_pci_dev_t *d)
+{
+    return d->vendor == 0x10de && (d->class_code >> 8) == 0x0680;
+}
+
+/* The devices under root that pass keep, in PCI bus order; -1 when unreadable. */
+static int sysfs_devices(const char *root, int (*keep)(const ls_pci_dev_t *), ls_pci_dev_t *out,
+                         int max)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/sys/bus/pci/devices", root_or_empty(root));
@@ -119,17 +138,22 @@ int ls_sysfs_gpus(const char *root, ls_pci_dev_t *out, int max)
         if (e->d_name[0] == '.' || !is_bdf(e->d_name))
             continue;
         ls_pci_dev_t dev;
-        if (ls_sysfs_pci_device(root, e->d_name, &dev) != 0)
-            continue;
-        unsigned base_sub = dev.class_code >> 8;
-        /* NVIDIA (0x10de) 3D controller (0x0302) or VGA controller (0x0300); NVSwitches
-           are bridges (0x0680) and the GPUs' audio functions 0x0403. */
-        if (dev.vendor == 0x10de && (base_sub == 0x0302 || base_sub == 0x0300))
+        if (ls_sysfs_pci_device(root, e->d_name, &dev) == 0 && keep(&dev))
             out[n++] = dev;
     }
     closedir(d);
     qsort(out, (size_t)n, sizeof out[0], by_bus_id);
     return n;
+}
+
+int ls_sysfs_gpus(const char *root, ls_pci_dev_t *out, int max)
+{
+    return sysfs_devices(root, is_gpu, out, max);
+}
+
+int ls_sysfs_nvswitches(const char *root, ls_pci_dev_t *out, int max)
+{
+    return sysfs_devices(root, is_nvswitch, out, max);
 }
 
 enum ls_link_type ls_pci_classify(const ls_pci_dev_t *a, const ls_pci_dev_t *b)

@@ -31,6 +31,11 @@ int ls_sysfs_pci_device(const char *root, const char *bus_id, ls_pci_dev_t *out)
    order. Returns the count, or -1 when /sys/bus/pci/devices cannot be read. */
 int ls_sysfs_gpus(const char *root, ls_pci_dev_t *out, int max);
 
+/* NVIDIA NVSwitches on PCIe (vendor 0x10de, class 0x0680: HGX/DGX A100, H100, H200) in PCI
+   bus order; the count, or -1 when /sys/bus/pci/devices cannot be read. The fourth
+   generation (HGX B200) sits behind the NVLink bridge devices, not on PCIe as one. */
+int ls_sysfs_nvswitches(const char *root, ls_pci_dev_t *out, int max);
+
 /* The link between two PCI devices in nvidia-smi topo -m's words: PIX (at most one PCIe
    switch between them), PXB (several switches, no host bridge), PHB (through the host
    bridge they share), NODE (different host bridges, same NUMA node), SYS (different

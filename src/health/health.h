@@ -3,7 +3,9 @@
    rule runs the same way on both:
      {"driver": {"ok": bool, "error"?: text},
       "gpus_on_pci": N (NVIDIA GPUs sysfs shows), "gpus": [GPU objects, docs/health.md],
-      "kernel_log": text or null (unreadable), "root": sysfs root ("" live)}
+      "kernel_log": text or null (unreadable), "root": sysfs root ("" live),
+      "nvswitches": N (NVSwitches sysfs shows, null: unreadable),
+      "fabric_manager"?: {"running": true|false|null (unknown), "pid"?, "why"?}}
    The rules turn it into findings, each with an action class. */
 #ifndef LS_HEALTH_HEALTH_H
 #define LS_HEALTH_HEALTH_H
@@ -24,8 +26,19 @@ json_t *ls_health_load(const char *dir, char *err, size_t errlen);
 /* The live node's state; window_s: the NVLink error counters' window. */
 json_t *ls_health_live(double window_s);
 
-/* Adds root, gpus_on_pci and kernel_log (NULL: unreadable) to a state. */
+/* Adds root, gpus_on_pci, nvswitches and kernel_log (NULL: unreadable) to a state. */
 void ls_health_add_host(json_t *state, const char *root, const char *kernel_log);
+
+/* Whether Fabric Manager runs, from the process list under root ("" live: /proc):
+   {"running": true, "pid"}, {"running": false}, or {"running": null, "why"} where the list
+   cannot show it (unreadable, hidden by hidepid, another PID namespace). */
+json_t *ls_health_fm_process(const char *root);
+
+/* The NVSwitch fabric's rules (health/rules_fabric.c): fabric_manager (Fabric Manager not
+   running beside NVSwitches: isolate) and sxid (the kernel log's SXid events, one finding
+   per switch and SXid, the action linkscope plan's rule sxid gives). */
+void ls_health_rule_fabric_manager(const json_t *state, json_t *findings);
+void ls_health_rule_sxid(const json_t *state, json_t *findings);
 
 /* Findings of a state: [{rule, gpu?, message, action}] in the order the rules run. */
 json_t *ls_health_rules(const json_t *state);

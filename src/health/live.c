@@ -1,5 +1,5 @@
-/* The live node's state: NVML (discover/nvml_health.c), the real sysfs and the kernel log
-   (/dev/kmsg, else dmesg). */
+/* The live node's state: NVML (discover/nvml_health.c), the real sysfs, the kernel log
+   (/dev/kmsg, else dmesg) and, beside NVSwitches, Fabric Manager's process (services.c). */
 #include "health.h"
 
 #include "discover/nvml_health.h"
@@ -76,5 +76,7 @@ json_t *ls_health_live(double window_s)
         log = read_dmesg();
     ls_health_add_host(state, "", log);
     free(log);
+    if (json_integer_value(json_object_get(state, "nvswitches")) > 0) /* else not looked at */
+        json_object_set_new(state, "fabric_manager", ls_health_fm_process(""));
     return state;
 }

@@ -4,6 +4,7 @@
 #include "health.h"
 
 #include "analyze/ceiling.h"
+#include "model/cuda_errors.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -163,6 +164,26 @@ static int has_kind(const json_t *figures, const char *kind)
     return 0;
 }
 
+/* CUDA could not start (the step "probe: GPUs", its note cudaGetDeviceCount's error
+   string): the error named from the CUDA error catalog (model/cuda_errors.c, the one
+   import reads pasted errors with) and given its node action there (802, Fabric Manager
+   not running on an NVSwitch machine: isolate); an error whose fault the catalog cannot
+   tell (999, unknown error), or a note without one, stays watch. */
+static void cuda_failed(const json_t *step, json_t *out)
+{
+    const char *note = str(step, "note", "no reason given");
+    size_t at, len;
+    const ls_cuda_error_t *ce = ls_cuda_error_in_text(note, LS_CE_STRINGS, 8, &at, &len);
+    if (!ce) {
+        ls_health_add(out, "probe_gpus", -1, LS_ACT_WATCH, "probe: GPUs failed: %s", note);
+        return;
+    }
+    ls_health_add(out, "probe_gpus", -1,
+                  ce->action >= 0 ? (enum ls_action)ce->action : LS_ACT_WATCH,
+                  "probe: GPUs failed: %s: CUDA error %d %s, %s (%.200s)", note, ce->code,
+                  ce->runtime, ce->meaning, ce->cause);
+}
+
 /* A step that failed before it had a figure to judge (CUDA finds no GPU the driver
    shows, NCCL could not start): the node may not run a job, but the cause is as likely
    the software's as the hardware's: watch, with the step's reason. */
@@ -179,6 +200,10 @@ static void step_failed(const json_t *figures, const json_t *step, json_t *out)
     const char *name = str(step, "step", "");
     if (!is(step, "status", "failed"))
         return;
+    if (!strcmp(name, "probe: GPUs")) {
+        cuda_failed(step, out);
+        return;
+    }
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
         if (!strncmp(name, steps[k].step, strlen(steps[k].step)) &&
             (!*steps[k].kind || !has_kind(figures, steps[k].kind)))

@@ -256,7 +256,7 @@ static void rule_xid(ctx_t *c)
     const char *log = json_string_value(json_object_get(c->state, "kernel_log"));
     if (!log) {
         ls_health_add(c->findings, "kernel_log", -1, LS_ACT_NONE,
-                      "kernel log unreadable: XID events unknown");
+                      "kernel log unreadable: XID and SXid events unknown");
         return;
     }
     json_t *events = json_array();
@@ -361,8 +361,10 @@ json_t *ls_health_rules(const json_t *state)
     c.have_ds = ls_datasheet_builtin(&c.ds, err, sizeof err) == 0;
     rule_driver(&c);
     rule_gpu_count(&c);
+    ls_health_rule_fabric_manager(state, c.findings); /* before the GPUs' fabric: the cause */
     gpu_rules(&c);
     rule_xid(&c);
+    ls_health_rule_sxid(state, c.findings);
     rule_ib(&c);
     if (c.have_ds)
         ls_datasheet_free(&c.ds);

@@ -451,24 +451,16 @@ static void append_body(msg_t *m, const char *body)
    record, its "Severity ..." / "Data {...}" follow-up lines folded into the one before. */
 static void read_sxid(ctx_t *c, const char *line, const ls_sxid_event_t *e)
 {
-    json_t *last = json_array_get(c->sxids, json_array_size(c->sxids) - 1);
-    char bus[32];
-    if (ls_busid_normalize(e->bus, bus, sizeof bus) != 0)
-        snprintf(bus, sizeof bus, "%s", e->bus);
-    if (e->detail && last && ls_json_int(last, "sxid", 0) == e->sxid &&
-        strcmp(ls_json_str(last, "bus_id", ""), bus) == 0)
+    if (ls_sxid_folds(e, json_array_get(c->sxids, json_array_size(c->sxids) - 1)))
         return;
     msg_t m = {.time = ""};
     snprintf(m.prefix, sizeof m.prefix, "%.*s", (int)(e->prefix_len < 255 ? e->prefix_len : 255),
              line);
     read_prefix(&m);
-    json_t *o = json_pack("{s:s, s:s, s:i}", "switch", e->device, "bus_id", bus, "sxid", e->sxid);
-    if (e->severity != LS_SXID_UNKNOWN)
-        json_object_set_new(o, "fatal", json_boolean(e->severity == LS_SXID_FATAL));
-    if (e->link >= 0)
-        json_object_set_new(o, "link", json_integer(e->link));
+    json_t *o = ls_sxid_record(e);
+    if (!o)
+        return;
     put_where(c, o, &m);
-    json_object_set_new(o, "text", json_string(e->text));
     json_array_append_new(c->sxids, o);
 }
 

@@ -1,6 +1,7 @@
 /* The SXid catalog (data/sxid.tsv) and the NVSwitch driver's SXid lines (sxid.h). */
 #include "sxid.h"
 
+#include "busid.h"
 #include "sxid_text.h"
 
 #include <ctype.h>
@@ -125,4 +126,63 @@ int ls_sxid_parse(const char *line, ls_sxid_event_t *e)
         end++;
     read_rest(end, e);
     return 0;
+}
+
+/* e's bus in the document's form, else as printed. */
+static void record_bus(const ls_sxid_event_t *e, char *bus, size_t len)
+{
+    if (ls_busid_normalize(e->bus, bus, len) != 0)
+        snprintf(bus, len, "%s", e->bus);
+}
+
+json_t *ls_sxid_record(const ls_sxid_event_t *e)
+{
+    char bus[32];
+    record_bus(e, bus, sizeof bus);
+    json_t *o = json_pack("{s:s, s:s, s:i}", "switch", e->device, "bus_id", bus, "sxid", e->sxid);
+    if (!o)
+        return NULL;
+    if (e->severity != LS_SXID_UNKNOWN)
+        json_object_set_new(o, "fatal", json_boolean(e->severity == LS_SXID_FATAL));
+    if (e->link >= 0)
+        json_object_set_new(o, "link", json_integer(e->link));
+    json_object_set_new(o, "text", json_string(e->text));
+    return o;
+}
+
+int ls_sxid_folds(const ls_sxid_event_t *e, const json_t *last)
+{
+    char bus[32];
+    record_bus(e, bus, sizeof bus);
+    const char *last_bus = json_string_value(json_object_get(last, "bus_id"));
+    return e->detail && last && json_integer_value(json_object_get(last, "sxid")) == e->sxid &&
+           last_bus && strcmp(last_bus, bus) == 0;
+}
+
+enum ls_action ls_sxid_event_action(const json_t *e)
+{
+    const json_t *fatal = json_object_get(e, "fatal");
+    enum ls_sxid_severity sev = !fatal                ? LS_SXID_UNKNOWN
+                                : json_is_true(fatal) ? LS_SXID_FATAL
+                                                      : LS_SXID_NON_FATAL;
+    return ls_sxid_action((int)json_integer_value(json_object_get(e, "sxid")), sev);
+}
+
+void ls_sxid_scan(const char *log, json_t *events)
+{
+    json_t *last = NULL;
+    for (const char *p = log; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(len < 1023 ? len : 1023), p);
+        ls_sxid_event_t e;
+        json_t *r = ls_sxid_parse(line, &e) == 0 && !ls_sxid_folds(&e, last) ? ls_sxid_record(&e)
+                                                                             : NULL;
+        if (r) { /* NULL also for a switch name that is not UTF-8 (a live kernel log's bytes) */
+            json_array_append_new(events, r);
+            last = r;
+        }
+        p = nl ? nl + 1 : NULL;
+    }
 }

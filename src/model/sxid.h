@@ -1,6 +1,7 @@
 /* The SXid catalog (data/sxid.tsv, built into the binary) and the NVSwitch driver's SXid
-   lines of a kernel log, read by import (import/kernel_log.c, import/fabric_manager.c) and
-   its plan rule sxid (analyze/rules_fabric.c). */
+   lines of a kernel log, read by import (import/kernel_log.c, import/fabric_manager.c), its
+   plan rule sxid (analyze/rules_fabric.c) and linkscope health's rule sxid (the live or
+   recorded kernel log, health/rules_fabric.c): one parser, one decision for both. */
 #ifndef LS_MODEL_SXID_H
 #define LS_MODEL_SXID_H
 
@@ -36,5 +37,24 @@ typedef struct {
 
 /* Parses the SXid line: 0, or -1 when the line has none or its number is cut. */
 int ls_sxid_parse(const char *line, ls_sxid_event_t *e);
+
+/* e as an event record {switch, bus_id, sxid, fatal?, link?, text}: bus_id in the run
+   document's form where it reads as one ("00000000:c5:00.0"), else as printed; fatal
+   absent where the line says neither (a follow-up line). NULL when the switch's name or
+   bus is not UTF-8. */
+json_t *ls_sxid_record(const ls_sxid_event_t *e);
+
+/* 1 when e is a follow-up line ("Severity N ...", "Data {...}") of the event record last
+   (NULL: none): the same SXid on the same switch, folded into it, not counted again. */
+int ls_sxid_folds(const ls_sxid_event_t *e, const json_t *last);
+
+/* The action of one event record {sxid, fatal?} (import's sxids[], ls_sxid_scan's):
+   ls_sxid_action with the line's own word, "fatal" absent being neither. linkscope plan's
+   rule sxid and linkscope health's take each event's action here, so both agree. */
+enum ls_action ls_sxid_event_action(const json_t *e);
+
+/* SXid events of a kernel log text: appends one ls_sxid_record per NVSwitch SXid line,
+   the follow-up lines folded (ls_sxid_folds), as import reads a pasted log. */
+void ls_sxid_scan(const char *log, json_t *events);
 
 #endif

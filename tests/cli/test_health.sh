@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # linkscope health on recorded node states (tests/fixtures/health, made by its
-# make-fixtures.py): the healthy HGX H200 node passes quietly; each bad state gives its
-# finding with the right action and exit code; --slurm prints the one-line reason;
+# make-fixtures.py): the healthy HGX H200 node passes quietly, with its NVSwitches and
+# Fabric Manager running too; each bad state gives its finding with the right action and
+# exit code (Fabric Manager down, SXid events: the action plan gives the same log); --slurm prints the one-line reason;
 # --drain drains and resumes through a fake scontrol (only a drain linkscope made);
 # --format labels and json; bad input exits 2 with one line.
 # args: linkscope binary, fixtures dir
@@ -37,6 +38,43 @@ run 1 health --from "$fx/other-process" --fail-on warning
 for c in nvlink-down pcie-x8 ib-half-rate driver-gone; do
     run 1 health --from "$fx/$c" -q && { [ "$(grep -c '^  ' "$tmp/out")" -eq 1 ] && ok || bad "$c: not one line: $(cat "$tmp/out")"; }
 done
+
+# the NVSwitch fabric (the HGX node with its four NVSwitches on PCIe, tests/fixtures/health):
+# Fabric Manager running and no SXid stays quiet, also at --fail-on warning
+run 0 health --from "$fx/hgx-fm-running" --fail-on warning && {
+    grep -q "^linkscope health: OK$" "$tmp/out" && [ "$(grep -cE '^  (none|watch|reset|reboot|isolate) ' "$tmp/out")" -eq 0 ] &&
+        ok || bad "hgx-fm-running not quiet: $(cat "$tmp/out")"
+}
+check fm-down 1 isolate "Fabric Manager \(nv-fabricmanager\) not running beside 4 NVSwitches: CUDA fails on every GPU with 802 cudaErrorSystemNotReady \(\"system not yet initialized\"\)"
+# the cause is what fails and what Slurm reads, not the GPUs' registration it holds up (watch)
+run 1 health --from "$fx/fm-down" -q && { [ "$(grep -c '^  ' "$tmp/out")" -eq 1 ] && ok || bad "fm-down -q: $(cat "$tmp/out")"; }
+run 1 health --from "$fx/fm-down" --slurm && { grep -q "^linkscope: Fabric Manager (nv-fabricmanager) not running" "$tmp/out" && ok || bad "fm-down reason: $(cat "$tmp/out")"; }
+run 1 health --from "$fx/fm-down" --format labels && { grep -qx "linkscope.dev/health-failed=fabric-manager" "$tmp/out" && ok || bad "fm-down labels: $(cat "$tmp/out")"; }
+# not recorded: unknown, said (none), not judged; a malformed services.json is bad input
+cp -a "$fx/hgx-fm-running" "$tmp/fm-unknown" && rm "$tmp/fm-unknown/services.json"
+run 0 health --from "$tmp/fm-unknown" --fail-on warning && {
+    grep -qE "^  none +Fabric Manager: whether it runs beside 4 NVSwitches is unknown \(not in the recorded state's services.json\)$" "$tmp/out" && ok || bad "fm unknown: $(cat "$tmp/out")"
+}
+run 1 health --from "$tmp/fm-unknown" --fail-on info
+echo '{"fabric_manager": {"running": null}}' >"$tmp/fm-unknown/services.json"
+run 0 health --from "$tmp/fm-unknown" && { grep -q "is unknown (not in the recorded state's services.json)" "$tmp/out" && ok || bad "running null: $(cat "$tmp/out")"; }
+run 0 health --from "$fx/fm-down" --fail-on never && { grep -q "^linkscope health: not judged (--fail-on never), worst action isolate$" "$tmp/out" && ok || bad "fm-down never: $(head -1 "$tmp/out")"; }
+echo '{"fabric_manager": "yes"}' >"$tmp/fm-unknown/services.json"
+run 2 health --from "$tmp/fm-unknown" && { grep -q "services.json" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed services.json: $(cat "$tmp/err")"; }
+# SXid events: one finding per switch and SXid, folded follow-up lines not counted; fatal
+# fails (reboot), non-fatal alone passes at the default --fail-on and fails at warning
+check sxid-fatal 1 reboot "NVSwitch 0000:07:00.0 \(nvidia-nvswitch2\) SXid 20034 NVLink LTSSM fault \(link up\): fatal, 2 times on links 24, 25$"
+check sxid-fatal 1 watch "NVSwitch 0000:05:00.0 \(nvidia-nvswitch0\) SXid 22013 .*: non-fatal, 1 time on link 0$"
+check sxid-nonfatal 0 watch "NVSwitch 0000:05:00.0 \(nvidia-nvswitch0\) SXid 22013 .*: non-fatal, 1 time on link 0$"
+run 1 health --from "$fx/sxid-nonfatal" --fail-on warning
+run 1 health --from "$fx/sxid-fatal" --format json && {
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[x for x in d["findings"] if x["rule"]=="sxid"]; assert d["verdict"]=="fail" and d["action"]=="reboot", d; assert [(x["action"],x["severity"]) for x in f]==[("reboot","error"),("watch","warning")], f; assert all("gpu" not in x for x in f)' "$tmp/out" && ok || bad "sxid json: $(head -c 400 "$tmp/out")"
+    cp "$tmp/out" "$tmp/health-sxid.json"
+}
+# health and plan (the same kernel log imported) give each switch's SXid the same action
+run 0 import "$fx/sxid-fatal/kernel.log" -o "$tmp/sxid-doc.json" && run 1 plan --json "$tmp/sxid-doc.json" && {
+    python3 -c 'import json,sys; h=[x["action"] for x in json.load(open(sys.argv[1]))["findings"] if x["rule"]=="sxid"]; p=[x["node_action"] for x in json.load(open(sys.argv[2]))["findings"] if x["rule"]=="sxid"]; assert h==p and len(h)==2, (h,p)' "$tmp/health-sxid.json" "$tmp/out" && ok || bad "health and plan differ on the SXids"
+}
 
 # Slurm's reason line
 run 1 health --from "$fx/nvlink-down" --slurm && {

@@ -208,6 +208,43 @@ static void step_failed_without_figures(void **state)
     json_decref(probe);
 }
 
+/* CUDA could not start: its error named from the CUDA error catalog with the catalog's
+   node action (802: Fabric Manager not running, isolate); 999 (whose fault the text cannot
+   tell) and a reason without a CUDA error string stay watch. */
+static const json_t *gpus_step_finding(const char *note, json_t **findings)
+{
+    json_t *probe = json_pack("{s:i, s:[{s:s, s:s, s:f, s:s}], s:[]}", "gpus", 0, "steps", "step",
+                              "probe: GPUs", "status", "failed", "seconds", 0.0, "note", note,
+                              "figures");
+    *findings = ls_health_probe_findings(probe);
+    json_decref(probe);
+    assert_int_equal(json_array_size(*findings), 1);
+    const json_t *f = json_array_get(*findings, 0);
+    assert_string_equal(json_string_value(json_object_get(f, "rule")), "probe_gpus");
+    return f;
+}
+
+static void cuda_error_named_from_the_catalog(void **state)
+{
+    (void)state;
+    json_t *findings;
+    const json_t *f = gpus_step_finding("no usable GPU: system not yet initialized", &findings);
+    assert_string_equal(json_string_value(json_object_get(f, "action")), "isolate");
+    const char *msg = json_string_value(json_object_get(f, "message"));
+    assert_non_null(strstr(msg, "CUDA error 802 cudaErrorSystemNotReady"));
+    assert_non_null(strstr(msg, "Fabric Manager"));
+    json_decref(findings);
+    f = gpus_step_finding("no usable GPU: unknown error", &findings);
+    assert_string_equal(json_string_value(json_object_get(f, "action")), "watch");
+    assert_non_null(strstr(json_string_value(json_object_get(f, "message")),
+                           "CUDA error 999 cudaErrorUnknown"));
+    json_decref(findings);
+    f = gpus_step_finding("no usable GPU: no CUDA-capable GPU was found", &findings);
+    assert_string_equal(json_string_value(json_object_get(f, "action")), "watch");
+    assert_null(strstr(json_string_value(json_object_get(f, "message")), "CUDA error"));
+    json_decref(findings);
+}
+
 static void cut_off_at_the_budget(void **state)
 {
     (void)state;
@@ -258,6 +295,7 @@ int main(void)
         cmocka_unit_test(unknown_ceiling_is_not_judged),
         cmocka_unit_test(cut_off_at_the_budget),
         cmocka_unit_test(step_failed_without_figures),
+        cmocka_unit_test(cuda_error_named_from_the_catalog),
         cmocka_unit_test(no_gpu_measures_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
