@@ -10,10 +10,16 @@
      detected NVSwitch non-fatal error 12028 on NVSwitch pci bus id 00000000:86:00.0
        physical id 3 port 33                                  (also "fatal error")
      fabric manager config file item: FABRIC_NODE_CONFIG_FILE has an invalid value
+     [ERROR] not all local fabric manager instances finished their configuration
+     [ERROR] failed to configure all the available GPUs or NVSwitches
+   (its lines also without their date and tid, after a host's or a launcher's tag), the
+   NVLink5 start script's 'Kernel module "ib_umad" has not been loaded, fabric manager
+   cannot be started' and "Detected NVL5+ system";
    systemd's and systemctl's: "Job for nvidia-fabricmanager.service failed ...",
    "nvidia-fabricmanager.service: Control process exited, code=exited, status=1/FAILURE",
    "Unit nvidia-fabricmanager.service could not be found.", "Active: active (running)",
-   "Active: failed (Result: exit-code)", "Active: inactive (dead)"; the start script's
+   "Active: failed (Result: exit-code)", "Active: inactive (dead)", systemd 250's unit
+   glyphs before the unit's name ("x nvidia-fabricmanager.service - ..."); the start script's
    ("Detected Pre-NVL5 system", '"/usr/bin/nv-fabricmanager -c ..." failed! Exit code: 1',
    its usage text when it refuses its arguments). */
 #include "fabric_manager.h"
@@ -80,7 +86,8 @@ static int fm_words(const char *msg)
 }
 
 /* A syslog / journalctl prefix "Jul 20 16:15:36 HOST[ TAG[PID]]: " at the start of line:
-   the message after it, else NULL (the host may be elided, "edge-...:"). */
+   the message after it, else NULL (the host may be elided, "edge-...:"; the tag is not
+   the kernel's). */
 static const char *journal_msg(const char *line)
 {
     int at = 0;
@@ -89,7 +96,12 @@ static const char *journal_msg(const char *line)
     if (sscanf(line, "%3[A-Za-z] %*d %u:%u:%u %n", mon, &hh, &mm, &ss, &at) < 4 || !at)
         return NULL;
     const char *colon = strstr(line + at, ": ");
-    return colon ? colon + 2 + strspn(colon + 2, " ") : NULL;
+    if (!colon)
+        return NULL;
+    const char *k = strstr(line + at, " kernel");
+    if (k && k < colon) /* the kernel's lines are the kernel-log reader's */
+        return NULL;
+    return colon + 2 + strspn(colon + 2, " ");
 }
 
 /* FM's message opening with its name in lower case, at the line's start or after a

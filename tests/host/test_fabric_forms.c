@@ -137,6 +137,10 @@ static void journal_tag_cut(void **state)
     json_decref(doc);
     /* a journal line about something else */
     assert_int_equal(ls_fabric_manager_detect("Jul 20 16:15:36 edge-1: Started cron.\n"), 0);
+    /* nor is the kernel's, naming the switches */
+    assert_int_equal(ls_fabric_manager_detect("Jul 20 16:15:36 edge-1 kernel: nvidia-nvswitch0: "
+                                              "NVSwitch training failed\n"),
+                     0);
 }
 
 /* systemctl status cut after its first line: systemd 250's glyph says the state. */
