@@ -99,10 +99,10 @@ static int all_gpus(const json_t *doc, int (*is)(const char *))
 }
 
 /* The failure kinds, the most telling first: the finding names the first one present. */
-static const char *const kinds[] = {"version_mismatch", "no_nvswitch",   "config_invalid",
-                                    "training_failed",  "not_installed", "start_script",
-                                    "service_failed",   "start_failed",  "not_running",
-                                    "multicast_failed", "error"};
+static const char *const kinds[] =
+    {"version_mismatch", "no_nvswitch",      "config_invalid", "config_failed",  "training_failed",
+     "start_blocked",    "not_installed",    "start_script",   "service_failed", "start_failed",
+     "not_running",      "multicast_failed", "error"};
 
 static const json_t *failure_of(const json_t *fm, const char *kind)
 {
@@ -138,8 +138,18 @@ static enum ls_action kind_text(text_t *t, const json_t *fm, const char *kind)
                    "modules it needs)");
         return LS_ACT_WATCH;
     }
+    if (!strcmp(kind, "config_failed")) {
+        put(t, "Fabric Manager did not configure the GPUs and NVSwitches (the fabric is not "
+               "up): the switches carry no NVLink traffic and CUDA fails on every GPU (error "
+               "802, system not yet initialized) until it configures them (restart it; the "
+               "errors before this line say why)");
+        return LS_ACT_ISOLATE;
+    }
     static const char *const says[][2] = {
         {"config_invalid", "its configuration has an invalid value"},
+        {"start_blocked", "its start script would not start it: a prerequisite is missing "
+                          "(NVLink5 systems, B200 and later: the ib_umad kernel module and an "
+                          "InfiniBand device for the NVLink Subnet Manager)"},
         {"training_failed", "NVLink training failed"},
         {"not_installed", "the nvidia-fabricmanager service is not installed"},
         {"start_script", "its start script refused its arguments and printed its usage (a "
@@ -365,12 +375,11 @@ static int silent(const char *v)
     return !*v || !strcmp(v, "N/A") || !strcmp(v, "Not Supported");
 }
 
-/* What is wrong with one GPU's fabric, into why (empty when nothing), its action. */
+/* What is wrong with one GPU's registration with the fabric (NVML's probe State and its
+   Status), into why (empty when nothing), its action. */
 static enum ls_action fabric_state(const json_t *f, char *why, size_t len)
 {
     const char *state = ls_json_str(f, "state", ""), *status = ls_json_str(f, "status", "");
-    const json_t *h = json_object_get(f, "health");
-    const char *summary = ls_json_str(h, "summary", ""), *bw = ls_json_str(h, "bandwidth", "");
     why[0] = '\0';
     if (silent(state))
         return LS_ACT_NONE;
@@ -383,23 +392,43 @@ static enum ls_action fabric_state(const json_t *f, char *why, size_t len)
         snprintf(why, len, "fabric State Completed but Status %s: the registration failed", status);
         return LS_ACT_ISOLATE;
     }
+    return LS_ACT_NONE;
+}
+
+/* The Health block of a GPU that did register (NVML's health summary and mask, a field
+   apart from the probe State): Summary Unhealthy or a Degraded bandwidth, into why. */
+static enum ls_action fabric_health(const json_t *f, char *why, size_t len)
+{
+    const json_t *h = json_object_get(f, "health");
+    const char *summary = ls_json_str(h, "summary", ""), *bw = ls_json_str(h, "bandwidth", "");
+    why[0] = '\0';
+    if (fabric_state(f, why, len) != LS_ACT_NONE || silent(ls_json_str(f, "state", ""))) {
+        why[0] = '\0'; /* not registered: fabric_not_ready says so */
+        return LS_ACT_NONE;
+    }
     if (!strcmp(summary, "Unhealthy") || strstr(bw, "Degraded")) {
-        snprintf(why, len, "fabric Health Summary %s, Bandwidth %s", *summary ? summary : "-",
-                 *bw ? bw : "-");
+        snprintf(why, len,
+                 "registered with the NVLink fabric (State Completed, Status Success) but its "
+                 "fabric Health Summary is %s, Bandwidth %s",
+                 *summary ? summary : "-", *bw ? bw : "-");
         return LS_ACT_WATCH;
     }
     return LS_ACT_NONE;
 }
 
-static void rule_fabric_not_ready(const json_t *doc, json_t *out)
+typedef enum ls_action (*judge_t)(const json_t *fabric, char *why, size_t len);
+
+/* The GPUs judge finds something wrong with, grouped by what (an array of {why, mask,
+   action}, to free). */
+static json_t *gpu_groups(const json_t *doc, judge_t judge)
 {
-    json_t *seen = json_object(); /* why -> the GPU mask (as an integer) */
+    json_t *seen = json_object(); /* why -> the group */
     json_t *order = json_array();
     size_t i;
     const json_t *g;
     char why[256];
     json_array_foreach(json_object_get(doc, "gpus"), i, g) {
-        enum ls_action a = fabric_state(json_object_get(g, "fabric"), why, sizeof why);
+        enum ls_action a = judge(json_object_get(g, "fabric"), why, sizeof why);
         if (a == LS_ACT_NONE)
             continue;
         json_t *grp = json_object_get(seen, why);
@@ -412,22 +441,47 @@ static void rule_fabric_not_ready(const json_t *doc, json_t *out)
                         ls_gpu_bit(ls_json_int(g, "index", -1));
         json_object_set_new(grp, "mask", json_integer((json_int_t)mask));
     }
+    json_decref(seen);
+    return order;
+}
+
+static void rule_fabric_not_ready(const json_t *doc, json_t *out)
+{
+    json_t *order = gpu_groups(doc, fabric_state);
+    size_t i;
+    const json_t *g;
     json_array_foreach(order, i, g) {
-        enum ls_action a = (enum ls_action)ls_json_int(g, "action", LS_ACT_WATCH);
         text_t t = {.used = 0};
         put(&t, "%s", ls_json_str(g, "why", ""));
-        if (a == LS_ACT_ISOLATE)
-            put(&t, ". CUDA fails on it (error 802, system not yet initialized) until Fabric "
-                    "Manager has configured the NVSwitches and registered the GPU: check "
-                    "systemctl status nvidia-fabricmanager and its log. Node action: isolate: "
-                    "out of service until the state is Completed / Success");
-        else
-            put(&t, ". The fabric runs, with paths down or recovering. Node action: watch");
-        add(out, "fabric_not_ready", a, LS_ABOUT_GPUS((uint64_t)ls_json_int(g, "mask", 0)), "gpus",
-            t.buf);
+        put(&t, ". CUDA fails on it (error 802, system not yet initialized) until Fabric "
+                "Manager has configured the NVSwitches and registered the GPU: check "
+                "systemctl status nvidia-fabricmanager and its log. Node action: isolate: "
+                "out of service until the state is Completed / Success");
+        add(out, "fabric_not_ready", LS_ACT_ISOLATE,
+            LS_ABOUT_GPUS((uint64_t)ls_json_int(g, "mask", 0)), "gpus", t.buf);
     }
     json_decref(order);
-    json_decref(seen);
+}
+
+/* ---- fabric_health ------------------------------------------------------------------- */
+
+static void rule_fabric_health(const json_t *doc, json_t *out)
+{
+    json_t *order = gpu_groups(doc, fabric_health);
+    size_t i;
+    const json_t *g;
+    json_array_foreach(order, i, g) {
+        text_t t = {.used = 0};
+        put(&t, "%s", ls_json_str(g, "why", ""));
+        put(&t, ". The GPU joined the fabric and CUDA runs on it, but the fabric flags a fault "
+                "on its NVLink paths (the Health block's other fields say which: route "
+                "recovery, an unhealthy route, an access timeout, an incorrect configuration): "
+                "look at Fabric Manager's log and the NVLinks (nvidia-smi nvlink -s) before "
+                "multi-node NVLink jobs rely on it. Node action: watch");
+        add(out, "fabric_health", LS_ACT_WATCH, LS_ABOUT_GPUS((uint64_t)ls_json_int(g, "mask", 0)),
+            "gpus", t.buf);
+    }
+    json_decref(order);
 }
 
 void ls_rules_fabric(const json_t *doc, json_t *out)
@@ -435,4 +489,5 @@ void ls_rules_fabric(const json_t *doc, json_t *out)
     rule_fabric_manager(doc, out);
     rule_sxid(doc, out);
     rule_fabric_not_ready(doc, out);
+    rule_fabric_health(doc, out);
 }

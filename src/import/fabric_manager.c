@@ -10,10 +10,16 @@
      detected NVSwitch non-fatal error 12028 on NVSwitch pci bus id 00000000:86:00.0
        physical id 3 port 33                                  (also "fatal error")
      fabric manager config file item: FABRIC_NODE_CONFIG_FILE has an invalid value
+     [ERROR] not all local fabric manager instances finished their configuration
+     [ERROR] failed to configure all the available GPUs or NVSwitches
+   (its lines also without their date and tid, after a host's or a launcher's tag), the
+   NVLink5 start script's 'Kernel module "ib_umad" has not been loaded, fabric manager
+   cannot be started' and "Detected NVL5+ system";
    systemd's and systemctl's: "Job for nvidia-fabricmanager.service failed ...",
    "nvidia-fabricmanager.service: Control process exited, code=exited, status=1/FAILURE",
    "Unit nvidia-fabricmanager.service could not be found.", "Active: active (running)",
-   "Active: failed (Result: exit-code)", "Active: inactive (dead)"; the start script's
+   "Active: failed (Result: exit-code)", "Active: inactive (dead)", systemd 250's unit
+   glyphs before the unit's name ("x nvidia-fabricmanager.service - ..."); the start script's
    ("Detected Pre-NVL5 system", '"/usr/bin/nv-fabricmanager -c ..." failed! Exit code: 1',
    its usage text when it refuses its arguments). */
 #include "fabric_manager.h"
@@ -36,27 +42,103 @@ static const char *const names[] = {"nv-fabricmanager[", "nvidia-fabricmanager.s
 
 static const char *const levels[] = {"INFO", "ERROR", "WARNING", "WARN", "FATAL", "DEBUG"};
 
-/* "[May 16 2025 15:10:21] [INFO] [tid 30042] " at p: the level (into level) and the
-   message after it, else NULL. */
-static const char *log_form(const char *p, char *level, size_t len)
+/* A level tag "[ERROR]" at p: the level (into level) and the message after it, a "[tid N]"
+   that follows skipped (*tid set), else NULL. */
+static const char *level_tag(const char *p, char *level, size_t len, int *tid)
 {
-    const char *close = p[0] == '[' ? strchr(p, ']') : NULL;
-    if (!close || strncmp(close, "] [", 3) != 0)
+    const char *end = p[0] == '[' ? strchr(p, ']') : NULL;
+    if (!end)
         return NULL;
-    const char *l = close + 3, *lend = strchr(l, ']');
-    if (!lend || strncmp(lend, "] [tid ", 7) != 0)
-        return NULL;
+    size_t n = (size_t)(end - p - 1);
     for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
-        if ((size_t)(lend - l) == strlen(levels[i]) && !strncmp(l, levels[i], (size_t)(lend - l))) {
+        if (n == strlen(levels[i]) && !strncmp(p + 1, levels[i], n)) {
             snprintf(level, len, "%s", levels[i]);
-            const char *end = strchr(lend + 7, ']');
-            return end ? end + 1 + strspn(end + 1, " ") : NULL;
+            const char *m = end + 1 + strspn(end + 1, " ");
+            const char *t = !strncmp(m, "[tid ", 5) ? strchr(m, ']') : NULL;
+            *tid = t != NULL;
+            return t ? t + 1 + strspn(t + 1, " ") : m;
         }
     return NULL;
 }
 
-/* A line Fabric Manager, systemd or systemctl printed about it: its words above, its log's
-   form, a journal line ("HOST PROC[PID]: "), systemctl status's fields and tree. */
+/* FM's log form anywhere in the line: "[May 16 2025 15:10:21] [INFO] [tid 30042] message",
+   the same without its date or its tid ("[ERROR] message", as some pastes and FM's
+   stderr show it), after whatever prefix a journal or a launcher put before it. The
+   message (level into level), else NULL; *tid says whether its "[tid N]" was there. */
+static const char *log_form(const char *line, char *level, size_t len, int *tid)
+{
+    for (const char *b = strchr(line, '['); b; b = strchr(b + 1, '[')) {
+        const char *m = level_tag(b, level, len, tid);
+        if (m)
+            return m;
+    }
+    return NULL;
+}
+
+/* FM's own vocabulary: its messages name it in lower case ("fabric manager config file
+   item", "not all local fabric manager instances finished their configuration"), its start
+   script in capitals ("before starting Fabric Manager"), and the switches as NVIDIA spells
+   them ("NVSwitch", "NVSwitches"). */
+static int fm_words(const char *msg)
+{
+    return strstr(msg, "fabric manager") || strstr(msg, "Fabric Manager") ||
+           strstr(msg, "Fabric manager") || strstr(msg, "NVSwitch");
+}
+
+/* A syslog / journalctl prefix "Jul 20 16:15:36 HOST[ TAG[PID]]: " at the start of line:
+   the message after it, else NULL (the host may be elided, "edge-...:"; the tag is not
+   the kernel's). */
+static const char *journal_msg(const char *line)
+{
+    int at = 0;
+    unsigned hh, mm, ss;
+    char mon[4];
+    if (sscanf(line, "%3[A-Za-z] %*d %u:%u:%u %n", mon, &hh, &mm, &ss, &at) < 4 || !at)
+        return NULL;
+    const char *colon = strstr(line + at, ": ");
+    if (!colon)
+        return NULL;
+    const char *k = strstr(line + at, " kernel");
+    if (k && k < colon) /* the kernel's lines are the kernel-log reader's */
+        return NULL;
+    return colon + 2 + strspn(colon + 2, " ");
+}
+
+/* FM's message opening with its name in lower case, at the line's start or after a
+   launcher's or host's tag ("10.0.0.7: ", "<node ip>: "): its own wording ("fabric manager
+   config file item: ...", "fabric manager NVIDIA GPU driver interface version ..."); a
+   sentence that only names it starts in capitals or says more before it. */
+static const char *tagged_msg(const char *line)
+{
+    const char *m = line + strspn(line, " \t");
+    if (!strncmp(m, "fabric manager ", 15))
+        return m;
+    const char *colon = strstr(m, ": ");
+    if (!colon || colon - m > 64)
+        return NULL;
+    m = colon + 2 + strspn(colon + 2, " ");
+    return !strncmp(m, "fabric manager ", 15) ? m : NULL;
+}
+
+/* The message of a line of FM's in one of its forms, its level into level ("" for none):
+   its log form with its tid; a level tag, a journal prefix or a host's tag before FM's own
+   wording. NULL when the line is not in those forms. */
+static const char *fm_message(const char *line, char *level, size_t len)
+{
+    int tid = 0;
+    level[0] = '\0';
+    const char *m = log_form(line, level, len, &tid);
+    if (m && (tid || fm_words(m)))
+        return m;
+    level[0] = '\0';
+    m = journal_msg(line);
+    if (m && fm_words(m))
+        return m;
+    return tagged_msg(line);
+}
+
+/* A line Fabric Manager, systemd or systemctl printed about it: its words above, its
+   message forms, a journal line ("HOST PROC[PID]: "), systemctl status's fields and tree. */
 static int fm_line(const char *line)
 {
     static const char *const status[] = {"Loaded:",   "Active:",  "Drop-In:",     "Docs:",
@@ -67,8 +149,10 @@ static int fm_line(const char *line)
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strstr(line, names[i]))
             return 1;
+    if (fm_message(line, level, sizeof level))
+        return 1;
     for (const char *b = strchr(line, '['); b; b = strchr(b + 1, '['))
-        if (log_form(b, level, sizeof level) || strstr(b, "]: "))
+        if (strstr(b, "]: "))
             return 1;
     const char *t = line + strspn(line, " \t");
     static const char *const commands[] = {"$ systemctl ", "# systemctl ", "$ sudo ",
@@ -113,10 +197,8 @@ int ls_fabric_manager_detect(const char *text)
         for (size_t i = 0; i < sizeof names / sizeof *names; i++)
             if (strstr(line.buf, names[i]))
                 return 1;
-        const char *b = strchr(line.buf, '[');
-        for (; b; b = strchr(b + 1, '['))
-            if (log_form(b, level, sizeof level))
-                return 1;
+        if (fm_message(line.buf, level, sizeof level))
+            return 1;
     }
     return 0;
 }
@@ -136,6 +218,13 @@ static const struct {
     {.kind = "not_installed", .says = "nvidia-fabricmanager.service could not be found"},
     {.kind = "not_installed", .says = "Unit nvidia-fabricmanager.service not found"},
     {.kind = "config_invalid", .says = "has an invalid value"},
+    /* the mirror of its "Successfully configured all the available ..." and the multi-node
+       wait before it: the fabric was not brought up */
+    {.kind = "config_failed", .says = "failed to configure all the available"},
+    {.kind = "config_failed", .says = "fabric manager instances finished their configuration"},
+    /* the start script declining to start it (NVLink5: a kernel module, an InfiniBand
+       device or the NVLink Subnet Manager missing) */
+    {.kind = "start_blocked", .says = "cannot be started"},
     {.kind = "training_failed", .says = "training failed"},
     {.kind = "training_failed", .says = "failed to train"},
     {.kind = "start_failed", .says = "Job for nvidia-fabricmanager.service failed"},
@@ -263,6 +352,25 @@ static int read_switch_error(ctx_t *c, const char *msg, const char *host)
 }
 
 /* The service state systemctl printed (fabric_managers[].service). */
+/* systemctl status's first line, "X nvidia-fabricmanager.service - ...": systemd 250 and
+   later mark a failed unit with a cross (U+00D7) and an inactive one with a white circle
+   (U+25CB); its black circle (U+25CF) is active, activating or deactivating there, and
+   every state before 250, so it says nothing alone. 1 when read. */
+static int read_glyph(ctx_t *c, const char *msg)
+{
+    static const char *const glyphs[][3] = {{"\u00d7 ", "failed", "service_failed"},
+                                            {"\u25cb ", "inactive", "not_running"}};
+    for (size_t i = 0; i < sizeof glyphs / sizeof *glyphs; i++) {
+        size_t n = strlen(glyphs[i][0]);
+        if (!strncmp(msg, glyphs[i][0], n) && !strncmp(msg + n, "nvidia-fabricmanager", 20)) {
+            json_object_set_new(c->fm, "service", json_string(glyphs[i][1]));
+            add_failure(c, glyphs[i][2], msg, "");
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void read_service(ctx_t *c, const char *msg)
 {
     static const char *const states[][2] = {{"Active: active (running)", "running"},
@@ -284,6 +392,10 @@ static void read_words(ctx_t *c, json_t *doc, const char *msg, const char *level
         json_object_set_new(c->fm, "nvlink5", json_false());
     if (strstr(msg, "fabric manager daemon for NVLink5"))
         json_object_set_new(c->fm, "nvlink5", json_true());
+    if (strstr(msg, "Detected NVL5+ system"))
+        json_object_set_new(c->fm, "nvlink5", json_true());
+    if (read_glyph(c, msg))
+        return;
     read_service(c, msg);
     for (size_t i = 0; i < sizeof up_words / sizeof *up_words; i++)
         if (strstr(msg, up_words[i])) {
@@ -317,7 +429,8 @@ static int failing(const char *msg)
     return 0;
 }
 
-/* One line: the journal's prefix and the log's "[date] [LEVEL] [tid N]" taken off. */
+/* One line: the journal's prefix, the log's "[date] [LEVEL] [tid N]" (or "[LEVEL]" alone)
+   and a host's tag taken off. */
 static void read_line(ctx_t *c, json_t *doc, const char *line)
 {
     char host[64], level[16] = "";
@@ -328,14 +441,14 @@ static void read_line(ctx_t *c, json_t *doc, const char *line)
     const char *tag = strstr(line, "]: "); /* "nv-fabricmanager[4177]: " */
     if (tag && (strstr(line, "fabricmanager") || strstr(line, "systemd[")))
         msg = tag + 3;
-    const char *b = strchr(msg, '[');
-    for (; b; b = strchr(b + 1, '[')) {
-        const char *m = log_form(b, level, sizeof level);
-        if (m) {
-            msg = m;
-            break;
-        }
-    }
+    int tid;
+    const char *m = log_form(msg, level, sizeof level, &tid);
+    if (!m)
+        m = journal_msg(msg); /* a journal line whose tag was cut ("edge-...:  ...") */
+    if (!m)
+        m = tagged_msg(msg); /* "10.0.0.7: fabric manager ..." */
+    if (m)
+        msg = m;
     msg += strspn(msg, " \t");
     if (!*level && strstr(line, "nv-fabricmanager[") && failing(msg))
         snprintf(level, sizeof level, "ERROR"); /* its journal lines carry no level */

@@ -14,7 +14,9 @@
 
 /* 1 when a line is Fabric Manager's: its process tag (nv-fabricmanager[PID]), its unit
    (nvidia-fabricmanager.service), its start script, its command line, its log's "[LEVEL]
-   [tid N]" form, or its version-mismatch text; a line that only names it is not. */
+   [tid N]" form, its version-mismatch text, or its own wording ("fabric manager",
+   "NVSwitch") after a level tag, a journal prefix or a host's tag; a line that only names
+   it is not. */
 int ls_fabric_manager_detect(const char *text);
 
 /* The text's lines that are not Fabric Manager's, systemd's or systemctl's about it (a copy

@@ -103,6 +103,45 @@ static int nvidia_kernel_line(const char *line)
     return stamped && find_nocase(line, "nvidia");
 }
 
+/* DCGM's host engine log (nv-hostengine, /var/log/nv-hostengine.log): "2024-04-02
+   12:54:06.828 ERROR [1264985:1264994] [[NvSwitch]] message [file:line] [function]". */
+static int dcgm_log_line(const char *line)
+{
+    int at = 0;
+    unsigned y, mo, d, h, mi, se, ms, pid, tid;
+    char level[16];
+    if (sscanf(line, "%u-%u-%u %u:%u:%u.%u %15s [%u:%u] %n", &y, &mo, &d, &h, &mi, &se, &ms, level,
+               &pid, &tid, &at) < 10 ||
+        !at)
+        return 0;
+    return !strcmp(level, "ERROR") || !strcmp(level, "WARNING") || !strcmp(level, "INFO") ||
+           !strcmp(level, "DEBUG") || !strcmp(level, "VERBOSE");
+}
+
+/* Its NVSwitch module's lines ("[[NvSwitch]] Not attached to NvSwitches", "[[NvSwitch]]
+   ReadNvSwitchStatusAllSwitches() returned Object is in an undefined state"). */
+static int dcgm_nvswitch_line(const char *line)
+{
+    return dcgm_log_line(line) && strstr(line, "[[NvSwitch]]");
+}
+
+/* The host engine's log: not read. Its NvSwitch module's complaints say that DCGM could not
+   reach the switches through NSCQ, not that a switch failed (DCGM's issues 159 and 174). */
+static int dcgm_log(const char *text, char *buf, size_t len)
+{
+    if (any_line(text, dcgm_nvswitch_line))
+        return snprintf(buf, len,
+                        "DCGM host engine log (nv-hostengine): not read; its NvSwitch module's "
+                        "lines say DCGM could not read the NVSwitches (none in the machine, "
+                        "libnvidia-nscq missing or of another version than the driver, or "
+                        "Fabric Manager not running), not that a switch or a GPU failed: "
+                        "nvidia-smi -q's Fabric section, systemctl status nvidia-fabricmanager "
+                        "and the kernel's SXid lines say that") > 0;
+    return snprintf(buf, len,
+                    "DCGM host engine log (nv-hostengine): not read; import dcgmi diag or "
+                    "dcgmi health output instead") > 0;
+}
+
 int ls_import_sniff(const char *text, char *buf, size_t len)
 {
     if (ls_smi_query_is_xml(text))
@@ -125,6 +164,8 @@ int ls_import_sniff(const char *text, char *buf, size_t len)
                         "a kernel log without an NVIDIA driver line ('NVRM: ...'): nothing of the "
                         "driver's state (Xid, failures) to read; paste dmesg or journalctl -k "
                         "with the NVRM lines") > 0;
+    if (any_line(text, dcgm_log_line))
+        return dcgm_log(text, buf, len);
     if (any_line(text, nvlink_line))
         return snprintf(buf, len,
                         "looks like nvidia-smi nvlink 'Link N:' lines without their 'GPU N: "

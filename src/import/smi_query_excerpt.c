@@ -45,6 +45,7 @@ static const char *const sections[] = {
     "Processes",
     "Voltage",
     "Fabric",
+    "Health", /* the Fabric section's block (drivers 550 on) */
 };
 
 /* Keys of the log's head, above the first GPU block. */
@@ -80,11 +81,13 @@ typedef struct {
     int kv, known, other;
 } tally_t;
 
-/* Lines that neither speak for -q nor against it: the "..." of an elision and the
+/* Lines that neither speak for -q nor against it: the "..." of an elision, grep's "--"
+   between the groups of a grep -A / -B / -C, the shell's line that ran nvidia-smi, and the
    block's opening "GPU 00000000:2D:00.0" at the margin. */
 static int neutral(const char *s, size_t indent)
 {
-    return strncmp(s, "...", 3) == 0 ||
+    return strncmp(s, "...", 3) == 0 || strcmp(s, "--") == 0 ||
+           ((s[0] == '#' || s[0] == '$') && strstr(s, "nvidia-smi")) ||
            (indent == 0 && strncmp(s, "GPU 0", 5) == 0 && strchr(s, ':'));
 }
 

@@ -1,9 +1,9 @@
 /* The NVSwitch fabric's texts: Fabric Manager's log, journal and systemctl lines
    (import/fabric_manager.c), the NVSwitch driver's SXid lines in a kernel log
    (import/kernel_log.c, model/sxid.c and its catalog data/sxid.tsv), nvidia-smi -q's Fabric
-   section (import/smi_query_health.c), and their rules fabric_manager, sxid and
-   fabric_not_ready (analyze/rules_fabric.c): each form read, each finding with its node
-   action and a healthy twin that stays quiet. */
+   section (import/smi_query_health.c), and their rules fabric_manager, sxid,
+   fabric_not_ready and fabric_health (analyze/rules_fabric.c): each form read, each finding with
+   its node action and a healthy twin that stays quiet. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -303,8 +303,11 @@ static void smi_fabric_section(void **state)
     doc = smi_fabric("Completed", "Insufficient Resources", "N/A");
     fires(doc, "fabric_not_ready", "error", "isolate", "Insufficient Resources");
     json_decref(doc);
-    doc = smi_fabric("Completed", "Success", "Unhealthy");
-    fires(doc, "fabric_not_ready", "warning", "watch", "Unhealthy");
+    doc = smi_fabric("Completed", "Success", "Unhealthy"); /* registered, its health not */
+    fires(doc, "fabric_health", "warning", "watch", "Unhealthy");
+    json_t *found = ls_findings(doc);
+    assert_null(ls_test_finding(found, "fabric_not_ready"));
+    json_decref(found);
     json_decref(doc);
     doc = smi_fabric("Not Supported", "N/A", "N/A"); /* no fabric to register with */
     quiet(doc);
