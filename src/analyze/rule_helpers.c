@@ -145,3 +145,31 @@ int ls_view_noisy(const ls_view_t *v)
     double limit = v->fam == &ls_fam_host ? ls_noisy_limit(v->json) : LS_NOISY_CV;
     return noisy_figure(v->ok, v->n, v->cv, limit);
 }
+
+void ls_text_put(ls_text_t *t, const char *fmt, ...)
+{
+    if (t->used >= sizeof t->buf)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->used, sizeof t->buf - t->used, fmt, ap);
+    va_end(ap);
+    t->used += n > 0 ? (size_t)n : 0;
+}
+
+enum ls_severity ls_action_severity(enum ls_action a)
+{
+    return a == LS_ACT_NONE ? LS_SEV_INFO : a == LS_ACT_WATCH ? LS_SEV_WARNING : LS_SEV_ERROR;
+}
+
+const char *ls_action_words(enum ls_action a)
+{
+    static const char *const words[] = {
+        [LS_ACT_NONE] = "no action on the node",
+        [LS_ACT_WATCH] = "watch the GPU (the job failed; the node stays in service)",
+        [LS_ACT_RESET] = "drain the GPU and reset it",
+        [LS_ACT_REBOOT] = "drain the node and reboot it",
+        [LS_ACT_ISOLATE] = "take the node out of service for diagnosis",
+    };
+    return a <= LS_ACT_ISOLATE ? words[a] : "unknown";
+}

@@ -6,6 +6,7 @@
 #include "analyze.h"
 #include "machine.h"
 #include "model/view.h"
+#include "model/xid.h"
 
 #include <stdarg.h>
 
@@ -116,5 +117,19 @@ int ls_numa_minority(const ls_machine_t *m, int g);
 
 /* The measurement entries (array) and entry i. */
 const json_t *ls_measurement(const ls_machine_t *m, size_t i);
+
+/* A finding's message built in pieces (the node-action rules: kernel logs, CUDA errors,
+   the fabric); what does not fit is cut. */
+typedef struct {
+    char buf[2048];
+    size_t used;
+} ls_text_t;
+
+void ls_text_put(ls_text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The node action's severity (none info, watch warning, reset / reboot / isolate error)
+   and what a scheduler does, in words. */
+enum ls_severity ls_action_severity(enum ls_action a);
+const char *ls_action_words(enum ls_action a);
 
 #endif

@@ -16,36 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    char buf[2048];
-    size_t used;
-} text_t;
-
-static void put(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text_t *t, const char *fmt, ...)
-{
-    if (t->used >= sizeof t->buf)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(t->buf + t->used, sizeof t->buf - t->used, fmt, ap);
-    va_end(ap);
-    t->used += n > 0 ? (size_t)n : 0;
-}
-
-/* What a scheduler does, in words (rules_kernel.c's verdicts). */
-static const char *verdict(int a)
-{
-    static const char *const words[] = {
-        [LS_ACT_NONE] = "no action on the node",
-        [LS_ACT_WATCH] = "watch the GPU (the job failed; the node stays in service)",
-        [LS_ACT_RESET] = "drain the GPU and reset it",
-        [LS_ACT_REBOOT] = "drain the node and reboot it",
-        [LS_ACT_ISOLATE] = "take the node out of service until the cause is fixed",
-    };
-    return a >= LS_ACT_NONE && a <= LS_ACT_ISOLATE ? words[a] : "unknown";
-}
-
 /* The group of a record: its error (code, else text) and GPU; the records' counts summed,
    their ranks listed, the first one kept. */
 static json_t *group_of(json_t *groups, const json_t *e)
@@ -79,57 +49,59 @@ static void add_rank(json_t *g, const json_t *e)
 }
 
 /* "rank 1", "ranks 0, 3 and 2 more", nothing. */
-static void put_ranks(text_t *t, const json_t *ranks)
+static void put_ranks(ls_text_t *t, const json_t *ranks)
 {
     size_t n = json_array_size(ranks), i;
     const json_t *x;
     json_array_foreach(ranks, i, x) {
         if (i == 4) {
-            put(t, " and %zu more", n - 4);
+            ls_text_put(t, " and %zu more", n - 4);
             break;
         }
-        put(t, "%s%lld", i ? ", " : n > 1 ? ", ranks " : ", rank ", json_integer_value(x));
+        ls_text_put(t, "%s%lld", i ? ", " : n > 1 ? ", ranks " : ", rank ", json_integer_value(x));
     }
 }
 
 /* "CUDA error 802 cudaErrorSystemNotReady ('system not yet initialized')", or the text
    of an error the catalog does not have. */
-static void put_error(text_t *t, const json_t *e, const ls_cuda_error_t *row)
+static void put_error(ls_text_t *t, const json_t *e, const ls_cuda_error_t *row)
 {
     if (row) {
-        put(t, "CUDA error %d %s ('%s')", row->code, row->runtime[0] ? row->runtime : row->driver,
-            row->string);
+        ls_text_put(t, "CUDA error %d %s ('%s')", row->code,
+                    row->runtime[0] ? row->runtime : row->driver, row->string);
         return;
     }
     const char *name = ls_json_str(e, "name", NULL);
-    put(t, "CUDA error");
+    ls_text_put(t, "CUDA error");
     if (json_object_get(e, "code"))
-        put(t, " %lld", ls_json_int(e, "code", 0));
+        ls_text_put(t, " %lld", ls_json_int(e, "code", 0));
     if (name)
-        put(t, " %s", name);
+        ls_text_put(t, " %s", name);
     else
-        put(t, " '%.120s'", ls_json_str(e, "text", ""));
-    put(t, " (not in linkscope's CUDA error catalog, data/cuda-errors.tsv)");
+        ls_text_put(t, " '%.120s'", ls_json_str(e, "text", ""));
+    ls_text_put(t, " (not in linkscope's CUDA error catalog, data/cuda-errors.tsv)");
 }
 
 /* The catalog's explanation and what it says of the node. */
-static void put_meaning(text_t *t, const ls_cuda_error_t *row)
+static void put_meaning(ls_text_t *t, const ls_cuda_error_t *row)
 {
     if (!row) {
-        put(t, ". What it means is not in the text: the program's log around it, `nvidia-smi` "
-               "and `dmesg` (an Xid) tell whether the GPU is at fault; no node action");
+        ls_text_put(t,
+                    ". What it means is not in the text: the program's log around it, `nvidia-smi` "
+                    "and `dmesg` (an Xid) tell whether the GPU is at fault; no node action");
         return;
     }
-    put(t, ". Means: %s. Likely: %s. Next: %s", row->meaning, row->cause, row->next);
+    ls_text_put(t, ". Means: %s. Likely: %s. Next: %s", row->meaning, row->cause, row->next);
     if (!strcmp(row->cls, "application"))
-        put(t, ". The program's error, not the node's: no action on the node (where a kernel "
-               "log of the same paste shows a hardware Xid, its finding says so)");
+        ls_text_put(t,
+                    ". The program's error, not the node's: no action on the node (where a kernel "
+                    "log of the same paste shows a hardware Xid, its finding says so)");
     else if (row->action >= 0)
-        put(t, ". Node action: %s: %s", ls_action_name((enum ls_action)row->action),
-            verdict(row->action));
+        ls_text_put(t, ". Node action: %s: %s", ls_action_name((enum ls_action)row->action),
+                    ls_action_words((enum ls_action)row->action));
     else
-        put(t, ". The text does not tell the node's fault from the container's or the "
-               "program's: no node action");
+        ls_text_put(t, ". The text does not tell the node's fault from the container's or the "
+                       "program's: no node action");
 }
 
 static void finding(const json_t *g, json_t *out)
@@ -144,16 +116,18 @@ static void finding(const json_t *g, json_t *out)
         snprintf(who, sizeof who, "the job's CUDA device %lld", ls_json_int(e, "gpu", 0));
     else
         snprintf(who, sizeof who, "the job");
-    text_t t = {.used = 0};
-    put(&t, "%s: ", who);
+    ls_text_t t = {.used = 0};
+    ls_text_put(&t, "%s: ", who);
     put_error(&t, e, row);
-    put(&t, ", %lld line%s", n, n == 1 ? "" : "s");
+    ls_text_put(&t, ", %lld line%s", n, n == 1 ? "" : "s");
     put_ranks(&t, json_object_get(g, "ranks"));
-    put(&t, ", first at line %lld of %s", ls_json_int(e, "line", 0), ls_json_str(e, "file", ""));
+    ls_text_put(&t, ", first at line %lld of %s", ls_json_int(e, "line", 0),
+                ls_json_str(e, "file", ""));
     const char *call = ls_json_str(e, "call", NULL), *where = ls_json_str(e, "where", NULL);
     if (call || where)
-        put(&t, " (%s%s%s)", call ? call : "", call && where ? " at " : "", where ? where : "");
-    put(&t, ": '%.160s'", ls_json_str(e, "first", ""));
+        ls_text_put(&t, " (%s%s%s)", call ? call : "", call && where ? " at " : "",
+                    where ? where : "");
+    ls_text_put(&t, ": '%.160s'", ls_json_str(e, "first", ""));
     put_meaning(&t, row);
     enum ls_severity sev = row ? (enum ls_severity)row->severity : LS_SEV_WARNING;
     int a = !row ? -1 : !strcmp(row->cls, "application") ? LS_ACT_NONE : row->action;

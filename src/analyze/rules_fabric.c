@@ -19,33 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static enum ls_severity severity_of(enum ls_action a)
-{
-    return a == LS_ACT_NONE ? LS_SEV_INFO : a == LS_ACT_WATCH ? LS_SEV_WARNING : LS_SEV_ERROR;
-}
-
-typedef struct {
-    char buf[1536];
-    size_t used;
-} text_t;
-
-static void put(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text_t *t, const char *fmt, ...)
-{
-    if (t->used >= sizeof t->buf)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(t->buf + t->used, sizeof t->buf - t->used, fmt, ap);
-    va_end(ap);
-    t->used += n > 0 ? (size_t)n : 0;
-}
-
 /* Appends the finding, its evidence the document's list, and its "node_action". */
 static void add(json_t *out, const char *rule, enum ls_action a, ls_about_t about, const char *list,
                 const char *msg)
 {
-    ls_finding_add(out, rule, severity_of(a), about, json_pack("[s]", list), "%s", msg);
+    ls_finding_add(out, rule, ls_action_severity(a), about, json_pack("[s]", list), "%s", msg);
     json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
                         json_string(ls_action_name(a)));
 }
@@ -116,33 +94,36 @@ static const json_t *failure_of(const json_t *fm, const char *kind)
 }
 
 /* What the failure means and the action it takes. */
-static enum ls_action kind_text(text_t *t, const json_t *fm, const char *kind)
+static enum ls_action kind_text(ls_text_t *t, const json_t *fm, const char *kind)
 {
     if (!strcmp(kind, "version_mismatch")) {
-        put(t,
-            "Fabric Manager %s and the driver %s differ: it refuses to start (they must be the "
-            "same version), so the NVSwitches are not configured and CUDA fails (error 802) "
-            "until the Fabric Manager package of the driver's exact version runs",
-            ls_json_str(fm, "version", "(version not in the text)"),
-            ls_json_str(fm, "driver", "(version not in the text)"));
+        ls_text_put(t,
+                    "Fabric Manager %s and the driver %s differ: it refuses to start (they must be "
+                    "the "
+                    "same version), so the NVSwitches are not configured and CUDA fails (error "
+                    "802) "
+                    "until the Fabric Manager package of the driver's exact version runs",
+                    ls_json_str(fm, "version", "(version not in the text)"),
+                    ls_json_str(fm, "driver", "(version not in the text)"));
         return LS_ACT_ISOLATE;
     }
     if (!strcmp(kind, "no_nvswitch")) {
         const json_t *nvl5 = json_object_get(fm, "nvlink5");
-        put(t, "Fabric Manager found no NVSwitch (NV_WARN_NOTHING_TO_DO) and exited: on a "
-               "machine without NVSwitches (PCIe cards, NVLink bridges) it is not needed "
-               "(disable nvidia-fabricmanager); on an HGX/DGX the driver does not see the "
-               "switches");
+        ls_text_put(t, "Fabric Manager found no NVSwitch (NV_WARN_NOTHING_TO_DO) and exited: on a "
+                       "machine without NVSwitches (PCIe cards, NVLink bridges) it is not needed "
+                       "(disable nvidia-fabricmanager); on an HGX/DGX the driver does not see the "
+                       "switches");
         if (!json_is_false(nvl5)) /* the start script did not say "Pre-NVL5" */
-            put(t, " (B200 and later: the NVLink Subnet Manager, nvlsm, and the InfiniBand "
-                   "modules it needs)");
+            ls_text_put(t, " (B200 and later: the NVLink Subnet Manager, nvlsm, and the InfiniBand "
+                           "modules it needs)");
         return LS_ACT_WATCH;
     }
     if (!strcmp(kind, "config_failed")) {
-        put(t, "Fabric Manager did not configure the GPUs and NVSwitches (the fabric is not "
-               "up): the switches carry no NVLink traffic and CUDA fails on every GPU (error "
-               "802, system not yet initialized) until it configures them (restart it; the "
-               "errors before this line say why)");
+        ls_text_put(t,
+                    "Fabric Manager did not configure the GPUs and NVSwitches (the fabric is not "
+                    "up): the switches carry no NVLink traffic and CUDA fails on every GPU (error "
+                    "802, system not yet initialized) until it configures them (restart it; the "
+                    "errors before this line say why)");
         return LS_ACT_ISOLATE;
     }
     static const char *const says[][2] = {
@@ -162,37 +143,40 @@ static enum ls_action kind_text(text_t *t, const json_t *fm, const char *kind)
     };
     for (size_t i = 0; i < sizeof says / sizeof *says; i++)
         if (!strcmp(kind, says[i][0])) {
-            put(t,
-                "Fabric Manager is not running: %s; on an NVSwitch system the switches stay "
-                "unconfigured and CUDA fails on every GPU (error 802, system not yet "
-                "initialized) until it runs",
-                says[i][1]);
+            ls_text_put(t,
+                        "Fabric Manager is not running: %s; on an NVSwitch system the switches "
+                        "stay "
+                        "unconfigured and CUDA fails on every GPU (error 802, system not yet "
+                        "initialized) until it runs",
+                        says[i][1]);
             return LS_ACT_ISOLATE;
         }
     if (!strcmp(kind, "multicast_failed")) {
         /* NCCL's maintainers on nvls.cc's 'invalid argument' (NVIDIA/nccl#976, #1338): Fabric
            Manager restarted while processes held the GPUs leaves its multicast state stale;
            a reboot (or a GPU reset with it stopped) clears it */
-        put(t, "Fabric Manager runs but fails to set up or release NVLink multicast teams: "
-               "NVLink SHARP (NVLS) buffers cannot be made, so NCCL jobs of three GPUs or more "
-               "fail or hang at init (NCCL_NVLS_ENABLE=0 avoids it meanwhile); its multicast "
-               "state is stale, usually after it was restarted while processes held the GPUs");
+        ls_text_put(t,
+                    "Fabric Manager runs but fails to set up or release NVLink multicast teams: "
+                    "NVLink SHARP (NVLS) buffers cannot be made, so NCCL jobs of three GPUs or "
+                    "more "
+                    "fail or hang at init (NCCL_NVLS_ENABLE=0 avoids it meanwhile); its multicast "
+                    "state is stale, usually after it was restarted while processes held the GPUs");
         return LS_ACT_REBOOT;
     }
-    put(t, "Fabric Manager logged an error");
+    ls_text_put(t, "Fabric Manager logged an error");
     return LS_ACT_WATCH;
 }
 
-static void put_failure(text_t *t, const json_t *f, int first)
+static void put_failure(ls_text_t *t, const json_t *f, int first)
 {
     long long n = ls_json_int(f, "count", 1);
-    put(t, "%s'%.180s'", first ? ": " : "; ", ls_json_str(f, "text", ""));
+    ls_text_put(t, "%s'%.180s'", first ? ": " : "; ", ls_json_str(f, "text", ""));
     if (n > 1)
-        put(t, " (%lld times)", n);
+        ls_text_put(t, " (%lld times)", n);
 }
 
 /* The primary kind's line, then one other. */
-static void put_failure_texts(text_t *t, const json_t *fm, const char *kind)
+static void put_failure_texts(ls_text_t *t, const json_t *fm, const char *kind)
 {
     const json_t *primary = failure_of(fm, kind), *f;
     put_failure(t, primary, 1);
@@ -218,30 +202,33 @@ static void fm_finding(const json_t *doc, const json_t *fm, json_t *out)
     snprintf(who, sizeof who, "%s",
              json_array_size(hosts) == 1 ? json_string_value(json_array_get(hosts, 0))
                                          : "the node");
-    text_t t = {.used = 0};
-    put(&t, "%s: ", who);
+    ls_text_t t = {.used = 0};
+    ls_text_put(&t, "%s: ", who);
     enum ls_action a = kind_text(&t, fm, kind);
     put_failure_texts(&t, fm, kind);
     if (json_is_true(json_object_get(fm, "recovered"))) {
-        put(&t, ". It started after that: nothing to do unless it stops again");
+        ls_text_put(&t, ". It started after that: nothing to do unless it stops again");
         a = LS_ACT_NONE;
     } else if (all_gpus(doc, pcie_card)) {
-        put(&t, ". The GPUs in the paste are PCIe cards: no NVSwitch, Fabric Manager is not "
-                "needed here (disable the service); the GPUs are not affected");
+        ls_text_put(&t,
+                    ". The GPUs in the paste are PCIe cards: no NVSwitch, Fabric Manager is not "
+                    "needed here (disable the service); the GPUs are not affected");
         a = LS_ACT_NONE;
     } else if (a == LS_ACT_ISOLATE && all_gpus(doc, nvl72_tray)) {
-        put(&t, ". The GPUs in the paste are GB200/GB300 (NVL72): the fabric is managed on the "
-                "NVLink switch trays, not by this service; nvidia-smi -q's Fabric section says "
-                "whether the GPUs joined it");
+        ls_text_put(&t,
+                    ". The GPUs in the paste are GB200/GB300 (NVL72): the fabric is managed on the "
+                    "NVLink switch trays, not by this service; nvidia-smi -q's Fabric section says "
+                    "whether the GPUs joined it");
         a = LS_ACT_NONE;
     }
-    put(&t, ". Node action: %s", ls_action_name(a));
+    ls_text_put(&t, ". Node action: %s", ls_action_name(a));
     if (a == LS_ACT_ISOLATE)
-        put(&t, ": out of service until Fabric Manager runs and the GPUs' fabric state is "
-                "Completed (nvidia-smi -q)");
+        ls_text_put(&t, ": out of service until Fabric Manager runs and the GPUs' fabric state is "
+                        "Completed (nvidia-smi -q)");
     else if (a == LS_ACT_REBOOT)
-        put(&t, ": drain the node and reboot it (or stop Fabric Manager, reset all GPUs, start "
-                "it)");
+        ls_text_put(&t,
+                    ": drain the node and reboot it (or stop Fabric Manager, reset all GPUs, start "
+                    "it)");
     add(out, "fabric_manager", a, LS_ABOUT_WHAT(who), "fabric_managers", t.buf);
 }
 
@@ -298,15 +285,15 @@ static void group_sxid(json_t *groups, json_t *order, const json_t *e, const cha
 }
 
 /* " on links 24, 25" (the kernel's "Link N"), " on port 31" (Fabric Manager's). */
-static void put_links(text_t *t, const json_t *g)
+static void put_links(ls_text_t *t, const json_t *g)
 {
     const json_t *links = json_object_get(g, "links"), *l;
     const char *word = json_is_true(json_object_get(g, "port_word")) ? "port" : "link";
     size_t i;
     json_array_foreach(links, i, l) {
         if (i == 0)
-            put(t, " on %s%s ", word, json_array_size(links) > 1 ? "s" : "");
-        put(t, "%s%lld", i ? ", " : "", (long long)json_integer_value(l));
+            ls_text_put(t, " on %s%s ", word, json_array_size(links) > 1 ? "s" : "");
+        ls_text_put(t, "%s%lld", i ? ", " : "", (long long)json_integer_value(l));
     }
 }
 
@@ -322,27 +309,30 @@ static void sxid_finding(const json_t *g, json_t *out)
     char who[160];
     snprintf(who, sizeof who, "%s%sNVSwitch %s", host, *host ? " " : "",
              *bus ? bus : "(bus id not in the text)");
-    text_t t = {.used = 0};
-    put(&t, "%s", who);
+    ls_text_t t = {.used = 0};
+    ls_text_put(&t, "%s", who);
     if (json_object_get(g, "switch"))
-        put(&t, " (%s)", ls_json_str(g, "switch", ""));
-    put(&t, ": SXid %d (%s), %s, %lld time%s", sxid, known ? meaning : "not in linkscope's catalog",
-        fatal == 1   ? "fatal"
-        : fatal == 0 ? "non-fatal"
-                     : "severity not in the line",
-        n, n == 1 ? "" : "s");
+        ls_text_put(&t, " (%s)", ls_json_str(g, "switch", ""));
+    ls_text_put(&t, ": SXid %d (%s), %s, %lld time%s", sxid,
+                known ? meaning : "not in linkscope's catalog",
+                fatal == 1   ? "fatal"
+                : fatal == 0 ? "non-fatal"
+                             : "severity not in the line",
+                n, n == 1 ? "" : "s");
     put_links(&t, g);
-    put(&t, ": '%.160s'", ls_json_str(g, "text", ""));
+    ls_text_put(&t, ": '%.160s'", ls_json_str(g, "text", ""));
     if (a == LS_ACT_REBOOT)
-        put(&t, ". A fatal NVSwitch error stops NVLink traffic through the switch (jobs on its "
-                "GPUs fail or hang). Node action: reboot: drain the node and reset all GPUs and "
-                "NVSwitches together (stop Fabric Manager, nvidia-smi -r, start it) or reboot; "
-                "recurring on one port, that link's hardware");
+        ls_text_put(&t,
+                    ". A fatal NVSwitch error stops NVLink traffic through the switch (jobs on its "
+                    "GPUs fail or hang). Node action: reboot: drain the node and reset all GPUs "
+                    "and "
+                    "NVSwitches together (stop Fabric Manager, nvidia-smi -r, start it) or reboot; "
+                    "recurring on one port, that link's hardware");
     else
-        put(&t,
-            ". Node action: %s: corrected by the switch, the fabric keeps running; "
-            "recurring on one link, that link's hardware (cable, tray, baseboard)",
-            ls_action_name(a));
+        ls_text_put(&t,
+                    ". Node action: %s: corrected by the switch, the fabric keeps running; "
+                    "recurring on one link, that link's hardware (cable, tray, baseboard)",
+                    ls_action_name(a));
     add(out, "sxid", a, LS_ABOUT_WHAT(who), ls_json_str(g, "list", "kernel_logs"), t.buf);
 }
 
@@ -451,12 +441,12 @@ static void rule_fabric_not_ready(const json_t *doc, json_t *out)
     size_t i;
     const json_t *g;
     json_array_foreach(order, i, g) {
-        text_t t = {.used = 0};
-        put(&t, "%s", ls_json_str(g, "why", ""));
-        put(&t, ". CUDA fails on it (error 802, system not yet initialized) until Fabric "
-                "Manager has configured the NVSwitches and registered the GPU: check "
-                "systemctl status nvidia-fabricmanager and its log. Node action: isolate: "
-                "out of service until the state is Completed / Success");
+        ls_text_t t = {.used = 0};
+        ls_text_put(&t, "%s", ls_json_str(g, "why", ""));
+        ls_text_put(&t, ". CUDA fails on it (error 802, system not yet initialized) until Fabric "
+                        "Manager has configured the NVSwitches and registered the GPU: check "
+                        "systemctl status nvidia-fabricmanager and its log. Node action: isolate: "
+                        "out of service until the state is Completed / Success");
         add(out, "fabric_not_ready", LS_ACT_ISOLATE,
             LS_ABOUT_GPUS((uint64_t)ls_json_int(g, "mask", 0)), "gpus", t.buf);
     }
@@ -471,13 +461,14 @@ static void rule_fabric_health(const json_t *doc, json_t *out)
     size_t i;
     const json_t *g;
     json_array_foreach(order, i, g) {
-        text_t t = {.used = 0};
-        put(&t, "%s", ls_json_str(g, "why", ""));
-        put(&t, ". The GPU joined the fabric and CUDA runs on it, but the fabric flags a fault "
-                "on its NVLink paths (the Health block's other fields say which: route "
-                "recovery, an unhealthy route, an access timeout, an incorrect configuration): "
-                "look at Fabric Manager's log and the NVLinks (nvidia-smi nvlink -s) before "
-                "multi-node NVLink jobs rely on it. Node action: watch");
+        ls_text_t t = {.used = 0};
+        ls_text_put(&t, "%s", ls_json_str(g, "why", ""));
+        ls_text_put(&t,
+                    ". The GPU joined the fabric and CUDA runs on it, but the fabric flags a fault "
+                    "on its NVLink paths (the Health block's other fields say which: route "
+                    "recovery, an unhealthy route, an access timeout, an incorrect configuration): "
+                    "look at Fabric Manager's log and the NVLinks (nvidia-smi nvlink -s) before "
+                    "multi-node NVLink jobs rely on it. Node action: watch");
         add(out, "fabric_health", LS_ACT_WATCH, LS_ABOUT_GPUS((uint64_t)ls_json_int(g, "mask", 0)),
             "gpus", t.buf);
     }

@@ -14,24 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static enum ls_severity severity_of(enum ls_action a)
-{
-    return a == LS_ACT_NONE ? LS_SEV_INFO : a == LS_ACT_WATCH ? LS_SEV_WARNING : LS_SEV_ERROR;
-}
-
-/* What a scheduler does, in words. */
-static const char *verdict(enum ls_action a)
-{
-    static const char *const words[] = {
-        [LS_ACT_NONE] = "no action on the node",
-        [LS_ACT_WATCH] = "watch the GPU (the job failed; the node stays in service)",
-        [LS_ACT_RESET] = "drain the GPU and reset it",
-        [LS_ACT_REBOOT] = "drain the node and reboot it",
-        [LS_ACT_ISOLATE] = "take the node out of service for diagnosis",
-    };
-    return a <= LS_ACT_ISOLATE ? words[a] : "unknown";
-}
-
 /* Appends the finding and its "node_action". */
 static void add(json_t *out, const char *rule, enum ls_severity sev, enum ls_action a,
                 ls_about_t about, const char *msg)
@@ -152,50 +134,33 @@ static const char *meaning_of(int xid)
     return ls_xid_lookup(xid, &m, &a) == 0 ? m : "not in linkscope's catalog";
 }
 
-typedef struct {
-    char buf[1536];
-    size_t used;
-} text_t;
-
-static void put(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text_t *t, const char *fmt, ...)
-{
-    if (t->used >= sizeof t->buf)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(t->buf + t->used, sizeof t->buf - t->used, fmt, ap);
-    va_end(ap);
-    t->used += n > 0 ? (size_t)n : 0;
-}
-
 /* ", pids 1234, 1240 and 2 more (python, pt_main_thread)" */
-static void put_processes(text_t *t, const json_t *g)
+static void put_processes(ls_text_t *t, const json_t *g)
 {
     const json_t *pids = json_object_get(g, "pids"), *names = json_object_get(g, "processes");
     size_t np = json_array_size(pids), i;
     const json_t *x;
     json_array_foreach(pids, i, x) {
         if (i == 3) {
-            put(t, " and %zu more", np - 3);
+            ls_text_put(t, " and %zu more", np - 3);
             break;
         }
-        put(t, "%s%lld",
-            i        ? ", "
-            : np > 1 ? ", pids "
-                     : ", pid ",
-            (long long)json_integer_value(x));
+        ls_text_put(t, "%s%lld",
+                    i        ? ", "
+                    : np > 1 ? ", pids "
+                             : ", pid ",
+                    (long long)json_integer_value(x));
     }
     json_array_foreach(names, i, x) {
-        put(t, "%s%s", i ? ", " : np ? " (" : ", process ", json_string_value(x));
+        ls_text_put(t, "%s%s", i ? ", " : np ? " (" : ", process ", json_string_value(x));
     }
     if (json_array_size(names) && np)
-        put(t, ")");
+        ls_text_put(t, ")");
 }
 
 /* " (GPU-4a28..., serial 1564720004631)": what the driver printed of the GPU at bus, for
    the ticket of a GPU taken out of service; nothing when it printed neither. */
-static void put_ident(text_t *t, const json_t *doc, const char *bus)
+static void put_ident(ls_text_t *t, const json_t *doc, const char *bus)
 {
     size_t i, j;
     const json_t *k, *g;
@@ -204,8 +169,8 @@ static void put_ident(text_t *t, const json_t *doc, const char *bus)
             const char *u = ls_json_str(g, "uuid", NULL), *sn = ls_json_str(g, "serial", NULL);
             if (!*bus || strcmp(ls_json_str(g, "bus_id", ""), bus) || (!u && !sn))
                 continue;
-            put(t, " (%s%s%s%s)", u ? u : "", u && sn ? ", " : "", sn ? "serial " : "",
-                sn ? sn : "");
+            ls_text_put(t, " (%s%s%s%s)", u ? u : "", u && sn ? ", " : "", sn ? "serial " : "",
+                        sn ? sn : "");
             return;
         }
     }
@@ -222,32 +187,33 @@ static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
     ls_about_t about;
     subject(doc, ls_json_str(key, "bus", ""), ls_json_str(key, "host", ""), who, sizeof who,
             &about);
-    text_t t = {.used = 0};
-    put(&t, "%s", who);
+    ls_text_t t = {.used = 0};
+    ls_text_put(&t, "%s", who);
     put_ident(&t, doc, ls_json_str(key, "bus", ""));
-    put(&t, ": Xid %d (%s), %lld time%s", xid, meaning_of(xid), n, n == 1 ? "" : "s");
+    ls_text_put(&t, ": Xid %d (%s), %lld time%s", xid, meaning_of(xid), n, n == 1 ? "" : "s");
     size_t i;
     const json_t *c;
     json_array_foreach(json_object_get(g, "causes"), i, c) {
         int x = (int)json_integer_value(c);
-        put(&t, "%s Xid %d (%s)", i ? " and" : ", caused by previous", x, meaning_of(x));
+        ls_text_put(&t, "%s Xid %d (%s)", i ? " and" : ", caused by previous", x, meaning_of(x));
     }
     put_processes(&t, g);
     if (!app && json_object_get(g, "text"))
-        put(&t, ": '%.100s'", ls_json_str(g, "text", ""));
+        ls_text_put(&t, ": '%.100s'", ls_json_str(g, "text", ""));
     size_t procs = json_array_size(json_object_get(g, "pids"));
     if (app && procs > 1)
-        put(&t,
-            ". The catalog's application bucket: an application's error, not the node's; "
-            "from %zu processes on this one GPU, run a diagnostic on it (dcgmi diag -r 3) "
-            "before blaming the applications",
-            procs);
+        ls_text_put(&t,
+                    ". The catalog's application bucket: an application's error, not the node's; "
+                    "from %zu processes on this one GPU, run a diagnostic on it (dcgmi diag -r 3) "
+                    "before blaming the applications",
+                    procs);
     else if (app)
-        put(&t, ". The catalog's application bucket: an application's error, not the node's; "
-                "restart the job");
+        ls_text_put(&t,
+                    ". The catalog's application bucket: an application's error, not the node's; "
+                    "restart the job");
     else
-        put(&t, ". Node action: %s: %s", ls_action_name(a), verdict(a));
-    add(out, "xid", app ? LS_SEV_INFO : severity_of(a), app ? LS_ACT_NONE : a, about, t.buf);
+        ls_text_put(&t, ". Node action: %s: %s", ls_action_name(a), ls_action_words(a));
+    add(out, "xid", app ? LS_SEV_INFO : ls_action_severity(a), app ? LS_ACT_NONE : a, about, t.buf);
 }
 
 /* Every Xid event of the document's kernel logs, one finding per host, bus and XID. */
@@ -365,28 +331,28 @@ static void fold_busless(json_t *groups)
 }
 
 /* "'text1'; 'text2'" of a group's texts, then its details. */
-static void put_texts(text_t *t, const json_t *g)
+static void put_texts(ls_text_t *t, const json_t *g)
 {
     size_t i;
     const json_t *x;
     json_array_foreach(json_object_get(g, "texts"), i, x) {
-        put(t, "%s'%.160s'", i ? "; " : "", json_string_value(x));
+        ls_text_put(t, "%s'%.160s'", i ? "; " : "", json_string_value(x));
     }
     json_array_foreach(json_object_get(g, "details"), i, x) {
-        put(t, "%s'%.120s'", i ? "; " : " (with ", json_string_value(x));
+        ls_text_put(t, "%s'%.120s'", i ? "; " : " (with ", json_string_value(x));
     }
     if (json_array_size(json_object_get(g, "details")))
-        put(t, ")");
+        ls_text_put(t, ")");
 }
 
 /* The messages of the driver's failure findings; each returns its node action. */
-static enum ls_action off_bus_text(text_t *t, const json_t *g, long long n)
+static enum ls_action off_bus_text(ls_text_t *t, const json_t *g, long long n)
 {
-    put(t, ": fell off the bus (the driver lost the GPU on PCIe), %lld line%s: ", n,
-        n == 1 ? "" : "s");
+    ls_text_put(t, ": fell off the bus (the driver lost the GPU on PCIe), %lld line%s: ", n,
+                n == 1 ? "" : "s");
     put_texts(t, g);
-    put(t, ". Node action: reboot: %s; recurring, the slot, riser, power and cooling",
-        verdict(LS_ACT_REBOOT));
+    ls_text_put(t, ". Node action: reboot: %s; recurring, the slot, riser, power and cooling",
+                ls_action_words(LS_ACT_REBOOT));
     return LS_ACT_REBOOT;
 }
 
@@ -399,56 +365,60 @@ static int only_no_gpu(const json_t *g)
 
 /* The driver's module init counted no NVIDIA PCI device (nv.c: "No NVIDIA GPU found."):
    not a GPU it failed to set up but one it does not see on the bus. */
-static enum ls_action no_gpu_text(text_t *t, const json_t *g, long long n)
+static enum ls_action no_gpu_text(ls_text_t *t, const json_t *g, long long n)
 {
-    put(t, ": the driver found no NVIDIA GPU on the PCI bus and did not load, %lld line%s: ", n,
-        n == 1 ? "" : "s");
+    ls_text_put(t,
+                ": the driver found no NVIDIA GPU on the PCI bus and did not load, %lld line%s: ",
+                n, n == 1 ? "" : "s");
     put_texts(t, g);
-    put(t,
-        ". If the node has NVIDIA GPUs, they are not enumerated (lspci | grep -i nvidia): "
-        "seating, power, the slot's BIOS setting, or a GPU gone from the bus. Node action: "
-        "isolate: %s",
-        verdict(LS_ACT_ISOLATE));
+    ls_text_put(t,
+                ". If the node has NVIDIA GPUs, they are not enumerated (lspci | grep -i nvidia): "
+                "seating, power, the slot's BIOS setting, or a GPU gone from the bus. Node action: "
+                "isolate: %s",
+                ls_action_words(LS_ACT_ISOLATE));
     return LS_ACT_ISOLATE;
 }
 
-static enum ls_action init_text(text_t *t, const json_t *g, long long n)
+static enum ls_action init_text(ls_text_t *t, const json_t *g, long long n)
 {
     if (only_no_gpu(g))
         return no_gpu_text(t, g, n);
-    put(t, ": the driver could not set the GPU up, %lld line%s: ", n, n == 1 ? "" : "s");
+    ls_text_put(t, ": the driver could not set the GPU up, %lld line%s: ", n, n == 1 ? "" : "s");
     put_texts(t, g);
     if (json_is_true(json_object_get(g, "not_called")))
-        put(t, ". Another driver (nouveau, ...) holds the device: unload or blacklist it, then "
-               "load nvidia");
-    put(t,
-        ". The GPU is unusable until then. Node action: reboot: %s; persisting, the driver "
-        "version, the firmware (GSP, VBIOS) and the hardware",
-        verdict(LS_ACT_REBOOT));
+        ls_text_put(t, ". Another driver (nouveau, ...) holds the device: unload or blacklist it, "
+                       "then "
+                       "load nvidia");
+    ls_text_put(t,
+                ". The GPU is unusable until then. Node action: reboot: %s; persisting, the driver "
+                "version, the firmware (GSP, VBIOS) and the hardware",
+                ls_action_words(LS_ACT_REBOOT));
     return LS_ACT_REBOOT;
 }
 
-static enum ls_action mismatch_text(text_t *t, const json_t *g, long long n)
+static enum ls_action mismatch_text(ls_text_t *t, const json_t *g, long long n)
 {
-    put(t,
-        ": the user-space driver (%s) and the loaded kernel module (%s) differ (API "
-        "mismatch), %lld time%s: no CUDA or NVML call works until they match. Node action: "
-        "reboot: %s (or reload the nvidia modules) once one driver version is installed whole",
-        ls_json_str(g, "client", "a client of another version"),
-        ls_json_str(g, "module", "version not in the text"), n, n == 1 ? "" : "s",
-        verdict(LS_ACT_REBOOT));
+    ls_text_put(t,
+                ": the user-space driver (%s) and the loaded kernel module (%s) differ (API "
+                "mismatch), %lld time%s: no CUDA or NVML call works until they match. Node action: "
+                "reboot: %s (or reload the nvidia modules) once one driver version is installed "
+                "whole",
+                ls_json_str(g, "client", "a client of another version"),
+                ls_json_str(g, "module", "version not in the text"), n, n == 1 ? "" : "s",
+                ls_action_words(LS_ACT_REBOOT));
     return LS_ACT_REBOOT;
 }
 
-static enum ls_action gsp_text(text_t *t, const json_t *g, long long n)
+static enum ls_action gsp_text(ls_text_t *t, const json_t *g, long long n)
 {
-    put(t,
-        ": the GPU's GSP firmware stopped answering (heartbeat or RPC timeout, as Xid 119), "
-        "%lld line%s: ",
-        n, n == 1 ? "" : "s");
+    ls_text_put(t,
+                ": the GPU's GSP firmware stopped answering (heartbeat or RPC timeout, as Xid "
+                "119), "
+                "%lld line%s: ",
+                n, n == 1 ? "" : "s");
     put_texts(t, g);
-    put(t, ". Node action: reset: %s; recurring, a driver with the GSP fix or the hardware",
-        verdict(LS_ACT_RESET));
+    ls_text_put(t, ". Node action: reset: %s; recurring, a driver with the GSP fix or the hardware",
+                ls_action_words(LS_ACT_RESET));
     return LS_ACT_RESET;
 }
 
@@ -476,7 +446,7 @@ static void failure_finding(const json_t *doc, const json_t *g, json_t *out)
 {
     static const struct {
         const char *rule;
-        enum ls_action (*text)(text_t *t, const json_t *g, long long n);
+        enum ls_action (*text)(ls_text_t *t, const json_t *g, long long n);
     } texts[] = {
         {.rule = "gpu_off_bus", .text = off_bus_text},
         {.rule = "driver_init_failed", .text = init_text},
@@ -491,11 +461,11 @@ static void failure_finding(const json_t *doc, const json_t *g, json_t *out)
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         if (strcmp(rule, texts[i].rule))
             continue;
-        text_t t = {.used = 0};
-        put(&t, "%s", who);
+        ls_text_t t = {.used = 0};
+        ls_text_put(&t, "%s", who);
         put_ident(&t, doc, what);
         enum ls_action a = texts[i].text(&t, g, ls_json_int(g, "count", 1));
-        add(out, rule, severity_of(a), a, about, t.buf);
+        add(out, rule, ls_action_severity(a), a, about, t.buf);
     }
 }
 
