@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "analyze/analyze.h"
 #include "import/import.h"
 #include "model/doc.h"
 #include "util/fileio.h"
@@ -85,4 +86,39 @@ const json_t *ls_test_gpu(const json_t *doc, int index)
     }
     fail_msg("no GPU %d", index);
     return NULL;
+}
+
+void ls_test_quiet(const json_t *doc)
+{
+    json_t *found = ls_findings(doc);
+    size_t i;
+    const json_t *f;
+    json_array_foreach(found, i, f) {
+        if (strcmp(ls_json_str(f, "severity", ""), "info") != 0)
+            fail_msg("%s: %s", ls_json_str(f, "rule", ""), ls_json_str(f, "message", ""));
+    }
+    json_decref(found);
+}
+
+void ls_test_fires(const json_t *doc, const char *rule, const char *sev, const char *action,
+                   const char *has)
+{
+    json_t *found = ls_findings(doc);
+    const json_t *f = ls_test_finding(found, rule);
+    if (!f)
+        fail_msg("%s did not fire", rule);
+    assert_string_equal(ls_json_str(f, "severity", ""), sev);
+    assert_string_equal(ls_json_str(f, "node_action", ""), action);
+    if (has && !strstr(ls_json_str(f, "message", ""), has))
+        fail_msg("%s: '%s' not in '%s'", rule, has, ls_json_str(f, "message", ""));
+    json_decref(found);
+}
+
+void ls_test_silent(const json_t *doc, const char *rule)
+{
+    json_t *found = ls_findings(doc);
+    const json_t *f = ls_test_finding(found, rule);
+    if (f)
+        fail_msg("%s fired: %s", rule, ls_json_str(f, "message", ""));
+    json_decref(found);
 }

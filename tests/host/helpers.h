@@ -20,6 +20,17 @@ int ls_test_import(json_t *doc, const char *relative, int want);
 /* The first finding of this rule in findings (NULL when there is none). */
 const json_t *ls_test_finding(const json_t *findings, const char *rule);
 
+/* doc's findings: none above info (else the test fails, naming the first). */
+void ls_test_quiet(const json_t *doc);
+
+/* doc's first finding of rule: present, with severity sev and node_action action (""
+   where it carries none), its message holding has (unless NULL); else the test fails. */
+void ls_test_fires(const json_t *doc, const char *rule, const char *sev, const char *action,
+                   const char *has);
+
+/* doc's findings hold none of rule (else the test fails with its message). */
+void ls_test_silent(const json_t *doc, const char *rule);
+
 /* The document's GPU with this "index"; fails the test when there is none. */
 const json_t *ls_test_gpu(const json_t *doc, int index);
 

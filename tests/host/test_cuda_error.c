@@ -50,28 +50,7 @@ static size_t errors(const json_t *doc)
    none carried); its message in msg when msg is not NULL. */
 static void fires(const json_t *doc, const char *sev, const char *action, const char *says)
 {
-    json_t *found = ls_findings(doc);
-    const json_t *f = ls_test_finding(found, "cuda_error");
-    if (!f)
-        fail_msg("cuda_error did not fire");
-    assert_string_equal(ls_json_str(f, "severity", ""), sev);
-    assert_string_equal(ls_json_str(f, "node_action", ""), action);
-    if (says && !strstr(ls_json_str(f, "message", ""), says))
-        fail_msg("message lacks '%s': %s", says, ls_json_str(f, "message", ""));
-    json_decref(found);
-}
-
-/* No finding above info. */
-static void quiet(const json_t *doc)
-{
-    json_t *found = ls_findings(doc);
-    size_t i;
-    const json_t *f;
-    json_array_foreach(found, i, f) {
-        if (strcmp(ls_json_str(f, "severity", ""), "info") != 0)
-            fail_msg("%s: %s", ls_json_str(f, "rule", ""), ls_json_str(f, "message", ""));
-    }
-    json_decref(found);
+    ls_test_fires(doc, "cuda_error", sev, action, says);
 }
 
 static void catalog_lookups(void **state)
@@ -274,7 +253,7 @@ static void healthy_twins(void **state)
     json_t *doc = import_str("RuntimeError: CUDA error: device-side assert triggered\n"
                              "RuntimeError: CUDA error: an illegal memory access was "
                              "encountered\n");
-    quiet(doc);
+    ls_test_quiet(doc);
     fires(doc, "info", "none", "not the node's");
     json_decref(doc);
 }

@@ -41,33 +41,6 @@ static const json_t *first(const json_t *doc, const char *list)
 }
 
 /* rule fires with severity and node_action; its message holds has (unless NULL). */
-static void fires(const json_t *doc, const char *rule, const char *sev, const char *action,
-                  const char *has)
-{
-    json_t *found = ls_findings(doc);
-    const json_t *f = ls_test_finding(found, rule);
-    if (!f)
-        fail_msg("%s did not fire", rule);
-    assert_string_equal(ls_json_str(f, "severity", ""), sev);
-    assert_string_equal(ls_json_str(f, "node_action", ""), action);
-    if (has && !strstr(ls_json_str(f, "message", ""), has))
-        fail_msg("%s: '%s' not in '%s'", rule, has, ls_json_str(f, "message", ""));
-    json_decref(found);
-}
-
-/* No finding above info. */
-static void quiet(const json_t *doc)
-{
-    json_t *found = ls_findings(doc);
-    size_t i;
-    const json_t *f;
-    json_array_foreach(found, i, f) {
-        if (strcmp(ls_json_str(f, "severity", ""), "info") != 0)
-            fail_msg("%s: %s", ls_json_str(f, "rule", ""), ls_json_str(f, "message", ""));
-    }
-    json_decref(found);
-}
-
 static void fm_log_healthy(void **state)
 {
     (void)state;
@@ -85,7 +58,7 @@ static void fm_log_healthy(void **state)
     assert_string_equal(ls_json_str(fm, "version", ""), "535.161.08");
     assert_true(json_is_true(json_object_get(fm, "started")));
     assert_int_equal(json_array_size(json_object_get(fm, "failures")), 0);
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
 }
 
@@ -105,7 +78,7 @@ static void fm_version_mismatch(void **state)
     assert_string_equal(ls_json_str(json_object_get(doc, "software"), "driver", ""), "550.120");
     assert_string_equal(json_string_value(json_array_get(json_object_get(fm, "hosts"), 0)),
                         "node1");
-    fires(doc, "fabric_manager", "error", "isolate", "550.127.05");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "550.127.05");
     json_decref(doc);
 }
 
@@ -118,19 +91,19 @@ static void systemctl_states(void **state)
                             "     Active: active (running) since Fri 2025-05-16 15:10:10 UTC\n",
                             LS_FMT_FABRIC_MANAGER);
     assert_string_equal(ls_json_str(first(doc, "fabric_managers"), "service", ""), "running");
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
     doc = import_as("× nvidia-fabricmanager.service - NVIDIA fabric manager service\n"
                     "     Active: failed (Result: exit-code) since Fri 2026-01-30 11:58:43 UTC\n",
                     LS_FMT_FABRIC_MANAGER);
     assert_string_equal(ls_json_str(first(doc, "fabric_managers"), "service", ""), "failed");
-    fires(doc, "fabric_manager", "error", "isolate", "failed state");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "failed state");
     json_decref(doc);
     doc = import_as("○ nvidia-fabricmanager.service - NVIDIA fabric manager service\n"
                     "     Active: inactive (dead)\n",
                     LS_FMT_FABRIC_MANAGER);
     assert_string_equal(ls_json_str(first(doc, "fabric_managers"), "service", ""), "inactive");
-    fires(doc, "fabric_manager", "error", "isolate", "not running");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "not running");
     json_decref(doc);
 }
 
@@ -149,7 +122,7 @@ static void fm_recovered(void **state)
                             "manager service.\n",
                             LS_FMT_FABRIC_MANAGER);
     assert_true(json_is_true(json_object_get(first(doc, "fabric_managers"), "recovered")));
-    fires(doc, "fabric_manager", "info", "none", "started after");
+    ls_test_fires(doc, "fabric_manager", "info", "none", "started after");
     json_decref(doc);
 }
 
@@ -168,12 +141,12 @@ static void fm_switch_errors(void **state)
     assert_string_equal(ls_json_str(e, "bus_id", ""), "00000000:88:00.0");
     assert_int_equal(ls_json_int(e, "physical_id", -1), 2);
     assert_int_equal(ls_json_int(e, "port", -1), 31);
-    fires(doc, "sxid", "warning", "watch", "port 31");
+    ls_test_fires(doc, "sxid", "warning", "watch", "port 31");
     json_decref(doc);
     doc = import_as("[Jul 21 2023 07:17:22] [ERROR] [tid 2109] detected NVSwitch fatal error "
                     "12028 on NVSwitch pci bus id 00000000:88:00.0 physical id 2 port 31\n",
                     LS_FMT_FABRIC_MANAGER);
-    fires(doc, "sxid", "error", "reboot", "egress non-posted PRIV");
+    ls_test_fires(doc, "sxid", "error", "reboot", "egress non-posted PRIV");
     json_decref(doc);
 }
 
@@ -202,7 +175,7 @@ static void kernel_sxid_lines(void **state)
     assert_string_equal(ls_json_str(e, "since_boot", ""), "25.948274");
     assert_int_equal(ls_json_int(e, "link", -1), 0);
     assert_false(json_is_true(json_object_get(e, "fatal")));
-    fires(doc, "sxid", "warning", "watch", "2 times on links 0, 1");
+    ls_test_fires(doc, "sxid", "warning", "watch", "2 times on links 0, 1");
     json_decref(doc);
     doc = import_as("Jan 25 10:34:54 node7 kernel: nvidia-nvswitch3: SXid (PCI:0000:c5:00.0): "
                     "20034, Fatal, Link 24 LTSSM Fault Up\n",
@@ -210,7 +183,7 @@ static void kernel_sxid_lines(void **state)
     e = json_array_get(json_object_get(first(doc, "kernel_logs"), "sxids"), 0);
     assert_string_equal(ls_json_str(e, "host", ""), "node7");
     assert_true(json_is_true(json_object_get(e, "fatal")));
-    fires(doc, "sxid", "error", "reboot", "node7 NVSwitch 00000000:c5:00.0");
+    ls_test_fires(doc, "sxid", "error", "reboot", "node7 NVSwitch 00000000:c5:00.0");
     json_decref(doc);
 }
 
@@ -225,8 +198,8 @@ static void kernel_sxid_with_xid(void **state)
     const json_t *k = first(doc, "kernel_logs");
     assert_int_equal(json_array_size(json_object_get(k, "events")), 1);
     assert_int_equal(json_array_size(json_object_get(k, "sxids")), 1);
-    fires(doc, "sxid", "warning", "watch", "non-fatal"); /* the line's word wins */
-    fires(doc, "xid", "error", "reset", NULL);
+    ls_test_fires(doc, "sxid", "warning", "watch", "non-fatal"); /* the line's word wins */
+    ls_test_fires(doc, "xid", "error", "reset", NULL);
     json_decref(doc);
     doc = import_as("[ 90.1] NVRM: Xid (PCI:0000:3b:00): 13, pid=12, Graphics Exception\n",
                     LS_FMT_KERNEL_LOG);
@@ -295,25 +268,25 @@ static void smi_fabric_section(void **state)
     assert_string_equal(ls_json_str(f, "status", ""), "Success");
     assert_string_equal(ls_json_str(f, "clique_id", ""), "0");
     assert_string_equal(ls_json_str(json_object_get(f, "health"), "summary", ""), "N/A");
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
     doc = smi_fabric("In Progress", "N/A", "N/A");
-    fires(doc, "fabric_not_ready", "error", "isolate", "In Progress");
+    ls_test_fires(doc, "fabric_not_ready", "error", "isolate", "In Progress");
     json_decref(doc);
     doc = smi_fabric("Completed", "Insufficient Resources", "N/A");
-    fires(doc, "fabric_not_ready", "error", "isolate", "Insufficient Resources");
+    ls_test_fires(doc, "fabric_not_ready", "error", "isolate", "Insufficient Resources");
     json_decref(doc);
     doc = smi_fabric("Completed", "Success", "Unhealthy"); /* registered, its health not */
-    fires(doc, "fabric_health", "warning", "watch", "Unhealthy");
+    ls_test_fires(doc, "fabric_health", "warning", "watch", "Unhealthy");
     json_t *found = ls_findings(doc);
     assert_null(ls_test_finding(found, "fabric_not_ready"));
     json_decref(found);
     json_decref(doc);
     doc = smi_fabric("Not Supported", "N/A", "N/A"); /* no fabric to register with */
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
     doc = smi_fabric("N/A", "N/A", "N/A");
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
 }
 
@@ -330,7 +303,7 @@ static void fm_in_kernel_log(void **state)
                   LS_FMT_KERNEL_LOG);
     assert_int_equal(json_array_size(json_object_get(first(doc, "kernel_logs"), "events")), 1);
     assert_string_equal(ls_json_str(first(doc, "fabric_managers"), "version", ""), "550.90.07");
-    fires(doc, "fabric_manager", "error", "isolate", "node3");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "node3");
     json_decref(doc);
 }
 
@@ -351,8 +324,8 @@ static void fm_beside_gpus(void **state)
                                 LS_FMT_FABRIC_MANAGER);
         json_array_append_new(ls_json_array_at(doc, "gpus"),
                               json_pack("{s:i, s:s}", "index", 0, "name", names[i][0]));
-        fires(doc, "fabric_manager", strcmp(names[i][1], "none") ? "error" : "info", names[i][1],
-              NULL);
+        ls_test_fires(doc, "fabric_manager", strcmp(names[i][1], "none") ? "error" : "info",
+                      names[i][1], NULL);
         json_decref(doc);
     }
 }
@@ -369,7 +342,7 @@ static void fm_no_nvswitch(void **state)
                             "error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]\n",
                             LS_FMT_FABRIC_MANAGER);
     assert_true(json_is_false(json_object_get(first(doc, "fabric_managers"), "nvlink5")));
-    fires(doc, "fabric_manager", "warning", "watch", "not needed");
+    ls_test_fires(doc, "fabric_manager", "warning", "watch", "not needed");
     json_t *found = ls_findings(doc);
     assert_null(
         strstr(ls_json_str(ls_test_finding(found, "fabric_manager"), "message", ""), "nvlsm"));
@@ -379,7 +352,7 @@ static void fm_no_nvswitch(void **state)
                     "NVSwitch driver failed with error:WARNING Nothing to do "
                     "[NV_WARN_NOTHING_TO_DO]\n",
                     LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "warning", "watch", "nvlsm");
+    ls_test_fires(doc, "fabric_manager", "warning", "watch", "nvlsm");
     json_decref(doc);
 }
 
@@ -393,11 +366,11 @@ static void fm_multicast(void **state)
                             "[Oct 31 2023 21:04:55] [ERROR] [tid 7] failed to find the GPU handle "
                             "1276 in the multicast team request setup 4285.\n",
                             LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "error", "reboot", "NVLS");
+    ls_test_fires(doc, "fabric_manager", "error", "reboot", "NVLS");
     json_decref(doc);
     doc = import_as("[Oct 31 2023 21:04:55] [ERROR] [tid 7] something else went wrong\n",
                     LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "warning", "watch", "logged an error");
+    ls_test_fires(doc, "fabric_manager", "warning", "watch", "logged an error");
     json_decref(doc);
 }
 
@@ -425,7 +398,7 @@ static void fm_with_smi_fabric(void **state)
     assert_string_equal(ls_json_str(first(doc, "fabric_managers"), "service", ""), "running");
     assert_string_equal(ls_json_str(json_object_get(first(doc, "gpus"), "fabric"), "state", ""),
                         "In Progress");
-    fires(doc, "fabric_not_ready", "error", "isolate", "In Progress");
+    ls_test_fires(doc, "fabric_not_ready", "error", "isolate", "In Progress");
     json_t *found = ls_findings(doc);
     assert_null(ls_test_finding(found, "fabric_manager"));
     json_decref(found);
@@ -439,23 +412,23 @@ static void fm_journal_variants(void **state)
     json_t *doc = import_as("Feb 02 10:00:01 n1 systemd[1]: Failed to start "
                             "nvidia-fabricmanager.service - NVIDIA fabric manager service.\n",
                             LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "error", "isolate", "failed to start");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "failed to start");
     json_decref(doc);
     doc = import_as("     Active: activating (auto-restart) (Result: exit-code) since Mon\n"
                     "   Main PID: 9 (code=exited, status=1/FAILURE)\n"
                     "nvidia-fabricmanager.service: Main process exited, code=exited, "
                     "status=1/FAILURE\n",
                     LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "error", "isolate", "failed state");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "failed state");
     json_decref(doc);
     doc = import_as("Feb 02 10:00:01 n1 nv-fabricmanager[812]: Fabric Manager failed to open "
                     "the NVSwitch device nodes\n",
                     LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "warning", "watch", "logged an error");
+    ls_test_fires(doc, "fabric_manager", "warning", "watch", "logged an error");
     json_decref(doc);
     doc = import_as("Feb 02 10:00:01 n1 nv-fabricmanager[812]: Connected to 1 node.\n",
                     LS_FMT_FABRIC_MANAGER);
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
 }
 

@@ -33,42 +33,6 @@ static json_t *import_as(const char *text, enum ls_import_format want)
 }
 
 /* rule fires with severity and node_action; its message holds has. */
-static void fires(const json_t *doc, const char *rule, const char *sev, const char *action,
-                  const char *has)
-{
-    json_t *found = ls_findings(doc);
-    const json_t *f = ls_test_finding(found, rule);
-    if (!f)
-        fail_msg("%s did not fire", rule);
-    assert_string_equal(ls_json_str(f, "severity", ""), sev);
-    assert_string_equal(ls_json_str(f, "node_action", ""), action);
-    if (!strstr(ls_json_str(f, "message", ""), has))
-        fail_msg("%s: '%s' not in '%s'", rule, has, ls_json_str(f, "message", ""));
-    json_decref(found);
-}
-
-static void silent(const json_t *doc, const char *rule)
-{
-    json_t *found = ls_findings(doc);
-    const json_t *f = ls_test_finding(found, rule);
-    if (f)
-        fail_msg("%s fired: %s", rule, ls_json_str(f, "message", ""));
-    json_decref(found);
-}
-
-/* No finding above info. */
-static void quiet(const json_t *doc)
-{
-    json_t *found = ls_findings(doc);
-    size_t i;
-    const json_t *f;
-    json_array_foreach(found, i, f) {
-        if (strcmp(ls_json_str(f, "severity", ""), "info") != 0)
-            fail_msg("%s: %s", ls_json_str(f, "rule", ""), ls_json_str(f, "message", ""));
-    }
-    json_decref(found);
-}
-
 static const char *fm_str(const json_t *doc, const char *key)
 {
     return ls_json_str(json_array_get(json_object_get(doc, "fabric_managers"), 0), key, "");
@@ -82,13 +46,13 @@ static void level_without_date(void **state)
                             "configuration\n"
                             "[ERROR] failed to configure all the available GPUs or NVSwitches\n",
                             LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "error", "isolate", "did not configure");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "did not configure");
     json_decref(doc);
     doc = import_as("[INFO] Connected to 1 node.\n" /* the twin: it came up */
                     "[INFO] Successfully configured all the available NVSwitches to route GPU "
                     "NVLink traffic.\n",
                     LS_FMT_FABRIC_MANAGER);
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
     /* a level tag without FM's wording is another tool's */
     assert_int_equal(ls_fabric_manager_detect("[ERROR] could not open the config file\n"), 0);
@@ -102,12 +66,12 @@ static void host_tagged(void **state)
     json_t *doc = import_as("10.0.0.7: fabric manager config file item: "
                             "FABRIC_NODE_CONFIG_FILE has an invalid value\n",
                             LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "error", "isolate", "invalid value");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "invalid value");
     json_decref(doc);
     doc = import_as("10.0.0.7: [INFO] Successfully configured all the available NVSwitches "
                     "to route GPU NVLink traffic.\n",
                     LS_FMT_FABRIC_MANAGER);
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
     /* prose that names it is no line of its */
     assert_int_equal(ls_fabric_manager_detect("Note: the Fabric Manager is not needed here\n"), 0);
@@ -124,7 +88,7 @@ static void journal_tag_cut(void **state)
                             "Jul 20 16:15:36 edge-...:  Kernel module \"ib_umad\" has not been "
                             "loaded, fabric manager cannot be started\n",
                             LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "error", "isolate", "ib_umad");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "ib_umad");
     assert_true(json_is_true(
         json_object_get(json_array_get(json_object_get(doc, "fabric_managers"), 0), "nvlink5")));
     json_decref(doc);
@@ -133,7 +97,7 @@ static void journal_tag_cut(void **state)
                     "Jul 20 16:15:36 edge-...:  Detected NVL5+ system\n"
                     "Jul 20 16:15:41 edge-...: Started NVIDIA fabric manager service.\n",
                     LS_FMT_FABRIC_MANAGER);
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
     /* a journal line about something else */
     assert_int_equal(ls_fabric_manager_detect("Jul 20 16:15:36 edge-1: Started cron.\n"), 0);
@@ -150,18 +114,18 @@ static void unit_glyphs(void **state)
     json_t *doc = import_as("# systemctl status nvidia-fabricmanager.service\n"
                             "\u00d7 nvidia-fabricmanager.service - NVIDIA fabric manager s\n",
                             LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "error", "isolate", "failed state");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "failed state");
     assert_string_equal(fm_str(doc, "service"), "failed");
     json_decref(doc);
     doc = import_as("\u25cb nvidia-fabricmanager.service - NVIDIA fabric manager service\n",
                     LS_FMT_FABRIC_MANAGER);
-    fires(doc, "fabric_manager", "error", "isolate", "not running");
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "not running");
     assert_string_equal(fm_str(doc, "service"), "inactive");
     json_decref(doc);
     /* the black circle is active, activating or (before systemd 250) any state: unknown */
     doc = import_as("\u25cf nvidia-fabricmanager.service - NVIDIA fabric manager service\n",
                     LS_FMT_FABRIC_MANAGER);
-    quiet(doc);
+    ls_test_quiet(doc);
     assert_string_equal(fm_str(doc, "service"), "");
     json_decref(doc);
 }
@@ -186,12 +150,12 @@ static void fabric_health_under_grep(void **state)
     char text[1024];
     snprintf(text, sizeof text, grep_c3, "Unhealthy");
     json_t *doc = import_as(text, LS_FMT_SMI_QUERY);
-    fires(doc, "fabric_health", "warning", "watch", "Unhealthy");
-    silent(doc, "fabric_not_ready");
+    ls_test_fires(doc, "fabric_health", "warning", "watch", "Unhealthy");
+    ls_test_silent(doc, "fabric_not_ready");
     json_decref(doc);
     snprintf(text, sizeof text, grep_c3, "Healthy");
     doc = import_as(text, LS_FMT_SMI_QUERY);
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
 }
 

@@ -52,29 +52,10 @@ static json_t *findings_of(const json_t *doc, const char *rule, const json_t **f
     return found;
 }
 
-/* No finding above info. */
-static void quiet(const json_t *doc)
-{
-    json_t *found = ls_findings(doc);
-    size_t i;
-    const json_t *f;
-    json_array_foreach(found, i, f) {
-        if (strcmp(ls_json_str(f, "severity", ""), "info") != 0)
-            fail_msg("%s: %s", ls_json_str(f, "rule", ""), ls_json_str(f, "message", ""));
-    }
-    json_decref(found);
-}
-
 /* rule fires with severity and node_action. */
 static void fires(const json_t *doc, const char *rule, const char *sev, const char *action)
 {
-    const json_t *f;
-    json_t *found = findings_of(doc, rule, &f);
-    if (!f)
-        fail_msg("%s did not fire", rule);
-    assert_string_equal(ls_json_str(f, "severity", ""), sev);
-    assert_string_equal(ls_json_str(f, "node_action", ""), action);
-    json_decref(found);
+    ls_test_fires(doc, rule, sev, action, NULL);
 }
 
 static void absent(const json_t *doc, const char *rule)
@@ -238,7 +219,7 @@ static void app_bucket_quiet(void **state)
                              "Warp Exception\n"
                              "[2.0] NVRM: Xid (PCI:0000:cb:00): 31, pid=8, name=b, MMU Fault\n"
                              "[3.0] NVRM: Xid (PCI:0000:cb:00): 43, pid=9, Ch 00000008\n");
-    quiet(doc);
+    ls_test_quiet(doc);
     fires(doc, "xid", "info", "none");
     json_decref(doc);
     doc = import_str("[1.0] NVRM: Xid (PCI:0000:cb:00): 48, pid=7, DBE (double bit error) ECC "
@@ -257,7 +238,7 @@ static void xid_actions(void **state)
     fires(doc, "xid", "error", "reboot");
     json_decref(doc);
     doc = import_str("NVRM: Xid (PCI:0000:01:00): 45, pid=3, name=p, Ch 00000001\n");
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
     doc = import_str("NVRM: Xid (PCI:0000:01:00): 45, pid=3, name=p, Ch 00000001 caused by "
                      "previous Xid 149\n");
@@ -473,7 +454,7 @@ static void no_gpu_found(void **state)
     doc = import_str("[    4.1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.07  Sat "
                      "Feb 17 22:55:48 UTC 2024\n"
                      "[    4.2] NVRM: GPU at PCI:0000:a1:00: GPU-979426f2-893a-7cbb-c4cf\n");
-    quiet(doc);
+    ls_test_quiet(doc);
     absent(doc, "driver_init_failed");
     json_decref(doc);
 }
@@ -507,7 +488,7 @@ static void real_pastes(void **state)
     ls_test_import(doc, "real/kernel-pytorch51382-ctime-xid43-31-cut.txt", LS_FMT_KERNEL_LOG);
     const json_t *g = json_array_get(json_object_get(klog(doc), "gpus"), 1);
     assert_string_equal(ls_json_str(g, "uuid", ""), "GPU-4a28de72-2645-de9a-eb35-a394cef3f4da");
-    quiet(doc);
+    ls_test_quiet(doc);
     json_decref(doc);
 }
 
