@@ -146,16 +146,37 @@ static json_t *describe(int index)
     return g;
 }
 
-static void nvlink_growth(json_t *gpus, double window_s)
+/* The PCIe replay counter of GPU index, or -1. */
+static long long replay_count(int index)
+{
+    dev_t_ d = NULL;
+    unsigned replays;
+    if (!h.replays || !h.handle || h.handle((unsigned)index, &d) != OK ||
+        h.replays(d, &replays) != OK)
+        return -1;
+    return replays;
+}
+
+/* The NVLink error counters and the PCIe replay counter read twice, window_s apart: what
+   grows while the node stands is a fault now, not one long past. */
+static void counter_growth(json_t *gpus, double window_s)
 {
     int n = (int)json_array_size(gpus), have[64] = {0};
     ls_nvlink_errors_t before[64];
-    for (int i = 0; i < n && i < 64; i++)
+    long long replays[64];
+    for (int i = 0; i < n && i < 64; i++) {
         have[i] = ls_nvml_nvlink_errors(i, &before[i]) == 0;
+        replays[i] = replay_count(i);
+    }
     struct timespec ts = {.tv_sec = (time_t)window_s,
                           .tv_nsec = (long)((window_s - (double)(time_t)window_s) * 1e9)};
     nanosleep(&ts, NULL);
     for (int i = 0; i < n && i < 64; i++) {
+        long long replays_after = replay_count(i);
+        if (replays[i] >= 0 && replays_after >= replays[i])
+            json_object_set_new(json_array_get(gpus, (size_t)i), "pcie_replay_growth",
+                                json_pack("{s:f, s:I}", "seconds", window_s, "count",
+                                          (json_int_t)(replays_after - replays[i])));
         ls_nvlink_errors_t after;
         if (!have[i] || ls_nvml_nvlink_errors(i, &after) != 0)
             continue;
@@ -177,7 +198,7 @@ json_t *ls_nvml_health_snapshot(double window_s)
     json_t *gpus = json_array();
     for (int i = 0; i < ls_nvml_count(); i++)
         json_array_append_new(gpus, describe(i));
-    nvlink_growth(gpus, window_s);
+    counter_growth(gpus, window_s);
     char version[64] = "";
     ls_nvml_driver_version(version, sizeof version);
     return json_pack("{s:{s:b, s:s}, s:o}", "driver", "ok", 1, "version", version, "gpus", gpus);

@@ -8,6 +8,7 @@
 #include "discover/sysfs.h"
 #include "util/fileio.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,10 +156,38 @@ static void rule_aer(ctx_t *c, const json_t *g, int idx)
     else if (nonfatal > 0)
         ls_health_add(c->findings, "pcie_aer", idx, LS_ACT_WATCH,
                       "GPU%d PCIe non-fatal errors: %ld", idx, nonfatal);
-    int replays = int_of(g, "pcie_replays", -1);
-    if (replays > 0)
-        ls_health_add(c->findings, "pcie_replay", idx, LS_ACT_WATCH, "GPU%d PCIe replays: %d", idx,
-                      replays);
+}
+
+/* The replays a healthy link may have in `seconds`, as DCGM's PCIe health watch allows
+   them: a bit error rate of 1e-12 at the link's rate per lane (2.5, 5, 8, 16, 32, 64 GT/s
+   for Gen1-6) times its lanes, per minute, rounded up. An unknown link is judged as
+   Gen6 x16, the most any link allows. */
+static int replays_allowed(const json_t *pcie, double seconds)
+{
+    static const double gtps[] = {2.5, 5, 8, 16, 32, 64};
+    int gen = int_of(pcie, "gen_current", 0), width = int_of(pcie, "width_current", 0);
+    if (gen < 1 || gen > 6 || width < 1)
+        gen = 6, width = 16;
+    double per_minute = 1e-12 * gtps[gen - 1] * 1e9 * 60 * width;
+    return (int)ceil(per_minute * seconds / 60);
+}
+
+/* Replays counted while health stood (`pcie_replay_growth`), above what the link's bit
+   error rate allows: retried transfers now. The count since the driver loaded alone says
+   nothing of a rate (a replay in weeks is a healthy link) and is not judged. */
+static void rule_pcie_replay(ctx_t *c, const json_t *g, int idx)
+{
+    const json_t *grown = json_object_get(g, "pcie_replay_growth");
+    double seconds = json_number_value(json_object_get(grown, "seconds"));
+    int count = int_of(grown, "count", 0);
+    if (!grown || seconds <= 0 || count <= 0)
+        return;
+    int allowed = replays_allowed(json_object_get(g, "pcie"), seconds);
+    if (count > allowed)
+        ls_health_add(c->findings, "pcie_replay", idx, LS_ACT_WATCH,
+                      "GPU%d PCIe replays: %d in %.0f s, above the %d a bit error rate of 1e-12 "
+                      "allows on its link",
+                      idx, count, seconds, allowed);
 }
 
 static void rule_memory(ctx_t *c, const json_t *g, int idx)
@@ -290,6 +319,7 @@ static void gpu_rules(ctx_t *c)
         rule_nvlink(c, g, idx);
         rule_pcie(c, g, idx);
         rule_aer(c, g, idx);
+        rule_pcie_replay(c, g, idx);
         rule_memory(c, g, idx);
         rule_nvlink_errors(c, g, idx);
         rule_fabric(c, g, idx);
