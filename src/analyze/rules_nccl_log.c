@@ -284,17 +284,35 @@ static const char *gdr_reason(const json_t *e)
     return NULL;
 }
 
+/* 1 when NCCL said it uses GPUDirect RDMA for receives only ("GPU Direct RDMA Enabled for
+   GPU ... (distance 1 < 2), read 0": NCCL_NET_GDR_READ off, NCCL's default where the GPU
+   reading over PCIe is not known to be fast, e.g. before NVLink-era platforms): then a
+   [send] connection staged through host memory is NCCL's design, not GPUDirect off. */
+static int gdr_receive_only(const json_t *e)
+{
+    size_t i;
+    const json_t *g;
+    json_array_foreach(json_object_get(e, "gdr"), i, g) {
+        if (json_is_true(json_object_get(g, "enabled")) &&
+            json_is_false(json_object_get(g, "read")))
+            return 1;
+    }
+    return 0;
+}
+
 static void gdr_disabled(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
 {
     for (int i = 0; i < n; i++) {
         const json_t *e = src[i].obj;
-        int without = 0, with = 0;
+        int without = 0, with = 0, receive_only = gdr_receive_only(e);
         size_t k;
         const json_t *t;
         json_array_foreach(json_object_get(e, "transports"), k, t) {
             const char *tr = ls_json_str(t, "transport", "");
             if (strncmp(tr, "NET", 3) || strstr(tr, "Socket") || same_node(e, t))
                 continue;
+            if (receive_only && !strcmp(ls_json_str(t, "side", ""), "send"))
+                continue; /* read 0: sends staged through the host by NCCL's choice */
             if (json_is_true(json_object_get(t, "gdrdma")))
                 with++;
             else

@@ -12,6 +12,7 @@
 
 #include "analyze/analyze.h"
 #include "analyze/machine.h"
+#include "import/import.h"
 #include "helpers.h"
 #include "model/doc.h"
 
@@ -584,9 +585,39 @@ static void mpi_net_between_nodes_is_not_inside_a_node(void **state)
     json_decref(one);
 }
 
+/* NCCL's log of two one-GPU hosts over IB with GPUDirect RDMA for receives only
+   ("read 0"): the send side staged through the host is NCCL's choice, quiet; the twin
+   says "read 1" (sends should use it too): its send without GDRDMA is judged. */
+static void gdr_receive_only_is_not_gdr_off(void **state)
+{
+    (void)state;
+    const char *fmt =
+        "a-0:9100:9147 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for GPU 435e00000 / HCA 0 "
+        "(distance 1 < 2), read %d\n"
+        "a-1:9482:9533 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for GPU 18100000 / HCA 0 "
+        "(distance 1 < 2), read %d\n"
+        "a-0:9100:9147 [0] NCCL INFO Ring 00 : 1[18100000] -> 0[435e00000] [receive] via "
+        "NET/IB/0/GDRDMA\n"
+        "a-1:9482:9533 [0] NCCL INFO Ring 00 : 0[435e00000] -> 1[18100000] [receive] via "
+        "NET/IB/0/GDRDMA\n"
+        "a-0:9100:9147 [0] NCCL INFO Ring 00 : 0[435e00000] -> 1[18100000] [send] via NET/IB/0\n"
+        "a-1:9482:9533 [0] NCCL INFO Ring 00 : 1[18100000] -> 0[435e00000] [send] via NET/IB/0\n";
+    for (int read = 0; read <= 1; read++) {
+        char text[2048], err[256];
+        snprintf(text, sizeof text, fmt, read, read);
+        json_t *doc = ls_doc_new();
+        assert_true(ls_import_text(doc, text, "nccl.log", NULL, NULL, err, sizeof err) >= 0);
+        json_t *f = ls_findings(doc);
+        assert_int_equal(count_rule(f, "gdr_disabled", NULL), read);
+        json_decref(f);
+        json_decref(doc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(gdr_receive_only_is_not_gdr_off),
         cmocka_unit_test(seed004_degraded_pair_found),
         cmocka_unit_test(h200x2_has_no_broken_link),
         cmocka_unit_test(even_box_gives_no_finding_and_one_island),
