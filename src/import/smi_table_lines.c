@@ -61,12 +61,26 @@ static void add_failure(json_t *smi, json_t *f)
     json_array_append_new(failures(smi), f);
 }
 
+/* Where line says nvidia-smi could not get a GPU's handle: "Unable to determine the
+   device handle for GPU", or the Windows build's "Unable to detect the device handle for
+   GPU"; the text after "for GPU", else NULL. */
+static const char *handle_failure(const char *line)
+{
+    static const char *const words[] = {"Unable to determine the device handle for GPU",
+                                        "Unable to detect the device handle for GPU"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        const char *at = strstr(line, words[i]);
+        if (at)
+            return at + strlen(words[i]);
+    }
+    return NULL;
+}
+
 /* "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error", the same
    without the blank ("for GPU0000:65:00.0"), and from driver 570 with the index
-   ("for GPU1: 0000:34:00.0: Unknown Error"). */
-static void device_handle(json_t *smi, const char *at)
+   ("for GPU1: 0000:34:00.0: Unknown Error"); p: the text after "for GPU". */
+static void device_handle(json_t *smi, const char *p)
 {
-    const char *p = at + strlen("Unable to determine the device handle for GPU");
     while (*p == ' ')
         p++;
     json_t *f = json_pack("{s:s}", "kind", "device_handle");
@@ -99,8 +113,7 @@ int ls_smi_failure_text(const char *line)
     return strstr(line, "NVIDIA-SMI has failed because it couldn") ||
            strstr(line, "Failed to initialize NVML:") ||
            strstr(line, "NVIDIA-SMI couldn't find libnvidia-ml.so") ||
-           strstr(line, "No devices were found") ||
-           strstr(line, "Unable to determine the device handle for GPU");
+           strstr(line, "No devices were found") || handle_failure(line);
 }
 
 int ls_smi_failure_line(json_t *smi, const char *line)
@@ -115,7 +128,7 @@ int ls_smi_failure_line(json_t *smi, const char *line)
     }
     if (!ls_smi_failure_text(line))
         return 0;
-    if ((at = strstr(line, "Unable to determine the device handle for GPU")))
+    if ((at = handle_failure(line)))
         device_handle(smi, at);
     else if ((at = strstr(line, "Failed to initialize NVML:"))) {
         rest_of(at + strlen("Failed to initialize NVML:"), r, sizeof r);

@@ -66,6 +66,12 @@ static void catalog_lookups(void **state)
     assert_ptr_equal(ls_cuda_error_by_name("CUDA_ERROR_SYSTEM_NOT_READY", 27), r);
     assert_null(ls_cuda_error_by_name("cudaErrorNoSuchThing", 20));
     assert_null(ls_cuda_error_by_code(600)); /* cudaErrorNotReady: not an error */
+    /* 401, NCCL's NVLS binding without the fabric manager (fresh11): whose fault, the text
+       alone does not say: a warning without a node action */
+    r = ls_cuda_error_by_code(401);
+    assert_non_null(r);
+    assert_string_equal(r->string, "the operation cannot be performed in the present state");
+    assert_int_equal(r->action, -1);
     size_t at, len;
     /* the longest string wins: "out of memory" is inside neither, "no CUDA-capable
        device is detected" is one string */

@@ -459,6 +459,23 @@ static void handle_with_index_and_table(void **state)
     json_decref(doc);
 }
 
+/* The Windows build's wording, "Unable to detect the device handle" (Easy-GPU-PV#276):
+   the same failure; its twin, the same GPU's line with a reason that is not its state. */
+static void handle_detect_wording(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("Unable to detect the device handle for GPU0000:B1:00.0: Unknown "
+                             "Error\n");
+    const json_t *f = json_array_get(json_object_get(smi(doc), "failures"), 0);
+    assert_string_equal(ls_json_str(f, "bus_id", ""), "00000000:b1:00.0");
+    fires(doc, "gpu_lost", "error");
+    json_decref(doc);
+    doc = import_str("Unable to detect the device handle for GPU0000:B1:00.0: Insufficient "
+                     "Permissions\n");
+    silent(doc, "gpu_lost");
+    json_decref(doc);
+}
+
 /* A handle refused for a reason that is not the GPU's state: a warning, not gpu_lost. */
 static void handle_permissions(void **state)
 {
@@ -752,17 +769,29 @@ static void header_only_cut(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(wide_550),          cmocka_unit_test(narrow_515_cut_names),
-        cmocka_unit_test(kmd_610),           cmocka_unit_test(old_325),
-        cmocka_unit_test(processes_384),     cmocka_unit_test(processes_gi_ci_complete),
-        cmocka_unit_test(mig_devices),       cmocka_unit_test(rows_without_header),
-        cmocka_unit_test(cut_row_na),        cmocka_unit_test(mangled),
-        cmocka_unit_test(failure_texts),     cmocka_unit_test(node_actions),
-        cmocka_unit_test(nvml_init_reasons), cmocka_unit_test(handle_with_index_and_table),
-        cmocka_unit_test(header_only_cut),   cmocka_unit_test(handle_permissions),
-        cmocka_unit_test(err_row_and_twin),  cmocka_unit_test(err_bus_id),
-        cmocka_unit_test(err_cell_and_twin), cmocka_unit_test(ecc_count_and_twin),
-        cmocka_unit_test(failure_twins),     cmocka_unit_test(healthy_8gpu_whole),
+        cmocka_unit_test(wide_550),
+        cmocka_unit_test(narrow_515_cut_names),
+        cmocka_unit_test(kmd_610),
+        cmocka_unit_test(old_325),
+        cmocka_unit_test(processes_384),
+        cmocka_unit_test(processes_gi_ci_complete),
+        cmocka_unit_test(mig_devices),
+        cmocka_unit_test(rows_without_header),
+        cmocka_unit_test(cut_row_na),
+        cmocka_unit_test(mangled),
+        cmocka_unit_test(failure_texts),
+        cmocka_unit_test(node_actions),
+        cmocka_unit_test(nvml_init_reasons),
+        cmocka_unit_test(handle_with_index_and_table),
+        cmocka_unit_test(header_only_cut),
+        cmocka_unit_test(handle_permissions),
+        cmocka_unit_test(handle_detect_wording),
+        cmocka_unit_test(err_row_and_twin),
+        cmocka_unit_test(err_bus_id),
+        cmocka_unit_test(err_cell_and_twin),
+        cmocka_unit_test(ecc_count_and_twin),
+        cmocka_unit_test(failure_twins),
+        cmocka_unit_test(healthy_8gpu_whole),
         cmocka_unit_test(not_this_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
