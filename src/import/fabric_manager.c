@@ -206,7 +206,7 @@ int ls_fabric_manager_detect(const char *text)
 /* What one file's lines add up to. */
 typedef struct {
     json_t *fm, *failures, *sxids, *hosts, *keys;
-    int line, last_failure, last_up;
+    int line, last_failure, last_up, last_down;
 } ctx_t;
 
 /* The failures, by what the line says (fabric_managers[].failures[].kind). */
@@ -250,6 +250,14 @@ static const char *const up_words[] = {
     "Started \"Nvidia Fabric Manager\"",
     "Started NVIDIA fabric manager service",
     "Started nvidia-fabricmanager.service",
+};
+
+/* What says the service went down after it ran (systemd's and the start script's lines):
+   a start before them no longer counts as the service running. */
+static const char *const down_words[] = {
+    "Stopping nvidia-fabricmanager",         "Stopped nvidia-fabricmanager",
+    "Stopped \"Nvidia Fabric Manager\"",     "Stopping NVIDIA fabric manager service",
+    "Stopped NVIDIA fabric manager service",
 };
 
 /* The version after key in s ("535.104.05"), into out; 0 or -1. */
@@ -397,6 +405,11 @@ static void read_words(ctx_t *c, json_t *doc, const char *msg, const char *level
     if (read_glyph(c, msg))
         return;
     read_service(c, msg);
+    for (size_t i = 0; i < sizeof down_words / sizeof *down_words; i++)
+        if (strstr(msg, down_words[i])) {
+            c->last_down = c->line;
+            return;
+        }
     for (size_t i = 0; i < sizeof up_words / sizeof *up_words; i++)
         if (strstr(msg, up_words[i])) {
             c->last_up = c->line;
@@ -467,7 +480,8 @@ int ls_import_fabric_manager(json_t *doc, const char *text, const char *name, ch
                .hosts = json_array(),
                .keys = json_object(),
                .last_failure = -1,
-               .last_up = -1};
+               .last_up = -1,
+               .last_down = -1};
     const char *pos = text;
     ls_line_t line;
     while (ls_next_line(&pos, &line)) {
@@ -478,7 +492,8 @@ int ls_import_fabric_manager(json_t *doc, const char *text, const char *name, ch
         json_object_set(c.fm, "hosts", c.hosts);
     json_object_set(c.fm, "failures", c.failures);
     json_object_set(c.fm, "sxids", c.sxids);
-    if (c.last_up > c.last_failure && c.last_failure >= 0) /* failed, then came up */
+    /* failed, then came up (and did not go down after) */
+    if (c.last_up > c.last_failure && c.last_up > c.last_down && c.last_failure >= 0)
         json_object_set_new(c.fm, "recovered", json_true());
     int n = (int)(json_array_size(c.failures) + json_array_size(c.sxids));
     json_array_append_new(ls_json_array_at(doc, "fabric_managers"), c.fm);

@@ -124,6 +124,19 @@ static void fm_recovered(void **state)
     assert_true(json_is_true(json_object_get(first(doc, "fabric_managers"), "recovered")));
     ls_test_fires(doc, "fabric_manager", "info", "none", "started after");
     json_decref(doc);
+    /* the restart's failure printed above the journal it came after (nvtrust#128): the
+       start the journal shows was followed by a stop, so it does not run now */
+    doc = import_as("# systemctl restart nvidia-fabricmanager.service\n"
+                    "Job for nvidia-fabricmanager.service failed because the control process "
+                    "exited with error code.\n"
+                    "Jan 05 14:45:28 h20 systemd[1]: Started nvidia-fabricmanager.service - "
+                    "NVIDIA fabric manager service.\n"
+                    "Jan 05 15:32:16 h20 systemd[1]: Stopping nvidia-fabricmanager.service - "
+                    "NVIDIA fabric manager service...\n",
+                    LS_FMT_FABRIC_MANAGER);
+    assert_null(json_object_get(first(doc, "fabric_managers"), "recovered"));
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", NULL);
+    json_decref(doc);
 }
 
 /* Fabric Manager's own NVSwitch error lines carry their SXid, bus, physical id and port. */
