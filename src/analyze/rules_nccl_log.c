@@ -239,11 +239,43 @@ static void transport_finding(const ls_machine_t *m, const log_src_t *src, json_
                            "different containers) or beyond NCCL's P2P level");
 }
 
+/* NCCL's own init check (import: p2p_check, printed by rank 0): "intraNodeP2pSupport 0"
+   / "isAllDirectP2p 0" where rank 0's node holds at least two ranks (directMode 1, two
+   ranks in one process, or "localRanks N" >= 2; with one local rank NCCL prints 0
+   always) says some pair of that node's GPUs cannot use the P2P transport directly: its
+   traffic goes through host memory (SHM) or through another GPU. Read only where the log
+   shows no connection line (those are judged edge by edge above). */
+static void p2p_check_finding(const ls_machine_t *m, const log_src_t *src, json_t *out)
+{
+    const json_t *c = json_object_get(src->obj, "p2p_check");
+    if (!c || !json_is_false(json_object_get(c, "all_direct")) ||
+        (!json_is_true(json_object_get(c, "direct_mode")) &&
+         ls_json_int(src->obj, "local_ranks", 0) < 2))
+        return;
+    const char *host = ls_json_str(c, "host", "");
+    int off = p2p_switched_off(m, src->obj);
+    ls_finding_about(out, "nccl_transport", off ? LS_SEV_INFO : LS_SEV_WARNING, src->about,
+                     src->subject, src->evidence,
+                     "NCCL's init check says not every pair of GPUs%s%s can use its P2P "
+                     "transport directly (\"%s\"): such pairs exchange data through host "
+                     "memory (SHM) or through another GPU%s; next: `nvidia-smi topo -p2p r` "
+                     "for which pairs, NCCL_DEBUG=INFO for the connection lines (via P2P / SHM)",
+                     host[0] ? " of " : " of one node", host,
+                     ls_json_str(c, "text", "Check P2P Type"),
+                     off ? " (P2P was switched off for this run: NCCL_P2P_DISABLE or "
+                           "NCCL_P2P_LEVEL=LOC)"
+                         : "");
+}
+
 static void nccl_transport(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
 {
     json_t *seen = json_object(); /* one finding per GPU set and collective */
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        int had = json_object_get(seen, src[i].subject) != NULL;
         transport_finding(m, &src[i], seen, out);
+        if (!had && !json_object_get(seen, src[i].subject))
+            p2p_check_finding(m, &src[i], out);
+    }
     json_decref(seen);
 }
 

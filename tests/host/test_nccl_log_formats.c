@@ -274,6 +274,63 @@ static void cut_prefix_host(void **state)
     json_decref(doc);
 }
 
+/* NCCL's "Check P2P Type" line (rank 0): 0 where rank 0's node holds two ranks or more
+   (directMode 1, or "localRanks N" >= 2) fires nccl_transport; info where the environment
+   switched P2P off. The twins stay quiet: 1 (P2P everywhere), 0 with one local rank (NCCL
+   prints 0 then always), 0 with connection lines (judged edge by edge), other words. */
+static void p2p_check_lines(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        const char *sev;
+    } cases[] = {
+        {.text = "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 1\n",
+         .sev = "warning"},
+        {.text = "a:1:2 [0] NCCL INFO comm 0x1 rank 0 nRanks 4 nNodes 1 localRanks 4 "
+                 "localRank 0 MNNVL 0\n"
+                 "a:1:2 [0] NCCL INFO Check P2P Type isAllDirectP2p 0 directMode 0 "
+                 "isAllCudaP2p 0\n",
+         .sev = "warning"},
+        {.text = "a:1:2 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1\n"
+                 "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 1\n",
+         .sev = "info"},
+        {.text = "a:1:2 [0] NCCL INFO Check P2P Type isAllDirectP2p 1 directMode 1\n", .sev = ""},
+        {.text = "a:1:2 [0] NCCL INFO comm 0x1 rank 0 nRanks 2 nNodes 2 localRanks 1 "
+                 "localRank 0 MNNVL 0\n"
+                 "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 0\n",
+         .sev = ""},
+        {.text = "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 0\n",
+         .sev = ""},
+        {.text = "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 2 directMode 1\n"
+                 "a:1:2 [0] NCCL INFO Using network IB\n",
+         .sev = ""},
+    };
+    char sev[16];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = import_text(cases[i].text);
+        assert_string_equal(fired(doc, "nccl_transport", sev, sizeof sev), cases[i].sev);
+        if (!cases[i].sev[0])
+            assert_int_equal(loud(doc), 0);
+        json_decref(doc);
+    }
+    /* with its connection lines the edges speak, once */
+    json_t *doc = import_text(
+        "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 1\n"
+        "a:1:2 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct\n");
+    json_t *f = ls_findings(doc);
+    size_t k, n = 0;
+    json_t *x;
+    json_array_foreach(f, k, x) {
+        n += !strcmp(json_string_value(json_object_get(x, "rule")), "nccl_transport");
+        if (!strcmp(json_string_value(json_object_get(x, "rule")), "nccl_transport"))
+            assert_null(strstr(json_string_value(json_object_get(x, "message")), "init check"));
+    }
+    assert_int_equal(n, 1);
+    json_decref(f);
+    json_decref(doc);
+}
+
 /* A version line behind a launcher tag; interleaved writes keep the whole message. */
 static void version_and_interleaving(void **state)
 {
@@ -546,6 +603,7 @@ int main(void)
         cmocka_unit_test(p2p_disabled_lines),
         cmocka_unit_test(quoted_nccl_tests),
         cmocka_unit_test(cut_prefix_host),
+        cmocka_unit_test(p2p_check_lines),
         cmocka_unit_test(direct_shared_memory_lines),
         cmocka_unit_test(connect_retry_lines),
     };
