@@ -654,6 +654,41 @@ static void p2p_disabled(const log_src_t *src, int n, json_t *out)
     }
 }
 
+/* A log of one-rank communicators: NCCL prints each channel's ring as the ordered list of
+   all the communicator's ranks ("Channel 00/32 :    0 1 2 3"), so where every ring is
+   the one rank 0 (and no rank line says more) the communicator holds one rank and NCCL
+   moves nothing between GPUs or nodes. Info: one GPU alone is a normal job; where more
+   were meant, the processes never joined one communicator (each started its own). */
+static void one_rank_rings(const log_src_t *src, int n, json_t *out)
+{
+    for (int i = 0; i < n; i++) {
+        const json_t *e = src[i].obj, *r, *rk;
+        size_t k, rings = json_array_size(json_object_get(e, "rings"));
+        int one = rings > 0 && !src[i].is_entry && ls_json_int(e, "nranks", 1) == 1 &&
+                  ls_json_int(e, "ring_ranks_max", 1) == 1 &&
+                  !json_array_size(json_object_get(e, "transports"));
+        json_array_foreach(json_object_get(e, "rings"), k, r) {
+            const json_t *ranks = json_object_get(r, "ranks");
+            one &= json_array_size(ranks) == 1 && json_integer_value(json_array_get(ranks, 0)) == 0;
+        }
+        json_array_foreach(json_object_get(e, "ranks"), k, rk)
+            one &= ls_json_int(rk, "rank", 0) == 0;
+        if (!one)
+            continue;
+        size_t hosts = json_array_size(json_object_get(e, "hosts"));
+        ls_finding_about(out, "separate_runs", LS_SEV_INFO, src[i].about, src[i].subject,
+                         src[i].evidence,
+                         "every ring of the log (%zu channel%s) is rank 0 alone%s: a one-rank "
+                         "communicator, so NCCL moves no data between GPUs or nodes in it; "
+                         "normal for a one-GPU job, but where more GPUs or nodes were meant their "
+                         "processes never joined one communicator (each started its own "
+                         "one-rank run); next: check the launcher passes the rank and world size "
+                         "(torchrun / mpirun -np N; nccl-tests built with MPI=1)",
+                         rings, rings == 1 ? "" : "s",
+                         hosts > 1 ? ", on each host that printed one" : "");
+    }
+}
+
 #define MAX_SOURCES 256
 
 void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
@@ -668,5 +703,6 @@ void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
     nccl_warn(src, n, out);
     p2p_disabled(src, n, out);
     p2p_env_off(m, out);
+    one_rank_rings(src, n, out);
     free(src);
 }

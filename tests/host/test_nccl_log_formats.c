@@ -331,6 +331,38 @@ static void p2p_check_lines(void **state)
     json_decref(doc);
 }
 
+/* Every ring the one rank 0 (NCCL prints a ring as all the communicator's ranks): a
+   one-rank communicator, separate_runs as info (a one-GPU job is normal). Quiet: a ring
+   of two ranks anywhere, a printed nranks above 1, a rank line of rank 1. */
+static void one_rank_ring_lines(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *extra;
+        const char *sev;
+    } cases[] = {
+        {.extra = "", .sev = "info"},
+        {.extra = "b:2:2 [0] NCCL INFO Channel 00/02 :    0   1\n", .sev = ""},
+        {.extra = "a:1:2 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 - Init "
+                  "COMPLETE\n",
+         .sev = ""},
+        {.extra = "a:1:2 [1] NCCL INFO comm 0x1 rank 1 nranks 16 cudaDev 1 busId 2000 - Init "
+                  "START\n",
+         .sev = ""},
+    };
+    char text[512], sev[16];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text,
+                 "a:1:2 [0] NCCL INFO Channel 00/32 :    0\n"
+                 "a:1:2 [0] NCCL INFO Channel 01/32 :    0\n%s",
+                 cases[i].extra);
+        json_t *doc = import_text(text);
+        assert_string_equal(fired(doc, "separate_runs", sev, sizeof sev), cases[i].sev);
+        assert_int_equal(loud(doc), 0);
+        json_decref(doc);
+    }
+}
+
 /* A version line behind a launcher tag; interleaved writes keep the whole message. */
 static void version_and_interleaving(void **state)
 {
@@ -604,6 +636,7 @@ int main(void)
         cmocka_unit_test(quoted_nccl_tests),
         cmocka_unit_test(cut_prefix_host),
         cmocka_unit_test(p2p_check_lines),
+        cmocka_unit_test(one_rank_ring_lines),
         cmocka_unit_test(direct_shared_memory_lines),
         cmocka_unit_test(connect_retry_lines),
     };
