@@ -367,6 +367,24 @@ static int ib_disabled_by_env(const ls_machine_t *m)
     return v[0] == '1' && (v[1] == '\0' || v[1] == '.');
 }
 
+/* The most GPUs one host of an NVSwitch fabric without a multi-node NVLink domain holds:
+   Hopper and Blackwell HGX/DGX baseboards carry 8 GPUs (HGX H100/H200/H20/H800, B200,
+   B300); more GPUs on one NVLink fabric come only as a multi-node domain (GB200 NVL72,
+   GH200 NVL32), which gives the fabric a cluster UUID. */
+#define LS_NVSWITCH_NODE_GPUS 8
+
+/* 1 when the log's ranks cannot all sit on one host: NCCL's MNNVL line says the GPU is on
+   an NVSwitch fabric registered with Fabric Manager (state 3) with no multi-node NVLink
+   domain (cluster UUID 0), so its node holds at most LS_NVSWITCH_NODE_GPUS GPUs, and NCCL
+   refuses two ranks of one communicator on one GPU ("Duplicate GPU detected"). */
+static int ranks_exceed_node(const json_t *e)
+{
+    const json_t *f = json_object_get(e, "fabric");
+    return f && ls_json_int(f, "state", 0) == 3 &&
+           json_is_true(json_object_get(f, "cluster_uuid_zero")) &&
+           ls_json_int(e, "nranks", 0) > LS_NVSWITCH_NODE_GPUS;
+}
+
 static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
 {
     for (int i = 0; i < n; i++) {
@@ -379,13 +397,21 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
         }
         /* "Using network Socket" matters only where traffic leaves the node */
         size_t hosts = json_array_size(json_object_get(e, "hosts"));
+        int beyond = ranks_exceed_node(e);
         int said = !strcmp(ls_json_str(e, "network", ""), "Socket") &&
-                   (hosts > 1 || ls_json_int(e, "nnodes", 1) > 1 || ls_json_int(e, "nodes", 1) > 1);
+                   (hosts > 1 || ls_json_int(e, "nnodes", 1) > 1 ||
+                    ls_json_int(e, "nodes", 1) > 1 || beyond);
         if (!sockets && !said)
             continue;
-        char conns[48] = "";
+        char conns[200] = "";
         if (sockets)
             snprintf(conns, sizeof conns, ", %d connection%s", sockets, sockets == 1 ? "" : "s");
+        else if (beyond && hosts <= 1 && ls_json_int(e, "nnodes", 1) <= 1)
+            snprintf(conns, sizeof conns,
+                     "; %lld ranks, more than the %d GPUs a node of this NVSwitch fabric holds "
+                     "(NCCL's MNNVL line: registered, no multi-node NVLink domain), so the "
+                     "communicator spans nodes",
+                     ls_json_int(e, "nranks", 0), LS_NVSWITCH_NODE_GPUS);
         if (ib_disabled_by_env(m)) {
             ls_finding_about(out, "net_socket", LS_SEV_INFO, src[i].about, src[i].subject,
                              "env.NCCL_IB_DISABLE",

@@ -363,6 +363,46 @@ static void one_rank_ring_lines(void **state)
     }
 }
 
+/* One host's lines of a socket network: NCCL's MNNVL line (state 3, cluster UUID 0: a node
+   of an NVSwitch fabric, at most 8 GPUs) and more ranks than that node holds put ranks on
+   other nodes: net_socket warns. Quiet: 8 ranks; no MNNVL line (a 16-GPU node of another
+   kind exists); a multi-node NVLink domain (UUID set); registration not completed; IB. */
+static void socket_ranks_beyond_node(void **state)
+{
+    (void)state;
+    static const struct {
+        int nranks;
+        const char *uuid, *net;
+        int fstate;
+        const char *sev;
+    } cases[] = {
+        {.nranks = 16, .uuid = "0.0", .fstate = 3, .net = "Socket", .sev = "warning"},
+        {.nranks = 8, .uuid = "0.0", .fstate = 3, .net = "Socket", .sev = ""},
+        {.nranks = 16, .uuid = NULL, .fstate = 3, .net = "Socket", .sev = ""},
+        {.nranks = 16, .uuid = "7a3f.12", .fstate = 3, .net = "Socket", .sev = ""},
+        {.nranks = 16, .uuid = "0.0", .fstate = 1, .net = "Socket", .sev = ""},
+        {.nranks = 16, .uuid = "0.0", .fstate = 3, .net = "IB", .sev = ""},
+    };
+    char text[768], mnnvl[160], sev[16];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mnnvl[0] = '\0';
+        if (cases[i].uuid)
+            snprintf(mnnvl, sizeof mnnvl,
+                     "h:5:5 [1] NCCL INFO MNNVL busId 0x7e000 fabric UUID %s cliqueId 0x0 "
+                     "state %d healthMask 0x0\n",
+                     cases[i].uuid, cases[i].fstate);
+        snprintf(text, sizeof text,
+                 "h:5:5 [1] NCCL INFO NET/IB : No device found.\n"
+                 "h:5:5 [1] NCCL INFO Using network %s\n"
+                 "h:5:5 [1] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks %d cudaDev 1 "
+                 "nvmlDev 1 busId 7e000 commId 0x2 - Init START\n%s",
+                 cases[i].net, cases[i].nranks, mnnvl);
+        json_t *doc = import_text(text);
+        assert_string_equal(fired(doc, "net_socket", sev, sizeof sev), cases[i].sev);
+        json_decref(doc);
+    }
+}
+
 /* A version line behind a launcher tag; interleaved writes keep the whole message. */
 static void version_and_interleaving(void **state)
 {
@@ -637,6 +677,7 @@ int main(void)
         cmocka_unit_test(cut_prefix_host),
         cmocka_unit_test(p2p_check_lines),
         cmocka_unit_test(one_rank_ring_lines),
+        cmocka_unit_test(socket_ranks_beyond_node),
         cmocka_unit_test(direct_shared_memory_lines),
         cmocka_unit_test(connect_retry_lines),
     };
