@@ -46,6 +46,14 @@
    (at most 25% even for host copies, LS_NOISY_CV_HOST_SHARED); half is what losing half
    the lanes or links one way gives. */
 #define LS_ONE_WAY_RATIO 0.5
+/* A GPU's host path, host->GPU against GPU->host, one tool and method, pinned memory: the
+   PCIe link is full duplex with the same lanes each way, so only the protocol differs.
+   Host->GPU is the GPU reading host memory: its data come back in completions the root
+   complex may split at the Read Completion Boundary (64 B), ~24 B of TLP overhead each
+   (64/88 = 73%), where GPU->host is posted writes at the Max Payload Size (256 B:
+   256/280 = 91%); so a healthy read direction runs at ~80% of the write one at worst.
+   Below 75% is more than the protocol explains. */
+#define LS_HOST_ONE_WAY_RATIO 0.75
 #define LS_BIDIR_SUM_FRACTION 0.60  /* bidir below 60% of the two one-way figures' sum */
 #define LS_BIDIR_PEER_FRACTION 0.60 /* ... or below 60% of its class's median bidir */
 #define LS_COLLAPSE_DROP 0.50       /* busbw falls by more than half from one size to the next */

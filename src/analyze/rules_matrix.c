@@ -3,8 +3,11 @@
    compare with; a single figure each way cannot give one, so only a gap no noise makes
    is named (LS_ONE_WAY_RATIO, rules.h), and the wording says how much the text supports. */
 #include "rules.h"
+#include "model/doc.h"
+#include "model/vocab.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void one_way(const ls_machine_t *m, int a, int b, json_t *out)
 {
@@ -38,8 +41,122 @@ static void one_way(const ls_machine_t *m, int a, int b, json_t *out)
                    causes);
 }
 
+/* An ok figure measured alone (not "under" other traffic: a bidirectional test's
+   directions share the link). */
+static int alone(const json_t *e)
+{
+    return !strcmp(ls_json_str(e, "status", ""), "ok") && !json_object_get(e, "under");
+}
+
+/* The figure of a GPU's host path in one direction by the same tool, method and memory as
+   e (pinned or unnamed: a pageable copy is paced by the CPU); NULL without one. */
+static const json_t *host_mirror(const ls_machine_t *m, const json_t *e, const char *dir)
+{
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {
+        const json_t *r = ls_measurement(m, (size_t)i);
+        if (!strcmp(ls_json_str(r, "direction", ""), dir) && alone(r) &&
+            ls_json_int(r, "gpu", -1) == ls_json_int(e, "gpu", -2) &&
+            !strcmp(ls_json_str(r, "source", ""), ls_json_str(e, "source", "")) &&
+            !strcmp(ls_json_str(r, "method", ""), ls_json_str(e, "method", "")) &&
+            !strcmp(ls_json_str(r, "memory", ""), ls_json_str(e, "memory", "")) &&
+            ls_json_num(r, "value", 0) > 0)
+            return r;
+    }
+    return NULL;
+}
+
+/* 1 when another method of the same tool measured GPU g's host path alike both ways. */
+static int host_witness(const ls_machine_t *m, const json_t *e)
+{
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {
+        const json_t *r = ls_measurement(m, (size_t)i), *w;
+        if (!strcmp(ls_json_str(r, "direction", ""), LS_DIR_H2D) && alone(r) &&
+            strcmp(ls_json_str(r, "method", ""), ls_json_str(e, "method", "")) &&
+            ls_json_int(r, "gpu", -1) == ls_json_int(e, "gpu", -2) &&
+            (w = host_mirror(m, r, LS_DIR_D2H)) &&
+            ls_json_num(r, "value", 0) >= LS_HOST_ONE_WAY_RATIO * ls_json_num(w, "value", 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Each GPU's host->GPU figure against its GPU->host one (LS_HOST_ONE_WAY_RATIO): one
+   finding per tool and method, naming how many GPUs of those measured both ways; the
+   same on every GPU points at the host side or the method, not one card. */
+static void host_one_way(const ls_machine_t *m, const char *method, json_t *out)
+{
+    json_t *evidence = json_array();
+    double slow = 0, fast = 0, lo = 1;
+    int both = 0, low = 0, witness = 0;
+    const char *source = "?";
+    unsigned long long gpus = 0;
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i), *r;
+        const char *mem = ls_json_str(e, "memory", "pinned");
+        if (strcmp(ls_json_str(e, "direction", ""), LS_DIR_H2D) ||
+            strcmp(ls_json_str(e, "method", ""), method) || strcmp(mem, "pinned") || !alone(e) ||
+            ls_json_int(e, "gpu", -1) < 0 || ls_json_int(e, "gpu", -1) >= 64 ||
+            !(r = host_mirror(m, e, LS_DIR_D2H)))
+            continue;
+        double h2d = ls_json_num(e, "value", 0), d2h = ls_json_num(r, "value", 0);
+        both++;
+        if (h2d >= LS_HOST_ONE_WAY_RATIO * d2h)
+            continue;
+        low++;
+        gpus |= ls_gpu_bit((int)ls_json_int(e, "gpu", 0));
+        slow += h2d, fast += d2h, source = ls_json_str(e, "source", "?");
+        lo = h2d / d2h < lo ? h2d / d2h : lo;
+        witness += host_witness(m, e);
+        json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
+        json_array_append_new(evidence, json_string(ls_json_str(r, "id", "")));
+    }
+    if (!low) {
+        json_decref(evidence);
+        return;
+    }
+    char where[96];
+    if (low == both && both > 1)
+        snprintf(where, sizeof where, "on every GPU measured both ways (%d), alike", both);
+    else
+        snprintf(where, sizeof where, "on %d of %d GPUs measured both ways", low, both);
+    ls_finding_add(out, "one_way_low", witness == low ? LS_SEV_INFO : LS_SEV_WARNING,
+                   LS_ABOUT_ON("host path", gpus), evidence,
+                   "host->GPU %.1f GB/s against GPU->host %.1f GB/s (%s %s, pinned; mean, the "
+                   "lowest %.0f%%) %s: the PCIe link is full duplex with the same lanes each "
+                   "way, so only the read protocol (host->GPU is the GPU reading host memory) "
+                   "differs, and it explains at most a fifth; %s; next: %s",
+                   slow / low, fast / low, source, method, 100 * lo, where,
+                   witness == low ? "another method of the same tool finds both directions "
+                                    "alike: this method's reads, not the link"
+                   : low == both && both > 1
+                       ? "the same on every GPU points at the host side (root complex or IOMMU "
+                         "read latency, the CPU's memory) or the copy method, not one card"
+                       : "likely: the slot's or switch's read path, or the copy method",
+                   strcmp(method, "sm")
+                       ? "the SM copy of the same tool (host_to_device_memcpy_sm) "
+                         "to tell the engine from the path, `lspci -vvv` (MaxReadReq)"
+                       : "the copy engine's figure (nvbandwidth "
+                         "host_to_device_memcpy_ce), `lspci -vvv` (MaxReadReq, "
+                         "IOMMU)");
+}
+
 void ls_rules_matrix(const ls_machine_t *m, json_t *out)
 {
+    json_t *methods = json_object(); /* each method of a host->GPU figure, once */
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        if (!strcmp(ls_json_str(e, "direction", ""), LS_DIR_H2D))
+            json_object_set_new(methods, ls_json_str(e, "method", ""), json_true());
+    }
+    const char *method;
+    const json_t *v;
+    json_object_foreach(methods, method, v)
+        host_one_way(m, method, out);
+    json_decref(methods);
     for (int a = 0; a < m->ngpus; a++)
         for (int b = a + 1; b < m->ngpus; b++)
             one_way(m, a, b, out);

@@ -239,11 +239,43 @@ static void transport_finding(const ls_machine_t *m, const log_src_t *src, json_
                            "different containers) or beyond NCCL's P2P level");
 }
 
+/* NCCL's own init check (import: p2p_check, printed by rank 0): "intraNodeP2pSupport 0"
+   / "isAllDirectP2p 0" where rank 0's node holds at least two ranks (directMode 1, two
+   ranks in one process, or "localRanks N" >= 2; with one local rank NCCL prints 0
+   always) says some pair of that node's GPUs cannot use the P2P transport directly: its
+   traffic goes through host memory (SHM) or through another GPU. Read only where the log
+   shows no connection line (those are judged edge by edge above). */
+static void p2p_check_finding(const ls_machine_t *m, const log_src_t *src, json_t *out)
+{
+    const json_t *c = json_object_get(src->obj, "p2p_check");
+    if (!c || !json_is_false(json_object_get(c, "all_direct")) ||
+        (!json_is_true(json_object_get(c, "direct_mode")) &&
+         ls_json_int(src->obj, "local_ranks", 0) < 2))
+        return;
+    const char *host = ls_json_str(c, "host", "");
+    int off = p2p_switched_off(m, src->obj);
+    ls_finding_about(out, "nccl_transport", off ? LS_SEV_INFO : LS_SEV_WARNING, src->about,
+                     src->subject, src->evidence,
+                     "NCCL's init check says not every pair of GPUs%s%s can use its P2P "
+                     "transport directly (\"%s\"): such pairs exchange data through host "
+                     "memory (SHM) or through another GPU%s; next: `nvidia-smi topo -p2p r` "
+                     "for which pairs, NCCL_DEBUG=INFO for the connection lines (via P2P / SHM)",
+                     host[0] ? " of " : " of one node", host,
+                     ls_json_str(c, "text", "Check P2P Type"),
+                     off ? " (P2P was switched off for this run: NCCL_P2P_DISABLE or "
+                           "NCCL_P2P_LEVEL=LOC)"
+                         : "");
+}
+
 static void nccl_transport(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
 {
     json_t *seen = json_object(); /* one finding per GPU set and collective */
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        int had = json_object_get(seen, src[i].subject) != NULL;
         transport_finding(m, &src[i], seen, out);
+        if (!had && !json_object_get(seen, src[i].subject))
+            p2p_check_finding(m, &src[i], out);
+    }
     json_decref(seen);
 }
 
@@ -353,6 +385,24 @@ static int ib_disabled_by_env(const ls_machine_t *m)
     return v[0] == '1' && (v[1] == '\0' || v[1] == '.');
 }
 
+/* The most GPUs one host of an NVSwitch fabric without a multi-node NVLink domain holds:
+   Hopper and Blackwell HGX/DGX baseboards carry 8 GPUs (HGX H100/H200/H20/H800, B200,
+   B300); more GPUs on one NVLink fabric come only as a multi-node domain (GB200 NVL72,
+   GH200 NVL32), which gives the fabric a cluster UUID. */
+#define LS_NVSWITCH_NODE_GPUS 8
+
+/* 1 when the log's ranks cannot all sit on one host: NCCL's MNNVL line says the GPU is on
+   an NVSwitch fabric registered with Fabric Manager (state 3) with no multi-node NVLink
+   domain (cluster UUID 0), so its node holds at most LS_NVSWITCH_NODE_GPUS GPUs, and NCCL
+   refuses two ranks of one communicator on one GPU ("Duplicate GPU detected"). */
+static int ranks_exceed_node(const json_t *e)
+{
+    const json_t *f = json_object_get(e, "fabric");
+    return f && ls_json_int(f, "state", 0) == 3 &&
+           json_is_true(json_object_get(f, "cluster_uuid_zero")) &&
+           ls_json_int(e, "nranks", 0) > LS_NVSWITCH_NODE_GPUS;
+}
+
 static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
 {
     for (int i = 0; i < n; i++) {
@@ -365,13 +415,21 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
         }
         /* "Using network Socket" matters only where traffic leaves the node */
         size_t hosts = json_array_size(json_object_get(e, "hosts"));
+        int beyond = ranks_exceed_node(e);
         int said = !strcmp(ls_json_str(e, "network", ""), "Socket") &&
-                   (hosts > 1 || ls_json_int(e, "nnodes", 1) > 1 || ls_json_int(e, "nodes", 1) > 1);
+                   (hosts > 1 || ls_json_int(e, "nnodes", 1) > 1 ||
+                    ls_json_int(e, "nodes", 1) > 1 || beyond);
         if (!sockets && !said)
             continue;
-        char conns[48] = "";
+        char conns[200] = "";
         if (sockets)
             snprintf(conns, sizeof conns, ", %d connection%s", sockets, sockets == 1 ? "" : "s");
+        else if (beyond && hosts <= 1 && ls_json_int(e, "nnodes", 1) <= 1)
+            snprintf(conns, sizeof conns,
+                     "; %lld ranks, more than the %d GPUs a node of this NVSwitch fabric holds "
+                     "(NCCL's MNNVL line: registered, no multi-node NVLink domain), so the "
+                     "communicator spans nodes",
+                     ls_json_int(e, "nranks", 0), LS_NVSWITCH_NODE_GPUS);
         if (ib_disabled_by_env(m)) {
             ls_finding_about(out, "net_socket", LS_SEV_INFO, src[i].about, src[i].subject,
                              "env.NCCL_IB_DISABLE",
@@ -640,6 +698,41 @@ static void p2p_disabled(const log_src_t *src, int n, json_t *out)
     }
 }
 
+/* A log of one-rank communicators: NCCL prints each channel's ring as the ordered list of
+   all the communicator's ranks ("Channel 00/32 :    0 1 2 3"), so where every ring is
+   the one rank 0 (and no rank line says more) the communicator holds one rank and NCCL
+   moves nothing between GPUs or nodes. Info: one GPU alone is a normal job; where more
+   were meant, the processes never joined one communicator (each started its own). */
+static void one_rank_rings(const log_src_t *src, int n, json_t *out)
+{
+    for (int i = 0; i < n; i++) {
+        const json_t *e = src[i].obj, *r, *rk;
+        size_t k, rings = json_array_size(json_object_get(e, "rings"));
+        int one = rings > 0 && !src[i].is_entry && ls_json_int(e, "nranks", 1) == 1 &&
+                  ls_json_int(e, "ring_ranks_max", 1) == 1 &&
+                  !json_array_size(json_object_get(e, "transports"));
+        json_array_foreach(json_object_get(e, "rings"), k, r) {
+            const json_t *ranks = json_object_get(r, "ranks");
+            one &= json_array_size(ranks) == 1 && json_integer_value(json_array_get(ranks, 0)) == 0;
+        }
+        json_array_foreach(json_object_get(e, "ranks"), k, rk)
+            one &= ls_json_int(rk, "rank", 0) == 0;
+        if (!one)
+            continue;
+        size_t hosts = json_array_size(json_object_get(e, "hosts"));
+        ls_finding_about(out, "separate_runs", LS_SEV_INFO, src[i].about, src[i].subject,
+                         src[i].evidence,
+                         "every ring of the log (%zu channel%s) is rank 0 alone%s: a one-rank "
+                         "communicator, so NCCL moves no data between GPUs or nodes in it; "
+                         "normal for a one-GPU job, but where more GPUs or nodes were meant their "
+                         "processes never joined one communicator (each started its own "
+                         "one-rank run); next: check the launcher passes the rank and world size "
+                         "(torchrun / mpirun -np N; nccl-tests built with MPI=1)",
+                         rings, rings == 1 ? "" : "s",
+                         hosts > 1 ? ", on each host that printed one" : "");
+    }
+}
+
 #define MAX_SOURCES 256
 
 void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
@@ -654,5 +747,6 @@ void ls_rules_nccl_log(const ls_machine_t *m, json_t *out)
     nccl_warn(src, n, out);
     p2p_disabled(src, n, out);
     p2p_env_off(m, out);
+    one_rank_rings(src, n, out);
     free(src);
 }

@@ -317,8 +317,11 @@ static void parse_message(const char *msg, const char *host, int dev, json_t *fa
     int rank;
     const char *r = strstr(msg, " rank ");
     if (r && (strstr(msg, " nranks ") || strstr(msg, " nRanks ")) &&
-        sscanf(r + 6, "%d", &rank) == 1)
+        sscanf(r + 6, "%d", &rank) == 1) {
         note_rank_host(facts, rank, host);
+        if (rank == 0) /* rank 0's node: the one its "Check P2P Type" line is about */
+            set_int_if(facts, "local_ranks", msg, " localRanks ");
+    }
     char net[32];
     if (sscanf(msg, "Using network %31s", net) == 1)
         json_object_set_new(facts, "network", json_string(net));

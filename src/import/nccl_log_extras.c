@@ -298,6 +298,50 @@ int ls_nccl_log_p2p_disabled(const char *msg, const char *host, json_t *facts)
     return 1;
 }
 
+/* NCCL's init check of its intra-node P2P transport (src/transport.cc,
+   ncclTransportCheckP2pType, printed by rank 0 only): "Check P2P Type intraNodeP2pSupport
+   S directMode D" (2.1x) or "Check P2P Type isAllDirectP2p S directMode D [isAllCudaP2p
+   C]" (later). S is 1 only when every pair of the node's local ranks can use the P2P
+   transport directly (and 0 whenever the node holds a single rank); D is 1 when two of
+   those ranks share one process, so it implies at least two local ranks. Kept as
+   "p2p_check" {all_direct, direct_mode, host, text}, the first one printed. */
+static int p2p_check(const char *msg, const char *host, json_t *facts)
+{
+    const char *p = strstr(msg, "Check P2P Type ");
+    char word[32];
+    int all, direct, used = 0;
+    if (!p || sscanf(p + 15, "%31s %d directMode %d%n", word, &all, &direct, &used) != 3 || !used ||
+        (strcmp(word, "intraNodeP2pSupport") && strcmp(word, "isAllDirectP2p")) ||
+        (all != 0 && all != 1) || (direct != 0 && direct != 1))
+        return 0;
+    if (!json_object_get(facts, "p2p_check"))
+        json_object_set_new(facts, "p2p_check",
+                            json_pack("{s:b, s:b, s:s, s:s}", "all_direct", all, "direct_mode",
+                                      direct, "host", host ? host : "", "text", p));
+    return 1;
+}
+
+/* "MNNVL busId 0x7e000 fabric UUID 0.0 cliqueId 0x0 state 3 healthMask 0x0" (NCCL 2.19+,
+   init.cc): printed only where NVML's GPU fabric state is not NOT_SUPPORTED, i.e. a GPU
+   (Hopper or later) on an NVSwitch fabric; state 3 is NVML_GPU_FABRIC_STATE_COMPLETED
+   (registered with Fabric Manager), a zero cluster UUID no multi-node NVLink domain.
+   Kept as "fabric" {state, cluster_uuid_zero, host}, the first one printed. */
+static int mnnvl_line(const char *msg, const char *host, json_t *facts)
+{
+    unsigned long bus, u0, u1;
+    unsigned clique, mask;
+    int state;
+    if (strncmp(msg, "MNNVL busId ", 12) ||
+        sscanf(msg, "MNNVL busId %lx fabric UUID %lx.%lx cliqueId %x state %d healthMask %x", &bus,
+               &u0, &u1, &clique, &state, &mask) != 6)
+        return 0;
+    if (!json_object_get(facts, "fabric"))
+        json_object_set_new(facts, "fabric",
+                            json_pack("{s:i, s:b, s:s}", "state", state, "cluster_uuid_zero",
+                                      !u0 && !u1, "host", host ? host : ""));
+    return 1;
+}
+
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts)
 {
     if (!strncmp(msg, "Using network ",
@@ -306,14 +350,16 @@ void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *fact
     (void)(error_trail(msg, host ? host : "", dev, facts) ||
            connect_retry(msg, host ? host : "", dev, facts) || graph_line(msg, facts) ||
            graph_detail(msg, facts) || allocation(msg, facts) || nvls_line(msg, facts) ||
-           network_lines(msg, facts) || ls_nccl_log_p2p_disabled(msg, host, facts));
+           network_lines(msg, facts) || ls_nccl_log_p2p_disabled(msg, host, facts) ||
+           p2p_check(msg, host, facts) || mnnvl_line(msg, host, facts));
 }
 
 int ls_nccl_log_extras_any(const json_t *facts)
 {
     static const char *const keys[] = {"error_trails", "graphs",        "graph_lines",
                                        "allocations",  "nvls",          "ib_devices",
-                                       "p2p_disabled", "bare_messages", "connect_retries"};
+                                       "p2p_disabled", "bare_messages", "connect_retries",
+                                       "p2p_check",    "fabric"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (json_object_get(facts, keys[i]))
             return 1;

@@ -20,7 +20,11 @@
                                                    printed no "Using network" line
    "ib_devices" 0                                  "NET/IB : No device found."
    "p2p_disabled" [{host, gpus: [a, b]}]           "P2P is disabled between connected GPUs
-                                                   a and b" (also its NVLINK WARN form) */
+                                                   a and b" (also its NVLINK WARN form)
+   "p2p_check" {all_direct, direct_mode, host, text}  "Check P2P Type intraNodeP2pSupport
+                                                   S directMode D" / "isAllDirectP2p S ..."
+   "fabric" {state, cluster_uuid_zero, host}        "MNNVL busId B fabric UUID U0.U1 cliqueId C
+                                                   state S healthMask M" */
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts);
 
 /* A thread's "host:pid:tid" as NCCL prints it before " [dev]": at most this long. */

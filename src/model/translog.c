@@ -123,6 +123,11 @@ static void parse_ring_order(const char *msg, json_t *out)
         json_array_append_new(order, json_integer(v));
         p = end;
     }
+    /* the longest ring of any channel, kept before the first ring of a channel wins: a
+       log of several communicators reuses channel numbers */
+    if ((long long)json_array_size(order) > ls_json_int(out, "ring_ranks_max", 0))
+        json_object_set_new(out, "ring_ranks_max",
+                            json_integer((json_int_t)json_array_size(order)));
     json_t *rings = json_object_get(out, "rings");
     size_t i;
     json_t *r;

@@ -241,6 +241,57 @@ static int asymmetry_with_copy(const char *status, int first)
     return n;
 }
 
+/* GPUs 0 and 1's host paths, host->GPU h2d and GPU->host d2h GB/s, by method (and memory,
+   and "under" where set) added to the even box. */
+static void add_host(json_t *doc, const char *method, const char *memory, const char *under,
+                     double h2d, double d2h)
+{
+    json_t *list = json_object_get(doc, "measurements");
+    for (int g = 0; g < 2; g++)
+        for (int d = 0; d < 2; d++) {
+            char id[64];
+            snprintf(id, sizeof id, "host-%s-%s-%d%s", method, d ? "d2h" : "h2d", g,
+                     under ? "-u" : "");
+            json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:f, s:s, s:[i], s:i, s:s, s:s, s:s}", "id",
+                                  id, "family", "host", "metric", "bandwidth", "unit", "GB/s",
+                                  "value", d ? d2h : h2d, "status", "ok", "gpus", g, "gpu", g,
+                                  "direction", d ? "d2h" : "h2d", "method", method, "memory",
+                                  memory);
+            if (under && !d)
+                json_object_set_new(e, "under", json_string(under));
+            json_array_append_new(list, e);
+        }
+}
+
+/* A host->GPU figure under 75% of its GPU->host mirror (same method, pinned) fires
+   one_way_low: a warning naming every GPU alike; info where another method finds both
+   directions alike. Quiet: 83% (the read protocol's band), pageable memory, a
+   bidirectional test's direction. */
+static void host_one_way_graded(void **state)
+{
+    (void)state;
+    json_t *doc = load("analyze/hgx-h200x8-even.json");
+    add_host(doc, "sm", "pinned", NULL, 35.2, 52.8);
+    ls_test_fires(doc, "one_way_low", "warning", "", "on every GPU measured both ways (2)");
+    add_host(doc, "ce", "pinned", NULL, 55.4, 55.3);
+    ls_test_fires(doc, "one_way_low", "info", "", "another method");
+    json_decref(doc);
+    static const struct {
+        const char *memory, *under;
+        double h2d;
+    } quiet[] = {
+        {.memory = "pinned", .h2d = 44.0},
+        {.memory = "pageable", .h2d = 20.0},
+        {.memory = "pinned", .under = "bidir", .h2d = 20.0},
+    };
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
+        doc = load("analyze/hgx-h200x8-even.json");
+        add_host(doc, "ce", quiet[i].memory, quiet[i].under, quiet[i].h2d, 52.8);
+        ls_test_silent(doc, "one_way_low");
+        json_decref(doc);
+    }
+}
+
 static void asymmetry_takes_first_ok_reverse(void **state)
 {
     (void)state;
@@ -619,6 +670,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gdr_receive_only_is_not_gdr_off),
         cmocka_unit_test(seed004_degraded_pair_found),
+        cmocka_unit_test(host_one_way_graded),
         cmocka_unit_test(h200x2_has_no_broken_link),
         cmocka_unit_test(even_box_gives_no_finding_and_one_island),
         cmocka_unit_test(each_rule_fires_on_one_change),

@@ -274,6 +274,135 @@ static void cut_prefix_host(void **state)
     json_decref(doc);
 }
 
+/* NCCL's "Check P2P Type" line (rank 0): 0 where rank 0's node holds two ranks or more
+   (directMode 1, or "localRanks N" >= 2) fires nccl_transport; info where the environment
+   switched P2P off. The twins stay quiet: 1 (P2P everywhere), 0 with one local rank (NCCL
+   prints 0 then always), 0 with connection lines (judged edge by edge), other words. */
+static void p2p_check_lines(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        const char *sev;
+    } cases[] = {
+        {.text = "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 1\n",
+         .sev = "warning"},
+        {.text = "a:1:2 [0] NCCL INFO comm 0x1 rank 0 nRanks 4 nNodes 1 localRanks 4 "
+                 "localRank 0 MNNVL 0\n"
+                 "a:1:2 [0] NCCL INFO Check P2P Type isAllDirectP2p 0 directMode 0 "
+                 "isAllCudaP2p 0\n",
+         .sev = "warning"},
+        {.text = "a:1:2 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1\n"
+                 "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 1\n",
+         .sev = "info"},
+        {.text = "a:1:2 [0] NCCL INFO Check P2P Type isAllDirectP2p 1 directMode 1\n", .sev = ""},
+        {.text = "a:1:2 [0] NCCL INFO comm 0x1 rank 0 nRanks 2 nNodes 2 localRanks 1 "
+                 "localRank 0 MNNVL 0\n"
+                 "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 0\n",
+         .sev = ""},
+        {.text = "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 0\n",
+         .sev = ""},
+        {.text = "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 2 directMode 1\n"
+                 "a:1:2 [0] NCCL INFO Using network IB\n",
+         .sev = ""},
+    };
+    char sev[16];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc = import_text(cases[i].text);
+        assert_string_equal(fired(doc, "nccl_transport", sev, sizeof sev), cases[i].sev);
+        if (!cases[i].sev[0])
+            assert_int_equal(loud(doc), 0);
+        json_decref(doc);
+    }
+    /* with its connection lines the edges speak, once */
+    json_t *doc = import_text(
+        "a:1:2 [0] NCCL INFO Check P2P Type intraNodeP2pSupport 0 directMode 1\n"
+        "a:1:2 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct\n");
+    json_t *f = ls_findings(doc);
+    size_t k, n = 0;
+    json_t *x;
+    json_array_foreach(f, k, x) {
+        n += !strcmp(json_string_value(json_object_get(x, "rule")), "nccl_transport");
+        if (!strcmp(json_string_value(json_object_get(x, "rule")), "nccl_transport"))
+            assert_null(strstr(json_string_value(json_object_get(x, "message")), "init check"));
+    }
+    assert_int_equal(n, 1);
+    json_decref(f);
+    json_decref(doc);
+}
+
+/* Every ring the one rank 0 (NCCL prints a ring as all the communicator's ranks): a
+   one-rank communicator, separate_runs as info (a one-GPU job is normal). Quiet: a ring
+   of two ranks anywhere, a printed nranks above 1, a rank line of rank 1. */
+static void one_rank_ring_lines(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *extra;
+        const char *sev;
+    } cases[] = {
+        {.extra = "", .sev = "info"},
+        {.extra = "b:2:2 [0] NCCL INFO Channel 00/02 :    0   1\n", .sev = ""},
+        {.extra = "a:1:2 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 - Init "
+                  "COMPLETE\n",
+         .sev = ""},
+        {.extra = "a:1:2 [1] NCCL INFO comm 0x1 rank 1 nranks 16 cudaDev 1 busId 2000 - Init "
+                  "START\n",
+         .sev = ""},
+    };
+    char text[512], sev[16];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text,
+                 "a:1:2 [0] NCCL INFO Channel 00/32 :    0\n"
+                 "a:1:2 [0] NCCL INFO Channel 01/32 :    0\n%s",
+                 cases[i].extra);
+        json_t *doc = import_text(text);
+        assert_string_equal(fired(doc, "separate_runs", sev, sizeof sev), cases[i].sev);
+        assert_int_equal(loud(doc), 0);
+        json_decref(doc);
+    }
+}
+
+/* One host's lines of a socket network: NCCL's MNNVL line (state 3, cluster UUID 0: a node
+   of an NVSwitch fabric, at most 8 GPUs) and more ranks than that node holds put ranks on
+   other nodes: net_socket warns. Quiet: 8 ranks; no MNNVL line (a 16-GPU node of another
+   kind exists); a multi-node NVLink domain (UUID set); registration not completed; IB. */
+static void socket_ranks_beyond_node(void **state)
+{
+    (void)state;
+    static const struct {
+        int nranks;
+        const char *uuid, *net;
+        int fstate;
+        const char *sev;
+    } cases[] = {
+        {.nranks = 16, .uuid = "0.0", .fstate = 3, .net = "Socket", .sev = "warning"},
+        {.nranks = 8, .uuid = "0.0", .fstate = 3, .net = "Socket", .sev = ""},
+        {.nranks = 16, .uuid = NULL, .fstate = 3, .net = "Socket", .sev = ""},
+        {.nranks = 16, .uuid = "7a3f.12", .fstate = 3, .net = "Socket", .sev = ""},
+        {.nranks = 16, .uuid = "0.0", .fstate = 1, .net = "Socket", .sev = ""},
+        {.nranks = 16, .uuid = "0.0", .fstate = 3, .net = "IB", .sev = ""},
+    };
+    char text[768], mnnvl[160], sev[16];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mnnvl[0] = '\0';
+        if (cases[i].uuid)
+            snprintf(mnnvl, sizeof mnnvl,
+                     "h:5:5 [1] NCCL INFO MNNVL busId 0x7e000 fabric UUID %s cliqueId 0x0 "
+                     "state %d healthMask 0x0\n",
+                     cases[i].uuid, cases[i].fstate);
+        snprintf(text, sizeof text,
+                 "h:5:5 [1] NCCL INFO NET/IB : No device found.\n"
+                 "h:5:5 [1] NCCL INFO Using network %s\n"
+                 "h:5:5 [1] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks %d cudaDev 1 "
+                 "nvmlDev 1 busId 7e000 commId 0x2 - Init START\n%s",
+                 cases[i].net, cases[i].nranks, mnnvl);
+        json_t *doc = import_text(text);
+        assert_string_equal(fired(doc, "net_socket", sev, sizeof sev), cases[i].sev);
+        json_decref(doc);
+    }
+}
+
 /* A version line behind a launcher tag; interleaved writes keep the whole message. */
 static void version_and_interleaving(void **state)
 {
@@ -546,6 +675,9 @@ int main(void)
         cmocka_unit_test(p2p_disabled_lines),
         cmocka_unit_test(quoted_nccl_tests),
         cmocka_unit_test(cut_prefix_host),
+        cmocka_unit_test(p2p_check_lines),
+        cmocka_unit_test(one_rank_ring_lines),
+        cmocka_unit_test(socket_ranks_beyond_node),
         cmocka_unit_test(direct_shared_memory_lines),
         cmocka_unit_test(connect_retry_lines),
     };
