@@ -145,14 +145,16 @@ static void err_cells(const ls_machine_t *m, int g, json_t *out)
     const char *bus = ls_json_str(m->gpu[g], "pci_bus_id", "bus id not read");
     if (n >= LS_SMI_LOST_CELLS || strstr(list, "name")) {
         ls_finding_add(out, "gpu_lost", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d (%s) answers ERR! for %s: NVML cannot reach it; drain the node, "
+                       "GPU%d (%s) answers an error (ERR!, Unknown Error) for %s: NVML cannot "
+                       "reach it; drain the node, "
                        "reset the GPU (nvidia-smi -r -i %d) or reboot, and check dmesg for an "
                        "Xid before it takes jobs",
                        g, bus, list, g);
         node_action(out, LS_ACT_RESET); /* the first of "reset the GPU or reboot" */
     } else
         ls_finding_add(out, "gpu_read_error", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
-                       "GPU%d reads ERR! for %s while the rest of its row reads: one query NVML "
+                       "GPU%d answers an error (ERR!, Unknown Error) for %s while the rest of it "
+                       "reads: one query NVML "
                        "failed, often once; if it stays, look at nvidia-smi -q -i %d (GPU Recovery "
                        "Action) and dmesg",
                        g, list, g);

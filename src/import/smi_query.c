@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,8 +129,27 @@ static void top_value(query_t *q, const char *key, const char *raw)
         ls_set_if_absent(sw, "cuda_driver", value);
 }
 
+/* A field NVML could not read for an error of the GPU's, not of the field's ("Unknown
+   Error": NVML_ERROR_UNKNOWN; "GPU is lost"; "GPU requires reset"): named in the GPU's
+   smi_err[] as the table's ERR! cells are ("Not Supported", "N/A" are the field's own). */
+static int gpu_error_value(query_t *q, const char *key, const char *value)
+{
+    if (strcmp(value, "Unknown Error") && strncmp(value, "GPU is lost", 11) &&
+        strncmp(value, "GPU requires reset", 18))
+        return 0;
+    char name[96];
+    size_t n = 0;
+    for (const char *k = key; *k && n + 1 < sizeof name; k++) /* "Product Brand" -> product_brand */
+        name[n++] = isalnum((unsigned char)*k) ? (char)tolower((unsigned char)*k) : '_';
+    name[n] = '\0';
+    ls_json_add_string_once(ls_json_array_at(q->gpu, "smi_err"), name);
+    return 1;
+}
+
 static void gpu_value(query_t *q, const char *key, const char *value)
 {
+    if (gpu_error_value(q, key, value))
+        return;
     if (q->depth == 0 && strcmp(key, "Product Name") == 0)
         ls_set_if_absent(q->gpu, "name", value);
     else if (q->depth == 0 && strcmp(key, "GPU UUID") == 0)

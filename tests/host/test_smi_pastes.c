@@ -260,6 +260,38 @@ static void query_readings_out_of_range_are_not_kept(void **state)
     json_decref(doc);
 }
 
+/* nvidia-smi -q's fields NVML could not read for the GPU's own error ("Unknown Error"):
+   one is gpu_read_error (info), three gpu_lost, as the table's ERR! cells; "Not
+   Supported" and "N/A" are the field's own answer and stay quiet. */
+static void query_unknown_error_values(void **state)
+{
+    (void)state;
+    const char *fmt = "==============NVSMI LOG==============\n"
+                      "GPU 00000000:00:16.0\n"
+                      "    Product Name                          : NVIDIA A10G\n"
+                      "    Product Brand                         : %s\n"
+                      "    Serial Number                         : %s\n"
+                      "    VBIOS Version                         : %s\n";
+    const char *values[][3] = {{"Unknown Error", "1234", "94.02"},
+                               {"Unknown Error", "Unknown Error", "Unknown Error"},
+                               {"Not Supported", "N/A", "94.02"}};
+    const char *rule[] = {"gpu_read_error", "gpu_lost", NULL};
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, fmt, values[i][0], values[i][1], values[i][2]);
+        json_t *doc = import_text(text, LS_FMT_SMI_QUERY);
+        json_t *f = ls_findings(doc);
+        if (rule[i])
+            assert_non_null(ls_test_finding(f, rule[i]));
+        else
+            assert_null(
+                json_object_get(json_array_get(json_object_get(doc, "gpus"), 0), "smi_err"));
+        assert_null(ls_test_finding(f, i == 1 ? "gpu_read_error" : "gpu_lost"));
+        json_decref(f);
+        json_decref(doc);
+    }
+}
+
 /* nvbandwidth piped through `grep SUM`: totals only, refused in one line saying so; the
    twin, a SUM line under its matrix, imports the pairs. */
 static void nvbandwidth_sum_lines_alone(void **state)
@@ -296,6 +328,7 @@ int main(void)
         cmocka_unit_test(query_pasted_as_a_code_block),
         cmocka_unit_test(query_sections_under_a_gpu_line_without_a_name),
         cmocka_unit_test(query_readings_out_of_range_are_not_kept),
+        cmocka_unit_test(query_unknown_error_values),
         cmocka_unit_test(nvbandwidth_sum_lines_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
