@@ -1174,7 +1174,11 @@ static int detect(const char *text, int p2p)
             found = 1; /* too many GPU or NIC columns: the parser names the limit */
             break;
         }
-        if (ndev < 1 || !next_tokens(p) || p->ntok > MAX_TOKENS || p->ntok < ndev + 1)
+        if (ndev < 1 || !next_tokens(p))
+            continue;
+        if (!p2p)
+            split_run_cells(p); /* "SYSSYS": cells that filled their column, as parse_row */
+        if (p->ntok > MAX_TOKENS || p->ntok < ndev + 1)
             continue;
         found = 1;
         for (int c = 1; c <= ndev && found; c++) {

@@ -399,6 +399,12 @@ static void cells_run_together(void **state)
     assert_memory_equal(t[0], t[1], sizeof *t[0]);
     free(t[0]);
     free(t[1]);
+    /* import's detection reads the first row the same way (vllm#8691's "SYSSYS" in its
+       first row was refused as no topology before) */
+    assert_int_equal(ls_topo_text_detect("\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\n"
+                                         "GPU0\t X \tNV18PXB\tSYS\t0-7\n"
+                                         "GPU1\tNV18\n"),
+                     1);
     /* one cell too many once split, or a run that is no link words: refused as before */
     snprintf(text, sizeof text, fmt, "NV18PXB", "SYSPIXSYS");
     expect_error(text, "'SYSPIXSYS' is not a link type");
