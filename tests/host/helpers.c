@@ -122,3 +122,14 @@ void ls_test_silent(const json_t *doc, const char *rule)
         fail_msg("%s fired: %s", rule, ls_json_str(f, "message", ""));
     json_decref(found);
 }
+
+json_t *ls_test_import_text(const char *text, int want)
+{
+    json_t *doc = ls_import_doc_new();
+    char err[512];
+    enum ls_import_format fmt;
+    if (ls_import_text(doc, text, "pasted.txt", NULL, &fmt, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    assert_int_equal(fmt, want);
+    return doc;
+}

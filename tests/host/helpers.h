@@ -17,6 +17,10 @@ const char *ls_tmp_path(const char *name);
    and leaves doc valid. Returns the number of entries it added. */
 int ls_test_import(json_t *doc, const char *relative, int want);
 
+/* text imported as a paste ("pasted.txt") into a fresh document: fails the test unless it
+   imports and is detected as `want` (an enum ls_import_format). */
+json_t *ls_test_import_text(const char *text, int want);
+
 /* The first finding of this rule in findings (NULL when there is none). */
 const json_t *ls_test_finding(const json_t *findings, const char *rule);
 

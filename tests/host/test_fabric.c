@@ -24,13 +24,7 @@
 
 static json_t *import_as(const char *text, enum ls_import_format want)
 {
-    json_t *doc = ls_import_doc_new();
-    char err[512];
-    enum ls_import_format fmt;
-    if (ls_import_text(doc, text, "pasted.txt", NULL, &fmt, err, sizeof err) < 0)
-        fail_msg("%s", err);
-    assert_int_equal(fmt, want);
-    return doc;
+    return ls_test_import_text(text, (int)want);
 }
 
 static const json_t *first(const json_t *doc, const char *list)

@@ -21,13 +21,7 @@
 
 static json_t *import_str(const char *text)
 {
-    json_t *doc = ls_import_doc_new();
-    char err[512];
-    enum ls_import_format fmt;
-    if (ls_import_text(doc, text, "pasted.txt", NULL, &fmt, err, sizeof err) < 0)
-        fail_msg("%s", err);
-    assert_int_equal(fmt, LS_FMT_KERNEL_LOG);
-    return doc;
+    return ls_test_import_text(text, LS_FMT_KERNEL_LOG);
 }
 
 static const json_t *klog(const json_t *doc)
