@@ -95,6 +95,19 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
 /* The CUDA error lines of a text another reader took (a traceback around NCCL's log, a
    kernel log, nccl-tests' output): theirs too (cuda_error.c skips the lines of NCCL's
    own log and nccl-tests' "Cuda failure FILE:LINE"). */
+/* The NCCL INFO / WARN lines and nvidia-smi's table or failure lines pasted beside a log
+   another reader took: 1 when the table was read. */
+static int also_nccl_and_smi(json_t *doc, const char *text, const char *name)
+{
+    char ignored[256]; /* lines of the other format that hold nothing: the log's alone */
+    if (ls_nccl_log_detect(text))
+        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
+    if (!ls_smi_table_detect(text))
+        return 0;
+    ls_import_smi_table(doc, text, name, ignored, sizeof ignored);
+    return 1;
+}
+
 static void also_cuda_errors(json_t *doc, const char *text, const char *name)
 {
     char ignored[256]; /* a text without one: nothing to add */
@@ -157,14 +170,12 @@ static int read_kernel_log(json_t *doc, const char *text, const char *name, char
 {
     int n = ls_import_kernel_log(doc, text, name, err, errlen);
     char ignored[256]; /* lines of the other format that hold nothing: the log's alone */
-    if (n >= 0 && ls_nccl_log_detect(text))
-        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
-    if (n >= 0 && ls_smi_table_detect(text))
-        ls_import_smi_table(doc, text, name, ignored, sizeof ignored);
-    if (n >= 0 && ls_fabric_manager_detect(text)) /* journalctl -u with -k, FM's own lines */
+    if (n < 0)
+        return n;
+    also_nccl_and_smi(doc, text, name);
+    if (ls_fabric_manager_detect(text)) /* journalctl -u with -k, FM's own lines */
         ls_import_fabric_manager(doc, text, name, ignored, sizeof ignored);
-    if (n >= 0)
-        also_cuda_errors(doc, text, name);
+    also_cuda_errors(doc, text, name);
     return n;
 }
 
@@ -175,16 +186,13 @@ static int read_fabric_manager(json_t *doc, const char *text, const char *name, 
                                size_t errlen)
 {
     int n = ls_import_fabric_manager(doc, text, name, err, errlen);
-    char ignored[256], *rest = n >= 0 ? ls_fabric_manager_others(text) : NULL;
-    if (n >= 0 && ls_nccl_log_detect(text))
-        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
-    if (n >= 0 && ls_smi_table_detect(text))
-        ls_import_smi_table(doc, text, name, ignored, sizeof ignored);
-    else if (rest && ls_smi_query_detect(rest)) /* nvidia-smi -q's Fabric section under it */
-        ls_import_smi_query(doc, rest, name, ignored, sizeof ignored);
+    if (n < 0)
+        return n;
+    char ignored[256], *rest = ls_fabric_manager_others(text);
+    if (!also_nccl_and_smi(doc, text, name) && rest && ls_smi_query_detect(rest))
+        ls_import_smi_query(doc, rest, name, ignored, sizeof ignored); /* -q's Fabric section */
     free(rest);
-    if (n >= 0)
-        also_cuda_errors(doc, text, name); /* CUDA's 802 pasted beside the service's state */
+    also_cuda_errors(doc, text, name); /* CUDA's 802 pasted beside the service's state */
     return n;
 }
 
