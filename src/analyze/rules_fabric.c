@@ -10,6 +10,7 @@
 #include "rules.h"
 
 #include "model/doc.h"
+#include "model/fabric_health.h"
 #include "model/sxid.h"
 #include "model/xid.h"
 
@@ -396,7 +397,7 @@ static enum ls_action fabric_health(const json_t *f, char *why, size_t len)
         why[0] = '\0'; /* not registered: fabric_not_ready says so */
         return LS_ACT_NONE;
     }
-    if (!strcmp(summary, "Unhealthy") || strstr(bw, "Degraded")) {
+    if (ls_fabric_health_flagged(h)) {
         snprintf(why, len,
                  "registered with the NVLink fabric (State Completed, Status Success) but its "
                  "fabric Health Summary is %s, Bandwidth %s",

@@ -3,8 +3,10 @@
    each is optional: a field NVML does not give is left out (unknown), never guessed. */
 #include "nvml_health.h"
 #include "nvml.h"
+#include "model/fabric_health.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +24,23 @@ typedef struct {
     unsigned clique_id;
     unsigned char state;
 } fabric_info_t;
+/* nvmlGpuFabricInfo_v3_t (nvmlDeviceGetGpuFabricInfoV, drivers from 570; v2 from 550 is
+   the same less the summary): a version tag, the v1 fields, the health mask, the health
+   summary (model/fabric_health.c decodes both). */
+typedef struct {
+    unsigned version;
+    unsigned char cluster_uuid[16];
+    ret_t status;
+    unsigned clique_id;
+    unsigned char state;
+    unsigned health_mask;
+    unsigned char health_summary;
+} fabric_info_v3_t;
+/* NVML_STRUCT_VERSION(GpuFabricInfo, N): the struct's size | N << 24 (nvml.h); v3 is 40
+   bytes (0x03000028), v2 36 (0x02000024). */
+#define FABRIC_V3_TAG ((unsigned)sizeof(fabric_info_v3_t) | 3u << 24)
+#define FABRIC_V2_TAG ((unsigned)offsetof(fabric_info_v3_t, health_summary) | 2u << 24)
+_Static_assert(sizeof(fabric_info_v3_t) == 40, "nvmlGpuFabricInfo_v3_t is 40 bytes");
 enum {
     FABRIC_NOT_SUPPORTED = 0,
     FABRIC_NOT_STARTED = 1,
@@ -37,6 +56,7 @@ static struct {
     ret_t (*retired_pending)(dev_t_, int *);
     ret_t (*replays)(dev_t_, unsigned *);
     ret_t (*fabric)(dev_t_, fabric_info_t *);
+    ret_t (*fabric_v)(dev_t_, fabric_info_v3_t *);
     const char *(*error_string)(ret_t);
 } h;
 
@@ -59,6 +79,7 @@ static void load(void)
     LOAD(retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus");
     LOAD(replays, "nvmlDeviceGetPcieReplayCounter");
     LOAD(fabric, "nvmlDeviceGetGpuFabricInfo");
+    LOAD(fabric_v, "nvmlDeviceGetGpuFabricInfoV");
     LOAD(error_string, "nvmlErrorString");
 }
 
@@ -85,11 +106,38 @@ static void add_retired(dev_t_ d, json_t *g)
     json_object_set_new(g, "retired_pages", r);
 }
 
-static void add_fabric(dev_t_ d, json_t *g)
+/* The fabric info through nvmlDeviceGetGpuFabricInfoV, v3 then v2 (a driver that knows
+   only v2 answers v3 with a version mismatch), else the v1 entry point: 0 and *has_mask /
+   *has_summary set, or -1. */
+static int read_fabric(dev_t_ d, fabric_info_v3_t *v, int *has_mask, int *has_summary)
 {
+    memset(v, 0, sizeof *v);
+    *has_mask = *has_summary = 0;
+    const unsigned tags[] = {FABRIC_V3_TAG, FABRIC_V2_TAG};
+    for (int i = 0; h.fabric_v && i < 2; i++) {
+        v->version = tags[i];
+        if (h.fabric_v(d, v) == OK) {
+            *has_mask = 1;
+            *has_summary = i == 0;
+            return 0;
+        }
+    }
     fabric_info_t f;
     memset(&f, 0, sizeof f);
-    if (!h.fabric || h.fabric(d, &f) != OK || f.state == FABRIC_NOT_SUPPORTED) {
+    if (!h.fabric || h.fabric(d, &f) != OK)
+        return -1;
+    memcpy(v->cluster_uuid, f.cluster_uuid, sizeof f.cluster_uuid);
+    v->status = f.status;
+    v->clique_id = f.clique_id;
+    v->state = f.state;
+    return 0;
+}
+
+static void add_fabric(dev_t_ d, json_t *g)
+{
+    fabric_info_v3_t f;
+    int has_mask, has_summary;
+    if (read_fabric(d, &f, &has_mask, &has_summary) != 0 || f.state == FABRIC_NOT_SUPPORTED) {
         json_object_set_new(g, "fabric", json_pack("{s:s}", "state", "n/a"));
         return;
     }
@@ -99,7 +147,13 @@ static void add_fabric(dev_t_ d, json_t *g)
     const char *status = f.status == OK   ? "ok"
                          : h.error_string ? h.error_string(f.status)
                                           : "error";
-    json_object_set_new(g, "fabric", json_pack("{s:s, s:s}", "state", state, "status", status));
+    json_t *fabric = json_pack("{s:s, s:s}", "state", state, "status", status);
+    json_t *health = has_mask
+                         ? ls_fabric_health_decode(f.health_mask, has_summary, f.health_summary)
+                         : NULL;
+    if (health)
+        json_object_set_new(fabric, "health", health);
+    json_object_set_new(g, "fabric", fabric);
 }
 
 static void add_processes(int index, json_t *g)

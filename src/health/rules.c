@@ -6,6 +6,7 @@
 #include "analyze/spec.h"
 #include "discover/nics.h"
 #include "discover/sysfs.h"
+#include "model/fabric_health.h"
 #include "util/fileio.h"
 
 #include <math.h>
@@ -225,6 +226,20 @@ static void rule_nvlink_errors(ctx_t *c, const json_t *g, int idx)
                       int_of(e, "seconds", 0), replay, recovery, crc);
 }
 
+/* A GPU registered with the NVLink fabric whose fabric health NVML flags (the judgment
+   linkscope plan's fabric_health makes on -q's Health block, model/fabric_health.c):
+   CUDA runs, but a path of the fabric is at fault; watch. */
+static void rule_fabric_health(ctx_t *c, const json_t *health, int idx)
+{
+    if (!ls_fabric_health_flagged(health))
+        return;
+    const char *summary = text_of(health, "summary"), *bandwidth = text_of(health, "bandwidth");
+    ls_health_add(c->findings, "fabric_health", idx, LS_ACT_WATCH,
+                  "GPU%d NVLink fabric health: summary %s, bandwidth %s (nvidia-smi -q's Fabric "
+                  "section says which route; Fabric Manager's log why)",
+                  idx, *summary ? summary : "not given", *bandwidth ? bandwidth : "not given");
+}
+
 static void rule_fabric(ctx_t *c, const json_t *g, int idx)
 {
     const char *state = text_of(json_object_get(g, "fabric"), "state");
@@ -233,6 +248,8 @@ static void rule_fabric(ctx_t *c, const json_t *g, int idx)
         if (*status && strcmp(status, "ok") != 0)
             ls_health_add(c->findings, "fabric", idx, LS_ACT_ISOLATE,
                           "GPU%d NVSwitch fabric registration failed: %s", idx, status);
+        else
+            rule_fabric_health(c, json_object_get(json_object_get(g, "fabric"), "health"), idx);
         return;
     }
     /* Until the fabric manager has registered the GPU, NVLink through the NVSwitches

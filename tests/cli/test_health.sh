@@ -61,6 +61,10 @@ run 0 health --from "$tmp/fm-unknown" && { grep -q "is unknown (not in the recor
 run 0 health --from "$fx/fm-down" --fail-on never && { grep -q "^linkscope health: not judged (--fail-on never), worst action isolate$" "$tmp/out" && ok || bad "fm-down never: $(head -1 "$tmp/out")"; }
 echo '{"fabric_manager": "yes"}' >"$tmp/fm-unknown/services.json"
 run 2 health --from "$tmp/fm-unknown" && { grep -q "services.json" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "malformed services.json: $(cat "$tmp/err")"; }
+# the GPUs' fabric health (NVML's health mask, in -q's words): GPU5's degraded bandwidth is
+# watch, alone (the seven healthy blocks quiet), passing at the default --fail-on
+check fabric-degraded 0 watch "GPU5 NVLink fabric health: summary Limited Capacity, bandwidth Degraded "
+run 1 health --from "$fx/fabric-degraded" --fail-on warning -q && { [ "$(grep -c '^  ' "$tmp/out")" -eq 1 ] && ok || bad "fabric-degraded: not one line: $(cat "$tmp/out")"; }
 # SXid events: one finding per switch and SXid, folded follow-up lines not counted; fatal
 # fails (reboot), non-fatal alone passes at the default --fail-on and fails at warning
 check sxid-fatal 1 reboot "NVSwitch 0000:07:00.0 \(nvidia-nvswitch2\) SXid 20034 NVLink LTSSM fault \(link up\): fatal, 2 times on links 24, 25$"
