@@ -5,6 +5,7 @@
 #include "torch_watchdog.h"
 #include "kernel_log.h"
 #include "cuda_error.h"
+#include "framework_log.h"
 #include "fabric_manager.h"
 #include "inspector.h"
 #include "nccl_ras.h"
@@ -378,6 +379,13 @@ static const ls_importer_t readers[] = {
                                                                        pasted with another
                                                                        format's text is that
                                                                        format's */
+    {.fmt = LS_FMT_FRAMEWORK_LOG,
+     .name = "framework log",
+     .detect = ls_framework_log_detect,
+     .read_text = ls_import_framework_log,
+     .help = "TensorFlow, glog and vLLM log lines with none of\n"
+             "the above in them: noted as read, nothing judged;\n"
+             "TensorFlow's GPU list"}, /* after every reader: any of theirs wins */
 };
 
 #define NREADERS (sizeof readers / sizeof readers[0])

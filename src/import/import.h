@@ -33,7 +33,8 @@ enum ls_import_format {
     LS_FMT_SMI_TABLE,       /* plain nvidia-smi and its failure texts: gpus[], smi[] */
     LS_FMT_KERNEL_LOG,      /* a kernel log's NVRM lines (dmesg, syslog): kernel_logs[] */
     LS_FMT_FABRIC_MANAGER,  /* Fabric Manager's log, journal, systemctl: fabric_managers[] */
-    LS_FMT_CUDA_ERROR       /* CUDA error lines (PyTorch, cuda-samples, ...): cuda_errors[] */
+    LS_FMT_CUDA_ERROR,      /* CUDA error lines (PyTorch, cuda-samples, ...): cuda_errors[] */
+    LS_FMT_FRAMEWORK_LOG    /* a framework's log with none of the above: framework_logs[] */
 };
 
 typedef struct {

@@ -177,6 +177,12 @@ void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt,
     } else if (fmt == LS_FMT_FABRIC_MANAGER) {
         snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
         fabric_manager_note(doc, note, notelen);
+    } else if (fmt == LS_FMT_FRAMEWORK_LOG) {
+        const json_t *logs = json_object_get(doc, "framework_logs");
+        const json_t *last = json_array_get(logs, json_array_size(logs) - 1);
+        snprintf(note, notelen, "%s: %s (%s), %lld lines, nothing judged", name,
+                 ls_import_format_name(fmt), ls_json_str(last, "framework", "unknown"),
+                 ls_json_int(last, "lines", 0));
     } else if (fmt == LS_FMT_TOPO || fmt == LS_FMT_TOPO_P2P)
         snprintf(note, notelen, "%s: %s, topology", name, ls_import_format_name(fmt));
     else if (fmt == LS_FMT_SMI_TABLE)
