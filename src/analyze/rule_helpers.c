@@ -88,29 +88,39 @@ const json_t *ls_measurement(const ls_machine_t *m, size_t i)
     return json_array_get(json_object_get(m->doc, "measurements"), i);
 }
 
-int ls_numa_majority(const ls_machine_t *m, int *count)
+int ls_group_majority(const int *group, int n, int *count)
 {
     int counts[LS_MAX_GPUS] = {0}, best = -1, best_count = 0;
-    for (int g = 0; g < m->ngpus; g++)
-        if (m->numa[g] >= 0 && m->numa[g] < LS_MAX_GPUS)
-            counts[m->numa[g]]++;
-    for (int n = 0; n < LS_MAX_GPUS; n++)
-        if (counts[n] > best_count)
-            best = n, best_count = counts[n];
+    for (int g = 0; g < n; g++)
+        if (group[g] >= 0 && group[g] < LS_MAX_GPUS)
+            counts[group[g]]++;
+    for (int k = 0; k < LS_MAX_GPUS; k++)
+        if (counts[k] > best_count)
+            best = k, best_count = counts[k];
     if (count)
         *count = best_count;
     return best;
 }
 
-int ls_numa_minority(const ls_machine_t *m, int g)
+int ls_group_minority(const int *group, int n, int g)
 {
     int largest;
-    if (m->ngpus < 3 || m->numa[g] < 0 || ls_numa_majority(m, &largest) < 0)
+    if (n < 3 || group[g] < 0 || ls_group_majority(group, n, &largest) < 0)
         return 0;
     int here = 0;
-    for (int o = 0; o < m->ngpus; o++)
-        here += m->numa[o] == m->numa[g];
+    for (int o = 0; o < n; o++)
+        here += group[o] == group[g];
     return here < LS_NUMA_MINORITY * largest;
+}
+
+int ls_numa_majority(const ls_machine_t *m, int *count)
+{
+    return ls_group_majority(m->numa, m->ngpus, count);
+}
+
+int ls_numa_minority(const ls_machine_t *m, int g)
+{
+    return ls_group_minority(m->numa, m->ngpus, g);
 }
 
 int ls_entry_host_shared(const json_t *e)

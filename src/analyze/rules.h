@@ -122,6 +122,10 @@ int ls_entry_host_shared(const json_t *e);
    and whether GPU g sits on a node with a minority of the GPUs. */
 int ls_numa_majority(const ls_machine_t *m, int *count);
 int ls_numa_minority(const ls_machine_t *m, int g);
+/* The same over any grouping of n GPUs (group[g] -1 unknown): the largest group, and
+   whether g's group holds fewer than LS_NUMA_MINORITY of its GPUs (3 GPUs or more). */
+int ls_group_majority(const int *group, int n, int *count);
+int ls_group_minority(const int *group, int n, int g);
 
 /* The measurement entries (array) and entry i. */
 const json_t *ls_measurement(const ls_machine_t *m, size_t i);

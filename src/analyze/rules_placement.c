@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 1 when g reaches the GPUs of node over NVLink only (an NVSwitch box whose GPUs sit on
+/* 1 when g reaches the GPUs of group over NVLink only (an NVSwitch box whose GPUs sit on
    uneven NUMA nodes): their traffic never crosses the SMP interconnect. */
-static int nvlink_to_node(const ls_machine_t *m, int g, int node)
+static int nvlink_to_group(const ls_machine_t *m, const int *grp, int g, int group)
 {
     int known = 0;
     for (int o = 0; o < m->ngpus && m->has_topo; o++) {
-        if (o == g || m->numa[o] != node || m->topo->gpu_gpu[g][o].type == LS_LINK_NONE)
+        if (o == g || grp[o] != group || m->topo->gpu_gpu[g][o].type == LS_LINK_NONE)
             continue;
         if (m->topo->gpu_gpu[g][o].type != LS_LINK_NV)
             return 0;
@@ -26,19 +26,106 @@ static int nvlink_to_node(const ls_machine_t *m, int g, int node)
     return known > 0;
 }
 
+/* A CPU list ("0-7,16-23") as ranges; the number of ranges, -1 when it is no list. */
+static int cpu_ranges(const char *list, long lo[], long hi[], int max)
+{
+    int n = 0;
+    for (const char *p = list; *p;) {
+        char *end;
+        lo[n] = strtol(p, &end, 10);
+        if (end == p || lo[n] < 0)
+            return -1;
+        hi[n] = lo[n];
+        if (*end == '-' && (hi[n] = strtol(end + 1, &end, 10)) < lo[n])
+            return -1;
+        if (++n == max && *end)
+            return -1;
+        if (*end && *end != ',')
+            return -1;
+        p = *end ? end + 1 : end;
+    }
+    return n;
+}
+
+/* 1 when the CPU lists a and b share no CPU (both must be lists). */
+static int cpus_disjoint(const char *a, const char *b)
+{
+    long alo[32], ahi[32], blo[32], bhi[32];
+    int na = cpu_ranges(a, alo, ahi, 32), nb = cpu_ranges(b, blo, bhi, 32);
+    if (na <= 0 || nb <= 0)
+        return 0;
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (alo[i] <= bhi[j] && blo[j] <= ahi[i])
+                return 0;
+    return 1;
+}
+
+/* The GPUs' socket groups for numa_placement: their NUMA nodes where known (a live run,
+   or topo -m's NUMA Affinity column); else, for a topo -m of a driver that prints no NUMA
+   column, its CPU Affinity sets: nvidia-smi prints there the CPUs of the GPU's own NUMA
+   node (NVML's ideal CPU affinity), so GPUs with disjoint sets sit on different nodes,
+   whose numbers stay unknown. 0 NUMA nodes, 1 CPU sets, -1 no grouping (a set unknown,
+   cut or overlapping another: unknown stays unknown). */
+static int placement_groups(const ls_machine_t *m, int grp[LS_MAX_GPUS])
+{
+    int known = 0, next = 0;
+    for (int g = 0; g < m->ngpus; g++)
+        known |= (grp[g] = m->numa[g]) >= 0;
+    if (known)
+        return 0;
+    if (!m->has_topo || m->topo->ngpus != m->ngpus)
+        return -1;
+    for (int g = 0; g < m->ngpus; g++) {
+        const char *a = m->topo->cpu_affinity[g];
+        grp[g] = -1;
+        for (int o = 0; o < g && grp[g] < 0; o++)
+            if (!strcmp(a, m->topo->cpu_affinity[o]))
+                grp[g] = grp[o];
+        for (int o = 0; o < g && grp[g] < 0; o++)
+            if (!cpus_disjoint(a, m->topo->cpu_affinity[o]))
+                return -1;
+        if (grp[g] < 0)
+            grp[g] = next++;
+    }
+    return next > 1 ? 1 : -1;
+}
+
+/* GPU index of group k's first GPU. */
+static int first_of(const ls_machine_t *m, const int *grp, int k)
+{
+    for (int g = 0; g < m->ngpus; g++)
+        if (grp[g] == k)
+            return g;
+    return 0;
+}
+
 static void numa_gpus(const ls_machine_t *m, json_t *out)
 {
-    int largest, major = ls_numa_majority(m, &largest);
+    int grp[LS_MAX_GPUS];
+    int by = placement_groups(m, grp);
+    if (by < 0)
+        return;
+    int largest, major = ls_group_majority(grp, m->ngpus, &largest);
     for (int g = 0; g < m->ngpus; g++) {
-        if (!ls_numa_minority(m, g) || nvlink_to_node(m, g, major))
+        if (!ls_group_minority(grp, m->ngpus, g) || nvlink_to_group(m, grp, g, major))
             continue;
         char path[48];
-        snprintf(path, sizeof path, "gpus[%d].numa_node", g);
-        ls_finding_add(out, "numa_placement", LS_SEV_WARNING, LS_ABOUT_GPU(g),
-                       json_pack("[s]", path),
-                       "GPU%d sits on NUMA node %d while %d of the %d GPUs are on node %d: "
-                       "its traffic to them crosses the SMP interconnect",
-                       g, m->numa[g], largest, m->ngpus, major);
+        snprintf(path, sizeof path, by ? "gpus[%d].cpu_affinity" : "gpus[%d].numa_node", g);
+        if (by)
+            ls_finding_add(out, "numa_placement", LS_SEV_WARNING, LS_ABOUT_GPU(g),
+                           json_pack("[s]", path),
+                           "GPU%d's CPU affinity (%s) is another NUMA node's than the one %d of "
+                           "the %d GPUs share (%s): its traffic to them crosses the SMP "
+                           "interconnect",
+                           g, m->topo->cpu_affinity[g], largest, m->ngpus,
+                           m->topo->cpu_affinity[first_of(m, grp, major)]);
+        else
+            ls_finding_add(out, "numa_placement", LS_SEV_WARNING, LS_ABOUT_GPU(g),
+                           json_pack("[s]", path),
+                           "GPU%d sits on NUMA node %d while %d of the %d GPUs are on node %d: "
+                           "its traffic to them crosses the SMP interconnect",
+                           g, m->numa[g], largest, m->ngpus, major);
     }
 }
 

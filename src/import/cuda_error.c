@@ -32,9 +32,9 @@ typedef struct {
    a code or enum name. */
 #define LONG_STRING 24
 
-/* Lines that belong to other readers: NCCL's own log lines (nccl_log.c explains their
-   WARN "Cuda failure" with data/nccl-messages.tsv), the kernel's NVRM lines and
-   nccl-tests' "Cuda failure FILE:LINE '...'" (nccl_tests.c). */
+/* Lines that belong to other readers: NCCL's own log lines (nccl_log.c; their WARN "Cuda
+   failure" is read here too, by nccl_cuda_failure), the kernel's NVRM lines and nccl-tests'
+   "Cuda failure FILE:LINE '...'" (nccl_tests.c). */
 static int others_line(const char *line)
 {
     if (strstr(line, "NCCL WARN") || strstr(line, "NCCL INFO") || strstr(line, "NVRM: "))
@@ -214,6 +214,38 @@ static int device_assert(const char *line)
     return t && strstr(t, "Assertion `");
 }
 
+/* NCCL's CUDACHECK text on a WARN line: "NCCL WARN Cuda failure 802 'system not yet
+   initialized'" (NCCL 2.19 and later print the code), "NCCL WARN Cuda failure 'out of
+   memory'" (earlier ones): the quoted text is cudaGetErrorString's, so the catalog's row
+   (and its node action: 802 is the fabric manager's) is the error NCCL met. NCCL's catalog
+   explains the WARN itself (nccl_warn); this is the CUDA error under it. 1 when read. */
+static int nccl_cuda_failure(const char *line, hit_t *h)
+{
+    const char *w = strstr(line, "NCCL WARN");
+    const char *f = w ? strstr(w, "Cuda failure ") : NULL;
+    if (!f)
+        return 0;
+    const char *p = f + 13, *q = strchr(p, '\'');
+    const char *end = q ? strchr(q + 1, '\'') : NULL;
+    if (!end)
+        return 0;
+    char *e;
+    long c = isdigit((unsigned char)*p) ? strtol(p, &e, 10) : -1;
+    if (c > 0 && (e + 1 != q || *e != ' '))
+        c = -1; /* not "N '" */
+    char quoted[160];
+    snprintf(quoted, sizeof quoted, "%.*s", (int)(end - q - 1), q + 1);
+    size_t at, len;
+    h->form = "nccl_cuda_failure";
+    h->row = c > 0 ? row_of_code((int)c, quoted, h)
+                   : ls_cuda_error_in_text(quoted, LS_CE_STRINGS, 0, &at, &len);
+    if (!h->row && c > 0)
+        h->code = (int)c, snprintf(h->text, sizeof h->text, "%s", quoted);
+    else if (!h->row)
+        unknown_text(quoted, h);
+    return 1;
+}
+
 /* Reads one line into h: 1 when it names a CUDA error. */
 static int read_hit(const char *line, hit_t *h)
 {
@@ -221,6 +253,12 @@ static int read_hit(const char *line, hit_t *h)
     h->code = h->gpu = h->rank = -1;
     h->printed = 0;
     h->form = "";
+    if (nccl_cuda_failure(line, h)) {
+        if (h->row)
+            h->code = h->row->code;
+        row_text(h);
+        return 1;
+    }
     if (others_line(line))
         return 0;
     size_t at, len;

@@ -94,8 +94,8 @@ int ls_import_topo_p2p(json_t *doc, const char *text, const char *name, int writ
 }
 
 /* The CUDA error lines of a text another reader took (a traceback around NCCL's log, a
-   kernel log, nccl-tests' output): theirs too (cuda_error.c skips the lines of NCCL's
-   own log and nccl-tests' "Cuda failure FILE:LINE"). */
+   kernel log, nccl-tests' output): theirs too (cuda_error.c skips NCCL's own lines but
+   the CUDA error of a WARN "Cuda failure", and nccl-tests' "Cuda failure FILE:LINE"). */
 /* The NCCL INFO / WARN lines and nvidia-smi's table or failure lines pasted beside a log
    another reader took: 1 when the table was read. */
 static int also_nccl_and_smi(json_t *doc, const char *text, const char *name)

@@ -665,6 +665,67 @@ static void gdr_receive_only_is_not_gdr_off(void **state)
     }
 }
 
+/* topo -m of a driver that prints no NUMA Affinity column: numa_placement groups the GPUs
+   by their CPU Affinity sets (the CPUs of each GPU's NUMA node); sets that overlap or do
+   not parse leave the grouping unknown, and a NUMA column wins over the sets. */
+static json_t *topo_findings(const char *rows)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "\tGPU0\tGPU1\tGPU2\tGPU3\tCPU Affinity\n%s", rows);
+    json_t *doc = ls_test_import_text(text, LS_FMT_TOPO);
+    json_t *f = ls_findings(doc);
+    json_decref(doc);
+    return f;
+}
+
+static void numa_from_cpu_affinity(void **state)
+{
+    (void)state;
+    json_t *f = topo_findings("GPU0\t X \tPHB\tPHB\tSYS\t0-7,16-23\n"
+                              "GPU1\tPHB\t X \tPHB\tSYS\t0-7,16-23\n"
+                              "GPU2\tPHB\tPHB\t X \tSYS\t0-7,16-23\n"
+                              "GPU3\tSYS\tSYS\tSYS\t X \t8-15,24-31\n");
+    assert_int_equal(count_rule(f, "numa_placement", "GPU3"), 1);
+    assert_int_equal(count_rule(f, "numa_placement", NULL), 1);
+    json_decref(f);
+
+    /* GPU3's set overlaps the others' (a cut cell, or one node's CPUs listed twice
+       differently): which node it is stays unknown, so nothing is said */
+    f = topo_findings("GPU0\t X \tPHB\tPHB\tSYS\t0-7,16-23\n"
+                      "GPU1\tPHB\t X \tPHB\tSYS\t0-7,16-23\n"
+                      "GPU2\tPHB\tPHB\t X \tSYS\t0-7,16-23\n"
+                      "GPU3\tSYS\tSYS\tSYS\t X \t7-15\n");
+    assert_int_equal(count_rule(f, "numa_placement", NULL), 0);
+    json_decref(f);
+    f = topo_findings("GPU0\t X \tPHB\tPHB\tSYS\t0-7\n"
+                      "GPU1\tPHB\t X \tPHB\tSYS\t0-7\n"
+                      "GPU2\tPHB\tPHB\t X \tSYS\t0-7\n"
+                      "GPU3\tSYS\tSYS\tSYS\t X \t-15\n");
+    assert_int_equal(count_rule(f, "numa_placement", NULL), 0);
+    json_decref(f);
+
+    /* two GPUs a socket: even, quiet */
+    f = topo_findings("GPU0\t X \tPHB\tSYS\tSYS\t0-7\n"
+                      "GPU1\tPHB\t X \tSYS\tSYS\t0-7\n"
+                      "GPU2\tSYS\tSYS\t X \tPHB\t8-15\n"
+                      "GPU3\tSYS\tSYS\tPHB\t X \t8-15\n");
+    assert_int_equal(count_rule(f, "numa_placement", NULL), 0);
+    json_decref(f);
+
+    /* the NUMA column names the nodes: the sets are not read (one node, quiet, although
+       GPU3's CPUs differ) */
+    json_t *doc = ls_test_import_text("\tGPU0\tGPU1\tGPU2\tGPU3\tCPU Affinity\tNUMA Affinity\n"
+                                      "GPU0\t X \tPHB\tPHB\tPHB\t0-7\t0\n"
+                                      "GPU1\tPHB\t X \tPHB\tPHB\t0-7\t0\n"
+                                      "GPU2\tPHB\tPHB\t X \tPHB\t0-7\t0\n"
+                                      "GPU3\tPHB\tPHB\tPHB\t X \t8-15\t0\n",
+                                      LS_FMT_TOPO);
+    f = ls_findings(doc);
+    assert_int_equal(count_rule(f, "numa_placement", NULL), 0);
+    json_decref(f);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -690,6 +751,7 @@ int main(void)
         cmocka_unit_test(severity_names_round_trip),
         cmocka_unit_test(empty_document_gives_empty_analysis),
         cmocka_unit_test(mpi_net_between_nodes_is_not_inside_a_node),
+        cmocka_unit_test(numa_from_cpu_affinity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

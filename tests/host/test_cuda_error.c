@@ -298,8 +298,10 @@ static void mixed_pastes(void **state)
                             "[rank0]: RuntimeError: CUDA error: an illegal memory access was "
                             "encountered\n",
                             LS_FMT_NCCL_LOG);
-    assert_int_equal(errors(doc), 1); /* the WARN line is nccl_log's */
-    assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 700);
+    assert_int_equal(errors(doc), 2); /* the WARN line is nccl_log's, its CUDA error ours */
+    assert_string_equal(ls_json_str(error_at(doc, 0), "form", ""), "nccl_cuda_failure");
+    assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 1);
+    assert_int_equal(ls_json_int(error_at(doc, 1), "code", 0), 700);
     assert_non_null(json_object_get(doc, "nccl_logs"));
     json_decref(doc);
 
@@ -329,6 +331,44 @@ static void mixed_pastes(void **state)
     json_decref(doc);
 }
 
+/* NCCL's CUDACHECK text on its WARN lines: the CUDA error under the WARN, with the
+   catalog's node action; both wordings (with and without the code), once per error. */
+static void nccl_cuda_failures(void **state)
+{
+    (void)state;
+    json_t *doc = import_as("[2025-03-31 12:11:36] h:1:2 [1] transport/nvls.cc:254 NCCL WARN Cuda "
+                            "failure 802 'system not yet initialized'\n\n"
+                            "[2025-03-31 12:11:36] h:1:3 [3] transport/nvls.cc:254 NCCL WARN Cuda "
+                            "failure 802 'system not yet initialized'\n",
+                            LS_FMT_NCCL_LOG);
+    assert_int_equal(errors(doc), 1);
+    assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 802);
+    assert_int_equal(ls_json_int(error_at(doc, 0), "count", 0), 2);
+    fires(doc, "error", "isolate", "system not yet initialized");
+    json_decref(doc);
+
+    /* NCCL before 2.19: no code; the catalog's string names it */
+    doc = import_as("h:1:2 [0] enqueue.cc:215 NCCL WARN Cuda failure 'out of memory'\n",
+                    LS_FMT_NCCL_LOG);
+    assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 2);
+    json_decref(doc);
+
+    /* a code the catalog lacks keeps its code and NCCL's text */
+    doc = import_as("h:1:2 [0] misc.cc:1 NCCL WARN Cuda failure 9999 'a future error'\n",
+                    LS_FMT_NCCL_LOG);
+    assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 9999);
+    assert_string_equal(ls_json_str(error_at(doc, 0), "text", ""), "a future error");
+    json_decref(doc);
+
+    /* other WARN lines, and a "Cuda failure" without NCCL's quotes, name no CUDA error */
+    doc = import_as("h:1:2 [0] misc/socket.cc:578 NCCL WARN socketPollConnect: connect returned "
+                    "Connection refused\n"
+                    "h:1:2 [0] init.cc:1 NCCL WARN Cuda failure in the proxy\n",
+                    LS_FMT_NCCL_LOG);
+    assert_int_equal(errors(doc), 0);
+    json_decref(doc);
+}
+
 static void real_pastes(void **state)
 {
     (void)state;
@@ -349,15 +389,11 @@ static void real_pastes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(catalog_lookups),
-        cmocka_unit_test(pytorch_forms),
-        cmocka_unit_test(samples_and_other_tools),
-        cmocka_unit_test(xla_and_device_asserts),
-        cmocka_unit_test(old_numbering),
-        cmocka_unit_test(healthy_twins),
-        cmocka_unit_test(actions_per_class),
-        cmocka_unit_test(mixed_pastes),
-        cmocka_unit_test(real_pastes),
+        cmocka_unit_test(catalog_lookups),         cmocka_unit_test(pytorch_forms),
+        cmocka_unit_test(samples_and_other_tools), cmocka_unit_test(xla_and_device_asserts),
+        cmocka_unit_test(old_numbering),           cmocka_unit_test(healthy_twins),
+        cmocka_unit_test(actions_per_class),       cmocka_unit_test(mixed_pastes),
+        cmocka_unit_test(nccl_cuda_failures),      cmocka_unit_test(real_pastes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
