@@ -272,6 +272,12 @@ static const struct {
     {.kind = "no_gpu", .says = "No NVIDIA GPU found"},
     {.kind = "no_gpu", .says = "No NVIDIA graphics adapter found"},
     {.kind = "api_mismatch", .says = "API mismatch"},
+    /* the driver's status NV_ERR_RESET_REQUIRED (0x62, "Reset required"), printed by its
+       assertion lines ("nvAssertOkFailedNoLog: Assertion failed: Reset required
+       [NV_ERR_RESET_REQUIRED] (0x00000062) returned from ..."): the resource manager
+       returns it once the GPU hit a fatal error (GSP fault, bus lost) and refuses work
+       until the GPU is reset */
+    {.kind = "reset_required", .says = "NV_ERR_RESET_REQUIRED"},
     {.kind = "gsp_timeout", .says = "Heartbeat timed out"},
     {.kind = "gsp_timeout", .says = "heartbeat timed out"},
     {.kind = "gsp_timeout", .says = "Timeout waiting for RPC from GSP"},
