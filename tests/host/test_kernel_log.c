@@ -323,6 +323,13 @@ static void init_failed(void **state)
     doc = import_str("[1.0] NVRM: The NVIDIA probe routine was not called for 3 device(s).\n");
     fires(doc, "driver_init_failed", "error", "reboot");
     json_decref(doc);
+    /* an Xid message that stops before its number: cut, no event (the driver prints the
+       number on the same line) */
+    doc = import_str("[ 32.84] NVRM: nvAssertFailedNoLog: Assertion failed: 0 @ kernel_gsp.c:1476\n"
+                     "[ 33.92] NVRM: Xid (PC\n");
+    assert_non_null(strstr(ls_json_str(klog(doc), "incomplete", ""), "before its number"));
+    assert_int_equal(json_array_size(json_object_get(klog(doc), "events")), 0);
+    json_decref(doc);
 }
 
 static void gsp_timeout(void **state)
