@@ -276,9 +276,9 @@ static const char *rule_of(const json_t *doc, const json_t *k, const json_t *f, 
         *what = "";
         return "driver_mismatch";
     }
-    if (strcmp(kind, "gsp_timeout") == 0) {
+    if (strcmp(kind, "gsp_timeout") == 0 || strcmp(kind, "reset_required") == 0) {
         *what = *bus ? bus : ls_json_str(f, "driver_gpu", "");
-        return "gsp_timeout";
+        return kind;
     }
     return NULL;
 }
@@ -422,6 +422,22 @@ static enum ls_action gsp_text(ls_text_t *t, const json_t *g, long long n)
     return LS_ACT_RESET;
 }
 
+/* NV_ERR_RESET_REQUIRED in the driver's lines: its resource manager refuses the GPU's work
+   until a reset (it returns the status once the firmware hit a fatal error or the GPU was
+   lost); the CUDA calls of the job fail meanwhile (cudaErrorDevicesUnavailable, ...). */
+static enum ls_action reset_required_text(ls_text_t *t, const json_t *g, long long n)
+{
+    ls_text_put(t,
+                ": the driver says the GPU needs a reset (NV_ERR_RESET_REQUIRED), %lld line%s: ", n,
+                n == 1 ? "" : "s");
+    put_texts(t, g);
+    ls_text_put(t,
+                ". It refuses the GPU's work until then. Node action: reset: %s; the Xid or GSP "
+                "line before it says why; recurring, the hardware",
+                ls_action_words(LS_ACT_RESET));
+    return LS_ACT_RESET;
+}
+
 /* Who a failure group is about: its bus (or the document's GPU index), the driver's own
    GPU number of a GSP line, the node (a driver mismatch). */
 static void failure_subject(const json_t *doc, const json_t *g, char *who, size_t len,
@@ -430,7 +446,8 @@ static void failure_subject(const json_t *doc, const json_t *g, char *who, size_
     const json_t *key = json_object_get(g, "key");
     const char *rule = ls_json_str(key, "rule", ""), *what = ls_json_str(key, "what", "");
     const char *host = ls_json_str(key, "host", "");
-    if (!strcmp(rule, "gsp_timeout") && strncmp(what, "GPU", 3) == 0) {
+    if ((!strcmp(rule, "gsp_timeout") || !strcmp(rule, "reset_required")) &&
+        strncmp(what, "GPU", 3) == 0) {
         snprintf(who, len, "%s%sthe driver's %s (its own numbering, not nvidia-smi's)", host,
                  *host ? " " : "", what);
         *about = LS_ABOUT_WHAT(who);
@@ -452,6 +469,7 @@ static void failure_finding(const json_t *doc, const json_t *g, json_t *out)
         {.rule = "driver_init_failed", .text = init_text},
         {.rule = "driver_mismatch", .text = mismatch_text},
         {.rule = "gsp_timeout", .text = gsp_text},
+        {.rule = "reset_required", .text = reset_required_text},
     };
     const json_t *key = json_object_get(g, "key");
     const char *rule = ls_json_str(key, "rule", ""), *what = ls_json_str(key, "what", "");

@@ -311,6 +311,39 @@ static void completed_alike(const json_t *w, text_t *t)
         put(t, ". Every rank's progress line shown last completed SeqNum %lld", c);
 }
 
+/* ": on rank 4 (PG 99 EXPERT_MODEL_PARALLEL_GROUP), rank 0 (PG 117 ...)": the ranks whose
+   watchdog got stuck or whose heartbeat timed out, as their lines name them; nothing when
+   none does. */
+static void stuck_ranks(const json_t *w, text_t *t)
+{
+    const json_t *list = json_object_get(w, "stuck");
+    size_t i, n = json_array_size(list);
+    const json_t *x;
+    json_array_foreach(list, i, x) {
+        if (i == 4) {
+            put(t, " and %zu more", n - i);
+            break;
+        }
+        long long r = ls_json_int(x, "rank", -1);
+        put(t, "%s", i ? ", " : " on ");
+        if (r >= 0)
+            put(t, "rank %lld", r);
+        else
+            put(t, "rank %lld of its group", ls_json_int(x, "group_rank", -1));
+        if (*ls_json_str(x, "pg", ""))
+            put(t, " (PG %s%s%s)", ls_json_str(x, "pg", ""),
+                *ls_json_str(x, "pg_name", "") ? " " : "", ls_json_str(x, "pg_name", ""));
+    }
+}
+
+/* Only the watchdog's own trouble in the text: stuck, or its heartbeat, without a
+   timeout, a progress line or "Some NCCL operations have failed or timed out". */
+static int only_stuck(const json_t *w)
+{
+    return !json_object_get(w, "taken_down") &&
+           (json_object_get(w, "stuck_s") || json_object_get(w, "heartbeat_timeout"));
+}
+
 static void describe(const json_t *w, text_t *t)
 {
     const json_t *list = json_object_get(w, "timeouts");
@@ -325,16 +358,19 @@ static void describe(const json_t *w, text_t *t)
         put(t, "a collective timed out (SeqNum %lld, last completed %lld)",
             ls_json_int(json_array_get(json_object_get(w, "progress"), 0), "at", -1),
             ls_json_int(json_array_get(json_object_get(w, "progress"), 0), "last_completed", -1));
-    if (!t->used)
+    if (!t->used && only_stuck(w))
+        put(t, "No collective timeout is in the text");
+    else if (!t->used)
         put(t, "NCCL operations failed or timed out (no collective named in the text)");
-    if (ls_json_int(w, "stuck_s", -1) >= 0)
-        put(t,
-            ". The watchdog thread itself got stuck for %lld s (a CUDA or NCCL call hung in "
-            "the process, or a thread holding Python's GIL)",
-            ls_json_int(w, "stuck_s", -1));
-    else if (json_is_true(json_object_get(w, "heartbeat_timeout")))
-        put(t, ". The watchdog's heartbeat monitor timed out (the watchdog thread made no "
-               "progress)");
+    if (ls_json_int(w, "stuck_s", -1) >= 0) {
+        put(t, ". The watchdog thread itself got stuck for %lld s", ls_json_int(w, "stuck_s", -1));
+        stuck_ranks(w, t);
+        put(t, " (a CUDA or NCCL call hung in the process, or a thread holding Python's GIL)");
+    } else if (json_is_true(json_object_get(w, "heartbeat_timeout"))) {
+        put(t, ". The watchdog's heartbeat monitor timed out");
+        stuck_ranks(w, t);
+        put(t, " (the watchdog thread made no progress)");
+    }
 }
 
 static void one(const json_t *w, json_t *out)
@@ -376,6 +412,8 @@ static json_t *merged(const json_t *list)
     json_array_foreach(list, i, w) {
         json_array_extend(json_object_get(m, "timeouts"), json_object_get(w, "timeouts"));
         json_array_extend(json_object_get(m, "progress"), json_object_get(w, "progress"));
+        if (json_object_get(w, "stuck"))
+            json_array_extend(ls_json_array_at(m, "stuck"), json_object_get(w, "stuck"));
         const char *k;
         json_t *v;
         json_object_foreach((json_t *)w, k, v) {

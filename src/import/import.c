@@ -28,6 +28,7 @@
 #include "model/doc.h"
 #include "util/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,10 +110,27 @@ static int also_nccl_and_smi(json_t *doc, const char *text, const char *name)
     return 1;
 }
 
+static int read_nccl_log(json_t *doc, const char *text, const char *name, char *err, size_t errlen);
+
 static void also_cuda_errors(json_t *doc, const char *text, const char *name)
 {
     char ignored[256]; /* a text without one: nothing to add */
     ls_import_cuda_errors(doc, text, name, ignored, sizeof ignored);
+}
+
+/* nccl-tests' header with no result row under it (the run failed or the paste stops
+   before its first row), printed among NCCL_DEBUG=INFO lines: the log still holds the
+   ranks, hosts and transports, so it is read as NCCL's log, the missing rows noted. */
+static int nccl_tests_without_rows(json_t *doc, const char *text, const char *name, char *err,
+                                   size_t errlen)
+{
+    if (!ls_nccl_log_detect(text))
+        return -1; /* the nccl-tests refusal stands */
+    int n = read_nccl_log(doc, text, name, err, errlen);
+    if (n >= 0)
+        ls_import_note_missing("nccl-tests' header without a result row under it: "
+                               "its NCCL log lines read");
+    return n;
 }
 
 static int read_nccl_tests(json_t *doc, const char *text, const char *name,
@@ -120,6 +138,14 @@ static int read_nccl_tests(json_t *doc, const char *text, const char *name,
 {
     int n = ls_import_nccl_tests(doc, text, name, o ? o->variant : NULL, o ? o->collective : NULL,
                                  err, errlen);
+    if (n < 0) {
+        char why[512]; /* the nccl-tests refusal, kept when the log does not read either */
+        snprintf(why, sizeof why, "%s", err);
+        n = nccl_tests_without_rows(doc, text, name, err, errlen);
+        if (n < 0)
+            snprintf(err, errlen, "%s", why);
+        return n;
+    }
     char ignored[8]; /* NCCL INFO lines mixed in: their facts too, when there are any */
     if (n >= 0 && ls_nccl_log_detect(text))
         ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);

@@ -272,6 +272,12 @@ static const struct {
     {.kind = "no_gpu", .says = "No NVIDIA GPU found"},
     {.kind = "no_gpu", .says = "No NVIDIA graphics adapter found"},
     {.kind = "api_mismatch", .says = "API mismatch"},
+    /* the driver's status NV_ERR_RESET_REQUIRED (0x62, "Reset required"), printed by its
+       assertion lines ("nvAssertOkFailedNoLog: Assertion failed: Reset required
+       [NV_ERR_RESET_REQUIRED] (0x00000062) returned from ..."): the resource manager
+       returns it once the GPU hit a fatal error (GSP fault, bus lost) and refuses work
+       until the GPU is reset */
+    {.kind = "reset_required", .says = "NV_ERR_RESET_REQUIRED"},
     {.kind = "gsp_timeout", .says = "Heartbeat timed out"},
     {.kind = "gsp_timeout", .says = "heartbeat timed out"},
     {.kind = "gsp_timeout", .says = "Timeout waiting for RPC from GSP"},
@@ -516,10 +522,23 @@ static void cut_event(ctx_t *c)
     json_object_set_new(e, "cut", json_true());
 }
 
+/* Whether body begins an Xid message that stops before its number ("Xid (PC", "Xid
+   (PCI:0000:3b:00): "): the driver prints "Xid (PCI:...): N, ..." whole, so only a cut
+   paste leaves one without it. */
+static int xid_without_number(const char *body)
+{
+    if (strncmp(body, "Xid (", 5) != 0)
+        return 0;
+    char line[MSG_MAX + 8];
+    snprintf(line, sizeof line, "NVRM: %s", body);
+    ls_xid_event_t e;
+    return ls_xid_parse(line, strlen(line), &e) != 0;
+}
+
 /* How the text's last line was cut, into why (empty when it was not): a line that only
-   begins the previous NVRM line's prefix ("[ 1121", "Dec"), or a message that is a
-   strict prefix of an earlier one, digit runs alike ("..., pid=35907" under "..., pid=N,
-   Ch 00000008, ..."). */
+   begins the previous NVRM line's prefix ("[ 1121", "Dec"), a message that is a strict
+   prefix of an earlier one, digit runs alike ("..., pid=35907" under "..., pid=N, Ch
+   00000008, ..."), or an Xid message that stops before its number. */
 static void cut_last(ctx_t *c, int ended_in_nvrm, char *why, size_t len)
 {
     why[0] = '\0';
@@ -543,6 +562,11 @@ static void cut_last(ctx_t *c, int ended_in_nvrm, char *why, size_t len)
             return;
         }
     }
+    if (xid_without_number(c->cur.body))
+        snprintf(why, len,
+                 "the last NVRM line is cut inside an Xid message, before its number "
+                 "('%.40s')",
+                 c->cur.body);
 }
 
 static void read_text(ctx_t *c, const char *text, char *why, size_t len)

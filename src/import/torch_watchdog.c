@@ -13,8 +13,9 @@
        PG status: last enqueued work: E, last completed work: C            (2.5 on)
      ... Received a dump signal due to a collective timeout from rank N ... Last enqueued
        NCCL work: E, last completed NCCL work: C.
-     ProcessGroupNCCL's watchdog got stuck for N seconds without making progress ...
-     Heartbeat monitor timed out! ...
+     [PG P Rank R] ProcessGroupNCCL's watchdog got stuck for N seconds without making
+       progress ...
+     [PG P Rank R] Heartbeat monitor timed out! ...
      [Rank R] Some NCCL operations have failed or timed out. ...
      [Rank R] Work WorkNCCL(...) timed out in blocking wait.
      ProcessGroupNCCL initialization options: size: N, global rank: R, TIMEOUT(ms): T, ...
@@ -255,6 +256,38 @@ static void read_facts(json_t *w, const char *s)
         json_object_set_new(w, "size", json_integer(v));
 }
 
+/* The group's name a log prefix prints after its GUID ("PG GUID 99(EXPERT_MODEL_PARALLEL_
+   GROUP)", "PG GUID 0(default_pg)"), into out; "" when not printed. */
+static void pg_name_of(const char *s, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *g = strstr(s, "PG GUID ");
+    if (!g)
+        return;
+    g += 8 + strspn(g + 8, "0123456789");
+    const char *end = *g == '(' ? strchr(g, ')') : NULL;
+    if (end && end - g > 1)
+        snprintf(out, len, "%.*s", (int)(end - g - 1), g + 1);
+}
+
+/* The rank and group of a watchdog that got stuck or whose heartbeat timed out (every
+   rank prints its own line): stuck[]. */
+static void read_stuck(json_t *w, const char *s, const who_t *who)
+{
+    if (!strstr(s, "watchdog got stuck for") && !strstr(s, "Heartbeat monitor timed out"))
+        return;
+    json_t *o = json_object();
+    set_who(o, who);
+    char name[64];
+    pg_name_of(s, name, sizeof name);
+    if (name[0])
+        json_object_set_new(o, "pg_name", json_string(name));
+    if (json_object_size(o))
+        add_once(ls_json_array_at(w, "stuck"), o);
+    else
+        json_decref(o);
+}
+
 static void read_line(json_t *w, const char *s)
 {
     if (!has_marker(s))
@@ -265,6 +298,7 @@ static void read_line(json_t *w, const char *s)
         strstr(s, "timed out in blocking wait") || cut_marker(s))
         read_timeout(w, s, &who);
     read_progress(w, s, &who);
+    read_stuck(w, s, &who);
     read_facts(w, s);
 }
 

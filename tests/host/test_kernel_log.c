@@ -323,6 +323,13 @@ static void init_failed(void **state)
     doc = import_str("[1.0] NVRM: The NVIDIA probe routine was not called for 3 device(s).\n");
     fires(doc, "driver_init_failed", "error", "reboot");
     json_decref(doc);
+    /* an Xid message that stops before its number: cut, no event (the driver prints the
+       number on the same line) */
+    doc = import_str("[ 32.84] NVRM: nvAssertFailedNoLog: Assertion failed: 0 @ kernel_gsp.c:1476\n"
+                     "[ 33.92] NVRM: Xid (PC\n");
+    assert_non_null(strstr(ls_json_str(klog(doc), "incomplete", ""), "before its number"));
+    assert_int_equal(json_array_size(json_object_get(klog(doc), "events")), 0);
+    json_decref(doc);
 }
 
 static void gsp_timeout(void **state)
@@ -486,6 +493,29 @@ static void real_pastes(void **state)
     json_decref(doc);
 }
 
+/* The driver's status NV_ERR_RESET_REQUIRED in its assertion line (nvAssertOkFailedNoLog:
+   "Assertion failed: <status string> [<status name>] (0x<code>) returned from <expr> @
+   <file>:<line>"): the GPU needs a reset; another status in the same form, and a bare
+   assertion, stay quiet. */
+static void reset_required(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("[373871.35] NVRM: nvAssertOkFailedNoLog: Assertion failed: Reset "
+                             "required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from status "
+                             "@ kernel_channel.c:2827\n");
+    fires(doc, "reset_required", "error", "reset");
+    json_decref(doc);
+    doc = import_str("[   32.84] NVRM: nvAssertFailedNoLog: Assertion failed: 0 @ "
+                     "kernel_gsp.c:1476\n"
+                     "[   33.10] NVRM: nvAssertOkFailedNoLog: Assertion failed: Invalid argument "
+                     "[NV_ERR_INVALID_ARGUMENT] (0x0000001F) returned from status @ mem.c:12\n");
+    absent(doc, "reset_required");
+    json_t *found = ls_findings(doc);
+    assert_int_equal(json_array_size(found), 0);
+    json_decref(found);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -498,7 +528,7 @@ int main(void)
         cmocka_unit_test(gsp_timeout),      cmocka_unit_test(cut_last_line),
         cmocka_unit_test(catalog),          cmocka_unit_test(uuid_and_serial),
         cmocka_unit_test(real_pastes),      cmocka_unit_test(no_gpu_found),
-        cmocka_unit_test(xid63_activation),
+        cmocka_unit_test(xid63_activation), cmocka_unit_test(reset_required),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

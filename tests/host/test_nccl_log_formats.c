@@ -658,6 +658,45 @@ static void connect_retry_lines(void **state)
     json_decref(doc);
 }
 
+/* nccl-tests' column header with no result row under it (the run failed, or the paste
+   stops before the first row), among NCCL_DEBUG=INFO lines: read as NCCL's log, the
+   missing rows noted; its connections over the network without GDRDMA are still seen.
+   Without any NCCL line the nccl-tests refusal stands. */
+static void tests_header_without_rows(void **state)
+{
+    (void)state;
+    const char *header =
+        "#                                                     out-of-place                       "
+        "in-place          \n"
+        "#       size         count    type   redop     time   algbw   busbw  error     time   "
+        "algbw   busbw  error\n"
+        "#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  "
+        "(GB/s)  (GB/s)       \n";
+    char text[2048];
+    snprintf(text, sizeof text,
+             "nodeb:91:120 [0] NCCL INFO Channel 00 : 1[101c0] -> 0[101c0] [receive] via "
+             "NET/IB/0\n"
+             "nodea:77:130 [0] NCCL INFO Channel 00 : 1[101c0] -> 0[101c0] [send] via NET/IB/0\n"
+             "nodea:77:130 [0] NCCL INFO comm 0x7f00 rank 1 nranks 2 cudaDev 0 busId 101c0 - "
+             "Init COMPLETE\n"
+             "%s"
+             "nodeb:91:91 [0] NCCL INFO Launch mode Parallel\n",
+             header);
+    json_t *doc = import_text(text);
+    const json_t *imp = json_array_get(json_object_get(doc, "imports"), 0);
+    assert_true(json_is_true(json_object_get(imp, "incomplete")));
+    assert_non_null(strstr(ls_json_str(imp, "missing", ""), "without a result row"));
+    char sev[16];
+    assert_string_equal(fired(doc, "gdr_disabled", sev, sizeof sev), "warning");
+    json_decref(doc);
+
+    char err[512] = "";
+    doc = ls_import_doc_new();
+    assert_int_equal(ls_import_text(doc, header, "synthetic.log", NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no nccl-tests results found"));
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -680,6 +719,7 @@ int main(void)
         cmocka_unit_test(socket_ranks_beyond_node),
         cmocka_unit_test(direct_shared_memory_lines),
         cmocka_unit_test(connect_retry_lines),
+        cmocka_unit_test(tests_header_without_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

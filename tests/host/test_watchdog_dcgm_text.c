@@ -459,6 +459,41 @@ static void refused_in_one_line(void **state)
     }
 }
 
+/* The ranks and groups of a stuck watchdog, as each rank's line prefix names them (2.5's
+   "[PG ID P PG GUID G(name) Rank R]", the older "[PG P Rank R]" of a heartbeat line): the
+   message names them and says no collective timed out; with "Some NCCL operations have
+   failed or timed out" it keeps saying operations failed. */
+static void watchdog_stuck_ranks(void **state)
+{
+    (void)state;
+    json_t *f;
+    json_t *doc = import_str(
+        "[rank4]:[E205 18:11:06.3 ProcessGroupNCCL.cpp:1870] [PG ID 12 PG GUID 99(EXPERT_GROUP) "
+        "Rank 4] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress "
+        "in monitoring enqueued collectives.\n"
+        "[rank1]:[E1019 01:04:03.3 ProcessGroupNCCL.cpp:1413] [PG 3 Rank 1] Heartbeat monitor "
+        "timed out! Process will be terminated after dumping debug info.\n");
+    const json_t *stuck = json_object_get(json_array_get(json_object_get(doc, "torch_watchdog"), 0),
+                                          "stuck");
+    assert_int_equal(json_array_size(stuck), 2);
+    assert_string_equal(ls_json_str(json_array_get(stuck, 0), "pg_name", ""), "EXPERT_GROUP");
+    const char *msg = timeout_message(doc, &f);
+    has(msg, "No collective timeout is in the text");
+    has(msg, "got stuck for 480 s on rank 4 (PG 99 EXPERT_GROUP), rank 1 (PG 3)");
+    json_decref(f);
+    json_decref(doc);
+    doc = import_str("[rank0]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 0] Heartbeat monitor "
+                     "timed out! Process will be terminated after dumping debug info.\n"
+                     "[E ProcessGroupNCCL.cpp:916] [Rank 0] Some NCCL operations have failed or "
+                     "timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU "
+                     "operations might run on corrupted/incomplete data.\n");
+    msg = timeout_message(doc, &f);
+    has(msg, "NCCL operations failed or timed out");
+    has(msg, "heartbeat monitor timed out on rank 0 (PG 0)");
+    json_decref(f);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +508,7 @@ int main(void)
         cmocka_unit_test(watchdog_line_cut_in_its_message),
         cmocka_unit_test(watchdog_options_quiet),
         cmocka_unit_test(watchdog_options_line_and_stuck),
+        cmocka_unit_test(watchdog_stuck_ranks),
         cmocka_unit_test(dcgm_text_fail_gpu0),
         cmocka_unit_test(dcgm_text_fail_all_pieces),
         cmocka_unit_test(dcgm_text_per_gpu_pass),
