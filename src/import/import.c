@@ -162,6 +162,18 @@ static int read_torch_watchdog(json_t *doc, const char *text, const char *name, 
     return n;
 }
 
+/* ncclras's report, and PyTorch's watchdog lines pasted with it: RAS queried while a job
+   hung ("RAS shows it healthy, but PyTorch reported an NCCL timeout", nccl#1730). The
+   report says what RAS saw; the watchdog's lines say what timed out: both are kept. */
+static int read_nccl_ras(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+{
+    int n = ls_import_nccl_ras(doc, text, name, err, errlen);
+    char ignored[8]; /* RAS's lines hold no watchdog fact: the report's alone */
+    if (n >= 0 && ls_torch_watchdog_detect(text))
+        ls_import_torch_watchdog(doc, text, name, ignored, sizeof ignored);
+    return n;
+}
+
 /* A kernel log's NVRM lines, and what is often pasted with them: the NCCL INFO / WARN
    lines of a job log around them, and nvidia-smi's table or failure line ("nvidia-smi
    says No devices were found; meanwhile in syslog: RmInitAdapter failed"). */
@@ -278,7 +290,7 @@ static const ls_importer_t readers[] = {
     {.fmt = LS_FMT_NCCL_RAS,
      .name = "ncclras",
      .detect = ls_nccl_ras_detect,
-     .read_text = ls_import_nccl_ras,
+     .read_text = read_nccl_ras,
      .help = "its text: the same as its JSON"}, /* before the INFO log */
     {.fmt = LS_FMT_PERFTEST,
      .name = "perftest",
