@@ -380,12 +380,17 @@ static int version_line(const char *s, json_t *facts)
 }
 
 /* A line without NCCL's keyword: a version line, the last WARN text a framework printed
-   after "Last error:" (on this line or, when this one ends there, the next), or a
+   after "Last error:" (on this line or, when this one ends there, the next) or right
+   after PyTorch's interpretation line where the paste has no "Last error:", or a
    network transport's message pasted alone, kept in bare_messages for the WARN catalog
    to judge (analyze/rules_nccl_log.c: one it knows is a warning, others stay quiet). */
 static void keywordless_line(const char *s, json_t *facts, int *await_last_error)
 {
     version_line(s, facts);
+    if (ls_nccl_interpretation_line(s)) { /* the last error on the next lines */
+        *await_last_error = 1;
+        return;
+    }
     const char *last = ls_nccl_last_error(s);
     if (*await_last_error && !last) {
         const char *next = ls_nccl_last_error_next(s);

@@ -550,6 +550,43 @@ static void last_error_lines(void **state)
     json_decref(doc);
 }
 
+/* PyTorch's interpretation line (getNcclErrorDetailStr) with NCCL's last error right after
+   it, the "Last error:" word left out of the paste (NVIDIA/nccl#2077): NCCL's message is
+   a WARN line, and the CUDA error inside it stays NCCL's (no cuda_errors record, so no
+   application "out of memory"); Python's own lines after the interpretation are not
+   NCCL's, and a text without an interpretation line is not a framework's NCCL error. */
+static void interpretation_then_message(void **state)
+{
+    (void)state;
+    char sev[16];
+    json_t *doc = import_text("torch.distributed.DistBackendError: NCCL error in: x.cpp:93, "
+                              "unhandled cuda error, NCCL version 2.29.7\n"
+                              "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+                              "Failed to bind NVLink SHARP (NVLS) Multicast memory of size "
+                              "2097152 : CUDA error 2 'out of memory'.\n"
+                              "This is usually caused by a system or configuration error in the "
+                              "Fabric Manager or NVSwitches.\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "error");
+    const json_t *w = json_array_get(json_object_get(log0(doc), "warnings"), 0);
+    assert_non_null(strstr(json_string_value(json_object_get(w, "text")), "NVLink SHARP"));
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 1);
+    assert_int_equal(json_array_size(json_object_get(doc, "cuda_errors")), 0);
+    json_decref(doc);
+    doc = import_text("torch.distributed.DistBackendError: NCCL error in: x.cpp:1, invalid "
+                      "usage, NCCL version 2.20.5\n"
+                      "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                      "Last error:\n"
+                      "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10\n");
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 1);
+    json_decref(doc);
+    doc = import_text("RuntimeError: NCCL error in: x.cpp:1, unhandled cuda error, NCCL "
+                      "version 2.14.3\n"
+                      "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+                      "  File \"train.py\", line 3, in <module>\n");
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 0);
+    json_decref(doc);
+}
+
 /* paths.cc's "P2P is disabled between connected GPUs A and B" (INFO; NVML says the
    pair's P2P status is not OK): p2p_unavailable naming the pairs; a log whose GPUs connect
    over P2P/IPC stays without it. */
@@ -672,6 +709,7 @@ int main(void)
         cmocka_unit_test(catalog_rows),
         cmocka_unit_test(bare_net_lines),
         cmocka_unit_test(last_error_lines),
+        cmocka_unit_test(interpretation_then_message),
         cmocka_unit_test(p2p_disabled_lines),
         cmocka_unit_test(quoted_nccl_tests),
         cmocka_unit_test(cut_prefix_host),

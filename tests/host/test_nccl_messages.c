@@ -55,6 +55,11 @@ static void specific_before_general(void **state)
     expect_row("Cuda failure 'peer access is not supported between these two devices'", "cuda_peer",
                2);
     expect_row("Cuda failure 'invalid argument'", "cuda_failure", 2);
+    /* nvls.cc's bind failure names a CUDA error (out of memory, 401, invalid argument) but
+       is NVLS's: the Fabric Manager or NVSwitches, not a full GPU */
+    expect_row("Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error "
+               "2 'out of memory'.",
+               "nvls_bind_failed", 2);
 }
 
 static void unknown_line_unmatched(void **state)
