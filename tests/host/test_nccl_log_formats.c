@@ -587,6 +587,25 @@ static void interpretation_then_message(void **state)
     json_decref(doc);
 }
 
+/* The FILE:LINE before "NCCL WARN" is kept (warnings[].at): a CUDA failure printed by
+   transport/nvls.cc is NVLS's set-up (the catalog's nvls_cuda_failure), the same failure
+   printed by another file stays the general CUDA row. */
+static void warn_source_names_row(void **state)
+{
+    (void)state;
+    json_t *doc = import_text("[2025-05-10 23:09:41] h1:630335:630409 [2] transport/nvls.cc:254 "
+                              "NCCL WARN Cuda failure 1 'invalid argument'\n"
+                              "h1:630335:630410 [3] NCCL INFO transport/nvls.cc:409 -> 1\n");
+    const json_t *w = json_array_get(json_object_get(log0(doc), "warnings"), 0);
+    assert_string_equal(json_string_value(json_object_get(w, "at")), "transport/nvls.cc:254");
+    ls_test_fires(doc, "nccl_warn", "error", "", "NVLink SHARP");
+    json_decref(doc);
+    doc = import_text(
+        "h1:1:2 [1] misc/shmutils.cc:103 NCCL WARN Cuda failure 'invalid argument'\n");
+    ls_test_fires(doc, "nccl_warn", "error", "", "a CUDA call inside NCCL failed");
+    json_decref(doc);
+}
+
 /* paths.cc's "P2P is disabled between connected GPUs A and B" (INFO; NVML says the
    pair's P2P status is not OK): p2p_unavailable naming the pairs; a log whose GPUs connect
    over P2P/IPC stays without it. */
@@ -710,6 +729,7 @@ int main(void)
         cmocka_unit_test(bare_net_lines),
         cmocka_unit_test(last_error_lines),
         cmocka_unit_test(interpretation_then_message),
+        cmocka_unit_test(warn_source_names_row),
         cmocka_unit_test(p2p_disabled_lines),
         cmocka_unit_test(quoted_nccl_tests),
         cmocka_unit_test(cut_prefix_host),

@@ -62,6 +62,33 @@ static void specific_before_general(void **state)
                "nvls_bind_failed", 2);
 }
 
+/* A row of one source file ("@nvls.cc:Cuda failure"): the CUDA failures NCCL's NVLS
+   transport prints are NVLS's (the fabric's multicast), the same text printed elsewhere
+   is the general row's, and the row never matches where the source is not known. */
+static void source_rows(void **state)
+{
+    (void)state;
+    ls_nccl_message_t m;
+    assert_int_equal(ls_nccl_message_match_at("transport/nvls.cc:598",
+                                              "Cuda failure 1 'invalid argument'", &m),
+                     0);
+    assert_string_equal(m.id, "nvls_cuda_failure");
+    assert_int_equal(m.severity, 2);
+    assert_int_equal(ls_nccl_message_match_at("nvls.cc:158", "Cuda failure 'invalid argument'", &m),
+                     0);
+    assert_string_equal(m.id, "nvls_cuda_failure");
+    assert_int_equal(ls_nccl_message_match_at("misc/shmutils.cc:103",
+                                              "Cuda failure 'invalid argument'", &m),
+                     0);
+    assert_string_equal(m.id, "cuda_failure");
+    /* a file whose name only ends in the row's ("xnvls.cc") is another file */
+    assert_int_equal(ls_nccl_message_match_at("xnvls.cc:1", "Cuda failure 'invalid argument'", &m),
+                     0);
+    assert_string_equal(m.id, "cuda_failure");
+    assert_int_equal(ls_nccl_message_match("Cuda failure 'invalid argument'", &m), 0);
+    assert_string_equal(m.id, "cuda_failure");
+}
+
 static void unknown_line_unmatched(void **state)
 {
     (void)state;
@@ -82,6 +109,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(known_lines_named),
                                        cmocka_unit_test(specific_before_general),
+                                       cmocka_unit_test(source_rows),
                                        cmocka_unit_test(unknown_line_unmatched)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
