@@ -149,31 +149,6 @@ static int read_cuda_errors(json_t *doc, const char *text, const char *name, cha
     return n;
 }
 
-/* PyTorch's watchdog lines, and the NCCL INFO / WARN lines often printed with them. */
-static int read_torch_watchdog(json_t *doc, const char *text, const char *name, char *err,
-                               size_t errlen)
-{
-    int n = ls_import_torch_watchdog(doc, text, name, err, errlen);
-    char ignored[8]; /* a log's lines that hold no NCCL fact: the watchdog's alone */
-    if (n >= 0 && ls_nccl_log_detect(text))
-        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
-    if (n >= 0)
-        also_cuda_errors(doc, text, name);
-    return n;
-}
-
-/* ncclras's report, and PyTorch's watchdog lines pasted with it: RAS queried while a job
-   hung ("RAS shows it healthy, but PyTorch reported an NCCL timeout", nccl#1730). The
-   report says what RAS saw; the watchdog's lines say what timed out: both are kept. */
-static int read_nccl_ras(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
-{
-    int n = ls_import_nccl_ras(doc, text, name, err, errlen);
-    char ignored[8]; /* RAS's lines hold no watchdog fact: the report's alone */
-    if (n >= 0 && ls_torch_watchdog_detect(text))
-        ls_import_torch_watchdog(doc, text, name, ignored, sizeof ignored);
-    return n;
-}
-
 /* A kernel log's NVRM lines, and what is often pasted with them: the NCCL INFO / WARN
    lines of a job log around them, and nvidia-smi's table or failure line ("nvidia-smi
    says No devices were found; meanwhile in syslog: RmInitAdapter failed"). */
@@ -188,6 +163,38 @@ static int read_kernel_log(json_t *doc, const char *text, const char *name, char
     if (ls_fabric_manager_detect(text)) /* journalctl -u with -k, FM's own lines */
         ls_import_fabric_manager(doc, text, name, ignored, sizeof ignored);
     also_cuda_errors(doc, text, name);
+    return n;
+}
+
+/* PyTorch's watchdog lines, and what is pasted with them: the NCCL INFO / WARN lines often
+   printed with them, the kernel's NVRM lines of the node ("the allreduce timed out; dmesg
+   says Xid 79"), nvidia-smi's table or failure line. The watchdog says the job hung; a
+   dropped Xid would hide the node that made it hang. */
+static int read_torch_watchdog(json_t *doc, const char *text, const char *name, char *err,
+                               size_t errlen)
+{
+    int n = ls_import_torch_watchdog(doc, text, name, err, errlen);
+    if (n < 0)
+        return n;
+    char ignored[256]; /* lines of the other format that hold nothing: the watchdog's alone */
+    if (ls_kernel_log_detect(text)) /* its reader takes NCCL's lines and the table too */
+        read_kernel_log(doc, text, name, ignored, sizeof ignored);
+    else {
+        also_nccl_and_smi(doc, text, name);
+        also_cuda_errors(doc, text, name);
+    }
+    return n;
+}
+
+/* ncclras's report, and PyTorch's watchdog lines pasted with it: RAS queried while a job
+   hung ("RAS shows it healthy, but PyTorch reported an NCCL timeout", nccl#1730). The
+   report says what RAS saw; the watchdog's lines say what timed out: both are kept. */
+static int read_nccl_ras(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+{
+    int n = ls_import_nccl_ras(doc, text, name, err, errlen);
+    char ignored[8]; /* RAS's lines hold no watchdog fact: the report's alone */
+    if (n >= 0 && ls_torch_watchdog_detect(text))
+        ls_import_torch_watchdog(doc, text, name, ignored, sizeof ignored);
     return n;
 }
 
