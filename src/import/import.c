@@ -471,6 +471,18 @@ const char *const *ls_import_collectives(void)
 
 /* The import boundary: whatever a log held (GPU names, hostnames, variants), the
    document gets it without terminal escapes or control characters (docs/safety.md). */
+/* The kernel's NVRM lines pasted under any tool's output ("all_reduce_perf hung; dmesg:
+   Xid 79"; ncclras, nvbandwidth, dcgmi diag, p2pBandwidthLatencyTest the same): read as a
+   kernel log too when the reader that took the text kept none. An Xid names the node to
+   act on; dropping it with the rest of a paste would hide it. */
+static void also_kernel_log(json_t *doc, const char *text, const char *name, size_t before)
+{
+    char ignored[256]; /* no NVRM line: nothing to add */
+    if (json_array_size(json_object_get(doc, "kernel_logs")) == before &&
+        ls_kernel_log_detect(text))
+        ls_import_kernel_log(doc, text, name, ignored, sizeof ignored);
+}
+
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
                    enum ls_import_format *fmt_out, char *err, size_t errlen)
 {
@@ -481,6 +493,7 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
     if (fmt_out)
         *fmt_out = r ? r->fmt : LS_FMT_UNKNOWN;
     size_t first = json_array_size(json_object_get(doc, "measurements"));
+    size_t klogs = json_array_size(json_object_get(doc, "kernel_logs"));
     ls_import_note_reset();
     char near[320];
     int n = r ? (r->read ? r->read(doc, text, name, opts, err, errlen)
@@ -489,6 +502,8 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
                 ? ls_seterr(err, errlen, "%s: %s", name, near)
                 : ls_seterr(err, errlen, "%s: unknown format (expected one of: %s)", name,
                             ls_import_formats(0));
+    if (r && n >= 0)
+        also_kernel_log(doc, text, name, klogs);
     free(plain);
     ls_doc_sanitize(doc); /* the import boundary (docs/safety.md) */
     if (r && n >= 0)
