@@ -327,7 +327,7 @@ static int nccl_message(const char *line, int *next)
     int was = *next;
     const char *last = ls_nccl_last_error(line);
     *next = ls_nccl_interpretation_line(line) || (last && !*last);
-    return was || (last && *last);
+    return (was && ls_nccl_last_error_next(line)) || (last && *last);
 }
 
 int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char *err, size_t errlen)

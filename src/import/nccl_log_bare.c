@@ -46,10 +46,21 @@ static const char *const framework_lines[] = {
     "The above exception was", "File \"",
 };
 
+/* 1 when s starts with a Python exception's class and its colon ("RuntimeError: ",
+   "torch.distributed.DistBackendError: "): the program's own next error, never NCCL's
+   message (NCCL's start "Error: ..." at most). */
+static int exception_line(const char *s)
+{
+    size_t n = strcspn(s, ": \t");
+    if (s[n] != ':' || n < 6)
+        return 0;
+    return !strncmp(s + n - 5, "Error", 5) || (n >= 9 && !strncmp(s + n - 9, "Exception", 9));
+}
+
 const char *ls_nccl_last_error_next(const char *line)
 {
     const char *s = skip_launcher(line);
-    if (!*s)
+    if (!*s || exception_line(s))
         return NULL;
     for (size_t i = 0; i < sizeof framework_lines / sizeof *framework_lines; i++)
         if (!strncmp(s, framework_lines[i], strlen(framework_lines[i])))

@@ -585,6 +585,14 @@ static void interpretation_then_message(void **state)
                       "  File \"train.py\", line 3, in <module>\n");
     assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 0);
     json_decref(doc);
+    /* the program's own next exception is no NCCL message: it stays a CUDA error */
+    doc = import_text("RuntimeError: NCCL error in: x.cpp:1, unhandled cuda error, NCCL "
+                      "version 2.12.12\n"
+                      "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+                      "RuntimeError: CUDA error: an illegal memory access was encountered\n");
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 0);
+    assert_int_equal(json_array_size(json_object_get(doc, "cuda_errors")), 1);
+    json_decref(doc);
 }
 
 /* The FILE:LINE before "NCCL WARN" is kept (warnings[].at): a CUDA failure printed by
