@@ -469,8 +469,6 @@ const char *const *ls_import_collectives(void)
     return names;
 }
 
-/* The import boundary: whatever a log held (GPU names, hostnames, variants), the
-   document gets it without terminal escapes or control characters (docs/safety.md). */
 /* The kernel's NVRM lines pasted under any tool's output ("all_reduce_perf hung; dmesg:
    Xid 79"; ncclras, nvbandwidth, dcgmi diag, p2pBandwidthLatencyTest the same): read as a
    kernel log too when the reader that took the text kept none. An Xid names the node to
@@ -483,6 +481,8 @@ static void also_kernel_log(json_t *doc, const char *text, const char *name, siz
         ls_import_kernel_log(doc, text, name, ignored, sizeof ignored);
 }
 
+/* The import boundary: whatever a log held (GPU names, hostnames, variants), the
+   document gets it without terminal escapes or control characters (docs/safety.md). */
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
                    enum ls_import_format *fmt_out, char *err, size_t errlen)
 {
