@@ -53,7 +53,30 @@ static int split_row(const char *row, size_t rowlen, const char *col[COLUMNS], s
     return 0;
 }
 
+/* A pattern "@FILE:REST" is a message printed by one source file of NCCL (the FILE:LINE
+   before "NCCL WARN"): 1 when at names that file (its last path component, so "nvls.cc"
+   matches "transport/nvls.cc:598"), *rest then the text pattern after it; a pattern
+   without '@' matches wherever the line was printed (*rest = pattern). */
+static int source_matches(const char *pattern, const char *at, const char **rest)
+{
+    *rest = pattern;
+    if (pattern[0] != '@')
+        return 1;
+    size_t n = strcspn(pattern + 1, ":");
+    if (!at || pattern[1 + n] != ':')
+        return 0;
+    size_t file = strcspn(at, ":");
+    *rest = pattern + 2 + n;
+    return file >= n && !strncmp(at + file - n, pattern + 1, n) &&
+           (file == n || at[file - n - 1] == '/');
+}
+
 int ls_nccl_message_match(const char *text, ls_nccl_message_t *out)
+{
+    return ls_nccl_message_match_at(NULL, text, out);
+}
+
+int ls_nccl_message_match_at(const char *at, const char *text, ls_nccl_message_t *out)
 {
     for (const char *row = ls_nccl_messages_tsv; *row;) {
         size_t rowlen = strcspn(row, "\n");
@@ -61,8 +84,9 @@ int ls_nccl_message_match(const char *text, ls_nccl_message_t *out)
         size_t len[COLUMNS];
         char pattern[160];
         if (row[0] != '#' && split_row(row, rowlen, col, len) == 0) {
+            const char *rest;
             copy_field(pattern, sizeof pattern, col[1], len[1]);
-            if (pattern_matches(pattern, text)) {
+            if (source_matches(pattern, at, &rest) && pattern_matches(rest, text)) {
                 copy_field(out->id, sizeof out->id, col[0], len[0]);
                 copy_field(out->subsystem, sizeof out->subsystem, col[2], len[2]);
                 out->severity = len[3] == 5 && !strncmp(col[3], "error", 5)  ? 2

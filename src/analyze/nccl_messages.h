@@ -14,7 +14,13 @@ typedef struct {
     char next[256];
 } ls_nccl_message_t;
 
-/* The first catalog row whose pattern matches text into *out: 0, or -1 when none does. */
+/* The first catalog row whose pattern matches text into *out: 0, or -1 when none does.
+   Rows of one source file ("@nvls.cc:Cuda failure") are left out: the line's source is
+   not known. */
 int ls_nccl_message_match(const char *text, ls_nccl_message_t *out);
+
+/* The same for a WARN line printed at at (its "FILE:LINE", "transport/nvls.cc:598"; NULL
+   when not known): a row of that source file matches too, in the catalog's order. */
+int ls_nccl_message_match_at(const char *at, const char *text, ls_nccl_message_t *out);
 
 #endif

@@ -456,16 +456,20 @@ static void net_socket(const ls_machine_t *m, const log_src_t *src, int n, json_
 }
 
 /* WARN lines of one source grouped by catalog row (or by text, for a line the catalog
-   does not know): {key: {text, count, hosts[], gpus[]}} in first-seen order. */
-/* One WARN text (w: {text, host, gpu}) into its group: by catalog id, else by text. */
+   does not know): {key: {text, at?, count, hosts[], gpus[]}} in first-seen order. */
+/* One WARN text (w: {text, host, gpu, at}) into its group: by catalog id (a row of the
+   source file that printed it included), else by text. */
 static void group_warning(json_t *groups, const json_t *w)
 {
     const char *text = ls_json_str(w, "text", "");
     ls_nccl_message_t msg;
-    const char *key = ls_nccl_message_match(text, &msg) == 0 ? msg.id : text;
+    const char *key = ls_nccl_message_match_at(ls_json_str(w, "at", NULL), text, &msg) == 0 ? msg.id
+                                                                                            : text;
     json_t *g = json_object_get(groups, key);
     if (!g) {
         g = json_pack("{s:s, s:i, s:[], s:[]}", "text", text, "count", 0, "hosts", "gpus");
+        if (json_object_get(w, "at")) /* the source file that named the row */
+            json_object_set(g, "at", json_object_get(w, "at"));
         json_object_set_new(groups, key, g);
     }
     json_object_set_new(g, "count", json_integer(ls_json_int(g, "count", 0) + 1));
@@ -640,7 +644,7 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
                 snprintf(times, sizeof times, ", %lld lines", count);
             const char *text = ls_json_str(g, "text", "");
             ls_nccl_message_t msg;
-            if (ls_nccl_message_match(text, &msg) != 0) {
+            if (ls_nccl_message_match_at(ls_json_str(g, "at", NULL), text, &msg) != 0) {
                 ls_finding_about(out, "nccl_warn", LS_SEV_WARNING, src[i].about, src[i].subject,
                                  src[i].evidence,
                                  "unrecognized NCCL warning%s%s: \"%s\"; the lines before it in "

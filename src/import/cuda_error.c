@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* strcasestr */
 /* The CUDA error lines of a pasted text (cuda_error.h). */
 #include "cuda_error.h"
+#include "nccl_log_bare.h"
 #include "import_util.h"
 #include "model/cuda_errors.h"
 #include "model/doc.h"
@@ -355,6 +356,18 @@ static json_t *record_of(const hit_t *h, const char *line, const char *name, int
     return o;
 }
 
+/* NCCL's own message as a framework prints it (PyTorch: its interpretation of the
+   ncclResult_t, "Last error:", then ncclGetLastError()'s text, NCCL's last WARN): the NCCL
+   log reader's, like NCCL's WARN lines (nccl_log_bare.h). 1 when line is that text or its
+   "Last error:" header; *next says whether the text follows on the next line. */
+static int nccl_message(const char *line, int *next)
+{
+    int was = *next;
+    const char *last = ls_nccl_last_error(line);
+    *next = ls_nccl_interpretation_line(line) || (last && !*last);
+    return (was && ls_nccl_last_error_next(line)) || (last && *last);
+}
+
 int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     json_t *index = json_object(), *list = json_array();
@@ -362,10 +375,15 @@ int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char 
     ls_line_t line;
     hit_t h;
     int lineno = 0;
-    int before = 0; /* the line before named an error */
+    int before = 0;    /* the line before named an error */
+    int nccl_next = 0; /* NCCL's message follows (nccl_message) */
     while (ls_next_line(&pos, &line)) {
         lineno++;
         ls_sanitize_text(line.buf); /* broken UTF-8 and controls out of the record's texts */
+        if (nccl_message(line.buf, &nccl_next)) {
+            before = 0;
+            continue;
+        }
         int said_again = before && !strncmp(line.buf + strspn(line.buf, " \t"), "-> ", 3);
         before = read_hit(line.buf, &h);
         if (!before || said_again) /* deviceQuery's "-> TEXT" under "X returned N" */

@@ -176,19 +176,6 @@ static int read_cuda_errors(json_t *doc, const char *text, const char *name, cha
     return n;
 }
 
-/* PyTorch's watchdog lines, and the NCCL INFO / WARN lines often printed with them. */
-static int read_torch_watchdog(json_t *doc, const char *text, const char *name, char *err,
-                               size_t errlen)
-{
-    int n = ls_import_torch_watchdog(doc, text, name, err, errlen);
-    char ignored[8]; /* a log's lines that hold no NCCL fact: the watchdog's alone */
-    if (n >= 0 && ls_nccl_log_detect(text))
-        ls_import_nccl_log(doc, text, name, ignored, sizeof ignored);
-    if (n >= 0)
-        also_cuda_errors(doc, text, name);
-    return n;
-}
-
 /* A kernel log's NVRM lines, and what is often pasted with them: the NCCL INFO / WARN
    lines of a job log around them, and nvidia-smi's table or failure line ("nvidia-smi
    says No devices were found; meanwhile in syslog: RmInitAdapter failed"). */
@@ -203,6 +190,38 @@ static int read_kernel_log(json_t *doc, const char *text, const char *name, char
     if (ls_fabric_manager_detect(text)) /* journalctl -u with -k, FM's own lines */
         ls_import_fabric_manager(doc, text, name, ignored, sizeof ignored);
     also_cuda_errors(doc, text, name);
+    return n;
+}
+
+/* PyTorch's watchdog lines, and what is pasted with them: the NCCL INFO / WARN lines often
+   printed with them, the kernel's NVRM lines of the node ("the allreduce timed out; dmesg
+   says Xid 79"), nvidia-smi's table or failure line. The watchdog says the job hung; a
+   dropped Xid would hide the node that made it hang. */
+static int read_torch_watchdog(json_t *doc, const char *text, const char *name, char *err,
+                               size_t errlen)
+{
+    int n = ls_import_torch_watchdog(doc, text, name, err, errlen);
+    if (n < 0)
+        return n;
+    char ignored[256]; /* lines of the other format that hold nothing: the watchdog's alone */
+    if (ls_kernel_log_detect(text)) /* its reader takes NCCL's lines and the table too */
+        read_kernel_log(doc, text, name, ignored, sizeof ignored);
+    else {
+        also_nccl_and_smi(doc, text, name);
+        also_cuda_errors(doc, text, name);
+    }
+    return n;
+}
+
+/* ncclras's report, and PyTorch's watchdog lines pasted with it: RAS queried while a job
+   hung ("RAS shows it healthy, but PyTorch reported an NCCL timeout", nccl#1730). The
+   report says what RAS saw; the watchdog's lines say what timed out: both are kept. */
+static int read_nccl_ras(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
+{
+    int n = ls_import_nccl_ras(doc, text, name, err, errlen);
+    char ignored[8]; /* RAS's lines hold no watchdog fact: the report's alone */
+    if (n >= 0 && ls_torch_watchdog_detect(text))
+        ls_import_torch_watchdog(doc, text, name, ignored, sizeof ignored);
     return n;
 }
 
@@ -305,7 +324,7 @@ static const ls_importer_t readers[] = {
     {.fmt = LS_FMT_NCCL_RAS,
      .name = "ncclras",
      .detect = ls_nccl_ras_detect,
-     .read_text = ls_import_nccl_ras,
+     .read_text = read_nccl_ras,
      .help = "its text: the same as its JSON"}, /* before the INFO log */
     {.fmt = LS_FMT_PERFTEST,
      .name = "perftest",
@@ -484,6 +503,18 @@ const char *const *ls_import_collectives(void)
     return names;
 }
 
+/* The kernel's NVRM lines pasted under any tool's output ("all_reduce_perf hung; dmesg:
+   Xid 79"; ncclras, nvbandwidth, dcgmi diag, p2pBandwidthLatencyTest the same): read as a
+   kernel log too when the reader that took the text kept none. An Xid names the node to
+   act on; dropping it with the rest of a paste would hide it. */
+static void also_kernel_log(json_t *doc, const char *text, const char *name, size_t before)
+{
+    char ignored[256]; /* no NVRM line: nothing to add */
+    if (json_array_size(json_object_get(doc, "kernel_logs")) == before &&
+        ls_kernel_log_detect(text))
+        ls_import_kernel_log(doc, text, name, ignored, sizeof ignored);
+}
+
 /* The import boundary: whatever a log held (GPU names, hostnames, variants), the
    document gets it without terminal escapes or control characters (docs/safety.md). */
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
@@ -496,6 +527,7 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
     if (fmt_out)
         *fmt_out = r ? r->fmt : LS_FMT_UNKNOWN;
     size_t first = json_array_size(json_object_get(doc, "measurements"));
+    size_t klogs = json_array_size(json_object_get(doc, "kernel_logs"));
     ls_import_note_reset();
     char near[320];
     int n = r ? (r->read ? r->read(doc, text, name, opts, err, errlen)
@@ -504,6 +536,8 @@ int ls_import_text(json_t *doc, const char *text, const char *name, const ls_imp
                 ? ls_seterr(err, errlen, "%s: %s", name, near)
                 : ls_seterr(err, errlen, "%s: unknown format (expected one of: %s)", name,
                             ls_import_formats(0));
+    if (r && n >= 0)
+        also_kernel_log(doc, text, name, klogs);
     free(plain);
     ls_doc_sanitize(doc); /* the import boundary (docs/safety.md) */
     if (r && n >= 0)

@@ -333,7 +333,20 @@ static void parse_message(const char *msg, const char *host, int dev, json_t *fa
 /* "host:pid:tid [3] NCCL WARN NET/IB : Got completion from peer ...": the text, the host
    and the GPU (the bracket before NCCL WARN is the rank's CUDA device), into warnings[]
    once each (analyze/nccl_messages.c names what it means). */
-static void parse_warn(const char *warn, const char *host, int dev, json_t *facts)
+/* The "FILE:LINE" NCCL printed right before its WARN keyword (debug.cc: "%s:%d NCCL WARN",
+   "transport/nvls.cc:254") into at, "" when the line does not show it. */
+static void warn_source(const char *line, const char *kw, char *at, size_t len)
+{
+    at[0] = '\0';
+    if (kw <= line || kw[-1] != ' ' || !file_line_token(line, kw - 1))
+        return;
+    const char *start = kw - 1;
+    while (start > line && start[-1] != ' ' && start[-1] != '\t')
+        start--;
+    snprintf(at, len, "%.*s", (int)(kw - 1 - start), start);
+}
+
+static void parse_warn(const char *warn, const char *host, int dev, const char *at, json_t *facts)
 {
     char text[400];
     snprintf(text, sizeof text, "%s", warn);
@@ -348,6 +361,8 @@ static void parse_warn(const char *warn, const char *host, int dev, json_t *fact
         json_object_set_new(o, "host", json_string(host));
     if (dev >= 0) /* the bracket before the keyword: the rank's CUDA device */
         json_object_set_new(o, "gpu", json_integer(dev));
+    if (at[0]) /* the source file names what failed: nvls.cc's CUDA failures are NVLS's */
+        json_object_set_new(o, "at", json_string(at));
     json_t *list = json_object_get(facts, "warnings");
     size_t i;
     json_t *e;
@@ -380,24 +395,29 @@ static int version_line(const char *s, json_t *facts)
 }
 
 /* A line without NCCL's keyword: a version line, the last WARN text a framework printed
-   after "Last error:" (on this line or, when this one ends there, the next), or a
+   after "Last error:" (on this line or, when this one ends there, the next) or right
+   after PyTorch's interpretation line where the paste has no "Last error:", or a
    network transport's message pasted alone, kept in bare_messages for the WARN catalog
    to judge (analyze/rules_nccl_log.c: one it knows is a warning, others stay quiet). */
 static void keywordless_line(const char *s, json_t *facts, int *await_last_error)
 {
     version_line(s, facts);
+    if (ls_nccl_interpretation_line(s)) { /* the last error on the next lines */
+        *await_last_error = 1;
+        return;
+    }
     const char *last = ls_nccl_last_error(s);
     if (*await_last_error && !last) {
         const char *next = ls_nccl_last_error_next(s);
         *await_last_error = 0;
         if (next)
-            parse_warn(next, "", -1, facts);
+            parse_warn(next, "", -1, "", facts);
         return;
     }
     if (last) {
         *await_last_error = !*last;
         if (*last)
-            parse_warn(last, "", -1, facts);
+            parse_warn(last, "", -1, "", facts);
         return;
     }
     if (ls_nccl_bare_net_message(s))
@@ -467,7 +487,9 @@ static void parse_lines(const char *text, json_t *facts)
         if (line_prefix(s, kw, host, sizeof host, &dev, thread) == 0)
             ls_json_add_string_once(json_object_get(facts, "hosts"), host);
         if (kind == 'W') {
-            parse_warn(msg, host, dev, facts);
+            char at[96];
+            warn_source(s, kw, at, sizeof at);
+            parse_warn(msg, host, dev, at, facts);
             ls_nccl_log_p2p_disabled(msg, host, facts);
         } else {
             parse_message(msg, host, dev, facts);

@@ -1,6 +1,7 @@
 #include "nccl_log_bare.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *skip_blanks(const char *s)
@@ -39,15 +40,67 @@ const char *ls_nccl_last_error(const char *line)
     return p ? skip_launcher(p + strlen("Last error:")) : NULL;
 }
 
+/* Python's and PyTorch's own lines that follow an exception's message: never NCCL's. */
+static const char *const framework_lines[] = {
+    "Exception raised from",   "Traceback", "During handling of the above exception",
+    "The above exception was", "File \"",
+};
+
+/* 1 when s starts with a Python exception's class and its colon ("RuntimeError: ",
+   "torch.distributed.DistBackendError: "): the program's own next error, never NCCL's
+   message (NCCL's start "Error: ..." at most). */
+static int exception_line(const char *s)
+{
+    size_t n = strcspn(s, ": \t");
+    if (s[n] != ':' || n < 6)
+        return 0;
+    return !strncmp(s + n - 5, "Error", 5) || (n >= 9 && !strncmp(s + n - 9, "Exception", 9));
+}
+
 const char *ls_nccl_last_error_next(const char *line)
 {
     const char *s = skip_launcher(line);
-    if (!*s || !strncmp(s, "Exception raised from", 21) || !strncmp(s, "Traceback", 9))
+    if (!*s || exception_line(s))
         return NULL;
+    for (size_t i = 0; i < sizeof framework_lines / sizeof *framework_lines; i++)
+        if (!strncmp(s, framework_lines[i], strlen(framework_lines[i])))
+            return NULL;
     return s;
+}
+
+/* The first words of PyTorch's interpretation of each ncclResult_t it explains
+   (getNcclErrorDetailStr in torch/csrc/distributed/c10d/NCCLUtils): the interpretation,
+   then "\nLast error:\n" and ncclGetLastError()'s text. */
+static const char *const interpretations[] = {
+    "ncclUnhandledCudaError: ", "ncclSystemError: ",  "ncclInternalError: ",
+    "ncclInvalidArgument: ",    "ncclInvalidUsage: ", "ncclRemoteError: ",
+};
+
+int ls_nccl_interpretation_line(const char *line)
+{
+    const char *s = skip_launcher(line);
+    for (size_t i = 0; i < sizeof interpretations / sizeof *interpretations; i++)
+        if (!strncmp(s, interpretations[i], strlen(interpretations[i])))
+            return !strstr(s, "Last error:");
+    return 0;
+}
+
+/* 1 when a line of text is an interpretation line alone. */
+static int has_interpretation_line(const char *text)
+{
+    char buf[512];
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
+        if (ls_nccl_interpretation_line(buf))
+            return 1;
+        p += n + (p[n] == '\n');
+    }
+    return 0;
 }
 
 int ls_nccl_bare_detect(const char *text)
 {
-    return strstr(text, "NCCL error") && strstr(text, "Last error:");
+    return strstr(text, "NCCL error") &&
+           (strstr(text, "Last error:") || has_interpretation_line(text));
 }

@@ -16,13 +16,21 @@ int ls_nccl_bare_net_message(const char *line);
    "Last error:". */
 const char *ls_nccl_last_error(const char *line);
 
-/* The next line after a "Last error:" that ended its line: its text past blanks and a
-   launcher's rank prefix, or NULL when it is blank or PyTorch's own continuation
-   ("Exception raised from ...", "Traceback"): an empty last error then. */
+/* The next line after a "Last error:" that ended its line, or after PyTorch's
+   interpretation line: its text past blanks and a launcher's rank prefix, or NULL when it
+   is blank or Python's or PyTorch's own continuation ("Exception raised from ...",
+   "Traceback", "During handling of the above exception", "File \"..."): an empty last
+   error then. */
 const char *ls_nccl_last_error_next(const char *line);
 
-/* 1 when text holds a framework's NCCL error with its "Last error:" line (PyTorch's
-   "NCCL error" with "Last error:"). */
+/* 1 when line (past blanks and a launcher's rank prefix) is PyTorch's interpretation of an
+   ncclResult_t alone ("ncclUnhandledCudaError: Call to CUDA function failed."): the last
+   error's text, when PyTorch printed one, follows on the next lines, after "Last error:"
+   or, where a paste left that word out, directly (NVIDIA/nccl#2077). */
+int ls_nccl_interpretation_line(const char *line);
+
+/* 1 when text holds a framework's NCCL error with its "Last error:" line or its
+   interpretation line (PyTorch's "NCCL error" with either). */
 int ls_nccl_bare_detect(const char *text);
 
 #endif

@@ -475,6 +475,32 @@ static void xid63_activation(void **state)
     json_decref(doc);
 }
 
+/* NVRM lines pasted under another tool's output: the tool's reader takes the text and the
+   kernel log is read too (an Xid names the node behind a failed run); a text without NVRM
+   lines gets no kernel log. */
+static void beside_other_tools(void **state)
+{
+    (void)state;
+    const char *rows =
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong "
+        "    time   algbw   busbw #wrong\n"
+        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)       "
+        "     (us)  (GB/s)  (GB/s)\n"
+        "     1048576        262144     float     sum      -1    58.14   18.04   31.57      0 "
+        "   57.87   18.12   31.71      0\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", rows,
+             "[Mon Jun  3 17:38:12 2025] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, "
+             "name=all_reduce_perf, GPU has fallen off the bus.\n");
+    json_t *doc = ls_test_import_text(text, LS_FMT_NCCL_TESTS);
+    assert_int_equal(json_array_size(json_object_get(doc, "kernel_logs")), 1);
+    ls_test_fires(doc, "xid", "error", "reboot", "Xid 79");
+    json_decref(doc);
+    doc = ls_test_import_text(rows, LS_FMT_NCCL_TESTS);
+    assert_null(json_object_get(doc, "kernel_logs"));
+    json_decref(doc);
+}
+
 static void real_pastes(void **state)
 {
     (void)state;
@@ -519,16 +545,27 @@ static void reset_required(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(dmesg_prefix),     cmocka_unit_test(dmesg_ctime_prefix),
-        cmocka_unit_test(syslog_prefix),    cmocka_unit_test(journal_prefix),
-        cmocka_unit_test(mismatch_layouts), cmocka_unit_test(load_lines_quiet),
-        cmocka_unit_test(no_nvrm_refused),  cmocka_unit_test(app_bucket_quiet),
-        cmocka_unit_test(xid_actions),      cmocka_unit_test(counted_and_indexed),
-        cmocka_unit_test(off_bus),          cmocka_unit_test(init_failed),
-        cmocka_unit_test(gsp_timeout),      cmocka_unit_test(cut_last_line),
-        cmocka_unit_test(catalog),          cmocka_unit_test(uuid_and_serial),
-        cmocka_unit_test(real_pastes),      cmocka_unit_test(no_gpu_found),
-        cmocka_unit_test(xid63_activation), cmocka_unit_test(reset_required),
+        cmocka_unit_test(dmesg_prefix),
+        cmocka_unit_test(dmesg_ctime_prefix),
+        cmocka_unit_test(syslog_prefix),
+        cmocka_unit_test(journal_prefix),
+        cmocka_unit_test(mismatch_layouts),
+        cmocka_unit_test(load_lines_quiet),
+        cmocka_unit_test(no_nvrm_refused),
+        cmocka_unit_test(app_bucket_quiet),
+        cmocka_unit_test(xid_actions),
+        cmocka_unit_test(counted_and_indexed),
+        cmocka_unit_test(off_bus),
+        cmocka_unit_test(init_failed),
+        cmocka_unit_test(gsp_timeout),
+        cmocka_unit_test(cut_last_line),
+        cmocka_unit_test(catalog),
+        cmocka_unit_test(uuid_and_serial),
+        cmocka_unit_test(real_pastes),
+        cmocka_unit_test(no_gpu_found),
+        cmocka_unit_test(xid63_activation),
+        cmocka_unit_test(reset_required),
+        cmocka_unit_test(beside_other_tools),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

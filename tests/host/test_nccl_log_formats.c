@@ -550,6 +550,70 @@ static void last_error_lines(void **state)
     json_decref(doc);
 }
 
+/* PyTorch's interpretation line (getNcclErrorDetailStr) with NCCL's last error right after
+   it, the "Last error:" word left out of the paste (NVIDIA/nccl#2077): NCCL's message is
+   a WARN line, and the CUDA error inside it stays NCCL's (no cuda_errors record, so no
+   application "out of memory"); Python's own lines after the interpretation are not
+   NCCL's, and a text without an interpretation line is not a framework's NCCL error. */
+static void interpretation_then_message(void **state)
+{
+    (void)state;
+    char sev[16];
+    json_t *doc = import_text("torch.distributed.DistBackendError: NCCL error in: x.cpp:93, "
+                              "unhandled cuda error, NCCL version 2.29.7\n"
+                              "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+                              "Failed to bind NVLink SHARP (NVLS) Multicast memory of size "
+                              "2097152 : CUDA error 2 'out of memory'.\n"
+                              "This is usually caused by a system or configuration error in the "
+                              "Fabric Manager or NVSwitches.\n");
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "error");
+    const json_t *w = json_array_get(json_object_get(log0(doc), "warnings"), 0);
+    assert_non_null(strstr(json_string_value(json_object_get(w, "text")), "NVLink SHARP"));
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 1);
+    assert_int_equal(json_array_size(json_object_get(doc, "cuda_errors")), 0);
+    json_decref(doc);
+    doc = import_text("torch.distributed.DistBackendError: NCCL error in: x.cpp:1, invalid "
+                      "usage, NCCL version 2.20.5\n"
+                      "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                      "Last error:\n"
+                      "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10\n");
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 1);
+    json_decref(doc);
+    doc = import_text("RuntimeError: NCCL error in: x.cpp:1, unhandled cuda error, NCCL "
+                      "version 2.14.3\n"
+                      "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+                      "  File \"train.py\", line 3, in <module>\n");
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 0);
+    json_decref(doc);
+    /* the program's own next exception is no NCCL message: it stays a CUDA error */
+    doc = import_text("RuntimeError: NCCL error in: x.cpp:1, unhandled cuda error, NCCL "
+                      "version 2.12.12\n"
+                      "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+                      "RuntimeError: CUDA error: an illegal memory access was encountered\n");
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "warnings")), 0);
+    assert_int_equal(json_array_size(json_object_get(doc, "cuda_errors")), 1);
+    json_decref(doc);
+}
+
+/* The FILE:LINE before "NCCL WARN" is kept (warnings[].at): a CUDA failure printed by
+   transport/nvls.cc is NVLS's set-up (the catalog's nvls_cuda_failure), the same failure
+   printed by another file stays the general CUDA row. */
+static void warn_source_names_row(void **state)
+{
+    (void)state;
+    json_t *doc = import_text("[2025-05-10 23:09:41] h1:630335:630409 [2] transport/nvls.cc:254 "
+                              "NCCL WARN Cuda failure 1 'invalid argument'\n"
+                              "h1:630335:630410 [3] NCCL INFO transport/nvls.cc:409 -> 1\n");
+    const json_t *w = json_array_get(json_object_get(log0(doc), "warnings"), 0);
+    assert_string_equal(json_string_value(json_object_get(w, "at")), "transport/nvls.cc:254");
+    ls_test_fires(doc, "nccl_warn", "error", "", "NVLink SHARP");
+    json_decref(doc);
+    doc = import_text(
+        "h1:1:2 [1] misc/shmutils.cc:103 NCCL WARN Cuda failure 'invalid argument'\n");
+    ls_test_fires(doc, "nccl_warn", "error", "", "a CUDA call inside NCCL failed");
+    json_decref(doc);
+}
+
 /* paths.cc's "P2P is disabled between connected GPUs A and B" (INFO; NVML says the
    pair's P2P status is not OK): p2p_unavailable naming the pairs; a log whose GPUs connect
    over P2P/IPC stays without it. */
@@ -711,6 +775,8 @@ int main(void)
         cmocka_unit_test(catalog_rows),
         cmocka_unit_test(bare_net_lines),
         cmocka_unit_test(last_error_lines),
+        cmocka_unit_test(interpretation_then_message),
+        cmocka_unit_test(warn_source_names_row),
         cmocka_unit_test(p2p_disabled_lines),
         cmocka_unit_test(quoted_nccl_tests),
         cmocka_unit_test(cut_prefix_host),

@@ -55,6 +55,38 @@ static void specific_before_general(void **state)
     expect_row("Cuda failure 'peer access is not supported between these two devices'", "cuda_peer",
                2);
     expect_row("Cuda failure 'invalid argument'", "cuda_failure", 2);
+    /* nvls.cc's bind failure names a CUDA error (out of memory, 401, invalid argument) but
+       is NVLS's: the Fabric Manager or NVSwitches, not a full GPU */
+    expect_row("Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error "
+               "2 'out of memory'.",
+               "nvls_bind_failed", 2);
+}
+
+/* A row of one source file ("@nvls.cc:Cuda failure"): the CUDA failures NCCL's NVLS
+   transport prints are NVLS's (the fabric's multicast), the same text printed elsewhere
+   is the general row's, and the row never matches where the source is not known. */
+static void source_rows(void **state)
+{
+    (void)state;
+    ls_nccl_message_t m;
+    assert_int_equal(ls_nccl_message_match_at("transport/nvls.cc:598",
+                                              "Cuda failure 1 'invalid argument'", &m),
+                     0);
+    assert_string_equal(m.id, "nvls_cuda_failure");
+    assert_int_equal(m.severity, 2);
+    assert_int_equal(ls_nccl_message_match_at("nvls.cc:158", "Cuda failure 'invalid argument'", &m),
+                     0);
+    assert_string_equal(m.id, "nvls_cuda_failure");
+    assert_int_equal(ls_nccl_message_match_at("misc/shmutils.cc:103",
+                                              "Cuda failure 'invalid argument'", &m),
+                     0);
+    assert_string_equal(m.id, "cuda_failure");
+    /* a file whose name only ends in the row's ("xnvls.cc") is another file */
+    assert_int_equal(ls_nccl_message_match_at("xnvls.cc:1", "Cuda failure 'invalid argument'", &m),
+                     0);
+    assert_string_equal(m.id, "cuda_failure");
+    assert_int_equal(ls_nccl_message_match("Cuda failure 'invalid argument'", &m), 0);
+    assert_string_equal(m.id, "cuda_failure");
 }
 
 static void unknown_line_unmatched(void **state)
@@ -77,6 +109,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(known_lines_named),
                                        cmocka_unit_test(specific_before_general),
+                                       cmocka_unit_test(source_rows),
                                        cmocka_unit_test(unknown_line_unmatched)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

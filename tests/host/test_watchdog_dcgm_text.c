@@ -312,6 +312,37 @@ static void watchdog_options_line_and_stuck(void **state)
 
 /* go-dcgm#52: GPU Memory passes on GPU 1 and fails on GPU 0; the warning, cut into the
    column's width, joins back into DCGM's sentence and belongs to GPU 0. */
+/* The watchdog's lines with the node's kernel log pasted under them: the timeout and the
+   Xid both (the Xid is what to act on: the node, not the job), and a table of nvidia-smi
+   pasted with a watchdog text is read too; a watchdog text alone keeps no kernel log. */
+static void watchdog_with_kernel_log(void **state)
+{
+    (void)state;
+    json_t *doc = ls_test_import_text("[rank3]:[E603 17:48:01.005271823 ProcessGroupNCCL.cpp:632] "
+                                      "[Rank 3] Watchdog caught "
+                                      "collective operation timeout: WorkNCCL(SeqNum=24, "
+                                      "OpType=ALLREDUCE, NumelIn=1024, "
+                                      "NumelOut=1024, Timeout(ms)=600000) ran for 600068 "
+                                      "milliseconds before timing out.\n"
+                                      "[Mon Jun  3 17:38:12 2025] NVRM: Xid (PCI:0000:3b:00): 79, "
+                                      "pid=1234, name=python, GPU "
+                                      "has fallen off the bus.\n",
+                                      LS_FMT_TORCH_WATCHDOG);
+    ls_test_fires(doc, "collective_timeout", "error", "", "SeqNum 24");
+    ls_test_fires(doc, "xid", "error", "reboot", "Xid 79");
+    json_decref(doc);
+    doc = ls_test_import_text("[rank3]:[E603 17:48:01.005271823 ProcessGroupNCCL.cpp:632] [Rank 3] "
+                              "Watchdog caught "
+                              "collective operation timeout: WorkNCCL(SeqNum=24, OpType=ALLREDUCE, "
+                              "NumelIn=1024, "
+                              "NumelOut=1024, Timeout(ms)=600000) ran for 600068 milliseconds "
+                              "before timing out.\n",
+                              LS_FMT_TORCH_WATCHDOG);
+    assert_null(json_object_get(doc, "kernel_logs"));
+    ls_test_silent(doc, "xid");
+    json_decref(doc);
+}
+
 static void dcgm_text_fail_gpu0(void **state)
 {
     (void)state;
@@ -509,6 +540,7 @@ int main(void)
         cmocka_unit_test(watchdog_options_quiet),
         cmocka_unit_test(watchdog_options_line_and_stuck),
         cmocka_unit_test(watchdog_stuck_ranks),
+        cmocka_unit_test(watchdog_with_kernel_log),
         cmocka_unit_test(dcgm_text_fail_gpu0),
         cmocka_unit_test(dcgm_text_fail_all_pieces),
         cmocka_unit_test(dcgm_text_per_gpu_pass),
