@@ -6,6 +6,7 @@
 #include "fabric_rules.h"
 #include "kernel_rules.h"
 #include "ports.h"
+#include "recovery_rules.h"
 #include "rules.h"
 #include "spec.h"
 #include "tools_rules.h"
@@ -63,6 +64,10 @@ static void fabric(const ls_machine_t *m, json_t *out) /* Fabric Manager, SXid, 
 {
     ls_rules_fabric(m->doc, out);
 }
+static void recovery(const ls_machine_t *m, json_t *out) /* -q's GPU Recovery Action */
+{
+    ls_rules_recovery(m->doc, out);
+}
 static void spec(const ls_machine_t *m, json_t *out)
 {
     ls_spec_findings(m->doc, out);
@@ -89,6 +94,7 @@ const ls_rule_group_t ls_rule_groups[] = {
     {.id = "kernel", .stage = LS_STAGE_AS_IS, .run = kernel},
     {.id = "cuda", .stage = LS_STAGE_AS_IS, .run = cuda},
     {.id = "fabric", .stage = LS_STAGE_AS_IS, .run = fabric},
+    {.id = "recovery", .stage = LS_STAGE_AS_IS, .run = recovery},
     {.id = "spec", .stage = LS_STAGE_AS_IS, .run = spec},
 };
 const size_t ls_rule_group_count = sizeof ls_rule_groups / sizeof *ls_rule_groups;

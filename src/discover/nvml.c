@@ -87,7 +87,8 @@ enum {
     NVML_FI_DEV_NVLINK_SPEED_MBPS_L6 = 132,      /* ... L11 = 137 */
     NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138, /* KiB, cumulative; scopeId = link */
     NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139,
-    NVML_FI_DEV_NVLINK_GET_SPEED = 164 /* MBps, scopeId = link */
+    NVML_FI_DEV_NVLINK_GET_SPEED = 164,       /* MBps, scopeId = link */
+    NVML_FI_DEV_GET_GPU_RECOVERY_ACTION = 230 /* nvmlDeviceGpuRecoveryAction_t, drivers 570+ */
 };
 /* NVLink links a GPU can have: 18 on Hopper and Blackwell (NVML_NVLINK_MAX_LINKS); we
    probe further and stop at the first link NVML calls invalid. */
@@ -515,6 +516,20 @@ int ls_nvml_nvlink_bytes(int index, unsigned long long *tx_bytes, unsigned long 
     }
     *tx_bytes = tx * 1024ULL;
     *rx_bytes = rx * 1024ULL;
+    return 0;
+}
+
+int ls_nvml_recovery_action(int index, unsigned *code)
+{
+    nvml_dev_t d = device(index);
+    if (!d || !nv.field_values)
+        return -1;
+    nvml_field_value_t f;
+    memset(&f, 0, sizeof f);
+    f.field_id = NVML_FI_DEV_GET_GPU_RECOVERY_ACTION;
+    if (nv.field_values(d, 1, &f) != NVML_SUCCESS || f.ret != NVML_SUCCESS)
+        return -1; /* an older driver: NVML_ERROR_NOT_SUPPORTED on the field */
+    *code = (unsigned)field_as_ull(&f);
     return 0;
 }
 

@@ -54,6 +54,11 @@ int ls_nvml_compute_processes(int index, unsigned self_pid, json_t *list);
    -1 if unavailable. */
 int ls_nvml_nvlink_bytes(int index, unsigned long long *tx_bytes, unsigned long long *rx_bytes);
 
+/* The driver's recovery action for the GPU (model/recovery.h: 0 none, 1 GPU reset, 2 node
+   reboot, 3 drain P2P, 4 drain and reset), NVML's field of drivers from 570. 0, or -1
+   when NVML does not give it. */
+int ls_nvml_recovery_action(int index, unsigned *code);
+
 /* Fills one GPU object of the run document (docs/schema.md, gpus[]) with everything
    NVML knows about it. 0, or -1. */
 int ls_nvml_describe(int index, json_t *gpu);

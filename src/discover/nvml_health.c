@@ -4,6 +4,7 @@
 #include "nvml_health.h"
 #include "nvml.h"
 #include "model/fabric_health.h"
+#include "model/recovery.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -180,6 +181,19 @@ static void add_processes(int index, json_t *g)
     json_object_set_new(g, "processes", list);
 }
 
+/* recovery_action in nvidia-smi -q's words, its code beside it (a code linkscope does not
+   know keeps the code alone: the rule says so). */
+static void add_recovery(int index, json_t *g)
+{
+    unsigned code;
+    if (ls_nvml_recovery_action(index, &code) != 0)
+        return;
+    const ls_recovery_t *r = ls_recovery_of_code(code);
+    if (r)
+        json_object_set_new(g, "recovery_action", json_string(r->words));
+    json_object_set_new(g, "recovery_action_code", json_integer(code));
+}
+
 static json_t *describe(int index)
 {
     json_t *g = json_pack("{s:i}", "index", index);
@@ -196,6 +210,7 @@ static json_t *describe(int index)
         if (h.replays && h.replays(d, &replays) == OK)
             json_object_set_new(g, "pcie_replays", json_integer(replays));
     }
+    add_recovery(index, g);
     add_processes(index, g);
     return g;
 }

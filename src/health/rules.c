@@ -7,6 +7,7 @@
 #include "discover/nics.h"
 #include "discover/sysfs.h"
 #include "model/fabric_health.h"
+#include "model/recovery.h"
 #include "util/fileio.h"
 
 #include <math.h>
@@ -240,6 +241,33 @@ static void rule_fabric_health(ctx_t *c, const json_t *health, int idx)
                   idx, *summary ? summary : "not given", *bandwidth ? bandwidth : "not given");
 }
 
+/* The driver's own recovery action for the GPU (NVML's field, model/recovery.c): the
+   action its table gives, the one plan's recovery_action gives a pasted -q. A code the
+   table does not know is watched with its number. */
+static void rule_recovery(ctx_t *c, const json_t *g, int idx)
+{
+    const json_t *code = json_object_get(g, "recovery_action_code");
+    const char *words = text_of(g, "recovery_action");
+    const ls_recovery_t *r = *words ? ls_recovery_of_words(words)
+                             : code ? ls_recovery_of_code((unsigned)json_integer_value(code))
+                                    : NULL;
+    if (r && r->action == LS_ACT_NONE)
+        return;
+    if (r)
+        ls_health_add(c->findings, "recovery_action", idx, r->action,
+                      "GPU%d driver's recovery action: %s (%s)", idx, r->words, r->meaning);
+    else if (*words)
+        ls_health_add(c->findings, "recovery_action", idx, LS_ACT_WATCH,
+                      "GPU%d driver's recovery action '%s' is not one linkscope knows: see "
+                      "nvidia-smi -q's GPU Recovery Action",
+                      idx, words);
+    else if (code)
+        ls_health_add(c->findings, "recovery_action", idx, LS_ACT_WATCH,
+                      "GPU%d driver's recovery action code %lld is not one linkscope knows: see "
+                      "nvidia-smi -q's GPU Recovery Action",
+                      idx, (long long)json_integer_value(code));
+}
+
 static void rule_fabric(ctx_t *c, const json_t *g, int idx)
 {
     const char *state = text_of(json_object_get(g, "fabric"), "state");
@@ -339,6 +367,7 @@ static void gpu_rules(ctx_t *c)
         rule_pcie_replay(c, g, idx);
         rule_memory(c, g, idx);
         rule_nvlink_errors(c, g, idx);
+        rule_recovery(c, g, idx);
         rule_fabric(c, g, idx);
         rule_processes(c, g, idx);
     }

@@ -186,12 +186,32 @@ static void fabric(json_t *gpu, const char (*section)[48], int depth, const char
             json_object_set_new(f, fields[i][1], json_string(value));
 }
 
+/* The driver's own word on the GPU's recovery (model/recovery.h), as printed: "GPU
+   Recovery Action" (drivers from 570: "None", "GPU Reset Required", ...) and the GPU Reset
+   Status section before it ("Reset Required", "Drain and Reset Recommended": "No", "Yes",
+   or from 570 "Requested functionality has been deprecated"). */
+static void recovery(json_t *gpu, int depth, const char *s0, const char *key, const char *value)
+{
+    if (depth == 0 && !strcmp(key, "GPU Recovery Action"))
+        json_object_set_new(gpu, "recovery_action", json_string(value));
+    else if (depth == 1 && !strcmp(s0, "GPU Reset Status") && !strcmp(key, "Reset Required"))
+        json_object_set_new(ls_json_object_at(gpu, "reset_status"), "reset_required",
+                            json_string(value));
+    else if (depth == 1 && !strcmp(s0, "GPU Reset Status") &&
+             !strcmp(key, "Drain and Reset Recommended"))
+        json_object_set_new(ls_json_object_at(gpu, "reset_status"), "drain_and_reset_recommended",
+                            json_string(value));
+}
+
 void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, const char *key,
                          const char *value)
 {
     const char *s0 = depth ? section[0] : "";
     double v;
-    if (depth == 1 && !strcmp(s0, "PCI") && !strcmp(key, "Device Id"))
+    if ((depth == 0 && !strcmp(key, "GPU Recovery Action")) ||
+        (depth == 1 && !strcmp(s0, "GPU Reset Status")))
+        recovery(gpu, depth, s0, key, value);
+    else if (depth == 1 && !strcmp(s0, "PCI") && !strcmp(key, "Device Id"))
         device_id(gpu, value);
     else if (depth == 1 && (!strcmp(s0, "GPU Power Readings") || !strcmp(s0, "Power Readings")))
         power(gpu, key, value);

@@ -2,6 +2,7 @@
 /* The XID catalog (data/xid.tsv, built into the binary) and the driver's Xid lines
    (xid.h). Moved from health/xid.c so that import and analyze read them too. */
 #include "xid.h"
+#include "recovery.h"
 
 #include "xid_text.h"
 
@@ -103,13 +104,10 @@ int ls_xid_is_app(int xid)
 
 enum ls_action ls_xid_action(int xid, const char *text)
 {
-    if (xid ==
-        154) { /* "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)" */
-        if (strcasestr(text, "Reboot"))
-            return LS_ACT_REBOOT;
-        if (strcasestr(text, "Reset"))
-            return LS_ACT_RESET;
-        return LS_ACT_WATCH;
+    if (xid == 154) { /* "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset
+                         Required)": the action it changed to (model/recovery.c) */
+        const ls_recovery_t *r = ls_recovery_of_xid154(text);
+        return r ? r->action : LS_ACT_WATCH;
     }
     /* 63's line names what activates the retirement: "Row Remapper: ... reset gpu to
        activate" (A100 and later), "Dynamic Page Retirement: New page retired, reboot to

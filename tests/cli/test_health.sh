@@ -65,6 +65,10 @@ run 2 health --from "$tmp/fm-unknown" && { grep -q "services.json" "$tmp/err" &&
 # watch, alone (the seven healthy blocks quiet), passing at the default --fail-on
 check fabric-degraded 0 watch "GPU5 NVLink fabric health: summary Limited Capacity, bandwidth Degraded "
 run 1 health --from "$fx/fabric-degraded" --fail-on warning -q && { [ "$(grep -c '^  ' "$tmp/out")" -eq 1 ] && ok || bad "fabric-degraded: not one line: $(cat "$tmp/out")"; }
+# the driver's recovery action (NVML's field) and its XID 154 line: reset from both, GPU2 only
+check recovery-reset 1 reset "GPU2 driver's recovery action: GPU Reset Required "
+check recovery-reset 1 reset "GPU2 XID 154 "
+run 1 health --from "$fx/recovery-reset" -q && { [ "$(grep -c '^  ' "$tmp/out")" -eq 2 ] && ok || bad "recovery-reset: not two lines: $(cat "$tmp/out")"; }
 # SXid events: one finding per switch and SXid, folded follow-up lines not counted; fatal
 # fails (reboot), non-fatal alone passes at the default --fail-on and fails at warning
 check sxid-fatal 1 reboot "NVSwitch 0000:07:00.0 \(nvidia-nvswitch2\) SXid 20034 NVLink LTSSM fault \(link up\): fatal, 2 times on links 24, 25$"
