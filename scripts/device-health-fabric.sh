@@ -6,7 +6,8 @@
 # process as /proc shows it (comm "nv-fabricmanage") and the PID namespace health runs in,
 # systemd's view of the unit where systemctl answers within 2 s (for comparison only:
 # health never runs it), the kernel log's SXid lines (as the rule sxid reads them), each
-# GPU's NVML fabric state, then health --no-probe in text and JSON with its wall time (the
+# GPU's NVML fabric state, nvidia-smi -q's GPU Recovery Action and fabric Health lines
+# (health reads both through NVML: recovery_action, fabric_health), then health --no-probe in text and JSON with its wall time (the
 # fabric checks inside the budget). Builds nothing: run from the repository root with the
 # build folder carried (BUILD, default build). Writes OUT_DIR/log.txt, health.txt,
 # health.json.
@@ -36,6 +37,9 @@ mkdir -p "$out"
     timeout 2 systemctl is-active nvidia-fabricmanager 2>&1; echo "rc=$?"
     echo "--- SXid lines in the kernel log"; dmesg 2>&1 | grep -c "SXid"; dmesg 2>&1 | grep "SXid" | tail -8
     echo "--- NVML fabric state"; nvidia-smi --query-gpu=index,fabric.state,fabric.status --format=csv 2>&1 | head -10
+    echo "--- nvidia-smi -q: recovery action and fabric health (what health's recovery_action and"
+    echo "    fabric_health read through NVML: the same values)"
+    nvidia-smi -q 2>&1 | grep -E "GPU Recovery Action|Reset Required|Drain and Reset|^ +(Summary|Bandwidth|Route Unhealthy) " | head -24
     t0=$(date +%s.%N)
     "$bin" health --no-probe --fail-on never >"$out/health.txt" 2>&1
     rc=$?
@@ -43,5 +47,5 @@ mkdir -p "$out"
     cat "$out/health.txt"
     "$bin" health --no-probe --format json --fail-on never >"$out/health.json" 2>&1
     echo "json rc=$?"
-    python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; print("fabric findings:", [(x["rule"], x["action"], x["message"][:120]) for x in f if x["rule"] in ("fabric_manager", "sxid", "fabric")])' "$out/health.json" 2>&1
+    python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; print("fabric findings:", [(x["rule"], x["action"], x["message"][:120]) for x in f if x["rule"] in ("fabric_manager", "sxid", "fabric", "fabric_health", "recovery_action")])' "$out/health.json" 2>&1
 } 2>&1 | tee "$out/log.txt"
