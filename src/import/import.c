@@ -426,7 +426,7 @@ static const ls_importer_t *find_reader(const char *text)
 
 enum ls_import_format ls_import_detect(const char *text)
 {
-    char *plain = ls_strip_line_numbers(text); /* pasted from an editor with numbers */
+    char *plain = ls_import_plain_text(text); /* editor's numbers, launcher's tags */
     const ls_importer_t *r = find_reader(plain ? plain : text);
     free(plain);
     return r ? r->fmt : LS_FMT_UNKNOWN;
@@ -489,7 +489,7 @@ const char *const *ls_import_collectives(void)
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
                    enum ls_import_format *fmt_out, char *err, size_t errlen)
 {
-    char *plain = ls_strip_line_numbers(text); /* pasted from an editor with numbers */
+    char *plain = ls_import_plain_text(text); /* editor's numbers, launcher's tags */
     if (plain)
         text = plain;
     const ls_importer_t *r = find_reader(text);

@@ -1136,6 +1136,19 @@ int ls_topo_from_p2p_header(const char *text, ls_topo_t *topo)
 
 /* ---- format detection ---------------------------------------------------------- */
 
+/* The cells of the row under a topo -m header to check: all ndev, or, where the paste ends
+   inside that row (its last line, at least one whole cell and a cut one after "GPUn"),
+   those before the last, which may be cut ("NV1" of NV12), as the reader keeps them
+   (parse_cut_row); 0 for a row too short elsewhere. */
+static int cut_first_row(const parser_t *p, int ndev)
+{
+    if (p->ntok >= ndev + 1)
+        return ndev;
+    const char *rest = p->rd.pos + strspn(p->rd.pos, " \t\r\n");
+    return *rest == '\0' && p->ntok >= 3 && label_length(p->toks[0].s, p->toks[0].len) ==
+           p->toks[0].len ? p->ntok - 2 : 0;
+}
+
 /* 1 when the line after a header row is a row whose cells are all words of kind
    (0 = link types, 1 = P2P status). */
 static int detect(const char *text, int p2p)
@@ -1178,10 +1191,11 @@ static int detect(const char *text, int p2p)
             continue;
         if (!p2p)
             split_run_cells(p); /* "SYSSYS": cells that filled their column, as parse_row */
-        if (p->ntok > MAX_TOKENS || p->ntok < ndev + 1)
+        int cells = p2p ? ndev : cut_first_row(p, ndev);
+        if (p->ntok > MAX_TOKENS || cells < 1)
             continue;
         found = 1;
-        for (int c = 1; c <= ndev && found; c++) {
+        for (int c = 1; c <= cells && found; c++) {
             ls_link_t link;
             enum ls_p2p_status s;
             found = p2p ? parse_p2p_tok(p->toks[c], &s) == 0
