@@ -23,6 +23,7 @@
 #include "smi_text.h"
 #include "smi_table.h"
 #include "import_sniff.h"
+#include "simple_p2p.h"
 #include "topo_text.h"
 #include "topo_p2p_block.h"
 #include "model/doc.h"
@@ -329,6 +330,12 @@ static const ls_importer_t readers[] = {
      .read_text = ls_import_p2p_sample,
      .help = "cuda-samples: P2P bandwidth and latency matrices,\n"
              "peer access"},
+    {.fmt = LS_FMT_SIMPLE_P2P,
+     .name = "simpleP2P",
+     .detect = ls_simple_p2p_detect,
+     .read_text = ls_import_simple_p2p,
+     .help = "cuda-samples: peer access, the P2P memcpy figure,\n"
+             "the verification of data read over P2P"},
     {.fmt = LS_FMT_NCCL_TESTS,
      .name = "nccl-tests",
      .detect = ls_nccl_tests_detect,

@@ -82,7 +82,8 @@ static size_t worker_prefix_len(const char *p)
     const char *close = p + n + 1;
     int pid = 0;
     for (; *close && *close != ')' && *close != '\n' && *close != '(' && close - p < 200; close++)
-        if (!strncmp(close, "pid=", 4) && (close[-1] == '(' || close[-1] == ' ' || close[-1] == ',') &&
+        if (!strncmp(close, "pid=", 4) &&
+            (close[-1] == '(' || close[-1] == ' ' || close[-1] == ',') &&
             isdigit((unsigned char)close[4]))
             pid = 1;
     if (*close != ')' || !pid)

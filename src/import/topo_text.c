@@ -1145,8 +1145,10 @@ static int cut_first_row(const parser_t *p, int ndev)
     if (p->ntok >= ndev + 1)
         return ndev;
     const char *rest = p->rd.pos + strspn(p->rd.pos, " \t\r\n");
-    return *rest == '\0' && p->ntok >= 3 && label_length(p->toks[0].s, p->toks[0].len) ==
-           p->toks[0].len ? p->ntok - 2 : 0;
+    return *rest == '\0' && p->ntok >= 3 &&
+                   label_length(p->toks[0].s, p->toks[0].len) == p->toks[0].len
+               ? p->ntok - 2
+               : 0;
 }
 
 /* 1 when the line after a header row is a row whose cells are all words of kind

@@ -64,12 +64,12 @@ static void test_plain_text_numbers_then_tags(void **state)
 static void test_topo_tagged_first_row_cut(void **state)
 {
     (void)state;
-    const char *text =
-        "(head, rank=0, pid=17266) --- nvidia-smi topo -m ---\n"
-        "(head, rank=0, pid=17266) \n"
-        "(head, rank=0, pid=17266)       GPU0    GPU1    GPU2    GPU3    CPU Affinity    "
-        "NUMA Affinity\n"
-        "(head, rank=0, pid=17266) GPU0   X      NV12    NV12\n";
+    const char *text = "(head, rank=0, pid=17266) --- nvidia-smi topo -m ---\n"
+                       "(head, rank=0, pid=17266) \n"
+                       "(head, rank=0, pid=17266)       GPU0    GPU1    GPU2    GPU3    CPU "
+                       "Affinity    "
+                       "NUMA Affinity\n"
+                       "(head, rank=0, pid=17266) GPU0   X      NV12    NV12\n";
     json_t *doc = ls_test_import_text(text, LS_FMT_TOPO);
     assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 4);
     const json_t *imp = json_array_get(json_object_get(doc, "imports"), 0);
@@ -85,6 +85,116 @@ static void test_topo_short_row_inside_not_detected(void **state)
                      LS_FMT_UNKNOWN);
 }
 
+/* ---- simpleP2P -------------------------------------------------------------------- */
+
+#define SP_HEAD                                                                                    \
+    "[./simpleP2P] - Starting...\n"                                                                \
+    "Checking for multiple GPUs...\n"                                                              \
+    "CUDA-capable device count: 2\n"                                                               \
+    "\n"                                                                                           \
+    "Checking GPU(s) for support of peer to peer memory access...\n"                               \
+    "> Peer access from NVIDIA H100 80GB HBM3 (GPU0) -> NVIDIA H100 80GB HBM3 (GPU1) : Yes\n"      \
+    "> Peer access from NVIDIA H100 80GB HBM3 (GPU1) -> NVIDIA H100 80GB HBM3 (GPU0) : Yes\n"      \
+    "Enabling peer access between GPU0 and GPU1...\n"                                              \
+    "Allocating buffers (64MB on GPU0, GPU1 and CPU Host)...\n"                                    \
+    "Creating event handles...\n"                                                                  \
+    "cudaMemcpyPeer / cudaMemcpy between GPU0 and GPU1: 25.12GB/s\n"                               \
+    "Preparing host buffer and memcpy to GPU0...\n"                                                \
+    "Run kernel on GPU1, taking source data from GPU0 and writing to GPU1...\n"                    \
+    "Run kernel on GPU0, taking source data from GPU1 and writing to GPU0...\n"                    \
+    "Copy data back to host from GPU0 and verify results...\n"
+
+static const json_t *simple_record(const json_t *doc)
+{
+    const json_t *r = json_array_get(json_object_get(doc, "simple_p2p"), 0);
+    assert_non_null(r);
+    return r;
+}
+
+static void test_simple_p2p_passed_quiet(void **state)
+{
+    (void)state;
+    json_t *doc = ls_test_import_text(SP_HEAD "Disabling peer access...\nShutting down...\n"
+                                              "Test passed\n",
+                                      LS_FMT_SIMPLE_P2P);
+    const json_t *r = simple_record(doc);
+    assert_string_equal(ls_json_str(r, "result", ""), "passed");
+    assert_true(ls_json_num(r, "memcpy_gibps", 0) == 25.12);
+    assert_int_equal(ls_json_int(r, "verification_errors", -1), 0);
+    assert_string_equal(ls_json_str(ls_test_gpu(doc, 1), "name", ""), "NVIDIA H100 80GB HBM3");
+    const json_t *l = json_array_get(json_object_get(doc, "links"), 0);
+    assert_true(json_is_true(json_object_get(l, "cuda_peer_access")));
+    ls_test_quiet(doc);
+    ls_test_silent(doc, "p2p_corrupt");
+    json_decref(doc);
+}
+
+static void test_simple_p2p_verification_error(void **state)
+{
+    (void)state;
+    json_t *doc =
+        ls_test_import_text(SP_HEAD
+                            "Verification error @ element 1: val = 0.000000, ref = 4.000000\n"
+                            "Verification error @ element 2: val = 0.000000, ref = 8.000000\n"
+                            "Disabling peer access...\nShutting down...\nTest failed!\n",
+                            LS_FMT_SIMPLE_P2P);
+    const json_t *r = simple_record(doc);
+    assert_int_equal(ls_json_int(r, "verification_errors", 0), 2);
+    assert_string_equal(ls_json_str(r, "result", ""), "failed");
+    ls_test_fires(doc, "p2p_corrupt", "error", "isolate",
+                  "2 wrong elements printed, element 1 read 0.000000 where 4.000000");
+    json_decref(doc);
+}
+
+/* The failed result alone (the paste skipped the error lines) is the same evidence: the
+   sample fails only on a wrong element. */
+static void test_simple_p2p_failed_without_lines(void **state)
+{
+    (void)state;
+    json_t *doc = ls_test_import_text(SP_HEAD "Disabling peer access...\nTest failed!\n",
+                                      LS_FMT_SIMPLE_P2P);
+    ls_test_fires(doc, "p2p_corrupt", "error", "isolate", "wrong-element lines not in the paste");
+    json_decref(doc);
+}
+
+/* The 2016-era form: capability lines, no peer access, the test waived. */
+static void test_simple_p2p_waived_no_access(void **state)
+{
+    (void)state;
+    json_t *doc =
+        ls_test_import_text("[./simpleP2P] - Starting...\n"
+                            "CUDA-capable device count: 2\n"
+                            "> GPU0 = \"      Tesla K80\" IS  capable of Peer-to-Peer (P2P)\n"
+                            "> GPU1 = \"      Tesla K80\" IS  capable of Peer-to-Peer (P2P)\n"
+                            "Checking GPU(s) for support of peer to peer memory access...\n"
+                            "> Peer access from Tesla K80 (GPU0) -> Tesla K80 (GPU1) : No\n"
+                            "> Peer access from Tesla K80 (GPU1) -> Tesla K80 (GPU0) : No\n"
+                            "Two or more GPUs with SM 2.0 or higher capability are required for "
+                            "./simpleP2P.\n"
+                            "Peer to Peer access is not available amongst GPUs in the system, "
+                            "waiving test.\n",
+                            LS_FMT_SIMPLE_P2P);
+    const json_t *r = simple_record(doc);
+    assert_string_equal(ls_json_str(r, "result", ""), "waived");
+    assert_string_equal(ls_json_str(ls_test_gpu(doc, 0), "name", ""), "Tesla K80");
+    ls_test_silent(doc, "p2p_corrupt");
+    ls_test_fires(doc, "p2p_unavailable", "warning", "", NULL);
+    json_decref(doc);
+}
+
+/* A paste that stops before the result: read, marked incomplete, nothing judged of the
+   verification it does not show. */
+static void test_simple_p2p_cut(void **state)
+{
+    (void)state;
+    json_t *doc = ls_test_import_text(SP_HEAD, LS_FMT_SIMPLE_P2P);
+    const json_t *imp = json_array_get(json_object_get(doc, "imports"), 0);
+    assert_true(json_is_true(json_object_get(imp, "incomplete")));
+    assert_non_null(strstr(ls_json_str(imp, "missing", ""), "inside the verification"));
+    ls_test_silent(doc, "p2p_corrupt");
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -93,6 +203,11 @@ int main(void)
         cmocka_unit_test(test_plain_text_numbers_then_tags),
         cmocka_unit_test(test_topo_tagged_first_row_cut),
         cmocka_unit_test(test_topo_short_row_inside_not_detected),
+        cmocka_unit_test(test_simple_p2p_passed_quiet),
+        cmocka_unit_test(test_simple_p2p_verification_error),
+        cmocka_unit_test(test_simple_p2p_failed_without_lines),
+        cmocka_unit_test(test_simple_p2p_waived_no_access),
+        cmocka_unit_test(test_simple_p2p_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
