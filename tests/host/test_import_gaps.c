@@ -15,6 +15,8 @@
 #include "import/import.h"
 #include "import/import_util.h"
 #include "import/line_numbers.h"
+#include "import/topo_text.h"
+#include "model/topo.h"
 #include "model/doc.h"
 #include "util/log.h"
 
@@ -195,6 +197,67 @@ static void test_simple_p2p_cut(void **state)
     json_decref(doc);
 }
 
+/* ---- topo -m: NIC rows whose columns the header lacks ----------------------------- */
+
+#define NARROW_HEAD                                                                                \
+    "        GPU0    GPU1    CPU Affinity    NUMA Affinity\n"                                      \
+    "GPU0     X      NV8     0-31,64-95      0\n"                                                  \
+    "GPU1    NV8      X      32-63,96-127    1\n"
+
+static const char *gpu_nic_type(const json_t *doc, int gpu, int nic)
+{
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(doc, "gpu_nic_links"), i, l) {
+        if (ls_json_int(l, "gpu", -1) == gpu && ls_json_int(l, "nic", -1) == nic)
+            return ls_json_str(l, "type", "");
+    }
+    return "";
+}
+
+static void test_topo_nic_rows_without_columns(void **state)
+{
+    (void)state;
+    json_t *doc = ls_test_import_text(NARROW_HEAD
+                                      "NIC0    PIX     SYS\n"
+                                      "NIC1    SYS     PIX\n"
+                                      "\nNIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n",
+                                      LS_FMT_TOPO);
+    assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 2);
+    assert_int_equal(json_array_size(json_object_get(doc, "nics")), 2);
+    assert_string_equal(gpu_nic_type(doc, 0, 0), "PIX");
+    assert_string_equal(gpu_nic_type(doc, 1, 0), "SYS");
+    assert_string_equal(gpu_nic_type(doc, 1, 1), "PIX");
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(doc, "nics"), 1), "name", ""),
+                        "mlx5_1");
+    const json_t *imp = json_array_get(json_object_get(doc, "imports"), 0);
+    assert_true(json_is_true(json_object_get(imp, "incomplete")));
+    assert_non_null(strstr(ls_json_str(imp, "missing", ""), "without a column in the header"));
+    ls_test_quiet(doc);
+    json_decref(doc);
+}
+
+/* Still refused: a NIC row that would be misnamed (NIC3 as the first NIC), an X in a NIC
+   row (its own column is not there: no such row), and the strict reader (linkscope's own
+   topology text, not a paste). */
+static void test_topo_nic_rows_refused_where_unsure(void **state)
+{
+    (void)state;
+    const char *bad[] = {NARROW_HEAD "NIC3    PIX     SYS\n", NARROW_HEAD "NIC0    X       SYS\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_t *doc = ls_import_doc_new();
+        char err[512] = "";
+        assert_true(ls_import_text(doc, bad[i], "pasted.txt", NULL, NULL, err, sizeof err) < 0);
+        assert_non_null(strstr(err, "is not a column of the header"));
+        json_decref(doc);
+    }
+    ls_topo_t *topo = calloc(1, sizeof *topo);
+    char err[256];
+    assert_int_equal(ls_topo_parse_text(NARROW_HEAD "NIC0    PIX     SYS\n", topo, err, sizeof err),
+                     -1);
+    free(topo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +271,8 @@ int main(void)
         cmocka_unit_test(test_simple_p2p_failed_without_lines),
         cmocka_unit_test(test_simple_p2p_waived_no_access),
         cmocka_unit_test(test_simple_p2p_cut),
+        cmocka_unit_test(test_topo_nic_rows_without_columns),
+        cmocka_unit_test(test_topo_nic_rows_refused_where_unsure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
