@@ -258,6 +258,38 @@ static void test_topo_nic_rows_refused_where_unsure(void **state)
     free(topo);
 }
 
+/* ---- nvidia-smi -q -d SECTION without the banner (driver 610's head) ---------------- */
+
+static void test_smi_q_perf_610_head(void **state)
+{
+    (void)state;
+    json_t *doc =
+        ls_test_import_text("Timestamp                                              : Mon Jan  5 "
+                            "10:00:00 2026\n"
+                            "Driver Version                                         : 610.10.01 "
+                            "[Deprecated; will "
+                            "be removed in CUDA 14.0. Use KMD Version instead]\n"
+                            "CUDA Version                                           : 13.3 "
+                            "[Deprecated]\n"
+                            "KMD Version                                            : 610.10.01\n"
+                            "CUDA UMD Version                                       : 13.3\n"
+                            "\n"
+                            "Attached GPUs                                          : 1\n"
+                            "GPU 00000000:41:00.0\n"
+                            "    Performance State                                  : P0\n"
+                            "    Clocks Event Reasons\n"
+                            "        Idle                                           : Not Active\n"
+                            "        SW Power Cap                                   : Not Active\n"
+                            "        HW Slowdown                                    : Active\n"
+                            "        SW Thermal Slowdown                            : Not Active\n",
+                            LS_FMT_SMI_QUERY);
+    const json_t *g = ls_test_gpu(doc, 0);
+    assert_string_equal(ls_json_str(g, "pci_bus_id", ""), "00000000:41:00.0");
+    assert_string_equal(ls_json_str(json_object_get(doc, "software"), "driver", ""), "610.10.01");
+    ls_test_fires(doc, "throttling", "warning", "", "hw_slowdown");
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_simple_p2p_cut),
         cmocka_unit_test(test_topo_nic_rows_without_columns),
         cmocka_unit_test(test_topo_nic_rows_refused_where_unsure),
+        cmocka_unit_test(test_smi_q_perf_610_head),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
