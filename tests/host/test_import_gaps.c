@@ -290,6 +290,34 @@ static void test_smi_q_perf_610_head(void **state)
     json_decref(doc);
 }
 
+/* ---- NVRM lines quoted inside another tool's output -------------------------------- */
+
+static void test_kernel_nvrm_quoted(void **state)
+{
+    (void)state;
+    json_t *doc = ls_test_import_text("scanning dmesg\n"
+                                      "[XID found] (5 minutes ago) \"NVRM: Xid (PCI:0000:3b:00): "
+                                      "79, pid=1234, name=python, "
+                                      "GPU has fallen off the bus.\"\n"
+                                      "scanned dmesg file -- found 1 issue(s)\n",
+                                      LS_FMT_KERNEL_LOG);
+    const json_t *k = json_array_get(json_object_get(doc, "kernel_logs"), 0);
+    const json_t *e = json_array_get(json_object_get(k, "events"), 0);
+    assert_int_equal(ls_json_int(e, "xid", 0), 79);
+    assert_string_equal(ls_json_str(e, "bus_id", ""), "00000000:3b:00.0");
+    assert_string_equal(ls_json_str(e, "text", ""), "GPU has fallen off the bus.");
+    ls_test_fires(doc, "xid", "error", "reboot", NULL);
+    json_decref(doc);
+}
+
+/* A word glued before NVRM (no blank, bracket, colon or quote) is still no NVRM line. */
+static void test_kernel_nvrm_glued_not_read(void **state)
+{
+    (void)state;
+    assert_int_equal(ls_import_detect("xNVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off.\n"),
+                     LS_FMT_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +334,8 @@ int main(void)
         cmocka_unit_test(test_topo_nic_rows_without_columns),
         cmocka_unit_test(test_topo_nic_rows_refused_where_unsure),
         cmocka_unit_test(test_smi_q_perf_610_head),
+        cmocka_unit_test(test_kernel_nvrm_quoted),
+        cmocka_unit_test(test_kernel_nvrm_glued_not_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
