@@ -1259,7 +1259,7 @@ static int detect(const char *text, int p2p)
             continue;
         if (!p2p)
             split_run_cells(p); /* "SYSSYS": cells that filled their column, as parse_row */
-        int cells = p2p ? ndev : cut_first_row(p, ndev);
+        int cells = !p2p ? cut_first_row(p, ndev) : p->ntok >= ndev + 1 ? ndev : 0;
         if (p->ntok > MAX_TOKENS || cells < 1)
             continue;
         found = 1;
