@@ -1,6 +1,8 @@
 /* GPU rules: HBM efficiency outliers, power limit below default, throttling during a
    measurement, ECC errors, NVLink error counters rising while measuring. */
 #include "rules.h"
+#include "ceiling.h"
+#include "spec.h"
 #include "model/doc.h"
 #include "model/vocab.h"
 
@@ -200,25 +202,38 @@ static void retired_clause(const json_t *pages, char *buf, size_t len)
                  sbe + dbe, sbe + dbe == 1 ? "" : "s", sbe, dbe);
 }
 
+/* The last finding added gets node_action a. */
+static void last_action(json_t *out, enum ls_action a)
+{
+    json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
+                        json_string(ls_action_name(a)));
+}
+
 /* Row remapping (A100 and later) and page retirement (earlier parts) as NVML reports
    them: a repair the GPU has recorded but applies only at the next GPU reset (rows) or
-   driver load (pages); a remapping failure means a bank has no spare row left. */
+   driver load (pages); a remapping failure means a bank has no spare row left. The row
+   remapper's node actions are linkscope health's (remap_failed isolate, remap_pending
+   reset: NVIDIA's memory error management: a pending remap is applied at the next GPU
+   reset, a failed one asks for the GPU to be checked). */
 static void memory_repair(int g, const json_t *ecc, const char *path, json_t *out)
 {
     const json_t *rows = json_object_get(ecc, "remapped_rows");
     const json_t *pages = json_object_get(ecc, "retired_pages");
-    if (json_is_true(json_object_get(rows, "failure")))
+    if (json_is_true(json_object_get(rows, "failure"))) {
         ecc_finding(out, LS_SEV_ERROR, g, path,
                     "GPU%d: row remapping failed (a memory bank has no spare row left): drain "
                     "it and "
                     "have it checked (nvidia-smi -q -d ROW_REMAPPER)",
                     g);
-    else if (json_is_true(json_object_get(rows, "pending")))
+        last_action(out, LS_ACT_ISOLATE);
+    } else if (json_is_true(json_object_get(rows, "pending"))) {
         ecc_finding(out, LS_SEV_WARNING, g, path,
                     "GPU%d has a row remap pending (%lld correctable, %lld uncorrectable rows "
                     "remapped): "
                     "it takes effect only after a GPU reset (nvidia-smi -r) or a reboot",
                     g, ls_json_int(rows, "correctable", 0), ls_json_int(rows, "uncorrectable", 0));
+        last_action(out, LS_ACT_RESET);
+    }
     if (json_is_true(json_object_get(pages, "pending")))
         ecc_finding(out, LS_SEV_WARNING, g, path,
                     "GPU%d has memory pages pending retirement (%lld single-bit, %lld "
@@ -441,8 +456,34 @@ static void nvlink_errors(const ls_machine_t *m, json_t *out)
     }
 }
 
+/* ECC mode off (nvidia-smi -q's "Ecc Mode / Current: Disabled", NVML's ECC mode) on a part
+   whose memory is HBM (ls_part_ecc_free): a setting, not a fault, but one that hides what
+   the ECC rules read. GDDR parts and parts not in the datasheet stay quiet (there off may
+   be the trade the owner chose; unknown is not guessed). Same id and meaning as linkscope
+   health's ecc_off. */
+static void ecc_off(const ls_machine_t *m, json_t *out)
+{
+    for (int g = 0; g < m->ngpus; g++) {
+        const json_t *ecc = json_object_get(m->gpu[g], "ecc");
+        const ls_spec_row_t *part = ls_part_of(m, g);
+        if (!json_is_false(json_object_get(ecc, "enabled")) || !ls_part_ecc_free(part))
+            continue;
+        char path[48];
+        snprintf(path, sizeof path, "gpus[%d].ecc", g);
+        ls_finding_add(out, "ecc_off", LS_SEV_WARNING, LS_ABOUT_GPU(g), json_pack("[s]", path),
+                       "GPU%d (%s, %s memory): ECC is off. On HBM, ECC costs no capacity or "
+                       "bandwidth, so off only hides memory errors: they are neither corrected "
+                       "nor counted, and the ECC counts and row remapping say nothing of this "
+                       "GPU. A setting, not a fault: no node action; next: `nvidia-smi -i %d -e "
+                       "1` and a GPU reset, unless it was turned off on purpose",
+                       g, ls_json_str(m->gpu[g], "name", part->key), part->memory_type, g);
+        last_action(out, LS_ACT_NONE);
+    }
+}
+
 void ls_rules_gpus(const ls_machine_t *m, json_t *out)
 {
+    ecc_off(m, out);
     hbm_outliers(m, out);
     power_limits(m, out);
     throttling(m, out);

@@ -599,6 +599,24 @@ static void error_trails(const log_src_t *src, json_t *out)
     }
 }
 
+/* The catalog's rows for a TCP connection to another rank that failed from its far end or
+   on the way to it (refused, closed, reset, timed out, retries used up): the line is about
+   the peer or the network between, not this node's GPUs, so its finding carries node
+   action none (the peer's own log holds the cause). Other WARN lines stay without one. */
+static const char *const peer_socket_ids[] = {
+    "socket_closed",     "socket_connect",     "socket_refused",
+    "socket_timeout",    "socket_reset",       "socket_recv",
+    "socket_recv_errno", "socket_retries_out", "socket_retries_out_old",
+};
+
+static void peer_socket_action(const char *id, json_t *out)
+{
+    for (size_t i = 0; i < sizeof peer_socket_ids / sizeof peer_socket_ids[0]; i++)
+        if (!strcmp(id, peer_socket_ids[i]))
+            json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
+                                json_string(ls_action_name(LS_ACT_NONE)));
+}
+
 /* A socket connect NCCL retried (import/nccl_log_extras.c) where the paste holds no WARN
    line: retries used up (the attempt NCCL_SOCKET_RETRY_CNT of its count) end NCCL's init
    with the WARN the paste cut; fewer are info (Connection refused while a peer starts is
@@ -620,6 +638,7 @@ static void connect_retries(const log_src_t *src, json_t *out)
                          where, ls_json_str(r, "error", "unknown"), n, of,
                          n >= of ? ": the retries are used up, so NCCL's set-up fails with it"
                                  : "");
+        peer_socket_action("socket_retries_out", out); /* the same failure, its WARN cut */
     }
 }
 
@@ -657,6 +676,7 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
                              src[i].subject, src[i].evidence,
                              "%s (%s%s%s): \"%s\"; likely: %s; next: %s", msg.meaning,
                              msg.subsystem, where, times, text, msg.cause, msg.next);
+            peer_socket_action(msg.id, out);
         }
         json_decref(groups);
     }

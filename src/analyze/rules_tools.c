@@ -423,4 +423,5 @@ void ls_rules_tools(const json_t *doc, json_t *out)
     job_vs_measured(out, doc);
     ls_rules_dcgm_health(doc, out);
     ls_rules_nvloom(doc, out);
+    ls_rules_simple_p2p(doc, out);
 }

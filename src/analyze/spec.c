@@ -46,6 +46,7 @@ static int parse_row(char *line, ls_spec_row_t *r)
     snprintf(r->key, sizeof r->key, "%s", f[0]);
     snprintf(r->names, sizeof r->names, "%s", f[1]);
     snprintf(r->form, sizeof r->form, "%s", f[2]);
+    snprintf(r->memory_type, sizeof r->memory_type, "%s", f[4]);
     r->memory_gb = num_or_unknown(f[3]);
     r->memory_gbps = num_or_unknown(f[5]);
     r->nvlink_gen = int_or_unknown(f[6]);
@@ -60,6 +61,11 @@ static int parse_row(char *line, ls_spec_row_t *r)
     snprintf(r->pci_ids, sizeof r->pci_ids, "%s", f[15]);
     snprintf(r->source, sizeof r->source, "%s", f[16]);
     return 0;
+}
+
+int ls_part_ecc_free(const ls_spec_row_t *row)
+{
+    return row && strncmp(row->memory_type, "HBM", 3) == 0;
 }
 
 int ls_datasheet_parse(const char *text, ls_datasheet_t *ds, char *err, size_t errlen)

@@ -11,8 +11,9 @@
 /* One datasheet row; numbers < 0 are unknown (an empty cell). */
 typedef struct {
     char key[32];
-    char names[256]; /* NVML names, ';'-separated */
-    char form[16];   /* "SXM5", "PCIe", ... */
+    char names[256];      /* NVML names, ';'-separated */
+    char form[16];        /* "SXM5", "PCIe", ... */
+    char memory_type[16]; /* "HBM3", "GDDR6", ...; "" when not known */
     double memory_gb, memory_gbps, nvlink_gbps, power_w;
     int nvlink_gen, nvlinks, pcie_gen, pcie_width, sms, boost_mhz;
     int base_mhz;     /* NVIDIA's product brief base clock; < 0 where none was read */
@@ -39,6 +40,13 @@ const ls_spec_row_t *ls_datasheet_find_pci(const ls_datasheet_t *ds, const char 
 
 /* A run document's GPU object's row: by its NVML name, else by its PCI device id; NULL. */
 const ls_spec_row_t *ls_datasheet_row_of(const ls_datasheet_t *ds, const json_t *gpu);
+
+/* 1 when the part's memory is HBM (the datasheet's memory_type): there ECC costs no
+   capacity or bandwidth (NVIDIA's P100 / V100 / A100 whitepapers: HBM2's native ECC "without
+   a bandwidth or capacity penalty"; GDDR parts give up both for it, so ECC off there is a
+   trade), so ECC off only hides memory errors. 0 for other or unknown memory. The one
+   meaning of rule ecc_off, in linkscope plan and in linkscope health. */
+int ls_part_ecc_free(const ls_spec_row_t *row);
 
 /* Measured HBM below this share of the datasheet's bandwidth is a finding (calibrated in
    docs/acceptance.md: healthy parts measure 0.86-0.94 of it). */

@@ -27,4 +27,8 @@ void ls_rules_nvloom(const json_t *doc, json_t *out);
    (rules_watchdog.c). */
 void ls_rules_watchdog(const json_t *doc, json_t *out);
 
+/* Rule p2p_corrupt: cuda-samples' simpleP2P found wrong data read over P2P
+   (rules_simple_p2p.c). */
+void ls_rules_simple_p2p(const json_t *doc, json_t *out);
+
 #endif

@@ -195,8 +195,12 @@ static void rule_pcie_replay(ctx_t *c, const json_t *g, int idx)
 static void rule_memory(ctx_t *c, const json_t *g, int idx)
 {
     const json_t *ecc = json_object_get(g, "ecc");
-    if (json_is_false(json_object_get(ecc, "enabled")))
-        ls_health_add(c->findings, "ecc_off", idx, LS_ACT_WATCH, "GPU%d ECC is off", idx);
+    /* a setting on a part where ECC costs nothing (HBM): the plan's ecc_off, same meaning */
+    if (json_is_false(json_object_get(ecc, "enabled")) && ls_part_ecc_free(part_of(c, g)))
+        ls_health_add(c->findings, "ecc_off", idx, LS_ACT_NONE,
+                      "GPU%d ECC is off on its HBM: memory errors are neither corrected nor "
+                      "counted (a setting: nvidia-smi -e 1 and a GPU reset turn it on)",
+                      idx);
     const json_t *rr = json_object_get(g, "remapped_rows");
     if (json_is_true(json_object_get(rr, "failed")))
         ls_health_add(c->findings, "remap_failed", idx, LS_ACT_ISOLATE,

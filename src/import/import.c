@@ -23,6 +23,7 @@
 #include "smi_text.h"
 #include "smi_table.h"
 #include "import_sniff.h"
+#include "simple_p2p.h"
 #include "topo_text.h"
 #include "topo_p2p_block.h"
 #include "model/doc.h"
@@ -348,6 +349,12 @@ static const ls_importer_t readers[] = {
      .read_text = ls_import_p2p_sample,
      .help = "cuda-samples: P2P bandwidth and latency matrices,\n"
              "peer access"},
+    {.fmt = LS_FMT_SIMPLE_P2P,
+     .name = "simpleP2P",
+     .detect = ls_simple_p2p_detect,
+     .read_text = ls_import_simple_p2p,
+     .help = "cuda-samples: peer access, the P2P memcpy figure,\n"
+             "the verification of data read over P2P"},
     {.fmt = LS_FMT_NCCL_TESTS,
      .name = "nccl-tests",
      .detect = ls_nccl_tests_detect,
@@ -445,7 +452,7 @@ static const ls_importer_t *find_reader(const char *text)
 
 enum ls_import_format ls_import_detect(const char *text)
 {
-    char *plain = ls_strip_line_numbers(text); /* pasted from an editor with numbers */
+    char *plain = ls_import_plain_text(text); /* editor's numbers, launcher's tags */
     const ls_importer_t *r = find_reader(plain ? plain : text);
     free(plain);
     return r ? r->fmt : LS_FMT_UNKNOWN;
@@ -520,7 +527,7 @@ static void also_kernel_log(json_t *doc, const char *text, const char *name, siz
 int ls_import_text(json_t *doc, const char *text, const char *name, const ls_import_opts_t *opts,
                    enum ls_import_format *fmt_out, char *err, size_t errlen)
 {
-    char *plain = ls_strip_line_numbers(text); /* pasted from an editor with numbers */
+    char *plain = ls_import_plain_text(text); /* editor's numbers, launcher's tags */
     if (plain)
         text = plain;
     const ls_importer_t *r = find_reader(text);

@@ -3,7 +3,7 @@
    text, nvbandwidth text and -j JSON, nvidia-smi topo -m and topo -p2p text, nvidia-smi
    nvlink -s/-e and -q text, plain nvidia-smi (its table and failure texts), dcgmi diag JSON and
    text, dcgmi health JSON, PyTorch's NCCL watchdog text, ncclras text and JSON, NCCL Inspector
-   JSONL, perftest and nvloom text (docs/import.md). */
+   JSONL, perftest and nvloom text, cuda-samples' simpleP2P (docs/import.md). */
 #ifndef LS_IMPORT_IMPORT_H
 #define LS_IMPORT_IMPORT_H
 
@@ -34,7 +34,8 @@ enum ls_import_format {
     LS_FMT_KERNEL_LOG,      /* a kernel log's NVRM lines (dmesg, syslog): kernel_logs[] */
     LS_FMT_FABRIC_MANAGER,  /* Fabric Manager's log, journal, systemctl: fabric_managers[] */
     LS_FMT_CUDA_ERROR,      /* CUDA error lines (PyTorch, cuda-samples, ...): cuda_errors[] */
-    LS_FMT_FRAMEWORK_LOG    /* a framework's log with none of the above: framework_logs[] */
+    LS_FMT_FRAMEWORK_LOG,   /* a framework's log with none of the above: framework_logs[] */
+    LS_FMT_SIMPLE_P2P       /* cuda-samples' simpleP2P: simple_p2p[], links' peer access */
 };
 
 typedef struct {

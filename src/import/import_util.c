@@ -59,6 +59,64 @@ char *ls_strip_launcher_prefix(char *text)
     return text;
 }
 
+/* An ANSI escape at p (Ray colours its prefix): its length, or 0. */
+static size_t ansi_len(const char *p)
+{
+    if (p[0] != '\033' || p[1] != '[')
+        return 0;
+    size_t n = 2;
+    while (p[n] && p[n] != '\n' && !isalpha((unsigned char)p[n]))
+        n++;
+    return p[n] && p[n] != '\n' ? n + 1 : 0;
+}
+
+/* Ray's tag before a remote process's line, at p: "(pid=N) ", "(RayWorker pid=N, ip=A) ",
+   SkyPilot's "(head, rank=0, pid=N) " and "(worker1, rank=1, pid=N, ip=A) ", vLLM's
+   "(VllmWorker rank=0 pid=N) ": one parenthesis (no other inside) holding a "pid=" word
+   with digits, then a blank or the line's end. Its length with that blank, or 0. */
+static size_t worker_prefix_len(const char *p)
+{
+    size_t n = ansi_len(p);
+    if (p[n] != '(')
+        return 0;
+    const char *close = p + n + 1;
+    int pid = 0;
+    for (; *close && *close != ')' && *close != '\n' && *close != '(' && close - p < 200; close++)
+        if (!strncmp(close, "pid=", 4) &&
+            (close[-1] == '(' || close[-1] == ' ' || close[-1] == ',') &&
+            isdigit((unsigned char)close[4]))
+            pid = 1;
+    if (*close != ')' || !pid)
+        return 0;
+    close++;
+    close += ansi_len(close);
+    if (*close == ' ' || *close == '\t')
+        return (size_t)(close - p) + 1;
+    return *close == '\n' || *close == '\r' || *close == '\0' ? (size_t)(close - p) : 0;
+}
+
+char *ls_strip_worker_prefixes(const char *text)
+{
+    size_t tagged = 0;
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        tagged += worker_prefix_len(p) > 0;
+    if (!tagged)
+        return NULL;
+    char *out = malloc(strlen(text) + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = text; *p;) {
+        p += worker_prefix_len(p);
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        memcpy(o, p, len);
+        o += len;
+        p += len;
+    }
+    *o = '\0';
+    return out;
+}
+
 void ls_tokenize(ls_line_t *line)
 {
     line->ntok = 0;

@@ -23,6 +23,13 @@ int ls_next_line(const char **pos, ls_line_t *line);
    "[1,0]<stdout>:" and Slurm's srun -l "3: ". Returns the start of the tool's text. */
 char *ls_strip_launcher_prefix(char *text);
 
+/* A copy of text (malloc'd) without the tag Ray, SkyPilot or vLLM put before each line a
+   remote process printed ("(pid=N) ", "(head, rank=0, pid=N) ", "(RayWorker pid=N,
+   ip=A) "), every line that has one losing it; NULL when no line has one (or out of
+   memory). Import strips it before any reader looks, so every format is read through
+   it (docs/import.md). */
+char *ls_strip_worker_prefixes(const char *text);
+
 /* Splits line->buf into blank-separated tokens (in place). */
 void ls_tokenize(ls_line_t *line);
 

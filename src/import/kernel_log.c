@@ -45,12 +45,14 @@ typedef struct {
 } msg_t;
 
 /* The "NVRM: " of a line at a token boundary (a line's start, a blank, ']', ':', /dev/kmsg's
-   "6,1234,5678,-;" or rsyslog's "#012"), or NULL. */
+   "6,1234,5678,-;", rsyslog's "#012", or the '"' of another tool quoting the kernel's
+   line: gpud's scan prints `[XID found] (54 minutes ago) "NVRM: Xid (...): 119, ..."`), or
+   NULL. */
 static const char *nvrm_at(const char *line)
 {
     for (const char *p = strstr(line, "NVRM: "); p; p = strstr(p + 1, "NVRM: "))
         if (p == line || isspace((unsigned char)p[-1]) || p[-1] == ']' || p[-1] == ':' ||
-            p[-1] == ';' || (p - line >= 4 && strncmp(p - 4, "#012", 4) == 0))
+            p[-1] == ';' || p[-1] == '"' || (p - line >= 4 && strncmp(p - 4, "#012", 4) == 0))
             return p;
     return NULL;
 }
@@ -488,6 +490,15 @@ static void read_line(ctx_t *c, const char *line)
     snprintf(pre, sizeof pre, "%.*s", (int)((size_t)(at - line) < 255 ? at - line : 255), line);
     snprintf(c->last_nvrm_start, sizeof c->last_nvrm_start, "%.*s", (int)(at - line + 5), line);
     const char *body = at + 6;
+    char unquoted[MSG_MAX];
+    if (at > line && at[-1] == '"') { /* a quoted message: its closing quote is no text */
+        snprintf(unquoted, sizeof unquoted, "%s", body);
+        size_t n = strlen(unquoted);
+        while (n && isspace((unsigned char)unquoted[n - 1]))
+            n--;
+        unquoted[n && unquoted[n - 1] == '"' ? n - 1 : n] = '\0';
+        body = unquoted;
+    }
     if (c->have && continues(&c->cur, pre, body)) {
         append_body(&c->cur, body);
         return;

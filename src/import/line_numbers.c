@@ -1,4 +1,5 @@
 #include "line_numbers.h"
+#include "import_util.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -62,4 +63,14 @@ char *ls_strip_line_numbers(const char *text)
     }
     *o = '\0';
     return out;
+}
+
+char *ls_import_plain_text(const char *text)
+{
+    char *plain = ls_strip_line_numbers(text);
+    char *bare = ls_strip_worker_prefixes(plain ? plain : text);
+    if (!bare)
+        return plain;
+    free(plain);
+    return bare;
 }

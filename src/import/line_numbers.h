@@ -7,4 +7,9 @@
    a number one above the previous line's; NULL otherwise (or out of memory). */
 char *ls_strip_line_numbers(const char *text);
 
+/* What every reader reads: text without an editor's line numbers, then without the
+   tags a launcher put before each line (ls_strip_worker_prefixes); a malloc'd copy, or
+   NULL when text has neither. */
+char *ls_import_plain_text(const char *text);
+
 #endif

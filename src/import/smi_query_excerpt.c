@@ -48,9 +48,10 @@ static const char *const sections[] = {
     "Health", /* the Fabric section's block (drivers 550 on) */
 };
 
-/* Keys of the log's head, above the first GPU block. */
-static const char *const head_keys[] = {"Timestamp", "Driver Version", "CUDA Version",
-                                        "Attached GPUs"};
+/* Keys of the log's head, above the first GPU block; drivers from 610 add "KMD Version"
+   and "CUDA UMD Version" (the old two then say they are deprecated). */
+static const char *const head_keys[] = {"Timestamp",     "Driver Version", "CUDA Version",
+                                        "Attached GPUs", "KMD Version",    "CUDA UMD Version"};
 
 /* Keys of a GPU block that no other tool's text carries in " : " form. */
 static const char *const keys[] = {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A number at the start of the value ("310.00 W", "1980 MHz", "45 C"); 0 for "N/A". */
 static int number(const char *value, double *out)
@@ -221,7 +222,7 @@ void ls_smi_query_health(json_t *gpu, const char (*section)[48], int depth, cons
     else if (depth == 1 &&
              (!strcmp(s0, "Clocks Event Reasons") || !strcmp(s0, "Clocks Throttle Reasons")))
         reason(gpu, key, value);
-    else if (depth == 1 && !strcmp(s0, "ECC Mode") && !strcmp(key, "Current") &&
+    else if (depth == 1 && !strcasecmp(s0, "ECC Mode") && !strcmp(key, "Current") &&
              (!strcmp(value, "Enabled") || !strcmp(value, "Disabled")))
         json_object_set_new(ls_json_object_at(gpu, "ecc"), "enabled",
                             json_boolean(!strcmp(value, "Enabled")));

@@ -202,6 +202,8 @@ typedef struct {
     char unread_col[48];     /* the first header column nvidia-smi does not print (lenient) */
     int inferred;            /* no header row: columns named from the rows' diagonal */
     int after_command;       /* the header follows the command on its line: positions shifted */
+    int nrow_nics;           /* NICs with a row but no column (lenient): indices after nnics */
+    char row_nic[LS_MAX_NICS][32];
 } header_t;
 
 /* Which affinity column starts at toks[i], or -1. */
@@ -599,11 +601,59 @@ static void split_run_cells(parser_t *p)
     free(out);
 }
 
+/* The index a NIC row without a header column gets (after the header's NICs), or -1:
+   its label a NIC's ("NIC2" only as the next index, so no NIC is misnamed; "mlx5_0"), not
+   seen before, within the model's NICs. */
+static int row_nic_index(const header_t *h, tok_t t)
+{
+    int n = h->nnics + h->nrow_nics;
+    char want[16];
+    snprintf(want, sizeof want, "NIC%d", n);
+    if (is_gpu_label(t) || !is_device_name(t) || n >= LS_MAX_NICS || t.len >= sizeof h->row_nic[0])
+        return -1;
+    for (int k = 0; k < h->nrow_nics; k++)
+        if (tok_eq(t, h->row_nic[k]))
+            return -1;
+    return label_length(t.s, t.len) == t.len && !tok_eq(t, want) ? -1 : n;
+}
+
+/* Lenient: a NIC row whose NIC the header has no column for (a paste whose NIC columns
+   were cut from the header and the GPU rows: nvidia-smi prints the matrix square, every
+   device a row and a column, GPUs first). Its first cells are the header's columns in
+   their order: its links to them are read (none may be X: its own column is not there);
+   the cells of its missing columns are noted missing (note_absent_rows). 0, or -1 when
+   the row is not such a row. */
+static int parse_row_only_nic(parser_t *p, ls_topo_t *topo)
+{
+    header_t *h = &p->hdr;
+    int n = p->lenient && p->ntok <= MAX_TOKENS ? row_nic_index(h, p->toks[0]) : -1;
+    if (n < 0 || p->ntok - 1 < h->ndev)
+        return -1;
+    ls_link_t links[MAX_DEVS];
+    for (int c = 0; c < h->ndev; c++)
+        if (parse_link_tok(p->toks[1 + c], &links[c]) != 0 || links[c].type == LS_LINK_X)
+            return -1;
+    for (int c = 0; c < h->ndev; c++) {
+        int i = h->index[c];
+        if (i < 0)
+            continue;
+        if (!h->is_nic[c] && topo->gpu_nic[i][n].type == LS_LINK_NONE)
+            topo->gpu_nic[i][n] = links[c];
+        else if (h->is_nic[c])
+            topo->nic_nic[n][i] = links[c];
+    }
+    tok_copy(p->toks[0], h->row_nic[h->nrow_nics], sizeof h->row_nic[0]);
+    h->nrow_nics++;
+    return 0;
+}
+
 static int parse_row(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
 {
     header_t *h = &p->hdr;
     tok_t first = p->toks[0];
     int row = find_device(h, first);
+    if (row < 0 && parse_row_only_nic(p, topo) == 0)
+        return 0;
     if (row < 0)
         return ls_seterr(err, errlen, "line %d: row '%.*s' is not a column of the header",
                          p->rd.lineno, (int)first.len, first.s);
@@ -876,6 +926,15 @@ static void note_absent_rows(parser_t *p, ls_topo_t *topo)
         snprintf(line, sizeof line, "%d of %d NIC rows absent", nics, h->nnics);
         note_missing(p, line);
     }
+    if (h->nrow_nics) {
+        snprintf(line, sizeof line,
+                 "%d NIC row%s (%s%s) without a column in the header: their links to the GPUs "
+                 "read from their rows, the GPU rows' NIC cells and the NIC-to-NIC cells not in "
+                 "the paste",
+                 h->nrow_nics, h->nrow_nics == 1 ? "" : "s", h->row_nic[0],
+                 h->nrow_nics > 1 ? " ..." : "");
+        note_missing(p, line);
+    }
     if (h->nunread) {
         snprintf(line, sizeof line, "%d NIC columns past the first %d not read", h->nunread,
                  LS_MAX_NICS);
@@ -932,6 +991,13 @@ static void fill_labels(const header_t *h, ls_topo_t *topo)
         if (strcmp(h->label[d], topo->nic_label[i]) != 0) /* older drivers: "mlx5_0" */
             snprintf(topo->nic_name[i], sizeof topo->nic_name[i], "%s", h->label[d]);
     }
+    for (int k = 0; k < h->nrow_nics; k++) { /* NICs known from their rows alone */
+        int i = h->nnics + k;
+        snprintf(topo->nic_label[i], sizeof topo->nic_label[i], "NIC%d", i);
+        if (strcmp(h->row_nic[k], topo->nic_label[i]) != 0) /* older drivers: "mlx5_0" */
+            snprintf(topo->nic_name[i], sizeof topo->nic_name[i], "%s", h->row_nic[k]);
+    }
+    topo->nnics = h->nnics + h->nrow_nics;
     for (int g = 0; g < h->ngpus; g++)
         topo->p2p_read[g][g] = topo->p2p_write[g][g] = LS_P2P_SELF;
 }
@@ -1136,6 +1202,21 @@ int ls_topo_from_p2p_header(const char *text, ls_topo_t *topo)
 
 /* ---- format detection ---------------------------------------------------------- */
 
+/* The cells of the row under a topo -m header to check: all ndev, or, where the paste ends
+   inside that row (its last line, at least one whole cell and a cut one after "GPUn"),
+   those before the last, which may be cut ("NV1" of NV12), as the reader keeps them
+   (parse_cut_row); 0 for a row too short elsewhere. */
+static int cut_first_row(const parser_t *p, int ndev)
+{
+    if (p->ntok >= ndev + 1)
+        return ndev;
+    const char *rest = p->rd.pos + strspn(p->rd.pos, " \t\r\n");
+    return *rest == '\0' && p->ntok >= 3 &&
+                   label_length(p->toks[0].s, p->toks[0].len) == p->toks[0].len
+               ? p->ntok - 2
+               : 0;
+}
+
 /* 1 when the line after a header row is a row whose cells are all words of kind
    (0 = link types, 1 = P2P status). */
 static int detect(const char *text, int p2p)
@@ -1178,10 +1259,11 @@ static int detect(const char *text, int p2p)
             continue;
         if (!p2p)
             split_run_cells(p); /* "SYSSYS": cells that filled their column, as parse_row */
-        if (p->ntok > MAX_TOKENS || p->ntok < ndev + 1)
+        int cells = !p2p ? cut_first_row(p, ndev) : p->ntok >= ndev + 1 ? ndev : 0;
+        if (p->ntok > MAX_TOKENS || cells < 1)
             continue;
         found = 1;
-        for (int c = 1; c <= ndev && found; c++) {
+        for (int c = 1; c <= cells && found; c++) {
             ls_link_t link;
             enum ls_p2p_status s;
             found = p2p ? parse_p2p_tok(p->toks[c], &s) == 0
