@@ -43,6 +43,13 @@ int ls_simple_p2p_detect(const char *text)
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (strstr(text, marks[i]))
             return 1;
+    /* a paste cut above them: the kernel lines ("Run kernel on GPU1, taking source data from
+       GPU0 and writing to GPU1...") or the check's own line with its reference value */
+    const char *v = strstr(text, "Verification error @ element ");
+    const char *veol = v ? strchr(v, '\n') : NULL;
+    if (strstr(text, ", taking source data from GPU") ||
+        (v && strstr(v, ", ref = ") && (!veol || strstr(v, ", ref = ") < veol)))
+        return 1;
     const char *p = strstr(text, "> Peer access from ");
     const char *eol = p ? strchr(p, '\n') : NULL;
     return p && strstr(p, "(GPU") && (!eol || strstr(p, "(GPU") < eol);
@@ -153,6 +160,9 @@ static void parse_line(simple_p2p_t *s, const char *t)
                            &b, &gib) == 3) {
         s->pair[0] = a, s->pair[1] = b;
         json_object_set_new(s->rec, "memcpy_gibps", json_real(gib));
+    } else if (sscanf(t, "Run kernel on GPU%d, taking source data from GPU%d", &b, &a) == 2) {
+        if (s->pair[0] < 0) /* the pair of a paste cut above its Enabling line */
+            s->pair[0] = a < b ? a : b, s->pair[1] = a < b ? b : a;
     } else if (sscanf(t, "Allocating buffers (%dMB", &a) == 1) {
         json_object_set_new(s->rec, "buffer_mib", json_integer(a));
     } else if (strstr(t, "and verify results")) {

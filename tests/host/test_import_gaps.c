@@ -157,6 +157,30 @@ static void test_simple_p2p_verification_error(void **state)
     json_decref(doc);
 }
 
+/* A paste cut above the peer-access lines (from the kernel lines down, stopping inside
+   the check): still simpleP2P, its pair from the kernel lines, the wrong elements judged,
+   the missing result noted. */
+static void test_simple_p2p_cut_above(void **state)
+{
+    (void)state;
+    json_t *doc = ls_test_import_text("Run kernel on GPU1, taking source data from GPU0 and "
+                                      "writing to GPU1...\n"
+                                      "Run kernel on GPU0, taking source data from GPU1 and "
+                                      "writing to GPU0...\n"
+                                      "Copy data back to host from GPU0 and verify results...\n"
+                                      "Verification error @ element 0: val = nan, ref = 0.000000\n"
+                                      "Verification error @ element 1: val = nan, ref = 4.000000\n",
+                                      LS_FMT_SIMPLE_P2P);
+    const json_t *r = simple_record(doc);
+    assert_int_equal(ls_json_int(r, "verification_errors", 0), 2);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(r, "gpus"), 1)), 1);
+    ls_test_fires(doc, "p2p_corrupt", "error", "isolate", NULL);
+    json_decref(doc);
+    /* the check's line alone without its reference value is no simpleP2P */
+    assert_int_not_equal(ls_import_detect("Verification error @ element 3\nsomething else\n"),
+                         LS_FMT_SIMPLE_P2P);
+}
+
 /* The failed result alone (the paste skipped the error lines) is the same evidence: the
    sample fails only on a wrong element. */
 static void test_simple_p2p_failed_without_lines(void **state)
@@ -341,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_simple_p2p_failed_without_lines),
         cmocka_unit_test(test_simple_p2p_waived_no_access),
         cmocka_unit_test(test_simple_p2p_cut),
+        cmocka_unit_test(test_simple_p2p_cut_above),
         cmocka_unit_test(test_topo_nic_rows_without_columns),
         cmocka_unit_test(test_topo_nic_rows_refused_where_unsure),
         cmocka_unit_test(test_smi_q_perf_610_head),
