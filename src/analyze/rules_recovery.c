@@ -12,20 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Words that say nothing about the GPU's state. */
-static int silent(const char *v)
-{
-    return !*v || !strcmp(v, "None") || !strcmp(v, "No") || !strcmp(v, "N/A") ||
-           !strcmp(v, "Not Supported") || strstr(v, "deprecated") || !strcmp(v, "Unknown Error");
-}
-
 /* GPU g's ask, into words (empty when it asks nothing); its action. */
 static enum ls_action ask_of(const json_t *g, char *words, size_t len)
 {
     const char *ra = ls_json_str(g, "recovery_action", "");
     const json_t *rs = json_object_get(g, "reset_status");
     words[0] = '\0';
-    if (!silent(ra)) {
+    if (!ls_recovery_words_silent(ra)) {
         const ls_recovery_t *r = ls_recovery_of_words(ra);
         snprintf(words, len, "GPU Recovery Action %s", ra);
         return r ? r->action : LS_ACT_WATCH;
