@@ -123,6 +123,31 @@ int ls_numa_minority(const ls_machine_t *m, int g)
     return ls_group_minority(m->numa, m->ngpus, g);
 }
 
+json_t *ls_gpu_groups(const json_t *doc, ls_gpu_judge_t judge)
+{
+    json_t *seen = json_object(); /* why -> the group */
+    json_t *order = json_array();
+    size_t i;
+    const json_t *g;
+    char why[256];
+    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
+        enum ls_action a = judge(g, why, sizeof why);
+        if (a == LS_ACT_NONE)
+            continue;
+        json_t *grp = json_object_get(seen, why);
+        if (!grp) {
+            grp = json_pack("{s:s, s:I, s:i}", "why", why, "mask", (json_int_t)0, "action", a);
+            json_object_set_new(seen, why, grp);
+            json_array_append(order, grp);
+        }
+        uint64_t mask = (uint64_t)ls_json_int(grp, "mask", 0) |
+                        ls_gpu_bit(ls_json_int(g, "index", -1));
+        json_object_set_new(grp, "mask", json_integer((json_int_t)mask));
+    }
+    json_decref(seen);
+    return order;
+}
+
 int ls_entry_host_shared(const json_t *e)
 {
     int host = !strcmp(ls_json_str(e, "family", ""), LS_FAMILY_HOST);

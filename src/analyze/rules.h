@@ -127,6 +127,12 @@ int ls_numa_minority(const ls_machine_t *m, int g);
 int ls_group_majority(const int *group, int n, int *count);
 int ls_group_minority(const int *group, int n, int g);
 
+/* One GPU object's judgment: its action (LS_ACT_NONE: nothing to say), why in words. */
+typedef enum ls_action (*ls_gpu_judge_t)(const json_t *gpu, char *why, size_t len);
+/* The document's GPUs judge finds something for, grouped by why: an array (to free) of
+   {why, mask, action} in first-seen order; GPUs outside the 64-bit mask are left out. */
+json_t *ls_gpu_groups(const json_t *doc, ls_gpu_judge_t judge);
+
 /* The measurement entries (array) and entry i. */
 const json_t *ls_measurement(const ls_machine_t *m, size_t i);
 

@@ -366,10 +366,11 @@ static int silent(const char *v)
     return !*v || !strcmp(v, "N/A") || !strcmp(v, "Not Supported");
 }
 
-/* What is wrong with one GPU's registration with the fabric (NVML's probe State and its
+/* What is wrong with GPU g's registration with the fabric (NVML's probe State and its
    Status), into why (empty when nothing), its action. */
-static enum ls_action fabric_state(const json_t *f, char *why, size_t len)
+static enum ls_action fabric_state(const json_t *g, char *why, size_t len)
 {
+    const json_t *f = json_object_get(g, "fabric");
     const char *state = ls_json_str(f, "state", ""), *status = ls_json_str(f, "status", "");
     why[0] = '\0';
     if (silent(state))
@@ -388,12 +389,13 @@ static enum ls_action fabric_state(const json_t *f, char *why, size_t len)
 
 /* The Health block of a GPU that did register (NVML's health summary and mask, a field
    apart from the probe State): Summary Unhealthy or a Degraded bandwidth, into why. */
-static enum ls_action fabric_health(const json_t *f, char *why, size_t len)
+static enum ls_action fabric_health(const json_t *g, char *why, size_t len)
 {
+    const json_t *f = json_object_get(g, "fabric");
     const json_t *h = json_object_get(f, "health");
     const char *summary = ls_json_str(h, "summary", ""), *bw = ls_json_str(h, "bandwidth", "");
     why[0] = '\0';
-    if (fabric_state(f, why, len) != LS_ACT_NONE || silent(ls_json_str(f, "state", ""))) {
+    if (fabric_state(g, why, len) != LS_ACT_NONE || silent(ls_json_str(f, "state", ""))) {
         why[0] = '\0'; /* not registered: fabric_not_ready says so */
         return LS_ACT_NONE;
     }
@@ -407,38 +409,9 @@ static enum ls_action fabric_health(const json_t *f, char *why, size_t len)
     return LS_ACT_NONE;
 }
 
-typedef enum ls_action (*judge_t)(const json_t *fabric, char *why, size_t len);
-
-/* The GPUs judge finds something wrong with, grouped by what (an array of {why, mask,
-   action}, to free). */
-static json_t *gpu_groups(const json_t *doc, judge_t judge)
-{
-    json_t *seen = json_object(); /* why -> the group */
-    json_t *order = json_array();
-    size_t i;
-    const json_t *g;
-    char why[256];
-    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
-        enum ls_action a = judge(json_object_get(g, "fabric"), why, sizeof why);
-        if (a == LS_ACT_NONE)
-            continue;
-        json_t *grp = json_object_get(seen, why);
-        if (!grp) {
-            grp = json_pack("{s:s, s:I, s:i}", "why", why, "mask", (json_int_t)0, "action", a);
-            json_object_set_new(seen, why, grp);
-            json_array_append(order, grp);
-        }
-        uint64_t mask = (uint64_t)ls_json_int(grp, "mask", 0) |
-                        ls_gpu_bit(ls_json_int(g, "index", -1));
-        json_object_set_new(grp, "mask", json_integer((json_int_t)mask));
-    }
-    json_decref(seen);
-    return order;
-}
-
 static void rule_fabric_not_ready(const json_t *doc, json_t *out)
 {
-    json_t *order = gpu_groups(doc, fabric_state);
+    json_t *order = ls_gpu_groups(doc, fabric_state);
     size_t i;
     const json_t *g;
     json_array_foreach(order, i, g) {
@@ -458,7 +431,7 @@ static void rule_fabric_not_ready(const json_t *doc, json_t *out)
 
 static void rule_fabric_health(const json_t *doc, json_t *out)
 {
-    json_t *order = gpu_groups(doc, fabric_health);
+    json_t *order = ls_gpu_groups(doc, fabric_health);
     size_t i;
     const json_t *g;
     json_array_foreach(order, i, g) {

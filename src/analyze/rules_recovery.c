@@ -12,20 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Words that say nothing about the GPU's state. */
-static int silent(const char *v)
-{
-    return !*v || !strcmp(v, "None") || !strcmp(v, "No") || !strcmp(v, "N/A") ||
-           !strcmp(v, "Not Supported") || strstr(v, "deprecated") || !strcmp(v, "Unknown Error");
-}
-
 /* GPU g's ask, into words (empty when it asks nothing); its action. */
 static enum ls_action ask_of(const json_t *g, char *words, size_t len)
 {
     const char *ra = ls_json_str(g, "recovery_action", "");
     const json_t *rs = json_object_get(g, "reset_status");
     words[0] = '\0';
-    if (!silent(ra)) {
+    if (!ls_recovery_words_silent(ra)) {
         const ls_recovery_t *r = ls_recovery_of_words(ra);
         snprintf(words, len, "GPU Recovery Action %s", ra);
         return r ? r->action : LS_ACT_WATCH;
@@ -55,29 +48,12 @@ static const char *meaning_of(const char *words)
 
 void ls_rules_recovery(const json_t *doc, json_t *out)
 {
-    json_t *groups = json_object(); /* words -> {mask, action}, in the order first seen */
-    json_t *order = json_array();
+    json_t *order = ls_gpu_groups(doc, ask_of);
     size_t i;
     const json_t *g;
-    char words[160];
-    json_array_foreach(json_object_get(doc, "gpus"), i, g) {
-        enum ls_action a = ask_of(g, words, sizeof words);
-        long long index = ls_json_int(g, "index", (long long)i);
-        if (a == LS_ACT_NONE || index < 0 || index >= 64)
-            continue;
-        json_t *grp = json_object_get(groups, words);
-        if (!grp) {
-            grp = json_pack("{s:s, s:I, s:i}", "words", words, "mask", (json_int_t)0, "action", a);
-            json_object_set_new(groups, words, grp);
-            json_array_append(order, grp);
-        }
-        json_object_set_new(grp, "mask",
-                            json_integer(ls_json_int(grp, "mask", 0) |
-                                         (json_int_t)(1ULL << index)));
-    }
     json_array_foreach(order, i, g) {
         enum ls_action a = (enum ls_action)ls_json_int(g, "action", LS_ACT_WATCH);
-        const char *w = ls_json_str(g, "words", "");
+        const char *w = ls_json_str(g, "why", "");
         ls_finding_add(out, "recovery_action", ls_action_severity(a),
                        LS_ABOUT_GPUS((uint64_t)ls_json_int(g, "mask", 0)), json_pack("[s]", "gpus"),
                        "the driver asks for a recovery (nvidia-smi -q, %s): %s. Node action: %s", w,
@@ -86,5 +62,4 @@ void ls_rules_recovery(const json_t *doc, json_t *out)
                             json_string(ls_action_name(a)));
     }
     json_decref(order);
-    json_decref(groups);
 }

@@ -252,6 +252,8 @@ static void rule_recovery(ctx_t *c, const json_t *g, int idx)
 {
     const json_t *code = json_object_get(g, "recovery_action_code");
     const char *words = text_of(g, "recovery_action");
+    if (ls_recovery_words_silent(words)) /* "N/A" in a recorded state: as plan, no ask */
+        words = "";
     const ls_recovery_t *r = *words ? ls_recovery_of_words(words)
                              : code ? ls_recovery_of_code((unsigned)json_integer_value(code))
                                     : NULL;

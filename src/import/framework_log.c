@@ -19,6 +19,7 @@
 #include "import_util.h"
 #include "model/busid.h"
 #include "model/doc.h"
+#include "model/topo.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -191,11 +192,13 @@ static int name_after(const char *s, char *name, size_t len)
     return 0;
 }
 
-static void keep_gpu(json_t *doc, int index, const char *name, const char *bus)
+/* index as the line printed it: a GPU the machine view holds (LS_MAX_GPUS), else none (a
+   document with a larger index is one linkscope refuses to read back). */
+static void keep_gpu(json_t *doc, long index, const char *name, const char *bus)
 {
-    if (index < 0 || index > 4096)
+    if (index < 0 || index >= LS_MAX_GPUS)
         return;
-    json_t *g = ls_import_gpu(doc, index);
+    json_t *g = ls_import_gpu(doc, (int)index);
     if (*name)
         ls_set_if_absent(g, "name", name);
     if (*bus)
@@ -209,7 +212,8 @@ static void tensorflow_gpus(json_t *doc, const char *text)
 {
     const char *pos = text;
     ls_line_t line;
-    int found = -1, after = 0;
+    long found = -1;
+    int after = 0;
     char name[128] = "", bus[32] = "";
     while (ls_next_line(&pos, &line)) {
         const char *s = line.buf;
@@ -219,12 +223,12 @@ static void tensorflow_gpus(json_t *doc, const char *text)
             name[0] = bus[0] = '\0';
             name_after(dev, name, sizeof name);
             bus_after(dev, "pci bus id:", bus, sizeof bus);
-            keep_gpu(doc, atoi(dev + strlen("physical GPU (device: ")), name, bus);
+            keep_gpu(doc, strtol(dev + strlen("physical GPU (device: "), NULL, 10), name, bus);
         }
         if (props && strstr(props, "with properties")) {
             if (found >= 0)
                 keep_gpu(doc, found, name, bus);
-            found = atoi(props + strlen("Found device "));
+            found = strtol(props + strlen("Found device "), NULL, 10);
             name[0] = bus[0] = '\0';
             after = 0;
         }

@@ -67,10 +67,13 @@ static void set_access(simple_p2p_t *s, int a, int b, int yes)
     s->access_lines++;
 }
 
-/* The GPU's name before " (GPUn)" ending at end (exclusive), set where absent. */
+/* The GPU's name before " (GPUn)" ending at end (exclusive), set where absent; none
+   when the line prints none there ("from (GPU0)"). */
 static void name_gpu(simple_p2p_t *s, int g, const char *from, const char *end)
 {
     char name[128];
+    if (end <= from)
+        return;
     snprintf(name, sizeof name, "%.*s", (int)(end - from), from);
     ls_set_if_absent(ls_import_gpu(s->doc, g), "name", name);
 }
@@ -145,6 +148,14 @@ static int parse_result(simple_p2p_t *s, const char *t)
     return 0;
 }
 
+/* The pair the sample tested, GPU indices of the machine view only (the record's gpus
+   name the finding's GPUs). */
+static void set_pair(simple_p2p_t *s, int a, int b)
+{
+    if (a >= 0 && b >= 0 && a < LS_MAX_GPUS && b < LS_MAX_GPUS && a != b)
+        s->pair[0] = a, s->pair[1] = b;
+}
+
 static void parse_line(simple_p2p_t *s, const char *t)
 {
     int a, b;
@@ -155,14 +166,14 @@ static void parse_line(simple_p2p_t *s, const char *t)
     if (sscanf(t, "CUDA-capable device count: %d", &a) == 1) {
         json_object_set_new(s->rec, "device_count", json_integer(a));
     } else if (sscanf(t, "Enabling peer access between GPU%d and GPU%d", &a, &b) == 2) {
-        s->pair[0] = a, s->pair[1] = b;
+        set_pair(s, a, b);
     } else if (m && sscanf(m, "cudaMemcpyPeer / cudaMemcpy between GPU%d and GPU%d: %lfGB/s", &a,
                            &b, &gib) == 3) {
-        s->pair[0] = a, s->pair[1] = b;
+        set_pair(s, a, b);
         json_object_set_new(s->rec, "memcpy_gibps", json_real(gib));
     } else if (sscanf(t, "Run kernel on GPU%d, taking source data from GPU%d", &b, &a) == 2) {
         if (s->pair[0] < 0) /* the pair of a paste cut above its Enabling line */
-            s->pair[0] = a < b ? a : b, s->pair[1] = a < b ? b : a;
+            set_pair(s, a < b ? a : b, a < b ? b : a);
     } else if (sscanf(t, "Allocating buffers (%dMB", &a) == 1) {
         json_object_set_new(s->rec, "buffer_mib", json_integer(a));
     } else if (strstr(t, "and verify results")) {

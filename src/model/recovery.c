@@ -66,6 +66,12 @@ const ls_recovery_t *ls_recovery_of_words(const char *words)
     return NULL;
 }
 
+int ls_recovery_words_silent(const char *v)
+{
+    return !v || !*v || !strcmp(v, "None") || !strcmp(v, "No") || !strcmp(v, "N/A") ||
+           !strcmp(v, "Not Supported") || strstr(v, "deprecated") || !strcmp(v, "Unknown Error");
+}
+
 const ls_recovery_t *ls_recovery_of_xid154(const char *text)
 {
     if (!text)

@@ -23,6 +23,11 @@ const ls_recovery_t *ls_recovery_of_code(unsigned code);
    Supported", a message). */
 const ls_recovery_t *ls_recovery_of_words(const char *words);
 
+/* 1 when the printed words say nothing of the GPU's state (empty, "None", "No", "N/A",
+   "Not Supported", "Unknown Error", drivers from 570's deprecation notice in the GPU Reset
+   Status section): plan's recovery_action and health's read such words as no ask. */
+int ls_recovery_words_silent(const char *words);
+
 /* Xid 154's text: the row of the action it changed TO ("... to 0x2 (Node Reboot
    Required)"), by its code, else its words; NULL when the text names none. */
 const ls_recovery_t *ls_recovery_of_xid154(const char *text);

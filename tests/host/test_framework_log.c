@@ -14,6 +14,7 @@
 #include "helpers.h"
 #include "import/framework_log.h"
 #include "import/import.h"
+#include "model/doc.h"
 
 static const char tf2[] =
     "2023-10-19 17:12:10.627003: I tensorflow/stream_executor/platform/default/dso_loader.cc:49] "
@@ -111,13 +112,34 @@ static void other_readers_win(void **state)
     assert_int_not_equal(ls_import_detect(text), LS_FMT_FRAMEWORK_LOG);
 }
 
+/* A device number past the machine view (LS_MAX_GPUS) names no GPU: the document stays
+   one linkscope reads back (ls_doc_validate refuses gpus[].index 64 and up). */
+static void device_past_view_not_kept(void **state)
+{
+    (void)state;
+    static const char big[] =
+        "2023-10-19 17:12:10.626520: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1720] "
+        "Found device 100 with properties: \n"
+        "pciBusID: 0000:00:04.0 name: Tesla T4 computeCapability: 7.5\n"
+        "2023-10-19 17:12:10.628514: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1862] "
+        "Adding visible gpu devices: 100\n"
+        "2023-10-19 17:12:11.100000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1406] "
+        "Created TensorFlow device (/job:localhost/replica:0/task:0/device:GPU:0 with 13792 MB "
+        "memory) -> physical GPU (device: 99999999999, name: Tesla T4, pci bus id: "
+        "0000:00:04.0)\n";
+    json_t *doc = ls_test_import_text(big, LS_FMT_FRAMEWORK_LOG);
+    assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 0);
+    char err[256];
+    assert_int_equal(ls_doc_validate(doc, err, sizeof err), 0);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(detected_from_three_lines),
-        cmocka_unit_test(tensorflow_gpus_kept),
-        cmocka_unit_test(vllm_errors_named),
-        cmocka_unit_test(other_readers_win),
+        cmocka_unit_test(detected_from_three_lines), cmocka_unit_test(tensorflow_gpus_kept),
+        cmocka_unit_test(vllm_errors_named),         cmocka_unit_test(other_readers_win),
+        cmocka_unit_test(device_past_view_not_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -181,6 +181,26 @@ static void test_simple_p2p_cut_above(void **state)
                          LS_FMT_SIMPLE_P2P);
 }
 
+/* Hostile forms: a pair outside the machine view names no GPU pair, an access line
+   without a name before "(GPUn)" names no GPU (never "(GPU1) : Yes"). */
+static void test_simple_p2p_hostile_pair(void **state)
+{
+    (void)state;
+    json_t *doc = ls_test_import_text("[./simpleP2P] - Starting...\n"
+                                      "> Peer access from A (GPU0) -> (GPU1) : Yes\n"
+                                      "Enabling peer access between GPU0 and GPU999...\n"
+                                      "cudaMemcpyPeer / cudaMemcpy between GPU-1 and GPU70: "
+                                      "1.00GB/s\n"
+                                      "Test failed!\n",
+                                      LS_FMT_SIMPLE_P2P);
+    const json_t *r = simple_record(doc);
+    assert_null(json_object_get(r, "gpus"));
+    assert_string_equal(ls_json_str(ls_test_gpu(doc, 0), "name", ""), "A");
+    assert_null(json_object_get(ls_test_gpu(doc, 1), "name"));
+    ls_test_fires(doc, "p2p_corrupt", "error", "isolate", NULL);
+    json_decref(doc);
+}
+
 /* The failed result alone (the paste skipped the error lines) is the same evidence: the
    sample fails only on a wrong element. */
 static void test_simple_p2p_failed_without_lines(void **state)
@@ -366,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_simple_p2p_waived_no_access),
         cmocka_unit_test(test_simple_p2p_cut),
         cmocka_unit_test(test_simple_p2p_cut_above),
+        cmocka_unit_test(test_simple_p2p_hostile_pair),
         cmocka_unit_test(test_topo_nic_rows_without_columns),
         cmocka_unit_test(test_topo_nic_rows_refused_where_unsure),
         cmocka_unit_test(test_smi_q_perf_610_head),

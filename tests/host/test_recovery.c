@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "health/health.h"
 #include "helpers.h"
 #include "import/import.h"
 #include "model/recovery.h"
@@ -104,11 +105,43 @@ static void quiet(void **state)
     }
 }
 
+/* linkscope health on a recorded state: the words plan reads as no ask ("N/A", "Not
+   Supported") are no ask there either, a known action is the table's. */
+static const char *health_action(const char *words)
+{
+    static char action[32];
+    json_t *g = json_pack("{s:i, s:s, s:s, s:s}", "index", 0, "name", "NVIDIA H100 80GB HBM3",
+                          "pci_bus_id", "00000000:18:00.0", "recovery_action", words);
+    json_t *st = json_pack("{s:{s:b}, s:[o], s:s, s:n}", "driver", "ok", 1, "gpus", g, "root",
+                           "/nonexistent-root", "kernel_log");
+    json_t *found = ls_health_rules(st);
+    size_t i;
+    const json_t *f;
+    action[0] = '\0';
+    json_array_foreach(found, i, f) {
+        if (!strcmp(json_string_value(json_object_get(f, "rule")), "recovery_action"))
+            snprintf(action, sizeof action, "%s", json_string_value(json_object_get(f, "action")));
+    }
+    json_decref(found);
+    json_decref(st);
+    return action;
+}
+
+static void health_rule(void **state)
+{
+    (void)state;
+    assert_string_equal(health_action("N/A"), "");
+    assert_string_equal(health_action("Not Supported"), "");
+    assert_string_equal(health_action("None"), "");
+    assert_string_equal(health_action("Drain P2P"), "isolate");
+    assert_string_equal(health_action("Some Later Action"), "watch");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(codes),     cmocka_unit_test(words), cmocka_unit_test(xid154),
-        cmocka_unit_test(plan_rule), cmocka_unit_test(quiet),
+        cmocka_unit_test(plan_rule), cmocka_unit_test(quiet), cmocka_unit_test(health_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
