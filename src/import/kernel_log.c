@@ -341,7 +341,9 @@ static void read_failure(ctx_t *c, const msg_t *m, const char *kind)
 {
     json_t *f = json_pack("{s:s}", "kind", kind);
     char bus[32], gpu[16], v[32];
-    if (bus_in(m->body, bus, sizeof bus) == 0) {
+    int nvlink = strcmp(kind, "nvlink_train_failed") == 0;
+    if ((nvlink ? ls_nvlink_fail_bus(m->body, bus, sizeof bus)
+                : bus_in(m->body, bus, sizeof bus)) == 0) {
         json_object_set_new(f, "bus_id", json_string(bus));
         gpu_at(c, bus);
     }
@@ -354,7 +356,7 @@ static void read_failure(ctx_t *c, const msg_t *m, const char *kind)
         if (version_after(m->body, "kernel module has the version", v, sizeof v) == 0)
             json_object_set_new(f, "module_version", json_string(v));
     }
-    if (strcmp(kind, "nvlink_train_failed") == 0) {
+    if (nvlink) {
         json_object_set_new(f, "what", json_string(ls_nvlink_fail_says(m->body)));
         if (ls_nvlink_fail_peer(m->body) >= 0)
             json_object_set_new(f, "peer", json_integer(ls_nvlink_fail_peer(m->body)));

@@ -77,9 +77,7 @@ static const char *body_of(const char *line)
     return NULL;
 }
 
-/* The first bus id the body names ("GPU 0000:3b:00.0: ...", "(PCI:0000:3b:00)"), in the
-   document's form, into out; 0 or -1. */
-static int bus_of(const char *body, char *out, size_t len)
+int ls_nvlink_fail_bus(const char *body, char *out, size_t len)
 {
     for (const char *p = body; *p; p++) {
         if (!isxdigit((unsigned char)*p) || (p > body && isxdigit((unsigned char)p[-1])))
@@ -107,7 +105,7 @@ void ls_nvlink_fail_scan(const char *log, json_t *events)
         if (what) {
             json_t *r = json_pack("{s:s, s:s}", "what", what, "text", body);
             char bus[32];
-            if (r && bus_of(body, bus, sizeof bus) == 0)
+            if (r && ls_nvlink_fail_bus(body, bus, sizeof bus) == 0)
                 json_object_set_new(r, "bus_id", json_string(bus));
             if (r && ls_nvlink_fail_peer(body) >= 0)
                 json_object_set_new(r, "peer", json_integer(ls_nvlink_fail_peer(body)));

@@ -11,6 +11,7 @@
 #include "xid.h"
 
 #include <jansson.h>
+#include <stddef.h>
 
 /* What the NVRM message body says failed ("NVLink discovery: ..."), or NULL when it is
    not one of the driver's NVLink bring-up failure messages. */
@@ -19,6 +20,10 @@ const char *ls_nvlink_fail_says(const char *body);
 /* The peer a discovery line names ("Getting peer1's postRxDetLinkMask failed!": 1), or
    -1. */
 int ls_nvlink_fail_peer(const char *body);
+
+/* The first bus id the body names ("GPU 0000:3b:00.0: ...", "link 0000:18:00.0:link5"), in
+   the run document's form, into out; 0, or -1 when it names none. */
+int ls_nvlink_fail_bus(const char *body, char *out, size_t len);
 
 /* The node action of NVLink bring-up failures: reboot. Links that failed to come up at
    driver load stay down until every GPU of the NVLink domain is reset together (on an
