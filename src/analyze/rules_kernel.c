@@ -7,6 +7,7 @@
 
 #include "model/busid.h"
 #include "model/doc.h"
+#include "model/nvlink_fail.h"
 #include "model/xid.h"
 
 #include <stdarg.h>
@@ -280,6 +281,10 @@ static const char *rule_of(const json_t *doc, const json_t *k, const json_t *f, 
         *what = *bus ? bus : ls_json_str(f, "driver_gpu", "");
         return kind;
     }
+    if (strcmp(kind, "nvlink_train_failed") == 0) { /* model/nvlink_fail.h */
+        *what = *bus ? bus : ls_json_str(f, "driver_gpu", "");
+        return "nvlink_discovery_failed";
+    }
     return NULL;
 }
 
@@ -438,6 +443,25 @@ static enum ls_action reset_required_text(ls_text_t *t, const json_t *g, long lo
     return LS_ACT_RESET;
 }
 
+/* NVLink failed to come up at driver load (discovery or training, no Xid): the links
+   stay down until the NVLink domain's GPUs are reset together or the node reboots
+   (ls_nvlink_fail_action, the decision linkscope health makes on the same lines). */
+static enum ls_action nvlink_text(ls_text_t *t, const json_t *g, long long n)
+{
+    enum ls_action a = ls_nvlink_fail_action();
+    ls_text_put(t,
+                ": the driver's NVLink bring-up failed (link discovery or training, no Xid), "
+                "%lld line%s: ",
+                n, n == 1 ? "" : "s");
+    put_texts(t, g);
+    ls_text_put(t,
+                ". Links that did not come up stay down: peer traffic falls back to PCIe or "
+                "fails. Check nvidia-smi nvlink -s and, on an NVSwitch system, Fabric Manager's "
+                "log. Node action: reboot: %s; recurring, the GPU baseboard's hardware",
+                ls_action_words(a));
+    return a;
+}
+
 /* Who a failure group is about: its bus (or the document's GPU index), the driver's own
    GPU number of a GSP line, the node (a driver mismatch). */
 static void failure_subject(const json_t *doc, const json_t *g, char *who, size_t len,
@@ -446,12 +470,14 @@ static void failure_subject(const json_t *doc, const json_t *g, char *who, size_
     const json_t *key = json_object_get(g, "key");
     const char *rule = ls_json_str(key, "rule", ""), *what = ls_json_str(key, "what", "");
     const char *host = ls_json_str(key, "host", "");
-    if ((!strcmp(rule, "gsp_timeout") || !strcmp(rule, "reset_required")) &&
+    if ((!strcmp(rule, "gsp_timeout") || !strcmp(rule, "reset_required") ||
+         !strcmp(rule, "nvlink_discovery_failed")) &&
         strncmp(what, "GPU", 3) == 0) {
         snprintf(who, len, "%s%sthe driver's %s (its own numbering, not nvidia-smi's)", host,
                  *host ? " " : "", what);
         *about = LS_ABOUT_WHAT(who);
-    } else if (!strcmp(rule, "driver_mismatch") || only_no_gpu(g)) { /* about the node */
+    } else if (!strcmp(rule, "driver_mismatch") || only_no_gpu(g) ||
+               (!strcmp(rule, "nvlink_discovery_failed") && !*what)) { /* about the node */
         snprintf(who, len, "%s", *host ? host : "the node");
         *about = LS_ABOUT_WHAT(who);
     } else {
@@ -470,6 +496,7 @@ static void failure_finding(const json_t *doc, const json_t *g, json_t *out)
         {.rule = "driver_mismatch", .text = mismatch_text},
         {.rule = "gsp_timeout", .text = gsp_text},
         {.rule = "reset_required", .text = reset_required_text},
+        {.rule = "nvlink_discovery_failed", .text = nvlink_text},
     };
     const json_t *key = json_object_get(g, "key");
     const char *rule = ls_json_str(key, "rule", ""), *what = ls_json_str(key, "what", "");

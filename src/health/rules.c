@@ -7,6 +7,7 @@
 #include "discover/nics.h"
 #include "discover/sysfs.h"
 #include "model/fabric_health.h"
+#include "model/nvlink_fail.h"
 #include "model/recovery.h"
 #include "util/fileio.h"
 
@@ -360,6 +361,47 @@ static void rule_xid(ctx_t *c)
     json_decref(events);
 }
 
+/* The driver's NVLink bring-up failure lines (model/nvlink_fail.h), as plan's rule
+   nvlink_discovery_failed reads them from a pasted log: one finding per GPU (or the node,
+   where the line names none) and message, with its count and the same action. */
+static void rule_nvlink_fail(ctx_t *c)
+{
+    const char *log = json_string_value(json_object_get(c->state, "kernel_log"));
+    if (!log)
+        return; /* the kernel_log finding says it cannot be read */
+    json_t *events = json_array(), *seen = json_object(), *order = json_array();
+    ls_nvlink_fail_scan(log, events);
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e) {
+        char key[512];
+        snprintf(key, sizeof key, "%s|%s", text_of(e, "bus_id"), text_of(e, "what"));
+        json_t *g = json_object_get(seen, key);
+        if (!g) {
+            json_object_set(seen, key, e);
+            json_array_append(order, e);
+            g = e;
+        }
+        json_object_set_new(g, "count", json_integer(int_of(g, "count", 0) + 1));
+    }
+    json_array_foreach(order, i, e) {
+        int gpu = *text_of(e, "bus_id") ? gpu_of_bus(c, text_of(e, "bus_id")) : -1;
+        char who[64];
+        if (gpu >= 0)
+            snprintf(who, sizeof who, "GPU%d", gpu);
+        else
+            snprintf(who, sizeof who, "%s%s", *text_of(e, "bus_id") ? "PCI " : "node",
+                     text_of(e, "bus_id"));
+        ls_health_add(c->findings, "nvlink_discovery_failed", gpu, ls_nvlink_fail_action(),
+                      "%s %s, %d line%s ('%.120s'): the links stay down until a reset or reboot",
+                      who, text_of(e, "what"), int_of(e, "count", 1),
+                      int_of(e, "count", 1) == 1 ? "" : "s", text_of(e, "text"));
+    }
+    json_decref(order);
+    json_decref(seen);
+    json_decref(events);
+}
+
 static void gpu_rules(ctx_t *c)
 {
     size_t i;
@@ -446,6 +488,7 @@ json_t *ls_health_rules(const json_t *state)
     ls_health_rule_fabric_manager(state, c.findings); /* before the GPUs' fabric: the cause */
     gpu_rules(&c);
     rule_xid(&c);
+    rule_nvlink_fail(&c);
     ls_health_rule_sxid(state, c.findings);
     rule_ib(&c);
     if (c.have_ds)

@@ -26,6 +26,7 @@
 #include "import_util.h"
 #include "model/busid.h"
 #include "model/doc.h"
+#include "model/nvlink_fail.h"
 #include "model/sxid.h"
 #include "model/xid.h"
 #include "util/log.h"
@@ -63,7 +64,9 @@ int ls_kernel_log_detect(const char *text)
     ls_line_t line;
     ls_sxid_event_t e;
     while (ls_next_line(&pos, &line))
-        if (nvrm_at(line.buf) || ls_sxid_parse(line.buf, &e) == 0)
+        if (nvrm_at(line.buf) || ls_sxid_parse(line.buf, &e) == 0 ||
+            (strstr(line.buf, "nvidia-nvlink: ") &&
+             ls_nvlink_fail_says(strstr(line.buf, "nvidia-nvlink: "))))
             return 1;
     return 0;
 }
@@ -338,7 +341,9 @@ static void read_failure(ctx_t *c, const msg_t *m, const char *kind)
 {
     json_t *f = json_pack("{s:s}", "kind", kind);
     char bus[32], gpu[16], v[32];
-    if (bus_in(m->body, bus, sizeof bus) == 0) {
+    int nvlink = strcmp(kind, "nvlink_train_failed") == 0;
+    if ((nvlink ? ls_nvlink_fail_bus(m->body, bus, sizeof bus)
+                : bus_in(m->body, bus, sizeof bus)) == 0) {
         json_object_set_new(f, "bus_id", json_string(bus));
         gpu_at(c, bus);
     }
@@ -350,6 +355,11 @@ static void read_failure(ctx_t *c, const msg_t *m, const char *kind)
             json_object_set_new(f, "client_version", json_string(v));
         if (version_after(m->body, "kernel module has the version", v, sizeof v) == 0)
             json_object_set_new(f, "module_version", json_string(v));
+    }
+    if (nvlink) {
+        json_object_set_new(f, "what", json_string(ls_nvlink_fail_says(m->body)));
+        if (ls_nvlink_fail_peer(m->body) >= 0)
+            json_object_set_new(f, "peer", json_integer(ls_nvlink_fail_peer(m->body)));
     }
     put_where(c, f, m);
     json_object_set_new(f, "text", json_string(m->body));
@@ -405,6 +415,10 @@ static void classify(ctx_t *c, const msg_t *m)
             read_failure(c, m, failure_words[i].kind);
             return;
         }
+    if (ls_nvlink_fail_says(m->body)) { /* NVLink bring-up failed (model/nvlink_fail.h) */
+        read_failure(c, m, "nvlink_train_failed");
+        return;
+    }
     read_gpu_line(c, m);
     read_loading(c, m);
 }
@@ -472,6 +486,24 @@ static void read_sxid(ctx_t *c, const char *line, const ls_sxid_event_t *e)
     json_array_append_new(c->sxids, o);
 }
 
+/* The NVLink core library's "nvidia-nvlink: function: text" line (its own prefix, not
+   NVRM's) when it says a link failed to come up: a failure record like an NVRM one; 0, or
+   -1 when the line is none. */
+static int read_nvlink_core(ctx_t *c, const char *line)
+{
+    const char *at = strstr(line, "nvidia-nvlink: ");
+    if (!at || !ls_nvlink_fail_says(at + 15))
+        return -1;
+    flush(c);
+    msg_t m = {.time = ""};
+    snprintf(m.prefix, sizeof m.prefix, "%.*s", (int)((size_t)(at - line) < 255 ? at - line : 255),
+             line);
+    read_prefix(&m);
+    snprintf(m.body, sizeof m.body, "%s", at + 15);
+    read_failure(c, &m, "nvlink_train_failed");
+    return 0;
+}
+
 static void read_line(ctx_t *c, const char *line)
 {
     snprintf(c->last_raw, sizeof c->last_raw, "%s", line);
@@ -481,6 +513,8 @@ static void read_line(ctx_t *c, const char *line)
         read_sxid(c, line, &sx);
         return;
     }
+    if (read_nvlink_core(c, line) == 0)
+        return;
     const char *at = nvrm_at(line);
     if (!at) {
         flush(c);
