@@ -21,6 +21,42 @@ static const char *dcgm_severity_name(long long sev)
     return sev >= 0 && sev < 7 ? names[sev] : NULL;
 }
 
+/* The node action a DCGM refusal's fault asks for (import/dcgm_error.c): a lost GPU needs
+   the node rebooted, "GPU requires reset" a reset, a refusal without a fault (MIG, the
+   host engine not reached) none; NULL where the text does not say (the driver not
+   reached through NVML: nvidia-smi says more). */
+static const char *not_run_action(const char *fault)
+{
+    return !strcmp(fault, "gpu_lost") ? "reboot"
+           : !strcmp(fault, "reset")  ? "reset"
+           : !strcmp(fault, "none")   ? "none"
+                                      : NULL;
+}
+
+/* The diagnostic did not run: never a pass, and no verdict on the GPUs. A refusal
+   imported with its meaning ("not_run") is a warning unless it shows a node fault (a lost
+   GPU, a reset asked for, the driver not reached: then an error about that); a
+   runtime_error not known stays an error, as DCGM reports it. */
+static void dcgm_not_run(json_t *out, const json_t *d)
+{
+    const json_t *why = json_object_get(d, "not_run");
+    const char *fault = ls_json_str(why, "fault", "none");
+    int faulty = !why || strcmp(fault, "none") != 0;
+    ls_finding_add(out, "dcgm_runtime_error", faulty ? LS_SEV_ERROR : LS_SEV_WARNING,
+                   LS_ABOUT_WHAT(!strcmp(fault, "driver") ? "NVIDIA driver" : "DCGM diagnostic"),
+                   NULL, "DCGM diagnostic did not run (\"%s\")%s%s%s",
+                   ls_json_str(d, "runtime_error", ""), why ? ": " : "",
+                   ls_json_str(why, "meaning", ""),
+                   json_array_size(json_object_get(d, "tests"))
+                       ? ""
+                       : "; no test passed or failed, so the GPUs' health is unknown (not "
+                         "healthy)");
+    const char *action = why ? not_run_action(fault) : NULL;
+    if (action)
+        json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
+                            json_string(action));
+}
+
 /* A failed result is an error unless DCGM itself rates the problem as one the GPU can
    work with: DCGM_ERROR_MONITOR (1) or DCGM_ERROR_CONFIG (5, e.g. persistence mode off),
    then a warning; a warned result is a warning. */
@@ -89,9 +125,7 @@ static void dcgm_one(json_t *out, const json_t *d)
                        ls_json_str(d, "version", "(version unknown)"), npass, npass == 1 ? "" : "s",
                        passed);
     if (ls_json_str(d, "runtime_error", NULL))
-        ls_finding_add(out, "dcgm_runtime_error", LS_SEV_ERROR, LS_ABOUT_WHAT("DCGM diagnostic"),
-                       NULL, "DCGM diagnostic did not run: %s",
-                       ls_json_str(d, "runtime_error", ""));
+        dcgm_not_run(out, d);
 }
 
 static int cmp_double(const void *a, const void *b)

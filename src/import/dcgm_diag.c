@@ -8,6 +8,7 @@
      "test_summary": {"status"}; some 4.x builds hoist "tests" out of test_categories.
    The warning text is DCGM's own: it says what failed and what to do next. */
 #include "dcgm_diag.h"
+#include "dcgm_error.h"
 #include "dcgm_figures.h"
 #include "import_util.h"
 #include "model/doc.h"
@@ -205,8 +206,12 @@ int ls_import_dcgm_diag(json_t *doc, const char *text, const char *name, char *e
         json_object_set_new(dcgm, "driver", json_string(drv));
     const char *runtime = ls_json_str(root, "runtime_error",
                                       ls_json_str(top, "runtime_error", NULL));
-    if (runtime)
+    if (runtime) {
         json_object_set_new(dcgm, "runtime_error", json_string(runtime));
+        json_t *why = ls_dcgm_not_run(runtime); /* NULL: a text not known */
+        if (why)
+            json_object_set_new(dcgm, "not_run", why);
+    }
     if (json_is_true(json_object_get(top, "one_test")))
         json_object_set_new(dcgm, "incomplete",
                             json_string("a pasted test alone: no version, no other test"));

@@ -2,6 +2,7 @@
 #include "dcgm_diag.h"
 #include "dcgm_health.h"
 #include "dcgm_diag_text.h"
+#include "dcgm_error.h"
 #include "torch_watchdog.h"
 #include "kernel_log.h"
 #include "cuda_error.h"
@@ -309,6 +310,13 @@ static const ls_importer_t readers[] = {
      .read_text = ls_import_dcgm_health,
      .help = "dcgmi health -c -j: the health watches' results\n"
              "per GPU and system"},
+    {.fmt = LS_FMT_DCGM_ERROR,
+     .name = "dcgmi error",
+     .detect = ls_dcgm_error_detect,
+     .read_text = ls_import_dcgm_error,
+     .help = "dcgmi's or the DCGM diagnostic's own error (MIG,\n"
+             "host engine, Return: code): the diagnostic did\n"
+             "not run, the GPUs stay unknown"},
     {.fmt = LS_FMT_INSPECTOR,
      .name = "NCCL Inspector JSONL",
      .detect = ls_inspector_detect,
