@@ -12,38 +12,36 @@
 #include <stdio.h>
 #include <string.h>
 
-/* GPU g's ask, into words (empty when it asks nothing); its action. */
-static enum ls_action ask_of(const json_t *g, char *words, size_t len)
+/* "(nvidia-smi -q, WHAT): MEANING" into why, the finding's grouping and its text. */
+static void say(char *why, size_t len, const char *what, const ls_recovery_t *r)
+{
+    snprintf(why, len, "(nvidia-smi -q, %s): %s", what,
+             r ? r->meaning
+               : "a recovery action this version of linkscope does not know: read it in "
+                 "nvidia-smi -q and NVIDIA's documentation for the driver");
+}
+
+/* GPU g's ask, into why (empty when it asks nothing); its action. */
+static enum ls_action ask_of(const json_t *g, char *why, size_t len)
 {
     const char *ra = ls_json_str(g, "recovery_action", "");
     const json_t *rs = json_object_get(g, "reset_status");
-    words[0] = '\0';
+    char what[160];
+    const ls_recovery_t *r = NULL;
+    why[0] = '\0';
     if (!ls_recovery_words_silent(ra)) {
-        const ls_recovery_t *r = ls_recovery_of_words(ra);
-        snprintf(words, len, "GPU Recovery Action %s", ra);
-        return r ? r->action : LS_ACT_WATCH;
-    }
-    if (!strcmp(ls_json_str(rs, "reset_required", ""), "Yes")) {
-        snprintf(words, len, "GPU Reset Status: Reset Required Yes");
-        return LS_ACT_RESET;
-    }
-    if (!strcmp(ls_json_str(rs, "drain_and_reset_recommended", ""), "Yes")) {
-        snprintf(words, len, "GPU Reset Status: Drain and Reset Recommended Yes");
-        return LS_ACT_RESET;
-    }
-    return LS_ACT_NONE;
-}
-
-/* What the words mean: the table's meaning, or the reset status's. */
-static const char *meaning_of(const char *words)
-{
-    const ls_recovery_t *r = ls_recovery_of_words(
-        strstr(words, "Drain and Reset")      ? "Drain and Reset"
-        : strstr(words, "Reset Required Yes") ? "GPU Reset Required"
-                                              : words);
-    return r ? r->meaning
-             : "a recovery action this version of linkscope does not know: read it in "
-               "nvidia-smi -q and NVIDIA's documentation for the driver";
+        r = ls_recovery_of_words(ra);
+        snprintf(what, sizeof what, "GPU Recovery Action %s", ra);
+    } else if (!strcmp(ls_json_str(rs, "reset_required", ""), "Yes")) {
+        r = ls_recovery_of_code(1); /* GPU Reset Required */
+        snprintf(what, sizeof what, "GPU Reset Status: Reset Required Yes");
+    } else if (!strcmp(ls_json_str(rs, "drain_and_reset_recommended", ""), "Yes")) {
+        r = ls_recovery_of_code(4); /* Drain and Reset */
+        snprintf(what, sizeof what, "GPU Reset Status: Drain and Reset Recommended Yes");
+    } else
+        return LS_ACT_NONE;
+    say(why, len, what, r);
+    return r ? r->action : LS_ACT_WATCH;
 }
 
 void ls_rules_recovery(const json_t *doc, json_t *out)
@@ -53,11 +51,10 @@ void ls_rules_recovery(const json_t *doc, json_t *out)
     const json_t *g;
     json_array_foreach(order, i, g) {
         enum ls_action a = (enum ls_action)ls_json_int(g, "action", LS_ACT_WATCH);
-        const char *w = ls_json_str(g, "why", "");
         ls_finding_add(out, "recovery_action", ls_action_severity(a),
                        LS_ABOUT_GPUS((uint64_t)ls_json_int(g, "mask", 0)), json_pack("[s]", "gpus"),
-                       "the driver asks for a recovery (nvidia-smi -q, %s): %s. Node action: %s", w,
-                       meaning_of(w), ls_action_name(a));
+                       "the driver asks for a recovery %s. Node action: %s",
+                       ls_json_str(g, "why", ""), ls_action_name(a));
         json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
                             json_string(ls_action_name(a)));
     }
