@@ -30,22 +30,18 @@ void ls_rules_input(const ls_machine_t *m, json_t *out)
         char subject[160];
         snprintf(subject, sizeof subject, "input %s", *file ? file : "(unnamed)");
         const char *missing = what_missing(imp);
-        if (!strcmp(ls_json_str(imp, "format", ""), "framework log"))
-            ls_finding_add(out, "cut_paste", LS_SEV_INFO, LS_ABOUT_WHAT(subject),
-                           json_pack("[s]", "imports"),
-                           "%s is read only in part (%s): a fault it shows in other words is not "
-                           "judged, its absence is not health; next: the node's own texts "
-                           "(nvidia-smi, NCCL_DEBUG=INFO output, the kernel log)",
-                           subject, missing);
-        else
-            ls_finding_add(out, "cut_paste", LS_SEV_INFO, LS_ABOUT_WHAT(subject),
-                           json_pack("[s]", "imports"),
-                           "%s is a cut paste (%s): the findings judge the part given; links, rows "
-                           "and "
-                           "figures it "
-                           "left out are unknown, not absent or healthy; next: paste the whole "
-                           "output",
-                           subject, missing);
+        /* a framework's log (import/framework_log.c) is not cut: linkscope reads only part
+           of what it says */
+        int in_part = !strcmp(ls_json_str(imp, "format", ""), "framework log");
+        ls_finding_add(out, "cut_paste", LS_SEV_INFO, LS_ABOUT_WHAT(subject),
+                       json_pack("[s]", "imports"), "%s is %s (%s): %s", subject,
+                       in_part ? "read only in part" : "a cut paste", missing,
+                       in_part ? "a fault it shows in other words is not judged, its absence is "
+                                 "not health; next: the node's own texts (nvidia-smi, "
+                                 "NCCL_DEBUG=INFO output, the kernel log)"
+                               : "the findings judge the part given; links, rows and figures it "
+                                 "left out are unknown, not absent or healthy; next: paste the "
+                                 "whole output");
         json_object_set_new(json_array_get(out, json_array_size(out) - 1), "missing",
                             json_string(missing));
     }
