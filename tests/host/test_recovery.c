@@ -36,6 +36,10 @@ static void words(void **state)
     assert_int_equal(ls_recovery_of_words("node reboot required")->code, 2);
     assert_int_equal(ls_recovery_of_words("Drain P2P")->code, 3);
     assert_int_equal(ls_recovery_of_words("Drain and Reset")->code, 4);
+    /* the short words -q prints in posts people made ("GPU Recovery Action: Reset", "... is
+       `Reboot`"): the same codes as the driver's long names */
+    assert_int_equal(ls_recovery_of_words("Reset")->code, 1);
+    assert_int_equal(ls_recovery_of_words("Reboot")->code, 2);
     assert_null(ls_recovery_of_words("N/A"));
     assert_null(ls_recovery_of_words("Nonexistent"));
 }
