@@ -55,6 +55,17 @@ static void specific_before_general(void **state)
     expect_row("Cuda failure 'peer access is not supported between these two devices'", "cuda_peer",
                2);
     expect_row("Cuda failure 'invalid argument'", "cuda_failure", 2);
+    /* net_ib's async event thread prints every event libibverbs reports, in
+       ibv_event_type_str's words: the informational ones (subnet management, a port
+       coming up) are info, the error ones and any word the catalog does not know stay
+       errors */
+    expect_row("NET/IB : Got async event : client reregistration", "ib_async_info", 0);
+    expect_row("NET/IB : mlx5_0:1 Got async event : SM change", "ib_async_info", 0);
+    expect_row("NET/IB : mlx5_0:1 Got async event : port active", "ib_async_info", 0);
+    expect_row("NET/IB : mlx5_0:1 Got async event : port error", "ib_async_event", 2);
+    expect_row("NET/IB : Got async event : local catastrophic error", "ib_async_event", 2);
+    expect_row("NET/IB : Got async event : path migration request error", "ib_async_event", 2);
+    expect_row("NET/IB : Got async event : unknown", "ib_async_event", 2);
     /* nvls.cc's bind failure names a CUDA error (out of memory, 401, invalid argument) but
        is NVLS's: the Fabric Manager or NVSwitches, not a full GPU */
     expect_row("Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error "
