@@ -31,6 +31,7 @@ typedef struct {
     char section[DEPTH][48];
     int depth;
     size_t base; /* the indent every non-blank line of the paste shares */
+    int excerpt; /* no GPU line and no banner: one GPU's sections, read as its block */
 } query_t;
 
 int ls_smi_query_detect(const char *text)
@@ -186,8 +187,11 @@ static void query_line(query_t *q, const char *line)
     }
     enter(q, indent);
     const char *colon = strstr(t, " : ");
-    if (!colon && indent == 0)
-        return;   /* the banner, a pasted command line or a code fence: no section */
+    /* the banner, a pasted command line or a code fence: no section; in an excerpt
+       without its GPU line, a section name at the margin ("Fabric" with its keys four
+       spaces in, as `nvidia-smi -q | grep -A4 Fabric` leaves it) opens that section */
+    if (!colon && indent == 0 && !(q->excerpt && ls_smi_query_section_name(t)))
+        return;
     if (!colon) { /* a section line */
         if (q->depth < DEPTH) {
             q->indent[q->depth] = indent;
@@ -223,6 +227,7 @@ int ls_import_smi_query(json_t *doc, const char *text, const char *name, char *e
         int index = q.pinned_index >= 0 ? q.pinned_index : 0;
         q.gpu = ls_import_gpu(doc, index);
         q.blocks = 1;
+        q.excerpt = 1;
         ls_import_note_missing("nvidia-smi -q sections without their 'GPU 00000000:BB:DD.F' line: "
                                "read as one GPU (GPU%d), its bus id not in the paste",
                                index);

@@ -147,6 +147,11 @@ size_t ls_smi_query_margin(const char *text)
     return 0; /* a block's own sections, four spaces in under a GPU line not pasted */
 }
 
+int ls_smi_query_section_name(const char *s)
+{
+    return in_list(sections, sizeof sections / sizeof sections[0], s, trimmed(s));
+}
+
 int ls_smi_query_excerpt_detect(const char *text)
 {
     tally_t t = {0};

@@ -14,6 +14,10 @@ int ls_smi_query_excerpt_detect(const char *text);
    Markdown code block is), else 0 (an excerpt of a block's own sections). */
 size_t ls_smi_query_margin(const char *text);
 
+/* 1 when s (a line's text, trailing blanks allowed) is the name of a section of -q's GPU
+   block ("Fabric", "ECC Errors", "Clocks Event Reasons", ...). */
+int ls_smi_query_section_name(const char *s);
+
 /* 1 for nvidia-smi -q -x output (or a piece of it). */
 int ls_smi_query_is_xml(const char *text);
 

@@ -297,6 +297,34 @@ static void smi_fabric_section(void **state)
     json_decref(doc);
 }
 
+/* The Fabric section pasted alone at the margin (`nvidia-smi -q | grep -A4 Fabric`, no GPU
+   line): read as that GPU's section, the same judgment as under a GPU line. */
+static void smi_fabric_at_margin(void **state)
+{
+    (void)state;
+    static const char *const forms[][3] = {{"Completed", "Insufficient Resources", "error"},
+                                           {"Completed", "Success", NULL},
+                                           {"Not Supported", "N/A", NULL}};
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "Fabric\n"
+                 "    State                             : %s\n"
+                 "    Status                            : %s\n"
+                 "    CliqueId                          : 0\n"
+                 "    ClusterUUID                       : 00000000-0000-0000-0000-000000000000\n",
+                 forms[i][0], forms[i][1]);
+        json_t *doc = import_as(text, LS_FMT_SMI_QUERY);
+        const json_t *f = json_object_get(first(doc, "gpus"), "fabric");
+        assert_string_equal(ls_json_str(f, "status", ""), forms[i][1]);
+        if (forms[i][2])
+            ls_test_fires(doc, "fabric_not_ready", forms[i][2], "isolate", forms[i][1]);
+        else
+            ls_test_silent(doc, "fabric_not_ready");
+        json_decref(doc);
+    }
+}
+
 /* Fabric Manager's journal lines inside a kernel log: both read. */
 static void fm_in_kernel_log(void **state)
 {
@@ -458,14 +486,23 @@ static void detect(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fm_log_healthy),       cmocka_unit_test(fm_version_mismatch),
-        cmocka_unit_test(systemctl_states),     cmocka_unit_test(fm_recovered),
-        cmocka_unit_test(fm_switch_errors),     cmocka_unit_test(kernel_sxid_lines),
-        cmocka_unit_test(kernel_sxid_with_xid), cmocka_unit_test(sxid_catalog),
-        cmocka_unit_test(smi_fabric_section),   cmocka_unit_test(detect),
-        cmocka_unit_test(fm_in_kernel_log),     cmocka_unit_test(fm_beside_gpus),
-        cmocka_unit_test(fm_no_nvswitch),       cmocka_unit_test(fm_multicast),
-        cmocka_unit_test(fm_with_smi_fabric),   cmocka_unit_test(fm_journal_variants),
+        cmocka_unit_test(fm_log_healthy),
+        cmocka_unit_test(fm_version_mismatch),
+        cmocka_unit_test(systemctl_states),
+        cmocka_unit_test(fm_recovered),
+        cmocka_unit_test(fm_switch_errors),
+        cmocka_unit_test(kernel_sxid_lines),
+        cmocka_unit_test(kernel_sxid_with_xid),
+        cmocka_unit_test(sxid_catalog),
+        cmocka_unit_test(smi_fabric_section),
+        cmocka_unit_test(smi_fabric_at_margin),
+        cmocka_unit_test(detect),
+        cmocka_unit_test(fm_in_kernel_log),
+        cmocka_unit_test(fm_beside_gpus),
+        cmocka_unit_test(fm_no_nvswitch),
+        cmocka_unit_test(fm_multicast),
+        cmocka_unit_test(fm_with_smi_fabric),
+        cmocka_unit_test(fm_journal_variants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
