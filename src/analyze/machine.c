@@ -165,6 +165,11 @@ const char *ls_machine_gpu_name(const ls_machine_t *m, int g)
     return ls_json_str(m->gpu[g], "name", "");
 }
 
+int ls_machine_geforce(const ls_machine_t *m, int g)
+{
+    return g >= 0 && g < m->ngpus && strstr(ls_machine_gpu_name(m, g), "GeForce") != NULL;
+}
+
 static int type_rank(enum ls_link_type t)
 {
     switch (t) {

@@ -232,9 +232,12 @@ double ls_p2p_bidir_peers(const ls_machine_t *m, ls_p2p_index_t *ix, const json_
         *peers = ix->peer_count[memo];
         return ix->peer_median[memo];
     }
-    char word[16],
-        *group = peer_group_key(e, method,
-                                ls_machine_link_word(m, (int)a, (int)b, word, sizeof word));
+    char word[16];
+    ls_machine_link_word(m, (int)a, (int)b, word, sizeof word);
+    if (!strcmp(word, "?"))
+        return 0; /* a link of no known kind (a connectivity matrix's links, no topo -m):
+                     pairs of one NVLink, two and none would be compared */
+    char *group = peer_group_key(e, method, word);
     double vals[LS_MAX_GPUS * 4];
     int n = group ? collect_peers(ix, group, a, b, vals, (int)(sizeof vals / sizeof *vals)) : 0;
     free(group);

@@ -41,6 +41,10 @@
 #define LS_P2P_NO_GAIN 1.10 /* direct P2P under 1.1 x the staged copy: no gain */
 /* ... and under 1 / 1.1 of it (the same band below parity): slower than staged, worded so */
 #define LS_P2P_SLOWER (1.0 / LS_P2P_NO_GAIN)
+/* A peer write shows the direct path when it lands in under half the time of the same
+   copy staged through host memory (p2pBandwidthLatencyTest: about 1 us against 10-20 us;
+   the staged copy is a device-to-host and a host-to-device copy with a synchronization). */
+#define LS_DIRECT_LATENCY_FRACTION 0.5
 /* One direction of a pair below half its mirror: PCIe and NVLink are full duplex with the
    same lanes (links) each way, so a healthy pair's two directions differ only by noise
    (at most 25% even for host copies, LS_NOISY_CV_HOST_SHARED); half is what losing half
@@ -93,6 +97,9 @@ void ls_finding_vabout(json_t *list, const char *rule, enum ls_severity sev, ls_
 /* Causes of a slow or missing path between GPUs a and b, the ones the document shows
    first (rules_causes.c); writes at most len bytes. */
 void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len);
+/* What nvidia-smi's topo -p2p word for pair a, b means (its legend, as rules_causes.c
+   holds it), NULL where the document has no such word. */
+const char *ls_pair_smi_word_meaning(const ls_machine_t *m, int a, int b);
 
 /* The rule groups in the order they run (rule_table.c; docs/analysis.md, docs/design.md
    "Adding a rule"). A group appends its findings to out. Those of stage LS_STAGE_JUDGED

@@ -24,11 +24,6 @@ static void add(char *buf, size_t len, int *n, const char *fmt, const char *a, c
     (*n)++;
 }
 
-static int geforce(const ls_machine_t *m, int g)
-{
-    return g >= 0 && g < m->ngpus && strstr(ls_machine_gpu_name(m, g), "GeForce") != NULL;
-}
-
 static int flagged_no_p2p(const ls_machine_t *m, int a, int b)
 {
     for (long k = ls_doc_next_measurement(m->doc, LS_FAMILY_P2P, 0); k >= 0;
@@ -77,6 +72,15 @@ static enum ls_p2p_status smi_status(const ls_machine_t *m, int a, int b)
     return s;
 }
 
+const char *ls_pair_smi_word_meaning(const ls_machine_t *m, int a, int b)
+{
+    enum ls_p2p_status s = smi_status(m, a, b);
+    for (size_t i = 0; i < sizeof p2p_words / sizeof p2p_words[0]; i++)
+        if (p2p_words[i].status == s)
+            return p2p_words[i].cause;
+    return NULL;
+}
+
 static void add_smi_word(const ls_machine_t *m, int a, int b, char *buf, size_t len, int *n)
 {
     enum ls_p2p_status s = smi_status(m, a, b);
@@ -97,11 +101,11 @@ void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len)
     else if (!strcmp(lvl, "LOC") || !strcmp(lvl, "0"))
         add(buf, len, &n, "the environment sets NCCL_P2P_LEVEL=%s%s", lvl, "");
     add_smi_word(m, a, b, buf, len, &n);
-    if (geforce(m, a) || geforce(m, b))
+    if (ls_machine_geforce(m, a) || ls_machine_geforce(m, b))
         add(buf, len, &n,
             "%s is a GeForce board: NVIDIA's driver gives GeForce cards no PCIe peer "
             "access%s",
-            ls_machine_gpu_name(m, geforce(m, a) ? a : b),
+            ls_machine_gpu_name(m, ls_machine_geforce(m, a) ? a : b),
             " (only over an NVLink bridge where the card has one; copies marked P2P are then "
             "staged)");
     if (flagged_no_p2p(m, a, b))

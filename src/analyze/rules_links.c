@@ -21,7 +21,8 @@ static double class_ratio(const ls_machine_t *m, int a, int b, double *median, i
     *median = 0;
     if (!m->has_topo)
         return 0; /* without link words, NVLink and PCIe pairs would be compared */
-    ls_machine_link_word(m, a, b, wa, sizeof wa);
+    if (!strcmp(ls_machine_link_word(m, a, b, wa, sizeof wa), "?"))
+        return 0; /* links of no known kind: the same lumping */
     double *vals = malloc((size_t)m->ngpus * (size_t)m->ngpus * sizeof *vals);
     int n = 0;
     for (int c = 0; vals && c < m->ngpus; c++)

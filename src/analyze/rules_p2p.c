@@ -119,10 +119,36 @@ static int peer_access_stated(const ls_machine_t *m, int a, int b)
     return 0;
 }
 
+/* 1 when the document says GPU g has peer access to some other GPU (a pair it states,
+   none of its words blocking it). */
+static int reaches_a_peer(const ls_machine_t *m, const ls_p2p_index_t *ix, int g)
+{
+    const char *why;
+    for (int h = 0; h < m->ngpus; h++)
+        if (h != g && peer_access_stated(m, g, h) && !no_peer_access(m, ix, g, h, &why))
+            return 1;
+    return 0;
+}
+
+/* 1 when pair a, b's missing peer access (why: the word that says so) is the platform's
+   design, not a fault: a GeForce board (NVIDIA's driver gives GeForce cards no PCIe peer
+   access; nvidia-smi's GNS says so of any board), or two GPUs that each reach other GPUs
+   as peers, so the driver and both GPUs do peer access and only this pair's path has
+   none (pairs joined by NVLink but not by a PCIe tree that allows it: a DGX-1's
+   cross-socket pairs; boards in separate PCIe islands). A data-center GPU that reaches no
+   peer at all, or a machine where no such pair has access, stays unexplained: ACS, an
+   IOMMU, a VM's bridge, a card in the wrong slot. */
+static int by_design(const ls_machine_t *m, const ls_p2p_index_t *ix, int a, int b, const char *why)
+{
+    if (ls_machine_geforce(m, a) || ls_machine_geforce(m, b) || !strcmp(why, "GNS"))
+        return 1;
+    return reaches_a_peer(m, ix, a) && reaches_a_peer(m, ix, b);
+}
+
 static void p2p_unavailable(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t *out)
 {
     char list[256] = "", why_first[48] = "";
-    int n = 0, total = 0, stated = 0, fa = -1, fb = -1;
+    int n = 0, total = 0, stated = 0, fa = -1, fb = -1, designed = 0;
     uint64_t gpus = 0;
     double staged[LS_MAX_GPUS * 2];
     int nstaged = 0;
@@ -139,6 +165,7 @@ static void p2p_unavailable(const ls_machine_t *m, const ls_p2p_index_t *ix, jso
                 snprintf(why_first, sizeof why_first, "%s", why);
                 fa = a, fb = b;
             }
+            designed += by_design(m, ix, a, b, why);
             list_pair(list, sizeof list, &n, a, "<->", b);
             gpus |= 1ULL << a | 1ULL << b;
             if (m->uni[a][b].value > 0 && !m->uni[a][b].direct &&
@@ -163,6 +190,24 @@ static void p2p_unavailable(const ls_machine_t *m, const ls_p2p_index_t *ix, jso
                  stated, total, total - stated);
     else
         snprintf(of, sizeof of, "%d GPU pairs", total);
+    if (designed == n) {
+        const char *meaning = ls_pair_smi_word_meaning(m, fa, fb);
+        char word[200];
+        snprintf(word, sizeof word, "%s%s%s%s", why_first, meaning ? " (" : "",
+                 meaning ? meaning : "", meaning ? ")" : "");
+        ls_finding_add(out, "p2p_unavailable", LS_SEV_INFO, LS_ABOUT_GPUS(gpus),
+                       json_pack("[s]", "links"),
+                       "No peer-to-peer access on %d of %s (%s; %s)%s, and NCCL sends their "
+                       "traffic through shared host memory (SHM); the platform's design, not a "
+                       "fault: each pair holds a GeForce board (NVIDIA's driver gives them no PCIe "
+                       "peer access) or joins GPUs that both reach other GPUs as peers (the "
+                       "driver and the GPUs do peer access, only these pairs' paths give none: "
+                       "GPUs joined by NVLink, not by a PCIe tree that allows it, across sockets, "
+                       "separate PCIe islands); next: place the GPUs of one job among peers "
+                       "(`nvidia-smi topo -p2p r`)",
+                       n, of, list, word, cost);
+        return;
+    }
     char causes[512];
     ls_pair_causes(m, fa, fb, causes, sizeof causes);
     ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus),
@@ -185,12 +230,38 @@ static const json_t *same_pair(const ls_p2p_index_t *ix, const json_t *e, int wa
                    : ls_p2p_partner(ix, e, a, b, want_direct, want_uni);
 }
 
+/* The GPU-to-GPU write latency of pair a->b with peer access on (enabled = 1) or off,
+   as p2pBandwidthLatencyTest prints it (method gpu_copy, "p2p" true or false); 0 when
+   the document has none. */
+static double write_latency(const ls_machine_t *m, int a, int b, int enabled)
+{
+    LS_DOC_FOREACH(v, m->doc, &ls_fam_latency)
+    {
+        const json_t *p2p = json_object_get(v.json, "p2p");
+        if (v.ok && v.src == a && v.dst == b && !strcmp(v.method_word, "gpu_copy") &&
+            json_is_boolean(p2p) && json_is_true(p2p) == enabled && v.value > 0)
+            return v.value;
+    }
+    return 0;
+}
+
+/* 1 when the pair's latencies show its copies take the direct path: a peer write lands
+   in a fraction of the time a copy staged through host memory takes (about 1 us against
+   10-20 us: the staged copy is two copies and a synchronization), here under half. */
+static int direct_path_shown(const ls_machine_t *m, int a, int b, double *direct_us,
+                             double *staged_us)
+{
+    *direct_us = write_latency(m, a, b, 1), *staged_us = write_latency(m, a, b, 0);
+    return *direct_us > 0 && *staged_us > 0 && *direct_us < LS_DIRECT_LATENCY_FRACTION * *staged_us;
+}
+
 static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t *out)
 {
     char list[256] = "";
     int n = 0, compared = 0;
     double worst = INFINITY, wd = 0, ws = 0;
-    int wa = -1, wb = -1;
+    int wa = -1, wb = -1, shown = 0;
+    double lat_direct = 0, lat_staged = 0;
     json_t *evidence = json_array();
     uint64_t gpus = 0;
     LS_DOC_FOREACH(v, m->doc, &ls_fam_p2p)
@@ -214,6 +285,9 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
         json_array_append_new(evidence, json_string(ls_json_str(s, "id", "")));
         if (d / h < worst)
             worst = d / h, wd = d, ws = h, wa = a, wb = b;
+        double du, su;
+        if (direct_path_shown(m, a, b, &du, &su) || direct_path_shown(m, b, a, &du, &su))
+            shown++, lat_direct = du, lat_staged = su;
     }
     if (!n) {
         json_decref(evidence);
@@ -223,6 +297,19 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
     /* at a fraction of the staged speed direct copies are slower, not "no faster": the
        wording follows the worst pair's ratio */
     int slower = worst < LS_P2P_SLOWER;
+    if (!slower && shown == n) {
+        /* the direct path is taken (the latencies say so) and moves what the staged one
+           does: one bottleneck limits both, each GPU's own link */
+        ls_finding_add(out, "p2p_no_gain", LS_SEV_INFO, LS_ABOUT_GPUS(gpus), evidence,
+                       "P2P takes the direct path (a peer write %.2f us against %.2f us staged "
+                       "through host memory) but moves no more than the staged copy on %d of %d "
+                       "pair directions (%s; worst %.1f GB/s direct vs %.1f GB/s staged, %.0f%%): "
+                       "both paths are held by the same limit, the GPUs' own PCIe links (narrow or "
+                       "slow links, a shared uplink), so P2P gains latency, not bandwidth; next: "
+                       "`nvidia-smi -q | grep -A3 'Link Width'` for each GPU's link",
+                       lat_direct, lat_staged, n, compared, list, wd, ws, 100 * worst);
+        return;
+    }
     char causes[512];
     ls_pair_causes(m, wa, wb, causes, sizeof causes);
     ls_finding_add(out, "p2p_no_gain", LS_SEV_WARNING, LS_ABOUT_GPUS(gpus), evidence,
@@ -235,6 +322,44 @@ static void p2p_no_gain(const ls_machine_t *m, const ls_p2p_index_t *ix, json_t 
                    100 * worst, causes);
 }
 
+/* How one bidirectional figure compares: with its pair's two one-way figures' sum and
+   with the median of the pairs of its link. */
+typedef struct {
+    double v, sum, med;
+    int peers, low_sum, low_peer;
+    const json_t *f, *r; /* the one-way figures a->b and b->a */
+} bidir_judged_t;
+
+static int bidir_judge(const ls_machine_t *m, ls_p2p_index_t *ix, const json_t *e,
+                       bidir_judged_t *j)
+{
+    j->v = ls_json_num(e, "value", 0);
+    j->f = same_pair(ix, e, 1, 0, 1), j->r = same_pair(ix, e, 1, 1, 1);
+    j->sum = j->f && j->r ? ls_json_num(j->f, "value", 0) + ls_json_num(j->r, "value", 0) : 0;
+    j->med = ls_p2p_bidir_peers(m, ix, e, &j->peers);
+    j->low_sum = j->sum > 0 && j->v < LS_BIDIR_SUM_FRACTION * j->sum;
+    j->low_peer = j->med > 0 && j->v < LS_BIDIR_PEER_FRACTION * j->med;
+    return j->low_sum || j->low_peer;
+}
+
+static void bidir_detail(const bidir_judged_t *j, char *detail, size_t len)
+{
+    detail[0] = '\0';
+    if (j->low_sum)
+        snprintf(detail, len, "%.0f%% of its two one-way figures' sum %.1f GB/s",
+                 100 * j->v / j->sum, j->sum);
+    if (j->low_peer) {
+        size_t used = strlen(detail);
+        snprintf(detail + used, len - used,
+                 "%s%.0f%% of the median %.1f GB/s of %d other pairs of its link",
+                 used ? " and " : "", 100 * j->v / j->med, j->med, j->peers);
+    }
+}
+
+/* One finding a pair. A tool that measures both directions at once from each end
+   (p2pBandwidthLatencyTest's matrix: a<->b and b<->a) measured the pair twice: both low
+   is the link (warning); one low while its repeat is not is not confirmed (info, with
+   both figures: rerun). */
 static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
 {
     LS_DOC_FOREACH(ent, m->doc, &ls_fam_p2p)
@@ -243,42 +368,36 @@ static void bidir_low(const ls_machine_t *m, ls_p2p_index_t *ix, json_t *out)
         if (!ls_p2p_view_ok(&ent) || ls_p2p_uni_word(ent.direction) || !direct(e) ||
             json_object_get(e, "under"))
             continue;
-        double v = ent.value; /* ok: a number */
-        const json_t *f = same_pair(ix, e, 1, 0, 1), *r = same_pair(ix, e, 1, 1, 1);
-        double sum = f && r ? ls_json_num(f, "value", 0) + ls_json_num(r, "value", 0) : 0;
-        int peers;
-        double med = ls_p2p_bidir_peers(m, ix, e, &peers);
-        int low_sum = sum > 0 && v<LS_BIDIR_SUM_FRACTION * sum, low_peer = med> 0 &&
-                      v < LS_BIDIR_PEER_FRACTION * med;
-        if (!low_sum && !low_peer)
-            continue;
         long long a = ls_json_int(e, "src", -1), b = ls_json_int(e, "dst", -1);
-        char subject[48], detail[200] = "";
+        const json_t *twin = same_pair(ix, e, 1, 1, 0);
+        bidir_judged_t j, tj;
+        int low = bidir_judge(m, ix, e, &j), twin_low = twin && bidir_judge(m, ix, twin, &tj);
+        if (!low || (twin_low && a > b))
+            continue; /* quiet, or its pair's finding is made from the twin */
+        char subject[48], detail[200], repeat[160] = "";
         ls_about_t about = LS_ABOUT_BOTH(a < b ? a : b, a < b ? b : a);
         ls_about_text(&about, subject, sizeof subject);
+        bidir_detail(&j, detail, sizeof detail);
         json_t *evidence = json_pack("[s]", ls_json_str(e, "id", ""));
-        if (low_sum) {
-            json_array_append_new(evidence, json_string(ls_json_str(f, "id", "")));
-            json_array_append_new(evidence, json_string(ls_json_str(r, "id", "")));
-            snprintf(detail, sizeof detail, "%.0f%% of its two one-way figures' sum %.1f GB/s",
-                     100 * v / sum, sum);
+        if (twin)
+            json_array_append_new(evidence, json_string(ls_json_str(twin, "id", "")));
+        if (j.low_sum) {
+            json_array_append_new(evidence, json_string(ls_json_str(j.f, "id", "")));
+            json_array_append_new(evidence, json_string(ls_json_str(j.r, "id", "")));
         }
-        if (low_peer) {
-            size_t used = strlen(detail);
-            snprintf(detail + used, sizeof detail - used,
-                     "%s%.0f%% of the median %.1f GB/s of %d other pairs of its link",
-                     used ? " and " : "", 100 * v / med, med, peers);
-        }
-        ls_finding_add(out, "bidir_low", LS_SEV_WARNING, about, evidence,
-                       "%s both directions at once %.1f GB/s (%s %s) is %s: the link does not "
-                       "carry both "
-                       "directions at full speed (a lane or link partly down, a shared switch "
-                       "uplink, or a "
-                       "half-duplex path through the host); next: `nvidia-smi nvlink -s` / "
-                       "`nvidia-smi -q | grep "
-                       "-A3 'Link Width'`, and check ACS: `lspci -vvv | grep ACSCtl`",
-                       subject, v, ls_json_str(e, "source", "?"), ls_json_str(e, "method", "?"),
-                       detail);
+        if (twin)
+            snprintf(repeat, sizeof repeat, "; its repeat from the other end, %.1f GB/s, %s",
+                     ls_json_num(twin, "value", 0),
+                     twin_low ? "is low too" : "is not low: one measurement, rerun to confirm");
+        ls_finding_add(out, "bidir_low", !twin || twin_low ? LS_SEV_WARNING : LS_SEV_INFO, about,
+                       evidence,
+                       "%s both directions at once %.1f GB/s (%s %s) is %s%s: the link does not "
+                       "carry both directions at full speed (a lane or link partly down, a shared "
+                       "switch uplink, or a half-duplex path through the host); next: `nvidia-smi "
+                       "nvlink -s` / `nvidia-smi -q | grep -A3 'Link Width'`, and check ACS: "
+                       "`lspci -vvv | grep ACSCtl`",
+                       subject, j.v, ls_json_str(e, "source", "?"), ls_json_str(e, "method", "?"),
+                       detail, repeat);
     }
 }
 
