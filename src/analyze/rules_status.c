@@ -336,6 +336,53 @@ static void busbw_collapse(const ls_machine_t *m, json_t *out)
     }
 }
 
+/* The row of entry e (at LS_ERRATIC_MIN_BYTES or more) whose out-of-place and in-place
+   busbw differ most, with that ratio (larger over smaller); NULL below the limit. */
+static const json_t *erratic_row(const json_t *e, double *ratio)
+{
+    const json_t *rows = json_object_get(e, "rows"), *row, *worst = NULL;
+    size_t k;
+    *ratio = LS_ERRATIC_RATIO;
+    json_array_foreach(rows, k, row) {
+        double o = ls_json_num(json_object_get(row, "oop"), "busbw", 0),
+               i = ls_json_num(json_object_get(row, "ip"), "busbw", 0);
+        if (ls_json_num(row, "bytes", 0) < LS_ERRATIC_MIN_BYTES || o <= 0 || i <= 0)
+            continue;
+        double r = o > i ? o / i : i / o;
+        if (r > *ratio)
+            *ratio = r, worst = row;
+    }
+    return worst;
+}
+
+/* Out-of-place and in-place are the same collective over the same links, timed one after
+   the other: at large sizes their busbw agree (within 1.3 x on every nccl-tests table of
+   the real corpus and every run linkscope made). Far apart, the run's figures do not
+   repeat. */
+static void erratic_rows(const ls_machine_t *m, json_t *out)
+{
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_NCCL, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i);
+        double ratio;
+        const json_t *row = erratic_row(e, &ratio);
+        if (!row)
+            continue;
+        char size[32];
+        ls_format_size(row_bytes(row), size, sizeof size);
+        entry_finding(out, "erratic_rows", LS_SEV_WARNING, e,
+                      "out-of-place and in-place busbw differ %.1f x at %s (%.2f against %.2f "
+                      "GB/s): the same collective over the same links, timed back to back, did "
+                      "not repeat, so the run's figures are not the links' own; likely: other "
+                      "traffic on the network or the links during the run, congestion, or a link "
+                      "that drops and recovers; next: rerun, compare the same test between other "
+                      "nodes, and read the NICs' error counters (`ibstat`, `perfquery`, `ethtool "
+                      "-S`)",
+                      ratio, size, ls_json_num(json_object_get(row, "oop"), "busbw", 0),
+                      ls_json_num(json_object_get(row, "ip"), "busbw", 0));
+    }
+}
+
 /* Other processes seen on a GPU while measuring (telemetry.processes, by GPU index). */
 static void busy_gpu(const ls_machine_t *m, json_t *out)
 {
@@ -420,6 +467,7 @@ void ls_rules_status(const ls_machine_t *m, json_t *out)
     separate_runs(m, out);
     statuses(m, out);
     busbw_collapse(m, out);
+    erratic_rows(m, out);
     busy_gpu(m, out);
     noisy(m, out);
 }

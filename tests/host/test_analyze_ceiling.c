@@ -385,6 +385,34 @@ static void collapse_and_one_rank(void **state)
     json_decref(doc);
 }
 
+/* In-place against out-of-place busbw of one row of the bundled all_reduce: far apart
+   at a large size is a run whose figures do not repeat; near, or at a small size, quiet. */
+static void erratic_rows_found(void **state)
+{
+    (void)state;
+    static const struct {
+        double scale;
+        int large, fires;
+    } cases[] = {{0.5, 1, 1}, {0.8, 1, 0}, {0.3, 0, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        json_t *doc = bundled_run();
+        json_t *rows = json_object_get(entry(doc, "nccl-all_reduce-default"), "rows");
+        size_t n = json_array_size(rows);
+        json_t *row = json_array_get(rows, cases[c].large ? n - 1 : 2);
+        scale_number(json_object_get(row, "ip"), "busbw", cases[c].scale);
+        json_t *f = ls_findings(doc);
+        const json_t *e = rule_of(f, "erratic_rows", "all_reduce on GPUs 0,1");
+        if (cases[c].fires) {
+            assert_non_null(e);
+            assert_non_null(strstr(ls_json_str(e, "message", ""), "2.0 x"));
+        } else {
+            assert_null(e);
+        }
+        json_decref(f);
+        json_decref(doc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +428,7 @@ int main(void)
         cmocka_unit_test(busy_gpu_is_found),
         cmocka_unit_test(below_ceiling_on_a_busy_gpu_folds),
         cmocka_unit_test(collapse_and_one_rank),
+        cmocka_unit_test(erratic_rows_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
