@@ -143,8 +143,78 @@ static void host_one_way(const ls_machine_t *m, const char *method, json_t *out)
                          "IOMMU)");
 }
 
+/* The one-way figure (dir) of bidirectional host figure e's GPU by the same tool and
+   memory, measured alone; the same method too, where the tool names one apart from the
+   direction (linkscope's own host step names its method by the direction). */
+static const json_t *host_one_way_of(const ls_machine_t *m, const json_t *e, const char *dir)
+{
+    const char *method = ls_json_str(e, "method", "");
+    int own_word = !strcmp(method, ls_json_str(e, "direction", ""));
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {
+        const json_t *r = ls_measurement(m, (size_t)i);
+        if (!strcmp(ls_json_str(r, "direction", ""), dir) && alone(r) &&
+            ls_json_int(r, "gpu", -1) == ls_json_int(e, "gpu", -2) &&
+            !strcmp(ls_json_str(r, "source", ""), ls_json_str(e, "source", "")) &&
+            !strcmp(ls_json_str(r, "memory", ""), ls_json_str(e, "memory", "")) &&
+            (own_word || !strcmp(ls_json_str(r, "method", ""), method)) &&
+            ls_json_num(r, "value", 0) > 0)
+            return r;
+    }
+    return NULL;
+}
+
+/* A GPU's pinned host path both ways at once (the sum: linkscope's own host step,
+   busGrind's BiDir row) below LS_BIDIR_SUM_FRACTION of its two one-way figures: the link
+   is full duplex, so both directions at once should reach about their sum (0.9 of it on
+   the bundled H200 runs). Pageable copies are paced by the CPU's staging, not the link:
+   not judged. One finding per tool naming the GPUs. */
+static void host_bidir_low(const ls_machine_t *m, json_t *out)
+{
+    json_t *evidence = json_array();
+    unsigned long long gpus = 0;
+    int low = 0, both = 0;
+    double worst = 1, wv = 0, wsum = 0;
+    int wg = -1;
+    const char *source = "?";
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
+         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {
+        const json_t *e = ls_measurement(m, (size_t)i), *h, *d;
+        long long g = ls_json_int(e, "gpu", -1);
+        if (strcmp(ls_json_str(e, "direction", ""), LS_DIR_BIDIR) || !alone(e) ||
+            strcmp(ls_json_str(e, "memory", "pinned"), "pinned") || g < 0 || g >= 64 ||
+            !(h = host_one_way_of(m, e, LS_DIR_H2D)) || !(d = host_one_way_of(m, e, LS_DIR_D2H)))
+            continue;
+        double v = ls_json_num(e, "value", 0),
+               sum = ls_json_num(h, "value", 0) + ls_json_num(d, "value", 0);
+        both++;
+        if (v >= LS_BIDIR_SUM_FRACTION * sum)
+            continue;
+        low++;
+        gpus |= ls_gpu_bit((int)g);
+        source = ls_json_str(e, "source", "?");
+        json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
+        if (v / sum < worst)
+            worst = v / sum, wv = v, wsum = sum, wg = (int)g;
+    }
+    if (!low) {
+        json_decref(evidence);
+        return;
+    }
+    ls_finding_add(out, "bidir_low", LS_SEV_WARNING, LS_ABOUT_ON("host path", gpus), evidence,
+                   "both directions at once between host and GPU fall below %.0f%% of the two "
+                   "one-way figures' sum on %d of %d GPUs measured both ways (%s, pinned; worst "
+                   "GPU%d: %.1f GB/s against %.1f): the link does not carry both directions at "
+                   "full speed (a lane or link partly down, a root port or switch uplink that "
+                   "shares the path, the socket's memory or IOMMU); next: `nvidia-smi -q | grep "
+                   "-A3 'Link Width'` for those GPUs, `lspci -vvv` on their path (LnkSta, "
+                   "ACSCtl), and the same copies pinned to the GPU's own NUMA node",
+                   100 * LS_BIDIR_SUM_FRACTION, low, both, source, wg, wv, wsum);
+}
+
 void ls_rules_matrix(const ls_machine_t *m, json_t *out)
 {
+    host_bidir_low(m, out);
     json_t *methods = json_object(); /* each method of a host->GPU figure, once */
     for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
          i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {

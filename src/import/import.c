@@ -351,6 +351,12 @@ static const ls_importer_t readers[] = {
      .detect = ls_nvbandwidth_detect,
      .read_text = ls_import_nvbandwidth,
      .help = "its text output or the JSON of nvbandwidth -j"},
+    {.fmt = LS_FMT_BUSGRIND,
+     .name = "busGrind",
+     .detect = ls_busgrind_detect,
+     .read_text = ls_import_p2p_sample,
+     .help = "the CUDA demo suite's busGrind: host/device\n"
+             "and P2P bandwidth matrices"}, /* before p2pBandwidthLatencyTest */
     {.fmt = LS_FMT_P2P_SAMPLE,
      .name = "p2pBandwidthLatencyTest",
      .detect = ls_p2p_sample_detect,

@@ -8,7 +8,15 @@
    - latency is 100 back-to-back 16-byte (one int4) copies: the GPU matrix is timed by
      events on the device, the CPU matrix by a stopwatch around issuing the copies;
    - "P2P=Enabled" falls back to a copy through the host where peer access is
-     unavailable ("Device=i CANNOT Access Peer Device=j"). */
+     unavailable ("Device=i CANNOT Access Peer Device=j").
+   busGrind (the CUDA toolkit's extras/demo_suite) prints the same kinds of matrix under
+   other titles, read here as well, its entries named "busGrind":
+   - "P2P Bandwidth Matrix (GB/s) - Unidirectional, P2P=Enabled" (or Bidirectional,
+     P2P=Disabled), a "D\D" column line and rows as above;
+   - "Host/Device Bandwidth Matrix (GB/s), memory=Pinned" (or Pageable): a "Dir\D" column
+     line of GPU indices and one row a direction, "D2H", "H2D", "BiDir" (both at once,
+     the sum: about twice D2H on a healthy link), each GPU timed alone; the "Concurrent"
+     matrix times every GPU at once ("under": "all_gpus"), its "Total" column dropped. */
 #include "p2p_sample.h"
 #include "import_note.h"
 #include "import_util.h"
@@ -23,12 +31,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum section { SEC_NONE, SEC_CONNECTIVITY, SEC_UNI, SEC_BIDIR, SEC_LATENCY };
+enum section { SEC_NONE, SEC_CONNECTIVITY, SEC_UNI, SEC_BIDIR, SEC_LATENCY, SEC_HOST };
 
 typedef struct {
     enum section section;
     int p2p_enabled, read_mode;
-    int cpu_timed; /* latency: the "CPU" sub-matrix */
+    int cpu_timed;  /* latency: the "CPU" sub-matrix */
+    int concurrent; /* busGrind's host matrix with every GPU at once */
+    int pageable;   /* busGrind's host matrix of pageable memory */
     int cols[LS_MAX_GPUS], ncols;
     int rows;       /* rows read under the current column line */
     char title[96]; /* the sample's title of the matrix, as printed */
@@ -36,7 +46,7 @@ typedef struct {
 
 typedef struct {
     json_t *doc;
-    const char *name;
+    const char *name, *source;            /* the tool: p2pBandwidthLatencyTest or busGrind */
     int access[LS_MAX_GPUS][LS_MAX_GPUS]; /* 1 CAN, 0 CANNOT, -1 not said */
     double diag[LS_MAX_GPUS][4];          /* local-copy samples per GPU (HBM traffic) */
     int ndiag[LS_MAX_GPUS];
@@ -57,11 +67,19 @@ int ls_p2p_sample_detect(const char *text)
                                         "P2P=Enabled Latency",
                                         "P2P=Disabled Latency",
                                         "Access Peer Device=",
-                                        "P2P Connectivity Matrix"};
+                                        "P2P Connectivity Matrix",
+                                        "P2P Bandwidth Matrix (GB/s) - ",
+                                        "Host/Device Bandwidth Matrix (GB/s)"};
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (strstr(text, marks[i]))
             return 1;
     return 0;
+}
+
+int ls_busgrind_detect(const char *text)
+{
+    return strstr(text, "P2P Bandwidth Matrix (GB/s) - ") ||
+           strstr(text, "Host/Device Bandwidth Matrix (GB/s)") || strstr(text, "busGrind -");
 }
 
 /* "Device: 0, NVIDIA H200, pciBusID: 0, pciDeviceID: 6, pciDomainID:0" (hex). */
@@ -98,9 +116,13 @@ static void parse_access_line(p2p_parser_t *p, const char *text)
 /* Section titles, as printed by the sample's main(). */
 static void end_matrix(matrix_t *m)
 {
-    if (m->ncols > 0 && m->section != SEC_NONE && m->rows < m->ncols)
+    if (m->ncols > 0 && m->section != SEC_NONE && m->section != SEC_HOST && m->rows < m->ncols)
         ls_import_note_missing("'%s%s' cut after %d of %d rows", m->title,
                                m->cpu_timed ? " (CPU)" : "", m->rows, m->ncols);
+    /* busGrind's host matrices: a row a direction (D2H, H2D, BiDir) */
+    if (m->ncols > 0 && m->section == SEC_HOST && m->rows < 3)
+        ls_import_note_missing("'%s' cut after %d of its 3 rows (D2H, H2D, BiDir)", m->title,
+                               m->rows);
     m->ncols = 0;
     m->rows = 0;
 }
@@ -116,6 +138,12 @@ static int parse_title(matrix_t *m, const char *text)
         s = SEC_BIDIR;
     else if (strstr(text, "P2P=") && strstr(text, "Latency") && strstr(text, "Matrix"))
         s = SEC_LATENCY;
+    else if (strstr(text, "P2P Bandwidth Matrix") && strstr(text, "Unidirectional"))
+        s = SEC_UNI; /* busGrind */
+    else if (strstr(text, "P2P Bandwidth Matrix") && strstr(text, "Bidirectional"))
+        s = SEC_BIDIR;
+    else if (strstr(text, "Host/Device Bandwidth Matrix"))
+        s = SEC_HOST;
     if (s == SEC_NONE)
         return 0;
     end_matrix(m);
@@ -127,6 +155,8 @@ static int parse_title(matrix_t *m, const char *text)
         m->title[--n] = '\0';
     m->p2p_enabled = strstr(text, "P2P=Enabled") != NULL;
     m->read_mode = strstr(text, "P2P Reads") != NULL;
+    m->concurrent = strstr(text, "Concurrent") != NULL;
+    m->pageable = strstr(text, "Pageable") != NULL;
     return 1;
 }
 
@@ -136,13 +166,16 @@ static int parse_column_line(matrix_t *m, ls_line_t *line)
     if (line->ntok < 2)
         return 0;
     const char *head = line->tok[0];
-    if (strcmp(head, "D\\D") != 0 && strcmp(head, "GPU") != 0 && strcmp(head, "CPU") != 0)
+    if (strcmp(head, "D\\D") != 0 && strcmp(head, "GPU") != 0 && strcmp(head, "CPU") != 0 &&
+        strcmp(head, "Dir\\D") != 0)
         return 0;
     end_matrix(m);
     m->cpu_timed = strcmp(head, "CPU") == 0;
     m->ncols = 0;
     for (int i = 1; i < line->ntok && m->ncols < LS_MAX_GPUS; i++) {
         long long c;
+        if (m->section == SEC_HOST && strcmp(line->tok[i], "Total") == 0)
+            break; /* busGrind's concurrent matrix: the sum of its row */
         if (ls_tok_long(line->tok[i], &c) != 0 || c < 0 || c >= LS_MAX_GPUS) {
             m->ncols = 0; /* not a usable header: no row is read against it */
             return 0;
@@ -198,12 +231,57 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
         snprintf(id, sizeof id, "p2p-ce%s-%s-%d-%d%s", m->read_mode ? "-read" : "",
                  m->section == SEC_BIDIR ? LS_DIR_BIDIR : LS_DIR_UNI, src, dst,
                  p2p ? "" : "-nop2p");
-    ls_import_add(p->doc, e, "p2pBandwidthLatencyTest", id);
+    ls_import_add(p->doc, e, p->source, id);
     p->added++;
     if (latency)
         p->latency++;
     else
         p->bandwidth++;
+}
+
+/* busGrind's host row "D2H 56.83 57.12 ...": one host entry a GPU of the column line. */
+static void parse_host_row(p2p_parser_t *p, ls_line_t *line, int last)
+{
+    matrix_t *m = &p->m;
+    const char *dir = strcmp(line->tok[0], "D2H") == 0     ? LS_DIR_D2H
+                      : strcmp(line->tok[0], "H2D") == 0   ? LS_DIR_H2D
+                      : strcmp(line->tok[0], "BiDir") == 0 ? LS_DIR_BIDIR
+                                                           : NULL;
+    if (!dir || m->ncols == 0)
+        return;
+    m->rows++;
+    int cells = line->ntok - 1 < m->ncols ? line->ntok - 1 : m->ncols;
+    /* a row cut short: its last cell may be cut (a "Total" after the GPUs' cells keeps
+       them whole) */
+    if (line->ntok - 1 < m->ncols || (last && line->ntok - 1 == m->ncols)) {
+        ls_import_note_missing("'%s' row %s cut after %d of %d cells", m->title, line->tok[0],
+                               cells - 1 > 0 ? cells - 1 : 0, m->ncols);
+        cells--;
+    }
+    for (int c = 0; c < cells; c++) {
+        double v;
+        if (ls_tok_double(line->tok[c + 1], &v) != 0)
+            return;
+        int g = m->cols[c];
+        json_t *e = ls_import_entry(LS_FAMILY_HOST, "bandwidth", "GB/s", v);
+        json_object_set_new(e, "method", json_string(LS_P2P_CE));
+        json_object_set_new(e, "gpus", json_pack("[i]", g));
+        json_object_set_new(e, "gpu", json_integer(g));
+        json_object_set_new(e, "direction", json_string(dir));
+        json_object_set_new(e, "memory",
+                            json_string(m->pageable ? LS_MEM_PAGEABLE : LS_MEM_PINNED));
+        if (m->concurrent)
+            json_object_set_new(e, "under", json_string("all_gpus"));
+        json_object_set_new(e, "matrix", json_string(m->title));
+        json_object_set_new(e, "verified", json_false());
+        char id[96];
+        snprintf(id, sizeof id, "host-ce-%s-%s-%d%s", m->pageable ? "pageable" : "pinned", dir, g,
+                 m->concurrent ? "-all_gpus" : "");
+        ls_import_gpu(p->doc, g);
+        ls_import_add(p->doc, e, p->source, id);
+        p->added++;
+        p->bandwidth++;
+    }
 }
 
 /* last = the row is the last line of the paste: a figure at its end may be cut short
@@ -258,7 +336,7 @@ static void add_hbm_entries(p2p_parser_t *p)
         json_object_set_new(e, "flags", json_pack("[s]", "zero_filled"));
         char id[48];
         snprintf(id, sizeof id, "hbm-copy_ce-%d", g);
-        ls_import_add(p->doc, e, "p2pBandwidthLatencyTest", id);
+        ls_import_add(p->doc, e, p->source, id);
         p->added++;
     }
 }
@@ -341,6 +419,7 @@ int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *
         return ls_seterr(err, errlen, "%s: out of memory", name);
     p->doc = doc;
     p->name = name;
+    p->source = ls_busgrind_detect(text) ? "busGrind" : "p2pBandwidthLatencyTest";
     memset(p->access, 0xff, sizeof p->access); /* -1: not said */
     ls_line_t line;
     const char *pos = text;
@@ -370,22 +449,27 @@ int ls_import_p2p_sample(json_t *doc, const char *text, const char *name, char *
         }
         if (p->m.section == SEC_NONE)
             continue;
-        parse_matrix_row(p, &line, only_blanks(pos) && !(spaced && line.ntok == p->m.ncols + 1));
+        int last = only_blanks(pos) && !(spaced && line.ntok == p->m.ncols + 1);
+        if (p->m.section == SEC_HOST)
+            parse_host_row(p, &line, last);
+        else
+            parse_matrix_row(p, &line, last);
     }
     end_matrix(&p->m);
     add_hbm_entries(p);
     add_access_links(p);
     int added = p->added, found = added > 0 || p->access_lines > 0 || p->ngpus_seen > 0;
+    const char *source = p->source; /* a string literal: outlives p */
     if (found && p->bandwidth == 0)
         ls_import_note_missing("no bandwidth matrix");
-    if (found && p->latency == 0)
+    if (found && p->latency == 0 && strcmp(p->source, "busGrind") != 0)
         ls_import_note_missing("no latency matrix");
     free(p);
     if (!found)
         return ls_seterr(err, errlen,
-                         "%s: no p2pBandwidthLatencyTest matrix, device or peer-access line found "
+                         "%s: no %s matrix, device or peer-access line found "
                          "(expected lines such as 'Unidirectional P2P=Enabled Bandwidth (P2P "
                          "Writes) Matrix (GB/s)' or 'Device=0 CAN Access Peer Device=1')",
-                         name);
+                         name, source);
     return added;
 }
