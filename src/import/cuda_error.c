@@ -215,17 +215,15 @@ static int device_assert(const char *line)
     return t && strstr(t, "Assertion `");
 }
 
-/* NCCL's CUDACHECK text on a WARN line: "NCCL WARN Cuda failure 802 'system not yet
-   initialized'" (NCCL 2.19 and later print the code), "NCCL WARN Cuda failure 'out of
-   memory'" (earlier ones): the quoted text is cudaGetErrorString's, so the catalog's row
-   (and its node action: 802 is the fabric manager's) is the error NCCL met. NCCL's catalog
-   explains the WARN itself (nccl_warn); this is the CUDA error under it. 1 when read. */
-static int nccl_cuda_failure(const char *line, hit_t *h)
+/* NCCL's CUDACHECK / CUCHECK text from "Cuda failure " on (f): "Cuda failure 802 'system
+   not yet initialized'" (CUCHECK, and CUDACHECK in NCCL 2.19 to 2.2x, print the code),
+   "Cuda failure 'out of memory'" (CUDACHECK before 2.19 and again in the newest): the
+   quoted text is cudaGetErrorString's (cuGetErrorString's for CUCHECK), so the catalog's
+   row (and its node action: 802 is the fabric manager's) is the error NCCL met. NCCL's
+   catalog explains the WARN itself (nccl_warn); this is the CUDA error under it. 1 when
+   read. */
+static int cuda_failure_text(const char *f, hit_t *h)
 {
-    const char *w = strstr(line, "NCCL WARN");
-    const char *f = w ? strstr(w, "Cuda failure ") : NULL;
-    if (!f)
-        return 0;
     const char *p = f + 13, *q = strchr(p, '\'');
     const char *end = q ? strchr(q + 1, '\'') : NULL;
     if (!end)
@@ -234,6 +232,8 @@ static int nccl_cuda_failure(const char *line, hit_t *h)
     long c = isdigit((unsigned char)*p) ? strtol(p, &e, 10) : -1;
     if (c > 0 && (e + 1 != q || *e != ' '))
         c = -1; /* not "N '" */
+    if (c < 0 && q != p)
+        return 0; /* neither "N '" nor "'": nccl-tests' "Cuda failure FILE:LINE '...'" */
     char quoted[160];
     snprintf(quoted, sizeof quoted, "%.*s", (int)(end - q - 1), q + 1);
     size_t at, len;
@@ -245,6 +245,14 @@ static int nccl_cuda_failure(const char *line, hit_t *h)
     else if (!h->row)
         unknown_text(quoted, h);
     return 1;
+}
+
+/* The text on a WARN line ("NCCL WARN Cuda failure ..."): 1 when read. */
+static int nccl_cuda_failure(const char *line, hit_t *h)
+{
+    const char *w = strstr(line, "NCCL WARN");
+    const char *f = w ? strstr(w, "Cuda failure ") : NULL;
+    return f && cuda_failure_text(f, h);
 }
 
 /* Reads one line into h: 1 when it names a CUDA error. */
@@ -358,14 +366,33 @@ static json_t *record_of(const hit_t *h, const char *line, const char *name, int
 
 /* NCCL's own message as a framework prints it (PyTorch: its interpretation of the
    ncclResult_t, "Last error:", then ncclGetLastError()'s text, NCCL's last WARN): the NCCL
-   log reader's, like NCCL's WARN lines (nccl_log_bare.h). 1 when line is that text or its
-   "Last error:" header; *next says whether the text follows on the next line. */
-static int nccl_message(const char *line, int *next)
+   log reader's, like NCCL's WARN lines (nccl_log_bare.h). The message's text when line
+   holds it, "" when line is its "Last error:" header alone, NULL when neither; *next says whether
+   the text follows on the next line. */
+static const char *nccl_message(const char *line, int *next)
 {
     int was = *next;
     const char *last = ls_nccl_last_error(line);
+    const char *text = was ? ls_nccl_last_error_next(line) : NULL;
     *next = ls_nccl_interpretation_line(line) || (last && !*last);
-    return (was && ls_nccl_last_error_next(line)) || (last && *last);
+    return last ? last : text;
+}
+
+/* The CUDA error under NCCL's message: the last WARN was NCCL's CUDACHECK text ("Cuda
+   failure 802 'system not yet initialized'"), the same words as on its WARN line. 1 when
+   read into h. */
+static int nccl_message_hit(const char *message, hit_t *h)
+{
+    if (strncmp(message, "Cuda failure ", 13))
+        return 0;
+    memset(h, 0, sizeof *h);
+    h->code = h->gpu = h->rank = -1;
+    if (!cuda_failure_text(message, h))
+        return 0;
+    if (h->row)
+        h->code = h->row->code;
+    row_text(h);
+    return 1;
 }
 
 int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
@@ -380,14 +407,11 @@ int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char 
     while (ls_next_line(&pos, &line)) {
         lineno++;
         ls_sanitize_text(line.buf); /* broken UTF-8 and controls out of the record's texts */
-        if (nccl_message(line.buf, &nccl_next)) {
-            before = 0;
-            continue;
-        }
+        const char *message = nccl_message(line.buf, &nccl_next);
         int said_again = before && !strncmp(line.buf + strspn(line.buf, " \t"), "-> ", 3);
-        before = read_hit(line.buf, &h);
-        if (!before || said_again) /* deviceQuery's "-> TEXT" under "X returned N" */
-            continue;
+        before = message ? 0 : read_hit(line.buf, &h);
+        if (message ? !nccl_message_hit(message, &h) : !before || said_again)
+            continue; /* deviceQuery's "-> TEXT" under "X returned N" said it again */
         char key[256];
         key_of(&h, key, sizeof key);
         json_t *o = json_object_get(index, key);

@@ -369,6 +369,49 @@ static void nccl_cuda_failures(void **state)
     json_decref(doc);
 }
 
+/* NCCL's last WARN as a framework prints it (ncclGetLastError() after "Last error:", on
+   its line or the next, or straight under PyTorch's interpretation): the same CUDACHECK /
+   CUCHECK words, so the same CUDA error; any other last error names none. */
+static void nccl_last_error(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int code; /* 0: no CUDA error */
+    } cases[] = {
+        {"torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, unhandled "
+         "cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3\n"
+         "ncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\n"
+         "Cuda failure 802 'system not yet initialized'\n",
+         802},
+        {"RuntimeError: NCCL error in: NCCLUtils.hpp:121, unhandled cuda error, NCCL version "
+         "2.10.3\nncclUnhandledCudaError: Call to CUDA function failed.\n"
+         "Last error: Cuda failure 'out of memory'\n",
+         2},
+        {"RuntimeError: NCCL error in: NCCLUtils.hpp:275, unhandled cuda error, NCCL version "
+         "2.18.1\nncclUnhandledCudaError: Call to CUDA function failed.\n"
+         "Cuda failure 'peer mapping resources exhausted'\n",
+         711},
+        {"RuntimeError: NCCL error in: NCCLUtils.hpp:275, unhandled system error, NCCL version "
+         "2.18.1\nncclSystemError: System call (e.g. socket, malloc) or external library call "
+         "failed or device error.\nLast error:\nsocketPollConnect: Connect to 10.0.0.2<3456> "
+         "returned 113(No route to host) errno 115(Operation now in progress)\n",
+         0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *doc = import_as(cases[i].text, LS_FMT_NCCL_LOG);
+        assert_int_equal(errors(doc), cases[i].code ? 1 : 0);
+        if (cases[i].code) {
+            assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), cases[i].code);
+            assert_string_equal(ls_json_str(error_at(doc, 0), "form", ""), "nccl_cuda_failure");
+        }
+        json_decref(doc);
+    }
+    json_t *doc = import_as(cases[0].text, LS_FMT_NCCL_LOG);
+    fires(doc, "error", "isolate", "system not yet initialized"); /* 802: the fabric manager */
+    json_decref(doc);
+}
+
 static void real_pastes(void **state)
 {
     (void)state;
@@ -389,11 +432,17 @@ static void real_pastes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(catalog_lookups),         cmocka_unit_test(pytorch_forms),
-        cmocka_unit_test(samples_and_other_tools), cmocka_unit_test(xla_and_device_asserts),
-        cmocka_unit_test(old_numbering),           cmocka_unit_test(healthy_twins),
-        cmocka_unit_test(actions_per_class),       cmocka_unit_test(mixed_pastes),
-        cmocka_unit_test(nccl_cuda_failures),      cmocka_unit_test(real_pastes),
+        cmocka_unit_test(catalog_lookups),
+        cmocka_unit_test(pytorch_forms),
+        cmocka_unit_test(samples_and_other_tools),
+        cmocka_unit_test(xla_and_device_asserts),
+        cmocka_unit_test(old_numbering),
+        cmocka_unit_test(healthy_twins),
+        cmocka_unit_test(actions_per_class),
+        cmocka_unit_test(mixed_pastes),
+        cmocka_unit_test(nccl_cuda_failures),
+        cmocka_unit_test(nccl_last_error),
+        cmocka_unit_test(real_pastes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
