@@ -258,6 +258,50 @@ static void healthy_twins(void **state)
     json_decref(doc);
 }
 
+/* A program's own CUDA check in nccl-tests' wording ("CUDA failure FILE:LINE 'STRING'",
+   cudaGetErrorString's text in quotes): read where the quoted text is a catalog string
+   whole; other quoted words after "failure" are no CUDA error. In a text nccl-tests'
+   reader takes, the same line stays its entry_failed (mixed_pastes). */
+static void program_cuda_checks(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int code;
+    } read[] = {
+        {"Enabling P2P for GPU 0\nCUDA failure test.cu:20 'peer mapping resources exhausted'\n",
+         711},
+        {"CUDA failure alloc.cu:12 'out of memory'\n",
+         2}, /* "Cuda failure" first: old nccl-tests */
+        {"CUDA failure main.cpp:88 'CUDA driver version is insufficient for CUDA runtime "
+         "version'\n",
+         35},
+    };
+    for (size_t i = 0; i < sizeof read / sizeof *read; i++) {
+        json_t *doc = import_str(read[i].text);
+        assert_int_equal(errors(doc), 1);
+        assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), read[i].code);
+        assert_string_equal(ls_json_str(error_at(doc, 0), "form", ""), "cuda_failure_check");
+        json_decref(doc);
+    }
+    json_t *doc = import_str(read[0].text);
+    assert_string_equal(ls_json_str(error_at(doc, 0), "where", ""), "test.cu:20");
+    json_decref(doc);
+    const char *none[] = {
+        "CUDA failure main.cpp:88 'out of memory in my parser'\n",
+        "Cuda failure: could not open 'config.json'\n",
+        "cuda failure rate 'unknown error budget'\n",
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        doc = ls_import_doc_new();
+        char err[512];
+        enum ls_import_format fmt;
+        assert_int_equal(ls_import_text(doc, none[i], "pasted.txt", NULL, &fmt, err, sizeof err),
+                         -1);
+        json_decref(doc);
+    }
+}
+
 /* The node action per class: hardware reset, fabric isolate, mismatch reboot, busy watch,
    a driver the text cannot blame on the node none carried, unknown to the catalog a
    warning without one. */
@@ -438,6 +482,7 @@ int main(void)
         cmocka_unit_test(xla_and_device_asserts),
         cmocka_unit_test(old_numbering),
         cmocka_unit_test(healthy_twins),
+        cmocka_unit_test(program_cuda_checks),
         cmocka_unit_test(actions_per_class),
         cmocka_unit_test(mixed_pastes),
         cmocka_unit_test(nccl_cuda_failures),
