@@ -293,6 +293,52 @@ static void processes_gi_ci_complete(void **state)
     json_decref(doc);
 }
 
+/* The Processes table pasted alone, in the 450+ layout (GI CI columns) and the older one
+   (GPU PID Type Process name): its processes read on the GPUs they name, the document
+   incomplete (no GPU table), nothing judged of the GPUs; the title without its column
+   header is no table. */
+static void processes_alone(void **state)
+{
+    (void)state;
+    static const char gi_ci[] = "+-----------------------------------------------------------------"
+                                "----------------------+\n"
+                                "| Processes:                                                      "
+                                "                      |\n"
+                                "|  GPU   GI   CI        PID   Type   Process name                 "
+                                "           GPU Memory |\n"
+                                "|        ID   ID                                                  "
+                                "           Usage      |\n"
+                                "|================================================================="
+                                "======================|\n"
+                                "|    3   N/A  N/A      6195      C   python                       "
+                                "             30438MiB |\n"
+                                "+-----------------------------------------------------------------"
+                                "----------------------+\n";
+    json_t *doc = import_str(gi_ci);
+    assert_true(incomplete(doc));
+    assert_non_null(strstr(missing(doc), "only the Processes table"));
+    const json_t *p = json_array_get(json_object_get(gpu(doc, 3), "processes"), 0);
+    assert_int_equal(num(p, "pid"), 6195);
+    assert_int_equal(num(p, "memory_bytes"), 30438 * MIB);
+    quiet(doc);
+    json_decref(doc);
+    static const char old[] =
+        "+-----------------------------------------------------------------------------+\n"
+        "| Processes:                                                       GPU Memory |\n"
+        "|  GPU       PID   Type   Process name                             Usage      |\n"
+        "|=============================================================================|\n"
+        "|  No running processes found                                                 |\n"
+        "+-----------------------------------------------------------------------------+\n";
+    doc = import_str(old);
+    assert_true(incomplete(doc));
+    assert_true(json_is_true(json_object_get(smi(doc), "processes_none")));
+    assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 0);
+    quiet(doc);
+    json_decref(doc);
+    assert_int_equal(ls_import_detect("| Processes: |\n|  no header here  |\n"), LS_FMT_UNKNOWN);
+    assert_int_equal(ls_import_detect("Processes:\n  GPU  PID  Process name\n"), LS_FMT_UNKNOWN);
+}
+
 /* The MIG devices table alone (XuehaiPan/nvitop#8): its devices, MIG on for GPUs 1, 2. */
 static void mig_devices(void **state)
 {
@@ -775,6 +821,7 @@ int main(void)
         cmocka_unit_test(old_325),
         cmocka_unit_test(processes_384),
         cmocka_unit_test(processes_gi_ci_complete),
+        cmocka_unit_test(processes_alone),
         cmocka_unit_test(mig_devices),
         cmocka_unit_test(rows_without_header),
         cmocka_unit_test(cut_row_na),
