@@ -210,8 +210,28 @@ static void finish(simple_p2p_t *s, const char *name)
     json_array_append(ls_json_array_at(s->doc, "simple_p2p"), s->rec);
 }
 
+/* AMD's HIP port of the sample (ROCm's hip-tests / HIP samples): the same lines with HIP's
+   words where CUDA's stand, "HIP-capable device count: N" for "CUDA-capable ...",
+   "hipMemcpyPeer / hipMemcpy between GPU0 and GPU1" for "cudaMemcpyPeer / cudaMemcpy ...".
+   Its GPUs are AMD's: no NVIDIA link class, ceiling or rule holds for them. The mark, or
+   NULL. */
+static const char *hip_port(const char *text)
+{
+    static const char *const marks[] = {"HIP-capable device count", "hipMemcpyPeer / hipMemcpy"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strstr(text, marks[i]))
+            return marks[i];
+    return NULL;
+}
+
 int ls_import_simple_p2p(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
+    const char *hip = hip_port(text);
+    if (hip)
+        return ls_seterr(err, errlen,
+                         "%s: AMD HIP's port of simpleP2P ('%s'): not read; linkscope reads "
+                         "NVIDIA's CUDA tools only",
+                         name, hip);
     simple_p2p_t s = {.doc = doc,
                       .rec = json_object(),
                       .first_errors = json_array(),
