@@ -261,32 +261,40 @@ static void query_readings_out_of_range_are_not_kept(void **state)
 }
 
 /* nvidia-smi -q's fields NVML could not read for the GPU's own error ("Unknown Error"):
-   one is gpu_read_error (info), three gpu_lost, as the table's ERR! cells; "Not
-   Supported" and "N/A" are the field's own answer and stay quiet. */
+   one is gpu_read_error (info), three of a GPU whose name reads gpu_read_error (error,
+   reset: the GPU is reached, its queries fail), the name among them gpu_lost, as the
+   table's ERR! cells; "Not Supported" and "N/A" are the field's own answer and stay quiet. */
 static void query_unknown_error_values(void **state)
 {
     (void)state;
     const char *fmt = "==============NVSMI LOG==============\n"
                       "GPU 00000000:00:16.0\n"
-                      "    Product Name                          : NVIDIA A10G\n"
+                      "    Product Name                          : %s\n"
                       "    Product Brand                         : %s\n"
                       "    Serial Number                         : %s\n"
                       "    VBIOS Version                         : %s\n";
-    const char *values[][3] = {{"Unknown Error", "1234", "94.02"},
-                               {"Unknown Error", "Unknown Error", "Unknown Error"},
-                               {"Not Supported", "N/A", "94.02"}};
-    const char *rule[] = {"gpu_read_error", "gpu_lost", NULL};
-    for (int i = 0; i < 3; i++) {
+    const char *values[][4] = {{"NVIDIA A10G", "Unknown Error", "1234", "94.02"},
+                               {"NVIDIA A10G", "Unknown Error", "Unknown Error", "Unknown Error"},
+                               {"Unknown Error", "Unknown Error", "Unknown Error", "1234"},
+                               {"NVIDIA A10G", "Not Supported", "N/A", "94.02"}};
+    const char *rule[] = {"gpu_read_error", "gpu_read_error", "gpu_lost", NULL};
+    const char *other[] = {"gpu_lost", "gpu_lost", "gpu_read_error", "gpu_lost"};
+    const char *sev[] = {"info", "error", "error", NULL};
+    for (int i = 0; i < 4; i++) {
         char text[1024];
-        snprintf(text, sizeof text, fmt, values[i][0], values[i][1], values[i][2]);
+        snprintf(text, sizeof text, fmt, values[i][0], values[i][1], values[i][2], values[i][3]);
         json_t *doc = import_text(text, LS_FMT_SMI_QUERY);
         json_t *f = ls_findings(doc);
-        if (rule[i])
-            assert_non_null(ls_test_finding(f, rule[i]));
-        else
+        if (rule[i]) {
+            const json_t *x = ls_test_finding(f, rule[i]);
+            assert_non_null(x);
+            assert_string_equal(ls_json_str(x, "severity", ""), sev[i]);
+            if (i)
+                assert_string_equal(ls_json_str(x, "node_action", ""), "reset");
+        } else
             assert_null(
                 json_object_get(json_array_get(json_object_get(doc, "gpus"), 0), "smi_err"));
-        assert_null(ls_test_finding(f, i == 1 ? "gpu_read_error" : "gpu_lost"));
+        assert_null(ls_test_finding(f, other[i]));
         json_decref(f);
         json_decref(doc);
     }

@@ -618,6 +618,38 @@ static void err_row_and_twin(void **state)
     json_decref(doc);
 }
 
+/* The same row with its name read (dcgm-exporter#313's A10G: name, memory, compute mode
+   read; fan, temperature, perf and MIG mode ERR!): NVML reaches the GPU, its queries
+   fail: gpu_read_error at error with reset, not gpu_lost; two ERR! cells stay info. */
+static void err_row_name_reads(void **state)
+{
+    (void)state;
+    static const char *const from =
+        "|   0  ERR!                On   | 00000000:19:00.0 Off |                 ERR! |\n"
+        "|ERR!  ERR! ERR!    ERR! / ERR! |      0MiB / 46068MiB |    ERR!      Default |\n"
+        "|                               |                      |                 ERR! |";
+    json_t *doc = import_derived("smi-table-gpuop559-a40-err-row.txt", from,
+                                 "|   0  NVIDIA A40          On   | 00000000:19:00.0 N/A |         "
+                                 "         N/A |\n"
+                                 "|ERR!  ERR! ERR!     N/A /  N/A |      0MiB / 46068MiB |     N/A "
+                                 "     Default |\n"
+                                 "|                               |                      |         "
+                                 "        ERR! |");
+    assert_non_null(strstr(fires(doc, "gpu_read_error", "error"), "00000000:19:00.0"));
+    silent(doc, "gpu_lost");
+    json_decref(doc);
+    doc = import_derived("smi-table-gpuop559-a40-err-row.txt", from,
+                         "|   0  NVIDIA A40          On   | 00000000:19:00.0 Off |                 "
+                         "   0 |\n"
+                         "|ERR!  ERR!  P8    12W / 300W |      0MiB / 46068MiB |      0%      "
+                         "Default |\n"
+                         "|                               |                      |                 "
+                         " N/A |");
+    fires(doc, "gpu_read_error", "info");
+    silent(doc, "gpu_lost");
+    json_decref(doc);
+}
+
 /* A row whose bus id reads ERR! is still its GPU's block: named, and lost with the rest. */
 static void err_bus_id(void **state)
 {
@@ -834,6 +866,7 @@ int main(void)
         cmocka_unit_test(handle_permissions),
         cmocka_unit_test(handle_detect_wording),
         cmocka_unit_test(err_row_and_twin),
+        cmocka_unit_test(err_row_name_reads),
         cmocka_unit_test(err_bus_id),
         cmocka_unit_test(err_cell_and_twin),
         cmocka_unit_test(ecc_count_and_twin),
