@@ -166,6 +166,39 @@ static void link_lines_without_their_gpu_line(void **state)
                          LS_FMT_SMI_NVLINK);
 }
 
+/* Azure's node health checks quote nvlink -s of one GPU in their own words ("GPU 0 has
+   nvlinks inactive: Link 4: Inactive", the next links on lines of their own; "GPU 2 has
+   all nvlinks inactive"): that GPU's inactive links, its name and active links unknown,
+   so nothing is judged of them alone (an H100 PCIe's bridges leave 6 of 18 ports
+   unwired: inactive by design). */
+static void health_check_message(void **state)
+{
+    (void)state;
+    json_t *doc = import_text("ERROR:  nhc:  Health check failed:  check_nvlink_status: GPU 0 has "
+                              "nvlinks inactive:     Link 4: Inactive\n"
+                              "         Link 5: Inactive\n"
+                              "         Link 16: Inactive. FaultCode: NHC2016\n"
+                              "ERROR:  nhc:  Health check failed:  GPU 2 has all nvlinks "
+                              "inactive\n",
+                              LS_FMT_SMI_NVLINK);
+    const json_t *gpus = json_object_get(doc, "gpus");
+    assert_int_equal(json_array_size(gpus), 2);
+    const json_t *g = json_array_get(gpus, 0);
+    assert_int_equal(ls_json_int(g, "index", -1), 0);
+    assert_null(json_object_get(g, "name"));
+    const json_t *links = json_object_get(g, "nvlinks");
+    assert_int_equal(json_array_size(links), 3);
+    assert_int_equal(ls_json_int(json_array_get(links, 2), "link", -1), 16);
+    assert_true(json_is_false(json_object_get(json_array_get(links, 2), "active")));
+    assert_true(json_is_true(json_object_get(json_array_get(gpus, 1), "nvlinks_all_inactive")));
+    json_t *f = ls_findings(doc);
+    assert_int_equal(loud(f), 0);
+    json_decref(f);
+    json_decref(doc);
+    /* another tool's "GPU 0 has ..." words are not the check's */
+    assert_int_not_equal(ls_import_detect("GPU 0 has nvlinks enabled\n"), LS_FMT_SMI_NVLINK);
+}
+
 /* -q pasted as a Markdown code block: every line four spaces in. */
 static const char indented_query[] = "    ==============NVSMI LOG==============\n"
                                      "    \n"
@@ -333,6 +366,7 @@ int main(void)
         cmocka_unit_test(all_inactive_on_a_part_without_nvlink_says_nothing),
         cmocka_unit_test(all_inactive_on_an_unknown_part_is_a_warning_beside_active_links),
         cmocka_unit_test(link_lines_without_their_gpu_line),
+        cmocka_unit_test(health_check_message),
         cmocka_unit_test(query_pasted_as_a_code_block),
         cmocka_unit_test(query_sections_under_a_gpu_line_without_a_name),
         cmocka_unit_test(query_readings_out_of_range_are_not_kept),
