@@ -221,6 +221,18 @@ static const char *hip_port(const char *text)
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (strstr(text, marks[i]))
             return marks[i];
+    /* a peer-access line naming an AMD part ("> Peer access from AMD Instinct MI250X
+       (GPU0) -> ..."): the same sample run on AMD's GPUs */
+    static const char *const amd[] = {"AMD Instinct", "Radeon"};
+    for (const char *p = strstr(text, "> Peer access from "); p;
+         p = strstr(p + 1, "> Peer access from ")) {
+        char line[256]; /* the line alone: a name past its end is another line's */
+        size_t n = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+        for (size_t i = 0; i < sizeof amd / sizeof amd[0]; i++)
+            if (strstr(line, amd[i]))
+                return amd[i];
+    }
     return NULL;
 }
 

@@ -224,6 +224,8 @@ static void test_simple_p2p_hip_port_refused(void **state)
         "> Peer access from  (GPU0) ->  (GPU1) : Yes\n",
         "hipMemcpyPeer / hipMemcpy between GPU0 and GPU1: 28.13GB/s\n"
         "Run kernel on GPU1, taking source data from GPU0 and writing to GPU1...\nTest passed\n",
+        "Checking GPU(s) for support of peer to peer memory access...\n"
+        "> Peer access from AMD Instinct MI250X (GPU0) -> AMD Instinct MI250X (GPU1) : Yes\n",
     };
     for (size_t i = 0; i < sizeof hip / sizeof hip[0]; i++) {
         json_t *doc = ls_import_doc_new();
