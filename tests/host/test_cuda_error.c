@@ -276,6 +276,12 @@ static void program_cuda_checks(void **state)
         {"CUDA failure main.cpp:88 'CUDA driver version is insufficient for CUDA runtime "
          "version'\n",
          35},
+        /* XLA quoting NCCL's last WARN: "Last NCCL warning(error) log entry (may be
+           unrelated) 'Cuda failure 'out of memory''" */
+        {"XlaRuntimeError: INTERNAL: nccl_utils.cc:297: NCCL operation ncclCommInitRank(&comm, "
+         "nranks, id, rank) failed: unhandled cuda error. Last NCCL warning(error) log entry "
+         "(may be unrelated) 'Cuda failure 'out of memory''.\n",
+         2},
     };
     for (size_t i = 0; i < sizeof read / sizeof *read; i++) {
         json_t *doc = import_str(read[i].text);
