@@ -663,12 +663,19 @@ static int entry_one_host(const log_src_t *src, int n, const json_t *log)
 /* 1 when the text shows every rank of the log's communicator on one node: NCCL's "nNodes
    1", rank 0's node holding all ranks ("localRanks" = "nRanks"), each rank's host known
    and one, or nccl-tests' rank lines of the same paste (entry_one_host); never where the
-   log names two hosts. */
+   log names two hosts or shows a connection over the network (NET/...: a communicator,
+   another than the one whose ranks were counted, leaves the node). */
 static int log_one_node(const log_src_t *src, int n, int i)
 {
     const json_t *e = src[i].obj;
     if (src[i].is_entry || json_array_size(json_object_get(e, "hosts")) > 1)
         return 0;
+    size_t k;
+    const json_t *t;
+    json_array_foreach(json_object_get(e, "transports"), k, t) {
+        if (!strncmp(ls_json_str(t, "transport", ""), "NET", 3))
+            return 0; /* a connection over the network: some communicator leaves the node */
+    }
     long long nranks = ls_json_int(e, "nranks", 0);
     if (json_object_get(e, "nnodes"))
         return ls_json_int(e, "nnodes", 0) == 1;

@@ -428,6 +428,12 @@ static void ibverbs_one_node(void **state)
         {"h2:7:7 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>\n", "info"},
         {"h1:5:5 [0] NCCL INFO comm 0x1 rank 0 nranks 16 cudaDev 0 busId 1000 - Init START\n",
          "info"},
+        /* the ranks counted on one host, but a connection over the network: another
+           communicator leaves the node */
+        {"h1:5:5 [0] NCCL INFO comm 0x1 rank 0 nRanks 4 nNodes 1 localRanks 4 localRank 0 "
+         "MNNVL 0\n"
+         "h1:5:5 [0] NCCL INFO Channel 00/0 : 12[0] -> 0[0] [receive] via NET/Socket/0\n",
+         "info"},
         {"", "info"},
     };
     char text[1024], sev[16];
