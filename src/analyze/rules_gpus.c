@@ -4,6 +4,7 @@
 #include "ceiling.h"
 #include "spec.h"
 #include "model/doc.h"
+#include "model/memory_repair.h"
 #include "model/vocab.h"
 
 #include <math.h>
@@ -234,12 +235,14 @@ static void memory_repair(int g, const json_t *ecc, const char *path, json_t *ou
                     g, ls_json_int(rows, "correctable", 0), ls_json_int(rows, "uncorrectable", 0));
         last_action(out, LS_ACT_RESET);
     }
-    if (json_is_true(json_object_get(pages, "pending")))
+    if (json_is_true(json_object_get(pages, "pending"))) {
         ecc_finding(out, LS_SEV_WARNING, g, path,
                     "GPU%d has memory pages pending retirement (%lld single-bit, %lld "
-                    "double-bit retired): "
-                    "they are retired only when the driver reloads (reboot)",
-                    g, ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0));
+                    "double-bit retired): the driver sets them aside when it loads: %s",
+                    g, ls_json_int(pages, "single_bit", 0), ls_json_int(pages, "double_bit", 0),
+                    ls_retire_pending.applied);
+        last_action(out, ls_retire_pending.action); /* health's retire_pending, one meaning */
+    }
 }
 
 /* Clock-event reasons of the GPU's own reading (discovery, or an import of nvidia-smi

@@ -642,6 +642,59 @@ static void connect_retries(const log_src_t *src, json_t *out)
     }
 }
 
+/* 1 when an nccl-tests entry read from the same file as log lists nranks ranks on one
+   host: its rank lines (printed by rank 0 for every rank of the run) name as many distinct
+   GPUs as the run has ranks and no second host (no "nodes", not several runs). */
+static int entry_one_host(const log_src_t *src, int n, const json_t *log)
+{
+    const char *file = ls_json_str(log, "file", ""), *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    for (int j = 0; j < n; j++) {
+        const json_t *e = src[j].obj;
+        long long nranks = ls_json_int(e, "nranks", 0);
+        if (src[j].is_entry && nranks > 0 && !strcmp(ls_json_str(e, "source_file", ""), base) &&
+            entry_nodes(e) <= 1 && !json_object_get(e, "separate_runs") &&
+            (long long)json_array_size(json_object_get(e, "gpus")) >= nranks)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when the text shows every rank of the log's communicator on one node: NCCL's "nNodes
+   1", rank 0's node holding all ranks ("localRanks" = "nRanks"), each rank's host known
+   and one, or nccl-tests' rank lines of the same paste (entry_one_host); never where the
+   log names two hosts or shows a connection over the network (NET/...: a communicator,
+   another than the one whose ranks were counted, leaves the node). */
+static int log_one_node(const log_src_t *src, int n, int i)
+{
+    const json_t *e = src[i].obj;
+    if (src[i].is_entry || json_array_size(json_object_get(e, "hosts")) > 1)
+        return 0;
+    size_t k;
+    const json_t *t;
+    json_array_foreach(json_object_get(e, "transports"), k, t) {
+        if (!strncmp(ls_json_str(t, "transport", ""), "NET", 3))
+            return 0; /* a connection over the network: some communicator leaves the node */
+    }
+    long long nranks = ls_json_int(e, "nranks", 0);
+    if (json_object_get(e, "nnodes"))
+        return ls_json_int(e, "nnodes", 0) == 1;
+    if (nranks > 0 && ls_json_int(e, "local_ranks", 0) == nranks)
+        return 1;
+    if (nranks > 0 && (long long)json_object_size(json_object_get(e, "rank_hosts")) >= nranks)
+        return 1; /* every rank's host named, and the log names one host */
+    return entry_one_host(src, n, e);
+}
+
+/* The catalog rows a one-node communicator does not care about: the IB verbs library
+   missing only takes NET/IB away, and NCCL carries a node's own traffic over P2P or SHM,
+   never its network (NCCL 2.12 and later print the same "Failed to open libibverbs.so[.1]"
+   as INFO, misc/ibvwrap.cc; 2.4 to 2.11 as WARN). */
+static int harmless_in_one_node(const char *id)
+{
+    return !strcmp(id, "ibverbs_missing");
+}
+
 /* nccl_warn: every WARN line of a log, named from the catalog (data/nccl-messages.tsv)
    with the host and GPU that printed it; a line the catalog does not know still shows,
    as an unrecognized NCCL warning with its text. */
@@ -672,6 +725,8 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
                                  where, times, text);
                 continue;
             }
+            if (harmless_in_one_node(msg.id) && log_one_node(src, n, i))
+                continue;
             ls_finding_about(out, "nccl_warn", (enum ls_severity)msg.severity, src[i].about,
                              src[i].subject, src[i].evidence,
                              "%s (%s%s%s): \"%s\"; likely: %s; next: %s", msg.meaning,

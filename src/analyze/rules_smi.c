@@ -10,10 +10,12 @@
      the driver is (re)loaded, the node rebooted, or a container given the GPU runtime;
    - no_gpus (error): NVML started and found no GPU it may use;
    - gpu_lost (error): one GPU cannot be reached (its handle fails, or its row reads ERR!
-     for its name or for most of its cells): reset or reboot, naming its bus id;
-   - gpu_read_error (info; warning when the reason is none of the hardware ones): a few
-     cells of a GPU that otherwise answers read ERR!, or a handle refused for a reason
-     that is not the GPU's state (Insufficient Permissions). */
+     for its name: NVML cannot even identify it): reset or reboot, naming its bus id;
+   - gpu_read_error: cells of a GPU that otherwise answers (its name, memory, mode read)
+     read ERR!: info for one or two (a passing miss), error with reset for
+     LS_SMI_LOST_CELLS or more (NVML reaches the GPU but not its sensors: a GPU in a bad
+     state, not a lost one); warning for a handle refused for a reason that is not the
+     GPU's state (Insufficient Permissions). */
 #include "rules.h"
 #include "model/busid.h"
 #include "model/doc.h"
@@ -23,9 +25,12 @@
 #include <string.h>
 
 /* A GPU whose row reads ERR! in at least this many cells (of fan, temperature, perf,
-   power draw, power cap, ECC, utilization, compute mode, MIG mode, name) is not reached
-   at all: a lost GPU answers every query with an error (gpu-operator#559), while a GPU
-   that works misses one reading at a time (a power draw, a fan). */
+   power draw, power cap, ECC, utilization, compute mode, MIG mode) is in a bad state: a
+   GPU that works misses one reading at a time (a power draw, a fan; azhpc-diagnostics#77,
+   nvidia_gpu_exporter#393). Whether it is lost is told by its name: NVML_ERROR_GPU_IS_LOST
+   fails every query, the name's too (gpu-operator#559), while a GPU whose name, memory
+   and compute mode still read is reached (dcgm-exporter#313: fan, temperature, perf and
+   MIG mode ERR!). */
 #define LS_SMI_LOST_CELLS 3
 
 /* Handle reasons that are the GPU's own state (nvmlErrorString's words). */
@@ -143,7 +148,7 @@ static void err_cells(const ls_machine_t *m, int g, json_t *out)
         return;
     snprintf(path, sizeof path, "gpus[%d].smi_err", g);
     const char *bus = ls_json_str(m->gpu[g], "pci_bus_id", "bus id not read");
-    if (n >= LS_SMI_LOST_CELLS || strstr(list, "name")) {
+    if (strstr(list, "name")) { /* the table's name cell, -q's product_name */
         ls_finding_add(out, "gpu_lost", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d (%s) answers an error (ERR!, Unknown Error) for %s: NVML cannot "
                        "reach it; drain the node, "
@@ -151,6 +156,14 @@ static void err_cells(const ls_machine_t *m, int g, json_t *out)
                        "Xid before it takes jobs",
                        g, bus, list, g);
         node_action(out, LS_ACT_RESET); /* the first of "reset the GPU or reboot" */
+    } else if (n >= LS_SMI_LOST_CELLS) {
+        ls_finding_add(out, "gpu_read_error", LS_SEV_ERROR, LS_ABOUT_GPU(g), json_pack("[s]", path),
+                       "GPU%d (%s) answers (its name reads) but NVML answers an error (ERR!, "
+                       "Unknown Error) for %d of its queries (%s): more than a passing miss, "
+                       "the GPU is in a bad state; drain the node, reset the GPU "
+                       "(nvidia-smi -r -i %d) and check dmesg for an Xid before it takes jobs",
+                       g, bus, n, list, g);
+        node_action(out, LS_ACT_RESET);
     } else
         ls_finding_add(out, "gpu_read_error", LS_SEV_INFO, LS_ABOUT_GPU(g), json_pack("[s]", path),
                        "GPU%d answers an error (ERR!, Unknown Error) for %s while the rest of it "

@@ -7,6 +7,7 @@
 #include "discover/nics.h"
 #include "discover/sysfs.h"
 #include "model/fabric_health.h"
+#include "model/memory_repair.h"
 #include "model/nvlink_fail.h"
 #include "model/recovery.h"
 #include "util/fileio.h"
@@ -207,12 +208,12 @@ static void rule_memory(ctx_t *c, const json_t *g, int idx)
         ls_health_add(c->findings, "remap_failed", idx, LS_ACT_ISOLATE,
                       "GPU%d row remapping failed", idx);
     else if (json_is_true(json_object_get(rr, "pending")))
-        ls_health_add(c->findings, "remap_pending", idx, LS_ACT_RESET,
-                      "GPU%d row remap pending (a GPU reset applies it)", idx);
+        ls_health_add(c->findings, ls_remap_pending.id, idx, ls_remap_pending.action,
+                      "GPU%d row remap pending (%s)", idx, ls_remap_pending.applied);
     const json_t *rp = json_object_get(g, "retired_pages");
-    if (json_is_true(json_object_get(rp, "pending")))
-        ls_health_add(c->findings, "retire_pending", idx, LS_ACT_RESET,
-                      "GPU%d page retirement pending (a GPU reset applies it)", idx);
+    if (json_is_true(json_object_get(rp, "pending"))) /* plan's ecc finding, one meaning */
+        ls_health_add(c->findings, ls_retire_pending.id, idx, ls_retire_pending.action,
+                      "GPU%d page retirement pending (%s)", idx, ls_retire_pending.applied);
     int unc = int_of(ecc, "volatile_uncorrected", 0);
     if (unc > 0)
         ls_health_add(c->findings, "ecc_uncorrected", idx, LS_ACT_RESET,

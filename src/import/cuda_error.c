@@ -2,6 +2,7 @@
 /* The CUDA error lines of a pasted text (cuda_error.h). */
 #include "cuda_error.h"
 #include "nccl_log_bare.h"
+#include "nccl_tests.h"
 #include "import_util.h"
 #include "model/cuda_errors.h"
 #include "model/doc.h"
@@ -34,14 +35,16 @@ typedef struct {
 #define LONG_STRING 24
 
 /* Lines that belong to other readers: NCCL's own log lines (nccl_log.c; their WARN "Cuda
-   failure" is read here too, by nccl_cuda_failure), the kernel's NVRM lines and nccl-tests'
-   "Cuda failure FILE:LINE '...'" (nccl_tests.c). */
-static int others_line(const char *line)
+   failure" is read here too, by nccl_cuda_failure), the kernel's NVRM lines and, in a text
+   nccl-tests' reader takes (tests_text), its "Cuda failure FILE:LINE '...'" / "Test CUDA
+   failure FILE:LINE '...'" (nccl_tests.c: entry_failed). Elsewhere the same words are a
+   program's own CUDA check (many copy nccl-tests' macro), read by quoted_failure. */
+static int others_line(const char *line, int tests_text)
 {
     if (strstr(line, "NCCL WARN") || strstr(line, "NCCL INFO") || strstr(line, "NVRM: "))
         return 1; /* the kernel's NVIDIA driver lines: kernel_log.c's */
     const char *f = strcasestr(line, "Cuda failure ");
-    return f && strchr(f, ':') && strchr(f, '\'');
+    return tests_text && f && strchr(f, ':') && strchr(f, '\'');
 }
 
 /* A runtime (cudaErrorX) or driver (CUDA_ERROR_X) enum name in line: its row or NULL,
@@ -215,17 +218,15 @@ static int device_assert(const char *line)
     return t && strstr(t, "Assertion `");
 }
 
-/* NCCL's CUDACHECK text on a WARN line: "NCCL WARN Cuda failure 802 'system not yet
-   initialized'" (NCCL 2.19 and later print the code), "NCCL WARN Cuda failure 'out of
-   memory'" (earlier ones): the quoted text is cudaGetErrorString's, so the catalog's row
-   (and its node action: 802 is the fabric manager's) is the error NCCL met. NCCL's catalog
-   explains the WARN itself (nccl_warn); this is the CUDA error under it. 1 when read. */
-static int nccl_cuda_failure(const char *line, hit_t *h)
+/* NCCL's CUDACHECK / CUCHECK text from "Cuda failure " on (f): "Cuda failure 802 'system
+   not yet initialized'" (CUCHECK, and CUDACHECK in NCCL 2.19 to 2.2x, print the code),
+   "Cuda failure 'out of memory'" (CUDACHECK before 2.19 and again in the newest): the
+   quoted text is cudaGetErrorString's (cuGetErrorString's for CUCHECK), so the catalog's
+   row (and its node action: 802 is the fabric manager's) is the error NCCL met. NCCL's
+   catalog explains the WARN itself (nccl_warn); this is the CUDA error under it. 1 when
+   read. */
+static int cuda_failure_text(const char *f, hit_t *h)
 {
-    const char *w = strstr(line, "NCCL WARN");
-    const char *f = w ? strstr(w, "Cuda failure ") : NULL;
-    if (!f)
-        return 0;
     const char *p = f + 13, *q = strchr(p, '\'');
     const char *end = q ? strchr(q + 1, '\'') : NULL;
     if (!end)
@@ -234,6 +235,8 @@ static int nccl_cuda_failure(const char *line, hit_t *h)
     long c = isdigit((unsigned char)*p) ? strtol(p, &e, 10) : -1;
     if (c > 0 && (e + 1 != q || *e != ' '))
         c = -1; /* not "N '" */
+    if (c < 0 && q != p)
+        return 0; /* neither "N '" nor "'": nccl-tests' "Cuda failure FILE:LINE '...'" */
     char quoted[160];
     snprintf(quoted, sizeof quoted, "%.*s", (int)(end - q - 1), q + 1);
     size_t at, len;
@@ -247,8 +250,43 @@ static int nccl_cuda_failure(const char *line, hit_t *h)
     return 1;
 }
 
+/* The text on a WARN line ("NCCL WARN Cuda failure ..."): 1 when read. */
+static int nccl_cuda_failure(const char *line, hit_t *h)
+{
+    const char *w = strstr(line, "NCCL WARN");
+    const char *f = w ? strstr(w, "Cuda failure ") : NULL;
+    return f && cuda_failure_text(f, h);
+}
+
+/* A program's own CUDA check in nccl-tests' and NCCL's wording, "CUDA failure
+   test.cu:20 'peer mapping resources exhausted'" ("Cuda failure FILE:LINE 'STRING'"):
+   read only where the quoted text is, whole, a string cudaGetErrorString or
+   cuGetErrorString prints, so that a short one ("out of memory") is the error and not
+   words of a message. 1 when read, the FILE:LINE as where. */
+static int quoted_failure(const char *line, hit_t *h)
+{
+    const char *f = strcasestr(line, "Cuda failure ");
+    const char *q = f ? strchr(f, '\'') : NULL;
+    const char *end = q ? strchr(q + 1, '\'') : NULL;
+    size_t at, len, n = end ? (size_t)(end - q - 1) : 0;
+    if (!n)
+        return 0;
+    char quoted[160];
+    snprintf(quoted, sizeof quoted, "%.*s", (int)(n < 159 ? n : 159), q + 1);
+    const ls_cuda_error_t *r = ls_cuda_error_in_text(quoted, LS_CE_STRINGS, 0, &at, &len);
+    if (!r || at || len != strlen(quoted))
+        return 0;
+    h->row = r;
+    h->form = "cuda_failure_check";
+    const char *w = f + 13;
+    size_t wn = strcspn(w, " '");
+    if (wn && w[wn] == ' ' && memchr(w, ':', wn))
+        snprintf(h->where, sizeof h->where, "%.*s", (int)(wn < 119 ? wn : 119), w);
+    return 1;
+}
+
 /* Reads one line into h: 1 when it names a CUDA error. */
-static int read_hit(const char *line, hit_t *h)
+static int read_hit(const char *line, int tests_text, hit_t *h)
 {
     memset(h, 0, sizeof *h);
     h->code = h->gpu = h->rank = -1;
@@ -260,7 +298,7 @@ static int read_hit(const char *line, hit_t *h)
         row_text(h);
         return 1;
     }
-    if (others_line(line))
+    if (others_line(line, tests_text))
         return 0;
     size_t at, len;
     const char *rest = after_head(line);
@@ -277,6 +315,8 @@ static int read_hit(const char *line, hit_t *h)
         h->row = row_of_code(h->code, after, h);
         if (!h->row)
             snprintf(h->text, sizeof h->text, "error %d", h->code);
+    } else if (quoted_failure(line, h)) {
+        /* the form and the source line set */
     } else if (rest &&
                (h->row = ls_cuda_error_in_text(rest, LS_CE_STRINGS | LS_CE_ALSO, 0, &at, &len))) {
         h->form = "cuda_error_text";
@@ -307,12 +347,13 @@ static int read_hit(const char *line, hit_t *h)
 
 int ls_cuda_error_detect(const char *text)
 {
+    int tests_text = ls_nccl_tests_detect(text);
     const char *pos = text;
     ls_line_t line;
     hit_t h;
     while (ls_next_line(&pos, &line)) {
         ls_sanitize_text(line.buf); /* as the reader reads it */
-        if (read_hit(line.buf, &h))
+        if (read_hit(line.buf, tests_text, &h))
             return 1;
     }
     return 0;
@@ -358,14 +399,33 @@ static json_t *record_of(const hit_t *h, const char *line, const char *name, int
 
 /* NCCL's own message as a framework prints it (PyTorch: its interpretation of the
    ncclResult_t, "Last error:", then ncclGetLastError()'s text, NCCL's last WARN): the NCCL
-   log reader's, like NCCL's WARN lines (nccl_log_bare.h). 1 when line is that text or its
-   "Last error:" header; *next says whether the text follows on the next line. */
-static int nccl_message(const char *line, int *next)
+   log reader's, like NCCL's WARN lines (nccl_log_bare.h). The message's text when line
+   holds it, "" when line is its "Last error:" header alone, NULL when neither; *next says whether
+   the text follows on the next line. */
+static const char *nccl_message(const char *line, int *next)
 {
     int was = *next;
     const char *last = ls_nccl_last_error(line);
+    const char *text = was ? ls_nccl_last_error_next(line) : NULL;
     *next = ls_nccl_interpretation_line(line) || (last && !*last);
-    return (was && ls_nccl_last_error_next(line)) || (last && *last);
+    return last ? last : text;
+}
+
+/* The CUDA error under NCCL's message: the last WARN was NCCL's CUDACHECK text ("Cuda
+   failure 802 'system not yet initialized'"), the same words as on its WARN line. 1 when
+   read into h. */
+static int nccl_message_hit(const char *message, hit_t *h)
+{
+    if (strncmp(message, "Cuda failure ", 13))
+        return 0;
+    memset(h, 0, sizeof *h);
+    h->code = h->gpu = h->rank = -1;
+    if (!cuda_failure_text(message, h))
+        return 0;
+    if (h->row)
+        h->code = h->row->code;
+    row_text(h);
+    return 1;
 }
 
 int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
@@ -377,17 +437,15 @@ int ls_import_cuda_errors(json_t *doc, const char *text, const char *name, char 
     int lineno = 0;
     int before = 0;    /* the line before named an error */
     int nccl_next = 0; /* NCCL's message follows (nccl_message) */
+    int tests_text = ls_nccl_tests_detect(text);
     while (ls_next_line(&pos, &line)) {
         lineno++;
         ls_sanitize_text(line.buf); /* broken UTF-8 and controls out of the record's texts */
-        if (nccl_message(line.buf, &nccl_next)) {
-            before = 0;
-            continue;
-        }
+        const char *message = nccl_message(line.buf, &nccl_next);
         int said_again = before && !strncmp(line.buf + strspn(line.buf, " \t"), "-> ", 3);
-        before = read_hit(line.buf, &h);
-        if (!before || said_again) /* deviceQuery's "-> TEXT" under "X returned N" */
-            continue;
+        before = message ? 0 : read_hit(line.buf, tests_text, &h);
+        if (message ? !nccl_message_hit(message, &h) : !before || said_again)
+            continue; /* deviceQuery's "-> TEXT" under "X returned N" said it again */
         char key[256];
         key_of(&h, key, sizeof key);
         json_t *o = json_object_get(index, key);

@@ -14,7 +14,8 @@
    An error is told by its enum name, its code in one of these forms, or its catalog
    string after "CUDA error" (data/cuda-errors.tsv, model/cuda_errors.h): any error of the
    catalog is read in any form. NCCL's WARN "Cuda failure [N] 'STRING'" is read too (the
-   CUDA error under NCCL's WARN); NCCL's other lines and nccl-tests' "Cuda failure
+   CUDA error under NCCL's WARN), and the same words as NCCL's last error a framework
+   prints after "Last error:"; NCCL's other lines and nccl-tests' "Cuda failure
    FILE:LINE '...'" are their readers', not read here. */
 #ifndef LS_IMPORT_CUDA_ERROR_H
 #define LS_IMPORT_CUDA_ERROR_H

@@ -158,7 +158,8 @@ int ls_import_sniff(const char *text, char *buf, size_t len)
     if (find_nocase(text, "all links are inactive"))
         return snprintf(buf, len,
                         "nvidia-smi nvlink's 'all links are inactive' without its 'GPU N: NAME "
-                        "(UUID: ...)' line: which GPU it is about is not in the text") > 0;
+                        "(UUID: ...)' line: which GPU it is about is not in the text, and a part "
+                        "without NVLink wired (a PCIe card with no bridge) prints the same") > 0;
     if (any_line(text, nvidia_kernel_line)) /* kernel logs: import/kernel_log.c */
         return snprintf(buf, len,
                         "a kernel log without an NVIDIA driver line ('NVRM: ...'): nothing of the "

@@ -71,6 +71,10 @@ static void smi_table_note(const json_t *doc, const char *name, char *note, size
     size_t fails = json_array_size(json_object_get(s, "failures"));
     if (fails && used > 0 && (size_t)used < notelen)
         snprintf(note + used, notelen - (size_t)used, ", %zu failure line(s)", fails);
+    else if (!json_integer_value(json_object_get(s, "gpus_shown")) && !driver && used > 0 &&
+             (size_t)used < notelen && !json_array_size(json_object_get(s, "mig_devices")))
+        snprintf(note + used, notelen - (size_t)used, ", its Processes table only%s",
+                 json_is_true(json_object_get(s, "processes_none")) ? ": no running process" : "");
 }
 
 /* "12 NVRM message(s), 8 Xid event(s), 2 driver failure record(s), driver 570.148.06" of

@@ -210,8 +210,40 @@ static void finish(simple_p2p_t *s, const char *name)
     json_array_append(ls_json_array_at(s->doc, "simple_p2p"), s->rec);
 }
 
+/* AMD's HIP port of the sample (ROCm's hip-tests / HIP samples): the same lines with HIP's
+   words where CUDA's stand, "HIP-capable device count: N" for "CUDA-capable ...",
+   "hipMemcpyPeer / hipMemcpy between GPU0 and GPU1" for "cudaMemcpyPeer / cudaMemcpy ...".
+   Its GPUs are AMD's: no NVIDIA link class, ceiling or rule holds for them. The mark, or
+   NULL. */
+static const char *hip_port(const char *text)
+{
+    static const char *const marks[] = {"HIP-capable device count", "hipMemcpyPeer / hipMemcpy"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strstr(text, marks[i]))
+            return marks[i];
+    /* a peer-access line naming an AMD part ("> Peer access from AMD Instinct MI250X
+       (GPU0) -> ..."): the same sample run on AMD's GPUs */
+    static const char *const amd[] = {"AMD Instinct", "Radeon"};
+    for (const char *p = strstr(text, "> Peer access from "); p;
+         p = strstr(p + 1, "> Peer access from ")) {
+        char line[256]; /* the line alone: a name past its end is another line's */
+        size_t n = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+        for (size_t i = 0; i < sizeof amd / sizeof amd[0]; i++)
+            if (strstr(line, amd[i]))
+                return amd[i];
+    }
+    return NULL;
+}
+
 int ls_import_simple_p2p(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
+    const char *hip = hip_port(text);
+    if (hip)
+        return ls_seterr(err, errlen,
+                         "%s: AMD HIP's port of simpleP2P ('%s'): not read; linkscope reads "
+                         "NVIDIA's CUDA tools only",
+                         name, hip);
     simple_p2p_t s = {.doc = doc,
                       .rec = json_object(),
                       .first_errors = json_array(),

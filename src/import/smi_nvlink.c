@@ -13,7 +13,9 @@
    are kept and the elision is noted. Link lines pasted without their GPU line (a
    `-i N` query cut to its links) are read as one GPU, the -i N when the command is in
    the paste, else GPU0, and the missing line is noted. Other "Link N, ..." lines
-   (nvlink -c capabilities) are skipped. */
+   (nvlink -c capabilities) are skipped. Azure's health checks' message quoting nvlink -s
+   of one GPU ("GPU 0 has nvlinks inactive: Link 4: Inactive ...", nhc_line) is read too:
+   that GPU's inactive links, its name and its active links unknown. */
 #include "smi_text.h"
 #include "import_note.h"
 #include "import_util.h"
@@ -80,6 +82,41 @@ static int status_line(const char *t)
            (sscanf(rest, "%lf GB/s", &gbps) == 1 && strstr(rest, "GB/s"));
 }
 
+static json_t *nvlink_of(json_t *gpu, int link);
+
+/* Azure's node health checks (azurehpc-health-checks, check_nvlink_status) quote nvlink -s
+   of one GPU (nvidia-smi nvlink -s -i N) as "GPU N has nvlinks inactive: Link 4: Inactive"
+   (every "<inactive>" line of the GPU rewritten, the next ones on lines of their own, then
+   ". FaultCode: NHC2016" in some versions) or "GPU N has all nvlinks inactive" (NVML's all
+   inactive line). The GPU's index, 1 when the line is one; *all for the second form. Only
+   the inactive links are in it: its active links and its name are not. */
+static int nhc_line(const char *t, int *index, int *all)
+{
+    for (const char *g = strstr(t, "GPU "); g; g = strstr(g + 4, "GPU ")) {
+        int used = 0;
+        if (sscanf(g, "GPU %d has %n", index, &used) != 1 || used == 0 || *index < 0)
+            continue;
+        *all = !strncmp(g + used, "all nvlinks inactive", 20);
+        if (*all || !strncmp(g + used, "nvlinks inactive:", 17))
+            return 1;
+    }
+    return 0;
+}
+
+/* The "Link N: Inactive" of an NHC message's line on gpu: how many. */
+static int nhc_links(json_t *gpu, const char *t)
+{
+    int n = 0, link, used;
+    for (const char *l = strstr(t, "Link "); l; l = strstr(l + 5, "Link ")) {
+        used = 0;
+        if (sscanf(l, "Link %d: Inactive%n", &link, &used) == 1 && used > 0 && link >= 0) {
+            json_object_set_new(nvlink_of(gpu, link), "active", json_false());
+            n++;
+        }
+    }
+    return n;
+}
+
 int ls_smi_nvlink_detect(const char *text)
 {
     const char *p = text;
@@ -89,6 +126,9 @@ int ls_smi_nvlink_detect(const char *text)
         const char *t = skip_blanks(line.buf);
         int index;
         char name[128], uuid[64];
+        int all;
+        if (nhc_line(t, &index, &all))
+            return 1;
         if (gpu_line(t, &index, name, sizeof name, uuid, sizeof uuid))
             gpu = 1;
         else if (gpu && ((strncmp(t, "Link ", 5) == 0 && strchr(t, ':')) || all_inactive_line(t)))
@@ -189,11 +229,25 @@ int ls_import_smi_nvlink(json_t *doc, const char *text, const char *name, char *
     ls_line_t line;
     json_t *gpu = NULL;
     int gpus = 0, elided = 0, elided_gpu = 0;
+    json_t *nhc = NULL; /* the GPU of an NHC message whose links go on */
     while (ls_next_line(&p, &line)) {
         const char *t = skip_blanks(line.buf);
-        int index;
+        int index, all;
         char gname[128], uuid[64];
-        if (gpu_line(t, &index, gname, sizeof gname, uuid, sizeof uuid)) {
+        int quoted = nhc_line(t, &index, &all);
+        if (!quoted && nhc && nhc_links(nhc, t))
+            continue; /* the message's next "Link N: Inactive" lines */
+        nhc = NULL;
+        if (quoted) {
+            nhc = ls_import_gpu(doc, index);
+            gpus++;
+            if (all) {
+                json_object_set_new(nhc, "nvlinks", json_array());
+                json_object_set_new(nhc, "nvlinks_all_inactive", json_true());
+                nhc = NULL;
+            } else
+                nhc_links(nhc, t);
+        } else if (gpu_line(t, &index, gname, sizeof gname, uuid, sizeof uuid)) {
             if (gpu && elided_gpu)
                 json_object_set_new(gpu, "nvlinks_elided", json_true());
             gpu = ls_import_gpu(doc, index);

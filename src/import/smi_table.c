@@ -36,7 +36,7 @@ typedef struct {
     json_t *gpu; /* the GPU block being read; NULL between blocks */
     int gpu_index, line_no;
     int gpus, banner, cut, cut_gpu, elided;
-    int procs, proc_body, proc_closed, proc_type, proc_gi;
+    int procs, proc_body, proc_closed, proc_type, proc_gi, proc_header;
     int migs, mig_body, mig_last_border, mig_cut;
 } table_t;
 
@@ -420,6 +420,7 @@ static void proc_line(table_t *t, const char *line)
     if (!t->proc_body) { /* the column header */
         t->proc_type |= strstr(line, "Type") != NULL;
         t->proc_gi |= strstr(line, " GI ") != NULL;
+        t->proc_header |= strstr(line, "PID") != NULL;
         return;
     }
     if (cut || n < 1) {
@@ -526,6 +527,13 @@ static int joins(const char *line, const char *next)
            *y != '+' && y[ny - 1] == '|' && !border(x);
 }
 
+/* nvidia-smi's Processes table pasted without the GPU table: its title and column header
+   ("GPU ... PID ... Process name") read, no GPU row, banner, MIG device or failure. */
+static int processes_alone(const table_t *t, int failures)
+{
+    return t->proc_header && !t->gpus && !t->banner && !failures && !json_array_size(t->mig);
+}
+
 static void notes(const table_t *t, int failures)
 {
     if (t->gpus && !t->banner)
@@ -546,6 +554,9 @@ static void notes(const table_t *t, int failures)
         ls_import_note_missing("the MIG devices table is cut");
     if (json_array_size(t->mig) && !t->gpus)
         ls_import_note_missing("the MIG devices table without the GPU table above it");
+    if (processes_alone(t, failures))
+        ls_import_note_missing("only the Processes table: the GPU table above it is not in the "
+                               "paste (the GPUs' state, memory and ECC are unknown)");
     if (t->elided)
         ls_import_note_missing("lines left out ('[...]')");
 }
@@ -573,11 +584,11 @@ int ls_import_smi_table(json_t *doc, const char *text, const char *name, char *e
     }
     size_t nfail = json_array_size(json_object_get(t->smi, "failures"));
     int rc = 0;
-    if (!t->gpus && !nfail && !t->banner && !json_array_size(t->mig)) {
+    if (!t->gpus && !nfail && !t->banner && !json_array_size(t->mig) && !processes_alone(t, 0)) {
         json_decref(t->smi);
         rc = ls_seterr(err, errlen,
-                       "%s: plain nvidia-smi text without a GPU row, a MIG device or a failure "
-                       "line: nothing to read",
+                       "%s: plain nvidia-smi text without a GPU row, a MIG device, a "
+                       "Processes table or a failure line: nothing to read",
                        name);
     } else {
         notes(t, (int)nfail);
@@ -610,13 +621,33 @@ static int gpu_first_line(const char *raw)
     return first_line(c, n, &index);
 }
 
+/* A table line (past a quote mark) holding every word of words, NULL-ended. */
+static int box_line_with(const char *raw, const char *const *words)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", raw);
+    const char *line = trim(buf);
+    if (*line != '|')
+        return 0;
+    for (; *words; words++)
+        if (!strstr(line, *words))
+            return 0;
+    return 1;
+}
+
 int ls_smi_table_detect(const char *text)
 {
     if (strstr(text, "Persistence-M") || strstr(text, "MIG devices:"))
         return 1;
+    static const char *const title_words[] = {"rocesses:", NULL};
+    static const char *const header_words[] = {"GPU", "PID", "Process name", NULL};
+    int title_seen = 0; /* the Processes table's title, its column header next */
     const char *p = text;
     ls_line_t line;
     while (ls_next_line(&p, &line)) {
+        if (title_seen && box_line_with(line.buf, header_words))
+            return 1;
+        title_seen = box_line_with(line.buf, title_words);
         const char *v = strstr(line.buf, "NVIDIA-SMI ");
         if ((v && isdigit((unsigned char)v[11]) &&
              (strstr(line.buf, "Driver Version") || strstr(line.buf, "KMD Version"))) ||

@@ -69,6 +69,10 @@ int ls_fabric_health_flagged(const json_t *health)
 {
     const char *summary = json_string_value(json_object_get(health, "summary"));
     const char *bandwidth = json_string_value(json_object_get(health, "bandwidth"));
-    return (summary && strcmp(summary, "Unhealthy") == 0) ||
+    /* NVML's summary of the mask is its own call: "Unhealthy", and "Limited Capacity"
+       (NVML_GPU_FABRIC_HEALTH_SUMMARY_LIMITED_CAPACITY: the GPU's fabric paths are up
+       short of their full capacity, the summary's word for a degraded state) */
+    return (summary &&
+            (strcmp(summary, "Unhealthy") == 0 || strcmp(summary, "Limited Capacity") == 0)) ||
            (bandwidth && strstr(bandwidth, "Degraded"));
 }

@@ -17,7 +17,8 @@
 json_t *ls_fabric_health_decode(unsigned mask, int summary_known, unsigned summary);
 
 /* 1 when health (a Health block, imported or decoded) says the fabric is at fault on
-   this GPU's NVLink paths: Summary Unhealthy or a Degraded bandwidth. */
+   this GPU's NVLink paths: Summary Unhealthy or Limited Capacity, or a Degraded
+   bandwidth. */
 int ls_fabric_health_flagged(const json_t *health);
 
 #endif

@@ -96,9 +96,17 @@ run 0 import "$tmp/links.txt" -o "$tmp/doc.json"
 grep -q "nvlink 'Link N:' lines without their 'GPU N: NAME' line: read as one GPU (GPU0)" "$tmp/err" && ok ||
     bad "nvlink lines: $(cat "$tmp/err")"
 check "nvlink lines: one GPU, two links, no name" '(.gpus | length) == 1 and (.gpus[0].nvlinks | length) == 2 and (.gpus[0].name == null) and .imports[0].incomplete == true'
-# a health check's rewording of them ("Link 4: Inactive") is not nvidia-smi's text: refused
+# Azure's health check quoting them in its own words ("GPU 0 has nvlinks inactive: Link 4:
+# Inactive"): read as that GPU's inactive links (gaps15), nothing judged of them alone
 printf 'GPU 0 has nvlinks inactive:     Link 4: Inactive\n         Link 5: Inactive\n' >"$tmp/nhc.txt"
-run 2 import "$tmp/nhc.txt" -o "$tmp/x.json"
+run 0 import "$tmp/nhc.txt" -o "$tmp/doc.json"
+check "nhc message: GPU 0, links 4 and 5 inactive" '(.gpus | length) == 1 and .gpus[0].index == 0 and ([.gpus[0].nvlinks[] | select(.active == false) | .link] == [4, 5])'
+run 0 plan --json "$tmp/doc.json"
+jq -e '[.findings[] | select(.severity != "info")] | length == 0' "$tmp/out" >/dev/null && ok ||
+    bad "nhc message: a loud finding: $(head -c 300 "$tmp/out")"
+# its link lines alone (no "GPU N has" line) are not nvidia-smi's text: refused
+printf '         Link 4: Inactive\n         Link 5: Inactive\n' >"$tmp/nhc-links.txt"
+run 2 import "$tmp/nhc-links.txt" -o "$tmp/x.json"
 grep -q "nvlink 'Link N:' lines without their 'GPU N: NAME" "$tmp/err" && ok || bad "nhc lines: $(cat "$tmp/err")"
 printf 'hello\nworld\n' >"$tmp/prose.txt"
 run 2 import "$tmp/prose.txt" -o "$tmp/x.json"

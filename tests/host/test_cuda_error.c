@@ -258,6 +258,56 @@ static void healthy_twins(void **state)
     json_decref(doc);
 }
 
+/* A program's own CUDA check in nccl-tests' wording ("CUDA failure FILE:LINE 'STRING'",
+   cudaGetErrorString's text in quotes): read where the quoted text is a catalog string
+   whole; other quoted words after "failure" are no CUDA error. In a text nccl-tests'
+   reader takes, the same line stays its entry_failed (mixed_pastes). */
+static void program_cuda_checks(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int code;
+    } read[] = {
+        {"Enabling P2P for GPU 0\nCUDA failure test.cu:20 'peer mapping resources exhausted'\n",
+         711},
+        {"CUDA failure alloc.cu:12 'out of memory'\n",
+         2}, /* "Cuda failure" first: old nccl-tests */
+        {"CUDA failure main.cpp:88 'CUDA driver version is insufficient for CUDA runtime "
+         "version'\n",
+         35},
+        /* XLA quoting NCCL's last WARN: "Last NCCL warning(error) log entry (may be
+           unrelated) 'Cuda failure 'out of memory''" */
+        {"XlaRuntimeError: INTERNAL: nccl_utils.cc:297: NCCL operation ncclCommInitRank(&comm, "
+         "nranks, id, rank) failed: unhandled cuda error. Last NCCL warning(error) log entry "
+         "(may be unrelated) 'Cuda failure 'out of memory''.\n",
+         2},
+    };
+    for (size_t i = 0; i < sizeof read / sizeof *read; i++) {
+        json_t *doc = import_str(read[i].text);
+        assert_int_equal(errors(doc), 1);
+        assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), read[i].code);
+        assert_string_equal(ls_json_str(error_at(doc, 0), "form", ""), "cuda_failure_check");
+        json_decref(doc);
+    }
+    json_t *doc = import_str(read[0].text);
+    assert_string_equal(ls_json_str(error_at(doc, 0), "where", ""), "test.cu:20");
+    json_decref(doc);
+    const char *none[] = {
+        "CUDA failure main.cpp:88 'out of memory in my parser'\n",
+        "Cuda failure: could not open 'config.json'\n",
+        "cuda failure rate 'unknown error budget'\n",
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        doc = ls_import_doc_new();
+        char err[512];
+        enum ls_import_format fmt;
+        assert_int_equal(ls_import_text(doc, none[i], "pasted.txt", NULL, &fmt, err, sizeof err),
+                         -1);
+        json_decref(doc);
+    }
+}
+
 /* The node action per class: hardware reset, fabric isolate, mismatch reboot, busy watch,
    a driver the text cannot blame on the node none carried, unknown to the catalog a
    warning without one. */
@@ -369,6 +419,49 @@ static void nccl_cuda_failures(void **state)
     json_decref(doc);
 }
 
+/* NCCL's last WARN as a framework prints it (ncclGetLastError() after "Last error:", on
+   its line or the next, or straight under PyTorch's interpretation): the same CUDACHECK /
+   CUCHECK words, so the same CUDA error; any other last error names none. */
+static void nccl_last_error(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int code; /* 0: no CUDA error */
+    } cases[] = {
+        {"torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, unhandled "
+         "cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3\n"
+         "ncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\n"
+         "Cuda failure 802 'system not yet initialized'\n",
+         802},
+        {"RuntimeError: NCCL error in: NCCLUtils.hpp:121, unhandled cuda error, NCCL version "
+         "2.10.3\nncclUnhandledCudaError: Call to CUDA function failed.\n"
+         "Last error: Cuda failure 'out of memory'\n",
+         2},
+        {"RuntimeError: NCCL error in: NCCLUtils.hpp:275, unhandled cuda error, NCCL version "
+         "2.18.1\nncclUnhandledCudaError: Call to CUDA function failed.\n"
+         "Cuda failure 'peer mapping resources exhausted'\n",
+         711},
+        {"RuntimeError: NCCL error in: NCCLUtils.hpp:275, unhandled system error, NCCL version "
+         "2.18.1\nncclSystemError: System call (e.g. socket, malloc) or external library call "
+         "failed or device error.\nLast error:\nsocketPollConnect: Connect to 10.0.0.2<3456> "
+         "returned 113(No route to host) errno 115(Operation now in progress)\n",
+         0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *doc = import_as(cases[i].text, LS_FMT_NCCL_LOG);
+        assert_int_equal(errors(doc), cases[i].code ? 1 : 0);
+        if (cases[i].code) {
+            assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), cases[i].code);
+            assert_string_equal(ls_json_str(error_at(doc, 0), "form", ""), "nccl_cuda_failure");
+        }
+        json_decref(doc);
+    }
+    json_t *doc = import_as(cases[0].text, LS_FMT_NCCL_LOG);
+    fires(doc, "error", "isolate", "system not yet initialized"); /* 802: the fabric manager */
+    json_decref(doc);
+}
+
 static void real_pastes(void **state)
 {
     (void)state;
@@ -389,11 +482,18 @@ static void real_pastes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(catalog_lookups),         cmocka_unit_test(pytorch_forms),
-        cmocka_unit_test(samples_and_other_tools), cmocka_unit_test(xla_and_device_asserts),
-        cmocka_unit_test(old_numbering),           cmocka_unit_test(healthy_twins),
-        cmocka_unit_test(actions_per_class),       cmocka_unit_test(mixed_pastes),
-        cmocka_unit_test(nccl_cuda_failures),      cmocka_unit_test(real_pastes),
+        cmocka_unit_test(catalog_lookups),
+        cmocka_unit_test(pytorch_forms),
+        cmocka_unit_test(samples_and_other_tools),
+        cmocka_unit_test(xla_and_device_asserts),
+        cmocka_unit_test(old_numbering),
+        cmocka_unit_test(healthy_twins),
+        cmocka_unit_test(program_cuda_checks),
+        cmocka_unit_test(actions_per_class),
+        cmocka_unit_test(mixed_pastes),
+        cmocka_unit_test(nccl_cuda_failures),
+        cmocka_unit_test(nccl_last_error),
+        cmocka_unit_test(real_pastes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "helpers.h"
 #include "import/import.h"
 #include "model/doc.h"
+#include "model/memory_repair.h"
 
 /* A one-GPU document: the GPU named name, ECC mode enabled (1), disabled (0) or not read. */
 static json_t *doc_with(const char *name, int enabled)
@@ -127,6 +128,33 @@ static void health_ecc_off_agrees(void **state)
     json_decref(st);
 }
 
+/* Pages pending retirement (V100 and earlier): plan and health one meaning, one action.
+   NVML: pending pages "need a reboot to fully retire"; the driver's Xid 63 says "reboot to
+   activate" (gaps15: plan said reboot with no action, health reset). */
+static void retire_pending_agrees(void **state)
+{
+    (void)state;
+    json_t *doc = doc_with("Tesla V100-SXM2-16GB", 1);
+    json_t *ecc = json_object_get(json_array_get(json_object_get(doc, "gpus"), 0), "ecc");
+    json_object_set_new(ecc, "retired_pages",
+                        json_pack("{s:i, s:i, s:b}", "single_bit", 2, "double_bit", 1, "pending",
+                                  1));
+    ls_test_fires(doc, "ecc", "warning", ls_action_name(ls_retire_pending.action),
+                  "pending retirement");
+    ls_test_fires(doc, "ecc", "warning", "reboot", "a reboot (or a reload of the driver)");
+    json_decref(doc);
+    json_t *st = health_state("Tesla V100-SXM2-16GB", 1);
+    json_object_set_new(json_array_get(json_object_get(st, "gpus"), 0), "retired_pages",
+                        json_pack("{s:b}", "pending", 1));
+    json_t *found = ls_health_rules(st);
+    const json_t *f = health_finding(found, "retire_pending");
+    assert_non_null(f);
+    assert_string_equal(ls_json_str(f, "action", ""), ls_action_name(ls_retire_pending.action));
+    assert_non_null(strstr(ls_json_str(f, "message", ""), ls_retire_pending.applied));
+    json_decref(found);
+    json_decref(st);
+}
+
 static void datasheet_memory_type(void **state)
 {
     (void)state;
@@ -144,7 +172,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plan_ecc_off_on_hbm),        cmocka_unit_test(plan_ecc_off_quiet),
         cmocka_unit_test(smi_q_ecc_mode_either_case), cmocka_unit_test(plan_remap_actions),
-        cmocka_unit_test(health_ecc_off_agrees),      cmocka_unit_test(datasheet_memory_type),
+        cmocka_unit_test(health_ecc_off_agrees),      cmocka_unit_test(retire_pending_agrees),
+        cmocka_unit_test(datasheet_memory_type),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

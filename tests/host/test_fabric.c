@@ -289,6 +289,13 @@ static void smi_fabric_section(void **state)
     assert_null(ls_test_finding(found, "fabric_not_ready"));
     json_decref(found);
     json_decref(doc);
+    /* an imported -q's "Limited Capacity" summary: the same rule (gaps15) */
+    doc = smi_fabric("Completed", "Success", "Limited Capacity");
+    ls_test_fires(doc, "fabric_health", "warning", "watch", "Limited Capacity");
+    json_decref(doc);
+    doc = smi_fabric("Completed", "Success", "Healthy");
+    ls_test_quiet(doc);
+    json_decref(doc);
     doc = smi_fabric("Not Supported", "N/A", "N/A"); /* no fabric to register with */
     ls_test_quiet(doc);
     json_decref(doc);

@@ -70,6 +70,13 @@ static void summary_or_bandwidth(void **state)
     assert_string_equal(field(h, "summary"), "Unhealthy");
     assert_int_equal(ls_fabric_health_flagged(h), 1);
     json_decref(h);
+    /* Limited Capacity with full bandwidth: NVML's summary says the paths are short of
+       their capacity: flagged (gaps15; before, only Unhealthy or Degraded were) */
+    h = ls_fabric_health_decode(ALL_FALSE | CONFIG(1), 1, 3);
+    assert_string_equal(field(h, "summary"), "Limited Capacity");
+    assert_string_equal(field(h, "bandwidth"), "Full");
+    assert_int_equal(ls_fabric_health_flagged(h), 1);
+    json_decref(h);
     /* a route in recovery with full bandwidth and a healthy summary is NVML's own call:
        not flagged */
     h = ls_fabric_health_decode(DEGRADED(2) | ROUTE_RECOVERY(1), 1, 1);

@@ -212,6 +212,34 @@ static void test_simple_p2p_failed_without_lines(void **state)
     json_decref(doc);
 }
 
+/* AMD's HIP port of the sample: the same lines in HIP's words ("HIP-capable device count",
+   "hipMemcpyPeer / hipMemcpy"): refused in one line that names it, nothing written; the
+   CUDA sample (SP_HEAD) is read. */
+static void test_simple_p2p_hip_port_refused(void **state)
+{
+    (void)state;
+    static const char *const hip[] = {
+        "Checking for multiple GPUs...\nHIP-capable device count: 2\n\n"
+        "Checking GPU(s) for support of peer to peer memory access...\n"
+        "> Peer access from  (GPU0) ->  (GPU1) : Yes\n",
+        "hipMemcpyPeer / hipMemcpy between GPU0 and GPU1: 28.13GB/s\n"
+        "Run kernel on GPU1, taking source data from GPU0 and writing to GPU1...\nTest passed\n",
+        "Checking GPU(s) for support of peer to peer memory access...\n"
+        "> Peer access from AMD Instinct MI250X (GPU0) -> AMD Instinct MI250X (GPU1) : Yes\n",
+    };
+    for (size_t i = 0; i < sizeof hip / sizeof hip[0]; i++) {
+        json_t *doc = ls_import_doc_new();
+        char err[512];
+        enum ls_import_format fmt;
+        assert_int_equal(ls_import_text(doc, hip[i], "hip.txt", NULL, &fmt, err, sizeof err), -1);
+        assert_int_equal(fmt, LS_FMT_SIMPLE_P2P);
+        assert_non_null(strstr(err, "HIP's port of simpleP2P"));
+        assert_null(strchr(err, '\n'));
+        assert_null(json_object_get(doc, "simple_p2p"));
+        json_decref(doc);
+    }
+}
+
 /* The 2016-era form: capability lines, no peer access, the test waived. */
 static void test_simple_p2p_waived_no_access(void **state)
 {
@@ -387,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_simple_p2p_cut),
         cmocka_unit_test(test_simple_p2p_cut_above),
         cmocka_unit_test(test_simple_p2p_hostile_pair),
+        cmocka_unit_test(test_simple_p2p_hip_port_refused),
         cmocka_unit_test(test_topo_nic_rows_without_columns),
         cmocka_unit_test(test_topo_nic_rows_refused_where_unsure),
         cmocka_unit_test(test_smi_q_perf_610_head),

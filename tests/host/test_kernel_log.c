@@ -418,6 +418,11 @@ static void catalog(void **state)
     assert_int_equal(ls_xid_lookup(99999, &m, &a), -1);
     assert_int_equal(a, LS_ACT_WATCH);
     assert_int_equal(ls_xid_action(154, "to 0x1 (GPU Reset Required)"), LS_ACT_RESET);
+    /* 136, the driver's ALI_TRAINING_FAIL ("NVLink: Link training failed for link N"):
+       NVIDIA's catalog, RESET_GPU (gaps15; before, not in the catalog: watch) */
+    assert_int_equal(ls_xid_lookup(136, &m, &a), 0);
+    assert_int_equal(a, LS_ACT_RESET);
+    assert_non_null(strstr(m, "training"));
     assert_true(ls_xid_is_app(13) && ls_xid_is_app(31) && ls_xid_is_app(43));
     assert_false(ls_xid_is_app(79));
     /* health's scan: a MIG instance's line gives the bus alone (its GPU is then found) */

@@ -403,6 +403,70 @@ static void socket_ranks_beyond_node(void **state)
     }
 }
 
+/* NCCL 2.4-2.11's WARN "Failed to open libibverbs.so[.1]" (2.12 and later print it as
+   INFO): only NET/IB is lost, which a communicator inside one node never uses, so no
+   finding where the text shows every rank on one node (nNodes 1, localRanks = nRanks,
+   nccl-tests' rank lines of the same paste); info where it spans nodes or cannot tell. */
+static void ibverbs_one_node(void **state)
+{
+    (void)state;
+    static const char warn[] = "h1:5:5 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open "
+                               "libibverbs.so[.1]\n"
+                               "h1:5:5 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n";
+    static const struct {
+        const char *rest, *sev;
+    } cases[] = {
+        {"h1:5:5 [0] NCCL INFO comm 0x1 rank 0 nRanks 4 nNodes 1 localRanks 4 localRank 0 "
+         "MNNVL 0\n",
+         ""},
+        {"h1:5:5 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n"
+         "h1:5:5 [1] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 1 busId 2000 - Init COMPLETE\n",
+         ""},
+        {"h1:5:5 [0] NCCL INFO comm 0x1 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 "
+         "MNNVL 0\n",
+         "info"},
+        {"h2:7:7 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>\n", "info"},
+        {"h1:5:5 [0] NCCL INFO comm 0x1 rank 0 nranks 16 cudaDev 0 busId 1000 - Init START\n",
+         "info"},
+        /* the ranks counted on one host, but a connection over the network: another
+           communicator leaves the node */
+        {"h1:5:5 [0] NCCL INFO comm 0x1 rank 0 nRanks 4 nNodes 1 localRanks 4 localRank 0 "
+         "MNNVL 0\n"
+         "h1:5:5 [0] NCCL INFO Channel 00/0 : 12[0] -> 0[0] [receive] via NET/Socket/0\n",
+         "info"},
+        {"", "info"},
+    };
+    char text[1024], sev[16];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", warn, cases[i].rest);
+        json_t *doc = import_text(text);
+        assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), cases[i].sev);
+        json_decref(doc);
+    }
+    /* nccl-tests' header: its rank lines list every rank of the run on one host */
+    static const char header[] = "# nThread 1 nGpus 2 minBytes 8 maxBytes 134217728 step: "
+                                 "2(factor) warmup iters: 5 "
+                                 "iters: 20 validation: 1\n#\n# Using devices\n"
+                                 "#   Rank  0 Pid  12877 on h1 device  0 [0x0e] Tesla T4\n"
+                                 "#   Rank  1 Pid  12877 on h1 device  1 [0x0f] Tesla T4\n";
+    snprintf(text, sizeof text, "%s%s", header, warn);
+    json_t *doc = import_text(text);
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "");
+    json_decref(doc);
+    /* a rank line cut: ranks past it may sit on another node */
+    snprintf(text, sizeof text, "%.*s%s", (int)(strstr(header, "#   Rank  1") - header), header,
+             warn);
+    doc = import_text(text);
+    assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), "info");
+    json_decref(doc);
+    /* another WARN of the same one-node log still shows */
+    snprintf(text, sizeof text, "%s%s%s", warn, cases[0].rest,
+             "h1:5:5 [0] enqueue.cc:47 NCCL WARN Cuda failure 'named symbol not found'\n");
+    doc = import_text(text);
+    assert_string_not_equal(fired(doc, "nccl_warn", sev, sizeof sev), "");
+    json_decref(doc);
+}
+
 /* A version line behind a launcher tag; interleaved writes keep the whole message. */
 static void version_and_interleaving(void **state)
 {
@@ -783,6 +847,7 @@ int main(void)
         cmocka_unit_test(p2p_check_lines),
         cmocka_unit_test(one_rank_ring_lines),
         cmocka_unit_test(socket_ranks_beyond_node),
+        cmocka_unit_test(ibverbs_one_node),
         cmocka_unit_test(direct_shared_memory_lines),
         cmocka_unit_test(connect_retry_lines),
         cmocka_unit_test(tests_header_without_rows),

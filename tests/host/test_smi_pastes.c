@@ -166,6 +166,39 @@ static void link_lines_without_their_gpu_line(void **state)
                          LS_FMT_SMI_NVLINK);
 }
 
+/* Azure's node health checks quote nvlink -s of one GPU in their own words ("GPU 0 has
+   nvlinks inactive: Link 4: Inactive", the next links on lines of their own; "GPU 2 has
+   all nvlinks inactive"): that GPU's inactive links, its name and active links unknown,
+   so nothing is judged of them alone (an H100 PCIe's bridges leave 6 of 18 ports
+   unwired: inactive by design). */
+static void health_check_message(void **state)
+{
+    (void)state;
+    json_t *doc = import_text("ERROR:  nhc:  Health check failed:  check_nvlink_status: GPU 0 has "
+                              "nvlinks inactive:     Link 4: Inactive\n"
+                              "         Link 5: Inactive\n"
+                              "         Link 16: Inactive. FaultCode: NHC2016\n"
+                              "ERROR:  nhc:  Health check failed:  GPU 2 has all nvlinks "
+                              "inactive\n",
+                              LS_FMT_SMI_NVLINK);
+    const json_t *gpus = json_object_get(doc, "gpus");
+    assert_int_equal(json_array_size(gpus), 2);
+    const json_t *g = json_array_get(gpus, 0);
+    assert_int_equal(ls_json_int(g, "index", -1), 0);
+    assert_null(json_object_get(g, "name"));
+    const json_t *links = json_object_get(g, "nvlinks");
+    assert_int_equal(json_array_size(links), 3);
+    assert_int_equal(ls_json_int(json_array_get(links, 2), "link", -1), 16);
+    assert_true(json_is_false(json_object_get(json_array_get(links, 2), "active")));
+    assert_true(json_is_true(json_object_get(json_array_get(gpus, 1), "nvlinks_all_inactive")));
+    json_t *f = ls_findings(doc);
+    assert_int_equal(loud(f), 0);
+    json_decref(f);
+    json_decref(doc);
+    /* another tool's "GPU 0 has ..." words are not the check's */
+    assert_int_not_equal(ls_import_detect("GPU 0 has nvlinks enabled\n"), LS_FMT_SMI_NVLINK);
+}
+
 /* -q pasted as a Markdown code block: every line four spaces in. */
 static const char indented_query[] = "    ==============NVSMI LOG==============\n"
                                      "    \n"
@@ -261,32 +294,40 @@ static void query_readings_out_of_range_are_not_kept(void **state)
 }
 
 /* nvidia-smi -q's fields NVML could not read for the GPU's own error ("Unknown Error"):
-   one is gpu_read_error (info), three gpu_lost, as the table's ERR! cells; "Not
-   Supported" and "N/A" are the field's own answer and stay quiet. */
+   one is gpu_read_error (info), three of a GPU whose name reads gpu_read_error (error,
+   reset: the GPU is reached, its queries fail), the name among them gpu_lost, as the
+   table's ERR! cells; "Not Supported" and "N/A" are the field's own answer and stay quiet. */
 static void query_unknown_error_values(void **state)
 {
     (void)state;
     const char *fmt = "==============NVSMI LOG==============\n"
                       "GPU 00000000:00:16.0\n"
-                      "    Product Name                          : NVIDIA A10G\n"
+                      "    Product Name                          : %s\n"
                       "    Product Brand                         : %s\n"
                       "    Serial Number                         : %s\n"
                       "    VBIOS Version                         : %s\n";
-    const char *values[][3] = {{"Unknown Error", "1234", "94.02"},
-                               {"Unknown Error", "Unknown Error", "Unknown Error"},
-                               {"Not Supported", "N/A", "94.02"}};
-    const char *rule[] = {"gpu_read_error", "gpu_lost", NULL};
-    for (int i = 0; i < 3; i++) {
+    const char *values[][4] = {{"NVIDIA A10G", "Unknown Error", "1234", "94.02"},
+                               {"NVIDIA A10G", "Unknown Error", "Unknown Error", "Unknown Error"},
+                               {"Unknown Error", "Unknown Error", "Unknown Error", "1234"},
+                               {"NVIDIA A10G", "Not Supported", "N/A", "94.02"}};
+    const char *rule[] = {"gpu_read_error", "gpu_read_error", "gpu_lost", NULL};
+    const char *other[] = {"gpu_lost", "gpu_lost", "gpu_read_error", "gpu_lost"};
+    const char *sev[] = {"info", "error", "error", NULL};
+    for (int i = 0; i < 4; i++) {
         char text[1024];
-        snprintf(text, sizeof text, fmt, values[i][0], values[i][1], values[i][2]);
+        snprintf(text, sizeof text, fmt, values[i][0], values[i][1], values[i][2], values[i][3]);
         json_t *doc = import_text(text, LS_FMT_SMI_QUERY);
         json_t *f = ls_findings(doc);
-        if (rule[i])
-            assert_non_null(ls_test_finding(f, rule[i]));
-        else
+        if (rule[i]) {
+            const json_t *x = ls_test_finding(f, rule[i]);
+            assert_non_null(x);
+            assert_string_equal(ls_json_str(x, "severity", ""), sev[i]);
+            if (i)
+                assert_string_equal(ls_json_str(x, "node_action", ""), "reset");
+        } else
             assert_null(
                 json_object_get(json_array_get(json_object_get(doc, "gpus"), 0), "smi_err"));
-        assert_null(ls_test_finding(f, i == 1 ? "gpu_read_error" : "gpu_lost"));
+        assert_null(ls_test_finding(f, other[i]));
         json_decref(f);
         json_decref(doc);
     }
@@ -325,6 +366,7 @@ int main(void)
         cmocka_unit_test(all_inactive_on_a_part_without_nvlink_says_nothing),
         cmocka_unit_test(all_inactive_on_an_unknown_part_is_a_warning_beside_active_links),
         cmocka_unit_test(link_lines_without_their_gpu_line),
+        cmocka_unit_test(health_check_message),
         cmocka_unit_test(query_pasted_as_a_code_block),
         cmocka_unit_test(query_sections_under_a_gpu_line_without_a_name),
         cmocka_unit_test(query_readings_out_of_range_are_not_kept),

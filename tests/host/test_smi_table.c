@@ -293,6 +293,52 @@ static void processes_gi_ci_complete(void **state)
     json_decref(doc);
 }
 
+/* The Processes table pasted alone, in the 450+ layout (GI CI columns) and the older one
+   (GPU PID Type Process name): its processes read on the GPUs they name, the document
+   incomplete (no GPU table), nothing judged of the GPUs; the title without its column
+   header is no table. */
+static void processes_alone(void **state)
+{
+    (void)state;
+    static const char gi_ci[] = "+-----------------------------------------------------------------"
+                                "----------------------+\n"
+                                "| Processes:                                                      "
+                                "                      |\n"
+                                "|  GPU   GI   CI        PID   Type   Process name                 "
+                                "           GPU Memory |\n"
+                                "|        ID   ID                                                  "
+                                "           Usage      |\n"
+                                "|================================================================="
+                                "======================|\n"
+                                "|    3   N/A  N/A      6195      C   python                       "
+                                "             30438MiB |\n"
+                                "+-----------------------------------------------------------------"
+                                "----------------------+\n";
+    json_t *doc = import_str(gi_ci);
+    assert_true(incomplete(doc));
+    assert_non_null(strstr(missing(doc), "only the Processes table"));
+    const json_t *p = json_array_get(json_object_get(gpu(doc, 3), "processes"), 0);
+    assert_int_equal(num(p, "pid"), 6195);
+    assert_int_equal(num(p, "memory_bytes"), 30438 * MIB);
+    quiet(doc);
+    json_decref(doc);
+    static const char old[] =
+        "+-----------------------------------------------------------------------------+\n"
+        "| Processes:                                                       GPU Memory |\n"
+        "|  GPU       PID   Type   Process name                             Usage      |\n"
+        "|=============================================================================|\n"
+        "|  No running processes found                                                 |\n"
+        "+-----------------------------------------------------------------------------+\n";
+    doc = import_str(old);
+    assert_true(incomplete(doc));
+    assert_true(json_is_true(json_object_get(smi(doc), "processes_none")));
+    assert_int_equal(json_array_size(json_object_get(doc, "gpus")), 0);
+    quiet(doc);
+    json_decref(doc);
+    assert_int_equal(ls_import_detect("| Processes: |\n|  no header here  |\n"), LS_FMT_UNKNOWN);
+    assert_int_equal(ls_import_detect("Processes:\n  GPU  PID  Process name\n"), LS_FMT_UNKNOWN);
+}
+
 /* The MIG devices table alone (XuehaiPan/nvitop#8): its devices, MIG on for GPUs 1, 2. */
 static void mig_devices(void **state)
 {
@@ -572,6 +618,38 @@ static void err_row_and_twin(void **state)
     json_decref(doc);
 }
 
+/* The same row with its name read (dcgm-exporter#313's A10G: name, memory, compute mode
+   read; fan, temperature, perf and MIG mode ERR!): NVML reaches the GPU, its queries
+   fail: gpu_read_error at error with reset, not gpu_lost; two ERR! cells stay info. */
+static void err_row_name_reads(void **state)
+{
+    (void)state;
+    static const char *const from =
+        "|   0  ERR!                On   | 00000000:19:00.0 Off |                 ERR! |\n"
+        "|ERR!  ERR! ERR!    ERR! / ERR! |      0MiB / 46068MiB |    ERR!      Default |\n"
+        "|                               |                      |                 ERR! |";
+    json_t *doc = import_derived("smi-table-gpuop559-a40-err-row.txt", from,
+                                 "|   0  NVIDIA A40          On   | 00000000:19:00.0 N/A |         "
+                                 "         N/A |\n"
+                                 "|ERR!  ERR! ERR!     N/A /  N/A |      0MiB / 46068MiB |     N/A "
+                                 "     Default |\n"
+                                 "|                               |                      |         "
+                                 "        ERR! |");
+    assert_non_null(strstr(fires(doc, "gpu_read_error", "error"), "00000000:19:00.0"));
+    silent(doc, "gpu_lost");
+    json_decref(doc);
+    doc = import_derived("smi-table-gpuop559-a40-err-row.txt", from,
+                         "|   0  NVIDIA A40          On   | 00000000:19:00.0 Off |                 "
+                         "   0 |\n"
+                         "|ERR!  ERR!  P8    12W / 300W |      0MiB / 46068MiB |      0%      "
+                         "Default |\n"
+                         "|                               |                      |                 "
+                         " N/A |");
+    fires(doc, "gpu_read_error", "info");
+    silent(doc, "gpu_lost");
+    json_decref(doc);
+}
+
 /* A row whose bus id reads ERR! is still its GPU's block: named, and lost with the rest. */
 static void err_bus_id(void **state)
 {
@@ -775,6 +853,7 @@ int main(void)
         cmocka_unit_test(old_325),
         cmocka_unit_test(processes_384),
         cmocka_unit_test(processes_gi_ci_complete),
+        cmocka_unit_test(processes_alone),
         cmocka_unit_test(mig_devices),
         cmocka_unit_test(rows_without_header),
         cmocka_unit_test(cut_row_na),
@@ -787,6 +866,7 @@ int main(void)
         cmocka_unit_test(handle_permissions),
         cmocka_unit_test(handle_detect_wording),
         cmocka_unit_test(err_row_and_twin),
+        cmocka_unit_test(err_row_name_reads),
         cmocka_unit_test(err_bus_id),
         cmocka_unit_test(err_cell_and_twin),
         cmocka_unit_test(ecc_count_and_twin),
