@@ -10,6 +10,7 @@
 #include "model/nvlink_fail.h"
 #include "model/xid.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,10 +269,11 @@ static const char *rule_of(const json_t *doc, const json_t *k, const json_t *f, 
     *what = bus;
     if (strcmp(kind, "off_bus") == 0)
         return has_xid79(doc, host, bus) ? NULL : "gpu_off_bus";
-    if (strcmp(kind, "probe_failed") == 0) /* after a GPU fell off the bus: its consequence */
-        return has_kind(k, "off_bus") ? NULL : "driver_init_failed";
+    if (strcmp(kind, "probe_failed") == 0) /* after a GPU fell off the bus or was refused:
+                                              its consequence */
+        return has_kind(k, "off_bus") || has_kind(k, "unsupported") ? NULL : "driver_init_failed";
     if (strcmp(kind, "init_failed") == 0 || strcmp(kind, "probe_not_called") == 0 ||
-        strcmp(kind, "no_gpu") == 0)
+        strcmp(kind, "no_gpu") == 0 || strcmp(kind, "unsupported") == 0)
         return "driver_init_failed";
     if (strcmp(kind, "api_mismatch") == 0) {
         *what = "";
@@ -298,6 +300,11 @@ static void group_failure(json_t *groups, const char *rule, const char *what, co
         ls_json_add_string_once(texts, ls_json_str(f, "text", ""));
     if (strcmp(ls_json_str(f, "kind", ""), "probe_not_called") == 0)
         json_object_set_new(g, "not_called", json_true());
+    if (strcmp(ls_json_str(f, "kind", ""), "unsupported") == 0) /* refused at probe */
+        json_object_set_new(g, "unsupported",
+                            json_pack("{s:s, s:s}", "pci_id",
+                                      ls_json_str(f, "pci_id", "not in the text"), "release",
+                                      ls_json_str(f, "release", "this driver")));
     if (strcmp(ls_json_str(f, "kind", ""), "no_gpu") == 0)
         json_object_set_new(g, "no_gpu", json_true());
     else if (strcmp(rule, "driver_init_failed") == 0)
@@ -384,10 +391,37 @@ static enum ls_action no_gpu_text(ls_text_t *t, const json_t *g, long long n)
     return LS_ACT_ISOLATE;
 }
 
+/* The driver refused the GPU at probe (osapi.c rm_is_supported_device): this build does
+   not know the chip it read from the GPU's registers, or the open module needs the GSP
+   firmware the GPU lacks. Every probe of the same driver decides the same: a reset or a
+   reboot does not change it, another driver build or the GPU's mode does. */
+static enum ls_action unsupported_text(ls_text_t *t, const json_t *g, long long n)
+{
+    const json_t *u = json_object_get(g, "unsupported");
+    const char *r = ls_json_str(u, "release", "");
+    int numbered = isdigit((unsigned char)r[0]); /* "550.90.07", else "open nvidia.ko" */
+    ls_text_put(t,
+                ": the driver refused the GPU at load (PCI ID %s, not supported by %s%s%s), "
+                "%lld line%s: ",
+                ls_json_str(u, "pci_id", ""), numbered ? "the " : "", r,
+                numbered ? " driver release" : "", n, n == 1 ? "" : "s");
+    put_texts(t, g);
+    ls_text_put(t,
+                ". No CUDA or NVML on it under this driver, and a reset or a reboot loads the "
+                "same one. A GPU the release does not list (Appendix A of its README): a release "
+                "that does; the open module refusing a GPU without GSP: the proprietary one; a GPU "
+                "the release lists: the set-up (a VM's or a confidential-computing mode's view of "
+                "the GPU, a driver build not meant for it). Node action: isolate: %s",
+                ls_action_words(LS_ACT_ISOLATE));
+    return LS_ACT_ISOLATE;
+}
+
 static enum ls_action init_text(ls_text_t *t, const json_t *g, long long n)
 {
     if (only_no_gpu(g))
         return no_gpu_text(t, g, n);
+    if (json_object_get(g, "unsupported"))
+        return unsupported_text(t, g, n);
     ls_text_put(t, ": the driver could not set the GPU up, %lld line%s: ", n, n == 1 ? "" : "s");
     put_texts(t, g);
     if (json_is_true(json_object_get(g, "not_called")))

@@ -277,6 +277,14 @@ static const struct {
     {.kind = "no_gpu", .says = "No NVIDIA GPU found"},
     {.kind = "no_gpu", .says = "No NVIDIA graphics adapter found"},
     {.kind = "api_mismatch", .says = "API mismatch"},
+    /* the driver refusing a GPU at probe (osapi.c rm_is_supported_device): "The NVIDIA GPU
+       B (PCI ID: V:D) / installed in this system is not supported by the / NVIDIA R
+       driver release." (a chip this build does not know; before 4xx "... by the R /
+       NVIDIA Linux driver release."), "... is not supported by open / nvidia.ko because
+       it does not include the required GPU / System Processor (GSP)." and their vGPU
+       forms ("installed in this vGPU host system", "The NVIDIA vGPU ...") */
+    {.kind = "unsupported", .says = "installed in this system is not supported by"},
+    {.kind = "unsupported", .says = "installed in this vGPU host system is not supported by"},
     /* the driver's status NV_ERR_RESET_REQUIRED (0x62, "Reset required"), printed by its
        assertion lines ("nvAssertOkFailedNoLog: Assertion failed: Reset required
        [NV_ERR_RESET_REQUIRED] (0x00000062) returned from ..."): the resource manager
@@ -337,6 +345,25 @@ static void add_failure(ctx_t *c, json_t *f)
     json_array_append_new(c->failures, f);
 }
 
+/* A refusal's PCI ID ("(PCI ID: 10de:2330)") and the driver release it names ("by the
+   NVIDIA 550.90.07 driver release", before 4xx "by the 304.116 NVIDIA Linux driver
+   release"); "open nvidia.ko" for the open module's refusal of a GPU without GSP. */
+static void unsupported_facts(json_t *f, const char *body)
+{
+    char v[32];
+    const char *id = strstr(body, "PCI ID: ");
+    if (id) {
+        size_t n = strspn(id + 8, "0123456789abcdefABCDEF:");
+        if (n)
+            json_object_set_new(f, "pci_id", json_stringn(id + 8, n));
+    }
+    if (version_after(body, "supported by the NVIDIA ", v, sizeof v) == 0 ||
+        version_after(body, "supported by the ", v, sizeof v) == 0)
+        json_object_set_new(f, "release", json_string(v));
+    else if (strstr(body, "supported by open nvidia.ko"))
+        json_object_set_new(f, "release", json_string("open nvidia.ko"));
+}
+
 static void read_failure(ctx_t *c, const msg_t *m, const char *kind)
 {
     json_t *f = json_pack("{s:s}", "kind", kind);
@@ -356,6 +383,8 @@ static void read_failure(ctx_t *c, const msg_t *m, const char *kind)
         if (version_after(m->body, "kernel module has the version", v, sizeof v) == 0)
             json_object_set_new(f, "module_version", json_string(v));
     }
+    if (strcmp(kind, "unsupported") == 0)
+        unsupported_facts(f, m->body);
     if (nvlink) {
         json_object_set_new(f, "what", json_string(ls_nvlink_fail_says(m->body)));
         if (ls_nvlink_fail_peer(m->body) >= 0)
