@@ -106,13 +106,34 @@ static void add_int_once(json_t *list, long long v)
     json_array_append_new(list, json_integer(v));
 }
 
-/* One Xid event into its (host, bus, xid) group. Xid 45 (the driver's cleanup of a
-   channel) "caused by previous Xid N" takes N's action: the cause is the event. */
-static void group_event(json_t *groups, const json_t *e)
+/* The bus id the document's kernel logs give the GPU of this UUID ("GPU at PCI:0000:3b:00:
+   GPU-<uuid>"), else "". */
+static const char *bus_of_uuid(const json_t *doc, const char *uuid)
+{
+    size_t i, j;
+    const json_t *k, *g;
+    json_array_foreach(json_object_get(doc, "kernel_logs"), i, k) {
+        json_array_foreach(json_object_get(k, "gpus"), j, g) {
+            if (*uuid && !strcmp(ls_json_str(g, "uuid", ""), uuid))
+                return ls_json_str(g, "bus_id", "");
+        }
+    }
+    return "";
+}
+
+/* One Xid event into its (host, bus, device, xid) group: the device is the UUID of an
+   event the device plugin logged (its bus where the log's "GPU at" line names it, "*"
+   for one about all devices). Xid 45 (the driver's cleanup of a channel) "caused by
+   previous Xid N" takes N's action: the cause is the event. */
+static void group_event(const json_t *doc, json_t *groups, const json_t *e)
 {
     int xid = (int)ls_json_int(e, "xid", 0), cause = (int)ls_json_int(e, "cause_xid", 0);
-    json_t *g = group_of(groups, json_pack("{s:s, s:s, s:i}", "host", ls_json_str(e, "host", ""),
-                                           "bus", ls_json_str(e, "bus_id", ""), "xid", xid));
+    const char *uuid = ls_json_str(e, "uuid",
+                                   json_is_true(json_object_get(e, "all_devices")) ? "*" : "");
+    const char *bus = ls_json_str(e, "bus_id", bus_of_uuid(doc, uuid));
+    json_t *g = group_of(groups,
+                         json_pack("{s:s, s:s, s:s, s:i}", "host", ls_json_str(e, "host", ""),
+                                   "bus", bus, "device", *bus ? "" : uuid, "xid", xid));
     count(g, 1);
     const char *text = ls_json_str(e, "text", "");
     raise_action(g, ls_xid_action(xid, text));
@@ -178,6 +199,21 @@ static void put_ident(ls_text_t *t, const json_t *doc, const char *bus)
     }
 }
 
+/* An event the device plugin logged names its GPU by UUID, not bus: "GPU-7540a9b3-...",
+   or every GPU for one without a device. */
+static void device_subject(const json_t *key, char *who, size_t len, ls_about_t *about)
+{
+    const char *dev = ls_json_str(key, "device", ""), *host = ls_json_str(key, "host", "");
+    if (!*dev)
+        return;
+    if (!strcmp(dev, "*"))
+        snprintf(who, len, "%s%severy GPU the device plugin watches (its Xid event named none)",
+                 host, *host ? " " : "");
+    else
+        snprintf(who, len, "%s%s%s", host, *host ? " " : "", dev);
+    *about = LS_ABOUT_WHAT(who);
+}
+
 static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
 {
     const json_t *key = json_object_get(g, "key");
@@ -189,6 +225,7 @@ static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
     ls_about_t about;
     subject(doc, ls_json_str(key, "bus", ""), ls_json_str(key, "host", ""), who, sizeof who,
             &about);
+    device_subject(key, who, sizeof who, &about);
     ls_text_t t = {.used = 0};
     ls_text_put(&t, "%s", who);
     put_ident(&t, doc, ls_json_str(key, "bus", ""));
@@ -226,7 +263,7 @@ static void rule_xid(const json_t *doc, json_t *out)
     const json_t *k, *e;
     json_array_foreach(json_object_get(doc, "kernel_logs"), i, k) {
         json_array_foreach(json_object_get(k, "events"), j, e) {
-            group_event(groups, e);
+            group_event(doc, groups, e);
         }
     }
     json_array_foreach(json_object_get(groups, "list"), i, e) {

@@ -20,7 +20,11 @@
    prefix is blank or repeats the first one's stamp; rsyslog writes it in one line with
    "#012" for each newline. The NVSwitch driver's lines ("nvidia-nvswitch3: SXid
    (PCI:0000:c5:00.0): 20034, Fatal, Link 24 LTSSM Fault Up", model/sxid.h) are read beside
-   them into sxids[], with the same prefixes. */
+   them into sxids[], with the same prefixes. NVIDIA's k8s-device-plugin logs the Xid
+   events NVML gives it ("XidCriticalError: Xid=69 on Device=GPU-<uuid>, the device will go
+   unhealthy." before 0.12, "... on GPU=GPU-<uuid>, ...", "...; marking device as
+   unhealthy." from 0.12, "XidCriticalError: Xid=N, All devices will go unhealthy." for an
+   event without a device): each is an Xid event of that GPU by UUID (plugin_xid). */
 #include "kernel_log.h"
 #include "import_note.h"
 #include "import_util.h"
@@ -58,13 +62,50 @@ static const char *nvrm_at(const char *line)
     return NULL;
 }
 
+/* k8s-device-plugin's Xid line (internal/rm/health.go, its older nvidia.go):
+   "XidCriticalError: Xid=N on Device=ID<sep> TEXT" (ID a GPU's or a MIG device's UUID,
+   sep ',' or ';'; "on GPU=ID" in some versions) or "XidCriticalError: Xid=N, All devices
+   will go unhealthy.": the Xid into *xid, the device into uuid ("" for all devices), the
+   plugin's words after it into text; 0, or -1 when the line is none. */
+static int plugin_xid(const char *line, int *xid, char *uuid, size_t ulen, char *text, size_t tlen)
+{
+    static const char head[] = "XidCriticalError: Xid=";
+    const char *p = strstr(line, head);
+    if (!p || (p > line && !isspace((unsigned char)p[-1]) && p[-1] != ']'))
+        return -1;
+    char *end;
+    long x = strtol(p + sizeof head - 1, &end, 10);
+    if (end == p + sizeof head - 1 || x <= 0 || x > 100000)
+        return -1;
+    const char *dev = strncmp(end, " on Device=", 11) == 0 ? end + 11
+                      : strncmp(end, " on GPU=", 8) == 0   ? end + 8
+                                                           : NULL;
+    if (!dev && strncmp(end, ", All devices", 13) != 0)
+        return -1;
+    size_t n = dev ? strcspn(dev, ",; \t") : 0;
+    if (dev && !n)
+        return -1;
+    *xid = (int)x;
+    snprintf(uuid, ulen, "%.*s", (int)n, dev ? dev : "");
+    const char *rest = dev ? dev + n : end;
+    rest += strspn(rest, ",; ");
+    snprintf(text, tlen, "%s", rest);
+    size_t t = strlen(text);
+    while (t && isspace((unsigned char)text[t - 1]))
+        text[--t] = '\0';
+    return 0;
+}
+
 int ls_kernel_log_detect(const char *text)
 {
     const char *pos = text;
     ls_line_t line;
     ls_sxid_event_t e;
+    int xid;
+    char uuid[96], words[256];
     while (ls_next_line(&pos, &line))
         if (nvrm_at(line.buf) || ls_sxid_parse(line.buf, &e) == 0 ||
+            plugin_xid(line.buf, &xid, uuid, sizeof uuid, words, sizeof words) == 0 ||
             (strstr(line.buf, "nvidia-nvlink: ") &&
              ls_nvlink_fail_says(strstr(line.buf, "nvidia-nvlink: "))))
             return 1;
@@ -533,6 +574,28 @@ static int read_nvlink_core(ctx_t *c, const char *line)
     return 0;
 }
 
+/* k8s-device-plugin's Xid line: one events[] record of the GPU by UUID ("uuid", or
+   "all_devices" for an event without a device), "source" the plugin; 0, or -1 when the
+   line is none. */
+static int read_plugin_xid(ctx_t *c, const char *line)
+{
+    int xid;
+    char uuid[96], words[256];
+    if (plugin_xid(line, &xid, uuid, sizeof uuid, words, sizeof words) != 0)
+        return -1;
+    flush(c);
+    char text[300];
+    snprintf(text, sizeof text, "k8s-device-plugin: %s", words);
+    json_t *o = json_pack("{s:i, s:s, s:s}", "xid", xid, "source", "k8s-device-plugin", "text",
+                          text);
+    if (uuid[0])
+        json_object_set_new(o, "uuid", json_string(uuid));
+    else
+        json_object_set_new(o, "all_devices", json_true());
+    json_array_append_new(c->events, o);
+    return 0;
+}
+
 static void read_line(ctx_t *c, const char *line)
 {
     snprintf(c->last_raw, sizeof c->last_raw, "%s", line);
@@ -542,6 +605,8 @@ static void read_line(ctx_t *c, const char *line)
         read_sxid(c, line, &sx);
         return;
     }
+    if (read_plugin_xid(c, line) == 0)
+        return;
     if (read_nvlink_core(c, line) == 0)
         return;
     const char *at = nvrm_at(line);
