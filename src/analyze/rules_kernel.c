@@ -346,6 +346,8 @@ static void group_failure(json_t *groups, const char *rule, const char *what, co
         json_object_set_new(g, "no_gpu", json_true());
     else if (strcmp(rule, "driver_init_failed") == 0)
         json_object_set_new(g, "set_up", json_true()); /* a GPU it saw and failed on */
+    if (strcmp(ls_json_str(f, "source", ""), "nvidia-container-cli") == 0)
+        json_object_set_new(g, "container_cli", json_true());
     const char *v = ls_json_str(f, "client_version", NULL);
     if (v)
         json_object_set_new(g, "client", json_string(v));
@@ -476,11 +478,15 @@ static enum ls_action mismatch_text(ls_text_t *t, const json_t *g, long long n)
 {
     ls_text_put(t,
                 ": the user-space driver (%s) and the loaded kernel module (%s) differ (API "
-                "mismatch), %lld time%s: no CUDA or NVML call works until they match. Node action: "
-                "reboot: %s (or reload the nvidia modules) once one driver version is installed "
-                "whole",
+                "mismatch), %lld time%s: no CUDA or NVML call works until they match",
                 ls_json_str(g, "client", "a client of another version"),
-                ls_json_str(g, "module", "version not in the text"), n, n == 1 ? "" : "s",
+                ls_json_str(g, "module", "version not in the text"), n, n == 1 ? "" : "s");
+    if (json_is_true(json_object_get(g, "container_cli")))
+        ls_text_put(t, " (nvidia-container-cli's NVML says so: 'driver/library version "
+                       "mismatch'; no GPU container starts on the node)");
+    ls_text_put(t,
+                ". Node action: reboot: %s (or reload the nvidia modules) once one driver version "
+                "is installed whole",
                 ls_action_words(LS_ACT_REBOOT));
     return LS_ACT_REBOOT;
 }

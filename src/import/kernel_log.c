@@ -96,8 +96,46 @@ static int plugin_xid(const char *line, int *xid, char *uuid, size_t ulen, char 
     return 0;
 }
 
+/* libnvidia-container's nvidia-container-cli failing on NVML's version mismatch (the
+   container runtime's hook; its src/cli/configure.c: warnx("initialization error: %s") and
+   its other stages, with src/error.c's "nvml error: " and NVML's nvmlErrorString,
+   lower-cased: "nvidia-container-cli: initialization error: nvml error: driver/library
+   version mismatch"): the user-space driver and the loaded kernel module differ, the
+   same fact as the driver's "API mismatch" line. A paste may break the line anywhere
+   (docker's "stderr: nvidia-container-cli: initialization error: / nvml error: ..."):
+   the words after "nvidia-container-cli: " are read with every run of blanks and
+   newlines as one blank. Into out (the words read, up to the mismatch); the position
+   after them, or NULL when the text has none from p on. */
+static const char *container_cli_mismatch(const char *p, char *out, size_t len)
+{
+    static const char cli[] = "nvidia-container-cli: ", nvml[] = " error: nvml error: ",
+                      what[] = "driver/library version mismatch";
+    for (p = strstr(p, cli); p; p = strstr(p + 1, cli)) {
+        char words[160];
+        size_t n = 0;
+        const char *q = p;
+        for (; *q && n + 1 < sizeof words; q++) {
+            if (isspace((unsigned char)*q) && n && words[n - 1] == ' ')
+                continue;
+            words[n++] = isspace((unsigned char)*q) ? ' ' : (char)tolower((unsigned char)*q);
+        }
+        words[n] = '\0';
+        const char *stage = words + sizeof cli - 1, *e = strstr(stage, nvml);
+        if (!e || strspn(stage, "abcdefghijklmnopqrstuvwxyz") != (size_t)(e - stage) ||
+            strncmp(e + sizeof nvml - 1, what, sizeof what - 1) != 0)
+            continue;
+        size_t keep = (size_t)(e - words) + sizeof nvml - 1 + sizeof what - 1;
+        snprintf(out, len, "%.*s", (int)keep, words);
+        return q;
+    }
+    return NULL;
+}
+
 int ls_kernel_log_detect(const char *text)
 {
+    char said[160];
+    if (container_cli_mismatch(text, said, sizeof said))
+        return 1;
     const char *pos = text;
     ls_line_t line;
     ls_sxid_event_t e;
@@ -708,6 +746,16 @@ static void cut_last(ctx_t *c, int ended_in_nvrm, char *why, size_t len)
                  c->cur.body);
 }
 
+/* nvidia-container-cli's NVML version mismatch: a failure record of kind api_mismatch
+   (source nvidia-container-cli), the rule driver_mismatch's as the driver's own line. */
+static void read_container_cli(ctx_t *c, const char *text)
+{
+    char words[160];
+    for (const char *p = text; (p = container_cli_mismatch(p, words, sizeof words)) != NULL;)
+        add_failure(c, json_pack("{s:s, s:s, s:s}", "kind", "api_mismatch", "source",
+                                 "nvidia-container-cli", "text", words));
+}
+
 static void read_text(ctx_t *c, const char *text, char *why, size_t len)
 {
     const char *pos = text;
@@ -721,6 +769,7 @@ static void read_text(ctx_t *c, const char *text, char *why, size_t len)
     }
     flush(c);
     cut_last(c, ended_in_nvrm, why, len);
+    read_container_cli(c, text);
 }
 
 /* software.driver: the kernel module's version from its loading line, else from an API
