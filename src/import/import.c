@@ -440,7 +440,7 @@ static const ls_importer_t readers[] = {
                                                                        format's text is that
                                                                        format's */
     {.fmt = LS_FMT_TORCH_PG_WARNING,
-     .name = "PyTorch ProcessGroupNCCL warnings",
+     .name = "ProcessGroupNCCL warnings",
      .detect = ls_torch_pg_warning_detect,
      .read_text = ls_import_torch_watchdog,
      .help = "its set-up warnings alone (barrier()'s guessed\n"

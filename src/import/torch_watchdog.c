@@ -413,14 +413,26 @@ static void warning_words(const char *s, char *out, size_t len)
         out[--n] = '\0';
 }
 
+/* Whether a warning's words end as PyTorch ends them: '.', glog's "(function
+   operator())", or 2.4's "... only been added since PyTorch 2.4" without it. */
+static int ended(const char *words, size_t n)
+{
+    static const char tail[] = "PyTorch 2.4";
+    return (n && strchr(".)", words[n - 1])) ||
+           (n >= sizeof tail - 1 && strcmp(words + n - (sizeof tail - 1), tail) == 0);
+}
+
 /* The text's last line is cut inside a set-up warning: PyTorch prints each whole, so one
-   whose words are a strict prefix of another line's ("... destroyed before it i") was cut
-   by the paste. */
+   not ended as PyTorch ends them whose words are a strict prefix of another line's ("...
+   destroyed before it i") was cut by the paste. A whole one that is a prefix of a line a
+   terminal's wrap joined to other output is not. */
 static void cut_warning(const char *last, const json_t *seen)
 {
     char words[4096];
     warning_words(last, words, sizeof words);
     size_t n = strlen(words);
+    if (ended(words, n))
+        return;
     const char *k;
     const json_t *v;
     json_object_foreach((json_t *)seen, k, v) {

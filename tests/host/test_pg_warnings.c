@@ -124,6 +124,28 @@ static void three_kinds_and_old_form(void **state)
     json_decref(doc);
 }
 
+/* Output between two ranks' whole warnings is joined to the first as a terminal's wrap
+   would be: the second, a prefix of that line, is whole, not cut. */
+static void whole_after_joined_output(void **state)
+{
+    (void)state;
+    json_t *doc = ls_test_import_text("[rank1]:[W530 08:34:35.154236112 ProcessGroupNCCL.cpp:1250] "
+                                      "Warning: WARNING: process "
+                                      "group has NOT been destroyed before we destruct "
+                                      "ProcessGroupNCCL. (function "
+                                      "operator())\n"
+                                      "Saving the model to ./out\n"
+                                      "[rank0]:[W530 08:34:35.164236112 ProcessGroupNCCL.cpp:1250] "
+                                      "Warning: WARNING: process "
+                                      "group has NOT been destroyed before we destruct "
+                                      "ProcessGroupNCCL. (function "
+                                      "operator())\n",
+                                      LS_FMT_TORCH_PG_WARNING);
+    assert_null(missing(doc));
+    assert_int_equal(ls_json_int(first_warning(doc), "count", 0), 2);
+    json_decref(doc);
+}
+
 /* A timeout beside the exit warning: the watchdog's reader takes the text, the timeout is
    an error as before and the warning stays an info beside it. */
 static void with_a_timeout(void **state)
@@ -168,8 +190,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(barrier_guess_alone),      cmocka_unit_test(destroy_warning_cut),
-        cmocka_unit_test(three_kinds_and_old_form), cmocka_unit_test(with_a_timeout),
-        cmocka_unit_test(cuda_error_reader_wins),
+        cmocka_unit_test(three_kinds_and_old_form), cmocka_unit_test(whole_after_joined_output),
+        cmocka_unit_test(with_a_timeout),           cmocka_unit_test(cuda_error_reader_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
