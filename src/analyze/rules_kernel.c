@@ -10,6 +10,7 @@
 #include "model/nvlink_fail.h"
 #include "model/xid.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,13 +106,34 @@ static void add_int_once(json_t *list, long long v)
     json_array_append_new(list, json_integer(v));
 }
 
-/* One Xid event into its (host, bus, xid) group. Xid 45 (the driver's cleanup of a
-   channel) "caused by previous Xid N" takes N's action: the cause is the event. */
-static void group_event(json_t *groups, const json_t *e)
+/* The bus id the document's kernel logs give the GPU of this UUID ("GPU at PCI:0000:3b:00:
+   GPU-<uuid>"), else "". */
+static const char *bus_of_uuid(const json_t *doc, const char *uuid)
+{
+    size_t i, j;
+    const json_t *k, *g;
+    json_array_foreach(json_object_get(doc, "kernel_logs"), i, k) {
+        json_array_foreach(json_object_get(k, "gpus"), j, g) {
+            if (*uuid && !strcmp(ls_json_str(g, "uuid", ""), uuid))
+                return ls_json_str(g, "bus_id", "");
+        }
+    }
+    return "";
+}
+
+/* One Xid event into its (host, bus, device, xid) group: the device is the UUID of an
+   event the device plugin logged (its bus where the log's "GPU at" line names it, "*"
+   for one about all devices). Xid 45 (the driver's cleanup of a channel) "caused by
+   previous Xid N" takes N's action: the cause is the event. */
+static void group_event(const json_t *doc, json_t *groups, const json_t *e)
 {
     int xid = (int)ls_json_int(e, "xid", 0), cause = (int)ls_json_int(e, "cause_xid", 0);
-    json_t *g = group_of(groups, json_pack("{s:s, s:s, s:i}", "host", ls_json_str(e, "host", ""),
-                                           "bus", ls_json_str(e, "bus_id", ""), "xid", xid));
+    const char *uuid = ls_json_str(e, "uuid",
+                                   json_is_true(json_object_get(e, "all_devices")) ? "*" : "");
+    const char *bus = ls_json_str(e, "bus_id", bus_of_uuid(doc, uuid));
+    json_t *g = group_of(groups,
+                         json_pack("{s:s, s:s, s:s, s:i}", "host", ls_json_str(e, "host", ""),
+                                   "bus", bus, "device", *bus ? "" : uuid, "xid", xid));
     count(g, 1);
     const char *text = ls_json_str(e, "text", "");
     raise_action(g, ls_xid_action(xid, text));
@@ -177,6 +199,21 @@ static void put_ident(ls_text_t *t, const json_t *doc, const char *bus)
     }
 }
 
+/* An event the device plugin logged names its GPU by UUID, not bus: "GPU-7540a9b3-...",
+   or every GPU for one without a device. */
+static void device_subject(const json_t *key, char *who, size_t len, ls_about_t *about)
+{
+    const char *dev = ls_json_str(key, "device", ""), *host = ls_json_str(key, "host", "");
+    if (!*dev)
+        return;
+    if (!strcmp(dev, "*"))
+        snprintf(who, len, "%s%severy GPU the device plugin watches (its Xid event named none)",
+                 host, *host ? " " : "");
+    else
+        snprintf(who, len, "%s%s%s", host, *host ? " " : "", dev);
+    *about = LS_ABOUT_WHAT(who);
+}
+
 static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
 {
     const json_t *key = json_object_get(g, "key");
@@ -188,6 +225,7 @@ static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
     ls_about_t about;
     subject(doc, ls_json_str(key, "bus", ""), ls_json_str(key, "host", ""), who, sizeof who,
             &about);
+    device_subject(key, who, sizeof who, &about);
     ls_text_t t = {.used = 0};
     ls_text_put(&t, "%s", who);
     put_ident(&t, doc, ls_json_str(key, "bus", ""));
@@ -225,7 +263,7 @@ static void rule_xid(const json_t *doc, json_t *out)
     const json_t *k, *e;
     json_array_foreach(json_object_get(doc, "kernel_logs"), i, k) {
         json_array_foreach(json_object_get(k, "events"), j, e) {
-            group_event(groups, e);
+            group_event(doc, groups, e);
         }
     }
     json_array_foreach(json_object_get(groups, "list"), i, e) {
@@ -268,10 +306,11 @@ static const char *rule_of(const json_t *doc, const json_t *k, const json_t *f, 
     *what = bus;
     if (strcmp(kind, "off_bus") == 0)
         return has_xid79(doc, host, bus) ? NULL : "gpu_off_bus";
-    if (strcmp(kind, "probe_failed") == 0) /* after a GPU fell off the bus: its consequence */
-        return has_kind(k, "off_bus") ? NULL : "driver_init_failed";
+    if (strcmp(kind, "probe_failed") == 0) /* after a GPU fell off the bus or was refused:
+                                              its consequence */
+        return has_kind(k, "off_bus") || has_kind(k, "unsupported") ? NULL : "driver_init_failed";
     if (strcmp(kind, "init_failed") == 0 || strcmp(kind, "probe_not_called") == 0 ||
-        strcmp(kind, "no_gpu") == 0)
+        strcmp(kind, "no_gpu") == 0 || strcmp(kind, "unsupported") == 0)
         return "driver_init_failed";
     if (strcmp(kind, "api_mismatch") == 0) {
         *what = "";
@@ -298,10 +337,17 @@ static void group_failure(json_t *groups, const char *rule, const char *what, co
         ls_json_add_string_once(texts, ls_json_str(f, "text", ""));
     if (strcmp(ls_json_str(f, "kind", ""), "probe_not_called") == 0)
         json_object_set_new(g, "not_called", json_true());
+    if (strcmp(ls_json_str(f, "kind", ""), "unsupported") == 0) /* refused at probe */
+        json_object_set_new(g, "unsupported",
+                            json_pack("{s:s, s:s}", "pci_id",
+                                      ls_json_str(f, "pci_id", "not in the text"), "release",
+                                      ls_json_str(f, "release", "this driver")));
     if (strcmp(ls_json_str(f, "kind", ""), "no_gpu") == 0)
         json_object_set_new(g, "no_gpu", json_true());
     else if (strcmp(rule, "driver_init_failed") == 0)
         json_object_set_new(g, "set_up", json_true()); /* a GPU it saw and failed on */
+    if (strcmp(ls_json_str(f, "source", ""), "nvidia-container-cli") == 0)
+        json_object_set_new(g, "container_cli", json_true());
     const char *v = ls_json_str(f, "client_version", NULL);
     if (v)
         json_object_set_new(g, "client", json_string(v));
@@ -384,10 +430,37 @@ static enum ls_action no_gpu_text(ls_text_t *t, const json_t *g, long long n)
     return LS_ACT_ISOLATE;
 }
 
+/* The driver refused the GPU at probe (osapi.c rm_is_supported_device): this build does
+   not know the chip it read from the GPU's registers, or the open module needs the GSP
+   firmware the GPU lacks. Every probe of the same driver decides the same: a reset or a
+   reboot does not change it, another driver build or the GPU's mode does. */
+static enum ls_action unsupported_text(ls_text_t *t, const json_t *g, long long n)
+{
+    const json_t *u = json_object_get(g, "unsupported");
+    const char *r = ls_json_str(u, "release", "");
+    int numbered = isdigit((unsigned char)r[0]); /* "550.90.07", else "open nvidia.ko" */
+    ls_text_put(t,
+                ": the driver refused the GPU at load (PCI ID %s, not supported by %s%s%s), "
+                "%lld line%s: ",
+                ls_json_str(u, "pci_id", ""), numbered ? "the " : "", r,
+                numbered ? " driver release" : "", n, n == 1 ? "" : "s");
+    put_texts(t, g);
+    ls_text_put(t,
+                ". No CUDA or NVML on it under this driver, and a reset or a reboot loads the "
+                "same one. A GPU the release does not list (Appendix A of its README): a release "
+                "that does; the open module refusing a GPU without GSP: the proprietary one; a GPU "
+                "the release lists: the set-up (a VM's or a confidential-computing mode's view of "
+                "the GPU, a driver build not meant for it). Node action: isolate: %s",
+                ls_action_words(LS_ACT_ISOLATE));
+    return LS_ACT_ISOLATE;
+}
+
 static enum ls_action init_text(ls_text_t *t, const json_t *g, long long n)
 {
     if (only_no_gpu(g))
         return no_gpu_text(t, g, n);
+    if (json_object_get(g, "unsupported"))
+        return unsupported_text(t, g, n);
     ls_text_put(t, ": the driver could not set the GPU up, %lld line%s: ", n, n == 1 ? "" : "s");
     put_texts(t, g);
     if (json_is_true(json_object_get(g, "not_called")))
@@ -405,11 +478,15 @@ static enum ls_action mismatch_text(ls_text_t *t, const json_t *g, long long n)
 {
     ls_text_put(t,
                 ": the user-space driver (%s) and the loaded kernel module (%s) differ (API "
-                "mismatch), %lld time%s: no CUDA or NVML call works until they match. Node action: "
-                "reboot: %s (or reload the nvidia modules) once one driver version is installed "
-                "whole",
+                "mismatch), %lld time%s: no CUDA or NVML call works until they match",
                 ls_json_str(g, "client", "a client of another version"),
-                ls_json_str(g, "module", "version not in the text"), n, n == 1 ? "" : "s",
+                ls_json_str(g, "module", "version not in the text"), n, n == 1 ? "" : "s");
+    if (json_is_true(json_object_get(g, "container_cli")))
+        ls_text_put(t, " (nvidia-container-cli's NVML says so: 'driver/library version "
+                       "mismatch'; no GPU container starts on the node)");
+    ls_text_put(t,
+                ". Node action: reboot: %s (or reload the nvidia modules) once one driver version "
+                "is installed whole",
                 ls_action_words(LS_ACT_REBOOT));
     return LS_ACT_REBOOT;
 }

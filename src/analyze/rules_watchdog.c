@@ -438,4 +438,5 @@ void ls_rules_watchdog(const json_t *doc, json_t *out)
     if (failed(m))
         one(m, out);
     json_decref(m);
+    ls_rules_pg_warnings(doc, out);
 }

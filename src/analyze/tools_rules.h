@@ -27,6 +27,10 @@ void ls_rules_nvloom(const json_t *doc, json_t *out);
    (rules_watchdog.c). */
 void ls_rules_watchdog(const json_t *doc, json_t *out);
 
+/* Rule torch_pg_warning: ProcessGroupNCCL's set-up warnings (a guessed GPU, no
+   destroy_process_group() at exit), info with node action none (rules_pg_warnings.c). */
+void ls_rules_pg_warnings(const json_t *doc, json_t *out);
+
 /* Rule p2p_corrupt: cuda-samples' simpleP2P found wrong data read over P2P
    (rules_simple_p2p.c). */
 void ls_rules_simple_p2p(const json_t *doc, json_t *out);

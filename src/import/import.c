@@ -445,6 +445,13 @@ static const ls_importer_t readers[] = {
                                                                        pasted with another
                                                                        format's text is that
                                                                        format's */
+    {.fmt = LS_FMT_TORCH_PG_WARNING,
+     .name = "ProcessGroupNCCL warnings",
+     .detect = ls_torch_pg_warning_detect,
+     .read_text = ls_import_torch_watchdog,
+     .help = "its set-up warnings alone (barrier()'s guessed\n"
+             "GPU, no destroy_process_group() at exit): what\n"
+             "they mean, not a failure"}, /* after every reader of a failure: theirs win */
     {.fmt = LS_FMT_FRAMEWORK_LOG,
      .name = "framework log",
      .detect = ls_framework_log_detect,

@@ -37,7 +37,8 @@ enum ls_import_format {
     LS_FMT_FRAMEWORK_LOG,   /* a framework's log with none of the above: framework_logs[] */
     LS_FMT_SIMPLE_P2P,      /* cuda-samples' simpleP2P: simple_p2p[], links' peer access */
     LS_FMT_DCGM_ERROR,      /* dcgmi's and NVVS's own error texts: dcgm[] without tests */
-    LS_FMT_BUSGRIND         /* the CUDA demo suite's busGrind: p2p and host entries */
+    LS_FMT_BUSGRIND,        /* the CUDA demo suite's busGrind: p2p and host entries */
+    LS_FMT_TORCH_PG_WARNING /* ProcessGroupNCCL's set-up warnings alone: torch_watchdog[] */
 };
 
 typedef struct {

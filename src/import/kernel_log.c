@@ -20,7 +20,11 @@
    prefix is blank or repeats the first one's stamp; rsyslog writes it in one line with
    "#012" for each newline. The NVSwitch driver's lines ("nvidia-nvswitch3: SXid
    (PCI:0000:c5:00.0): 20034, Fatal, Link 24 LTSSM Fault Up", model/sxid.h) are read beside
-   them into sxids[], with the same prefixes. */
+   them into sxids[], with the same prefixes. NVIDIA's k8s-device-plugin logs the Xid
+   events NVML gives it ("XidCriticalError: Xid=69 on Device=GPU-<uuid>, the device will go
+   unhealthy." before 0.12, "... on GPU=GPU-<uuid>, ...", "...; marking device as
+   unhealthy." from 0.12, "XidCriticalError: Xid=N, All devices will go unhealthy." for an
+   event without a device): each is an Xid event of that GPU by UUID (plugin_xid). */
 #include "kernel_log.h"
 #include "import_note.h"
 #include "import_util.h"
@@ -58,13 +62,88 @@ static const char *nvrm_at(const char *line)
     return NULL;
 }
 
+/* k8s-device-plugin's Xid line (internal/rm/health.go, its older nvidia.go):
+   "XidCriticalError: Xid=N on Device=ID<sep> TEXT" (ID a GPU's or a MIG device's UUID,
+   sep ',' or ';'; "on GPU=ID" in some versions) or "XidCriticalError: Xid=N, All devices
+   will go unhealthy.": the Xid into *xid, the device into uuid ("" for all devices), the
+   plugin's words after it into text; 0, or -1 when the line is none. */
+static int plugin_xid(const char *line, int *xid, char *uuid, size_t ulen, char *text, size_t tlen)
+{
+    static const char head[] = "XidCriticalError: Xid=";
+    const char *p = strstr(line, head);
+    if (!p || (p > line && !isspace((unsigned char)p[-1]) && p[-1] != ']'))
+        return -1;
+    char *end;
+    long x = strtol(p + sizeof head - 1, &end, 10);
+    if (end == p + sizeof head - 1 || x <= 0 || x > 100000)
+        return -1;
+    const char *dev = strncmp(end, " on Device=", 11) == 0 ? end + 11
+                      : strncmp(end, " on GPU=", 8) == 0   ? end + 8
+                                                           : NULL;
+    if (!dev && strncmp(end, ", All devices", 13) != 0)
+        return -1;
+    size_t n = dev ? strcspn(dev, ",; \t") : 0;
+    if (dev && !n)
+        return -1;
+    *xid = (int)x;
+    snprintf(uuid, ulen, "%.*s", (int)n, dev ? dev : "");
+    const char *rest = dev ? dev + n : end;
+    rest += strspn(rest, ",; ");
+    snprintf(text, tlen, "%s", rest);
+    size_t t = strlen(text);
+    while (t && isspace((unsigned char)text[t - 1]))
+        text[--t] = '\0';
+    return 0;
+}
+
+/* libnvidia-container's nvidia-container-cli failing on NVML's version mismatch (the
+   container runtime's hook; its src/cli/configure.c: warnx("initialization error: %s") and
+   its other stages, with src/error.c's "nvml error: " and NVML's nvmlErrorString,
+   lower-cased: "nvidia-container-cli: initialization error: nvml error: driver/library
+   version mismatch"): the user-space driver and the loaded kernel module differ, the
+   same fact as the driver's "API mismatch" line. A paste may break the line anywhere
+   (docker's "stderr: nvidia-container-cli: initialization error: / nvml error: ..."):
+   the words after "nvidia-container-cli: " are read with every run of blanks and
+   newlines as one blank. Into out (the words read, up to the mismatch); the position
+   after them, or NULL when the text has none from p on. */
+static const char *container_cli_mismatch(const char *p, char *out, size_t len)
+{
+    static const char cli[] = "nvidia-container-cli: ", nvml[] = " error: nvml error: ",
+                      what[] = "driver/library version mismatch";
+    for (p = strstr(p, cli); p; p = strstr(p + 1, cli)) {
+        char words[160];
+        size_t n = 0;
+        const char *q = p;
+        for (; *q && n + 1 < sizeof words; q++) {
+            if (isspace((unsigned char)*q) && n && words[n - 1] == ' ')
+                continue;
+            words[n++] = isspace((unsigned char)*q) ? ' ' : (char)tolower((unsigned char)*q);
+        }
+        words[n] = '\0';
+        const char *stage = words + sizeof cli - 1, *e = strstr(stage, nvml);
+        if (!e || strspn(stage, "abcdefghijklmnopqrstuvwxyz") != (size_t)(e - stage) ||
+            strncmp(e + sizeof nvml - 1, what, sizeof what - 1) != 0)
+            continue;
+        size_t keep = (size_t)(e - words) + sizeof nvml - 1 + sizeof what - 1;
+        snprintf(out, len, "%.*s", (int)keep, words);
+        return q;
+    }
+    return NULL;
+}
+
 int ls_kernel_log_detect(const char *text)
 {
+    char said[160];
+    if (container_cli_mismatch(text, said, sizeof said))
+        return 1;
     const char *pos = text;
     ls_line_t line;
     ls_sxid_event_t e;
+    int xid;
+    char uuid[96], words[256];
     while (ls_next_line(&pos, &line))
         if (nvrm_at(line.buf) || ls_sxid_parse(line.buf, &e) == 0 ||
+            plugin_xid(line.buf, &xid, uuid, sizeof uuid, words, sizeof words) == 0 ||
             (strstr(line.buf, "nvidia-nvlink: ") &&
              ls_nvlink_fail_says(strstr(line.buf, "nvidia-nvlink: "))))
             return 1;
@@ -277,6 +356,14 @@ static const struct {
     {.kind = "no_gpu", .says = "No NVIDIA GPU found"},
     {.kind = "no_gpu", .says = "No NVIDIA graphics adapter found"},
     {.kind = "api_mismatch", .says = "API mismatch"},
+    /* the driver refusing a GPU at probe (osapi.c rm_is_supported_device): "The NVIDIA GPU
+       B (PCI ID: V:D) / installed in this system is not supported by the / NVIDIA R
+       driver release." (a chip this build does not know; before 4xx "... by the R /
+       NVIDIA Linux driver release."), "... is not supported by open / nvidia.ko because
+       it does not include the required GPU / System Processor (GSP)." and their vGPU
+       forms ("installed in this vGPU host system", "The NVIDIA vGPU ...") */
+    {.kind = "unsupported", .says = "installed in this system is not supported by"},
+    {.kind = "unsupported", .says = "installed in this vGPU host system is not supported by"},
     /* the driver's status NV_ERR_RESET_REQUIRED (0x62, "Reset required"), printed by its
        assertion lines ("nvAssertOkFailedNoLog: Assertion failed: Reset required
        [NV_ERR_RESET_REQUIRED] (0x00000062) returned from ..."): the resource manager
@@ -337,6 +424,25 @@ static void add_failure(ctx_t *c, json_t *f)
     json_array_append_new(c->failures, f);
 }
 
+/* A refusal's PCI ID ("(PCI ID: 10de:2330)") and the driver release it names ("by the
+   NVIDIA 550.90.07 driver release", before 4xx "by the 304.116 NVIDIA Linux driver
+   release"); "open nvidia.ko" for the open module's refusal of a GPU without GSP. */
+static void unsupported_facts(json_t *f, const char *body)
+{
+    char v[32];
+    const char *id = strstr(body, "PCI ID: ");
+    if (id) {
+        size_t n = strspn(id + 8, "0123456789abcdefABCDEF:");
+        if (n)
+            json_object_set_new(f, "pci_id", json_stringn(id + 8, n));
+    }
+    if (version_after(body, "supported by the NVIDIA ", v, sizeof v) == 0 ||
+        version_after(body, "supported by the ", v, sizeof v) == 0)
+        json_object_set_new(f, "release", json_string(v));
+    else if (strstr(body, "supported by open nvidia.ko"))
+        json_object_set_new(f, "release", json_string("open nvidia.ko"));
+}
+
 static void read_failure(ctx_t *c, const msg_t *m, const char *kind)
 {
     json_t *f = json_pack("{s:s}", "kind", kind);
@@ -356,6 +462,8 @@ static void read_failure(ctx_t *c, const msg_t *m, const char *kind)
         if (version_after(m->body, "kernel module has the version", v, sizeof v) == 0)
             json_object_set_new(f, "module_version", json_string(v));
     }
+    if (strcmp(kind, "unsupported") == 0)
+        unsupported_facts(f, m->body);
     if (nvlink) {
         json_object_set_new(f, "what", json_string(ls_nvlink_fail_says(m->body)));
         if (ls_nvlink_fail_peer(m->body) >= 0)
@@ -504,6 +612,28 @@ static int read_nvlink_core(ctx_t *c, const char *line)
     return 0;
 }
 
+/* k8s-device-plugin's Xid line: one events[] record of the GPU by UUID ("uuid", or
+   "all_devices" for an event without a device), "source" the plugin; 0, or -1 when the
+   line is none. */
+static int read_plugin_xid(ctx_t *c, const char *line)
+{
+    int xid;
+    char uuid[96], words[256];
+    if (plugin_xid(line, &xid, uuid, sizeof uuid, words, sizeof words) != 0)
+        return -1;
+    flush(c);
+    char text[300];
+    snprintf(text, sizeof text, "k8s-device-plugin: %s", words);
+    json_t *o = json_pack("{s:i, s:s, s:s}", "xid", xid, "source", "k8s-device-plugin", "text",
+                          text);
+    if (uuid[0])
+        json_object_set_new(o, "uuid", json_string(uuid));
+    else
+        json_object_set_new(o, "all_devices", json_true());
+    json_array_append_new(c->events, o);
+    return 0;
+}
+
 static void read_line(ctx_t *c, const char *line)
 {
     snprintf(c->last_raw, sizeof c->last_raw, "%s", line);
@@ -513,6 +643,8 @@ static void read_line(ctx_t *c, const char *line)
         read_sxid(c, line, &sx);
         return;
     }
+    if (read_plugin_xid(c, line) == 0)
+        return;
     if (read_nvlink_core(c, line) == 0)
         return;
     const char *at = nvrm_at(line);
@@ -614,6 +746,16 @@ static void cut_last(ctx_t *c, int ended_in_nvrm, char *why, size_t len)
                  c->cur.body);
 }
 
+/* nvidia-container-cli's NVML version mismatch: a failure record of kind api_mismatch
+   (source nvidia-container-cli), the rule driver_mismatch's as the driver's own line. */
+static void read_container_cli(ctx_t *c, const char *text)
+{
+    char words[160];
+    for (const char *p = text; (p = container_cli_mismatch(p, words, sizeof words)) != NULL;)
+        add_failure(c, json_pack("{s:s, s:s, s:s}", "kind", "api_mismatch", "source",
+                                 "nvidia-container-cli", "text", words));
+}
+
 static void read_text(ctx_t *c, const char *text, char *why, size_t len)
 {
     const char *pos = text;
@@ -627,6 +769,7 @@ static void read_text(ctx_t *c, const char *text, char *why, size_t len)
     }
     flush(c);
     cut_last(c, ended_in_nvrm, why, len);
+    read_container_cli(c, text);
 }
 
 /* software.driver: the kernel module's version from its loading line, else from an API

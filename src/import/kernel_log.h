@@ -2,8 +2,9 @@
    dmesg -T, syslog / /var/log/messages and journalctl -k, into the document's top-level
    "kernel_logs" (docs/import.md, docs/schema.md): Xid events, the driver's failure lines
    (a GPU fallen off the bus, RmInitAdapter failed, the probe failed, an API mismatch, a
-   GSP timeout), the GPUs the lines name by bus id, the driver version it loaded, and the
-   NVSwitch driver's SXid lines (sxids[]). */
+   GSP timeout), the GPUs the lines name by bus id, the driver version it loaded, the
+   NVSwitch driver's SXid lines (sxids[]) and k8s-device-plugin's Xid lines (events[] by
+   UUID). */
 #ifndef LS_IMPORT_KERNEL_LOG_H
 #define LS_IMPORT_KERNEL_LOG_H
 

@@ -39,17 +39,24 @@ static void nccl_log_note(const json_t *doc, char *note, size_t notelen)
                      json_object_get(json_object_get(f, "allocations"), "count")));
 }
 
-/* "3 timeout line(s), 4 progress line(s)" of the watchdog text just imported, then what
-   its NCCL lines held when the log reader kept them too (same file). */
-static void watchdog_note(const json_t *doc, const char *name, char *note, size_t notelen)
+/* "3 timeout line(s), 4 progress line(s)" of the watchdog text just imported (not of
+   ProcessGroupNCCL's set-up warnings alone), their kinds of set-up warning, then what its
+   NCCL lines held when the log reader kept them too (same file). */
+static void watchdog_note(const json_t *doc, const char *name, int warnings_only, char *note,
+                          size_t notelen)
 {
     const json_t *list = json_object_get(doc, "torch_watchdog");
     const json_t *w = json_array_get(list, json_array_size(list) - 1);
     size_t used = strlen(note);
-    used += (size_t)snprintf(note + used, notelen - used,
-                             ", %zu timeout line(s), %zu progress line(s)",
-                             json_array_size(json_object_get(w, "timeouts")),
-                             json_array_size(json_object_get(w, "progress")));
+    if (!warnings_only)
+        used += (size_t)snprintf(note + used, notelen - used,
+                                 ", %zu timeout line(s), %zu progress line(s)",
+                                 json_array_size(json_object_get(w, "timeouts")),
+                                 json_array_size(json_object_get(w, "progress")));
+    size_t warns = json_array_size(json_object_get(w, "warnings"));
+    if (warns && used < notelen) /* set-up warnings: said only where there are some */
+        used += (size_t)snprintf(note + used, notelen - used, ", %zu kind(s) of set-up warning",
+                                 warns);
     const json_t *logs = json_object_get(doc, "nccl_logs");
     const json_t *f = json_array_get(logs, json_array_size(logs) - 1);
     const char *file = json_string_value(json_object_get(f, "file"));
@@ -169,9 +176,9 @@ void ls_import_note(const json_t *doc, size_t before, enum ls_import_format fmt,
     if (fmt == LS_FMT_NCCL_LOG) {
         snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
         nccl_log_note(doc, note, notelen);
-    } else if (fmt == LS_FMT_TORCH_WATCHDOG) {
+    } else if (fmt == LS_FMT_TORCH_WATCHDOG || fmt == LS_FMT_TORCH_PG_WARNING) {
         snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
-        watchdog_note(doc, name, note, notelen);
+        watchdog_note(doc, name, fmt == LS_FMT_TORCH_PG_WARNING, note, notelen);
     } else if (fmt == LS_FMT_KERNEL_LOG) {
         snprintf(note, notelen, "%s: %s", name, ls_import_format_name(fmt));
         kernel_log_note(doc, note, notelen);

@@ -23,8 +23,17 @@
    A terminal may wrap a line anywhere: a line that names no rank and follows a watchdog
    line not ended by '.' continues it. A paste may end a line inside the first message
    ("[Rank 5] Watchdog caught collective operati"): PyTorch prints no other line with
-   "Watchdog caught ", so that line is a timeout of the rank it names, its op unknown. */
+   "Watchdog caught ", so that line is a timeout of the rank it names, its op unknown.
+   Its own warnings about the program's set-up, not a failure (warnings[], pg_warnings):
+     [PG ID P PG GUID G Rank R]  using GPU N to perform barrier as devices used by this
+       process are currently unknown. This can potentially cause a hang ...  (2.4 on;
+       before: "Rank R using GPU N to perform barrier as devices ...")
+     [PG ID P PG GUID G Rank R] Guessing device ID based on global rank. This can cause
+       a hang if rank to GPU mapping is heterogeneous. ...                   (2.5 on)
+     WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.
+       ... (2.4's nightlies: "... before it is being destructed."), at the program's exit */
 #include "torch_watchdog.h"
+#include "import_note.h"
 #include "import_util.h"
 #include "model/doc.h"
 #include "util/log.h"
@@ -49,6 +58,34 @@ static const char *const markers[] = {
 };
 #define NMARKERS (sizeof markers / sizeof markers[0])
 
+/* ProcessGroupNCCL's warnings about the program's set-up (torch/csrc/distributed/c10d/
+   ProcessGroupNCCL.cpp): barrier() and the group's init guessed the rank's GPU because
+   the program did not name it, or the program exited without destroy_process_group().
+   Nothing failed: what they mean is said by the torch_pg_warning rule. */
+static const struct {
+    const char *kind, *says;
+} pg_warnings[] = {
+    {.kind = "barrier_device_guess", .says = "to perform barrier as devices used by this process"},
+    {.kind = "device_id_guess", .says = "Guessing device ID based on global rank"},
+    {.kind = "not_destroyed", .says = "process group has NOT been destroyed before"},
+};
+#define NPGWARNINGS (sizeof pg_warnings / sizeof pg_warnings[0])
+
+/* The pg_warnings[] entry a line carries, else -1; *at: where its words start. */
+static int pg_warning_of(const char *s, const char **at)
+{
+    for (size_t i = 0; i < NPGWARNINGS; i++)
+        if ((*at = strstr(s, pg_warnings[i].says)) != NULL)
+            return (int)i;
+    return -1;
+}
+
+int ls_torch_pg_warning_detect(const char *text)
+{
+    const char *at;
+    return pg_warning_of(text, &at) >= 0;
+}
+
 /* Whether a line of s ends inside markers[0] after its "Watchdog caught ". */
 static int cut_marker(const char *s)
 {
@@ -65,15 +102,19 @@ static int cut_marker(const char *s)
 
 static int has_marker(const char *s)
 {
+    const char *at;
     for (size_t i = 0; i < NMARKERS; i++)
         if (strstr(s, markers[i]))
             return 1;
-    return cut_marker(s);
+    return cut_marker(s) || pg_warning_of(s, &at) >= 0;
 }
 
 int ls_torch_watchdog_detect(const char *text)
 {
-    return has_marker(text);
+    for (size_t i = 0; i < NMARKERS; i++)
+        if (strstr(text, markers[i]))
+            return 1;
+    return cut_marker(text);
 }
 
 /* The number after key in s (a signed whole number), or 0 when key is not there. */
@@ -288,12 +329,54 @@ static void read_stuck(json_t *w, const char *s, const who_t *who)
         json_decref(o);
 }
 
+static void add_int_once(json_t *list, long long v)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(list, i, x) {
+        if (json_integer_value(x) == v)
+            return;
+    }
+    json_array_append_new(list, json_integer(v));
+}
+
+/* A ProcessGroupNCCL set-up warning: counted in warnings[] by kind, with the ranks that
+   printed it (the global rank where printed, else the rank in its group) and, for
+   barrier()'s, the GPU it guessed ("using GPU N"). */
+static void read_warning(json_t *w, const char *s, const who_t *who)
+{
+    const char *at;
+    int k = pg_warning_of(s, &at);
+    if (k < 0)
+        return;
+    json_t *list = ls_json_array_at(w, "warnings"), *o = NULL, *x;
+    size_t i;
+    json_array_foreach(list, i, x) {
+        if (!strcmp(ls_json_str(x, "kind", ""), pg_warnings[k].kind))
+            o = x;
+    }
+    if (!o) {
+        o = json_pack("{s:s, s:i, s:[]}", "kind", pg_warnings[k].kind, "count", 0, "ranks");
+        json_array_append_new(list, o);
+    }
+    json_object_set_new(o, "count", json_integer(ls_json_int(o, "count", 0) + 1));
+    long long r = who->rank >= 0 ? who->rank : who->group_rank, gpu;
+    const char *old = strstr(s, "Rank "); /* before 2.4: "Rank R using GPU N to ..." */
+    if (r < 0 && old && old < at)
+        num_after(old, "Rank ", &r);
+    if (r >= 0)
+        add_int_once(json_object_get(o, "ranks"), r);
+    if (num_after(s, "using GPU ", &gpu))
+        add_int_once(ls_json_array_at(o, "gpus"), gpu);
+}
+
 static void read_line(json_t *w, const char *s)
 {
     if (!has_marker(s))
         return;
     who_t who;
     who_of(s, &who);
+    read_warning(w, s, &who);
     if (strstr(s, "Watchdog caught collective operation timeout") ||
         strstr(s, "timed out in blocking wait") || cut_marker(s))
         read_timeout(w, s, &who);
@@ -316,11 +399,67 @@ static int continues(const char *prev, const char *line)
            !strstr(line, "NCCL INFO") && !strstr(line, "NCCL WARN");
 }
 
+/* A set-up warning's words, from its pg_warnings[] words to the line's end without the
+   trailing blanks, into out; "" when the line has none. */
+static void warning_words(const char *s, char *out, size_t len)
+{
+    const char *at;
+    out[0] = '\0';
+    if (pg_warning_of(s, &at) < 0)
+        return;
+    snprintf(out, len, "%s", at);
+    size_t n = strlen(out);
+    while (n && isspace((unsigned char)out[n - 1]))
+        out[--n] = '\0';
+}
+
+/* Whether a warning's words end as PyTorch ends them: '.', glog's "(function
+   operator())", or 2.4's "... only been added since PyTorch 2.4" without it. */
+static int ended(const char *words, size_t n)
+{
+    static const char tail[] = "PyTorch 2.4";
+    return (n && strchr(".)", words[n - 1])) ||
+           (n >= sizeof tail - 1 && strcmp(words + n - (sizeof tail - 1), tail) == 0);
+}
+
+/* The text's last line is cut inside a set-up warning: PyTorch prints each whole, so one
+   not ended as PyTorch ends them whose words are a strict prefix of another line's ("...
+   destroyed before it i") was cut by the paste. A whole one that is a prefix of a line a
+   terminal's wrap joined to other output is not. */
+static void cut_warning(const char *last, const json_t *seen)
+{
+    char words[4096];
+    warning_words(last, words, sizeof words);
+    size_t n = strlen(words);
+    if (ended(words, n))
+        return;
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)seen, k, v) {
+        if (n && n < strlen(k) && strncmp(words, k, n) == 0) {
+            ls_import_note_missing("the last line is cut inside ProcessGroupNCCL's warning "
+                                   "('%.50s')",
+                                   words);
+            return;
+        }
+    }
+}
+
+static void read_logical(json_t *w, const char *s, json_t *seen)
+{
+    char words[4096];
+    read_line(w, s);
+    warning_words(s, words, sizeof words);
+    if (words[0])
+        json_object_set_new(seen, words, json_true());
+}
+
 static void read_text(json_t *w, const char *text)
 {
     char logical[4096] = "";
     const char *pos = text;
     ls_line_t line;
+    json_t *seen = json_object(); /* the set-up warnings' words, for a cut last line */
     while (ls_next_line(&pos, &line)) {
         if (continues(logical, line.buf)) {
             size_t n = strlen(logical);
@@ -329,10 +468,12 @@ static void read_text(json_t *w, const char *text)
             snprintf(logical + n, sizeof logical - n, "%s", line.buf);
             continue;
         }
-        read_line(w, logical);
+        read_logical(w, logical, seen);
         snprintf(logical, sizeof logical, "%s", line.buf);
     }
-    read_line(w, logical);
+    read_logical(w, logical, seen);
+    cut_warning(logical, seen);
+    json_decref(seen);
 }
 
 int ls_import_torch_watchdog(json_t *doc, const char *text, const char *name, char *err,
@@ -341,12 +482,13 @@ int ls_import_torch_watchdog(json_t *doc, const char *text, const char *name, ch
     json_t *w = json_pack("{s:s, s:[], s:[]}", "file", name, "timeouts", "progress");
     read_text(w, text);
     int n = (int)(json_array_size(json_object_get(w, "timeouts")) +
-                  json_array_size(json_object_get(w, "progress")));
+                  json_array_size(json_object_get(w, "progress")) +
+                  json_array_size(json_object_get(w, "warnings")));
     if (n == 0 && json_object_size(w) <= 3) {
         json_decref(w);
         return ls_seterr(err, errlen,
-                         "%s: PyTorch NCCL watchdog text: no timeout, progress or options "
-                         "line could be read",
+                         "%s: PyTorch NCCL watchdog text: no timeout, progress, options or "
+                         "warning line could be read",
                          name);
     }
     json_array_append_new(ls_json_array_at(doc, "torch_watchdog"), w);
