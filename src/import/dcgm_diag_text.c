@@ -130,8 +130,9 @@ typedef struct {
     json_t *problem; /* the message being joined, NULL in an Info message */
     char category[32];
     int in_message, width, piece_full, ngpus, nresults;
-    int headed;  /* a header or category line was read */
-    int orphans; /* Error rows under Deployment without their check's row */
+    int headed;     /* a header or category line was read */
+    int orphans;    /* Error rows under Deployment without their check's row */
+    json_t *orphan; /* the check such rows stand for (in tests) */
 } reader_t;
 
 static void trim(char *s)
@@ -262,19 +263,39 @@ static void append_piece(reader_t *r, const char *piece)
     r->piece_full = (int)strlen(piece) >= r->width;
 }
 
+/* 1 when a result of test t names GPU g. */
+static int names_gpu(const json_t *t, int g)
+{
+    size_t i, k;
+    const json_t *x, *v;
+    json_array_foreach(json_object_get(t, "results"), i, x) {
+        json_array_foreach(json_object_get(x, "gpus"), k, v) {
+            if (json_integer_value(v) == g)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* An "Error" row under Deployment with no check's row above it (the paste left the rows
    out): dcgmi prints an Error only under a deployment check it rated Fail
    (HelperDisplayDeploymentResult), so it is that check's failure, for the GPU the message
-   starts with ("GPU 3 has ..."), the check's name unknown. */
+   starts with ("GPU 3 has ..."), the check's name unknown. A later such row about another
+   GPU adds that GPU's failure to it. */
 static void orphan_error(reader_t *r, const char *piece)
 {
-    r->test = json_pack("{s:s, s:s, s:[]}", "name", "Deployment check", "category", r->category,
-                        "results");
-    json_array_append_new(r->tests, r->test);
     int gpu = strncmp(piece, "GPU ", 4) == 0 && isdigit((unsigned char)piece[4]) ? atoi(piece + 4)
                                                                                  : -2;
+    if (!r->test) {
+        r->test = json_pack("{s:s, s:s, s:[]}", "name", "Deployment check", "category", r->category,
+                            "results");
+        json_array_append_new(r->tests, r->test);
+        r->orphan = r->test;
+        r->orphans++;
+    } else if (gpu < 0 || names_gpu(r->test, gpu)) {
+        return;
+    }
     add_result(r, "fail", gpu, NULL);
-    r->orphans++;
 }
 
 static void start_message(reader_t *r, const char *kind, const char *piece)
@@ -282,7 +303,8 @@ static void start_message(reader_t *r, const char *kind, const char *piece)
     finish_test(r);
     r->in_message = 1;
     r->problem = NULL;
-    if (!r->test && !strcmp(kind, "Error") && !strcmp(r->category, "Deployment"))
+    if ((!r->test || r->test == r->orphan) && !strcmp(kind, "Error") &&
+        !strcmp(r->category, "Deployment"))
         orphan_error(r, piece);
     if (strcmp(kind, "Info") == 0 || !r->test)
         return;
@@ -368,6 +390,7 @@ static int read_table(reader_t *r, const char *text)
             r->headed = 1;
             snprintf(r->category, sizeof r->category, "%s", cat);
             r->test = NULL;
+            r->orphan = NULL;
             r->in_message = 0;
         } else if (*s == '|') {
             row(r, s);

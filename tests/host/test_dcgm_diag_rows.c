@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analyze.h"
@@ -118,6 +119,33 @@ static void deployment_error_alone_is_a_failed_check(void **state)
     json_decref(doc);
 }
 
+/* Two such rows about two GPUs: one failed check, a failure for each GPU, each message
+   with its own GPU. */
+static void deployment_errors_of_two_gpus(void **state)
+{
+    (void)state;
+    char text[sizeof deployment_error * 2];
+    snprintf(text, sizeof text, "%s%s", deployment_error, strstr(deployment_error, "| Error"));
+    char *second = strstr(strstr(strstr(text, "| Error") + 1, "| Error"), "GPU 5");
+    second[4] = '7';
+    json_t *doc = doc_of(text);
+    const json_t *t =
+        json_array_get(json_object_get(json_array_get(json_object_get(doc, "dcgm"), 0), "tests"),
+                       0);
+    assert_int_equal(json_array_size(json_object_get(doc, "dcgm")), 1);
+    const json_t *results = json_object_get(t, "results");
+    assert_int_equal(json_array_size(results), 2);
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *r = json_array_get(results, i);
+        int g = (int)json_integer_value(json_array_get(json_object_get(r, "gpus"), 0));
+        assert_int_equal(g, i == 0 ? 5 : 7);
+        const char *msg = ls_json_str(json_array_get(json_object_get(r, "problems"), 0), "message",
+                                      "");
+        assert_int_equal(atoi(msg + 4), g);
+    }
+    json_decref(doc);
+}
+
 /* DCGM's own severity, where the output gives it, decides the node action. */
 static void dcgm_severity_decides_the_action(void **state)
 {
@@ -148,6 +176,7 @@ int main(void)
         cmocka_unit_test(rows_without_header_are_read_as_a_cut),
         cmocka_unit_test(other_tables_are_not_taken),
         cmocka_unit_test(deployment_error_alone_is_a_failed_check),
+        cmocka_unit_test(deployment_errors_of_two_gpus),
         cmocka_unit_test(dcgm_severity_decides_the_action),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
