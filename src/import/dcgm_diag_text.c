@@ -20,7 +20,10 @@
    dcgmi prints a result for all GPUs ("Pass - All", "Skip - All") or lists them ("Pass -
    GPUs: 0, 1, 3" then "Fail - GPU: 2"); a message ("Warning" per GPU, "Error" under a
    deployment test, "Info" when verbose) is cut into pieces of 45 characters whatever the
-   words (DATA_INFO_TAG_LEN): a piece that fills the column runs on into the next. */
+   words (DATA_INFO_TAG_LEN): a piece that fills the column runs on into the next. Pieces
+   of the table are read as a cut: result rows without the header and category lines
+   (known by the row stencil, DCGM's row names and its result words), a Deployment
+   "Error" row without its check's row (that check's failure). */
 #include "dcgm_diag_text.h"
 #include "import_note.h"
 #include "import_util.h"
