@@ -157,6 +157,10 @@ typedef struct {
 
 void ls_text_put(ls_text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* nvlink_errors on the counters since the driver loaded that a pasted nvidia-smi nvlink -e
+   shows (gpus[].nvlinks[].errors; rules_nvlink_counts.c, run by the gpus group). */
+void ls_rule_nvlink_counts(const ls_machine_t *m, json_t *out);
+
 /* The node action's severity (none info, watch warning, reset / reboot / isolate error)
    and what a scheduler does, in words. */
 enum ls_severity ls_action_severity(enum ls_action a);

@@ -1,10 +1,12 @@
 /* GPU rules: HBM efficiency outliers, power limit below default, throttling during a
-   measurement, ECC errors, NVLink error counters rising while measuring. */
+   measurement, ECC errors, NVLink error counters rising while measuring (and, in
+   rules_nvlink_counts.c, those a pasted nvidia-smi nvlink -e shows). */
 #include "rules.h"
 #include "ceiling.h"
 #include "spec.h"
 #include "model/doc.h"
 #include "model/memory_repair.h"
+#include "model/nvlink_errors.h"
 #include "model/vocab.h"
 
 #include <math.h>
@@ -393,19 +395,23 @@ static int rose(const json_t *before, json_t *after)
     return 0;
 }
 
-/* A link recovery is an error; a replay a warning. CRC counts with no replay and no
-   recovery were corrected in the link layer: on the 2 x H200 machine the data-CRC
-   counter rose by 20 to 50 per second under full NVLink load while replays and
-   recoveries stayed at 0, so that alone is information, not a fault. */
+/* A replay or a link recovery is an error with node action isolate (model/nvlink_errors.h:
+   both are 0 on a sound link; linkscope health and a pasted nvidia-smi nvlink -e are judged
+   the same). CRC counts with no replay and no recovery were corrected in the link layer:
+   on the 2 x H200 machine the data-CRC counter rose by 20 to 50 per second under full
+   NVLink load while replays and recoveries stayed at 0, so that alone is information, not
+   a fault. */
 static void nvlink_error_finding(int g, const nvlink_rise_t *r, json_t *evidence, json_t *out)
 {
-    if (r->recovery > 0 || r->replay > 0)
-        ls_finding_add(out, "nvlink_errors", r->recovery > 0 ? LS_SEV_ERROR : LS_SEV_WARNING,
-                       LS_ABOUT_GPU(g), evidence,
+    enum ls_action a = ls_nvlink_errors_action(r->replay, r->recovery);
+    if (a != LS_ACT_NONE) {
+        ls_finding_add(out, "nvlink_errors", ls_action_severity(a), LS_ABOUT_GPU(g), evidence,
                        "GPU%d NVLink errors rose during measurements: %.0f recoveries, %.0f "
-                       "replays, %.0f CRC: check nvidia-smi nvlink -e and the link's cabling/board",
+                       "replays, %.0f CRC (0 on a sound link; a reset clears the counters, not "
+                       "the fault): check nvidia-smi nvlink -e and the link's cabling/board",
                        g, r->recovery, r->replay, r->crc);
-    else
+        last_action(out, a);
+    } else
         ls_finding_add(out, "nvlink_errors", LS_SEV_INFO, LS_ABOUT_GPU(g), evidence,
                        "GPU%d NVLink CRC counters rose by %.0f during measurements with no replay "
                        "or recovery (corrected in the link layer); watch the trend with "
@@ -493,4 +499,5 @@ void ls_rules_gpus(const ls_machine_t *m, json_t *out)
     throttled_now(m, out);
     ecc_errors(m, out);
     nvlink_errors(m, out);
+    ls_rule_nvlink_counts(m, out);
 }

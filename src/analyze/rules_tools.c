@@ -57,6 +57,30 @@ static void dcgm_not_run(json_t *out, const json_t *d)
                             json_string(action));
 }
 
+/* The node action of a failed or warned result. DCGM's own severity where the output
+   gives it (dcgm_errors.h dcgmErrorSeverity_t: monitor watch, configuration none, isolate
+   and triage isolate, drain and reset reset). Without it (dcgmi's text, 2.x JSON): a
+   pending row remap (DCGM_FR_PENDING_ROW_REMAP's text, "... row remappings are pending")
+   is reset, as linkscope health's remap_pending and plan's ecc rule judge it (NVIDIA's
+   memory error management: the remap is applied at the next GPU reset; DCGM 4.x rates it
+   drain and reset); another failed test is isolate (the GPU failed DCGM's acceptance
+   test: drained until its message's next step is done and the diagnostic passes); a
+   failed Deployment check none, since its row is often a setting (persistence mode,
+   environment variables, graphics processes: 2.x and 3.x print a warned check as Fail)
+   and the text does not say which; a warned result watch. */
+static const char *dcgm_action(const json_t *test, long long sev, const char *msg, int fail)
+{
+    static const char *const by_sev[] = {NULL,      "watch", "isolate", "isolate",
+                                         "isolate", "none",  "reset"};
+    if (!fail)
+        return "watch";
+    if (sev >= 1 && sev < 7)
+        return by_sev[sev];
+    if (strstr(msg, "row remappings are pending"))
+        return "reset";
+    return strcmp(ls_json_str(test, "category", ""), "Deployment") ? "isolate" : NULL;
+}
+
 /* A failed result is an error unless DCGM itself rates the problem as one the GPU can
    work with: DCGM_ERROR_MONITOR (1) or DCGM_ERROR_CONFIG (5, e.g. persistence mode off),
    then a warning; a warned result is a warning. */
@@ -85,6 +109,10 @@ static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, 
                    "its message)",
                    ls_json_str(test, "name", "?"), fail ? "failed" : "warned", subject, code,
                    sev_text, ls_json_str(p, "message", ""));
+    const char *action = dcgm_action(test, sev, ls_json_str(p, "message", ""), fail);
+    if (action)
+        json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
+                            json_string(action));
 }
 
 /* Passes are evidence: one line per diagnostic naming the tests that passed. */

@@ -8,6 +8,7 @@
 #include "discover/sysfs.h"
 #include "model/fabric_health.h"
 #include "model/memory_repair.h"
+#include "model/nvlink_errors.h"
 #include "model/nvlink_fail.h"
 #include "model/recovery.h"
 #include "util/fileio.h"
@@ -227,8 +228,11 @@ static void rule_nvlink_errors(ctx_t *c, const json_t *g, int idx)
         return;
     int replay = int_of(e, "replay", 0), recovery = int_of(e, "recovery", 0);
     int crc = int_of(e, "crc_flit", 0) + int_of(e, "crc_data", 0);
+    /* replays and recoveries: isolate, as linkscope plan judges them (model/nvlink_errors.h);
+       CRC growth alone was corrected in the link layer: watched */
+    enum ls_action a = ls_nvlink_errors_action(replay, recovery);
     if (replay + recovery + crc > 0)
-        ls_health_add(c->findings, "nvlink_errors", idx, recovery > 0 ? LS_ACT_RESET : LS_ACT_WATCH,
+        ls_health_add(c->findings, "nvlink_errors", idx, a != LS_ACT_NONE ? a : LS_ACT_WATCH,
                       "GPU%d NVLink errors in %d s: %d replay, %d recovery, %d CRC", idx,
                       int_of(e, "seconds", 0), replay, recovery, crc);
 }

@@ -20,7 +20,10 @@
    dcgmi prints a result for all GPUs ("Pass - All", "Skip - All") or lists them ("Pass -
    GPUs: 0, 1, 3" then "Fail - GPU: 2"); a message ("Warning" per GPU, "Error" under a
    deployment test, "Info" when verbose) is cut into pieces of 45 characters whatever the
-   words (DATA_INFO_TAG_LEN): a piece that fills the column runs on into the next. */
+   words (DATA_INFO_TAG_LEN): a piece that fills the column runs on into the next. Pieces
+   of the table are read as a cut: result rows without the header and category lines
+   (known by the row stencil, DCGM's row names and its result words), a Deployment
+   "Error" row without its check's row (that check's failure). */
 #include "dcgm_diag_text.h"
 #include "import_note.h"
 #include "import_util.h"
@@ -43,10 +46,85 @@ static int category_of(const char *line, char *out, size_t len)
     return n > 0;
 }
 
+/* The rows' names DCGM prints: its deployment checks and tests as 2.x and 3.x display them
+   (dcgmi/Diag.cpp DISPLAY_*), its plugins' names as 4.x does (*_PLUGIN_NAME). */
+static const char *const test_names[] = {"Blacklist",
+                                         "Denylist",
+                                         "NVML Library",
+                                         "CUDA Main Library",
+                                         "CUDA Toolkit Library",
+                                         "Permissions and OS Blocks",
+                                         "Persistence Mode",
+                                         "Environment Variables",
+                                         "Page Retirement/Row Remap",
+                                         "Graphics Processes",
+                                         "Inforom",
+                                         "GPU Memory",
+                                         "Context Create",
+                                         "SM Stress",
+                                         "Targeted Power",
+                                         "Targeted Stress",
+                                         "Diagnostic",
+                                         "PCIe",
+                                         "Memory Bandwidth",
+                                         "Memtest",
+                                         "Pulse Test",
+                                         "EUD Test",
+                                         "CPU EUD Test",
+                                         "software",
+                                         "memory",
+                                         "context_create",
+                                         "sm_stress",
+                                         "targeted_power",
+                                         "targeted_stress",
+                                         "diagnostic",
+                                         "pcie",
+                                         "memory_bandwidth",
+                                         "memtest",
+                                         "pulse_test",
+                                         "nvbandwidth",
+                                         "eud",
+                                         "nccl_tests"};
+
+static int test_name(const char *name, size_t n)
+{
+    for (size_t i = 0; i < sizeof test_names / sizeof *test_names; i++)
+        if (strlen(test_names[i]) == n && strncmp(name, test_names[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+/* A result row of dcgmi's own table without its header: DIAG_DATA's stencil ("| " + a
+   25-character name + " | " + the result: the second bar at column 28), a name DCGM
+   prints and a result as it words one ("Pass", "Fail - GPU: 0", "Skip - All"). */
+static int bare_row(const char *line)
+{
+    while (*line == ' ')
+        line++;
+    if (line[0] != '|' || line[1] != ' ' || strlen(line) < 34 || line[28] != '|')
+        return 0;
+    size_t n = 26;
+    while (n > 2 && line[n] == ' ')
+        n--;
+    const char *cell = line + 30;
+    return test_name(line + 2, n - 1) && (!strncmp(cell, "Pass", 4) || !strncmp(cell, "Fail", 4) ||
+                                          !strncmp(cell, "Skip", 4) || !strncmp(cell, "Warn", 4));
+}
+
+static int has_bare_row(const char *text)
+{
+    const char *p = text;
+    ls_line_t line;
+    while (ls_next_line(&p, &line))
+        if (bare_row(line.buf))
+            return 1;
+    return 0;
+}
+
 int ls_dcgm_diag_text_detect(const char *text)
 {
     return strstr(text, "Successfully ran diagnostic for group") || strstr(text, "|-----  ") ||
-           strstr(text, "+-----  ");
+           strstr(text, "+-----  ") || has_bare_row(text);
 }
 
 typedef struct {
@@ -55,6 +133,9 @@ typedef struct {
     json_t *problem; /* the message being joined, NULL in an Info message */
     char category[32];
     int in_message, width, piece_full, ngpus, nresults;
+    int headed;     /* a header or category line was read */
+    int orphans;    /* Error rows under Deployment without their check's row */
+    json_t *orphan; /* the check such rows stand for (in tests) */
 } reader_t;
 
 static void trim(char *s)
@@ -185,11 +266,49 @@ static void append_piece(reader_t *r, const char *piece)
     r->piece_full = (int)strlen(piece) >= r->width;
 }
 
+/* 1 when a result of test t names GPU g. */
+static int names_gpu(const json_t *t, int g)
+{
+    size_t i, k;
+    const json_t *x, *v;
+    json_array_foreach(json_object_get(t, "results"), i, x) {
+        json_array_foreach(json_object_get(x, "gpus"), k, v) {
+            if (json_integer_value(v) == g)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* An "Error" row under Deployment with no check's row above it (the paste left the rows
+   out): dcgmi prints an Error only under a deployment check it rated Fail
+   (HelperDisplayDeploymentResult), so it is that check's failure, for the GPU the message
+   starts with ("GPU 3 has ..."), the check's name unknown. A later such row about another
+   GPU adds that GPU's failure to it. */
+static void orphan_error(reader_t *r, const char *piece)
+{
+    int gpu = strncmp(piece, "GPU ", 4) == 0 && isdigit((unsigned char)piece[4]) ? atoi(piece + 4)
+                                                                                 : -2;
+    if (!r->test) {
+        r->test = json_pack("{s:s, s:s, s:[]}", "name", "Deployment check", "category", r->category,
+                            "results");
+        json_array_append_new(r->tests, r->test);
+        r->orphan = r->test;
+        r->orphans++;
+    } else if (gpu < 0 || names_gpu(r->test, gpu)) {
+        return;
+    }
+    add_result(r, "fail", gpu, NULL);
+}
+
 static void start_message(reader_t *r, const char *kind, const char *piece)
 {
     finish_test(r);
     r->in_message = 1;
     r->problem = NULL;
+    if ((!r->test || r->test == r->orphan) && !strcmp(kind, "Error") &&
+        !strcmp(r->category, "Deployment"))
+        orphan_error(r, piece);
     if (strcmp(kind, "Info") == 0 || !r->test)
         return;
     json_t *res = result_for(r, piece);
@@ -248,7 +367,7 @@ static void row(reader_t *r, char *line)
     if (!*n)
         continuation(r, cell);
     else if (!strcmp(n, "Diagnostic") && !strcmp(cell, "Result"))
-        return;
+        r->headed = 1;
     else if (!strcmp(r->category, "Metadata"))
         metadata(r, n, cell);
     else if (!strcmp(n, "Warning") || !strcmp(n, "Error") || !strcmp(n, "Info"))
@@ -271,8 +390,10 @@ static int read_table(reader_t *r, const char *text)
         char cat[32];
         if (category_of(s, cat, sizeof cat)) {
             finish_test(r);
+            r->headed = 1;
             snprintf(r->category, sizeof r->category, "%s", cat);
             r->test = NULL;
+            r->orphan = NULL;
             r->in_message = 0;
         } else if (*s == '|') {
             row(r, s);
@@ -283,6 +404,22 @@ static int read_table(reader_t *r, const char *text)
     }
     finish_test(r);
     return closed;
+}
+
+/* What the paste left out, in the document ("incomplete") and noted. */
+static void note_cuts(reader_t *r, int closed)
+{
+    const char *cut = !r->headed   ? "rows without the table's header and category lines"
+                      : r->orphans ? "a Deployment Error row without its check's row above it"
+                      : !closed    ? "the table stops before its closing border"
+                                   : NULL;
+    if (!cut)
+        return;
+    json_object_set_new(r->dcgm, "incomplete", json_string(cut));
+    if (!r->headed || r->orphans)
+        ls_import_note_missing("dcgmi diag: %s", cut);
+    else
+        ls_import_note_missing("the dcgmi diag table stops before its closing border");
 }
 
 int ls_import_dcgm_diag_text(json_t *doc, const char *text, const char *name, char *err,
@@ -296,11 +433,7 @@ int ls_import_dcgm_diag_text(json_t *doc, const char *text, const char *name, ch
         json_decref(r.dcgm);
         return ls_seterr(err, errlen, "%s: dcgmi diag text: no test row in the table", name);
     }
-    if (!closed) {
-        json_object_set_new(r.dcgm, "incomplete",
-                            json_string("the table stops before its closing border"));
-        ls_import_note_missing("the dcgmi diag table stops before its closing border");
-    }
+    note_cuts(&r, closed);
     json_array_append_new(ls_json_array_at(doc, "dcgm"), r.dcgm);
     return r.nresults;
 }

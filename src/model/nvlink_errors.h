@@ -1,0 +1,31 @@
+/* What NVLink error counters mean for the node: one decision for linkscope plan's
+   nvlink_errors (counters that rose while linkscope measured, analyze/rules_gpus.c; the
+   counters since the driver loaded that a pasted `nvidia-smi nvlink -e` shows,
+   analyze/rules_nvlink_counts.c) and linkscope health's rule of the same id (counters that
+   rose over its window, health/rules.c).
+
+   A replay is the link layer resending flits the far end received corrupted; a recovery
+   is the link retraining after errors replays could not absorb. Both are 0 on a sound
+   link: DCGM's NVLink health watch fails a GPU on any replay or recovery
+   (DCGM_FR_NVLINK_ERROR_CRITICAL, "should be 0", severity ISOLATE). A GPU reset or a
+   driver reload clears the counters, not the connector, board trace or module that
+   corrupts the flits, so the node is isolated for service. CRC counts alone were
+   corrected in the link layer (the 2 x H200 machine's data-CRC counter rises by 20 to 50
+   a second under full NVLink load with no replay): DCGM fails them only above 100 a
+   second (DCGM_LIMIT_MAX_NVLINK_CRC_ERROR) and otherwise says monitor. */
+#ifndef LS_MODEL_NVLINK_ERRORS_H
+#define LS_MODEL_NVLINK_ERRORS_H
+
+#include "xid.h"
+
+/* The node action of replays and recoveries (counted or risen): LS_ACT_ISOLATE when either
+   is above 0, else LS_ACT_NONE (CRC alone is judged by each rule: health watches its
+   growth, plan reports it as information). */
+enum ls_action ls_nvlink_errors_action(double replay, double recovery);
+
+/* 1 when a count stands at the ceiling of a 16- or 32-bit counter (65535, 4294967295): a
+   hardware counter that saturates stops there, so the true count is at least that (a
+   count that happens to equal it is also at least that: the words stay true). */
+int ls_nvlink_counter_saturated(long long count);
+
+#endif
