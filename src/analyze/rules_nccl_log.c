@@ -695,6 +695,27 @@ static int harmless_in_one_node(const char *id)
     return !strcmp(id, "ibverbs_missing");
 }
 
+/* 1 when at ("net_fastsocket.cc:765", a WARN line's FILE:LINE) is a network plugin's
+   source file, not NCCL's own: NCCL's transports are net.cc, net_ib.cc and net_socket.cc
+   (.cu before 2.19); a plugin (nccl-fastsocket's net_fastsocket.cc, aws-ofi-nccl's
+   nccl_ofi_*.c) prints through NCCL's logger with its own file names. */
+static int plugin_source(const char *at)
+{
+    static const char *const own[] = {"net.cc",    "net.cu",        "net_ib.cc",
+                                      "net_ib.cu", "net_socket.cc", "net_socket.cu"};
+    if (!at || !*at)
+        return 0;
+    const char *base = strrchr(at, '/');
+    base = base ? base + 1 : at;
+    size_t n = strcspn(base, ":");
+    if (!(n > 4 && !strncmp(base, "net_", 4)) && strncmp(base, "nccl_ofi", 8))
+        return 0;
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (strlen(own[i]) == n && !strncmp(base, own[i], n))
+            return 0;
+    return 1;
+}
+
 /* nccl_warn: every WARN line of a log, named from the catalog (data/nccl-messages.tsv)
    with the host and GPU that printed it; a line the catalog does not know still shows,
    as an unrecognized NCCL warning with its text. */
@@ -716,6 +737,18 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
                 snprintf(times, sizeof times, ", %lld lines", count);
             const char *text = ls_json_str(g, "text", "");
             ls_nccl_message_t msg;
+            if (ls_nccl_message_match_at(ls_json_str(g, "at", NULL), text, &msg) != 0 &&
+                plugin_source(ls_json_str(g, "at", NULL))) {
+                /* the catalog holds NCCL's own messages: a plugin's is shown, not judged */
+                ls_finding_about(out, "nccl_warn", LS_SEV_INFO, src[i].about, src[i].subject,
+                                 src[i].evidence,
+                                 "a network plugin's own warning%s%s: \"%s\"; it is the "
+                                 "plugin's word, not NCCL's (linkscope's catalog holds NCCL's "
+                                 "messages): whether it hurt the job is in what follows it "
+                                 "(NCCL's own WARN lines, an error code, a timeout)",
+                                 where, times, text);
+                continue;
+            }
             if (ls_nccl_message_match_at(ls_json_str(g, "at", NULL), text, &msg) != 0) {
                 ls_finding_about(out, "nccl_warn", LS_SEV_WARNING, src[i].about, src[i].subject,
                                  src[i].evidence,

@@ -647,6 +647,15 @@ static int parse_row_only_nic(parser_t *p, ls_topo_t *topo)
     return 0;
 }
 
+/* 1 when the row is the text's last line, ends in its last link cell (no affinity after
+   it) and that cell is no link word: the paste was cut inside it. */
+static int last_cell_cut(const parser_t *p)
+{
+    ls_link_t link;
+    const char *rest = p->rd.pos + strspn(p->rd.pos, " \t\r\n");
+    return *rest == '\0' && p->ntok >= 2 && parse_link_tok(p->toks[p->ntok - 1], &link) != 0;
+}
+
 static int parse_row(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
 {
     header_t *h = &p->hdr;
@@ -663,6 +672,8 @@ static int parse_row(parser_t *p, ls_topo_t *topo, char *err, size_t errlen)
         split_run_cells(p);
     if (p->lenient && p->ntok <= MAX_TOKENS && p->ntok - 1 < h->ndev)
         return parse_cut_row(p, row, topo);
+    if (p->lenient && p->ntok - 1 == h->ndev && last_cell_cut(p))
+        return parse_cut_row(p, row, topo); /* "NO" of NODE: the paste ends in that cell */
     if (p->ntok > MAX_TOKENS || p->ntok - 1 < h->ndev)
         return ls_seterr(err, errlen, "line %d: row %s has %d cells, the header names %d devices",
                          p->rd.lineno, h->label[row], p->ntok - 1, h->ndev);

@@ -54,6 +54,15 @@ expect 0 - "" -- "$ls_bin" import "$real/topo-sglang13973-8xh100-nv18-cut.txt" -
 grep -q "warning: .*topo-sglang13973-8xh100-nv18-cut.txt: incomplete paste: row GPU6 cut after 6 of 17 cells" "$tmp/err" || fail "partial topo: no warning"
 [ "$(grep -c warning "$tmp/err")" = 1 ] || fail "partial topo: not one warning line"
 grep -q '"incomplete": true' "$tmp/x.json" || fail "partial topo: document not marked incomplete"
+# cut inside the last cell of its last row ("NO" of NODE, no affinity after it): that cell
+# dropped, the rest kept, not refused
+printf '\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tNV18\tNODE\t0-27\t0\nGPU1\tNV18\t X \tNO' >"$tmp/cutcell.txt"
+expect 0 - "" -- "$ls_bin" import "$tmp/cutcell.txt" -o "$tmp/x.json"
+grep -q "incomplete paste: row GPU1 cut after 2 of 3 cells" "$tmp/err" || fail "topo cut in its last cell: no warning"
+grep -q '"type": "NV18"' "$tmp/x.json" || fail "topo cut in its last cell: the whole cells not kept"
+# the same word in a row that goes on (affinity after it) is still refused
+printf '\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNO\t0-27\nGPU1\tNV18\t X \t0-27\n' >"$tmp/badcell.txt"
+expect 2 1 "is not a link type" -- "$ls_bin" import "$tmp/badcell.txt" -o "$tmp/y.json"
 
 # compare: two imports of the same files in opposite orders give the same result
 set -- "$fx/nccl-tests-all_reduce.txt" "$fx/p2pBandwidthLatencyTest.txt" "$fx/nvbandwidth.json" "$fx/nvbandwidth.txt"
