@@ -329,17 +329,6 @@ static void read_stuck(json_t *w, const char *s, const who_t *who)
         json_decref(o);
 }
 
-static void add_int_once(json_t *list, long long v)
-{
-    size_t i;
-    json_t *x;
-    json_array_foreach(list, i, x) {
-        if (json_integer_value(x) == v)
-            return;
-    }
-    json_array_append_new(list, json_integer(v));
-}
-
 /* A ProcessGroupNCCL set-up warning: counted in warnings[] by kind, with the ranks that
    printed it (the global rank where printed, else the rank in its group) and, for
    barrier()'s, the GPU it guessed ("using GPU N"). */
@@ -365,9 +354,9 @@ static void read_warning(json_t *w, const char *s, const who_t *who)
     if (r < 0 && old && old < at)
         num_after(old, "Rank ", &r);
     if (r >= 0)
-        add_int_once(json_object_get(o, "ranks"), r);
+        ls_json_add_int_once(json_object_get(o, "ranks"), r);
     if (num_after(s, "using GPU ", &gpu))
-        add_int_once(ls_json_array_at(o, "gpus"), gpu);
+        ls_json_add_int_once(ls_json_array_at(o, "gpus"), gpu);
 }
 
 static void read_line(json_t *w, const char *s)
