@@ -36,6 +36,7 @@
 #include "import_note.h"
 #include "import_util.h"
 #include "model/doc.h"
+#include "model/topo.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -355,7 +356,7 @@ static void read_warning(json_t *w, const char *s, const who_t *who)
         num_after(old, "Rank ", &r);
     if (r >= 0)
         ls_json_add_int_once(json_object_get(o, "ranks"), r);
-    if (num_after(s, "using GPU ", &gpu))
+    if (num_after(s, "using GPU ", &gpu) && gpu >= 0 && gpu < LS_MAX_GPUS) /* a GPU index */
         ls_json_add_int_once(ls_json_array_at(o, "gpus"), gpu);
 }
 

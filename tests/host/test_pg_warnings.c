@@ -59,6 +59,33 @@ static void barrier_guess_alone(void **state)
     json_decref(doc);
 }
 
+/* "using GPU N" names a GPU only where N can be a GPU index: a number no GPU has
+   (negative, or past LS_MAX_GPUS) is left out, the warning still counted. */
+static void guessed_gpu_out_of_range_left_out(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[PG ID 0 PG GUID 0 Rank 0]  using GPU -5 to perform barrier as devices used by this "
+        "process are currently unknown. This can potentially cause a hang if this rank to GPU "
+        "mapping is incorrect.\n"
+        "[PG ID 0 PG GUID 0 Rank 1]  using GPU 4096 to perform barrier as devices used by this "
+        "process are currently unknown. This can potentially cause a hang if this rank to GPU "
+        "mapping is incorrect.\n"
+        "[PG ID 0 PG GUID 0 Rank 2]  using GPU 3 to perform barrier as devices used by this "
+        "process are currently unknown. This can potentially cause a hang if this rank to GPU "
+        "mapping is incorrect.\n";
+    json_t *doc = ls_import_doc_new();
+    char err[256];
+    enum ls_import_format fmt;
+    assert_true(ls_import_text(doc, text, "pg.txt", NULL, &fmt, err, sizeof err) > 0);
+    assert_int_equal(fmt, LS_FMT_TORCH_PG_WARNING);
+    const json_t *o = first_warning(doc);
+    assert_int_equal(ls_json_int(o, "count", 0), 3);
+    ints_are(json_object_get(o, "ranks"), (const long long[]){0, 1, 2}, 3);
+    ints_are(json_object_get(o, "gpus"), (const long long[]){3}, 1);
+    json_decref(doc);
+}
+
 /* pytorch#126275: 2.4's nightly wording, one line per rank, the last cut mid-word by the
    paste: counted, its ranks kept, the import says it is cut. */
 static void destroy_warning_cut(void **state)
@@ -189,9 +216,13 @@ static void cuda_error_reader_wins(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(barrier_guess_alone),      cmocka_unit_test(destroy_warning_cut),
-        cmocka_unit_test(three_kinds_and_old_form), cmocka_unit_test(whole_after_joined_output),
-        cmocka_unit_test(with_a_timeout),           cmocka_unit_test(cuda_error_reader_wins),
+        cmocka_unit_test(barrier_guess_alone),
+        cmocka_unit_test(destroy_warning_cut),
+        cmocka_unit_test(three_kinds_and_old_form),
+        cmocka_unit_test(whole_after_joined_output),
+        cmocka_unit_test(with_a_timeout),
+        cmocka_unit_test(cuda_error_reader_wins),
+        cmocka_unit_test(guessed_gpu_out_of_range_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
