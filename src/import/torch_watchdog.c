@@ -33,6 +33,7 @@
      WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.
        ... (2.4's nightlies: "... before it is being destructed."), at the program's exit */
 #include "torch_watchdog.h"
+#include "framework_log.h"
 #include "import_note.h"
 #include "import_util.h"
 #include "model/doc.h"
@@ -81,10 +82,14 @@ static int pg_warning_of(const char *s, const char **at)
     return -1;
 }
 
+/* A framework's log (vLLM's, commonly ending in the not_destroyed warning at exit) whose
+   error lines or tracebacks are the run's story is left to its reader, which names them
+   as not judged: read as set-up warnings, the answer would be a program setting alone. */
 int ls_torch_pg_warning_detect(const char *text)
 {
     const char *at;
-    return pg_warning_of(text, &at) >= 0;
+    return pg_warning_of(text, &at) >= 0 &&
+           !(ls_framework_log_detect(text) && ls_framework_log_has_errors(text));
 }
 
 /* Whether a line of s ends inside markers[0] after its "Watchdog caught ". */

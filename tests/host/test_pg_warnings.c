@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -84,6 +85,31 @@ static void guessed_gpu_out_of_range_left_out(void **state)
     ints_are(json_object_get(o, "ranks"), (const long long[]){0, 1, 2}, 3);
     ints_are(json_object_get(o, "gpus"), (const long long[]){3}, 1);
     json_decref(doc);
+}
+
+/* A vLLM log ending in the not_destroyed warning at exit: read as set-up warnings while its
+   lines are quiet; with an ERROR line or a traceback in it, left to the framework log's
+   reader, which names them as not judged (the warning alone would answer "a program
+   setting" for a run that failed). */
+static void framework_log_with_errors_is_not_taken(void **state)
+{
+    (void)state;
+    static const char quiet[] =
+        "INFO 06-22 02:54:36 [backends.py:193] Loading model\n"
+        "INFO 06-22 02:54:37 [backends.py:193] Model loaded\n"
+        "INFO 06-22 02:54:39 [backends.py:193] shutting down\n"
+        "[rank0]:[W622 02:54:40.000000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process "
+        "group has NOT been destroyed before we destruct ProcessGroupNCCL. On normal program "
+        "exit, the application should call destroy_process_group to ensure that any pending "
+        "NCCL operations have finished in this process. (function operator())\n";
+    assert_int_equal(ls_import_detect(quiet), LS_FMT_TORCH_PG_WARNING);
+    char failed[sizeof quiet + 128];
+    snprintf(failed, sizeof failed, "%s%s",
+             "ERROR 06-22 02:54:38 [engine.py:160] Engine core failed\n", quiet);
+    assert_int_equal(ls_import_detect(failed), LS_FMT_FRAMEWORK_LOG);
+    snprintf(failed, sizeof failed, "%s%s",
+             "Traceback (most recent call last):\n  File \"x.py\", line 1\n", quiet);
+    assert_int_equal(ls_import_detect(failed), LS_FMT_FRAMEWORK_LOG);
 }
 
 /* pytorch#126275: 2.4's nightly wording, one line per rank, the last cut mid-word by the
@@ -223,6 +249,7 @@ int main(void)
         cmocka_unit_test(with_a_timeout),
         cmocka_unit_test(cuda_error_reader_wins),
         cmocka_unit_test(guessed_gpu_out_of_range_left_out),
+        cmocka_unit_test(framework_log_with_errors_is_not_taken),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
