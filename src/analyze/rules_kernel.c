@@ -95,17 +95,6 @@ static void raise_action(json_t *g, enum ls_action a)
         json_object_set_new(g, "action", json_integer(a));
 }
 
-static void add_int_once(json_t *list, long long v)
-{
-    size_t i;
-    json_t *x;
-    json_array_foreach(list, i, x) {
-        if (json_integer_value(x) == v)
-            return;
-    }
-    json_array_append_new(list, json_integer(v));
-}
-
 /* The bus id the document's kernel logs give the GPU of this UUID ("GPU at PCI:0000:3b:00:
    GPU-<uuid>"), else "". */
 static const char *bus_of_uuid(const json_t *doc, const char *uuid)
@@ -139,10 +128,10 @@ static void group_event(const json_t *doc, json_t *groups, const json_t *e)
     raise_action(g, ls_xid_action(xid, text));
     if (cause > 0) {
         raise_action(g, ls_xid_action(cause, ""));
-        add_int_once(json_object_get(g, "causes"), cause);
+        ls_json_add_int_once(json_object_get(g, "causes"), cause);
     }
     if (json_object_get(e, "pid"))
-        add_int_once(json_object_get(g, "pids"), ls_json_int(e, "pid", 0));
+        ls_json_add_int_once(json_object_get(g, "pids"), ls_json_int(e, "pid", 0));
     if (json_object_get(e, "process"))
         ls_json_add_string_once(json_object_get(g, "processes"), ls_json_str(e, "process", ""));
     if (!json_object_get(g, "text") && *text)

@@ -48,9 +48,11 @@ static int alone(const json_t *e)
     return !strcmp(ls_json_str(e, "status", ""), "ok") && !json_object_get(e, "under");
 }
 
-/* The figure of a GPU's host path in one direction by the same tool, method and memory as
-   e (pinned or unnamed: a pageable copy is paced by the CPU); NULL without one. */
-static const json_t *host_mirror(const ls_machine_t *m, const json_t *e, const char *dir)
+/* The figure of e's GPU's host path in direction dir by the same tool and memory as e
+   (pinned or unnamed: a pageable copy is paced by the CPU), measured alone and above 0;
+   the same method too unless any_method. NULL without one. */
+static const json_t *host_figure(const ls_machine_t *m, const json_t *e, const char *dir,
+                                 int any_method)
 {
     for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
          i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {
@@ -58,12 +60,19 @@ static const json_t *host_mirror(const ls_machine_t *m, const json_t *e, const c
         if (!strcmp(ls_json_str(r, "direction", ""), dir) && alone(r) &&
             ls_json_int(r, "gpu", -1) == ls_json_int(e, "gpu", -2) &&
             !strcmp(ls_json_str(r, "source", ""), ls_json_str(e, "source", "")) &&
-            !strcmp(ls_json_str(r, "method", ""), ls_json_str(e, "method", "")) &&
             !strcmp(ls_json_str(r, "memory", ""), ls_json_str(e, "memory", "")) &&
+            (any_method || !strcmp(ls_json_str(r, "method", ""), ls_json_str(e, "method", ""))) &&
             ls_json_num(r, "value", 0) > 0)
             return r;
     }
     return NULL;
+}
+
+/* The figure of a GPU's host path in one direction by the same tool, method and memory as
+   e; NULL without one. */
+static const json_t *host_mirror(const ls_machine_t *m, const json_t *e, const char *dir)
+{
+    return host_figure(m, e, dir, 0);
 }
 
 /* 1 when another method of the same tool measured GPU g's host path alike both ways. */
@@ -148,20 +157,8 @@ static void host_one_way(const ls_machine_t *m, const char *method, json_t *out)
    direction (linkscope's own host step names its method by the direction). */
 static const json_t *host_one_way_of(const ls_machine_t *m, const json_t *e, const char *dir)
 {
-    const char *method = ls_json_str(e, "method", "");
-    int own_word = !strcmp(method, ls_json_str(e, "direction", ""));
-    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
-         i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {
-        const json_t *r = ls_measurement(m, (size_t)i);
-        if (!strcmp(ls_json_str(r, "direction", ""), dir) && alone(r) &&
-            ls_json_int(r, "gpu", -1) == ls_json_int(e, "gpu", -2) &&
-            !strcmp(ls_json_str(r, "source", ""), ls_json_str(e, "source", "")) &&
-            !strcmp(ls_json_str(r, "memory", ""), ls_json_str(e, "memory", "")) &&
-            (own_word || !strcmp(ls_json_str(r, "method", ""), method)) &&
-            ls_json_num(r, "value", 0) > 0)
-            return r;
-    }
-    return NULL;
+    return host_figure(m, e, dir,
+                       !strcmp(ls_json_str(e, "method", ""), ls_json_str(e, "direction", "")));
 }
 
 /* A GPU's pinned host path both ways at once (the sum: linkscope's own host step,

@@ -1,9 +1,10 @@
 /* NVLink error counters since the driver loaded, as a pasted `nvidia-smi nvlink -e` shows
    them (gpus[].nvlinks[].errors, import/smi_nvlink.c): the rule nvlink_errors on a
-   snapshot. Replays and recoveries are judged as the rule judges them everywhere
-   (model/nvlink_errors.h: 0 on a sound link, isolate); CRC counts alone were corrected in
-   the link layer and a snapshot has no time base to rate them (DCGM's limit is 100 a
-   second), so they are information. */
+   snapshot. Replays and recoveries are 0 on a sound link, but a count since the driver
+   loaded is not a rise (model/nvlink_errors.h): a warning, node action watch, until a
+   second reading under load shows it climb (that rise is what isolates); CRC counts alone
+   were corrected in the link layer and a snapshot has no time base to rate them (DCGM's
+   limit is 100 a second), so they are information. */
 #include "rules.h"
 #include "model/doc.h"
 #include "model/nvlink_errors.h"
@@ -75,7 +76,7 @@ static counts_t count_gpu(const json_t *gpu)
 
 static void finding(int g, const json_t *gpu, const counts_t *c, json_t *out)
 {
-    enum ls_action a = ls_nvlink_errors_action((double)c->replay, (double)c->recovery);
+    enum ls_action a = ls_nvlink_count_action(c->replay, c->recovery);
     ls_text_t t = {.used = 0};
     ls_text_put(&t,
                 "GPU%d NVLink error counters since the driver loaded (nvidia-smi nvlink -e): ", g);
@@ -85,11 +86,12 @@ static void finding(int g, const json_t *gpu, const counts_t *c, json_t *out)
     if (a != LS_ACT_NONE)
         ls_text_put(&t,
                     "A replay resends flits the far end received corrupted, a recovery "
-                    "retrains the link: both are 0 on a sound link (DCGM fails a GPU on "
-                    "any). %sA GPU reset or reboot clears the counters, not the fault: take "
-                    "the node out for service (until then NCCL_P2P_DISABLE=1 keeps jobs off "
-                    "NVLink); next: `nvidia-smi nvlink -e` again under load to see which "
-                    "climbs",
+                    "retrains the link: both stay 0 on a sound link, but a count since the "
+                    "driver loaded has no time base and may be history (a GPU reset or reboot "
+                    "clears it, not the fault). %sNext: `nvidia-smi nvlink -e` again under "
+                    "NVLink load (nccl-tests all_reduce_perf for a minute): a replay or "
+                    "recovery that climbs is what DCGM fails a GPU on (isolate: take the node "
+                    "out for service, NCCL_P2P_DISABLE=1 keeps jobs off NVLink until then)",
                     listed < c->links ? "Errors on some links while the others stay at 0 "
                                         "point at those links' hardware (connector, board "
                                         "trace or module). "

@@ -34,15 +34,10 @@ static const struct {
 
 static void add_ints(json_t *into, const json_t *from)
 {
-    size_t i, j;
-    const json_t *x, *y;
+    size_t i;
+    const json_t *x;
     json_array_foreach(from, i, x) {
-        int seen = 0;
-        json_array_foreach(into, j, y) {
-            seen |= json_integer_value(x) == json_integer_value(y);
-        }
-        if (!seen)
-            json_array_append(into, (json_t *)x);
+        ls_json_add_int_once(into, json_integer_value(x));
     }
 }
 

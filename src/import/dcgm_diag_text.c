@@ -28,9 +28,11 @@
 #include "import_note.h"
 #include "import_util.h"
 #include "model/doc.h"
+#include "model/topo.h"
 #include "util/log.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,13 +150,24 @@ static void trim(char *s)
 /* "Pass", "Fail - All", "Pass - GPU: 1", "Fail - GPUs: 0, 2", "GPU0: Pass" -> the status
    (lower case) and the GPU (-1: every GPU, -2: a test's summary without a GPU, -3: the
    list at *list). 0 if no status ("Not Run" and the like). */
+/* The GPU index s starts with ("3 has ...", "12, 13"), -2 (no GPU said) when it is not a
+   number below LS_MAX_GPUS: atoi's wrap of "99999999999" (undefined) must not name a GPU,
+   nor a wrap to -1 read as "All". */
+static int gpu_index(const char *s)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return end != s && errno == 0 && v >= 0 && v < LS_MAX_GPUS ? (int)v : -2;
+}
+
 static int status_of(const char *cell, char *st, size_t len, int *gpu, const char **list)
 {
     static const char *const words[] = {"Pass", "Fail", "Warn", "Skip"};
     const char *s = cell;
     *gpu = -2;
     if (strncmp(s, "GPU", 3) == 0 && isdigit((unsigned char)s[3])) {
-        *gpu = atoi(s + 3);
+        *gpu = gpu_index(s + 3);
         s = strchr(s, ':');
         if (!s)
             return 0;
@@ -166,7 +179,7 @@ static int status_of(const char *cell, char *st, size_t len, int *gpu, const cha
             snprintf(st, len, "%c%s", words[i][0] + 32, words[i] + 1);
             const char *g = strstr(s, " - GPU: "), *gs = strstr(s, " - GPUs: ");
             if (g)
-                *gpu = atoi(g + 8);
+                *gpu = gpu_index(g + 8);
             else if (gs) {
                 *gpu = -3;
                 *list = gs + 9;
@@ -187,7 +200,8 @@ static json_t *gpus_json(const reader_t *r, int gpu, const char *list)
         long v = strtol(p, &end, 10);
         if (end == p)
             break;
-        json_array_append_new(a, json_integer(v));
+        if (v >= 0 && v < LS_MAX_GPUS) /* no GPU index wraps into another */
+            json_array_append_new(a, json_integer(v));
         p = end + strspn(end, ", ");
     }
     for (int i = 0; gpu == -1 && i < r->ngpus; i++)
@@ -238,7 +252,7 @@ static void finish_test(reader_t *r)
 static json_t *result_for(const reader_t *r, const char *msg)
 {
     const json_t *results = json_object_get(r->test, "results");
-    int gpu = strncmp(msg, "GPU ", 4) == 0 ? atoi(msg + 4) : -1;
+    int gpu = strncmp(msg, "GPU ", 4) == 0 ? gpu_index(msg + 4) : -1;
     json_t *bad = NULL, *x;
     size_t i;
     json_array_foreach(results, i, x) {
@@ -287,8 +301,7 @@ static int names_gpu(const json_t *t, int g)
    GPU adds that GPU's failure to it. */
 static void orphan_error(reader_t *r, const char *piece)
 {
-    int gpu = strncmp(piece, "GPU ", 4) == 0 && isdigit((unsigned char)piece[4]) ? atoi(piece + 4)
-                                                                                 : -2;
+    int gpu = strncmp(piece, "GPU ", 4) == 0 ? gpu_index(piece + 4) : -2;
     if (!r->test) {
         r->test = json_pack("{s:s, s:s, s:[]}", "name", "Deployment check", "category", r->category,
                             "results");

@@ -244,6 +244,27 @@ static void tensorflow_gpus(json_t *doc, const char *text)
         keep_gpu(doc, found, name, bus);
 }
 
+/* 1 when a line of form f at level is an error: level E, F or ERROR/CRITICAL, or a Python
+   traceback's first line. */
+static int error_line(const char *line, enum framework f, char level)
+{
+    return (f != FW_NONE && (level == 'E' || level == 'F' || level == 'C')) ||
+           strstr(line, "Traceback (most recent call last)") != NULL;
+}
+
+int ls_framework_log_has_errors(const char *text)
+{
+    const char *pos = text;
+    ls_line_t line;
+    char level;
+    while (ls_next_line(&pos, &line)) {
+        enum framework f = line_form(line.buf, &level);
+        if (error_line(line.buf, f, level))
+            return 1;
+    }
+    return 0;
+}
+
 int ls_import_framework_log(json_t *doc, const char *text, const char *name, char *err,
                             size_t errlen)
 {
@@ -257,8 +278,7 @@ int ls_import_framework_log(json_t *doc, const char *text, const char *name, cha
         enum framework f = line_form(line.buf, &level);
         count[f]++;
         lines += f != FW_NONE;
-        errors += (f != FW_NONE && (level == 'E' || level == 'F' || level == 'C')) ||
-                  strstr(line.buf, "Traceback (most recent call last)") != NULL;
+        errors += error_line(line.buf, f, level);
     }
     enum framework most = FW_TENSORFLOW;
     for (int f = FW_TENSORFLOW; f <= FW_VLLM; f++)

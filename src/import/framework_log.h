@@ -9,6 +9,9 @@
 /* 1 when at least three lines are in one framework's log-line form. */
 int ls_framework_log_detect(const char *text);
 
+/* 1 when a line is at an error level (E, F, ERROR, CRITICAL) or opens a Python traceback:
+   what ls_import_framework_log counts and names as not judged. */
+int ls_framework_log_has_errors(const char *text);
 /* framework_logs[] {file, framework, lines, error_lines} and the GPUs TensorFlow names
    (index, name, bus id); the import is noted incomplete: nothing of it is judged beyond
    "no line another reader takes". 0. */

@@ -243,6 +243,8 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
 static void parse_host_row(p2p_parser_t *p, ls_line_t *line, int last)
 {
     matrix_t *m = &p->m;
+    if (line->ntok < 1)
+        return; /* a line of blanks: no direction word */
     const char *dir = strcmp(line->tok[0], "D2H") == 0     ? LS_DIR_D2H
                       : strcmp(line->tok[0], "H2D") == 0   ? LS_DIR_H2D
                       : strcmp(line->tok[0], "BiDir") == 0 ? LS_DIR_BIDIR

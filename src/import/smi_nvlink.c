@@ -35,12 +35,23 @@ static const char *skip_blanks(const char *t)
     return t;
 }
 
+/* 1 when the number after word (past sscanf's blanks and a sign) has at most 5 digits, so
+   a %d reads it whole: sscanf's overflow is undefined ("GPU 4294967297" read as GPU 1 on
+   glibc), and no GPU index or link number has more. */
+static int fits(const char *s, const char *word)
+{
+    s += strlen(word);
+    s += strspn(s, " \t");
+    s += strspn(s, "+-");
+    return strspn(s, "0123456789") <= 5;
+}
+
 /* "GPU 0: NVIDIA H200 (UUID: GPU-...)": index, name, uuid. */
 static int gpu_line(const char *t, int *index, char *name, size_t namelen, char *uuid,
                     size_t uuidlen)
 {
     int used = 0;
-    if (sscanf(t, "GPU %d:%n", index, &used) != 1 || used == 0 || *index < 0)
+    if (!fits(t, "GPU") || sscanf(t, "GPU %d:%n", index, &used) != 1 || used == 0 || *index < 0)
         return 0;
     const char *rest = skip_blanks(t + used);
     const char *paren = strstr(rest, " (UUID:");
@@ -74,7 +85,7 @@ static int all_inactive_line(const char *t)
 static int status_line(const char *t)
 {
     int link, used = 0;
-    if (sscanf(t, "Link %d:%n", &link, &used) != 1 || used == 0)
+    if (!fits(t, "Link") || sscanf(t, "Link %d:%n", &link, &used) != 1 || used == 0)
         return 0;
     const char *rest = skip_blanks(t + used);
     double gbps;
@@ -94,7 +105,8 @@ static int nhc_line(const char *t, int *index, int *all)
 {
     for (const char *g = strstr(t, "GPU "); g; g = strstr(g + 4, "GPU ")) {
         int used = 0;
-        if (sscanf(g, "GPU %d has %n", index, &used) != 1 || used == 0 || *index < 0)
+        if (!fits(g, "GPU") || sscanf(g, "GPU %d has %n", index, &used) != 1 || used == 0 ||
+            *index < 0)
             continue;
         *all = !strncmp(g + used, "all nvlinks inactive", 20);
         if (*all || !strncmp(g + used, "nvlinks inactive:", 17))
@@ -109,7 +121,8 @@ static int nhc_links(json_t *gpu, const char *t)
     int n = 0, link, used;
     for (const char *l = strstr(t, "Link "); l; l = strstr(l + 5, "Link ")) {
         used = 0;
-        if (sscanf(l, "Link %d: Inactive%n", &link, &used) == 1 && used > 0 && link >= 0) {
+        if (fits(l, "Link") && sscanf(l, "Link %d: Inactive%n", &link, &used) == 1 && used > 0 &&
+            link >= 0) {
             json_object_set_new(nvlink_of(gpu, link), "active", json_false());
             n++;
         }
@@ -163,7 +176,7 @@ static void error_counter(json_t *l, const char *what, long long count)
 static void link_line(json_t *gpu, const char *t)
 {
     int link, used = 0;
-    if (!gpu || sscanf(t, "Link %d:%n", &link, &used) != 1 || used == 0)
+    if (!gpu || !fits(t, "Link") || sscanf(t, "Link %d:%n", &link, &used) != 1 || used == 0)
         return;
     const char *rest = skip_blanks(t + used);
     double gbps;

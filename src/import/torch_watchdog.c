@@ -33,9 +33,11 @@
      WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.
        ... (2.4's nightlies: "... before it is being destructed."), at the program's exit */
 #include "torch_watchdog.h"
+#include "framework_log.h"
 #include "import_note.h"
 #include "import_util.h"
 #include "model/doc.h"
+#include "model/topo.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -80,10 +82,14 @@ static int pg_warning_of(const char *s, const char **at)
     return -1;
 }
 
+/* A framework's log (vLLM's, commonly ending in the not_destroyed warning at exit) whose
+   error lines or tracebacks are the run's story is left to its reader, which names them
+   as not judged: read as set-up warnings, the answer would be a program setting alone. */
 int ls_torch_pg_warning_detect(const char *text)
 {
     const char *at;
-    return pg_warning_of(text, &at) >= 0;
+    return pg_warning_of(text, &at) >= 0 &&
+           !(ls_framework_log_detect(text) && ls_framework_log_has_errors(text));
 }
 
 /* Whether a line of s ends inside markers[0] after its "Watchdog caught ". */
@@ -329,17 +335,6 @@ static void read_stuck(json_t *w, const char *s, const who_t *who)
         json_decref(o);
 }
 
-static void add_int_once(json_t *list, long long v)
-{
-    size_t i;
-    json_t *x;
-    json_array_foreach(list, i, x) {
-        if (json_integer_value(x) == v)
-            return;
-    }
-    json_array_append_new(list, json_integer(v));
-}
-
 /* A ProcessGroupNCCL set-up warning: counted in warnings[] by kind, with the ranks that
    printed it (the global rank where printed, else the rank in its group) and, for
    barrier()'s, the GPU it guessed ("using GPU N"). */
@@ -365,9 +360,9 @@ static void read_warning(json_t *w, const char *s, const who_t *who)
     if (r < 0 && old && old < at)
         num_after(old, "Rank ", &r);
     if (r >= 0)
-        add_int_once(json_object_get(o, "ranks"), r);
-    if (num_after(s, "using GPU ", &gpu))
-        add_int_once(ls_json_array_at(o, "gpus"), gpu);
+        ls_json_add_int_once(json_object_get(o, "ranks"), r);
+    if (num_after(s, "using GPU ", &gpu) && gpu >= 0 && gpu < LS_MAX_GPUS) /* a GPU index */
+        ls_json_add_int_once(ls_json_array_at(o, "gpus"), gpu);
 }
 
 static void read_line(json_t *w, const char *s)

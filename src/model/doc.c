@@ -337,6 +337,17 @@ json_t *ls_json_array_at(json_t *obj, const char *key)
     return json_is_array(v) ? v : NULL;
 }
 
+int ls_json_add_int_once(json_t *list, long long v)
+{
+    size_t i;
+    const json_t *x;
+    json_array_foreach(list, i, x) {
+        if (json_integer_value(x) == v)
+            return 0;
+    }
+    return json_array_append_new(list, json_integer(v)) == 0;
+}
+
 json_t *ls_json_object_at(json_t *obj, const char *key)
 {
     json_t *v = json_object_get(obj, key);

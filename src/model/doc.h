@@ -90,6 +90,8 @@ long long ls_json_int(const json_t *obj, const char *key, long long fallback);
 json_t *ls_json_array_at(json_t *obj, const char *key);
 /* The same for an object member. */
 json_t *ls_json_object_at(json_t *obj, const char *key);
+/* Appends integer v to array list unless list holds it already; 1 when appended. */
+int ls_json_add_int_once(json_t *list, long long v);
 /* The first object of array whose integer key1 is v1 and, unless key2 is NULL, whose
    key2 is v2 (an absent key reads -1); NULL when none. The result is array's, mutable
    where the caller's array is (strchr's way). */

@@ -146,6 +146,45 @@ static void deployment_errors_of_two_gpus(void **state)
     json_decref(doc);
 }
 
+/* A GPU number no index can be ("GPU 99999999999", "GPU: 4294967295", a list's "70000")
+   names no GPU: atoi wrapped the first into GPU 1215752191 and the second into -1, "All". */
+static void gpu_numbers_past_any_index_name_none(void **state)
+{
+    (void)state;
+    char text[sizeof deployment_error + 16];
+    snprintf(text, sizeof text, "%s", deployment_error);
+    char *five = strstr(text, "GPU 5 had");
+    memcpy(five + 4, "9999999999", 10); /* "GPU 99999999999 memory errors..." */
+    json_t *doc = doc_of(text);
+    const json_t *r = json_array_get(
+        json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(doc, "dcgm"),
+                                                                      0),
+                                                       "tests"),
+                                       0),
+                        "results"),
+        0);
+    assert_string_equal(ls_json_str(r, "status", ""), "fail");
+    assert_int_equal(json_array_size(json_object_get(r, "gpus")), 0);
+    json_decref(doc);
+    doc = doc_of(
+        "| Memory Bandwidth          | Pass - GPUs: 1, 70000, 3                       |\n"
+        "|                           | Fail - GPU: 4294967295                         |\n");
+    const json_t *t =
+        json_array_get(json_object_get(json_array_get(json_object_get(doc, "dcgm"), 0), "tests"),
+                       0);
+    size_t i;
+    const json_t *x;
+    json_array_foreach(json_object_get(t, "results"), i, x) {
+        assert_null(json_object_get(x, "all_gpus"));
+        size_t k;
+        const json_t *g;
+        json_array_foreach(json_object_get(x, "gpus"), k, g) {
+            assert_true(json_integer_value(g) == 1 || json_integer_value(g) == 3);
+        }
+    }
+    json_decref(doc);
+}
+
 /* DCGM's own severity, where the output gives it, decides the node action. */
 static void dcgm_severity_decides_the_action(void **state)
 {
@@ -177,6 +216,7 @@ int main(void)
         cmocka_unit_test(other_tables_are_not_taken),
         cmocka_unit_test(deployment_error_alone_is_a_failed_check),
         cmocka_unit_test(deployment_errors_of_two_gpus),
+        cmocka_unit_test(gpu_numbers_past_any_index_name_none),
         cmocka_unit_test(dcgm_severity_decides_the_action),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,7 @@
 /* nvlink_errors, one meaning everywhere (model/nvlink_errors.h): replays and recoveries are
-   0 on a sound link, so any is an error with node action isolate; CRC counts alone were
+   0 on a sound link, so any that rose over a window is an error with node action isolate,
+   and any counted since the driver loaded (no window: maybe history) a warning with node
+   action watch until a second reading shows it climb; CRC counts alone were
    corrected in the link layer. Judged on the counters since the driver loaded that a
    pasted `nvidia-smi nvlink -e` shows (analyze/rules_nvlink_counts.c), on counters that
    rose while linkscope measured (analyze/rules_gpus.c) and on linkscope health's window
@@ -55,20 +57,22 @@ static const json_t *the_finding(const json_t *f)
     return found;
 }
 
-static void replays_on_one_link_isolate(void **state)
+/* A count since the driver loaded is not a rise: watched, the next reading asked for. */
+static void replays_on_one_link_watch(void **state)
 {
     (void)state;
     json_t *f = findings_of(211, 0, 0);
     const json_t *x = the_finding(f);
-    assert_string_equal(ls_json_str(x, "severity", ""), "error");
-    assert_string_equal(ls_json_str(x, "node_action", ""), "isolate");
+    assert_string_equal(ls_json_str(x, "severity", ""), "warning");
+    assert_string_equal(ls_json_str(x, "node_action", ""), "watch");
     assert_string_equal(ls_json_str(x, "subject", ""), "GPU0");
     const char *msg = ls_json_str(x, "message", "");
     assert_non_null(strstr(msg, "link 1: 211 replays; its other 1 link 0"));
     assert_non_null(strstr(msg, "point at those links' hardware"));
+    assert_non_null(strstr(msg, "`nvidia-smi nvlink -e` again under NVLink load"));
     json_decref(f);
     f = findings_of(0, 1, 0); /* a recovery alone */
-    assert_string_equal(ls_json_str(the_finding(f), "node_action", ""), "isolate");
+    assert_string_equal(ls_json_str(the_finding(f), "node_action", ""), "watch");
     json_decref(f);
 }
 
@@ -140,6 +144,10 @@ static void health_judges_the_same(void **state)
     assert_string_equal(health_action(0, 0, 40), "watch");
     assert_string_equal(health_action(0, 0, 0), "");
     assert_int_equal(ls_nvlink_errors_action(0, 0), LS_ACT_NONE);
+    /* one rise isolates; the same count since the driver loaded is watched */
+    assert_int_equal(ls_nvlink_errors_action(1, 0), LS_ACT_ISOLATE);
+    assert_int_equal(ls_nvlink_count_action(1, 0), LS_ACT_WATCH);
+    assert_int_equal(ls_nvlink_count_action(0, 0), LS_ACT_NONE);
     assert_true(ls_nvlink_counter_saturated(65535));
     assert_true(ls_nvlink_counter_saturated(4294967295LL));
     assert_false(ls_nvlink_counter_saturated(65536));
@@ -148,7 +156,7 @@ static void health_judges_the_same(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(replays_on_one_link_isolate),
+        cmocka_unit_test(replays_on_one_link_watch),
         cmocka_unit_test(saturated_counter_said_at_least),
         cmocka_unit_test(crc_alone_is_information),
         cmocka_unit_test(all_zero_is_quiet),

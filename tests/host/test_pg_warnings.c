@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -57,6 +58,58 @@ static void barrier_guess_alone(void **state)
     ls_test_silent(doc, "collective_timeout");
     ls_test_silent(doc, "nccl_warn");
     json_decref(doc);
+}
+
+/* "using GPU N" names a GPU only where N can be a GPU index: a number no GPU has
+   (negative, or past LS_MAX_GPUS) is left out, the warning still counted. */
+static void guessed_gpu_out_of_range_left_out(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[PG ID 0 PG GUID 0 Rank 0]  using GPU -5 to perform barrier as devices used by this "
+        "process are currently unknown. This can potentially cause a hang if this rank to GPU "
+        "mapping is incorrect.\n"
+        "[PG ID 0 PG GUID 0 Rank 1]  using GPU 4096 to perform barrier as devices used by this "
+        "process are currently unknown. This can potentially cause a hang if this rank to GPU "
+        "mapping is incorrect.\n"
+        "[PG ID 0 PG GUID 0 Rank 2]  using GPU 3 to perform barrier as devices used by this "
+        "process are currently unknown. This can potentially cause a hang if this rank to GPU "
+        "mapping is incorrect.\n";
+    json_t *doc = ls_import_doc_new();
+    char err[256];
+    enum ls_import_format fmt;
+    assert_true(ls_import_text(doc, text, "pg.txt", NULL, &fmt, err, sizeof err) > 0);
+    assert_int_equal(fmt, LS_FMT_TORCH_PG_WARNING);
+    const json_t *o = first_warning(doc);
+    assert_int_equal(ls_json_int(o, "count", 0), 3);
+    ints_are(json_object_get(o, "ranks"), (const long long[]){0, 1, 2}, 3);
+    ints_are(json_object_get(o, "gpus"), (const long long[]){3}, 1);
+    json_decref(doc);
+}
+
+/* A vLLM log ending in the not_destroyed warning at exit: read as set-up warnings while its
+   lines are quiet; with an ERROR line or a traceback in it, left to the framework log's
+   reader, which names them as not judged (the warning alone would answer "a program
+   setting" for a run that failed). */
+static void framework_log_with_errors_is_not_taken(void **state)
+{
+    (void)state;
+    static const char quiet[] =
+        "INFO 06-22 02:54:36 [backends.py:193] Loading model\n"
+        "INFO 06-22 02:54:37 [backends.py:193] Model loaded\n"
+        "INFO 06-22 02:54:39 [backends.py:193] shutting down\n"
+        "[rank0]:[W622 02:54:40.000000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process "
+        "group has NOT been destroyed before we destruct ProcessGroupNCCL. On normal program "
+        "exit, the application should call destroy_process_group to ensure that any pending "
+        "NCCL operations have finished in this process. (function operator())\n";
+    assert_int_equal(ls_import_detect(quiet), LS_FMT_TORCH_PG_WARNING);
+    char failed[sizeof quiet + 128];
+    snprintf(failed, sizeof failed, "%s%s",
+             "ERROR 06-22 02:54:38 [engine.py:160] Engine core failed\n", quiet);
+    assert_int_equal(ls_import_detect(failed), LS_FMT_FRAMEWORK_LOG);
+    snprintf(failed, sizeof failed, "%s%s",
+             "Traceback (most recent call last):\n  File \"x.py\", line 1\n", quiet);
+    assert_int_equal(ls_import_detect(failed), LS_FMT_FRAMEWORK_LOG);
 }
 
 /* pytorch#126275: 2.4's nightly wording, one line per rank, the last cut mid-word by the
@@ -189,9 +242,14 @@ static void cuda_error_reader_wins(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(barrier_guess_alone),      cmocka_unit_test(destroy_warning_cut),
-        cmocka_unit_test(three_kinds_and_old_form), cmocka_unit_test(whole_after_joined_output),
-        cmocka_unit_test(with_a_timeout),           cmocka_unit_test(cuda_error_reader_wins),
+        cmocka_unit_test(barrier_guess_alone),
+        cmocka_unit_test(destroy_warning_cut),
+        cmocka_unit_test(three_kinds_and_old_form),
+        cmocka_unit_test(whole_after_joined_output),
+        cmocka_unit_test(with_a_timeout),
+        cmocka_unit_test(cuda_error_reader_wins),
+        cmocka_unit_test(guessed_gpu_out_of_range_left_out),
+        cmocka_unit_test(framework_log_with_errors_is_not_taken),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

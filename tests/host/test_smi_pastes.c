@@ -199,6 +199,27 @@ static void health_check_message(void **state)
     assert_int_not_equal(ls_import_detect("GPU 0 has nvlinks enabled\n"), LS_FMT_SMI_NVLINK);
 }
 
+/* A GPU or link number too long for an int names none: sscanf's overflow (undefined) read
+   "GPU 4294967297" as GPU 1 and "Link 99999999999" as link 1215752191. */
+static void nvlink_numbers_past_an_int_name_none(void **state)
+{
+    (void)state;
+    assert_int_not_equal(ls_import_detect("GPU 4294967297 has all nvlinks inactive\n"),
+                         LS_FMT_SMI_NVLINK);
+    assert_int_not_equal(ls_import_detect("GPU 4294967296: NVIDIA H100 (UUID: GPU-1)\n"
+                                          "\t Link 0: 26.562 GB/s\n"),
+                         LS_FMT_SMI_NVLINK);
+    json_t *doc = import_text("GPU 1 has nvlinks inactive: Link 99999999999: Inactive\n"
+                              "         Link 5: Inactive\n",
+                              LS_FMT_SMI_NVLINK);
+    const json_t *g = json_array_get(json_object_get(doc, "gpus"), 0);
+    assert_int_equal(ls_json_int(g, "index", -1), 1);
+    const json_t *links = json_object_get(g, "nvlinks");
+    assert_int_equal(json_array_size(links), 1);
+    assert_int_equal(ls_json_int(json_array_get(links, 0), "link", -1), 5);
+    json_decref(doc);
+}
+
 /* -q pasted as a Markdown code block: every line four spaces in. */
 static const char indented_query[] = "    ==============NVSMI LOG==============\n"
                                      "    \n"
@@ -372,6 +393,7 @@ int main(void)
         cmocka_unit_test(query_readings_out_of_range_are_not_kept),
         cmocka_unit_test(query_unknown_error_values),
         cmocka_unit_test(nvbandwidth_sum_lines_alone),
+        cmocka_unit_test(nvlink_numbers_past_an_int_name_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
