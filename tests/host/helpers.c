@@ -123,6 +123,17 @@ void ls_test_silent(const json_t *doc, const char *rule)
     json_decref(found);
 }
 
+size_t ls_test_count(const json_t *doc, const char *rule)
+{
+    json_t *found = ls_findings(doc);
+    size_t i, n = 0;
+    const json_t *f;
+    json_array_foreach(found, i, f)
+        n += !strcmp(ls_json_str(f, "rule", ""), rule);
+    json_decref(found);
+    return n;
+}
+
 json_t *ls_test_import_text(const char *text, int want)
 {
     json_t *doc = ls_import_doc_new();

@@ -32,6 +32,9 @@ void ls_test_quiet(const json_t *doc);
 void ls_test_fires(const json_t *doc, const char *rule, const char *sev, const char *action,
                    const char *has);
 
+/* How many of doc's findings are of rule. */
+size_t ls_test_count(const json_t *doc, const char *rule);
+
 /* doc's findings hold none of rule (else the test fails with its message). */
 void ls_test_silent(const json_t *doc, const char *rule);
 

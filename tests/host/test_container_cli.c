@@ -16,18 +16,6 @@
 #include "import/import.h"
 #include "model/doc.h"
 
-static size_t count_rule(const json_t *doc, const char *rule)
-{
-    json_t *f = ls_findings(doc);
-    size_t i, n = 0;
-    const json_t *x;
-    json_array_foreach(f, i, x) {
-        n += !strcmp(ls_json_str(x, "rule", ""), rule);
-    }
-    json_decref(f);
-    return n;
-}
-
 /* dalle-playground#104: docker's error (the poster broke the line after "initialization
    error: ") and dmesg's API mismatch, two files of one document: one finding, the
    versions from the kernel's line. */
@@ -49,7 +37,7 @@ static void beside_the_kernel_line(void **state)
                   "(515.48.07) and the loaded kernel module (510.73.05) differ (API mismatch), "
                   "2 times");
     ls_test_fires(doc, "driver_mismatch", "error", "reboot", "nvidia-container-cli's NVML");
-    assert_int_equal(count_rule(doc, "driver_mismatch"), 1);
+    assert_int_equal(ls_test_count(doc, "driver_mismatch"), 1);
     ls_test_silent(doc, "gpu_lost");
     ls_test_silent(doc, "driver_init_failed");
     json_decref(doc);

@@ -24,18 +24,6 @@ static const json_t *failure(const json_t *doc, size_t i)
     return f;
 }
 
-static size_t count_rule(const json_t *doc, const char *rule)
-{
-    json_t *f = ls_findings(doc);
-    size_t i, n = 0;
-    const json_t *x;
-    json_array_foreach(f, i, x) {
-        n += !strcmp(ls_json_str(x, "rule", ""), rule);
-    }
-    json_decref(f);
-    return n;
-}
-
 /* nvtrust#55: an H100 refused by 550.90.07 (the paste's first copy starts mid-line). */
 static void h100_refused_by_release(void **state)
 {
@@ -50,7 +38,7 @@ static void h100_refused_by_release(void **state)
     assert_string_equal(ls_json_str(f, "release", ""), "550.90.07");
     ls_test_fires(doc, "driver_init_failed", "error", "isolate",
                   "PCI ID 10de:2330, not supported by the 550.90.07 driver release");
-    assert_int_equal(count_rule(doc, "driver_init_failed"), 1);
+    assert_int_equal(ls_test_count(doc, "driver_init_failed"), 1);
     ls_test_silent(doc, "gpu_off_bus");
     ls_test_silent(doc, "driver_mismatch");
     json_decref(doc);
@@ -80,7 +68,7 @@ static void old_form_with_probe_failure(void **state)
                             LS_FMT_KERNEL_LOG);
     assert_string_equal(ls_json_str(failure(doc, 0), "release", ""), "304.116");
     ls_test_fires(doc, "driver_init_failed", "error", "isolate", "PCI ID 10de:1292");
-    assert_int_equal(count_rule(doc, "driver_init_failed"), 1);
+    assert_int_equal(ls_test_count(doc, "driver_init_failed"), 1);
     json_decref(doc);
 }
 

@@ -24,18 +24,6 @@ static const json_t *event(const json_t *doc, size_t i)
     return e;
 }
 
-static size_t count_rule(const json_t *doc, const char *rule)
-{
-    json_t *f = ls_findings(doc);
-    size_t i, n = 0;
-    const json_t *x;
-    json_array_foreach(f, i, x) {
-        n += !strcmp(ls_json_str(x, "rule", ""), rule);
-    }
-    json_decref(f);
-    return n;
-}
-
 /* k8s-device-plugin#189: the form before 0.12 (", the device will go unhealthy."). */
 static void plugin_xid69(void **state)
 {
@@ -73,7 +61,7 @@ static void klog_form_joins_nvrm(void **state)
                         "k8s-device-plugin: marking device as unhealthy.");
     ls_test_fires(doc, "xid", "error", "reboot", "PCI 00000000:3b:00.0");
     ls_test_fires(doc, "xid", "error", "reboot", "2 times");
-    assert_int_equal(count_rule(doc, "xid"), 1);
+    assert_int_equal(ls_test_count(doc, "xid"), 1);
     json_decref(doc);
 }
 
@@ -91,7 +79,7 @@ static void gpu_form_and_all_devices(void **state)
     assert_string_equal(ls_json_str(event(doc, 0), "uuid", ""),
                         "GPU-0d3f9e8a-7b61-4a28-de72-1c2f7e1a2b6c");
     assert_true(json_is_true(json_object_get(event(doc, 1), "all_devices")));
-    assert_int_equal(count_rule(doc, "xid"), 2);
+    assert_int_equal(ls_test_count(doc, "xid"), 2);
     ls_test_fires(doc, "xid", "error", "reset", "GPU-0d3f9e8a");
     json_decref(doc);
 }
