@@ -239,14 +239,6 @@ static void add_pair_entry(p2p_parser_t *p, int row, int col, double value)
         p->bandwidth++;
 }
 
-/* A cell the tools print: a number, finite, not negative, below 10^7 (GB/s or us; the
-   fastest copy within one GPU is some thousands of GB/s). Anything else ends the row as a
-   word would: a forged "-5", "inf" or "1e308" is no figure. */
-static int figure(const char *tok, double *v)
-{
-    return ls_tok_double(tok, v) == 0 && *v >= 0 && *v < 1e7;
-}
-
 /* busGrind's host row "D2H 56.83 57.12 ...": one host entry a GPU of the column line. */
 static void parse_host_row(p2p_parser_t *p, ls_line_t *line, int last)
 {
@@ -270,7 +262,7 @@ static void parse_host_row(p2p_parser_t *p, ls_line_t *line, int last)
     }
     for (int c = 0; c < cells; c++) {
         double v;
-        if (!figure(line->tok[c + 1], &v))
+        if (ls_tok_double(line->tok[c + 1], &v) != 0)
             return;
         int g = m->cols[c];
         json_t *e = ls_import_entry(LS_FAMILY_HOST, "bandwidth", "GB/s", v);
@@ -312,7 +304,7 @@ static void parse_matrix_row(p2p_parser_t *p, ls_line_t *line, int last)
     }
     for (int c = 0; c < cells; c++) {
         double v;
-        if (!figure(line->tok[c + 1], &v))
+        if (ls_tok_double(line->tok[c + 1], &v) != 0)
             return;
         int col = m->cols[c];
         if (m->section == SEC_CONNECTIVITY) {
