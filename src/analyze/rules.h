@@ -66,6 +66,9 @@
    of the real corpus and every linkscope run kept them within 1.3 x, at 64 MiB or more
    (rows of milliseconds, not of launch latency). */
 #define LS_ERRATIC_RATIO 1.5
+/* No copy or collective of any GPU reaches 100 TB/s (HBM3e about 8 TB/s, NVLink 5 1.8 TB/s
+   a GPU): a bandwidth figure above it is no measurement (impossible_value). */
+#define LS_BANDWIDTH_BOUND_GBPS 1e5
 #define LS_ERRATIC_MIN_BYTES (64.0 * 1024 * 1024)
 #define LS_CROSS_SOCKET_RATIO 0.75 /* cross-socket median below 75% of same-socket */
 #define LS_NOISY_CV 0.10           /* CV above 10%: noisy (H200 idle: device-timed at most 1.4%) */

@@ -81,6 +81,13 @@ static const char *impossible(const json_t *e, char *buf, size_t len)
         return NULL;
     if (!json_is_number(v))
         return nccl ? NULL : "no figure";
+    /* a bandwidth past any hardware's (the fastest HBM moves some 8 TB/s, an NVLink 5 GPU
+       1.8 TB/s): a forged or misread cell, "1e308" */
+    if (!strcmp(ls_json_str(e, "unit", ""), "GB/s") &&
+        json_number_value(v) > LS_BANDWIDTH_BOUND_GBPS) {
+        snprintf(buf, len, "%g GB/s, past any hardware's bandwidth", json_number_value(v));
+        return buf;
+    }
     if (json_number_value(v) > 0 || (nccl && json_number_value(v) == 0))
         return NULL;
     snprintf(buf, len, "%g %s", json_number_value(v), ls_json_str(e, "unit", ""));
@@ -172,7 +179,8 @@ static const figure_rule_t impossible_values = {
     .fault = impossible,
     .message = "%d figure%s recorded as measured cannot be%.0s: %s; a bandwidth, latency or "
                "throughput of zero or "
-               "below (or none) is no measurement: a measurement that did not run, a tool's cell "
+               "below (or none), or a bandwidth past 100 TB/s, is no measurement: a measurement "
+               "that did not run, a tool's cell "
                "printed as 0.00, "
                "or a hand-edited document; its pairs are unknown, not healthy; next: measure again "
                "(`linkscope run`)",
