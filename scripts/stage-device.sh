@@ -22,5 +22,7 @@ cp tests/cli/*.sh "$dev/cli/"
 mkdir -p "$dev/slurm" && cp tests/slurm/*.sh "$dev/slurm/"
 cp -r tests/fixtures "$dev/fixtures"
 cp -r examples "$dev/examples"
-cp scripts/device-*.sh "$dev/"
+cp scripts/device-*.sh scripts/bench-side-by-side.sh scripts/side-by-side-table.py "$dev/"
+# the established tools (device-pair.sh side), when this checkout sits beside ../shared
+[ -f ../shared/anchors/bin.tar.gz ] && cp ../shared/anchors/bin.tar.gz "$dev/anchors-bin.tar.gz"
 du -sh "$dev"
