@@ -1024,6 +1024,12 @@ static json_t *summary(const plan_ctx_t *c, const json_t *plan)
         summary_line(out, "No group or pair to plan: the document holds no list of the "
                           "machine's GPUs (a GPU the text names by bus id, rank or a tool's "
                           "number is not one); next: import `nvidia-smi topo -m` for it");
+    else if (!json_array_size(out) && c->m->ngpus >= 2 && (c->bad_gpus || bad_pairs(c)))
+        /* the pair's figure is there, but an error finding keeps it out of every proposal */
+        summary_line(out,
+                     "%d GPUs, and a GPU or pair among them named in an error finding: no "
+                     "group to plan until it is mended",
+                     c->m->ngpus);
     else if (!json_array_size(out)) /* never a heading over nothing */
         summary_line(out,
                      c->m->ngpus < 2 ? "%d GPU in the text: no group or pair to plan"

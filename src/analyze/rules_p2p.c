@@ -75,6 +75,16 @@ static int no_peer_access(const ls_machine_t *m, const ls_p2p_index_t *ix, int a
     return 0;
 }
 
+/* 1 when the document names every GPU and each is a GeForce board: NVIDIA's driver gives
+   GeForce cards no PCIe peer access, so a machine of them has none by design. */
+static int all_geforce(const ls_machine_t *m)
+{
+    for (int g = 0; g < m->ngpus; g++)
+        if (!ls_machine_geforce(m, g))
+            return 0;
+    return m->ngpus > 0;
+}
+
 /* nvbandwidth waives its device-to-device testcases when no GPU pair has peer access
    (its filter of accessible peer pairs finds none). */
 static void waived(const ls_machine_t *m, json_t *out)
@@ -88,6 +98,16 @@ static void waived(const ls_machine_t *m, json_t *out)
         if (strcmp(ls_json_str(e, "source", ""), "nvbandwidth") ||
             !strstr(test, "device_to_device") || !strstr(ls_json_str(e, "error", ""), "waived"))
             continue;
+        if (all_geforce(m)) {
+            ls_finding_add(out, "p2p_unavailable", LS_SEV_INFO, LS_ABOUT_WHAT("all GPUs"),
+                           json_pack("[s]", id),
+                           "nvbandwidth waived %s: no GPU pair has peer access, so copies "
+                           "between GPUs go through host memory and NCCL uses SHM; the "
+                           "platform's design, not a fault: every GPU is a GeForce board "
+                           "(%s), and NVIDIA's driver gives them no PCIe peer access",
+                           test, ls_machine_gpu_name(m, 0));
+            return;
+        }
         ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, LS_ABOUT_WHAT("all GPUs"),
                        json_pack("[s]", id),
                        "nvbandwidth waived %s: it does so when no GPU pair has peer access, so "

@@ -244,6 +244,20 @@ static int read_fabric_manager(json_t *doc, const char *text, const char *name, 
     return n;
 }
 
+/* p2pBandwidthLatencyTest's matrices, and simpleP2P's lines pasted with them: the two
+   cuda-samples are run together to judge a pair's P2P, and only simpleP2P checks the data
+   read over it (a pair can copy at full speed and return wrong data: cuda-samples'
+   "Verification error @ element"). Both are kept. */
+static int read_p2p_sample(json_t *doc, const char *text, const char *name, char *err,
+                           size_t errlen)
+{
+    int n = ls_import_p2p_sample(doc, text, name, err, errlen);
+    char ignored[512]; /* no simpleP2P line: the matrices' alone */
+    if (n >= 0 && ls_simple_p2p_detect(text))
+        ls_import_simple_p2p(doc, text, name, ignored, sizeof ignored);
+    return n;
+}
+
 /* topo -p2p pasted alone: the GPUs of its header with every link unknown, so that the
    P2P words are kept (issue 22); the import notes that the topology is not in it. */
 static int topo_from_p2p(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
@@ -360,7 +374,7 @@ static const ls_importer_t readers[] = {
     {.fmt = LS_FMT_P2P_SAMPLE,
      .name = "p2pBandwidthLatencyTest",
      .detect = ls_p2p_sample_detect,
-     .read_text = ls_import_p2p_sample,
+     .read_text = read_p2p_sample,
      .help = "cuda-samples: P2P bandwidth and latency matrices,\n"
              "peer access"},
     {.fmt = LS_FMT_SIMPLE_P2P,

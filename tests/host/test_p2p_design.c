@@ -59,6 +59,64 @@ static void p2p_unavailable_by_design(void **state)
     json_decref(doc);
 }
 
+/* nvbandwidth's waived device-to-device testcase: by design on GeForce boards only. */
+static void waived_by_design(void **state)
+{
+    (void)state;
+    const char *fmt = "nvbandwidth Version: v0.8\n\nDevice 0: %s\nDevice 1: %s\n\n"
+                      "Waiving device_to_device_memcpy_read_ce.\n\n";
+    char text[1024];
+    snprintf(text, sizeof text, fmt, "NVIDIA GeForce RTX 5090", "NVIDIA GeForce RTX 5090");
+    json_t *doc = ls_test_import_text(text, LS_FMT_NVBANDWIDTH);
+    ls_test_fires(doc, "p2p_unavailable", "info", "", "GeForce");
+    json_decref(doc);
+
+    snprintf(text, sizeof text, fmt, "NVIDIA GeForce RTX 5090", "NVIDIA RTX A6000");
+    doc = ls_test_import_text(text, LS_FMT_NVBANDWIDTH);
+    ls_test_fires(doc, "p2p_unavailable", "warning", "", "ACS");
+    json_decref(doc);
+
+    snprintf(text, sizeof text, fmt, "NVIDIA L40S", "NVIDIA L40S");
+    doc = ls_test_import_text(text, LS_FMT_NVBANDWIDTH);
+    ls_test_fires(doc, "p2p_unavailable", "warning", "", "ACS");
+    json_decref(doc);
+}
+
+/* p2pBandwidthLatencyTest's matrices pasted with simpleP2P's run on the same pair: the
+   matrices look healthy, simpleP2P's check of the data read over P2P fails. */
+static void matrices_with_simple_p2p(void **state)
+{
+    (void)state;
+    char text[8192];
+    head(text, sizeof text, "NVIDIA GeForce RTX 4090", 2, islands);
+    size_t used = strlen(text);
+    snprintf(text + used, sizeof text - used,
+             "Bidirectional P2P=Disabled Bandwidth Matrix (GB/s)\n"
+             "   D\\D     0      1\n     0 916.96  30.98\n     1  30.75 922.65\n"
+             "Bidirectional P2P=Enabled Bandwidth Matrix (GB/s)\n"
+             "   D\\D     0      1\n     0 918.04  54.12\n     1  54.12 923.09\n"
+             "[./simpleP2P] - Starting...\n"
+             "Checking for multiple GPUs...\nCUDA-capable device count: 2\n"
+             "Run kernel on GPU1, taking source data from GPU0 and writing to GPU1...\n"
+             "Run kernel on GPU0, taking source data from GPU1 and writing to GPU0...\n"
+             "Copy data back to host from GPU0 and verify results...\n"
+             "Verification error @ element 1: val = 0.000000, ref = 4.000000\n"
+             "Verification error @ element 2: val = 0.000000, ref = 8.000000\n"
+             "Disabling peer access...\nShutting down...\nTest failed!\n");
+    json_t *doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
+    ls_test_fires(doc, "p2p_corrupt", "error", "isolate", "wrong");
+    json_decref(doc);
+
+    /* the matrices alone: nothing says the data is wrong */
+    text[used] = '\0';
+    snprintf(text + used, sizeof text - used,
+             "Bidirectional P2P=Enabled Bandwidth Matrix (GB/s)\n"
+             "   D\\D     0      1\n     0 918.04  54.12\n     1  54.12 923.09\n");
+    doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
+    ls_test_silent(doc, "p2p_corrupt");
+    json_decref(doc);
+}
+
 /* Two GPUs with peer access, the one-way matrices (direct, staged) and, when latency is
    set, the two latency matrices: direct write lat_on us, staged lat_off us. */
 static json_t *pair(double direct, double staged, double lat_on, double lat_off)
@@ -161,6 +219,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(p2p_unavailable_by_design),
+        cmocka_unit_test(waived_by_design),
+        cmocka_unit_test(matrices_with_simple_p2p),
         cmocka_unit_test(p2p_no_gain_with_latency),
         cmocka_unit_test(bidir_low_repeats),
         cmocka_unit_test(bidir_unknown_links_not_compared),
