@@ -332,6 +332,8 @@ static int gdr_receive_only(const json_t *e)
     return 0;
 }
 
+static int log_one_node(const log_src_t *src, int n, int i);
+
 static void gdr_disabled(const ls_machine_t *m, const log_src_t *src, int n, json_t *out)
 {
     for (int i = 0; i < n; i++) {
@@ -365,6 +367,18 @@ static void gdr_disabled(const ls_machine_t *m, const log_src_t *src, int n, jso
         if (with + without)
             snprintf(count, sizeof count, "%d of %d network connections run without it: ", without,
                      with + without);
+        else if (log_one_node(src, n, i)) {
+            /* NCCL probes every NIC at init and says so even where the communicator never
+               leaves the node: a node's own traffic goes over P2P or SHM, not the NIC */
+            ls_finding_about(out, "gdr_disabled", LS_SEV_INFO, src[i].about, src[i].subject,
+                             src[i].evidence,
+                             "GPUDirect RDMA is off for the node's NICs (%s), but every rank of "
+                             "this log is on one node, which NCCL never reaches through its "
+                             "network: nothing here is slower for it; it matters when a job "
+                             "spans nodes",
+                             cause);
+            continue;
+        }
         ls_finding_about(out, "gdr_disabled", LS_SEV_WARNING, src[i].about, src[i].subject,
                          src[i].evidence,
                          "GPUDirect RDMA is off: %snetwork traffic is staged through host memory "

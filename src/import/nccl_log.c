@@ -1,4 +1,5 @@
 #include "nccl_log.h"
+#include "nccl_row_pieces.h"
 #include "nccl_log_extras.h"
 #include "model/doc.h"
 #include "nccl_log_bare.h"
@@ -91,6 +92,9 @@ static int line_prefix(const char *line, const char *kw, char *host, size_t len,
     host[0] = '\0', *dev = -1;
     if (thread)
         thread[0] = '\0';
+    const char *glued = ls_row_piece_log_start(line); /* nccl-tests' row piece in front */
+    if (glued && glued < kw)
+        line = glued;
     const char *end = kw;
     while (end > line && end[-1] == ' ')
         end--;

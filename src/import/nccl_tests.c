@@ -3,6 +3,7 @@
    versions without the root column, the "error" column of 2.0-era builds and the
    per-iteration columns of -I are all read the same way. */
 #include "nccl_tests.h"
+#include "nccl_row_pieces.h"
 #include "import_util.h"
 #include "nccl_text.h"
 #include "model/busid.h"
@@ -845,6 +846,7 @@ typedef struct {
     debug_t dbg;
     block_t block;
     int added;
+    char pending[1024]; /* a result row's pieces read so far (nccl_row_pieces.h) */
 } parser_t;
 
 static void flush(parser_t *p)
@@ -933,6 +935,35 @@ static int handle_line(parser_t *p, ls_line_t *line, char *err, size_t errlen)
     return 0;
 }
 
+/* The row whose pieces were gathered (nccl_row_pieces.h), read as one line. */
+static int handle_pending(parser_t *p, char *err, size_t errlen)
+{
+    ls_line_t row;
+    snprintf(row.buf, sizeof row.buf, "%s", p->pending);
+    p->pending[0] = '\0';
+    return handle_line(p, &row, err, errlen);
+}
+
+/* One line of the paste: a result row's piece glued to NCCL's log line is set aside and
+   the log line read; the row's last piece completes it; anything else first reads the
+   pieces gathered so far (a row cut short keeps the groups it has). */
+static int feed_line(parser_t *p, ls_line_t *line, char *err, size_t errlen)
+{
+    if (ls_row_piece_split(line->buf, p->pending, sizeof p->pending))
+        return handle_line(p, line, err, errlen);
+    if (!p->pending[0])
+        return handle_line(p, line, err, errlen);
+    if (strstr(line->buf, "] NCCL INFO ") || strstr(line->buf, "] NCCL WARN "))
+        return handle_line(p, line, err, errlen); /* between two pieces */
+    if (ls_row_piece_tail(line->buf)) {
+        size_t used = strlen(p->pending);
+        snprintf(p->pending + used, sizeof p->pending - used, "%s", line->buf);
+        return handle_pending(p, err, errlen);
+    }
+    int rc = handle_pending(p, err, errlen);
+    return rc ? rc : handle_line(p, line, err, errlen);
+}
+
 static void apply_debug(json_t *doc, const debug_t *dbg)
 {
     const char *key;
@@ -961,7 +992,9 @@ int ls_import_nccl_tests(json_t *doc, const char *text, const char *name, const 
     ls_line_t line;
     const char *pos = text;
     while (rc == 0 && ls_next_line(&pos, &line))
-        rc = handle_line(&p, &line, err, errlen);
+        rc = feed_line(&p, &line, err, errlen);
+    if (rc == 0 && p.pending[0])
+        rc = handle_pending(&p, err, errlen);
     if (rc == 0) {
         p.added += flush_block(&p.block, doc, name, variant, collective, &p.dbg);
     }
