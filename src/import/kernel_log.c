@@ -136,6 +136,28 @@ static int plugin_xid(const char *line, int *xid, char *uuid, size_t ulen, char 
     return 0;
 }
 
+/* nvidia-smi's notice of an Xid event while it loops (-l / --loop: "on Linux ECC error or
+   Xid error events will print out during the sleep period", its man page; NVML's
+   critical-Xid event): "GPU 00000000:04:00.0: Detected Critical Xid Error", at the
+   line's start or after a blank. It names the GPU, not the Xid's number. The bus id,
+   normalized, into bus; 0, or -1 when the line is none. */
+static int smi_xid_notice(const char *line, char *bus, size_t len)
+{
+    static const char says[] = ": Detected Critical Xid Error";
+    const char *p = strstr(line, says);
+    if (!p)
+        return -1;
+    const char *g = p;
+    while (g > line && !isspace((unsigned char)g[-1]))
+        g--; /* the bus id's start */
+    if (g - line < 4 || strncmp(g - 4, "GPU ", 4) != 0 ||
+        (g - 4 > line && !isspace((unsigned char)g[-5]) && g[-5] != ']'))
+        return -1;
+    char raw[48];
+    snprintf(raw, sizeof raw, "%.*s", (int)(p - g < 47 ? p - g : 47), g);
+    return ls_busid_normalize(raw, bus, len) == 0 ? 0 : -1;
+}
+
 /* libnvidia-container's nvidia-container-cli failing on NVML's version mismatch (the
    container runtime's hook; its src/cli/configure.c: warnx("initialization error: %s") and
    its other stages, with src/error.c's "nvml error: " and NVML's nvmlErrorString,
@@ -184,6 +206,7 @@ int ls_kernel_log_detect(const char *text)
     while (ls_next_line(&pos, &line))
         if (nvrm_at(line.buf) || ls_sxid_parse(line.buf, &e) == 0 ||
             plugin_xid(line.buf, &xid, uuid, sizeof uuid, words, sizeof words) == 0 ||
+            smi_xid_notice(line.buf, uuid, sizeof uuid) == 0 ||
             (strstr(line.buf, "nvidia-nvlink: ") &&
              ls_nvlink_fail_says(strstr(line.buf, "nvidia-nvlink: "))))
             return 1;
@@ -683,6 +706,21 @@ static int read_plugin_xid(ctx_t *c, const char *line)
     return 0;
 }
 
+/* nvidia-smi's loop notice: one events[] record of the GPU by bus id, its Xid's number
+   unknown ("xid_unknown"; no "xid"), "source" nvidia-smi; 0, or -1 when the line is none. */
+static int read_smi_notice(ctx_t *c, const char *line)
+{
+    char bus[32];
+    if (smi_xid_notice(line, bus, sizeof bus) != 0)
+        return -1;
+    flush(c);
+    gpu_at(c, bus);
+    json_array_append_new(c->events,
+                          json_pack("{s:s, s:b, s:s, s:s}", "bus_id", bus, "xid_unknown", 1,
+                                    "source", "nvidia-smi", "text", "Detected Critical Xid Error"));
+    return 0;
+}
+
 static void read_line(ctx_t *c, const char *line)
 {
     snprintf(c->last_raw, sizeof c->last_raw, "%s", line);
@@ -692,7 +730,7 @@ static void read_line(ctx_t *c, const char *line)
         read_sxid(c, line, &sx);
         return;
     }
-    if (read_plugin_xid(c, line) == 0)
+    if (read_plugin_xid(c, line) == 0 || read_smi_notice(c, line) == 0)
         return;
     if (read_nvlink_core(c, line) == 0)
         return;

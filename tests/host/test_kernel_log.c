@@ -375,6 +375,34 @@ static void gsp_boot_failed(void **state)
     assert_int_equal(ls_kernel_log_detect("[ 7.1] NVRMfoo: x\n[ 7.2] NVRM 12: x\n"), 0);
 }
 
+/* nvidia-smi's loop notice "GPU <bus>: Detected Critical Xid Error" (NVML's critical-Xid
+   event, no number): an Xid event of that GPU whose number is unknown, watched, never a
+   drain on its own; beside the kernel's NVRM: Xid line of the same GPU both are kept; a
+   sentence quoting the words without the GPU's bus id is no notice. */
+static void smi_xid_notice(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("GPU 00000000:04:00.0: Detected Critical Xid Error\n"
+                             "Traceback (most recent call last):\n");
+    assert_true(json_is_true(json_object_get(event(doc, 0), "xid_unknown")));
+    assert_null(json_object_get(event(doc, 0), "xid"));
+    assert_string_equal(ls_json_str(event(doc, 0), "bus_id", ""), "00000000:04:00.0");
+    fires(doc, "xid", "warning", "watch");
+    const json_t *f;
+    json_t *found = findings_of(doc, "xid", &f);
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "collect the kernel log"));
+    json_decref(found);
+    json_decref(doc);
+    doc = import_str("[ 10.0] NVRM: Xid (PCI:0000:04:00): 79, pid=1, name=python, GPU has fallen "
+                     "off the bus.\n"
+                     "GPU 00000000:04:00.0: Detected Critical Xid Error\n");
+    assert_int_equal(json_array_size(json_object_get(klog(doc), "events")), 2);
+    fires(doc, "xid", "error", "reboot"); /* the numbered one decides */
+    json_decref(doc);
+    assert_int_equal(ls_kernel_log_detect("nvidia-smi said Detected Critical Xid Error\n"), 0);
+    assert_int_equal(ls_kernel_log_detect("MyGPU 0000:04:00.0: Detected Critical Xid Error\n"), 0);
+}
+
 static void gsp_timeout(void **state)
 {
     (void)state;
@@ -593,17 +621,29 @@ static void reset_required(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(dmesg_prefix),     cmocka_unit_test(dmesg_ctime_prefix),
-        cmocka_unit_test(syslog_prefix),    cmocka_unit_test(journal_prefix),
-        cmocka_unit_test(mismatch_layouts), cmocka_unit_test(load_lines_quiet),
-        cmocka_unit_test(no_nvrm_refused),  cmocka_unit_test(app_bucket_quiet),
-        cmocka_unit_test(xid_actions),      cmocka_unit_test(counted_and_indexed),
-        cmocka_unit_test(off_bus),          cmocka_unit_test(init_failed),
-        cmocka_unit_test(gsp_timeout),      cmocka_unit_test(gsp_boot_failed),
-        cmocka_unit_test(cut_last_line),    cmocka_unit_test(catalog),
-        cmocka_unit_test(uuid_and_serial),  cmocka_unit_test(real_pastes),
-        cmocka_unit_test(no_gpu_found),     cmocka_unit_test(xid63_activation),
-        cmocka_unit_test(reset_required),   cmocka_unit_test(beside_other_tools),
+        cmocka_unit_test(dmesg_prefix),
+        cmocka_unit_test(dmesg_ctime_prefix),
+        cmocka_unit_test(syslog_prefix),
+        cmocka_unit_test(journal_prefix),
+        cmocka_unit_test(mismatch_layouts),
+        cmocka_unit_test(load_lines_quiet),
+        cmocka_unit_test(no_nvrm_refused),
+        cmocka_unit_test(app_bucket_quiet),
+        cmocka_unit_test(xid_actions),
+        cmocka_unit_test(counted_and_indexed),
+        cmocka_unit_test(off_bus),
+        cmocka_unit_test(init_failed),
+        cmocka_unit_test(gsp_timeout),
+        cmocka_unit_test(gsp_boot_failed),
+        cmocka_unit_test(smi_xid_notice),
+        cmocka_unit_test(cut_last_line),
+        cmocka_unit_test(catalog),
+        cmocka_unit_test(uuid_and_serial),
+        cmocka_unit_test(real_pastes),
+        cmocka_unit_test(no_gpu_found),
+        cmocka_unit_test(xid63_activation),
+        cmocka_unit_test(reset_required),
+        cmocka_unit_test(beside_other_tools),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
