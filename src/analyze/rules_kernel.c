@@ -125,7 +125,9 @@ static void group_event(const json_t *doc, json_t *groups, const json_t *e)
                                    "bus", bus, "device", *bus ? "" : uuid, "xid", xid));
     count(g, 1);
     const char *text = ls_json_str(e, "text", "");
-    raise_action(g, ls_xid_action(xid, text));
+    /* an event whose number the line does not give (nvidia-smi's loop notice): watched
+       until the kernel's NVRM: Xid line of that GPU says which */
+    raise_action(g, xid ? ls_xid_action(xid, text) : LS_ACT_WATCH);
     if (cause > 0) {
         raise_action(g, ls_xid_action(cause, ""));
         ls_json_add_int_once(json_object_get(g, "causes"), cause);
@@ -203,6 +205,21 @@ static void device_subject(const json_t *key, char *who, size_t len, ls_about_t 
     *about = LS_ABOUT_WHAT(who);
 }
 
+/* An Xid event without its number (nvidia-smi's "GPU ...: Detected Critical Xid Error",
+   printed while it loops, from NVML's critical-Xid event): the GPU had one; whether it is
+   the GPU's fault (48, 79, 94/95, 119: the catalog's reset or reboot) or an application's
+   (13, 31, 43) only the number says, in the kernel's NVRM: Xid line of that GPU. */
+static void unnumbered_text(ls_text_t *t, long long n)
+{
+    ls_text_put(t,
+                ": an Xid event whose number the line does not give (nvidia-smi's 'Detected "
+                "Critical Xid Error' notice), %lld time%s. Which Xid it was decides whether the "
+                "GPU is at fault or an application: collect the kernel log (dmesg, journalctl "
+                "-k: the NVRM: Xid lines of this GPU) and judge those. Node action: %s: %s; "
+                "no drain on this line alone",
+                n, n == 1 ? "" : "s", ls_action_name(LS_ACT_WATCH), ls_action_words(LS_ACT_WATCH));
+}
+
 static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
 {
     const json_t *key = json_object_get(g, "key");
@@ -218,6 +235,11 @@ static void xid_finding(const json_t *doc, const json_t *g, json_t *out)
     ls_text_t t = {.used = 0};
     ls_text_put(&t, "%s", who);
     put_ident(&t, doc, ls_json_str(key, "bus", ""));
+    if (!xid) {
+        unnumbered_text(&t, n);
+        add(out, "xid", ls_action_severity(a), a, about, t.buf);
+        return;
+    }
     ls_text_put(&t, ": Xid %d (%s), %lld time%s", xid, meaning_of(xid), n, n == 1 ? "" : "s");
     size_t i;
     const json_t *c;

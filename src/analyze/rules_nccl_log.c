@@ -616,19 +616,38 @@ static void error_trails(const log_src_t *src, json_t *out)
 /* The catalog's rows for a TCP connection to another rank that failed from its far end or
    on the way to it (refused, closed, reset, timed out, retries used up): the line is about
    the peer or the network between, not this node's GPUs, so its finding carries node
-   action none (the peer's own log holds the cause). Other WARN lines stay without one. */
+   action none (the peer's own log holds the cause); so do the job's set-up rows below.
+   Other WARN lines stay without one. */
 static const char *const peer_socket_ids[] = {
     "socket_closed",     "socket_connect",     "socket_refused",
     "socket_timeout",    "socket_reset",       "socket_recv",
     "socket_recv_errno", "socket_retries_out", "socket_retries_out_old",
 };
 
+/* The catalog's rows whose every likely cause is the job's own set-up, never the node's
+   hardware (data/nccl-messages.tsv's cause column): an address never filled in
+   (socket_family: NCCL_SOCKET_IFNAME matching nothing, or a unique id garbled between
+   ranks of different NCCL versions), an interface NCCL_SOCKET_IFNAME names missing
+   (no_socket_if), two ranks given one GPU (duplicate_gpu), a setting NCCL refused
+   (env_ignored). Fixing the launch mends them; the node stays in service: node action
+   none. */
+static const char *const job_setup_ids[] = {"socket_family", "no_socket_if", "duplicate_gpu",
+                                            "env_ignored"};
+
+static int listed(const char *id, const char *const *ids, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(id, ids[i]))
+            return 1;
+    return 0;
+}
+
 static void peer_socket_action(const char *id, json_t *out)
 {
-    for (size_t i = 0; i < sizeof peer_socket_ids / sizeof peer_socket_ids[0]; i++)
-        if (!strcmp(id, peer_socket_ids[i]))
-            json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
-                                json_string(ls_action_name(LS_ACT_NONE)));
+    if (listed(id, peer_socket_ids, sizeof peer_socket_ids / sizeof peer_socket_ids[0]) ||
+        listed(id, job_setup_ids, sizeof job_setup_ids / sizeof job_setup_ids[0]))
+        json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
+                            json_string(ls_action_name(LS_ACT_NONE)));
 }
 
 /* A socket connect NCCL retried (import/nccl_log_extras.c) where the paste holds no WARN

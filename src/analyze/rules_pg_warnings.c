@@ -1,7 +1,8 @@
 /* ProcessGroupNCCL's set-up warnings (import/torch_watchdog.c, torch_watchdog[].warnings)
    as torch_pg_warning, an info with node action none: each kind once over the document's
    files, with its count and ranks. They say how the program set PyTorch up (a GPU it had
-   to guess, a group not destroyed at exit), not that anything failed: a healthy node that
+   to guess, a group not destroyed at exit, a variable set by its old name), not that
+   anything failed: a healthy node that
    runs such a program stays in service (docs/analysis.md "torch_pg_warning"). */
 #include "rules.h"
 #include "tools_rules.h"
@@ -25,6 +26,12 @@ static const struct {
              "device_id); it hangs only if ranks and GPUs are mapped otherwise. A program "
              "setting (device_id in init_process_group()), not a fault of a GPU, NCCL or the "
              "network"},
+    {.kind = "env_deprecated",
+     .says = "the program (or its launcher) set a c10d environment variable by its old name; "
+             "PyTorch 2.2 renamed them (NCCL_ASYNC_ERROR_HANDLING to "
+             "TORCH_NCCL_ASYNC_ERROR_HANDLING, ...) and still reads the old one. A naming "
+             "change: rename the variable to silence it; not a fault of a GPU, NCCL or the "
+             "network, and the job runs"},
     {.kind = "not_destroyed",
      .says = "the program exited without destroy_process_group(): PyTorch 2.4 and later say so "
              "at exit (the constraint is older than the warning); NCCL work still pending could "

@@ -285,6 +285,24 @@ static int quoted_failure(const char *line, hit_t *h)
     return 1;
 }
 
+/* PyTorch's warnings that its build carries no kernel for a GPU (torch/cuda/__init__.py):
+   _check_cubins' "NAME with CUDA capability sm_120 is not compatible with the current
+   PyTorch installation." (its next lines list the build's sm_ architectures) and
+   _check_capability's "Found GPU0 NAME which is of cuda capability 3.0. / PyTorch no
+   longer supports this GPU because it is too old.": what the program runs on that GPU
+   fails with cudaErrorNoKernelImageForDevice (209), the error the catalog explains (a
+   build without the GPU's architecture). 1 when read. */
+static int torch_arch_warning(const char *line, hit_t *h)
+{
+    const char *cap = strstr(line, " with CUDA capability sm_");
+    if (!(cap && strstr(cap, " is not compatible with the current PyTorch installation")) &&
+        !strstr(line, "PyTorch no longer supports this GPU because it is too old"))
+        return 0;
+    h->row = ls_cuda_error_by_code(209);
+    h->form = "torch_arch_warning";
+    return h->row != NULL;
+}
+
 /* Reads one line into h: 1 when it names a CUDA error. */
 static int read_hit(const char *line, int tests_text, hit_t *h)
 {
@@ -315,8 +333,8 @@ static int read_hit(const char *line, int tests_text, hit_t *h)
         h->row = row_of_code(h->code, after, h);
         if (!h->row)
             snprintf(h->text, sizeof h->text, "error %d", h->code);
-    } else if (quoted_failure(line, h)) {
-        /* the form and the source line set */
+    } else if (quoted_failure(line, h) || torch_arch_warning(line, h)) {
+        /* the form (and the source line) set */
     } else if (rest &&
                (h->row = ls_cuda_error_in_text(rest, LS_CE_STRINGS | LS_CE_ALSO, 0, &at, &len))) {
         h->form = "cuda_error_text";

@@ -23,6 +23,7 @@
    ("Detected Pre-NVL5 system", '"/usr/bin/nv-fabricmanager -c ..." failed! Exit code: 1',
    its usage text when it refuses its arguments). */
 #include "fabric_manager.h"
+#include "import_note.h"
 #include "import_util.h"
 #include "model/busid.h"
 #include "model/doc.h"
@@ -207,6 +208,7 @@ int ls_fabric_manager_detect(const char *text)
 typedef struct {
     json_t *fm, *failures, *sxids, *hosts, *keys;
     int line, last_failure, last_up, last_down;
+    int cut, last_text; /* the line of a cut version message; the last line with text */
 } ctx_t;
 
 /* The failures, by what the line says (fabric_managers[].failures[].kind). */
@@ -391,6 +393,16 @@ static void read_service(ctx_t *c, const char *msg)
             json_object_set_new(c->fm, "service", json_string(states[i][1]));
 }
 
+/* FM's version-mismatch message cut before its driver's version: its opening words
+   ("fabric manager NVIDIA GPU driver interface version 535.183.01 don'"), which FM prints
+   in no other message (its user guide's text: "... version A don't match with driver
+   version B. Please update with matching NVIDIA driver package."), without the rest. */
+static int mismatch_cut(const char *msg)
+{
+    static const char head[] = "fabric manager NVIDIA GPU driver interface version ";
+    return !strncmp(msg, head, sizeof head - 1) && !strstr(msg, "match with driver version");
+}
+
 static void read_words(ctx_t *c, json_t *doc, const char *msg, const char *level, const char *host)
 {
     char v[32];
@@ -418,6 +430,12 @@ static void read_words(ctx_t *c, json_t *doc, const char *msg, const char *level
         }
     if (read_switch_error(c, msg, host))
         return;
+    if (mismatch_cut(msg)) { /* the driver's version unknown */
+        read_mismatch(c, doc, msg);
+        add_failure(c, "version_mismatch", msg, host);
+        c->cut = c->line;
+        return;
+    }
     for (size_t i = 0; i < sizeof failure_words / sizeof *failure_words; i++)
         if (strstr(msg, failure_words[i].says)) {
             if (!strcmp(failure_words[i].kind, "version_mismatch"))
@@ -486,8 +504,13 @@ int ls_import_fabric_manager(json_t *doc, const char *text, const char *name, ch
     ls_line_t line;
     while (ls_next_line(&pos, &line)) {
         c.line++;
+        if (line.buf[strspn(line.buf, " \t")])
+            c.last_text = c.line;
         read_line(&c, doc, line.buf);
     }
+    if (c.cut && c.cut == c.last_text) /* a message broken over lines goes on: not cut */
+        ls_import_note_missing("the last line is cut inside Fabric Manager's version-mismatch "
+                               "message: the driver's version is not in the text");
     if (json_array_size(c.hosts))
         json_object_set(c.fm, "hosts", c.hosts);
     json_object_set(c.fm, "failures", c.failures);

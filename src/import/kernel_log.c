@@ -49,17 +49,57 @@ typedef struct {
     char body[MSG_MAX];
 } msg_t;
 
-/* The "NVRM: " of a line at a token boundary (a line's start, a blank, ']', ':', /dev/kmsg's
-   "6,1234,5678,-;", rsyslog's "#012", or the '"' of another tool quoting the kernel's
-   line: gpud's scan prints `[XID found] (54 minutes ago) "NVRM: Xid (...): 119, ..."`), or
-   NULL. */
+/* Whether p, in line, is at a token boundary: a line's start, a blank, ']', ':', /dev/kmsg's
+   "6,1234,5678,-;", rsyslog's "#012", or the '"' of another tool quoting the kernel's line
+   (gpud's scan prints `[XID found] (54 minutes ago) "NVRM: Xid (...): 119, ..."`). */
+static int token_start(const char *line, const char *p)
+{
+    return p == line || isspace((unsigned char)p[-1]) || p[-1] == ']' || p[-1] == ':' ||
+           p[-1] == ';' || p[-1] == '"' || (p - line >= 4 && strncmp(p - 4, "#012", 4) == 0);
+}
+
+/* The length of the function name the driver's RmMsg prefix puts after "NVRM " at p, up
+   to its ": ", else 0. The resource manager's debug printer (open-gpu-kernel-modules'
+   nvDbg_vPrintf and RmMsgPrefix) writes, when the RmMsg registry key asks for a prefix,
+   "NVRM" and the function's name in place of the release build's "NVRM: ", then
+   the message's own ": ": "NVRM _threadNodeCheckTimeout: ...", "NVRM
+   kgspBootstrapRiscvOSEarly_GH100: Timeout waiting for GSP target mask release. ...". A C
+   identifier, not /proc/driver/nvidia/version's "NVRM version: NVIDIA UNIX ..." (a file's
+   field, no message of the driver's log). */
+static size_t rmmsg_function(const char *p)
+{
+    if (!isalpha((unsigned char)*p) && *p != '_')
+        return 0;
+    size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    if (strncmp(p + n, ": ", 2) != 0 || (n == 7 && strncmp(p, "version", 7) == 0))
+        return 0;
+    return n;
+}
+
+/* The "NVRM" of a line's driver message at a token boundary, or NULL: the release form
+   "NVRM: " (its body after it) or the RmMsg prefix's "NVRM FUNCTION: " (its body from
+   FUNCTION on, as "NVRM: FUNCTION: ..." reads). *body gets where the message begins. */
+static const char *nvrm_body(const char *line, const char **body)
+{
+    for (const char *p = strstr(line, "NVRM"); p; p = strstr(p + 1, "NVRM")) {
+        if (!token_start(line, p))
+            continue;
+        if (strncmp(p, "NVRM: ", 6) == 0) {
+            *body = p + 6;
+            return p;
+        }
+        if (p[4] == ' ' && rmmsg_function(p + 5)) {
+            *body = p + 5;
+            return p;
+        }
+    }
+    return NULL;
+}
+
 static const char *nvrm_at(const char *line)
 {
-    for (const char *p = strstr(line, "NVRM: "); p; p = strstr(p + 1, "NVRM: "))
-        if (p == line || isspace((unsigned char)p[-1]) || p[-1] == ']' || p[-1] == ':' ||
-            p[-1] == ';' || p[-1] == '"' || (p - line >= 4 && strncmp(p - 4, "#012", 4) == 0))
-            return p;
-    return NULL;
+    const char *body;
+    return nvrm_body(line, &body);
 }
 
 /* k8s-device-plugin's Xid line (internal/rm/health.go, its older nvidia.go):
@@ -94,6 +134,28 @@ static int plugin_xid(const char *line, int *xid, char *uuid, size_t ulen, char 
     while (t && isspace((unsigned char)text[t - 1]))
         text[--t] = '\0';
     return 0;
+}
+
+/* nvidia-smi's notice of an Xid event while it loops (-l / --loop: "on Linux ECC error or
+   Xid error events will print out during the sleep period", its man page; NVML's
+   critical-Xid event): "GPU 00000000:04:00.0: Detected Critical Xid Error", at the
+   line's start or after a blank. It names the GPU, not the Xid's number. The bus id,
+   normalized, into bus; 0, or -1 when the line is none. */
+static int smi_xid_notice(const char *line, char *bus, size_t len)
+{
+    static const char says[] = ": Detected Critical Xid Error";
+    const char *p = strstr(line, says);
+    if (!p)
+        return -1;
+    const char *g = p;
+    while (g > line && !isspace((unsigned char)g[-1]))
+        g--; /* the bus id's start */
+    if (g - line < 4 || strncmp(g - 4, "GPU ", 4) != 0 ||
+        (g - 4 > line && !isspace((unsigned char)g[-5]) && g[-5] != ']'))
+        return -1;
+    char raw[48];
+    snprintf(raw, sizeof raw, "%.*s", (int)(p - g < 47 ? p - g : 47), g);
+    return ls_busid_normalize(raw, bus, len) == 0 ? 0 : -1;
 }
 
 /* libnvidia-container's nvidia-container-cli failing on NVML's version mismatch (the
@@ -144,6 +206,7 @@ int ls_kernel_log_detect(const char *text)
     while (ls_next_line(&pos, &line))
         if (nvrm_at(line.buf) || ls_sxid_parse(line.buf, &e) == 0 ||
             plugin_xid(line.buf, &xid, uuid, sizeof uuid, words, sizeof words) == 0 ||
+            smi_xid_notice(line.buf, uuid, sizeof uuid) == 0 ||
             (strstr(line.buf, "nvidia-nvlink: ") &&
              ls_nvlink_fail_says(strstr(line.buf, "nvidia-nvlink: "))))
             return 1;
@@ -351,6 +414,15 @@ static const struct {
     {.kind = "init_failed", .says = "Cannot initialize GSP firmware"},
     {.kind = "init_failed", .says = "No firmware image found"},
     {.kind = "init_failed", .says = "failed to wait for GFW"},
+    /* the GSP's boot failing at its steps (kernel_gsp_gh100.c / kernel_gsp_tu102.c
+       kgspBootstrap / _kgspBootGspRm, each returning its status to RmInitAdapter): the FSP
+       or ACR never released the GSP's target mask or its lockdown, GSP-FMC's mailbox error,
+       a WPR2 region left up by an earlier boot ("the GPU is likely in a bad state and may
+       need to be reset") */
+    {.kind = "init_failed", .says = "Timeout waiting for GSP target mask release"},
+    {.kind = "init_failed", .says = "Timeout waiting for lockdown release"},
+    {.kind = "init_failed", .says = "reported an error while attempting to boot GSP"},
+    {.kind = "init_failed", .says = "cannot proceed with booting GSP"},
     {.kind = "probe_failed", .says = "probe routine failed"},
     {.kind = "probe_not_called", .says = "probe routine was not called"},
     {.kind = "no_gpu", .says = "No NVIDIA GPU found"},
@@ -634,6 +706,21 @@ static int read_plugin_xid(ctx_t *c, const char *line)
     return 0;
 }
 
+/* nvidia-smi's loop notice: one events[] record of the GPU by bus id, its Xid's number
+   unknown ("xid_unknown"; no "xid"), "source" nvidia-smi; 0, or -1 when the line is none. */
+static int read_smi_notice(ctx_t *c, const char *line)
+{
+    char bus[32];
+    if (smi_xid_notice(line, bus, sizeof bus) != 0)
+        return -1;
+    flush(c);
+    gpu_at(c, bus);
+    json_array_append_new(c->events,
+                          json_pack("{s:s, s:b, s:s, s:s}", "bus_id", bus, "xid_unknown", 1,
+                                    "source", "nvidia-smi", "text", "Detected Critical Xid Error"));
+    return 0;
+}
+
 static void read_line(ctx_t *c, const char *line)
 {
     snprintf(c->last_raw, sizeof c->last_raw, "%s", line);
@@ -643,11 +730,12 @@ static void read_line(ctx_t *c, const char *line)
         read_sxid(c, line, &sx);
         return;
     }
-    if (read_plugin_xid(c, line) == 0)
+    if (read_plugin_xid(c, line) == 0 || read_smi_notice(c, line) == 0)
         return;
     if (read_nvlink_core(c, line) == 0)
         return;
-    const char *at = nvrm_at(line);
+    const char *body;
+    const char *at = nvrm_body(line, &body);
     if (!at) {
         flush(c);
         return;
@@ -655,7 +743,6 @@ static void read_line(ctx_t *c, const char *line)
     char pre[256];
     snprintf(pre, sizeof pre, "%.*s", (int)((size_t)(at - line) < 255 ? at - line : 255), line);
     snprintf(c->last_nvrm_start, sizeof c->last_nvrm_start, "%.*s", (int)(at - line + 5), line);
-    const char *body = at + 6;
     char unquoted[MSG_MAX];
     if (at > line && at[-1] == '"') { /* a quoted message: its closing quote is no text */
         snprintf(unquoted, sizeof unquoted, "%s", body);
@@ -712,6 +799,23 @@ static int xid_without_number(const char *body)
     return ls_xid_parse(line, strlen(line), &e) != 0;
 }
 
+/* Whether last is the previous NVRM line's start in the RmMsg form ("[   36.07] NVRM ")
+   followed by a part of a function's name and nothing else ("[   36.08] NVRM k"): a
+   line cut inside its prefix. */
+static int cut_in_function(const char *last, const ctx_t *c)
+{
+    size_t n = strlen(c->last_nvrm_start);
+    if (n < 5 || strcmp(c->last_nvrm_start + n - 5, "NVRM ") != 0)
+        return 0;
+    char sl[1024], ss[1024];
+    shape_of(last, sl, sizeof sl);
+    shape_of(c->last_nvrm_start, ss, sizeof ss);
+    size_t k = strlen(ss);
+    if (strncmp(sl, ss, k) != 0 || !sl[k])
+        return 0;
+    return sl[k + strspn(sl + k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ#_")] == '\0';
+}
+
 /* How the text's last line was cut, into why (empty when it was not): a line that only
    begins the previous NVRM line's prefix ("[ 1121", "Dec"), a message that is a strict
    prefix of an earlier one, digit runs alike ("..., pid=35907" under "..., pid=N, Ch
@@ -725,7 +829,7 @@ static void cut_last(ctx_t *c, int ended_in_nvrm, char *why, size_t len)
     while (n && isspace((unsigned char)last[n - 1]))
         last[--n] = '\0';
     if (!ended_in_nvrm) {
-        if (n && shape_prefix(last, c->last_nvrm_start))
+        if (n && (shape_prefix(last, c->last_nvrm_start) || cut_in_function(last, c)))
             snprintf(why, len, "the last line is cut before its message ('%.40s')", last);
         return;
     }

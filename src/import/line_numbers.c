@@ -1,5 +1,7 @@
 #include "line_numbers.h"
 #include "import_util.h"
+#include "fabric_manager.h"
+#include "journal_prefix.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -65,12 +67,27 @@ char *ls_strip_line_numbers(const char *text)
     return out;
 }
 
+/* text without a consistent journal prefix (ls_strip_journal_prefixes), where no reader
+   reads journal lines itself: Fabric Manager's takes its service's host from them. A
+   malloc'd copy, or NULL when nothing was taken off. */
+static char *without_journal(const char *text)
+{
+    if (ls_fabric_manager_detect(text))
+        return NULL;
+    return ls_strip_journal_prefixes(text);
+}
+
 char *ls_import_plain_text(const char *text)
 {
     char *plain = ls_strip_line_numbers(text);
     char *bare = ls_strip_worker_prefixes(plain ? plain : text);
-    if (!bare)
+    if (bare) {
+        free(plain);
+        plain = bare;
+    }
+    char *unjournaled = without_journal(plain ? plain : text);
+    if (!unjournaled)
         return plain;
     free(plain);
-    return bare;
+    return unjournaled;
 }

@@ -8,8 +8,10 @@
 char *ls_strip_line_numbers(const char *text);
 
 /* What every reader reads: text without an editor's line numbers, then without the
-   tags a launcher put before each line (ls_strip_worker_prefixes); a malloc'd copy, or
-   NULL when text has neither. */
+   tags a launcher put before each line (ls_strip_worker_prefixes), then without the
+   systemd journal's prefix where every line carries one of one process
+   (ls_strip_journal_prefixes; not where Fabric Manager's reader reads the journal's lines
+   itself); a malloc'd copy, or NULL when text has none of them. */
 char *ls_import_plain_text(const char *text);
 
 #endif

@@ -403,7 +403,7 @@ static int version_line(const char *s, json_t *facts)
    after PyTorch's interpretation line where the paste has no "Last error:", or a
    network transport's message pasted alone, kept in bare_messages for the WARN catalog
    to judge (analyze/rules_nccl_log.c: one it knows is a warning, others stay quiet). */
-static void keywordless_line(const char *s, json_t *facts, int *await_last_error)
+static void keywordless_line(const char *s, json_t *facts, int *await_last_error, int torch_text)
 {
     version_line(s, facts);
     if (ls_nccl_interpretation_line(s)) { /* the last error on the next lines */
@@ -424,7 +424,7 @@ static void keywordless_line(const char *s, json_t *facts, int *await_last_error
             parse_warn(last, "", -1, "", facts);
         return;
     }
-    if (ls_nccl_bare_net_message(s))
+    if (ls_nccl_bare_net_message(s) || (torch_text && ls_nccl_beside_torch_line(s)))
         ls_json_add_string_once(ls_json_array_at(facts, "bare_messages"), s);
 }
 
@@ -471,7 +471,7 @@ static int prefix_only_host(const char *s, char *host, size_t len)
 static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
-    int await_last_error = 0;
+    int await_last_error = 0, torch_text = ls_nccl_torch_error_text(text);
     for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
         unlink_markdown(buf);
         char *s = buf;
@@ -482,7 +482,7 @@ static void parse_lines(const char *text, json_t *facts)
         if (!msg) {
             if (prefix_only_host(s, host, sizeof host) == 0)
                 ls_json_add_string_once(json_object_get(facts, "hosts"), host);
-            keywordless_line(s, facts, &await_last_error);
+            keywordless_line(s, facts, &await_last_error, torch_text);
             continue;
         }
         await_last_error = 0;

@@ -99,8 +99,59 @@ static int has_interpretation_line(const char *text)
     return 0;
 }
 
+/* PyTorch's NCCL error line on a line of text: ProcessGroupNCCL's C10D_NCCL_CHECK writes
+   "NCCL error in: FILE:LINE, REASON" (torch/csrc/distributed/c10d/NCCLUtils), REASON
+   ncclGetErrorWithVersion's ("internal error", "unhandled system error, NCCL version
+   2.14.3"). */
+static int torch_error_line(const char *line)
+{
+    const char *p = strstr(line, "NCCL error in: ");
+    if (!p)
+        return 0;
+    p += strlen("NCCL error in: ");
+    const char *comma = strstr(p, ", ");
+    const char *colon = memchr(p, ':', comma ? (size_t)(comma - p) : 0);
+    return comma && colon && isdigit((unsigned char)colon[1]);
+}
+
+int ls_nccl_torch_error_text(const char *text)
+{
+    char buf[512];
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
+        if (torch_error_line(buf))
+            return 1;
+        p += n + (p[n] == '\n');
+    }
+    return 0;
+}
+
+int ls_nccl_beside_torch_line(const char *line)
+{
+    if (!*line || *line == ' ' || *line == '\t' || torch_error_line(line))
+        return 0; /* blank, a traceback's source line, or PyTorch's own */
+    return ls_nccl_last_error_next(line) != NULL;
+}
+
+/* 1 when a line of text could be an NCCL message beside PyTorch's NCCL error line. */
+static int has_beside_line(const char *text)
+{
+    char buf[512];
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
+        if (ls_nccl_beside_torch_line(buf))
+            return 1;
+        p += n + (p[n] == '\n');
+    }
+    return 0;
+}
+
 int ls_nccl_bare_detect(const char *text)
 {
-    return strstr(text, "NCCL error") &&
-           (strstr(text, "Last error:") || has_interpretation_line(text));
+    if (!strstr(text, "NCCL error"))
+        return 0;
+    return strstr(text, "Last error:") || has_interpretation_line(text) ||
+           (ls_nccl_torch_error_text(text) && has_beside_line(text));
 }

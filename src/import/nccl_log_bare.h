@@ -29,8 +29,22 @@ const char *ls_nccl_last_error_next(const char *line);
    or, where a paste left that word out, directly (NVIDIA/nccl#2077). */
 int ls_nccl_interpretation_line(const char *line);
 
+/* 1 when text holds PyTorch's NCCL error line ("NCCL error in: FILE:LINE, REASON",
+   ProcessGroupNCCL's C10D_NCCL_CHECK). */
+int ls_nccl_torch_error_text(const char *text);
+
+/* 1 when line, in a text with PyTorch's NCCL error line, may be NCCL's message pasted
+   without its "host:pid:tid [dev] FILE:LINE NCCL WARN" prefix (a blog's or a log
+   collector's copy: "ncclSocketInit: connecting to address with family 0 is neither
+   AF_INET(2) nor AF_INET6(10)"): a line with text at its start (not a traceback's
+   indented source line) that is neither Python's nor PyTorch's own (an exception's
+   "XError: ", "Traceback", "File \"...", the error line itself). Kept in bare_messages:
+   the WARN catalog judges it, a text it does not know stays quiet. */
+int ls_nccl_beside_torch_line(const char *line);
+
 /* 1 when text holds a framework's NCCL error with its "Last error:" line or its
-   interpretation line (PyTorch's "NCCL error" with either). */
+   interpretation line (PyTorch's "NCCL error" with either), or PyTorch's NCCL error line
+   with a line beside it that may be NCCL's message (ls_nccl_beside_torch_line). */
 int ls_nccl_bare_detect(const char *text);
 
 #endif

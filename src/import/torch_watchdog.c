@@ -31,7 +31,10 @@
      [PG ID P PG GUID G Rank R] Guessing device ID based on global rank. This can cause
        a hang if rank to GPU mapping is heterogeneous. ...                   (2.5 on)
      WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.
-       ... (2.4's nightlies: "... before it is being destructed."), at the program's exit */
+       ... (2.4's nightlies: "... before it is being destructed."), at the program's exit
+     [W Utils.hpp:135] Warning: Environment variable NCCL_ASYNC_ERROR_HANDLING is
+       deprecated; use TORCH_NCCL_ASYNC_ERROR_HANDLING instead (function getCvarInt)
+                                                        (c10d's Utils.hpp, 2.2 on) */
 #include "torch_watchdog.h"
 #include "framework_log.h"
 #include "import_note.h"
@@ -65,11 +68,19 @@ static const char *const markers[] = {
    the program did not name it, or the program exited without destroy_process_group().
    Nothing failed: what they mean is said by the torch_pg_warning rule. */
 static const struct {
-    const char *kind, *says;
+    const char *kind, *says, *then; /* then: words that must follow says on the line */
 } pg_warnings[] = {
     {.kind = "barrier_device_guess", .says = "to perform barrier as devices used by this process"},
     {.kind = "device_id_guess", .says = "Guessing device ID based on global rank"},
     {.kind = "not_destroyed", .says = "process group has NOT been destroyed before"},
+    /* c10d's getCvarString / getCvarInt / getCvarBool (torch/csrc/distributed/c10d/
+       Utils.hpp) reading a variable by its old name, 2.2 on: TORCH_WARN("Environment
+       variable " + old + " is deprecated; use " + new + " instead"), printed as "[W
+       Utils.hpp:135] Warning: Environment variable NCCL_ASYNC_ERROR_HANDLING is
+       deprecated; use TORCH_NCCL_ASYNC_ERROR_HANDLING instead (function getCvarInt)" */
+    {.kind = "env_deprecated",
+     .says = "Environment variable ",
+     .then = " is deprecated; use TORCH_"},
 };
 #define NPGWARNINGS (sizeof pg_warnings / sizeof pg_warnings[0])
 
@@ -77,8 +88,13 @@ static const struct {
 static int pg_warning_of(const char *s, const char **at)
 {
     for (size_t i = 0; i < NPGWARNINGS; i++)
-        if ((*at = strstr(s, pg_warnings[i].says)) != NULL)
-            return (int)i;
+        for (*at = strstr(s, pg_warnings[i].says); *at;
+             *at = strstr(*at + 1, pg_warnings[i].says)) {
+            const char *word = *at + strlen(pg_warnings[i].says);
+            if (!pg_warnings[i].then || !strncmp(word + strcspn(word, " \t\n"), pg_warnings[i].then,
+                                                 strlen(pg_warnings[i].then)))
+                return (int)i;
+        }
     return -1;
 }
 
@@ -386,9 +402,11 @@ static void read_line(json_t *w, const char *s)
 static int continues(const char *prev, const char *line)
 {
     size_t n = strlen(prev);
+    const char *at;
     while (n && prev[n - 1] == ' ')
         n--;
-    if (!n || prev[n - 1] == '.' || prev[n - 1] == '!' || !has_marker(prev) || !*line)
+    if (!n || prev[n - 1] == '.' || prev[n - 1] == '!' || !has_marker(prev) || !*line ||
+        pg_warning_of(line, &at) >= 0) /* a set-up warning of its own, once a rank */
         return 0;
     return !strstr(line, "ProcessGroupNCCL") && !strstr(line, "[rank") && !strstr(line, "[Rank") &&
            !strstr(line, "NCCL INFO") && !strstr(line, "NCCL WARN");
@@ -440,6 +458,29 @@ static void cut_warning(const char *last, const json_t *seen)
     }
 }
 
+/* The text's last line is cut before a set-up warning's words: it holds none, yet it is a
+   strict prefix of an earlier line that does (c10's "[W Utils.hpp:" of "[W Utils.hpp:135]
+   Warning: Environment variable ..." repeated once a rank). */
+static void cut_prefix(const char *last, const char *text)
+{
+    const char *at;
+    size_t n = strlen(last);
+    while (n && isspace((unsigned char)last[n - 1]))
+        n--;
+    if (!n || pg_warning_of(last, &at) >= 0)
+        return;
+    const char *pos = text;
+    ls_line_t line;
+    while (ls_next_line(&pos, &line))
+        if (strlen(line.buf) > n && !strncmp(line.buf, last, n) &&
+            pg_warning_of(line.buf, &at) >= 0) {
+            ls_import_note_missing("the last line is cut inside ProcessGroupNCCL's warning "
+                                   "('%.*s')",
+                                   (int)(n < 50 ? n : 50), last);
+            return;
+        }
+}
+
 static void read_logical(json_t *w, const char *s, json_t *seen)
 {
     char words[4096];
@@ -451,11 +492,13 @@ static void read_logical(json_t *w, const char *s, json_t *seen)
 
 static void read_text(json_t *w, const char *text)
 {
-    char logical[4096] = "";
+    char logical[4096] = "", last[4096] = "";
     const char *pos = text;
     ls_line_t line;
     json_t *seen = json_object(); /* the set-up warnings' words, for a cut last line */
     while (ls_next_line(&pos, &line)) {
+        if (line.buf[strspn(line.buf, " \t")])
+            snprintf(last, sizeof last, "%s", line.buf);
         if (continues(logical, line.buf)) {
             size_t n = strlen(logical);
             while (n && logical[n - 1] == ' ')
@@ -468,6 +511,7 @@ static void read_text(json_t *w, const char *text)
     }
     read_logical(w, logical, seen);
     cut_warning(logical, seen);
+    cut_prefix(last, text);
     json_decref(seen);
 }
 

@@ -479,6 +479,38 @@ static void real_pastes(void **state)
     json_decref(doc);
 }
 
+/* PyTorch's warnings that its build has no kernel for a GPU (torch/cuda/__init__.py's
+   _check_cubins and _check_capability): the condition of cudaErrorNoKernelImageForDevice
+   (209), a build mismatch: info, node action none, under a journal's prefix too; a line
+   that only names a capability is no error. */
+static void torch_arch_warnings(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "torch/cuda/__init__.py:209: UserWarning:\n"
+        "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
+        "PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_80 sm_90.\n",
+        "Found GPU0 GeForce GTX 770 which is of cuda capability 3.0.\n"
+        "    PyTorch no longer supports this GPU because it is too old.\n"
+        "    The minimum cuda capability supported by this library is 3.7.\n",
+        "Oct 04 13:19:39 llm webui[394]: NVIDIA B200 with CUDA capability sm_100 is not "
+        "compatible with the current PyTorch installation.\n"
+        "Oct 04 13:19:39 llm webui[394]: The current PyTorch install supports CUDA capabilities "
+        "sm_50 sm_90.\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        json_t *doc = import_str(texts[i]);
+        assert_int_equal(errors(doc), 1);
+        assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 209);
+        assert_string_equal(ls_json_str(error_at(doc, 0), "form", ""), "torch_arch_warning");
+        fires(doc, "info", "none", "no kernel");
+        ls_test_quiet(doc);
+        json_decref(doc);
+    }
+    assert_int_not_equal(ls_import_detect("GPU 0 has CUDA capability sm_90\n"), LS_FMT_CUDA_ERROR);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -494,6 +526,7 @@ int main(void)
         cmocka_unit_test(nccl_cuda_failures),
         cmocka_unit_test(nccl_last_error),
         cmocka_unit_test(real_pastes),
+        cmocka_unit_test(torch_arch_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,6 +100,40 @@ static void journal_tag_cut(void **state)
                      0);
 }
 
+/* FM's version-mismatch message cut before the driver's version (its opening words are
+   printed by no other message of FM's): the mismatch, its driver version unknown, the
+   paste marked cut; the same words broken over two lines are not cut; a healthy start
+   naming its own version stays quiet. */
+static void mismatch_message_cut(void **state)
+{
+    (void)state;
+    json_t *doc = import_as("Feb 24 09:28:18 h1 systemd[1]: Starting NVIDIA fabric manager "
+                            "service...\n"
+                            "Feb 24 09:28:28 h1 nv-fabricmanager[1507]: fabric manager NVIDIA GPU "
+                            "driver interface version 535.183.01 don'",
+                            LS_FMT_FABRIC_MANAGER);
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "version not in the text");
+    assert_string_equal(fm_str(doc, "version"), "535.183.01");
+    const json_t *imp = json_array_get(json_object_get(doc, "imports"), 0);
+    assert_true(json_is_true(json_object_get(imp, "incomplete")));
+    json_decref(doc);
+    doc = import_as("[ERROR] fabric manager NVIDIA GPU driver interface version 590.48.01 don't\n"
+                    "match with driver version 580.126.09. Please update with matching NVIDIA "
+                    "driver package.\n",
+                    LS_FMT_FABRIC_MANAGER);
+    ls_test_fires(doc, "fabric_manager", "error", "isolate", "590.48.01");
+    imp = json_array_get(json_object_get(doc, "imports"), 0);
+    assert_false(json_is_true(json_object_get(imp, "incomplete")));
+    json_decref(doc);
+    doc = import_as("Feb 24 09:28:28 h1 nv-fabricmanager[1507]: Fabric Manager version is : "
+                    "535.183.01\n"
+                    "Feb 24 09:28:29 h1 nv-fabricmanager[1507]: Successfully configured all the "
+                    "available NVSwitches to route GPU NVLink traffic.\n",
+                    LS_FMT_FABRIC_MANAGER);
+    ls_test_quiet(doc);
+    json_decref(doc);
+}
+
 /* systemctl status cut after its first line: systemd 250's glyph says the state. */
 static void unit_glyphs(void **state)
 {
@@ -177,6 +211,7 @@ int main(void)
         cmocka_unit_test(level_without_date),       cmocka_unit_test(host_tagged),
         cmocka_unit_test(journal_tag_cut),          cmocka_unit_test(unit_glyphs),
         cmocka_unit_test(fabric_health_under_grep), cmocka_unit_test(dcgm_log_refused),
+        cmocka_unit_test(mismatch_message_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

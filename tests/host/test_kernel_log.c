@@ -332,6 +332,77 @@ static void init_failed(void **state)
     json_decref(doc);
 }
 
+/* The GSP's boot failing at one of its steps (the driver's kgspBootstrap / _kgspBootGspRm
+   lines) is a GPU the driver could not set up, as "RmInitAdapter failed" says; the same
+   lines in the RmMsg prefix's form "NVRM FUNCTION: ..." (the debug printer's prefix, no
+   colon after NVRM) are the driver's lines too, and a last line cut inside that prefix
+   is a cut paste. /proc's "NVRM version: ..." stays no driver message. */
+static void gsp_boot_failed(void **state)
+{
+    (void)state;
+    static const char *const steps[] =
+        {"Timeout waiting for GSP target mask release. This error may be caused by several "
+         "reasons.",
+         "Timeout waiting for lockdown release. It's also possible that bootrom may have failed.",
+         "GSP-FMC reported an error while attempting to boot GSP: 0xb",
+         "unexpected WPR2 already up, cannot proceed with booting GSP"};
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "[ 7.1] NVRM: GPU0 kgspBootstrap_GH100: %s\n", steps[i]);
+        json_t *doc = import_str(text);
+        fires(doc, "driver_init_failed", "error", "reboot");
+        absent(doc, "gsp_timeout");
+        json_decref(doc);
+        snprintf(text, sizeof text,
+                 "[ 7.1] NVRM _threadNodeCheckTimeout: currentTime: 3d08\n"
+                 "[ 7.2] NVRM kgspBootstrap_GH100: %s\n",
+                 steps[i]);
+        doc = import_str(text);
+        assert_int_equal(ls_json_int(klog(doc), "nvrm_messages", 0), 2);
+        fires(doc, "driver_init_failed", "error", "reboot");
+        assert_null(json_object_get(klog(doc), "incomplete"));
+        json_decref(doc);
+    }
+    json_t *doc = import_str("[ 7.1] NVRM kgspBootstrap_GH100: Timeout waiting for GSP target "
+                             "mask release.\n"
+                             "[ 7.2] NVRM kfspDumpDebugState_GH100: FSP microcode v4.76\n"
+                             "[ 7.3] NVRM k");
+    assert_non_null(strstr(ls_json_str(klog(doc), "incomplete", ""), "cut before its message"));
+    json_decref(doc);
+    assert_int_equal(ls_kernel_log_detect("NVRM version: NVIDIA UNIX x86_64 Kernel Module  "
+                                          "535.104.05  Sat Aug 19 01:15:15 UTC 2023\n"),
+                     0);
+    assert_int_equal(ls_kernel_log_detect("[ 7.1] NVRMfoo: x\n[ 7.2] NVRM 12: x\n"), 0);
+}
+
+/* nvidia-smi's loop notice "GPU <bus>: Detected Critical Xid Error" (NVML's critical-Xid
+   event, no number): an Xid event of that GPU whose number is unknown, watched, never a
+   drain on its own; beside the kernel's NVRM: Xid line of the same GPU both are kept; a
+   sentence quoting the words without the GPU's bus id is no notice. */
+static void smi_xid_notice(void **state)
+{
+    (void)state;
+    json_t *doc = import_str("GPU 00000000:04:00.0: Detected Critical Xid Error\n"
+                             "Traceback (most recent call last):\n");
+    assert_true(json_is_true(json_object_get(event(doc, 0), "xid_unknown")));
+    assert_null(json_object_get(event(doc, 0), "xid"));
+    assert_string_equal(ls_json_str(event(doc, 0), "bus_id", ""), "00000000:04:00.0");
+    fires(doc, "xid", "warning", "watch");
+    const json_t *f;
+    json_t *found = findings_of(doc, "xid", &f);
+    assert_non_null(strstr(ls_json_str(f, "message", ""), "collect the kernel log"));
+    json_decref(found);
+    json_decref(doc);
+    doc = import_str("[ 10.0] NVRM: Xid (PCI:0000:04:00): 79, pid=1, name=python, GPU has fallen "
+                     "off the bus.\n"
+                     "GPU 00000000:04:00.0: Detected Critical Xid Error\n");
+    assert_int_equal(json_array_size(json_object_get(klog(doc), "events")), 2);
+    fires(doc, "xid", "error", "reboot"); /* the numbered one decides */
+    json_decref(doc);
+    assert_int_equal(ls_kernel_log_detect("nvidia-smi said Detected Critical Xid Error\n"), 0);
+    assert_int_equal(ls_kernel_log_detect("MyGPU 0000:04:00.0: Detected Critical Xid Error\n"), 0);
+}
+
 static void gsp_timeout(void **state)
 {
     (void)state;
@@ -563,6 +634,8 @@ int main(void)
         cmocka_unit_test(off_bus),
         cmocka_unit_test(init_failed),
         cmocka_unit_test(gsp_timeout),
+        cmocka_unit_test(gsp_boot_failed),
+        cmocka_unit_test(smi_xid_notice),
         cmocka_unit_test(cut_last_line),
         cmocka_unit_test(catalog),
         cmocka_unit_test(uuid_and_serial),

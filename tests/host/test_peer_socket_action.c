@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+
 #include "helpers.h"
 #include "import/import.h"
 #include "model/doc.h"
@@ -45,12 +47,64 @@ static void nic_event_has_no_action(void **state)
     json_decref(doc);
 }
 
+/* The catalog's rows whose every likely cause is the job's set-up (an address never
+   filled in, an interface NCCL_SOCKET_IFNAME names missing, two ranks on one GPU, a
+   refused setting) carry node action none too, as WARN lines and as NCCL's text pasted
+   without its prefix beside PyTorch's NCCL error line (gaps18). */
+static void job_setup_is_none(void **state)
+{
+    (void)state;
+    static const char *const says[] = {
+        "ncclSocketInit: connecting to address with family 0 is neither AF_INET(2) nor "
+        "AF_INET6(10)",
+        "Bootstrap : no socket interface found",
+        "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1a000",
+    };
+    for (size_t i = 0; i < sizeof says / sizeof *says; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "node6:11:11 [0] misc/socket.cc:466 NCCL WARN %s\n", says[i]);
+        json_t *doc = ls_test_import_text(text, LS_FMT_NCCL_LOG);
+        ls_test_fires(doc, "nccl_warn", "error", "none", NULL);
+        json_decref(doc);
+    }
+    json_t *doc = ls_test_import_text("ncclSocketInit: connecting to address with family 0 is "
+                                      "neither AF_INET(2) nor "
+                                      "AF_INET6(10)\n"
+                                      "torch.distributed.DistBackendError: NCCL error in: "
+                                      "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275, "
+                                      "internal error\n",
+                                      LS_FMT_NCCL_LOG);
+    ls_test_fires(doc, "nccl_warn", "error", "none", "neither IPv4 nor IPv6");
+    json_decref(doc);
+}
+
+/* Beside PyTorch's NCCL error line, a line NCCL's catalog does not know, a traceback's
+   source lines and Python's own lines are no WARN: nothing fires from them; without
+   PyTorch's error line a bare message is not NCCL's. */
+static void beside_torch_unknown_quiet(void **state)
+{
+    (void)state;
+    const char *text = "Traceback (most recent call last):\n"
+                       "  File \"train.py\", line 3, in <module>\n"
+                       "    dist.init_process_group(\"nccl\")\n"
+                       "starting epoch 1 of 3\n"
+                       "torch.distributed.DistBackendError: NCCL error in: "
+                       "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275, internal error\n";
+    assert_int_equal(ls_import_detect(text), LS_FMT_NCCL_LOG);
+    json_t *doc = ls_test_import_text(text, LS_FMT_NCCL_LOG);
+    ls_test_silent(doc, "nccl_warn");
+    json_decref(doc);
+    assert_int_not_equal(ls_import_detect("ncclSocketInit: connecting to address with family 0 "
+                                          "is neither AF_INET(2) nor AF_INET6(10)\n"),
+                         LS_FMT_NCCL_LOG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(refused_retries_is_none),
-        cmocka_unit_test(closed_by_peer_is_none),
-        cmocka_unit_test(nic_event_has_no_action),
+        cmocka_unit_test(refused_retries_is_none),    cmocka_unit_test(closed_by_peer_is_none),
+        cmocka_unit_test(nic_event_has_no_action),    cmocka_unit_test(job_setup_is_none),
+        cmocka_unit_test(beside_torch_unknown_quiet),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

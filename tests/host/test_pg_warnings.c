@@ -239,6 +239,37 @@ static void cuda_error_reader_wins(void **state)
     json_decref(doc);
 }
 
+/* c10d's environment-variable deprecation warning (Utils.hpp getCvar*, 2.2 on), once a
+   rank: each line one warning (not a terminal's wrap of the one before), read alone as a
+   set-up warning, info with node action none; a last line cut to c10's "[W Utils.hpp:"
+   before its words is a cut paste; the same words with another new name than TORCH_'s,
+   or a sentence that only mentions a variable, are not c10d's. */
+static void env_deprecated(void **state)
+{
+    (void)state;
+    const char *line = "[W Utils.hpp:135] Warning: Environment variable NCCL_BLOCKING_WAIT is "
+                       "deprecated; use TORCH_NCCL_BLOCKING_WAIT instead (function getCvarBool)\n";
+    char text[1024];
+    snprintf(text, sizeof text, "\n%s%s%s[W Utils.hpp:", line, line, line);
+    assert_int_equal(ls_import_detect(text), LS_FMT_TORCH_PG_WARNING);
+    json_t *doc = ls_test_import_text(text, LS_FMT_TORCH_PG_WARNING);
+    const json_t *o = first_warning(doc);
+    assert_string_equal(ls_json_str(o, "kind", ""), "env_deprecated");
+    assert_int_equal(ls_json_int(o, "count", 0), 3);
+    assert_non_null(strstr(missing(doc), "[W Utils.hpp:"));
+    ls_test_quiet(doc);
+    ls_test_fires(doc, "torch_pg_warning", "info", "none", "old name");
+    json_decref(doc);
+    doc = ls_test_import_text(line, LS_FMT_TORCH_PG_WARNING); /* whole */
+    assert_null(missing(doc));
+    json_decref(doc);
+    assert_int_not_equal(ls_import_detect("Environment variable FOO is deprecated; use BAR "
+                                          "instead\n"),
+                         LS_FMT_TORCH_PG_WARNING);
+    assert_int_not_equal(ls_import_detect("Environment variable NCCL_DEBUG is set\n"),
+                         LS_FMT_TORCH_PG_WARNING);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +281,7 @@ int main(void)
         cmocka_unit_test(cuda_error_reader_wins),
         cmocka_unit_test(guessed_gpu_out_of_range_left_out),
         cmocka_unit_test(framework_log_with_errors_is_not_taken),
+        cmocka_unit_test(env_deprecated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
