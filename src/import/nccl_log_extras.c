@@ -275,6 +275,64 @@ static int network_lines(const char *msg, json_t *facts)
     return 1;
 }
 
+json_t *ls_nccl_facts_index(json_t *facts, const char *key)
+{
+    json_t *all = json_object_get(facts, "reading_index");
+    if (!all) {
+        all = json_object();
+        json_object_set_new(facts, "reading_index", all);
+    }
+    json_t *ix = json_object_get(all, key);
+    if (!ix) {
+        ix = json_object();
+        json_object_set_new_nocheck(all, key, ix);
+    }
+    return ix;
+}
+
+void ls_nccl_facts_index_end(json_t *facts)
+{
+    json_object_del(facts, "reading_index");
+}
+
+/* The set key of a list's entry: its compact JSON text, keys sorted; malloc'd. */
+static char *entry_key(const json_t *v)
+{
+    return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+}
+
+/* The entries a list held before its set was made, into the set. */
+static void index_entries(json_t *ix, const json_t *arr)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(arr, i, v) {
+        char *k = entry_key(v);
+        if (k)
+            json_object_set_new_nocheck(ix, k, json_true());
+        free(k);
+    }
+}
+
+int ls_nccl_facts_append_once(json_t *facts, const char *list, json_t *value)
+{
+    json_t *arr = ls_json_array_at(facts, list);
+    int fresh = !json_object_get(json_object_get(facts, "reading_index"), list);
+    json_t *ix = ls_nccl_facts_index(facts, list);
+    if (fresh)
+        index_entries(ix, arr);
+    char *key = entry_key(value);
+    int rc = !key ? -1 : json_object_get(ix, key) ? 0 : 1;
+    if (rc == 1)
+        json_object_set_new_nocheck(ix, key, json_true());
+    free(key);
+    if (rc != 1) {
+        json_decref(value);
+        return rc;
+    }
+    return json_array_append_new(arr, value) == 0;
+}
+
 /* "P2P is disabled between connected GPUs 2 and 1. You can repress this message with
    NCCL_IGNORE_DISABLED_P2P=1." (INFO) and "P2P is disabled between NVLINK connected GPUs
    %d and %d. ..." (WARN): NCCL's src/graph/paths.cc prints them when NVML reports the
@@ -291,10 +349,9 @@ int ls_nccl_log_p2p_disabled(const char *msg, const char *host, json_t *facts)
         p += 7;
     if (sscanf(p, "connected GPUs %d and %d", &a, &b) != 2 || a < 0 || b < 0 || a == b)
         return 0;
-    json_t *list = ls_json_array_at(facts, "p2p_disabled");
     json_t *o = json_pack("{s:s, s:[i,i]}", "host", host ? host : "", "gpus", a < b ? a : b,
                           a < b ? b : a);
-    ls_json_append_once(list, o);
+    ls_nccl_facts_append_once(facts, "p2p_disabled", o);
     return 1;
 }
 

@@ -27,6 +27,19 @@
                                                    state S healthMask M" */
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts);
 
+/* ls_json_append_once on facts' list `list` (created when absent), in constant expected
+   time: each entry's compact JSON text (keys sorted; the lists hold strings, integers,
+   booleans and objects of them, which print alike exactly when equal) in a hash set
+   kept under facts' "reading_index" while reading, built from the list's entries at
+   first use. A log of many distinct lines compared each with every earlier one was
+   quadratic (docs/safety.md, "Cost"). ls_nccl_facts_index_end removes the sets. 1 when
+   appended, 0 when it was there (value is released), -1 out of memory. */
+int ls_nccl_facts_append_once(json_t *facts, const char *list, json_t *value);
+/* The index of facts' list under key: positions by a caller's key (NULL: created empty
+   as the caller fills it). */
+json_t *ls_nccl_facts_index(json_t *facts, const char *key);
+void ls_nccl_facts_index_end(json_t *facts);
+
 /* A thread's "host:pid:tid" as NCCL prints it before " [dev]": at most this long. */
 #define LS_NCCL_THREAD_LEN 160
 
