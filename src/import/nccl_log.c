@@ -368,7 +368,8 @@ static void warn_source(const char *line, const char *kw, char *at, size_t len)
     snprintf(at, len, "%.*s", (int)(kw - 1 - start), start);
 }
 
-static void parse_warn(const char *warn, const char *host, int dev, const char *at, json_t *facts)
+/* Returns the entry's position in warnings (-1: none kept). */
+static long parse_warn(const char *warn, const char *host, int dev, const char *at, json_t *facts)
 {
     char text[400];
     snprintf(text, sizeof text, "%s", warn);
@@ -377,7 +378,7 @@ static void parse_warn(const char *warn, const char *host, int dev, const char *
     while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '`'))
         text[--n] = '\0';
     if (!n)
-        return;
+        return -1;
     json_t *o = json_pack("{s:s}", "text", text);
     if (host[0])
         json_object_set_new(o, "host", json_string(host));
@@ -398,7 +399,7 @@ static void parse_warn(const char *warn, const char *host, int dev, const char *
             break;
         }
     }
-    ls_nccl_facts_append_once(facts, "warnings", o);
+    return ls_nccl_facts_append_once(facts, "warnings", o);
 }
 
 /* "NCCL version 2.5.6+cuda10.2" (printed bare by NCCL <= 2.8 and at the VERSION level
@@ -432,14 +433,14 @@ static void keywordless_line(const char *s, json_t *facts, int *await_last_error
     if (*await_last_error && !last) {
         const char *next = ls_nccl_last_error_next(s);
         *await_last_error = 0;
-        if (next)
-            parse_warn(next, "", -1, "", facts);
+        if (next) /* no thread: never told gone on */
+            ls_nccl_warn_line(facts, "", parse_warn(next, "", -1, "", facts));
         return;
     }
     if (last) {
         *await_last_error = !*last;
         if (*last)
-            parse_warn(last, "", -1, "", facts);
+            ls_nccl_warn_line(facts, "", parse_warn(last, "", -1, "", facts));
         return;
     }
     if (ls_nccl_bare_net_message(s))
@@ -511,11 +512,12 @@ static void parse_lines(const char *text, json_t *facts)
         if (kind == 'W') {
             char at[96];
             warn_source(s, kw, at, sizeof at);
-            parse_warn(msg, host, dev, at, facts);
+            ls_nccl_warn_line(facts, thread, parse_warn(msg, host, dev, at, facts));
             ls_nccl_log_p2p_disabled(msg, host, facts);
         } else {
             parse_message(msg, host, dev, facts);
             ls_nccl_trail_thread(msg, host, dev, thread, facts);
+            ls_nccl_warn_info(facts, msg, thread);
         }
     }
 }
@@ -585,6 +587,7 @@ json_t *ls_nccl_log_facts(const char *text)
     fix_bus_brackets(facts);
     parse_lines(text, facts);
     ls_nccl_trail_threads_end(facts);
+    ls_nccl_warn_threads_end(facts);
     json_object_del(facts, "network_said"); /* the extras' note while reading */
     ls_nccl_facts_index_end(facts);
     set_hosts(text, facts);

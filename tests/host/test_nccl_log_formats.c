@@ -854,9 +854,37 @@ static void facts_lists_once_in_order(void **state)
     json_decref(f);
 }
 
+/* A network plugin's WARN: node action none where the thread that printed it went on
+   (a later INFO line of that thread, no return-code trail); none given where the paste
+   ends after it, where the thread's next line is a trail line, or where only another
+   thread goes on. */
+static void plugin_warn_thread_went_on(void **state)
+{
+    (void)state;
+    static const char warn[] = "gce-a:4024:4055 [0] net_fastsocket.cc:674 NCCL WARN Maximum "
+                               "retry reached for connect 3.\n";
+    static const struct {
+        const char *after, *action;
+    } cases[] = {
+        {"gce-a:4024:4055 [0] NCCL INFO NET/FastSocket : Connected after 1000 retries.\n", "none"},
+        {"", ""},
+        {"gce-a:4024:4055 [0] NCCL INFO transport/net.cc:580 -> 3\n", ""},
+        {"gce-a:4024:4099 [0] NCCL INFO NET/FastSocket : Connected after 1000 retries.\n", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", warn, cases[i].after);
+        json_t *doc = import_text(text);
+        ls_test_fires(doc, "nccl_warn", "info", cases[i].action,
+                      *cases[i].action ? "carried on" : "what follows it");
+        json_decref(doc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(plugin_warn_thread_went_on),
         cmocka_unit_test(facts_lists_once_in_order),
         cmocka_unit_test(prefixes),
         cmocka_unit_test(warn_forms),
