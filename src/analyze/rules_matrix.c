@@ -276,20 +276,28 @@ static void bidir_turns_finding(const host_bidir_t *rows, int n, json_t *out)
     unsigned long long gpus = 0;
     const host_bidir_t *w = NULL;
     json_t *evidence = json_array();
-    int turns = bidir_of_kind(rows, n, BIDIR_TURNS, &gpus, evidence, &w);
+    int turns = bidir_of_kind(rows, n, BIDIR_TURNS, &gpus, evidence, &w), full = 0;
     if (!turns) {
         json_decref(evidence);
         return;
     }
+    for (int i = 0; i < n; i++)
+        full += rows[i].v >= LS_BIDIR_SUM_FRACTION * rows[i].sum;
+    char peers[160] = "";
+    if (full) /* boards unnamed: the same model is likely, not known */
+        snprintf(peers, sizeof peers,
+                 "; %d other GPU%s of the same tool reach%s the sum: if %s the same board, "
+                 "this one's path is at fault",
+                 full, full > 1 ? "s" : "", full > 1 ? "" : "es", full > 1 ? "they are" : "it is");
     ls_finding_add(out, "bidir_low", LS_SEV_INFO, LS_ABOUT_ON("host path", gpus), evidence,
                    "both directions at once between host and GPU come to about one direction's "
                    "figure on %d of %d GPUs measured both ways (%s, pinned; GPU%d: %.1f GB/s "
                    "against a one-way sum of %.1f): what a GPU with a single copy engine gives, "
                    "as it runs one direction at a time, and the paste does not say how many "
                    "this GPU has; with 2 or more the link does not carry both directions at "
-                   "once; next: deviceQuery's `Concurrent copy and kernel execution` line (`Yes "
-                   "with 1 copy engine(s)`: by design)",
-                   turns, n, ls_json_str(w->e, "source", "?"), w->g, w->v, w->sum);
+                   "once%s; next: deviceQuery's `Concurrent copy and kernel execution` line "
+                   "(`Yes with 1 copy engine(s)`: by design)",
+                   turns, n, ls_json_str(w->e, "source", "?"), w->g, w->v, w->sum, peers);
 }
 
 /* A GPU's pinned host path both ways at once (the sum: linkscope's own host step,

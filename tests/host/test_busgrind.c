@@ -94,6 +94,7 @@ static void host_bidir_one_engine(void **state)
     (void)state;
     json_t *doc = host_matrix(101.26, 56.0);
     ls_test_fires(doc, "bidir_low", "info", "", "single copy engine");
+    ls_test_fires(doc, "bidir_low", "info", "", "if it is the same board"); /* GPU 0: 101 */
     ls_test_quiet(doc);
     set_gpu(doc, 1, NULL, 1);
     ls_test_silent(doc, "bidir_low");
