@@ -60,7 +60,9 @@
 #define LS_HOST_ONE_WAY_RATIO 0.75
 #define LS_BIDIR_SUM_FRACTION 0.60  /* bidir below 60% of the two one-way figures' sum */
 #define LS_BIDIR_PEER_FRACTION 0.60 /* ... or below 60% of its class's median bidir */
-#define LS_COLLAPSE_DROP 0.50       /* busbw falls by more than half from one size to the next */
+/* host bidir within a fifth of what one copy engine taking turns gives (2hd/(h+d)) */
+#define LS_BIDIR_TURNS_FRACTION 0.80
+#define LS_COLLAPSE_DROP 0.50 /* busbw falls by more than half from one size to the next */
 #define LS_COLLAPSE_MIN_BYTES (1024.0 * 1024) /* ... from a size of at least 1 MiB */
 /* Out-of-place against in-place busbw of one row: 1.5 x apart, where every nccl-tests table
    of the real corpus and every linkscope run kept them within 1.3 x, at 64 MiB or more

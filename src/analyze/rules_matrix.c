@@ -161,20 +161,60 @@ static const json_t *host_one_way_of(const ls_machine_t *m, const json_t *e, con
                        !strcmp(ls_json_str(e, "method", ""), ls_json_str(e, "direction", "")));
 }
 
-/* A GPU's pinned host path both ways at once (the sum: linkscope's own host step,
-   busGrind's BiDir row) below LS_BIDIR_SUM_FRACTION of its two one-way figures: the link
-   is full duplex, so both directions at once should reach about their sum (0.9 of it on
-   the bundled H200 runs). Pageable copies are paced by the CPU's staging, not the link:
-   not judged. One finding per tool naming the GPUs. */
-static void host_bidir_low(const ls_machine_t *m, json_t *out)
+/* The copy engines GPU g's CUDA reports (gpus[].cuda.async_engines, linkscope's own
+   inventory), -1 where unknown (an imported paste does not print it). */
+static int async_engines(const ls_machine_t *m, int g)
 {
-    json_t *evidence = json_array();
-    unsigned long long gpus = 0;
-    int low = 0, both = 0;
-    double worst = 1, wv = 0, wsum = 0;
-    int wg = -1;
-    const char *source = "?";
-    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0;
+    const json_t *gpu = g >= 0 && g < m->ngpus ? m->gpu[g] : NULL;
+    const json_t *n = json_object_get(json_object_get(gpu, "cuda"), "async_engines");
+    return json_is_integer(n) ? (int)json_integer_value(n) : -1;
+}
+
+/* One GPU's pinned host copy both ways at once against its one-way figures. */
+typedef struct {
+    const json_t *e;
+    int g;
+    double v, sum;
+    enum { BIDIR_OK, BIDIR_TURNS, BIDIR_LOW } kind;
+} host_bidir_t;
+
+/* A GPU with a single copy engine (cudaDevAttrAsyncEngineCount 1, deviceQuery's "Yes
+   with 1 copy engine(s)") runs one direction at a time: both directions' bytes over the
+   sum of their times, 2*h*d/(h+d), about one way's figure, by design. A figure within
+   LS_BIDIR_TURNS_FRACTION of that is BIDIR_TURNS; below it no engine count explains. */
+static void bidir_judge(const ls_machine_t *m, host_bidir_t *b, double h, double d)
+{
+    double turns = 2 * h * d / (h + d);
+    int engines = async_engines(m, b->g);
+    if (b->v >= LS_BIDIR_SUM_FRACTION * b->sum)
+        b->kind = BIDIR_OK;
+    else if (b->v < LS_BIDIR_TURNS_FRACTION * turns || engines >= 2)
+        b->kind = BIDIR_LOW;
+    else if (engines >= 0) /* 1 or 0 engines: one direction at a time is the design */
+        b->kind = BIDIR_OK;
+    else
+        b->kind = BIDIR_TURNS;
+}
+
+/* A GPU of unknown engine count whose figure is one engine's: BIDIR_LOW where another
+   GPU of the same board name (named in the document) reached the sum with the same tool,
+   so the board has engines for both directions. */
+static void bidir_peers(const ls_machine_t *m, host_bidir_t *rows, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *name = ls_machine_gpu_name(m, rows[i].g);
+        for (int j = 0; rows[i].kind == BIDIR_TURNS && *name && j < n; j++)
+            if (rows[j].kind == BIDIR_OK && !strcmp(ls_machine_gpu_name(m, rows[j].g), name) &&
+                !strcmp(ls_json_str(rows[j].e, "source", ""), ls_json_str(rows[i].e, "source", "")))
+                rows[i].kind = BIDIR_LOW;
+    }
+}
+
+/* The GPUs' pinned bidirectional host figures with both one-way figures; their count. */
+static int host_bidir_rows(const ls_machine_t *m, host_bidir_t *rows, int max)
+{
+    int n = 0;
+    for (long i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, 0); i >= 0 && n < max;
          i = ls_doc_next_measurement(m->doc, LS_FAMILY_HOST, i + 1)) {
         const json_t *e = ls_measurement(m, (size_t)i), *h, *d;
         long long g = ls_json_int(e, "gpu", -1);
@@ -182,18 +222,38 @@ static void host_bidir_low(const ls_machine_t *m, json_t *out)
             strcmp(ls_json_str(e, "memory", "pinned"), "pinned") || g < 0 || g >= 64 ||
             !(h = host_one_way_of(m, e, LS_DIR_H2D)) || !(d = host_one_way_of(m, e, LS_DIR_D2H)))
             continue;
-        double v = ls_json_num(e, "value", 0),
-               sum = ls_json_num(h, "value", 0) + ls_json_num(d, "value", 0);
-        both++;
-        if (v >= LS_BIDIR_SUM_FRACTION * sum)
-            continue;
-        low++;
-        gpus |= ls_gpu_bit((int)g);
-        source = ls_json_str(e, "source", "?");
-        json_array_append_new(evidence, json_string(ls_json_str(e, "id", "")));
-        if (v / sum < worst)
-            worst = v / sum, wv = v, wsum = sum, wg = (int)g;
+        host_bidir_t *b = &rows[n++];
+        double hv = ls_json_num(h, "value", 0), dv = ls_json_num(d, "value", 0);
+        *b = (host_bidir_t){.e = e, .g = (int)g, .v = ls_json_num(e, "value", 0), .sum = hv + dv};
+        bidir_judge(m, b, hv, dv);
     }
+    bidir_peers(m, rows, n);
+    return n;
+}
+
+/* The rows of this kind: their GPUs, evidence and the worst one (lowest share of its sum). */
+static int bidir_of_kind(const host_bidir_t *rows, int n, int kind, unsigned long long *gpus,
+                         json_t *evidence, const host_bidir_t **worst)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        if ((int)rows[i].kind != kind)
+            continue;
+        count++;
+        *gpus |= ls_gpu_bit(rows[i].g);
+        json_array_append_new(evidence, json_string(ls_json_str(rows[i].e, "id", "")));
+        if (!*worst || rows[i].v / rows[i].sum < (*worst)->v / (*worst)->sum)
+            *worst = &rows[i];
+    }
+    return count;
+}
+
+static void bidir_low_finding(const host_bidir_t *rows, int n, json_t *out)
+{
+    unsigned long long gpus = 0;
+    const host_bidir_t *w = NULL;
+    json_t *evidence = json_array();
+    int low = bidir_of_kind(rows, n, BIDIR_LOW, &gpus, evidence, &w);
     if (!low) {
         json_decref(evidence);
         return;
@@ -206,7 +266,51 @@ static void host_bidir_low(const ls_machine_t *m, json_t *out)
                    "shares the path, the socket's memory or IOMMU); next: `nvidia-smi -q | grep "
                    "-A3 'Link Width'` for those GPUs, `lspci -vvv` on their path (LnkSta, "
                    "ACSCtl), and the same copies pinned to the GPU's own NUMA node",
-                   100 * LS_BIDIR_SUM_FRACTION, low, both, source, wg, wv, wsum);
+                   100 * LS_BIDIR_SUM_FRACTION, low, n, ls_json_str(w->e, "source", "?"), w->g,
+                   w->v, w->sum);
+}
+
+/* GPUs of unknown engine count whose figure both ways is one engine's: said, not warned. */
+static void bidir_turns_finding(const host_bidir_t *rows, int n, json_t *out)
+{
+    unsigned long long gpus = 0;
+    const host_bidir_t *w = NULL;
+    json_t *evidence = json_array();
+    int turns = bidir_of_kind(rows, n, BIDIR_TURNS, &gpus, evidence, &w), full = 0;
+    if (!turns) {
+        json_decref(evidence);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        full += rows[i].v >= LS_BIDIR_SUM_FRACTION * rows[i].sum;
+    char peers[160] = "";
+    if (full) /* boards unnamed: the same model is likely, not known */
+        snprintf(peers, sizeof peers,
+                 "; %d other GPU%s of the same tool reach%s the sum: if %s the same board, "
+                 "this one's path is at fault",
+                 full, full > 1 ? "s" : "", full > 1 ? "" : "es", full > 1 ? "they are" : "it is");
+    ls_finding_add(out, "bidir_low", LS_SEV_INFO, LS_ABOUT_ON("host path", gpus), evidence,
+                   "both directions at once between host and GPU come to about one direction's "
+                   "figure on %d of %d GPUs measured both ways (%s, pinned; GPU%d: %.1f GB/s "
+                   "against a one-way sum of %.1f): what a GPU with a single copy engine gives, "
+                   "as it runs one direction at a time, and the paste does not say how many "
+                   "this GPU has; with 2 or more the link does not carry both directions at "
+                   "once%s; next: deviceQuery's `Concurrent copy and kernel execution` line "
+                   "(`Yes with 1 copy engine(s)`: by design)",
+                   turns, n, ls_json_str(w->e, "source", "?"), w->g, w->v, w->sum, peers);
+}
+
+/* A GPU's pinned host path both ways at once (the sum: linkscope's own host step,
+   busGrind's BiDir row) below LS_BIDIR_SUM_FRACTION of its two one-way figures: the link
+   is full duplex, so both directions at once should reach about their sum (0.9 of it on
+   the bundled H200 runs), where the GPU has two copy engines or more (bidir_judge).
+   Pageable copies are paced by the CPU's staging, not the link: not judged. */
+static void host_bidir_low(const ls_machine_t *m, json_t *out)
+{
+    host_bidir_t rows[LS_MAX_GPUS * 4];
+    int n = host_bidir_rows(m, rows, (int)(sizeof rows / sizeof rows[0]));
+    bidir_low_finding(rows, n, out);
+    bidir_turns_finding(rows, n, out);
 }
 
 void ls_rules_matrix(const ls_machine_t *m, json_t *out)

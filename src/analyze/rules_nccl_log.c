@@ -481,11 +481,14 @@ static void group_warning(json_t *groups, const json_t *w)
                                                                                             : text;
     json_t *g = json_object_get(groups, key);
     if (!g) {
-        g = json_pack("{s:s, s:i, s:[], s:[]}", "text", text, "count", 0, "hosts", "gpus");
+        g = json_pack("{s:s, s:i, s:[], s:[], s:b}", "text", text, "count", 0, "hosts", "gpus",
+                      "went_on", 1);
         if (json_object_get(w, "at")) /* the source file that named the row */
             json_object_set(g, "at", json_object_get(w, "at"));
         json_object_set_new(groups, key, g);
     }
+    if (!json_is_true(json_object_get(w, "went_on"))) /* every line's thread went on */
+        json_object_set_new(g, "went_on", json_false());
     json_object_set_new(g, "count", json_integer(ls_json_int(g, "count", 0) + 1));
     const json_t *h = json_object_get(w, "host");
     json_t *hosts = json_object_get(g, "hosts"), *gpus = json_object_get(g, "gpus");
@@ -749,6 +752,29 @@ static int plugin_source(const char *at)
     return 1;
 }
 
+/* A network plugin's WARN the catalog does not know (it holds NCCL's own messages): shown,
+   not judged. Where the thread that printed each of its lines went on with its work after
+   it (a later INFO line of that thread, no return-code trail: import/nccl_log_extras.c),
+   the plugin handled it and carried on, so the node needs nothing for it (node action
+   none); else whether it hurt the job is in what follows it. */
+static void plugin_warning(const log_src_t *src, const json_t *g, const char *where,
+                           const char *times, json_t *out)
+{
+    int went_on = json_is_true(json_object_get(g, "went_on"));
+    ls_finding_about(out, "nccl_warn", LS_SEV_INFO, src->about, src->subject, src->evidence,
+                     "a network plugin's own warning%s%s: \"%s\"; it is the plugin's word, not "
+                     "NCCL's (linkscope's catalog holds NCCL's messages): %s",
+                     where, times, ls_json_str(g, "text", ""),
+                     went_on ? "the thread that printed it went on with its work after it (a "
+                               "later line of that thread), so the plugin handled it and "
+                               "carried on; next: nothing for the node"
+                             : "whether it hurt the job is in what follows it (NCCL's own WARN "
+                               "lines, an error code, a timeout)");
+    if (went_on)
+        json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
+                            json_string(ls_action_name(LS_ACT_NONE)));
+}
+
 /* nccl_warn: every WARN line of a log, named from the catalog (data/nccl-messages.tsv)
    with the host and GPU that printed it; a line the catalog does not know still shows,
    as an unrecognized NCCL warning with its text. */
@@ -772,14 +798,7 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
             ls_nccl_message_t msg;
             if (ls_nccl_message_match_at(ls_json_str(g, "at", NULL), text, &msg) != 0 &&
                 plugin_source(ls_json_str(g, "at", NULL))) {
-                /* the catalog holds NCCL's own messages: a plugin's is shown, not judged */
-                ls_finding_about(out, "nccl_warn", LS_SEV_INFO, src[i].about, src[i].subject,
-                                 src[i].evidence,
-                                 "a network plugin's own warning%s%s: \"%s\"; it is the "
-                                 "plugin's word, not NCCL's (linkscope's catalog holds NCCL's "
-                                 "messages): whether it hurt the job is in what follows it "
-                                 "(NCCL's own WARN lines, an error code, a timeout)",
-                                 where, times, text);
+                plugin_warning(&src[i], g, where, times, out);
                 continue;
             }
             if (ls_nccl_message_match_at(ls_json_str(g, "at", NULL), text, &msg) != 0) {

@@ -36,6 +36,10 @@ static void describe(int dev, ls_cudadev_t *d)
     d->mem_bus_width_bits = attr(dev, cudaDevAttrGlobalMemoryBusWidth);
     d->mem_clock_khz = attr(dev, cudaDevAttrMemoryClockRate);
     d->sm_clock_khz = attr(dev, cudaDevAttrClockRate);
+    d->async_engines = -1;
+    int engines = 0;
+    if (cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, dev) == cudaSuccess)
+        d->async_engines = engines;
 }
 
 int ls_cudadev_list(ls_cudadev_t *out, int max, char *err, size_t errlen)

@@ -19,6 +19,10 @@ typedef struct {
     int mem_bus_width_bits;
     int mem_clock_khz; /* peak memory clock, 0 if unknown */
     int sm_clock_khz;  /* peak SM clock, 0 if unknown */
+    /* cudaDevAttrAsyncEngineCount, -1 if unknown: 2 or more lets a host->GPU and a
+       GPU->host copy run at once; 1 (or 0) runs one direction at a time (deviceQuery's
+       "Concurrent copy and kernel execution: Yes with 1 copy engine(s)") */
+    int async_engines;
 } ls_cudadev_t;
 
 typedef struct {

@@ -183,9 +183,11 @@ static void fill_from_cuda(json_t *gpu, const ls_cudadev_t *d)
     }
     char cc[16];
     snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-    json_object_set_new(gpu, "cuda",
-                        json_pack("{s:i, s:s, s:i, s:I}", "index", d->ordinal, "cc", cc, "sms",
-                                  d->sms, "l2_bytes", (json_int_t)d->l2_bytes));
+    json_t *cuda = json_pack("{s:i, s:s, s:i, s:I}", "index", d->ordinal, "cc", cc, "sms", d->sms,
+                             "l2_bytes", (json_int_t)d->l2_bytes);
+    if (d->async_engines >= 0) /* unknown stays absent */
+        json_object_set_new(cuda, "async_engines", json_integer(d->async_engines));
+    json_object_set_new(gpu, "cuda", cuda);
 }
 
 static json_t *gpu_json(ctx_t *c, int g)

@@ -222,34 +222,56 @@ static json_t *parse_connection(const char *msg)
     return t;
 }
 
-static int same_connection(const json_t *a, const json_t *b)
+/* A connection's identity: channel, connection, ranks and side. */
+static void connection_key(const json_t *t, char *key, size_t len)
 {
-    static const char *const keys[] = {"channel", "conn", "from_rank", "to_rank"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (json_integer_value(json_object_get(a, keys[i])) !=
-            json_integer_value(json_object_get(b, keys[i])))
-            return 0;
-    return strcmp(json_string_value(json_object_get(a, "side")),
-                  json_string_value(json_object_get(b, "side"))) == 0;
+    const char *side = json_string_value(json_object_get(t, "side"));
+    snprintf(key, len, "%lld/%lld/%lld/%lld/%s",
+             (long long)json_integer_value(json_object_get(t, "channel")),
+             (long long)json_integer_value(json_object_get(t, "conn")),
+             (long long)json_integer_value(json_object_get(t, "from_rank")),
+             (long long)json_integer_value(json_object_get(t, "to_rank")), side ? side : "");
+}
+
+/* The list's position of t's connection, through an index of the list by
+   connection_key (built at first use: the shared parser filled the list before), or
+   -1 where it is new (then indexed at the position it will take). */
+static long connection_at(json_t *facts, json_t *list, const json_t *t)
+{
+    int fresh = !json_object_get(json_object_get(facts, "reading_index"), "transports");
+    json_t *ix = ls_nccl_facts_index(facts, "transports");
+    char key[160];
+    size_t i;
+    const json_t *o;
+    if (fresh)
+        json_array_foreach(list, i, o) {
+            connection_key(o, key, sizeof key);
+            if (!json_object_get(ix, key)) /* the first of a key, as a scan would find */
+                json_object_set_new_nocheck(ix, key, json_integer((json_int_t)i));
+        }
+    connection_key(t, key, sizeof key);
+    const json_t *at = json_object_get(ix, key);
+    if (at)
+        return (long)json_integer_value(at);
+    json_object_set_new_nocheck(ix, key, json_integer((json_int_t)json_array_size(list)));
+    return -1;
 }
 
 static void add_connection(json_t *facts, json_t *t)
 {
     json_t *list = json_object_get(facts, "transports");
-    size_t i;
-    json_t *o;
-    json_array_foreach(list, i, o)
-        if (same_connection(o, t)) {
-            /* read by the shared parser too: keep its entry, with the bus ids */
-            static const char *const keys[] = {"from_bus", "to_bus", "from", "to"};
-            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-                if (json_object_get(t, keys[k]) &&
-                    (k >= 2 ? json_object_get(t, keys[k - 2]) != NULL : 1))
-                    json_object_set(o, keys[k], json_object_get(t, keys[k]));
-            json_decref(t);
-            return;
-        }
-    json_array_append_new(list, t);
+    long at = connection_at(facts, list, t);
+    json_t *o = at >= 0 ? json_array_get(list, (size_t)at) : NULL;
+    if (!o) {
+        json_array_append_new(list, t);
+        return;
+    }
+    /* read by the shared parser too: keep its entry, with the bus ids */
+    static const char *const keys[] = {"from_bus", "to_bus", "from", "to"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (json_object_get(t, keys[k]) && (k >= 2 ? json_object_get(t, keys[k - 2]) != NULL : 1))
+            json_object_set(o, keys[k], json_object_get(t, keys[k]));
+    json_decref(t);
 }
 
 /* "GPU Direct RDMA Disabled for HCA 0 'mlx5_0'", "GPU Direct RDMA Disabled for GPU
@@ -282,7 +304,7 @@ static void parse_gdr(const char *msg, json_t *facts)
     snprintf(text, sizeof text, "%s", msg);
     text[strcspn(text, "\r\n")] = '\0';
     json_object_set_new(o, "text", json_string(text));
-    ls_json_append_once(json_object_get(facts, "gdr"), o);
+    ls_nccl_facts_append_once(facts, "gdr", o);
 }
 
 static void set_int_if(json_t *facts, const char *key, const char *msg, const char *word)
@@ -350,7 +372,8 @@ static void warn_source(const char *line, const char *kw, char *at, size_t len)
     snprintf(at, len, "%.*s", (int)(kw - 1 - start), start);
 }
 
-static void parse_warn(const char *warn, const char *host, int dev, const char *at, json_t *facts)
+/* Returns the entry's position in warnings (-1: none kept). */
+static long parse_warn(const char *warn, const char *host, int dev, const char *at, json_t *facts)
 {
     char text[400];
     snprintf(text, sizeof text, "%s", warn);
@@ -359,7 +382,7 @@ static void parse_warn(const char *warn, const char *host, int dev, const char *
     while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '`'))
         text[--n] = '\0';
     if (!n)
-        return;
+        return -1;
     json_t *o = json_pack("{s:s}", "text", text);
     if (host[0])
         json_object_set_new(o, "host", json_string(host));
@@ -380,7 +403,7 @@ static void parse_warn(const char *warn, const char *host, int dev, const char *
             break;
         }
     }
-    ls_json_append_once(list, o);
+    return ls_nccl_facts_append_once(facts, "warnings", o);
 }
 
 /* "NCCL version 2.5.6+cuda10.2" (printed bare by NCCL <= 2.8 and at the VERSION level
@@ -414,18 +437,18 @@ static void keywordless_line(const char *s, json_t *facts, int *await_last_error
     if (*await_last_error && !last) {
         const char *next = ls_nccl_last_error_next(s);
         *await_last_error = 0;
-        if (next)
-            parse_warn(next, "", -1, "", facts);
+        if (next) /* no thread: never told gone on */
+            ls_nccl_warn_line(facts, "", parse_warn(next, "", -1, "", facts));
         return;
     }
     if (last) {
         *await_last_error = !*last;
         if (*last)
-            parse_warn(last, "", -1, "", facts);
+            ls_nccl_warn_line(facts, "", parse_warn(last, "", -1, "", facts));
         return;
     }
     if (ls_nccl_bare_net_message(s) || (torch_text && ls_nccl_beside_torch_line(s)))
-        ls_json_add_string_once(ls_json_array_at(facts, "bare_messages"), s);
+        ls_nccl_facts_append_once(facts, "bare_messages", json_string(s));
 }
 
 /* Digits from s on: how many (0 when none). */
@@ -481,7 +504,7 @@ static void parse_lines(const char *text, json_t *facts)
         const char *kw = NULL, *msg = nccl_keyword(s, &kind, &kw);
         if (!msg) {
             if (prefix_only_host(s, host, sizeof host) == 0)
-                ls_json_add_string_once(json_object_get(facts, "hosts"), host);
+                ls_nccl_facts_append_once(facts, "hosts", json_string(host));
             keywordless_line(s, facts, &await_last_error, torch_text);
             continue;
         }
@@ -489,15 +512,16 @@ static void parse_lines(const char *text, json_t *facts)
         int dev;
         char thread[LS_NCCL_THREAD_LEN];
         if (line_prefix(s, kw, host, sizeof host, &dev, thread) == 0)
-            ls_json_add_string_once(json_object_get(facts, "hosts"), host);
+            ls_nccl_facts_append_once(facts, "hosts", json_string(host));
         if (kind == 'W') {
             char at[96];
             warn_source(s, kw, at, sizeof at);
-            parse_warn(msg, host, dev, at, facts);
+            ls_nccl_warn_line(facts, thread, parse_warn(msg, host, dev, at, facts));
             ls_nccl_log_p2p_disabled(msg, host, facts);
         } else {
             parse_message(msg, host, dev, facts);
             ls_nccl_trail_thread(msg, host, dev, thread, facts);
+            ls_nccl_warn_info(facts, msg, thread);
         }
     }
 }
@@ -567,7 +591,9 @@ json_t *ls_nccl_log_facts(const char *text)
     fix_bus_brackets(facts);
     parse_lines(text, facts);
     ls_nccl_trail_threads_end(facts);
+    ls_nccl_warn_threads_end(facts);
     json_object_del(facts, "network_said"); /* the extras' note while reading */
+    ls_nccl_facts_index_end(facts);
     set_hosts(text, facts);
     json_t *edges = json_array();
     ls_nccl_transport_summary(json_object_get(facts, "transports"), edges);

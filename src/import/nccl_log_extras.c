@@ -129,6 +129,58 @@ void ls_nccl_trail_threads_end(json_t *facts)
     }
 }
 
+/* Adds one to warnings[at]'s count key ("handled" or "unknown"). */
+static void warn_count(json_t *facts, long at, const char *key)
+{
+    json_t *w = at >= 0 ? json_array_get(json_object_get(facts, "warnings"), (size_t)at) : NULL;
+    if (w)
+        json_object_set_new(w, key, json_integer(ls_json_int(w, key, 0) + 1));
+}
+
+void ls_nccl_warn_line(json_t *facts, const char *thread, long at)
+{
+    if (!thread || !thread[0]) { /* no tid: never told gone on */
+        warn_count(facts, at, "unknown");
+        return;
+    }
+    json_t *open = json_object_get(facts, "warn_threads");
+    if (!open) {
+        open = json_object();
+        json_object_set_new(facts, "warn_threads", open);
+    }
+    const json_t *was = json_object_get(open, thread);
+    if (was) /* another WARN of the thread before it went on */
+        warn_count(facts, (long)json_integer_value(was), "unknown");
+    json_object_set_new(open, thread, json_integer(at));
+}
+
+void ls_nccl_warn_info(json_t *facts, const char *msg, const char *thread)
+{
+    json_t *open = json_object_get(facts, "warn_threads");
+    const json_t *was = thread && thread[0] ? json_object_get(open, thread) : NULL;
+    if (!was || trail_like(msg))
+        return;
+    warn_count(facts, (long)json_integer_value(was), "handled"); /* the thread went on */
+    json_object_del(open, thread);
+}
+
+void ls_nccl_warn_threads_end(json_t *facts)
+{
+    const char *thread;
+    json_t *v;
+    json_object_foreach(json_object_get(facts, "warn_threads"), thread, v)
+        warn_count(facts, (long)json_integer_value(v), "unknown"); /* the paste ends first */
+    json_object_del(facts, "warn_threads");
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(facts, "warnings"), i, w) {
+        if (ls_json_int(w, "handled", 0) > 0 && ls_json_int(w, "unknown", 0) == 0)
+            json_object_set_new(w, "went_on", json_true());
+        json_object_del(w, "handled");
+        json_object_del(w, "unknown");
+    }
+}
+
 /* "socketPollConnect: connect returned No route to host, retrying (26/34) after sleep for
    2600 msec" (2.24-2.26), "...: connect to 10.0.0.4<5> returned ..." (2.27 on): NCCL's
    socket connect failed with ETIMEDOUT, EHOSTUNREACH or ECONNREFUSED and is retried,
@@ -275,6 +327,66 @@ static int network_lines(const char *msg, json_t *facts)
     return 1;
 }
 
+json_t *ls_nccl_facts_index(json_t *facts, const char *key)
+{
+    json_t *all = json_object_get(facts, "reading_index");
+    if (!all) {
+        all = json_object();
+        json_object_set_new(facts, "reading_index", all);
+    }
+    json_t *ix = json_object_get(all, key);
+    if (!ix) {
+        ix = json_object();
+        json_object_set_new_nocheck(all, key, ix);
+    }
+    return ix;
+}
+
+void ls_nccl_facts_index_end(json_t *facts)
+{
+    json_object_del(facts, "reading_index");
+}
+
+/* The set key of a list's entry: its compact JSON text, keys sorted; malloc'd. */
+static char *entry_key(const json_t *v)
+{
+    return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+}
+
+/* The entries a list held before its set was made, into the set: each at the first
+   position it holds. */
+static void index_entries(json_t *ix, const json_t *arr)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(arr, i, v) {
+        char *k = entry_key(v);
+        if (k && !json_object_get(ix, k))
+            json_object_set_new_nocheck(ix, k, json_integer((json_int_t)i));
+        free(k);
+    }
+}
+
+long ls_nccl_facts_append_once(json_t *facts, const char *list, json_t *value)
+{
+    json_t *arr = ls_json_array_at(facts, list);
+    int fresh = !json_object_get(json_object_get(facts, "reading_index"), list);
+    json_t *ix = ls_nccl_facts_index(facts, list);
+    if (fresh)
+        index_entries(ix, arr);
+    char *key = entry_key(value);
+    const json_t *at = key ? json_object_get(ix, key) : NULL;
+    long pos = !key ? -1 : at ? (long)json_integer_value(at) : (long)json_array_size(arr);
+    if (key && !at && json_array_append_new(arr, value) == 0)
+        json_object_set_new_nocheck(ix, key, json_integer(pos));
+    else if (key && !at)
+        pos = -1; /* not appended: value was released */
+    else
+        json_decref(value);
+    free(key);
+    return pos;
+}
+
 /* "P2P is disabled between connected GPUs 2 and 1. You can repress this message with
    NCCL_IGNORE_DISABLED_P2P=1." (INFO) and "P2P is disabled between NVLINK connected GPUs
    %d and %d. ..." (WARN): NCCL's src/graph/paths.cc prints them when NVML reports the
@@ -291,10 +403,9 @@ int ls_nccl_log_p2p_disabled(const char *msg, const char *host, json_t *facts)
         p += 7;
     if (sscanf(p, "connected GPUs %d and %d", &a, &b) != 2 || a < 0 || b < 0 || a == b)
         return 0;
-    json_t *list = ls_json_array_at(facts, "p2p_disabled");
     json_t *o = json_pack("{s:s, s:[i,i]}", "host", host ? host : "", "gpus", a < b ? a : b,
                           a < b ? b : a);
-    ls_json_append_once(list, o);
+    ls_nccl_facts_append_once(facts, "p2p_disabled", o);
     return 1;
 }
 

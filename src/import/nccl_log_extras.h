@@ -27,6 +27,20 @@
                                                    state S healthMask M" */
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts);
 
+/* ls_json_append_once on facts' list `list` (created when absent), in constant expected
+   time: each entry's compact JSON text (keys sorted; the lists hold strings, integers,
+   booleans and objects of them, which print alike exactly when equal) in a hash set
+   kept under facts' "reading_index" while reading, built from the list's entries at
+   first use. A log of many distinct lines compared each with every earlier one was
+   quadratic (docs/safety.md, "Cost"). ls_nccl_facts_index_end removes the sets. The
+   entry's position in the list (value appended there, or released where an equal entry
+   was already), -1 out of memory. */
+long ls_nccl_facts_append_once(json_t *facts, const char *list, json_t *value);
+/* The index of facts' list under key: positions by a caller's key (NULL: created empty
+   as the caller fills it). */
+json_t *ls_nccl_facts_index(json_t *facts, const char *key);
+void ls_nccl_facts_index_end(json_t *facts);
+
 /* A thread's "host:pid:tid" as NCCL prints it before " [dev]": at most this long. */
 #define LS_NCCL_THREAD_LEN 160
 
@@ -38,6 +52,17 @@ void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *fact
    record's "went_on": true where every trail of it was handled, and removes the notes. */
 void ls_nccl_trail_thread(const char *msg, const char *host, int dev, const char *thread,
                           json_t *facts);
+
+/* The same for WARN lines: ls_nccl_warn_line with the thread that printed warnings[at]
+   ("" unknown: never told gone on), ls_nccl_warn_info with each INFO message and its
+   thread. A later INFO line of that thread that is no return-code trail line shows the
+   thread went on with its work after the WARN (nccl-fastsocket's "Maximum retry reached
+   for connect 3." then "Connected after 1000 retries."); another WARN of the thread first,
+   or the paste's end, leaves it unknown. ls_nccl_warn_threads_end sets each warnings[]
+   entry's "went_on": true where every line of it went on, and removes the notes. */
+void ls_nccl_warn_line(json_t *facts, const char *thread, long at);
+void ls_nccl_warn_info(json_t *facts, const char *msg, const char *thread);
+void ls_nccl_warn_threads_end(json_t *facts);
 void ls_nccl_trail_threads_end(json_t *facts);
 
 /* The "P2P is disabled between [NVLINK] connected GPUs A and B" message (INFO or WARN)

@@ -58,6 +58,8 @@ typedef struct {
     long long nthread, ngpus, iters, warmup, validation, graph;
     rank_t *ranks;
     int nranks;
+    const rank_t **sorted; /* scratch of MAX_RANKS: the rank lines sorted by one key */
+    unsigned char *first;  /* scratch of MAX_RANKS: 1 where a line is its key's first */
     layout_t layout;
     int title_oop, title_ip; /* the line above the column header */
     row_t *rows;
@@ -72,7 +74,6 @@ typedef struct {
     int nfailed_hosts;   /* distinct hosts of the failure lines (the first 8 kept) */
     int nfailures;       /* failure lines of either kind */
     int headers;         /* '# nThread' headers before any rank line or row */
-    int rank_repeats;    /* the most times one rank number was printed */
     char missing[160];   /* what a partial paste lacked, for the entry's notes */
     long long bad_sizes; /* rows whose size or count is no integer in range (1e26): left out */
 } block_t;
@@ -109,10 +110,14 @@ int ls_nccl_tests_detect(const char *text)
 static void block_reset(block_t *b)
 {
     rank_t *ranks = b->ranks;
+    const rank_t **sorted = b->sorted;
+    unsigned char *first = b->first;
     row_t *rows = b->rows;
     size_t cap = b->caprows;
     memset(b, 0, sizeof *b);
     b->ranks = ranks;
+    b->sorted = sorted;
+    b->first = first;
     b->rows = rows;
     b->caprows = cap;
     b->validation = -1;
@@ -184,11 +189,6 @@ static void parse_rank_line(block_t *b, const char *text)
     }
     if (r.rank < 0 || r.device < 0)
         return;
-    int seen = 1; /* each process of a run prints its own rank: a repeat is another run */
-    for (int i = 0; i < b->nranks; i++)
-        seen += b->ranks[i].rank == r.rank;
-    if (seen > b->rank_repeats)
-        b->rank_repeats = seen;
     if (name_from >= 0 && name_from < line.ntok && line.tok[name_from][0] == '[') {
         char bus[32];
         snprintf(bus, sizeof bus, "%s", line.tok[name_from] + 1);
@@ -420,26 +420,92 @@ static void parse_debug_line(debug_t *dbg, const char *text)
                                         from_dev, "to", to_dev, "transport", c.via));
 }
 
+/* The rank lines' keys, compared. A block keeps up to MAX_RANKS lines, so their
+   distinct hosts, processes, devices and ranks are found by sorting (n log n), never by
+   comparing each line with every earlier one (a hostile paste of many blocks of 4096
+   lines each: docs/safety.md, "Cost"). */
+static int cmp_int(int x, int y)
+{
+    return (x > y) - (x < y);
+}
+
+static int key_host(const rank_t *x, const rank_t *y)
+{
+    return strcmp(x->host, y->host);
+}
+
+static int key_process(const rank_t *x, const rank_t *y)
+{
+    int c = key_host(x, y);
+    return c ? c : cmp_int(x->pid, y->pid);
+}
+
+static int key_device(const rank_t *x, const rank_t *y)
+{
+    return cmp_int(x->device, y->device);
+}
+
+static int key_rank(const rank_t *x, const rank_t *y)
+{
+    return cmp_int(x->rank, y->rank);
+}
+
+/* Lines of one key in the order they were printed (the lines lie in one array). */
+static int by_position(const rank_t *x, const rank_t *y)
+{
+    return (x > y) - (x < y);
+}
+
+#define LS_SORT_BY(key)                                                                            \
+    static int sort_##key(const void *a, const void *b)                                            \
+    {                                                                                              \
+        const rank_t *x = *(const rank_t *const *)a, *y = *(const rank_t *const *)b;               \
+        int c = key(x, y);                                                                         \
+        return c ? c : by_position(x, y);                                                          \
+    }
+LS_SORT_BY(key_host)
+LS_SORT_BY(key_process)
+LS_SORT_BY(key_device)
+LS_SORT_BY(key_rank)
+
+/* b->first[i] = 1 where rank line i is the first printed of its key; returns how many
+   distinct keys, and in *most (unless NULL) the most lines one key holds. */
+static int mark_firsts(const block_t *b, int (*key)(const rank_t *, const rank_t *),
+                       int (*sort)(const void *, const void *), int *most)
+{
+    int n = b->nranks, distinct = 0, run = 0, longest = 0;
+    if (n <= 0) {
+        if (most)
+            *most = 0;
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        b->sorted[i] = &b->ranks[i];
+    qsort(b->sorted, (size_t)n, sizeof *b->sorted, sort);
+    memset(b->first, 0, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        int starts = i == 0 || key(b->sorted[i - 1], b->sorted[i]) != 0;
+        run = starts ? 1 : run + 1;
+        longest = run > longest ? run : longest;
+        distinct += starts;
+        if (starts)
+            b->first[b->sorted[i] - b->ranks] = 1;
+    }
+    if (most)
+        *most = longest;
+    return distinct;
+}
+
+/* The devices of the block's rank lines, each once in the order first printed, into
+   gpus; the distinct hosts and processes (host and pid) in *nhosts and *nprocs. */
 static int block_gpus(const block_t *b, json_t *gpus, int *nhosts, int *nprocs)
 {
-    int count = 0;
-    *nhosts = 0;
-    *nprocs = 0;
-    for (int i = 0; i < b->nranks; i++) {
-        int host_seen = 0, pid_seen = 0, dev_seen = 0;
-        for (int j = 0; j < i; j++) {
-            int same_host = strcmp(b->ranks[j].host, b->ranks[i].host) == 0;
-            host_seen |= same_host;
-            pid_seen |= same_host && b->ranks[j].pid == b->ranks[i].pid;
-            dev_seen |= b->ranks[j].device == b->ranks[i].device;
-        }
-        *nhosts += !host_seen;
-        *nprocs += !pid_seen;
-        if (!dev_seen) {
+    *nhosts = mark_firsts(b, key_host, sort_key_host, NULL);
+    *nprocs = mark_firsts(b, key_process, sort_key_process, NULL);
+    int count = mark_firsts(b, key_device, sort_key_device, NULL);
+    for (int i = 0; i < b->nranks; i++)
+        if (b->first[i])
             json_array_append_new(gpus, json_integer(b->ranks[i].device));
-            count++;
-        }
-    }
     return count;
 }
 
@@ -559,23 +625,19 @@ static void set_group_status(json_t *e, const block_t *b, const row_t *first, si
 }
 
 /* How many independent runs printed into this test's part of the paste: the headers
-   printed side by side, or a rank number printed more than once (each run has its own
-   rank 0). 1 for one test. */
+   printed side by side, or a rank number printed more than once (each process of a run
+   prints its own rank, so a repeat is another run: each run has its own rank 0). 1 for
+   one test. */
 static int block_runs(const block_t *b)
 {
-    return b->headers > b->rank_repeats ? b->headers : b->rank_repeats > 1 ? b->rank_repeats : 1;
+    int repeats = 0;
+    mark_firsts(b, key_rank, sort_key_rank, &repeats);
+    return b->headers > repeats ? b->headers : repeats > 1 ? repeats : 1;
 }
 
 static int distinct_ranks(const block_t *b)
 {
-    int n = 0;
-    for (int i = 0; i < b->nranks; i++) {
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = b->ranks[j].rank == b->ranks[i].rank;
-        n += !seen;
-    }
-    return n;
+    return mark_firsts(b, key_rank, sort_key_rank, NULL);
 }
 
 /* Who ran: GPUs, ranks, hosts, processes, and the sweep's settings. */
@@ -987,7 +1049,11 @@ int ls_import_nccl_tests(json_t *doc, const char *text, const char *name, const 
     p.dbg.transports = json_array();
     p.dbg.env = json_object();
     p.block.ranks = calloc(MAX_RANKS, sizeof *p.block.ranks);
-    int rc = p.block.ranks ? 0 : ls_seterr(err, errlen, "%s: out of memory", name);
+    p.block.sorted = calloc(MAX_RANKS, sizeof *p.block.sorted);
+    p.block.first = calloc(MAX_RANKS, 1);
+    int rc = p.block.ranks && p.block.sorted && p.block.first
+                 ? 0
+                 : ls_seterr(err, errlen, "%s: out of memory", name);
     block_reset(&p.block);
     ls_line_t line;
     const char *pos = text;
@@ -1009,6 +1075,8 @@ int ls_import_nccl_tests(json_t *doc, const char *text, const char *name, const 
         ls_set_if_absent(json_object_get(doc, "software"), "nccl", version[0] ? version : NULL);
     }
     free(p.block.ranks);
+    free(p.block.sorted);
+    free(p.block.first);
     free(p.block.rows);
     json_decref(p.dbg.transports);
     json_decref(p.dbg.env);

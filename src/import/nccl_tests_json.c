@@ -138,20 +138,17 @@ typedef struct {
     int nhosts;
 } run_t;
 
+/* Distinct hostnames of devices[], through a hash set (a file of many devices compared
+   each with every earlier one was quadratic: docs/safety.md, "Cost"). */
 static int count_hosts(const json_t *devices)
 {
-    int n = 0;
-    size_t i, j;
-    const json_t *d, *o;
-    json_array_foreach(devices, i, d) {
-        int seen = 0;
-        json_array_foreach(devices, j, o) {
-            if (j >= i)
-                break;
-            seen |= strcmp(ls_json_str(d, "hostname", ""), ls_json_str(o, "hostname", "")) == 0;
-        }
-        n += !seen;
-    }
+    json_t *seen = json_object();
+    size_t i;
+    const json_t *d;
+    json_array_foreach(devices, i, d)
+        json_object_set_new_nocheck(seen, ls_json_str(d, "hostname", ""), json_true());
+    int n = (int)json_object_size(seen);
+    json_decref(seen);
     return n;
 }
 

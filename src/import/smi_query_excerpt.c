@@ -46,6 +46,28 @@ static const char *const sections[] = {
     "Voltage",
     "Fabric",
     "Health", /* the Fabric section's block (drivers 550 on) */
+    /* the other section and sub-section lines -q prints in a GPU block (the full -q
+       outputs of tests/fixtures/real, drivers 340 to 610) */
+    "Ecc Mode", /* "ECC Mode" spelled so by older drivers (smi-q-gls-gtx680, 2080 Ti) */
+    "Encoder Stats",
+    "FBC Stats",
+    "Volatile",  /* under ECC Errors */
+    "Aggregate", /* under ECC Errors */
+    "Single Bit",
+    "Double Bit", /* under Retired Pages and the old ECC Errors */
+    "Aggregate Uncorrectable SRAM Sources",
+    "Bank Remap Availability Histogram",
+    "MIG Mode",
+    "IBMNPU",
+    "Deferred Clocks",
+    "Inforom BBX Object Flush",
+    "Conf Compute Protected Memory Usage",
+    "GPU Memory Power Readings",
+    "Clocks Event Reasons Counters",
+    "Capabilities",
+    "Platform Info",
+    "Workload Power Profiles",
+    "DRAM Encryption Mode",
 };
 
 /* Keys of the log's head, above the first GPU block; drivers from 610 add "KMD Version"

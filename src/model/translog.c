@@ -14,30 +14,58 @@ static const char *info_message(const char *line)
     return p ? p + strlen("NCCL INFO ") : NULL;
 }
 
-static int same_int(const json_t *a, const json_t *b, const char *key)
+/* Where a list of out already holds an entry of this key: a hash per list kept under
+   out's "parse_index" while ls_nccl_parse_log reads (a log of many distinct lines
+   compared each with every entry before it was quadratic: docs/safety.md, "Cost"). The
+   position of key's entry, or -1 after recording pos for it (the caller appends there). */
+static long seen_at(json_t *out, const char *list, const char *key, size_t pos)
 {
-    return json_integer_value(json_object_get(a, key)) ==
-           json_integer_value(json_object_get(b, key));
-}
-
-/* A field missing on both sides (json_string refuses text that is not UTF-8) is equal. */
-static int same_str(const json_t *a, const json_t *b, const char *key)
-{
-    const char *x = json_string_value(json_object_get(a, key));
-    const char *y = json_string_value(json_object_get(b, key));
-    return x && y ? strcmp(x, y) == 0 : x == y;
-}
-
-static int has_transport(const json_t *list, const json_t *t)
-{
-    size_t i;
-    const json_t *o;
-    json_array_foreach(list, i, o) {
-        if (same_int(o, t, "channel") && same_int(o, t, "conn") && same_int(o, t, "from_rank") &&
-            same_int(o, t, "to_rank") && same_str(o, t, "side"))
-            return 1;
+    json_t *all = json_object_get(out, "parse_index");
+    if (!all) {
+        all = json_object();
+        json_object_set_new(out, "parse_index", all);
     }
-    return 0;
+    json_t *ix = json_object_get(all, list);
+    if (!ix) {
+        ix = json_object();
+        json_object_set_new_nocheck(all, list, ix);
+    }
+    const json_t *at = json_object_get(ix, key);
+    if (at)
+        return (long)json_integer_value(at);
+    json_object_set_new_nocheck(ix, key, json_integer((json_int_t)pos));
+    return -1;
+}
+
+/* A connection's identity: channel, connection, ranks and side (absent where json_string
+   refused it: equal only to another absent one). */
+static void transport_key(const json_t *t, char *key, size_t len)
+{
+    const char *side = json_string_value(json_object_get(t, "side"));
+    snprintf(key, len, "%lld/%lld/%lld/%lld/%c%s",
+             (long long)json_integer_value(json_object_get(t, "channel")),
+             (long long)json_integer_value(json_object_get(t, "conn")),
+             (long long)json_integer_value(json_object_get(t, "from_rank")),
+             (long long)json_integer_value(json_object_get(t, "to_rank")), side ? 's' : 'n',
+             side ? side : "");
+}
+
+static int has_transport(json_t *out, const json_t *list, const json_t *t)
+{
+    char key[320];
+    transport_key(t, key, sizeof key);
+    return seen_at(out, "transports", key, json_array_size(list)) >= 0;
+}
+
+/* The rank table's entry of rank (one per rank: parse_rank keeps the first), or NULL. */
+static const json_t *rank_entry(json_t *out, int rank)
+{
+    char key[24];
+    snprintf(key, sizeof key, "%d", rank);
+    const json_t *ix = json_object_get(json_object_get(out, "parse_index"), "ranks");
+    const json_t *at = json_object_get(ix, key);
+    return at ? json_array_get(json_object_get(out, "ranks"), (size_t)json_integer_value(at))
+              : NULL;
 }
 
 void ls_nccl_transport_class(const char *via, char *out, size_t outlen)
@@ -69,19 +97,15 @@ void ls_nccl_transport_class(const char *via, char *out, size_t outlen)
 
 /* "[12]" holds the GPU (nvmlDev) in NCCL >= 2.12; older versions print the bus id in
    hex ("[60]"): then the rank table maps it. */
-static int bracket_gpu(const char *text, const json_t *ranks, int rank)
+static int bracket_gpu(const char *text, json_t *out, int rank)
 {
     char *end;
     long v = strtol(text, &end, 10);
-    size_t i;
-    const json_t *r;
-    json_array_foreach(ranks, i, r) {
-        if (json_integer_value(json_object_get(r, "rank")) == rank &&
-            json_is_integer(json_object_get(r, "gpu"))) {
-            const char *bus = json_string_value(json_object_get(r, "bus_id"));
-            if (bus && strcmp(bus, text) == 0)
-                return (int)json_integer_value(json_object_get(r, "gpu"));
-        }
+    const json_t *r = rank_entry(out, rank);
+    if (r && json_is_integer(json_object_get(r, "gpu"))) {
+        const char *bus = json_string_value(json_object_get(r, "bus_id"));
+        if (bus && strcmp(bus, text) == 0)
+            return (int)json_integer_value(json_object_get(r, "gpu"));
     }
     return *end == '\0' ? (int)v : -1;
 }
@@ -94,15 +118,14 @@ static void parse_connection(const char *msg, json_t *out)
     const char *via = c.via;
     char cls[64];
     ls_nccl_transport_class(via, cls, sizeof cls);
-    const json_t *ranks = json_object_get(out, "ranks");
     json_t *t = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:b, s:b, s:s}", "channel",
                           c.channel, "conn", c.conn, "from_rank", c.from_rank, "to_rank", c.to_rank,
-                          "from", bracket_gpu(c.from, ranks, c.from_rank), "to",
-                          bracket_gpu(c.to, ranks, c.to_rank), "transport", cls, "via", via,
-                          "gdrdma", strstr(via, "GDRDMA") != NULL, "read",
-                          strstr(via, "/read") != NULL, "side", c.side);
+                          "from", bracket_gpu(c.from, out, c.from_rank), "to",
+                          bracket_gpu(c.to, out, c.to_rank), "transport", cls, "via", via, "gdrdma",
+                          strstr(via, "GDRDMA") != NULL, "read", strstr(via, "/read") != NULL,
+                          "side", c.side);
     json_t *list = json_object_get(out, "transports");
-    if (has_transport(list, t))
+    if (has_transport(out, list, t))
         json_decref(t);
     else
         json_array_append_new(list, t);
@@ -129,13 +152,11 @@ static void parse_ring_order(const char *msg, json_t *out)
         json_object_set_new(out, "ring_ranks_max",
                             json_integer((json_int_t)json_array_size(order)));
     json_t *rings = json_object_get(out, "rings");
-    size_t i;
-    json_t *r;
-    json_array_foreach(rings, i, r) {
-        if (json_integer_value(json_object_get(r, "channel")) == ch) {
-            json_decref(order);
-            return;
-        }
+    char key[24];
+    snprintf(key, sizeof key, "%d", ch);
+    if (seen_at(out, "rings", key, json_array_size(rings)) >= 0) {
+        json_decref(order);
+        return;
     }
     json_array_append_new(rings, json_pack("{s:i, s:o}", "channel", ch, "ranks", order));
 }
@@ -165,13 +186,10 @@ static void parse_trees(const char *msg, json_t *out)
 static void add_tree(json_t *out, int ch, int up, int me, int d0, int d1, int d2)
 {
     json_t *trees = json_object_get(out, "trees");
-    size_t i;
-    json_t *t;
-    json_array_foreach(trees, i, t) {
-        if (json_integer_value(json_object_get(t, "channel")) == ch &&
-            json_integer_value(json_object_get(t, "rank")) == me)
-            return;
-    }
+    char key[32];
+    snprintf(key, sizeof key, "%d/%d", ch, me);
+    if (seen_at(out, "trees", key, json_array_size(trees)) >= 0)
+        return;
     json_t *down = json_array();
     int kids[3] = {d0, d1, d2};
     for (int k = 0; k < 3; k++)
@@ -202,12 +220,10 @@ static void parse_rank(const char *msg, json_t *out)
     if (b)
         sscanf(b + 7, "%31[0-9a-fA-F]", bus);
     json_t *ranks = json_object_get(out, "ranks");
-    size_t i;
-    json_t *r;
-    json_array_foreach(ranks, i, r) {
-        if (json_integer_value(json_object_get(r, "rank")) == rank)
-            return;
-    }
+    char key[24];
+    snprintf(key, sizeof key, "%d", rank);
+    if (seen_at(out, "ranks", key, json_array_size(ranks)) >= 0)
+        return;
     json_array_append_new(ranks, json_pack("{s:i, s:i, s:s}", "rank", rank, "gpu",
                                            nvml_dev >= 0 ? nvml_dev : cuda_dev, "bus_id", bus));
 }
@@ -232,7 +248,11 @@ static void parse_message(const char *msg, json_t *out)
         size_t n = strlen(line);
         if (n && line[n - 1] == '.')
             line[n - 1] = '\0';
-        ls_json_add_string_once(json_object_get(out, "nccl_env"), line);
+        json_t *env = json_object_get(out, "nccl_env"), *v = json_string(line);
+        if (v && seen_at(out, "nccl_env", line, json_array_size(env)) < 0)
+            json_array_append_new(env, v); /* not UTF-8: json_string refused it, none added */
+        else
+            json_decref(v);
     } else if (strncmp(msg, "Trees ", 6) == 0) {
         parse_trees(msg, out);
     }
@@ -258,6 +278,7 @@ json_t *ls_nccl_parse_log(const char *text)
             }
         }
     }
+    json_object_del(out, "parse_index");
     return out;
 }
 

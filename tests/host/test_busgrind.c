@@ -1,7 +1,8 @@
 /* busGrind (the CUDA demo suite) read by the p2pBandwidthLatencyTest reader
    (import/p2p_sample.c): its host/device matrices into host entries, its P2P matrices
    into p2p entries, both named "busGrind"; and a GPU whose host path cannot run both
-   directions at once found (bidir_low on the host path, analyze/rules_matrix.c). */
+   directions at once found (bidir_low on the host path, analyze/rules_matrix.c), unless
+   the GPU has one copy engine, which runs one direction at a time. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,6 +74,62 @@ static void host_bidir_low(void **state)
     json_decref(doc);
 }
 
+/* GPU g of doc given board name (NULL: none) and copy engines (-1: unknown), as
+   linkscope's own inventory writes them (gpus[].name, gpus[].cuda.async_engines). */
+static void set_gpu(json_t *doc, int g, const char *name, int engines)
+{
+    json_t *gpu = json_array_get(json_object_get(doc, "gpus"), (size_t)g);
+    assert_int_equal(ls_json_int(gpu, "index", -1), g);
+    if (name)
+        json_object_set_new(gpu, "name", json_string(name));
+    if (engines >= 0)
+        json_object_set_new(gpu, "cuda", json_pack("{s:i}", "async_engines", engines));
+}
+
+/* Both ways at once at one way's figure (56 of 113): what one copy engine taking turns
+   gives. By design where CUDA says one engine; said (info) where the count is unknown;
+   a warning where the board has two or more. */
+static void host_bidir_one_engine(void **state)
+{
+    (void)state;
+    json_t *doc = host_matrix(101.26, 56.0);
+    ls_test_fires(doc, "bidir_low", "info", "", "single copy engine");
+    ls_test_fires(doc, "bidir_low", "info", "", "if it is the same board"); /* GPU 0: 101 */
+    ls_test_quiet(doc);
+    set_gpu(doc, 1, NULL, 1);
+    ls_test_silent(doc, "bidir_low");
+    set_gpu(doc, 1, NULL, 0); /* no copy beside a kernel either: one direction at a time */
+    ls_test_silent(doc, "bidir_low");
+    set_gpu(doc, 1, NULL, 2);
+    ls_test_fires(doc, "bidir_low", "warning", "", "GPU1: 56.0 GB/s");
+    json_decref(doc);
+}
+
+/* Far below even one direction's figure: no engine count explains it. */
+static void host_bidir_below_one_engine(void **state)
+{
+    (void)state;
+    json_t *doc = host_matrix(101.26, 20.0);
+    set_gpu(doc, 1, NULL, 1);
+    ls_test_fires(doc, "bidir_low", "warning", "", "GPU1: 20.0 GB/s");
+    json_decref(doc);
+}
+
+/* Engines unknown, but a GPU of the same board name reached the sum: the board runs both
+   directions at once, so the other one's path is at fault; a board of another name is not
+   evidence. */
+static void host_bidir_same_board(void **state)
+{
+    (void)state;
+    json_t *doc = host_matrix(101.26, 56.0);
+    set_gpu(doc, 0, "NVIDIA A100-PCIE-40GB", -1);
+    set_gpu(doc, 1, "NVIDIA GeForce GTX 750 Ti", -1);
+    ls_test_fires(doc, "bidir_low", "info", "", "single copy engine");
+    set_gpu(doc, 1, "NVIDIA A100-PCIE-40GB", -1);
+    ls_test_fires(doc, "bidir_low", "warning", "", "GPU1: 56.0 GB/s");
+    json_decref(doc);
+}
+
 static void p2p_matrices_read(void **state)
 {
     (void)state;
@@ -96,9 +153,9 @@ static void p2p_matrices_read(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(host_rows_read),
-        cmocka_unit_test(host_bidir_low),
-        cmocka_unit_test(p2p_matrices_read),
+        cmocka_unit_test(host_rows_read),        cmocka_unit_test(host_bidir_low),
+        cmocka_unit_test(host_bidir_one_engine), cmocka_unit_test(host_bidir_below_one_engine),
+        cmocka_unit_test(host_bidir_same_board), cmocka_unit_test(p2p_matrices_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

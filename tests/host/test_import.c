@@ -243,6 +243,39 @@ static void nccl_old_layout_on_two_hosts(void **state)
     json_decref(doc);
 }
 
+/* One block's rank lines counted by key (sorted, import/nccl_tests.c): devices once each
+   in the order first printed, a rank number printed twice is a second run, the distinct
+   ranks then, processes by host and pid. */
+static void nccl_rank_lines_by_key(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 "
+        "validation: 1\n"
+        "#  Rank  0 Group  0 Pid     10 on   node-b device  3 [0x1a] Tesla V100-SXM2-32GB\n"
+        "#  Rank  1 Group  0 Pid     10 on   node-b device  1 [0x1b] Tesla V100-SXM2-32GB\n"
+        "#  Rank  0 Group  0 Pid     20 on   node-a device  3 [0x1a] Tesla V100-SXM2-32GB\n"
+        "#  Rank  2 Group  0 Pid     20 on   node-a device  0 [0x19] Tesla V100-SXM2-32GB\n"
+        "#       size         count      type   redop    root     time   algbw   busbw  #wrong "
+        "    time   algbw   busbw  #wrong\n"
+        "           8             2     float     sum      -1    35.10    0.00    0.00       0 "
+        "   35.00    0.00    0.00       0\n";
+    json_t *doc = ls_import_doc_new();
+    char err[512] = "";
+    assert_int_equal(ls_import_nccl_tests(doc, text, "all_reduce_perf.log", NULL, NULL, err,
+                                          sizeof err),
+                     1);
+    json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    json_t *want = json_pack("[i,i,i]", 3, 1, 0);
+    assert_true(json_equal(json_object_get(e, "gpus"), want));
+    json_decref(want);
+    assert_int_equal(ls_json_int(e, "separate_runs", 0), 2);
+    assert_int_equal(ls_json_int(e, "nranks", 0), 3);       /* ranks 0, 1 and 2 */
+    assert_null(json_object_get(e, "nodes"));               /* separate runs are no nodes */
+    assert_string_equal(ls_json_str(e, "mode", ""), "mpi"); /* two processes */
+    json_decref(doc);
+}
+
 /* No name anywhere: the rows are kept under "unknown", flagged incomplete, with a note
    that says to pass --collective; told explicitly, the name is used. */
 static void nccl_without_collective_name_is_unknown(void **state)
@@ -559,6 +592,7 @@ int main(void)
         cmocka_unit_test(nvbandwidth_fixture),
         cmocka_unit_test(nvbandwidth_rejects_other_json),
         cmocka_unit_test(topo_text_import),
+        cmocka_unit_test(nccl_rank_lines_by_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

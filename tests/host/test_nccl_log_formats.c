@@ -825,9 +825,67 @@ static void tests_header_without_rows(void **state)
     json_decref(doc);
 }
 
+/* The log's lists keep each entry once, in the order first printed, through the hash
+   sets kept while reading (import/nccl_log_extras.c): hosts, WARN lines, GDR lines and
+   the connections the shared parser read first; the sets leave no trace in the facts. */
+static void facts_lists_once_in_order(void **state)
+{
+    (void)state;
+    json_t *f = ls_nccl_log_facts(
+        "hb:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+        "ha:1:2 [0] NCCL WARN Call to connect returned Connection refused, retrying\n"
+        "hb:1:2 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[1] via P2P/IPC\n"
+        "ha:1:2 [0] NCCL WARN Call to connect returned Connection refused, retrying\n"
+        "hc:1:2 [0] NCCL WARN Connect to 10.0.0.2<4000> failed\n"
+        "hb:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+        "ha:1:2 [0] NCCL INFO GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n"
+        "ha:1:2 [0] NCCL INFO GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n");
+    json_t *hosts = json_pack("[s,s,s]", "hb", "ha", "hc");
+    assert_true(json_equal(json_object_get(f, "hosts"), hosts));
+    json_decref(hosts);
+    assert_int_equal(json_array_size(json_object_get(f, "warnings")), 2);
+    assert_string_equal(ls_json_str(json_array_get(json_object_get(f, "warnings"), 1), "host", ""),
+                        "hc");
+    assert_int_equal(json_array_size(json_object_get(f, "gdr")), 1);
+    const json_t *t = json_object_get(f, "transports");
+    assert_int_equal(json_array_size(t), 2); /* channels 0 and 1, each once */
+    assert_int_equal(ls_json_int(json_array_get(t, 1), "channel", -1), 1);
+    assert_null(json_object_get(f, "reading_index"));
+    json_decref(f);
+}
+
+/* A network plugin's WARN: node action none where the thread that printed it went on
+   (a later INFO line of that thread, no return-code trail); none given where the paste
+   ends after it, where the thread's next line is a trail line, or where only another
+   thread goes on. */
+static void plugin_warn_thread_went_on(void **state)
+{
+    (void)state;
+    static const char warn[] = "gce-a:4024:4055 [0] net_fastsocket.cc:674 NCCL WARN Maximum "
+                               "retry reached for connect 3.\n";
+    static const struct {
+        const char *after, *action;
+    } cases[] = {
+        {"gce-a:4024:4055 [0] NCCL INFO NET/FastSocket : Connected after 1000 retries.\n", "none"},
+        {"", ""},
+        {"gce-a:4024:4055 [0] NCCL INFO transport/net.cc:580 -> 3\n", ""},
+        {"gce-a:4024:4099 [0] NCCL INFO NET/FastSocket : Connected after 1000 retries.\n", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", warn, cases[i].after);
+        json_t *doc = import_text(text);
+        ls_test_fires(doc, "nccl_warn", "info", cases[i].action,
+                      *cases[i].action ? "carried on" : "what follows it");
+        json_decref(doc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(plugin_warn_thread_went_on),
+        cmocka_unit_test(facts_lists_once_in_order),
         cmocka_unit_test(prefixes),
         cmocka_unit_test(warn_forms),
         cmocka_unit_test(error_trail),

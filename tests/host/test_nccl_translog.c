@@ -248,6 +248,41 @@ static void ranks_logs_joined(void **s)
     free(text);
 }
 
+/* Repeats kept once, in the order first printed, through the per-list hashes of the
+   parse (model/translog.c): a connection, a ring, a tree node, a rank, an environment
+   line; a bus-id bracket mapped through the rank table; the hashes leave no trace. */
+static void repeats_once_in_order(void **s)
+{
+    (void)s;
+    json_t *out = ls_nccl_parse_log(
+        "h:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 60 - Init COMPLETE\n"
+        "h:1:1 [0] NCCL INFO comm 0x1 rank 1 nranks 2 cudaDev 1 busId 70 - Init COMPLETE\n"
+        "h:1:1 [0] NCCL INFO comm 0x1 rank 1 nranks 2 cudaDev 5 busId 90 - Init COMPLETE\n"
+        "h:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to NVL\n"
+        "h:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to NVL\n"
+        "h:1:1 [0] NCCL INFO Channel 00/02 :    0   1\n"
+        "h:1:1 [0] NCCL INFO Channel 00/02 :    1   0\n"
+        "h:1:1 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] 1/-1/-1->0->-1\n"
+        "h:1:1 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1\n"
+        "h:1:1 [0] NCCL INFO Channel 01/0 : 1[70] -> 0[60] via P2P/IPC\n"
+        "h:1:1 [0] NCCL INFO Channel 00/0 : 0[60] -> 1[70] via P2P/IPC\n"
+        "h:1:1 [0] NCCL INFO Channel 01/0 : 1[70] -> 0[60] via P2P/IPC\n");
+    const json_t *ranks = json_object_get(out, "ranks"), *t = json_object_get(out, "transports");
+    assert_int_equal(json_array_size(ranks), 2);
+    assert_int_equal(ls_json_int(json_array_get(ranks, 1), "gpu", -1), 1); /* the first kept */
+    assert_int_equal(json_array_size(json_object_get(out, "nccl_env")), 1);
+    assert_int_equal(json_array_size(json_object_get(out, "rings")), 1);
+    const json_t *ring = json_object_get(json_array_get(json_object_get(out, "rings"), 0), "ranks");
+    assert_int_equal(json_integer_value(json_array_get(ring, 0)), 0);    /* the first ring kept */
+    assert_int_equal(json_array_size(json_object_get(out, "trees")), 2); /* channels 0 and 1 */
+    assert_int_equal(json_array_size(t), 2);
+    assert_int_equal(ls_json_int(json_array_get(t, 0), "channel", -1), 1); /* first printed */
+    assert_int_equal(ls_json_int(json_array_get(t, 0), "from", -1), 1);    /* [70]: rank 1's */
+    assert_int_equal(ls_json_int(json_array_get(t, 0), "to", -1), 0);
+    assert_null(json_object_get(out, "parse_index"));
+    json_decref(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +293,7 @@ int main(void)
         cmocka_unit_test(old_format_with_bus_ids),
         cmocka_unit_test(junk_and_classes),
         cmocka_unit_test(ranks_logs_joined),
+        cmocka_unit_test(repeats_once_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

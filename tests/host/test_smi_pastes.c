@@ -285,6 +285,39 @@ static void query_sections_under_a_gpu_line_without_a_name(void **state)
     json_decref(doc);
 }
 
+/* A middle piece of a GPU block without its GPU line, over the sections -q prints
+   between the memory use and the ECC counters (Encoder Stats, FBC Stats, the older
+   drivers' "Ecc Mode", ECC Errors' Volatile and Aggregate) and cut inside a key: read as
+   one GPU's sections, not refused; the counts under Volatile are the volatile ones. */
+static void query_excerpt_encoder_ecc_sections(void **state)
+{
+    (void)state;
+    const char *text = "        Display Clock Setting       : Not Active\n"
+                       "    Compute Mode                    : Default\n"
+                       "    Encoder Stats\n"
+                       "        Active Sessions             : 0\n"
+                       "        Average FPS                 : 0\n"
+                       "    FBC Stats\n"
+                       "        Active Sessions             : 0\n"
+                       "        Average Latency             : 0\n"
+                       "    Ecc Mode\n"
+                       "        Current                     : Enabled\n"
+                       "        Pending                     : Enabled\n"
+                       "    ECC Errors\n"
+                       "        Volatile\n"
+                       "            DRAM Correctable        : 5\n"
+                       "            DRAM Uncorrectable      : 0\n"
+                       "        Aggregate\n"
+                       "            DRAM Correctable        :\n";
+    json_t *doc = import_text(text, LS_FMT_SMI_QUERY);
+    json_t *ecc = json_object_get(json_array_get(json_object_get(doc, "gpus"), 0), "ecc");
+    assert_true(json_is_true(json_object_get(ecc, "enabled")));
+    assert_int_equal(ls_json_int(ecc, "volatile_corrected", -1), 5);
+    assert_int_equal(ls_json_int(ecc, "volatile_uncorrected", -1), 0);
+    assert_null(json_object_get(ecc, "aggregate_corrected")); /* cut: no value */
+    json_decref(doc);
+}
+
 /* Readings no GPU gives (a clock of 1e64 MHz, a negative or infinite ECC count, as a
    fuzzer wrote them): not kept, nothing undefined; the twin's plain ones are. */
 static void query_readings_out_of_range_are_not_kept(void **state)
@@ -392,6 +425,7 @@ int main(void)
         cmocka_unit_test(query_sections_under_a_gpu_line_without_a_name),
         cmocka_unit_test(query_readings_out_of_range_are_not_kept),
         cmocka_unit_test(query_unknown_error_values),
+        cmocka_unit_test(query_excerpt_encoder_ecc_sections),
         cmocka_unit_test(nvbandwidth_sum_lines_alone),
         cmocka_unit_test(nvlink_numbers_past_an_int_name_none),
     };
