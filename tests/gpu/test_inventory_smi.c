@@ -274,6 +274,9 @@ static void hopper_expectations(void)
         else
             printf("GPU%d: no active NVLink (alone in this machine): NVLink expectations skipped\n", i);
         assert_true(ls_json_num(g, "hbm_theoretical_gbps", 0) > 3000);
+        /* Hopper runs host-to-device and device-to-host copies at once: CUDA reports
+           two copy engines or more (cudaDevAttrAsyncEngineCount), which bidir_low reads */
+        assert_true(ls_json_int(json_object_get(g, "cuda"), "async_engines", 0) >= 2);
         for (int j = 0; j < n; j++)
             if (j != i)
                 assert_string_equal(link_type(i, j), "NV18");
