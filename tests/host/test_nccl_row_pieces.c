@@ -23,43 +23,41 @@
     "node7:651:651 [" #dev "] NCCL INFO AllReduce: opCount 0 sendbuff 0x7200 recvbuff "            \
     "0x9200 count " #n " datatype 7 op 0 root 0 comm 0x55d5 [nranks=2] stream 0x55d4\n"
 
-static const char *const
-    interleaved = "# nThread 1 nGpus 2 minBytes 8388608 maxBytes 16777216 step: 2(factor) warmup "
-                  "iters: 1 "
-                  "iters: 2 agg iters: 1 validation: 1 graph: 0\n"
-                  "#\n"
-                  "#  Rank  0 Group  0 Pid    651 on      node7 device  0 [0x17] NVIDIA A100 80GB "
-                  "PCIe\n"
-                  "#  Rank  1 Group  0 Pid    651 on      node7 device  1 [0x65] NVIDIA A100 80GB "
-                  "PCIe\n"
-                  "node7:651:660 [0] NCCL INFO comm 0x55d5 rank 0 nRanks 2 nNodes 1 localRanks 2 "
-                  "localRank 0 "
-                  "MNNVL 0\n"
-                  "node7:651:660 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 "
-                  "'mlx5_0'\n"
-                  "#                                                              out-of-place     "
-                  "           "
-                  "       in-place          \n"
-                  "#       size         count      type   redop    root     time   algbw   busbw "
-                  "#wrong     "
-                  "time   algbw   busbw #wrong\n"
-                  "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)   "
-                  "         "
-                  "(us)  (GB/s)  (GB/s)       \n"
-                  "     8388608       2097152     float     sum      -1" CALL(1, 2097152)
-                      CALL(0, 2097152) "    314.7   26.66   26.66      0" CALL(1, 2097152)
-                          CALL(0, 2097152) "    310.8   26.99   26.99      0\n"
-                                           "    16777216       4194304     float     sum      "
-                                           "-1" CALL(1,
-                                                     4194304) "    606.3   27.67   27.67      "
-                                                              "0" CALL(1,
-                                                                       4194304) "    602.3   27.85 "
-                                                                                "  27.85      0\n"
-                                                                                "# Out of bounds "
-                                                                                "values : 0 OK\n"
-                                                                                "# Avg bus "
-                                                                                "bandwidth    : "
-                                                                                "27.29\n";
+static const char *const interleaved =
+    "# nThread 1 nGpus 2 minBytes 8388608 maxBytes 16777216 step: 2(factor) warmup "
+    "iters: 1 "
+    "iters: 2 agg iters: 1 validation: 1 graph: 0\n"
+    "#\n"
+    "#  Rank  0 Group  0 Pid    651 on      node7 device  0 [0x17] NVIDIA A100 80GB "
+    "PCIe\n"
+    "#  Rank  1 Group  0 Pid    651 on      node7 device  1 [0x65] NVIDIA A100 80GB "
+    "PCIe\n"
+    "node7:651:660 [0] NCCL INFO comm 0x55d5 rank 0 nRanks 2 nNodes 1 localRanks 2 "
+    "localRank 0 "
+    "MNNVL 0\n"
+    "node7:651:660 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 "
+    "'mlx5_0'\n"
+    "#                                                              out-of-place     "
+    "           "
+    "       in-place          \n"
+    "#       size         count      type   redop    root     time   algbw   busbw "
+    "#wrong     "
+    "time   algbw   busbw #wrong\n"
+    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)   "
+    "         "
+    "(us)  (GB/s)  (GB/s)       \n"
+    "     8388608       2097152     float     sum      -1" CALL(1, 2097152)
+        CALL(0, 2097152) "    314.7   26.66   26.66      0" CALL(1, 2097152)
+            CALL(0, 2097152) "    310.8   26.99   26.99      0\n"
+                             "    16777216       4194304     float     sum      "
+                             "-1" CALL(1, 4194304) "    606.3   27.67   27.67      "
+                                                   "0" CALL(1, 4194304) "    602.3   27.85 "
+                                                                        "  27.85      0\n"
+                                                                        "# Out of bounds "
+                                                                        "values : 0 OK\n"
+                                                                        "# Avg bus "
+                                                                        "bandwidth    : "
+                                                                        "27.29\n";
 
 static const json_t *nccl_entry(const json_t *doc)
 {
