@@ -632,10 +632,12 @@ static const char *const peer_socket_ids[] = {
    (socket_family: NCCL_SOCKET_IFNAME matching nothing, or a unique id garbled between
    ranks of different NCCL versions), an interface NCCL_SOCKET_IFNAME names missing
    (no_socket_if), two ranks given one GPU (duplicate_gpu), a setting NCCL refused
-   (env_ignored). Fixing the launch mends them; the node stays in service: node action
-   none. */
-static const char *const job_setup_ids[] = {"socket_family", "no_socket_if", "duplicate_gpu",
-                                            "env_ignored"};
+   (env_ignored), one rank given to two processes or world sizes that differ between
+   processes (bootstrap.cc's root: bootstrap_rank_twice, bootstrap_nranks_mismatch).
+   Fixing the launch mends them; the node stays in service: node action none. */
+static const char *const job_setup_ids[] = {"socket_family",        "no_socket_if",
+                                            "duplicate_gpu",        "env_ignored",
+                                            "bootstrap_rank_twice", "bootstrap_nranks_mismatch"};
 
 static int listed(const char *id, const char *const *ids, size_t n)
 {
