@@ -114,17 +114,23 @@ static int torch_error_line(const char *line)
     return comma && colon && isdigit((unsigned char)colon[1]);
 }
 
-int ls_nccl_torch_error_text(const char *text)
+/* 1 when some line of text (each cut to 511 characters) is one pred says yes to. */
+static int any_line(const char *text, int (*pred)(const char *line))
 {
     char buf[512];
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, "\n");
         snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
-        if (torch_error_line(buf))
+        if (pred(buf))
             return 1;
         p += n + (p[n] == '\n');
     }
     return 0;
+}
+
+int ls_nccl_torch_error_text(const char *text)
+{
+    return any_line(text, torch_error_line);
 }
 
 int ls_nccl_beside_torch_line(const char *line)
@@ -137,15 +143,7 @@ int ls_nccl_beside_torch_line(const char *line)
 /* 1 when a line of text could be an NCCL message beside PyTorch's NCCL error line. */
 static int has_beside_line(const char *text)
 {
-    char buf[512];
-    for (const char *p = text; *p;) {
-        size_t n = strcspn(p, "\n");
-        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
-        if (ls_nccl_beside_torch_line(buf))
-            return 1;
-        p += n + (p[n] == '\n');
-    }
-    return 0;
+    return any_line(text, ls_nccl_beside_torch_line);
 }
 
 int ls_nccl_bare_detect(const char *text)
