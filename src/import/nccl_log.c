@@ -222,19 +222,8 @@ static json_t *parse_connection(const char *msg)
     return t;
 }
 
-/* A connection's identity: channel, connection, ranks and side. */
-static void connection_key(const json_t *t, char *key, size_t len)
-{
-    const char *side = json_string_value(json_object_get(t, "side"));
-    snprintf(key, len, "%lld/%lld/%lld/%lld/%s",
-             (long long)json_integer_value(json_object_get(t, "channel")),
-             (long long)json_integer_value(json_object_get(t, "conn")),
-             (long long)json_integer_value(json_object_get(t, "from_rank")),
-             (long long)json_integer_value(json_object_get(t, "to_rank")), side ? side : "");
-}
-
 /* The list's position of t's connection, through an index of the list by
-   connection_key (built at first use: the shared parser filled the list before), or
+   ls_nccl_connection_key (built at first use: the shared parser filled the list before), or
    -1 where it is new (then indexed at the position it will take). */
 static long connection_at(json_t *facts, json_t *list, const json_t *t)
 {
@@ -245,11 +234,11 @@ static long connection_at(json_t *facts, json_t *list, const json_t *t)
     const json_t *o;
     if (fresh)
         json_array_foreach(list, i, o) {
-            connection_key(o, key, sizeof key);
+            ls_nccl_connection_key(o, key, sizeof key);
             if (!json_object_get(ix, key)) /* the first of a key, as a scan would find */
                 json_object_set_new_nocheck(ix, key, json_integer((json_int_t)i));
         }
-    connection_key(t, key, sizeof key);
+    ls_nccl_connection_key(t, key, sizeof key);
     const json_t *at = json_object_get(ix, key);
     if (at)
         return (long)json_integer_value(at);

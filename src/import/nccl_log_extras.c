@@ -329,17 +329,7 @@ static int network_lines(const char *msg, json_t *facts)
 
 json_t *ls_nccl_facts_index(json_t *facts, const char *key)
 {
-    json_t *all = json_object_get(facts, "reading_index");
-    if (!all) {
-        all = json_object();
-        json_object_set_new(facts, "reading_index", all);
-    }
-    json_t *ix = json_object_get(all, key);
-    if (!ix) {
-        ix = json_object();
-        json_object_set_new_nocheck(all, key, ix);
-    }
-    return ix;
+    return ls_json_list_index(facts, "reading_index", key);
 }
 
 void ls_nccl_facts_index_end(json_t *facts)

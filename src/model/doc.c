@@ -301,6 +301,21 @@ void ls_json_add_string_once(json_t *strings, const char *s)
     ls_json_append_once(strings, json_string(s));
 }
 
+json_t *ls_json_list_index(json_t *holder, const char *index_key, const char *list)
+{
+    json_t *all = json_object_get(holder, index_key);
+    if (!all) {
+        all = json_object();
+        json_object_set_new(holder, index_key, all);
+    }
+    json_t *ix = json_object_get(all, list);
+    if (!ix) {
+        ix = json_object();
+        json_object_set_new_nocheck(all, list, ix);
+    }
+    return ix;
+}
+
 int ls_json_append_once(json_t *list, json_t *value)
 {
     size_t i;

@@ -78,6 +78,11 @@ void ls_doc_add_unique(json_t *doc, json_t *entry);
 const char *ls_json_str(const json_t *obj, const char *key, const char *fallback);
 /* Appends s to an array of strings unless it holds it already. */
 void ls_json_add_string_once(json_t *strings, const char *s);
+
+/* holder[index_key][list]: the object a reader keeps a list's keys in while it fills
+   the list (key -> position), made on first use; the reader deletes holder[index_key]
+   when it is done. */
+json_t *ls_json_list_index(json_t *holder, const char *index_key, const char *list);
 /* Appends value (stolen) to list unless list holds one equal to it (json_equal: freed
    then). 1 appended, 0 not. */
 int ls_json_append_once(json_t *list, json_t *value);

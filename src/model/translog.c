@@ -20,16 +20,7 @@ static const char *info_message(const char *line)
    position of key's entry, or -1 after recording pos for it (the caller appends there). */
 static long seen_at(json_t *out, const char *list, const char *key, size_t pos)
 {
-    json_t *all = json_object_get(out, "parse_index");
-    if (!all) {
-        all = json_object();
-        json_object_set_new(out, "parse_index", all);
-    }
-    json_t *ix = json_object_get(all, list);
-    if (!ix) {
-        ix = json_object();
-        json_object_set_new_nocheck(all, list, ix);
-    }
+    json_t *ix = ls_json_list_index(out, "parse_index", list);
     const json_t *at = json_object_get(ix, key);
     if (at)
         return (long)json_integer_value(at);
@@ -37,9 +28,7 @@ static long seen_at(json_t *out, const char *list, const char *key, size_t pos)
     return -1;
 }
 
-/* A connection's identity: channel, connection, ranks and side (absent where json_string
-   refused it: equal only to another absent one). */
-static void transport_key(const json_t *t, char *key, size_t len)
+void ls_nccl_connection_key(const json_t *t, char *key, size_t len)
 {
     const char *side = json_string_value(json_object_get(t, "side"));
     snprintf(key, len, "%lld/%lld/%lld/%lld/%c%s",
@@ -53,7 +42,7 @@ static void transport_key(const json_t *t, char *key, size_t len)
 static int has_transport(json_t *out, const json_t *list, const json_t *t)
 {
     char key[320];
-    transport_key(t, key, sizeof key);
+    ls_nccl_connection_key(t, key, sizeof key);
     return seen_at(out, "transports", key, json_array_size(list)) >= 0;
 }
 

@@ -14,6 +14,11 @@
    communicators in one log) are kept once. Never NULL. */
 json_t *ls_nccl_parse_log(const char *text);
 
+/* A connection's identity ("channel/conn/from_rank/to_rank/side") for the indexes that
+   keep each connection once: its side absent (where json_string refused it) equals only
+   another absent one. */
+void ls_nccl_connection_key(const json_t *t, char *key, size_t len);
+
 /* Under MPI each rank's log arrives as one block of `width` bytes: its text, then NULs.
    Returns the n texts joined in block order, each ended by '\n' (caller frees), or NULL
    when out of memory. */
