@@ -23,43 +23,41 @@
     "node7:651:651 [" #dev "] NCCL INFO AllReduce: opCount 0 sendbuff 0x7200 recvbuff "            \
     "0x9200 count " #n " datatype 7 op 0 root 0 comm 0x55d5 [nranks=2] stream 0x55d4\n"
 
-static const char *const
-    interleaved = "# nThread 1 nGpus 2 minBytes 8388608 maxBytes 16777216 step: 2(factor) warmup "
-                  "iters: 1 "
-                  "iters: 2 agg iters: 1 validation: 1 graph: 0\n"
-                  "#\n"
-                  "#  Rank  0 Group  0 Pid    651 on      node7 device  0 [0x17] NVIDIA A100 80GB "
-                  "PCIe\n"
-                  "#  Rank  1 Group  0 Pid    651 on      node7 device  1 [0x65] NVIDIA A100 80GB "
-                  "PCIe\n"
-                  "node7:651:660 [0] NCCL INFO comm 0x55d5 rank 0 nRanks 2 nNodes 1 localRanks 2 "
-                  "localRank 0 "
-                  "MNNVL 0\n"
-                  "node7:651:660 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 "
-                  "'mlx5_0'\n"
-                  "#                                                              out-of-place     "
-                  "           "
-                  "       in-place          \n"
-                  "#       size         count      type   redop    root     time   algbw   busbw "
-                  "#wrong     "
-                  "time   algbw   busbw #wrong\n"
-                  "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)   "
-                  "         "
-                  "(us)  (GB/s)  (GB/s)       \n"
-                  "     8388608       2097152     float     sum      -1" CALL(1, 2097152)
-                      CALL(0, 2097152) "    314.7   26.66   26.66      0" CALL(1, 2097152)
-                          CALL(0, 2097152) "    310.8   26.99   26.99      0\n"
-                                           "    16777216       4194304     float     sum      "
-                                           "-1" CALL(1,
-                                                     4194304) "    606.3   27.67   27.67      "
-                                                              "0" CALL(1,
-                                                                       4194304) "    602.3   27.85 "
-                                                                                "  27.85      0\n"
-                                                                                "# Out of bounds "
-                                                                                "values : 0 OK\n"
-                                                                                "# Avg bus "
-                                                                                "bandwidth    : "
-                                                                                "27.29\n";
+static const char *const interleaved =
+    "# nThread 1 nGpus 2 minBytes 8388608 maxBytes 16777216 step: 2(factor) warmup "
+    "iters: 1 "
+    "iters: 2 agg iters: 1 validation: 1 graph: 0\n"
+    "#\n"
+    "#  Rank  0 Group  0 Pid    651 on      node7 device  0 [0x17] NVIDIA A100 80GB "
+    "PCIe\n"
+    "#  Rank  1 Group  0 Pid    651 on      node7 device  1 [0x65] NVIDIA A100 80GB "
+    "PCIe\n"
+    "node7:651:660 [0] NCCL INFO comm 0x55d5 rank 0 nRanks 2 nNodes 1 localRanks 2 "
+    "localRank 0 "
+    "MNNVL 0\n"
+    "node7:651:660 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 "
+    "'mlx5_0'\n"
+    "#                                                              out-of-place     "
+    "           "
+    "       in-place          \n"
+    "#       size         count      type   redop    root     time   algbw   busbw "
+    "#wrong     "
+    "time   algbw   busbw #wrong\n"
+    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)   "
+    "         "
+    "(us)  (GB/s)  (GB/s)       \n"
+    "     8388608       2097152     float     sum      -1" CALL(1, 2097152)
+        CALL(0, 2097152) "    314.7   26.66   26.66      0" CALL(1, 2097152)
+            CALL(0, 2097152) "    310.8   26.99   26.99      0\n"
+                             "    16777216       4194304     float     sum      "
+                             "-1" CALL(1, 4194304) "    606.3   27.67   27.67      "
+                                                   "0" CALL(1, 4194304) "    602.3   27.85 "
+                                                                        "  27.85      0\n"
+                                                                        "# Out of bounds "
+                                                                        "values : 0 OK\n"
+                                                                        "# Avg bus "
+                                                                        "bandwidth    : "
+                                                                        "27.29\n";
 
 static const json_t *nccl_entry(const json_t *doc)
 {
@@ -114,6 +112,32 @@ static void pieces_split_and_tails(void **state)
     assert_int_equal(ls_row_piece_tail("   "), 0);
 }
 
+/* A row whose pieces fill the reader's line: its last piece does not fit whole and is
+   not appended cut short ("26.99" read as "26"): the in-place group stays unknown. */
+static void tail_past_the_line_not_cut(void **state)
+{
+    (void)state;
+    const char *rest = "2 float sum -1", *log = "node7:651:651 [1] NCCL INFO x\n";
+    const char *init = "# nThread 1 nGpus 2 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 1 "
+                       "iters: 2 agg iters: 1 validation: 1 graph: 0\n"
+                       "node7:651:660 [0] NCCL INFO comm 0x55d5 rank 0 nRanks 2 nNodes 1 "
+                       "localRanks 2 localRank 0 MNNVL 0\n";
+    char first[1024], text[2048];
+    /* 988 characters of row before the log line, 19 more glued to the next one: 1,009
+       gathered, 14 left of the 1,023 a row holds for "310.8 26.99 26.99 0" */
+    snprintf(first, sizeof first, "8%*s%s", (int)(988 - 1 - strlen(rest)), "", rest);
+    assert_int_equal(strlen(first), 988);
+    snprintf(text, sizeof text, "%s%s%s314.7 26.66 26.66 0%s310.8 26.99 26.99 0\n", init, first,
+             log, log);
+    json_t *doc = ls_test_import_text(text, LS_FMT_NCCL_TESTS);
+    const json_t *rows = json_object_get(nccl_entry(doc), "rows");
+    assert_int_equal(json_array_size(rows), 1);
+    const json_t *row = json_array_get(rows, 0);
+    assert_float_equal(ls_json_num(json_object_get(row, "oop"), "busbw", 0), 26.66, 1e-9);
+    assert_null(json_object_get(row, "ip"));
+    json_decref(doc);
+}
+
 /* "GPU Direct RDMA Disabled" where every rank is on one node: info; on two nodes the
    same line stays a warning. */
 static void gdr_line_on_one_node(void **state)
@@ -137,6 +161,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rows_put_back_together),
         cmocka_unit_test(pieces_split_and_tails),
+        cmocka_unit_test(tail_past_the_line_not_cut),
         cmocka_unit_test(gdr_line_on_one_node),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
