@@ -398,6 +398,22 @@ static int version_line(const char *s, json_t *facts)
     return 1;
 }
 
+/* s appended to bare_messages unless it is there: looked up in "bare_seen" (a set, taken
+   off when the text is read), not along the array, so that a long log beside PyTorch's
+   NCCL error line, every line of it kept, costs no square of its length. */
+static void add_bare(json_t *facts, const char *s)
+{
+    json_t *seen = json_object_get(facts, "bare_seen");
+    if (!seen) {
+        seen = json_object();
+        json_object_set_new(facts, "bare_seen", seen);
+    }
+    if (json_object_get(seen, s))
+        return;
+    json_object_set_new_nocheck(seen, s, json_true()); /* the array refuses what is not UTF-8 */
+    json_array_append_new(ls_json_array_at(facts, "bare_messages"), json_string(s));
+}
+
 /* A line without NCCL's keyword: a version line, the last WARN text a framework printed
    after "Last error:" (on this line or, when this one ends there, the next) or right
    after PyTorch's interpretation line where the paste has no "Last error:", or a
@@ -425,7 +441,7 @@ static void keywordless_line(const char *s, json_t *facts, int *await_last_error
         return;
     }
     if (ls_nccl_bare_net_message(s) || (torch_text && ls_nccl_beside_torch_line(s)))
-        ls_json_add_string_once(ls_json_array_at(facts, "bare_messages"), s);
+        add_bare(facts, s);
 }
 
 /* Digits from s on: how many (0 when none). */
@@ -568,6 +584,7 @@ json_t *ls_nccl_log_facts(const char *text)
     parse_lines(text, facts);
     ls_nccl_trail_threads_end(facts);
     json_object_del(facts, "network_said"); /* the extras' note while reading */
+    json_object_del(facts, "bare_seen");
     set_hosts(text, facts);
     json_t *edges = json_array();
     ls_nccl_transport_summary(json_object_get(facts, "transports"), edges);
