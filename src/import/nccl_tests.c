@@ -949,6 +949,11 @@ static int handle_pending(parser_t *p, char *err, size_t errlen)
    pieces gathered so far (a row cut short keeps the groups it has). */
 static int feed_line(parser_t *p, ls_line_t *line, char *err, size_t errlen)
 {
+    if (p->pending[0] && ls_row_piece_starts_row(line->buf)) {
+        int rc = handle_pending(p, err, errlen); /* the row gathered lost its last piece */
+        if (rc)
+            return rc;
+    }
     if (ls_row_piece_split(line->buf, p->pending, sizeof p->pending))
         return handle_line(p, line, err, errlen);
     if (!p->pending[0])
