@@ -66,7 +66,9 @@ static size_t ident_len(const char *p)
     return p[n] == ']' && p[n + 1] == ':' && p[n + 2] == ' ' ? n + 3 : 0;
 }
 
-size_t ls_journal_prefix_len(const char *line, char *who, size_t wholen)
+/* The prefix's length at line, else 0; where its "HOST IDENT[PID]" (or "IDENT[PID]")
+   begins and how long it is into *who_at and *who_len. */
+static size_t prefix_span(const char *line, size_t *who_at, size_t *who_len)
 {
     size_t n = stamp_len(line);
     if (!n)
@@ -81,9 +83,17 @@ size_t ls_journal_prefix_len(const char *line, char *who, size_t wholen)
             return 0;
         host++;
     }
-    if (who)
-        snprintf(who, wholen, "%.*s", (int)(host + id - 2), line + n);
+    *who_at = n;
+    *who_len = host + id - 2; /* without the ": " */
     return n + host + id;
+}
+
+size_t ls_journal_prefix_len(const char *line, char *who, size_t wholen)
+{
+    size_t at, len, n = prefix_span(line, &at, &len);
+    if (n && who)
+        snprintf(who, wholen, "%.*s", (int)len, line + at);
+    return n;
 }
 
 /* The next line's start after p, or NULL at the end. */
@@ -93,22 +103,26 @@ static const char *next_line(const char *p)
     return nl ? nl + 1 : NULL;
 }
 
-/* Every line with text carries a prefix, all of one host and one IDENT[PID]. */
+/* Every line with text carries a prefix, all of one host and one IDENT[PID] (compared
+   whole, however long: no copy of a fixed size that two long hosts could share). */
 static int one_stream(const char *text)
 {
-    char first[256] = "", who[256];
-    int lines = 0;
+    const char *first = NULL;
+    size_t first_len = 0;
     for (const char *p = text; p && *p; p = next_line(p)) {
         if (!p[strspn(p, " \t\r")] || p[strspn(p, " \t\r")] == '\n')
             continue;
-        if (!ls_journal_prefix_len(p, who, sizeof who))
+        size_t at, len;
+        if (!prefix_span(p, &at, &len))
             return 0;
-        if (lines++ == 0)
-            snprintf(first, sizeof first, "%s", who);
-        else if (strcmp(first, who) != 0)
+        if (!first) {
+            first = p + at;
+            first_len = len;
+        } else if (len != first_len || memcmp(first, p + at, len) != 0) {
             return 0;
+        }
     }
-    return lines > 0;
+    return first != NULL;
 }
 
 char *ls_strip_journal_prefixes(const char *text)

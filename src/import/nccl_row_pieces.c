@@ -66,6 +66,24 @@ const char *ls_row_piece_log_start(const char *line)
     return h && starts_with_number(line, h) ? h : NULL;
 }
 
+int ls_row_piece_starts_row(const char *line)
+{
+    const char *h = ls_row_piece_log_start(line);
+    if (!h)
+        return 0;
+    for (const char *p = line;;) {
+        while (p < h && isspace((unsigned char)*p))
+            p++;
+        if (p >= h)
+            return 0; /* numbers only: a later piece */
+        char *after;
+        strtod(p, &after);
+        if (after == p || (after < h && !isspace((unsigned char)*after)))
+            return 1; /* a word: the type or the reduction */
+        p = after;
+    }
+}
+
 int ls_row_piece_split(char *line, char *pending, size_t len)
 {
     const char *h = ls_row_piece_log_start(line);

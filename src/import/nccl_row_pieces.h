@@ -17,6 +17,12 @@
    such a line is left as it is. */
 int ls_row_piece_split(char *line, char *pending, size_t len);
 
+/* 1 when line holds a row's first piece glued to NCCL's log line (its words not all
+   numbers: the size and count, then the type and the reduction, "float sum"), 0 for a
+   later piece (numbers only) or no piece. A first piece while a row is gathered means
+   that row lost its last piece: it is read as it is, never joined to the next row. */
+int ls_row_piece_starts_row(const char *line);
+
 /* Where NCCL's log line begins in line when a row piece is glued in front of it (as
    above), else NULL: NCCL's log readers take the host from there, not "-1mew0". */
 const char *ls_row_piece_log_start(const char *line);

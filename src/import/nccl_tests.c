@@ -1011,15 +1011,22 @@ static int handle_pending(parser_t *p, char *err, size_t errlen)
    pieces gathered so far (a row cut short keeps the groups it has). */
 static int feed_line(parser_t *p, ls_line_t *line, char *err, size_t errlen)
 {
+    if (p->pending[0] && ls_row_piece_starts_row(line->buf)) {
+        int rc = handle_pending(p, err, errlen); /* the row gathered lost its last piece */
+        if (rc)
+            return rc;
+    }
     if (ls_row_piece_split(line->buf, p->pending, sizeof p->pending))
         return handle_line(p, line, err, errlen);
     if (!p->pending[0])
         return handle_line(p, line, err, errlen);
     if (strstr(line->buf, "] NCCL INFO ") || strstr(line->buf, "] NCCL WARN "))
         return handle_line(p, line, err, errlen); /* between two pieces */
-    if (ls_row_piece_tail(line->buf)) {
-        size_t used = strlen(p->pending);
-        snprintf(p->pending + used, sizeof p->pending - used, "%s", line->buf);
+    /* the row's last piece where it fits whole: one that does not is read alone, never
+       appended cut short (a cell cut is a wrong figure: "26.99" read as "26") */
+    size_t used = strlen(p->pending), tail = strlen(line->buf);
+    if (ls_row_piece_tail(line->buf) && used + tail < sizeof p->pending) {
+        memcpy(p->pending + used, line->buf, tail + 1);
         return handle_pending(p, err, errlen);
     }
     int rc = handle_pending(p, err, errlen);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,24 @@ static void inconsistent_kept(void **state)
     assert_null(ls_strip_journal_prefixes("\n\n"));
 }
 
+/* Two hosts of 300 characters alike in all but their last: two streams, kept (they
+   were compared through 256-character copies, which took them for one). */
+static void long_hosts_compared_whole(void **state)
+{
+    (void)state;
+    char a[300], b[300], text[1024];
+    memset(a, 'h', sizeof a - 1);
+    a[sizeof a - 1] = '\0';
+    memcpy(b, a, sizeof b);
+    b[sizeof b - 2] = 'x';
+    snprintf(text, sizeof text, "Oct 04 13:19:39 %s app[394]: a\nOct 04 13:19:40 %s app[394]: b\n",
+             a, b);
+    assert_null(ls_strip_journal_prefixes(text));
+    snprintf(text, sizeof text, "Oct 04 13:19:39 %s app[394]: a\nOct 04 13:19:40 %s app[394]: b\n",
+             a, a);
+    strips(text, "a\nb\n");
+}
+
 /* The reader of what the process printed reads it; FM's journal keeps its prefix. */
 static void readers_after_strip(void **state)
 {
@@ -86,6 +105,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(forms_stripped),
         cmocka_unit_test(inconsistent_kept),
+        cmocka_unit_test(long_hosts_compared_whole),
         cmocka_unit_test(readers_after_strip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

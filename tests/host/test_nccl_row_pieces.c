@@ -112,6 +112,63 @@ static void pieces_split_and_tails(void **state)
     assert_int_equal(ls_row_piece_tail("   "), 0);
 }
 
+/* A row whose pieces fill the reader's line: its last piece does not fit whole and is
+   not appended cut short ("26.99" read as "26"): the in-place group stays unknown. */
+static void tail_past_the_line_not_cut(void **state)
+{
+    (void)state;
+    const char *rest = "2 float sum -1", *log = "node7:651:651 [1] NCCL INFO x\n";
+    const char *init = "# nThread 1 nGpus 2 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 1 "
+                       "iters: 2 agg iters: 1 validation: 1 graph: 0\n"
+                       "node7:651:660 [0] NCCL INFO comm 0x55d5 rank 0 nRanks 2 nNodes 1 "
+                       "localRanks 2 localRank 0 MNNVL 0\n";
+    char first[1024], text[2048];
+    /* 988 characters of row before the log line, 19 more glued to the next one: 1,009
+       gathered, 14 left of the 1,023 a row holds for "310.8 26.99 26.99 0" */
+    snprintf(first, sizeof first, "8%*s%s", (int)(988 - 1 - strlen(rest)), "", rest);
+    assert_int_equal(strlen(first), 988);
+    snprintf(text, sizeof text, "%s%s%s314.7 26.66 26.66 0%s310.8 26.99 26.99 0\n", init, first,
+             log, log);
+    json_t *doc = ls_test_import_text(text, LS_FMT_NCCL_TESTS);
+    const json_t *rows = json_object_get(nccl_entry(doc), "rows");
+    assert_int_equal(json_array_size(rows), 1);
+    const json_t *row = json_array_get(rows, 0);
+    assert_float_equal(ls_json_num(json_object_get(row, "oop"), "busbw", 0), 26.66, 1e-9);
+    assert_null(json_object_get(row, "ip"));
+    json_decref(doc);
+}
+
+/* A row that lost its last piece, then the next row's first piece: the first row keeps
+   its out-of-place group alone, never the next row's size and count as its in-place
+   time and algbw; the next row is read whole. */
+static void next_row_not_joined(void **state)
+{
+    (void)state;
+    const char *text =
+        "# nThread 1 nGpus 2 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 1 iters: 2 "
+        "agg iters: 1 validation: 1 graph: 0\n"
+        "node1:65:65 [0] NCCL INFO comm 0x55d5 rank 0 nRanks 2 nNodes 1 localRanks 2 localRank "
+        "0 MNNVL 0\n"
+        "           8             2     float     sum      -1node1:65:65 [0] NCCL INFO x\n"
+        "    10.51    0.50    0.50      0node1:65:65 [0] NCCL INFO x\n"
+        "          16             4     float     sum      -1node1:65:65 [0] NCCL INFO x\n"
+        "    12.01    1.33    1.33      0node1:65:65 [0] NCCL INFO x\n"
+        "    11.90    1.34    1.34      0\n";
+    json_t *doc = ls_test_import_text(text, LS_FMT_NCCL_TESTS);
+    const json_t *rows = json_object_get(nccl_entry(doc), "rows");
+    assert_int_equal(json_array_size(rows), 2);
+    const json_t *cut = json_array_get(rows, 0), *whole = json_array_get(rows, 1);
+    assert_int_equal(ls_json_int(cut, "bytes", 0), 8);
+    assert_float_equal(ls_json_num(json_object_get(cut, "oop"), "busbw", 0), 0.5, 1e-9);
+    assert_null(json_object_get(cut, "ip"));
+    assert_int_equal(ls_json_int(whole, "bytes", 0), 16);
+    assert_float_equal(ls_json_num(json_object_get(whole, "ip"), "busbw", 0), 1.34, 1e-9);
+    assert_int_equal(ls_row_piece_starts_row("  16  4  float  sum  -1n1:6:6 [0] NCCL INFO x"), 1);
+    assert_int_equal(ls_row_piece_starts_row("  12.01  1.33  1.33  0n1:6:6 [0] NCCL INFO x"), 0);
+    assert_int_equal(ls_row_piece_starts_row("n1:6:6 [0] NCCL INFO x"), 0);
+    json_decref(doc);
+}
+
 /* "GPU Direct RDMA Disabled" where every rank is on one node: info; on two nodes the
    same line stays a warning. */
 static void gdr_line_on_one_node(void **state)
@@ -133,8 +190,8 @@ static void gdr_line_on_one_node(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(rows_put_back_together),
-        cmocka_unit_test(pieces_split_and_tails),
+        cmocka_unit_test(rows_put_back_together),     cmocka_unit_test(pieces_split_and_tails),
+        cmocka_unit_test(tail_past_the_line_not_cut), cmocka_unit_test(next_row_not_joined),
         cmocka_unit_test(gdr_line_on_one_node),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
