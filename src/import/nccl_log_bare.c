@@ -85,14 +85,14 @@ int ls_nccl_interpretation_line(const char *line)
     return 0;
 }
 
-/* 1 when a line of text is an interpretation line alone. */
-static int has_interpretation_line(const char *text)
+/* 1 when some line of text (each cut to 511 characters) is one pred says yes to. */
+static int any_line(const char *text, int (*pred)(const char *line))
 {
     char buf[512];
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, "\n");
         snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
-        if (ls_nccl_interpretation_line(buf))
+        if (pred(buf))
             return 1;
         p += n + (p[n] == '\n');
     }
@@ -112,20 +112,6 @@ static int torch_error_line(const char *line)
     const char *comma = strstr(p, ", ");
     const char *colon = memchr(p, ':', comma ? (size_t)(comma - p) : 0);
     return comma && colon && isdigit((unsigned char)colon[1]);
-}
-
-/* 1 when some line of text (each cut to 511 characters) is one pred says yes to. */
-static int any_line(const char *text, int (*pred)(const char *line))
-{
-    char buf[512];
-    for (const char *p = text; *p;) {
-        size_t n = strcspn(p, "\n");
-        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
-        if (pred(buf))
-            return 1;
-        p += n + (p[n] == '\n');
-    }
-    return 0;
 }
 
 int ls_nccl_torch_error_text(const char *text)
@@ -150,6 +136,6 @@ int ls_nccl_bare_detect(const char *text)
 {
     if (!strstr(text, "NCCL error"))
         return 0;
-    return strstr(text, "Last error:") || has_interpretation_line(text) ||
+    return strstr(text, "Last error:") || any_line(text, ls_nccl_interpretation_line) ||
            (ls_nccl_torch_error_text(text) && has_beside_line(text));
 }

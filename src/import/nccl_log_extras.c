@@ -76,12 +76,44 @@ static int trail_like(const char *msg)
     return !*rest || *rest == '\r' || *rest == '\n' || !strncmp(rest, "->", 2);
 }
 
-/* Adds one to a trail record's count key ("handled" or "unknown"). */
-static void trail_count(json_t *facts, long idx, const char *key)
+/* Adds one to list[at]'s count key ("handled": the thread that printed it went on;
+   "unknown": it did not, or it cannot be told). The error trails and the WARN lines are
+   followed the same way. */
+static void count_at(json_t *facts, const char *list, long at, const char *key)
 {
-    json_t *t = json_array_get(json_object_get(facts, "error_trails"), (size_t)idx);
-    if (t)
-        json_object_set_new(t, key, json_integer(ls_json_int(t, key, 0) + 1));
+    json_t *e = at >= 0 ? json_array_get(json_object_get(facts, list), (size_t)at) : NULL;
+    if (e)
+        json_object_set_new(e, key, json_integer(ls_json_int(e, key, 0) + 1));
+}
+
+/* facts[name]: thread ("host:pid:tid") -> the position of its last open line. */
+static json_t *open_threads(json_t *facts, const char *name)
+{
+    json_t *open = json_object_get(facts, name);
+    if (!open) {
+        open = json_object();
+        json_object_set_new(facts, name, open);
+    }
+    return open;
+}
+
+/* The paste ended: lines still open are unknown; each entry of list whose every line went
+   on is marked went_on, the counts taken off. */
+static void threads_end(json_t *facts, const char *list, const char *name)
+{
+    const char *thread;
+    json_t *v;
+    json_object_foreach(json_object_get(facts, name), thread, v)
+        count_at(facts, list, (long)json_integer_value(v), "unknown");
+    json_object_del(facts, name);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(facts, list), i, e) {
+        if (ls_json_int(e, "handled", 0) > 0 && ls_json_int(e, "unknown", 0) == 0)
+            json_object_set_new(e, "went_on", json_true());
+        json_object_del(e, "handled");
+        json_object_del(e, "unknown");
+    }
 }
 
 void ls_nccl_trail_thread(const char *msg, const char *host, int dev, const char *thread,
@@ -90,67 +122,39 @@ void ls_nccl_trail_thread(const char *msg, const char *host, int dev, const char
     long idx = trail_record(msg, host ? host : "", dev, facts);
     if (!thread || !thread[0]) { /* no tid: a trail of it can never be told handled */
         if (idx >= 0)
-            trail_count(facts, idx, "unknown");
+            count_at(facts, "error_trails", idx, "unknown");
         return;
     }
-    json_t *open = json_object_get(facts, "trail_threads");
-    if (!open) {
-        open = json_object();
-        json_object_set_new(facts, "trail_threads", open);
-    }
+    json_t *open = open_threads(facts, "trail_threads");
     const json_t *was = json_object_get(open, thread);
     if (idx >= 0) {
         /* another record's code passed up on the same thread: the first was not handled */
         if (was && json_integer_value(was) != idx)
-            trail_count(facts, json_integer_value(was), "unknown");
+            count_at(facts, "error_trails", json_integer_value(was), "unknown");
         json_object_set_new(open, thread, json_integer(idx));
         return;
     }
     if (!was || trail_like(msg))
         return;
-    trail_count(facts, json_integer_value(was), "handled"); /* the thread went on */
+    count_at(facts, "error_trails", json_integer_value(was), "handled"); /* it went on */
     json_object_del(open, thread);
 }
 
 void ls_nccl_trail_threads_end(json_t *facts)
 {
-    const char *thread;
-    json_t *v;
-    json_object_foreach(json_object_get(facts, "trail_threads"), thread, v)
-        trail_count(facts, json_integer_value(v), "unknown"); /* the paste ends first */
-    json_object_del(facts, "trail_threads");
-    size_t i;
-    json_t *t;
-    json_array_foreach(json_object_get(facts, "error_trails"), i, t) {
-        if (ls_json_int(t, "handled", 0) > 0 && ls_json_int(t, "unknown", 0) == 0)
-            json_object_set_new(t, "went_on", json_true());
-        json_object_del(t, "handled");
-        json_object_del(t, "unknown");
-    }
-}
-
-/* Adds one to warnings[at]'s count key ("handled" or "unknown"). */
-static void warn_count(json_t *facts, long at, const char *key)
-{
-    json_t *w = at >= 0 ? json_array_get(json_object_get(facts, "warnings"), (size_t)at) : NULL;
-    if (w)
-        json_object_set_new(w, key, json_integer(ls_json_int(w, key, 0) + 1));
+    threads_end(facts, "error_trails", "trail_threads");
 }
 
 void ls_nccl_warn_line(json_t *facts, const char *thread, long at)
 {
     if (!thread || !thread[0]) { /* no tid: never told gone on */
-        warn_count(facts, at, "unknown");
+        count_at(facts, "warnings", at, "unknown");
         return;
     }
-    json_t *open = json_object_get(facts, "warn_threads");
-    if (!open) {
-        open = json_object();
-        json_object_set_new(facts, "warn_threads", open);
-    }
+    json_t *open = open_threads(facts, "warn_threads");
     const json_t *was = json_object_get(open, thread);
     if (was) /* another WARN of the thread before it went on */
-        warn_count(facts, (long)json_integer_value(was), "unknown");
+        count_at(facts, "warnings", (long)json_integer_value(was), "unknown");
     json_object_set_new(open, thread, json_integer(at));
 }
 
@@ -160,25 +164,13 @@ void ls_nccl_warn_info(json_t *facts, const char *msg, const char *thread)
     const json_t *was = thread && thread[0] ? json_object_get(open, thread) : NULL;
     if (!was || trail_like(msg))
         return;
-    warn_count(facts, (long)json_integer_value(was), "handled"); /* the thread went on */
+    count_at(facts, "warnings", (long)json_integer_value(was), "handled"); /* it went on */
     json_object_del(open, thread);
 }
 
 void ls_nccl_warn_threads_end(json_t *facts)
 {
-    const char *thread;
-    json_t *v;
-    json_object_foreach(json_object_get(facts, "warn_threads"), thread, v)
-        warn_count(facts, (long)json_integer_value(v), "unknown"); /* the paste ends first */
-    json_object_del(facts, "warn_threads");
-    size_t i;
-    json_t *w;
-    json_array_foreach(json_object_get(facts, "warnings"), i, w) {
-        if (ls_json_int(w, "handled", 0) > 0 && ls_json_int(w, "unknown", 0) == 0)
-            json_object_set_new(w, "went_on", json_true());
-        json_object_del(w, "handled");
-        json_object_del(w, "unknown");
-    }
+    threads_end(facts, "warnings", "warn_threads");
 }
 
 /* "socketPollConnect: connect returned No route to host, retrying (26/34) after sleep for
