@@ -3,8 +3,10 @@
    lines of its out-of-place calls glued after them, its out-of-place figures glued to the
    next log line, its in-place figures on a line of their own), and NCCL's "GPU Direct
    RDMA Disabled" line in a log whose ranks are all on one node. Synthetic, from the
-   formats nccl-tests (common.cu's "%12li  %12li  %8s  %6s  %6i" then "%7s  %6.2f  %6.2f
-   %5s" per group) and NCCL (debug.cc "%s:%d:%d [%d] NCCL INFO") print. */
+   formats nccl-tests and NCCL print: each collective's print_line_header "%12li  %12li
+   %8s  %6s" (and the root), then common.cu's "  %7s  %6.2f  %6.2f  %5g" per group, each
+   a PRINT without a newline until the row's end, so NCCL's lines land between them;
+   NCCL's debug.cc "%s:%d:%d [%d] NCCL INFO". */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
