@@ -361,8 +361,10 @@ static void warn_source(const char *line, const char *kw, char *at, size_t len)
     snprintf(at, len, "%.*s", (int)(kw - 1 - start), start);
 }
 
-/* Returns the entry's position in warnings (-1: none kept). */
-static long parse_warn(const char *warn, const char *host, int dev, const char *at, json_t *facts)
+/* Returns the entry's position in warnings (-1: none kept). last: the line is the text's
+   last (the only place a paste is cut). */
+static long parse_warn(const char *warn, const char *host, int dev, const char *at, int last,
+                       json_t *facts)
 {
     char text[400];
     snprintf(text, sizeof text, "%s", warn);
@@ -383,8 +385,10 @@ static long parse_warn(const char *warn, const char *host, int dev, const char *
     size_t i;
     json_t *e;
     /* a paste cut inside a WARN line ("Could not find a pat") that another line of the log
-       prints whole is that message: it takes the whole text */
-    json_array_foreach(list, i, e) {
+       prints whole is that message: it takes the whole text. A paste is cut at its end, so
+       only its last line is looked up (once: linear in the warnings); a shorter message
+       inside the log is a message of its own. */
+    json_array_foreach(last ? list : NULL, i, e) {
         const char *whole = json_string_value(json_object_get(e, "text"));
         whole = whole ? whole : "";
         if (n >= 8 && strlen(whole) > n && strncmp(whole, text, n) == 0) {
@@ -415,25 +419,26 @@ static int version_line(const char *s, json_t *facts)
    after PyTorch's interpretation line where the paste has no "Last error:", or a
    network transport's message pasted alone, kept in bare_messages for the WARN catalog
    to judge (analyze/rules_nccl_log.c: one it knows is a warning, others stay quiet). */
-static void keywordless_line(const char *s, json_t *facts, int *await_last_error, int torch_text)
+static void keywordless_line(const char *s, json_t *facts, int *await_last_error, int torch_text,
+                             int last)
 {
     version_line(s, facts);
     if (ls_nccl_interpretation_line(s)) { /* the last error on the next lines */
         *await_last_error = 1;
         return;
     }
-    const char *last = ls_nccl_last_error(s);
-    if (*await_last_error && !last) {
+    const char *error = ls_nccl_last_error(s);
+    if (*await_last_error && !error) {
         const char *next = ls_nccl_last_error_next(s);
         *await_last_error = 0;
         if (next) /* no thread: never told gone on */
-            ls_nccl_warn_line(facts, "", parse_warn(next, "", -1, "", facts));
+            ls_nccl_warn_line(facts, "", parse_warn(next, "", -1, "", last, facts));
         return;
     }
-    if (last) {
-        *await_last_error = !*last;
-        if (*last)
-            ls_nccl_warn_line(facts, "", parse_warn(last, "", -1, "", facts));
+    if (error) {
+        *await_last_error = !*error;
+        if (*error)
+            ls_nccl_warn_line(facts, "", parse_warn(error, "", -1, "", last, facts));
         return;
     }
     if (ls_nccl_bare_net_message(s) || (torch_text && ls_nccl_beside_torch_line(s)))
@@ -480,11 +485,24 @@ static int prefix_only_host(const char *s, char *host, size_t len)
     return 0;
 }
 
+/* The start of the text's last line that holds more than blanks and backticks (a
+   markdown fence after a paste is not where it was cut). */
+static const char *last_line_start(const char *text)
+{
+    const char *end = text + strlen(text);
+    while (end > text && strchr(" \t\r\n`", end[-1]))
+        end--;
+    while (end > text && end[-1] != '\n')
+        end--;
+    return end;
+}
+
 static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
     int await_last_error = 0, torch_text = ls_nccl_torch_error_text(text);
-    for (const char *line = text; ls_text_line(&line, buf, sizeof buf);) {
+    const char *last = last_line_start(text);
+    for (const char *line = text, *at = text; ls_text_line(&line, buf, sizeof buf); at = line) {
         unlink_markdown(buf);
         char *s = buf;
         while (*s == ' ' || *s == '\t' || *s == '`')
@@ -494,7 +512,7 @@ static void parse_lines(const char *text, json_t *facts)
         if (!msg) {
             if (prefix_only_host(s, host, sizeof host) == 0)
                 ls_nccl_facts_append_once(facts, "hosts", json_string(host));
-            keywordless_line(s, facts, &await_last_error, torch_text);
+            keywordless_line(s, facts, &await_last_error, torch_text, at == last);
             continue;
         }
         await_last_error = 0;
@@ -503,9 +521,9 @@ static void parse_lines(const char *text, json_t *facts)
         if (line_prefix(s, kw, host, sizeof host, &dev, thread) == 0)
             ls_nccl_facts_append_once(facts, "hosts", json_string(host));
         if (kind == 'W') {
-            char at[96];
-            warn_source(s, kw, at, sizeof at);
-            ls_nccl_warn_line(facts, thread, parse_warn(msg, host, dev, at, facts));
+            char source[96];
+            warn_source(s, kw, source, sizeof source);
+            ls_nccl_warn_line(facts, thread, parse_warn(msg, host, dev, source, at == last, facts));
             ls_nccl_log_p2p_disabled(msg, host, facts);
         } else {
             parse_message(msg, host, dev, facts);

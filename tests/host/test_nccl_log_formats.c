@@ -881,6 +881,38 @@ static void plugin_warn_thread_went_on(void **state)
     }
 }
 
+/* A paste is cut at its end: its last line cut inside a WARN text that an earlier line
+   printed whole takes the whole text (a markdown fence after it changes nothing); a
+   shorter WARN inside the log is a message of its own. */
+static void cut_warn_only_at_the_end(void **state)
+{
+    (void)state;
+    static const char *const whole = "h:1:2 [0] NCCL WARN Could not find a path for pattern 4, "
+                                     "falling back to simple order\n";
+    static const struct {
+        const char *text;
+        const char *second; /* the second warning's text */
+    } cases[] = {
+        {"h:1:3 [1] NCCL WARN Could not find a pat\n", "Could not find a path for pattern 4, "
+                                                       "falling back to simple order"},
+        {"h:1:3 [1] NCCL WARN Could not find a pat\n```\n\n", "Could not find a path for "
+                                                              "pattern 4, falling back to "
+                                                              "simple order"},
+        {"h:1:3 [1] NCCL WARN Could not find a pat\nh:1:3 [1] NCCL INFO Init COMPLETE\n",
+         "Could not find a pat"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", whole, cases[i].text);
+        json_t *facts = ls_nccl_log_facts(text);
+        const json_t *ws = json_object_get(facts, "warnings");
+        assert_int_equal(json_array_size(ws), 2);
+        assert_string_equal(json_string_value(json_object_get(json_array_get(ws, 1), "text")),
+                            cases[i].second);
+        json_decref(facts);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -909,6 +941,7 @@ int main(void)
         cmocka_unit_test(direct_shared_memory_lines),
         cmocka_unit_test(connect_retry_lines),
         cmocka_unit_test(tests_header_without_rows),
+        cmocka_unit_test(cut_warn_only_at_the_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
