@@ -68,6 +68,7 @@ typedef struct {
     int has_avg;
     long long oob;
     int has_oob;
+    size_t rows_at_oob; /* nrows when the footer's verdict was read */
     char failure[256];
     int failure_primary; /* failure[] holds a Test NCCL/CUDA failure line */
     char failed_hosts[8][64];
@@ -810,6 +811,17 @@ static void entry_id(const json_t *e, char *id, size_t idlen)
 }
 
 /* Emits the entries of a finished block; returns how many. */
+/* Only the footer was pasted (no header, no row): the run's verdict and no figure. A
+   failed verdict is the entry's failure already (set_group_status); a passed one leaves
+   nothing measured to judge. */
+static void footer_only(json_t *e, const block_t *b)
+{
+    add_note(e, "only nccl-tests' footer is in the text: the run's data check, no figure");
+    ls_entry_flag(e, "incomplete");
+    if (b->oob == 0)
+        ls_entry_fail(e, "skipped", "only the footer was pasted (out-of-bounds values: 0 OK)");
+}
+
 static int flush_block(block_t *b, json_t *doc, const char *name, const char *variant,
                        const char *collective, const debug_t *dbg)
 {
@@ -843,7 +855,9 @@ static int flush_block(block_t *b, json_t *doc, const char *name, const char *va
         empty.root = -1;
         const row_t *first = b->nrows ? &b->rows[start] : &empty;
         json_t *e = group_entry(b, first, end - start, variant, doc);
-        if (b->nrows == 0 && !b->failure[0] && (b->has_avg || b->has_oob))
+        if (b->nrows == 0 && !b->failure[0] && b->nthread == 0 && b->has_oob)
+            footer_only(e, b);
+        else if (b->nrows == 0 && !b->failure[0] && (b->has_avg || b->has_oob))
             ls_entry_fail(e, "failed",
                           "nccl-tests printed no result rows (the run stopped early?)");
         if (json_array_size(dbg->transports) > 0)
@@ -940,7 +954,17 @@ static void handle_comment(parser_t *p, ls_line_t *line, const char *rawcopy)
         b->headers = 1;
         return;
     }
+    /* the footer's verdict ends a run: a second one with no row between is another run's,
+       and one quoted alone (prose around it, no header or row) is still that run's verdict */
+    int verdict = strstr(rawcopy, "Out of bounds values") != NULL;
+    if (verdict) {
+        if (b->has_oob && b->nrows == b->rows_at_oob)
+            flush(p); /* no row since the last verdict: another run's */
+        b->started = 1;
+    }
     parse_comment(b, line, rawcopy);
+    if (verdict)
+        b->rows_at_oob = b->nrows;
     if (strstr(rawcopy, "Collective test concluded"))
         flush(p);
 }
@@ -953,7 +977,7 @@ static int handle_command(parser_t *p, const char *rawcopy)
     if (strstr(rawcopy, "NCCL INFO") || strstr(rawcopy, "Collective test") ||
         ls_nccl_text_perf_name(rawcopy, perf, sizeof perf) != 0)
         return 0;
-    if (p->block.nrows > 0 || p->block.nthread > 0)
+    if (p->block.nrows > 0 || p->block.nthread > 0 || p->block.has_oob) /* a verdict ends a run */
         flush(p);
     snprintf(p->block.collective, sizeof p->block.collective, "%s", perf);
     return 1;

@@ -225,6 +225,19 @@ int ls_nccl_text_failure(const char *line, ls_nccl_failure_t *f)
     return 0;
 }
 
+/* nccl-tests' footer verdict, "# Out of bounds values : 56 FAILED" (common.cu prints it
+   after every run, "OK" or "FAILED"): s past the '#'. Quoted alone in prose, it is the
+   run's verdict. */
+static int footer_verdict(const char *s)
+{
+    long long n;
+    char word[8];
+    s += strspn(s, " \t");
+    return strncmp(s, "Out of bounds values", 20) == 0 &&
+           sscanf(s + 20, " : %lld %7s", &n, word) == 2 &&
+           (strncmp(word, "OK", 2) == 0 || strncmp(word, "FAILED", 6) == 0);
+}
+
 int ls_nccl_text_detect(const char *text)
 {
     if (strstr(text, "Collective test starting") ||
@@ -237,7 +250,7 @@ int ls_nccl_text_detect(const char *text)
         ls_nccl_failure_t f;
         failed |= ls_nccl_text_failure(buf, &f) == 0 && f.primary;
         const char *s = buf[0] == '#' ? buf + 1 : buf;
-        header |= ls_nccl_text_headerish(s) && strstr(s, "busbw") != NULL;
+        header |= (ls_nccl_text_headerish(s) && strstr(s, "busbw") != NULL) || footer_verdict(s);
         named |= !strstr(buf, "NCCL INFO") && ls_nccl_text_perf_name(buf, name, sizeof name) == 0;
         rows += ls_nccl_text_is_row(buf);
     }

@@ -913,6 +913,33 @@ static void cut_warn_only_at_the_end(void **state)
     }
 }
 
+/* nccl-tests' footer verdict quoted alone in prose (common.cu prints "# Out of bounds values
+   : %d %s" after every run): each verdict is a run's; a failed one is wrong data, a passed
+   one alone is no figure (skipped); a verdict after rows stays those rows'. */
+static void footer_verdict_quoted_alone(void **state)
+{
+    (void)state;
+    json_t *doc = import_text("Every pair passes:\n\n` Out of bounds values : 0 OK`\n\n"
+                              "With 4 GPUs:\n\n` ./all_reduce_perf -b 8 -e 8g -g 4`\n"
+                              "` Out of bounds values : 12 FAILED`\n\nThanks!\n");
+    const json_t *list = json_object_get(doc, "measurements");
+    assert_int_equal(json_array_size(list), 2);
+    const json_t *ok = json_array_get(list, 0), *bad = json_array_get(list, 1);
+    assert_string_equal(json_string_value(json_object_get(ok, "status")), "skipped");
+    assert_int_equal(json_integer_value(json_object_get(bad, "out_of_bounds")), 12);
+    assert_string_equal(json_string_value(json_object_get(bad, "status")), "failed");
+    assert_string_equal(json_string_value(json_object_get(bad, "collective")), "all_reduce");
+    char sev[16];
+    assert_string_equal(fired(doc, "wrong_elements", sev, sizeof sev), "error");
+    json_decref(doc);
+    /* prose that only mentions the footer is not nccl-tests' output */
+    char err[256] = "";
+    doc = ls_import_doc_new();
+    assert_true(ls_import_text(doc, "no Out of bounds values here\n", "p.txt", NULL, NULL, err,
+                               sizeof err) < 0);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -942,6 +969,7 @@ int main(void)
         cmocka_unit_test(connect_retry_lines),
         cmocka_unit_test(tests_header_without_rows),
         cmocka_unit_test(cut_warn_only_at_the_end),
+        cmocka_unit_test(footer_verdict_quoted_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
