@@ -783,6 +783,75 @@ static void mark_dropped_cells(json_t *e, const block_t *b, const row_t *first, 
     }
 }
 
+/* nccl-tests' busbw is algbw x a factor of the rank count n (common.cu, each collective's
+   getBw): 2(n-1)/n for all_reduce, (n-1)/n for all_gather, reduce_scatter and alltoall, 0
+   for all four at one rank; 1 at any n for broadcast, reduce and sendrecv. */
+static double bus_factor(const char *collective, long long n)
+{
+    if (!strcmp(collective, "all_reduce"))
+        return 2.0 * (double)(n - 1) / (double)n;
+    if (!strcmp(collective, "all_gather") || !strcmp(collective, "reduce_scatter") ||
+        !strcmp(collective, "alltoall"))
+        return (double)(n - 1) / (double)n;
+    return -1;
+}
+
+/* Whether every row with an algbw of 1 GB/s or more prints busbw = algbw x factor, to the
+   cells' two decimals (each off by 0.005 at most). */
+static int rows_fit(const row_t *first, size_t nrows, double factor)
+{
+    int judged = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        const result_t *r = main_result(first + i);
+        if (!r->has_algbw || !r->has_busbw || r->algbw < 1)
+            continue;
+        if (fabs(r->busbw - r->algbw * factor) > 0.005 + 0.005 * factor + 1e-9)
+            return 0;
+        judged++;
+    }
+    return judged > 0;
+}
+
+/* The rank count the rows imply: n when exactly one n from 2 to MAX_RANKS fits every row
+   (a large n whose neighbours fit as well is not told), -1 when the rows show more than
+   one rank without telling how many (busbw differs from algbw: one rank prints 0 or
+   algbw), 0 when they say nothing. */
+static long long rows_ranks(const char *collective, const row_t *first, size_t nrows)
+{
+    long long found = 0;
+    int fits = 0;
+    for (long long n = 2; bus_factor(collective, 2) > 0 && n <= MAX_RANKS && fits < 2; n++)
+        if (rows_fit(first, nrows, bus_factor(collective, n)))
+            found = n, fits++;
+    if (fits == 1)
+        return found;
+    for (size_t i = 0; i < nrows; i++) {
+        const result_t *r = main_result(first + i);
+        if (r->has_algbw && r->has_busbw && r->algbw >= 1 && r->busbw > 0.01 &&
+            fabs(r->busbw - r->algbw) > 0.01 + 0.005 * r->algbw)
+            return -1;
+    }
+    return 0;
+}
+
+/* A header's nThread x nGpus counts one process's ranks: under MPI every process prints
+   "nGpus 1" (or only rank 0 does). Where the rows imply more ranks than the entry names,
+   theirs is the count, or the count is unknown when they show more than one without
+   telling how many. */
+static void ranks_from_rows(json_t *e, const char *collective, const row_t *first, size_t nrows)
+{
+    long long named = ls_json_int(e, "nranks", 0), implied = rows_ranks(collective, first, nrows);
+    if (implied > named) {
+        json_object_set_new(e, "nranks", json_integer(implied));
+        add_note(e, "nranks from busbw / algbw (nccl-tests' bus factor): the paste's header or "
+                    "rank lines name fewer");
+    } else if (implied < 0 && named == 1) {
+        json_object_del(e, "nranks");
+        add_note(e, "more than one rank (busbw differs from algbw), how many the paste does not "
+                    "say: its header counts one process's");
+    }
+}
+
 static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, const char *variant,
                            json_t *doc)
 {
@@ -793,6 +862,7 @@ static json_t *group_entry(const block_t *b, const row_t *first, size_t nrows, c
     set_rows(e, b, first, nrows);
     set_footer_fields(e, b, nrows, nhosts);
     mark_dropped_cells(e, b, first, nrows);
+    ranks_from_rows(e, b->collective, first, nrows);
     add_rank_inventory(doc, b, nhosts);
     set_group_status(e, b, first, nrows);
     return e;

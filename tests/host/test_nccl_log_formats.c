@@ -940,6 +940,56 @@ static void footer_verdict_quoted_alone(void **state)
     json_decref(doc);
 }
 
+/* nccl-tests' busbw = algbw x its bus factor (2(n-1)/n for all_reduce): under MPI each
+   process's header says "nGpus 1", so the rows tell the rank count (8 at 1.75), or only
+   that there is more than one where the collective is not named; one rank prints busbw 0
+   and stays one rank. */
+static void ranks_from_the_bus_factor(void **state)
+{
+    (void)state;
+    static const char *const header =
+        "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 5 "
+        "iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+        "time   algbw   busbw #wrong\n";
+    static const struct {
+        const char *command, *rows;
+        long long nranks; /* -1: absent */
+        int one_rank;
+    } cases[] = {
+        {"./build/all_reduce_perf -b 1M -e 2M\n",
+         "     1048576        262144     float     sum      -1    105.9    9.90   17.33      0    "
+         "105.7    9.92   17.37      0\n"
+         "     2097152        524288     float     sum      -1    142.1   14.76   25.83      0    "
+         "140.4   14.94   26.14      0\n",
+         8, 0},
+        {"",
+         "     1048576        262144     float     sum      -1    105.9    9.90   17.33      0    "
+         "105.7    9.92   17.37      0\n",
+         -1, 0},
+        {"./build/all_reduce_perf -b 1M -e 2M\n",
+         "     1048576        262144     float     sum      -1     40.1   26.15    0.00      0    "
+         "  39.9   26.28    0.00      0\n",
+         1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[2048];
+        snprintf(text, sizeof text, "%s%s%s# Out of bounds values : 0 OK\n", cases[i].command,
+                 header, cases[i].rows);
+        json_t *doc = import_text(text);
+        const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+        const json_t *n = json_object_get(e, "nranks");
+        if (cases[i].nranks < 0)
+            assert_null(n);
+        else
+            assert_int_equal(json_integer_value(n), cases[i].nranks);
+        char sev[16];
+        assert_string_equal(fired(doc, "implausible", sev, sizeof sev),
+                            cases[i].one_rank ? "warning" : "");
+        json_decref(doc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -970,6 +1020,7 @@ int main(void)
         cmocka_unit_test(tests_header_without_rows),
         cmocka_unit_test(cut_warn_only_at_the_end),
         cmocka_unit_test(footer_verdict_quoted_alone),
+        cmocka_unit_test(ranks_from_the_bus_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

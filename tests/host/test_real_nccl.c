@@ -199,7 +199,8 @@ static void rows_without_nthread_header(void **state)
     (void)state;
     json_t *doc = import_case("nccl-tests232-2node-tree");
     const json_t *e = entry(doc, 0);
-    check_run(e, "all_reduce", -999, 5, "float", "sum"); /* "./all_reduce_perf" in mpirun */
+    check_run(e, "all_reduce", 2, 5, "float",
+              "sum"); /* "./all_reduce_perf" in mpirun; busbw = algbw: 2 ranks ("-np 2") */
     check_half(e, 0, "oop", 2097152, 113.2, 18.53, 18.53, 0, -1);
     check_half(e, 0, "ip", 2097152, 93.35, 22.46, 22.46, 0, -1);
     check_half(e, 4, "oop", 33554432, 812.3, 41.31, 41.31, 0, -1);
@@ -212,7 +213,7 @@ static void info_line_inside_table(void **state)
     (void)state;
     json_t *doc = import_case("nccl-awsofi65-p4d-dip");
     const json_t *e = entry(doc, 0);
-    check_run(e, "all_reduce", -999, 6, "float", "sum");
+    check_run(e, "all_reduce", 16, 6, "float", "sum"); /* busbw / algbw 1.875: 16 ranks (2 x p4d) */
     check_half(e, 2, "oop", 33554432, 1931.6, 17.37, 32.57, -1, 5e-07);
     check_half(e, 3, "oop", 67108864, 6586.3, 10.19, 19.10, -1, 5e-07);
     check_half(e, 5, "ip", 268435456, 11919, 22.52, 42.23, -1, 5e-07);
@@ -225,8 +226,8 @@ static void op_all_rows_only(void **state)
 {
     (void)state;
     json_t *doc = import_case("nccl-tests167-opall-rows");
-    check_run(entry(doc, 0), "all_reduce", -999, 6, "float", "max");
-    check_run(entry(doc, 1), "all_reduce", -999, 5, "float", "min");
+    check_run(entry(doc, 0), "all_reduce", 16, 6, "float", "max"); /* busbw / algbw */
+    check_run(entry(doc, 1), "all_reduce", 16, 5, "float", "min");
     check_half(entry(doc, 0), 5, "oop", 204800, 125.6, 1.63, 3.06, 0, -1);
     check_half(entry(doc, 1), 0, "ip", 196608, 124.9, 1.57, 2.95, 0, -1);
     assert_int_equal(num(json_array_get(json_object_get(entry(doc, 1), "rows"), 4), "count"),
@@ -289,7 +290,8 @@ static void launcher_tags_inside_rows(void **state)
     (void)state;
     json_t *doc = import_case("nccl-1453-prefix-collapse");
     const json_t *e = entry(doc, 0);
-    check_run(e, "all_reduce", -999, 10, "float", "sum"); /* the partial first line is no row */
+    check_run(e, "all_reduce", 24, 10, "float",
+              "sum"); /* the partial first line is no row; busbw / algbw 1.917: 24 ranks */
     check_half(e, 0, "oop", 1048576, 1626.5, 0.64, 1.24, 0, -1);
     check_half(e, 5, "oop", 33554432, 2180.1, 15.39, 29.50, 0, -1);
     check_half(e, 6, "oop", 67108864, 24410, 2.75, 5.27, 0, -1);
