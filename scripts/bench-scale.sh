@@ -36,6 +36,9 @@ for k in range(n):
     e["id"] = "%s-r%d" % (e.get("id", "e"), k // len(base))
     if kind == "noisy" and isinstance(e.get("stats"), dict):
         e["stats"]["cv"] = 0.2
+        # the rule judges the samples' robust spread (1.4826 x MAD / median): about 30%
+        if isinstance(e.get("samples"), list):
+            e["samples"] = [s * (0.6, 0.8, 1.0, 1.2, 1.4)[i % 5] for i, s in enumerate(e["samples"])]
     if kind == "variants" and e.get("collective") == "all_reduce":
         e["variant"] = "NCCL_BENCH=%d" % k
     v = e.get("value")

@@ -4,9 +4,12 @@
 #include "rules.h"
 #include "model/doc.h"
 #include "model/vocab.h"
+#include "util/stats.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *severity_names[] = {"info", "warning", "error"};
@@ -161,24 +164,46 @@ double ls_noisy_limit(const json_t *e)
     return ls_entry_host_shared(e) ? LS_NOISY_CV_HOST_SHARED : LS_NOISY_CV;
 }
 
-/* ok, enough samples and a CV above the figure's limit */
-static int noisy_figure(int ok, long long n, double cv, double limit)
+/* The robust spread of entry e's samples (util/stats.h) where it holds at least
+   LS_NOISY_MIN_SAMPLES finite numbers; -1 where it does not. */
+static double samples_spread(const json_t *e)
 {
-    return ok && n >= LS_NOISY_MIN_SAMPLES && cv > limit;
+    const json_t *arr = json_object_get(e, "samples"), *s;
+    size_t n = json_array_size(arr), kept = 0, i;
+    if (n < LS_NOISY_MIN_SAMPLES)
+        return -1;
+    double *x = malloc(n * sizeof *x);
+    if (!x)
+        return -1;
+    json_array_foreach(arr, i, s) {
+        if (json_is_number(s) && isfinite(json_number_value(s)))
+            x[kept++] = json_number_value(s);
+    }
+    double spread = kept >= LS_NOISY_MIN_SAMPLES ? ls_robust_spread(x, kept) : -1;
+    free(x);
+    return spread;
+}
+
+double ls_view_spread(const ls_view_t *v)
+{
+    double robust = samples_spread(v->json);
+    /* an imported figure may carry only its stats: its CV is all there is */
+    return robust >= 0 ? robust : v->cv;
 }
 
 int ls_entry_noisy(const json_t *e)
 {
-    const json_t *st = json_object_get(e, "stats");
-    return noisy_figure(!strcmp(ls_json_str(e, "status", ""), "ok"), ls_json_int(st, "n", 0),
-                        ls_json_num(st, "cv", 0), ls_noisy_limit(e));
+    ls_view_t v = ls_view_of(e);
+    return ls_view_noisy(&v);
 }
 
 int ls_view_noisy(const ls_view_t *v)
 {
+    if (!v->ok || v->n < LS_NOISY_MIN_SAMPLES)
+        return 0;
     /* only a host copy has another limit (ls_entry_host_shared): no lookup for the rest */
     double limit = v->fam == &ls_fam_host ? ls_noisy_limit(v->json) : LS_NOISY_CV;
-    return noisy_figure(v->ok, v->n, v->cv, limit);
+    return ls_view_spread(v) > limit;
 }
 
 void ls_text_put(ls_text_t *t, const char *fmt, ...)

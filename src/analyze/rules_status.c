@@ -440,9 +440,9 @@ static void noisy(const ls_machine_t *m, json_t *out)
         if (!ls_view_noisy(&v))
             continue;
         json_array_append_new(evidence, json_string(v.id));
-        double limit = ls_noisy_limit(v.json);
-        if (v.cv / limit > worst / worst_limit)
-            worst = v.cv, worst_limit = limit, worst_id = v.id;
+        double limit = ls_noisy_limit(v.json), spread = ls_view_spread(&v);
+        if (spread / limit > worst / worst_limit)
+            worst = spread, worst_limit = limit, worst_id = v.id;
     }
     if (!json_array_size(evidence)) {
         json_decref(evidence);
@@ -451,12 +451,11 @@ static void noisy(const ls_machine_t *m, json_t *out)
     ls_finding_add(out, "noisy", LS_SEV_WARNING,
                    LS_ABOUT_WHAT(json_array_size(evidence) == 1 ? worst_id : "measurements"),
                    evidence,
-                   "%zu figure%s spread wider than a healthy idle machine's (coefficient of "
-                   "variation; worst %s at "
-                   "%.1f%%, limit %.0f%%): another process, clock changes or a shared path moved "
-                   "them while "
-                   "measuring; findings resting only on them are lowered to info; rerun on an idle "
-                   "machine",
+                   "%zu figure%s spread wider than a healthy idle machine's (1.4826 x the "
+                   "median absolute deviation / median, the CV where a figure has no samples; "
+                   "worst %s at %.1f%%, limit %.0f%%): another process, clock changes or a "
+                   "shared path moved them while measuring; findings resting only on them are "
+                   "lowered to info; rerun on an idle machine",
                    json_array_size(evidence), json_array_size(evidence) == 1 ? "" : "s", worst_id,
                    100 * worst, 100 * worst_limit);
 }
