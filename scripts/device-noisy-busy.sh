@@ -53,4 +53,4 @@ measure() {
         done
     done
 } 2>&1 | tee "$out/log.txt"
-tar czf "$out/docs.tgz" -C "$docs" .
+tar czf "$out/docs.tgz" -C "$docs" . && rm -rf "$docs" # the device returns 8 files at most
