@@ -410,6 +410,18 @@ static void nccl_cuda_failures(void **state)
     assert_string_equal(ls_json_str(error_at(doc, 0), "text", ""), "a future error");
     json_decref(doc);
 
+    /* a paste cut inside the quoted text keeps the code's error; without a code, a cut
+       text names none */
+    doc = import_as("h:1:2 [0] p2p.cc:1 NCCL WARN Cuda failure 217 'peer access is not supp\n",
+                    LS_FMT_NCCL_LOG);
+    assert_int_equal(errors(doc), 1);
+    assert_int_equal(ls_json_int(error_at(doc, 0), "code", 0), 217);
+    json_decref(doc);
+    doc = import_as("h:1:2 [0] enqueue.cc:215 NCCL WARN Cuda failure 'out of mem\n",
+                    LS_FMT_NCCL_LOG);
+    assert_int_equal(errors(doc), 0);
+    json_decref(doc);
+
     /* other WARN lines, and a "Cuda failure" without NCCL's quotes, name no CUDA error */
     doc = import_as("h:1:2 [0] misc/socket.cc:578 NCCL WARN socketPollConnect: connect returned "
                     "Connection refused\n"
