@@ -93,7 +93,10 @@ static void dcgm_problem(json_t *out, const json_t *test, const json_t *result, 
     /* dcgmi's "Fail - All" with no GPU count in the paste: every GPU, not an unknown one */
     if (!json_array_size(json_object_get(result, "gpus")) &&
         json_is_true(json_object_get(result, "all_gpus")))
-        snprintf(subject, sizeof subject, "every GPU (\"All\"; how many is not in the paste)");
+        snprintf(subject, sizeof subject, "%s",
+                 json_is_true(json_object_get(result, "summary"))
+                     ? "the GPUs of the run (its row names none; how many is not in the paste)"
+                     : "every GPU (\"All\"; how many is not in the paste)");
     char code[48] = "no error code";
     if (json_is_integer(json_object_get(p, "error_id")))
         snprintf(code, sizeof code, "DCGM error code %lld", ls_json_int(p, "error_id", 0));

@@ -239,12 +239,16 @@ static void start_test(reader_t *r, const char *name, const char *cell)
         add_result(r, st, gpu, list);
 }
 
-/* A test whose rows gave only its summary: one result for every GPU. */
+/* A test whose rows gave only its summary: one result for every GPU ("summary": its row
+   names no GPU, where "Fail - All" says All). */
 static void finish_test(reader_t *r)
 {
     const char *st = ls_json_str(r->test, "status", NULL);
-    if (r->test && st && json_array_size(json_object_get(r->test, "results")) == 0)
+    json_t *results = json_object_get(r->test, "results");
+    if (r->test && st && json_array_size(results) == 0) {
         add_result(r, st, -1, NULL);
+        json_object_set_new(json_array_get(results, 0), "summary", json_true());
+    }
 }
 
 /* The result a message belongs to: the failed or warned one of the GPU it starts with,

@@ -332,6 +332,12 @@ static void test_dcgm_fail_all_is_every_gpu(void **state)
                      "dcgm_failed");
     assert_non_null(strstr(msg, "GPU Memory test failed on GPU0"));
     free(msg);
+    /* a bare "Fail" (the row names no GPU, as DCGM 2.x's summary rows): not quoted as "All" */
+    msg = message_of("real/fresh22-dcgmdiag-deepops-prolog-deployment-five-fail-no-gpu.txt",
+                     LS_FMT_DCGM_DIAG_TEXT, "dcgm_failed");
+    assert_non_null(strstr(msg, "failed on the GPUs of the run (its row names none"));
+    assert_null(strstr(msg, "\"All\""));
+    free(msg);
 }
 
 /* deepresearcher#16: rank 3's "Some NCCL operations have failed or timed out" (no op, no
