@@ -75,8 +75,8 @@
 #define LS_CROSS_SOCKET_RATIO 0.75 /* cross-socket median below 75% of same-socket */
 /* The noisy rule judges a figure's robust spread (1.4826 x MAD / median of its samples,
    ls_view_spread; the CV of a figure without samples). Every kept idle run document
-   (scripts/calibrate-noisy.py: 830 figures, 1 x H200 and 1 x H100) stays at or under
-   4.9% device-timed (a GEMM burn's windows; HBM 0.2%, one-way pinned host copies 1.9%)
+   (scripts/calibrate-noisy.py, 1 x H200 and 1 x H100; the counts in docs/analysis.md) stays at or
+   under 4.9% device-timed (a GEMM burn's windows; HBM 0.2%, one-way pinned host copies 1.9%)
    and 4.7% for CPU-timed latency; the CV reached 11.4% on one pinned copy with one slow
    sample among ten. */
 #define LS_NOISY_CV 0.10
