@@ -812,15 +812,32 @@ static int rows_fit(const row_t *first, size_t nrows, double factor)
     return judged > 0;
 }
 
+/* The n whose bus factor is f, read off one row (algbw at least 1 GB/s, the largest:
+   the most digits); 0 where no n is. */
+static long long nearest_ranks(const char *collective, const row_t *first, size_t nrows)
+{
+    const result_t *best = NULL;
+    for (size_t i = 0; i < nrows; i++) {
+        const result_t *r = main_result(first + i);
+        if (r->has_algbw && r->has_busbw && r->algbw >= 1 && (!best || r->algbw > best->algbw))
+            best = r;
+    }
+    double top = !strcmp(collective, "all_reduce") ? 2 : 1; /* the factor's bound as n grows */
+    double f = best ? best->busbw / best->algbw : top;
+    return f < top && f > 0 ? llround(top / (top - f)) : 0; /* 2(n-1)/n or (n-1)/n is f */
+}
+
 /* The rank count the rows imply: n when exactly one n from 2 to MAX_RANKS fits every row
-   (a large n whose neighbours fit as well is not told), -1 when the rows show more than
-   one rank without telling how many (busbw differs from algbw: one rank prints 0 or
-   algbw), 0 when they say nothing. */
+   (a large n whose neighbours fit as well is not told; the factor grows with n, so only
+   the neighbours of the n one row gives can fit), -1 when the rows show more than one
+   rank without telling how many (busbw differs from algbw: one rank prints 0 or algbw),
+   0 when they say nothing. */
 static long long rows_ranks(const char *collective, const row_t *first, size_t nrows)
 {
+    long long near = bus_factor(collective, 2) > 0 ? nearest_ranks(collective, first, nrows) : 0;
     long long found = 0;
     int fits = 0;
-    for (long long n = 2; bus_factor(collective, 2) > 0 && n <= MAX_RANKS && fits < 2; n++)
+    for (long long n = near - 2 > 2 ? near - 2 : 2; near && n <= near + 2 && n <= MAX_RANKS; n++)
         if (rows_fit(first, nrows, bus_factor(collective, n)))
             found = n, fits++;
     if (fits == 1)
@@ -880,7 +897,6 @@ static void entry_id(const json_t *e, char *id, size_t idlen)
     }
 }
 
-/* Emits the entries of a finished block; returns how many. */
 /* Only the footer was pasted (no header, no row): the run's verdict and no figure. A
    failed verdict is the entry's failure already (set_group_status); a passed one leaves
    nothing measured to judge. */
@@ -892,6 +908,7 @@ static void footer_only(json_t *e, const block_t *b)
         ls_entry_fail(e, "skipped", "only the footer was pasted (out-of-bounds values: 0 OK)");
 }
 
+/* Emits the entries of a finished block; returns how many. */
 static int flush_block(block_t *b, json_t *doc, const char *name, const char *variant,
                        const char *collective, const debug_t *dbg)
 {
