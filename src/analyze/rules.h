@@ -75,10 +75,10 @@
 #define LS_CROSS_SOCKET_RATIO 0.75 /* cross-socket median below 75% of same-socket */
 /* The noisy rule judges a figure's robust spread (1.4826 x MAD / median of its samples,
    ls_view_spread; the CV of a figure without samples). Every kept idle run document
-   (scripts/calibrate-noisy.py, 1 x H200 and 1 x H100; the counts in docs/analysis.md) stays at or
-   under 4.9% device-timed (a GEMM burn's windows; HBM 0.2%, one-way pinned host copies 1.9%)
-   and 4.7% for CPU-timed latency; the CV reached 11.4% on one pinned copy with one slow
-   sample among ten. */
+   (scripts/calibrate-noisy.py, 1 x H200 and 1 x H100; the counts in docs/analysis.md) stays
+   under it: device-timed at most 7.3% (a pinned host copy on an H100 VM whose host path
+   drifted; HBM 0.2%), CPU-timed latency 4.7%; by the CV four idle figures of the H100 VMs
+   were over, one slow sample among ten each time. */
 #define LS_NOISY_CV 0.10
 /* Host copies from pageable memory (a CPU memcpy through a staging buffer, timed on the
    CPU) and host copies both ways at once (the two directions' arbitration) spread by
