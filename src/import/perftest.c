@@ -48,10 +48,18 @@ typedef struct {
     int ncols, header;
 } pt_t;
 
+/* The column header: "#bytes" then "#iterations" (or "iterations" without its '#', as a
+   posted ib_read_bw table prints it: openucx/ucx#8852). */
+static int header_line(const char *line)
+{
+    const char *h = strstr(line, "#bytes");
+    return h && strstr(h, "iterations");
+}
+
 int ls_perftest_detect(const char *text)
 {
     const char *h = strstr(text, "#bytes");
-    return h && strstr(h, "#iterations") &&
+    return h && strstr(h, "iterations") &&
            (strstr(h, "average[") || strstr(h, "t_min[") || strstr(h, "t_avg[") ||
             strstr(h, "t_typical["));
 }
@@ -208,6 +216,18 @@ static void title_line(pt_t *p, const char *raw)
         read_title(p, t);
 }
 
+/* A line quoted in a post (e-mail or Markdown: "> ", "> > "): perftest prints no line
+   that starts with '>', so the quote marks go and the line is read as printed. */
+static void unquote(char *buf)
+{
+    const char *p = buf + strspn(buf, " \t");
+    if (*p != '>')
+        return;
+    while (*p == '>' || *p == ' ')
+        p++;
+    memmove(buf, p, strlen(p) + 1);
+}
+
 int ls_import_perftest(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     pt_t p = {.qps = 0};
@@ -217,11 +237,12 @@ int ls_import_perftest(json_t *doc, const char *text, const char *name, char *er
     char raw[sizeof line.buf];
     int n = 0;
     while (ls_next_line(&pos, &line)) {
+        unquote(line.buf);
         snprintf(raw, sizeof raw, "%s", line.buf);
         title_line(&p, raw);
         if (strchr(raw, ':'))
             read_settings(&p, raw);
-        if (strstr(raw, "#bytes") && strstr(raw, "#iterations")) {
+        if (header_line(raw)) {
             read_header(&p, raw);
             continue;
         }

@@ -140,6 +140,27 @@ static void perftest_emphasis_twins(void **state)
     }
 }
 
+/* Pasted forms (fresh30): every line quoted ("> ", as in a Markdown or e-mail reply), and
+   a header whose "iterations" lost its '#': the same figure as the plain table. */
+static void perftest_quoted_and_bare_iterations(void **state)
+{
+    (void)state;
+    static const char *const texts[] =
+        {"> #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
+         "> 1024 1000 0.00 5544.28 5.677340\n",
+         " #bytes     iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
+         " 1024 1000 0.00 5544.28 5.677340\n"};
+    for (int i = 0; i < 2; i++) {
+        char err[256] = "";
+        assert_int_equal(ls_perftest_detect(texts[i]), 1);
+        json_t *doc = ls_import_doc_new();
+        assert_int_equal(ls_import_perftest(doc, texts[i], "t", err, sizeof err), 1);
+        near(ls_json_num(entry(doc, "net-perftest-unknown-1024"), "value", 0),
+             5544.28 * 1048576 / 1e9);
+        json_decref(doc);
+    }
+}
+
 /* nvloom's pairwise cell is the copy from the column's process to the row's; gpu_to_rack
    rows name the tested process; latency cells are ns, kept in us. */
 static void nvloom_matrices(void **state)
@@ -623,6 +644,7 @@ int main(void)
         cmocka_unit_test(perftest_latency_columns),
         cmocka_unit_test(perftest_bold_rows),
         cmocka_unit_test(perftest_emphasis_twins),
+        cmocka_unit_test(perftest_quoted_and_bare_iterations),
         cmocka_unit_test(nvloom_matrices),
         cmocka_unit_test(nvloom_csv),
         cmocka_unit_test(dcgm_health_failure_and_warning),
