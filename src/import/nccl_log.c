@@ -1,4 +1,5 @@
 #include "nccl_log.h"
+#include "nccl_text.h"
 #include "nccl_row_pieces.h"
 #include "nccl_log_extras.h"
 #include "model/doc.h"
@@ -627,9 +628,8 @@ static void apply_env(json_t *doc, const json_t *facts)
     const json_t *line;
     json_array_foreach(json_object_get(facts, "nccl_env"), i, line) {
         char key[64], value[128];
-        if (sscanf(json_string_value(line), "%63[A-Z0-9_] set by environment to %127[^\n]", key,
-                   value) == 2 &&
-            strncmp(key, "NCCL_", 5) == 0 && !json_object_get(env, key))
+        if (ls_nccl_env_line(json_string_value(line), key, sizeof key, value, sizeof value) == 0 &&
+            !json_object_get(env, key))
             json_object_set_new(env, key, json_string(value));
     }
 }

@@ -403,11 +403,7 @@ static void parse_debug_line(debug_t *dbg, const char *text)
     char word[64], value[128];
     if (sscanf(info, "NCCL version %31[^+ ]", dbg->nccl_version) == 1)
         return;
-    if (sscanf(info, "%63[A-Z0-9_] set by environment to %127[^\n]", word, value) == 2 &&
-        strncmp(word, "NCCL_", 5) == 0) {
-        size_t n = strlen(value);
-        if (n && value[n - 1] == '.')
-            value[n - 1] = '\0';
+    if (ls_nccl_env_line(info, word, sizeof word, value, sizeof value) == 0) {
         json_object_set_new(dbg->env, word, json_string(value));
         return;
     }

@@ -256,3 +256,19 @@ int ls_nccl_text_detect(const char *text)
     }
     return header || failed || rows >= 2 || (named && rows >= 1);
 }
+
+int ls_nccl_env_line(const char *msg, char *key, size_t keylen, char *value, size_t valuelen)
+{
+    char k[64], v[128];
+    if (sscanf(msg, "%63[A-Z0-9_] set by environment to %127[^\n]", k, v) != 2 ||
+        strncmp(k, "NCCL_", 5) != 0)
+        return -1;
+    size_t n = strlen(v);
+    while (n && (isspace((unsigned char)v[n - 1]) || (v[n - 1] == '.')))
+        v[--n] = '\0';
+    if (!n)
+        return -1;
+    snprintf(key, keylen, "%s", k);
+    snprintf(value, valuelen, "%s", v);
+    return 0;
+}

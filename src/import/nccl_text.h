@@ -41,4 +41,9 @@ int ls_nccl_text_failure(const char *line, ls_nccl_failure_t *f);
    result rows (with or without a command line naming the binary). */
 int ls_nccl_text_detect(const char *text);
 
+/* NCCL's "NCCL_IB_DISABLE set by environment to 0" (its INFO message, from the key on):
+   the NCCL_ key and its value, the value without the blanks a terminal padded the line
+   with or a final '.'. 0, or -1 when the message is not one. */
+int ls_nccl_env_line(const char *msg, char *key, size_t keylen, char *value, size_t valuelen);
+
 #endif
