@@ -21,9 +21,8 @@
 
 int ls_dcgm_health_detect(const char *text)
 {
-    const char *p = text + strspn(text, " \t\r\n");
-    return *p == '{' &&
-           (strstr(text, "\"Health Monitor Report\"") || strstr(text, "\"Overall Health\""));
+    const char *p = ls_json_start(text); /* after a prompt, as posted: DCGM#263 */
+    return p && (strstr(p, "\"Health Monitor Report\"") || strstr(p, "\"Overall Health\""));
 }
 
 /* "Healthy" -> "healthy", "Warning" -> "warning", "Failure" -> "failure". */
@@ -75,7 +74,8 @@ static json_t *entity(const char *group, const char *id, const json_t *box, int 
 int ls_import_dcgm_health(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     json_error_t jerr;
-    json_t *top = json_loads(text, JSON_DECODE_ANY, &jerr);
+    const char *start = ls_json_start(text);
+    json_t *top = json_loads(start ? start : text, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &jerr);
     const json_t *body = json_object_get(top, "body");
     const json_t *overall = json_object_get(body, "Overall Health");
     if (!json_is_object(overall))

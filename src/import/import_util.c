@@ -157,6 +157,21 @@ int ls_tok_long(const char *tok, long long *out)
     return 0;
 }
 
+const char *ls_json_start(const char *text)
+{
+    const char *line = text;
+    for (int n = 0; line && *line && n <= LS_JSON_PREAMBLE_LINES; n++) {
+        const char *p = line + strspn(line, " \t\r\n");
+        if (*p == '{')
+            return p;
+        if (n == 0 && *p == '\0')
+            return NULL;
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    return NULL;
+}
+
 int ls_import_json_refused(json_t *top, const json_error_t *jerr, const char *name,
                            const char *what, const char *missing, char *err, size_t errlen)
 {

@@ -53,6 +53,14 @@ void ls_import_add(json_t *doc, json_t *entry, const char *source, const char *b
 /* Entry with a single reported figure (no samples: the tool printed one number). */
 json_t *ls_import_entry(const char *family, const char *metric, const char *unit, double value);
 
+/* Where a tool's JSON output starts in a paste: the text's first non-blank character when
+   it is '{', else the '{' opening one of its first LS_JSON_PREAMBLE_LINES lines (a shell
+   prompt and the tool's own message before it: "$ dcgmi health -c -j"); NULL when
+   neither. What follows the JSON value (another prompt) is left to the parser's
+   JSON_DISABLE_EOF_CHECK. */
+#define LS_JSON_PREAMBLE_LINES 8
+const char *ls_json_start(const char *text);
+
 /* A JSON paste refused, one wording for every JSON importer: top (what json_loads gave,
    NULL when text was not JSON) freed, err "NAME: WHAT JSON: " then the parser's message,
    or missing when it parsed but lacks what the importer reads. Returns -1. */

@@ -17,6 +17,7 @@
 #include "analyze/analyze.h"
 #include "import/dcgm_diag.h"
 #include "import/dcgm_health.h"
+#include "import/import_util.h"
 #include "import/import.h"
 #include "import/nccl_tests_json.h"
 #include "import/perftest.h"
@@ -227,6 +228,32 @@ static void dcgm_health_healthy_is_evidence(void **state)
     assert_non_null(ls_test_finding(f, "dcgm_health_ok"));
     json_decref(f);
     json_decref(doc);
+}
+
+/* dcgmi health -c -j as posted (DCGM#263): after a shell prompt and dcgmi's own message,
+   another prompt after it; a '{' deeper than the first lines is no JSON output. */
+static void dcgm_health_after_a_prompt(void **state)
+{
+    (void)state;
+    static const char json[] = "{\"body\": {\"Overall Health\": {\"value\": \"Healthy\"}},\n"
+                               " \"header\": [\"Health Monitor Report\"]}\n";
+    char text[512], err[256] = "";
+    snprintf(text, sizeof text,
+             "$ dcgmi health -s a\nHealth monitor systems set "
+             "successfully.\n$ dcgmi health -c -j\n%s$ \n",
+             json);
+    assert_true(ls_dcgm_health_detect(text));
+    json_t *doc = ls_import_doc_new();
+    assert_true(ls_import_dcgm_health(doc, text, "t", err, sizeof err) >= 0);
+    json_t *f = ls_findings(doc);
+    assert_non_null(ls_test_finding(f, "dcgm_health_ok"));
+    json_decref(f);
+    json_decref(doc);
+    char deep[1024] = "";
+    for (int i = 0; i < LS_JSON_PREAMBLE_LINES + 2; i++)
+        strcat(deep, "a log line\n");
+    strcat(deep, json);
+    assert_false(ls_dcgm_health_detect(deep));
 }
 
 /* DCGM's own "real output" (3.1.0): null between tests, per-GPU ids as numbers. */
@@ -649,6 +676,7 @@ int main(void)
         cmocka_unit_test(nvloom_csv),
         cmocka_unit_test(dcgm_health_failure_and_warning),
         cmocka_unit_test(dcgm_health_healthy_is_evidence),
+        cmocka_unit_test(dcgm_health_after_a_prompt),
         cmocka_unit_test(dcgm_31_numeric_gpu_ids),
         cmocka_unit_test(dcgm_423_gb10),
         cmocka_unit_test(dcgm_one_test_pasted),
