@@ -46,10 +46,8 @@ void ls_nccl_text_normalize(char *buf)
         p++;
     /* a quoted paste (e-mail or Markdown quoting: "> ", ">> ", "> > "): nccl-tests prints
        no line that starts with '>' */
-    if (*p == '>') {
-        while (*p == '>' || *p == ' ' || *p == '\t')
-            p++;
-    }
+    if (*p == '>')
+        p = (char *)ls_skip_quote(p);
     size_t tag = tag_length(p);
     char tagtext[32] = "";
     if (tag && tag < sizeof tagtext) {

@@ -14,6 +14,7 @@
    "Waiving <testcase>." replaces the block when the test cannot run (no peer access);
    an assertion or error line inside a running test means it failed. */
 #include "nvbandwidth_text.h"
+#include "util/lines.h"
 #include "import_note.h"
 #include "import_util.h"
 #include "model/doc.h"
@@ -29,13 +30,6 @@ typedef struct {
     int ncols, want_rows, rows; /* the block being read; ncols 0 = no block */
     int header_next;            /* the next line is the block's column header */
 } nvbt_t;
-
-static const char *skip_quote(const char *t)
-{
-    while (*t == ' ' || *t == '\t' || *t == '>')
-        t++;
-    return t;
-}
 
 /* A testcase name as nvbandwidth spells them: lower case, digits and '_'. */
 static int testcase_word(const char *t, char *out, size_t outlen)
@@ -62,7 +56,7 @@ int ls_nvbandwidth_text_detect(const char *text)
     const char *p = text;
     ls_line_t line;
     while (ls_next_line(&p, &line)) {
-        const char *t = skip_quote(line.buf);
+        const char *t = ls_skip_quote(line.buf);
         char word[96];
         if ((strncmp(t, "Running ", 8) == 0 || strncmp(t, "Waiving ", 8) == 0 ||
              strncmp(t, "SUM ", 4) == 0) &&
@@ -214,7 +208,7 @@ static void name_from_sum(json_t *tc, char *word)
 
 static void read_line(nvbt_t *s, ls_line_t *line)
 {
-    const char *t = skip_quote(line->buf);
+    const char *t = ls_skip_quote(line->buf);
     char word[96];
     if (strncmp(t, "Running ", 8) == 0 && testcase_word(t + 8, word, sizeof word)) {
         start_testcase(s, word, "Passed");

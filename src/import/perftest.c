@@ -12,6 +12,7 @@
    post outside a code block shows it, "**5544.28**", read as the figure); lines between
    (perftest's "Conflicting CPU frequency" warning) are ignored. */
 #include "perftest.h"
+#include "util/lines.h"
 #include "import_util.h"
 #include "model/doc.h"
 #include "model/vocab.h"
@@ -216,18 +217,6 @@ static void title_line(pt_t *p, const char *raw)
         read_title(p, t);
 }
 
-/* A line quoted in a post (e-mail or Markdown: "> ", "> > "): perftest prints no line
-   that starts with '>', so the quote marks go and the line is read as printed. */
-static void unquote(char *buf)
-{
-    const char *p = buf + strspn(buf, " \t");
-    if (*p != '>')
-        return;
-    while (*p == '>' || *p == ' ')
-        p++;
-    memmove(buf, p, strlen(p) + 1);
-}
-
 int ls_import_perftest(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     pt_t p = {.qps = 0};
@@ -237,7 +226,8 @@ int ls_import_perftest(json_t *doc, const char *text, const char *name, char *er
     char raw[sizeof line.buf];
     int n = 0;
     while (ls_next_line(&pos, &line)) {
-        unquote(line.buf);
+        const char *unquoted = ls_skip_quote(line.buf); /* a table quoted in a reply */
+        memmove(line.buf, unquoted, strlen(unquoted) + 1);
         snprintf(raw, sizeof raw, "%s", line.buf);
         title_line(&p, raw);
         if (strchr(raw, ':'))

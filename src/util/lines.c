@@ -14,3 +14,10 @@ int ls_text_line(const char **cursor, char *buf, size_t buflen)
     *cursor = line + n + (line[n] == '\n');
     return 1;
 }
+
+const char *ls_skip_quote(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '>')
+        s++;
+    return s;
+}

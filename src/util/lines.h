@@ -9,4 +9,8 @@
    for (const char *p = text; ls_text_line(&p, buf, sizeof buf);) ... */
 int ls_text_line(const char **cursor, char *buf, size_t buflen);
 
+/* Past a line's quote marks as posts add them (e-mail or Markdown: "> ", ">> ", "> > ")
+   and the blanks around them: the tools read here print no line that starts with '>'. */
+const char *ls_skip_quote(const char *s);
+
 #endif
