@@ -160,7 +160,7 @@ int ls_tok_long(const char *tok, long long *out)
 const char *ls_json_start(const char *text)
 {
     const char *line = text;
-    for (int n = 0; line && *line && n <= LS_JSON_PREAMBLE_LINES; n++) {
+    for (int n = 0; line && *line && n < LS_JSON_PREAMBLE_LINES; n++) {
         const char *p = line + strspn(line, " \t\r\n");
         if (*p == '{')
             return p;
