@@ -249,11 +249,16 @@ static void dcgm_health_after_a_prompt(void **state)
     assert_non_null(ls_test_finding(f, "dcgm_health_ok"));
     json_decref(f);
     json_decref(doc);
+    /* its first LS_JSON_PREAMBLE_LINES lines: the '{' on the last of them is the JSON's,
+       one line further it is not */
     char deep[1024] = "";
-    for (int i = 0; i < LS_JSON_PREAMBLE_LINES + 2; i++)
+    for (int i = 0; i < LS_JSON_PREAMBLE_LINES - 1; i++)
         strcat(deep, "a log line\n");
-    strcat(deep, json);
-    assert_false(ls_dcgm_health_detect(deep));
+    char last[1024];
+    snprintf(last, sizeof last, "%s%s", deep, json);
+    assert_true(ls_dcgm_health_detect(last));
+    snprintf(last, sizeof last, "%sa log line\n%s", deep, json);
+    assert_false(ls_dcgm_health_detect(last));
 }
 
 /* DCGM's own "real output" (3.1.0): null between tests, per-GPU ids as numbers. */
