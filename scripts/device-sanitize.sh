@@ -116,6 +116,24 @@ summary() {
     echo "$line"
 }
 
+# filter_for TOOL LABEL: the tool's kernel filter for one item. synccheck does not get
+# through test_measure_burn's cuBLAS 8192^3 GEMMs in its share (sessions 5-13: "not
+# finished"): there cuBLAS's own kernels are left uninstrumented (they run at full speed;
+# their hazards are excepted by name anyway), ours (fill_bf16_kernel, compare_kernel) and
+# every CUDA call are checked. The `burn` item runs the same GEMM path at 256^3 with
+# cuBLAS's kernels instrumented by every tool. The other three tools finish the test with
+# cuBLAS instrumented, and keep it so: racecheck with the filter stopped on "Internal
+# Sanitizer Error: failed to handle a hardware exception" on an H100 (session 14), where
+# it ran through without one (and memcheck and synccheck with the filter ran through).
+filter_for() {
+    case $1:$2 in
+    synccheck:test_measure_burn)
+        echo "--kernel-name-exclude kns=nvjet --kernel-name-exclude kns=cutlass" \
+            "--kernel-name-exclude kns=gemm --kernel-name-exclude kns=splitKreduce"
+        ;;
+    esac
+}
+
 if [ "${1:-}" = --line ]; then
     summary "$2" "$3" "$4" "$5"
     exit 0
@@ -135,9 +153,11 @@ item() {
     fi
     t=$((cap < left - 5 ? cap : left - 5))
     for tool in $tools; do
-        local cmd=("$@")
+        local cmd=("$@") filter
+        filter=$(filter_for "$tool" "$label")
         (
-            timeout -k 5 "$t" "$cs" --tool "$tool" --print-limit 200 "${cmd[@]}" \
+            # shellcheck disable=SC2086 # the filter's words, split on purpose
+            timeout -k 5 "$t" "$cs" --tool "$tool" --print-limit 200 $filter "${cmd[@]}" \
                 >"$logs/$tool-$label.log" 2>&1
             echo $? >"$logs/$tool-$label.rc"
         ) &
@@ -145,7 +165,8 @@ item() {
     done
     wait "${pids[@]}"
     for tool in $tools; do
-        summary "$tool" "$label" "$(cat "$logs/$tool-$label.rc")" "$logs/$tool-$label.log"
+        echo "$(summary "$tool" "$label" "$(cat "$logs/$tool-$label.rc")" "$logs/$tool-$label.log")$(
+            [ -n "$(filter_for "$tool" "$label")" ] && echo " (cuBLAS kernels not instrumented)")"
     done
 }
 
