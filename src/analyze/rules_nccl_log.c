@@ -316,17 +316,32 @@ static const char *gdr_reason(const json_t *e)
     return NULL;
 }
 
-/* 1 when NCCL said it uses GPUDirect RDMA for receives only ("GPU Direct RDMA Enabled for
-   GPU ... (distance 1 < 2), read 0": NCCL_NET_GDR_READ off, NCCL's default where the GPU
-   reading over PCIe is not known to be fast, e.g. before NVLink-era platforms): then a
-   [send] connection staged through host memory is NCCL's design, not GPUDirect off. */
+/* 1 when NCCL uses GPUDirect RDMA for receives only: NCCL_NET_GDR_READ off, its default
+   where the GPU reading over PCIe is not known to be fast (e.g. before NVLink-era
+   platforms); then a [send] connection staged through host memory is NCCL's design, not
+   GPUDirect off. NCCL says so ("GPU Direct RDMA Enabled for GPU ... (distance 1 < 2),
+   read 0"; "read 1" says reads are on, and then a send without it counts); where it says
+   neither, a [receive] connection over the network with /GDRDMA shows the NIC writes
+   into GPU memory, and NCCL chooses the read side apart (transport/net.cc asks for GDR
+   once for the receive, once with read set for the send). */
 static int gdr_receive_only(const json_t *e)
 {
     size_t i;
-    const json_t *g;
+    const json_t *g, *t;
+    int read_said = 0;
     json_array_foreach(json_object_get(e, "gdr"), i, g) {
-        if (json_is_true(json_object_get(g, "enabled")) &&
-            json_is_false(json_object_get(g, "read")))
+        if (!json_is_true(json_object_get(g, "enabled")))
+            continue;
+        if (json_is_false(json_object_get(g, "read")))
+            return 1;
+        read_said |= json_is_true(json_object_get(g, "read"));
+    }
+    if (read_said)
+        return 0;
+    json_array_foreach(json_object_get(e, "transports"), i, t) {
+        if (!strncmp(ls_json_str(t, "transport", ""), "NET", 3) &&
+            !strcmp(ls_json_str(t, "side", ""), "receive") &&
+            json_is_true(json_object_get(t, "gdrdma")) && !same_node(e, t))
             return 1;
     }
     return 0;
@@ -826,8 +841,10 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
 
 /* NCCL's "P2P is disabled between [NVLINK] connected GPUs A and B" (import: p2p_disabled):
    NVML says the pair has no peer access although PCIe below SYS or NVLink joins them, so
-   NCCL moves their traffic through host memory. One finding per log, unless the document
-   already named unavailable pairs from a topology or a P2P test (rules_p2p.c). */
+   NCCL moves their traffic through host memory; its "Could not enable P2P between dev A
+   and dev B" ("by": "cuda"): CUDA's cudaDeviceCanAccessPeer said no for the pair. One
+   finding per log, unless the document already named unavailable pairs from a topology
+   or a P2P test (rules_p2p.c). */
 static void p2p_disabled(const log_src_t *src, int n, json_t *out)
 {
     size_t k;
@@ -838,8 +855,9 @@ static void p2p_disabled(const log_src_t *src, int n, json_t *out)
     for (int i = 0; i < n; i++) {
         const json_t *list = json_object_get(src[i].obj, "p2p_disabled"), *p;
         char pairs[160] = "", host[96] = "";
-        int np = 0;
+        int np = 0, by_nvml = 0;
         json_array_foreach(list, k, p) {
+            by_nvml |= strcmp(ls_json_str(p, "by", "nvml"), "cuda") != 0;
             char one[32];
             snprintf(one, sizeof one, "%lld<->%lld",
                      (long long)json_integer_value(json_array_get(json_object_get(p, "gpus"), 0)),
@@ -855,12 +873,13 @@ static void p2p_disabled(const log_src_t *src, int n, json_t *out)
             continue;
         ls_finding_add(out, "p2p_unavailable", LS_SEV_WARNING, src[i].about,
                        json_pack("[s]", src[i].evidence),
-                       "%s: NCCL found peer-to-peer access off between connected GPUs%s (%s: "
-                       "NVML reports their P2P status not OK) and sends their traffic through "
-                       "host memory (SHM); likely: consumer boards whose driver disables P2P, a "
-                       "VM, or ACS/IOMMU on the PCIe path; next: `nvidia-smi topo -p2p r`, check "
-                       "ACS: `lspci -vvv | grep ACSCtl`",
-                       src[i].subject, host, pairs);
+                       "%s: NCCL found peer-to-peer access off between %s%s (%s: %s) and "
+                       "sends their traffic through host memory (SHM); likely: consumer boards "
+                       "whose driver disables P2P, a VM, or ACS/IOMMU on the PCIe path; next: "
+                       "`nvidia-smi topo -p2p r`, check ACS: `lspci -vvv | grep ACSCtl`",
+                       src[i].subject, by_nvml ? "connected GPUs" : "CUDA devices", host, pairs,
+                       by_nvml ? "NVML reports their P2P status not OK"
+                               : "cudaDeviceCanAccessPeer says no");
     }
 }
 

@@ -373,20 +373,33 @@ long ls_nccl_facts_append_once(json_t *facts, const char *list, json_t *value)
    NCCL_IGNORE_DISABLED_P2P=1." (INFO) and "P2P is disabled between NVLINK connected GPUs
    %d and %d. ..." (WARN): NCCL's src/graph/paths.cc prints them when NVML reports the
    pair's P2P status not OK although a PCIe path below SYS, or NVLink, joins them; the
-   numbers are the GPUs' NVML indices. Kept once per host and unordered pair. */
+   numbers are the GPUs' NVML indices. And "Could not enable P2P between dev 0(=1b0) and
+   dev 3(=1e0)" (INFO, transport/p2p.cc): cudaDeviceCanAccessPeer answered 0 for the pair,
+   so CUDA gives it no peer access; the numbers are CUDA device ordinals ("by": "cuda").
+   Kept once per host and unordered pair. */
 int ls_nccl_log_p2p_disabled(const char *msg, const char *host, json_t *facts)
 {
     const char *p = strstr(msg, "P2P is disabled between ");
+    const char *cuda = strstr(msg, "Could not enable P2P between dev ");
     int a, b;
-    if (!p)
+    if (cuda) {
+        if (sscanf(cuda + strlen("Could not enable P2P between "),
+                   "dev %d(=%*[0-9a-fA-Fx]) and dev %d", &a, &b) != 2)
+            return 0;
+    } else if (p) {
+        p += strlen("P2P is disabled between ");
+        if (!strncmp(p, "NVLINK ", 7))
+            p += 7;
+        if (sscanf(p, "connected GPUs %d and %d", &a, &b) != 2)
+            return 0;
+    } else
         return 0;
-    p += strlen("P2P is disabled between ");
-    if (!strncmp(p, "NVLINK ", 7))
-        p += 7;
-    if (sscanf(p, "connected GPUs %d and %d", &a, &b) != 2 || a < 0 || b < 0 || a == b)
+    if (a < 0 || b < 0 || a == b)
         return 0;
     json_t *o = json_pack("{s:s, s:[i,i]}", "host", host ? host : "", "gpus", a < b ? a : b,
                           a < b ? b : a);
+    if (cuda)
+        json_object_set_new(o, "by", json_string("cuda"));
     ls_nccl_facts_append_once(facts, "p2p_disabled", o);
     return 1;
 }

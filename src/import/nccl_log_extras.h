@@ -19,8 +19,10 @@
    "network" "Socket"                              "NET/Socket : Using" before 2.7, which
                                                    printed no "Using network" line
    "ib_devices" 0                                  "NET/IB : No device found."
-   "p2p_disabled" [{host, gpus: [a, b]}]           "P2P is disabled between connected GPUs
-                                                   a and b" (also its NVLINK WARN form)
+   "p2p_disabled" [{host, gpus: [a, b], by?}]      "P2P is disabled between connected GPUs
+                                                   a and b" (also its NVLINK WARN form);
+                                                   "Could not enable P2P between dev a(=..)
+                                                   and dev b(=..)" (by "cuda")
    "p2p_check" {all_direct, direct_mode, host, text}  "Check P2P Type intraNodeP2pSupport
                                                    S directMode D" / "isAllDirectP2p S ..."
    "fabric" {state, cluster_uuid_zero, host}        "MNNVL busId B fabric UUID U0.U1 cliqueId C
@@ -66,7 +68,8 @@ void ls_nccl_warn_threads_end(json_t *facts);
 void ls_nccl_trail_threads_end(json_t *facts);
 
 /* The "P2P is disabled between [NVLINK] connected GPUs A and B" message (INFO or WARN)
-   into facts' p2p_disabled; 1 when msg is one. */
+   and "Could not enable P2P between dev A(=..) and dev B(=..)" into facts' p2p_disabled;
+   1 when msg is one. */
 int ls_nccl_log_p2p_disabled(const char *msg, const char *host, json_t *facts);
 
 /* 1 when facts hold anything the extras (or the bare lines, nccl_log_bare.h) read. */

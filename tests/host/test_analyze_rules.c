@@ -666,6 +666,22 @@ static void gdr_receive_only_is_not_gdr_off(void **state)
         json_decref(f);
         json_decref(doc);
     }
+    /* no "read" line (NCCL 2.4's log, NVIDIA/nccl#246): the receives over the network with
+       GDRDMA show GPUDirect works, the sends' staging is NCCL's read policy; without them
+       (every edge staged) it fires */
+    const char *rings = strstr(fmt, "a-0:9100:9147 [0] NCCL INFO Ring");
+    const char *sends = strstr(rings, "a-0:9100:9147 [0] NCCL INFO Ring 00 : 0[");
+    const char *texts[] = {rings, sends};
+    for (int staged = 0; staged <= 1; staged++) {
+        char err[256];
+        json_t *doc = ls_doc_new();
+        assert_true(ls_import_text(doc, texts[staged], "nccl.log", NULL, NULL, err, sizeof err) >=
+                    0);
+        json_t *f = ls_findings(doc);
+        assert_int_equal(count_rule(f, "gdr_disabled", NULL), staged);
+        json_decref(f);
+        json_decref(doc);
+    }
 }
 
 /* topo -m of a driver that prints no NUMA Affinity column: numa_placement groups the GPUs

@@ -697,6 +697,23 @@ static void p2p_disabled_lines(void **state)
                       "h1:10:21 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/IPC/read\n");
     assert_string_equal(fired(doc, "p2p_unavailable", sev, sizeof sev), "");
     json_decref(doc);
+    /* transport/p2p.cc's "Could not enable P2P" (cudaDeviceCanAccessPeer said no): the
+       pair once, marked as CUDA's answer; a peer query that failed is not that answer */
+    doc = import_text("h1:10:20 [0] NCCL INFO Could not enable P2P between dev 0(=1b0) and dev "
+                      "3(=1e0)\n"
+                      "h1:10:21 [3] NCCL INFO Could not enable P2P between dev 3(=1e0) and dev "
+                      "0(=1b0)\n");
+    assert_string_equal(fired(doc, "p2p_unavailable", sev, sizeof sev), "warning");
+    const json_t *pair = json_array_get(json_object_get(log0(doc), "p2p_disabled"), 0);
+    assert_int_equal(json_array_size(json_object_get(log0(doc), "p2p_disabled")), 1);
+    assert_string_equal(json_string_value(json_object_get(pair, "by")), "cuda");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(pair, "gpus"), 1)), 3);
+    json_decref(doc);
+    doc = import_text("h1:10:20 [0] NCCL INFO peer query failed between dev 0(=1b0) and dev "
+                      "3(=1e0)\n"
+                      "h1:10:21 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\n");
+    assert_string_equal(fired(doc, "p2p_unavailable", sev, sizeof sev), "");
+    json_decref(doc);
 }
 
 /* A quoted paste ("> ", ">> ") of nccl-tests: the failure line and the rows read as
