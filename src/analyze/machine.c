@@ -167,7 +167,10 @@ const char *ls_machine_gpu_name(const ls_machine_t *m, int g)
 
 int ls_machine_geforce(const ls_machine_t *m, int g)
 {
-    return g >= 0 && g < m->ngpus && strstr(ls_machine_gpu_name(m, g), "GeForce") != NULL;
+    if (g < 0 || g >= m->ngpus)
+        return 0;
+    const char *name = ls_machine_gpu_name(m, g);
+    return strstr(name, "GeForce") != NULL || strstr(name, "TITAN") != NULL;
 }
 
 static int type_rank(enum ls_link_type t)

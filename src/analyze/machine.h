@@ -41,8 +41,10 @@ void ls_machine_free(ls_machine_t *m);
 /* Link class rank of an ordered pair: 1 NV, 2 PIX, 3 PXB, 4 PHB, 5 NODE, 6 SYS, 7 unknown.
    A pair whose P2P status is known and not OK both ways counts as SYS (no direct path). */
 int ls_machine_rank(const ls_machine_t *m, int a, int b);
-/* 1 when GPU g is a GeForce board (its name says so): NVIDIA's driver gives GeForce
-   cards no PCIe peer access. */
+/* 1 when GPU g is a consumer board, GeForce or TITAN (its name says so: NVML gives the
+   TITANs a brand of their own, on the GeForce driver's P2P policy): NVIDIA's driver gives
+   these cards no PCIe peer access (since Turing; some Pascal boards still had it, and then
+   nothing here fires). */
 int ls_machine_geforce(const ls_machine_t *m, int g);
 /* Link word of a pair ("NV4", "PIX", ...), "?" when unknown. */
 const char *ls_machine_link_word(const ls_machine_t *m, int a, int b, char *buf, size_t len);

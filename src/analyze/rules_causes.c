@@ -103,7 +103,7 @@ void ls_pair_causes(const ls_machine_t *m, int a, int b, char *buf, size_t len)
     add_smi_word(m, a, b, buf, len, &n);
     if (ls_machine_geforce(m, a) || ls_machine_geforce(m, b))
         add(buf, len, &n,
-            "%s is a GeForce board: NVIDIA's driver gives GeForce cards no PCIe peer "
+            "%s is a GeForce or TITAN board: NVIDIA's driver gives these cards no PCIe peer "
             "access%s",
             ls_machine_gpu_name(m, ls_machine_geforce(m, a) ? a : b),
             " (only over an NVLink bridge where the card has one; copies marked P2P are then "

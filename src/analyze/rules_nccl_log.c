@@ -715,7 +715,8 @@ static int entry_one_host(const log_src_t *src, int n, const json_t *log)
 
 /* 1 when the text shows every rank of the log's communicator on one node: NCCL's "nNodes
    1", rank 0's node holding all ranks ("localRanks" = "nRanks"), each rank's host known
-   and one, or nccl-tests' rank lines of the same paste (entry_one_host); never where the
+   and one, the bootstrap on the loopback alone (import: bootstrap_loopback), or
+   nccl-tests' rank lines of the same paste (entry_one_host); never where the
    log names two hosts or shows a connection over the network (NET/...: a communicator,
    another than the one whose ranks were counted, leaves the node). */
 static int log_one_node(const log_src_t *src, int n, int i)
@@ -732,6 +733,8 @@ static int log_one_node(const log_src_t *src, int n, int i)
     long long nranks = ls_json_int(e, "nranks", 0);
     if (json_object_get(e, "nnodes"))
         return ls_json_int(e, "nnodes", 0) == 1;
+    if (json_is_true(json_object_get(e, "bootstrap_loopback")))
+        return 1; /* ranks of another node cannot reach a bootstrap on 127.0.0.1 */
     if (nranks > 0 && ls_json_int(e, "local_ranks", 0) == nranks)
         return 1;
     if (nranks > 0 && (long long)json_object_size(json_object_get(e, "rank_hosts")) >= nranks)
@@ -746,6 +749,15 @@ static int log_one_node(const log_src_t *src, int n, int i)
 static int harmless_in_one_node(const char *id)
 {
     return !strcmp(id, "ibverbs_missing");
+}
+
+/* The catalog rows of a network plugin failing (aws-ofi-nccl's NET/OFI lines, NCCL's
+   NET/Plugin loader): NCCL then goes on with its own transports, and a one-node
+   communicator never uses a network for its traffic (log_one_node also finds no
+   connection over one), so there it is shown as info. */
+static int plugin_row(const char *id)
+{
+    return !strcmp(id, "ofi_error") || !strcmp(id, "net_plugin");
 }
 
 /* 1 when at ("net_fastsocket.cc:765", a WARN line's FILE:LINE) is a network plugin's
@@ -829,6 +841,18 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
             }
             if (harmless_in_one_node(msg.id) && log_one_node(src, n, i))
                 continue;
+            if (plugin_row(msg.id) && log_one_node(src, n, i)) {
+                ls_finding_about(out, "nccl_warn", LS_SEV_INFO, src[i].about, src[i].subject,
+                                 src[i].evidence,
+                                 "%s (%s%s%s): \"%s\"; harmless here: every rank of this log "
+                                 "is on one node, whose traffic NCCL carries over P2P or SHM, "
+                                 "never a network plugin; it matters when a job spans nodes "
+                                 "(then: %s)",
+                                 msg.meaning, msg.subsystem, where, times, text, msg.next);
+                json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
+                                    json_string(ls_action_name(LS_ACT_NONE)));
+                continue;
+            }
             ls_finding_about(out, "nccl_warn", (enum ls_severity)msg.severity, src[i].about,
                              src[i].subject, src[i].evidence,
                              "%s (%s%s%s): \"%s\"; likely: %s; next: %s", msg.meaning,

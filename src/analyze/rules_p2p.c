@@ -75,8 +75,9 @@ static int no_peer_access(const ls_machine_t *m, const ls_p2p_index_t *ix, int a
     return 0;
 }
 
-/* 1 when the document names every GPU and each is a GeForce board: NVIDIA's driver gives
-   GeForce cards no PCIe peer access, so a machine of them has none by design. */
+/* 1 when the document names every GPU and each is a GeForce or TITAN board (ls_machine_geforce):
+   NVIDIA's driver gives GeForce cards no PCIe peer access, so a machine of them has none by design.
+ */
 static int all_geforce(const ls_machine_t *m)
 {
     for (int g = 0; g < m->ngpus; g++)
@@ -103,7 +104,7 @@ static void waived(const ls_machine_t *m, json_t *out)
                            json_pack("[s]", id),
                            "nvbandwidth waived %s: no GPU pair has peer access, so copies "
                            "between GPUs go through host memory and NCCL uses SHM; the "
-                           "platform's design, not a fault: every GPU is a GeForce board "
+                           "platform's design, not a fault: every GPU is a GeForce or TITAN board "
                            "(%s), and NVIDIA's driver gives them no PCIe peer access",
                            test, ls_machine_gpu_name(m, 0));
             return;
@@ -123,7 +124,8 @@ static void waived(const ls_machine_t *m, json_t *out)
 }
 
 /* 1 when the document says whether pair a, b has peer access: a topology's P2P matrix, a
-   link naming cudaDeviceCanAccessPeer, or a copy figure measured between the two. */
+   link naming cudaDeviceCanAccessPeer or carrying a topo -p2p word, or a copy figure
+   measured between the two. */
 static int peer_access_stated(const ls_machine_t *m, int a, int b)
 {
     if ((m->has_topo && m->topo->has_p2p) || m->uni[a][b].value > 0 || m->uni[b][a].value > 0)
@@ -133,7 +135,8 @@ static int peer_access_stated(const ls_machine_t *m, int a, int b)
     json_array_foreach(json_object_get(m->doc, "links"), i, l) {
         long long x = ls_json_int(l, "a", -1), y = ls_json_int(l, "b", -1);
         if (((x == a && y == b) || (x == b && y == a)) &&
-            json_is_boolean(json_object_get(l, "cuda_peer_access")))
+            (json_is_boolean(json_object_get(l, "cuda_peer_access")) ||
+             json_is_string(json_object_get(l, "p2p_status"))))
             return 1;
     }
     return 0;
@@ -219,7 +222,8 @@ static void p2p_unavailable(const ls_machine_t *m, const ls_p2p_index_t *ix, jso
                        json_pack("[s]", "links"),
                        "No peer-to-peer access on %d of %s (%s; %s)%s, and NCCL sends their "
                        "traffic through shared host memory (SHM); the platform's design, not a "
-                       "fault: each pair holds a GeForce board (NVIDIA's driver gives them no PCIe "
+                       "fault: each pair holds a GeForce or TITAN board (NVIDIA's driver gives "
+                       "them no PCIe "
                        "peer access) or joins GPUs that both reach other GPUs as peers (the "
                        "driver and the GPUs do peer access, only these pairs' paths give none: "
                        "GPUs joined by NVLink, not by a PCIe tree that allows it, across sockets, "

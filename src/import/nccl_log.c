@@ -498,6 +498,28 @@ static const char *last_line_start(const char *text)
     return end;
 }
 
+/* On a line where two processes' writes interleaved, the later prefix is glued to the
+   cut tail of the earlier message ("... is not available on deproxmox:2940721:2940721 [0]
+   NCCL INFO ...": "on de" + "proxmox:..."), so the host read back to the blank carries
+   that tail. Where a host the log already named is a proper suffix of it, that host is
+   the one. */
+static void interleaved_host(const char *line, const char *kw, const json_t *facts, char *host)
+{
+    const char *first = strstr(line, "NCCL ");
+    if (!first || first >= kw)
+        return; /* the line's only prefix: read whole */
+    size_t n = strlen(host), i;
+    const json_t *h;
+    json_array_foreach(json_object_get(facts, "hosts"), i, h) {
+        const char *known = json_string_value(h);
+        size_t k = known ? strlen(known) : 0;
+        if (k && k < n && !strcmp(host + n - k, known)) {
+            memmove(host, host + n - k, k + 1);
+            return;
+        }
+    }
+}
+
 static void parse_lines(const char *text, json_t *facts)
 {
     char buf[2048], host[128];
@@ -519,8 +541,10 @@ static void parse_lines(const char *text, json_t *facts)
         await_last_error = 0;
         int dev;
         char thread[LS_NCCL_THREAD_LEN];
-        if (line_prefix(s, kw, host, sizeof host, &dev, thread) == 0)
+        if (line_prefix(s, kw, host, sizeof host, &dev, thread) == 0) {
+            interleaved_host(s, kw, facts, host);
             ls_nccl_facts_append_once(facts, "hosts", json_string(host));
+        }
         if (kind == 'W') {
             char source[96];
             warn_source(s, kw, source, sizeof source);
@@ -549,6 +573,7 @@ static void set_hosts(const char *text, json_t *facts)
         if (!info || kind != 'I' || line_prefix(buf, kw, host, sizeof host, &dev, NULL) != 0 ||
             !strstr(info, " via "))
             continue;
+        interleaved_host(buf, kw, facts, host);
         int from, to;
         const char *colon = strstr(info, " : ");
         if (!colon || sscanf(colon + 3, "%d%*[^-]-> %d", &from, &to) != 2)

@@ -306,8 +306,69 @@ static int nvls_line(const char *msg, json_t *facts)
 /* The network NCCL < 2.7 used: "NET/Socket : Using [0]ens3:..." is printed only by the
    socket transport it falls back to (src/transport/net_socket.cc); "Using network X"
    (2.7+) names it where it is printed and wins. "NET/IB : No device found." */
+/* 1 when one interface of a "Bootstrap : Using" list ("lo:127.0.0.1<0>", "[0]eth0:
+   10.0.0.1<0>") is the loopback: the interface lo or an address of 127.0.0.0/8 or ::1. */
+static int loopback_iface(const char *w, size_t len)
+{
+    if (len && *w == '[') {
+        const char *close = memchr(w, ']', len);
+        if (!close)
+            return 0;
+        len -= (size_t)(close + 1 - w);
+        w = close + 1;
+    }
+    const char *colon = memchr(w, ':', len);
+    if (!colon)
+        return 0;
+    const char *addr = colon + 1;
+    size_t alen = len - (size_t)(addr - w);
+    return (colon - w == 2 && !strncmp(w, "lo", 2)) || (alen >= 4 && !strncmp(addr, "127.", 4)) ||
+           (alen >= 3 && !strncmp(addr, "::1", 3) && (alen == 3 || addr[3] == '<'));
+}
+
+/* "Bootstrap : Using lo:127.0.0.1<0>" (init.cc / bootstrap.cc; "Bootstrap: Using" from
+   2.2x): NCCL's bootstrap listens on that address, and the ncclUniqueId every rank
+   connects to carries it, so a bootstrap on the loopback only reaches ranks of its own
+   node. "bootstrap_loopback": true while every such line of the log uses the loopback
+   alone, false once one does not. */
+static int bootstrap_line(const char *msg, json_t *facts)
+{
+    if (strncmp(msg, "Bootstrap", 9))
+        return 0;
+    const char *p = msg + 9;
+    while (*p == ' ')
+        p++;
+    if (*p != ':')
+        return 0;
+    p++;
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "Using ", 6))
+        return 0;
+    p += 6;
+    int all = 1, any = 0;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " \r\n");
+        if (!len)
+            break;
+        any = 1;
+        all &= loopback_iface(p, len);
+        p += len;
+    }
+    if (!any)
+        return 0;
+    const json_t *was = json_object_get(facts, "bootstrap_loopback");
+    if (!was || json_is_true(was))
+        json_object_set_new(facts, "bootstrap_loopback", json_boolean(all));
+    return 1;
+}
+
 static int network_lines(const char *msg, json_t *facts)
 {
+    if (bootstrap_line(msg, facts))
+        return 1;
     if (!strncmp(msg, "NET/IB : No device found", 24)) {
         json_object_set_new(facts, "ib_devices", json_integer(0));
         return 1;

@@ -14,8 +14,10 @@ int ls_topo_p2p_kind(const char *text);
    p2p_write. Returns 1 when a block was read. */
 int ls_import_topo_p2p_block(ls_topo_t *topo, const char *text);
 
-/* When text holds a P2P status block that names no capability: writes each word into
-   doc's links[].p2p_status (the capability unknown). */
+/* When text holds P2P status blocks that name no capability of read or write: writes
+   the words into doc's links[].p2p_status, every pasted command's block in turn (`-p2p n`,
+   `-p2p p`, ...): an OK of any block wins; a word that blocks counts unless its block is
+   NVLink's (n) or atomics' (a), which do not say the pair has no peer access at all. */
 void ls_import_topo_p2p_unspecified(const ls_topo_t *topo, const char *text, json_t *doc);
 
 #endif

@@ -407,6 +407,54 @@ static void socket_ranks_beyond_node(void **state)
    INFO): only NET/IB is lost, which a communicator inside one node never uses, so no
    finding where the text shows every rank on one node (nNodes 1, localRanks = nRanks,
    nccl-tests' rank lines of the same paste); info where it spans nodes or cannot tell. */
+/* Two processes' writes interleaved on one line, the later prefix glued to the earlier
+   message's cut tail ("on de" + "proxmox:2:2"): the host is the one the log already named,
+   not "deproxmox", and a lone host stays one host. */
+static void interleaved_glued_host(void **state)
+{
+    (void)state;
+    json_t *doc = import_text(
+        "proxmox:1:1 [1] NCCL INFO comm 0x1 rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 1\n"
+        "proxmox:1:1 [1] NCCL INFO NVLS multicast support is not available on deproxmox:2:2 [0] "
+        "NCCL INFO ENV/Plugin: Could not find: libnccl-env.so\n"
+        "proxmox:2:2 [0] NCCL INFO Channel 00/0 : 0[1] -> 1[2] via P2P/CUMEM\n");
+    const json_t *hosts = json_object_get(log0(doc), "hosts");
+    assert_int_equal(json_array_size(hosts), 1);
+    assert_string_equal(json_string_value(json_array_get(hosts, 0)), "proxmox");
+    json_decref(doc);
+}
+
+/* A network plugin failing at init (aws-ofi-nccl on an instance without EFA) is info where
+   the log's ranks are on one node, known here by the bootstrap on the loopback (ranks of
+   another node cannot reach it); an error where the bootstrap is on a real interface. */
+static void ofi_failure_on_one_node(void **state)
+{
+    (void)state;
+    static const char *const boot[] = {"Bootstrap : Using [0]lo:127.0.0.1<0>",
+                                       "Bootstrap: Using lo:127.0.0.1<0>",
+                                       "Bootstrap : Using eth0:10.0.0.1<0>"};
+    static const char *const want[] = {"info", "info", "error"};
+    for (size_t i = 0; i < sizeof boot / sizeof boot[0]; i++) {
+        char text[512], sev[16];
+        snprintf(text, sizeof text,
+                 "c1:123:890 [0] NCCL INFO %s\n"
+                 "c1:123:890 [0] ofi_init:1355 NCCL WARN NET/OFI aws-ofi-nccl initialization "
+                 "failed\n"
+                 "c1:123:890 [0] NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>\n",
+                 boot[i]);
+        json_t *doc = import_text(text);
+        assert_string_equal(fired(doc, "nccl_warn", sev, sizeof sev), want[i]);
+        assert_int_equal(json_is_true(json_object_get(log0(doc), "bootstrap_loopback")), i < 2);
+        json_decref(doc);
+    }
+    /* one line on the loopback, another rank's on eth0: not one node */
+    json_t *doc = import_text("c1:1:1 [0] NCCL INFO Bootstrap : Using lo:127.0.0.1<0>\n"
+                              "c2:2:2 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+                              "c1:1:1 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n");
+    assert_true(json_is_false(json_object_get(log0(doc), "bootstrap_loopback")));
+    json_decref(doc);
+}
+
 static void ibverbs_one_node(void **state)
 {
     (void)state;
@@ -1032,6 +1080,8 @@ int main(void)
         cmocka_unit_test(one_rank_ring_lines),
         cmocka_unit_test(socket_ranks_beyond_node),
         cmocka_unit_test(ibverbs_one_node),
+        cmocka_unit_test(ofi_failure_on_one_node),
+        cmocka_unit_test(interleaved_glued_host),
         cmocka_unit_test(direct_shared_memory_lines),
         cmocka_unit_test(connect_retry_lines),
         cmocka_unit_test(tests_header_without_rows),

@@ -57,6 +57,18 @@ static void p2p_unavailable_by_design(void **state)
     doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
     ls_test_fires(doc, "p2p_unavailable", "info", "", "GeForce");
     json_decref(doc);
+
+    /* TITANs, the GeForce driver's other consumer brand: the same policy (fresh40's 8 x
+       TITAN RTX with no pair of peers) */
+    static const int none[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+    head(text, sizeof text, "TITAN RTX", 4, none);
+    doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
+    ls_test_fires(doc, "p2p_unavailable", "info", "", "TITAN");
+    json_decref(doc);
+    head(text, sizeof text, "Tesla V100-SXM2-16GB", 4, none);
+    doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
+    ls_test_fires(doc, "p2p_unavailable", "warning", "", "0<->1");
+    json_decref(doc);
 }
 
 /* nvbandwidth's waived device-to-device testcase: by design on GeForce boards only. */

@@ -587,6 +587,29 @@ static void topo_p2p_blocks(void **state)
     str_is(link_ab(doc, 1, 0), "p2p_status", "NS"); /* the block under the matrix */
     str_is(gpu(doc, 0), "cpu_affinity", "0-15");
     json_decref(doc);
+
+    /* `-p2p n` then `-p2p p` (a DGX-1's 8 V100): NVLink's OK gives the pair peer access,
+       its NS says nothing alone; the PCIe block's NS then says none at all */
+    doc = import_case("fresh40-topo-nvtools-dgx1v-p2p-n-and-pcie-all-ns");
+    str_is(link_ab(doc, 0, 4), "p2p_status", "OK");
+    str_is(link_ab(doc, 0, 5), "p2p_status", "NS");
+    str_is(link_ab(doc, 7, 3), "p2p_status", "OK");
+    json_decref(doc);
+
+    /* `-p2p n` alone: the pair without NVLink P2P may still have it over PCIe: unknown */
+    char err[256];
+    doc = ls_doc_new();
+    assert_true(ls_import_text(doc,
+                               "nvidia-smi topo -p2p n\n"
+                               "        GPU0    GPU1    GPU2\n"
+                               " GPU0   X       OK      NS\n"
+                               " GPU1   OK      X       NS\n"
+                               " GPU2   NS      NS      X\n",
+                               "p2p-n.txt", NULL, NULL, err, sizeof err) >= 0);
+    str_is(link_ab(doc, 0, 1), "p2p_status", "OK");
+    assert_non_null(link_ab(doc, 0, 2));
+    assert_null(json_object_get(link_ab(doc, 0, 2), "p2p_status"));
+    json_decref(doc);
 }
 
 /* Space-separated values under empty affinity columns stay under their own header. */
