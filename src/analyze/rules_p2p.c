@@ -481,11 +481,23 @@ static int share_socket(const ls_machine_t *m, int a, int b)
            (*ca && strcmp(ca, "N/A") && !strcmp(ca, m->topo->cpu_affinity[b]));
 }
 
+/* 1 when the document's links came from nvidia-smi's PCIe-only matrix (topo -mp): a pair
+   joined by NVLink shows its PCIe path there. */
+static int pci_only_view(const ls_machine_t *m)
+{
+    size_t i;
+    const json_t *l;
+    json_array_foreach(json_object_get(m->doc, "links"), i, l)
+        if (json_is_true(json_object_get(l, "pci_only")))
+            return 1;
+    return 0;
+}
+
 static void all_pairs_host(const ls_machine_t *m, json_t *out)
 {
     int pairs = 0, sys_same = 0, phb_same = 0;
-    if (!m->has_topo || m->ngpus < 2)
-        return;
+    if (!m->has_topo || m->ngpus < 2 || pci_only_view(m))
+        return; /* -mp hides NVLink: how the GPUs reach each other is not in it */
     for (int a = 0; a < m->ngpus; a++)
         for (int b = 0; b < m->ngpus; b++) {
             if (a == b)

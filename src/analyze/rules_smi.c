@@ -112,10 +112,13 @@ static void handle_finding(const ls_machine_t *m, const json_t *f, json_t *out)
     if (hardware_reason(reason)) {
         int lost = strstr(reason, "GPU is lost") || strstr(reason, "fallen off");
         ls_finding_about(out, "gpu_lost", LS_SEV_ERROR, about, subject, "smi",
-                         "nvidia-smi cannot reach it (\"%s\"%s): drain the node; the GPU needs a "
+                         "%s cannot reach it (\"%s\"%s): drain the node; the GPU needs a "
                          "reset (nvidia-smi -r) or, as NVML says of a lost GPU, a reboot, and "
                          "a check (dmesg: Xid 79 fallen off the bus, power, seating) before it "
                          "takes jobs",
+                         strcmp(ls_json_str(f, "via", ""), "nvml")
+                             ? "nvidia-smi"
+                             : "NVML (the line of the program that called it)",
                          reason, strstr(reason, "GPU is lost") ? ", NVML_ERROR_GPU_IS_LOST" : "");
         /* NVML of a lost GPU: "Reboot the system to recover this GPU"; else a reset first */
         node_action(out, lost ? LS_ACT_REBOOT : LS_ACT_RESET);

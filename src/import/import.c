@@ -64,6 +64,7 @@ static int import_topo(json_t *doc, const char *text, const char *name, char *er
         ls_topo_to_doc(topo, doc);
         ls_import_topo_p2p_unspecified(topo, text, doc);
         ls_import_topo_numa(doc);
+        ls_import_topo_pci_view(text, doc);
     } else {
         ls_seterr(err, errlen, "%s: nvidia-smi topo -m text: %s", name, why);
     }

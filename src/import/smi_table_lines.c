@@ -66,8 +66,10 @@ static void add_failure(json_t *smi, json_t *f)
    GPU"; the text after "for GPU", else NULL. */
 static const char *handle_failure(const char *line)
 {
+    /* the lower-case "gpu" of a line retyped by hand (gpustat#125) reads the same */
     static const char *const words[] = {"Unable to determine the device handle for GPU",
-                                        "Unable to detect the device handle for GPU"};
+                                        "Unable to detect the device handle for GPU",
+                                        "Unable to determine the device handle for gpu"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         const char *at = strstr(line, words[i]);
         if (at)
@@ -108,12 +110,21 @@ static void device_handle(json_t *smi, const char *p)
     add_failure(smi, f);
 }
 
+/* NVML_ERROR_GPU_IS_LOST as another program prints it: nvmlErrorString's "GPU is lost"
+   after the NVML call or exception that got it (Slurm's gpu/nvml plugin: "slurmstepd:
+   error: NVML: Failed to get usage(15): GPU is lost"; pynvml: "NVMLError_GpuIsLost: GPU
+   is lost"). */
+static int nvml_lost(const char *line)
+{
+    return strstr(line, "GPU is lost") && (strstr(line, "NVML") || strstr(line, "nvml"));
+}
+
 int ls_smi_failure_text(const char *line)
 {
     return strstr(line, "NVIDIA-SMI has failed because it couldn") ||
            strstr(line, "Failed to initialize NVML:") ||
            strstr(line, "NVIDIA-SMI couldn't find libnvidia-ml.so") ||
-           strstr(line, "No devices were found") || handle_failure(line);
+           strstr(line, "No devices were found") || handle_failure(line) || nvml_lost(line);
 }
 
 int ls_smi_failure_line(json_t *smi, const char *line)
@@ -130,6 +141,9 @@ int ls_smi_failure_line(json_t *smi, const char *line)
         return 0;
     if ((at = handle_failure(line)))
         device_handle(smi, at);
+    else if (nvml_lost(line)) /* which GPU the line does not say */
+        add_failure(smi, json_pack("{s:s,s:s,s:s}", "kind", "device_handle", "reason",
+                                   "GPU is lost", "via", "nvml"));
     else if ((at = strstr(line, "Failed to initialize NVML:"))) {
         rest_of(at + strlen("Failed to initialize NVML:"), r, sizeof r);
         add_failure(smi, json_pack("{s:s,s:s}", "kind", "nvml_init", "reason", r));

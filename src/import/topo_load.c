@@ -67,6 +67,7 @@ static json_t *load_topo_text(const char *path, const char *text, ls_topo_t *top
     ls_topo_to_doc(topo, doc);
     ls_import_topo_p2p_unspecified(topo, text, doc);
     ls_import_topo_numa(doc);
+    ls_import_topo_pci_view(text, doc);
     ls_import_note_record(doc, path, "nvidia-smi topo -m", 0, 0);
     return doc;
 }

@@ -610,6 +610,24 @@ static void topo_p2p_blocks(void **state)
     assert_non_null(link_ab(doc, 0, 2));
     assert_null(json_object_get(link_ab(doc, 0, 2), "p2p_status"));
     json_decref(doc);
+
+    /* `topo -mp` is the PCIe-only matrix: its PHB says nothing of NVLink, so
+       all_pairs_host does not judge it; the same rows from `topo -m` do fire */
+    static const char *const cmds[] = {"nvidia-smi topo -mp", "nvidia-smi topo -m"};
+    for (int i = 0; i < 2; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "%s\n        GPU0    GPU1    CPU Affinity    NUMA Affinity\n"
+                 "GPU0     X      PHB     0-47    0\nGPU1    PHB      X      0-47    0\n",
+                 cmds[i]);
+        doc = ls_doc_new();
+        assert_true(ls_import_text(doc, text, "topo.txt", NULL, NULL, err, sizeof err) >= 0);
+        assert_int_equal(json_is_true(json_object_get(link_ab(doc, 0, 1), "pci_only")), i == 0);
+        json_t *f = ls_findings(doc);
+        assert_int_equal(ls_test_finding(f, "all_pairs_host") != NULL, i == 1);
+        json_decref(f);
+        json_decref(doc);
+    }
 }
 
 /* Space-separated values under empty affinity columns stay under their own header. */

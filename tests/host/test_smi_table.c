@@ -577,6 +577,25 @@ static void node_actions(void **state)
                      "Insufficient Permissions\n");
     assert_string_equal(action_of(doc, "gpu_read_error"), "(none)");
     json_decref(doc);
+    /* NVML's "GPU is lost" as other programs print it (Slurm's gpu/nvml plugin, pynvml):
+       the GPU is lost, which one the line does not say; a line naming no NVML call is not
+       read; a retyped lower-case "gpu" in nvidia-smi's sentence reads as nvidia-smi's */
+    static const char *const lost[] =
+        {"slurmstepd: error: NVML: Failed to get usage(15): GPU is lost\n",
+         "    raise NVMLError(ret)\nNVMLError_GpuIsLost: GPU is lost\n"};
+    for (size_t i = 0; i < sizeof lost / sizeof *lost; i++) {
+        doc = import_str(lost[i]);
+        assert_string_equal(action_of(doc, "gpu_lost"), "reboot");
+        json_decref(doc);
+    }
+    char err[256];
+    doc = ls_doc_new();
+    assert_true(ls_import_text(doc, "the job said: GPU is lost\n", "x.txt", NULL, NULL, err,
+                               sizeof err) < 0);
+    json_decref(doc);
+    doc = import_str("Unable to determine the device handle for gpu 0000:08:00.0: Unknown Error\n");
+    assert_string_equal(action_of(doc, "gpu_lost"), "reset");
+    json_decref(doc);
 }
 
 /* ---- ERR! cells and their twins ----------------------------------------------------- */
