@@ -407,6 +407,27 @@ static void socket_ranks_beyond_node(void **state)
    INFO): only NET/IB is lost, which a communicator inside one node never uses, so no
    finding where the text shows every rank on one node (nNodes 1, localRanks = nRanks,
    nccl-tests' rank lines of the same paste); info where it spans nodes or cannot tell. */
+/* A wrapper that comments every line it passes on: the '#'-led result row is the row
+   (nccl-tests' own comment lines never hold one), and the run is whole, not failed. */
+static void commented_result_row(void **state)
+{
+    (void)state;
+    char sev[16];
+    json_t *doc = import_text(
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong "
+        "    time   algbw   busbw #wrong\n"
+        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)       "
+        "     (us)  (GB/s)  (GB/s)\n"
+        "#  536870912     134217728     float     sum      -1    80965    6.63    9.95      0 "
+        "   77677    6.91   10.37      0\n"
+        "# Out of bounds values : 0 OK\n"
+        "# Avg bus bandwidth    : 10.1569\n");
+    const json_t *e = json_array_get(json_object_get(doc, "measurements"), 0);
+    assert_string_equal(json_string_value(json_object_get(e, "status")), "ok");
+    assert_string_equal(fired(doc, "entry_failed", sev, sizeof sev), "");
+    json_decref(doc);
+}
+
 /* Two processes' writes interleaved on one line, the later prefix glued to the earlier
    message's cut tail ("on de" + "proxmox:2:2"): the host is the one the log already named,
    not "deproxmox", and a lone host stays one host. */
@@ -1082,6 +1103,7 @@ int main(void)
         cmocka_unit_test(ibverbs_one_node),
         cmocka_unit_test(ofi_failure_on_one_node),
         cmocka_unit_test(interleaved_glued_host),
+        cmocka_unit_test(commented_result_row),
         cmocka_unit_test(direct_shared_memory_lines),
         cmocka_unit_test(connect_retry_lines),
         cmocka_unit_test(tests_header_without_rows),
