@@ -171,7 +171,7 @@ static int fm_line(const char *line)
 char *ls_fabric_manager_others(const char *text)
 {
     size_t len = strlen(text), used = 0;
-    char *out = malloc(len + 1);
+    char *out = malloc(len + 2); /* each kept line gets its '\n', the last one's too */
     if (!out)
         return NULL;
     for (const char *p = text; *p;) {
