@@ -38,37 +38,29 @@ static const int islands[4][4] = {{1, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 1}, {0, 
 /* GPU 3 reaches no GPU; 0-2 reach each other. */
 static const int one_alone[4][4] = {{1, 1, 1, 0}, {1, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 1}};
 
+/* p2p_unavailable on n GPUs named name with the access lines of access: at severity sev,
+   its message holding word. */
+static void unavailable(const char *name, const int access[4][4], const char *sev, const char *word)
+{
+    char text[4096];
+    head(text, sizeof text, name, 4, access);
+    json_t *doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
+    ls_test_fires(doc, "p2p_unavailable", sev, "", word);
+    json_decref(doc);
+}
+
 static void p2p_unavailable_by_design(void **state)
 {
     (void)state;
-    char text[4096];
-    head(text, sizeof text, "Tesla V100-SXM2-16GB", 4, islands);
-    json_t *doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
-    ls_test_fires(doc, "p2p_unavailable", "info", "", "the platform's design");
-    json_decref(doc);
-
-    head(text, sizeof text, "Tesla V100-SXM2-16GB", 4, one_alone);
-    doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
-    ls_test_fires(doc, "p2p_unavailable", "warning", "", "0<->3");
-    json_decref(doc);
-
+    unavailable("Tesla V100-SXM2-16GB", islands, "info", "the platform's design");
+    unavailable("Tesla V100-SXM2-16GB", one_alone, "warning", "0<->3");
     /* GeForce boards: the driver's policy, whichever GPU is left out */
-    head(text, sizeof text, "NVIDIA GeForce RTX 4090", 4, one_alone);
-    doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
-    ls_test_fires(doc, "p2p_unavailable", "info", "", "GeForce");
-    json_decref(doc);
-
+    unavailable("NVIDIA GeForce RTX 4090", one_alone, "info", "GeForce");
     /* TITANs, the GeForce driver's other consumer brand: the same policy (fresh40's 8 x
-       TITAN RTX with no pair of peers) */
+       TITAN RTX with no pair of peers); data-center GPUs with none stay a warning */
     static const int none[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
-    head(text, sizeof text, "TITAN RTX", 4, none);
-    doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
-    ls_test_fires(doc, "p2p_unavailable", "info", "", "TITAN");
-    json_decref(doc);
-    head(text, sizeof text, "Tesla V100-SXM2-16GB", 4, none);
-    doc = ls_test_import_text(text, LS_FMT_P2P_SAMPLE);
-    ls_test_fires(doc, "p2p_unavailable", "warning", "", "0<->1");
-    json_decref(doc);
+    unavailable("TITAN RTX", none, "info", "TITAN");
+    unavailable("Tesla V100-SXM2-16GB", none, "warning", "0<->1");
 }
 
 /* nvbandwidth's waived device-to-device testcase: by design on GeForce boards only. */
