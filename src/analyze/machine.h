@@ -43,8 +43,8 @@ void ls_machine_free(ls_machine_t *m);
 int ls_machine_rank(const ls_machine_t *m, int a, int b);
 /* 1 when GPU g is a consumer board, GeForce or TITAN (its name says so: NVML gives the
    TITANs a brand of their own, on the GeForce driver's P2P policy): NVIDIA's driver gives
-   these cards no PCIe peer access (since Turing; some Pascal boards still had it, and then
-   nothing here fires). */
+   these cards no PCIe peer access (recent generations; where an older board still has
+   it, no pair lacks it and nothing here fires). */
 int ls_machine_geforce(const ls_machine_t *m, int g);
 /* Link word of a pair ("NV4", "PIX", ...), "?" when unknown. */
 const char *ls_machine_link_word(const ls_machine_t *m, int a, int b, char *buf, size_t len);

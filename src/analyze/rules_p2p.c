@@ -75,9 +75,9 @@ static int no_peer_access(const ls_machine_t *m, const ls_p2p_index_t *ix, int a
     return 0;
 }
 
-/* 1 when the document names every GPU and each is a GeForce or TITAN board (ls_machine_geforce):
-   NVIDIA's driver gives GeForce cards no PCIe peer access, so a machine of them has none by design.
- */
+/* 1 when the document names every GPU and each is a GeForce or TITAN board
+   (ls_machine_geforce): NVIDIA's driver gives these cards no PCIe peer access, so a
+   machine of them has none by design. */
 static int all_geforce(const ls_machine_t *m)
 {
     for (int g = 0; g < m->ngpus; g++)
