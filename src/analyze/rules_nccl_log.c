@@ -841,22 +841,23 @@ static void nccl_warn(const log_src_t *src, int n, json_t *out)
             }
             if (harmless_in_one_node(msg.id) && log_one_node(src, n, i))
                 continue;
-            if (plugin_row(msg.id) && log_one_node(src, n, i)) {
-                ls_finding_about(out, "nccl_warn", LS_SEV_INFO, src[i].about, src[i].subject,
-                                 src[i].evidence,
-                                 "%s (%s%s%s): \"%s\"; harmless here: every rank of this log "
-                                 "is on one node, whose traffic NCCL carries over P2P or SHM, "
-                                 "never a network plugin; it matters when a job spans nodes "
-                                 "(then: %s)",
-                                 msg.meaning, msg.subsystem, where, times, text, msg.next);
+            int moot = plugin_row(msg.id) && log_one_node(src, n, i);
+            char tail[700];
+            if (moot)
+                snprintf(tail, sizeof tail,
+                         "harmless here: every rank of this log is on one node, whose traffic "
+                         "NCCL carries over P2P or SHM, never a network plugin; it matters when "
+                         "a job spans nodes (then: %s)",
+                         msg.next);
+            else
+                snprintf(tail, sizeof tail, "likely: %s; next: %s", msg.cause, msg.next);
+            ls_finding_about(out, "nccl_warn", moot ? LS_SEV_INFO : (enum ls_severity)msg.severity,
+                             src[i].about, src[i].subject, src[i].evidence,
+                             "%s (%s%s%s): \"%s\"; %s", msg.meaning, msg.subsystem, where, times,
+                             text, tail);
+            if (moot)
                 json_object_set_new(json_array_get(out, json_array_size(out) - 1), "node_action",
                                     json_string(ls_action_name(LS_ACT_NONE)));
-                continue;
-            }
-            ls_finding_about(out, "nccl_warn", (enum ls_severity)msg.severity, src[i].about,
-                             src[i].subject, src[i].evidence,
-                             "%s (%s%s%s): \"%s\"; likely: %s; next: %s", msg.meaning,
-                             msg.subsystem, where, times, text, msg.cause, msg.next);
             peer_socket_action(msg.id, out);
         }
         json_decref(groups);

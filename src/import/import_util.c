@@ -234,3 +234,17 @@ void ls_import_topo_numa(json_t *doc)
         json_object_set_new(g, "numa_node", json_integer(atoi(aff)));
     }
 }
+
+void ls_import_topo_pci_view(const char *text, json_t *doc)
+{
+    /* nvidia-smi's -mp / --matrix_pci: "the GPUDirect communication matrix for the system,
+       PCI only": a pair joined by NVLink shows its PCIe path */
+    const char *p = strstr(text, "topo -mp");
+    if (!(p && (p[8] == '\0' || isspace((unsigned char)p[8]) || p[8] == '`')) &&
+        !strstr(text, "topo --matrix_pci"))
+        return;
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(doc, "links"), i, l)
+        json_object_set_new(l, "pci_only", json_true());
+}

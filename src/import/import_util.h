@@ -72,4 +72,8 @@ int ls_import_json_refused(json_t *top, const json_error_t *jerr, const char *na
    pictures then use it as they use a live run's node. */
 void ls_import_topo_numa(json_t *doc);
 
+/* When text names the PCIe-only matrix (`nvidia-smi topo -mp`, `--matrix_pci`): marks
+   doc's links "pci_only" (their words are PCIe paths; NVLink is not shown). */
+void ls_import_topo_pci_view(const char *text, json_t *doc);
+
 #endif

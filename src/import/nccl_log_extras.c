@@ -303,9 +303,6 @@ static int nvls_line(const char *msg, json_t *facts)
     return 1;
 }
 
-/* The network NCCL < 2.7 used: "NET/Socket : Using [0]ens3:..." is printed only by the
-   socket transport it falls back to (src/transport/net_socket.cc); "Using network X"
-   (2.7+) names it where it is printed and wins. "NET/IB : No device found." */
 /* 1 when one interface of a "Bootstrap : Using" list ("lo:127.0.0.1<0>", "[0]eth0:
    10.0.0.1<0>") is the loopback: the interface lo or an address of 127.0.0.0/8 or ::1. */
 static int loopback_iface(const char *w, size_t len)
@@ -365,10 +362,11 @@ static int bootstrap_line(const char *msg, json_t *facts)
     return 1;
 }
 
+/* The network NCCL < 2.7 used: "NET/Socket : Using [0]ens3:..." is printed only by the
+   socket transport it falls back to (src/transport/net_socket.cc); "Using network X"
+   (2.7+) names it where it is printed and wins. "NET/IB : No device found." */
 static int network_lines(const char *msg, json_t *facts)
 {
-    if (bootstrap_line(msg, facts))
-        return 1;
     if (!strncmp(msg, "NET/IB : No device found", 24)) {
         json_object_set_new(facts, "ib_devices", json_integer(0));
         return 1;
@@ -517,8 +515,9 @@ void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *fact
     (void)(error_trail(msg, host ? host : "", dev, facts) ||
            connect_retry(msg, host ? host : "", dev, facts) || graph_line(msg, facts) ||
            graph_detail(msg, facts) || allocation(msg, facts) || nvls_line(msg, facts) ||
-           network_lines(msg, facts) || ls_nccl_log_p2p_disabled(msg, host, facts) ||
-           p2p_check(msg, host, facts) || mnnvl_line(msg, host, facts));
+           network_lines(msg, facts) || bootstrap_line(msg, facts) ||
+           ls_nccl_log_p2p_disabled(msg, host, facts) || p2p_check(msg, host, facts) ||
+           mnnvl_line(msg, host, facts));
 }
 
 int ls_nccl_log_extras_any(const json_t *facts)

@@ -2,7 +2,6 @@
 #include "topo_text.h"
 #include "model/doc.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,18 +90,4 @@ void ls_import_topo_p2p_unspecified(const ls_topo_t *topo, const char *text, jso
     /* each pasted command's block (nvidia-tools' DGX-1 file: -p2p n, then -p2p p) */
     for (; cmd; cmd = strstr(cmd + 5, "-p2p "))
         block_words(topo, cmd, capability_at(cmd + 5), doc);
-}
-
-void ls_import_topo_pci_view(const char *text, json_t *doc)
-{
-    /* nvidia-smi's -mp / --matrix_pci: "the GPUDirect communication matrix for the system,
-       PCI only": a pair joined by NVLink shows its PCIe path */
-    const char *p = strstr(text, "topo -mp");
-    if (!(p && (p[8] == '\0' || isspace((unsigned char)p[8]) || p[8] == '`')) &&
-        !strstr(text, "topo --matrix_pci"))
-        return;
-    size_t i;
-    json_t *l;
-    json_array_foreach(json_object_get(doc, "links"), i, l)
-        json_object_set_new(l, "pci_only", json_true());
 }

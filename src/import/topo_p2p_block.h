@@ -20,8 +20,4 @@ int ls_import_topo_p2p_block(ls_topo_t *topo, const char *text);
    NVLink's (n) or atomics' (a), which do not say the pair has no peer access at all. */
 void ls_import_topo_p2p_unspecified(const ls_topo_t *topo, const char *text, json_t *doc);
 
-/* When text names the PCIe-only matrix (`nvidia-smi topo -mp`, `--matrix_pci`): marks
-   doc's links "pci_only" (their words are PCIe paths; NVLink is not shown). */
-void ls_import_topo_pci_view(const char *text, json_t *doc);
-
 #endif
