@@ -339,7 +339,7 @@ static void parse_message(const char *msg, const char *host, int dev, json_t *fa
             set_int_if(facts, "local_ranks", msg, " localRanks ");
     }
     char net[32];
-    if (sscanf(msg, "Using network %31s", net) == 1)
+    if (ls_nccl_network_said(msg, net))
         json_object_set_new(facts, "network", json_string(net));
     parse_gdr(msg, facts);
     ls_nccl_net_line(msg, facts);

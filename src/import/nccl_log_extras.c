@@ -364,7 +364,7 @@ static int bootstrap_line(const char *msg, json_t *facts)
 
 /* The network NCCL < 2.7 used: "NET/Socket : Using [0]ens3:..." is printed only by the
    socket transport it falls back to (src/transport/net_socket.cc); "Using network X"
-   (2.7+) names it where it is printed and wins. "NET/IB : No device found." */
+   (2.7+; "Using internal Network X" in 2.3) names it where it is printed and wins. "NET/IB : No device found." */
 static int network_lines(const char *msg, json_t *facts)
 {
     if (!strncmp(msg, "NET/IB : No device found", 24)) {
@@ -507,10 +507,16 @@ static int mnnvl_line(const char *msg, const char *host, json_t *facts)
     return 1;
 }
 
+int ls_nccl_network_said(const char *msg, char net[32])
+{
+    return sscanf(msg, "Using network %31s", net) == 1 ||
+           sscanf(msg, "Using internal Network %31s", net) == 1;
+}
+
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts)
 {
-    if (!strncmp(msg, "Using network ",
-                 14)) /* said outright: NET/Socket lines no longer guess it */
+    char net[32];
+    if (ls_nccl_network_said(msg, net)) /* said outright: NET/Socket lines no longer guess it */
         json_object_set_new(facts, "network_said", json_true());
     (void)(error_trail(msg, host ? host : "", dev, facts) ||
            connect_retry(msg, host ? host : "", dev, facts) || graph_line(msg, facts) ||

@@ -27,6 +27,9 @@
                                                    S directMode D" / "isAllDirectP2p S ..."
    "fabric" {state, cluster_uuid_zero, host}        "MNNVL busId B fabric UUID U0.U1 cliqueId C
                                                    state S healthMask M" */
+/* 1 when msg names the network NCCL chose for traffic between nodes, into net: "Using
+   network X" (2.4 and later), "Using internal Network X" (2.3, init.cc). */
+int ls_nccl_network_said(const char *msg, char net[32]);
 void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *facts);
 
 /* ls_json_append_once on facts' list `list` (created when absent), in constant expected

@@ -200,7 +200,7 @@ static void quiet_setup_lines(void **state)
 
 /* NCCL < 2.7 names its socket network only by "NET/Socket : Using": on two hosts that is
    the fall-back (net_socket warning); on one host no traffic leaves it (quiet); a
-   "Using network IB" line wins over it. */
+   "Using network IB" line (2.3: "Using internal Network IB") wins over it. */
 static void socket_network(void **state)
 {
     (void)state;
@@ -223,6 +223,19 @@ static void socket_network(void **state)
                       "a:1:1 [0] NCCL INFO Using network IB\n"
                       "b:2:2 [0] NCCL INFO Using network IB\n");
     assert_string_equal(json_string_value(json_object_get(log0(doc), "network")), "IB");
+    json_decref(doc);
+
+    /* NCCL 2.3 said "Using internal Network X": the same fact, in both directions (fresh46) */
+    doc = import_text("a:1:1 [0] NCCL INFO Using internal Network Socket\n"
+                      "b:2:2 [0] NCCL INFO Using internal Network Socket\n");
+    assert_string_equal(json_string_value(json_object_get(log0(doc), "network")), "Socket");
+    assert_string_equal(fired(doc, "net_socket", sev, sizeof sev), "warning");
+    json_decref(doc);
+    doc = import_text("a:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
+                      "a:1:1 [0] NCCL INFO Using internal Network IB\n"
+                      "b:2:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>\n");
+    assert_string_equal(json_string_value(json_object_get(log0(doc), "network")), "IB");
+    assert_string_equal(fired(doc, "net_socket", sev, sizeof sev), "");
     json_decref(doc);
 }
 
