@@ -364,7 +364,8 @@ static int bootstrap_line(const char *msg, json_t *facts)
 
 /* The network NCCL < 2.7 used: "NET/Socket : Using [0]ens3:..." is printed only by the
    socket transport it falls back to (src/transport/net_socket.cc); "Using network X"
-   (2.7+; "Using internal Network X" in 2.3) names it where it is printed and wins. "NET/IB : No device found." */
+   (2.7+; "Using internal Network X" in 2.3) names it where it is printed and wins. "NET/IB : No
+   device found." */
 static int network_lines(const char *msg, json_t *facts)
 {
     if (!strncmp(msg, "NET/IB : No device found", 24)) {
