@@ -436,6 +436,9 @@ static const struct {
        forms ("installed in this vGPU host system", "The NVIDIA vGPU ...") */
     {.kind = "unsupported", .says = "installed in this system is not supported by"},
     {.kind = "unsupported", .says = "installed in this vGPU host system is not supported by"},
+    /* the open module's refusal by its third line, the one `dmesg | grep nvidia` keeps
+       (with "NVRM: www.nvidia.com."): no other driver message says it */
+    {.kind = "unsupported", .says = "nvidia.ko because it does not include the required GPU"},
     /* the driver's status NV_ERR_RESET_REQUIRED (0x62, "Reset required"), printed by its
        assertion lines ("nvAssertOkFailedNoLog: Assertion failed: Reset required
        [NV_ERR_RESET_REQUIRED] (0x00000062) returned from ..."): the resource manager
@@ -511,7 +514,8 @@ static void unsupported_facts(json_t *f, const char *body)
     if (version_after(body, "supported by the NVIDIA ", v, sizeof v) == 0 ||
         version_after(body, "supported by the ", v, sizeof v) == 0)
         json_object_set_new(f, "release", json_string(v));
-    else if (strstr(body, "supported by open nvidia.ko"))
+    else if (strstr(body, "supported by open nvidia.ko") ||
+             strstr(body, "nvidia.ko because it does not include the required GPU"))
         json_object_set_new(f, "release", json_string("open nvidia.ko"));
 }
 

@@ -91,6 +91,23 @@ static void open_module_needs_gsp(void **state)
     json_decref(doc);
 }
 
+/* The same refusal after `dmesg | grep nvidia`: only its third line and the last
+   ("www.nvidia.com.") hold the word, so only they are left (fresh50); still the open
+   module refusing a GPU, whose bus id is gone with the first line. */
+static void open_module_refusal_grepped(void **state)
+{
+    (void)state;
+    json_t *doc =
+        ls_test_import_text("               NVRM: nvidia.ko because it does not include the "
+                            "required GPU\n"
+                            "               NVRM: www.nvidia.com.\n"
+                            "[79742.397145] nvidia: probe of 0000:04:00.0 failed with error -1\n",
+                            LS_FMT_KERNEL_LOG);
+    assert_string_equal(ls_json_str(failure(doc, 0), "release", ""), "open nvidia.ko");
+    ls_test_fires(doc, "driver_init_failed", "error", "isolate", "not supported by open nvidia.ko");
+    json_decref(doc);
+}
+
 /* Healthy twin: the driver loading and naming its GPU says nothing of a refusal. */
 static void loaded_quiet(void **state)
 {
@@ -112,6 +129,7 @@ int main(void)
         cmocka_unit_test(h100_refused_by_release),
         cmocka_unit_test(old_form_with_probe_failure),
         cmocka_unit_test(open_module_needs_gsp),
+        cmocka_unit_test(open_module_refusal_grepped),
         cmocka_unit_test(loaded_quiet),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
