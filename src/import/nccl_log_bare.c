@@ -11,11 +11,22 @@ static const char *skip_blanks(const char *s)
     return s;
 }
 
-/* Past blanks and a launcher's rank prefix ("10: ", srun -l and torchrun --tee). */
+/* Past blanks and a launcher's rank prefix: "10: " (srun -l, torchrun --tee of old),
+   "[rank2]: " (torchrun's prefix from PyTorch 2.2 on, also "[default0]:" before it). */
 static const char *skip_launcher(const char *s)
 {
     s = skip_blanks(s);
     const char *d = s;
+    if (*d == '[') { /* "[" letters digits "]:" */
+        d++;
+        while (isalpha((unsigned char)*d))
+            d++;
+        const char *digits = d;
+        while (isdigit((unsigned char)*d))
+            d++;
+        if (d == digits || d == s + 1 || *d++ != ']')
+            return s;
+    }
     while (isdigit((unsigned char)*d))
         d++;
     if (d > s && d[0] == ':' && (d[1] == ' ' || d[1] == '\t' || d[1] == '\0'))

@@ -262,6 +262,15 @@ static int add_device(header_t *h, tok_t t, int lineno, char *err, size_t errlen
     return 0;
 }
 
+/* Device names carry a number: GPU0, NIC3, mlx5_0, hfi1_0. */
+static int is_device_name(tok_t t)
+{
+    for (size_t i = 0; i < t.len; i++)
+        if (isdigit((unsigned char)t.s[i]))
+            return 1;
+    return 0;
+}
+
 /* The length of the device label ("GPU12", "NIC3") at the start of s, or 0. */
 static size_t label_length(const char *s, size_t len)
 {
@@ -273,17 +282,46 @@ static size_t label_length(const char *s, size_t len)
     return n > 3 ? n : 0;
 }
 
-/* A header token made of device labels run together ("NIC11NIC12": each padded name
-   fills its column): each label, or the token itself when it is not such a run. */
+/* The length of the first of two NIC names of older drivers run together ("mlx5_2mlx5_3":
+   the name's letters begin it again after a number), or 0 where s is one name. */
+static size_t name_run_length(const char *s, size_t len)
+{
+    size_t letters = 0;
+    while (letters < len && isalpha((unsigned char)s[letters]))
+        letters++;
+    if (letters < 2)
+        return 0;
+    for (size_t p = letters + 1; p + letters <= len; p++)
+        if (isdigit((unsigned char)s[p - 1]) && memcmp(s + p, s, letters) == 0)
+            return p;
+    return 0;
+}
+
+/* The length of the next name of a header token at s: a GPUn / NICn label, else the
+   first of two run-together NIC names; 0 when s is one name or none. */
+static size_t next_name_length(const char *s, size_t len)
+{
+    size_t n = label_length(s, len);
+    return n ? n : name_run_length(s, len);
+}
+
+/* A header token made of device names run together ("NIC11NIC12", "mlx5_2mlx5_3": each
+   padded name fills its column): each name, or the token itself when it is not such a
+   run. */
 static int add_devices(header_t *h, tok_t t, int lineno, char *err, size_t errlen)
 {
     size_t off = 0, n;
-    while (off < t.len && (n = label_length(t.s + off, t.len - off)) > 0)
+    while (off < t.len && (n = next_name_length(t.s + off, t.len - off)) > 0 && n < t.len - off)
         off += n;
-    if (off != t.len || label_length(t.s, t.len) == t.len)
+    if (off == 0) /* one name */
+        return add_device(h, t, lineno, err, errlen);
+    if (label_length(t.s + off, t.len - off) != t.len - off &&
+        !is_device_name((tok_t){t.s + off, t.len - off, t.end}))
         return add_device(h, t, lineno, err, errlen);
     for (off = 0; off < t.len; off += n) {
-        n = label_length(t.s + off, t.len - off);
+        n = next_name_length(t.s + off, t.len - off);
+        if (n == 0 || n > t.len - off)
+            n = t.len - off; /* the last name */
         if (add_device(h, (tok_t){t.s + off, n, t.end - t.len + off + n}, lineno, err, errlen) != 0)
             return -1;
     }
@@ -316,15 +354,6 @@ static int add_unread(header_t *h, tok_t t, int lineno, char *err, size_t errlen
         tok_copy(t, h->unread_col, sizeof h->unread_col);
     h->aff_pos[h->naff] = t.end - t.len;
     h->aff[h->naff++] = AFF_UNREAD;
-    return 0;
-}
-
-/* Device names carry a number: GPU0, NIC3, mlx5_0, hfi1_0. */
-static int is_device_name(tok_t t)
-{
-    for (size_t i = 0; i < t.len; i++)
-        if (isdigit((unsigned char)t.s[i]))
-            return 1;
     return 0;
 }
 
@@ -763,8 +792,16 @@ static int shape_rows(const char *text, shape_t *sh)
     int rc = 0, n;
     rowshape_t r;
     while (rc == 0 && reader_next(&rd) && (n = tokenize(rd.line, toks, MAX_TOKENS)) > 0 &&
-           n <= MAX_TOKENS && !ends_matrix(toks, n) && row_shape(toks, n, &r) == 0)
+           n <= MAX_TOKENS && !ends_matrix(toks, n) && row_shape(toks, n, &r) == 0) {
+        shape_t before = *sh;
         rc = shape_add(sh, &r);
+        /* the text's last line, fewer cells than the rows before: the paste ends inside
+           it (parse_cut_row reads it so), it names nothing */
+        if (rc != 0 && !*rd.pos && before.cells >= 0 && r.cells < before.cells) {
+            *sh = before;
+            rc = 0;
+        }
+    }
     free(rd.line);
     free(toks);
     return rc;

@@ -432,8 +432,9 @@ static void nccl_cuda_failures(void **state)
 }
 
 /* NCCL's last WARN as a framework prints it (ncclGetLastError() after "Last error:", on
-   its line or the next, or straight under PyTorch's interpretation): the same CUDACHECK /
-   CUCHECK words, so the same CUDA error; any other last error names none. */
+   its line or the next, or straight under PyTorch's interpretation, a launcher's rank
+   prefix before each): the same CUDACHECK / CUCHECK words, so the same CUDA error; any
+   other last error names none. */
 static void nccl_last_error(void **state)
 {
     (void)state;
@@ -454,6 +455,12 @@ static void nccl_last_error(void **state)
          "2.18.1\nncclUnhandledCudaError: Call to CUDA function failed.\n"
          "Cuda failure 'peer mapping resources exhausted'\n",
          711},
+        /* torchrun's "[rankN]: " before every line (fresh55) */
+        {"[rank2]: torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:77, "
+         "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2\n"
+         "[rank2]: ncclUnhandledCudaError: Call to CUDA function failed.\n[rank2]: Last error:\n"
+         "[rank2]: Cuda failure 802 'system not yet initialized'\n",
+         802},
         {"RuntimeError: NCCL error in: NCCLUtils.hpp:275, unhandled system error, NCCL version "
          "2.18.1\nncclSystemError: System call (e.g. socket, malloc) or external library call "
          "failed or device error.\nLast error:\nsocketPollConnect: Connect to 10.0.0.2<3456> "

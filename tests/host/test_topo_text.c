@@ -375,6 +375,36 @@ static void header_names_run_together(void **state)
     free(t);
 }
 
+/* Older drivers print the NICs' own names, which run together the same way
+   ("mlx5_2mlx5_3", fresh56's Summit node): split where the name's letters begin again.
+   The twin: apart, the same; a single name (mlx5_10, mlx5_bond_0) stays one column. */
+static void nic_names_run_together(void **state)
+{
+    (void)state;
+    const char *fmt = "        GPU0    GPU1    mlx5_0  %s   CPU Affinity\n"
+                      "GPU0     X      NV2     NODE    SYS   SYS      0-83\n"
+                      "GPU1    NV2      X      SYS     NODE  NODE     88-171\n";
+    char text[512];
+    for (int apart = 0; apart < 2; apart++) {
+        snprintf(text, sizeof text, fmt, apart ? "mlx5_2 mlx5_3" : "mlx5_2mlx5_3");
+        char missing[512];
+        ls_topo_t *t = parse_partial(text, missing, sizeof missing);
+        assert_int_equal(t->nnics, 3);
+        assert_string_equal(t->nic_name[2], "mlx5_3");
+        expect_link(t->gpu_nic[1][2], LS_LINK_NODE, 0, "GPU-NIC", 1, 2);
+        assert_string_equal(t->cpu_affinity[1], "88-171");
+        free(t);
+    }
+    static const char *const one[] = {"mlx5_10", "mlx5_bond_0"};
+    for (size_t i = 0; i < sizeof one / sizeof *one; i++) {
+        snprintf(text, sizeof text, "\tGPU0\t%s\tCPU Affinity\nGPU0\t X \tPIX\t0-7\n", one[i]);
+        char missing[512];
+        ls_topo_t *t = parse_partial(text, missing, sizeof missing);
+        assert_int_equal(t->nnics, 1);
+        free(t);
+    }
+}
+
 /* A cell as wide as its column runs into the next one ("NODENODE", "NV18PXB"): split
    where it reads one way only and the row then has one cell per device. The twin: the
    same matrix with the cells apart reads exactly the same. */
@@ -488,6 +518,21 @@ static void rows_without_header(void **state)
     assert_non_null(strstr(missing, "no header row: 2 GPU columns named from the rows' diagonal "
                                     "(rows up to GPU1); the 1 column after them not read"));
     free(t);
+    /* the paste ends inside its last row (fresh55): that row names nothing, the rows
+       before it still do; the twin, a short row before the last, contradicts them */
+    t = parse_partial("GPU2\tNV4\tNV4\t X \tPIX\tSYS\t0-7\t0\n"
+                      "NIC0\tSYS\tSYS\tPIX\t X \tSYS\n"
+                      "NIC1\tPIX\tPIX",
+                      missing, sizeof missing);
+    assert_int_equal(t->ngpus, 3);
+    assert_int_equal(t->nnics, 2);
+    expect_link(t->gpu_nic[2][0], LS_LINK_PIX, 0, "GPU-NIC", 2, 0);
+    assert_non_null(strstr(missing, "row NIC1 cut"));
+    free(t);
+    expect_partial_error("GPU2\tNV4\tNV4\t X \tPIX\tSYS\t0-7\t0\n"
+                         "NIC0\tSYS\tSYS\tPIX\n"
+                         "NIC1\tPIX\tPIX\tSYS\tSYS\t X\n",
+                         "their diagonal does not name the columns");
     /* a row whose X stands off its own column: the diagonal names nothing */
     expect_partial_error("GPU1\t X \tNV2\t0-7\nNIC0\tSYS\t X\n",
                          "their diagonal does not name the columns");
@@ -714,6 +759,7 @@ int main(void)
         cmocka_unit_test(render_csv),
         cmocka_unit_test(doc_round_trip),
         cmocka_unit_test(header_names_run_together),
+        cmocka_unit_test(nic_names_run_together),
         cmocka_unit_test(cells_run_together),
         cmocka_unit_test(nic_columns_past_the_limit),
         cmocka_unit_test(unknown_header_column_in_an_excerpt),
