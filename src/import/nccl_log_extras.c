@@ -487,6 +487,37 @@ static int p2p_check(const char *msg, const char *host, json_t *facts)
     return 1;
 }
 
+/* The channel counts of a communicator NCCL settled on at init (init.cc): "2 coll
+   channels, 2 p2p channels, 1 p2p channels per peer" (2.7-2.11), with "N collnet
+   channels" and "N nvls channels" between them in later versions. Kept as "channels"
+   {coll, collnet, nvls, p2p, p2p_per_peer, host}, each count the line gives, the first
+   line printed. */
+static int channel_counts(const char *msg, const char *host, json_t *facts)
+{
+    int coll, used = 0;
+    if (sscanf(msg, "%d coll channels,%n", &coll, &used) != 1 || !used)
+        return 0;
+    if (json_object_get(facts, "channels"))
+        return 1;
+    json_t *o = json_pack("{s:i, s:s}", "coll", coll, "host", host ? host : "");
+    static const char *const kinds[] = {"collnet", "nvls", "p2p"};
+    for (const char *p = msg + used; *p;) {
+        int n, at = 0;
+        char word[16];
+        if (sscanf(p, " %d %15s channels%n", &n, word, &at) != 2 || !at)
+            break;
+        p += at;
+        int per_peer = !strncmp(p, " per peer", 9);
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+            if (!strcmp(word, kinds[k]))
+                json_object_set_new(o, per_peer ? "p2p_per_peer" : kinds[k], json_integer(n));
+        p += per_peer ? 9 : 0;
+        p += *p == ',';
+    }
+    json_object_set_new(facts, "channels", o);
+    return 1;
+}
+
 /* "MNNVL busId 0x7e000 fabric UUID 0.0 cliqueId 0x0 state 3 healthMask 0x0" (NCCL 2.19+,
    init.cc): printed only where NVML's GPU fabric state is not NOT_SUPPORTED, i.e. a GPU
    (Hopper or later) on an NVSwitch fabric; state 3 is NVML_GPU_FABRIC_STATE_COMPLETED
@@ -524,7 +555,7 @@ void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *fact
            graph_detail(msg, facts) || allocation(msg, facts) || nvls_line(msg, facts) ||
            network_lines(msg, facts) || bootstrap_line(msg, facts) ||
            ls_nccl_log_p2p_disabled(msg, host, facts) || p2p_check(msg, host, facts) ||
-           mnnvl_line(msg, host, facts));
+           mnnvl_line(msg, host, facts) || channel_counts(msg, host, facts));
 }
 
 int ls_nccl_log_extras_any(const json_t *facts)
@@ -532,7 +563,7 @@ int ls_nccl_log_extras_any(const json_t *facts)
     static const char *const keys[] = {"error_trails", "graphs",        "graph_lines",
                                        "allocations",  "nvls",          "ib_devices",
                                        "p2p_disabled", "bare_messages", "connect_retries",
-                                       "p2p_check",    "fabric"};
+                                       "p2p_check",    "fabric",        "channels"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (json_object_get(facts, keys[i]))
             return 1;

@@ -239,6 +239,33 @@ static void socket_network(void **state)
     json_decref(doc);
 }
 
+/* init.cc's channel counts, in the 2.7-2.11 form and the later one: a fact of their own,
+   so a piece of set-up lines is read (fresh53); the first line wins. */
+static void channel_count_lines(void **state)
+{
+    (void)state;
+    json_t *doc = import_text("a:1:2 [2] NCCL INFO 2 coll channels, 2 p2p channels, 1 p2p "
+                              "channels per peer\n"
+                              "a:1:2 [2] NCCL INFO NET/FastSocket : Connected after 3 retries.\n");
+    const json_t *c = json_object_get(log0(doc), "channels");
+    assert_int_equal(ls_json_int(c, "coll", 0), 2);
+    assert_int_equal(ls_json_int(c, "p2p", 0), 2);
+    assert_int_equal(ls_json_int(c, "p2p_per_peer", 0), 1);
+    assert_null(json_object_get(c, "nvls"));
+    assert_int_equal(loud(doc), 0);
+    json_decref(doc);
+    doc = import_text("v:9:9 [1] NCCL INFO 24 coll channels, 24 collnet channels, 0 nvls "
+                      "channels, 32 p2p channels, 32 p2p channels per peer\n"
+                      "v:9:9 [0] NCCL INFO 2 coll channels, 0 collnet channels, 0 nvls channels, "
+                      "2 p2p channels, 2 p2p channels per peer\n");
+    c = json_object_get(log0(doc), "channels");
+    assert_int_equal(ls_json_int(c, "coll", 0), 24);
+    assert_int_equal(ls_json_int(c, "collnet", -1), 24);
+    assert_int_equal(ls_json_int(c, "nvls", -1), 0);
+    assert_int_equal(ls_json_int(c, "p2p_per_peer", 0), 32);
+    json_decref(doc);
+}
+
 static size_t nhosts(const json_t *doc)
 {
     return json_array_size(json_object_get(log0(doc), "hosts"));
@@ -1099,6 +1126,7 @@ int main(void)
         cmocka_unit_test(error_trail),
         cmocka_unit_test(quiet_setup_lines),
         cmocka_unit_test(socket_network),
+        cmocka_unit_test(channel_count_lines),
         cmocka_unit_test(version_and_interleaving),
         cmocka_unit_test(old_test_failure),
         cmocka_unit_test(cut_rank_list),
