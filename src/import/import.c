@@ -157,10 +157,14 @@ static int read_nccl_tests(json_t *doc, const char *text, const char *name,
     return n;
 }
 
-/* NCCL's log, and the CUDA error lines of the program around it. */
+/* NCCL's log, and the program's lines around it: its CUDA errors, ProcessGroupNCCL's
+   set-up warnings (the job's "destroy_process_group() was not called" at exit). */
 static int read_nccl_log(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     int n = ls_import_nccl_log(doc, text, name, err, errlen);
+    char ignored[8]; /* lines of the other format that hold nothing: the log's alone */
+    if (n >= 0 && ls_torch_pg_warning_detect(text))
+        ls_import_torch_watchdog(doc, text, name, ignored, sizeof ignored);
     if (n >= 0)
         also_cuda_errors(doc, text, name);
     return n;

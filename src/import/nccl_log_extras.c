@@ -560,10 +560,11 @@ void ls_nccl_log_extras(const char *msg, const char *host, int dev, json_t *fact
 
 int ls_nccl_log_extras_any(const json_t *facts)
 {
-    static const char *const keys[] = {"error_trails", "graphs",        "graph_lines",
-                                       "allocations",  "nvls",          "ib_devices",
-                                       "p2p_disabled", "bare_messages", "connect_retries",
-                                       "p2p_check",    "fabric",        "channels"};
+    static const char *const keys[] = {"error_trails",      "graphs",        "graph_lines",
+                                       "allocations",       "nvls",          "ib_devices",
+                                       "p2p_disabled",      "bare_messages", "connect_retries",
+                                       "p2p_check",         "fabric",        "channels",
+                                       "bootstrap_loopback"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (json_object_get(facts, keys[i]))
             return 1;

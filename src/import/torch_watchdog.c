@@ -73,6 +73,9 @@ static const struct {
     {.kind = "barrier_device_guess", .says = "to perform barrier as devices used by this process"},
     {.kind = "device_id_guess", .says = "Guessing device ID based on global rank"},
     {.kind = "not_destroyed", .says = "process group has NOT been destroyed before"},
+    /* the same warning's later wording: "WARNING: destroy_process_group() was not called
+       before program exit, which can leak resources." */
+    {.kind = "not_destroyed", .says = "destroy_process_group() was not called before program exit"},
     /* c10d's getCvarString / getCvarInt / getCvarBool (torch/csrc/distributed/c10d/
        Utils.hpp) reading a variable by its old name, 2.2 on: TORCH_WARN("Environment
        variable " + old + " is deprecated; use " + new + " instead"), printed as "[W

@@ -266,6 +266,20 @@ static void channel_count_lines(void **state)
     json_decref(doc);
 }
 
+/* A piece of set-up lines whose only fact is the bootstrap's interface (fresh58): read,
+   not refused, and quiet. */
+static void bootstrap_only_piece(void **state)
+{
+    (void)state;
+    json_t *doc = import_text("2024/04/30 23:29:35 j-0:305:305 [0] NCCL INFO Bootstrap : Using "
+                              "eth0:10.241.101.227<0>\n"
+                              "2024/04/30 23:29:35 j-0:306:306 [1] NCCL INFO cudaDriverVersion "
+                              "11070\n");
+    assert_true(json_is_false(json_object_get(log0(doc), "bootstrap_loopback")));
+    assert_int_equal(loud(doc), 0);
+    json_decref(doc);
+}
+
 static size_t nhosts(const json_t *doc)
 {
     return json_array_size(json_object_get(log0(doc), "hosts"));
@@ -1127,6 +1141,7 @@ int main(void)
         cmocka_unit_test(quiet_setup_lines),
         cmocka_unit_test(socket_network),
         cmocka_unit_test(channel_count_lines),
+        cmocka_unit_test(bootstrap_only_piece),
         cmocka_unit_test(version_and_interleaving),
         cmocka_unit_test(old_test_failure),
         cmocka_unit_test(cut_rank_list),

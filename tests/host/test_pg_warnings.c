@@ -270,6 +270,35 @@ static void env_deprecated(void **state)
                          LS_FMT_TORCH_PG_WARNING);
 }
 
+/* The exit warning's later wording ("destroy_process_group() was not called before
+   program exit"), alone and under an NCCL log of the same job (fresh60): the same
+   not_destroyed kind, info with node action none, the log's own finding kept. */
+static void destroy_warning_later_wording(void **state)
+{
+    (void)state;
+    const char *warning = "[rank0]:[W101 12:08:33.945328381 ProcessGroupNCCL.cpp:1538] Warning: "
+                          "WARNING: destroy_process_group() was not called before program exit, "
+                          "which can leak resources. For more info, please see "
+                          "https://pytorch.org/docs/stable/distributed.html#shutdown (function "
+                          "operator())\n";
+    json_t *doc = ls_test_import_text(warning, LS_FMT_TORCH_PG_WARNING);
+    assert_string_equal(ls_json_str(first_warning(doc), "kind", ""), "not_destroyed");
+    ls_test_fires(doc, "torch_pg_warning", "info", "none", "destroy_process_group()");
+    json_decref(doc);
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s",
+             "h:1:2 [0] NCCL INFO Channel 00/0 : 3[0] -> 0[0] [receive] via NET/Socket/0\n"
+             "h:1:2 [0] misc/socket.cc:1 NCCL WARN socketProgress: Connection closed by remote "
+             "peer\n",
+             warning);
+    assert_int_equal(ls_import_detect(text), LS_FMT_NCCL_LOG);
+    doc = ls_test_import_text(text, LS_FMT_NCCL_LOG);
+    assert_string_equal(ls_json_str(first_warning(doc), "kind", ""), "not_destroyed");
+    ls_test_fires(doc, "torch_pg_warning", "info", "none", NULL);
+    assert_int_equal(ls_test_count(doc, "nccl_warn"), 1);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +311,7 @@ int main(void)
         cmocka_unit_test(guessed_gpu_out_of_range_left_out),
         cmocka_unit_test(framework_log_with_errors_is_not_taken),
         cmocka_unit_test(env_deprecated),
+        cmocka_unit_test(destroy_warning_later_wording),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
