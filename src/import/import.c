@@ -158,11 +158,15 @@ static int read_nccl_tests(json_t *doc, const char *text, const char *name,
 }
 
 /* NCCL's log, and the program's lines around it: its CUDA errors, ProcessGroupNCCL's
-   set-up warnings (the job's "destroy_process_group() was not called" at exit). */
+   set-up warnings (the job's "destroy_process_group() was not called" at exit); where
+   NCCL's lines hold no fact (a teardown's "[Service thread] Connection closed"), those
+   warnings are the text's answer. */
 static int read_nccl_log(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     int n = ls_import_nccl_log(doc, text, name, err, errlen);
     char ignored[8]; /* lines of the other format that hold nothing: the log's alone */
+    if (n < 0 && ls_torch_pg_warning_detect(text)) /* NCCL's lines hold nothing: the warnings */
+        return ls_import_torch_watchdog(doc, text, name, err, errlen);
     if (n >= 0 && ls_torch_pg_warning_detect(text))
         ls_import_torch_watchdog(doc, text, name, ignored, sizeof ignored);
     if (n >= 0)

@@ -272,7 +272,8 @@ static void env_deprecated(void **state)
 
 /* The exit warning's later wording ("destroy_process_group() was not called before
    program exit"), alone and under an NCCL log of the same job (fresh60): the same
-   not_destroyed kind, info with node action none, the log's own finding kept. */
+   not_destroyed kind, info with node action none, the log's own finding kept; under NCCL
+   lines that hold no fact, the warning alone is read (fresh63). */
 static void destroy_warning_later_wording(void **state)
 {
     (void)state;
@@ -296,6 +297,15 @@ static void destroy_warning_later_wording(void **state)
     assert_string_equal(ls_json_str(first_warning(doc), "kind", ""), "not_destroyed");
     ls_test_fires(doc, "torch_pg_warning", "info", "none", NULL);
     assert_int_equal(ls_test_count(doc, "nccl_warn"), 1);
+    json_decref(doc);
+    /* NCCL's teardown lines hold no fact of NCCL's (fresh63): the warning is the answer */
+    snprintf(text, sizeof text, "%s%s",
+             "D:1458:1553 [6] NCCL INFO [Service thread] Connection closed by localRank 6\n",
+             warning);
+    assert_int_equal(ls_import_detect(text), LS_FMT_NCCL_LOG);
+    doc = ls_test_import_text(text, LS_FMT_NCCL_LOG);
+    ls_test_fires(doc, "torch_pg_warning", "info", "none", NULL);
+    ls_test_quiet(doc);
     json_decref(doc);
 }
 
