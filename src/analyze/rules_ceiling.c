@@ -284,8 +284,12 @@ void ls_rules_ceiling(const ls_machine_t *m, json_t *out)
         above(e, &c, out);
         double frac = ls_ceiling_floor(c.path), r = ls_json_num(e, "value", 0) / c.gbps;
         /* both directions at once through host memory share its bandwidth and the root
-           complex's arbitration (their spread: LS_NOISY_CV_HOST_SHARED): one-way only */
-        if (c.path == LS_PATH_STAGED && v.direction && !strcmp(v.direction, LS_DIR_BIDIR))
+           complex's arbitration (their spread: LS_NOISY_CV_HOST_SHARED): one-way only. So
+           for a GPU's own host copies: a link at part speed shows in each one-way figure,
+           and both at once healthy idle hosts reached 59% (an H100 lease, session 15) to 88%
+           (H200) of twice the link: the host's duplex, not the link's (docs/analysis.md) */
+        if ((c.path == LS_PATH_STAGED || c.path == LS_PATH_HOST) && v.direction &&
+            !strcmp(v.direction, LS_DIR_BIDIR))
             frac = 0;
         if (judged(e) && frac > 0 && r < frac && (size_t)n < cap)
             list[n++] = (below_t){e, c, r};

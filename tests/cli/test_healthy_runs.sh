@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Real run documents of healthy, idle machines (tests/fixtures/runs/README.md, 53 of
-# 1 x H200; tests/fixtures/runs-h100/, 11 of 1 x H100): plan must find no warning and no
+# 1 x H200; tests/fixtures/runs-h100/, 14 of 1 x H100): plan must find no warning and no
 # error in any of them (healthy machines stay quiet).
 bin=$(realpath "$1")
 src=$(cd "$(dirname "$0")/../.." && pwd)
