@@ -164,10 +164,11 @@ static int read_nccl_tests(json_t *doc, const char *text, const char *name,
 static int read_nccl_log(json_t *doc, const char *text, const char *name, char *err, size_t errlen)
 {
     int n = ls_import_nccl_log(doc, text, name, err, errlen);
-    char ignored[8]; /* lines of the other format that hold nothing: the log's alone */
-    if (n < 0 && ls_torch_pg_warning_detect(text)) /* NCCL's lines hold nothing: the warnings */
+    int warnings = ls_torch_pg_warning_detect(text);
+    char ignored[8];       /* lines of the other format that hold nothing: the log's alone */
+    if (n < 0 && warnings) /* NCCL's lines hold nothing: the warnings are the answer */
         return ls_import_torch_watchdog(doc, text, name, err, errlen);
-    if (n >= 0 && ls_torch_pg_warning_detect(text))
+    if (n >= 0 && warnings)
         ls_import_torch_watchdog(doc, text, name, ignored, sizeof ignored);
     if (n >= 0)
         also_cuda_errors(doc, text, name);

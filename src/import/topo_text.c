@@ -315,8 +315,7 @@ static int add_devices(header_t *h, tok_t t, int lineno, char *err, size_t errle
         off += n;
     if (off == 0) /* one name */
         return add_device(h, t, lineno, err, errlen);
-    if (label_length(t.s + off, t.len - off) != t.len - off &&
-        !is_device_name((tok_t){t.s + off, t.len - off, t.end}))
+    if (!is_device_name((tok_t){t.s + off, t.len - off, t.end})) /* "NIC1xyz": one name */
         return add_device(h, t, lineno, err, errlen);
     for (off = 0; off < t.len; off += n) {
         n = next_name_length(t.s + off, t.len - off);
